@@ -1,0 +1,1 @@
+"""The ``referee`` command line: Typer commands, Rich output, ``--json`` everywhere."""

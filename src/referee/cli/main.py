@@ -1,0 +1,237 @@
+"""The ``referee`` command: dice, odds, and one sub-command group per game."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from importlib.util import find_spec
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from referee.cli.common import (
+    FACES_HELP,
+    JSON_OPTION,
+    SEED_HELP,
+    console,
+    emit_json,
+    faces_option,
+    handle_errors,
+    load_json_file,
+    make_roller,
+)
+from referee.systems.base import SYSTEMS
+
+app = typer.Typer(
+    name="referee",
+    help="Rules engine, exact odds and live table for Mnemonic, Mongrel, Mneme CE and ARM.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+@app.command()
+@handle_errors
+def roll(
+    expression: str = typer.Argument(..., help="Dice notation, e.g. 3d6kh2+1 or 4d6>=3."),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
+    from referee.dice.evaluate import check_faces, roll as roll_expr
+    from referee.dice.notation import parse
+    from referee.dice.render import to_data, to_text
+
+    expr = parse(expression)
+    hand = faces_option(faces)
+    if hand is not None:
+        check_faces(expr, hand)
+    roller = make_roller(hand, seed)
+    rolled = roll_expr(expr, roller)
+    if as_json:
+        data = to_data(rolled)
+        data["roller"] = roller.kind
+        data["seed"] = seed if hand is None else None
+        data["manual"] = hand is not None
+        emit_json(data)
+        return
+    suffix = " (faces entered by hand)" if hand is not None else ""
+    console.print(to_text(rolled) + suffix, markup=False)
+
+
+@app.command()
+@handle_errors
+def odds(
+    expression: str = typer.Argument(..., help="Dice notation, e.g. 2d6 or 3d12med."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show the exact distribution of a dice expression, with at-least / at-most columns."""
+    from referee.dice.evaluate import odds as exact
+    from referee.dice.notation import parse
+    from referee.dice.render import distribution_data
+
+    expr = parse(expression)
+    dist = exact(expr)
+    if as_json:
+        emit_json(distribution_data(str(expr), dist))
+        return
+    show_distribution(str(expr), dist)
+
+
+def show_distribution(title: str, dist: Any, *, value_header: str = "value") -> None:
+    """Render an integer distribution as a Rich table with a bar per outcome."""
+    probs = dist.probabilities()
+    peak = max(probs.values())
+    table = Table(title=f"{title}   mean {float(dist.mean()):.4g}", title_justify="left")
+    table.add_column(value_header, justify="right")
+    table.add_column("exact", justify="right")
+    table.add_column("%", justify="right")
+    table.add_column("at least", justify="right")
+    table.add_column("at most", justify="right")
+    table.add_column("")
+    below = 0
+    for outcome, p in probs.items():
+        at_most = below + p
+        at_least = 1 - below
+        bar = "█" * max(1, round(30 * p / peak)) if p else ""
+        table.add_row(
+            str(outcome),
+            f"{p.numerator}/{p.denominator}",
+            f"{float(p) * 100:.2f}",
+            f"{float(at_least) * 100:.2f}",
+            f"{float(at_most) * 100:.2f}",
+            bar,
+        )
+        below = at_most
+    console.print(table)
+
+
+@app.command()
+def games(as_json: bool = JSON_OPTION) -> None:
+    """List the games this installation knows."""
+    from referee.systems.base import get, names
+
+    rows = [(n, get(n).title) for n in names()]
+    if as_json:
+        emit_json([{"name": n, "title": t} for n, t in rows])
+        return
+    for n, t in rows:
+        console.print(f"{n:10} {t}", markup=False)
+
+
+@app.command()
+@handle_errors
+def options(
+    game: str = typer.Argument(..., help="Game name (see `referee games`)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show a game's house-rule options with their defaults (the product's rulings)."""
+    from referee.systems.base import describe_options, get
+
+    described = describe_options(get(game).options_type)
+    if as_json:
+        emit_json(described)
+        return
+    table = Table(title=f"{game} options")
+    table.add_column("option")
+    table.add_column("default")
+    table.add_column("meaning")
+    for o in described:
+        table.add_row(o["name"], str(o["default"]), o["doc"])
+    console.print(table)
+
+
+@app.command()
+@handle_errors
+def validate(
+    game: str = typer.Argument(..., help="Game name."),
+    path: str = typer.Argument(..., help="A character sheet as JSON."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Validate a character sheet file against a game's rules (every problem is listed)."""
+    from referee.systems.base import get, load_record
+
+    ruleset = get(game)
+    sheet = load_record(ruleset.sheet_type, load_json_file(path))
+    problems = ruleset.validate(sheet, ruleset.options_type())
+    if as_json:
+        emit_json(
+            {
+                "valid": not problems,
+                "problems": [
+                    {"rule": p.rule, "field": p.field, "message": p.message} for p in problems
+                ],
+            }
+        )
+    elif problems:
+        for p in problems:
+            console.print(str(p), markup=False)
+    else:
+        console.print(f"{path}: valid", markup=False)
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def demo() -> None:
+    """A short tour: roll dice, show exact odds, then each installed game."""
+    from referee.dice.evaluate import odds as exact, roll as roll_expr
+    from referee.dice.render import to_text
+    from referee.dice.roller import SeededRoller
+
+    roller = SeededRoller(2026)
+    console.rule("referee: dice and exact odds")
+    for text in ("2d6+1", "3d6kh2", "3d12med", "4d6>=3"):
+        console.print(to_text(roll_expr(text, roller)), markup=False)
+    show_distribution("2d6", exact("2d6"))
+    for name in SYSTEMS:
+        module = _game_cli(name)
+        if module is not None and hasattr(module, "demo"):
+            console.rule(name)
+            module.demo(console)
+
+
+def _game_cli(name: str) -> Any:
+    spec_name = f"referee.cli.{name}"
+    if find_spec(spec_name) is None:
+        return None
+    return importlib.import_module(spec_name)
+
+
+for _name in SYSTEMS:
+    _module = _game_cli(_name)
+    if _module is not None:
+        app.add_typer(_module.app, name=_name)
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Entry point: usage errors and unexpected failures become one line on stderr."""
+    try:
+        result = app(args=argv, standalone_mode=False)
+    except typer.Exit as e:
+        return e.exit_code
+    except typer.Abort:
+        print("error: aborted", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:
+        if hasattr(e, "format_message") and hasattr(e, "exit_code"):  # usage errors
+            ctx = getattr(e, "ctx", None)
+            where = f" ({ctx.command_path} --help for usage)" if ctx is not None else ""
+            print(f"error: {e.format_message()}{where}", file=sys.stderr)
+            return int(e.exit_code)
+        if os.environ.get("REFEREE_DEBUG"):  # a bug: one line unless debugging
+            raise
+        print(f"error: internal error {type(e).__name__}: {e}", file=sys.stderr)
+        return 70
+    return result if isinstance(result, int) else 0
+
+
+def main() -> None:
+    """Console-script wrapper around :func:`run`."""
+    sys.exit(run())

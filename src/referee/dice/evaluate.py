@@ -1,0 +1,224 @@
+"""One expression, two evaluations: roll it, or compute its exact odds.
+
+:func:`roll` takes faces from a :class:`~referee.dice.roller.Roller` and
+returns an immutable :class:`Rolled` tree (every face, kept and dropped, and
+each node's total). :func:`odds` returns the exact
+:class:`~referee.dice.odds.Distribution` of the same expression. Both walk the
+tree with the same meaning for every node, so a rolled total always lies in
+the support of the odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.dice.notation import Const, Expr, Neg, Pool, parse
+from referee.dice.odds import (
+    Distribution,
+    count_successes,
+    keep_highest,
+    keep_lowest,
+    median_of,
+    sum_of_dice,
+)
+from referee.dice.roller import Roller
+from referee.errors import DiceError, OddsTooComplex
+
+ODDS_BUDGET = 20_000_000
+"""Estimated elementary steps an exact distribution may take (about a second)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """One die: its face, its sides, and whether it counts toward the total."""
+
+    face: int
+    sides: int
+    kept: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """The result of rolling one node of an expression tree."""
+
+    expr: Expr
+    total: int
+    dice: tuple[DieRoll, ...] = ()
+    parts: tuple[Rolled, ...] = ()
+
+    def faces(self) -> tuple[int, ...]:
+        """Every face rolled in this subtree, in rolling order."""
+        own = tuple(d.face for d in self.dice)
+        return own + tuple(f for p in self.parts for f in p.faces())
+
+
+def as_expr(expression: Expr | str) -> Expr:
+    """Accept either a parsed tree or notation text."""
+    return parse(expression) if isinstance(expression, str) else expression
+
+
+# ---------------------------------------------------------------------------
+# rolling
+
+
+def _select(pool: Pool, faces: tuple[int, ...]) -> tuple[int, tuple[bool, ...]]:
+    """Apply a pool's selection to rolled faces: (total, kept flags)."""
+    n = len(faces)
+    if pool.select == "sum":
+        return sum(faces), (True,) * n
+    if pool.select in ("kh", "kl"):
+        sign = -1 if pool.select == "kh" else 1
+        order = sorted(range(n), key=lambda i: (sign * faces[i], i))
+        chosen = set(order[: pool.keep])
+        kept = tuple(i in chosen for i in range(n))
+        return sum(f for f, k in zip(faces, kept, strict=True) if k), kept
+    if pool.select == "med":
+        order = sorted(range(n), key=lambda i: (faces[i], i))
+        mid = order[n // 2]
+        return faces[mid], tuple(i == mid for i in range(n))
+    kept = tuple(pool.counts(f) for f in faces)
+    return sum(kept), kept
+
+
+def _roll(expr: Expr, roller: Roller) -> Rolled:
+    if isinstance(expr, Const):
+        return Rolled(expr, expr.value)
+    if isinstance(expr, Pool):
+        faces = roller.roll(expr.count, expr.sides)
+        total, kept = _select(expr, faces)
+        dice = tuple(DieRoll(f, expr.sides, k) for f, k in zip(faces, kept, strict=True))
+        return Rolled(expr, total, dice)
+    if isinstance(expr, Neg):
+        inner = _roll(expr.operand, roller)
+        return Rolled(expr, -inner.total, parts=(inner,))
+    left = _roll(expr.left, roller)
+    right = _roll(expr.right, roller)
+    if expr.op == "+":
+        total = left.total + right.total
+    elif expr.op == "-":
+        total = left.total - right.total
+    else:
+        total = left.total * right.total
+    return Rolled(expr, total, parts=(left, right))
+
+
+def roll(expression: Expr | str, roller: Roller) -> Rolled:
+    """Roll an expression with ``roller`` and return the full result tree."""
+    return _roll(as_expr(expression), roller)
+
+
+def check_faces(expression: Expr | str, faces: Sequence[int]) -> None:
+    """Check hand-entered faces against the dice an expression needs.
+
+    Raises :class:`DiceError` naming the expected count or the impossible face.
+    """
+    expr = as_expr(expression)
+    check_faces_for(expr.dice(), faces, str(expr))
+
+
+def check_faces_for(
+    groups: Sequence[tuple[int, int]], faces: Sequence[int], what: str = "this roll"
+) -> None:
+    """Check faces against ``(count, sides)`` groups; a clear :class:`DiceError` if wrong."""
+    need = sum(c for c, _ in groups)
+    described = " + ".join(f"{c}d{s}" for c, s in groups) or "no dice"
+    if len(faces) != need:
+        raise DiceError(f"{what} needs {need} faces ({described}); {len(faces)} given")
+    i = 0
+    for count, sides in groups:
+        for _ in range(count):
+            if not 1 <= faces[i] <= sides:
+                raise DiceError(f"face {i + 1} is {faces[i]}, impossible on a d{sides}")
+            i += 1
+
+
+# ---------------------------------------------------------------------------
+# exact odds
+
+
+def _span(expr: Expr) -> tuple[int, int]:
+    """Lowest and highest possible value of an expression (for cost estimates)."""
+    if isinstance(expr, Const):
+        return expr.value, expr.value
+    if isinstance(expr, Pool):
+        n, s = expr.count, expr.sides
+        if expr.select == "sum":
+            return n, n * s
+        if expr.select in ("kh", "kl"):
+            return expr.keep, expr.keep * s
+        if expr.select == "med":
+            return 1, s
+        return 0, n
+    if isinstance(expr, Neg):
+        lo, hi = _span(expr.operand)
+        return -hi, -lo
+    a, b = _span(expr.left), _span(expr.right)
+    if expr.op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if expr.op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    corners = [x * y for x in a for y in b]
+    return min(corners), max(corners)
+
+
+def cost(expr: Expr) -> int:
+    """A rough count of the elementary steps :func:`odds` will take."""
+    if isinstance(expr, Const):
+        return 1
+    if isinstance(expr, Pool):
+        n, s = expr.count, expr.sides
+        if expr.select == "sum":
+            return n * n * s
+        if expr.select in ("kh", "kl"):
+            k = min(expr.keep, n - expr.keep) if expr.keep else 1
+            return s * n * max(1, k) * max(1, expr.keep * s) + s * n
+        if expr.select == "med":
+            return s * (n // 2 + 1) * n
+        return n + s
+    if isinstance(expr, Neg):
+        return cost(expr.operand)
+    la = _span(expr.left)
+    lb = _span(expr.right)
+    pairs = (la[1] - la[0] + 1) * (lb[1] - lb[0] + 1)
+    return cost(expr.left) + cost(expr.right) + pairs
+
+
+def _odds(expr: Expr) -> Distribution[int]:
+    if isinstance(expr, Const):
+        return Distribution.constant(expr.value)
+    if isinstance(expr, Pool):
+        n, s, sel = expr.count, expr.sides, expr.select
+        if sel == "sum":
+            return sum_of_dice(n, s)
+        if sel == "kh":
+            return keep_highest(Distribution.die(s), n, expr.keep)
+        if sel == "kl":
+            return keep_lowest(Distribution.die(s), n, expr.keep)
+        if sel == "med":
+            return median_of(Distribution.die(s), n)
+        return count_successes(Distribution.die(s), n, expr.counts)
+    if isinstance(expr, Neg):
+        return -_odds(expr.operand)
+    left, right = _odds(expr.left), _odds(expr.right)
+    if expr.op == "+":
+        return left + right
+    if expr.op == "-":
+        return left - right
+    return left * right
+
+
+def odds(expression: Expr | str) -> Distribution[int]:
+    """The exact distribution of an expression's total.
+
+    Raises :class:`OddsTooComplex` at once (before computing) when the estimated
+    work exceeds :data:`ODDS_BUDGET`.
+    """
+    expr = as_expr(expression)
+    estimate = cost(expr)
+    if estimate > ODDS_BUDGET:
+        raise OddsTooComplex(
+            f"exact odds of {expr} would take about {estimate:,} steps "
+            f"(limit {ODDS_BUDGET:,}); use fewer dice or sides"
+        )
+    return _odds(expr)

@@ -1,0 +1,489 @@
+"""Exact probability distributions with integer weights.
+
+A :class:`Distribution` maps each outcome to a positive integer weight; the
+probability of an outcome is its weight over the total weight. Nothing inside
+uses floats: probabilities leave as :class:`fractions.Fraction`. Distributions
+are immutable values.
+
+Pool operations use polynomial methods, never enumeration of ``s**n`` rolls:
+
+* sums of dice: sliding-window convolution (:func:`sum_of_dice`, :func:`repeat_sum`);
+* keep highest / lowest: a walk over the faces from best to worst that closes a
+  branch as soon as the kept dice are chosen (:func:`keep_highest`);
+* any order statistic, e.g. the median of an odd pool: multinomial counts
+  (:func:`order_statistic`, :func:`median_of`);
+* counting dice that meet a target: binomial counts (:func:`count_successes`).
+
+Every operation works on a distribution of any integer outcomes, so the same
+code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from math import comb, gcd
+from typing import Any, Generic, TypeVar
+
+from referee.errors import OddsTooComplex
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+MAX_SUPPORT = 2_000_000
+"""The largest number of distinct outcomes a distribution may hold."""
+
+
+def _sort_key(x: Any) -> Any:
+    return x
+
+
+class Distribution(Generic[T]):
+    """An immutable finite distribution: outcomes with positive integer weights.
+
+    Build one with :meth:`from_weights`, :meth:`of`, :meth:`die`,
+    :meth:`constant`, or from another by :meth:`map`, :meth:`bind`, ``+``,
+    ``-`` and ``*``. Two distributions are equal when they give every outcome
+    the same probability (weights need not be reduced).
+    """
+
+    __slots__ = ("_total", "_weights")
+
+    _weights: dict[T, int]
+    _total: int
+
+    def __init__(self, weights: Mapping[T, int] | Iterable[tuple[T, int]]) -> None:
+        items = weights.items() if isinstance(weights, Mapping) else weights
+        clean: dict[T, int] = {}
+        for outcome, weight in items:
+            if not isinstance(weight, int) or isinstance(weight, bool):
+                raise TypeError(f"weight of {outcome!r} must be an int, not {weight!r}")
+            if weight < 0:
+                raise ValueError(f"weight of {outcome!r} is negative ({weight})")
+            if weight:
+                clean[outcome] = clean.get(outcome, 0) + weight
+        if not clean:
+            raise ValueError("a distribution needs at least one outcome with positive weight")
+        self._weights = _ordered(clean)
+        self._total = sum(clean.values())
+
+    @classmethod
+    def _raw(cls, weights: dict[T, int], total: int | None = None) -> Distribution[T]:
+        """Trusted constructor: ``weights`` is already clean and owned."""
+        self = object.__new__(cls)
+        self._weights = _ordered(weights)
+        self._total = sum(weights.values()) if total is None else total
+        return self
+
+    # -- construction ---------------------------------------------------
+    @classmethod
+    def from_weights(cls, weights: Mapping[T, int]) -> Distribution[T]:
+        """A distribution from explicit integer weights."""
+        return cls(weights)
+
+    @classmethod
+    def of(cls, outcomes: Iterable[T]) -> Distribution[T]:
+        """Equally likely outcomes (repeats add weight)."""
+        counts: dict[T, int] = {}
+        for o in outcomes:
+            counts[o] = counts.get(o, 0) + 1
+        return cls(counts)
+
+    @staticmethod
+    def constant(value: U) -> Distribution[U]:
+        """The distribution that is always ``value``."""
+        return Distribution._raw({value: 1}, 1)
+
+    @staticmethod
+    def die(sides: int) -> Distribution[int]:
+        """One fair die numbered ``1..sides``."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, not {sides}")
+        return Distribution._raw(dict.fromkeys(range(1, sides + 1), 1), sides)
+
+    @staticmethod
+    def uniform(low: int, high: int) -> Distribution[int]:
+        """Every integer from ``low`` to ``high`` inclusive, equally likely."""
+        if high < low:
+            raise ValueError(f"empty range {low}..{high}")
+        return Distribution._raw(dict.fromkeys(range(low, high + 1), 1), high - low + 1)
+
+    # -- inspection -----------------------------------------------------
+    @property
+    def total(self) -> int:
+        """The sum of all weights (the denominator of every probability)."""
+        return self._total
+
+    def weights(self) -> dict[T, int]:
+        """A copy of the outcome -> weight mapping, in outcome order."""
+        return dict(self._weights)
+
+    def weight(self, outcome: T) -> int:
+        """The weight of ``outcome`` (0 if impossible)."""
+        return self._weights.get(outcome, 0)
+
+    def outcomes(self) -> tuple[T, ...]:
+        """The possible outcomes, sorted when they can be."""
+        return tuple(self._weights)
+
+    def items(self) -> Iterator[tuple[T, int]]:
+        """``(outcome, weight)`` pairs in outcome order."""
+        return iter(self._weights.items())
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._weights
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._weights)
+
+    def probability(self, outcome: T) -> Fraction:
+        """P(X = outcome)."""
+        return Fraction(self._weights.get(outcome, 0), self._total)
+
+    def probabilities(self) -> dict[T, Fraction]:
+        """Every outcome's probability, in outcome order."""
+        t = self._total
+        return {o: Fraction(w, t) for o, w in self._weights.items()}
+
+    def probability_where(self, predicate: Callable[[T], bool]) -> Fraction:
+        """P(predicate(X))."""
+        return Fraction(sum(w for o, w in self._weights.items() if predicate(o)), self._total)
+
+    def at_least(self: Distribution[Any], value: Any) -> Fraction:
+        """P(X >= value)."""
+        return Fraction(sum(w for o, w in self._weights.items() if o >= value), self._total)
+
+    def at_most(self: Distribution[Any], value: Any) -> Fraction:
+        """P(X <= value)."""
+        return Fraction(sum(w for o, w in self._weights.items() if o <= value), self._total)
+
+    def mean(self: Distribution[Any]) -> Fraction:
+        """The expected value (numeric outcomes only)."""
+        return Fraction(sum(o * w for o, w in self._weights.items()), self._total)
+
+    def variance(self: Distribution[Any]) -> Fraction:
+        """The variance (numeric outcomes only)."""
+        m = self.mean()
+        return Fraction(sum(w * (o - m) ** 2 for o, w in self._weights.items()), self._total)
+
+    def min(self: Distribution[Any]) -> Any:
+        """The smallest outcome."""
+        return min(self._weights)
+
+    def max(self: Distribution[Any]) -> Any:
+        """The largest outcome."""
+        return max(self._weights)
+
+    def reduced(self) -> Distribution[T]:
+        """The same distribution with weights divided by their common factor."""
+        g = 0
+        for w in self._weights.values():
+            g = gcd(g, w)
+            if g == 1:
+                return self
+        return Distribution._raw({o: w // g for o, w in self._weights.items()}, self._total // g)
+
+    # -- transformation -------------------------------------------------
+    def map(self, f: Callable[[T], U]) -> Distribution[U]:
+        """The distribution of ``f(X)``: apply a rule to every outcome."""
+        out: dict[U, int] = {}
+        for o, w in self._weights.items():
+            k = f(o)
+            out[k] = out.get(k, 0) + w
+        return Distribution._raw(out, self._total)
+
+    def bind(self, f: Callable[[T], Distribution[U]]) -> Distribution[U]:
+        """Chain a dependent step: for each outcome ``x``, continue with ``f(x)``."""
+        parts = [(w, f(o)) for o, w in self._weights.items()]
+        common = 1
+        for _, d in parts:
+            common = common * d._total // gcd(common, d._total)
+        out: dict[U, int] = {}
+        for w, d in parts:
+            scale = w * (common // d._total)
+            for o, dw in d._weights.items():
+                out[o] = out.get(o, 0) + scale * dw
+        return Distribution._raw(out, self._total * common)
+
+    def condition(self, predicate: Callable[[T], bool]) -> Distribution[T]:
+        """The distribution given that ``predicate`` holds."""
+        kept = {o: w for o, w in self._weights.items() if predicate(o)}
+        if not kept:
+            raise ValueError("conditioning on an impossible event")
+        return Distribution._raw(kept)
+
+    def combine(self, other: Distribution[U], f: Callable[[T, U], Any]) -> Distribution[Any]:
+        """The distribution of ``f(X, Y)`` for independent ``X`` (self) and ``Y``."""
+        _check_pairs(len(self._weights), len(other._weights))
+        out: dict[Any, int] = {}
+        for a, wa in self._weights.items():
+            for b, wb in other._weights.items():
+                k = f(a, b)
+                out[k] = out.get(k, 0) + wa * wb
+        return Distribution._raw(out, self._total * other._total)
+
+    # -- arithmetic on integer outcomes ---------------------------------
+    def __add__(self: Distribution[int], other: Distribution[int] | int) -> Distribution[int]:
+        if isinstance(other, int):
+            return self.shift(other)
+        return convolve(self, other)
+
+    def __radd__(self: Distribution[int], other: int) -> Distribution[int]:
+        return self.shift(other)
+
+    def __neg__(self: Distribution[int]) -> Distribution[int]:
+        return Distribution._raw({-o: w for o, w in self._weights.items()}, self._total)
+
+    def __sub__(self: Distribution[int], other: Distribution[int] | int) -> Distribution[int]:
+        if isinstance(other, int):
+            return self.shift(-other)
+        return convolve(self, -other)
+
+    def __rsub__(self: Distribution[int], other: int) -> Distribution[int]:
+        return (-self).shift(other)
+
+    def __mul__(self: Distribution[int], other: Distribution[int] | int) -> Distribution[int]:
+        if isinstance(other, int):
+            if other == 0:
+                return Distribution._raw({0: self._total}, self._total)
+            return Distribution._raw({o * other: w for o, w in self._weights.items()}, self._total)
+        result: Distribution[int] = self.combine(other, lambda a, b: a * b)
+        return result
+
+    def __rmul__(self: Distribution[int], other: int) -> Distribution[int]:
+        return self * other
+
+    def shift(self: Distribution[int], k: int) -> Distribution[int]:
+        """The distribution of ``X + k``."""
+        if k == 0:
+            return self
+        return Distribution._raw({o + k: w for o, w in self._weights.items()}, self._total)
+
+    def clamp(
+        self: Distribution[int], low: int | None = None, high: int | None = None
+    ) -> Distribution[int]:
+        """The distribution of ``X`` limited to ``low..high``."""
+
+        def f(x: int) -> int:
+            if low is not None and x < low:
+                return low
+            if high is not None and x > high:
+                return high
+            return x
+
+        return self.map(f)
+
+    # -- equality and display ------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        if self._weights.keys() != other._weights.keys():
+            return False
+        t1, t2 = self._total, other._total
+        return all(w * t2 == other._weights[o] * t1 for o, w in self._weights.items())
+
+    def __hash__(self) -> int:
+        r = self.reduced()
+        return hash(frozenset(r._weights.items()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{o!r}: {w}" for o, w in list(self._weights.items())[:12])
+        more = ", ..." if len(self._weights) > 12 else ""
+        return f"Distribution({{{shown}{more}}}, total={self._total})"
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def _ordered(weights: dict[T, int]) -> dict[T, int]:
+    try:
+        keys = sorted(weights, key=_sort_key)
+    except TypeError:
+        return weights
+    if list(weights) == keys:
+        return weights
+    return {k: weights[k] for k in keys}
+
+
+def _check_pairs(a: int, b: int) -> None:
+    if a * b > 50 * MAX_SUPPORT:
+        raise OddsTooComplex(f"combining {a} by {b} outcomes is too much work for exact odds")
+
+
+def convolve(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
+    """The distribution of ``X + Y`` for independent integer ``X``, ``Y``."""
+    aw, bw = a._weights, b._weights
+    if len(aw) < len(bw):
+        aw, bw = bw, aw
+    _check_pairs(len(aw), len(bw))
+    out: dict[int, int] = {}
+    get = out.get
+    for y, wy in bw.items():
+        for x, wx in aw.items():
+            k = x + y
+            out[k] = get(k, 0) + wx * wy
+    return Distribution._raw(out, a._total * b._total)
+
+
+def sum_of_dice(n: int, sides: int) -> Distribution[int]:
+    """``n`` fair dice of ``sides`` sides added together (sliding-window convolution)."""
+    if n < 0 or sides < 1:
+        raise ValueError(f"cannot roll {n}d{sides}")
+    if n == 0:
+        return Distribution._raw({0: 1}, 1)
+    # counts[i] = ways to make (i + k) with k dice; grow one die at a time.
+    counts = [1] * sides
+    for _ in range(2, n + 1):
+        size = len(counts) + sides - 1
+        new = [0] * size
+        window = 0
+        for i in range(size):
+            if i < len(counts):
+                window += counts[i]
+            if i >= sides:
+                window -= counts[i - sides]
+            new[i] = window
+        counts = new
+    return Distribution._raw(dict(zip(range(n, n * sides + 1), counts, strict=True)), sides**n)
+
+
+def repeat_sum(d: Distribution[int], n: int) -> Distribution[int]:
+    """The sum of ``n`` independent copies of ``d`` (binary powering)."""
+    if n < 0:
+        raise ValueError(f"cannot add {n} copies")
+    result: Distribution[int] = Distribution._raw({0: 1}, 1)
+    base = d
+    while n:
+        if n & 1:
+            result = convolve(result, base)
+        n >>= 1
+        if n:
+            base = convolve(base, base)
+    return result
+
+
+def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
+    """The sum of the ``keep`` highest of ``n`` independent rolls of ``d``.
+
+    Walks the outcomes from highest to lowest, tracking how many rolls have been
+    placed and the sum of those kept; once ``keep`` rolls are placed, the rest
+    need only be lower, which closes the branch with a single power.
+    """
+    if not 0 <= keep <= n:
+        raise ValueError(f"cannot keep {keep} of {n} dice")
+    total = d._total**n
+    if keep == 0:
+        return Distribution._raw({0: total}, total)
+    values = sorted(d._weights, reverse=True)
+    weights = d._weights
+    below = d._total
+    result: dict[int, int] = {}
+    # open[m] = {partial kept sum: ways} with m < keep rolls placed so far
+    open_: list[dict[int, int]] = [{} for _ in range(keep)]
+    open_[0][0] = 1
+    for v in values:
+        w = weights[v]
+        below -= w
+        powers = [1]
+        for _ in range(n):
+            powers.append(powers[-1] * w)
+        below_pow = [1]
+        if below:
+            for _ in range(n):
+                below_pow.append(below_pow[-1] * below)
+        new_open: list[dict[int, int]] = [{} for _ in range(keep)]
+        for m in range(keep):
+            states = open_[m]
+            if not states:
+                continue
+            r = n - m
+            need = keep - m
+            for c in range(r + 1):
+                ways = comb(r, c) * powers[c]
+                if c >= need:
+                    rest = r - c
+                    if rest and not below:
+                        continue
+                    f = ways * below_pow[rest]
+                    add = v * need
+                    for s, ws in states.items():
+                        k = s + add
+                        result[k] = result.get(k, 0) + ws * f
+                else:
+                    if not below:
+                        continue
+                    target = new_open[m + c]
+                    add = v * c
+                    for s, ws in states.items():
+                        k = s + add
+                        target[k] = target.get(k, 0) + ws * ways
+        open_ = new_open
+    return Distribution._raw(result, total)
+
+
+def keep_lowest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
+    """The sum of the ``keep`` lowest of ``n`` independent rolls of ``d``."""
+    return -keep_highest(-d, n, keep)
+
+
+def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
+    """The ``rank``-th highest (1 = highest) of ``n`` independent rolls of ``d``.
+
+    Counts, for each outcome ``v``, the rolls with ``a`` above, ``c`` equal and
+    the rest below: multinomial coefficients times powers of the weights.
+    """
+    if not 1 <= rank <= n:
+        raise ValueError(f"rank {rank} is outside 1..{n}")
+    values = list(d._weights)
+    weights = d._weights
+    above = 0
+    out: dict[T, int] = {}
+    for v in reversed(values):
+        w = weights[v]
+        below = d._total - above - w
+        ways = 0
+        for a in range(rank):
+            ca = comb(n, a) * above**a
+            if not ca:
+                continue
+            left = n - a
+            for c in range(rank - a, left + 1):
+                ways += ca * comb(left, c) * w**c * below ** (left - c)
+        if ways:
+            out[v] = ways
+        above += w
+    return Distribution._raw(_ordered(out), d._total**n)
+
+
+def median_of(d: Distribution[T], n: int) -> Distribution[T]:
+    """The middle roll of an odd number ``n`` of independent rolls of ``d``."""
+    if n < 1 or n % 2 == 0:
+        raise ValueError(f"the median needs an odd number of dice, not {n}")
+    return order_statistic(d, n, (n + 1) // 2)
+
+
+def count_successes(
+    d: Distribution[T], n: int, predicate: Callable[[T], bool]
+) -> Distribution[int]:
+    """How many of ``n`` independent rolls of ``d`` satisfy ``predicate`` (binomial counts)."""
+    p = sum(w for o, w in d._weights.items() if predicate(o))
+    q = d._total - p
+    out = {k: comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)}
+    return Distribution._raw({k: w for k, w in out.items() if w}, d._total**n)
+
+
+def joint(*dists: Distribution[Any]) -> Distribution[tuple[Any, ...]]:
+    """The joint distribution of independent variables, as tuples of outcomes."""
+    result: Distribution[tuple[Any, ...]] = Distribution._raw({(): 1}, 1)
+    for d in dists:
+        result = result.combine(d, lambda t, x: (*t, x))
+    return result
+
+
+def fraction_text(p: Fraction) -> str:
+    """A probability as ``"num/den"`` in lowest terms (``"1/1"``, ``"0/1"`` included)."""
+    return f"{p.numerator}/{p.denominator}"

@@ -1,0 +1,85 @@
+"""The error hierarchy shared by every layer.
+
+Every error the rules raise is a :class:`RulesError`; each subclass says what
+went wrong and where, so the CLI and web can show one clear line instead of a
+traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class RulesError(Exception):
+    """Base class of every error raised for bad input or an illegal request."""
+
+
+class NotationError(RulesError):
+    """A dice expression that cannot be parsed or exceeds a bound.
+
+    ``position`` is the 0-based character index of the problem and
+    ``expected`` names what would have been accepted there.
+    """
+
+    def __init__(self, message: str, *, text: str = "", position: int = 0, expected: str = ""):
+        self.text = text
+        self.position = position
+        self.expected = expected
+        where = f" at position {position}" if text else ""
+        hint = f" (expected {expected})" if expected else ""
+        super().__init__(f"{message}{where}{hint}")
+
+
+class DiceError(RulesError):
+    """A roller cannot supply the faces asked for (script exhausted, bad face)."""
+
+
+class OddsTooComplex(RulesError):
+    """An exact distribution would take too long to compute for untrusted input."""
+
+
+class IllegalAction(RulesError):
+    """An action the rules do not allow in the current state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One broken rule found by a validator.
+
+    ``rule`` cites the rule text (e.g. ``"Mongrel: Attributes"``), ``field``
+    is the path of the offending value in the sheet (``"attributes.size"``).
+    """
+
+    rule: str
+    field: str
+    message: str
+    value: Any = None
+
+    def __str__(self) -> str:
+        shown = "" if self.value is None else f" (value: {self.value!r})"
+        return f"{self.field}: {self.message}{shown} [{self.rule}]"
+
+
+class InvalidSheet(RulesError):
+    """A sheet or record that breaks one or more rules; ``problems`` lists them all."""
+
+    def __init__(self, problems: tuple[Problem, ...] | list[Problem]):
+        self.problems = tuple(problems)
+        lines = "; ".join(str(p) for p in self.problems) or "invalid sheet"
+        super().__init__(lines)
+
+    @property
+    def rule(self) -> str:
+        """The rule broken first (for callers that want one)."""
+        return self.problems[0].rule if self.problems else ""
+
+    @property
+    def field(self) -> str:
+        """The field of the first problem."""
+        return self.problems[0].field if self.problems else ""
+
+    @property
+    def value(self) -> Any:
+        """The offending value of the first problem."""
+        return self.problems[0].value if self.problems else None
