@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import icepool
 from dyce import H
-from harness import Case, dyce_keep
 
+from harness import Case, dyce_keep
 from referee.dice.evaluate import odds
 from referee.dice.notation import parse
 

@@ -107,9 +107,7 @@ def measure(cases: list[Case], rounds: int = 301) -> list[dict[str, Any]]:
         ok = (case.target_us is None or ours * 1e6 <= case.target_us) and (
             case.min_ratio is None or (ratio is not None and ratio >= case.min_ratio)
         )
-        rows.append(
-            {"case": case, "ours": ours, "refs": refs, "ratio": ratio, "ok": ok}
-        )
+        rows.append({"case": case, "ours": ours, "refs": refs, "ratio": ratio, "ok": ok})
     return rows
 
 
@@ -121,10 +119,16 @@ def _us(seconds: float) -> str:
 def markdown(title: str, rows: list[dict[str, Any]]) -> str:
     """A Markdown section with one table row per case."""
     ref_names = sorted({n for r in rows for n in r["refs"]})
-    head = ["case", "ours µs", "target µs", *[f"{n} µs" for n in ref_names],
-            "speed-up", "needed", "met"]
-    lines = [f"## {title}", "", "| " + " | ".join(head) + " |",
-             "|" + "---|" * len(head)]
+    head = [
+        "case",
+        "ours µs",
+        "target µs",
+        *[f"{n} µs" for n in ref_names],
+        "speed-up",
+        "needed",
+        "met",
+    ]
+    lines = [f"## {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         c: Case = r["case"]
         cells = [c.name, _us(r["ours"]), "-" if c.target_us is None else f"{c.target_us:g}"]

@@ -31,7 +31,7 @@ Targets come from the issues; "met" checks both the ceiling and the speed-up.
 
 
 def main(argv: list[str]) -> int:
-    names = argv or sorted(p.stem[len("bench_"):] for p in HERE.glob("bench_*.py"))
+    names = argv or sorted(p.stem[len("bench_") :] for p in HERE.glob("bench_*.py"))
     out_dir = HERE / "results"
     out_dir.mkdir(exist_ok=True)
     failed = 0

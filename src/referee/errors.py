@@ -26,7 +26,7 @@ class NotationError(RulesError):
         self.text = text
         self.position = position
         self.expected = expected
-        where = f" at position {position}" if text else ""
+        where = f" at position {position}"
         hint = f" (expected {expected})" if expected else ""
         super().__init__(f"{message}{where}{hint}")
 

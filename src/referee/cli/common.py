@@ -76,7 +76,8 @@ def load_json_file(path: str) -> Any:
     except FileNotFoundError:
         raise RulesError(f"no such file: {path}") from None
     except json.JSONDecodeError as e:
-        raise RulesError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})")\
-            from None
+        raise RulesError(
+            f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        ) from None
     except UnicodeDecodeError:
         raise RulesError(f"{path}: not UTF-8 text") from None

@@ -42,7 +42,8 @@ def roll(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
-    from referee.dice.evaluate import check_faces, roll as roll_expr
+    from referee.dice.evaluate import check_faces
+    from referee.dice.evaluate import roll as roll_expr
     from referee.dice.notation import parse
     from referee.dice.render import to_data, to_text
 
@@ -179,7 +180,8 @@ def validate(
 @app.command()
 def demo() -> None:
     """A short tour: roll dice, show exact odds, then each installed game."""
-    from referee.dice.evaluate import odds as exact, roll as roll_expr
+    from referee.dice.evaluate import odds as exact
+    from referee.dice.evaluate import roll as roll_expr
     from referee.dice.render import to_text
     from referee.dice.roller import SeededRoller
 

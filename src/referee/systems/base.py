@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -286,7 +286,7 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
     defines ``SCHEMA_VERSION`` and ``migrate(data, version)``, older records
     (``"schema"`` key) are migrated first.
     """
-    from pydantic import ConfigDict, TypeAdapter, ValidationError
+    from pydantic import TypeAdapter, ValidationError
 
     if isinstance(data, Mapping):
         data = dict(data)
@@ -297,20 +297,71 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
             if not isinstance(version, int) or migrate is None or version > current:
                 raise InvalidSheet([Problem(rule, "schema", "unsupported schema version", version)])
             data = migrate(data, version)
+    unknown = _unknown_keys(cls, data, (), rule) if is_dataclass(cls) else []
+    adapter: Any = TypeAdapter(cls)
     try:
-        adapter: Any = TypeAdapter(cls, config=ConfigDict(extra="forbid", strict=False))
-    except Exception:  # a dataclass that carries its own config
-        adapter = TypeAdapter(cls)
-    try:
-        return adapter.validate_python(data)  # type: ignore[no-any-return]
+        record: T = adapter.validate_python(data)
     except ValidationError as e:
         problems = [
             Problem(rule, _loc(err["loc"]), err["msg"], err.get("input"))
             for err in e.errors(include_url=False)
         ]
-        raise InvalidSheet(problems) from None
+        raise InvalidSheet(unknown + problems) from None
     except (ValueError, TypeError) as e:  # raised by a record's own __post_init__
-        raise InvalidSheet([Problem(rule, "(root)", str(e))]) from None
+        raise InvalidSheet([*unknown, Problem(rule, "(root)", str(e))]) from None
+    if unknown:
+        raise InvalidSheet(unknown)
+    return record
+
+
+def _nested(hint: Any, value: Any, path: tuple[Any, ...]) -> list[tuple[Any, tuple[Any, ...], Any]]:
+    """``(dataclass type, path, data)`` for every record a field's data holds."""
+    import collections.abc as abc
+    import dataclasses
+    import types
+    import typing
+
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return [(hint, path, value)]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        return _nested(options[0], value, path) if len(options) == 1 else []
+    if origin in (list, tuple, set, frozenset, abc.Sequence) and isinstance(value, list | tuple):
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            pairs = list(zip(args, value, strict=False))
+        else:
+            pairs = [(args[0] if args else Any, v) for v in value]
+        out = []
+        for i, (h, v) in enumerate(pairs):
+            out += _nested(h, v, (*path, i))
+        return out
+    if origin in (dict, abc.Mapping) and isinstance(value, Mapping) and len(args) == 2:
+        out = []
+        for k, v in value.items():
+            out += _nested(args[1], v, (*path, k))
+        return out
+    return []
+
+
+def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list[Problem]:
+    """Keys in ``data`` that no field of the dataclass ``cls`` (or nested ones) accepts."""
+    import typing
+
+    if not isinstance(data, Mapping):
+        return []
+    names = {f.name for f in fields(cls)}
+    problems = [
+        Problem(rule, _loc((*path, k)), "unknown field", data[k]) for k in data if k not in names
+    ]
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # unresolved forward references: skip the nested check
+        return problems
+    for name in names & set(data):
+        for sub, sub_path, value in _nested(hints.get(name), data[name], (*path, name)):
+            problems += _unknown_keys(sub, value, sub_path, rule)
+    return problems
 
 
 def dump_record(record: Any) -> dict[str, Any]:

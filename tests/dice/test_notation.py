@@ -1,0 +1,177 @@
+"""Dice notation: grammar, canonical form, errors with positions, bounds."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.dice.evaluate import odds, roll
+from referee.dice.notation import (
+    MAX_DICE,
+    MAX_LENGTH,
+    MAX_SIDES,
+    BinOp,
+    Const,
+    Expr,
+    Neg,
+    Pool,
+    canonical,
+    parse,
+)
+from referee.dice.roller import SeededRoller
+from referee.errors import NotationError, OddsTooComplex
+
+
+@pytest.mark.parametrize(
+    ("text", "tree"),
+    [
+        ("7", Const(7)),
+        ("2d6", Pool(2, 6)),
+        ("d20", Pool(1, 20)),
+        ("1d20", Pool(1, 20)),
+        ("3d6kh2", Pool(3, 6, "kh", keep=2)),
+        ("3d6kl2", Pool(3, 6, "kl", keep=2)),
+        ("3d12med", Pool(3, 12, "med")),
+        ("4d6>=3", Pool(4, 6, ">=", target=3)),
+        ("4d6<=3", Pool(4, 6, "<=", target=3)),
+        ("5d10>7", Pool(5, 10, ">", target=7)),
+        ("5d10<2", Pool(5, 10, "<", target=2)),
+        ("5d10=10", Pool(5, 10, "=", target=10)),
+        ("d6-d6", BinOp("-", Pool(1, 6), Pool(1, 6))),
+        ("3d6-2", BinOp("-", Pool(3, 6), Const(2))),
+        ("(3d3-2)*10", BinOp("*", BinOp("-", Pool(3, 3), Const(2)), Const(10))),
+        ("-d4", Neg(Pool(1, 4))),
+        ("1-2-3", BinOp("-", BinOp("-", Const(1), Const(2)), Const(3))),
+        ("1-(2-3)", BinOp("-", Const(1), BinOp("-", Const(2), Const(3)))),
+        ("2+3*4", BinOp("+", Const(2), BinOp("*", Const(3), Const(4)))),
+    ],
+)
+def test_parse(text: str, tree: Expr) -> None:
+    assert parse(text) == tree
+    assert parse(str(tree)) == tree
+
+
+@pytest.mark.parametrize(
+    ("text", "canon"),
+    [
+        ("1d20", "d20"),
+        (" 2 d6 + 1 ", "2d6+1"),
+        ("2D6KH1", "2d6kh1"),
+        ("(2d6)", "2d6"),
+        ("((1+2))+3", "1+2+3"),
+        ("1+(2+3)", "1+(2+3)"),
+        ("2*(3+4)", "2*(3+4)"),
+        ("3--2", "3-(-2)"),
+        ("-(1+2)", "-(1+2)"),
+    ],
+)
+def test_canonical_spelling(text: str, canon: str) -> None:
+    assert canonical(text) == canon
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "expected"),
+    [
+        ("3d6kh", 5, "a number"),
+        ("2d", 2, "a number"),
+        ("(1+2", 4, "')'"),
+        ("1+*2", 2, "a number"),
+        ("x", 0, "a number"),
+        ("2d6 + y", 6, "'('"),
+        ("3d6kh4", 5, ""),
+        ("d0", 1, ""),
+        ("2d6med", 0, "an odd dice count"),
+        ("", 0, "2d6"),
+    ],
+)
+def test_errors_name_the_position_and_what_was_expected(
+    text: str, position: int, expected: str
+) -> None:
+    with pytest.raises(NotationError) as info:
+        parse(text)
+    assert info.value.position == position
+    assert expected in info.value.expected
+    assert f"position {position}" in str(info.value)
+
+
+def test_bounds_are_clear_errors_returned_at_once() -> None:
+    attacks = [
+        "1" * (MAX_LENGTH + 1),
+        f"{MAX_DICE + 1}d6",
+        f"d{MAX_SIDES + 1}",
+        "600d6+600d6",
+        "9" * 50,
+        "(" * 150 + "1" + ")" * 49,
+    ]
+    for text in attacks:
+        start = time.perf_counter()
+        with pytest.raises(NotationError):
+            parse(text)
+        assert time.perf_counter() - start < 1.0  # generous: a hang would be minutes
+
+
+def test_odds_refuse_work_beyond_the_budget_before_starting() -> None:
+    with pytest.raises(OddsTooComplex, match="limit"):
+        odds("100d100kh50")
+    with pytest.raises(OddsTooComplex):
+        odds("500d1000*500d1000")
+
+
+# ---------------------------------------------------------------------------
+# Hypothesis: round trips and "rolls or raises NotationError"
+
+pools = st.one_of(
+    st.builds(Pool, st.integers(1, 6), st.integers(1, 12)),
+    st.integers(1, 6).flatmap(
+        lambda n: st.builds(
+            Pool,
+            st.just(n),
+            st.integers(1, 12),
+            st.sampled_from(["kh", "kl"]),
+            st.integers(0, n),
+        )
+    ),
+    st.builds(Pool, st.sampled_from([1, 3, 5]), st.integers(1, 12), st.just("med")),
+    st.builds(
+        lambda n, s, op, t: Pool(n, s, op, target=t),
+        st.integers(1, 6),
+        st.integers(1, 12),
+        st.sampled_from([">=", "<=", ">", "<", "="]),
+        st.integers(0, 13),
+    ),
+)
+leaves = st.one_of(st.builds(Const, st.integers(0, 20)), pools)
+trees: st.SearchStrategy[Expr] = st.recursive(
+    leaves,
+    lambda kids: st.one_of(
+        st.builds(Neg, kids),
+        st.builds(BinOp, st.sampled_from(["+", "-", "*"]), kids, kids),
+    ),
+    max_leaves=6,
+)
+
+
+@given(trees)
+def test_canonical_text_parses_back_to_an_equal_tree(tree: Expr) -> None:
+    text = str(tree)
+    if len(text) <= MAX_LENGTH:
+        assert parse(text) == tree
+        assert str(parse(text)) == text
+
+
+@given(st.text(alphabet="0123456789d+-*()khlmedD<>= ", max_size=40))
+def test_any_text_either_rolls_or_raises_notation_error(text: str) -> None:
+    try:
+        expr = parse(text)
+    except NotationError as e:
+        assert 0 <= e.position <= len(text)
+        return
+    total = roll(expr, SeededRoller(0)).total
+    try:
+        dist = odds(expr)
+    except OddsTooComplex:
+        return
+    assert total in dist

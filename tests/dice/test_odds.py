@@ -1,0 +1,213 @@
+"""Exact odds: the Distribution API, polynomial pool methods against brute force
+and against icepool, and sampling agreement."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import icepool
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from referee.dice.brute import brute_force
+from referee.dice.evaluate import odds, roll
+from referee.dice.notation import parse
+from referee.dice.odds import (
+    Distribution,
+    count_successes,
+    joint,
+    keep_highest,
+    keep_lowest,
+    median_of,
+    order_statistic,
+    repeat_sum,
+    sum_of_dice,
+)
+from referee.dice.roller import ScriptedRoller, SeededRoller
+from referee.errors import OddsTooComplex
+
+# ---------------------------------------------------------------------------
+# the Distribution API
+
+
+def test_two_d6_probabilities_and_tails() -> None:
+    d = sum_of_dice(2, 6)
+    assert d.total == 36
+    assert d.probability(7) == Fraction(1, 6)
+    assert d.probability(13) == 0
+    assert d.at_least(8) == Fraction(15, 36)
+    assert d.at_most(4) == Fraction(6, 36)
+    assert d.mean() == 7
+    assert d.variance() == Fraction(35, 6)
+    assert (d.min(), d.max()) == (2, 12)
+    assert sum(d.probabilities().values()) == 1
+
+
+def test_weights_are_integers_and_probabilities_are_fractions() -> None:
+    d = odds("3d6kh2")
+    assert all(isinstance(w, int) for _, w in d.items())
+    assert all(isinstance(p, Fraction) for p in d.probabilities().values())
+
+
+def test_map_bind_condition_and_arithmetic() -> None:
+    d6 = Distribution.die(6)
+    assert d6.map(lambda x: x >= 5).probability(True) == Fraction(1, 3)
+    # bind: roll a d6, then that many d2 - the mean is 3.5 * 1.5
+    chained = d6.bind(lambda n: sum_of_dice(n, 2))
+    assert chained.mean() == Fraction(21, 4)
+    assert d6.condition(lambda x: x > 4) == Distribution({5: 1, 6: 1})
+    assert (d6 + 1).min() == 2 and (1 + d6).max() == 7
+    assert (10 - d6).outcomes() == (4, 5, 6, 7, 8, 9)
+    assert (d6 * 10).outcomes() == (10, 20, 30, 40, 50, 60)
+    assert (d6 * 0).outcomes() == (0,)
+    assert -d6 == Distribution.uniform(-6, -1)
+    assert d6 - d6 == odds("d6-d6")
+    assert repeat_sum(d6, 5) == sum_of_dice(5, 6)
+    assert d6.clamp(2, 5).probability(2) == Fraction(1, 3)
+
+
+def test_equality_is_by_probability_not_by_raw_weight() -> None:
+    assert Distribution({1: 2, 2: 2}) == Distribution({1: 1, 2: 1})
+    assert hash(Distribution({1: 2, 2: 2})) == hash(Distribution({1: 1, 2: 1}))
+    assert Distribution({1: 2, 2: 2}).reduced().total == 2
+    assert Distribution({1: 1, 2: 2}) != Distribution({1: 1, 2: 1})
+
+
+def test_non_numeric_outcomes_and_joint() -> None:
+    labels = Distribution.die(6).map(lambda x: "hit" if x > 3 else "miss")
+    assert labels.probability("hit") == Fraction(1, 2)
+    pair = joint(Distribution.die(2), Distribution.of(["a", "b", "b"]))
+    assert pair.probability((2, "b")) == Fraction(1, 3)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{}, {1: 0}, {1: -1}, {1: 1.5}],
+)
+def test_invalid_weights_are_rejected(bad: dict[int, object]) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        Distribution(bad)  # type: ignore[arg-type]
+
+
+def test_huge_combinations_are_refused() -> None:
+    wide = Distribution.uniform(0, 20_000)
+    with pytest.raises(OddsTooComplex):
+        wide.combine(wide, lambda a, b: (a, b))
+
+
+# ---------------------------------------------------------------------------
+# polynomial methods against brute-force enumeration
+
+
+def _brute_expr(text: str) -> Distribution[int]:
+    expr = parse(text)
+    return brute_force(expr.dice(), lambda faces: roll(expr, ScriptedRoller(faces)).total)
+
+
+SMALL = [
+    "2d6",
+    "3d6",
+    "d6-d6",
+    "3d6kh2",
+    "3d6kl2",
+    "4d6kh3",
+    "5d4kh2",
+    "4d5kl1",
+    "3d6kh0",
+    "3d6kl3",
+    "3d12med",
+    "5d6med",
+    "d20med",
+    "4d6>=3",
+    "5d6<=2",
+    "4d6>4",
+    "4d6<2",
+    "4d6=6",
+    "2d4*d3",
+    "-(d4+2)*2",
+    "(2d3-1)*(d4-2)",
+    "3d6-2",
+    "2d6kh1+d4",
+]
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_exact_odds_match_brute_force(text: str) -> None:
+    assert odds(text) == _brute_expr(text)
+
+
+def _expand(d: Distribution[int]) -> list[int]:
+    return [o for o, w in d.items() for _ in range(w)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_pool_methods_on_uneven_distributions(n: int) -> None:
+    d = Distribution({-2: 3, 0: 1, 5: 2, 7: 4})
+    rolls = list(product(_expand(d), repeat=n))
+    for k in range(n + 1):
+        assert keep_highest(d, n, k) == Distribution.of(sum(sorted(r)[n - k :]) for r in rolls)
+        assert keep_lowest(d, n, k) == Distribution.of(sum(sorted(r)[:k]) for r in rolls)
+    for rank in range(1, n + 1):
+        assert order_statistic(d, n, rank) == Distribution.of(
+            sorted(r, reverse=True)[rank - 1] for r in rolls
+        )
+    assert count_successes(d, n, lambda x: x > 0) == Distribution.of(
+        sum(x > 0 for x in r) for r in rolls
+    )
+    if n % 2:
+        assert median_of(d, n) == order_statistic(d, n, (n + 1) // 2)
+
+
+# ---------------------------------------------------------------------------
+# against icepool, an independent reference
+
+
+def _icepool(die: icepool.Die) -> Distribution[int]:
+    return Distribution({int(o): int(q) for o, q in die.items()})
+
+
+REFERENCE = [
+    ("2d6", lambda: 2 @ icepool.d6),
+    ("3d6kh2", lambda: icepool.d6.highest(3, 2)),
+    ("3d6kl2", lambda: icepool.d6.lowest(3, 2)),
+    ("d6-d6", lambda: icepool.d6 - icepool.d6),
+    ("3d12med", lambda: icepool.d12.middle(3, 1)),
+    ("8d6", lambda: 8 @ icepool.d6),
+    ("10d6>=4", lambda: 10 @ (icepool.d6 >= 4)),
+    ("6d10kh3", lambda: icepool.d10.highest(6, 3)),
+    ("7d8kl2", lambda: icepool.d8.lowest(7, 2)),
+    ("9d6med", lambda: icepool.d6.middle(9, 1)),
+    ("20d6<=2", lambda: 20 @ (icepool.d6 <= 2)),
+    ("(3d3-2)*10", lambda: (3 @ icepool.d3 - 2) * 10),
+]
+
+
+@pytest.mark.parametrize(("text", "reference"), REFERENCE, ids=[t for t, _ in REFERENCE])
+def test_exact_odds_match_icepool(text: str, reference: object) -> None:
+    assert odds(text) == _icepool(reference())  # type: ignore[operator]
+
+
+# ---------------------------------------------------------------------------
+# rolling agrees with the odds
+
+
+@given(st.sampled_from(SMALL + [t for t, _ in REFERENCE]), st.integers(0, 2**32))
+@settings(max_examples=150)
+def test_rolled_values_lie_in_the_exact_support(text: str, seed: int) -> None:
+    assert roll(text, SeededRoller(seed)).total in odds(text)
+
+
+@pytest.mark.parametrize("text", ["3d6kh2", "3d12med", "2d6", "6d6>=5", "d6-d6"])
+def test_sampled_frequencies_pass_chi_square_against_exact_odds(text: str) -> None:
+    dist = odds(text)
+    roller = SeededRoller(20261121)
+    samples = 12_000
+    counts = dict.fromkeys(dist.outcomes(), 0)
+    for _ in range(samples):
+        counts[roll(text, roller).total] += 1
+    expected = [float(dist.probability(o)) * samples for o in dist.outcomes()]
+    observed = [counts[o] for o in dist.outcomes()]
+    assert chisquare(observed, expected).pvalue > 0.001

@@ -1,0 +1,105 @@
+"""The foundation's commands: roll, odds, games, options, validate, demo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.cli.main import run
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = run(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_roll_shows_faces_with_dropped_ones_marked(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "roll", "3d6kh2+1", "--faces", "1,5,4")
+    assert code == 0
+    assert out.strip() == "3d6kh2[(1), 5, 4] + 1 = 10 (faces entered by hand)"
+
+
+def test_roll_json_records_the_roller(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "roll", "4d6>=3", "--seed", "7", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["expression"] == "4d6>=3"
+    assert data["roller"] == "seeded" and data["seed"] == 7 and data["manual"] is False
+    assert data["total"] == sum(d["face"] >= 3 for d in data["dice"])
+    again = json.loads(_run(capsys, "roll", "4d6>=3", "--seed", "7", "--json")[1])
+    assert again == data
+
+
+def test_roll_with_hand_entered_faces_json(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(_run(capsys, "roll", "2d6", "--faces", "6,3", "--json")[1])
+    assert data["manual"] is True and data["roller"] == "manual" and data["total"] == 9
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["roll", "2d6", "--faces", "1,2,3"], "needs 2 faces (2d6); 3 given"),
+        (["roll", "2d6", "--faces", "1,7"], "face 2 is 7, impossible on a d6"),
+        (["roll", "2d6", "--faces", "1,x"], "not a whole number"),
+        (["roll", "3d6kh"], "position 5"),
+        (["odds", "100d100kh50"], "limit"),
+        (["odds"], "Missing argument"),
+        (["rol", "2d6"], "No such command"),
+        (["options", "chess"], "unknown game 'chess'"),
+        (["validate", "chess", "nothing.json"], "unknown game"),
+    ],
+)
+def test_errors_are_one_line_on_stderr_and_non_zero(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = _run(capsys, *argv)
+    assert code != 0
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+    assert "Traceback" not in err + out
+
+
+def test_odds_json_is_reduced_fractions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "odds", "2d6", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["expression"] == "2d6"
+    assert data["outcomes"]["7"] == "1/6" and data["outcomes"]["2"] == "1/36"
+    assert data["outcomes"]["12"] == "1/36" and data["outcomes"]["8"] == "5/36"
+    assert list(data["outcomes"]) == [str(v) for v in range(2, 13)]
+    assert data["mean"] == "7/1"
+
+
+def test_odds_json_uses_the_canonical_expression(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(_run(capsys, "odds", "1d6 - 1D6", "--json")[1])
+    assert data["expression"] == "d6-d6" and data["outcomes"]["0"] == "1/6"
+
+
+def test_odds_table_has_tails_and_bars(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "odds", "3d12med")
+    assert code == 0
+    for header in ("value", "exact", "at least", "at most"):
+        assert header in out
+    assert "█" in out and "34/1728" not in out and "17/864" in out
+
+
+def test_help_exists_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    for cmd in ("roll", "odds", "games", "options", "validate", "demo"):
+        code, out, _ = _run(capsys, cmd, "--help")
+        assert code == 0 and "Usage" in out
+
+
+def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "demo")
+    assert code == 0, err
+    assert "2d6" in out
+
+
+def test_validate_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.systems.base import names
+
+    if not names():
+        pytest.skip("no game installed yet")
+    code, _, err = _run(capsys, "validate", names()[0], "/nonexistent/sheet.json")
+    assert code == 1 and "no such file" in err
