@@ -5,7 +5,7 @@ from __future__ import annotations
 import icepool
 from dyce import H
 
-from harness import Case, dyce_keep
+from harness import Case, dyce_keep, startup_seconds
 from referee.dice.evaluate import odds
 from referee.dice.notation import parse
 
@@ -54,3 +54,27 @@ def cases() -> list[Case]:
             min_ratio=2,
         ),
     ]
+
+
+IMPORT_TARGET_MS = 30
+
+
+def extra() -> str:
+    """Import overhead of the package over a bare interpreter (target: at most 30 ms)."""
+    bare = startup_seconds("pass")
+    rows = []
+    for module in ("referee", "referee.dice", "referee.systems.base", "referee.cli.main"):
+        cost_ms = (startup_seconds(f"import {module}") - bare) * 1000
+        target = f"{IMPORT_TARGET_MS}" if module == "referee" else "-"
+        met = ("yes" if cost_ms <= IMPORT_TARGET_MS else "**no**") if module == "referee" else "-"
+        rows.append(f"| `import {module}` | {cost_ms:.1f} | {target} | {met} |")
+    return "\n".join(
+        [
+            f"Import overhead over a bare interpreter ({bare * 1000:.1f} ms), median of 25 runs:",
+            "",
+            "| import | ms added | target ms | met |",
+            "|---|---|---|---|",
+            *rows,
+            "",
+        ]
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import statistics
+import subprocess
 import sys
 import time
 import warnings
@@ -155,3 +156,13 @@ def dyce_keep(h: Any, n: int, keep: int, highest: bool = True) -> Any:
 
     order = survey_outcome_order_descending if highest else survey_outcome_order_ascending
     return (n @ P(h)).survey(accumulate=accumulate, order=order, settle=lambda s: s[1])
+
+
+def startup_seconds(code: str, runs: int = 25) -> float:
+    """Median wall time of ``python -c code`` in a fresh interpreter."""
+    samples = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)

@@ -40,6 +40,8 @@ def main(argv: list[str]) -> int:
         rows = measure(module.cases())
         stamp = datetime.date.today().isoformat()
         text = markdown(f"{module.TITLE} (measured {stamp})", rows)
+        if hasattr(module, "extra"):
+            text += "\n" + module.extra()
         (out_dir / f"{name}.md").write_text(text, encoding="utf-8")
         print(text)
         failed += sum(not r["ok"] for r in rows)

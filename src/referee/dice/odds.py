@@ -68,10 +68,12 @@ class Distribution(Generic[T]):
         self._total = sum(clean.values())
 
     @classmethod
-    def _raw(cls, weights: dict[T, int], total: int | None = None) -> Distribution[T]:
-        """Trusted constructor: ``weights`` is already clean and owned."""
+    def _raw(
+        cls, weights: dict[T, int], total: int | None = None, ordered: bool = False
+    ) -> Distribution[T]:
+        """Trusted constructor: ``weights`` is clean and owned (``ordered``: already sorted)."""
         self = object.__new__(cls)
-        self._weights = _ordered(weights)
+        self._weights = weights if ordered else _ordered(weights)
         self._total = sum(weights.values()) if total is None else total
         return self
 
@@ -99,14 +101,16 @@ class Distribution(Generic[T]):
         """One fair die numbered ``1..sides``."""
         if sides < 1:
             raise ValueError(f"a die needs at least one side, not {sides}")
-        return Distribution._raw(dict.fromkeys(range(1, sides + 1), 1), sides)
+        return Distribution._raw(dict.fromkeys(range(1, sides + 1), 1), sides, ordered=True)
 
     @staticmethod
     def uniform(low: int, high: int) -> Distribution[int]:
         """Every integer from ``low`` to ``high`` inclusive, equally likely."""
         if high < low:
             raise ValueError(f"empty range {low}..{high}")
-        return Distribution._raw(dict.fromkeys(range(low, high + 1), 1), high - low + 1)
+        return Distribution._raw(
+            dict.fromkeys(range(low, high + 1), 1), high - low + 1, ordered=True
+        )
 
     # -- inspection -----------------------------------------------------
     @property
@@ -184,7 +188,8 @@ class Distribution(Generic[T]):
             g = gcd(g, w)
             if g == 1:
                 return self
-        return Distribution._raw({o: w // g for o, w in self._weights.items()}, self._total // g)
+        reduced = {o: w // g for o, w in self._weights.items()}
+        return Distribution._raw(reduced, self._total // g, ordered=True)
 
     # -- transformation -------------------------------------------------
     def map(self, f: Callable[[T], U]) -> Distribution[U]:
@@ -235,7 +240,8 @@ class Distribution(Generic[T]):
         return self.shift(other)
 
     def __neg__(self: Distribution[int]) -> Distribution[int]:
-        return Distribution._raw({-o: w for o, w in self._weights.items()}, self._total)
+        items = reversed(self._weights.items())
+        return Distribution._raw({-o: w for o, w in items}, self._total, ordered=True)
 
     def __sub__(self: Distribution[int], other: Distribution[int] | int) -> Distribution[int]:
         if isinstance(other, int):
@@ -260,7 +266,9 @@ class Distribution(Generic[T]):
         """The distribution of ``X + k``."""
         if k == 0:
             return self
-        return Distribution._raw({o + k: w for o, w in self._weights.items()}, self._total)
+        return Distribution._raw(
+            {o + k: w for o, w in self._weights.items()}, self._total, ordered=True
+        )
 
     def clamp(
         self: Distribution[int], low: int | None = None, high: int | None = None
@@ -348,7 +356,8 @@ def sum_of_dice(n: int, sides: int) -> Distribution[int]:
                 window -= counts[i - sides]
             new[i] = window
         counts = new
-    return Distribution._raw(dict(zip(range(n, n * sides + 1), counts, strict=True)), sides**n)
+    weights = dict(zip(range(n, n * sides + 1), counts, strict=True))
+    return Distribution._raw(weights, sides**n, ordered=True)
 
 
 def repeat_sum(d: Distribution[int], n: int) -> Distribution[int]:
@@ -433,30 +442,26 @@ def keep_lowest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
 def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
     """The ``rank``-th highest (1 = highest) of ``n`` independent rolls of ``d``.
 
-    Counts, for each outcome ``v``, the rolls with ``a`` above, ``c`` equal and
-    the rest below: multinomial coefficients times powers of the weights.
+    With ``F`` the weight at or below ``v``, the ``rank``-th highest is at most
+    ``v`` exactly when at least ``n - rank + 1`` rolls are: a binomial tail.
+    Each outcome's weight is the difference of consecutive tails.
     """
     if not 1 <= rank <= n:
         raise ValueError(f"rank {rank} is outside 1..{n}")
-    values = list(d._weights)
-    weights = d._weights
-    above = 0
+    total = d._total
+    need = n - rank + 1
+    terms = [(comb(n, j), j, n - j) for j in range(need, n + 1)]
     out: dict[T, int] = {}
-    for v in reversed(values):
-        w = weights[v]
-        below = d._total - above - w
-        ways = 0
-        for a in range(rank):
-            ca = comb(n, a) * above**a
-            if not ca:
-                continue
-            left = n - a
-            for c in range(rank - a, left + 1):
-                ways += ca * comb(left, c) * w**c * below ** (left - c)
-        if ways:
-            out[v] = ways
-        above += w
-    return Distribution._raw(_ordered(out), d._total**n)
+    at_or_below = 0
+    previous = 0
+    for v, w in d._weights.items():
+        at_or_below += w
+        above = total - at_or_below
+        tail = sum([c * at_or_below**j * above**k for c, j, k in terms])
+        if tail != previous:
+            out[v] = tail - previous
+        previous = tail
+    return Distribution._raw(out, total**n, ordered=True)  # in the input's (sorted) order
 
 
 def median_of(d: Distribution[T], n: int) -> Distribution[T]:
@@ -473,7 +478,7 @@ def count_successes(
     p = sum(w for o, w in d._weights.items() if predicate(o))
     q = d._total - p
     out = {k: comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)}
-    return Distribution._raw({k: w for k, w in out.items() if w}, d._total**n)
+    return Distribution._raw({k: w for k, w in out.items() if w}, d._total**n, ordered=True)
 
 
 def joint(*dists: Distribution[Any]) -> Distribution[tuple[Any, ...]]:
