@@ -1,0 +1,91 @@
+"""Aptitude: one Talent plus one Life Role, with the text's fallbacks.
+
+Referee's Guide p. 1, "determining aptitude": normally a Talent rating plus a
+Life Role rating. When no Life Role fits, the Primary Role stands in - rated
+Moderately (+3) when it naturally covers the task, Not At All (+0) when it
+does not - or, with the optional Talent, Lucky's rating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.errors import IllegalAction
+from referee.systems.base import Modifier
+from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.sheet import Character
+from referee.systems.mnemonic.tables import LUCKY, RATING_MAX
+
+APTITUDE_MAX = 2 * RATING_MAX
+"""A Talent and a Life Role of +6 each: Aptitude runs 0..12."""
+
+FALLBACKS = ("relevant", "irrelevant", "lucky")
+"""Second half of the Aptitude when no Life Role fits: the Primary Role when it
+fits the task (Moderately), when it does not (Not At All), or Lucky."""
+
+
+@dataclass(frozen=True)
+class Aptitude:
+    """An Aptitude and the ratings it was built from."""
+
+    value: int
+    parts: tuple[Modifier, ...]
+
+
+def check_aptitude(value: int) -> int:
+    """``value`` if it is a possible Aptitude 0..12; :class:`IllegalAction` otherwise."""
+    if not 0 <= value <= APTITUDE_MAX:
+        raise IllegalAction(
+            f"Aptitude must be 0..{APTITUDE_MAX} (a Talent plus a Life Role), not {value}"
+        )
+    return value
+
+
+def aptitude(
+    sheet: Character,
+    talent: str,
+    life_role: str | None = None,
+    *,
+    fallback: str = "relevant",
+    options: Options | None = None,
+) -> Aptitude:
+    """The Aptitude of ``sheet`` for a task using ``talent`` and ``life_role``.
+
+    Without a Life Role, ``fallback`` chooses the stand-in: ``"relevant"``
+    (Primary Role at Moderately), ``"irrelevant"`` (Primary at Not At All) or
+    ``"lucky"`` (the optional Talent Lucky).
+    """
+    options = options or Options()
+    rating = sheet.talent(talent)
+    if rating is None:
+        raise IllegalAction(
+            f"{sheet.name} has no Talent {talent!r}; has {', '.join(sheet.talents)}"
+        )
+    parts = [Modifier(rating, f"{talent} ({options.rating_name(rating)})", "talent")]
+    if life_role is not None:
+        role = sheet.life_role(life_role)
+        if role is None:
+            have = ", ".join(sheet.life_roles) or "none"
+            raise IllegalAction(f"{sheet.name} has no Life Role {life_role!r}; has {have}")
+        parts.append(Modifier(role, f"{life_role} ({options.rating_name(role)})", "life role"))
+    elif fallback == "relevant":
+        v = options.primary_relevant
+        parts.append(
+            Modifier(v, f"Primary Role {sheet.primary_role} ({options.rating_name(v)})", "primary")
+        )
+    elif fallback == "irrelevant":
+        v = options.primary_irrelevant
+        parts.append(
+            Modifier(v, f"Primary Role {sheet.primary_role} ({options.rating_name(v)})", "primary")
+        )
+    elif fallback == "lucky":
+        if not options.use_lucky:
+            raise IllegalAction("Lucky is not used at this table (option use_lucky)")
+        luck = sheet.talent(LUCKY)
+        if luck is None:
+            raise IllegalAction(f"{sheet.name} has no Lucky rating")
+        parts.append(Modifier(luck, f"{LUCKY} ({options.rating_name(luck)})", "lucky"))
+    else:
+        raise IllegalAction(f"unknown fallback {fallback!r}; known: {', '.join(FALLBACKS)}")
+    value = sum(p.value for p in parts)
+    return Aptitude(check_aptitude(value), tuple(parts))

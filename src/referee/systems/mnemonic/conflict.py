@@ -1,0 +1,377 @@
+"""Fussing and fighting (Referee's Guide p. 1): order of action and attacks.
+
+* Order of action: the referee's order (groups acting simultaneously), or
+  Success Checks using Agile - most Successes first, ties act simultaneously
+  (RULINGS.md). Failed checks rank below every success, fewest Failures first
+  (the product's ruling: the result total orders both).
+* Attacks: only the attacker rolls; a defender who makes himself a harder
+  target worsens the attacker's Chances. A failed attack leaves the victim
+  unharmed; a successful one may injure (see :mod:`.health`).
+* Opposed rolls (option): both roll; the attacker's check result minus the
+  defender's Successes (0 if the defender failed), plus the attacker's Chances.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.dice.evaluate import DieRoll
+from referee.dice.odds import Distribution
+from referee.dice.roller import ManualRoller, Roller, is_manual
+from referee.errors import IllegalAction, RulesError
+from referee.systems.base import Change, Modifier, Outcome, Procedure
+from referee.systems.mnemonic.aptitude import check_aptitude
+from referee.systems.mnemonic.checks import (
+    SYSTEM,
+    CheckResult,
+    chances_text,
+    chances_value,
+    check_odds,
+    deck_for,
+    success_check,
+)
+from referee.systems.mnemonic.deck import CardError, Deck
+from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.randomizers import (
+    cards_needed,
+    check_randomizer,
+    drawn_cards,
+    pair_procedure,
+    uses_cards,
+)
+from referee.systems.mnemonic.tables import CHANCES_STEP
+
+MAX_CONTENDERS = 50
+"""Bound on how many characters one order-of-action check ranks."""
+
+
+# -- order of action ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Contender:
+    """A character checking Agile for the order of action: its Aptitude and Chances."""
+
+    name: str
+    aptitude: int
+    chances: int | str = 0
+
+
+def referee_order(groups: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """The referee's order: groups in turn, each group acting simultaneously."""
+    seen: set[str] = set()
+    out = []
+    for group in groups:
+        names = tuple(group)
+        if not names:
+            raise IllegalAction("an empty group in the order of action")
+        for n in names:
+            if n in seen:
+                raise IllegalAction(f"{n!r} appears twice in the order of action")
+            seen.add(n)
+        out.append(names)
+    return tuple(out)
+
+
+def rank(results: Sequence[tuple[str, CheckResult]]) -> tuple[tuple[str, ...], ...]:
+    """Order by result total (most Successes first); equal totals act together."""
+    totals = sorted({r.total for _, r in results}, reverse=True)
+    return tuple(tuple(n for n, r in results if r.total == t) for t in totals)
+
+
+def agile_order(
+    contenders: Sequence[Contender],
+    roller: Roller,
+    *,
+    options: Options | None = None,
+    deck: Deck | None = None,
+    randomizer: str | None = None,
+) -> tuple[Outcome, tuple[Outcome, ...]]:
+    """Each contender makes an Agile check in turn; the order they act in.
+
+    Returns the order outcome (``details["order"]``: groups acting together)
+    and each contender's check. With cards, the checks share the deck in turn.
+    """
+    options = options or Options()
+    if not 1 <= len(contenders) <= MAX_CONTENDERS:
+        raise IllegalAction(f"an order of action needs 1..{MAX_CONTENDERS} characters")
+    names = [c.name for c in contenders]
+    if len(set(names)) != len(names):
+        raise IllegalAction("each character may check only once for the order of action")
+    checks = []
+    for c in contenders:
+        out = success_check(
+            c.aptitude,
+            c.chances,
+            roller,
+            options=options,
+            deck=deck,
+            randomizer=randomizer,
+            action=f"Agile check for {c.name}",
+        )
+        deck = _deck_after(out, deck)
+        checks.append(out)
+    order = rank(
+        [(c.name, CheckResult(o.result or 0)) for c, o in zip(contenders, checks, strict=True)]
+    )
+    changes = tuple(ch for o in checks[-1:] for ch in o.changes)
+    outcome = Outcome(
+        system=SYSTEM,
+        action="order of action",
+        faces=tuple(f for o in checks for f in o.faces),
+        result=None,
+        label=" then ".join(" & ".join(g) for g in order),
+        changes=changes,
+        details={
+            "order": [list(g) for g in order],
+            "checks": {
+                c.name: {"total": o.result, "label": o.label}
+                for c, o in zip(contenders, checks, strict=True)
+            },
+        },
+        manual=any(o.manual for o in checks),
+        rolls=getattr(roller, "records", ()),
+    )
+    return outcome, tuple(checks)
+
+
+def _deck_after(outcome: Outcome, deck: Deck | None) -> Deck | None:
+    for ch in outcome.changes:
+        if ch.field == "deck" and isinstance(ch.value, Deck):
+            return ch.value
+    return deck
+
+
+def first_odds(
+    a: Contender, b: Contender, *, options: Options | None = None, randomizer: str | None = None
+) -> Distribution[str]:
+    """Exact odds of who acts first between two contenders: a name, or ``"simultaneous"``.
+
+    A fresh deck for the card randomizers (``a`` draws first).
+    """
+    options = options or Options()
+    name = check_randomizer(randomizer or options.randomizer)
+    ca, cb = chances_value(a.chances), chances_value(b.chances)
+    apt_a, apt_b = check_aptitude(a.aptitude), check_aptitude(b.aptitude)
+
+    def who(pair: tuple[int, int]) -> str:
+        ta, tb = apt_a - pair[0] + ca, apt_b - pair[1] + cb
+        return a.name if ta > tb else b.name if tb > ta else "simultaneous"
+
+    return pair_procedure(name, Deck()).exact().map(who)
+
+
+# -- attacks -------------------------------------------------------------
+
+
+def defense_modifier(steps: int) -> int:
+    """How much a defender's evasive action worsens the Chances: ``steps`` Chances steps."""
+    if not 0 <= steps <= 10:
+        raise IllegalAction(f"a defence worsens the Chances by 0..10 steps, not {steps}")
+    return -CHANCES_STEP * steps
+
+
+def attack(
+    aptitude: int,
+    chances: int | str,
+    roller: Roller,
+    *,
+    defense: int = 0,
+    options: Options | None = None,
+    deck: Deck | None = None,
+    randomizer: str | None = None,
+    cards: Sequence[int] | None = None,
+) -> Outcome:
+    """An attack where only the attacker rolls; ``defense`` (<= 0) worsens the Chances.
+
+    A success hits (the victim may be injured); a failure means the victim
+    escapes unharmed.
+    """
+    if defense > 0:
+        raise IllegalAction("a defender's action can only worsen the Chances (defense <= 0)")
+    extra = (Modifier(defense, "defender's action", "defense"),) if defense else ()
+    out = success_check(
+        aptitude,
+        chances,
+        roller,
+        options=options,
+        deck=deck,
+        randomizer=randomizer,
+        cards=cards,
+        action="attack",
+        extra=extra,
+    )
+    return _as_attack(out)
+
+
+def _as_attack(out: Outcome) -> Outcome:
+    hit = bool(out.success)
+    details = dict(out.details)
+    details["hit"] = hit
+    label = f"hit, {out.label}" if hit else f"miss, {out.label}: the victim escapes unharmed"
+    return Outcome(
+        system=out.system,
+        action=out.action,
+        faces=out.faces,
+        modifiers=out.modifiers,
+        result=out.result,
+        success=out.success,
+        label=label,
+        changes=out.changes,
+        details=details,
+        manual=out.manual,
+        rolls=out.rolls,
+    )
+
+
+def attack_odds(
+    aptitude: int,
+    chances: int | str,
+    *,
+    defense: int = 0,
+    options: Options | None = None,
+    deck: Deck | None = None,
+    randomizer: str | None = None,
+) -> Distribution[CheckResult]:
+    """Exact odds of an attack where only the attacker rolls."""
+    if defense > 0:
+        raise IllegalAction("a defender's action can only worsen the Chances (defense <= 0)")
+    return check_odds(
+        aptitude,
+        chances_value(chances) + defense,
+        options=options,
+        deck=deck,
+        randomizer=randomizer,
+    )
+
+
+def opposed_rule(
+    attacker: int, chances: int, defender: int, defender_chances: int
+) -> Callable[[tuple[int, int]], CheckResult]:
+    """Opposed rolls (RULINGS.md): attacker's (Aptitude - value) minus the defender's
+    Successes (0 on a failed defence), plus the attacker's Chances."""
+
+    def rule(pair: tuple[int, int]) -> CheckResult:
+        defended = CheckResult(defender - pair[1] + defender_chances)
+        return CheckResult(attacker - pair[0] - defended.successes + chances)
+
+    return rule
+
+
+def opposed_procedure(
+    attacker: int,
+    chances: int | str,
+    defender: int,
+    defender_chances: int | str,
+    randomizer: str,
+    deck: Deck | None = None,
+) -> Procedure[tuple[int, int], CheckResult]:
+    """The opposed attack as one procedure over the pair of randomizer values."""
+    pair = pair_procedure(randomizer, deck)
+    rule = opposed_rule(
+        check_aptitude(attacker),
+        chances_value(chances),
+        check_aptitude(defender),
+        chances_value(defender_chances),
+    )
+    return Procedure(pair.groups, pair.read, pair.exact, rule)
+
+
+def opposed_attack(
+    attacker: int,
+    chances: int | str,
+    defender: int,
+    defender_chances: int | str,
+    roller: Roller,
+    *,
+    options: Options | None = None,
+    deck: Deck | None = None,
+    randomizer: str | None = None,
+    cards: Sequence[int] | None = None,
+) -> Outcome:
+    """Resolve an opposed attack: both roll (attacker first; with cards, from one deck)."""
+    options = options or Options()
+    name = check_randomizer(randomizer or options.randomizer)
+    deck, reshuffled = deck_for(name, deck, options, checks=2)
+    manual = is_manual(roller)
+    if cards is not None:
+        if not uses_cards(name):
+            raise RulesError(f"card values are only for the card randomizers, not {name}")
+        if len(cards) != 2 * cards_needed(name):
+            raise CardError(
+                f"an opposed {name} check draws {2 * cards_needed(name)} cards; {len(cards)} given"
+            )
+        assert deck is not None
+        roller, manual = ManualRoller(deck.positions_of(list(cards))), True
+    proc = opposed_procedure(attacker, chances, defender, defender_chances, name, deck)
+    faces, result = proc.roll(roller)
+    va, vd = proc.read(faces)
+    dc = chances_value(defender_chances)
+    defended = CheckResult(defender - vd + dc)
+    changes: tuple[Change, ...] = ()
+    details: dict[str, Any] = {
+        "randomizer": name,
+        "attacker_value": va,
+        "defender_value": vd,
+        "attacker_check": attacker - va,
+        "defender_total": defended.total,
+        "defender_successes": defended.successes,
+        "total": result.total,
+        "successes": result.successes,
+        "failures": result.failures,
+        "hit": result.success,
+        "degree": result.degree if options.degree_labels else None,
+    }
+    if uses_cards(name):
+        assert deck is not None
+        drawn, after = drawn_cards(deck, faces)
+        dice = tuple(DieRoll(c, 12) for c in drawn)
+        details.update(cards=list(drawn), deck_left=len(after), reshuffled=reshuffled)
+        changes = (Change("table", "deck", value=after, reason="opposed attack"),)
+    else:
+        sides = [s for count, s in proc.groups for _ in range(count)]
+        dice = tuple(DieRoll(f, s) for f, s in zip(faces, sides, strict=True))
+    label = (
+        f"hit, {result.text(options)}"
+        if result.success
+        else f"miss, {result.text(options)}: the victim escapes unharmed"
+    )
+    return Outcome(
+        system=SYSTEM,
+        action="opposed attack",
+        faces=dice,
+        modifiers=(
+            Modifier(attacker, "attacker's Aptitude", "aptitude"),
+            Modifier(-va, f"attacker's randomizer {name}", "randomizer"),
+            Modifier(-defended.successes, "defender's Successes", "defense"),
+            Modifier(
+                chances_value(chances), f"Chances {chances_text(chances_value(chances))}", "chances"
+            ),
+        ),
+        result=result.total,
+        success=result.success,
+        label=label,
+        changes=changes,
+        details=details,
+        manual=manual,
+        rolls=getattr(roller, "records", ()),
+    )
+
+
+def opposed_odds(
+    attacker: int,
+    chances: int | str,
+    defender: int,
+    defender_chances: int | str,
+    *,
+    options: Options | None = None,
+    deck: Deck | None = None,
+    randomizer: str | None = None,
+) -> Distribution[CheckResult]:
+    """Exact odds of an opposed attack (for cards, from ``deck`` as it stands)."""
+    options = options or Options()
+    name = check_randomizer(randomizer or options.randomizer)
+    deck, _ = deck_for(name, deck, options, checks=2)
+    return opposed_procedure(attacker, chances, defender, defender_chances, name, deck).odds()

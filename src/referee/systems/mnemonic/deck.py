@@ -1,0 +1,149 @@
+"""The card randomizer's deck: an immutable value carried as table state.
+
+Referee's Guide p. 1, "success check options" (B, Playing Cards): a poker
+deck without kings and jokers (48 cards, four of each value 1..12). Cards are
+drawn without replacement, so a table keeps one deck across checks until the
+referee reshuffles it (COMPANION ruling). A draw asks the roller for a
+position ``roller.roll(1, cards_left)`` among the remaining cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from math import comb
+
+from referee.dice.odds import Distribution
+from referee.dice.roller import Roller
+from referee.errors import IllegalAction, RulesError
+from referee.systems.mnemonic.tables import CARD_COPIES, CARD_NAMES, CARD_VALUES
+
+
+class CardError(RulesError):
+    """Card values entered by hand that the deck cannot supply."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """The cards still in the deck, as a sorted tuple of values (order is irrelevant:
+    every remaining card is equally likely to be drawn next)."""
+
+    cards: tuple[int, ...] = tuple(v for v in CARD_VALUES for _ in range(CARD_COPIES))
+
+    def __post_init__(self) -> None:
+        counts = Counter(self.cards)
+        bad = [v for v in counts if v not in CARD_VALUES or counts[v] > CARD_COPIES]
+        if bad:
+            raise CardError(
+                f"a deck holds four cards of each value 1..12; impossible cards: {sorted(bad)}"
+            )
+        if list(self.cards) != sorted(self.cards):
+            object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
+    @staticmethod
+    def fresh() -> Deck:
+        """A full, shuffled deck of 48 cards."""
+        return Deck()
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def counts(self) -> dict[int, int]:
+        """Cards left of each value (values with none left are omitted)."""
+        return dict(Counter(self.cards))
+
+    def without(self, values: tuple[int, ...] | list[int]) -> Deck:
+        """The deck after the given card values left it; :class:`CardError` if one is not in it."""
+        left = list(self.cards)
+        for i, v in enumerate(values, start=1):
+            try:
+                left.remove(v)
+            except ValueError:
+                have = ", ".join(f"{k}x{n}" for k, n in sorted(Counter(self.cards).items()))
+                raise CardError(
+                    f"card {i} ({card_name(v)}) is not in the deck "
+                    f"({len(self.cards)} cards left: {have or 'none'})"
+                ) from None
+        return Deck(tuple(left))
+
+    def positions_of(self, values: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+        """The roller faces (1-based positions, one draw after another) that draw ``values``.
+
+        Lets hand-entered card values run through the same draw as a roller.
+        """
+        deck = self
+        faces = []
+        for v in values:
+            deck.without([v])  # a clear CardError when v is not there
+            at = deck.cards.index(v)
+            faces.append(at + 1)
+            deck = Deck(deck.cards[:at] + deck.cards[at + 1 :])
+        return tuple(faces)
+
+    def draw(self, roller: Roller, n: int = 1) -> tuple[tuple[int, ...], Deck]:
+        """Draw ``n`` cards one after another: ``(values, deck afterwards)``."""
+        if n > len(self.cards):
+            raise IllegalAction(
+                f"the deck has {len(self.cards)} card(s) left, {n} needed: reshuffle it"
+            )
+        cards = list(self.cards)
+        drawn = []
+        for _ in range(n):
+            (i,) = roller.roll(1, len(cards))
+            drawn.append(cards.pop(i - 1))
+        return tuple(drawn), Deck(tuple(cards))
+
+    def next_card(self) -> Distribution[int]:
+        """The exact distribution of the next card's value."""
+        if not self.cards:
+            raise IllegalAction("the deck is empty: reshuffle it")
+        return Distribution(self.counts())
+
+    def median_of_three(self) -> Distribution[int]:
+        """The exact distribution of the middle value of the next three cards.
+
+        Counts the 3-card subsets of the remaining cards by the median's value:
+        one card of value v with one lower and one higher, two of v with any
+        other, or three of v (ordered draws count every subset 3! times alike).
+        """
+        n = len(self.cards)
+        if n < 3:
+            raise IllegalAction(f"the deck has {n} card(s) left, 3 needed: reshuffle it")
+        counts = Counter(self.cards)
+        weights: dict[int, int] = {}
+        below = 0
+        for v in sorted(counts):
+            c = counts[v]
+            above = n - below - c
+            w = c * below * above + comb(c, 2) * (below + above) + comb(c, 3)
+            if w:
+                weights[v] = w
+            below += c
+        return Distribution(weights)
+
+    def hands(self, k: int) -> Distribution[tuple[int, ...]]:
+        """The exact distribution of the sorted values of the next ``k`` cards (k <= 6)."""
+        if not 0 <= k <= 6:
+            raise ValueError("at most six cards at once")
+        if k > len(self.cards):
+            raise IllegalAction(f"the deck has {len(self.cards)} card(s) left, {k} needed")
+        items = sorted(Counter(self.cards).items())
+        out: dict[tuple[int, ...], int] = {}
+
+        def walk(i: int, need: int, hand: tuple[int, ...], ways: int) -> None:
+            if need == 0:
+                out[hand] = out.get(hand, 0) + ways
+                return
+            if i == len(items):
+                return
+            v, c = items[i]
+            for m in range(min(c, need), -1, -1):
+                walk(i + 1, need - m, hand + (v,) * m, ways * comb(c, m))
+
+        walk(0, k, (), 1)
+        return Distribution(out)
+
+
+def card_name(value: int) -> str:
+    """A card value as players call it (1 -> "Ace", 11 -> "Jack", 12 -> "Queen")."""
+    return CARD_NAMES.get(value, str(value))

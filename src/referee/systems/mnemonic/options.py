@@ -1,0 +1,148 @@
+"""Mnemonic house rules: one frozen value per table; the defaults are the rulings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.systems.mnemonic.tables import (
+    CHANCES_STEP,
+    DEFAULT_TALENTS,
+    FRIGATE_TALENTS,
+    PRIMARY_IRRELEVANT,
+    PRIMARY_RELEVANT,
+    RANDOMIZERS,
+    RATING_NAMES,
+)
+
+CREATION_POLICIES = ("free", "trade", "free-raises")
+"""Creation structures of "creation considerations": free choice with the
+referee's approval; a common starting level with every raise paid by a drop;
+a number of free raises before raises must be paid for."""
+
+INITIATIVE_METHODS = ("referee", "agile")
+"""Order of action ("fussing and fighting"): the referee's order, or Agile checks."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """A Mnemonic table's house rules (Referee's Guide p. 1 and the rulings)."""
+
+    randomizer: str = field(
+        default="d12",
+        metadata={
+            "doc": "Success Check randomizer: d12 (standard), 3d12 (median of three), cards, "
+            "3cards (median of three cards), verbal, verbal-ab."
+        },
+    )
+    talents: tuple[str, ...] = field(
+        default=DEFAULT_TALENTS,
+        metadata={"doc": "The Talent list of ordinary characters (referee may add, rename, drop)."},
+    )
+    talent_lists: tuple[tuple[str, tuple[str, ...]], ...] = field(
+        default=(("frigate", FRIGATE_TALENTS),),
+        metadata={
+            "doc": "Extra named Talent lists for unusual Primary Roles (vehicles, armies, "
+            "nations); a sheet names the list it uses. The text's frigate list is a preset."
+        },
+    )
+    use_lucky: bool = field(
+        default=False,
+        metadata={"doc": "Use the optional Talent Lucky (every character then rates it)."},
+    )
+    rating_names: tuple[str, ...] = field(
+        default=RATING_NAMES,
+        metadata={"doc": "Names of the rating levels +0..+6 (data; a referee may rename)."},
+    )
+    creation: str = field(
+        default="free",
+        metadata={
+            "doc": "Creation structure: free (player's choice, referee approves), trade "
+            "(all Talents start at starting_level, each raise paid by a drop), free-raises "
+            "(as trade, but the first free_raises raises cost nothing)."
+        },
+    )
+    starting_level: int = field(
+        default=3,
+        metadata={"doc": "Common starting Talent rating for trade / free-raises (3 = Moderately)."},
+    )
+    free_raises: int = field(
+        default=3,
+        metadata={"doc": "Raises that need no drop under free-raises (the text's example: 3)."},
+    )
+    primary_relevant: int = field(
+        default=PRIMARY_RELEVANT,
+        metadata={"doc": "Rating of the Primary Role as fallback when it fits the task."},
+    )
+    primary_irrelevant: int = field(
+        default=PRIMARY_IRRELEVANT,
+        metadata={"doc": "Rating of the Primary Role as fallback when it does not."},
+    )
+    degree_labels: bool = field(
+        default=False,
+        metadata={
+            "doc": "Label Successes / Failures with the Chances names (1 Moderate, 2-3 Fair, "
+            "4-5 Good, 6+ Great; 1-3 Poor, 4-6 Bad, 7+ Terrible)."
+        },
+    )
+    reshuffle_when_short: bool = field(
+        default=True,
+        metadata={
+            "doc": "Reshuffle the whole deck automatically when it holds fewer cards than a "
+            "draw needs (otherwise the draw is refused until the referee reshuffles)."
+        },
+    )
+    initiative: str = field(
+        default="referee",
+        metadata={"doc": "Order of action: referee (referee's order) or agile (Agile checks)."},
+    )
+    opposed_rolls: bool = field(
+        default=False,
+        metadata={
+            "doc": "Opposed rolls: attacker's check result minus the defender's Successes "
+            "(0 if the defender fails), plus the attacker's Chances."
+        },
+    )
+    injured_label: str = field(
+        default="Hurt",
+        metadata={"doc": "Status of a character who stays active after an injury."},
+    )
+    injury_step: int = field(
+        default=CHANCES_STEP,
+        metadata={
+            "doc": "How much each earlier injury worsens the Chances of staying active "
+            "(3 = one Chances step)."
+        },
+    )
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.randomizer not in RANDOMIZERS:
+            problems.append(f"randomizer must be one of {', '.join(RANDOMIZERS)}")
+        if self.creation not in CREATION_POLICIES:
+            problems.append(f"creation must be one of {', '.join(CREATION_POLICIES)}")
+        if self.initiative not in INITIATIVE_METHODS:
+            problems.append(f"initiative must be one of {', '.join(INITIATIVE_METHODS)}")
+        if len(self.rating_names) != len(RATING_NAMES):
+            problems.append(f"rating_names needs {len(RATING_NAMES)} names (+0..+6)")
+        if not 0 <= self.starting_level <= len(RATING_NAMES) - 1:
+            problems.append("starting_level must be 0..6")
+        if not 0 <= self.free_raises <= 100:
+            problems.append("free_raises must be 0..100")
+        if not 0 <= self.injury_step <= 30:
+            problems.append("injury_step must be 0..30")
+        if not self.talents:
+            problems.append("talents must not be empty")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def talent_list(self, name: str) -> tuple[str, ...] | None:
+        """The Talent list called ``name`` ("standard" = :attr:`talents`), or ``None``."""
+        if name == "standard":
+            return self.talents
+        return dict(self.talent_lists).get(name)
+
+    def rating_name(self, value: int) -> str:
+        """The level name of a rating value (e.g. 3 -> "Moderately")."""
+        if 0 <= value < len(self.rating_names):
+            return self.rating_names[value]
+        return f"{value:+d}"

@@ -1,0 +1,255 @@
+"""The stored Mnemonic character and its validation.
+
+Sources: Referee's Guide p. 1 ("unusual primary roles", "creation
+considerations", "determining aptitude") and the Player's Guide facts in the
+product's COMPANION notes (ratings +0..+6, the Primary Role, Status).
+
+The sheet stores what the player chose: the Primary Role (a descriptor, rated
+only when it stands in for a Life Role), the Talent ratings, the Life Role
+ratings and the current Status. Everything else is derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.errors import Problem
+from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.tables import (
+    FINE,
+    INACTIVE,
+    INACTIVE_OUTCOMES,
+    LUCKY,
+    RATING_MAX,
+    RATING_MIN,
+)
+
+
+@dataclass(frozen=True)
+class Status:
+    """Health Status: ``Fine``, the injured label (default ``Hurt``) or ``inactive``
+    with what the character is (unconscious, immobilized, dead); ``injuries`` counts
+    the injuries suffered so far (each worsens the next injury check)."""
+
+    condition: str = FINE
+    inactive_as: str | None = None
+    injuries: int = 0
+
+    @property
+    def active(self) -> bool:
+        """False when the character is unconscious, immobilized or dead."""
+        return self.condition != INACTIVE
+
+    def __str__(self) -> str:
+        return f"inactive ({self.inactive_as})" if not self.active else self.condition
+
+
+@dataclass(frozen=True)
+class Character:
+    """A Mnemonic character: a person, an animal, or a vehicle, army or nation.
+
+    ``talent_list`` names the Talent list in the table's options the character
+    uses ("standard" = the table's ordinary list; e.g. "frigate").
+    """
+
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+    name: str
+    primary_role: str
+    talents: Mapping[str, int]
+    life_roles: Mapping[str, int] = field(default_factory=dict)
+    talent_list: str = "standard"
+    status: Status = field(default_factory=Status)
+    notes: str = ""
+
+    def talent(self, name: str) -> int | None:
+        """The rating of a Talent (case-insensitive), or ``None``."""
+        return _lookup(self.talents, name)
+
+    def life_role(self, name: str) -> int | None:
+        """The rating of a Life Role (case-insensitive), or ``None``."""
+        return _lookup(self.life_roles, name)
+
+    def best_talent(self, *, exclude: tuple[str, ...] = (LUCKY,)) -> tuple[str, int]:
+        """The highest-rated Talent (first listed on ties), Lucky excluded by default."""
+        rated = [(n, v) for n, v in self.talents.items() if n not in exclude]
+        if not rated:
+            return ("", 0)
+        return max(rated, key=lambda nv: nv[1])
+
+
+def _lookup(ratings: Mapping[str, int], name: str) -> int | None:
+    if name in ratings:
+        return ratings[name]
+    low = name.strip().lower()
+    for k, v in ratings.items():
+        if k.lower() == low:
+            return v
+    return None
+
+
+def _rule(section: str) -> str:
+    return f"Mnemonic: {section}"
+
+
+def _check_ratings(
+    where: str, ratings: Mapping[str, int], options: Options, section: str
+) -> list[Problem]:
+    problems = []
+    seen: dict[str, str] = {}
+    for name, value in ratings.items():
+        path = f"{where}.{name}"
+        if not name.strip():
+            problems.append(Problem(_rule(section), path, "a name must not be blank", name))
+        low = name.strip().lower()
+        if low in seen:
+            problems.append(
+                Problem(
+                    _rule(section), path, f"same name as {seen[low]!r} (case-insensitive)", name
+                )
+            )
+        seen[low] = name
+        if not RATING_MIN <= value <= RATING_MAX:
+            top = options.rating_name(RATING_MAX)
+            problems.append(
+                Problem(
+                    _rule("Ratings"),
+                    path,
+                    f"ratings run from +0 ({options.rating_name(0)}) to +6 ({top})",
+                    value,
+                )
+            )
+    return problems
+
+
+def expected_talents(sheet: Character, options: Options) -> tuple[str, ...] | None:
+    """The Talents the sheet must rate under ``options`` (``None``: unknown list)."""
+    listed = options.talent_list(sheet.talent_list)
+    if listed is None:
+        return None
+    return (*listed, LUCKY) if options.use_lucky and LUCKY not in listed else listed
+
+
+def creation_balance(sheet: Character, options: Options) -> int:
+    """Raises minus drops from the common starting level, over every Talent
+    ("creation considerations"); the trade policy needs it <= 0, free-raises
+    <= the number of free raises."""
+    return sum(v - options.starting_level for v in sheet.talents.values())
+
+
+def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
+    """Every rule the sheet breaks under the table's ``options`` (empty when legal)."""
+    problems: list[Problem] = []
+    if not sheet.name.strip():
+        problems.append(
+            Problem(_rule("Characters"), "name", "a character needs a name", sheet.name)
+        )
+    if not sheet.primary_role.strip():
+        problems.append(
+            Problem(
+                _rule("Primary Role"),
+                "primary_role",
+                "the Primary Role (what the character is) must be described",
+                sheet.primary_role,
+            )
+        )
+    problems += _check_ratings("talents", sheet.talents, options, "Talents")
+    problems += _check_ratings("life_roles", sheet.life_roles, options, "Life Roles")
+    problems += _check_talent_list(sheet, options)
+    problems += _check_creation(sheet, options)
+    problems += _check_status(sheet.status)
+    return tuple(problems)
+
+
+def _check_talent_list(sheet: Character, options: Options) -> list[Problem]:
+    expected = expected_talents(sheet, options)
+    section = "creation considerations"
+    if expected is None:
+        known = ", ".join(["standard", *(n for n, _ in options.talent_lists)])
+        return [
+            Problem(
+                _rule(section),
+                "talent_list",
+                f"no such Talent list at this table; known: {known}",
+                sheet.talent_list,
+            )
+        ]
+    problems = []
+    for name in expected:
+        if sheet.talent(name) is None:
+            problems.append(
+                Problem(_rule(section), f"talents.{name}", "this Talent must be rated", None)
+            )
+    wanted = {n.lower() for n in expected}
+    for name, value in sheet.talents.items():
+        if name.strip().lower() in wanted:
+            continue
+        why = (
+            "Lucky is not used at this table (option use_lucky)"
+            if name.strip().lower() == LUCKY.lower()
+            else f"not on the {sheet.talent_list!r} Talent list ({', '.join(expected)})"
+        )
+        problems.append(Problem(_rule(section), f"talents.{name}", why, value))
+    return problems
+
+
+def _check_creation(sheet: Character, options: Options) -> list[Problem]:
+    if options.creation == "free":
+        return []
+    balance = creation_balance(sheet, options)
+    allowed = options.free_raises if options.creation == "free-raises" else 0
+    if balance <= allowed:
+        return []
+    start = f"{options.starting_level:+d} ({options.rating_name(options.starting_level)})"
+    free = f" beyond {allowed} free raise(s)" if allowed else ""
+    return [
+        Problem(
+            _rule("creation considerations"),
+            "talents",
+            f"Talents start at {start}; {balance - allowed} raise(s){free} are not paid "
+            "for by drops",
+            balance,
+        )
+    ]
+
+
+def _check_status(status: Status) -> list[Problem]:
+    rule = _rule("Status")
+    problems = []
+    if status.injuries < 0:
+        problems.append(Problem(rule, "status.injuries", "cannot be negative", status.injuries))
+    if status.condition == INACTIVE:
+        if status.inactive_as not in INACTIVE_OUTCOMES:
+            problems.append(
+                Problem(
+                    rule,
+                    "status.inactive_as",
+                    f"an inactive character is one of {', '.join(INACTIVE_OUTCOMES)}",
+                    status.inactive_as,
+                )
+            )
+    elif status.inactive_as is not None:
+        problems.append(
+            Problem(
+                rule,
+                "status.inactive_as",
+                "only an inactive character has this",
+                status.inactive_as,
+            )
+        )
+    if not status.condition.strip():
+        problems.append(Problem(rule, "status.condition", "must not be blank", status.condition))
+    return problems
+
+
+def sheet_summary(sheet: Character, options: Options) -> dict[str, Any]:
+    """Derived view: each rating with its level name, and the Status in words."""
+    return {
+        "name": sheet.name,
+        "primary_role": sheet.primary_role,
+        "talents": {n: f"{options.rating_name(v)} (+{v})" for n, v in sheet.talents.items()},
+        "life_roles": {n: f"{options.rating_name(v)} (+{v})" for n, v in sheet.life_roles.items()},
+        "status": str(sheet.status),
+    }
