@@ -1,0 +1,426 @@
+"""``referee mnemonic ...``: Success Checks, their exact odds, attacks, injuries,
+order of action and character validation for Mnemonic."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from referee.cli.common import (
+    FACES_HELP,
+    JSON_OPTION,
+    SEED_HELP,
+    console,
+    emit_json,
+    faces_option,
+    handle_errors,
+    load_json_file,
+    make_roller,
+)
+from referee.dice.roller import Roller
+from referee.errors import RulesError
+from referee.systems.base import Outcome, load_record, outcome_data
+
+app = typer.Typer(
+    name="mnemonic",
+    help="Mnemonic: Success Checks with six randomizers, exact odds, fights and injuries.",
+    no_args_is_help=True,
+)
+
+RANDOMIZER_HELP = "Randomizer: d12, 3d12, cards, 3cards, verbal, verbal-ab."
+CHANCES_HELP = (
+    "Chances: a modifier (-4, +7) or a rating (Terrible, Bad, Poor, Moderate, Fair, Good, Great)."
+)
+CARD_FACES_HELP = (
+    FACES_HELP + " For cards: the card values drawn (Ace 1 ... Queen 12), each still in the deck. "
+    "For verbal: player's then referee's number; verbal-ab: number, letter (1=A, 2=B), twice."
+)
+DRAWN_HELP = "Cards already drawn since the last reshuffle (card randomizers), e.g. 12,3,3."
+PLAYER_HELP = "Verbal methods played live: the player's number (verbal-ab: with a letter, e.g. 4A)."
+REFEREE_HELP = "Verbal methods played live: the referee's number (verbal-ab: e.g. 2B)."
+
+
+def _chances(text: str) -> int:
+    from referee.systems.mnemonic.checks import chances_value
+
+    return chances_value(text)
+
+
+def _options(randomizer: str, *, degree: bool = False, **extra: Any) -> Any:
+    from referee.systems.mnemonic.options import Options
+    from referee.systems.mnemonic.randomizers import check_randomizer
+
+    return Options(randomizer=check_randomizer(randomizer), degree_labels=degree, **extra)
+
+
+def _deck(drawn: str | None) -> Any:
+    from referee.systems.mnemonic.deck import Deck
+
+    return Deck() if drawn is None else Deck().without(list(faces_option(drawn) or ()))
+
+
+def _verbal(randomizer: str, player: str | None, referee: str | None) -> tuple[int, ...] | None:
+    """Faces for the verbal methods from ``--player`` / ``--referee``."""
+    if player is None and referee is None:
+        return None
+    if player is None or referee is None:
+        raise RulesError("give both --player and --referee")
+    if randomizer not in ("verbal", "verbal-ab"):
+        raise RulesError("--player and --referee are for the verbal randomizers")
+    out: list[int] = []
+    for who, text in (("player", player), ("referee", referee)):
+        t = text.strip().upper()
+        if randomizer == "verbal-ab":
+            if len(t) < 2 or t[-1] not in "AB":
+                raise RulesError(f"--{who} for verbal-ab is a number 1-6 and a letter, e.g. 4A")
+            number, letter = t[:-1], (1 if t[-1] == "A" else 2)
+        else:
+            number, letter = t, 0
+        try:
+            n = int(number)
+        except ValueError:
+            raise RulesError(f"--{who}: {text!r} is not a number") from None
+        top = 6 if randomizer == "verbal-ab" else 12
+        if not 1 <= n <= top:
+            raise RulesError(f"--{who}: the number must be 1..{top}, not {n}")
+        out.append(n)
+        if letter:
+            out.append(letter)
+    return tuple(out)
+
+
+def _inputs(
+    randomizer: str, faces: str | None, player: str | None, referee: str | None, seed: int | None
+) -> tuple[Roller, tuple[int, ...] | None]:
+    """The roller and hand-drawn cards for a command."""
+    from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
+
+    name = check_randomizer(randomizer)
+    hand = faces_option(faces)
+    spoken = _verbal(name, player, referee)
+    if spoken is not None and hand is not None:
+        raise RulesError("give either --faces or --player/--referee, not both")
+    if uses_cards(name):
+        if hand is not None:
+            bad = [c for c in hand if not 1 <= c <= 12]
+            if bad:
+                raise RulesError(f"card value {bad[0]} is impossible (Ace 1 ... Queen 12)")
+        return make_roller(None, seed), hand
+    return make_roller(spoken if spoken is not None else hand, seed), None
+
+
+def _check_json(out: Outcome) -> dict[str, Any]:
+    d = out.details
+    data: dict[str, Any] = {
+        "success": out.success,
+        "successes": d.get("successes"),
+        "failures": d.get("failures"),
+        "total": out.result,
+        "randomizer": d.get("randomizer"),
+        "value": d.get("value"),
+        "label": out.label,
+    }
+    for key in ("cards", "deck_left", "reshuffled", "degree", "hit", "status"):
+        if key in d:
+            data[key] = d[key]
+    deck = next((c.value for c in out.changes if c.field == "deck"), None)
+    if deck is not None:
+        data["deck"] = list(deck.cards)
+    data["manual"] = out.manual
+    data["outcome"] = outcome_data(out)
+    return data
+
+
+def _show(out: Outcome) -> None:
+    from referee.systems.mnemonic.deck import card_name
+
+    d = out.details
+    parts = " ".join(f"{m.value:+d} {m.source}" for m in out.modifiers)
+    what = d.get("numbers") or ", ".join(str(f.face) for f in out.faces)
+    if "cards" in d:
+        shown = ", ".join(card_name(c) for c in d["cards"])
+        what = shown + (" (deck reshuffled first)" if d.get("reshuffled") else "")
+    suffix = " (entered by hand)" if out.manual else ""
+    console.print(f"{out.action}: {d.get('randomizer')} [{what}]{suffix}", markup=False)
+    console.print(f"  {parts} = {out.result:+d} -> {out.label}", markup=False)
+    if "deck_left" in d:
+        console.print(f"  {d['deck_left']} cards left in the deck", markup=False)
+
+
+@app.command()
+@handle_errors
+def odds(
+    aptitude: int = typer.Option(
+        ..., "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role)."
+    ),
+    chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
+    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
+    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Exact odds of a Success Check: P(success) and each number of Successes / Failures."""
+    from referee.systems.mnemonic.checks import check_odds, odds_data
+
+    opts = _options(randomizer)
+    dist = check_odds(aptitude, _chances(chances), options=opts, deck=_deck(drawn))
+    data = odds_data(dist)
+    if as_json:
+        emit_json(data)
+        return
+    _odds_table(f"Aptitude {aptitude}, Chances {_chances(chances):+d}, {opts.randomizer}", data)
+
+
+def _odds_table(title: str, data: dict[str, Any]) -> None:
+    from fractions import Fraction
+
+    p = Fraction(data["p_success"])
+    table = Table(title=f"{title}: success {float(p) * 100:.2f}% ({data['p_success']})")
+    table.add_column("result")
+    table.add_column("exact", justify="right")
+    table.add_column("%", justify="right")
+    for n, q in reversed(list(data["failures"].items())):
+        table.add_row(f"{n} Failure{'s' if n != '1' else ''}", q, f"{float(Fraction(q)) * 100:.2f}")
+    for n, q in data["successes"].items():
+        table.add_row(
+            f"{n} Success{'es' if n != '1' else ''}", q, f"{float(Fraction(q)) * 100:.2f}"
+        )
+    console.print(table)
+
+
+@app.command()
+@handle_errors
+def check(
+    aptitude: int = typer.Option(
+        ..., "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role)."
+    ),
+    chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
+    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
+    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
+    player: str | None = typer.Option(None, "--player", help=PLAYER_HELP),
+    referee: str | None = typer.Option(None, "--referee", help=REFEREE_HELP),
+    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    degree: bool = typer.Option(False, "--degree", help="Add the optional degree label."),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Resolve one Success Check."""
+    from referee.systems.mnemonic.checks import success_check
+
+    opts = _options(randomizer, degree=degree)
+    roller, cards = _inputs(opts.randomizer, faces, player, referee, seed)
+    out = success_check(
+        aptitude, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards
+    )
+    if as_json:
+        emit_json(_check_json(out))
+        return
+    _show(out)
+
+
+@app.command()
+@handle_errors
+def attack(
+    aptitude: int = typer.Option(..., "--aptitude", "-a", help="Attacker's Aptitude 0..12."),
+    chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
+    dodge: int = typer.Option(
+        0, "--dodge", help="Chances steps the defender's action worsens (0..10)."
+    ),
+    opposed: bool = typer.Option(False, "--opposed", help="Opposed rolls: the defender rolls too."),
+    defender_aptitude: int | None = typer.Option(
+        None, "--defender-aptitude", help="Opposed: the defender's Aptitude."
+    ),
+    defender_chances: str = typer.Option(
+        "0", "--defender-chances", help="Opposed: the defender's Chances."
+    ),
+    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
+    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
+    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    show_odds: bool = typer.Option(False, "--odds", help="Show the exact odds instead of rolling."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """An attack: only the attacker rolls (the defender's action worsens the Chances),
+    or opposed rolls."""
+    from referee.systems.mnemonic.checks import odds_data
+    from referee.systems.mnemonic.ruleset import RULESET, Attack, TableState
+
+    opts = _options(randomizer, opposed_rolls=opposed)
+    from referee.systems.mnemonic.conflict import defense_modifier
+
+    action = Attack(
+        aptitude,
+        _chances(chances),
+        defense_modifier(dodge),
+        defender_aptitude,
+        _chances(defender_chances),
+    )
+    state = TableState(deck=_deck(drawn))
+    if show_odds:
+        data = odds_data(RULESET.odds(action, state, opts))
+        if as_json:
+            emit_json(data)
+        else:
+            _odds_table("attack", data)
+        return
+    roller, cards = _inputs(opts.randomizer, faces, None, None, seed)
+    if cards is not None:
+        action = replace(action, cards=cards)
+    out = RULESET.resolve(action, state, roller, opts)
+    if as_json:
+        emit_json(_check_json(out))
+        return
+    _show(out)
+
+
+@app.command()
+@handle_errors
+def injury(
+    aptitude: int = typer.Option(
+        ...,
+        "--aptitude",
+        "-a",
+        help="Resisting Aptitude: Life Role or Primary (+3) plus best Talent.",
+    ),
+    chances: str = typer.Option(
+        "0", "--chances", "-c", help="Chances of remaining active. " + CHANCES_HELP
+    ),
+    worst: str = typer.Option(
+        ..., "--worst", help="Worst outcome: unconscious, immobilized or dead."
+    ),
+    injuries: int = typer.Option(
+        0, "--injuries", help="Earlier injuries (each worsens the Chances a step)."
+    ),
+    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
+    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """An injury check: the victim's new Status (Hurt, or inactive as the worst outcome)."""
+    from referee.systems.mnemonic.health import injury as resolve_injury
+    from referee.systems.mnemonic.sheet import Status
+
+    if not 0 <= injuries <= 100:
+        raise RulesError("--injuries must be 0..100")
+    opts = _options(randomizer)
+    status = Status("Hurt" if injuries else "Fine", None, injuries)
+    roller, cards = _inputs(opts.randomizer, faces, None, None, seed)
+    out = resolve_injury(
+        aptitude, _chances(chances), worst, roller, status=status, options=opts, cards=cards
+    )
+    if as_json:
+        emit_json(_check_json(out))
+        return
+    _show(out)
+
+
+@app.command()
+@handle_errors
+def order(
+    contenders: Annotated[
+        list[str], typer.Argument(help="NAME:AGILE_APTITUDE[:CHANCES] for each character.")
+    ],
+    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Order of action by Agile checks: most Successes first, ties act together."""
+    from referee.systems.mnemonic.conflict import Contender, agile_order
+
+    people = []
+    for text in contenders:
+        parts = text.split(":")
+        if len(parts) not in (2, 3) or not parts[0]:
+            raise RulesError(f"{text!r}: write NAME:APTITUDE or NAME:APTITUDE:CHANCES")
+        try:
+            apt = int(parts[1])
+        except ValueError:
+            raise RulesError(f"{text!r}: the Aptitude must be a whole number") from None
+        people.append(Contender(parts[0], apt, _chances(parts[2]) if len(parts) == 3 else 0))
+    opts = _options(randomizer)
+    roller = make_roller(faces_option(faces), seed)
+    out, checks = agile_order(people, roller, options=opts)
+    if as_json:
+        emit_json(
+            {
+                "order": out.details["order"],
+                "checks": [_check_json(c) for c in checks],
+                "manual": out.manual,
+            }
+        )
+        return
+    for c in checks:
+        _show(c)
+    console.print(f"order: {out.label}", markup=False)
+
+
+@app.command()
+@handle_errors
+def validate(
+    path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
+    lucky: bool = typer.Option(False, "--lucky", help="The table uses the optional Talent Lucky."),
+    creation: str = typer.Option(
+        "free", "--creation", help="Creation structure: free, trade, free-raises."
+    ),
+    start: int = typer.Option(
+        3, "--start", help="Common starting Talent rating (trade, free-raises)."
+    ),
+    free_raises: int = typer.Option(3, "--free-raises", help="Free raises (free-raises)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Validate a character: every broken rule is listed."""
+    from referee.systems.mnemonic.options import Options
+    from referee.systems.mnemonic.sheet import Character
+    from referee.systems.mnemonic.sheet import validate as check_sheet
+
+    try:
+        opts = Options(
+            use_lucky=lucky, creation=creation, starting_level=start, free_raises=free_raises
+        )
+    except ValueError as e:
+        raise RulesError(str(e)) from None
+    sheet = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
+    problems = check_sheet(sheet, opts)
+    if as_json:
+        emit_json(
+            {
+                "valid": not problems,
+                "problems": [
+                    {"rule": p.rule, "field": p.field, "message": p.message, "value": p.value}
+                    for p in problems
+                ],
+            }
+        )
+    elif problems:
+        for p in problems:
+            console.print(str(p), markup=False)
+    else:
+        console.print(f"{path}: valid", markup=False)
+    if problems:
+        raise typer.Exit(1)
+
+
+def demo(out: Console) -> None:
+    """A short seeded tour of Mnemonic."""
+    from referee.dice.roller import SeededRoller
+    from referee.systems.mnemonic.checks import check_odds, odds_data, success_check
+    from referee.systems.mnemonic.deck import Deck
+    from referee.systems.mnemonic.health import injury as resolve_injury
+    from referee.systems.mnemonic.options import Options
+
+    roller = SeededRoller(6)
+    opts = Options(degree_labels=True)
+    for r in ("d12", "3d12", "verbal-ab"):
+        p = odds_data(check_odds(7, "Fair", randomizer=r))["p_success"]
+        out.print(f"Aptitude 7, Chances Fair, {r}: P(success) = {p}", markup=False)
+    deck = Deck()
+    for _ in range(3):
+        c = success_check(6, "Moderate", roller, options=opts, deck=deck, randomizer="3cards")
+        deck = next(ch.value for ch in c.changes if ch.field == "deck")
+        out.print(f"three cards {c.details['cards']} -> {c.label}; {len(deck)} left", markup=False)
+    hit = resolve_injury(8, "Good", "unconscious", roller, victim="Ada", options=opts)
+    out.print(f"injury check for Ada: {hit.label}", markup=False)
