@@ -1,0 +1,212 @@
+"""Task resolution: stat + mods + d6 - d6 - difficulty, with the optional push.
+
+ARM 1.2, Task Resolution: the result is the log of how well the attempt went,
+read on :data:`~referee.systems.arm.tables.RESULT_LADDER`. ARM 1.2, Pushing:
+a third d6 adds +1 on 2-6 and costs one level of shock on 2-5.
+
+The check is one :class:`~referee.systems.base.Procedure`: its statistic is
+``(roll, shock cost)`` where ``roll`` = plus die - minus die (+ push bonus),
+so rolling and exact odds share :func:`task_rule`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from referee.dice.evaluate import DieRoll
+from referee.dice.odds import Distribution
+from referee.dice.roller import Roller, is_manual
+from referee.systems.arm.options import Options
+from referee.systems.arm.tables import DIFFICULTY_PRESETS, PUSH_BONUS, RESULT_LADDER
+from referee.systems.base import Change, IllegalAction, Modifier, Outcome, Procedure, RulesError
+
+Roll = tuple[int, int]
+"""The statistic a check reads: (d6 - d6 + push bonus, shock the push cost)."""
+
+MAX_VALUE = 10_000
+"""Totals and difficulties beyond +-10000 are refused as nonsense input."""
+
+
+def read_plain(faces: tuple[int, ...]) -> Roll:
+    """Plus die minus minus die; no shock."""
+    return faces[0] - faces[1], 0
+
+
+def read_pushed(faces: tuple[int, ...]) -> Roll:
+    """Plus die minus minus die plus the push die's bonus, and its shock cost."""
+    bonus, cost = PUSH_BONUS[faces[2]]
+    return faces[0] - faces[1] + bonus, cost
+
+
+def exact_plain() -> Distribution[Roll]:
+    """d6 - d6 in closed form: weight 6 - |d| for d in -5..5 (total 36)."""
+    return Distribution._raw({(d, 0): 6 - abs(d) for d in range(-5, 6)}, 36, ordered=True)
+
+
+def exact_pushed() -> Distribution[Roll]:
+    """d6 - d6 with a push die: 1 -> +0 free, 2-5 -> +1 costing shock, 6 -> +1 free."""
+    weights: dict[Roll, int] = {}
+    for d in range(-5, 6):
+        w = 6 - abs(d)
+        weights[(d, 0)] = weights.get((d, 0), 0) + w
+        weights[(d + 1, 1)] = 4 * w
+        weights[(d + 1, 0)] = weights.get((d + 1, 0), 0) + w
+    return Distribution._raw(weights, 216)
+
+
+def task_rule(total: int, difficulty: int) -> Callable[[Roll], Roll]:
+    """The rule: ``(roll, cost) -> (total + roll - difficulty, cost)``."""
+    base = total - difficulty
+
+    def rule(stat: Roll) -> Roll:
+        return base + stat[0], stat[1]
+
+    return rule
+
+
+def _bounded(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, not {value!r}")
+    if abs(value) > MAX_VALUE:
+        raise RulesError(f"{name} {value} is out of range (-{MAX_VALUE}..{MAX_VALUE})")
+    return value
+
+
+def task_procedure(total: int, difficulty: int, push: bool = False) -> Procedure[Roll, Roll]:
+    """The check as a procedure: 2d6 (plus, minus) or 3d6 with the push die."""
+    _bounded("total", total)
+    _bounded("difficulty", difficulty)
+    if push:
+        return Procedure(((3, 6),), read_pushed, exact_pushed, task_rule(total, difficulty))
+    return Procedure(((2, 6),), read_plain, exact_plain, task_rule(total, difficulty))
+
+
+def succeeded(result: int, options: Options) -> bool:
+    """Whether a result succeeds: 0 or more (a draw counts unless the option says not)."""
+    return result >= 0 if options.draw_succeeds else result > 0
+
+
+def difficulty_named(name: str) -> int:
+    """A difficulty preset by name (trivial 1, simple 4, 50/50 6, tough 8, very tough 11)."""
+    key = name.strip().lower()
+    if key not in DIFFICULTY_PRESETS:
+        raise RulesError(f"unknown difficulty {name!r}; known: {', '.join(DIFFICULTY_PRESETS)}")
+    return DIFFICULTY_PRESETS[key]
+
+
+@dataclass(frozen=True)
+class TaskOdds:
+    """Exact odds of one check: the result distribution, success and push shock."""
+
+    result: Distribution[int]
+    p_success: Fraction
+    shock: Distribution[int]
+
+
+def task_odds(
+    total: int, difficulty: int, push: bool = False, options: Options | None = None
+) -> TaskOdds:
+    """Exact odds of ``total + d6 - d6 (+ push) - difficulty`` through :func:`task_rule`."""
+    opts = options or Options()
+    if push and not opts.pushing:
+        raise IllegalAction("pushing is switched off for this table")
+    joint = task_procedure(total, difficulty, push).odds()
+    result = joint.map(_first)
+    threshold = 0 if opts.draw_succeeds else 1
+    return TaskOdds(result, result.at_least(threshold), joint.map(_second))
+
+
+def _first(pair: Roll) -> int:
+    return pair[0]
+
+
+def _second(pair: Roll) -> int:
+    return pair[1]
+
+
+def resolve_task(
+    total: int,
+    difficulty: int,
+    roller: Roller,
+    *,
+    push: bool = False,
+    options: Options | None = None,
+    modifiers: Sequence[Modifier] = (),
+    actor: str = "actor",
+    action: str = "task",
+) -> Outcome:
+    """Roll one check. ``total`` is stat + mods; ``modifiers`` (already in it) are recorded.
+
+    ``details["total"]`` is the text's total (stat + mods + dice), ``result``
+    the total minus the difficulty, ``label`` its ladder name, and a
+    push that costs shock adds one level to the actor's shock as a change.
+    """
+    opts = options or Options()
+    if push and not opts.pushing:
+        raise IllegalAction("pushing is switched off for this table")
+    procedure = task_procedure(total, difficulty, push)
+    faces, (result, cost) = procedure.roll(roller)
+    dice = tuple(DieRoll(f, 6) for f in faces)
+    details: dict[str, object] = {
+        "base": total,
+        "plus": faces[0],
+        "minus": faces[1],
+        "roll": faces[0] - faces[1],
+        "total": result + difficulty,
+        "difficulty": difficulty,
+    }
+    changes: tuple[Change, ...] = ()
+    if push:
+        details["push"] = faces[2]
+        details["push_bonus"] = PUSH_BONUS[faces[2]][0]
+        details["shock_cost"] = cost
+        if cost:
+            changes = (Change(actor, "shock", delta=cost, reason="push exertion"),)
+    return Outcome(
+        system="arm",
+        action=action,
+        faces=dice,
+        modifiers=tuple(modifiers),
+        target=difficulty,
+        result=result,
+        success=succeeded(result, opts),
+        label=RESULT_LADDER.label(result),
+        changes=changes,
+        details=details,
+        manual=is_manual(roller),
+        rolls=roller.records[-1:],
+    )
+
+
+# ---------------------------------------------------------------------------
+# subtasks and helper tasks (ARM 1.2, Task Resolution)
+
+
+def whole_result(subtask_results: Sequence[int]) -> int:
+    """A task split into subtasks is only as good as its worst subtask."""
+    if not subtask_results:
+        raise RulesError("a task needs at least one subtask result")
+    return min(subtask_results)
+
+
+def whole_odds(subtasks: Sequence[tuple[int, int]]) -> Distribution[int]:
+    """Exact odds of the worst of several subtasks, each ``(total, difficulty)``."""
+    if not 1 <= len(subtasks) <= 12:
+        raise RulesError("between 1 and 12 subtasks, please")
+    dists = [task_odds(t, d).result for t, d in subtasks]
+    out = dists[0]
+    for d in dists[1:]:
+        out = out.combine(d, min)
+    return out
+
+
+def helper_bonus(result: int, large_effect: bool, options: Options | None = None) -> int:
+    """What an unnecessary helper task adds to the main task's total.
+
+    Large effect: its result when positive. Small effect: +1 if it succeeded.
+    """
+    if large_effect:
+        return max(0, result)
+    return 1 if succeeded(result, options or Options()) else 0

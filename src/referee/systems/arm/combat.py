@@ -1,0 +1,165 @@
+"""Melee and ranged combat difficulties and the one-action-per-round rule.
+
+ARM 1.2, Combat (Melee): the difficulty table (attack 4, moving target 6,
+defence 4 + the attack result, prepared defence 2 + it, counter-blow defence
+6 + it, berserk attack 3), size, circling with Wit against Wit, one action per
+round except the counter-blow. ARM 1.2, Combat (Ranged): range limits by log
+distance, twice the log distance added to the difficulty, dodging slow
+missiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from referee.systems.arm.catalog import RangedWeapon, Spell
+from referee.systems.arm.options import Options
+from referee.systems.arm.tables import MELEE_DIFFICULTIES
+from referee.systems.base import IllegalAction, Problem, RulesError
+
+MeleeAction = Literal[
+    "attack",
+    "attack moving",
+    "defend",
+    "prepared defence",
+    "counter-blow defence",
+    "counter-blow attack",
+    "berserk attack",
+]
+
+
+def melee_difficulty(action: str, *, size: int = 0, attack_result: int | None = None) -> int:
+    """The difficulty of a melee action.
+
+    Attacks: the base minus the target's size (``size`` > 0 large, < 0 small).
+    Defences: the base plus the attacker's result (required).
+    """
+    key = action.strip().lower()
+    if key not in MELEE_DIFFICULTIES:
+        raise RulesError(f"unknown melee action {action!r}; known: {', '.join(MELEE_DIFFICULTIES)}")
+    base, kind = MELEE_DIFFICULTIES[key]
+    if kind == "size":
+        return base - size
+    if attack_result is None:
+        raise RulesError(f"{action!r} needs the attacker's result")
+    return base + attack_result
+
+
+def circling_difficulty(opponent_wit: int, opponent_mods: int = 0) -> int:
+    """Circling: Wit (+ combat mods) against the opponent's Wit (+ combat mods)."""
+    return opponent_wit + opponent_mods
+
+
+def defence_bonus(standstill: bool, options: Options | None = None) -> int:
+    """+2 to defensive attempts while the combat is at a standstill (prepared)."""
+    return (options or Options()).standstill_defence_bonus if standstill else 0
+
+
+# ---------------------------------------------------------------------------
+# one action per round (ARM 1.2, Combat (Melee))
+
+ROUND_ACTIONS = ("attack", "defend", "circle", "move", "other", "counter-blow")
+COUNTER_BLOW = ("defend", "counter-blow")
+
+
+def round_problems(plans: Mapping[str, Sequence[str]]) -> tuple[Problem, ...]:
+    """Every combatant whose round breaks the one-action rule.
+
+    One action each; the only exception is the counter-blow: ``defend`` then
+    ``counter-blow`` (the attack that follows the defence) in the same round.
+    """
+    problems: list[Problem] = []
+    for who, actions in plans.items():
+        names = tuple(a.strip().lower() for a in actions)
+        for i, name in enumerate(names):
+            if name not in ROUND_ACTIONS:
+                problems.append(
+                    Problem("ARM: Combat (Melee)", f"{who}[{i}]", "unknown action", name)
+                )
+        if len(names) > 1 and names != COUNTER_BLOW:
+            problems.append(
+                Problem(
+                    "ARM: Combat (Melee)",
+                    who,
+                    "one action per round (a counter-blow is the only exception)",
+                    list(actions),
+                )
+            )
+        if names == ("counter-blow",):
+            problems.append(
+                Problem(
+                    "ARM: Combat (Melee)", who, "a counter-blow follows a defence", list(actions)
+                )
+            )
+    return tuple(problems)
+
+
+def may_defend(actions_taken: Sequence[str]) -> bool:
+    """A defender who already used this round's action (attacking, dodging...) gets no defence.
+
+    So when both sides attack in the same round, neither defends.
+    """
+    return not actions_taken
+
+
+# ---------------------------------------------------------------------------
+# ranged combat (ARM 1.2, Combat (Ranged))
+
+
+def max_range(weapon: RangedWeapon | Spell, stats: Mapping[str, int] | None = None) -> int | None:
+    """A weapon's maximum log range (``None`` = unlimited); FIT+7 adds the stat."""
+    limit = weapon.max_range
+    stat = getattr(weapon, "range_stat", None)
+    if limit is None:
+        return None
+    if stat is not None:
+        if stats is None or stat not in stats:
+            raise RulesError(f"{weapon.name}'s range depends on {stat}; give that stat")
+        limit += stats[stat]
+    return limit
+
+
+def in_range(
+    weapon: RangedWeapon | Spell, distance_log: int, stats: Mapping[str, int] | None = None
+) -> bool:
+    """Whether a target at ``distance_log`` (standard units) is within range."""
+    limit = max_range(weapon, stats)
+    return limit is None or distance_log <= limit
+
+
+def ranged_difficulty(
+    distance_log: int,
+    *,
+    moving: bool = False,
+    size: int = 0,
+    cover: int = 0,
+    weather: int = 0,
+    options: Options | None = None,
+) -> int:
+    """4 (6 for a moving target) minus size, plus twice the log distance, cover and weather.
+
+    A negative distance log counts as 0.
+    """
+    opts = options or Options()
+    distance = max(0, distance_log) if opts.negative_distance_zero else distance_log
+    return (6 if moving else 4) - size + 2 * distance + cover + weather
+
+
+def ranged_stat(weapon: RangedWeapon) -> str:
+    """Dexterity for an aiming task (bows, guns), Fitness for a throw (spears, stones)."""
+    return "Dexterity" if weapon.aimed else "Fitness"
+
+
+def dodge_missile_difficulty(
+    weapon: RangedWeapon | Spell,
+    hit_result: int,
+    *,
+    prepared: bool = False,
+    options: Options | None = None,
+) -> int:
+    """Dodging a slow missile: 4 (prepared: the option, 2 by default) + the hit's result."""
+    if not weapon.dodgeable:
+        raise IllegalAction(f"{weapon.name} is too fast to dodge")
+    base = (options or Options()).ranged_prepared_dodge if prepared else 4
+    return base + hit_result

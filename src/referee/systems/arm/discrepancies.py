@@ -1,0 +1,81 @@
+"""Where the ARM 1.2 text disagrees with itself, and what the package does about it.
+
+Each entry is reported by ``referee arm notes`` and on the docs page; the
+worked-example tests assert both readings where the numbers differ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    """One disagreement inside the text: where, the two readings, the ruling."""
+
+    key: str
+    where: str
+    text: str
+    other: str
+    ruling: str
+
+
+DISCREPANCIES: tuple[Discrepancy, ...] = (
+    Discrepancy(
+        "axe-damage",
+        "Combat (Melee) example, round 3",
+        "weapon table and Brad's sheet: Axe (90cm) damage value 8",
+        "narrative: 'the damage value of his axe (7)', total 13",
+        "the example test uses 7 as the narrative does; with 8 the blow is 14: wound still "
+        "Moderate, but shock Fainting and Alex ends Unconscious (also tested)",
+    ),
+    Discrepancy(
+        "brad-willpower",
+        "Combat (Melee) example, round 2",
+        "Brad's stats: Willpower 7",
+        "narrative: 'Subtracting Brad's Willpower of 6', result 2",
+        "the example test uses 6; with 7 Alex's result is 1, still a success (also tested)",
+    ),
+    Discrepancy(
+        "alex-sword",
+        "Combat (Melee) example, character table",
+        "weapon table: Sword (100cm) 7 damage / -1 attack / -1 parry (150cm: 8 / -2 / -2)",
+        "Alex's sheet: Sword (6D/0A/-1P), matching neither",
+        "Alex's premade keeps his sheet's own values; the example never uses them",
+    ),
+    Discrepancy(
+        "christine-roll-name",
+        "Combat (Melee) example, round 2",
+        "Alex rolls against Christine's Willpower",
+        "narrative: 'Brad gets a failing result of -1'",
+        "the roll is Alex's; the result -1 is reproduced",
+    ),
+    Discrepancy(
+        "prepared-dodge",
+        "Combat (Ranged)",
+        "melee table: prepared defence 2 + the attack's result; ranged says dodging is the same",
+        "ranged text: 'the base difficulty is 4 (6 if the defense is prepared)'",
+        "option ranged_prepared_dodge, default 2 (the melee table the text refers to)",
+    ),
+    Discrepancy(
+        "armour-columns",
+        "Damage / Combat (Melee) armour table",
+        "armour table columns: Normal and Stun",
+        "example sheets: 4N/2S used as wound armour and shock armour",
+        "Normal = wound armour, Stun = shock armour, as the example uses them",
+    ),
+    Discrepancy(
+        "log-step-one",
+        "Scale, measure of a log, step 1",
+        "the multiple of five 'closest to, but less than' the log",
+        "its example takes 10 for the logs 10 to 15",
+        "the multiple of five at or below the log; both readings give the same measure",
+    ),
+    Discrepancy(
+        "group-helpers",
+        "Task Resolution, group efforts",
+        "add the log of the number of other helpers",
+        "summing measures gives a pair of equal people +2, the helpers reading +0",
+        "option group_count, default 'total' (log of everybody taking part)",
+    ),
+)

@@ -1,0 +1,50 @@
+"""Magic: set spells with a casting difficulty, and the soul-world operations.
+
+ARM 1.2, Magic: a set spell is cast against its difficulty (the fire-ball: 7)
+with Wit or Willpower; the improvisational soul world moves, shapes,
+transmutes and imbues soul-matter with Willpower + the special mod
+"Magically Able" against the operation's difficulty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.systems.arm.catalog import Setting, Spell
+from referee.systems.arm.tables import SOUL_MOD, SOUL_OPERATIONS
+from referee.systems.base import IllegalAction, RulesError
+
+
+def spell_named(setting: Setting, name: str) -> Spell:
+    """The setting's spell called ``name``; a clear error naming the known ones."""
+    spell = setting.spell(name)
+    if spell is None:
+        known = ", ".join(s.name for s in setting.spells) or "none"
+        raise RulesError(f"unknown spell {name!r}; known: {known}")
+    return spell
+
+
+def casting_total(spell: Spell, stat: str, stats: Mapping[str, int], mods: int = 0) -> int:
+    """Stat + mods for casting a set spell with one of the stats it allows."""
+    if stat not in spell.stats:
+        raise IllegalAction(f"{spell.name} is cast with {' or '.join(spell.stats)}, not {stat}")
+    if stat not in stats:
+        raise RulesError(f"the caster has no {stat}")
+    return stats[stat] + mods
+
+
+def soul_difficulty(operation: str) -> int:
+    """The difficulty of a soul-world operation (move 4, shape 6, transmute 7-9, imbue 8/10/12)."""
+    key = operation.strip().lower()
+    if key not in SOUL_OPERATIONS:
+        raise RulesError(
+            f"unknown soul-world operation {operation!r}; known: {', '.join(SOUL_OPERATIONS)}"
+        )
+    return SOUL_OPERATIONS[key]
+
+
+def soul_total(willpower: int, mods: Mapping[str, int]) -> int:
+    """Willpower + Magically Able; without that special mod no soul magic is possible."""
+    if SOUL_MOD not in mods:
+        raise IllegalAction(f"soul-world magic needs the special mod {SOUL_MOD!r}")
+    return willpower + mods[SOUL_MOD]

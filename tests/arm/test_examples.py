@@ -1,0 +1,257 @@
+"""Every worked example of ARM 1.2, with the example's dice and every number it states."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from referee.dice.roller import ScriptedRoller
+from referee.systems.arm.checks import resolve_task
+from referee.systems.arm.combat import (
+    circling_difficulty,
+    may_defend,
+    melee_difficulty,
+    round_problems,
+)
+from referee.systems.arm.damage import Blow, Condition, accumulate, resolve_damage
+from referee.systems.arm.discrepancies import DISCREPANCIES
+from referee.systems.arm.examples import premade
+from referee.systems.arm.options import Options
+from referee.systems.arm.scale import convert, log_of, measure_of, round_log
+from referee.systems.arm.sheet import point_cost
+from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
+
+# ---------------------------------------------------------------------------
+# Scale
+
+
+def test_measure_of_minus_three_is_a_quarter() -> None:
+    assert measure_of(-3) == Decimal("0.25")
+
+
+def test_log_of_1342_is_16() -> None:
+    assert log_of(1342) == 16
+
+
+CHART = {
+    -40: "0.00000001",
+    -35: "0.0000001",
+    -30: "0.000001",
+    -25: "0.00001",
+    -20: "0.0001",
+    -15: "0.001",
+    -10: "0.01",
+    -5: "0.1",
+    0: "1",
+    1: "1.5",
+    2: "2.5",
+    3: "4",
+    4: "6",
+    5: "10",
+    10: "100",
+    15: "1000",
+    20: "10000",
+    25: "100000",
+    30: "1000000",
+    35: "10000000",
+    40: "100000000",
+    45: "1000000000",
+}
+
+
+@pytest.mark.parametrize(("log", "measure"), CHART.items())
+def test_the_whole_chart_both_ways(log: int, measure: str) -> None:
+    assert measure_of(log) == Decimal(measure)
+    assert log_of(Decimal(measure)) == log
+
+
+def test_every_log_on_the_chart_is_a_decade_times_a_step() -> None:
+    steps = [Decimal(s) for s in ("1", "1.5", "2.5", "4", "6")]
+    for log in range(-40, 50):
+        decade, step = divmod(log, 5)
+        assert measure_of(log) == steps[step] * Decimal(10) ** decade
+        assert log_of(measure_of(log)) == log
+
+
+def test_the_exact_method_agrees_with_the_chart_within_rounding() -> None:
+    for log in range(-40, 50):
+        exact = measure_of(log, "exact")
+        assert log_of(exact, "exact") == log
+        assert abs(float(exact) / float(measure_of(log)) - 1) < 0.07
+
+
+def test_corven_sprints_100_feet_per_three_second_round() -> None:
+    assert measure_of(5) == 10  # about 10 metres per second
+    feet_per_second = convert(5, "m/s", "ft/s")
+    assert feet_per_second == 8
+    assert log_of(3) == 2
+    per_round = convert(5, "m/s", "ft/round", round_log=round_log("3s"))
+    assert per_round == 10 == feet_per_second + 2
+    assert measure_of(per_round) == 100
+
+
+def test_starship_decius_accelerates_0_06_million_km_per_hour_per_hour() -> None:
+    assert convert(3, "m/s/s", "km/s/s") == -12
+    assert convert(3, "m/s/s", "1e6km/s/s") == -42
+    assert convert(3, "m/s/s", "1e6km/h/s") == -24
+    result = convert(3, "m/s/s", "1e6km/h/h")
+    assert result == -6 == -42 + 18 + 18
+    assert convert(3, "m/s^2", "1e6km/h^2") == -6
+    assert measure_of(result) == Decimal("0.06")
+
+
+def test_the_examples_in_the_damage_section_add_levels() -> None:
+    moderate_then_severe = accumulate(Condition(wound=2), 3, 0)
+    assert moderate_then_severe.wound == 5 and WOUND_LEVELS[5] == "Dead"
+    dazed_then_giddy = accumulate(Condition(shock=1), 0, 2)
+    assert dazed_then_giddy.shock == 3 and SHOCK_LEVELS[3] == "Reeling"
+
+
+def test_character_creation_prices() -> None:
+    from referee.systems.arm.catalog import DEFAULT_SETTING
+
+    assert 6 * DEFAULT_SETTING.stat_cost("Fitness") == 60
+    assert 8 * DEFAULT_SETTING.stat_cost("Willpower") == 40
+    alex = premade("alex")
+    assert point_cost(alex)["stats"] == 60 + 35 + 25 + 70 + 40 + 30
+
+
+# ---------------------------------------------------------------------------
+# The melee example: Alex, Brad and Christine, round by round.
+# The narrative's values are used (axe damage 7, Brad's Willpower 6); the
+# table's values are tested after it (see discrepancies.py).
+
+
+def _task(total: int, difficulty: int, plus: int, minus: int) -> tuple[int, int, str, bool]:
+    roller = ScriptedRoller([plus, minus])
+    o = resolve_task(total, difficulty, roller)
+    roller.assert_exhausted()
+    assert o.result is not None and o.success is not None
+    return o.details["total"], o.result, o.label, o.success
+
+
+def test_the_example_characters_match_their_table() -> None:
+    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    assert [alex.stat(s) for s in ("Fitness", "Dexterity", "Toughness")] == [6, 7, 5]
+    assert [alex.stat(s) for s in ("Wit", "Charisma", "Willpower")] == [7, 8, 6]
+    assert [brad.stat(s) for s in ("Fitness", "Dexterity", "Toughness")] == [8, 5, 8]
+    assert [brad.stat(s) for s in ("Wit", "Charisma", "Willpower")] == [4, 5, 7]
+    assert [christine.stat(s) for s in ("Fitness", "Dexterity", "Toughness")] == [7, 7, 6]
+    assert [christine.stat(s) for s in ("Wit", "Charisma", "Willpower")] == [6, 7, 5]
+    assert alex.armour_values() == (4, 2) and brad.armour_values() == (0, 0)
+    assert christine.armour_values() == (2, 0)
+    sword, axe, rapier = alex.weapon(), brad.weapon(), christine.weapon()
+    assert (sword.damage, sword.attack, sword.parry) == (6, 0, -1)
+    assert (axe.damage, axe.attack, axe.parry) == (8, 0, -3)
+    assert (rapier.damage, rapier.attack, rapier.parry) == (4, 1, 1)
+    assert alex.mod("Swords") == 1 and brad.mod("Strength") == 1 and christine.mod("Rapiers") == 2
+
+
+def test_round_one_brad_charges_and_alex_dives_under_the_axe() -> None:
+    brad, alex = premade("brad"), premade("alex")
+    difficulty = melee_difficulty("attack")
+    assert difficulty == 4
+    total, result, label, success = _task(brad.total("Fitness"), difficulty, 3, 5)
+    assert (total, result, success) == (6, 2, True)
+    assert label == "Unconvincing success"
+    dodge = melee_difficulty("prepared defence", attack_result=result)
+    assert dodge == 4 == 2 + 2
+    total, dodged, label, success = _task(alex.total("Fitness"), dodge, 4, 1)
+    assert (total, dodged, success) == (9, 5, True)
+    assert label == "Astonishing success"
+
+
+def test_round_two_the_demon_trick_and_christine_circles() -> None:
+    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    narrative_willpower = 6
+    assert brad.stat("Willpower") == 7  # the narrative subtracts 6
+    total, result, label, success = _task(alex.total("Charisma"), narrative_willpower, 2, 2)
+    assert (total, result, success) == (8, 2, True)
+    total, result, label, success = _task(alex.total("Charisma"), christine.stat("Willpower"), 2, 6)
+    assert (total, result, success) == (4, -1, False)
+    assert label == "Partial failure"
+    wit = circling_difficulty(alex.stat("Wit"))
+    total, result, label, success = _task(christine.total("Wit"), wit, 2, 1)
+    assert (total, result) == (7, 0)
+    assert label == "Draw" and success  # the GM rules the draw a success
+    strict = resolve_task(6, 7, ScriptedRoller([2, 1]), options=Options(draw_succeeds=False))
+    assert strict.result == 0 and strict.success is False
+    assert not round_problems({"Alex": ["other"], "Brad": ["other"], "Christine": ["circle"]})
+
+
+def test_round_two_with_brads_table_willpower() -> None:
+    alex, brad = premade("alex"), premade("brad")
+    total, result, _, success = _task(alex.total("Charisma"), brad.stat("Willpower"), 2, 2)
+    assert (total, result, success) == (8, 1, True)
+
+
+def _round_three(axe_damage: int) -> tuple[Condition, list[object]]:
+    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    seen: list[object] = []
+    circling = Options().circling_bonus
+    attack_total = christine.total("Fitness", "Rapiers", extra=christine.weapon().attack + circling)
+    assert attack_total == 7 + 2 + 1 + 1
+    total, hit, _, success = _task(attack_total, melee_difficulty("attack"), 3, 4)
+    seen += [total, hit, success]
+    dodge = melee_difficulty("prepared defence", attack_result=hit)
+    total, dodged, _, success = _task(alex.total("Fitness"), dodge, 4, 3)
+    seen += [dodge, total, dodged, success]
+    wound_armour, shock_armour = alex.armour_values()
+    rapier = Blow(
+        result=hit,
+        damage=christine.weapon().damage,
+        toughness=alex.stat("Toughness"),
+        wound_armour=wound_armour,
+        shock_armour=shock_armour,
+    )
+    roller = ScriptedRoller([2, 5])
+    o = resolve_damage(rapier, roller, condition=alex.condition, target="Alex")
+    roller.assert_exhausted()
+    d = o.details
+    seen += [d["total"], d["margin"], d["wound_margin"], d["shock_margin"], d["wound"], d["shock"]]
+    condition = Condition(d["condition_wound"], d["condition_shock"])
+    # Brad: Alex has used his action dodging, so no defence; a moving target.
+    assert not may_defend(["defend"])
+    total, hit, _, success = _task(brad.total("Fitness"), melee_difficulty("attack moving"), 6, 3)
+    seen += [total, hit, success]
+    axe = Blow(
+        result=hit,
+        damage=axe_damage,
+        strength=brad.mod("Strength"),
+        toughness=alex.stat("Toughness"),
+        wound_armour=wound_armour,
+        shock_armour=shock_armour,
+    )
+    roller = ScriptedRoller([2, 2])
+    o = resolve_damage(axe, roller, condition=condition, target="Alex")
+    d = o.details
+    seen += [d["total"], d["margin"], d["wound_margin"], d["shock_margin"], d["wound"], d["shock"]]
+    seen += [d["wound_label"], d["shock_label"]]
+    return Condition(d["condition_wound"], d["condition_shock"]), seen
+
+
+def test_round_three_christine_lunges_brad_swings() -> None:
+    condition, seen = _round_three(axe_damage=7)  # the narrative's value
+    assert seen == [
+        10, 6, True,  # Christine: total 10, result 6
+        8, 7, -1, False,  # Alex: difficulty 2 + 6, total 7, fails
+        7, 2, -2, 0, 0, 1,  # rapier: 4 + 6 + (2 - 5) = 7; 7 - 5 = 2; no wound; shock 0 -> Dazed
+        11, 5, True,  # Brad: 8 + 6 - 3 = 11, against 6: 5
+        13, 8, 4, 6, 2, 2,  # axe: 5 + 7 + 1 + 0 = 13; 8; 4 -> Moderate; 6 -> Giddy
+        "Moderate", "Giddy",
+    ]  # fmt: skip
+    assert condition == Condition(wound=2, shock=3)
+    assert condition.label == "Moderate, Reeling"
+
+
+def test_round_three_with_the_tables_axe_damage_8() -> None:
+    assert premade("brad").weapon().damage == 8
+    condition, seen = _round_three(axe_damage=8)
+    assert seen[-8:] == [14, 9, 5, 7, 2, 4, "Moderate", "Fainting"]
+    assert condition.label == "Moderate, Unconscious"
+
+
+def test_the_discrepancies_are_recorded() -> None:
+    keys = {d.key for d in DISCREPANCIES}
+    assert {"axe-damage", "brad-willpower", "alex-sword", "christine-roll-name"} <= keys
