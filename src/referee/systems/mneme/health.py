@@ -1,0 +1,240 @@
+"""HP thresholds, injury conditions, and the healing clock (Mneme CE ch. 7).
+
+The clock applies "N hours / days pass" to a character at an activity level
+and a care level exactly as the Natural Healing and Medical Care Table says,
+keeping the fraction of a point earned toward the next one as state
+(``Character.healing_progress``), and the days of therapy toward the next
+point of characteristic damage (``Character.therapy_days``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from referee.errors import IllegalAction, RulesError
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.sheet import Character, canonical_characteristic
+from referee.systems.mneme.tables import (
+    ACTIVITIES,
+    BLEED_MINUTES,
+    CARE_FOR,
+    CARE_LEVELS,
+    CONDITIONS,
+    HEALING,
+    TARGETED,
+    THERAPY_DAYS,
+)
+
+MAX_HOURS = 24 * 365 * 10
+"""Longest span one call to the clock accepts (ten years)."""
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Damage at which each condition begins for a character."""
+
+    seriously: int
+    critically: int
+    hp: int
+
+
+def thresholds(character: Character, options: Options) -> Thresholds:
+    """Seriously / Critically Wounded thresholds (ch. 7, Injury Conditions; option:
+    the HP threshold table's best physical characteristic and twice it)."""
+    hp = character.hp
+    if options.hp_thresholds == "chapter":
+        return Thresholds(hp // 3, (2 * hp) // 3, hp)
+    best = character.best_physical
+    return Thresholds(best, 2 * best, hp)
+
+
+def condition_for(damage: int, t: Thresholds) -> str:
+    """The HP condition for a damage total: Unhurt, Wounded, Seriously Wounded,
+    Critically Wounded (damage <= HP) or Dying (damage > HP)."""
+    if damage <= 0:
+        return "Unhurt"
+    if damage > t.hp:
+        return "Dying"
+    if damage >= t.critically:
+        return "Critically Wounded"
+    if damage >= t.seriously:
+        return "Seriously Wounded"
+    return "Wounded"
+
+
+def condition(character: Character, options: Options) -> str:
+    """The character's HP condition now."""
+    return condition_for(character.damage, thresholds(character, options))
+
+
+def severity(name: str) -> int:
+    """Index of a condition on the scale Unhurt < ... < Dying."""
+    return CONDITIONS.index(name)
+
+
+def bleeds_from(single_roll: int, character: Character, options: Options) -> bool:
+    """Bleeding: one damage roll at or above the Seriously Wounded threshold (ch. 7)."""
+    return single_roll > 0 and single_roll >= thresholds(character, options).seriously
+
+
+def targeted_threshold(location: str, hp: int) -> int:
+    """Damage one attack must deal to a location for its effect: the share of HP,
+    rounded down as the Seriously Wounded threshold is, at least 1 (ch. 7, Targeted Damage)."""
+    if location not in TARGETED:
+        raise RulesError(f"unknown location {location!r}; known: {', '.join(TARGETED)}")
+    share, _ = TARGETED[location]
+    return max(1, int(hp * share))
+
+
+def targeted_effect(location: str, damage: int, hp: int) -> str | None:
+    """Crippled / Stunned / Bleeding when the damage to the location reaches its threshold."""
+    if damage >= targeted_threshold(location, hp):
+        return TARGETED[location][1]
+    return None
+
+
+def with_condition(character: Character, name: str, present: bool) -> Character:
+    """The character with a stored condition added or removed."""
+    have = name in character.conditions
+    if present and not have:
+        return replace(character, conditions=(*character.conditions, name))
+    if not present and have:
+        return replace(character, conditions=tuple(c for c in character.conditions if c != name))
+    return character
+
+
+# ---------------------------------------------------------------------------
+# healing
+
+
+def care_adequate(cond: str, care: str) -> bool:
+    """Whether the care given is at least the level the condition needs ('+ Care')."""
+    if care not in CARE_LEVELS:
+        raise RulesError(f"unknown care level {care!r}; known: {', '.join(CARE_LEVELS)}")
+    need = CARE_FOR[cond]
+    return need != "none" and CARE_LEVELS.index(care) >= CARE_LEVELS.index(need)
+
+
+def healing_rate(cond: str, activity: str, care: str) -> tuple[int, int] | None:
+    """Damage healed per days, ``None`` for none (ch. 7, Natural Healing and Medical Care
+    Table). Strenuous activity heals nothing; an immobile character cannot be active."""
+    if activity not in ACTIVITIES:
+        raise RulesError(f"unknown activity {activity!r}; known: {', '.join(ACTIVITIES)}")
+    cared = care_adequate(cond, care) if cond != "Unhurt" else False
+    if cond == "Unhurt" or activity == "strenuous":
+        return None
+    rate = HEALING[cond][(activity, cared)]
+    if rate == "immobile":
+        raise IllegalAction(f"a {cond} character is immobile: only full rest is possible")
+    assert rate is None or isinstance(rate, tuple)
+    return rate
+
+
+@dataclass(frozen=True)
+class ClockResult:
+    """The character after time passes, and what happened (for the table's log)."""
+
+    character: Character
+    healed: int
+    bled: int
+    therapy: int
+    notes: tuple[str, ...]
+
+
+def pass_time(
+    character: Character,
+    *,
+    hours: int = 0,
+    days: int = 0,
+    minutes: int = 0,
+    activity: str = "full_rest",
+    care: str = "none",
+    therapy: str | None = None,
+    options: Options,
+) -> ClockResult:
+    """Apply a span of time to a character (ch. 7, Healing and Recovery).
+
+    * Bleeding (not stopped by first aid) adds 1 damage per minute, and the character
+      does not heal while bleeding.
+    * Otherwise damage heals at the table's rate for the current condition, activity and
+      care; progress toward the next point is kept, the rate re-read after each point
+      (a character healing from Seriously Wounded to Wounded speeds up).
+    * Strenuous activity loses the progress toward the next point.
+    * Therapy reduces one characteristic's damage by 1 per 3 days, once damage is healed.
+    """
+    total_minutes = minutes + 60 * hours + 24 * 60 * days
+    if min(minutes, hours, days) < 0:
+        raise RulesError("time cannot run backwards")
+    if total_minutes > MAX_HOURS * 60:
+        raise RulesError(f"at most {MAX_HOURS // 24} days may pass at once")
+    if character.dead:
+        raise IllegalAction(f"{character.name} is dead")
+    notes: list[str] = []
+    c = character
+    bled = 0
+    if "Bleeding" in c.conditions:
+        bled = total_minutes // BLEED_MINUTES
+        c = replace(c, damage=c.damage + bled, healing_progress=Fraction(0))
+        notes.append(f"bleeding: +{bled} damage")
+        if condition(c, options) == "Dying":
+            notes.append("Dying: a dying roll is due every round")
+        return ClockResult(c, 0, bled, 0, tuple(notes))
+    days_left = Fraction(total_minutes, 24 * 60)
+    healed = 0
+    progress = c.healing_progress
+    damage = c.damage
+    if activity == "strenuous" and damage:
+        progress = Fraction(0)
+        notes.append("strenuous activity: healing progress lost")
+    while damage > 0 and days_left > 0:
+        cond = condition_for(damage, thresholds(replace(c, damage=damage), options))
+        rate = healing_rate(cond, activity, care)
+        if rate is None:
+            break
+        points, per_days = rate
+        per_point = Fraction(per_days, points)  # days per point
+        needed = (1 - progress) * per_point
+        if days_left >= needed:
+            days_left -= needed
+            damage -= 1
+            healed += 1
+            progress = Fraction(0)
+        else:
+            progress += days_left / per_point
+            days_left = Fraction(0)
+    if damage == 0:
+        progress = Fraction(0)
+    c = replace(c, damage=damage, healing_progress=progress)
+    if healed:
+        notes.append(f"healed {healed} damage")
+    therapy_done = 0
+    if therapy is not None:
+        c, therapy_done, note = _therapy(c, therapy, days_left, total_minutes, healed)
+        notes.append(note)
+    return ClockResult(c, healed, 0, therapy_done, tuple(notes))
+
+
+def _therapy(
+    c: Character, name: str, days_left: Fraction, total_minutes: int, healed: int
+) -> tuple[Character, int, str]:
+    """1 point of characteristic damage per 3 days of therapy, after full healing."""
+    key = canonical_characteristic(name)
+    if c.damage > 0:
+        return c, 0, "therapy: no progress until damage is fully healed"
+    # whole days of therapy after healing finished (days spent healing do not count)
+    available = days_left if healed else Fraction(total_minutes, 24 * 60)
+    days = c.therapy_days + int(available)
+    owed = c.characteristic_damage.get(key, 0)
+    points = min(owed, days // THERAPY_DAYS)
+    days = 0 if points == owed else days - points * THERAPY_DAYS
+    left = dict(c.characteristic_damage)
+    if points:
+        left[key] = owed - points
+        if not left[key]:
+            del left[key]
+    return (
+        replace(c, characteristic_damage=left, therapy_days=days),
+        points,
+        f"therapy: {key} damage -{points}",
+    )

@@ -1,0 +1,114 @@
+"""Medical treatment: first aid, surgery, medical care and its capacity, intensive care
+(Mneme CE ch. 7, Medical Treatment, Medical Care, Care Levels).
+
+These are the pure rules; the checks themselves are resolved by the ruleset with
+the same check procedure as every other roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from referee.errors import IllegalAction, RulesError
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.tables import CARE_FOR, CARE_LOAD, FIRST_AID_DIFFICULTY
+
+MAX_MEDIC = 20
+
+
+def first_aid_difficulty(on_self: bool) -> int:
+    """8 on another character, 10 on oneself (ch. 7, First Aid)."""
+    return FIRST_AID_DIFFICULTY["self" if on_self else "other"]
+
+
+def first_aid_heal(effect: int) -> int:
+    """Damage first aid removes: the Effect of the Medic check, at least 1, on a success."""
+    return max(1, effect) if effect >= 0 else 0
+
+
+def first_aid_rounds_left(remaining: int, effect: int, total: int) -> int:
+    """One round of the first-aid task (ch. 7, First Aid: Time Reduction).
+
+    The round itself passes; a Success Effect cuts that many more rounds; a Fail Effect
+    loses that much progress (never more than was made: at most ``total`` remain).
+    """
+    if effect >= 0:
+        return max(0, remaining - 1 - effect)
+    return min(total, remaining - 1 - effect)
+
+
+@dataclass(frozen=True)
+class SurgeryResult:
+    """What one surgery check does (ch. 7, Surgery)."""
+
+    healed: int
+    fail_effect_left: int
+    minutes: int
+    harm: int
+
+
+def surgery_result(effect: int, medic: int, end: int, options: Options) -> SurgeryResult:
+    """Surgery: a success heals twice the Success Effect; a failure's Fail Effect is
+    reduced by Medic skill, what is left multiplies the time (ruling: x(1 + left)), and a
+    remainder above half the character's End harms them by twice that remainder."""
+    base = options.surgery_minutes
+    if effect >= 0:
+        return SurgeryResult(2 * effect, 0, base, 0)
+    left = max(0, -effect - max(0, medic))
+    harm = 2 * left if 2 * left > end else 0
+    return SurgeryResult(0, left, base * (1 + left), harm)
+
+
+def care_capacity(medic: int, options: Options, *, supervised: bool = False) -> int:
+    """Light-care patients one caregiver can care for: 8 at Medic 0, doubling per level;
+    a Medic 2+ supervisor doubles it again (ch. 7, Medical Care: Capacity)."""
+    if not 0 <= medic <= MAX_MEDIC:
+        raise RulesError(f"Medic level must be 0..{MAX_MEDIC}")
+    return int(options.care_capacity_base * 2**medic * (2 if supervised else 1))
+
+
+def monitoring_capacity(medic: int, options: Options) -> int:
+    """Light-care patients a character can monitor a day: 32 at Medic 0 (ch. 7, Light
+    Care); ruling: doubling per Medic level like the care capacity."""
+    if not 0 <= medic <= MAX_MEDIC:
+        raise RulesError(f"Medic level must be 0..{MAX_MEDIC}")
+    return int(options.monitoring_base * 2**medic)
+
+
+def care_level(condition: str) -> str:
+    """The care level a condition needs (light, moderate, serious, intensive, or none)."""
+    if condition not in CARE_FOR:
+        raise RulesError(f"unknown condition {condition!r}")
+    return CARE_FOR[condition]
+
+
+def patient_load(conditions: Iterable[str]) -> int:
+    """Light-care equivalents of a ward (moderate = 2, serious = 4, intensive = 8)."""
+    return sum(CARE_LOAD.get(care_level(c), 0) for c in conditions)
+
+
+def check_ward(
+    conditions: Iterable[str], medic: int, options: Options, *, supervised: bool = False
+) -> tuple[int, int]:
+    """``(load, capacity)``; :class:`IllegalAction` if the caregiver is overloaded."""
+    conds = list(conditions)
+    load = patient_load(conds)
+    capacity = care_capacity(medic, options, supervised=supervised)
+    if load > capacity:
+        raise IllegalAction(f"a ward of {load} light-care equivalents exceeds capacity {capacity}")
+    return load, capacity
+
+
+def intensive_care_needs_roll(supervisor_medic: int, equipped: bool) -> bool:
+    """Intensive care without Medic 2+ supervision (with tools, help and resources) needs
+    a Difficulty 8 End roll each period (ch. 7, Intensive Care)."""
+    return not (supervisor_medic >= 2 and equipped)
+
+
+def surgery_allowed(condition: str, facility: bool) -> None:
+    """Surgery needs a hospital or sickbay; it is for Seriously Wounded or worse."""
+    if not facility:
+        raise IllegalAction("surgery requires a hospital or sickbay")
+    if condition in ("Unhurt", "Wounded"):
+        raise IllegalAction(f"a {condition} character does not need surgery")

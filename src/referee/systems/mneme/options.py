@@ -1,0 +1,115 @@
+"""House rules for Mneme CE: one frozen value per table, defaults = the rulings.
+
+Every field is a referee's choice that the texts leave open or state two ways
+(``RULINGS.md``, Mneme CE); the defaults reproduce the rulings and the worked
+examples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+HP_THRESHOLDS = ("chapter", "table")
+STACKING = ("most_favourable", "best_bonus_worst_penalty")
+TIME_RULES = ("smallest_unit", "percentage")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The table's house rules for Mneme CE (ch. 2 and ch. 7)."""
+
+    hp_thresholds: str = field(
+        default="chapter",
+        metadata={
+            "doc": "Seriously / Critically Wounded thresholds: 'chapter' = damage >= HP/3 and "
+            ">= 2HP/3 (rounded down, the Injury Conditions text); 'table' = damage >= the best "
+            "physical characteristic and >= twice it (the HP threshold table)."
+        },
+    )
+    stacking: str = field(
+        default="most_favourable",
+        metadata={
+            "doc": "Modifiers of one kind: 'most_favourable' = only the highest applies; "
+            "'best_bonus_worst_penalty' = the largest bonus and the largest penalty both apply."
+        },
+    )
+    max_net_advantage: int = field(
+        default=1,
+        metadata={
+            "doc": "Net Advantage/Disadvantage steps that count after cancelling one for one "
+            "(1 = 3d6 keep two; more steps roll one more die each)."
+        },
+    )
+    unskilled_penalty: int = field(
+        default=-3, metadata={"doc": "Modifier for a check without the skill (ch. 2)."}
+    )
+    allow_unskilled: bool = field(
+        default=True,
+        metadata={"doc": "Whether an unskilled character may roll at all (the referee's call)."},
+    )
+    wound_penalty_step: int = field(
+        default=3, metadata={"doc": "Damage per -1 wound penalty to all rolls (full steps)."}
+    )
+    minimum_damage_effect: int = field(
+        default=6,
+        metadata={
+            "doc": "A damage roll made at an Effect degree of at least this inflicts at least "
+            "1 point through armour (0 = never)."
+        },
+    )
+    costly_success: bool = field(
+        default=True,
+        metadata={
+            "doc": "Costly Success may be offered (the referee can still refuse it per action)."
+        },
+    )
+    dedicated_stealth: bool = field(
+        default=False,
+        metadata={"doc": "A Stealth skill may stand in for Recon or Streetwise on stealth rolls."},
+    )
+    time_rule: str = field(
+        default="smallest_unit",
+        metadata={
+            "doc": "Task time from the Effect: 'smallest_unit' = median - Effect x unit, at "
+            "least one unit (ch. 2); 'percentage' = the companion's 25/50/100/150 % table."
+        },
+    )
+    dying_difficulty: int = field(
+        default=4,
+        metadata={"doc": "Difficulty of the End roll a Dying character makes each round."},
+    )
+    massive_damage_difficulty: int = field(
+        default=8, metadata={"doc": "Difficulty of the End roll after massive damage."}
+    )
+    massive_damage_kills: bool = field(
+        default=True,
+        metadata={"doc": "A failed massive-damage roll is death (else the character is Dying)."},
+    )
+    intensive_care_heal: int = field(
+        default=2,
+        metadata={"doc": "Damage healed by a successful unsupervised intensive-care roll."},
+    )
+    first_aid_rounds: int = field(
+        default=30, metadata={"doc": "Rounds a first-aid task takes (3 minutes)."}
+    )
+    surgery_minutes: int = field(default=30, metadata={"doc": "Base duration of surgery."})
+    care_capacity_base: int = field(
+        default=8, metadata={"doc": "Light-care patients a Medic-0 caregiver can care for."}
+    )
+    monitoring_base: int = field(
+        default=32, metadata={"doc": "Light-care patients a Medic-0 character can monitor a day."}
+    )
+
+    def __post_init__(self) -> None:
+        from referee.errors import RulesError
+
+        if self.hp_thresholds not in HP_THRESHOLDS:
+            raise RulesError(f"hp_thresholds must be one of {HP_THRESHOLDS}")
+        if self.stacking not in STACKING:
+            raise RulesError(f"stacking must be one of {STACKING}")
+        if self.time_rule not in TIME_RULES:
+            raise RulesError(f"time_rule must be one of {TIME_RULES}")
+        if not 0 <= self.max_net_advantage <= 3:
+            raise RulesError("max_net_advantage must be 0..3")
+        if self.wound_penalty_step < 1:
+            raise RulesError("wound_penalty_step must be at least 1")

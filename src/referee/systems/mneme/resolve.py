@@ -1,0 +1,365 @@
+"""Resolving checks and attacks into Outcomes, and their exact odds (Mneme CE ch. 2, ch. 7).
+
+Every roll goes through :func:`build` -> a :class:`~referee.systems.base.Procedure`;
+``resolve_*`` applies its rule to rolled faces and ``*_odds`` to the exact
+distribution, so odds and rolls share one rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.dice.evaluate import DieRoll
+from referee.dice.odds import Distribution
+from referee.dice.roller import Roller, is_manual
+from referee.errors import RulesError
+from referee.systems.base import Change, Modifier, Outcome, Procedure
+from referee.systems.mneme.actions import Attack, Check, Mitigating, TakeDamage, Threat
+from referee.systems.mneme.checks import check_procedure, kept_indices, net_advantage, stack
+from referee.systems.mneme.checks import wound_penalty as wound_value
+from referee.systems.mneme.damage import (
+    DamageRolls,
+    damage_odds,
+    roll_damage,
+    rolls_on_success,
+)
+from referee.systems.mneme.effects import combined_difficulty, costly_success, fail_degree, mitigate
+from referee.systems.mneme.health import bleeds_from, condition_for, thresholds
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.sheet import Character
+
+SYSTEM = "mneme"
+
+
+@dataclass(frozen=True)
+class Built:
+    """A check ready to roll: its procedure and how its numbers were derived."""
+
+    procedure: Procedure[int, int]
+    applied: tuple[Modifier, ...]
+    dropped: tuple[Modifier, ...]
+    difficulty: int
+    steps: int
+    missing_skills: tuple[str, ...]
+
+    @property
+    def modifier(self) -> int:
+        """The total of the modifiers that apply."""
+        return sum(m.value for m in self.applied)
+
+
+def build(check: Check, state: Character | None, options: Options) -> Built:
+    """Collect modifiers (Competence, wound penalty, given ones), stack them by kind,
+    apply combined difficulties and Advantage, and build the check's procedure."""
+    mods: list[Modifier] = list(check.modifiers)
+    difficulty = check.difficulty
+    missing: tuple[str, ...] = ()
+    if state is None:
+        if check.characteristic or check.skill or check.combined_skills:
+            raise RulesError("a characteristic or skill check needs a character sheet")
+    else:
+        if check.characteristic:
+            skill = check.skill or (check.combined_skills[0] if check.combined_skills else None)
+            cmp = state.competence(check.characteristic, skill, options)
+            what = check.characteristic + (f" + {skill}" if skill else "")
+            if skill and state.skill(skill) is None:
+                what += " (unskilled)"
+            mods.append(Modifier(cmp, f"Competence ({what})", "competence"))
+        elif check.skill:
+            raise RulesError("a skill check needs the characteristic it adds to")
+        if check.combined_skills:
+            difficulty, missing = combined_difficulty(
+                difficulty, check.combined_skills, state.skills
+            )
+        if check.wounds:
+            wp = wound_value(state.damage, options)
+            if wp:
+                mods.append(Modifier(wp, f"wound penalty ({state.damage} damage)", "wound"))
+    applied, dropped = stack(mods, options)
+    steps = net_advantage(check.advantage, check.disadvantage, options)
+    total = sum(m.value for m in applied)
+    return Built(
+        check_procedure(total, difficulty, steps), applied, dropped, difficulty, steps, missing
+    )
+
+
+def _faces(built: Built, faces: tuple[int, ...]) -> tuple[DieRoll, ...]:
+    kept = set(kept_indices(faces, built.steps))
+    return tuple(DieRoll(f, 6, i in kept) for i, f in enumerate(faces))
+
+
+def _base_details(built: Built, faces: tuple[int, ...], effect: int) -> dict[str, Any]:
+    dice = sum(faces[i] for i in kept_indices(faces, built.steps))
+    return {
+        "dice": dice,
+        "modifier": built.modifier,
+        "roll": dice + built.modifier,
+        "difficulty": built.difficulty,
+        "effect": effect,
+        "advantage": built.steps,
+        "dropped_modifiers": [str(m) for m in built.dropped],
+        "missing_skills": list(built.missing_skills),
+        ("success_effect" if effect >= 0 else "fail_effect"): abs(effect),
+    }
+
+
+def _label(effect: int) -> str:
+    return f"Success Effect {effect}" if effect >= 0 else f"Fail Effect {-effect}"
+
+
+def no_stakes(action: str) -> Outcome:
+    """No stakes, no roll (ch. 2, Stakes): the task only takes time and attention."""
+    return Outcome(SYSTEM, action, success=None, label="No roll: no stakes")
+
+
+def resolve_check(
+    check: Check, state: Character | None, roller: Roller, options: Options
+) -> Outcome:
+    """Roll a check: Effect, Success / Fail Effect, mitigation, Costly Success."""
+    if not check.stakes:
+        return no_stakes("check")
+    built = build(check, state, options)
+    faces, effect = built.procedure.roll(roller)
+    details = _base_details(built, faces, effect)
+    success = effect >= 0
+    label = _label(effect)
+    degree = fail_degree(effect)
+    if not success:
+        if check.costly_success:
+            degree = costly_success(degree, options)
+            details["costly_success"] = {"fail_effect": degree, "success_effect": 0}
+            success, label = True, f"Costly Success (Fail Effect {degree})"
+        if check.mitigating is not None:
+            m = mitigate(
+                degree, check.mitigating.conditions, check.mitigating.cover, check.mitigating.skill
+            )
+            details["mitigation"] = list(m.steps)
+            details["cover_absorbed"] = m.cover_absorbed
+            if m.ordinary_failure and not success:
+                label = "Ordinary Failure"
+            elif not success:
+                label = f"Fail Effect {m.remaining} (mitigated from {degree})"
+    return Outcome(
+        SYSTEM,
+        "check",
+        faces=_faces(built, faces),
+        modifiers=built.applied,
+        target=built.difficulty,
+        result=effect,
+        success=success,
+        label=label,
+        details=details,
+        manual=is_manual(roller),
+        rolls=roller.records,
+    )
+
+
+def check_odds(check: Check, state: Character | None, options: Options) -> Distribution[int]:
+    """Exact distribution of the check's Effect (the same rule as :func:`resolve_check`)."""
+    if not check.stakes:
+        raise RulesError("a task without stakes is not rolled, so it has no odds")
+    return build(check, state, options).procedure.odds()
+
+
+# ---------------------------------------------------------------------------
+# damage
+
+
+def _rolls_data(r: DamageRolls) -> dict[str, Any]:
+    return {
+        "expression": r.expression,
+        "raw": list(r.raw),
+        "dealt": list(r.dealt),
+        "kept": list(r.kept),
+        "total": r.total,
+    }
+
+
+def incoming(
+    degree: int,
+    threat: Threat,
+    state: Character | None,
+    roller: Roller,
+    options: Options,
+) -> tuple[dict[str, Any], tuple[Change, ...], tuple[DieRoll, ...]]:
+    """Damage rolls a Fail Effect brings against the character (ch. 7).
+
+    Mitigation (conditions, cover, skill) first; the cover takes as many rolls as the
+    points it absorbed; the character takes one roll per point left, the highest summed
+    Rate of Attack kept, armour per roll, minimum 1 per roll at a Fail Effect of 6+.
+    """
+    mit: Mitigating = threat.mitigating
+    m = mitigate(degree, mit.conditions, mit.cover, mit.skill)
+    data: dict[str, Any] = {"fail_effect": degree, "mitigation": list(m.steps)}
+    changes: list[Change] = []
+    dice: list[DieRoll] = []
+    if m.cover_absorbed:
+        cover = roll_damage(
+            threat.damage,
+            m.cover_absorbed,
+            threat.cover_armour,
+            roller,
+            options=options,
+            keep=m.cover_absorbed,
+        )
+        data["cover_rolls"] = _rolls_data(cover)
+        dice += [d for group in cover.dice for d in group]
+        where = "cover" if mit.cover_index is None else f"protection.{mit.cover_index}"
+        changes.append(Change(where, "damage", delta=cover.total, reason="cover took the rolls"))
+    rolls = roll_damage(
+        threat.damage,
+        m.remaining,
+        threat.armour,
+        roller,
+        effect_degree=m.remaining,
+        options=options,
+    )
+    data["damage_rolls"] = _rolls_data(rolls)
+    data["damage"] = rolls.total
+    data["ordinary_failure"] = m.ordinary_failure
+    dice += [d for group in rolls.dice for d in group]
+    if rolls.total:
+        changes.append(Change("self", "damage", delta=rolls.total, reason="damage rolls"))
+    if state is not None:
+        t = thresholds(state, options)
+        after = state.damage + rolls.total
+        data["condition"] = condition_for(after, t)
+        if bleeds_from(rolls.largest, state, options):
+            data["bleeding"] = True
+            changes.append(
+                Change(
+                    "self",
+                    "conditions",
+                    value="Bleeding",
+                    reason="one roll reached the Seriously Wounded threshold",
+                )
+            )
+        if rolls.total > state.hp:
+            data["massive_damage"] = True
+    return data, tuple(changes), tuple(dice)
+
+
+def resolve_take_damage(
+    action: TakeDamage, state: Character | None, roller: Roller, options: Options
+) -> Outcome:
+    """Apply a known Fail Effect's damage rolls to the character."""
+    if action.fail_effect < 0:
+        raise RulesError("a Fail Effect degree cannot be negative")
+    data, changes, dice = incoming(action.fail_effect, action.threat, state, roller, options)
+    label = "Ordinary Failure" if data["ordinary_failure"] else f"{data['damage']} damage"
+    return Outcome(
+        SYSTEM,
+        "take-damage",
+        faces=dice,
+        result=data["damage"],
+        success=None,
+        label=label,
+        changes=changes,
+        details=data,
+        manual=is_manual(roller),
+        rolls=roller.records,
+    )
+
+
+def resolve_attack(
+    action: Attack, state: Character | None, roller: Roller, options: Options
+) -> Outcome:
+    """An attack: check, then the weapon's damage rolls on a success (SE + 1 rolls, the
+    highest RoA kept, target armour per roll), or the threat's on a failure."""
+    check = action.check
+    built = build(check, state, options)
+    faces, effect = built.procedure.roll(roller)
+    details = _base_details(built, faces, effect)
+    changes: list[Change] = []
+    all_dice = list(_faces(built, faces))
+    success = effect >= 0
+    label = _label(effect)
+    se: int | None = effect if success else None
+    struck_back = 0
+    if not success:
+        degree = fail_degree(effect)
+        if check.costly_success:
+            struck_back = costly_success(degree, options)
+            details["costly_success"] = {"fail_effect": struck_back, "success_effect": 0}
+            se, success, label = 0, True, f"Costly Success (Fail Effect {struck_back})"
+        else:
+            struck_back = degree
+    if se is not None:
+        n = rolls_on_success(se)
+        hit = roll_damage(
+            action.weapon, n, action.target, roller, effect_degree=se, options=options
+        )
+        details["weapon_rolls"] = _rolls_data(hit)
+        details["damage_dealt"] = hit.total
+        all_dice += [d for group in hit.dice for d in group]
+        changes.append(Change("target", "damage", delta=hit.total, reason="weapon damage"))
+        label += f": {hit.total} damage"
+    if struck_back and action.threat is not None:
+        data, more, dice = incoming(struck_back, action.threat, state, roller, options)
+        details["incoming"] = data
+        changes += more
+        all_dice += dice
+        if data["ordinary_failure"] and se is None:
+            label = "Ordinary Failure"
+        else:
+            label += f"; took {data['damage']} damage"
+    return Outcome(
+        SYSTEM,
+        "attack",
+        faces=tuple(all_dice),
+        modifiers=built.applied,
+        target=built.difficulty,
+        result=effect,
+        success=success,
+        label=label,
+        changes=tuple(changes),
+        details=details,
+        manual=is_manual(roller),
+        rolls=roller.records,
+    )
+
+
+def attack_odds(action: Attack, state: Character | None, options: Options) -> Distribution[int]:
+    """Exact distribution of the damage the attack deals to its target (0 on a miss)."""
+    built = build(action.check, state, options)
+    effects = built.procedure.odds()
+    cache: dict[int, Distribution[int]] = {}
+
+    def dealt_for(effect: int) -> Distribution[int]:
+        se = effect if effect >= 0 else (0 if action.check.costly_success else None)
+        if se is None:
+            return Distribution.constant(0)
+        if se not in cache:
+            cache[se] = damage_odds(
+                action.weapon,
+                rolls_on_success(se),
+                action.target,
+                effect_degree=se,
+                options=options,
+            )
+        return cache[se]
+
+    return effects.bind(dealt_for)
+
+
+def take_damage_odds(action: TakeDamage, options: Options) -> Distribution[int]:
+    """Exact distribution of the damage a known Fail Effect deals to the character."""
+    mit = action.threat.mitigating
+    m = mitigate(action.fail_effect, mit.conditions, mit.cover, mit.skill)
+    return damage_odds(
+        action.threat.damage,
+        m.remaining,
+        action.threat.armour,
+        effect_degree=m.remaining,
+        options=options,
+    )
+
+
+def condition_odds(
+    damage: Distribution[int], character: Character, options: Options
+) -> Distribution[str]:
+    """The probability of each HP condition the character ends in after the damage."""
+    t = thresholds(character, options)
+    base = character.damage
+    return damage.map(lambda d: condition_for(base + d, t))

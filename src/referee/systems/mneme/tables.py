@@ -1,0 +1,156 @@
+"""The numbers and tables of Mneme CE as data (ch. 2 and ch. 7).
+
+Nothing here computes a rule; the rule modules read these tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Final, TypeAlias
+
+from referee.systems.base import Ladder
+
+DEFAULT_DIFFICULTY: Final = 8
+"""Mneme CE ch. 2, Difficulty: the Referee's default."""
+
+DIFFICULTY: Final = Ladder(
+    (
+        (4, "Easy"),
+        (6, "Routine"),
+        (8, "Challenging"),
+        (10, "Difficult"),
+        (12, "Very Difficult"),
+        (14, "Formidable"),
+    )
+)
+"""Mneme CE ch. 2, Difficulty Number Table (named steps; 'Average' is the companion's 8)."""
+
+DIFFICULTY_ALIASES: Final = MappingProxyType({"average": 8})
+
+PRINTED_ODDS: Final = MappingProxyType(
+    {
+        3: "97.22",
+        4: "91.67",
+        5: "83.33",
+        6: "72.22",
+        7: "58.33",
+        8: "41.67",
+        9: "27.78",
+        10: "16.67",
+        11: "8.33",
+        12: "2.78",
+        13: "N/A",
+        14: "N/A",
+        15: "N/A",
+        16: "N/A",
+    }
+)
+"""Mneme CE ch. 2, Difficulty Number Table: the printed odds (percent) with no modifiers.
+
+Each is P(2d6 >= Difficulty) rounded to two places; 'N/A' marks the
+Difficulties 2d6 alone cannot reach (probability 0).
+"""
+
+SCALES: Final = MappingProxyType({"": 1, "D": 10, "H": 100, "K": 1000})
+"""Mneme CE ch. 7, Damage Scale: Deka x10, Heka x100, Kilo x1,000."""
+
+SCALE_ORDER: Final = ("", "D", "H", "K")
+
+PHYSICAL: Final = ("Str", "Dex", "End")
+MENTAL: Final = ("Int", "Edu", "Soc")
+CHARACTERISTICS: Final = (*PHYSICAL, *MENTAL)
+OPTIONAL_CHARACTERISTICS: Final = ("Psi",)
+
+CONDITIONS: Final = ("Unhurt", "Wounded", "Seriously Wounded", "Critically Wounded", "Dying")
+"""Mneme CE ch. 7, Injury Conditions, from least to most severe (derived from damage)."""
+
+STORED_CONDITIONS: Final = ("Bleeding", "Stunned", "Crippled", "Stabilised", "Dead")
+"""Conditions that damage alone does not determine, kept on the sheet."""
+
+ACTIVITIES: Final = ("strenuous", "moderate", "light", "full_rest")
+"""Activity levels of the healing table (strenuous loses the day's progress)."""
+
+CARE_LEVELS: Final = ("none", "light", "moderate", "serious", "intensive")
+"""Mneme CE ch. 7, Care Levels (with 'none')."""
+
+CARE_LOAD: Final = MappingProxyType({"light": 1, "moderate": 2, "serious": 4, "intensive": 8})
+"""Mneme CE ch. 7, Care Levels: equivalent light-care patient load."""
+
+CARE_FOR: Final = MappingProxyType(
+    {
+        "Unhurt": "none",
+        "Wounded": "light",
+        "Seriously Wounded": "moderate",
+        "Critically Wounded": "serious",
+        "Dying": "intensive",
+    }
+)
+"""The care level each condition needs (the '+ Care' column of the healing table)."""
+
+Rate: TypeAlias = tuple[int, int] | str | None
+"""A healing rate: ``(points, days)``, ``None`` for no healing, ``"immobile"``."""
+
+HEALING: Final[Mapping[str, Mapping[tuple[str, bool], Rate]]] = MappingProxyType(
+    {
+        # condition: {(activity, cared): rate}
+        "Wounded": {
+            ("moderate", False): None,
+            ("moderate", True): (1, 3),
+            ("light", False): (1, 2),
+            ("light", True): (1, 1),
+            ("full_rest", False): (1, 1),
+            ("full_rest", True): (2, 1),
+        },
+        "Seriously Wounded": {
+            ("moderate", False): None,
+            ("moderate", True): None,
+            ("light", False): (1, 3),
+            ("light", True): (1, 2),
+            ("full_rest", False): (1, 2),
+            ("full_rest", True): (1, 1),
+        },
+        "Critically Wounded": {
+            ("moderate", False): "immobile",
+            ("moderate", True): "immobile",
+            ("light", False): "immobile",
+            ("light", True): "immobile",
+            ("full_rest", False): (1, 7),
+            ("full_rest", True): (1, 3),
+        },
+        "Dying": {
+            ("moderate", False): "immobile",
+            ("moderate", True): "immobile",
+            ("light", False): "immobile",
+            ("light", True): "immobile",
+            ("full_rest", False): (1, 7),
+            ("full_rest", True): (1, 3),
+        },
+    }
+)
+"""Mneme CE ch. 7, Natural Healing and Medical Care Table (damage healed per days)."""
+
+TARGETED: Final = MappingProxyType(
+    {
+        "limb": (Fraction(1, 3), "Crippled"),
+        "extremity": (Fraction(1, 10), "Crippled"),
+        "head": (Fraction(1, 10), "Stunned"),
+        "vitals": (Fraction(1, 10), "Bleeding"),
+    }
+)
+"""Mneme CE ch. 7, Targeted Damage: share of HP one attack must deal there, and its effect."""
+
+TIME_PERCENT: Final = MappingProxyType({2: 25, 1: 50, 0: 100, -1: 150})
+"""Companion time table: percent of the median time by Effect (>= +2 -> 25 %)."""
+
+THERAPY_DAYS: Final = 3
+"""Mneme CE ch. 7, Healing and Mental Characteristics: days of therapy per point."""
+
+BLEED_MINUTES: Final = 1
+"""Mneme CE ch. 7, Bleeding: minutes per point of damage."""
+
+FIRST_AID_DIFFICULTY: Final = MappingProxyType({"other": 8, "self": 10})
+SURGERY_DIFFICULTY: Final = 8
+INTENSIVE_CARE_DIFFICULTY: Final = 8
+INTENSIVE_DYING_DAYS: Final = 3

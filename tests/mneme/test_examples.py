@@ -1,0 +1,215 @@
+"""Every worked example of the Mneme CE texts (ch. 2 core mechanics, ch. 7 outcomes)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from referee.dice.evaluate import odds
+from referee.dice.odds import Distribution, keep_highest
+from referee.dice.roller import ScriptedRoller
+from referee.systems.base import Modifier
+from referee.systems.mneme import RULESET
+from referee.systems.mneme.actions import Attack, Check, Mitigating, TakeDamage, Threat
+from referee.systems.mneme.damage import DamageSpec, Target
+from referee.systems.mneme.effects import (
+    combined_difficulty,
+    costly_success,
+    median_duration,
+    mitigate,
+    task_time,
+)
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.tables import DIFFICULTY, PRINTED_ODDS
+
+OPT = Options()
+
+EXACT = {
+    3: Fraction(35, 36),
+    4: Fraction(33, 36),
+    5: Fraction(30, 36),
+    6: Fraction(26, 36),
+    7: Fraction(21, 36),
+    8: Fraction(15, 36),
+    9: Fraction(10, 36),
+    10: Fraction(6, 36),
+    11: Fraction(3, 36),
+    12: Fraction(1, 36),
+    13: Fraction(0),
+    14: Fraction(0),
+    15: Fraction(0),
+    16: Fraction(0),
+}
+
+
+@pytest.mark.parametrize("difficulty", sorted(EXACT))
+def test_difficulty_table_odds(difficulty: int) -> None:
+    """Ch. 2, Difficulty Number Table: exact odds with no modifiers, and the printed %."""
+    p = RULESET.odds(Check(difficulty=difficulty), None, OPT).at_least(0)
+    assert p == EXACT[difficulty]
+    printed = PRINTED_ODDS[difficulty]
+    if printed == "N/A":
+        assert p == 0
+    else:
+        assert f"{float(p) * 100:.2f}" == printed
+
+
+def test_difficulty_names() -> None:
+    assert [DIFFICULTY.value(n) for n in DIFFICULTY.names()] == [4, 6, 8, 10, 12, 14]
+    assert DIFFICULTY.names()[2] == "Challenging"
+    assert Check().difficulty == 8
+
+
+def test_fail_effect_example() -> None:
+    """Ch. 2: Difficulty 8, Dice Roll 5 -> a Fail Effect of degree 3."""
+    roller = ScriptedRoller([2, 3])
+    out = RULESET.resolve(Check(difficulty=8), None, roller, OPT)
+    roller.assert_exhausted()
+    assert out.details["roll"] == 5 and out.result == -3
+    assert out.details["fail_effect"] == 3 and out.success is False
+    assert out.label == "Fail Effect 3"
+
+
+def test_mitigation_example() -> None:
+    """Ch. 2 / ch. 7: 2d6+4 against 13, a roll of 6 -> 7 -> 4 -> 2 -> 0, Ordinary Failure."""
+    check = Check(
+        difficulty=13,
+        modifiers=(Modifier(4, "attack modifiers", "competence"),),
+        mitigating=Mitigating(conditions=3, cover=2, skill=2),
+    )
+    roller = ScriptedRoller([1, 1])
+    out = RULESET.resolve(check, None, roller, OPT)
+    assert out.details["roll"] == 6
+    assert out.details["fail_effect"] == 7
+    assert out.details["mitigation"] == [7, 4, 2, 0]
+    assert out.label == "Ordinary Failure"
+    m = mitigate(7, 3, 2, 2)
+    assert m.steps == (7, 4, 2, 0) and m.ordinary_failure and m.cover_absorbed == 2
+
+
+def test_costly_success_example() -> None:
+    """Ch. 2 / ch. 7: a failure by 2 taken as a Costly Success costs a Fail Effect of 7."""
+    assert costly_success(2, OPT) == 7
+    out = RULESET.resolve(
+        Check(difficulty=8, costly_success=True), None, ScriptedRoller([3, 3]), OPT
+    )
+    assert out.result == -2 and out.success is True
+    assert out.details["costly_success"] == {"fail_effect": 7, "success_effect": 0}
+
+
+def test_automatic_rifle_success_effect_2() -> None:
+    """Ch. 7: Difficulty 12, Dice Result 14 -> SE 2 -> three 3d6-2 rolls at RoA 4."""
+    rifle = DamageSpec("3d6-2", rate_of_attack=4)
+    attack = Attack(Check(difficulty=12, modifiers=(Modifier(2, "skill", "competence"),)), rifle)
+    roller = ScriptedRoller([6, 6, 3, 4, 5, 6, 6, 1, 2, 2, 2])
+    out = RULESET.resolve(attack, None, roller, OPT)
+    roller.assert_exhausted()
+    assert out.details["roll"] == 14 and out.details["success_effect"] == 2
+    rolls = out.details["weapon_rolls"]
+    assert rolls["raw"] == [10, 11, 4] and rolls["kept"] == [True, True, True]
+    assert out.details["damage_dealt"] == 25
+
+
+def test_broadsword_against_armour_3() -> None:
+    """Ch. 7: SE 1 -> two 3d3-2 broadsword rolls; against Armor 3, two sets of 3d3-5."""
+    sword = DamageSpec("3d3-2")
+    attack = Attack(Check(difficulty=8), sword, Target(armour=3))
+    roller = ScriptedRoller([4, 5, 3, 3, 3, 1, 1, 2])
+    out = RULESET.resolve(attack, None, roller, OPT)
+    rolls = out.details["weapon_rolls"]
+    assert out.details["success_effect"] == 1 and len(rolls["raw"]) == 2
+    assert rolls["raw"] == [7, 2] and rolls["dealt"] == [4, 0]
+    per_roll = odds("3d3-5").clamp(low=0)
+    # two independent sets of 3d3-5 (damage never negative), given SE 1
+    assert keep_highest(per_roll, 2, 2) == _damage_given(attack, 1)
+
+
+def _damage_given(attack: Attack, se: int) -> Distribution[int]:
+    from referee.systems.mneme.damage import damage_odds
+
+    return damage_odds(attack.weapon, se + 1, attack.target, effect_degree=se, options=OPT)
+
+
+def test_automatic_rifle_success_effect_3_rate_3_armour_5() -> None:
+    """Ch. 7: SE 3 with RoA 3 -> three 3d6 rolls count; against Armor 5, 3d6-5 each."""
+    rifle = DamageSpec("3d6", rate_of_attack=3)
+    attack = Attack(
+        Check(difficulty=8, modifiers=(Modifier(3, "skill", "competence"),)),
+        rifle,
+        Target(armour=5),
+    )
+    faces = [4, 4, 6, 6, 6, 1, 1, 1, 5, 5, 5, 2, 3, 4]  # check, then four 3d6
+    out = RULESET.resolve(attack, None, ScriptedRoller(faces), OPT)
+    rolls = out.details["weapon_rolls"]
+    assert out.details["success_effect"] == 3
+    assert rolls["raw"] == [18, 3, 15, 9]
+    assert rolls["dealt"] == [13, 0, 10, 4]
+    assert rolls["kept"] == [True, False, True, True] and out.details["damage_dealt"] == 27
+    per_roll = odds("3d6-5").clamp(low=0)
+    assert _damage_given(attack, 3) == keep_highest(per_roll, 4, 3)
+
+
+def test_rate_of_attack_2_fail_effect_3() -> None:
+    """Ch. 7: Fail Effect 3 with RoA 2 -> three rolls, the two highest count."""
+    threat = Threat(DamageSpec("3d6", rate_of_attack=2))
+    roller = ScriptedRoller([1, 1, 1, 6, 6, 6, 3, 3, 3])
+    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    rolls = out.details["damage_rolls"]
+    assert rolls["raw"] == [3, 18, 9] and rolls["kept"] == [False, True, True]
+    assert out.result == 27
+    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == keep_highest(odds("3d6"), 3, 2)
+
+
+def test_flak_jacket() -> None:
+    """Ch. 7: Fail Effect 3, broadsword 3d3-2 from three attackers, Flak Jacket AR 4 ->
+    the adversaries roll 3d3-6 three times."""
+    threat = Threat(DamageSpec("3d3-2", rate_of_attack=3), armour=Target(armour=4))
+    roller = ScriptedRoller([3, 3, 3, 2, 2, 2, 1, 1, 1])
+    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    rolls = out.details["damage_rolls"]
+    assert [r - 4 for r in rolls["raw"]] == [3, 0, -3]  # 3d3-6 three times
+    assert rolls["dealt"] == [3, 0, 0] and out.result == 3
+    three = keep_highest(odds("3d3-6").clamp(low=0), 3, 3)
+    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == three
+
+
+def test_shield_protection_2_absorbs_two_of_three_rolls() -> None:
+    """Ch. 7: Fail Effect 3 behind a Shield of protection 2: the shield takes two 3d6
+    attacks and the PC one."""
+    threat = Threat(DamageSpec("3d6", rate_of_attack=3), mitigating=Mitigating(cover=2))
+    roller = ScriptedRoller([6, 5, 4, 3, 3, 3, 2, 1, 1])
+    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    roller.assert_exhausted()
+    assert out.details["mitigation"] == [3, 3, 1, 1]
+    assert out.details["cover_rolls"]["raw"] == [15, 9]
+    assert out.details["damage_rolls"]["raw"] == [4]
+    assert out.result == 4
+    cover_change = [c for c in out.changes if c.target == "cover"]
+    assert cover_change[0].delta == 24
+
+
+@pytest.mark.parametrize(("effect", "seconds"), [(0, 3), (1, 2), (-1, 4), (-3, 6)])
+def test_one_d6_second_action(effect: int, seconds: int) -> None:
+    """Ch. 2, Time and Checks: a 1d6-second action."""
+    median = median_duration("1d6")
+    assert median == 3
+    assert task_time(median, effect, OPT) == seconds
+
+
+def test_athletic_attack_combined_difficulty() -> None:
+    """Ch. 2, Combined Difficulties: ChM 1, Attack 0, no Athletics -> Difficulty 9 at Cmp 1."""
+    assert combined_difficulty(8, ["Melee", "Athletics"], {"Melee": 0}) == (9, ("Athletics",))
+    assert combined_difficulty(8, ["Melee", "Athletics"], {"Melee": 0, "Athletics": 0})[0] == 8
+    pc = Character(
+        "Jumper",
+        {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 7, "Soc": 7},
+        skills={"Melee": 0},
+    )
+    check = Check(characteristic="Dex", combined_skills=("Melee", "Athletics"))
+    out = RULESET.resolve(check, pc, ScriptedRoller([4, 4]), OPT)
+    assert out.target == 9 and out.details["modifier"] == 1
+    assert out.details["roll"] == 9 and out.success is True
+    skilled = Character(pc.name, pc.characteristics, skills={"Melee": 0, "Athletics": 0})
+    assert RULESET.resolve(check, skilled, ScriptedRoller([4, 4]), OPT).target == 8
