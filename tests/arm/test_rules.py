@@ -1,0 +1,191 @@
+"""Sheets, point costs, scale edge cases, combat and magic helpers."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.systems.arm.catalog import DEFAULT_SETTING
+from referee.systems.arm.combat import (
+    dodge_missile_difficulty,
+    in_range,
+    max_range,
+    may_defend,
+    melee_difficulty,
+    ranged_difficulty,
+    ranged_stat,
+    round_problems,
+)
+from referee.systems.arm.damage import Condition, NamedWound, accumulate, record_wound
+from referee.systems.arm.examples import premade
+from referee.systems.arm.magic import casting_total, soul_difficulty, soul_total, spell_named
+from referee.systems.arm.options import Options
+from referee.systems.arm.scale import convert, group_log, log_of, measure_of, parse_unit
+from referee.systems.arm.sheet import Mod, Sheet, mod_cost, point_cost, template_problems, validate
+from referee.systems.base import IllegalAction, InvalidSheet, RulesError, load_record
+
+STATS = dict.fromkeys(DEFAULT_SETTING.stats, 6)
+
+
+def test_the_premades_validate() -> None:
+    for name in ("alex", "brad", "christine"):
+        assert validate(premade(name)) == ()
+
+
+def test_validation_names_every_problem() -> None:
+    sheet = Sheet(
+        name="Bad",
+        stats={**{k: 6 for k in list(STATS)[:5]}, "Fitness": 10, "Luck": 4},
+        race="human",
+        movement={"Run": 7, "Fly": 2},
+        mods=(
+            Mod("Magically Able", -12, "special"),
+            Mod("Large", -1, "absolute"),
+            Mod("Swords", 1),
+            Mod("swords", 2),
+            Mod("Strength", 1, "special"),
+        ),
+        wound=6,
+        wounds=tuple(NamedWound(f"w{i}", 1) for i in range(6)),
+        chp=10,
+    )
+    fields = [p.field for p in validate(sheet)]
+    assert fields == [
+        "stats.Willpower",
+        "stats.Fitness",
+        "stats.Luck",
+        "movement.Run",
+        "movement.Fly",
+        "mods.0.value",
+        "mods.1.value",
+        "mods.3",
+        "wound",
+        "wounds",
+        "chp",
+    ]
+    unknown = Sheet(name="X", stats=STATS, race="elf")
+    assert [p.field for p in validate(unknown)] == ["race"]
+
+
+def test_point_costs() -> None:
+    sheet = Sheet(
+        name="Costed",
+        stats=STATS,
+        movement={"Run": 4},
+        mods=(
+            Mod("Short-Sighted", -3),
+            Mod("Large", 4, "absolute"),
+            Mod("Magically Able", -8, "special"),
+        ),
+    )
+    cost = point_cost(sheet)
+    assert cost["stats"] == 6 * 10 + 6 * 10 + 4 * 6 * 5
+    assert mod_cost(Mod("Short-Sighted", -3)) == -9
+    assert mod_cost(Mod("Large", 4, "absolute")) == mod_cost(Mod("Small", 4, "absolute")) == 12
+    assert mod_cost(Mod("Magically Able", -8, "special")) == 10 + 2 * 10
+    assert cost["total"] == cost["stats"] + cost["mods"]
+
+
+def test_templates_fix_stats_and_mods() -> None:
+    template = Sheet(name="Fencer", stats=STATS, kind="template", mods=(Mod("Rapiers", 2),))
+    ok = Sheet(name="Ann", stats=STATS, mods=(Mod("Rapiers", 2), Mod("Empathic", 1)))
+    assert template_problems(template, ok) == ()
+    bad = Sheet(name="Bo", stats={**STATS, "Wit": 7})
+    assert [p.field for p in template_problems(template, bad)] == ["stats.Wit", "mods"]
+
+
+def test_load_record_reports_bad_json_fields() -> None:
+    with pytest.raises(InvalidSheet) as e:
+        load_record(Sheet, {"name": "X", "stats": {"Fitness": "high"}, "colour": 1})
+    fields = {p.field for p in e.value.problems}
+    assert "colour" in fields and "stats.Fitness" in fields
+
+
+def test_scale_errors_and_ties() -> None:
+    assert [log_of(x) for x in (2, 5, 8, 9.9)] == [2, 4, 5, 5]
+    assert log_of(0.25) == -3 and log_of(0.06) == -6
+    for bad in (0, -1, "x"):
+        with pytest.raises(RulesError):
+            log_of(bad)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        measure_of(5000)
+    with pytest.raises(RulesError, match="unknown unit"):
+        parse_unit("furlong")
+    with pytest.raises(RulesError, match="different kinds"):
+        convert(1, "m", "s")
+    with pytest.raises(RulesError, match="round length"):
+        convert(1, "m/s", "m/round")
+    assert convert(0, "h", "min") == 9
+    assert convert(0, "mi", "km") == 1
+
+
+def test_group_efforts() -> None:
+    assert group_log([6, 6]) == (8, "first person's log + log of 2")
+    assert group_log([6, 6], count="helpers")[0] == 6
+    assert group_log([3, 9])[0] == log_of(measure_of(3) + measure_of(9))
+    with pytest.raises(RulesError):
+        group_log([])
+
+
+def test_melee_table() -> None:
+    assert melee_difficulty("attack", size=4) == 0
+    assert melee_difficulty("attack moving", size=-1) == 7
+    assert melee_difficulty("defend", attack_result=3) == 7
+    assert melee_difficulty("counter-blow defence", attack_result=3) == 9
+    assert melee_difficulty("berserk attack") == 3
+    with pytest.raises(RulesError):
+        melee_difficulty("defend")
+    with pytest.raises(RulesError):
+        melee_difficulty("joust")
+    assert not may_defend(["attack"]) and may_defend([])
+    assert round_problems({"A": ["defend", "counter-blow"], "B": ["attack"]}) == ()
+    assert [p.field for p in round_problems({"A": ["attack", "defend"], "B": ["dance"]})] == [
+        "A",
+        "B[0]",
+    ]
+
+
+def test_ranged_rules() -> None:
+    bow = DEFAULT_SETTING.ranged_weapon("Long bow")
+    assert bow is not None and max_range(bow, {"Fitness": 6}) == 13
+    assert in_range(bow, 13, {"Fitness": 6}) and not in_range(bow, 14, {"Fitness": 6})
+    assert ranged_stat(bow) == "Dexterity"
+    assert ranged_difficulty(10) == 24
+    assert ranged_difficulty(-3, moving=True, cover=2) == 8
+    with pytest.raises(IllegalAction):
+        dodge_missile_difficulty(bow, 3)
+    from dataclasses import replace
+
+    spear = replace(bow, name="Spear", dodgeable=True, aimed=False)
+    assert dodge_missile_difficulty(spear, 3) == 7
+    assert dodge_missile_difficulty(spear, 3, prepared=True) == 5
+    assert (
+        dodge_missile_difficulty(spear, 3, prepared=True, options=Options(ranged_prepared_dodge=6))
+        == 9
+    )
+
+
+def test_magic() -> None:
+    fireball = spell_named(DEFAULT_SETTING, "fire-ball")
+    assert (fireball.difficulty, fireball.accuracy, fireball.damage) == (7, 20, 12)
+    assert in_range(fireball, 1000) and not fireball.dodgeable
+    assert casting_total(fireball, "Wit", STATS, 1) == 7
+    with pytest.raises(IllegalAction):
+        casting_total(fireball, "Charisma", STATS)
+    assert [
+        soul_difficulty(o) for o in ("move", "shape", "transmute similar", "imbue conditional")
+    ] == [4, 6, 7, 12]
+    assert soul_total(6, {"Magically Able": 2}) == 8
+    with pytest.raises(IllegalAction, match="Magically Able"):
+        soul_total(6, {})
+
+
+def test_named_wounds() -> None:
+    opts = Options(record_wounds=True)
+    c = Condition()
+    for i in range(5):
+        c = record_wound(c, f"wound {i}", 1, opts)
+    with pytest.raises(IllegalAction, match="at most 5"):
+        record_wound(c, "one too many", 1, opts)
+    with pytest.raises(IllegalAction):
+        record_wound(Condition(), "ankle", 2)
+    assert accumulate(Condition(4, 4), 3, 3).label == "Dead, Unconscious"
