@@ -1,0 +1,194 @@
+"""Task resolution: a pool of d6 against a target number (Mongrel, Task Resolution).
+
+One rule, two evaluations (principle 1): :func:`pool_procedure` reads the
+faces into the statistic ``(successes, sixes, ones)`` and :func:`judge` maps
+that statistic to a :class:`CheckResult`. Rolling applies ``judge`` to the
+faces; odds apply it to the statistic's exact distribution, computed by
+multinomial counting over four face classes (ones, sixes, succeeding middle
+faces, failing middle faces) - O(n³) terms, never the 6ⁿ face sequences.
+
+The scoped special cases follow RULINGS.md: half or more 1s fails a roll-over
+against TN 1 or less; half or more 6s fails a roll-under against TN 6 or more;
+half or more 6s succeeds (Effect 1) a roll-over against TN 7 or more. Zero
+Expertise rolls one die twice, each judged as a one-die pool; both must pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import Literal
+
+from referee.dice.odds import Distribution
+from referee.errors import RulesError
+from referee.systems.base import Procedure
+
+from .tables import MAX_DICE, MAX_DIFFICULTY, MAX_TN, MIN_TN
+
+Mode = Literal["under", "over"]
+MODES: tuple[Mode, ...] = ("under", "over")
+
+Stat = tuple[int, int, int]
+"""(dice meeting the TN, dice showing 6, dice showing 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """What one task roll yields.
+
+    ``successes`` counts the dice meeting the TN (for zero Expertise: the
+    number of the two rolls that passed); ``special`` names the rule that
+    decided the roll when it was not the plain count: ``"half ones"``,
+    ``"half sixes fail"``, ``"half sixes succeed"`` or ``"zero expertise"``.
+    """
+
+    success: bool
+    successes: int
+    effect: int
+    special: str = ""
+
+
+def _bound(dice: int, tn: int, mode: str, identity: int) -> None:
+    if not 0 <= dice <= MAX_DICE:
+        raise RulesError(f"dice must be 0..{MAX_DICE} (Expertise), not {dice}")
+    if not MIN_TN <= tn <= MAX_TN:
+        raise RulesError(f"target number must be {MIN_TN}..{MAX_TN}, not {tn}")
+    if mode not in MODES:
+        raise RulesError(f"mode must be 'under' or 'over', not {mode!r}")
+    if not 0 <= identity <= 20:
+        raise RulesError(f"identity must be 0..20, not {identity}")
+
+
+def target_number(attribute: int, mode: Mode, difficulty: int = 0) -> int:
+    """The TN after a Modifier: it always makes the roll harder (RULINGS, Modifiers).
+
+    ``difficulty`` 1..4 lowers a roll-under TN or raises a roll-over TN.
+    """
+    if not 0 <= difficulty <= MAX_DIFFICULTY:
+        raise RulesError(f"a Modifier runs from 0 to {MAX_DIFFICULTY}, not {difficulty}")
+    return attribute - difficulty if mode == "under" else attribute + difficulty
+
+
+def meets(face: int, tn: int, mode: Mode) -> bool:
+    """Whether one die meets the TN: at most it (roll-under) or at least it (roll-over)."""
+    return face <= tn if mode == "under" else face >= tn
+
+
+def read(faces: tuple[int, ...], tn: int, mode: Mode) -> Stat:
+    """The statistic the rule needs from rolled faces."""
+    return (
+        sum(1 for f in faces if meets(f, tn, mode)),
+        faces.count(6),
+        faces.count(1),
+    )
+
+
+def judge(stat: Stat, n: int, tn: int, mode: Mode, identity: int) -> CheckResult:
+    """The rule: statistic -> success and Effect (Mongrel, Basics and special cases).
+
+    Effect = succeeding dice + the governing Identity (RULINGS: the TN is not
+    added). Special-case successes have Effect 1 with no Identity.
+    """
+    successes, sixes, ones = stat
+    half = 2 * sixes >= n
+    if mode == "over" and tn <= 1 and 2 * ones >= n:
+        return CheckResult(False, successes, 0, "half ones")
+    if mode == "under" and tn >= 6 and half:
+        return CheckResult(False, successes, 0, "half sixes fail")
+    if mode == "over" and tn >= 7:
+        if half:
+            return CheckResult(True, successes, 1, "half sixes succeed")
+        return CheckResult(False, successes, 0)
+    if successes == 0:
+        return CheckResult(False, 0, 0)
+    return CheckResult(True, successes, successes + identity)
+
+
+def exact_stat(n: int, tn: int, mode: Mode) -> Distribution[Stat]:
+    """Exact distribution of ``(successes, sixes, ones)`` for ``n`` d6 (multinomial counts)."""
+    middle_ok = sum(1 for f in range(2, 6) if meets(f, tn, mode))
+    middle_bad = 4 - middle_ok
+    one_ok = 1 if meets(1, tn, mode) else 0
+    six_ok = 1 if meets(6, tn, mode) else 0
+    pow_ok = [middle_ok**k for k in range(n + 1)]
+    pow_bad = [middle_bad**k for k in range(n + 1)]
+    weights: dict[Stat, int] = {}
+    for a in range(n + 1):  # ones
+        ca = comb(n, a)
+        for b in range(n - a + 1):  # sixes
+            rest = n - a - b
+            cab = ca * comb(n - a, b)
+            base = a * one_ok + b * six_ok
+            if middle_ok == 0 or middle_bad == 0:
+                c = rest if middle_ok else 0
+                key = (base + c, b, a)
+                weights[key] = weights.get(key, 0) + cab * 4**rest
+                continue
+            for c in range(rest + 1):
+                key = (base + c, b, a)
+                w = cab * comb(rest, c) * pow_ok[c] * pow_bad[rest - c]
+                weights[key] = weights.get(key, 0) + w
+    return Distribution(weights)
+
+
+def pool_procedure(
+    dice: int, tn: int, mode: Mode, identity: int = 0
+) -> Procedure[Stat, CheckResult]:
+    """The check for a pool of ``dice`` ≥ 1 d6 as a :class:`Procedure`."""
+    _bound(dice, tn, mode, identity)
+    if dice == 0:
+        raise RulesError("a pool needs at least one die; use zero_procedure for Expertise 0")
+    return Procedure(
+        groups=((dice, 6),),
+        read=lambda faces: read(faces, tn, mode),
+        exact=lambda: exact_stat(dice, tn, mode),
+        rule=lambda stat: judge(stat, dice, tn, mode, identity),
+    )
+
+
+def _single_passes(face: int, tn: int, mode: Mode) -> bool:
+    return judge(read((face,), tn, mode), 1, tn, mode, 0).success
+
+
+def zero_procedure(tn: int, mode: Mode) -> Procedure[int, CheckResult]:
+    """Zero Expertise: one die rolled twice, both must succeed; Effect 1 (RULINGS).
+
+    The statistic is how many of the two rolls pass as a one-die pool.
+    """
+    _bound(0, tn, mode, 0)
+    passing = sum(1 for f in range(1, 7) if _single_passes(f, tn, mode))
+
+    def exact() -> Distribution[int]:
+        weights = {k: comb(2, k) * passing**k * (6 - passing) ** (2 - k) for k in range(3)}
+        return Distribution({k: w for k, w in weights.items() if w} or {0: 1})
+
+    def rule(passed: int) -> CheckResult:
+        ok = passed == 2
+        return CheckResult(ok, passed, 1 if ok else 0, "zero expertise")
+
+    return Procedure(
+        groups=((2, 6),),
+        read=lambda faces: sum(1 for f in faces if _single_passes(f, tn, mode)),
+        exact=exact,
+        rule=rule,
+    )
+
+
+def procedure(
+    dice: int, tn: int, mode: Mode, identity: int = 0
+) -> Procedure[Stat, CheckResult] | Procedure[int, CheckResult]:
+    """The check for any Expertise level: a pool, or the zero-Expertise roll."""
+    _bound(dice, tn, mode, identity)
+    if dice == 0:
+        return zero_procedure(tn, mode)
+    return pool_procedure(dice, tn, mode, identity)
+
+
+def check_odds(dice: int, tn: int, mode: Mode, identity: int = 0) -> Distribution[CheckResult]:
+    """The exact distribution of a check's result."""
+    return procedure(dice, tn, mode, identity).odds()
+
+
+def effect_odds(dice: int, tn: int, mode: Mode, identity: int = 0) -> Distribution[int]:
+    """The exact distribution of Effect (0 = failure)."""
+    return check_odds(dice, tn, mode, identity).map(lambda r: r.effect if r.success else 0)

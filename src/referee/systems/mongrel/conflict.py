@@ -1,0 +1,443 @@
+"""Complex task resolution as an immutable value (Mongrel, Complex task resolution; Fatigue).
+
+A :class:`Conflict` holds the fighters and the order; :meth:`Conflict.apply`
+returns a new conflict, so a conflict can be stored, replayed and undone
+(:meth:`Conflict.undo` returns the state before the last action).
+
+* Order: highest Beast, then Man, then Demon; remaining ties by coin (a die
+  from the roller). Acting moves the actor to the back; there are no rounds.
+* :class:`Advance`: 1 AP to take the next action, at any time.
+* :class:`Attack`: only the fighter at the front with AP; a defending target
+  pays 1 AP and makes the attacker pay 1 AP and roll over the target's
+  attribute; otherwise the attacker rolls under his own. A miss costs the
+  attacker 1 AP; a hit on a non-defender costs nothing (RULINGS, Defending).
+* :class:`Recover`: the only action at 0 AP: +1 from 0, else refresh to the
+  maximum; full refreshes per hour are limited to Physique (Fatigue).
+* :class:`SpendResolve`: Infernal Resolve into AP 1:1; :class:`Rest` and
+  :class:`VowRefresh` restore Infernal Resolve (and fatigue after rest).
+AP never go below 0: a cost larger than what is left takes what is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from referee.dice.roller import Roller
+from referee.errors import IllegalAction
+
+from .checks import CheckResult, Mode, procedure, target_number
+from .damage import Body, Hit, lose_resolve, take_damage
+from .options import Options
+from .sheet import Sheet, action_points, attribute, infernal_resolve
+from .tables import (
+    EXPERTISE,
+    PHYSICAL_ATTACKS,
+    SPIRIT_ATTACKS,
+    TARGET_ATTRIBUTE,
+    canonical_expertise,
+)
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One character in a conflict: identity, attributes, Expertise and a :class:`Body`."""
+
+    id: str
+    name: str
+    man: int
+    beast: int
+    demon: int
+    attributes: Mapping[str, int]
+    expertise: Mapping[str, int]
+    body: Body
+    refreshes: int = 0
+
+    @classmethod
+    def from_sheet(cls, sheet: Sheet, fid: str | None = None) -> Fighter:
+        """A fresh fighter from a sheet (AP = Speed, Infernal Resolve = Spirit)."""
+        attrs = {
+            a: attribute(sheet, a)
+            for a in ("size", "spirit", "physique", "beauty", "speed", "social")
+        }
+        ap = action_points(sheet)
+        ir = infernal_resolve(sheet)
+        body = Body(attrs["size"], attrs["physique"], attrs["beauty"], ap, ap, ir, ir)
+        return cls(
+            fid or sheet.name.lower(),
+            sheet.name,
+            sheet.identity.man,
+            sheet.identity.beast,
+            sheet.identity.demon,
+            attrs,
+            dict(sheet.expertise),
+            body,
+        )
+
+    def attr(self, name: str) -> int:
+        """An attribute now (Physique and Beauty after damage)."""
+        if name == "physique":
+            return self.body.current_physique
+        if name == "beauty":
+            return self.body.current_beauty
+        if name not in self.attributes:
+            raise IllegalAction(f"unknown attribute {name!r}")
+        return self.attributes[name]
+
+    def identity(self, name: str) -> int:
+        """The Identity score governing an Expertise."""
+        value: int = getattr(self, EXPERTISE[name][0])
+        return value
+
+
+# -- actions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Advance:
+    """Spend 1 AP to move to the front of the order (any time)."""
+
+    who: str
+
+
+@dataclass(frozen=True)
+class Attack:
+    """An attack by the fighter at the front of the order."""
+
+    attacker: str
+    target: str
+    expertise: str
+    defend: bool = False
+    attribute: str | None = None
+    difficulty: int = 0
+    weapon: int = 0
+    armor: int = 0
+    shunt_to_beauty: int = 0
+
+
+@dataclass(frozen=True)
+class Task:
+    """Any other task by the fighter at the front: roll under own attribute or over a TN."""
+
+    who: str
+    expertise: str
+    attribute: str | None = None
+    tn: int | None = None
+    mode: Mode = "under"
+    difficulty: int = 0
+
+
+@dataclass(frozen=True)
+class Recover:
+    """Recover Action Points (takes the action)."""
+
+    who: str
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Let the next fighter act (goes to the back of the order without acting)."""
+
+    who: str
+
+
+@dataclass(frozen=True)
+class SpendResolve:
+    """Spend Infernal Resolve for Action Points 1:1 (not an action)."""
+
+    who: str
+    points: int = 1
+
+
+@dataclass(frozen=True)
+class Rest:
+    """Rest or calm activity for some hours: refresh Infernal Resolve; restore refreshes."""
+
+    who: str
+    hours: int = 1
+
+
+@dataclass(frozen=True)
+class VowRefresh:
+    """Circumstances in direct opposition to the Vow refresh Infernal Resolve."""
+
+    who: str
+
+
+Action = Advance | Attack | Task | Recover | Wait | SpendResolve | Rest | VowRefresh
+ACTIONS: dict[str, type[Any]] = {
+    "advance": Advance,
+    "attack": Attack,
+    "task": Task,
+    "recover": Recover,
+    "wait": Wait,
+    "spend_resolve": SpendResolve,
+    "rest": Rest,
+    "vow_refresh": VowRefresh,
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One applied action and what it did (text and numbers)."""
+
+    action: Any
+    summary: str
+    faces: tuple[int, ...] = ()
+    result: CheckResult | None = None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """The state of a complex task resolution; every action makes a new one."""
+
+    fighters: tuple[Fighter, ...]
+    order: tuple[str, ...]
+    log: tuple[Entry, ...] = ()
+    previous: Conflict | None = field(default=None, repr=False, compare=False)
+
+    # -- construction -------------------------------------------------
+    @classmethod
+    def start(cls, fighters: Iterable[Fighter], roller: Roller) -> Conflict:
+        """Order by Beast, Man, Demon (highest first); a coin breaks what remains tied."""
+        fs = tuple(fighters)
+        ids = [f.id for f in fs]
+        if len(set(ids)) != len(ids):
+            raise IllegalAction("fighter ids must be unique")
+        if not fs:
+            raise IllegalAction("a conflict needs at least one fighter")
+        return cls(fs, initial_order(fs, roller))
+
+    # -- queries -------------------------------------------------------
+    def fighter(self, fid: str) -> Fighter:
+        """The fighter with id ``fid``."""
+        for f in self.fighters:
+            if f.id == fid:
+                return f
+        raise IllegalAction(f"no fighter {fid!r} (known: {', '.join(f.id for f in self.fighters)})")
+
+    @property
+    def next(self) -> str | None:
+        """Who acts next (``None`` when nobody living remains)."""
+        return self.order[0] if self.order else None
+
+    # -- transformation ------------------------------------------------
+    def apply(self, action: Action, roller: Roller, options: Options | None = None) -> Conflict:
+        """The conflict after ``action``; :class:`IllegalAction` if the rules forbid it."""
+        opts = options or Options()
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"unknown action {action!r}")
+        new, entry = handler(self, action, roller, opts)
+        out: Conflict = replace(new, log=(*self.log, entry), previous=self)
+        return out
+
+    def undo(self) -> Conflict:
+        """The conflict before the last action."""
+        if self.previous is None:
+            raise IllegalAction("nothing to undo")
+        return self.previous
+
+    def _put(self, f: Fighter) -> Conflict:
+        fighters = tuple(f if g.id == f.id else g for g in self.fighters)
+        order = tuple(i for i in self.order if not _by_id(fighters, i).body.dead)
+        return replace(self, fighters=fighters, order=order)
+
+    def _to_back(self, fid: str) -> Conflict:
+        if fid not in self.order:
+            return self
+        return replace(self, order=(*[i for i in self.order if i != fid], fid))
+
+
+def _by_id(fighters: tuple[Fighter, ...], fid: str) -> Fighter:
+    return next(f for f in fighters if f.id == fid)
+
+
+def initial_order(fighters: tuple[Fighter, ...], roller: Roller) -> tuple[str, ...]:
+    """Highest Beast, then Man, then Demon; a tied group is shuffled by die rolls (the coin)."""
+    ranked = sorted(fighters, key=lambda f: (-f.beast, -f.man, -f.demon))
+    out: list[str] = []
+    i = 0
+    while i < len(ranked):
+        key = (ranked[i].beast, ranked[i].man, ranked[i].demon)
+        group = [f.id for f in ranked[i:] if (f.beast, f.man, f.demon) == key]
+        i += len(group)
+        while len(group) > 1:  # pick who goes first among the tied: a coin for two
+            (k,) = roller.roll(1, len(group))
+            out.append(group.pop(k - 1))
+        out += group
+    return tuple(out)
+
+
+def _pay(f: Fighter, amount: int) -> Fighter:
+    return replace(f, body=replace(f.body, ap=max(0, f.body.ap - amount)))
+
+
+def _living(c: Conflict, fid: str) -> Fighter:
+    f = c.fighter(fid)
+    if f.body.dead:
+        raise IllegalAction(f"{f.name} is dead")
+    return f
+
+
+def _acting(c: Conflict, fid: str) -> Fighter:
+    f = _living(c, fid)
+    if c.next != fid:
+        raise IllegalAction(
+            f"{f.name} is not next in the order ({c.next} is); spend 1 AP to advance"
+        )
+    return f
+
+
+def _advance(c: Conflict, a: Advance, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    f = _living(c, a.who)
+    if f.body.ap < 1:
+        raise IllegalAction(f"{f.name} has no Action Point to spend")
+    c = c._put(_pay(f, 1))
+    c = replace(c, order=(a.who, *[i for i in c.order if i != a.who]))
+    return c, Entry(a, f"{f.name} spends 1 AP to act next")
+
+
+def _roll(
+    dice: int, tn: int, mode: Mode, identity: int, roller: Roller
+) -> tuple[tuple[int, ...], CheckResult]:
+    faces, result = procedure(dice, tn, mode, identity).roll(roller)
+    return faces, result
+
+
+def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    att = _acting(c, a.attacker)
+    tgt = _living(c, a.target)
+    if att.id == tgt.id:
+        raise IllegalAction("a fighter cannot attack himself")
+    if att.body.ap < 1:
+        raise IllegalAction(f"{att.name} has 0 AP: the only action is to recover")
+    exp = canonical_expertise(a.expertise)
+    attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
+    dice = att.expertise.get(exp, 0)
+    if a.defend:
+        if tgt.body.collapsed:
+            raise IllegalAction(f"{tgt.name} has collapsed and cannot defend")
+        if tgt.body.ap < 1:
+            raise IllegalAction(f"{tgt.name} has no Action Point to defend with")
+        tgt = _pay(tgt, 1)
+        att = _pay(att, 1)
+        mode: Mode = "over"
+        tn = target_number(tgt.attr(attr), mode, a.difficulty)
+    else:
+        mode = "under"
+        tn = target_number(att.attr(attr), mode, a.difficulty)
+    faces, result = _roll(dice, tn, mode, att.identity(exp), roller)
+    how = f"{att.name} {exp} {dice}d6 {mode} {tn} {list(faces)}"
+    if not result.success:
+        att = _pay(att, 1)
+        c = c._put(att)._put(tgt)
+        return c._to_back(att.id), Entry(a, f"{how}: miss, 1 AP lost", faces, result)
+    c = c._put(att)
+    if exp in PHYSICAL_ATTACKS:
+        hit = Hit(result.effect, a.weapon, a.armor, a.shunt_to_beauty)
+        body = take_damage(tgt.body, hit, o, spend_resolve=o.auto_spend_resolve)
+        note = f"hit, Effect {result.effect}, damage {tgt.body.damage}->{body.damage}"
+    elif exp in SPIRIT_ATTACKS:
+        body = lose_resolve(tgt.body, result.effect)
+        note = f"hit, Effect {result.effect}, Infernal Resolve {tgt.body.ir}->{body.ir}"
+    else:
+        body = tgt.body
+        note = f"success, Effect {result.effect}"
+    if body.dead:
+        note += f"; {tgt.name} dies"
+    c = c._put(replace(tgt, body=body))
+    return c._to_back(att.id), Entry(a, f"{how}: {note}", faces, result)
+
+
+def _task(c: Conflict, a: Task, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    f = _acting(c, a.who)
+    if f.body.ap < 1:
+        raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
+    exp = canonical_expertise(a.expertise)
+    attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
+    base = f.attr(attr) if a.tn is None else a.tn
+    tn = target_number(base, a.mode, a.difficulty)
+    dice = f.expertise.get(exp, 0)
+    faces, result = _roll(dice, tn, a.mode, f.identity(exp), roller)
+    word = f"success, Effect {result.effect}" if result.success else "failure"
+    return c._to_back(f.id), Entry(a, f"{f.name} {exp} {list(faces)}: {word}", faces, result)
+
+
+def _recover(c: Conflict, a: Recover, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    f = _acting(c, a.who)
+    b = f.body
+    cap = b.effective_ap_max
+    refreshes = f.refreshes
+    if b.ap == 0:
+        ap = 1
+    elif o.refresh_variant:
+        if b.ap >= cap:
+            raise IllegalAction(f"{f.name} is full up at {b.ap} AP and cannot refresh")
+        ap = b.ap + o.refresh_amount
+    elif f.refreshes >= f.attr("physique"):
+        ap = b.ap + 1  # fatigued: refreshing yields one point
+    else:
+        ap = max(b.ap, cap)
+        refreshes += 1
+    if b.ap_cap is not None:
+        ap = min(ap, b.ap_cap)
+    new = replace(f, body=replace(b, ap=ap, collapsed=False), refreshes=refreshes)
+    c = c._put(new)
+    return c._to_back(f.id), Entry(a, f"{f.name} recovers: AP {b.ap}->{ap}")
+
+
+def _wait(c: Conflict, a: Wait, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    f = _acting(c, a.who)
+    return c._to_back(f.id), Entry(a, f"{f.name} waits")
+
+
+def _spend(c: Conflict, a: SpendResolve, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    f = _living(c, a.who)
+    if a.points < 1 or a.points > f.body.ir:
+        raise IllegalAction(f"{f.name} can spend 1..{f.body.ir} Infernal Resolve, not {a.points}")
+    b = replace(f.body, ir=f.body.ir - a.points, ap=f.body.ap + a.points, collapsed=False)
+    if b.ir == 0 and o.zero_ir_collapse_on_spend:
+        b = lose_resolve(replace(b, ir=1), 1)
+    c = c._put(replace(f, body=b))
+    return c, Entry(a, f"{f.name} spends {a.points} Infernal Resolve: AP {f.body.ap}->{b.ap}")
+
+
+def _rest(c: Conflict, a: Rest, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    f = _living(c, a.who)
+    if not 1 <= a.hours <= 24:
+        raise IllegalAction("rest lasts 1 to 24 hours")
+    b = replace(f.body, ir=f.body.ir_max, ap_cap=None)
+    refreshes = 0 if a.hours >= o.fatigue_rest_hours else f.refreshes
+    c = c._put(replace(f, body=b, refreshes=refreshes))
+    return c, Entry(a, f"{f.name} rests {a.hours} h: Infernal Resolve {b.ir}")
+
+
+def _vow(c: Conflict, a: VowRefresh, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    f = _living(c, a.who)
+    b = replace(f.body, ir=f.body.ir_max, ap_cap=None)
+    c = c._put(replace(f, body=b))
+    return c, Entry(a, f"{f.name}'s Vow refreshes Infernal Resolve to {b.ir}")
+
+
+_HANDLERS: dict[type[Any], Any] = {
+    Advance: _advance,
+    Attack: _attack,
+    Task: _task,
+    Recover: _recover,
+    Wait: _wait,
+    SpendResolve: _spend,
+    Rest: _rest,
+    VowRefresh: _vow,
+}
+
+
+def replay(
+    start: Conflict, actions: Iterable[Action], roller: Roller, options: Options | None = None
+) -> Conflict:
+    """Apply actions in order from a starting conflict."""
+    c = start
+    for action in actions:
+        c = c.apply(action, roller, options)
+    return c

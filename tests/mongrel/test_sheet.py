@@ -1,0 +1,115 @@
+"""Character creation: the three example characters and the validator's rules."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.systems.mongrel import RULESET
+from referee.systems.mongrel.examples import example
+from referee.systems.mongrel.options import Options
+from referee.systems.mongrel.sheet import Approval, Attributes, CreationSteps, Identity
+from referee.systems.mongrel.validation import (
+    R_AGE,
+    R_ATTR,
+    R_FORM,
+    R_IDENTITY,
+    R_OLD_IGNORED,
+    R_POWER_PRIMARY,
+    R_POWERS,
+    R_SEX,
+    R_STEP1,
+    R_STEPS,
+    audit,
+    build,
+    problems,
+)
+
+
+def _found(name: str) -> set[tuple[str, str]]:
+    return {(p.rule, p.field) for p in problems(example(name))}
+
+
+def test_alwia_lacks_resist_and_her_levels_fit_no_build() -> None:
+    assert _found("alwia") == {
+        (R_STEP1, "expertise.Resist"),
+        (R_STEPS, "expertise"),
+        (R_STEPS, "expertise.Balance"),
+        (R_STEPS, "expertise.Rend"),
+        (R_STEPS, "expertise.Threaten"),
+    }
+    # identity, attributes, powers and derived scores are all legal
+    assert not [p for p in problems(example("alwia")) if p.rule != R_STEPS and p.rule != R_STEP1]
+
+
+def test_vooruk_rend_6_is_unreachable() -> None:
+    found = problems(example("vooruk"))
+    rend = [p for p in found if p.field == "expertise.Rend"]
+    assert rend and rend[0].value == 6 and "at most 4" in rend[0].message
+    assert {p.rule for p in found} == {R_STEPS}
+    assert {p.field for p in found} == {
+        "expertise.Rend",
+        "expertise",
+        "expertise.Burn",
+        "expertise.Sense",
+        "expertise.Balance",
+    }
+
+
+def test_giazza_closest_build_is_one_point_off() -> None:
+    found = problems(example("giazza"))
+    assert [(p.rule, p.field, p.value) for p in found] == [
+        (R_STEPS, "expertise", 1),
+        (R_STEPS, "expertise.Bureaucrat", 3),
+    ]
+    assert "Melee + Bureaucrat" in found[0].message
+
+
+def test_a_legal_build_validates_and_recorded_steps_are_checked() -> None:
+    g = example("giazza")
+    levels = build("man", ("Melee", "Bureaucrat"), ("Sense", "Athletics"), ("Lie", "Balance"))
+    good = replace(g, expertise={k: v for k, v in levels.items() if v})
+    assert problems(good) == ()
+    steps = CreationSteps(("Melee", "Bureaucrat"), ("Sense", "Athletics"), ("Lie", "Balance"))
+    assert problems(replace(good, steps=steps)) == ()
+    bad_steps = CreationSteps(("Melee", "Bureaucrat"), ("Melee", "Athletics"), ("Lie", "Balance"))
+    assert {p.field for p in problems(replace(good, steps=bad_steps))} == {"steps.step3"}
+
+
+def test_every_broken_rule_is_reported_at_once() -> None:
+    g = example("giazza")
+    bad = replace(
+        g,
+        identity=Identity(man=5, beast=0, demon=0, primary="beast"),
+        attributes=Attributes(size=3, spirit=4, physique=4, beauty=4, speed=6, social=2),
+        form="wolf",
+        expertise={**g.expertise, "Animal Power": 1},
+        powers={"Tail": 1, "Implanted weapon": 1},
+    )
+    rules = {p.rule for p in problems(bad)}
+    assert {R_IDENTITY, R_FORM, R_ATTR, R_POWER_PRIMARY, R_POWERS} <= rules
+
+
+def test_sex_guideline_ignored_caps_social_and_old_case() -> None:
+    v = example("vooruk")  # male, old, Social 5
+    ignored = replace(v, attributes=replace(v.attributes, physique=3, beauty=5))
+    assert (R_SEX, "attributes.social") in {(p.rule, p.field) for p in problems(ignored)}
+    old = replace(
+        ignored,
+        attributes=replace(ignored.attributes, speed=4, social=4),
+    )
+    assert (R_OLD_IGNORED, "lowered.speed") in {(p.rule, p.field) for p in problems(old)}
+    lowered = replace(old, lowered={"speed": 1})
+    assert not [p for p in problems(lowered) if p.rule in (R_OLD_IGNORED, R_SEX, R_AGE)]
+
+
+def test_referee_approval_is_recorded_and_silences_the_problem() -> None:
+    g = example("giazza")
+    approved = replace(
+        g,
+        approvals=(
+            Approval(R_STEPS, "expertise", "as printed in the text", "GM"),
+            Approval(R_STEPS, "expertise.Bureaucrat", "as printed in the text", "GM"),
+        ),
+    )
+    assert RULESET.validate(approved, Options()) == ()
+    assert all(reason == "as printed in the text" for _, reason in audit(approved))
