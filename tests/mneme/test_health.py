@@ -1,0 +1,223 @@
+"""HP thresholds, conditions, the healing clock and medical care (Mneme CE ch. 7)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from referee.dice.roller import ScriptedRoller
+from referee.errors import IllegalAction, RulesError
+from referee.systems.mneme import RULESET
+from referee.systems.mneme.actions import FirstAid, PassTime, Surgery, SurvivalRoll
+from referee.systems.mneme.checks import wound_penalty
+from referee.systems.mneme.health import (
+    condition,
+    healing_rate,
+    pass_time,
+    targeted_effect,
+    thresholds,
+)
+from referee.systems.mneme.medical import (
+    care_capacity,
+    check_ward,
+    first_aid_heal,
+    first_aid_rounds_left,
+    monitoring_capacity,
+    patient_load,
+    surgery_result,
+)
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.sheet import Character
+
+OPT = Options()
+# HP 24: Seriously Wounded at 8, Critically at 16, Dying above 24
+PC = Character(
+    "Pat",
+    {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7},
+    skills={"Medic": 1},
+)
+
+
+def hurt(damage: int, **kw: object) -> Character:
+    return replace(PC, damage=damage, **kw)  # type: ignore[arg-type]
+
+
+def test_hp_and_thresholds() -> None:
+    assert PC.hp == 24
+    t = thresholds(PC, OPT)
+    assert (t.seriously, t.critically) == (8, 16)
+    table = thresholds(PC, Options(hp_thresholds="table"))
+    assert (table.seriously, table.critically) == (9, 18)
+    expected = {
+        0: "Unhurt",
+        1: "Wounded",
+        7: "Wounded",
+        8: "Seriously Wounded",
+        16: "Critically Wounded",
+        24: "Critically Wounded",
+        25: "Dying",
+    }
+    for damage, name in expected.items():
+        assert condition(hurt(damage), OPT) == name
+
+
+def test_wound_penalties_per_full_three_damage() -> None:
+    assert [wound_penalty(d, OPT) for d in (0, 2, 3, 5, 6, 9)] == [0, 0, -1, -1, -2, -3]
+
+
+def test_wound_penalty_applies_to_checks() -> None:
+    out = RULESET.resolve(
+        SurvivalRoll("dying"), hurt(26), ScriptedRoller([2, 2]), OPT
+    )  # End 8 -> ChM 0; 26 damage -> -8
+    assert out.details["modifier"] == -8 and out.label == "Dead"
+    assert any(c.value == "Dead" for c in out.changes)
+
+
+@pytest.mark.parametrize(
+    ("condition_name", "activity", "care", "rate"),
+    [
+        ("Wounded", "moderate", "none", None),
+        ("Wounded", "moderate", "light", (1, 3)),
+        ("Wounded", "light", "none", (1, 2)),
+        ("Wounded", "light", "light", (1, 1)),
+        ("Wounded", "full_rest", "none", (1, 1)),
+        ("Wounded", "full_rest", "light", (2, 1)),
+        ("Seriously Wounded", "moderate", "moderate", None),
+        ("Seriously Wounded", "light", "none", (1, 3)),
+        ("Seriously Wounded", "light", "moderate", (1, 2)),
+        ("Seriously Wounded", "full_rest", "none", (1, 2)),
+        ("Seriously Wounded", "full_rest", "moderate", (1, 1)),
+        ("Seriously Wounded", "full_rest", "light", (1, 2)),
+        ("Critically Wounded", "full_rest", "none", (1, 7)),
+        ("Critically Wounded", "full_rest", "serious", (1, 3)),
+        ("Dying", "full_rest", "none", (1, 7)),
+        ("Dying", "full_rest", "intensive", (1, 3)),
+        ("Wounded", "strenuous", "light", None),
+    ],
+)
+def test_the_whole_healing_table(
+    condition_name: str, activity: str, care: str, rate: tuple[int, int] | None
+) -> None:
+    assert healing_rate(condition_name, activity, care) == rate
+
+
+def test_immobile_characters_cannot_be_active() -> None:
+    with pytest.raises(IllegalAction, match="immobile"):
+        healing_rate("Critically Wounded", "light", "serious")
+
+
+def test_clock_wounded_full_rest_light_care_two_a_day() -> None:
+    r = pass_time(hurt(3), days=1, activity="full_rest", care="light", options=OPT)
+    assert r.character.damage == 1 and r.healed == 2
+    half = pass_time(hurt(3), hours=12, activity="full_rest", care="light", options=OPT)
+    assert half.character.damage == 2 and half.character.healing_progress == 0
+
+
+def test_clock_keeps_fractional_progress() -> None:
+    one = pass_time(hurt(10), days=1, activity="light", options=OPT)  # Serious: 1 / 3 days
+    assert one.character.damage == 10 and one.character.healing_progress == Fraction(1, 3)
+    two = pass_time(one.character, days=2, activity="light", options=OPT)
+    assert two.character.damage == 9 and two.character.healing_progress == 0
+    hours = pass_time(hurt(10), hours=36, activity="light", options=OPT)
+    assert hours.character.healing_progress == Fraction(1, 2)
+
+
+def test_clock_changes_rate_with_condition() -> None:
+    # 9 damage, light activity: 9 -> 8 takes 3 days (Serious), 8 -> 7 three more,
+    # then Wounded heals 1 / 2 days: 7 -> 6 after two more days.
+    r = pass_time(hurt(9), days=8, activity="light", options=OPT)
+    assert r.character.damage == 6 and r.healed == 3
+
+
+def test_strenuous_activity_loses_progress() -> None:
+    partial = pass_time(hurt(10), days=1, activity="light", options=OPT).character
+    lost = pass_time(partial, hours=1, activity="strenuous", options=OPT)
+    assert lost.character.healing_progress == 0 and lost.character.damage == 10
+
+
+def test_critically_wounded_heals_one_per_week_on_full_rest() -> None:
+    r = pass_time(hurt(20), days=7, activity="full_rest", options=OPT)
+    assert r.character.damage == 19
+    cared = pass_time(hurt(20), days=7, activity="full_rest", care="serious", options=OPT)
+    assert cared.character.damage == 18 and cared.character.healing_progress == Fraction(1, 3)
+
+
+def test_bleeding_adds_a_point_a_minute_and_stops_healing() -> None:
+    r = pass_time(hurt(10, conditions=("Bleeding",)), minutes=5, options=OPT)
+    assert r.character.damage == 15 and r.bled == 5
+
+
+def test_therapy_after_full_healing() -> None:
+    pc = hurt(0, characteristic_damage={"Int": 2})
+    r = pass_time(pc, days=4, therapy="Int", options=OPT)
+    assert r.character.characteristic_damage == {"Int": 1} and r.character.therapy_days == 1
+    r2 = pass_time(r.character, days=2, therapy="Int", options=OPT)
+    assert r2.character.characteristic_damage == {}
+    blocked = pass_time(
+        hurt(1, characteristic_damage={"Int": 2}), days=0, hours=1, therapy="Int", options=OPT
+    )
+    assert blocked.therapy == 0
+
+
+def test_clock_as_an_action() -> None:
+    out = RULESET.resolve(PassTime(days=1, care="light"), hurt(3), ScriptedRoller([]), OPT)
+    assert out.result == 1 and out.label == "Wounded"
+    with pytest.raises(RulesError):
+        RULESET.resolve(PassTime(days=-1), hurt(3), ScriptedRoller([]), OPT)
+
+
+def test_first_aid() -> None:
+    assert [first_aid_heal(e) for e in (-1, 0, 1, 3)] == [0, 1, 1, 3]
+    # Edu 9 -> ChM +1, Medic 1: +2 against 8 on another
+    out = RULESET.resolve(FirstAid(), PC, ScriptedRoller([5, 4]), OPT)
+    assert out.target == 8 and out.result == 3 and out.details["healed"] == 3
+    selfaid = RULESET.resolve(FirstAid(on_self=True), PC, ScriptedRoller([5, 4]), OPT)
+    assert selfaid.target == 10 and selfaid.details["healed"] == 1
+    assert first_aid_rounds_left(30, 2, 30) == 27
+    assert first_aid_rounds_left(27, -2, 30) == 28
+    assert first_aid_rounds_left(30, -3, 30) == 30
+
+
+def test_surgery() -> None:
+    assert surgery_result(2, 1, 8, OPT).healed == 4
+    botched = surgery_result(-6, 1, 8, OPT)  # 6 - Medic 1 = 5 left; 5 > 8 / 2
+    assert botched.fail_effect_left == 5 and botched.harm == 10 and botched.minutes == 180
+    assert surgery_result(-2, 1, 8, OPT).harm == 0
+    with pytest.raises(IllegalAction, match="hospital"):
+        RULESET.resolve(
+            Surgery(8, "Seriously Wounded", facility=False), PC, ScriptedRoller([3, 3]), OPT
+        )
+
+
+def test_medical_care_capacity() -> None:
+    assert [care_capacity(m, OPT) for m in (0, 1, 2)] == [8, 16, 32]
+    assert care_capacity(0, OPT, supervised=True) == 16
+    assert monitoring_capacity(0, OPT) == 32
+    assert patient_load(["Wounded", "Seriously Wounded", "Critically Wounded", "Dying"]) == 15
+    assert check_ward(["Dying"], 0, OPT) == (8, 8)
+    with pytest.raises(IllegalAction):
+        check_ward(["Dying", "Wounded"], 0, OPT)
+
+
+def test_intensive_care_and_massive_damage() -> None:
+    # End 8 -> ChM 0; 3 damage -> -1: 12 - 1 = 11 >= 8
+    ok = RULESET.resolve(SurvivalRoll("intensive"), hurt(3), ScriptedRoller([6, 6]), OPT)
+    assert ok.success and ok.changes[0].delta == -2
+    # wound penalties apply: 20 damage -> -6, so even 12 fails against 8
+    assert not RULESET.resolve(
+        SurvivalRoll("intensive"), hurt(20), ScriptedRoller([6, 6]), OPT
+    ).success
+    bad = RULESET.resolve(SurvivalRoll("intensive"), hurt(20), ScriptedRoller([1, 1]), OPT)
+    assert bad.details["dying_roll_required"] is True
+    massive = RULESET.resolve(SurvivalRoll("massive"), hurt(30), ScriptedRoller([1, 2]), OPT)
+    assert massive.label == "Dead"
+
+
+def test_targeted_damage() -> None:
+    assert targeted_effect("limb", 8, 24) == "Crippled"
+    assert targeted_effect("limb", 7, 24) is None
+    assert targeted_effect("head", 2, 24) == "Stunned"
+    assert targeted_effect("vitals", 2, 24) == "Bleeding"
+    assert targeted_effect("extremity", 1, 24) is None

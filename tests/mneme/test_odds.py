@@ -1,0 +1,139 @@
+"""Exact odds against brute-force enumeration (Mneme CE checks and damage)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.dice.brute import brute_force
+from referee.dice.evaluate import odds
+from referee.dice.odds import Distribution, keep_highest, keep_lowest
+from referee.dice.roller import SeededRoller
+from referee.systems.mneme import RULESET
+from referee.systems.mneme.actions import Attack, Check
+from referee.systems.mneme.checks import check_procedure, dice_distribution, net_advantage
+from referee.systems.mneme.damage import DamageSpec, Target, damage_odds, dealt
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.resolve import condition_odds
+from referee.systems.mneme.sheet import Character
+
+OPT = Options()
+
+
+@pytest.mark.parametrize("steps", [-2, -1, 0, 1, 2])
+def test_check_procedure_matches_brute_force(steps: int) -> None:
+    proc = check_procedure(3, 9, steps)
+    assert proc.exact() == brute_force(proc.groups, proc.read)
+    assert proc.odds() == brute_force(proc.groups, proc.apply)
+
+
+def test_fast_three_dice_paths_equal_the_general_ones() -> None:
+    d6 = Distribution.die(6)
+    assert dice_distribution(1) == keep_highest(d6, 3, 2)
+    assert dice_distribution(-1) == keep_lowest(d6, 3, 2)
+
+
+def test_advantage_cancels_one_for_one_and_caps_at_one_step() -> None:
+    assert net_advantage(2, 1, OPT) == 1
+    assert net_advantage(1, 1, OPT) == 0
+    assert net_advantage(3, 0, OPT) == 1
+    assert net_advantage(0, 2, OPT) == -1
+    assert net_advantage(3, 0, Options(max_net_advantage=2)) == 2
+
+
+def test_advantage_improves_the_odds() -> None:
+    plain = RULESET.odds(Check(), None, OPT).at_least(0)
+    adv = RULESET.odds(Check(advantage=1), None, OPT).at_least(0)
+    dis = RULESET.odds(Check(disadvantage=1), None, OPT).at_least(0)
+    assert dis < plain < adv
+    assert plain == Fraction(5, 12)
+
+
+def _per_roll_read(expr_dice: int, sides: int, const: int, armour: int, keep: int, rolls: int):
+    def read(faces: tuple[int, ...]) -> int:
+        values = []
+        for i in range(rolls):
+            raw = sum(faces[i * expr_dice : (i + 1) * expr_dice]) + const
+            values.append(max(0, raw - armour))
+        return sum(sorted(values, reverse=True)[:keep])
+
+    return read
+
+
+@pytest.mark.parametrize(
+    ("rolls", "rate", "armour"), [(1, None, 0), (2, 1, 3), (3, 2, 4), (3, None, 5), (4, 3, 2)]
+)
+def test_damage_odds_match_brute_force(rolls: int, rate: int | None, armour: int) -> None:
+    spec = DamageSpec("2d3-2", rate_of_attack=rate)
+    exact = damage_odds(spec, rolls, Target(armour=armour), options=OPT)
+    keep = rolls if rate is None else min(rate, rolls)
+    brute = brute_force(((2 * rolls, 3),), _per_roll_read(2, 3, -2, armour, keep, rolls))
+    assert exact == brute
+
+
+def test_minimum_damage_at_effect_six() -> None:
+    spec = DamageSpec("1d6")
+    at5 = damage_odds(spec, 1, Target(armour=10), effect_degree=5, options=OPT)
+    at6 = damage_odds(spec, 1, Target(armour=10), effect_degree=6, options=OPT)
+    assert at5 == Distribution.constant(0)
+    assert at6 == Distribution.constant(1)
+
+
+def test_scale_arithmetic_and_immunity() -> None:
+    # D 3d3 = 3d3 x 10; DAR 2 = 20 AR; a vehicle of scale D ignores scale-1 damage
+    assert dealt(6, "D", Target(armour=2, armour_scale="D"), 0) == 40
+    assert dealt(12, "", Target(scale="D"), 0) == 0
+    assert dealt(5, "H", Target(armour=9, armour_scale="H", scale="D"), 0) == 0
+    assert dealt(10, "H", Target(armour=9, armour_scale="H", scale="D"), 1) == 100
+    dist = damage_odds(DamageSpec("3d3", scale="D"), 1, Target(), options=OPT)
+    assert dist == odds("3d3") * 10
+
+
+def test_attack_odds_equal_brute_force_over_check_and_damage() -> None:
+    """Attack odds bind damage to the check's Effect; brute force over a bounded case."""
+    attack = Attack(Check(difficulty=11), DamageSpec("1d3", rate_of_attack=2), Target(armour=1))
+    exact = RULESET.odds(attack, None, OPT)
+
+    def read(faces: tuple[int, ...]) -> int:
+        effect = faces[0] + faces[1] - 11
+        if effect < 0:
+            return 0
+        n = effect + 1
+        vals = sorted((max(0, f - 1) for f in faces[2 : 2 + n]), reverse=True)
+        return sum(vals[:2])
+
+    # at most SE 1 -> 2 damage rolls; enumerate 2d6 and two d3 (unused dice are uniform)
+    assert exact == brute_force(((2, 6), (2, 3)), read)
+
+
+def test_condition_odds() -> None:
+    pc = Character("T", {"Str": 6, "Dex": 6, "End": 6, "Int": 6, "Edu": 6, "Soc": 6})
+    dist = condition_odds(Distribution.uniform(0, 20), pc, OPT)  # HP 18: 6 / 12
+    assert dist.probability("Unhurt") == Fraction(1, 21)
+    assert dist.probability("Wounded") == Fraction(5, 21)
+    assert dist.probability("Seriously Wounded") == Fraction(6, 21)
+    assert dist.probability("Critically Wounded") == Fraction(7, 21)
+    assert dist.probability("Dying") == Fraction(2, 21)
+
+
+@settings(max_examples=60)
+@given(
+    modifier=st.integers(-6, 6),
+    difficulty=st.integers(2, 16),
+    adv=st.integers(0, 2),
+    dis=st.integers(0, 2),
+    seed=st.integers(0, 10_000),
+)
+def test_rolled_effect_lies_in_the_odds(
+    modifier: int, difficulty: int, adv: int, dis: int, seed: int
+) -> None:
+    from referee.systems.base import Modifier
+
+    check = Check(difficulty, (Modifier(modifier, "m"),), adv, dis)
+    out = RULESET.resolve(check, None, SeededRoller(seed), OPT)
+    dist = RULESET.odds(check, None, OPT)
+    assert out.result in dist
+    assert out.success == (out.result is not None and out.result >= 0)
