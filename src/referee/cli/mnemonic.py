@@ -22,7 +22,7 @@ from referee.cli.common import (
     make_roller,
 )
 from referee.dice.roller import Roller
-from referee.errors import RulesError
+from referee.errors import DiceError, RulesError
 from referee.systems.base import Outcome, load_record, outcome_data
 
 app = typer.Typer(
@@ -111,6 +111,13 @@ def _inputs(
                 raise RulesError(f"card value {bad[0]} is impossible (Ace 1 ... Queen 12)")
         return make_roller(None, seed), hand
     return make_roller(spoken if spoken is not None else hand, seed), None
+
+
+def _all_used(roller: Roller) -> None:
+    """Hand-entered faces left over are an error (the check needed fewer)."""
+    left = getattr(roller, "remaining", ())
+    if left:
+        raise DiceError(f"{len(left)} face(s) more than this roll needs: {list(left)}")
 
 
 def _check_json(out: Outcome) -> dict[str, Any]:
@@ -215,6 +222,7 @@ def check(
     out = success_check(
         aptitude, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards
     )
+    _all_used(roller)
     if as_json:
         emit_json(_check_json(out))
         return
@@ -270,6 +278,7 @@ def attack(
     if cards is not None:
         action = replace(action, cards=cards)
     out = RULESET.resolve(action, state, roller, opts)
+    _all_used(roller)
     if as_json:
         emit_json(_check_json(out))
         return
@@ -311,6 +320,7 @@ def injury(
     out = resolve_injury(
         aptitude, _chances(chances), worst, roller, status=status, options=opts, cards=cards
     )
+    _all_used(roller)
     if as_json:
         emit_json(_check_json(out))
         return
@@ -344,6 +354,7 @@ def order(
     opts = _options(randomizer)
     roller = make_roller(faces_option(faces), seed)
     out, checks = agile_order(people, roller, options=opts)
+    _all_used(roller)
     if as_json:
         emit_json(
             {

@@ -56,28 +56,25 @@ class Deck:
         """The deck after the given card values left it; :class:`CardError` if one is not in it."""
         left = list(self.cards)
         for i, v in enumerate(values, start=1):
-            try:
-                left.remove(v)
-            except ValueError:
-                have = ", ".join(f"{k}x{n}" for k, n in sorted(Counter(self.cards).items()))
-                raise CardError(
-                    f"card {i} ({card_name(v)}) is not in the deck "
-                    f"({len(self.cards)} cards left: {have or 'none'})"
-                ) from None
+            if v not in left:
+                raise CardError(_missing(i, v, left))
+            left.remove(v)
         return Deck(tuple(left))
 
     def positions_of(self, values: tuple[int, ...] | list[int]) -> tuple[int, ...]:
         """The roller faces (1-based positions, one draw after another) that draw ``values``.
 
-        Lets hand-entered card values run through the same draw as a roller.
+        Lets hand-entered card values run through the same draw as a roller;
+        :class:`CardError` names the first value no longer in the deck.
         """
-        deck = self
+        left = list(self.cards)
         faces = []
-        for v in values:
-            deck.without([v])  # a clear CardError when v is not there
-            at = deck.cards.index(v)
+        for i, v in enumerate(values, start=1):
+            if v not in left:
+                raise CardError(_missing(i, v, left))
+            at = left.index(v)
             faces.append(at + 1)
-            deck = Deck(deck.cards[:at] + deck.cards[at + 1 :])
+            del left[at]
         return tuple(faces)
 
     def draw(self, roller: Roller, n: int = 1) -> tuple[tuple[int, ...], Deck]:
@@ -142,6 +139,14 @@ class Deck:
 
         walk(0, k, (), 1)
         return Distribution(out)
+
+
+def _missing(i: int, value: int, left: list[int]) -> str:
+    have = ", ".join(f"{card_name(k)}x{n}" for k, n in sorted(Counter(left).items()))
+    return (
+        f"card {i} ({card_name(value)}) is not in the deck "
+        f"({len(left)} cards left: {have or 'none'})"
+    )
 
 
 def card_name(value: int) -> str:

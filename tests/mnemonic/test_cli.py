@@ -1,0 +1,220 @@
+"""``referee mnemonic ...`` commands and their JSON contracts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli.main import run
+
+DATA = Path(__file__).resolve().parents[2] / "src/referee/systems/mnemonic/data"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = run(["mnemonic", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_odds_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys, "odds", "--aptitude", "7", "--chances", "Fair", "--randomizer", "d12", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and list(data) == ["p_success", "successes", "failures"]
+    assert data["p_success"] == "5/6"
+    assert data["successes"]["10"] == "1/12" and data["failures"] == {"1": "1/12", "2": "1/12"}
+
+
+@pytest.mark.parametrize("randomizer", ["d12", "3d12", "cards", "3cards", "verbal", "verbal-ab"])
+def test_odds_every_randomizer_sums_to_one(
+    capsys: pytest.CaptureFixture[str], randomizer: str
+) -> None:
+    from fractions import Fraction
+
+    code, out, _ = _run(
+        capsys, "odds", "--aptitude", "6", "--chances", "-2", "--randomizer", randomizer, "--json"
+    )
+    data = json.loads(out)
+    parts = [Fraction(p) for p in [*data["successes"].values(), *data["failures"].values()]]
+    assert code == 0 and sum(parts) == 1
+    assert sum(Fraction(p) for p in data["successes"].values()) == Fraction(data["p_success"])
+
+
+def test_check_json_with_faces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys,
+        "check",
+        "--aptitude",
+        "7",
+        "--chances",
+        "Good",
+        "--randomizer",
+        "3d12",
+        "--faces",
+        "2,12,9",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["success"] is True and data["value"] == 9
+    assert data["successes"] == 5 and data["failures"] == 0 and data["manual"] is True
+
+
+def test_check_cards_by_value_and_deck_state(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys, "check", "-a", "6", "-r", "3cards", "--faces", "1,11,12", "--drawn", "12", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["cards"] == [1, 11, 12] and data["value"] == 11
+    assert data["deck_left"] == 44 and data["deck"].count(12) == 2
+
+
+def test_check_verbal_numbers_live(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(
+        _run(
+            capsys,
+            "check",
+            "-a",
+            "6",
+            "-r",
+            "verbal-ab",
+            "--player",
+            "4A",
+            "--referee",
+            "5b",
+            "--json",
+        )[1]
+    )
+    assert data["value"] == 4 and data["manual"] is True
+    data = json.loads(
+        _run(
+            capsys, "check", "-a", "6", "-r", "verbal", "--player", "8", "--referee", "9", "--json"
+        )[1]
+    )
+    assert data["value"] == 5
+
+
+def test_check_seeded_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    a = _run(capsys, "check", "-a", "6", "-r", "cards", "--seed", "4", "--json")[1]
+    b = _run(capsys, "check", "-a", "6", "-r", "cards", "--seed", "4", "--json")[1]
+    assert a == b and json.loads(a)["manual"] is False
+
+
+def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "check", "-a", "7", "-c", "Fair", "--faces", "9", "--degree")
+    assert code == 0 and "= +1 -> 2 Successes (Fair)" in out
+    code, out, _ = _run(capsys, "odds", "-a", "7", "-c", "Fair")
+    assert code == 0 and "5/6" in out and "1 Failure" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["check", "-a", "6", "-r", "cards", "--faces", "7", "--drawn", "7,7,7,7"],
+            "card 1 (7) is not in the deck",
+        ),
+        (["check", "-a", "6", "-r", "cards", "--faces", "13"], "impossible"),
+        (["check", "-a", "6", "-r", "3d12", "--faces", "1,2"], "needs 3 faces"),
+        (["check", "-a", "6", "-r", "verbal-ab", "--player", "7A", "--referee", "1B"], "1..6"),
+        (["check", "-a", "6", "-r", "verbal", "--player", "3"], "both --player and --referee"),
+        (["check", "-a", "13"], "Aptitude must be 0..12"),
+        (["odds", "-a", "6", "-c", "Dreadful"], "neither a number nor a rating"),
+        (["odds", "-a", "6", "-r", "d20"], "unknown randomizer"),
+        (["odds", "-a", "6", "-r", "cards", "--drawn", "5,5,5,5,5"], "not in the deck"),
+        (["injury", "-a", "6", "--worst", "maimed"], "worst outcome"),
+        (["order", "ann"], "NAME:APTITUDE"),
+        (["validate", "/nonexistent.json"], "no such file"),
+    ],
+)
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = _run(capsys, *argv)
+    assert code != 0 and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+
+
+def test_attack_injury_order(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(
+        _run(capsys, "attack", "-a", "7", "-c", "Fair", "--dodge", "1", "--faces", "9", "--json")[1]
+    )
+    assert data["total"] == -2 and data["hit"] is False
+    data = json.loads(
+        _run(
+            capsys,
+            "attack",
+            "-a",
+            "8",
+            "-c",
+            "Fair",
+            "--opposed",
+            "--defender-aptitude",
+            "6",
+            "--faces",
+            "3,4",
+            "--json",
+        )[1]
+    )
+    assert data["total"] == 5 and data["hit"] is True
+    data = json.loads(_run(capsys, "attack", "-a", "7", "--odds", "--json")[1])
+    assert data["p_success"] == "7/12"
+    data = json.loads(
+        _run(
+            capsys,
+            "injury",
+            "-a",
+            "8",
+            "-c",
+            "Good",
+            "--worst",
+            "dead",
+            "--injuries",
+            "2",
+            "--faces",
+            "3",
+            "--json",
+        )[1]
+    )
+    assert data["total"] == 5 and data["status"] == "Hurt"
+    data = json.loads(_run(capsys, "order", "Ann:6", "Bo:8:Poor", "--faces", "3,2", "--json")[1])
+    assert data["order"] == [["Ann", "Bo"]]
+
+
+def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(capsys, "validate", str(DATA / "boxer.json"))
+    assert code == 0 and "valid" in out
+    code, out, _ = _run(
+        capsys, "validate", str(DATA / "boxer.json"), "--creation", "trade", "--json"
+    )
+    data = json.loads(out)
+    assert code == 1 and data["valid"] is False and data["problems"][0]["field"] == "talents"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "", "primary_role": "x", "talents": {"Agile": 9}}))
+    code, out, _ = _run(capsys, "validate", str(bad), "--json")
+    fields = [p["field"] for p in json.loads(out)["problems"]]
+    assert (
+        code == 1 and "name" in fields and "talents.Agile" in fields and "talents.Tough" in fields
+    )
+    code, _, err = _run(capsys, "validate", str(bad), "--creation", "nope")
+    assert code != 0 and "creation must be one of" in err
+
+
+def test_demo_runs() -> None:
+    from rich.console import Console
+
+    from referee.cli.mnemonic import demo
+
+    console = Console(record=True, width=100)
+    demo(console)
+    text = console.export_text()
+    assert "P(success)" in text and "three cards" in text and "injury check" in text
+
+
+def test_too_many_faces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "check", "-a", "6", "--faces", "3,4")
+    assert code != 0 and "1 face(s) more than this roll needs" in err
+    code, _, err = _run(capsys, "order", "Ann:6", "Bo:6", "--faces", "3")
+    assert code != 0 and "needs 1 faces" in err

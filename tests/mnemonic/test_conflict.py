@@ -1,0 +1,124 @@
+"""Fussing and fighting: order of action, attacks, the opposed-rolls option."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.dice.brute import brute_force
+from referee.dice.odds import Distribution
+from referee.dice.roller import ScriptedRoller
+from referee.errors import IllegalAction
+from referee.systems.mnemonic.checks import CheckResult, check_odds, odds_data
+from referee.systems.mnemonic.conflict import (
+    Contender,
+    agile_order,
+    attack,
+    attack_odds,
+    defense_modifier,
+    first_odds,
+    opposed_attack,
+    opposed_odds,
+    opposed_procedure,
+    rank,
+    referee_order,
+)
+from referee.systems.mnemonic.deck import Deck
+
+
+def test_referee_order_with_simultaneous_groups() -> None:
+    assert referee_order([["Ann"], ["Bo", "Cy"]]) == (("Ann",), ("Bo", "Cy"))
+    with pytest.raises(IllegalAction, match="twice"):
+        referee_order([["Ann"], ["Ann"]])
+
+
+def test_agile_checks_most_successes_first_ties_together() -> None:
+    people = [Contender("Ann", 6), Contender("Bo", 8, "Poor"), Contender("Cy", 4, "Fair")]
+    # Ann 6-3 = 3 (4 Successes); Bo 8-2-3 = 3 (4 Successes); Cy 4-12+3 = -5
+    out, checks = agile_order(people, ScriptedRoller([3, 2, 12]))
+    assert [c.result for c in checks] == [3, 3, -5]
+    assert out.details["order"] == [["Ann", "Bo"], ["Cy"]]
+    assert out.label == "Ann & Bo then Cy"
+
+
+def test_failed_initiative_checks_rank_fewest_failures_first() -> None:
+    order = rank([("a", CheckResult(-4)), ("b", CheckResult(-1)), ("c", CheckResult(0))])
+    assert order == (("c",), ("b",), ("a",))
+
+
+def test_agile_checks_share_the_deck() -> None:
+    people = [Contender("Ann", 6), Contender("Bo", 6)]
+    out, checks = agile_order(people, ScriptedRoller([1, 1]), deck=Deck(), randomizer="cards")
+    assert checks[0].details["cards"] == [1] and checks[1].details["cards"] == [1]
+    assert out.changes[0].value.counts()[1] == 2  # both aces left the deck
+
+
+def test_first_odds_against_brute_force() -> None:
+    a, b = Contender("Ann", 6), Contender("Bo", 7, -2)
+
+    def who(faces: tuple[int, ...]) -> str:
+        ta, tb = 6 - faces[0], 7 - faces[1] - 2
+        return "Ann" if ta > tb else "Bo" if tb > ta else "simultaneous"
+
+    assert first_odds(a, b) == brute_force([(2, 12)], who)
+    cards = first_odds(a, b, randomizer="cards")
+    assert cards.probability("simultaneous") == Distribution.of(
+        who((x, y))
+        for i, x in enumerate(Deck().cards)
+        for j, y in enumerate(Deck().cards)
+        if i != j
+    ).probability("simultaneous")
+
+
+def test_attack_only_the_attacker_rolls_and_dodging_worsens_chances() -> None:
+    out = attack(7, "Fair", ScriptedRoller([9]), defense=defense_modifier(1))
+    # 7 - 9 + 3 - 3 = -2: the victim escapes unharmed
+    assert out.result == -2 and out.details["hit"] is False
+    assert "escapes unharmed" in out.label
+    hit = attack(7, "Fair", ScriptedRoller([4]))
+    assert hit.result == 6 and hit.details["successes"] == 7 and hit.label.startswith("hit")
+    assert attack_odds(7, "Fair", defense=-3) == check_odds(7, 0)
+    with pytest.raises(IllegalAction):
+        attack(7, 0, ScriptedRoller([4]), defense=3)
+
+
+def test_opposed_rolls_subtract_the_defenders_successes() -> None:
+    # attacker 8 - 3 = 5; defender 6 - 4 + 0 = 2 -> 3 Successes; 5 - 3 + 3 (Fair) = 5
+    out = opposed_attack(8, "Fair", 6, 0, ScriptedRoller([3, 4]))
+    assert out.details["defender_successes"] == 3
+    assert out.result == 5 and out.details["successes"] == 6
+    # a failed defence subtracts nothing: defender 6 - 10 = -4
+    out = opposed_attack(8, 0, 6, 0, ScriptedRoller([9, 10]))
+    assert out.details["defender_successes"] == 0 and out.result == -1
+
+
+@pytest.mark.parametrize("randomizer", ["d12", "3d12", "verbal"])
+def test_opposed_odds_against_brute_force(randomizer: str) -> None:
+    proc = opposed_procedure(7, 3, 6, -3, randomizer)
+    assert opposed_odds(7, 3, 6, -3, randomizer=randomizer) == brute_force(
+        proc.groups, proc.read
+    ).map(proc.rule)
+
+
+def test_opposed_odds_with_cards_from_one_deck() -> None:
+    deck = Deck().without([3, 3, 10])
+    proc = opposed_procedure(7, 0, 6, 0, "cards", deck)
+    assert opposed_odds(7, 0, 6, 0, deck=deck, randomizer="cards") == brute_force(
+        proc.groups, proc.read
+    ).map(proc.rule)
+    small = Deck((1, 3, 5, 6, 8, 8, 11))
+    proc3 = opposed_procedure(7, 0, 6, 0, "3cards", small)
+    assert opposed_odds(7, 0, 6, 0, deck=small, randomizer="3cards") == brute_force(
+        proc3.groups, proc3.read
+    ).map(proc3.rule)
+
+
+def test_opposed_rolls_reduce_extreme_results() -> None:
+    single = odds_data(check_odds(7, 0))
+    opposed = odds_data(opposed_odds(7, 0, 6, 0))
+    assert max(map(int, opposed["successes"])) <= max(map(int, single["successes"]))
+
+
+def test_opposed_hand_entered_cards() -> None:
+    out = opposed_attack(7, 0, 6, 0, ScriptedRoller([]), randomizer="cards", cards=[2, 12])
+    assert out.manual and out.details["attacker_value"] == 2 and out.details["defender_value"] == 12
+    assert out.changes[0].value.counts()[12] == 3

@@ -1,0 +1,107 @@
+"""The Ruleset contract: actions resolved against table state, odds from the same rules."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from referee.dice.roller import ScriptedRoller
+from referee.errors import IllegalAction
+from referee.systems.base import Ruleset, describe_options, get
+from referee.systems.mnemonic import RULESET
+from referee.systems.mnemonic.conflict import Contender
+from referee.systems.mnemonic.deck import Deck
+from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.ruleset import (
+    Attack,
+    Check,
+    Injury,
+    Order,
+    Reshuffle,
+    SheetCheck,
+    TableState,
+)
+from referee.systems.mnemonic.sheet import Character
+from referee.systems.mnemonic.tables import DEFAULT_TALENTS
+
+ANN = Character("Ann", "human", dict.fromkeys(DEFAULT_TALENTS, 3) | {"Tough": 4}, {"Sailor": 5})
+STATE = TableState(characters={"Ann": ANN})
+
+
+def test_registered_and_protocol() -> None:
+    assert get("mnemonic") is RULESET
+    assert isinstance(RULESET, Ruleset)
+    assert set(RULESET.actions()) == {
+        "check",
+        "sheet-check",
+        "attack",
+        "injury",
+        "order",
+        "reshuffle",
+    }
+    names = {o["name"] for o in describe_options(RULESET.options_type)}
+    assert {"randomizer", "use_lucky", "creation", "opposed_rolls", "degree_labels"} <= names
+    assert all(o["doc"] for o in describe_options(RULESET.options_type))
+
+
+def test_sheet_check_resolves_and_odds_agree() -> None:
+    action = SheetCheck("Ann", "Agile", "Sailor", chances="Poor")
+    out = RULESET.resolve(action, STATE, ScriptedRoller([5]), Options())
+    assert out.result == 3 + 5 - 5 - 3
+    assert [m.kind for m in out.modifiers][:2] == ["talent", "life role"]
+    dist = RULESET.odds(action, STATE, Options())
+    assert dist.probability_where(lambda r: r.success) == Fraction(5, 12)
+
+
+def test_card_check_reads_the_table_deck() -> None:
+    deck = Deck().without([12] * 4)
+    action = Check(12, 0, randomizer="cards")
+    assert RULESET.odds(action, TableState(deck=deck), Options()).probability_where(
+        lambda r: r.success
+    ) == Fraction(1)
+    out = RULESET.resolve(action, TableState(deck=deck), ScriptedRoller([44]), Options())
+    assert out.details["cards"] == [11]
+
+
+def test_reshuffle_gives_a_fresh_deck() -> None:
+    out = RULESET.resolve(Reshuffle(), TableState(deck=Deck((1,))), ScriptedRoller([]), Options())
+    assert out.changes[0].value == Deck()
+
+
+def test_attack_plain_and_opposed() -> None:
+    plain = RULESET.resolve(Attack(7, "Fair", defense=-3), STATE, ScriptedRoller([7]), Options())
+    assert plain.result == 0 and plain.details["hit"]
+    opts = Options(opposed_rolls=True)
+    opposed = RULESET.resolve(
+        Attack(7, "Fair", defender_aptitude=6), STATE, ScriptedRoller([7, 6]), opts
+    )
+    assert opposed.result == 7 - 7 - 1 + 3
+    with pytest.raises(IllegalAction, match="instead of worsening"):
+        RULESET.resolve(
+            Attack(7, 0, defense=-3, defender_aptitude=6), STATE, ScriptedRoller([]), opts
+        )
+    with pytest.raises(IllegalAction, match="defender's Aptitude"):
+        RULESET.odds(Attack(7, 0), STATE, opts)
+
+
+def test_injury_of_a_table_character() -> None:
+    out = RULESET.resolve(
+        Injury("Ann", "unconscious", "Fair"), STATE, ScriptedRoller([11]), Options()
+    )
+    # Tough 4 + Primary at Moderately 3 - 11 + 3 = -1
+    assert out.result == -1 and out.changes[-1].target == "Ann"
+    assert str(out.changes[-1].value) == "inactive (unconscious)"
+    with pytest.raises(IllegalAction, match="no character 'Bob'"):
+        RULESET.resolve(Injury("Bob", "dead"), STATE, ScriptedRoller([1]), Options())
+
+
+def test_order_referee_and_agile() -> None:
+    out = RULESET.resolve(Order(groups=(("Ann",), ("Bo",))), STATE, ScriptedRoller([]), Options())
+    assert out.details["order"] == [["Ann"], ["Bo"]]
+    agile = Options(initiative="agile")
+    action = Order(contenders=(Contender("Ann", 6), Contender("Bo", 6)))
+    out = RULESET.resolve(action, STATE, ScriptedRoller([5, 2]), agile)
+    assert out.details["order"] == [["Bo"], ["Ann"]]
+    dist = RULESET.odds(action, STATE, agile)
+    assert dist.probability("simultaneous") == Fraction(1, 12)
