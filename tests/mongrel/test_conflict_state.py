@@ -1,0 +1,108 @@
+"""Hypothesis state machine over a conflict: AP never below 0, order legal, undo restores."""
+
+from __future__ import annotations
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from referee.dice.roller import SeededRoller
+from referee.errors import IllegalAction
+from referee.systems.mongrel.conflict import (
+    Action,
+    Advance,
+    Attack,
+    Conflict,
+    Fighter,
+    Recover,
+    SpendResolve,
+    Wait,
+)
+from referee.systems.mongrel.examples import EXAMPLES, example
+from referee.systems.mongrel.options import Options
+
+IDS = EXAMPLES
+EXPERTISE = ("Rend", "Melee", "Burn", "Chill", "Threaten", "Missile")
+
+
+class ConflictMachine(RuleBasedStateMachine):
+    """Random legal and illegal actions against the three example characters."""
+
+    conflict: Conflict
+    roller: SeededRoller
+    options: Options
+
+    @initialize(seed=st.integers(0, 10_000), variant=st.booleans())
+    def start(self, seed: int, variant: bool) -> None:
+        self.roller = SeededRoller(seed)
+        self.options = Options(refresh_variant=variant)
+        fighters = [Fighter.from_sheet(example(n)) for n in IDS]
+        self.conflict = Conflict.start(fighters, self.roller)
+
+    def _try(self, action: Action) -> None:
+        before = self.conflict
+        try:
+            after = before.apply(action, self.roller, self.options)
+        except IllegalAction:
+            assert self.conflict is before
+            return
+        assert after.undo() is before
+        assert after.undo() == before
+        self.conflict = after
+
+    @rule(victim=st.sampled_from(IDS), expertise=st.sampled_from(EXPERTISE), defend=st.booleans())
+    def attack(self, victim: str, expertise: str, defend: bool) -> None:
+        who = self.conflict.next
+        if who is not None:
+            self._try(Attack(who, victim, expertise, defend=defend))
+
+    @rule(who=st.sampled_from(IDS))
+    def advance(self, who: str) -> None:
+        self._try(Advance(who))
+
+    @rule()
+    def recover(self) -> None:
+        if self.conflict.next is not None:
+            self._try(Recover(self.conflict.next))
+
+    @rule()
+    def wait(self) -> None:
+        if self.conflict.next is not None:
+            self._try(Wait(self.conflict.next))
+
+    @rule(who=st.sampled_from(IDS), points=st.integers(1, 3))
+    def spend(self, who: str, points: int) -> None:
+        self._try(SpendResolve(who, points))
+
+    @rule(who=st.sampled_from(IDS))
+    def out_of_turn(self, who: str) -> None:
+        if who != self.conflict.next:
+            before = self.conflict
+            try:
+                before.apply(Recover(who), self.roller, self.options)
+            except IllegalAction:
+                pass
+            else:  # pragma: no cover - would be a bug
+                raise AssertionError("acting out of turn was allowed")
+
+    @rule()
+    def undo(self) -> None:
+        if self.conflict.previous is not None:
+            prev = self.conflict.previous
+            self.conflict = self.conflict.undo()
+            assert self.conflict is prev
+
+    @invariant()
+    def ap_never_negative(self) -> None:
+        for f in self.conflict.fighters:
+            assert f.body.ap >= 0
+            assert f.body.ir >= 0
+
+    @invariant()
+    def order_is_the_living_fighters(self) -> None:
+        living = {f.id for f in self.conflict.fighters if not f.body.dead}
+        assert sorted(self.conflict.order) == sorted(living)
+
+
+ConflictMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=30)
+TestConflict = ConflictMachine.TestCase

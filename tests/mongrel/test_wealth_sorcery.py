@@ -1,0 +1,74 @@
+"""Credit, buying, character points and sorcery."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from referee.dice.brute import brute_force
+from referee.errors import IllegalAction, InvalidSheet
+from referee.systems.mongrel.advancement import (
+    award,
+    raise_attribute,
+    raise_expertise,
+    raise_identity,
+)
+from referee.systems.mongrel.examples import example
+from referee.systems.mongrel.sheet import credit
+from referee.systems.mongrel.sorcery import occult_hours, occult_procedure
+from referee.systems.mongrel.wealth import buy_procedure, sacrifice, social_changed, transfer
+
+
+def test_starting_credit_is_social_at_home_and_1_elsewhere() -> None:
+    v = credit(example("vooruk"))
+    assert v["Mekag"] == 5 and v["Nuin"] == 1 and len(v) == 7
+
+
+def test_buying_window_and_sacrifice() -> None:
+    proc = buy_procedure(2, seller_social=3, credit=5)
+    assert proc.apply((4, 1)).result == "bought"
+    assert proc.apply((2, 1)).result == "sacrifice"
+    assert proc.apply((6, 6)).result == "no"
+    for dice in (1, 2, 3):
+        for social, cr in ((3, 5), (5, 2), (0, 6)):
+            p = buy_procedure(dice, social, cr)
+            assert p.odds() == brute_force([(dice, 6)], p.apply)
+
+
+def test_transfers_cost_two_for_one_and_home_credit_follows_social() -> None:
+    c = credit(example("vooruk"))
+    moved = transfer(c, "Mekag", "Nuin", 2)
+    assert moved["Mekag"] == 1 and moved["Nuin"] == 3
+    with pytest.raises(IllegalAction, match="6 needed"):
+        transfer(c, "Mekag", "Nuin", 3)
+    # the text's example: Social 4 -> 5 with home Credit 2 raises it to 3
+    assert social_changed({"Nuin": 2, "Mekag": 1}, "Nuin", 4, 5) == {"Nuin": 3, "Mekag": 1}
+    assert sacrifice(c, "Mekag")["Mekag"] == 4
+
+
+def test_character_point_costs() -> None:
+    assert award(2, vow_risk=True) == 3
+    g = replace(example("giazza"), character_points=30)
+    up = raise_expertise(g, "Melee", {"Melee"})
+    assert up.expertise["Melee"] == 5 and up.character_points == 10  # 4 × 5
+    zero = raise_expertise(g, "Stalk", {"Stalk"})
+    assert zero.character_points == 25  # from 0 costs as from 1
+    ident = raise_identity(g, "beast", {"beast"}, reduce="man")
+    assert ident.identity.beast == 2 and ident.identity.man == 4 and ident.character_points == 28
+    with pytest.raises(IllegalAction, match="not used"):
+        raise_expertise(g, "Melee", set())
+    with pytest.raises(InvalidSheet, match="Size and Spirit"):
+        raise_attribute(g, "size", {"size"})
+    speed = raise_attribute(g, "speed", {"speed"})  # adult: any values
+    assert speed.character_points == 10 and speed.raised == {"speed": 1}
+
+
+def test_occult_spends_resolve_before_the_roll() -> None:
+    proc = occult_procedure(2, 3, "over", identity=4, resolve_spent=3, resolve_available=6)
+    assert proc.apply((3, 1)).effect == 1 + 4 + 2
+    assert occult_hours(2) == 2
+    with pytest.raises(IllegalAction, match="at least 1"):
+        occult_procedure(2, 3, "over", 4, 0, 6)
+    with pytest.raises(IllegalAction, match="cannot spend"):
+        occult_procedure(2, 3, "over", 4, 7, 6)
