@@ -1,0 +1,353 @@
+"""``referee arm ...``: ARM 1.2 checks, exact odds, damage, the log scale, units and sheets."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from referee.cli.common import (
+    FACES_HELP,
+    JSON_OPTION,
+    SEED_HELP,
+    console,
+    emit_json,
+    faces_option,
+    handle_errors,
+    load_json_file,
+    make_roller,
+)
+from referee.errors import RulesError
+
+app = typer.Typer(
+    name="arm",
+    help="ARM 1.2: d6-d6 checks with pushing, exact odds, damage, logs and units, sheets.",
+    no_args_is_help=True,
+)
+
+TOTAL_HELP = "Stat + mods (log value)."
+DIFFICULTY_HELP = "Difficulty number, or a preset: trivial, simple, 50/50, tough, 'very tough'."
+PUSH_HELP = "Push: roll a third d6 (+1 on 2-6; 2-5 also costs one level of shock)."
+EXACT_HELP = "Use the exact formula (10^(log/5)) instead of the chart."
+NEGATIVE: dict[str, Any] = {"ignore_unknown_options": True}
+"""Lets a negative log be written as an argument (``measure -3``)."""
+
+
+def _difficulty(text: str) -> int:
+    from referee.systems.arm.checks import difficulty_named
+
+    try:
+        return int(text.strip())
+    except ValueError:
+        return difficulty_named(text)
+
+
+def _method(exact: bool) -> Any:
+    return "exact" if exact else "table"
+
+
+@app.command()
+@handle_errors
+def odds(
+    total: int = typer.Option(..., "--total", help=TOTAL_HELP),
+    difficulty: str = typer.Option(..., "--difficulty", help=DIFFICULTY_HELP),
+    push: bool = typer.Option(False, "--push", help=PUSH_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result."""
+    from referee.dice.odds import fraction_text
+    from referee.systems.arm.checks import task_odds
+    from referee.systems.arm.tables import RESULT_LADDER
+    from referee.systems.base import probability_map
+
+    d = _difficulty(difficulty)
+    found = task_odds(total, d, push)
+    if as_json:
+        emit_json(
+            {"p_success": fraction_text(found.p_success), "result": probability_map(found.result)}
+        )
+        return
+    pushed = " pushed" if push else ""
+    console.print(
+        f"total {total} against difficulty {d}{pushed}: "
+        f"P(success) = {fraction_text(found.p_success)} ({float(found.p_success):.2%})",
+        markup=False,
+    )
+    if push:
+        cost = found.shock.probability(1)
+        console.print(f"P(push costs a level of shock) = {fraction_text(cost)}", markup=False)
+    table = Table()
+    for col in ("result", "exact", "%", "meaning"):
+        table.add_column(col, justify="left" if col == "meaning" else "right")
+    for result, p in found.result.probabilities().items():
+        table.add_row(
+            f"{result:+d}", fraction_text(p), f"{float(p) * 100:.2f}", RESULT_LADDER.label(result)
+        )
+    console.print(table)
+
+
+@app.command()
+@handle_errors
+def check(
+    total: int = typer.Option(..., "--total", help=TOTAL_HELP),
+    difficulty: str = typer.Option(..., "--difficulty", help=DIFFICULTY_HELP),
+    push: bool = typer.Option(False, "--push", help=PUSH_HELP),
+    faces: str | None = typer.Option(
+        None, "--faces", help=FACES_HELP + " Plus die, minus die[, push die]."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    actor: str = typer.Option("actor", "--actor", help="Who rolls (named in state changes)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Roll one check: the total, the result and its meaning (and a push's shock cost)."""
+    from referee.systems.arm.checks import resolve_task
+    from referee.systems.base import outcome_data
+
+    roller = make_roller(faces_option(faces), seed)
+    outcome = resolve_task(total, _difficulty(difficulty), roller, push=push, actor=actor)
+    if as_json:
+        data = outcome_data(outcome)
+        data["total"] = outcome.details["total"]
+        if push:
+            data["shock_cost"] = outcome.details["shock_cost"]
+        emit_json(data)
+        return
+    d = outcome.details
+    verdict = "success" if outcome.success else "failure"
+    dice = f"+{d['plus']} -{d['minus']}"
+    if push:
+        dice += f", push {d['push']} (+{d['push_bonus']})"
+    console.print(
+        f"{total} {dice} = total {d['total']}; minus difficulty {outcome.target}: "
+        f"result {outcome.result:+d} ({outcome.label}, {verdict})",
+        markup=False,
+    )
+    if push and d["shock_cost"]:
+        console.print(f"the push costs {actor} one level of shock", markup=False)
+    if outcome.manual:
+        console.print("(faces entered by hand)", markup=False)
+
+
+@app.command()
+@handle_errors
+def damage(
+    result: int = typer.Option(..., "--result", help="Result of the successful attack."),
+    value: int = typer.Option(..., "--damage", help="The weapon's damage value."),
+    toughness: int = typer.Option(..., "--toughness", help="The defender's Toughness."),
+    strength: int = typer.Option(0, "--strength", help="Strength mod, when it applies."),
+    armour: str = typer.Option("0", "--armour", help="Armour value, or wound/shock e.g. 4/2."),
+    stun: bool = typer.Option(False, "--stun", help="A stunning attack (fists, clubs...)."),
+    wound: int = typer.Option(0, "--wound", help="The defender's present wound level 0-5."),
+    shock: int = typer.Option(0, "--shock", help="The defender's present shock level 0-5."),
+    show_odds: bool = typer.Option(False, "--odds", help="Exact level odds instead of a roll."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Plus, minus."),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Roll (or give exact odds of) the damage of a landed blow through the damage table."""
+    from referee.systems.arm.damage import Blow, Condition, level_odds, resolve_damage
+    from referee.systems.arm.tables import LEVEL_CAP
+    from referee.systems.base import outcome_data, probability_map
+
+    parts = armour.split("/")
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}") from None
+    if len(values) not in (1, 2):
+        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}")
+    for name, level in (("wound", wound), ("shock", shock)):
+        if not 0 <= level <= LEVEL_CAP:
+            raise RulesError(f"--{name} is a level 0 to {LEVEL_CAP}, not {level}")
+    blow = Blow(result, value, toughness, strength, values[0], values[-1], stun)
+    if show_odds:
+        found = level_odds(blow)
+        data = {k: probability_map(v) for k, v in found.items()}
+        if as_json:
+            emit_json(data)
+            return
+        for key, dist in data.items():
+            console.print(f"{key}: " + ", ".join(f"{o} {p}" for o, p in dist.items()), markup=False)
+        return
+    roller = make_roller(faces_option(faces), seed)
+    outcome = resolve_damage(blow, roller, condition=Condition(wound, shock))
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    d = outcome.details
+    console.print(
+        f"blow total {d['total']}, minus Toughness {toughness}: {d['margin']}; "
+        f"wound side {d['wound_margin']}, shock side {d['shock_margin']} -> {outcome.label}; "
+        f"now {d['condition']}",
+        markup=False,
+    )
+
+
+@app.command("log", context_settings=NEGATIVE)
+@handle_errors
+def log_command(
+    measure: str = typer.Argument(..., help="A positive measure, e.g. 1342 or 0.25."),
+    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The log of a measure (1342 -> 16)."""
+    from decimal import Decimal, InvalidOperation
+
+    from referee.systems.arm.scale import log_of
+
+    try:
+        value = Decimal(measure.strip())
+    except InvalidOperation:
+        raise RulesError(f"measure {measure!r} is not a number") from None
+    found = log_of(value, _method(exact))
+    if as_json:
+        emit_json({"log": found})
+        return
+    console.print(f"log of {measure} = {found}", markup=False)
+
+
+@app.command("measure", context_settings=NEGATIVE)
+@handle_errors
+def measure_command(
+    log: int = typer.Argument(..., help="A log value, e.g. -3."),
+    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The measure of a log (-3 -> 0.25)."""
+    from referee.systems.arm.scale import measure_of, number
+
+    found = measure_of(log, _method(exact))
+    if as_json:
+        emit_json({"measure": number(found)})
+        return
+    console.print(f"measure of {log} = {found:f}", markup=False)
+
+
+@app.command(context_settings=NEGATIVE)
+@handle_errors
+def convert(
+    log: int = typer.Argument(..., help="The log value to convert."),
+    source: str = typer.Option("m", "--from", help="Unit now: m, ft/s, m/s/s, h ..."),
+    target: str = typer.Option("m", "--to", help="Unit wanted: ft, 1e6km/h/h, ft/round ..."),
+    round_length: str | None = typer.Option(
+        None, "--round", help="Round length for 'round' units, e.g. 3s or 10min."
+    ),
+    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Convert a log between units by adding logs (per-units reverse the sign)."""
+    from referee.systems.arm.scale import convert as convert_log
+    from referee.systems.arm.scale import measure_of, number, round_log
+
+    method = _method(exact)
+    rl = None if round_length is None else round_log(round_length, method)
+    found = convert_log(log, source, target, round_log=rl, method=method)
+    measure = measure_of(found, method)
+    if as_json:
+        emit_json({"log": found, "measure": number(measure), "from": source, "to": target})
+        return
+    console.print(
+        f"{log} {source} = log {found} {target} (about {measure:f} {target})", markup=False
+    )
+
+
+@app.command(context_settings=NEGATIVE)
+@handle_errors
+def group(
+    logs: Annotated[list[int], typer.Argument(help="Each participant's stat + mods.")],
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The combined log of a group effort."""
+    from referee.systems.arm.scale import group_log
+
+    found, how = group_log(logs)
+    if as_json:
+        emit_json({"log": found, "method": how})
+        return
+    console.print(f"group log {found} ({how})", markup=False)
+
+
+@app.command()
+@handle_errors
+def validate(
+    path: str = typer.Argument(..., help="A character sheet as JSON."),
+    setting: str | None = typer.Option(
+        None, "--setting", help="A setting JSON (default: the text's)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Validate a character against the setting: every problem, and its point cost."""
+    from referee.systems.arm.catalog import DEFAULT_SETTING, Setting
+    from referee.systems.arm.options import Options
+    from referee.systems.arm.sheet import Sheet, point_cost
+    from referee.systems.arm.sheet import validate as check_sheet
+    from referee.systems.base import load_record
+
+    chosen = DEFAULT_SETTING if setting is None else load_record(Setting, load_json_file(setting))
+    sheet = load_record(Sheet, load_json_file(path))
+    problems = check_sheet(sheet, Options(), chosen)
+    cost = point_cost(sheet, chosen)
+    if as_json:
+        emit_json(
+            {
+                "valid": not problems,
+                "problems": [
+                    {"rule": p.rule, "field": p.field, "message": p.message, "value": p.value}
+                    for p in problems
+                ],
+                "chp": cost,
+            }
+        )
+    else:
+        for p in problems:
+            console.print(str(p), markup=False)
+        if not problems:
+            console.print(f"{sheet.name}: valid ({cost['total']} chp)", markup=False)
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def notes(as_json: bool = JSON_OPTION) -> None:
+    """Where the ARM text disagrees with itself, and what this package does."""
+    from dataclasses import asdict
+
+    from referee.systems.arm.discrepancies import DISCREPANCIES
+
+    if as_json:
+        emit_json([asdict(d) for d in DISCREPANCIES])
+        return
+    for d in DISCREPANCIES:
+        console.print(f"{d.key} ({d.where}): {d.text} / {d.other} -> {d.ruling}", markup=False)
+
+
+def demo(out: Console) -> None:
+    """A short seeded tour of ARM: logs, a check, a push, its odds and a blow."""
+    from referee.dice.odds import fraction_text
+    from referee.dice.roller import SeededRoller
+    from referee.systems.arm.checks import resolve_task, task_odds
+    from referee.systems.arm.damage import Blow, resolve_damage
+    from referee.systems.arm.scale import convert as convert_log
+    from referee.systems.arm.scale import log_of, measure_of, round_log
+
+    roller = SeededRoller(1993)
+    out.print(f"log of 1342 = {log_of(1342)}; measure of -3 = {measure_of(-3)}", markup=False)
+    per_round = convert_log(5, "m/s", "ft/round", round_log=round_log("3s"))
+    out.print(
+        f"Corven's sprint: log {per_round} = {measure_of(per_round)} ft per 3 s", markup=False
+    )
+    for push in (False, True):
+        p = task_odds(8, 6, push).p_success
+        out.print(
+            f"Fitness 8 vs 50/50{' pushed' if push else ''}: {fraction_text(p)}", markup=False
+        )
+    o = resolve_task(8, 6, roller, push=True, actor="Brad")
+    out.print(
+        f"Brad pushes: total {o.details['total']}, result {o.result:+d} ({o.label}), "
+        f"shock cost {o.details['shock_cost']}",
+        markup=False,
+    )
+    hit = resolve_damage(Blow(5, 7, 5, 1, 4, 2), roller, target="Alex")
+    out.print(f"axe on Alex: total {hit.details['total']} -> {hit.label}", markup=False)

@@ -1,0 +1,167 @@
+"""``referee arm ...``: the JSON contracts of the issue and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli.main import run
+from referee.systems.arm.checks import task_odds
+from referee.systems.base import probability_map
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "referee" / "systems" / "arm" / "data"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = run(["arm", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("push", [False, True])
+def test_odds_json_contract(capsys: pytest.CaptureFixture[str], push: bool) -> None:
+    argv = ["odds", "--total", "8", "--difficulty", "6", "--json"] + (["--push"] if push else [])
+    code, out, _ = _run(capsys, *argv)
+    data = json.loads(out)
+    assert code == 0 and list(data) == ["p_success", "result"]
+    expected = task_odds(8, 6, push)
+    assert data["result"] == probability_map(expected.result)
+    assert data["p_success"] == f"{expected.p_success.numerator}/{expected.p_success.denominator}"
+    assert data["result"]["-3"] == ("1/36" if not push else "1/216")
+
+
+def test_odds_accepts_presets_and_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "odds", "--total", "6", "--difficulty", "50/50")
+    assert code == 0 and "P(success) = 7/12" in out and "Astonishing success" in out
+
+
+def test_check_json_with_hand_faces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys, "check", "--total", "8", "--difficulty", "4", "--faces", "3,5", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert (data["result"], data["label"], data["total"], data["manual"]) == (
+        2,
+        "Unconvincing success",
+        6,
+        True,
+    )
+
+
+def test_check_push_json_reports_the_shock_cost(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["check", "--total", "6", "--difficulty", "6", "--push", "--faces", "1,1,3", "--json"]
+    data = json.loads(_run(capsys, *argv)[1])
+    assert (data["result"], data["shock_cost"], data["label"]) == (1, 1, "Unconvincing success")
+    assert data["changes"][0]["field"] == "shock"
+    argv[-2] = "1,1,6"
+    assert json.loads(_run(capsys, *argv)[1])["shock_cost"] == 0
+
+
+def test_check_with_a_seed_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["check", "--total", "6", "--difficulty", "6", "--seed", "3", "--json"]
+    first = json.loads(_run(capsys, *argv)[1])
+    assert first == json.loads(_run(capsys, *argv)[1]) and first["manual"] is False
+
+
+def test_log_and_measure_contracts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert json.loads(_run(capsys, "log", "1342", "--json")[1]) == {"log": 16}
+    assert json.loads(_run(capsys, "measure", "-3", "--json")[1]) == {"measure": 0.25}
+    assert json.loads(_run(capsys, "measure", "10", "--json")[1]) == {"measure": 100}
+    exact = json.loads(_run(capsys, "measure", "-3", "--exact", "--json")[1])["measure"]
+    assert exact == pytest.approx(10 ** (-3 / 5), rel=1e-5)
+    assert json.loads(_run(capsys, "log", "0.06", "--json")[1]) == {"log": -6}
+
+
+def test_convert(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["convert", "5", "--from", "m/s", "--to", "ft/round", "--round", "3s", "--json"]
+    assert json.loads(_run(capsys, *argv)[1])["log"] == 10
+    data = json.loads(
+        _run(capsys, "convert", "3", "--from", "m/s/s", "--to", "1e6km/h/h", "--json")[1]
+    )
+    assert (data["log"], data["measure"]) == (-6, 0.06)
+
+
+def test_damage_roll_and_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["damage", "--result", "5", "--damage", "7", "--strength", "1", "--toughness", "5"]
+    argv += ["--armour", "4/2", "--shock", "1", "--faces", "2,2", "--json"]
+    data = json.loads(_run(capsys, *argv)[1])
+    assert data["details"]["total"] == 13 and data["details"]["condition"] == "Moderate, Reeling"
+    odds = json.loads(
+        _run(
+            capsys,
+            "damage",
+            "--result",
+            "20",
+            "--damage",
+            "5",
+            "--toughness",
+            "5",
+            "--odds",
+            "--json",
+        )[1]
+    )
+    assert set(odds) == {"wound", "shock", "destroyed"} and "True" in odds["destroyed"]
+
+
+def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(capsys, "validate", str(DATA / "alex.json"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["valid"] and data["chp"]["stats"] == 260
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "Bad", "stats": {"Fitness": 12}}), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", str(bad))
+    assert code == 1 and "stats.Fitness" in out and "stats.Wit: missing stat" in out
+    assert run(["validate", "arm", str(DATA / "brad.json")]) == 0
+
+
+def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
+    notes = json.loads(_run(capsys, "notes", "--json")[1])
+    assert "axe-damage" in {n["key"] for n in notes}
+    assert json.loads(_run(capsys, "group", "6", "6", "--json")[1])["log"] == 8
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "--total", "8", "--difficulty", "4", "--faces", "3,9"], "impossible on a d6"),
+        (["check", "--total", "8", "--difficulty", "4", "--faces", "3"], "needs 2 faces"),
+        (
+            ["check", "--total", "8", "--difficulty", "4", "--push", "--faces", "3,3"],
+            "needs 3 faces",
+        ),
+        (["check", "--total", "8", "--difficulty", "hard"], "unknown difficulty"),
+        (["odds", "--total", "99999", "--difficulty", "4"], "out of range"),
+        (["log", "0"], "positive"),
+        (["log", "-3"], "positive"),
+        (["measure", "5000"], "out of range"),
+        (["convert", "1", "--from", "furlong"], "unknown unit"),
+        (
+            ["damage", "--result", "1", "--damage", "1", "--toughness", "1", "--wound", "9"],
+            "level 0 to 5",
+        ),
+        (["validate", "missing.json"], "no such file"),
+    ],
+)
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = _run(capsys, *argv)
+    assert code != 0 and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+
+
+def test_demo_prints_a_short_tour() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from referee.cli.arm import demo
+
+    buffer = StringIO()
+    demo(Console(file=buffer, width=120))
+    text = buffer.getvalue()
+    assert "log of 1342 = 16" in text and "100 ft" in text
+    assert 4 <= len(text.strip().splitlines()) <= 12
