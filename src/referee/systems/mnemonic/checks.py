@@ -42,27 +42,41 @@ from referee.systems.mnemonic.tables import (
 
 SYSTEM = "mnemonic"
 
+DEFAULT_OPTIONS = Options()
+"""The rulings, used when a caller passes no options (a frozen value, never mutated)."""
 
-@dataclass(frozen=True, order=True, slots=True)
-class CheckResult:
-    """The final number of a Success Check (after Chances) and what it means."""
 
-    total: int
+class CheckResult(int):
+    """The final number of a Success Check (after Chances) and what it means.
+
+    An ``int`` (the total) so that exact distributions over results hash and
+    sort at C speed; the properties read it as Successes or Failures.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"CheckResult({int(self)})"
+
+    @property
+    def total(self) -> int:
+        """The check result plus the Chances modifier."""
+        return int(self)
 
     @property
     def success(self) -> bool:
         """A total of zero or more succeeds."""
-        return self.total >= 0
+        return self >= 0
 
     @property
     def successes(self) -> int:
         """Total + 1 on a success, else 0."""
-        return self.total + 1 if self.total >= 0 else 0
+        return int(self) + 1 if self >= 0 else 0
 
     @property
     def failures(self) -> int:
         """-total on a failure (not adjusted), else 0."""
-        return -self.total if self.total < 0 else 0
+        return -int(self) if self < 0 else 0
 
     @property
     def degree(self) -> str:
@@ -304,7 +318,7 @@ def check_odds(
     """Exact distribution of the check's result; for cards, the next draw from ``deck``
     as it stands (a fresh deck when none is given; a reshuffled one when it is short
     and the table reshuffles automatically)."""
-    options = options or Options()
+    options = options or DEFAULT_OPTIONS
     name = check_randomizer(randomizer or options.randomizer)
     deck, _ = deck_for(name, deck, options)
     return check_procedure(check_aptitude(aptitude), chances_value(chances), name, deck).odds()
