@@ -218,3 +218,26 @@ def test_too_many_faces(capsys: pytest.CaptureFixture[str]) -> None:
     assert code != 0 and "1 face(s) more than this roll needs" in err
     code, _, err = _run(capsys, "order", "Ann:6", "Bo:6", "--faces", "3")
     assert code != 0 and "needs 1 faces" in err
+
+
+def test_check_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
+    boxer = str(DATA / "boxer.json")
+    argv = ["check", "--sheet", boxer, "--talent", "Tough", "--role", "Professional Boxer"]
+    data = json.loads(_run(capsys, *argv, "-c", "Fair", "--faces", "4", "--json")[1])
+    assert data["total"] == 5 + 5 - 4 + 3
+    kinds = [m["kind"] for m in data["outcome"]["modifiers"]]
+    assert kinds[:2] == ["talent", "life role"]
+    fallback = ["check", "--sheet", boxer, "--talent", "Smart", "--fallback", "irrelevant"]
+    data = json.loads(_run(capsys, *fallback, "--faces", "4", "--json")[1])
+    assert data["total"] == 3 + 0 - 4
+    code, _, err = _run(capsys, "check", "--sheet", boxer, "--talent", "Smart", "--role", "Pilot")
+    assert code != 0 and "no Life Role 'Pilot'" in err
+    code, _, err = _run(capsys, "check", "--chances", "Good")
+    assert code != 0 and "give --aptitude" in err
+
+
+def test_sheet_shows_level_names(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "sheet", str(DATA / "frigate.json"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["talents"]["Fast"] == "Very (+5)"
+    assert data["life_roles"]["Boarders"] == "Somewhat (+2)" and data["status"] == "Fine"

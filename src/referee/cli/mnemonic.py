@@ -201,11 +201,23 @@ def _odds_table(title: str, data: dict[str, Any]) -> None:
 @app.command()
 @handle_errors
 def check(
-    aptitude: int = typer.Option(
-        ..., "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role)."
+    aptitude: int | None = typer.Option(
+        None, "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role); or use --sheet."
     ),
     chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
     randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
+    sheet: str | None = typer.Option(
+        None, "--sheet", help="A character (JSON) to take ratings from."
+    ),
+    talent: str | None = typer.Option(None, "--talent", help="With --sheet: the Talent used."),
+    role: str | None = typer.Option(None, "--role", help="With --sheet: the Life Role used."),
+    fallback: str = typer.Option(
+        "relevant",
+        "--fallback",
+        help="With --sheet and no --role: relevant (Primary at Moderately), irrelevant "
+        "(Primary at Not At All) or lucky.",
+    ),
+    lucky: bool = typer.Option(False, "--lucky", help="The table uses the optional Talent Lucky."),
     faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
     player: str | None = typer.Option(None, "--player", help=PLAYER_HELP),
     referee: str | None = typer.Option(None, "--referee", help=REFEREE_HELP),
@@ -214,19 +226,57 @@ def check(
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Resolve one Success Check."""
+    """Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role)."""
+    from referee.systems.mnemonic.aptitude import Aptitude
+    from referee.systems.mnemonic.aptitude import aptitude as sheet_aptitude
     from referee.systems.mnemonic.checks import success_check
+    from referee.systems.mnemonic.sheet import Character
 
-    opts = _options(randomizer, degree=degree)
+    opts = _options(randomizer, degree=degree, use_lucky=lucky)
+    apt: int | Aptitude
+    if sheet is not None:
+        if aptitude is not None or talent is None:
+            raise RulesError(
+                "with --sheet give --talent (and --role or --fallback), not --aptitude"
+            )
+        who = load_record(Character, load_json_file(sheet), rule="Mnemonic: character record")
+        apt = sheet_aptitude(who, talent, role, fallback=fallback, options=opts)
+    elif aptitude is None:
+        raise RulesError("give --aptitude, or --sheet with --talent")
+    else:
+        apt = aptitude
     roller, cards = _inputs(opts.randomizer, faces, player, referee, seed)
     out = success_check(
-        aptitude, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards
+        apt, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards
     )
     _all_used(roller)
     if as_json:
         emit_json(_check_json(out))
         return
     _show(out)
+
+
+@app.command()
+@handle_errors
+def sheet(
+    path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show a character with each rating's level name."""
+    from referee.systems.mnemonic.options import Options
+    from referee.systems.mnemonic.sheet import Character, sheet_summary
+
+    who = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
+    summary = sheet_summary(who, Options())
+    if as_json:
+        emit_json(summary)
+        return
+    console.print(
+        f"{summary['name']} - {summary['primary_role']} ({summary['status']})", markup=False
+    )
+    for title in ("talents", "life_roles"):
+        rows = ", ".join(f"{n} {v}" for n, v in summary[title].items()) or "none"
+        console.print(f"  {title.replace('_', ' ').title()}: {rows}", markup=False)
 
 
 @app.command()
