@@ -25,6 +25,9 @@ from referee.systems.base import Change, IllegalAction, Modifier, Outcome, Proce
 Roll = tuple[int, int]
 """The statistic a check reads: (d6 - d6 + push bonus, shock the push cost)."""
 
+DEFAULT_OPTIONS = Options()
+"""The rulings, for callers that pass no options (an immutable value)."""
+
 MAX_VALUE = 10_000
 """Totals and difficulties beyond +-10000 are refused as nonsense input."""
 
@@ -40,20 +43,30 @@ def read_pushed(faces: tuple[int, ...]) -> Roll:
     return faces[0] - faces[1] + bonus, cost
 
 
+_D6_MINUS_D6 = (0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0)
+"""Ways for d6 - d6 to equal i - 6 (i = 0..12): the shape of the roll, not a memo."""
+
+
 def exact_plain() -> Distribution[Roll]:
     """d6 - d6 in closed form: weight 6 - |d| for d in -5..5 (total 36)."""
-    return Distribution._raw({(d, 0): 6 - abs(d) for d in range(-5, 6)}, 36, ordered=True)
+    w = _D6_MINUS_D6
+    return Distribution._raw({(d, 0): w[d + 6] for d in range(-5, 6)}, 36, ordered=True)
 
 
 def exact_pushed() -> Distribution[Roll]:
-    """d6 - d6 with a push die: 1 -> +0 free, 2-5 -> +1 costing shock, 6 -> +1 free."""
+    """d6 - d6 with a push die: 1 -> +0 free, 2-5 -> +1 costing shock, 6 -> +1 free.
+
+    Closed form over 216 sequences: ``(r, 0)`` has weight w(r) (push 1) + w(r - 1)
+    (push 6) and ``(r, 1)`` weight 4 w(r - 1), where w(d) = 6 - |d| on -5..5.
+    """
+    w = _D6_MINUS_D6
     weights: dict[Roll, int] = {}
-    for d in range(-5, 6):
-        w = 6 - abs(d)
-        weights[(d, 0)] = weights.get((d, 0), 0) + w
-        weights[(d + 1, 1)] = 4 * w
-        weights[(d + 1, 0)] = weights.get((d + 1, 0), 0) + w
-    return Distribution._raw(weights, 216)
+    for r in range(-5, 7):
+        below = w[r + 5]  # w(r - 1), shifted: w[i] = weight of d6 - d6 = i - 6
+        weights[(r, 0)] = w[r + 6] + below
+        if below:
+            weights[(r, 1)] = 4 * below
+    return Distribution._raw(weights, 216, ordered=True)
 
 
 def task_rule(total: int, difficulty: int) -> Callable[[Roll], Roll]:
@@ -108,22 +121,31 @@ class TaskOdds:
 def task_odds(
     total: int, difficulty: int, push: bool = False, options: Options | None = None
 ) -> TaskOdds:
-    """Exact odds of ``total + d6 - d6 (+ push) - difficulty`` through :func:`task_rule`."""
-    opts = options or Options()
+    """Exact odds of ``total + d6 - d6 (+ push) - difficulty`` through :func:`task_rule`.
+
+    One pass over the statistic's exact distribution applies the procedure's
+    rule and gathers the result and the push's shock cost together.
+    """
+    opts = options or DEFAULT_OPTIONS
     if push and not opts.pushing:
         raise IllegalAction("pushing is switched off for this table")
-    joint = task_procedure(total, difficulty, push).odds()
-    result = joint.map(_first)
+    procedure = task_procedure(total, difficulty, push)
+    rule = procedure.rule
+    exact = procedure.exact()
+    results: dict[int, int] = {}
+    shock: dict[int, int] = {}
+    get_result, get_shock = results.get, shock.get
+    for stat, weight in exact.items():
+        result, cost = rule(stat)
+        results[result] = get_result(result, 0) + weight
+        shock[cost] = get_shock(cost, 0) + weight
     threshold = 0 if opts.draw_succeeds else 1
-    return TaskOdds(result, result.at_least(threshold), joint.map(_second))
-
-
-def _first(pair: Roll) -> int:
-    return pair[0]
-
-
-def _second(pair: Roll) -> int:
-    return pair[1]
+    wins = sum(w for r, w in results.items() if r >= threshold)
+    return TaskOdds(
+        Distribution._raw(results, exact.total, ordered=True),
+        Fraction(wins, exact.total),
+        Distribution._raw(shock, exact.total),
+    )
 
 
 def resolve_task(
@@ -143,7 +165,7 @@ def resolve_task(
     the total minus the difficulty, ``label`` its ladder name, and a
     push that costs shock adds one level to the actor's shock as a change.
     """
-    opts = options or Options()
+    opts = options or DEFAULT_OPTIONS
     if push and not opts.pushing:
         raise IllegalAction("pushing is switched off for this table")
     procedure = task_procedure(total, difficulty, push)
