@@ -84,6 +84,21 @@ def build(check: Check, state: Character | None, options: Options) -> Built:
     )
 
 
+def roll_built(
+    built: Built, roller: Roller, *, compound: bool = False
+) -> tuple[tuple[int, ...], int]:
+    """Roll a built check. ``compound``: more dice follow (damage), so hand-entered faces
+    are checked only for the check's own dice here; the damage dice check their own."""
+    proc = built.procedure
+    if compound and is_manual(roller):
+        need = sum(c for c, _ in proc.groups)
+        remaining = tuple(getattr(roller, "remaining", ()))
+        proc.check_manual(remaining[:need], "the check")
+        faces = proc.roll_faces(roller)
+        return faces, proc.apply(faces)
+    return proc.roll(roller)
+
+
 def _faces(built: Built, faces: tuple[int, ...]) -> tuple[DieRoll, ...]:
     kept = set(kept_indices(faces, built.steps))
     return tuple(DieRoll(f, 6, i in kept) for i, f in enumerate(faces))
@@ -269,7 +284,7 @@ def resolve_attack(
     highest RoA kept, target armour per roll), or the threat's on a failure."""
     check = action.check
     built = build(check, state, options)
-    faces, effect = built.procedure.roll(roller)
+    faces, effect = roll_built(built, roller, compound=True)
     details = _base_details(built, faces, effect)
     changes: list[Change] = []
     all_dice = list(_faces(built, faces))

@@ -1,0 +1,410 @@
+"""``referee mneme ...``: checks, their exact odds, attack damage odds, taking damage,
+the healing clock and sheet validation for Mneme CE."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from referee.cli.common import (
+    FACES_HELP,
+    JSON_OPTION,
+    SEED_HELP,
+    console,
+    emit_json,
+    faces_option,
+    handle_errors,
+    load_json_file,
+    make_roller,
+)
+from referee.dice.odds import fraction_text
+from referee.dice.roller import Roller
+from referee.errors import DiceError, RulesError
+from referee.systems.base import Modifier, Outcome, dump_record, load_record, outcome_data
+
+app = typer.Typer(
+    name="mneme",
+    help="Mneme CE: 2d6 checks with Effects, exact odds, damage rolls, wounds and healing.",
+    no_args_is_help=True,
+)
+
+MOD_HELP = "Total modifier added to 2d6 (Competence, equipment, conditions...)."
+DIFF_HELP = "Difficulty: a number or a name (Easy, Routine, Challenging, Difficult, ...)."
+ADV_HELP = "Advantages (cancel Disadvantages one for one; at most one net step by default)."
+DIS_HELP = "Disadvantages."
+
+
+def _difficulty(text: str) -> int:
+    from referee.systems.mneme.tables import DIFFICULTY, DIFFICULTY_ALIASES
+
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    if t.lower() in DIFFICULTY_ALIASES:
+        return DIFFICULTY_ALIASES[t.lower()]
+    return DIFFICULTY.value(t)
+
+
+def _check(modifier: int, difficulty: str, advantage: int, disadvantage: int, **kw: Any) -> Any:
+    from referee.systems.mneme.actions import Check
+
+    mods = (Modifier(modifier, "modifier", "total"),) if modifier else ()
+    return Check(_difficulty(difficulty), mods, advantage, disadvantage, **kw)
+
+
+def _finish(roller: Roller) -> None:
+    """Hand-entered faces must all be used."""
+    left = getattr(roller, "remaining", ())
+    if roller.kind == "manual" and left:
+        raise DiceError(f"{len(left)} face(s) left unused: {list(left)}")
+
+
+def _faces_text(outcome: Outcome) -> str:
+    return " ".join(str(d.face) if d.kept else f"({d.face})" for d in outcome.faces)
+
+
+def _sheet(path: str) -> Any:
+    from referee.systems.mneme.sheet import Character
+
+    return load_record(Character, load_json_file(path), rule="Mneme CE: sheet format")
+
+
+@app.command()
+@handle_errors
+def check(
+    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
+    difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
+    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
+    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
+    costly: bool = typer.Option(False, "--costly", help="Take a failure as a Costly Success."),
+    mitigate: str | None = typer.Option(
+        None, "--mitigate", help="Mitigating Factors as conditions,cover,skill (e.g. 3,2,2)."
+    ),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs Difficulty."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import Mitigating
+    from referee.systems.mneme.options import Options
+
+    mit = None
+    if mitigate is not None:
+        parts = faces_option(mitigate) or ()
+        if len(parts) != 3:
+            raise RulesError("--mitigate takes three numbers: conditions,cover,skill")
+        mit = Mitigating(*parts)
+    action = _check(
+        modifier, difficulty, advantage, disadvantage, costly_success=costly, mitigating=mit
+    )
+    hand = faces_option(faces)
+    roller = make_roller(hand, seed)
+    outcome = RULESET.resolve(action, None, roller, Options())
+    _finish(roller)
+    d = outcome.details
+    if as_json:
+        data = outcome_data(outcome)
+        data.update(
+            roll=d["roll"],
+            dice=d["dice"],
+            modifier=d["modifier"],
+            difficulty=d["difficulty"],
+            effect=d["effect"],
+        )
+        emit_json(data)
+        return
+    manual = " (faces entered by hand)" if outcome.manual else ""
+    console.print(
+        f"[{_faces_text(outcome)}] = {d['dice']} {d['modifier']:+d} = {d['roll']} vs "
+        f"{d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}{manual}",
+        markup=False,
+    )
+    if "mitigation" in d:
+        console.print("mitigation: " + " -> ".join(map(str, d["mitigation"])), markup=False)
+
+
+@app.command()
+@handle_errors
+def odds(
+    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
+    difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
+    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
+    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Exact odds of a check: the chance of success and every Effect (failures included)."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.options import Options
+
+    dist = RULESET.odds(_check(modifier, difficulty, advantage, disadvantage), None, Options())
+    p = dist.at_least(0)
+    effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
+    if as_json:
+        emit_json({"p_success": fraction_text(p), "effect": effects})
+        return
+    table = Table(title=f"success {fraction_text(p)} = {float(p) * 100:.2f}%", title_justify="left")
+    table.add_column("Effect", justify="right")
+    table.add_column("exact", justify="right")
+    table.add_column("%", justify="right")
+    for e, q in dist.probabilities().items():
+        table.add_row(f"{e:+d}", fraction_text(q), f"{float(q) * 100:.2f}")
+    console.print(table)
+
+
+@app.command("attack-odds")
+@handle_errors
+def attack_odds(
+    damage: str = typer.Argument(..., help="Damage expression of one roll, e.g. 3d6-2."),
+    armour: int = typer.Option(0, "--armour", "-a", help="Armour (AR) applied to each roll."),
+    rolls: int = typer.Option(1, "--rolls", "-n", help="Number of damage rolls (SE + 1, or FE)."),
+    rate: int | None = typer.Option(
+        None, "--rate", "-r", help="Rate of Attack: keep this many highest rolls (default all)."
+    ),
+    effect: int = typer.Option(
+        0, "--effect", help="Effect degree the rolls come from (6+: at least 1 damage each)."
+    ),
+    scale: str = typer.Option("", "--scale", help="Damage scale: '', D, H or K."),
+    armour_scale: str = typer.Option("", "--armour-scale", help="Armour scale: '', D, H or K."),
+    target_scale: str = typer.Option("", "--target-scale", help="Target's own scale."),
+    sheet: str | None = typer.Option(
+        None, "--sheet", help="Target's sheet (JSON): adds the chance of each HP condition."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll."""
+    from referee.systems.mneme.damage import DamageSpec, Target, damage_odds, per_roll_odds
+    from referee.systems.mneme.health import thresholds
+    from referee.systems.mneme.options import Options
+    from referee.systems.mneme.resolve import condition_odds
+    from referee.systems.mneme.tables import CONDITIONS
+
+    opts = Options()
+    spec = DamageSpec(damage, scale=scale, rate_of_attack=rate)
+    target = Target(armour, armour_scale, target_scale)
+    dist = damage_odds(spec, rolls, target, effect_degree=effect, options=opts)
+    data: dict[str, Any] = {
+        "damage": {str(k): fraction_text(v) for k, v in dist.probabilities().items()},
+        "mean": fraction_text(dist.mean()),
+    }
+    if sheet is not None:
+        character = _sheet(sheet)
+        conds = condition_odds(dist, character, opts)
+        data["conditions"] = {
+            c: fraction_text(conds.probability(c)) for c in CONDITIONS if c in conds
+        }
+        per = per_roll_odds(spec, target, effect_degree=effect, options=opts)
+        t = max(1, thresholds(character, opts).seriously)
+        data["p_bleeding"] = fraction_text(1 - per.at_most(t - 1) ** rolls) if rolls else "0/1"
+        data["p_massive_damage"] = fraction_text(dist.probability_where(lambda d: d > character.hp))
+    if as_json:
+        emit_json(data)
+        return
+    from referee.cli.main import show_distribution
+
+    keep = rolls if rate is None else min(rate, rolls)
+    show_distribution(
+        f"{rolls} x ({damage}) vs AR {armour}, keep {keep}", dist, value_header="damage"
+    )
+    for key in ("conditions",):
+        for c, p in data.get(key, {}).items():
+            console.print(f"{c}: {p}", markup=False)
+    for key in ("p_bleeding", "p_massive_damage"):
+        if key in data:
+            console.print(f"{key}: {data[key]}", markup=False)
+
+
+@app.command()
+@handle_errors
+def attack(
+    damage: str = typer.Argument(..., help="Weapon damage, e.g. 3d6-2."),
+    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
+    difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
+    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
+    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
+    armour: int = typer.Option(0, "--armour", "-a", help="Target's armour (AR)."),
+    rate: int | None = typer.Option(None, "--rate", "-r", help="Weapon's Rate of Attack."),
+    faces: str | None = typer.Option(
+        None, "--faces", help=FACES_HELP + " The check's dice first, then each damage roll's."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Roll an attack: the check, then SE + 1 damage rolls, the highest RoA kept, armour each."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import Attack
+    from referee.systems.mneme.damage import DamageSpec, Target
+    from referee.systems.mneme.options import Options
+
+    action = Attack(
+        _check(modifier, difficulty, advantage, disadvantage),
+        DamageSpec(damage, rate_of_attack=rate),
+        Target(armour),
+    )
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(action, None, roller, Options())
+    _finish(roller)
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    d = outcome.details
+    console.print(
+        f"check {d['roll']} vs {d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}",
+        markup=False,
+    )
+    if "weapon_rolls" in d:
+        w = d["weapon_rolls"]
+        shown = [str(x) if k else f"({x})" for x, k in zip(w["dealt"], w["kept"], strict=True)]
+        console.print(f"damage rolls after armour: {', '.join(shown)} = {w['total']}", markup=False)
+
+
+@app.command("take-damage")
+@handle_errors
+def take_damage(
+    damage: str = typer.Argument(..., help="Adversaries' damage per roll, e.g. 3d3-2."),
+    fail_effect: int = typer.Option(..., "--fail-effect", "-f", help="Fail Effect degree."),
+    rate: int | None = typer.Option(None, "--rate", "-r", help="Summed Rate of Attack."),
+    armour: int = typer.Option(0, "--armour", "-a", help="Your armour (AR)."),
+    conditions: int = typer.Option(0, "--conditions", help="First-priority mitigation."),
+    cover: int = typer.Option(0, "--cover", help="Cover / protection value (absorbs rolls)."),
+    skill: int = typer.Option(0, "--skill", help="Skill mitigation (third priority)."),
+    sheet: str | None = typer.Option(None, "--sheet", help="Your sheet (conditions, Bleeding)."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Roll the damage a Fail Effect brings: mitigation, cover's rolls, yours (RoA kept)."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import Mitigating, TakeDamage, Threat
+    from referee.systems.mneme.damage import DamageSpec, Target
+    from referee.systems.mneme.options import Options
+
+    threat = Threat(
+        DamageSpec(damage, rate_of_attack=rate),
+        Target(armour),
+        Mitigating(conditions, cover, skill),
+    )
+    state = _sheet(sheet) if sheet else None
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(TakeDamage(fail_effect, threat), state, roller, Options())
+    _finish(roller)
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    d = outcome.details
+    console.print("Fail Effect: " + " -> ".join(map(str, d["mitigation"])), markup=False)
+    if "cover_rolls" in d:
+        console.print(f"cover takes {d['cover_rolls']['dealt']}", markup=False)
+    console.print(f"you take {d['damage_rolls']['dealt']}: {outcome.label}", markup=False)
+    if "condition" in d:
+        console.print(f"condition: {d['condition']}", markup=False)
+
+
+@app.command()
+@handle_errors
+def clock(
+    path: str = typer.Argument(..., help="Character sheet (JSON)."),
+    days: int = typer.Option(0, "--days", help="Days passing."),
+    hours: int = typer.Option(0, "--hours", help="Hours passing."),
+    minutes: int = typer.Option(0, "--minutes", help="Minutes passing."),
+    activity: str = typer.Option(
+        "full_rest", "--activity", help="strenuous, moderate, light or full_rest."
+    ),
+    care: str = typer.Option("none", "--care", help="none, light, moderate, serious, intensive."),
+    therapy: str | None = typer.Option(None, "--therapy", help="Characteristic under therapy."),
+    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Let time pass for a character: healing, bleeding and therapy by the tables."""
+    import json
+
+    from referee.systems.mneme.actions import PassTime
+    from referee.systems.mneme.options import Options
+    from referee.systems.mneme.treatment import apply_clock, resolve_pass_time
+
+    opts = Options()
+    character = _sheet(path)
+    action = PassTime(days, hours, minutes, activity, care, therapy)
+    outcome = resolve_pass_time(action, character, opts)
+    if out is not None:
+        after = apply_clock(action, character, opts)
+        with open(out, "w", encoding="utf-8") as fh:
+            json.dump(dump_record(after), fh, indent=2)
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    d = outcome.details
+    console.print(
+        f"damage {character.damage} -> {d['damage']} ({d['condition']}), "
+        f"progress {d['healing_progress']}; " + "; ".join(d["notes"]),
+        markup=False,
+    )
+
+
+@app.command()
+@handle_errors
+def validate(
+    path: str = typer.Argument(..., help="Character sheet (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Validate a Mneme CE sheet, listing every problem; shows HP and condition when valid."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.health import condition
+    from referee.systems.mneme.options import Options
+
+    character = _sheet(path)
+    problems = RULESET.validate(character, Options())
+    if as_json:
+        emit_json(
+            {
+                "valid": not problems,
+                "problems": [
+                    {"rule": p.rule, "field": p.field, "message": p.message, "value": p.value}
+                    for p in problems
+                ],
+            }
+        )
+    elif problems:
+        for p in problems:
+            console.print(str(p), markup=False)
+    else:
+        console.print(
+            f"{path}: valid; HP {character.hp}, damage {character.damage} "
+            f"({condition(character, Options())})",
+            markup=False,
+        )
+    if problems:
+        raise typer.Exit(1)
+
+
+def demo(console: Console) -> None:
+    """A short seeded tour of Mneme CE."""
+    from referee.dice.roller import SeededRoller
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import Attack, Check, TakeDamage, Threat
+    from referee.systems.mneme.damage import DamageSpec, Target
+    from referee.systems.mneme.options import Options
+
+    opts = Options()
+    roller = SeededRoller(7)
+    p = RULESET.odds(Check(difficulty=8, modifiers=(Modifier(1, "Cmp", "competence"),)), None, opts)
+    console.print(f"2d6+1 vs 8 succeeds {fraction_text(p.at_least(0))}", markup=False)
+    out = RULESET.resolve(Check(difficulty=8), None, roller, opts)
+    console.print(f"check [{_faces_text(out)}] vs 8 -> {out.label}", markup=False)
+    rifle = Attack(
+        Check(difficulty=10, modifiers=(Modifier(2, "Gun Combat", "competence"),)),
+        DamageSpec("3d6-2", rate_of_attack=4),
+        Target(armour=4),
+    )
+    hit = RULESET.resolve(rifle, None, roller, opts)
+    console.print(f"automatic rifle vs AR 4 -> {hit.label}", markup=False)
+    mean = RULESET.odds(rifle, None, opts).mean()
+    console.print(f"expected damage of that attack: {float(mean):.2f}", markup=False)
+    flak = TakeDamage(3, Threat(DamageSpec("3d3-2", rate_of_attack=3), Target(armour=4)))
+    took = RULESET.resolve(flak, None, roller, opts)
+    console.print(f"Fail Effect 3, broadsword vs Flak Jacket -> {took.label}", markup=False)

@@ -1,0 +1,197 @@
+"""``referee mneme ...`` commands and their JSON contracts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli.main import run
+from referee.systems.mneme.sheet import example_data
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = run(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_odds_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "mneme", "odds", "--modifier", "0", "--difficulty", "8", "--json")
+    data = json.loads(out)
+    assert code == 0 and list(data) == ["p_success", "effect"]
+    assert data["p_success"] == "5/12"
+    assert data["effect"]["-6"] == "1/36" and data["effect"]["4"] == "1/36"
+    assert len(data["effect"]) == 11
+
+
+def test_odds_with_advantage_and_disadvantage(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["mneme", "odds", "--modifier", "1", "--difficulty", "9", "--json"]
+    adv = json.loads(_run(capsys, *argv, "--advantage", "1")[1])
+    both = json.loads(_run(capsys, *argv, "--advantage", "2", "--disadvantage", "2")[1])
+    plain = json.loads(_run(capsys, *argv)[1])
+    assert both == plain
+    assert adv["p_success"] == "49/72"  # 3d6 keep two highest >= 8: 147/216
+    assert plain["p_success"] == "5/12"
+
+
+def test_check_json_has_the_derivation(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys,
+        "mneme",
+        "check",
+        "-m",
+        "2",
+        "-d",
+        "8",
+        "--advantage",
+        "1",
+        "--faces",
+        "1,6,3",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert data["roll"] == 11 and data["effect"] == 3 and data["success"] is True
+    assert data["label"] == "Success Effect 3" and data["manual"] is True
+    assert [f["kept"] for f in data["faces"]] == [False, True, True]
+
+
+def test_check_text_mitigation(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys, "mneme", "check", "-m", "4", "-d", "13", "--faces", "1,1", "--mitigate", "3,2,2"
+    )
+    assert code == 0 and "Ordinary Failure" in out and "7 -> 4 -> 2 -> 0" in out
+
+
+def test_check_by_difficulty_name_and_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    a = json.loads(_run(capsys, "mneme", "check", "-d", "Difficult", "--seed", "3", "--json")[1])
+    b = json.loads(_run(capsys, "mneme", "check", "-d", "10", "--seed", "3", "--json")[1])
+    assert a == b and a["target"] == 10
+
+
+def test_attack_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys, "mneme", "attack-odds", "3d6", "--rolls", "3", "--rate", "2", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["damage"]["36"] == "323/5038848"  # two or three 18s
+    assert data["damage"]["6"] == "1/10077696"
+
+
+def test_attack_odds_with_target_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    sheet = tmp_path / "pc.json"
+    sheet.write_text(json.dumps(example_data()))
+    data = json.loads(
+        _run(capsys, "mneme", "attack-odds", "3d6-2", "-n", "3", "--sheet", str(sheet), "--json")[1]
+    )
+    total = sum(int(p.split("/")[0]) / int(p.split("/")[1]) for p in data["conditions"].values())
+    assert abs(total - 1) < 1e-12 and "p_bleeding" in data and "p_massive_damage" in data
+
+
+def test_attack_and_take_damage(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys,
+        "mneme",
+        "attack",
+        "3d6-2",
+        "-m",
+        "2",
+        "-d",
+        "12",
+        "-r",
+        "4",
+        "--faces",
+        "6,6,3,4,5,6,6,1,2,2,2",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["details"]["damage_dealt"] == 25
+    code, out, _ = _run(
+        capsys,
+        "mneme",
+        "take-damage",
+        "3d6",
+        "-f",
+        "3",
+        "--cover",
+        "2",
+        "--faces",
+        "6,5,4,3,3,3,2,1,1",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["result"] == 4 and data["details"]["cover_rolls"]["total"] == 24
+
+
+def test_validate_and_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = tmp_path / "pc.json"
+    good.write_text(json.dumps({**example_data(), "damage": 10}))
+    code, out, _ = _run(capsys, "mneme", "validate", str(good))
+    assert code == 0 and "valid" in out and "Seriously Wounded" in out
+    after = tmp_path / "after.json"
+    code, out, _ = _run(
+        capsys,
+        "mneme",
+        "clock",
+        str(good),
+        "--days",
+        "4",
+        "--activity",
+        "light",
+        "--out",
+        str(after),
+    )
+    assert code == 0
+    saved = json.loads(after.read_text())
+    assert saved["damage"] == 9 and saved["healing_progress"] == "1/3"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**example_data(), "damage": -1, "skills": {"Medic": -2}}))
+    code, out, _ = _run(capsys, "mneme", "validate", str(bad), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["valid"] is False
+    assert {p["field"] for p in data["problems"]} == {"damage", "skills.Medic"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "--faces", "1,2,3"], "needs 2 faces (2d6); 3 given"),
+        (["check", "--faces", "1,7"], "impossible on a d6"),
+        (["check", "--advantage", "1", "--faces", "1,2"], "needs 3 faces"),
+        (["check", "-d", "Impossible"], "unknown step"),
+        (["odds", "--advantage", "-1"], "advantage must be"),
+        (["attack-odds", "3d6", "--rolls", "500"], "out of range"),
+        (["attack-odds", "3d", "--rolls", "2"], "position"),
+        (["attack", "1d6", "--faces", "6,6"], "ran out"),
+        (["attack", "1d6", "-d", "20", "--faces", "6,6,4"], "left unused"),
+        (["validate", "/nonexistent.json"], "no such file"),
+        (["clock", "/nonexistent.json"], "no such file"),
+        (["take-damage", "3d6", "-f", "-1"], "cannot be negative"),
+    ],
+)
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = _run(capsys, "mneme", *argv)
+    assert code != 0
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+
+
+def test_help_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    for cmd in ("check", "odds", "attack-odds", "attack", "take-damage", "clock", "validate"):
+        code, out, _ = _run(capsys, "mneme", cmd, "--help")
+        assert code == 0 and "Usage" in out
+
+
+def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.console import Console
+
+    from referee.cli.mneme import demo
+
+    console = Console(record=True, width=100)
+    demo(console)
+    text = console.export_text()
+    assert "2d6+1 vs 8 succeeds 7/12" in text and "Flak Jacket" in text
