@@ -1,0 +1,334 @@
+"""``referee mongrel ...``: odds, checks, sheets, buying and conflicts for Mongrel."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from referee.cli.common import (
+    FACES_HELP,
+    JSON_OPTION,
+    SEED_HELP,
+    console,
+    emit_json,
+    faces_option,
+    handle_errors,
+    load_json_file,
+    make_roller,
+)
+from referee.dice.odds import fraction_text
+from referee.errors import RulesError
+
+app = typer.Typer(
+    name="mongrel",
+    help="Mongrel: pools of d6 against attributes, Action Points, Infernal Resolve.",
+    no_args_is_help=True,
+)
+
+DICE = typer.Option(..., "--dice", help="Dice in the pool (the Expertise); 0 = zero Expertise.")
+TN = typer.Option(..., "--tn", help="The attribute rolled against (before any Modifier).")
+MODE = typer.Option(..., "--mode", help="under: own attribute; over: a target's attribute.")
+IDENTITY = typer.Option(0, "--identity", help="The governing Identity score, added to Effect.")
+DIFFICULTY = typer.Option(0, "--difficulty", help="Modifier 0-4: always makes the roll harder.")
+
+
+def _mode(mode: str) -> Any:
+    if mode not in ("under", "over"):
+        raise RulesError(f"--mode must be 'under' or 'over', not {mode!r}")
+    return mode
+
+
+@app.command()
+@handle_errors
+def odds(
+    dice: int = DICE,
+    tn: int = TN,
+    mode: str = MODE,
+    identity: int = IDENTITY,
+    difficulty: int = DIFFICULTY,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Exact chance of success and of each Effect (successful outcomes only)."""
+    from referee.systems.mongrel.checks import check_odds, target_number
+
+    m = _mode(mode)
+    dist = check_odds(dice, target_number(tn, m, difficulty), m, identity)
+    p = dist.probability_where(lambda r: r.success)
+    effects = dist.map(lambda r: r.effect if r.success else -1)
+    effect = {str(e): fraction_text(q) for e, q in effects.probabilities().items() if e >= 0}
+    if as_json:
+        emit_json({"p_success": fraction_text(p), "effect": effect})
+        return
+    what = "zero Expertise (1 die twice)" if dice == 0 else f"{dice}d6"
+    console.print(
+        f"{what} {mode} {target_number(tn, m, difficulty)}: success {fraction_text(p)} "
+        f"({float(p) * 100:.2f}%)",
+        markup=False,
+    )
+    table = Table(title="Effect on success")
+    table.add_column("Effect", justify="right")
+    table.add_column("exact", justify="right")
+    table.add_column("%", justify="right")
+    for e, q in effect.items():
+        num, den = (int(x) for x in q.split("/"))
+        table.add_row(e, q, f"{num / den * 100:.2f}")
+    console.print(table)
+
+
+@app.command()
+@handle_errors
+def check(
+    dice: int = DICE,
+    tn: int = TN,
+    mode: str = MODE,
+    identity: int = IDENTITY,
+    difficulty: int = DIFFICULTY,
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Resolve one task roll: faces, successes and Effect."""
+    from referee.systems.base import outcome_data
+    from referee.systems.mongrel import RULESET
+    from referee.systems.mongrel.checks import procedure, target_number
+    from referee.systems.mongrel.options import Options
+    from referee.systems.mongrel.ruleset import Check
+
+    m = _mode(mode)
+    action = Check(dice, tn, m, identity, difficulty)
+    hand = faces_option(faces)
+    proc = procedure(dice, target_number(tn, m, difficulty), m, identity)
+    if hand is not None:
+        what = "the zero-Expertise roll (1 die twice)" if dice == 0 else f"{dice}d6"
+        proc.check_manual(hand, what)
+    roller = make_roller(hand, seed)
+    out = RULESET.resolve(action, None, roller, Options())
+    if as_json:
+        data = outcome_data(out)
+        emit_json(
+            {
+                "success": out.success,
+                "successes": out.details["successes"],
+                "effect": out.result,
+                "special": out.details["special"],
+                "seed": seed if hand is None else None,
+                **data,
+            }
+        )
+        return
+    shown = ", ".join(str(d.face) for d in out.faces)
+    result = f"success, Effect {out.result}" if out.success else "failure"
+    extra = f" [{out.details['special']}]" if out.details["special"] else ""
+    hand_note = " (faces entered by hand)" if out.manual else ""
+    console.print(
+        f"{dice}d6 {mode} {out.target}: [{shown}] -> {out.details['successes']} "
+        f"succeeding: {result}{extra}{hand_note}",
+        markup=False,
+    )
+
+
+@app.command()
+@handle_errors
+def validate(
+    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Validate a sheet: every broken creation rule, with approvals shown."""
+    from referee.systems.base import load_record
+    from referee.systems.mongrel.sheet import Sheet, derived
+    from referee.systems.mongrel.validation import audit
+
+    sheet = load_record(Sheet, load_json_file(path), rule="Mongrel sheet format")
+    found = audit(sheet)
+    open_ = [p for p, reason in found if reason is None]
+    if as_json:
+        emit_json(
+            {
+                "valid": not open_,
+                "derived": derived(sheet),
+                "problems": [
+                    {
+                        "rule": p.rule,
+                        "field": p.field,
+                        "message": p.message,
+                        "value": p.value if isinstance(p.value, int | str) else str(p.value),
+                        "approved": reason,
+                    }
+                    for p, reason in found
+                ],
+            }
+        )
+    else:
+        for p, reason in found:
+            note = f"  (approved: {reason})" if reason else ""
+            console.print(f"{p}{note}", markup=False)
+        if not open_:
+            console.print(f"{path}: valid", markup=False)
+    if open_:
+        raise typer.Exit(1)
+
+
+@app.command()
+@handle_errors
+def example(
+    name: str = typer.Argument(..., help="alwia (ahvia), vooruk or giazza (ghiazza)."),
+) -> None:
+    """Print one of the text's example characters as a JSON sheet."""
+    from referee.systems.base import dump_record
+    from referee.systems.mongrel.examples import example as load
+
+    emit_json(dump_record(load(name)))
+
+
+@app.command()
+@handle_errors
+def buy(
+    dice: int = typer.Option(..., "--dice", help="Dice of the buying Expertise."),
+    social: int = typer.Option(..., "--social", help="The seller's Social."),
+    credit: int = typer.Option(..., "--credit", help="The buyer's Credit with the House."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Roll to buy: a die above the seller's Social and within one's Credit buys it."""
+    from referee.systems.base import probability_map
+    from referee.systems.mongrel.wealth import buy_procedure
+
+    proc = buy_procedure(dice, social, credit)
+    hand = faces_option(faces)
+    if hand is not None:
+        proc.check_manual(hand, f"{dice}d6")
+    rolled, result = proc.roll(make_roller(hand, seed))
+    chances = probability_map(proc.odds().map(lambda p: p.result))
+    if as_json:
+        emit_json(
+            {
+                "faces": list(rolled),
+                "result": result.result,
+                "odds": chances,
+                "manual": hand is not None,
+            }
+        )
+        return
+    console.print(
+        f"[{', '.join(map(str, rolled))}] -> {result.result}  odds {chances}", markup=False
+    )
+
+
+def _show_conflict(c: Any, as_json: bool) -> None:
+    rows = [
+        {
+            "id": f.id,
+            "name": f.name,
+            "ap": f.body.ap,
+            "infernal_resolve": f.body.ir,
+            "damage": f.body.damage,
+            "physique": f.body.current_physique,
+            "collapsed": f.body.collapsed,
+            "terminal": f.body.terminal,
+            "dead": f.body.dead,
+        }
+        for f in c.fighters
+    ]
+    if as_json:
+        emit_json({"log": [e.summary for e in c.log], "order": list(c.order), "fighters": rows})
+        return
+    for e in c.log:
+        console.print(e.summary, markup=False)
+    table = Table(title=f"next: {c.next}   order: {' > '.join(c.order)}")
+    for col in ("fighter", "AP", "IR", "damage", "Physique", "state"):
+        table.add_column(col)
+    for r in rows:
+        state = (
+            "dead"
+            if r["dead"]
+            else "terminal"
+            if r["terminal"]
+            else (
+                "collapsed"
+                if r["collapsed"]
+                else "discombobulated"
+                if r["ap"] == 0
+                else "rushed"
+                if r["ap"] == 1
+                else ""
+            )
+        )
+        table.add_row(
+            r["name"],
+            str(r["ap"]),
+            str(r["infernal_resolve"]),
+            str(r["damage"]),
+            str(r["physique"]),
+            state,
+        )
+    console.print(table)
+
+
+@app.command()
+@handle_errors
+def conflict(
+    path: str = typer.Argument(..., help="A conflict script (JSON: fighters and actions)."),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    interactive: bool = typer.Option(
+        False, "--interactive", help="After the script, read commands from standard input."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Run a scripted conflict, optionally continuing interactively (type 'help')."""
+    from referee.dice.roller import SeededRoller, SystemRoller
+    from referee.systems.mongrel.options import Options
+    from referee.systems.mongrel.script import parse_command, run_script, step
+
+    data = load_json_file(path)
+    c = run_script(data, seed)
+    if interactive:
+        roller = SeededRoller(seed) if seed is not None else SystemRoller()
+        options = Options()
+        for line in sys.stdin:
+            text = line.strip()
+            if text in ("quit", "exit"):
+                break
+            if not text or text == "help":
+                console.print(parse_command.__doc__ or "", markup=False)
+                continue
+            try:
+                action, faces = parse_command(text)
+                c = step(c, action, faces, roller, options)
+                console.print(c.log[-1].summary if action is not None else "undone", markup=False)
+            except RulesError as e:
+                console.print(f"error: {e}", markup=False)
+    _show_conflict(c, as_json)
+
+
+def demo(out: Console) -> None:
+    """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight."""
+    from referee.dice.roller import ScriptedRoller, SeededRoller
+    from referee.systems.mongrel import RULESET
+    from referee.systems.mongrel.checks import check_odds
+    from referee.systems.mongrel.conflict import Attack, Conflict, Fighter
+    from referee.systems.mongrel.examples import example as load
+    from referee.systems.mongrel.options import Options
+    from referee.systems.mongrel.ruleset import Check
+
+    lie = RULESET.resolve(
+        Check(4, 3, "over", 4, label="Lie"), None, ScriptedRoller([6, 3, 1, 1]), Options()
+    )
+    out.print(f"Ahvia lies: 4d6 over 3 [6, 3, 1, 1] -> Effect {lie.result}", markup=False)
+    dist = check_odds(6, 7, "under", 4)
+    p = dist.probability_where(lambda r: r.success)
+    out.print(f"Vooruk's Rend 6d6 under Physique 7: success {fraction_text(p)}", markup=False)
+    roller = SeededRoller(2026)
+    c = Conflict.start(
+        [Fighter.from_sheet(load("vooruk")), Fighter.from_sheet(load("giazza"))], roller
+    )
+    c = c.apply(Attack("vooruk", "giazza", "Rend", defend=True), roller)
+    c = c.apply(Attack("giazza", "vooruk", "Melee"), roller)
+    for e in c.log:
+        out.print(e.summary, markup=False)
+    for f in c.fighters:
+        out.print(f"{f.name}: AP {f.body.ap}, damage {f.body.damage}", markup=False)

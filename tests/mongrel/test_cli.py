@@ -1,0 +1,208 @@
+"""`referee mongrel ...`: the issue's JSON contracts, errors, scripted conflicts."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from referee.cli.main import run
+from referee.systems.base import dump_record
+from referee.systems.mongrel.checks import check_odds
+from referee.systems.mongrel.examples import example
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = run(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("dice", "tn", "mode"), [(4, 3, "over"), (0, 3, "over"), (3, 6, "under"), (2, 7, "over")]
+)
+def test_odds_json_contract(
+    capsys: pytest.CaptureFixture[str], dice: int, tn: int, mode: str
+) -> None:
+    code, out, _ = _run(
+        capsys,
+        "mongrel",
+        "odds",
+        "--dice",
+        str(dice),
+        "--tn",
+        str(tn),
+        "--mode",
+        mode,
+        "--identity",
+        "4",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and list(data) == ["p_success", "effect"]
+    p = Fraction(data["p_success"])
+    assert sum(Fraction(v) for v in data["effect"].values()) == p
+    dist = check_odds(dice, tn, mode, 4)  # type: ignore[arg-type]
+    assert p == dist.probability_where(lambda r: r.success)
+
+
+def test_odds_of_ahvias_lie(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(
+        _run(
+            capsys,
+            "mongrel",
+            "odds",
+            "--dice",
+            "4",
+            "--tn",
+            "3",
+            "--mode",
+            "over",
+            "--identity",
+            "4",
+            "--json",
+        )[1]
+    )
+    assert data == {
+        "p_success": "80/81",
+        "effect": {"5": "8/81", "6": "8/27", "7": "32/81", "8": "16/81"},
+    }
+
+
+def test_check_with_faces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys,
+        "mongrel",
+        "check",
+        "--dice",
+        "4",
+        "--tn",
+        "3",
+        "--mode",
+        "over",
+        "--identity",
+        "4",
+        "--faces",
+        "6,3,1,1",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert (data["success"], data["successes"], data["effect"]) == (True, 2, 6)
+    assert data["manual"] is True
+    code, out, _ = _run(
+        capsys,
+        "mongrel",
+        "check",
+        "--dice",
+        "3",
+        "--tn",
+        "7",
+        "--mode",
+        "under",
+        "--difficulty",
+        "2",
+        "--identity",
+        "4",
+        "--faces",
+        "4,6,6",
+    )
+    assert code == 0 and "Effect 5" in out
+
+
+def test_check_seeded_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = (
+        "mongrel",
+        "check",
+        "--dice",
+        "3",
+        "--tn",
+        "4",
+        "--mode",
+        "under",
+        "--seed",
+        "9",
+        "--json",
+    )
+    first = json.loads(_run(capsys, *argv)[1])
+    assert first == json.loads(_run(capsys, *argv)[1]) and first["manual"] is False
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "--dice", "4", "--tn", "3", "--mode", "over", "--faces", "6,3,1"], "needs 4"),
+        (["check", "--dice", "1", "--tn", "3", "--mode", "over", "--faces", "7"], "impossible"),
+        (["check", "--dice", "0", "--tn", "3", "--mode", "over", "--faces", "2"], "needs 2"),
+        (["odds", "--dice", "99", "--tn", "3", "--mode", "over"], "dice must be"),
+        (["odds", "--dice", "2", "--tn", "3", "--mode", "sideways"], "--mode"),
+        (["odds", "--dice", "2", "--tn", "3", "--mode", "under", "--difficulty", "9"], "0 to 4"),
+        (["validate", "missing.json"], "no such file"),
+        (["example", "nobody"], "unknown example"),
+    ],
+)
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = _run(capsys, "mongrel", *argv)
+    assert code != 0 and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+
+
+def test_validate_examples(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "vooruk.json"
+    path.write_text(json.dumps(dump_record(example("vooruk"))))
+    code, out, _ = _run(capsys, "mongrel", "validate", str(path), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["valid"] is False
+    assert "expertise.Rend" in {p["field"] for p in data["problems"]}
+    assert data["derived"]["action_points"] == 3
+    code, out, _ = _run(capsys, "validate", "mongrel", str(path))  # the shared command
+    assert code == 1 and "Rend" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "x", "colour": "red"}))
+    code, _, err = _run(capsys, "mongrel", "validate", str(bad))
+    assert code == 1 and "colour" in err
+
+
+def test_scripted_conflict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    script = {
+        "fighters": [{"example": "vooruk"}, {"example": "giazza"}],
+        "actions": [
+            {
+                "type": "attack",
+                "attacker": "vooruk",
+                "target": "giazza",
+                "expertise": "Rend",
+                "defend": True,
+                "faces": [5, 1, 1, 1, 1, 1],
+            },
+            {"type": "recover", "who": "giazza"},
+            {"type": "undo"},
+        ],
+    }
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps(script))
+    code, out, _ = _run(capsys, "mongrel", "conflict", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["order"] == ["giazza", "vooruk"]
+    aps = {f["id"]: f["ap"] for f in data["fighters"]}
+    assert aps == {"vooruk": 1, "giazza": 3}  # defended miss: 2 AP; defence: 1 AP
+    script["actions"] = [{"type": "recover", "who": "giazza"}]
+    path.write_text(json.dumps(script))
+    code, _, err = _run(capsys, "mongrel", "conflict", str(path))
+    assert code == 1 and "actions[0]" in err and "not next" in err
+
+
+def test_demo_runs() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from referee.cli.mongrel import demo
+
+    buf = StringIO()
+    demo(Console(file=buf, width=100))
+    assert "Effect 6" in buf.getvalue()
