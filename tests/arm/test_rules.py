@@ -20,7 +20,15 @@ from referee.systems.arm.examples import premade
 from referee.systems.arm.magic import casting_total, soul_difficulty, soul_total, spell_named
 from referee.systems.arm.options import Options
 from referee.systems.arm.scale import convert, group_log, log_of, measure_of, parse_unit
-from referee.systems.arm.sheet import Mod, Sheet, mod_cost, point_cost, template_problems, validate
+from referee.systems.arm.sheet import (
+    Mod,
+    Sheet,
+    WeaponEntry,
+    mod_cost,
+    point_cost,
+    template_problems,
+    validate,
+)
 from referee.systems.base import IllegalAction, InvalidSheet, RulesError, load_record
 
 STATS = dict.fromkeys(DEFAULT_SETTING.stats, 6)
@@ -189,3 +197,60 @@ def test_named_wounds() -> None:
     with pytest.raises(IllegalAction):
         record_wound(Condition(), "ankle", 2)
     assert accumulate(Condition(4, 4), 3, 3).label == "Dead, Unconscious"
+
+
+def test_situational_mods() -> None:
+    from referee.systems.arm.sheet import applied_mod, situational_total
+
+    giant = Sheet(
+        name="Giant",
+        stats=STATS,
+        mods=(
+            Mod("Large", 4, "absolute"),
+            Mod("Short-Sighted", -3),
+            Mod("Magically Able", 1, "special"),
+        ),
+    )
+    assert situational_total(giant, "Fitness", absolute={"Large": True}) == 10  # climbing a wall
+    assert situational_total(giant, "Fitness", absolute={"Large": False}) == 2  # dodging gunfire
+    assert situational_total(giant, "Wit", ["Short-Sighted"]) == 3
+    assert situational_total(giant, "Willpower", ["Magically Able"], requires="Magically Able") == 7
+    with pytest.raises(IllegalAction):
+        situational_total(premade("brad"), "Willpower", requires="Magically Able")
+    with pytest.raises(RulesError, match="absolute"):
+        situational_total(giant, "Fitness", ["Large"])
+    with pytest.raises(RulesError):
+        applied_mod(Mod("Large", 4, "absolute"))
+
+
+def test_movement_push() -> None:
+    from referee.dice.roller import ScriptedRoller
+    from referee.systems.arm.checks import resolve_movement_push
+
+    pushed = [resolve_movement_push(5, ScriptedRoller([f]), actor="Corven") for f in (1, 3, 6)]
+    assert [(o.result, o.details["shock_cost"]) for o in pushed] == [(5, 0), (6, 1), (6, 0)]
+    assert pushed[1].changes[0].target == "Corven"
+    with pytest.raises(IllegalAction):
+        resolve_movement_push(5, ScriptedRoller([3]), options=Options(pushing=False))
+
+
+def test_blows_from_sheets() -> None:
+    from referee.systems.arm.combat import melee_blow, ranged_total
+
+    blow = melee_blow(premade("brad"), premade("alex"), 5)
+    assert (blow.damage, blow.strength, blow.toughness, blow.wound_armour, blow.shock_armour) == (
+        8,
+        1,
+        5,
+        4,
+        2,
+    )
+    assert blow.attack == 14
+    rapier = melee_blow(premade("christine"), premade("alex"), 6)
+    assert rapier.attack == 10 and rapier.strength == 0
+    fist = melee_blow(
+        Sheet(name="F", stats=STATS, weapons=(WeaponEntry("Fist"),)), premade("brad"), 1
+    )
+    assert fist.stun and fist.damage == 1
+    gun = DEFAULT_SETTING.ranged_weapon("Handgun")
+    assert gun is not None and ranged_total(premade("alex"), gun) == 7 + 17

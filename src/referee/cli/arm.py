@@ -257,12 +257,18 @@ def convert(
 @handle_errors
 def group(
     logs: Annotated[list[int], typer.Argument(help="Each participant's stat + mods.")],
+    helpers: bool = typer.Option(
+        False, "--helpers", help="Add the log of the other helpers (the text's words), not of all."
+    ),
+    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """The combined log of a group effort."""
+    """The combined log of a group effort (the first person's log is the one raised)."""
+    from referee.systems.arm.options import Options
     from referee.systems.arm.scale import group_log
 
-    found, how = group_log(logs)
+    opts = Options(log_method=_method(exact), group_count="helpers" if helpers else "total")
+    found, how = group_log(logs, method=opts.log_method, count=opts.group_count)
     if as_json:
         emit_json({"log": found, "method": how})
         return

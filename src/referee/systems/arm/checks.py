@@ -232,3 +232,63 @@ def helper_bonus(result: int, large_effect: bool, options: Options | None = None
     if large_effect:
         return max(0, result)
     return 1 if succeeded(result, options or Options()) else 0
+
+
+def resolve_movement_push(
+    rate: int,
+    roller: Roller,
+    *,
+    options: Options | None = None,
+    actor: str = "actor",
+) -> Outcome:
+    """Push a movement rate for one round: the push die alone (ARM 1.2, Pushing).
+
+    Moving needs no roll; a push adds +1 to the rate's log on 2-6 and costs a
+    level of shock on 2-5. The outcome's ``result`` is the round's rate.
+    """
+    opts = options or DEFAULT_OPTIONS
+    if not opts.pushing:
+        raise IllegalAction("pushing is switched off for this table")
+    _bounded("movement rate", rate)
+    procedure = movement_push_procedure(rate)
+    faces, (new_rate, cost) = procedure.roll(roller)
+    changes = (Change(actor, "shock", delta=cost, reason="push exertion"),) if cost else ()
+    return Outcome(
+        system="arm",
+        action="movement push",
+        faces=(DieRoll(faces[0], 6),),
+        target=None,
+        result=new_rate,
+        success=new_rate > rate,
+        label=f"rate {new_rate}",
+        changes=changes,
+        details={"rate": rate, "push": faces[0], "shock_cost": cost},
+        manual=is_manual(roller),
+        rolls=roller.records[-1:],
+    )
+
+
+def _push_face(faces: tuple[int, ...]) -> int:
+    return faces[0]
+
+
+def _push_die() -> Distribution[int]:
+    return Distribution.die(6)
+
+
+def movement_push_procedure(rate: int) -> Procedure[int, Roll]:
+    """The movement push: push die -> (rate for the round, shock cost)."""
+    _bounded("movement rate", rate)
+
+    def rule(face: int) -> Roll:
+        bonus, cost = PUSH_BONUS[face]
+        return rate + bonus, cost
+
+    return Procedure(((1, 6),), _push_face, _push_die, rule)
+
+
+def movement_push_odds(rate: int, options: Options | None = None) -> Distribution[Roll]:
+    """Exact odds of a movement push: ``(rate for the round, shock cost)``."""
+    if not (options or DEFAULT_OPTIONS).pushing:
+        raise IllegalAction("pushing is switched off for this table")
+    return movement_push_procedure(rate).odds()

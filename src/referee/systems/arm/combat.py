@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from referee.systems.arm.catalog import RangedWeapon, Spell
+from referee.systems.arm.catalog import DEFAULT_SETTING, RangedWeapon, Setting, Spell
+from referee.systems.arm.damage import Blow
 from referee.systems.arm.options import Options
+from referee.systems.arm.sheet import Sheet
 from referee.systems.arm.tables import MELEE_DIFFICULTIES
 from referee.systems.base import IllegalAction, Problem, RulesError
 
@@ -163,3 +165,37 @@ def dodge_missile_difficulty(
         raise IllegalAction(f"{weapon.name} is too fast to dodge")
     base = (options or Options()).ranged_prepared_dodge if prepared else 4
     return base + hit_result
+
+
+# ---------------------------------------------------------------------------
+# building blows and ranged totals from sheets
+
+
+def melee_blow(
+    attacker: Sheet,
+    defender: Sheet,
+    result: int,
+    *,
+    weapon: str | None = None,
+    setting: Setting = DEFAULT_SETTING,
+) -> Blow:
+    """The blow of a successful melee attack: result, damage value, strength, Toughness, armour.
+
+    The strength mod (the setting's ``strength_mod``) adds when the weapon allows it.
+    """
+    w = attacker.weapon(weapon, setting)
+    wound, shock = defender.armour_values(setting)
+    return Blow(
+        result=result,
+        damage=w.damage,
+        toughness=defender.stat("Toughness"),
+        strength=attacker.mod(setting.strength_mod) if w.strength else 0,
+        wound_armour=wound,
+        shock_armour=shock,
+        stun=w.stun,
+    )
+
+
+def ranged_total(shooter: Sheet, weapon: RangedWeapon, *mods: str) -> int:
+    """Dexterity (aimed) or Fitness (thrown) + mods + the weapon's accuracy."""
+    return shooter.total(ranged_stat(weapon), *mods) + weapon.accuracy

@@ -12,7 +12,12 @@ from typing import Any
 
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
-from referee.systems.arm.checks import resolve_task, task_odds
+from referee.systems.arm.checks import (
+    movement_push_odds,
+    resolve_movement_push,
+    resolve_task,
+    task_odds,
+)
 from referee.systems.arm.damage import Blow, Condition, damage_odds, resolve_damage
 from referee.systems.arm.options import Options
 from referee.systems.arm.sheet import Sheet, validate
@@ -37,6 +42,14 @@ class Strike:
     target: str = "defender"
 
 
+@dataclass(frozen=True)
+class MovementPush:
+    """A push on a movement rate for one round (no roll is needed to move)."""
+
+    rate: int
+    actor: str = "actor"
+
+
 class ArmRuleset:
     """ARM: Advanced Role-Playing Mechanics 1.2 (R. E. Bridson, 1993)."""
 
@@ -50,8 +63,8 @@ class ArmRuleset:
         return validate(sheet, options)
 
     def actions(self) -> Mapping[str, type[Any]]:
-        """``task`` (a check) and ``strike`` (a damage roll)."""
-        return {"task": Task, "strike": Strike}
+        """``task`` (a check), ``strike`` (a damage roll), ``movement push``."""
+        return {"task": Task, "strike": Strike, "movement push": MovementPush}
 
     def resolve(self, action: Any, state: Any, roller: Roller, options: Any) -> Outcome:
         """Roll a task or a strike; ``state`` may map names to :class:`Condition` or sheets."""
@@ -72,6 +85,8 @@ class ArmRuleset:
                 condition=_condition(state, action.target),
                 target=action.target,
             )
+        if isinstance(action, MovementPush):
+            return resolve_movement_push(action.rate, roller, options=options, actor=action.actor)
         raise RulesError(f"ARM has no action {type(action).__name__}")
 
     def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
@@ -80,6 +95,8 @@ class ArmRuleset:
             return task_odds(action.total, action.difficulty, action.push, options).result
         if isinstance(action, Strike):
             return damage_odds(action.blow, options)
+        if isinstance(action, MovementPush):
+            return movement_push_odds(action.rate, options)
         raise RulesError(f"ARM has no action {type(action).__name__}")
 
 

@@ -350,3 +350,55 @@ def template_problems(template: Sheet, sheet: Sheet) -> tuple[Problem, ...]:
                 )
             )
     return tuple(problems)
+
+
+# ---------------------------------------------------------------------------
+# which mods apply (ARM 1.2, Situational Modifiers)
+
+
+def applied_mod(mod: Mod, helps: bool | None = None) -> int:
+    """A mod's contribution to a total in one situation.
+
+    Signed and special mods add their value. An absolute mod has no sign: it
+    is added when it helps (a giant's size climbing a wall) and subtracted
+    when it hinders (the same size dodging gunfire), so ``helps`` is required.
+    """
+    if mod.kind != "absolute":
+        return mod.value
+    if helps is None:
+        raise RulesError(f"say whether the absolute mod {mod.value} {mod.name} helps or hinders")
+    return mod.value if helps else -mod.value
+
+
+def situational_total(
+    sheet: Sheet,
+    stat: str,
+    mods: Iterable[str] = (),
+    absolute: dict[str, bool] | None = None,
+    requires: str | None = None,
+) -> int:
+    """Stat + the applicable mods (ARM 1.2, Task Resolution).
+
+    ``mods`` names the signed or special mods that apply; ``absolute`` maps
+    each absolute mod that matters to whether it helps. ``requires`` names a
+    special mod without which the action cannot be attempted at all.
+    """
+    from referee.systems.base import IllegalAction
+
+    if requires is not None and not sheet.has_mod(requires):
+        raise IllegalAction(f"{sheet.name} lacks the special mod {requires!r} this needs")
+    by_name = {m.name.lower(): m for m in sheet.mods}
+    total = sheet.stat(stat)
+    for name in mods:
+        found = by_name.get(name.strip().lower())
+        if found is not None:
+            if found.kind == "absolute":
+                raise RulesError(
+                    f"{found.name} is absolute: give it under 'absolute' with its effect"
+                )
+            total += found.value
+    for name, helps in (absolute or {}).items():
+        found = by_name.get(name.strip().lower())
+        if found is not None:
+            total += applied_mod(found, helps)
+    return total

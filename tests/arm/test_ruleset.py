@@ -1,0 +1,38 @@
+"""The Ruleset contract: registry, actions, resolve and odds agree."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from referee.dice.roller import ManualRoller, ScriptedRoller
+from referee.systems.arm import RULESET
+from referee.systems.arm.damage import Blow, Condition
+from referee.systems.arm.examples import premade
+from referee.systems.arm.options import Options
+from referee.systems.arm.ruleset import MovementPush, Strike, Task
+from referee.systems.base import Ruleset, describe_options, get
+
+
+def test_registered_and_protocol() -> None:
+    assert get("arm") is RULESET and isinstance(RULESET, Ruleset)
+    assert set(RULESET.actions()) == {"task", "strike", "movement push"}
+    assert {o["name"] for o in describe_options(RULESET.options_type)} >= {"pushing", "log_method"}
+    assert RULESET.validate(premade("alex"), Options()) == ()
+
+
+def test_resolve_and_odds_agree() -> None:
+    opts = Options()
+    task = Task(8, 6, push=True, actor="Brad")
+    o = RULESET.resolve(task, None, ManualRoller([6, 1, 4]), opts)
+    assert o.result == 8 and o.manual and o.changes[0].target == "Brad"
+    assert RULESET.odds(task, None, opts).probability(8) == Fraction(4 + 1, 216)
+    strike = Strike(Blow(5, 7, 5, 1, 4, 2), target="Alex")
+    hit = RULESET.resolve(strike, {"Alex": Condition(shock=1)}, ScriptedRoller([2, 2]), opts)
+    assert hit.details["condition"] == "Moderate, Reeling"
+    hit = RULESET.resolve(strike, {"Alex": premade("alex")}, ScriptedRoller([2, 2]), opts)
+    assert hit.details["condition"] == "Moderate, Giddy"
+    dist = RULESET.odds(strike, None, opts)
+    assert sum(dist.probabilities().values()) == 1
+    push = RULESET.odds(MovementPush(5), None, opts)
+    assert push.probability((6, 1)) == Fraction(4, 6)
+    assert RULESET.resolve(MovementPush(5), None, ScriptedRoller([6]), opts).result == 6
