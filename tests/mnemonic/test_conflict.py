@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from referee.dice.brute import brute_force
@@ -122,3 +124,14 @@ def test_opposed_hand_entered_cards() -> None:
     out = opposed_attack(7, 0, 6, 0, ScriptedRoller([]), randomizer="cards", cards=[2, 12])
     assert out.manual and out.details["attacker_value"] == 2 and out.details["defender_value"] == 12
     assert out.changes[0].value.counts()[12] == 3
+
+
+def test_first_odds_when_the_first_check_empties_the_deck() -> None:
+    a, b = Contender("Ann", 6), Contender("Bo", 6)
+    deck = Deck((2,))
+    dist = first_odds(a, b, deck=deck, randomizer="cards")
+    # Ann surely draws the 2 (total 4); Bo draws from a fresh deck: ties on a 2 (4/48)
+    assert dist.probability("simultaneous") == Fraction(4, 48)
+    assert dist.probability("Bo") == Fraction(4, 48)  # only an Ace beats Ann
+    _, checks = agile_order([a, b], ScriptedRoller([1, 48]), deck=deck, randomizer="cards")
+    assert checks[1].details["reshuffled"] is True and checks[1].details["cards"] == [12]

@@ -39,6 +39,7 @@ from referee.systems.mnemonic.randomizers import (
     check_randomizer,
     drawn_cards,
     pair_procedure,
+    randomizer_procedure,
     uses_cards,
 )
 from referee.systems.mnemonic.tables import CHANCES_STEP
@@ -145,11 +146,18 @@ def _deck_after(outcome: Outcome, deck: Deck | None) -> Deck | None:
 
 
 def first_odds(
-    a: Contender, b: Contender, *, options: Options | None = None, randomizer: str | None = None
+    a: Contender,
+    b: Contender,
+    *,
+    options: Options | None = None,
+    deck: Deck | None = None,
+    randomizer: str | None = None,
 ) -> Distribution[str]:
     """Exact odds of who acts first between two contenders: a name, or ``"simultaneous"``.
 
-    A fresh deck for the card randomizers (``a`` draws first).
+    With cards, ``a`` draws first from ``deck`` (fresh when ``None``) and ``b``
+    from what is left - or from a reshuffled deck when ``a`` emptied it, as
+    :func:`agile_order` does.
     """
     options = options or Options()
     name = check_randomizer(randomizer or options.randomizer)
@@ -160,7 +168,15 @@ def first_odds(
         ta, tb = apt_a - pair[0] + ca, apt_b - pair[1] + cb
         return a.name if ta > tb else b.name if tb > ta else "simultaneous"
 
-    return pair_procedure(name, Deck()).exact().map(who)
+    if uses_cards(name):
+        deck = Deck() if deck is None else deck
+        k = cards_needed(name)
+        if k <= len(deck) < 2 * k and options.reshuffle_when_short:
+            first = randomizer_procedure(name, deck).exact()
+            second = randomizer_procedure(name, Deck()).exact()
+            return first.combine(second, lambda x, y: who((x, y)))
+        deck, _ = deck_for(name, deck, options, checks=2)
+    return pair_procedure(name, deck).exact().map(who)
 
 
 # -- attacks -------------------------------------------------------------

@@ -294,7 +294,7 @@ class MnemonicRuleset:
             )
         if isinstance(action, Order) and opts.initiative == "agile" and len(action.contenders) == 2:
             a, b = action.contenders
-            return first_odds(a, b, options=opts)
+            return first_odds(a, b, options=opts, deck=st.deck)
         raise IllegalAction(f"no odds for {type(action).__name__} (nothing random to compute)")
 
 
