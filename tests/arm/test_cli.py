@@ -165,3 +165,19 @@ def test_demo_prints_a_short_tour() -> None:
     text = buffer.getvalue()
     assert "log of 1342 = 16" in text and "100 ft" in text
     assert 4 <= len(text.strip().splitlines()) <= 12
+
+
+def test_a_custom_setting_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = json.loads(_run(capsys, "setting", "--json")[1])
+    assert data["stats"][0] == "Fitness" and len(data["weapons"]) == 10
+    data["races"].append({"name": "elf", "stats": {"Wit": {"low": 5, "high": 11}}, "movement": {}})
+    setting_file = tmp_path / "setting.json"
+    setting_file.write_text(json.dumps(data), encoding="utf-8")
+    sheet = json.loads((DATA / "alex.json").read_text(encoding="utf-8"))
+    sheet["race"], sheet["stats"]["Wit"] = "elf", 11
+    sheet_file = tmp_path / "elf.json"
+    sheet_file.write_text(json.dumps(sheet), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", str(sheet_file), "--setting", str(setting_file))
+    assert code == 0 and "valid" in out
+    code, out, _ = _run(capsys, "validate", str(sheet_file))
+    assert code == 1 and "unknown race" in out

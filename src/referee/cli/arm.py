@@ -316,6 +316,33 @@ def validate(
 
 
 @app.command()
+def setting(as_json: bool = JSON_OPTION) -> None:
+    """The shipped setting (the text's stats, limits, costs, weapons, armour, spells) to edit."""
+    from referee.systems.arm.catalog import DEFAULT_SETTING
+    from referee.systems.base import dump_record
+
+    data = dump_record(DEFAULT_SETTING)
+    if as_json:
+        emit_json(data)
+        return
+    s = DEFAULT_SETTING
+    console.print(
+        f"{s.name}: stats {', '.join(s.stats)}; movement {', '.join(s.movement)}", markup=False
+    )
+    for w in s.weapons:
+        stun = " (stun)" if w.stun else ""
+        console.print(
+            f"  {w.name}: damage {w.damage}{stun}, attack {w.attack:+d}, parry {w.parry:+d}",
+            markup=False,
+        )
+    for a in s.armour:
+        console.print(f"  {a.name}: wound armour {a.wound}, shock armour {a.shock}", markup=False)
+    console.print(
+        "(use --json for the editable file, then `referee arm validate --setting`)", markup=False
+    )
+
+
+@app.command()
 def notes(as_json: bool = JSON_OPTION) -> None:
     """Where the ARM text disagrees with itself, and what this package does."""
     from dataclasses import asdict
