@@ -8,16 +8,17 @@ the highest Rate of Attack rolls with :func:`~referee.dice.odds.keep_highest`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.evaluate import odds as expression_odds
 from referee.dice.evaluate import roll as roll_expression
 from referee.dice.notation import Expr, parse
-from referee.dice.odds import Distribution, keep_highest
+from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
 from referee.errors import OddsTooComplex, RulesError
+from referee.systems.mneme._shared_candidates import keep_highest_sum
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.tables import SCALE_ORDER, SCALES
 
@@ -54,9 +55,10 @@ class DamageSpec:
     expression: str
     scale: str = ""
     rate_of_attack: int | None = None
+    _expr: Expr = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        parse(self.expression)
+        object.__setattr__(self, "_expr", parse(self.expression))
         multiplier(self.scale)
         if self.rate_of_attack is not None and not 1 <= self.rate_of_attack <= MAX_DAMAGE_ROLLS:
             raise RulesError(f"Rate of Attack must be 1..{MAX_DAMAGE_ROLLS}")
@@ -64,7 +66,7 @@ class DamageSpec:
     @property
     def expr(self) -> Expr:
         """The parsed damage expression."""
-        return parse(self.expression)
+        return self._expr
 
 
 def minimum_for(effect_degree: int, options: Options) -> int:
@@ -177,13 +179,18 @@ def damage_odds(
     keep: int | None = None,
 ) -> Distribution[int]:
     """Exact distribution of the damage dealt by ``rolls`` rolls, keeping the highest
-    Rate of Attack, armour applied to each roll (ch. 7, Damage Rolls, Armor)."""
+    Rate of Attack, armour applied to each roll (ch. 7, Damage Rolls, Armor).
+
+    Same distribution as ``keep_highest(per_roll, rolls, keep)`` from
+    :mod:`referee.dice.odds` (asserted by the tests), computed by
+    :func:`~referee.systems.mneme._shared_candidates.keep_highest_sum`.
+    """
     _check_rolls(rolls)
     if rolls == 0:
         return Distribution.constant(0)
     per = per_roll_odds(spec, target, effect_degree=effect_degree, options=options)
     n_keep = kept_count(rolls, spec.rate_of_attack) if keep is None else min(keep, rolls)
-    return keep_highest(per, rolls, n_keep)
+    return keep_highest_sum(per, rolls, n_keep)
 
 
 def p_single_roll_at_least(per_roll: Distribution[int], rolls: int, threshold: int) -> object:
