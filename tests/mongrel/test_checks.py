@@ -11,6 +11,8 @@ from referee.errors import RulesError
 from referee.systems.mongrel.checks import (
     check_odds,
     exact_stat,
+    full_stat,
+    meets,
     pool_procedure,
     procedure,
     read,
@@ -27,6 +29,17 @@ def test_statistic_matches_brute_force(n: int, tn: int, mode: str) -> None:
         [(n, 6)],
         lambda f: read(f, tn, mode),  # type: ignore[arg-type]
     )
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("tn", [0, 3, 6, 7])
+@pytest.mark.parametrize("mode", ["under", "over"])
+def test_full_statistic_matches_brute_force(n: int, tn: int, mode: str) -> None:
+    def triple(faces: tuple[int, ...]) -> tuple[int, int, int]:
+        hits = sum(1 for f in faces if meets(f, tn, mode))  # type: ignore[arg-type]
+        return hits, faces.count(6), faces.count(1)
+
+    assert full_stat(n, tn, mode) == brute_force([(n, 6)], triple)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])

@@ -74,12 +74,24 @@ def meets(face: int, tn: int, mode: Mode) -> bool:
     return face <= tn if mode == "under" else face >= tn
 
 
+def needs(tn: int, mode: Mode) -> tuple[bool, bool]:
+    """Whether the rule looks at the 6s and at the 1s for this TN and mode (RULINGS scopes)."""
+    sixes = (mode == "under" and tn >= 6) or (mode == "over" and tn >= 7)
+    ones = mode == "over" and tn <= 1
+    return sixes, ones
+
+
 def read(faces: tuple[int, ...], tn: int, mode: Mode) -> Stat:
-    """The statistic the rule needs from rolled faces."""
+    """The statistic the rule needs from rolled faces.
+
+    ``(dice meeting the TN, 6s, 1s)``, where the 6s and 1s are counted only
+    when a special case can look at them (otherwise 0).
+    """
+    sixes, ones = needs(tn, mode)
     return (
         sum(1 for f in faces if meets(f, tn, mode)),
-        faces.count(6),
-        faces.count(1),
+        faces.count(6) if sixes else 0,
+        faces.count(1) if ones else 0,
     )
 
 
@@ -104,31 +116,64 @@ def judge(stat: Stat, n: int, tn: int, mode: Mode, identity: int) -> CheckResult
     return CheckResult(True, successes, successes + identity)
 
 
+def _binomial(n: int, hit: int, miss: int) -> list[int]:
+    """Weights of k = 0..n of ``n`` dice landing in a class of ``hit`` faces (of hit + miss)."""
+    out = []
+    w = miss**n
+    for k in range(n + 1):
+        out.append(w)
+        if k < n:  # C(n, k+1) hit^(k+1) miss^(n-k-1) from the previous term
+            w = w * (n - k) * hit // (k + 1) // miss if miss else 0
+    if miss == 0:
+        out[n] = hit**n
+    return out
+
+
 def exact_stat(n: int, tn: int, mode: Mode) -> Distribution[Stat]:
-    """Exact distribution of ``(successes, sixes, ones)`` for ``n`` d6 (multinomial counts)."""
+    """Exact distribution of the statistic: a multinomial over the face classes that matter.
+
+    In every scoped special case the count meeting the TN is fixed (all dice
+    meet a roll-under TN of 6+ or a roll-over TN of 1 or less; none meets a
+    roll-over TN of 7+), so only one count varies and the multinomial
+    collapses to a binomial: O(n) integer terms, never the 6ⁿ face sequences.
+    """
+    sixes, ones = needs(tn, mode)
+    if sixes or ones:
+        fixed = n if (mode == "under" or ones) else 0
+        row = _binomial(n, 1, 5)
+        if sixes:
+            weights = {(fixed, k, 0): w for k, w in enumerate(row)}
+        else:
+            weights = {(fixed, 0, k): w for k, w in enumerate(row)}
+    else:
+        ok = sum(1 for f in range(1, 7) if meets(f, tn, mode))
+        row = _binomial(n, ok, 6 - ok)
+        weights = {(k, 0, 0): w for k, w in enumerate(row) if w}
+    return Distribution._raw(weights, 6**n, ordered=True)
+
+
+def full_stat(n: int, tn: int, mode: Mode) -> Distribution[Stat]:
+    """``(dice meeting the TN, 6s, 1s)`` with every count kept (four-class multinomial).
+
+    Not what the rule needs (see :func:`exact_stat`); offered for analysis and
+    as the like-for-like benchmark against a general pool evaluator.
+    """
     middle_ok = sum(1 for f in range(2, 6) if meets(f, tn, mode))
-    middle_bad = 4 - middle_ok
     one_ok = 1 if meets(1, tn, mode) else 0
     six_ok = 1 if meets(6, tn, mode) else 0
-    pow_ok = [middle_ok**k for k in range(n + 1)]
-    pow_bad = [middle_bad**k for k in range(n + 1)]
+    rows = [_binomial(r, middle_ok, 4 - middle_ok) for r in range(n + 1)]
     weights: dict[Stat, int] = {}
-    for a in range(n + 1):  # ones
-        ca = comb(n, a)
-        for b in range(n - a + 1):  # sixes
-            rest = n - a - b
-            cab = ca * comb(n - a, b)
+    for e in range(n + 1):
+        rest = rows[n - e]
+        scale = comb(n, e)  # which dice show a 1 or a 6 ...
+        for a in range(e + 1):  # ... and which of those are 1s
+            b = e - a
+            cab = scale * comb(e, a)
             base = a * one_ok + b * six_ok
-            if middle_ok == 0 or middle_bad == 0:
-                c = rest if middle_ok else 0
-                key = (base + c, b, a)
-                weights[key] = weights.get(key, 0) + cab * 4**rest
-                continue
-            for c in range(rest + 1):
-                key = (base + c, b, a)
-                w = cab * comb(rest, c) * pow_ok[c] * pow_bad[rest - c]
-                weights[key] = weights.get(key, 0) + w
-    return Distribution(weights)
+            for c, rw in enumerate(rest):
+                if rw:
+                    weights[(base + c, b, a)] = cab * rw
+    return Distribution._raw(weights, 6**n)
 
 
 def pool_procedure(
