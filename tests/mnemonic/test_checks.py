@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.dice.brute import brute_force
 from referee.dice.roller import ManualRoller, ScriptedRoller, SeededRoller
@@ -172,3 +174,24 @@ def test_unknown_randomizer() -> None:
 def test_table_randomizer_option_is_used() -> None:
     out = success_check(6, 0, ScriptedRoller([1, 12, 5]), options=Options(randomizer="3d12"))
     assert out.details["randomizer"] == "3d12" and out.details["value"] == 5
+
+
+@settings(max_examples=80)
+@given(
+    st.integers(min_value=0, max_value=12),
+    st.integers(min_value=-12, max_value=12),
+    st.sampled_from(RANDOMIZERS),
+    st.lists(st.integers(min_value=1, max_value=12), max_size=40),
+    st.integers(min_value=0, max_value=2**16),
+)
+def test_every_rolled_result_is_possible_under_the_odds(
+    aptitude: int, chances: int, randomizer: str, drawn: list[int], seed: int
+) -> None:
+    deck = Deck()
+    for v in drawn:  # a deck part-way through play
+        if v in deck.cards:
+            deck = deck.without([v])
+    out = success_check(aptitude, chances, SeededRoller(seed), deck=deck, randomizer=randomizer)
+    dist = check_odds(aptitude, chances, deck=deck, randomizer=randomizer)
+    assert dist.probability(CheckResult(out.result or 0)) > 0
+    assert out.details["successes"] == max(0, (out.result or 0) + 1)

@@ -191,7 +191,6 @@ def draw(
     deck: Deck | None = None,
     options: Options | None = None,
     cards: Sequence[int] | None = None,
-    procedure: Procedure[int, Any] | None = None,
 ) -> Draw:
     """Produce a randomizer value: roll dice, take the verbal numbers, or draw cards.
 
@@ -210,7 +209,7 @@ def draw(
         assert deck is not None
         roller = ManualRoller(deck.positions_of(list(cards)))
         manual = True
-    proc = procedure or randomizer_procedure(name, deck)
+    proc = randomizer_procedure(name, deck)
     faces, value = roll_prefix(proc, roller)
     if uses_cards(name):
         assert deck is not None
