@@ -47,8 +47,11 @@ def test_procedure_rolls_and_computes_odds_with_one_rule() -> None:
 
 def test_procedure_validates_hand_entered_faces_before_rolling() -> None:
     check = _two_d6_beats(8)
-    with pytest.raises(DiceError, match=r"needs 2 faces .2d6.; 3 given"):
-        check.roll(ManualRoller([1, 2, 3]))
+    with pytest.raises(DiceError, match=r"needs 2 faces .2d6.; 1 given"):
+        check.roll(ManualRoller([1]))
+    shared = ManualRoller([1, 2, 6, 6])  # two checks fed by one set of typed-in faces
+    assert check.roll(shared) == ((1, 2), False)
+    assert check.roll(shared) == ((6, 6), True)
     with pytest.raises(DiceError, match="impossible on a d6"):
         check.roll(ManualRoller([1, 9]))
 

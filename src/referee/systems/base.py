@@ -214,11 +214,19 @@ class Procedure(Generic[S, R]):
         return self.rule(self.read(faces))
 
     def roll(self, roller: Roller) -> tuple[tuple[int, ...], R]:
-        """Roll the dice and apply the rule: ``(faces, result)``."""
+        """Roll the dice and apply the rule: ``(faces, result)``.
+
+        Hand-entered faces are checked first against the dice this check needs
+        (the leading ones: a sequence of checks may share one manual roller;
+        whoever made the roller reports faces left unused).
+        """
         if is_manual(roller):
             remaining = getattr(roller, "remaining", None)
             if remaining is not None:
-                self.check_manual(tuple(remaining))
+                need = sum(count for count, _ in self.groups)
+                if len(remaining) < need:
+                    self.check_manual(tuple(remaining))
+                self.check_manual(tuple(remaining)[:need])
         faces = self.roll_faces(roller)
         return faces, self.apply(faces)
 
