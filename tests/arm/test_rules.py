@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.systems.arm.catalog import DEFAULT_SETTING
 from referee.systems.arm.combat import (
@@ -254,3 +256,22 @@ def test_blows_from_sheets() -> None:
     assert fist.stun and fist.damage == 1
     gun = DEFAULT_SETTING.ranged_weapon("Handgun")
     assert gun is not None and ranged_total(premade("alex"), gun) == 7 + 17
+
+
+@settings(max_examples=100)
+@given(st.integers(-200, 200), st.sampled_from(["table", "exact"]))
+def test_logs_and_measures_round_trip(log: int, method: str) -> None:
+    assert log_of(measure_of(log, method), method) == log  # type: ignore[arg-type]
+
+
+@settings(max_examples=100)
+@given(
+    st.integers(-60, 60),
+    st.sampled_from(["m", "ft", "km", "mi", "in"]),
+    st.sampled_from(["s", "min", "h", "day"]),
+)
+def test_unit_conversions_invert(log: int, length: str, time: str) -> None:
+    there = convert(log, "m/s", f"{length}/{time}")
+    assert convert(there, f"{length}/{time}", "m/s") == log
+    accel = convert(log, "m/s/s", f"{length}/{time}/{time}")
+    assert accel == log - 2 * (convert(0, "s", time)) + convert(0, "m", length)
