@@ -210,7 +210,7 @@ def draw(
         roller = ManualRoller(deck.positions_of(list(cards)))
         manual = True
     proc = randomizer_procedure(name, deck)
-    faces, value = roll_prefix(proc, roller)
+    faces, value = proc.roll(roller)
     if uses_cards(name):
         assert deck is not None
         drawn, after = drawn_cards(deck, faces)
@@ -224,21 +224,6 @@ def draw(
         sides = [s for count, s in proc.groups for _ in range(count)]
         dice = tuple(DieRoll(f, s) for f, s in zip(faces, sides, strict=True))
     return Draw(name, _value(value), faces, dice, manual=manual)
-
-
-def roll_prefix(proc: Procedure[Any, Any], roller: Roller) -> tuple[tuple[int, ...], Any]:
-    """Roll one procedure; hand-entered faces are checked only for the part it uses.
-
-    (``Procedure.roll`` checks *all* remaining hand-entered faces against one
-    procedure, which refuses a sequence of checks fed by one manual roller,
-    e.g. every Agile check of an order of action.)
-    """
-    remaining = getattr(roller, "remaining", None)
-    if is_manual(roller) and remaining is not None:
-        need = sum(count for count, _ in proc.groups)
-        proc.check_manual(tuple(remaining)[:need])
-    faces = proc.roll_faces(roller)
-    return faces, proc.apply(faces)
 
 
 def _value(result: Any) -> int:
