@@ -142,3 +142,16 @@ def test_example_derived_scores() -> None:
     for name, ap, ir in (("alwia", 6, 6), ("vooruk", 3, 3), ("giazza", 4, 4)):
         sheet = example(name)
         assert action_points(sheet) == ap and infernal_resolve(sheet) == ir
+
+
+def test_a_power_augments_an_appropriate_expertise() -> None:
+    from referee.systems.mongrel.conflict import Task
+
+    c = Conflict.start([Fighter.from_sheet(example("Ahvia"))], ScriptedRoller([]))
+    # Wings (2 points of Diabolic Power) add two dice to Athletics 2
+    after = c.apply(Task("alwia", "Athletics", power="Wings"), ScriptedRoller([1, 2, 3, 4]))
+    assert after.log[-1].faces == (1, 2, 3, 4)
+    from referee.errors import IllegalAction
+
+    with pytest.raises(IllegalAction, match="no power"):
+        c.apply(Task("alwia", "Athletics", power="Tail"), ScriptedRoller([]))

@@ -53,6 +53,7 @@ class Fighter:
     expertise: Mapping[str, int]
     body: Body
     refreshes: int = 0
+    powers: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_sheet(cls, sheet: Sheet, fid: str | None = None) -> Fighter:
@@ -73,6 +74,7 @@ class Fighter:
             attrs,
             dict(sheet.expertise),
             body,
+            powers=dict(sheet.powers),
         )
 
     def attr(self, name: str) -> int:
@@ -84,6 +86,16 @@ class Fighter:
         if name not in self.attributes:
             raise IllegalAction(f"unknown attribute {name!r}")
         return self.attributes[name]
+
+    def dice(self, expertise: str, power: str | None) -> int:
+        """Dice for an Expertise, plus a named power's points when it augments it."""
+        dice = self.expertise.get(expertise, 0)
+        if power is None:
+            return dice
+        if power not in self.powers:
+            known = ", ".join(self.powers) or "none"
+            raise IllegalAction(f"{self.name} has no power {power!r} (powers: {known})")
+        return dice + self.powers[power]
 
     def identity(self, name: str) -> int:
         """The Identity score governing an Expertise."""
@@ -114,6 +126,7 @@ class Attack:
     weapon: int = 0
     armor: int = 0
     shunt_to_beauty: int = 0
+    power: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +139,7 @@ class Task:
     tn: int | None = None
     mode: Mode = "under"
     difficulty: int = 0
+    power: str | None = None
 
 
 @dataclass(frozen=True)
@@ -315,7 +329,7 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
         raise IllegalAction(f"{att.name} has 0 AP: the only action is to recover")
     exp = canonical_expertise(a.expertise)
     attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
-    dice = att.expertise.get(exp, 0)
+    dice = att.dice(exp, a.power)
     if a.defend:
         if tgt.body.collapsed:
             raise IllegalAction(f"{tgt.name} has collapsed and cannot defend")
@@ -359,7 +373,7 @@ def _task(c: Conflict, a: Task, roller: Roller, o: Options) -> tuple[Conflict, E
     attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
     base = f.attr(attr) if a.tn is None else a.tn
     tn = target_number(base, a.mode, a.difficulty)
-    dice = f.expertise.get(exp, 0)
+    dice = f.dice(exp, a.power)
     faces, result = _roll(dice, tn, a.mode, f.identity(exp), roller)
     word = f"success, Effect {result.effect}" if result.success else "failure"
     return c._to_back(f.id), Entry(a, f"{f.name} {exp} {list(faces)}: {word}", faces, result)
