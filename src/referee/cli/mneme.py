@@ -104,6 +104,10 @@ def check(
         modifier, difficulty, advantage, disadvantage, costly_success=costly, mitigating=mit
     )
     hand = faces_option(faces)
+    if hand is not None and action.stakes:
+        from referee.systems.mneme.resolve import build
+
+        build(action, None, Options()).procedure.check_manual(hand)
     roller = make_roller(hand, seed)
     outcome = RULESET.resolve(action, None, roller, Options())
     _finish(roller)

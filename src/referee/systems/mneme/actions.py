@@ -41,6 +41,11 @@ class Check:
     skill the character lacks. ``stakes=False``: nothing to gain or lose, no roll.
     ``costly_success``: on a failure, pay 2 x Fail Effect + 3 to succeed at Effect 0.
     ``mitigating``: reduce a Fail Effect by the three priorities.
+    ``costly_failure``: the referee rules a failure costly (time, materials...); its
+    degree is the Fail Effect. ``stealth``: a stealth roll, made with the better of
+    Recon and Streetwise (or Stealth, by option) instead of ``skill``. ``duration``: the
+    task's duration roll (e.g. ``1d6``) in ``unit`` steps of its smallest unit; the
+    outcome gives the time the Effect makes it take.
     """
 
     difficulty: int = DEFAULT_DIFFICULTY
@@ -54,18 +59,25 @@ class Check:
     costly_success: bool = False
     mitigating: Mitigating | None = None
     wounds: bool = True
+    costly_failure: bool = False
+    stealth: bool = False
+    duration: str | None = None
+    unit: int = 1
 
 
 @dataclass(frozen=True)
 class Attack:
     """An attack check with a weapon (ch. 7, Damage): a Success Effect makes SE + 1
     damage rolls, the highest Rate of Attack count, armour per roll. On a failure a
-    ``threat`` strikes back through the mitigated Fail Effect."""
+    ``threat`` strikes back through the mitigated Fail Effect. ``location`` (limb,
+    extremity, head, vitals) with ``target_hp`` gives the targeted-damage effect."""
 
     check: Check
     weapon: DamageSpec
     target: Target = field(default_factory=Target)
     threat: Threat | None = None
+    location: str | None = None
+    target_hp: int | None = None
 
 
 @dataclass(frozen=True)

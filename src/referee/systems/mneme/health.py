@@ -94,6 +94,17 @@ def targeted_effect(location: str, damage: int, hp: int) -> str | None:
     return None
 
 
+def movement(cond: str) -> tuple[Fraction, bool]:
+    """Movement speed factor and whether the character may Dash (ch. 7, Injury Conditions):
+    Seriously Wounded moves at 3/4 and cannot Dash; Critically Wounded and Dying characters
+    are out (Unconscious, immobile)."""
+    if cond in ("Critically Wounded", "Dying"):
+        return Fraction(0), False
+    if cond == "Seriously Wounded":
+        return Fraction(3, 4), False
+    return Fraction(1), True
+
+
 def with_condition(character: Character, name: str, present: bool) -> Character:
     """The character with a stored condition added or removed."""
     have = name in character.conditions

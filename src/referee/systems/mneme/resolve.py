@@ -24,8 +24,16 @@ from referee.systems.mneme.damage import (
     roll_damage,
     rolls_on_success,
 )
-from referee.systems.mneme.effects import combined_difficulty, costly_success, fail_degree, mitigate
-from referee.systems.mneme.health import bleeds_from, condition_for, thresholds
+from referee.systems.mneme.effects import (
+    combined_difficulty,
+    costly_success,
+    fail_degree,
+    median_duration,
+    mitigate,
+    stealth_skill,
+    task_time,
+)
+from referee.systems.mneme.health import bleeds_from, condition_for, targeted_effect, thresholds
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Character
 
@@ -59,8 +67,12 @@ def build(check: Check, state: Character | None, options: Options) -> Built:
         if check.characteristic or check.skill or check.combined_skills:
             raise RulesError("a characteristic or skill check needs a character sheet")
     else:
+        if check.stealth and not check.characteristic:
+            raise RulesError("a stealth roll needs the characteristic it adds to")
         if check.characteristic:
             skill = check.skill or (check.combined_skills[0] if check.combined_skills else None)
+            if check.stealth:
+                skill = stealth_skill(state.skills, options) or "Recon"
             cmp = state.competence(check.characteristic, skill, options)
             what = check.characteristic + (f" + {skill}" if skill else "")
             if skill and state.skill(skill) is None:
@@ -123,6 +135,15 @@ def _label(effect: int) -> str:
     return f"Success Effect {effect}" if effect >= 0 else f"Fail Effect {-effect}"
 
 
+def _timing(check: Check, effect: int, details: dict[str, Any], options: Options) -> None:
+    """The time the task takes, from its duration roll and the Effect (ch. 2)."""
+    if check.duration is None:
+        return
+    median = median_duration(check.duration)
+    details["median_time"] = median
+    details["time"] = task_time(median, effect, options, check.unit)
+
+
 def no_stakes(action: str) -> Outcome:
     """No stakes, no roll (ch. 2, Stakes): the task only takes time and attention."""
     return Outcome(SYSTEM, action, success=None, label="No roll: no stakes")
@@ -155,6 +176,10 @@ def resolve_check(
                 label = "Ordinary Failure"
             elif not success:
                 label = f"Fail Effect {m.remaining} (mitigated from {degree})"
+        if check.costly_failure and not success:
+            details["costly_failure"] = degree
+            label = f"Costly Failure (degree {degree})"
+    _timing(check, effect, details, options)
     return Outcome(
         SYSTEM,
         "check",
@@ -309,6 +334,15 @@ def resolve_attack(
         details["damage_dealt"] = hit.total
         all_dice += [d for group in hit.dice for d in group]
         changes.append(Change("target", "damage", delta=hit.total, reason="weapon damage"))
+        if action.location is not None:
+            if action.target_hp is None:
+                raise RulesError("targeted damage needs the target's HP (target_hp)")
+            hurt = targeted_effect(action.location, hit.total, action.target_hp)
+            details["targeted"] = {"location": action.location, "effect": hurt}
+            if hurt:
+                changes.append(
+                    Change("target", "conditions", value=hurt, reason=f"targeted {action.location}")
+                )
         label += f": {hit.total} damage"
     if struck_back and action.threat is not None:
         data, more, dice = incoming(struck_back, action.threat, state, roller, options)

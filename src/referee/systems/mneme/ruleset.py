@@ -88,6 +88,8 @@ class MnemeRuleset:
             return t.survival_odds(action, s, options)
         if isinstance(action, FirstAid):
             return r.build(t.first_aid_check(action), s, options).procedure.odds()
+        if isinstance(action, Surgery):
+            return r.build(t.surgery_check(action), s, options).procedure.odds()
         if isinstance(action, PassTime):
             return Distribution.constant(t.resolve_pass_time(action, s, options).result)
         raise RulesError(f"Mneme CE has no odds for {type(action).__name__}")

@@ -145,19 +145,23 @@ def resolve_first_aid(
     )
 
 
+def surgery_check(action: Surgery) -> Check:
+    """Medic check at Difficulty 8; tools and assistance come in as modifiers."""
+    return Check(
+        difficulty=SURGERY_DIFFICULTY,
+        modifiers=action.modifiers,
+        characteristic=MEDIC_CHARACTERISTIC,
+        skill="Medic",
+    )
+
+
 def resolve_surgery(
     action: Surgery, state: Character | None, roller: Roller, options: Options
 ) -> Outcome:
     """Surgery, Difficulty 8 (ch. 7, Surgery)."""
     surgeon = _need(state, "surgery")
     surgery_allowed(action.patient_condition, action.facility)
-    check = Check(
-        difficulty=SURGERY_DIFFICULTY,
-        modifiers=action.modifiers,
-        characteristic=MEDIC_CHARACTERISTIC,
-        skill="Medic",
-    )
-    built = build(check, surgeon, options)
+    built = build(surgery_check(action), surgeon, options)
     faces, effect = built.procedure.roll(roller)
     details = _base_details(built, faces, effect)
     r = surgery_result(effect, surgeon.skill("Medic") or 0, action.patient_end, options)

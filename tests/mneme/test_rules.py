@@ -1,0 +1,125 @@
+"""Mneme CE rules beyond the worked examples: stacking, stakes, stealth, time, targeting."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from referee.dice.roller import ScriptedRoller
+from referee.errors import IllegalAction, RulesError
+from referee.systems.base import Modifier
+from referee.systems.mneme import RULESET
+from referee.systems.mneme.actions import Attack, Check, Surgery
+from referee.systems.mneme.checks import stack
+from referee.systems.mneme.damage import DamageSpec, Target
+from referee.systems.mneme.effects import DISCREPANCIES, costly_success, stealth_skill, task_time
+from referee.systems.mneme.health import movement
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.sheet import Character
+
+OPT = Options()
+PC = Character(
+    "Sly",
+    {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7},
+    skills={"Recon": 0, "Streetwise": 2, "Stealth": 3, "Medic": 1},
+)
+
+
+def test_same_kind_modifiers_do_not_stack() -> None:
+    scopes = [Modifier(1, "red dot", "equipment"), Modifier(2, "scope", "equipment")]
+    cond = [Modifier(-1, "rain", "condition"), Modifier(-2, "dark", "condition")]
+    applied, dropped = stack([*scopes, *cond, Modifier(-1, "wounds", "wound")], OPT)
+    assert sum(m.value for m in applied) == 2 - 1 - 1
+    assert {m.source for m in dropped} == {"red dot", "dark"}
+    both = Options(stacking="best_bonus_worst_penalty")
+    mixed = [Modifier(2, "scope", "equipment"), Modifier(-1, "broken", "equipment")]
+    assert sum(m.value for m in stack(mixed, both)[0]) == 1
+    assert sum(m.value for m in stack(mixed, OPT)[0]) == 2
+
+
+def test_no_stakes_no_roll() -> None:
+    out = RULESET.resolve(Check(stakes=False), None, ScriptedRoller([]), OPT)
+    assert out.faces == () and out.label == "No roll: no stakes"
+    with pytest.raises(RulesError):
+        RULESET.odds(Check(stakes=False), None, OPT)
+
+
+def test_costly_failure_and_costly_success_options() -> None:
+    out = RULESET.resolve(Check(costly_failure=True), None, ScriptedRoller([2, 2]), OPT)
+    assert out.details["costly_failure"] == 4 and out.label == "Costly Failure (degree 4)"
+    with pytest.raises(IllegalAction):
+        costly_success(2, Options(costly_success=False))
+
+
+def test_stealth_uses_recon_or_streetwise_unless_stealth_allowed() -> None:
+    assert stealth_skill(PC.skills, OPT) == "Streetwise"
+    assert stealth_skill(PC.skills, Options(dedicated_stealth=True)) == "Stealth"
+    out = RULESET.resolve(
+        Check(characteristic="Dex", stealth=True), PC, ScriptedRoller([3, 3]), OPT
+    )
+    assert out.details["modifier"] == 1 + 2  # ChM(9) + Streetwise 2
+
+
+def test_unskilled_penalty() -> None:
+    out = RULESET.resolve(
+        Check(characteristic="Dex", skill="Pilot"), PC, ScriptedRoller([3, 3]), OPT
+    )
+    assert out.details["modifier"] == 1 - 3
+    assert "unskilled" in out.modifiers[0].source
+    with pytest.raises(RulesError, match="unskilled"):
+        RULESET.resolve(
+            Check(characteristic="Dex", skill="Pilot"),
+            PC,
+            ScriptedRoller([3, 3]),
+            Options(allow_unskilled=False),
+        )
+
+
+def test_check_reports_task_time() -> None:
+    out = RULESET.resolve(Check(duration="1d6"), None, ScriptedRoller([5, 4]), OPT)
+    assert out.details["median_time"] == 3 and out.details["time"] == 2  # SE 1
+    pct = Options(time_rule="percentage")
+    assert task_time(3, 2, pct) == Fraction(3, 4)
+    assert task_time(3, -1, pct) == Fraction(9, 2)
+    assert task_time(3, -3, pct) == Fraction(15, 2)
+    assert task_time(3, 9, OPT) == 1  # at least one unit
+
+
+def test_targeted_attack() -> None:
+    attack = Attack(Check(), DamageSpec("2d6"), Target(), location="head", target_hp=24)
+    out = RULESET.resolve(attack, None, ScriptedRoller([4, 4, 1, 1]), OPT)
+    assert out.details["targeted"] == {"location": "head", "effect": "Stunned"}
+    with pytest.raises(RulesError, match="target_hp"):
+        RULESET.resolve(
+            Attack(Check(), DamageSpec("2d6"), location="head"),
+            None,
+            ScriptedRoller([4, 4, 1, 1]),
+            OPT,
+        )
+
+
+def test_attack_failure_with_costly_success_still_hits() -> None:
+    attack = Attack(Check(costly_success=True), DamageSpec("1d6"))
+    out = RULESET.resolve(attack, None, ScriptedRoller([3, 3, 5]), OPT)
+    assert out.success and out.details["damage_dealt"] == 5
+    assert out.details["costly_success"]["fail_effect"] == 7
+
+
+def test_movement_by_condition() -> None:
+    assert movement("Wounded") == (1, True)
+    assert movement("Seriously Wounded") == (Fraction(3, 4), False)
+    assert movement("Critically Wounded") == (0, False)
+
+
+def test_surgery_odds_and_discrepancies_are_listed() -> None:
+    dist = RULESET.odds(Surgery(8, "Seriously Wounded"), PC, OPT)
+    assert dist.at_least(0) == Fraction(26, 36)  # Edu 9 (+1) + Medic 1 vs 8 -> 2d6 >= 6
+    assert len(DISCREPANCIES) >= 5
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(RulesError):
+        Options(hp_thresholds="vibes")
+    with pytest.raises(RulesError):
+        Options(max_net_advantage=9)
