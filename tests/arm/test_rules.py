@@ -275,3 +275,24 @@ def test_unit_conversions_invert(log: int, length: str, time: str) -> None:
     assert convert(there, f"{length}/{time}", "m/s") == log
     accel = convert(log, "m/s/s", f"{length}/{time}/{time}")
     assert accel == log - 2 * (convert(0, "s", time)) + convert(0, "m", length)
+
+
+def test_setting_problems() -> None:
+    from dataclasses import replace
+
+    from referee.systems.arm.catalog import Armour, Race, Range, setting_problems
+
+    assert setting_problems(DEFAULT_SETTING) == ()
+    broken = replace(
+        DEFAULT_SETTING,
+        stats=("Fitness", "fitness"),
+        armour=(Armour("Hide", -1, 0), Armour("hide", 1, 1)),
+        races=(Race("troll", stats={"Luck": Range(5, 3)}),),
+    )
+    assert [p.field for p in setting_problems(broken)] == [
+        "stats",
+        "armour.1.name",
+        "races.0.stats.Luck",
+        "races.0.stats.Luck",
+        "armour.0",
+    ]

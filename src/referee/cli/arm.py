@@ -125,7 +125,8 @@ def check(
         markup=False,
     )
     if push and d["shock_cost"]:
-        console.print(f"the push costs {actor} one level of shock", markup=False)
+        who = "" if actor == "actor" else f"{actor} "
+        console.print(f"the push costs {who}one level of shock", markup=False)
     if outcome.manual:
         console.print("(faces entered by hand)", markup=False)
 
@@ -285,7 +286,7 @@ def validate(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Validate a character against the setting: every problem, and its point cost."""
-    from referee.systems.arm.catalog import DEFAULT_SETTING, Setting
+    from referee.systems.arm.catalog import DEFAULT_SETTING, Setting, setting_problems
     from referee.systems.arm.options import Options
     from referee.systems.arm.sheet import Sheet, point_cost
     from referee.systems.arm.sheet import validate as check_sheet
@@ -293,7 +294,7 @@ def validate(
 
     chosen = DEFAULT_SETTING if setting is None else load_record(Setting, load_json_file(setting))
     sheet = load_record(Sheet, load_json_file(path))
-    problems = check_sheet(sheet, Options(), chosen)
+    problems = setting_problems(chosen) + check_sheet(sheet, Options(), chosen)
     cost = point_cost(sheet, chosen)
     if as_json:
         emit_json(

@@ -10,7 +10,9 @@ weapon tables, the armour table and the fire-ball.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
+
+from referee.errors import Problem
 
 ModKind = Literal["signed", "special", "absolute"]
 T = TypeVar("T")
@@ -222,3 +224,52 @@ DEFAULT_SETTING = Setting(
     races=(HUMAN,),
 )
 """The text's examples as a shipped setting (costs for mods are the product's guess)."""
+
+
+def setting_problems(setting: Setting) -> tuple[Problem, ...]:
+    """Every inconsistency in a setting: duplicates, empty or inverted limits, bad values."""
+    rule = "ARM: Character Creation"
+    problems: list[Problem] = []
+    if not setting.stats:
+        problems.append(Problem(rule, "stats", "a setting needs at least one stat"))
+    for label, names in (("stats", setting.stats), ("movement", setting.movement)):
+        if len({n.lower() for n in names}) != len(names):
+            problems.append(Problem(rule, label, "a name is listed twice", list(names)))
+    lists: tuple[tuple[str, tuple[Any, ...]], ...] = (
+        ("mods", setting.mods),
+        ("weapons", setting.weapons),
+        ("ranged", setting.ranged),
+        ("armour", setting.armour),
+        ("spells", setting.spells),
+        ("races", setting.races),
+    )
+    for label, items in lists:
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            key = item.name.strip().lower()
+            if not key or key in seen:
+                problems.append(
+                    Problem(rule, f"{label}.{i}.name", "empty or repeated name", item.name)
+                )
+            seen.add(key)
+    for i, race in enumerate(setting.races):
+        for part, known in (("stats", setting.stats), ("movement", setting.movement)):
+            for name, limits in getattr(race, part).items():
+                where = f"races.{i}.{part}.{name}"
+                if name not in known:
+                    problems.append(
+                        Problem(rule, where, f"not a {part} entry of this setting", name)
+                    )
+                if limits.low > limits.high:
+                    problems.append(
+                        Problem(rule, where, "lowest above highest", [limits.low, limits.high])
+                    )
+    for i, armour in enumerate(setting.armour):
+        if armour.wound < 0 or armour.shock < 0:
+            problems.append(
+                Problem("ARM: Damage", f"armour.{i}", "armour values are never negative")
+            )
+    for i, mod in enumerate(setting.mods):
+        if mod.per_level < 0 or mod.base < 0:
+            problems.append(Problem(rule, f"mods.{i}", "costs are never negative", mod.name))
+    return tuple(problems)

@@ -9,6 +9,7 @@ up and stop at 5 (Dead, Unconscious); 16 or more is Destroyed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -88,7 +89,7 @@ def table_levels(margin: int) -> tuple[int, int]:
     return DAMAGE_TABLE[min(margin, len(DAMAGE_TABLE) - 1)]
 
 
-def damage_rule(blow: Blow, options: Options) -> Any:
+def damage_rule(blow: Blow, options: Options) -> Callable[[tuple[int, int]], Damage]:
     """The rule: the d6 - d6 roll -> :class:`Damage` (one roll, two subtractions)."""
     armour = options.armour_counts
     wound_guard = blow.toughness + (blow.wound_armour if armour else 0)
@@ -111,7 +112,9 @@ def damage_rule(blow: Blow, options: Options) -> Any:
     return rule
 
 
-def damage_procedure(blow: Blow, options: Options | None = None) -> Procedure[Any, Damage]:
+def damage_procedure(
+    blow: Blow, options: Options | None = None
+) -> Procedure[tuple[int, int], Damage]:
     """The damage roll as a procedure over d6 - d6."""
     return Procedure(((2, 6),), read_plain, exact_plain, damage_rule(blow, options or Options()))
 
