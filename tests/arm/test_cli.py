@@ -128,6 +128,11 @@ def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["check", "--total", "8", "--difficulty", "4", "--faces", "3,9"], "impossible on a d6"),
         (["check", "--total", "8", "--difficulty", "4", "--faces", "3"], "needs 2 faces"),
+        (["check", "--total", "8", "--difficulty", "4", "--faces", "3,5,2"], "left unused"),
+        (
+            ["damage", "--result", "1", "--damage", "1", "--toughness", "1", "--faces", "1,2,3"],
+            "left unused",
+        ),
         (
             ["check", "--total", "8", "--difficulty", "4", "--push", "--faces", "3,3"],
             "needs 3 faces",

@@ -44,6 +44,14 @@ def _difficulty(text: str) -> int:
         return difficulty_named(text)
 
 
+def _all_faces_used(roller: Any) -> None:
+    """Hand-entered faces beyond what the roll needed are an error, not silently dropped."""
+    from referee.dice.roller import ScriptedRoller
+
+    if isinstance(roller, ScriptedRoller):
+        roller.assert_exhausted()
+
+
 def _method(exact: bool) -> Any:
     return "exact" if exact else "table"
 
@@ -107,6 +115,7 @@ def check(
 
     roller = make_roller(faces_option(faces), seed)
     outcome = resolve_task(total, _difficulty(difficulty), roller, push=push, actor=actor)
+    _all_faces_used(roller)
     if as_json:
         data = outcome_data(outcome)
         data["total"] = outcome.details["total"]
@@ -174,6 +183,7 @@ def damage(
         return
     roller = make_roller(faces_option(faces), seed)
     outcome = resolve_damage(blow, roller, condition=Condition(wound, shock))
+    _all_faces_used(roller)
     if as_json:
         emit_json(outcome_data(outcome))
         return
