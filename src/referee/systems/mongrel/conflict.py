@@ -328,6 +328,11 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
     if att.body.ap < 1:
         raise IllegalAction(f"{att.name} has 0 AP: the only action is to recover")
     exp = canonical_expertise(a.expertise)
+    if exp == "Occult":
+        raise IllegalAction(
+            "Occult takes an hour per die and Resolve spent first: resolve it with "
+            "sorcery.occult_procedure and apply its Effect with damage.lose_resolve"
+        )
     attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
     dice = att.dice(exp, a.power)
     if a.defend:
@@ -414,6 +419,8 @@ def _spend(c: Conflict, a: SpendResolve, roller: Roller, o: Options) -> tuple[Co
     b = replace(f.body, ir=f.body.ir - a.points, ap=f.body.ap + a.points, collapsed=False)
     if b.ir == 0 and o.zero_ir_collapse_on_spend:
         b = lose_resolve(replace(b, ir=1), 1)
+    elif b.ir == 0 and b.terminal:
+        b = replace(b, dead=True)  # a terminal character dies when Resolve reaches 0
     c = c._put(replace(f, body=b))
     return c, Entry(a, f"{f.name} spends {a.points} Infernal Resolve: AP {f.body.ap}->{b.ap}")
 
