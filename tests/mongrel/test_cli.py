@@ -206,3 +206,24 @@ def test_demo_runs() -> None:
     buf = StringIO()
     demo(Console(file=buf, width=100))
     assert "Effect 6" in buf.getvalue()
+
+
+def test_build_with_choices_gives_a_valid_sheet(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    picks = ",".join(["1"] * 13)
+    code, out, _ = _run(capsys, "mongrel", "build", "--name", "Test", "--choices", picks)
+    assert code == 0
+    path = tmp_path / "built.json"
+    path.write_text(out)
+    code, out, _ = _run(capsys, "mongrel", "validate", str(path))
+    assert code == 0 and "valid" in out
+    code, _, err = _run(capsys, "mongrel", "build", "--name", "T", "--choices", "999")
+    assert code == 1 and "choose a number" in err
+
+
+def test_ruleset_satisfies_the_protocol() -> None:
+    from referee.systems.base import Ruleset, get
+
+    assert isinstance(get("mongrel"), Ruleset)
+    assert set(get("mongrel").actions()) >= {"check", "attack", "recover"}

@@ -219,6 +219,42 @@ def buy(
     )
 
 
+@app.command()
+@handle_errors
+def build(
+    name: str = typer.Option(..., "--name", help="The character's name."),
+    vow: str = typer.Option("", "--vow", help="The character's Vow."),
+    choices: str | None = typer.Option(
+        None, "--choices", help="Option numbers for every step, comma-separated (else asked)."
+    ),
+) -> None:
+    """Create a character step by step: each step lists only the legal choices."""
+    from referee.systems.base import dump_record
+    from referee.systems.mongrel.builder import Builder
+
+    b = Builder()
+    given = [c.strip() for c in choices.split(",")] if choices else None
+    err = Console(stderr=True, highlight=False)
+    while b.step is not None:
+        opts = b.options()
+        if given is not None:
+            if not given:
+                raise RulesError(f"--choices ran out at step {b.step}")
+            answer = given.pop(0)
+        else:
+            err.print(f"{b.step}:", markup=False)
+            for i, o in enumerate(opts, 1):
+                err.print(f"  {i}. {o}", markup=False)
+            line = sys.stdin.readline()
+            if not line:
+                raise RulesError(f"input ended at step {b.step}")
+            answer = line.strip()
+        if not answer.isdigit() or not 1 <= int(answer) <= len(opts):
+            raise RulesError(f"{b.step}: choose a number from 1 to {len(opts)}, not {answer!r}")
+        b = b.choose(opts[int(answer) - 1])
+    emit_json(dump_record(b.sheet(name, vow)))
+
+
 def _show_conflict(c: Any, as_json: bool) -> None:
     rows = [
         {
