@@ -186,3 +186,33 @@ def test_a_custom_setting_file(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert code == 0 and "valid" in out
     code, out, _ = _run(capsys, "validate", str(sheet_file))
     assert code == 1 and "unknown race" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["preset", "very tough"], 11),
+        (["melee", "prepared defence", "--attack-result", "6"], 8),
+        (["melee", "attack moving", "--size", "1"], 5),
+        (["ranged", "--distance", "10", "--cover", "2"], 26),
+        (["ranged", "--distance", "-3"], 4),
+        (["soul", "imbue complex"], 10),
+        (["spell", "Fire-ball"], 7),
+    ],
+)
+def test_difficulty(capsys: pytest.CaptureFixture[str], argv: list[str], expected: int) -> None:
+    code, out, _ = _run(capsys, "difficulty", *argv, "--json")
+    assert code == 0 and json.loads(out) == {"difficulty": expected}
+
+
+def test_totals_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
+    sheet = str(DATA / "christine.json")
+    argv = ["check", "--sheet", sheet, "--stat", "Fitness", "--mod", "Rapiers", "--difficulty", "4"]
+    data = json.loads(_run(capsys, *argv, "--faces", "3,4", "--json")[1])
+    assert data["details"]["base"] == 9 and data["result"] == 4
+    code, _, err = _run(capsys, "odds", "--total", "3", "--sheet", sheet, "--difficulty", "4")
+    assert code == 1 and "not both" in err
+    code, _, err = _run(
+        capsys, "odds", "--sheet", sheet, "--stat", "Fitness", "--mod", "Axes", "--difficulty", "4"
+    )
+    assert code == 1 and "no mod 'Axes'" in err

@@ -44,6 +44,29 @@ def _difficulty(text: str) -> int:
         return difficulty_named(text)
 
 
+SHEET_HELP = "A character sheet (JSON): with --stat (and --mod) instead of --total."
+STAT_HELP = "The stat to roll, from --sheet (e.g. Fitness)."
+MOD_HELP = "A mod of --sheet that applies (repeatable), e.g. --mod Swords."
+
+
+def _total(total: int | None, sheet: str | None, stat: str | None, mods: list[str] | None) -> int:
+    """``--total``, or stat + mods read from a sheet; exactly one of the two."""
+    from referee.systems.arm.sheet import Sheet
+    from referee.systems.base import load_record
+
+    if total is not None:
+        if sheet is not None or stat is not None or mods:
+            raise RulesError("give either --total or --sheet with --stat, not both")
+        return total
+    if sheet is None or stat is None:
+        raise RulesError("give --total, or --sheet FILE with --stat NAME")
+    character = load_record(Sheet, load_json_file(sheet))
+    unknown = [m for m in mods or [] if not character.has_mod(m)]
+    if unknown:
+        raise RulesError(f"{character.name} has no mod {unknown[0]!r}")
+    return character.total(stat, *(mods or []))
+
+
 def _all_faces_used(roller: Any) -> None:
     """Hand-entered faces beyond what the roll needed are an error, not silently dropped."""
     from referee.dice.roller import ScriptedRoller
@@ -59,12 +82,16 @@ def _method(exact: bool) -> Any:
 @app.command()
 @handle_errors
 def odds(
-    total: int = typer.Option(..., "--total", help=TOTAL_HELP),
     difficulty: str = typer.Option(..., "--difficulty", help=DIFFICULTY_HELP),
+    total: int | None = typer.Option(None, "--total", help=TOTAL_HELP),
     push: bool = typer.Option(False, "--push", help=PUSH_HELP),
+    sheet: str | None = typer.Option(None, "--sheet", help=SHEET_HELP),
+    stat: str | None = typer.Option(None, "--stat", help=STAT_HELP),
+    mods: Annotated[list[str] | None, typer.Option("--mod", help=MOD_HELP)] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result."""
+    total = _total(total, sheet, stat, mods)
     from referee.dice.odds import fraction_text
     from referee.systems.arm.checks import task_odds
     from referee.systems.arm.tables import RESULT_LADDER
@@ -99,9 +126,12 @@ def odds(
 @app.command()
 @handle_errors
 def check(
-    total: int = typer.Option(..., "--total", help=TOTAL_HELP),
     difficulty: str = typer.Option(..., "--difficulty", help=DIFFICULTY_HELP),
+    total: int | None = typer.Option(None, "--total", help=TOTAL_HELP),
     push: bool = typer.Option(False, "--push", help=PUSH_HELP),
+    sheet: str | None = typer.Option(None, "--sheet", help=SHEET_HELP),
+    stat: str | None = typer.Option(None, "--stat", help=STAT_HELP),
+    mods: Annotated[list[str] | None, typer.Option("--mod", help=MOD_HELP)] = None,
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " Plus die, minus die[, push die]."
     ),
@@ -110,6 +140,7 @@ def check(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll one check: the total, the result and its meaning (and a push's shock cost)."""
+    total = _total(total, sheet, stat, mods)
     from referee.systems.arm.checks import resolve_task
     from referee.systems.base import outcome_data
 
@@ -194,6 +225,50 @@ def damage(
         f"now {d['condition']}",
         markup=False,
     )
+
+
+@app.command(context_settings=NEGATIVE)
+@handle_errors
+def difficulty(
+    kind: str = typer.Argument(..., help="preset, melee, ranged, soul or spell."),
+    name: str | None = typer.Argument(
+        None, help="Preset, melee action ('prepared defence'), soul operation or spell."
+    ),
+    size: int = typer.Option(0, "--size", help="Target's size: + large, - small."),
+    attack_result: int | None = typer.Option(
+        None, "--attack-result", help="The attack's result (defences)."
+    ),
+    distance: int = typer.Option(0, "--distance", help="Log distance to the target (ranged)."),
+    moving: bool = typer.Option(False, "--moving", help="A moving target (ranged)."),
+    cover: int = typer.Option(0, "--cover", help="Cover modifier (ranged)."),
+    weather: int = typer.Option(0, "--weather", help="Weather modifier (ranged)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """A difficulty number from the text's guides: presets, melee table, ranged, magic."""
+    from referee.systems.arm.catalog import DEFAULT_SETTING
+    from referee.systems.arm.checks import difficulty_named
+    from referee.systems.arm.combat import melee_difficulty, ranged_difficulty
+    from referee.systems.arm.magic import soul_difficulty, spell_named
+
+    key = kind.strip().lower()
+    if key == "ranged":
+        found = ranged_difficulty(distance, moving=moving, size=size, cover=cover, weather=weather)
+    elif name is None:
+        raise RulesError(f"'{kind}' needs a name (e.g. difficulty melee attack)")
+    elif key == "preset":
+        found = difficulty_named(name)
+    elif key == "melee":
+        found = melee_difficulty(name, size=size, attack_result=attack_result)
+    elif key == "soul":
+        found = soul_difficulty(name)
+    elif key == "spell":
+        found = spell_named(DEFAULT_SETTING, name).difficulty
+    else:
+        raise RulesError(f"unknown kind {kind!r}; known: preset, melee, ranged, soul, spell")
+    if as_json:
+        emit_json({"difficulty": found})
+        return
+    console.print(f"difficulty {found}", markup=False)
 
 
 @app.command("log", context_settings=NEGATIVE)
