@@ -123,3 +123,14 @@ def test_bad_options_are_refused() -> None:
         Options(hp_thresholds="vibes")
     with pytest.raises(RulesError):
         Options(max_net_advantage=9)
+
+
+def test_sheet_equipment_as_damage_sources_and_targets() -> None:
+    from referee.systems.base import load_record
+    from referee.systems.mneme.damage import weapon_spec, worn_armour
+    from referee.systems.mneme.sheet import example_data
+
+    sheet = load_record(Character, example_data())
+    rifle = weapon_spec(sheet.weapons[0])
+    assert rifle == DamageSpec("3d6-2", "", 4)
+    assert worn_armour(sheet) == Target(4, "", "")

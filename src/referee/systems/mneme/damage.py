@@ -20,6 +20,7 @@ from referee.dice.roller import Roller
 from referee.errors import OddsTooComplex, RulesError
 from referee.systems.mneme._shared_candidates import keep_highest_sum
 from referee.systems.mneme.options import Options
+from referee.systems.mneme.sheet import Character, Weapon
 from referee.systems.mneme.tables import SCALE_ORDER, SCALES
 
 MAX_DAMAGE_ROLLS = 60
@@ -197,3 +198,17 @@ def p_single_roll_at_least(per_roll: Distribution[int], rolls: int, threshold: i
     """P(at least one of ``rolls`` rolls deals ``threshold`` or more) as a Fraction."""
     below = per_roll.at_most(threshold - 1)
     return 1 - below**rolls
+
+
+def weapon_spec(weapon: Weapon) -> DamageSpec:
+    """A sheet weapon as a damage source (its expression, scale and Rate of Attack)."""
+    return DamageSpec(weapon.damage, weapon.scale, weapon.rate_of_attack)
+
+
+def worn_armour(character: Character) -> Target:
+    """The character as a damage target: the best armour worn (armour does not stack,
+    a ruling) at its scale, and the character's own scale."""
+    if not character.armour:
+        return Target(0, "", character.scale)
+    best = max(character.armour, key=lambda a: a.rating * SCALES.get(a.scale, 1))
+    return Target(best.rating, best.scale, character.scale)
