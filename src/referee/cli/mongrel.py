@@ -219,6 +219,17 @@ def buy(
     )
 
 
+_HEADINGS = {
+    "identity": " (Man, Beast, Demon)",
+    "size_spirit": " (Size, Spirit)",
+    "physique_beauty": " (Physique, Beauty)",
+    "speed_social": " (Speed, Social)",
+    "step2": " (+3 each, +1 to the rest of their Areas)",
+    "step3": " (+2 each)",
+    "step4": " (+1 each)",
+}
+
+
 @app.command()
 @handle_errors
 def build(
@@ -242,13 +253,17 @@ def build(
                 raise RulesError(f"--choices ran out at step {b.step}")
             answer = given.pop(0)
         else:
-            err.print(f"{b.step}:", markup=False)
+            err.print(f"{b.step}{_HEADINGS.get(b.step, '')}:", markup=False)
             for i, o in enumerate(opts, 1):
                 err.print(f"  {i}. {o}", markup=False)
-            line = sys.stdin.readline()
-            if not line:
-                raise RulesError(f"input ended at step {b.step}")
-            answer = line.strip()
+            answer = ""
+            while not (answer.isdigit() and 1 <= int(answer) <= len(opts)):
+                line = sys.stdin.readline()
+                if not line:
+                    raise RulesError(f"input ended at step {b.step}")
+                answer = line.strip()
+                if not (answer.isdigit() and 1 <= int(answer) <= len(opts)):
+                    err.print(f"choose a number from 1 to {len(opts)}", markup=False)
         if not answer.isdigit() or not 1 <= int(answer) <= len(opts):
             raise RulesError(f"{b.step}: choose a number from 1 to {len(opts)}, not {answer!r}")
         b = b.choose(opts[int(answer) - 1])
