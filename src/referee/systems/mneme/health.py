@@ -191,6 +191,12 @@ def pass_time(
         if condition(c, options) == "Dying":
             notes.append("Dying: a dying roll is due every round")
         return ClockResult(c, 0, bled, 0, tuple(notes))
+    if (
+        condition(c, options) == "Dying"
+        and "Stabilised" not in c.conditions
+        and care != "intensive"
+    ):
+        notes.append("Dying and not stabilised: a dying roll is due every round")
     days_left = Fraction(total_minutes, 24 * 60)
     healed = 0
     progress = c.healing_progress
