@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.dice.brute import brute_force
 from referee.errors import RulesError
@@ -99,3 +101,19 @@ def test_modifiers_make_rolls_harder() -> None:
 def test_bounds(args: tuple[int, int, str], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         procedure(*args)  # type: ignore[arg-type]
+
+
+@given(
+    faces=st.lists(st.integers(1, 6), min_size=0, max_size=8),
+    tn=st.integers(-2, 9),
+    mode=st.sampled_from(["under", "over"]),
+    identity=st.integers(0, 6),
+)
+def test_every_rolled_result_is_possible_under_the_odds(
+    faces: list[int], tn: int, mode: str, identity: int
+) -> None:
+    dice = len(faces)
+    proc = procedure(dice, tn, mode, identity)  # type: ignore[arg-type]
+    rolled = tuple(faces) if dice else (3, 4)  # zero Expertise: one die twice
+    result = proc.apply(rolled)
+    assert check_odds(dice, tn, mode, identity).probability(result) > 0  # type: ignore[arg-type]

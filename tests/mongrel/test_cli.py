@@ -227,3 +227,18 @@ def test_ruleset_satisfies_the_protocol() -> None:
 
     assert isinstance(get("mongrel"), Ruleset)
     assert set(get("mongrel").actions()) >= {"check", "attack", "recover"}
+
+
+def test_interactive_conflict(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps({"fighters": [{"example": "vooruk"}, {"example": "giazza"}]}))
+    commands = "attack vooruk giazza Rend defend faces=5,1,1,1,1,1\nbogus\nundo\nquit\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(commands))
+    code, out, _ = _run(capsys, "mongrel", "conflict", str(path), "--interactive", "--seed", "1")
+    assert code == 0
+    assert "miss, 1 AP lost" in out and "unknown command 'bogus'" in out and "undone" in out
+    assert "next: vooruk" in out  # the undo restored the start

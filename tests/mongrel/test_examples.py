@@ -155,3 +155,15 @@ def test_a_power_augments_an_appropriate_expertise() -> None:
 
     with pytest.raises(IllegalAction, match="no power"):
         c.apply(Task("alwia", "Athletics", power="Tail"), ScriptedRoller([]))
+
+
+def test_damage_options() -> None:
+    body = Fighter.from_sheet(example("Ahvia")).body
+    three = take_damage(body, Hit(3), Options(ap_loss_once=True))
+    four = take_damage(three, Hit(1), Options(ap_loss_once=True))
+    assert (three.ap, four.ap) == (5, 5)  # only the crossing hit costs the extra AP
+    assert take_damage(three, Hit(1), Options()).ap == 4
+    # with the track shrinking, Physique 3 -> 2 lowers the terminal point to 8
+    shrunk = take_damage(body, Hit(3), Options(physique_shrinks_track=True))
+    assert shrunk.terminal_at(Options(physique_shrinks_track=True)) == 8
+    assert take_damage(shrunk, Hit(5), Options(physique_shrinks_track=True), False).dead
