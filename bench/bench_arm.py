@@ -11,6 +11,7 @@ from dyce import H
 from harness import Case
 from referee.systems.arm.checks import task_odds
 from referee.systems.arm.damage import Blow, damage_odds
+from referee.systems.arm.options import Options
 from referee.systems.arm.tables import DAMAGE_TABLE
 
 TITLE = "ARM checks and damage"
@@ -39,7 +40,7 @@ def dyce_check(push: bool) -> tuple[dict[int, int], Fraction]:
 
 
 def ours_check(push: bool) -> tuple[dict[int, int], Fraction]:
-    odds = task_odds(TOTAL, DIFFICULTY, push)
+    odds = task_odds(TOTAL, DIFFICULTY, push, Options(pushing=True))
     return odds.result.weights(), odds.p_success
 
 

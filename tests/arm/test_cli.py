@@ -9,6 +9,7 @@ import pytest
 
 from referee.cli.main import run
 from referee.systems.arm.checks import task_odds
+from referee.systems.arm.options import Options
 from referee.systems.base import probability_map
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "referee" / "systems" / "arm" / "data"
@@ -26,7 +27,7 @@ def test_odds_json_contract(capsys: pytest.CaptureFixture[str], push: bool) -> N
     code, out, _ = _run(capsys, *argv)
     data = json.loads(out)
     assert code == 0 and list(data) == ["p_success", "result"]
-    expected = task_odds(8, 6, push)
+    expected = task_odds(8, 6, push, Options(pushing=True))
     assert data["result"] == probability_map(expected.result)
     assert data["p_success"] == f"{expected.p_success.numerator}/{expected.p_success.denominator}"
     assert data["result"]["-3"] == ("1/36" if not push else "1/216")

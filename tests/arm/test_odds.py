@@ -24,6 +24,8 @@ from referee.systems.arm.damage import Blow, damage_odds, damage_procedure, leve
 from referee.systems.arm.options import Options
 from referee.systems.base import IllegalAction
 
+PUSHING = Options(pushing=True)
+
 
 def test_the_statistics_match_brute_force() -> None:
     assert exact_plain() == brute_force(((2, 6),), read_plain)
@@ -33,7 +35,7 @@ def test_the_statistics_match_brute_force() -> None:
 @pytest.mark.parametrize("push", [False, True])
 @pytest.mark.parametrize(("total", "difficulty"), [(6, 6), (8, 4), (3, 11), (10, 1)])
 def test_task_odds_against_brute_force(total: int, difficulty: int, push: bool) -> None:
-    odds = task_odds(total, difficulty, push)
+    odds = task_odds(total, difficulty, push, PUSHING)
     groups = ((3, 6),) if push else ((2, 6),)
 
     def read(f: tuple[int, ...]) -> int:
@@ -51,7 +53,7 @@ def test_fifty_fifty_odds() -> None:
     odds = task_odds(6, 6)
     assert odds.p_success == Fraction(21, 36)
     assert odds.result.probability(0) == Fraction(6, 36)
-    pushed = task_odds(6, 6, push=True)
+    pushed = task_odds(6, 6, push=True, options=PUSHING)
     assert pushed.p_success == Fraction(21, 36) * Fraction(1, 6) + Fraction(26, 36) * Fraction(5, 6)
     assert task_odds(6, 6, options=Options(draw_succeeds=False)).p_success == Fraction(15, 36)
 
@@ -66,9 +68,9 @@ def test_fifty_fifty_odds() -> None:
 def test_a_roll_is_always_a_possible_outcome(
     total: int, difficulty: int, push: bool, faces: list[int]
 ) -> None:
-    o = resolve_task(total, difficulty, ScriptedRoller(faces), push=push)
+    o = resolve_task(total, difficulty, ScriptedRoller(faces), push=push, options=PUSHING)
     assert o.result is not None
-    assert task_odds(total, difficulty, push).result.probability(o.result) > 0
+    assert task_odds(total, difficulty, push, PUSHING).result.probability(o.result) > 0
     assert (
         o.result
         == task_procedure(total, difficulty, push).apply(tuple(faces[: 3 if push else 2]))[0]
@@ -78,7 +80,9 @@ def test_a_roll_is_always_a_possible_outcome(
 def test_push_costs_shock_on_two_to_five_only() -> None:
     costs = {}
     for face in range(1, 7):
-        o = resolve_task(6, 6, ScriptedRoller([3, 3, face]), push=True, actor="Brad")
+        o = resolve_task(
+            6, 6, ScriptedRoller([3, 3, face]), push=True, options=PUSHING, actor="Brad"
+        )
         costs[face] = (o.result, o.details["shock_cost"], len(o.changes))
     assert costs == {
         1: (0, 0, 0),
@@ -88,7 +92,7 @@ def test_push_costs_shock_on_two_to_five_only() -> None:
         5: (1, 1, 1),
         6: (1, 0, 0),
     }
-    o = resolve_task(6, 6, ScriptedRoller([3, 3, 4]), push=True, actor="Brad")
+    o = resolve_task(6, 6, ScriptedRoller([3, 3, 4]), push=True, options=PUSHING, actor="Brad")
     assert (
         o.changes[0].target == "Brad" and o.changes[0].field == "shock" and o.changes[0].delta == 1
     )

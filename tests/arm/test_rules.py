@@ -229,7 +229,11 @@ def test_movement_push() -> None:
     from referee.dice.roller import ScriptedRoller
     from referee.systems.arm.checks import resolve_movement_push
 
-    pushed = [resolve_movement_push(5, ScriptedRoller([f]), actor="Corven") for f in (1, 3, 6)]
+    allowed = Options(pushing=True)
+    pushed = [
+        resolve_movement_push(5, ScriptedRoller([f]), options=allowed, actor="Corven")
+        for f in (1, 3, 6)
+    ]
     assert [(o.result, o.details["shock_cost"]) for o in pushed] == [(5, 0), (6, 1), (6, 0)]
     assert pushed[1].changes[0].target == "Corven"
     with pytest.raises(IllegalAction):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from referee.dice.roller import ManualRoller, ScriptedRoller
 from referee.systems.arm import RULESET
 from referee.systems.arm.damage import Blow, Condition
 from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
 from referee.systems.arm.ruleset import MovementPush, Strike, Task
-from referee.systems.base import Ruleset, describe_options, get
+from referee.systems.base import IllegalAction, Ruleset, describe_options, get
 
 
 def test_registered_and_protocol() -> None:
@@ -20,8 +22,13 @@ def test_registered_and_protocol() -> None:
     assert RULESET.validate(premade("alex"), Options()) == ()
 
 
+def test_pushing_is_off_until_the_referee_allows_it() -> None:
+    with pytest.raises(IllegalAction, match="pushing is switched off"):
+        RULESET.resolve(Task(8, 6, push=True), None, ManualRoller([6, 1, 4]), Options())
+
+
 def test_resolve_and_odds_agree() -> None:
-    opts = Options()
+    opts = Options(pushing=True)
     task = Task(8, 6, push=True, actor="Brad")
     o = RULESET.resolve(task, None, ManualRoller([6, 1, 4]), opts)
     assert o.result == 8 and o.manual and o.changes[0].target == "Brad"

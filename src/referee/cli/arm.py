@@ -79,6 +79,13 @@ def _method(exact: bool) -> Any:
     return "exact" if exact else "table"
 
 
+def _options(push: bool) -> Any:
+    """The table's options for a one-off command: ``--push`` says the table allows pushing."""
+    from referee.systems.arm.options import Options
+
+    return Options(pushing=push)
+
+
 @app.command()
 @handle_errors
 def odds(
@@ -98,7 +105,7 @@ def odds(
     from referee.systems.base import probability_map
 
     d = _difficulty(difficulty)
-    found = task_odds(total, d, push)
+    found = task_odds(total, d, push, _options(push))
     if as_json:
         emit_json(
             {"p_success": fraction_text(found.p_success), "result": probability_map(found.result)}
@@ -145,7 +152,9 @@ def check(
     from referee.systems.base import outcome_data
 
     roller = make_roller(faces_option(faces), seed)
-    outcome = resolve_task(total, _difficulty(difficulty), roller, push=push, actor=actor)
+    outcome = resolve_task(
+        total, _difficulty(difficulty), roller, push=push, options=_options(push), actor=actor
+    )
     _all_faces_used(roller)
     if as_json:
         data = outcome_data(outcome)
@@ -458,11 +467,11 @@ def demo(out: Console) -> None:
         f"Corven's sprint: log {per_round} = {measure_of(per_round)} ft per 3 s", markup=False
     )
     for push in (False, True):
-        p = task_odds(8, 6, push).p_success
+        p = task_odds(8, 6, push, _options(push)).p_success
         out.print(
             f"Fitness 8 vs 50/50{' pushed' if push else ''}: {fraction_text(p)}", markup=False
         )
-    o = resolve_task(8, 6, roller, push=True, actor="Brad")
+    o = resolve_task(8, 6, roller, push=True, options=_options(True), actor="Brad")
     out.print(
         f"Brad pushes: total {o.details['total']}, result {o.result:+d} ({o.label}), "
         f"shock cost {o.details['shock_cost']}",

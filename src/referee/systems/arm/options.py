@@ -15,9 +15,10 @@ class Options:
         metadata={"doc": "Log <-> measure by the chart (table) or by 10^(log/5) (exact)."},
     )
     pushing: bool = field(
-        default=True,
+        default=False,
         metadata={
-            "doc": "The optional push: a third d6, 1 nothing, 2-5 +1 and +1 shock, 6 +1 free. "
+            "doc": "The optional push (the text marks it optional, so it is off until the "
+            "referee allows it): a third d6, 1 nothing, 2-5 +1 and +1 shock, 6 +1 free. "
             "Off refuses every push."
         },
     )
