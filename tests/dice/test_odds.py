@@ -211,3 +211,9 @@ def test_sampled_frequencies_pass_chi_square_against_exact_odds(text: str) -> No
     expected = [float(dist.probability(o)) * samples for o in dist.outcomes()]
     observed = [counts[o] for o in dist.outcomes()]
     assert chisquare(observed, expected).pvalue > 0.001
+
+
+def test_trusted_constructor_keeps_given_weights() -> None:
+    d = Distribution.trusted({1: 2, 3: 1}, 3, ordered=True)
+    assert d.total == 3 and d.probability(1) == Fraction(2, 3)
+    assert Distribution.trusted({3: 1, 1: 2}).outcomes() == (1, 3)

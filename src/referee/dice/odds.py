@@ -79,6 +79,18 @@ class Distribution(Generic[T]):
 
     # -- construction ---------------------------------------------------
     @classmethod
+    def trusted(
+        cls, weights: dict[T, int], total: int | None = None, *, ordered: bool = False
+    ) -> Distribution[T]:
+        """A distribution from weights the caller guarantees: positive ints, owned.
+
+        The fast path for rules that build closed-form distributions: no
+        checking, and no sorting when ``ordered`` says the keys are ascending.
+        ``total`` must be the sum of the weights when given.
+        """
+        return cls._raw(weights, total, ordered)
+
+    @classmethod
     def from_weights(cls, weights: Mapping[T, int]) -> Distribution[T]:
         """A distribution from explicit integer weights."""
         return cls(weights)

@@ -50,7 +50,7 @@ _D6_MINUS_D6 = (0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0)
 def exact_plain() -> Distribution[Roll]:
     """d6 - d6 in closed form: weight 6 - |d| for d in -5..5 (total 36)."""
     w = _D6_MINUS_D6
-    return Distribution._raw({(d, 0): w[d + 6] for d in range(-5, 6)}, 36, ordered=True)
+    return Distribution.trusted({(d, 0): w[d + 6] for d in range(-5, 6)}, 36, ordered=True)
 
 
 def exact_pushed() -> Distribution[Roll]:
@@ -66,7 +66,7 @@ def exact_pushed() -> Distribution[Roll]:
         weights[(r, 0)] = w[r + 6] + below
         if below:
             weights[(r, 1)] = 4 * below
-    return Distribution._raw(weights, 216, ordered=True)
+    return Distribution.trusted(weights, 216, ordered=True)
 
 
 def task_rule(total: int, difficulty: int) -> Callable[[Roll], Roll]:
@@ -142,9 +142,9 @@ def task_odds(
     threshold = 0 if opts.draw_succeeds else 1
     wins = sum(w for r, w in results.items() if r >= threshold)
     return TaskOdds(
-        Distribution._raw(results, exact.total, ordered=True),
+        Distribution.trusted(results, exact.total, ordered=True),
         Fraction(wins, exact.total),
-        Distribution._raw(shock, exact.total),
+        Distribution.trusted(shock, exact.total),
     )
 
 

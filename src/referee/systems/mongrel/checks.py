@@ -149,7 +149,7 @@ def exact_stat(n: int, tn: int, mode: Mode) -> Distribution[Stat]:
         ok = sum(1 for f in range(1, 7) if meets(f, tn, mode))
         row = _binomial(n, ok, 6 - ok)
         weights = {(k, 0, 0): w for k, w in enumerate(row) if w}
-    return Distribution._raw(weights, 6**n, ordered=True)
+    return Distribution.trusted(weights, 6**n, ordered=True)
 
 
 def full_stat(n: int, tn: int, mode: Mode) -> Distribution[Stat]:
@@ -173,7 +173,7 @@ def full_stat(n: int, tn: int, mode: Mode) -> Distribution[Stat]:
             for c, rw in enumerate(rest):
                 if rw:
                     weights[(base + c, b, a)] = cab * rw
-    return Distribution._raw(weights, 6**n)
+    return Distribution.trusted(weights, 6**n)
 
 
 def pool_procedure(
