@@ -153,3 +153,12 @@ def test_fast_keep_highest_equals_the_foundation(
     keep = data.draw(st.integers(0, n))
     d = Distribution(weights)
     assert keep_highest_sum(d, n, keep) == keep_highest(d, n, keep)
+
+
+def test_huge_damage_odds_are_refused_not_hung() -> None:
+    from referee.errors import OddsTooComplex
+
+    with pytest.raises(OddsTooComplex):
+        damage_odds(DamageSpec("10d10", rate_of_attack=30), 60, Target(), options=OPT)
+    with pytest.raises(OddsTooComplex):
+        damage_odds(DamageSpec("1d6"), 61, Target(), options=OPT)

@@ -14,6 +14,10 @@ from __future__ import annotations
 from math import comb
 
 from referee.dice.odds import Distribution
+from referee.errors import OddsTooComplex
+
+MAX_WORK = 500_000_000
+"""Estimated bit-operations budget (about a second); beyond it :class:`OddsTooComplex`."""
 
 
 def _unpack(packed: int, slots: int, width_bytes: int) -> list[int]:
@@ -42,6 +46,12 @@ def keep_highest_sum(d: Distribution[int], n: int, keep: int) -> Distribution[in
     width_bytes = (total.bit_length() + 8) // 8 + 1
     bits = 8 * width_bytes
     slots = keep * span + 1
+    work = slots * bits * (n if keep == n else len(items) * keep)
+    if work > MAX_WORK:
+        raise OddsTooComplex(
+            f"keeping {keep} of {n} rolls over {len(items)} outcomes is too much work "
+            "for exact odds; use fewer rolls"
+        )
     if keep == n:
         poly = 0
         for x, w in items:
