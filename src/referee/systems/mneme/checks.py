@@ -105,8 +105,13 @@ def _top_two_of_three(lowest: bool = False) -> Distribution[int]:
         w = 6 * m - 3
         for t in range(m + 1, 7):
             counts[t + m] += w
-    sums = range(12, 1, -1) if lowest else range(2, 13)
-    return Distribution([(14 - s if lowest else s, counts[s]) for s in sums])
+    if lowest:
+        weights = {14 - s: counts[s] for s in range(12, 1, -1)}
+    else:
+        weights = {s: counts[s] for s in range(2, 13)}
+    # trusted constructor (weights are positive ints, keys ascending): the public one
+    # re-validates every weight, which is a third of a check's odds time
+    return Distribution._raw(weights, 216, ordered=True)
 
 
 def dice_distribution(steps: int) -> Distribution[int]:
