@@ -134,3 +134,14 @@ def test_sheet_equipment_as_damage_sources_and_targets() -> None:
     rifle = weapon_spec(sheet.weapons[0])
     assert rifle == DamageSpec("3d6-2", "", 4)
     assert worn_armour(sheet) == Target(4, "", "")
+
+
+def test_every_option_is_documented() -> None:
+    from dataclasses import fields
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "mneme.md"
+    text = page.read_text(encoding="utf-8")
+    for f in fields(Options):
+        assert f"`{f.name}`" in text, f.name
+        assert f.metadata.get("doc")
