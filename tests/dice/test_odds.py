@@ -217,3 +217,24 @@ def test_trusted_constructor_keeps_given_weights() -> None:
     d = Distribution.trusted({1: 2, 3: 1}, 3, ordered=True)
     assert d.total == 3 and d.probability(1) == Fraction(2, 3)
     assert Distribution.trusted({3: 1, 1: 2}).outcomes() == (1, 3)
+
+
+@settings(max_examples=60)
+@given(
+    weights=st.dictionaries(st.integers(-5, 12), st.integers(1, 9), min_size=1, max_size=5),
+    n=st.integers(0, 4),
+    data=st.data(),
+)
+def test_keep_highest_and_lowest_on_any_distribution(
+    weights: dict[int, int], n: int, data: st.DataObject
+) -> None:
+    keep = data.draw(st.integers(0, n))
+    d = Distribution(weights)
+    rolls = list(product(_expand(d), repeat=n))
+    assert keep_highest(d, n, keep) == Distribution.of(sum(sorted(r)[n - keep :]) for r in rolls)
+    assert keep_lowest(d, n, keep) == Distribution.of(sum(sorted(r)[:keep]) for r in rolls)
+
+
+def test_keep_highest_refuses_runaway_work() -> None:
+    with pytest.raises(OddsTooComplex):
+        keep_highest(Distribution.uniform(0, 5000), 60, 30)

@@ -139,22 +139,6 @@ def test_rolled_effect_lies_in_the_odds(
     assert out.success == (out.result is not None and out.result >= 0)
 
 
-@settings(max_examples=40)
-@given(
-    weights=st.dictionaries(st.integers(-5, 12), st.integers(1, 9), min_size=1, max_size=6),
-    n=st.integers(0, 5),
-    data=st.data(),
-)
-def test_fast_keep_highest_equals_the_foundation(
-    weights: dict[int, int], n: int, data: st.DataObject
-) -> None:
-    from referee.systems.mneme._shared_candidates import keep_highest_sum
-
-    keep = data.draw(st.integers(0, n))
-    d = Distribution(weights)
-    assert keep_highest_sum(d, n, keep) == keep_highest(d, n, keep)
-
-
 def test_huge_damage_odds_are_refused_not_hung() -> None:
     from referee.errors import OddsTooComplex
 

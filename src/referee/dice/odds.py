@@ -8,8 +8,8 @@ are immutable values.
 Pool operations use polynomial methods, never enumeration of ``s**n`` rolls:
 
 * sums of dice: sliding-window convolution (:func:`sum_of_dice`, :func:`repeat_sum`);
-* keep highest / lowest: a walk over the faces from best to worst that closes a
-  branch as soon as the kept dice are chosen (:func:`keep_highest`);
+* keep highest / lowest: conditioning on the lowest kept value, with the
+  polynomials packed into big integers (:func:`keep_highest`);
 * any order statistic, e.g. the median of an odd pool: multinomial counts
   (:func:`order_statistic`, :func:`median_of`);
 * counting dice that meet a target: binomial counts (:func:`count_successes`).
@@ -387,63 +387,78 @@ def repeat_sum(d: Distribution[int], n: int) -> Distribution[int]:
     return result
 
 
+MAX_PACKED_WORK = 500_000_000
+"""Estimated bit operations :func:`keep_highest` may spend (about a second)."""
+
+
+def _unpack(packed: int, slots: int, width_bytes: int) -> list[int]:
+    """The coefficients of a packed polynomial, lowest degree first."""
+    raw = packed.to_bytes(slots * width_bytes, "little")
+    return [
+        int.from_bytes(raw[i * width_bytes : (i + 1) * width_bytes], "little") for i in range(slots)
+    ]
+
+
 def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
     """The sum of the ``keep`` highest of ``n`` independent rolls of ``d``.
 
-    Walks the outcomes from highest to lowest, tracking how many rolls have been
-    placed and the sum of those kept; once ``keep`` rolls are placed, the rest
-    need only be lower, which closes the branch with a single power.
+    Conditions on the lowest kept value ``v``: ``j < keep`` rolls lie above it
+    (their sum is the ``j``-th power of the polynomial of the outcomes above
+    ``v``), at least ``keep - j`` of the other rolls equal ``v`` and the rest
+    lie below. Polynomials with non-negative integer coefficients are packed
+    into single integers (Kronecker substitution), so each convolution is one
+    big-integer multiplication done in C.
     """
     if not 0 <= keep <= n:
         raise ValueError(f"cannot keep {keep} of {n} dice")
     total = d._total**n
     if keep == 0:
-        return Distribution._raw({0: total}, total)
-    values = sorted(d._weights, reverse=True)
-    weights = d._weights
-    below = d._total
-    result: dict[int, int] = {}
-    # open[m] = {partial kept sum: ways} with m < keep rolls placed so far
-    open_: list[dict[int, int]] = [{} for _ in range(keep)]
-    open_[0][0] = 1
-    for v in values:
-        w = weights[v]
-        below -= w
-        powers = [1]
-        for _ in range(n):
-            powers.append(powers[-1] * w)
-        below_pow = [1]
-        if below:
-            for _ in range(n):
-                below_pow.append(below_pow[-1] * below)
-        new_open: list[dict[int, int]] = [{} for _ in range(keep)]
-        for m in range(keep):
-            states = open_[m]
-            if not states:
-                continue
-            r = n - m
-            need = keep - m
-            for c in range(r + 1):
-                ways = comb(r, c) * powers[c]
-                if c >= need:
-                    rest = r - c
-                    if rest and not below:
-                        continue
-                    f = ways * below_pow[rest]
-                    add = v * need
-                    for s, ws in states.items():
-                        k = s + add
-                        result[k] = result.get(k, 0) + ws * f
-                else:
-                    if not below:
-                        continue
-                    target = new_open[m + c]
-                    add = v * c
-                    for s, ws in states.items():
-                        k = s + add
-                        target[k] = target.get(k, 0) + ws * ways
-        open_ = new_open
-    return Distribution._raw(result, total)
+        return Distribution._raw({0: total}, total, ordered=True)
+    items = list(d._weights.items())  # ascending outcomes
+    low = items[0][0]
+    span = items[-1][0] - low
+    width_bytes = (total.bit_length() + 8) // 8 + 1
+    bits = 8 * width_bytes
+    slots = keep * span + 1
+    work = slots * bits * (n if keep == n else len(items) * keep)
+    if work > MAX_PACKED_WORK:
+        raise OddsTooComplex(
+            f"keeping {keep} of {n} rolls over {len(items)} outcomes is too much work "
+            "for exact odds"
+        )
+    if keep == n:
+        poly = 0
+        for x, w in items:
+            poly |= w << (bits * (x - low))
+        coefficients = _unpack(poly**n, slots, width_bytes)
+    else:
+        acc = 0
+        above = 0  # the packed polynomial of the outcomes above v
+        below = d._total
+        rows = [[comb(r, e) for e in range(r + 1)] for r in range(n + 1)]
+        for x, w in reversed(items):
+            below -= w
+            shift = bits * (x - low)
+            power = 1  # above ** j
+            for j in range(keep):
+                if j:
+                    if not above:
+                        break
+                    power *= above
+                rest = n - j
+                need = keep - j
+                row = rows[rest]
+                # ways for `rest` rolls at or below x with at least `need` equal to x
+                ways = (w + below) ** rest - sum(
+                    row[e] * w**e * below ** (rest - e) for e in range(need)
+                )
+                if ways:
+                    acc += (rows[n][j] * ways * power) << (shift * need)
+            above += w << shift
+        coefficients = _unpack(acc, slots, width_bytes)
+    base = keep * low
+    weights = {base + i: c for i, c in enumerate(coefficients) if c}
+    return Distribution._raw(weights, total, ordered=True)
 
 
 def keep_lowest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:

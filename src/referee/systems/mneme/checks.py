@@ -111,7 +111,7 @@ def _top_two_of_three(lowest: bool = False) -> Distribution[int]:
         weights = {s: counts[s] for s in range(2, 13)}
     # trusted constructor (weights are positive ints, keys ascending): the public one
     # re-validates every weight, which is a third of a check's odds time
-    return Distribution._raw(weights, 216, ordered=True)
+    return Distribution.trusted(weights, 216, ordered=True)
 
 
 def dice_distribution(steps: int) -> Distribution[int]:

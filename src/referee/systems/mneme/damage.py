@@ -15,10 +15,9 @@ from referee.dice.evaluate import DieRoll
 from referee.dice.evaluate import odds as expression_odds
 from referee.dice.evaluate import roll as roll_expression
 from referee.dice.notation import Expr, parse
-from referee.dice.odds import Distribution
+from referee.dice.odds import Distribution, keep_highest
 from referee.dice.roller import Roller
 from referee.errors import OddsTooComplex, RulesError
-from referee.systems.mneme._shared_candidates import keep_highest_sum
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Character, Weapon
 from referee.systems.mneme.tables import SCALE_ORDER, SCALES
@@ -184,14 +183,14 @@ def damage_odds(
 
     Same distribution as ``keep_highest(per_roll, rolls, keep)`` from
     :mod:`referee.dice.odds` (asserted by the tests), computed by
-    :func:`~referee.systems.mneme._shared_candidates.keep_highest_sum`.
+    :func:`~referee.dice.odds.keep_highest`.
     """
     _check_rolls(rolls)
     if rolls == 0:
         return Distribution.constant(0)
     per = per_roll_odds(spec, target, effect_degree=effect_degree, options=options)
     n_keep = kept_count(rolls, spec.rate_of_attack) if keep is None else min(keep, rolls)
-    return keep_highest_sum(per, rolls, n_keep)
+    return keep_highest(per, rolls, n_keep)
 
 
 def p_single_roll_at_least(per_roll: Distribution[int], rolls: int, threshold: int) -> object:
