@@ -103,3 +103,21 @@ def test_validate_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> 
         pytest.skip("no game installed yet")
     code, _, err = _run(capsys, "validate", names()[0], "/nonexistent/sheet.json")
     assert code == 1 and "no such file" in err
+
+
+def _shipped_sheets() -> list[tuple[str, str]]:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "src" / "referee" / "systems"
+    return [(p.parent.parent.name, str(p)) for p in sorted(root.glob("*/data/*.json"))]
+
+
+@pytest.mark.parametrize(("game", "path"), _shipped_sheets())
+def test_every_shipped_sheet_loads_through_the_generic_validate(
+    capsys: pytest.CaptureFixture[str], game: str, path: str
+) -> None:
+    code, out, err = _run(capsys, "validate", game, path, "--json")
+    data = json.loads(out)
+    assert code == (0 if data["valid"] else 1), err
+    assert data["valid"] == (not data["problems"])
+    assert all(p["rule"] and p["field"] and p["message"] for p in data["problems"])
