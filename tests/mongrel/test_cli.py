@@ -242,3 +242,71 @@ def test_interactive_conflict(
     assert code == 0
     assert "miss, 1 AP lost" in out and "unknown command 'bogus'" in out and "undone" in out
     assert "next: vooruk" in out  # the undo restored the start
+
+
+def test_occult_odds_json_matches_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.dice.brute import brute_force
+    from referee.systems.mongrel.sorcery import occult_attack
+
+    argv = ["--dice", "2", "--tn", "5", "--resolve", "3", "--identity", "4", "--range", "1"]
+    argv += ["--resist-dice", "1", "--resist-tn", "3", "--resist-identity", "1"]
+    code, out, _ = _run(capsys, "mongrel", "occult", *argv, "--odds", "--json")
+    data = json.loads(out)
+    proc = occult_attack(2, 5, 4, 3, scope_modifier=1, resist_dice=1, resist_spirit=3,
+                         resist_identity=1)  # fmt: skip
+    net = brute_force(proc.groups, lambda f: proc.apply(f).effect)
+    assert code == 0 and data["hours"] == 2
+    assert {int(k): Fraction(v) for k, v in data["effect"].items()} == {
+        e: p for e, p in net.probabilities().items() if e > 0
+    }
+    assert Fraction(data["p_harm"]) == sum(Fraction(v) for v in data["effect"].values())
+    assert Fraction(data["p_success"]) == 1 - Fraction(2, 6) ** 2  # under 5 - 1 = 4
+
+
+def test_occult_roll_with_faces(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--dice", "1", "--tn", "6", "--resolve", "3", "--identity", "4"]
+    argv += ["--resist-dice", "1", "--resist-tn", "3", "--resist-identity", "1"]
+    code, out, _ = _run(capsys, "mongrel", "occult", *argv, "--faces", "2,3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["effect"] == 7 - 2 and data["manual"] is True
+    assert data["working"]["effect"] == 7 and data["resist"]["effect"] == 2
+    assert data["faces"] == [2] and data["resist_faces"] == [3] and data["hours"] == 1
+    code, out, _ = _run(capsys, "mongrel", "occult", *argv, "--faces", "2,3", "--resist-mode",
+                        "cancel")  # fmt: skip
+    assert code == 0 and "Infernal Resolve lost 0" in " ".join(out.split())
+    code, _, err = _run(capsys, "mongrel", "occult", *argv, "--faces", "2")
+    assert code == 1 and "faces" in err
+    code, _, err = _run(capsys, "mongrel", "occult", "--dice", "1", "--tn", "6", "--resolve", "0")
+    assert code == 1 and "at least 1" in err
+    code, _, err = _run(
+        capsys, "mongrel", "occult", "--dice", "1", "--tn", "6", "--resist-dice", "1"
+    )
+    assert code == 1 and "go together" in err
+
+
+def test_occult_in_scripts_and_interactively(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    script = {
+        "fighters": [{"example": "alwia"}, {"example": "vooruk"}],
+        "order": ["alwia", "vooruk"],
+        "actions": [
+            {"type": "occult", "who": "alwia", "target": "vooruk", "resolve": 2,
+             "resist": True, "faces": [2, 5]},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "working.json"
+    path.write_text(json.dumps(script))
+    code, out, _ = _run(capsys, "mongrel", "conflict", str(path), "--json")
+    data = json.loads(out)
+    irs = {f["id"]: f["infernal_resolve"] for f in data["fighters"]}
+    assert code == 0 and data["hours"] == 1 and irs == {"alwia": 4, "vooruk": 0}
+    script["actions"] = []
+    path.write_text(json.dumps(script))
+    commands = "occult alwia vooruk resolve=2 resist faces=2,5\nundo\nocult x\nquit\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(commands))
+    code, out, _ = _run(capsys, "mongrel", "conflict", str(path), "--interactive", "--seed", "1")
+    assert code == 0 and "Vooruk collapses" in out and "undone" in out
+    assert "hours: 0" in out

@@ -14,7 +14,9 @@ from referee.systems.mongrel.conflict import (
     Attack,
     Conflict,
     Fighter,
+    Occult,
     Recover,
+    Rest,
     SpendResolve,
     Wait,
 )
@@ -32,10 +34,19 @@ class ConflictMachine(RuleBasedStateMachine):
     roller: SeededRoller
     options: Options
 
-    @initialize(seed=st.integers(0, 10_000), variant=st.booleans())
-    def start(self, seed: int, variant: bool) -> None:
+    @initialize(
+        seed=st.integers(0, 10_000),
+        variant=st.booleans(),
+        resist_mode=st.sampled_from(["subtract", "cancel"]),
+        resist_costs_ap=st.booleans(),
+    )
+    def start(self, seed: int, variant: bool, resist_mode: str, resist_costs_ap: bool) -> None:
         self.roller = SeededRoller(seed)
-        self.options = Options(refresh_variant=variant)
+        self.options = Options(
+            refresh_variant=variant,
+            resist_mode=resist_mode,  # type: ignore[arg-type]
+            resist_costs_ap=resist_costs_ap,
+        )
         fighters = [Fighter.from_sheet(example(n)) for n in IDS]
         self.conflict = Conflict.start(fighters, self.roller)
 
@@ -48,6 +59,7 @@ class ConflictMachine(RuleBasedStateMachine):
             return
         assert after.undo() is before
         assert after.undo() == before
+        assert after.hours == before.hours + after.log[-1].hours
         self.conflict = after
 
     @rule(victim=st.sampled_from(IDS), expertise=st.sampled_from(EXPERTISE), defend=st.booleans())
@@ -55,6 +67,26 @@ class ConflictMachine(RuleBasedStateMachine):
         who = self.conflict.next
         if who is not None:
             self._try(Attack(who, victim, expertise, defend=defend))
+
+    @rule(
+        victim=st.none() | st.sampled_from(IDS),
+        resolve=st.integers(0, 4),
+        resist=st.booleans(),
+        scope=st.integers(0, 4),
+    )
+    def occult(self, victim: str | None, resolve: int, resist: bool, scope: int) -> None:
+        who = self.conflict.next
+        if who is not None:
+            before = self.conflict.fighter(who).body.ir
+            self._try(Occult(who, resolve, victim, resist, range_modifier=scope))
+            if self.conflict.log and self.conflict.log[-1].action == Occult(
+                who, resolve, victim, resist, range_modifier=scope
+            ):
+                assert self.conflict.fighter(who).body.ir == before - resolve
+
+    @rule(who=st.sampled_from(IDS), hours=st.integers(1, 3))
+    def rest(self, who: str, hours: int) -> None:
+        self._try(Rest(who, hours))
 
     @rule(who=st.sampled_from(IDS))
     def advance(self, who: str) -> None:
@@ -97,6 +129,12 @@ class ConflictMachine(RuleBasedStateMachine):
         for f in self.conflict.fighters:
             assert f.body.ap >= 0
             assert f.body.ir >= 0
+
+    @invariant()
+    def capped_ap_after_resolve_exhausted(self) -> None:
+        for f in self.conflict.fighters:
+            if f.body.ap_cap is not None:  # Resolve at 0: AP maximum 1 until it refreshes
+                assert f.body.ir == 0 and f.body.ap <= 1
 
     @invariant()
     def order_is_the_living_fighters(self) -> None:

@@ -219,6 +219,133 @@ def buy(
     )
 
 
+def _result_json(r: Any) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {
+        "success": r.success,
+        "successes": r.successes,
+        "effect": r.effect,
+        "special": r.special,
+    }
+
+
+@app.command()
+@handle_errors
+def occult(
+    dice: int = typer.Option(..., "--dice", help="Occult Expertise (+ Power dice); 0 = zero."),
+    tn: int = typer.Option(..., "--tn", help="The sorcerer's own Spirit (rolled under)."),
+    resolve: int = typer.Option(
+        1, "--resolve", help="Infernal Resolve spent before the roll (1+; each beyond 1: +1)."
+    ),
+    identity: int = typer.Option(0, "--identity", help="The sorcerer's Demon, added to Effect."),
+    range_mod: int = typer.Option(0, "--range", help="Long-range Modifier 0-4."),
+    scale_mod: int = typer.Option(0, "--scale", help="Large area / time-scale Modifier 0-4."),
+    difficulty: int = DIFFICULTY,
+    resist_dice: int | None = typer.Option(
+        None, "--resist-dice", help="The target resists: its Resist Expertise (0 = zero)."
+    ),
+    resist_tn: int | None = typer.Option(
+        None, "--resist-tn", help="The resisting target's own Spirit (rolled under)."
+    ),
+    resist_identity: int = typer.Option(
+        0, "--resist-identity", help="The resisting target's Demon, added to its Effect."
+    ),
+    resist_mode: str = typer.Option(
+        "subtract", "--resist-mode", help="subtract (default ruling) or cancel."
+    ),
+    show_odds: bool = typer.Option(False, "--odds", help="Exact odds instead of a roll."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Working, then Resist."),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds."""
+    from referee.systems.mongrel.options import RESIST_MODES
+    from referee.systems.mongrel.sorcery import occult_attack, occult_hours, occult_modifier
+
+    if resist_mode not in RESIST_MODES:
+        raise RulesError(f"--resist-mode must be one of {', '.join(RESIST_MODES)}")
+    if (resist_dice is None) != (resist_tn is None):
+        raise RulesError("--resist-dice and --resist-tn go together")
+    total = occult_modifier(range_mod, scale_mod, difficulty)
+    proc = occult_attack(
+        dice,
+        tn,
+        identity,
+        resolve,
+        scope_modifier=total,
+        resist_dice=resist_dice,
+        resist_spirit=resist_tn,
+        resist_identity=resist_identity,
+        resist_mode=resist_mode,
+    )
+    hours = occult_hours(dice)
+    if show_odds:
+        dist = proc.odds()
+        p = dist.probability_where(lambda r: r.success)
+        harm = dist.probability_where(lambda r: r.effect > 0)
+        net = dist.map(lambda r: r.effect)
+        effect = {str(e): fraction_text(q) for e, q in net.probabilities().items() if e > 0}
+        if as_json:
+            emit_json(
+                {
+                    "p_success": fraction_text(p),
+                    "p_harm": fraction_text(harm),
+                    "effect": effect,
+                    "hours": hours,
+                }
+            )
+            return
+        console.print(
+            f"Occult {dice}d6 under {tn - total}, {resolve} Resolve, {hours} h: working succeeds "
+            f"{fraction_text(p)} ({float(p) * 100:.2f}%), harms {fraction_text(harm)} "
+            f"({float(harm) * 100:.2f}%)",
+            markup=False,
+        )
+        table = Table(title="Net Effect on Infernal Resolve")
+        table.add_column("Effect", justify="right")
+        table.add_column("exact", justify="right")
+        for e, q in effect.items():
+            table.add_row(e, q)
+        console.print(table)
+        return
+    hand = faces_option(faces)
+    if hand is not None:
+        proc.check_manual(
+            hand, "the Occult working" + (" and Resist" if resist_dice is not None else "")
+        )
+    rolled, result = proc.roll(make_roller(hand, seed))
+    n = occult_hours(dice)  # dice rolled by the working
+    if as_json:
+        emit_json(
+            {
+                "success": result.success,
+                "effect": result.effect,
+                "working": _result_json(result.working),
+                "resist": _result_json(result.resist),
+                "resolve_spent": resolve,
+                "hours": hours,
+                "target": tn - total,
+                "faces": list(rolled[:n]),
+                "resist_faces": list(rolled[n:]),
+                "manual": hand is not None,
+                "seed": seed if hand is None else None,
+            }
+        )
+        return
+    w = result.working
+    line = f"Occult {list(rolled[:n])} under {tn - total} ({hours} h): " + (
+        f"success, Effect {w.effect}" if w.success else "failure"
+    )
+    if result.resist is not None:
+        rr = result.resist
+        line += f"; Resist {list(rolled[n:])}: " + (
+            f"Effect {rr.effect}" if rr.success else "failure"
+        )
+    line += f" -> Infernal Resolve lost {result.effect}"
+    console.print(line + (" (faces entered by hand)" if hand is not None else ""), markup=False)
+
+
 _HEADINGS = {
     "identity": " (Man, Beast, Demon)",
     "size_spirit": " (Size, Spirit)",
@@ -286,11 +413,18 @@ def _show_conflict(c: Any, as_json: bool) -> None:
         for f in c.fighters
     ]
     if as_json:
-        emit_json({"log": [e.summary for e in c.log], "order": list(c.order), "fighters": rows})
+        emit_json(
+            {
+                "log": [e.summary for e in c.log],
+                "order": list(c.order),
+                "hours": c.hours,
+                "fighters": rows,
+            }
+        )
         return
     for e in c.log:
         console.print(e.summary, markup=False)
-    table = Table(title=f"next: {c.next}   order: {' > '.join(c.order)}")
+    table = Table(title=f"next: {c.next}   order: {' > '.join(c.order)}   hours: {c.hours}")
     for col in ("fighter", "AP", "IR", "damage", "Physique", "state"):
         table.add_column(col)
     for r in rows:

@@ -13,9 +13,19 @@ returns a new conflict, so a conflict can be stored, replayed and undone
   attacker 1 AP; a hit on a non-defender costs nothing (RULINGS, Defending).
 * :class:`Recover`: the only action at 0 AP: +1 from 0, else refresh to the
   maximum; full refreshes per hour are limited to Physique (Fatigue).
+* :class:`Occult`: a working by the fighter at the front: Infernal Resolve
+  spent before the roll, one hour per die rolled, range / scale Modifiers; as
+  an attack its net Effect (after the target's Resist, if it resists) drains
+  the target's Infernal Resolve (Sorcery Expertise and spiritual damage).
 * :class:`SpendResolve`: Infernal Resolve into AP 1:1; :class:`Rest` and
   :class:`VowRefresh` restore Infernal Resolve (and fatigue after rest).
 AP never go below 0: a cost larger than what is left takes what is left.
+
+There are no rounds, but some actions take time: the conflict's ``hours``
+counts the hours elapsed (Occult workings and rest), each log entry records
+its own. Full AP refreshes are limited to Physique per hour (Fatigue): when
+the clock reaches a new hour a fighter not yet fatigued starts a new count;
+a fatigued fighter needs rest.
 """
 
 from __future__ import annotations
@@ -26,11 +36,20 @@ from typing import Any
 
 from referee.dice.roller import Roller
 from referee.errors import IllegalAction
+from referee.systems.base import Modifier, Procedure
 
 from .checks import CheckResult, Mode, procedure, target_number
-from .damage import Body, Hit, lose_resolve, take_damage
+from .damage import Body, Hit, lose_resolve, spend_resolve, take_damage
 from .options import Options
 from .sheet import Sheet, action_points, attribute, infernal_resolve
+from .sorcery import (
+    OccultResult,
+    occult_attack_procedure,
+    occult_hours,
+    occult_modifier,
+    occult_procedure,
+    resist_procedure,
+)
 from .tables import (
     EXPERTISE,
     PHYSICAL_ATTACKS,
@@ -54,6 +73,7 @@ class Fighter:
     body: Body
     refreshes: int = 0
     powers: Mapping[str, int] = field(default_factory=dict)
+    refresh_hour: int = 0
 
     @classmethod
     def from_sheet(cls, sheet: Sheet, fid: str | None = None) -> Fighter:
@@ -143,6 +163,33 @@ class Task:
 
 
 @dataclass(frozen=True)
+class Occult:
+    """An Occult working by the fighter at the front of the order.
+
+    ``resolve`` Infernal Resolve (at least 1) is spent before the roll; each
+    point beyond the first adds +1 Effect. The working rolls under the
+    sorcerer's own ``attribute`` (Spirit by default) - or, with no target,
+    against ``tn`` in ``mode`` when it mimics another Expertise - made harder
+    by ``range_modifier``, ``scale_modifier`` and ``difficulty`` (0..4 each).
+    With a ``target`` it is an attack on that fighter's Infernal Resolve; a
+    target who ``resist``s rolls Resist under its own Spirit (``resist_mode``).
+    It takes one hour per die rolled.
+    """
+
+    who: str
+    resolve: int = 1
+    target: str | None = None
+    resist: bool = False
+    attribute: str | None = None
+    tn: int | None = None
+    mode: Mode = "under"
+    range_modifier: int = 0
+    scale_modifier: int = 0
+    difficulty: int = 0
+    power: str | None = None
+
+
+@dataclass(frozen=True)
 class Recover:
     """Recover Action Points (takes the action)."""
 
@@ -179,11 +226,12 @@ class VowRefresh:
     who: str
 
 
-Action = Advance | Attack | Task | Recover | Wait | SpendResolve | Rest | VowRefresh
+Action = Advance | Attack | Task | Occult | Recover | Wait | SpendResolve | Rest | VowRefresh
 ACTIONS: dict[str, type[Any]] = {
     "advance": Advance,
     "attack": Attack,
     "task": Task,
+    "occult": Occult,
     "recover": Recover,
     "wait": Wait,
     "spend_resolve": SpendResolve,
@@ -194,12 +242,18 @@ ACTIONS: dict[str, type[Any]] = {
 
 @dataclass(frozen=True)
 class Entry:
-    """One applied action and what it did (text and numbers)."""
+    """One applied action and what it did (text and numbers).
+
+    ``hours`` is the time the action took (an Occult working, rest); most
+    actions take none. ``modifiers`` are the Modifiers applied to its roll.
+    """
 
     action: Any
     summary: str
     faces: tuple[int, ...] = ()
-    result: CheckResult | None = None
+    result: CheckResult | OccultResult | None = None
+    hours: int = 0
+    modifiers: tuple[Modifier, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -209,6 +263,7 @@ class Conflict:
     fighters: tuple[Fighter, ...]
     order: tuple[str, ...]
     log: tuple[Entry, ...] = ()
+    hours: int = 0
     previous: Conflict | None = field(default=None, repr=False, compare=False)
 
     # -- construction -------------------------------------------------
@@ -244,7 +299,9 @@ class Conflict:
         if handler is None:
             raise IllegalAction(f"unknown action {action!r}")
         new, entry = handler(self, action, roller, opts)
-        out: Conflict = replace(new, log=(*self.log, entry), previous=self)
+        out: Conflict = replace(
+            new, log=(*self.log, entry), previous=self, hours=self.hours + entry.hours
+        )
         return out
 
     def undo(self) -> Conflict:
@@ -330,8 +387,11 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
     exp = canonical_expertise(a.expertise)
     if exp == "Occult":
         raise IllegalAction(
-            "Occult takes an hour per die and Resolve spent first: resolve it with "
-            "sorcery.occult_procedure and apply its Effect with damage.lose_resolve"
+            "Occult takes an hour per die and Resolve spent first: use the occult action"
+        )
+    if exp not in PHYSICAL_ATTACKS and (a.weapon or a.armor or a.shunt_to_beauty):
+        raise IllegalAction(
+            f"weapon, armour and shunting to Beauty apply to physical attacks, not {exp}"
         )
     attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
     dice = att.dice(exp, a.power)
@@ -375,6 +435,10 @@ def _task(c: Conflict, a: Task, roller: Roller, o: Options) -> tuple[Conflict, E
     if f.body.ap < 1:
         raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
     exp = canonical_expertise(a.expertise)
+    if exp == "Occult":
+        raise IllegalAction(
+            "Occult takes an hour per die and Resolve spent first: use the occult action"
+        )
     attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
     base = f.attr(attr) if a.tn is None else a.tn
     tn = target_number(base, a.mode, a.difficulty)
@@ -389,20 +453,25 @@ def _recover(c: Conflict, a: Recover, roller: Roller, o: Options) -> tuple[Confl
     b = f.body
     cap = b.effective_ap_max
     refreshes = f.refreshes
+    hour = f.refresh_hour
+    if c.hours != hour and refreshes < f.attr("physique"):
+        refreshes, hour = 0, c.hours  # a new hour: a new count, unless already fatigued
     if b.ap == 0:
         ap = 1
     elif o.refresh_variant:
         if b.ap >= cap:
             raise IllegalAction(f"{f.name} is full up at {b.ap} AP and cannot refresh")
         ap = b.ap + o.refresh_amount
-    elif f.refreshes >= f.attr("physique"):
+    elif refreshes >= f.attr("physique"):
         ap = b.ap + 1  # fatigued: refreshing yields one point
     else:
         ap = max(b.ap, cap)
         refreshes += 1
     if b.ap_cap is not None:
         ap = min(ap, b.ap_cap)
-    new = replace(f, body=replace(b, ap=ap, collapsed=False), refreshes=refreshes)
+    new = replace(
+        f, body=replace(b, ap=ap, collapsed=False), refreshes=refreshes, refresh_hour=hour
+    )
     c = c._put(new)
     return c._to_back(f.id), Entry(a, f"{f.name} recovers: AP {b.ap}->{ap}")
 
@@ -416,11 +485,7 @@ def _spend(c: Conflict, a: SpendResolve, roller: Roller, o: Options) -> tuple[Co
     f = _living(c, a.who)
     if a.points < 1 or a.points > f.body.ir:
         raise IllegalAction(f"{f.name} can spend 1..{f.body.ir} Infernal Resolve, not {a.points}")
-    b = replace(f.body, ir=f.body.ir - a.points, ap=f.body.ap + a.points, collapsed=False)
-    if b.ir == 0 and o.zero_ir_collapse_on_spend:
-        b = lose_resolve(replace(b, ir=1), 1)
-    elif b.ir == 0 and b.terminal:
-        b = replace(b, dead=True)  # a terminal character dies when Resolve reaches 0
+    b = spend_resolve(f.body, a.points, o, gain_ap=True)
     c = c._put(replace(f, body=b))
     return c, Entry(a, f"{f.name} spends {a.points} Infernal Resolve: AP {f.body.ap}->{b.ap}")
 
@@ -430,9 +495,11 @@ def _rest(c: Conflict, a: Rest, roller: Roller, o: Options) -> tuple[Conflict, E
     if not 1 <= a.hours <= 24:
         raise IllegalAction("rest lasts 1 to 24 hours")
     b = replace(f.body, ir=f.body.ir_max, ap_cap=None)
-    refreshes = 0 if a.hours >= o.fatigue_rest_hours else f.refreshes
-    c = c._put(replace(f, body=b, refreshes=refreshes))
-    return c, Entry(a, f"{f.name} rests {a.hours} h: Infernal Resolve {b.ir}")
+    rested = a.hours >= o.fatigue_rest_hours
+    refreshes = 0 if rested else f.refreshes
+    hour = c.hours + a.hours if rested else f.refresh_hour
+    c = c._put(replace(f, body=b, refreshes=refreshes, refresh_hour=hour))
+    return c, Entry(a, f"{f.name} rests {a.hours} h: Infernal Resolve {b.ir}", hours=a.hours)
 
 
 def _vow(c: Conflict, a: VowRefresh, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
@@ -442,10 +509,131 @@ def _vow(c: Conflict, a: VowRefresh, roller: Roller, o: Options) -> tuple[Confli
     return c, Entry(a, f"{f.name}'s Vow refreshes Infernal Resolve to {b.ir}")
 
 
+@dataclass(frozen=True)
+class OccultPlan:
+    """What an :class:`Occult` action will roll, fixed before any cost is paid."""
+
+    sorcerer: Fighter
+    target: Fighter | None
+    procedure: Procedure[Any, OccultResult]
+    hours: int
+    modifiers: tuple[Modifier, ...]
+    tn: int
+    mode: Mode
+    dice: int
+    working_faces: int
+
+
+def occult_plan(c: Conflict, a: Occult, o: Options) -> OccultPlan:
+    """Check an :class:`Occult` action against the rules and build its check.
+
+    Shared by :meth:`Conflict.apply` and the ruleset's exact odds, so the odds
+    shown before a working are those of the roll it makes.
+    """
+    f = _acting(c, a.who)
+    if f.body.ap < 1:
+        raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
+    if not 1 <= a.resolve <= f.body.ir:
+        raise IllegalAction(
+            f"Occult needs 1..{f.body.ir} Infernal Resolve spent before the roll "
+            f"({f.name} has {f.body.ir}), not {a.resolve}"
+        )
+    tgt = None if a.target is None else _living(c, a.target)
+    if tgt is not None and tgt.id == f.id:
+        raise IllegalAction("a fighter cannot make an Occult attack on himself")
+    if tgt is not None and (a.tn is not None or a.mode != "under"):
+        raise IllegalAction("an Occult attack rolls under the sorcerer's own attribute")
+    if a.resist:
+        if tgt is None:
+            raise IllegalAction("only the target of an Occult attack can resist")
+        if tgt.body.collapsed:
+            raise IllegalAction(f"{tgt.name} has collapsed and cannot resist")
+        if o.resist_costs_ap and tgt.body.ap < 1:
+            raise IllegalAction(f"{tgt.name} has no Action Point to resist with")
+    total = occult_modifier(a.range_modifier, a.scale_modifier, a.difficulty)
+    dice = f.dice("Occult", a.power)
+    base = f.attr(a.attribute or "spirit") if a.tn is None else a.tn
+    working = occult_procedure(
+        dice, base, a.mode, f.identity("Occult"), a.resolve, f.body.ir, total
+    )
+    resist = None
+    if a.resist and tgt is not None:
+        resist = resist_procedure(tgt.expertise.get("Resist", 0), tgt.attr("spirit"), tgt.demon)
+    sign = -1 if a.mode == "under" else 1
+    mods = tuple(
+        Modifier(sign * v, src, "difficulty")
+        for v, src in (
+            (a.range_modifier, "Occult at long range"),
+            (a.scale_modifier, "Occult over a large area or time-scale"),
+            (a.difficulty, "Modifier"),
+        )
+        if v
+    )
+    if a.resolve > 1:
+        mods = (*mods, Modifier(a.resolve - 1, "Infernal Resolve spent beyond the first", "effect"))
+    return OccultPlan(
+        f,
+        tgt,
+        occult_attack_procedure(working, resist, o.resist_mode),
+        occult_hours(dice),
+        mods,
+        base - total if a.mode == "under" else base + total,
+        a.mode,
+        dice,
+        sum(k for k, _ in working.groups),
+    )
+
+
+def _occult(c: Conflict, a: Occult, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    plan = occult_plan(c, a, o)
+    f, tgt = plan.sorcerer, plan.target
+    f = replace(f, body=spend_resolve(f.body, a.resolve, o, gain_ap=False))
+    paid = f"{f.name} spends {a.resolve} Infernal Resolve on Occult"
+    if f.body.dead:
+        c = c._put(f)
+        return c, Entry(a, f"{paid} and dies (terminal, Resolve 0)", modifiers=plan.modifiers)
+    if a.resist and tgt is not None and o.resist_costs_ap:
+        tgt, f = _pay(tgt, 1), _pay(f, 1)
+    faces, result = plan.procedure.roll(roller)
+    n = plan.working_faces
+    how = f"{paid}: {plan.dice}d6 {plan.mode} {plan.tn} {list(faces[:n])}, {plan.hours} h"
+    if result.resist is not None and tgt is not None:
+        rw = "resists" if result.resist.success else "fails to resist"
+        how += f"; {tgt.name} {rw} {list(faces[n:])}"
+        if result.resist.success:
+            how += f" (Effect {result.resist.effect})"
+    w = result.working
+    if not w.success:
+        f = _pay(f, 1)
+        c = c._put(f)
+        if tgt is not None:
+            c = c._put(tgt)
+        note = "miss, 1 AP lost" if tgt is not None else "failure, 1 AP lost"
+        entry = Entry(a, f"{how}: {note}", faces, result, plan.hours, plan.modifiers)
+        return c._to_back(f.id), entry
+    c = c._put(f)
+    if tgt is None:
+        note = f"success, Effect {w.effect}"
+    else:
+        body = lose_resolve(tgt.body, result.effect)
+        note = (
+            f"Effect {w.effect}, net {result.effect}, "
+            f"{tgt.name}'s Infernal Resolve {tgt.body.ir}->{body.ir}"
+        )
+        if body.dead:
+            note += f"; {tgt.name} dies"
+        elif body.ir == 0:
+            note += f"; {tgt.name} collapses (AP maximum 1)"
+        c = c._put(replace(tgt, body=body))
+    entry = Entry(a, f"{how}: {note}", faces, result, plan.hours, plan.modifiers)
+    return c._to_back(f.id), entry
+
+
 _HANDLERS: dict[type[Any], Any] = {
     Advance: _advance,
     Attack: _attack,
     Task: _task,
+    Occult: _occult,
     Recover: _recover,
     Wait: _wait,
     SpendResolve: _spend,

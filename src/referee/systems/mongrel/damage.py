@@ -145,3 +145,22 @@ def lose_resolve(body: Body, points: int) -> Body:
     if ir == 0 and points > 0:
         out = replace(out, ap=0, collapsed=True, ap_cap=1, dead=out.terminal)
     return out
+
+
+def spend_resolve(body: Body, points: int, options: Options, gain_ap: bool) -> Body:
+    """Spend Infernal Resolve: for AP 1:1 (``gain_ap``) or to fuel an Occult working.
+
+    Spending the last point collapses the character like a drain to 0 when
+    ``zero_ir_collapse_on_spend`` is set; a terminal character whose Resolve
+    reaches 0 dies either way (Mongrel, Physical damage; RULINGS).
+    """
+    if points < 1 or points > body.ir:
+        raise IllegalAction(f"can spend 1..{body.ir} Infernal Resolve, not {points}")
+    b = replace(body, ir=body.ir - points)
+    if gain_ap:
+        b = replace(b, ap=b.ap + points, collapsed=False)
+    if b.ir == 0 and options.zero_ir_collapse_on_spend:
+        return lose_resolve(replace(b, ir=1), 1)
+    if b.ir == 0 and b.terminal:
+        return replace(b, dead=True)
+    return b

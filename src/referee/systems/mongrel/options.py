@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
+
+from referee.errors import RulesError
+
+ResistMode = Literal["subtract", "cancel"]
+RESIST_MODES: tuple[ResistMode, ...] = ("subtract", "cancel")
 
 
 @dataclass(frozen=True)
@@ -52,3 +58,24 @@ class Options:
         default=1,
         metadata={"doc": "Hours of rest (1-6, referee's choice) that restore full refreshes."},
     )
+    resist_mode: ResistMode = field(
+        default="subtract",
+        metadata={
+            "doc": "How a Resist roll defends against Occult (the text gives no mechanic). "
+            "'subtract': the Resist Effect is taken from the Occult Effect, floor 0 "
+            "(like armour); 'cancel': any successful Resist negates the working."
+        },
+    )
+    resist_costs_ap: bool = field(
+        default=True,
+        metadata={
+            "doc": "Resisting an Occult attack counts as defending: the target spends 1 AP "
+            "and the attacker must spend 1 AP (off: resisting costs no AP)."
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if self.resist_mode not in RESIST_MODES:
+            raise RulesError(
+                f"resist_mode must be one of {', '.join(RESIST_MODES)}, not {self.resist_mode!r}"
+            )

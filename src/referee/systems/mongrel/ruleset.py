@@ -16,6 +16,7 @@ from . import conflict as cf
 from .checks import CheckResult, Mode, procedure, target_number
 from .options import Options
 from .sheet import Sheet, validate
+from .sorcery import OccultResult
 from .tables import TARGET_ATTRIBUTE, canonical_expertise
 
 
@@ -96,6 +97,15 @@ def _fighter_changes(before: cf.Conflict, after: cf.Conflict) -> tuple[Change, .
     return tuple(out)
 
 
+def _result_data(r: CheckResult) -> dict[str, Any]:
+    return {
+        "success": r.success,
+        "successes": r.successes,
+        "effect": r.effect,
+        "special": r.special,
+    }
+
+
 @dataclass(frozen=True)
 class MongrelRuleset:
     """Mongrel (Ron Edwards, 2003)."""
@@ -123,32 +133,46 @@ class MongrelRuleset:
         after = state.apply(action, roller, options)
         entry = after.log[-1]
         res = entry.result
+        details: dict[str, Any] = {
+            "order": list(after.order),
+            "hours": entry.hours,
+            "elapsed_hours": after.hours,
+        }
+        if isinstance(res, OccultResult):
+            details["working"] = _result_data(res.working)
+            details["resist"] = None if res.resist is None else _result_data(res.resist)
+            details["net_effect"] = res.effect
         return Outcome(
             system="mongrel",
             action=type(action).__name__.lower(),
             faces=tuple(DieRoll(f, 6, True) for f in entry.faces),
+            modifiers=entry.modifiers,
             result=None if res is None else res.effect,
             success=None if res is None else res.success,
             label=entry.summary,
             changes=_fighter_changes(state, after),
-            details={"order": list(after.order)},
+            details=details,
             manual=is_manual(roller),
             rolls=roller.records,
         )
 
     def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
-        """Exact odds of a check, or of an attack's roll in the given conflict."""
+        """Exact odds of a check, of an attack's roll, or of an Occult working
+        (an :class:`OccultResult`: working, Resist and net Effect) in the given conflict."""
         if isinstance(action, Check):
             return _proc(action).odds()
+        if isinstance(action, cf.Occult) and isinstance(state, cf.Conflict):
+            return cf.occult_plan(state, action, options or Options()).procedure.odds()
         if isinstance(action, cf.Attack) and isinstance(state, cf.Conflict):
             att, tgt = state.fighter(action.attacker), state.fighter(action.target)
             exp = canonical_expertise(action.expertise)
             attr = action.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
             mode: Mode = "over" if action.defend else "under"
             base = (tgt if action.defend else att).attr(attr)
-            return _proc(
-                Check(att.expertise.get(exp, 0), base, mode, att.identity(exp), action.difficulty)
-            ).odds()
+            if exp == "Occult":
+                raise IllegalAction("Occult is the occult action, not an attack")
+            dice = att.dice(exp, action.power)  # a Power's dice count, as in the roll
+            return _proc(Check(dice, base, mode, att.identity(exp), action.difficulty)).odds()
         raise IllegalAction(f"no odds for {type(action).__name__}")
 
 

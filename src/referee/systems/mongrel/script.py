@@ -111,6 +111,7 @@ def run_script(data: Any, seed: int | None = None) -> Conflict:
 
 def parse_command(line: str) -> tuple[Action | None, tuple[int, ...] | None]:
     """One interactive command: ``attack vooruk giazza Rend [defend] [faces=1,2]``,
+    ``occult ID [TARGET] [resolve=N] [resist] [range=M] [scale=M] [faces=..]``,
     ``advance ID``, ``recover ID``, ``wait ID``, ``spend ID N``, ``rest ID H``,
     ``vow ID``, ``undo``."""
     words = shlex.split(line)
@@ -135,7 +136,16 @@ def parse_command(line: str) -> tuple[Action | None, tuple[int, ...] | None]:
 def _command(
     kind: str, rest: list[str], faces: tuple[int, ...] | None
 ) -> tuple[Action | None, tuple[int, ...] | None]:
-    need = {"attack": 3, "advance": 1, "recover": 1, "wait": 1, "spend": 1, "rest": 1, "vow": 1}
+    need = {
+        "attack": 3,
+        "occult": 1,
+        "advance": 1,
+        "recover": 1,
+        "wait": 1,
+        "spend": 1,
+        "rest": 1,
+        "vow": 1,
+    }
     if kind == "undo":
         return None, None
     if kind not in need:
@@ -150,6 +160,21 @@ def _command(
             "expertise": rest[2],
             "defend": "defend" in rest[3:],
         }
+    elif kind == "occult":
+        item = {"type": "occult", "who": rest[0]}
+        for w in rest[1:]:
+            key, eq, value = w.partition("=")
+            if w == "resist":
+                item["resist"] = True
+            elif eq and key in ("resolve", "range", "scale", "difficulty"):
+                field = {"range": "range_modifier", "scale": "scale_modifier"}.get(key, key)
+                item[field] = int(value)
+            elif not eq and "target" not in item:
+                item["target"] = w
+            else:
+                raise RulesError(
+                    f"occult: unexpected {w!r} (TARGET, resolve=N, resist, range=M, scale=M)"
+                )
     elif kind == "spend":
         item = {
             "type": "spend_resolve",
