@@ -195,3 +195,24 @@ def test_every_rolled_result_is_possible_under_the_odds(
     dist = check_odds(aptitude, chances, deck=deck, randomizer=randomizer)
     assert dist.probability(CheckResult(out.result or 0)) > 0
     assert out.details["successes"] == max(0, (out.result or 0) + 1)
+
+
+def test_check_result_is_a_sound_int() -> None:
+    """CheckResult is an int subclass for speed: it must behave as its total everywhere."""
+    import json
+    import pickle
+
+    r = CheckResult(0)
+    assert r == 0 and hash(r) == hash(0) and {r: "x"}[0] == "x"
+    assert json.dumps({"total": r}) == '{"total": 0}'
+    assert pickle.loads(pickle.dumps(r)) == r and isinstance(
+        pickle.loads(pickle.dumps(r)), CheckResult
+    )
+    assert sorted([CheckResult(2), CheckResult(-3), CheckResult(0)]) == [-3, 0, 2]
+    # a total of 0 is a success with 1 Success although the int is falsy: read .success
+    assert r.success and r.successes == 1 and r.failures == 0 and not bool(r)
+    assert CheckResult(-1).failures == 1 and CheckResult(5).successes == 6
+    # equal totals are one outcome of a distribution, whichever type built them
+    dist = check_odds(7, 0, randomizer="d12")
+    assert dist.probability(CheckResult(0)) == dist.probability(0) == Fraction(1, 12)
+    assert all(type(r) is CheckResult for r, _ in dist.items())

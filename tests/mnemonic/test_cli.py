@@ -241,3 +241,58 @@ def test_sheet_shows_level_names(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert code == 0 and data["talents"]["Fast"] == "Very (+5)"
     assert data["life_roles"]["Boarders"] == "Somewhat (+2)" and data["status"] == "Fine"
+
+
+@pytest.mark.parametrize(
+    ("randomizer", "p_success", "successes", "failures"),
+    [
+        # Aptitude 7, Chances 0: success when the value is 7 or less
+        ("d12", "7/12", {"1": "1/12", "7": "1/12"}, {"5": "1/12"}),
+        ("verbal", "7/12", {"1": "1/12", "7": "1/12"}, {"5": "1/12"}),
+        ("cards", "7/12", {"1": "1/12", "7": "1/12"}, {"5": "1/12"}),  # 4 of 48 each
+        # median of three d12 <= 7: 3 p^2 (1 - p) + p^3 with p = 7/12 = 1078/1728;
+        # a median of 12 (or of 1) needs two or three of them: (3 * 11 + 1) / 1728
+        ("3d12", "539/864", {"7": "17/864"}, {"5": "17/864"}),
+        # A/B: value v weighs 2 (2d6 ways of v + 2d6 ways of 13 - v) of 144;
+        # v <= 7 weighs 2 + 6 + 10 + 14 + 18 + 22 + 22 = 94
+        ("verbal-ab", "47/72", {"1": "11/72", "7": "1/72"}, {"5": "1/72"}),
+    ],
+)
+def test_odds_json_by_hand(
+    capsys: pytest.CaptureFixture[str],
+    randomizer: str,
+    p_success: str,
+    successes: dict[str, str],
+    failures: dict[str, str],
+) -> None:
+    code, out, _ = _run(
+        capsys, "odds", "--aptitude", "7", "--chances", "0", "--randomizer", randomizer, "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and list(data) == ["p_success", "successes", "failures"]
+    assert data["p_success"] == p_success
+    assert list(data["successes"]) == [str(n) for n in range(1, 8)]
+    assert list(data["failures"]) == [str(n) for n in range(1, 6)]
+    for n, p in successes.items():
+        assert data["successes"][n] == p
+    for n, p in failures.items():
+        assert data["failures"][n] == p
+
+
+def test_three_card_odds_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    # fresh deck, median <= 6: symmetric about 6.5, so 1/2; the median is a
+    # Queen only with two or three Queens among the three: (C(4,2) 44 + C(4,3)) / C(48,3)
+    data = json.loads(_run(capsys, "odds", "-a", "6", "-r", "3cards", "--json")[1])
+    assert data["p_success"] == "1/2"
+    assert data["failures"]["6"] == "67/4324"  # (6 * 44 + 4) / 17296 = 268 / 17296
+
+
+def test_odds_of_the_next_draw_from_the_deck_as_it_stands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # three Aces and two 2s gone: 43 cards left, one Ace and two 2s among them
+    data = json.loads(
+        _run(capsys, "odds", "-a", "2", "-r", "cards", "--drawn", "1,1,1,2,2", "--json")[1]
+    )
+    assert data["p_success"] == "3/43"
+    assert data["successes"] == {"1": "2/43", "2": "1/43"}

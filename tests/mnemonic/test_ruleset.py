@@ -105,3 +105,36 @@ def test_order_referee_and_agile() -> None:
     assert out.details["order"] == [["Bo"], ["Ann"]]
     dist = RULESET.odds(action, STATE, agile)
     assert dist.probability("simultaneous") == Fraction(1, 12)
+
+
+def test_deck_and_table_state_round_trip_through_json() -> None:
+    """A live table stores the deck as plain JSON and gets the same deck back."""
+    import json
+
+    from referee.errors import RulesError
+    from referee.systems.base import dump_record, load_record
+
+    deck = Deck().without([12, 12, 1])
+    text = json.dumps(dump_record(deck))
+    back = load_record(Deck, json.loads(text))
+    assert back == deck and len(back) == 45 and back.counts()[12] == 2
+    state = TableState(deck=deck, characters={"Ann": ANN})
+    assert load_record(TableState, json.loads(json.dumps(dump_record(state)))) == state
+    with pytest.raises(RulesError, match="impossible cards: \\[13\\]"):
+        load_record(Deck, {"cards": [13]})
+    with pytest.raises(RulesError, match="impossible cards: \\[1\\]"):
+        load_record(Deck, {"cards": [1] * 5})
+
+
+def test_reshuffle_then_odds_of_the_next_draw() -> None:
+    """Odds read the deck as it stands; after the Reshuffle action they are a fresh deck's."""
+    deck = Deck().without([1, 1, 1, 1, 2, 2, 2, 2])  # no Aces or 2s left: 40 cards
+    action = Check(2, 0, randomizer="cards")
+    assert RULESET.odds(action, TableState(deck=deck), Options()).probability_where(
+        lambda r: r.success
+    ) == Fraction(0)
+    out = RULESET.resolve(Reshuffle(), TableState(deck=deck), ScriptedRoller([]), Options())
+    fresh = TableState(deck=out.changes[0].value)
+    assert RULESET.odds(action, fresh, Options()).probability_where(
+        lambda r: r.success
+    ) == Fraction(8, 48)
