@@ -54,8 +54,8 @@ from .tables import (
     EXPERTISE,
     PHYSICAL_ATTACKS,
     SPIRIT_ATTACKS,
-    TARGET_ATTRIBUTE,
     canonical_expertise,
+    default_attribute,
 )
 
 
@@ -370,14 +370,35 @@ def _advance(c: Conflict, a: Advance, roller: Roller, o: Options) -> tuple[Confl
     return c, Entry(a, f"{f.name} spends 1 AP to act next")
 
 
-def _roll(
-    dice: int, tn: int, mode: Mode, identity: int, roller: Roller
-) -> tuple[tuple[int, ...], CheckResult]:
-    faces, result = procedure(dice, tn, mode, identity).roll(roller)
-    return faces, result
+@dataclass(frozen=True)
+class RollPlan:
+    """What an attack or task will roll: the check and its Modifiers, fixed before costs."""
+
+    procedure: Procedure[Any, CheckResult]
+    expertise: str
+    dice: int
+    tn: int
+    mode: Mode
+    modifiers: tuple[Modifier, ...]
 
 
-def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+def _plan(
+    f: Fighter, exp: str, base: int, mode: Mode, difficulty: int, power: str | None
+) -> RollPlan:
+    dice = f.dice(exp, power)
+    tn = target_number(base, mode, difficulty)
+    mods: tuple[Modifier, ...] = ()
+    if difficulty:
+        mods = (Modifier(-difficulty if mode == "under" else difficulty, "Modifier", "difficulty"),)
+    if power is not None:
+        mods = (*mods, Modifier(f.powers[power], f"Power {power} augmenting {exp}", "dice"))
+    proc: Procedure[Any, CheckResult] = procedure(dice, tn, mode, f.identity(exp))
+    return RollPlan(proc, exp, dice, tn, mode, mods)
+
+
+def attack_plan(c: Conflict, a: Attack) -> RollPlan:
+    """Check an :class:`Attack` against the rules and build its roll (shared with the odds):
+    under the attacker's own attribute, or over the target's when the target defends."""
     att = _acting(c, a.attacker)
     tgt = _living(c, a.target)
     if att.id == tgt.id:
@@ -393,26 +414,32 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
         raise IllegalAction(
             f"weapon, armour and shunting to Beauty apply to physical attacks, not {exp}"
         )
-    attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
-    dice = att.dice(exp, a.power)
+    attr = default_attribute(exp, a.attribute)
     if a.defend:
         if tgt.body.collapsed:
             raise IllegalAction(f"{tgt.name} has collapsed and cannot defend")
         if tgt.body.ap < 1:
             raise IllegalAction(f"{tgt.name} has no Action Point to defend with")
+        return _plan(att, exp, tgt.attr(attr), "over", a.difficulty, a.power)
+    return _plan(att, exp, att.attr(attr), "under", a.difficulty, a.power)
+
+
+def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    plan = attack_plan(c, a)
+    att = _acting(c, a.attacker)
+    tgt = _living(c, a.target)
+    exp = plan.expertise
+    if a.defend:
         tgt = _pay(tgt, 1)
         att = _pay(att, 1)
-        mode: Mode = "over"
-        tn = target_number(tgt.attr(attr), mode, a.difficulty)
-    else:
-        mode = "under"
-        tn = target_number(att.attr(attr), mode, a.difficulty)
-    faces, result = _roll(dice, tn, mode, att.identity(exp), roller)
-    how = f"{att.name} {exp} {dice}d6 {mode} {tn} {list(faces)}"
+    faces, result = plan.procedure.roll(roller)
+    how = f"{att.name} {exp} {plan.dice}d6 {plan.mode} {plan.tn} {list(faces)}"
+    mods = plan.modifiers
     if not result.success:
         att = _pay(att, 1)
         c = c._put(att)._put(tgt)
-        return c._to_back(att.id), Entry(a, f"{how}: miss, 1 AP lost", faces, result)
+        entry = Entry(a, f"{how}: miss, 1 AP lost", faces, result, modifiers=mods)
+        return c._to_back(att.id), entry
     c = c._put(att)
     if exp in PHYSICAL_ATTACKS:
         hit = Hit(result.effect, a.weapon, a.armor, a.shunt_to_beauty)
@@ -427,10 +454,12 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
     if body.dead:
         note += f"; {tgt.name} dies"
     c = c._put(replace(tgt, body=body))
-    return c._to_back(att.id), Entry(a, f"{how}: {note}", faces, result)
+    return c._to_back(att.id), Entry(a, f"{how}: {note}", faces, result, modifiers=mods)
 
 
-def _task(c: Conflict, a: Task, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+def task_plan(c: Conflict, a: Task) -> RollPlan:
+    """Check a :class:`Task` and build its roll (shared with the odds): under or over
+    the named attribute (the Expertise's default) or a given TN."""
     f = _acting(c, a.who)
     if f.body.ap < 1:
         raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
@@ -439,13 +468,18 @@ def _task(c: Conflict, a: Task, roller: Roller, o: Options) -> tuple[Conflict, E
         raise IllegalAction(
             "Occult takes an hour per die and Resolve spent first: use the occult action"
         )
-    attr = a.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
-    base = f.attr(attr) if a.tn is None else a.tn
-    tn = target_number(base, a.mode, a.difficulty)
-    dice = f.dice(exp, a.power)
-    faces, result = _roll(dice, tn, a.mode, f.identity(exp), roller)
+    base = a.tn if a.tn is not None else f.attr(default_attribute(exp, a.attribute))
+    return _plan(f, exp, base, a.mode, a.difficulty, a.power)
+
+
+def _task(c: Conflict, a: Task, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
+    plan = task_plan(c, a)
+    f = c.fighter(a.who)
+    faces, result = plan.procedure.roll(roller)
     word = f"success, Effect {result.effect}" if result.success else "failure"
-    return c._to_back(f.id), Entry(a, f"{f.name} {exp} {list(faces)}: {word}", faces, result)
+    how = f"{f.name} {plan.expertise} {plan.dice}d6 {plan.mode} {plan.tn} {list(faces)}"
+    entry = Entry(a, f"{how}: {word}", faces, result, modifiers=plan.modifiers)
+    return c._to_back(f.id), entry
 
 
 def _recover(c: Conflict, a: Recover, roller: Roller, o: Options) -> tuple[Conflict, Entry]:

@@ -17,7 +17,6 @@ from .checks import CheckResult, Mode, procedure, target_number
 from .options import Options
 from .sheet import Sheet, validate
 from .sorcery import OccultResult
-from .tables import TARGET_ATTRIBUTE, canonical_expertise
 
 
 @dataclass(frozen=True)
@@ -164,15 +163,9 @@ class MongrelRuleset:
         if isinstance(action, cf.Occult) and isinstance(state, cf.Conflict):
             return cf.occult_plan(state, action, options or Options()).procedure.odds()
         if isinstance(action, cf.Attack) and isinstance(state, cf.Conflict):
-            att, tgt = state.fighter(action.attacker), state.fighter(action.target)
-            exp = canonical_expertise(action.expertise)
-            attr = action.attribute or TARGET_ATTRIBUTE.get(exp, "physique")
-            mode: Mode = "over" if action.defend else "under"
-            base = (tgt if action.defend else att).attr(attr)
-            if exp == "Occult":
-                raise IllegalAction("Occult is the occult action, not an attack")
-            dice = att.dice(exp, action.power)  # a Power's dice count, as in the roll
-            return _proc(Check(dice, base, mode, att.identity(exp), action.difficulty)).odds()
+            return cf.attack_plan(state, action).procedure.odds()
+        if isinstance(action, cf.Task) and isinstance(state, cf.Conflict):
+            return cf.task_plan(state, action).procedure.odds()
         raise IllegalAction(f"no odds for {type(action).__name__}")
 
 

@@ -212,9 +212,31 @@ TARGET_ATTRIBUTE: Final = MappingProxyType(
         "Bureaucrat": "social",
         "Stalk": "speed",
         "Sense": "speed",
+        # our rulings (RULINGS names none): the sorcery of Awareness and Education
+        "Know": "spirit",
+        "Resist": "spirit",
+        "Occult": "spirit",
     }
 )
-"""Default attribute an Expertise rolls against (RULINGS; the referee may pick another)."""
+"""Default attribute an Expertise rolls against (RULINGS; the referee may pick another).
+
+Know, Resist and Occult default to Spirit by our ruling. Information, Repair
+and the Powers have no default: the attribute must be named.
+"""
+
+
+def default_attribute(expertise: str, given: str | None = None) -> str:
+    """The attribute a roll uses: the one named, else the Expertise's default."""
+    if given is not None:
+        return given
+    if expertise not in TARGET_ATTRIBUTE:
+        from referee.errors import IllegalAction
+
+        raise IllegalAction(
+            f"{expertise} has no default attribute: name the attribute (or a TN) to roll against"
+        )
+    return TARGET_ATTRIBUTE[expertise]
+
 
 PHYSICAL_ATTACKS: Final[frozenset[str]] = frozenset({"Rend", "Melee", "Missile", "Burn"})
 """Attacks whose Effect is physical damage on the Size/Physique track."""
