@@ -25,6 +25,7 @@ from referee.systems.mnemonic.conflict import (
     referee_order,
 )
 from referee.systems.mnemonic.deck import Deck
+from referee.systems.mnemonic.options import Options
 
 
 def test_referee_order_with_simultaneous_groups() -> None:
@@ -42,9 +43,23 @@ def test_agile_checks_most_successes_first_ties_together() -> None:
     assert out.label == "Ann & Bo then Cy"
 
 
-def test_failed_initiative_checks_rank_fewest_failures_first() -> None:
-    order = rank([("a", CheckResult(-4)), ("b", CheckResult(-1)), ("c", CheckResult(0))])
-    assert order == (("c",), ("b",), ("a",))
+def test_failed_initiative_checks_all_have_no_successes_and_act_together() -> None:
+    """RULINGS.md: most Successes first, ties simultaneous; a failure has 0 Successes."""
+    results = [("a", CheckResult(-4)), ("b", CheckResult(-1)), ("c", CheckResult(0))]
+    assert rank(results) == (("c",), ("a", "b"))
+    people = [Contender("Ann", 6), Contender("Bo", 6), Contender("Cy", 6)]
+    # Ann 6 - 12 = -6, Bo 6 - 8 = -2, Cy 6 - 6 = 0 (1 Success)
+    out, _ = agile_order(people, ScriptedRoller([12, 8, 6]))
+    assert out.details["order"] == [["Cy"], ["Ann", "Bo"]]
+
+
+def test_option_rank_failures_fewest_failures_first() -> None:
+    opts = Options(rank_failures=True)
+    results = [("a", CheckResult(-4)), ("b", CheckResult(-1)), ("c", CheckResult(0))]
+    assert rank(results, opts) == (("c",), ("b",), ("a",))
+    people = [Contender("Ann", 6), Contender("Bo", 6), Contender("Cy", 6)]
+    out, _ = agile_order(people, ScriptedRoller([12, 8, 6]), options=opts)
+    assert out.details["order"] == [["Cy"], ["Bo"], ["Ann"]]
 
 
 def test_agile_checks_share_the_deck() -> None:
@@ -58,10 +73,19 @@ def test_first_odds_against_brute_force() -> None:
     a, b = Contender("Ann", 6), Contender("Bo", 7, -2)
 
     def who(faces: tuple[int, ...]) -> str:
-        ta, tb = 6 - faces[0], 7 - faces[1] - 2
+        ta, tb = max(0, 6 - faces[0] + 1), max(0, 7 - faces[1] - 2 + 1)  # Successes
         return "Ann" if ta > tb else "Bo" if tb > ta else "simultaneous"
 
     assert first_odds(a, b) == brute_force([(2, 12)], who)
+    # both fail (Ann rolls 7+, Bo 6+): 6/12 * 7/12, plus equal Successes 5/144
+    assert first_odds(a, b).probability("simultaneous") == Fraction(42 + 5, 144)
+
+    def by_total(faces: tuple[int, ...]) -> str:
+        ta, tb = 6 - faces[0], 7 - faces[1] - 2
+        return "Ann" if ta > tb else "Bo" if tb > ta else "simultaneous"
+
+    ranked = first_odds(a, b, options=Options(rank_failures=True))
+    assert ranked == brute_force([(2, 12)], by_total)
     cards = first_odds(a, b, randomizer="cards")
     assert cards.probability("simultaneous") == Distribution.of(
         who((x, y))

@@ -104,7 +104,8 @@ def test_order_referee_and_agile() -> None:
     out = RULESET.resolve(action, STATE, ScriptedRoller([5, 2]), agile)
     assert out.details["order"] == [["Bo"], ["Ann"]]
     dist = RULESET.odds(action, STATE, agile)
-    assert dist.probability("simultaneous") == Fraction(1, 12)
+    # equal Successes: both roll the same value up to 6 (6 of 144), or both fail (6 x 6)
+    assert dist.probability("simultaneous") == Fraction(6 + 36, 144)
 
 
 def test_deck_and_table_state_round_trip_through_json() -> None:

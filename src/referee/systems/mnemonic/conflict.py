@@ -2,8 +2,8 @@
 
 * Order of action: the referee's order (groups acting simultaneously), or
   Success Checks using Agile - most Successes first, ties act simultaneously
-  (RULINGS.md). Failed checks rank below every success, fewest Failures first
-  (the product's ruling: the result total orders both).
+  (RULINGS.md); every failed check has 0 Successes, so failures tie after
+  every success. Option ``rank_failures``: failures rank fewest Failures first.
 * Attacks: only the attacker rolls; a defender who makes himself a harder
   target worsens the attacker's Chances. A failed attack leaves the victim
   unharmed; a successful one may injure (see :mod:`.health`).
@@ -76,10 +76,21 @@ def referee_order(groups: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...
     return tuple(out)
 
 
-def rank(results: Sequence[tuple[str, CheckResult]]) -> tuple[tuple[str, ...], ...]:
-    """Order by result total (most Successes first); equal totals act together."""
-    totals = sorted({r.total for _, r in results}, reverse=True)
-    return tuple(tuple(n for n, r in results if r.total == t) for t in totals)
+def initiative(result: CheckResult, options: Options) -> int:
+    """How an Agile check ranks in the order of action (higher acts first): its
+    Successes (RULINGS.md), or with ``rank_failures`` its total (fewest Failures
+    first among failed checks)."""
+    return result.total if options.rank_failures else result.successes
+
+
+def rank(
+    results: Sequence[tuple[str, CheckResult]], options: Options | None = None
+) -> tuple[tuple[str, ...], ...]:
+    """Order by :func:`initiative` (most Successes first); equal ranks act together."""
+    options = options or Options()
+    keys = [(n, initiative(r, options)) for n, r in results]
+    ranks = sorted({k for _, k in keys}, reverse=True)
+    return tuple(tuple(n for n, k in keys if k == t) for t in ranks)
 
 
 def agile_order(
@@ -115,7 +126,8 @@ def agile_order(
         deck = _deck_after(out, deck)
         checks.append(out)
     order = rank(
-        [(c.name, CheckResult(o.result or 0)) for c, o in zip(contenders, checks, strict=True)]
+        [(c.name, CheckResult(o.result or 0)) for c, o in zip(contenders, checks, strict=True)],
+        options,
     )
     changes = tuple(ch for o in checks[-1:] for ch in o.changes)
     outcome = Outcome(
@@ -165,7 +177,8 @@ def first_odds(
     apt_a, apt_b = check_aptitude(a.aptitude), check_aptitude(b.aptitude)
 
     def who(pair: tuple[int, int]) -> str:
-        ta, tb = apt_a - pair[0] + ca, apt_b - pair[1] + cb
+        ta = initiative(CheckResult(apt_a - pair[0] + ca), options)
+        tb = initiative(CheckResult(apt_b - pair[1] + cb), options)
         return a.name if ta > tb else b.name if tb > ta else "simultaneous"
 
     if uses_cards(name):

@@ -95,6 +95,14 @@ class Options:
         default="referee",
         metadata={"doc": "Order of action: referee (referee's order) or agile (Agile checks)."},
     )
+    rank_failures: bool = field(
+        default=False,
+        metadata={
+            "doc": "Agile order of action: rank failed checks by fewest Failures. Off (the "
+            "ruling): most Successes first, so every failed check (0 Successes) ties and "
+            "those characters act together after every success."
+        },
+    )
     opposed_rolls: bool = field(
         default=False,
         metadata={
