@@ -310,3 +310,32 @@ def test_occult_in_scripts_and_interactively(
     code, out, _ = _run(capsys, "mongrel", "conflict", str(path), "--interactive", "--seed", "1")
     assert code == 0 and "Vooruk collapses" in out and "undone" in out
     assert "hours: 0" in out
+
+
+def test_a_saved_conflict_replays_exactly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    path, saved = tmp_path / "start.json", tmp_path / "saved.json"
+    path.write_text(
+        json.dumps(
+            {
+                "fighters": [{"example": "alwia"}, {"example": "vooruk"}],
+                "options": {"resist_mode": "cancel"},
+            }
+        )
+    )
+    commands = "advance alwia\noccult alwia vooruk resolve=2 resist\nrecover vooruk\nquit\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(commands))
+    argv = ["mongrel", "conflict", str(path), "--interactive", "--seed", "7", "--json"]
+    code, out, _ = _run(capsys, *argv, "--save", str(saved))
+    assert code == 0
+    first = json.loads(out[out.index("{\n") :])
+    stored = json.loads(saved.read_text())
+    assert stored["options"]["resist_mode"] == "cancel"
+    assert [a["type"] for a in stored["actions"]] == ["advance", "occult", "recover"]
+    assert all("faces" in a for a in stored["actions"])
+    code, out, _ = _run(capsys, "mongrel", "conflict", str(saved), "--seed", "999", "--json")
+    again = json.loads(out)
+    assert code == 0 and again == first  # the faces, not the seed, decide

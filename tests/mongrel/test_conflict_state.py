@@ -22,6 +22,7 @@ from referee.systems.mongrel.conflict import (
 )
 from referee.systems.mongrel.examples import EXAMPLES, example
 from referee.systems.mongrel.options import Options
+from referee.systems.mongrel.script import run_script, to_script
 
 IDS = EXAMPLES
 EXPERTISE = ("Rend", "Melee", "Burn", "Chill", "Threaten", "Missile")
@@ -116,6 +117,19 @@ class ConflictMachine(RuleBasedStateMachine):
                 pass
             else:  # pragma: no cover - would be a bug
                 raise AssertionError("acting out of turn was allowed")
+
+    @rule()
+    def store_and_reload(self) -> None:
+        c = self.conflict
+        back = run_script(to_script(c, self.options))
+        assert (back.fighters, back.order, back.hours, back.log) == (
+            c.fighters,
+            c.order,
+            c.hours,
+            c.log,
+        )
+        if c.previous is not None:
+            assert back.undo().fighters == c.previous.fighters
 
     @rule()
     def undo(self) -> None:

@@ -462,18 +462,22 @@ def conflict(
     interactive: bool = typer.Option(
         False, "--interactive", help="After the script, read commands from standard input."
     ),
+    save: str | None = typer.Option(
+        None, "--save", help="Store the conflict (with every face rolled) as a script here."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run a scripted conflict, optionally continuing interactively (type 'help')."""
     from referee.dice.roller import SeededRoller, SystemRoller
+    from referee.systems.base import load_record
     from referee.systems.mongrel.options import Options
-    from referee.systems.mongrel.script import parse_command, run_script, step
+    from referee.systems.mongrel.script import parse_command, run_script, step, to_script
 
     data = load_json_file(path)
     c = run_script(data, seed)
     if interactive:
         roller = SeededRoller(seed) if seed is not None else SystemRoller()
-        options = Options()
+        options = load_record(Options, data.get("options", {}), rule="Mongrel options")
         for line in sys.stdin:
             text = line.strip()
             if text in ("quit", "exit"):
@@ -487,6 +491,15 @@ def conflict(
                 console.print(c.log[-1].summary if action is not None else "undone", markup=False)
             except RulesError as e:
                 console.print(f"error: {e}", markup=False)
+    if save is not None:
+        import json
+        from pathlib import Path
+
+        opts = load_record(Options, data.get("options", {}), rule="Mongrel options")
+        try:
+            Path(save).write_text(json.dumps(to_script(c, opts), indent=1) + "\n")
+        except OSError as e:
+            raise RulesError(f"cannot write {save}: {e.strerror}") from None
     _show_conflict(c, as_json)
 
 

@@ -5,6 +5,11 @@ Format: ``{"fighters": [{"example": "vooruk"} | {"id": "x", "sheet": {...}}],
 "faces": [...]}, {"type": "undo"}, ...]}``. An action's ``faces`` are dice
 rolled at the table (checked like ``--faces``); otherwise the seeded roller
 rolls. Every error names the action's index.
+
+:func:`to_script` stores a conflict in the same format - the fighters as they
+started (``{"fighter": {...}}``), the order, the clock and every action with
+the faces it rolled - so loading it replays exactly the same conflict, with
+its undo history.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 
 from referee.dice.roller import ManualRoller, Roller, SeededRoller
 from referee.errors import InvalidSheet, RulesError
-from referee.systems.base import load_record
+from referee.systems.base import dump_record, load_record
 
 from .conflict import ACTIONS, Action, Conflict, Fighter
 from .examples import example
@@ -34,12 +39,15 @@ def fighters_from(data: Any) -> list[Fighter]:
         if not isinstance(item, Mapping):
             raise RulesError(f"fighters[{i}] must be an object")
         fid = item.get("id")
+        if "fighter" in item:
+            out.append(load_record(Fighter, item["fighter"], rule="Mongrel fighter"))
+            continue
         if "example" in item:
             sheet = example(str(item["example"]))
         elif "sheet" in item:
             sheet = load_record(Sheet, item["sheet"], rule="Mongrel sheet format")
         else:
-            raise RulesError(f"fighters[{i}] needs 'example' or 'sheet'")
+            raise RulesError(f"fighters[{i}] needs 'example', 'sheet' or 'fighter'")
         out.append(Fighter.from_sheet(sheet, None if fid is None else str(fid)))
     return out
 
@@ -96,6 +104,10 @@ def run_script(data: Any, seed: int | None = None) -> Conflict:
         if sorted(order) != sorted(c.order):
             raise RulesError(f"'order' must list every fighter once: {', '.join(c.order)}")
         c = Conflict(c.fighters, tuple(order))
+    hours = data.get("hours", 0)
+    if not isinstance(hours, int) or hours < 0:
+        raise RulesError("'hours' must be a whole number of hours, 0 or more")
+    c = Conflict(c.fighters, c.order, hours=hours)
     actions = data.get("actions", [])
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
         raise RulesError(f"'actions' must be a list of at most {MAX_ACTIONS}")
@@ -107,6 +119,28 @@ def run_script(data: Any, seed: int | None = None) -> Conflict:
         except RulesError as e:
             raise RulesError(f"{where}: {e}") from None
     return c
+
+
+def to_script(c: Conflict, options: Options | None = None) -> dict[str, Any]:
+    """A conflict as a script that replays it exactly (every action with its faces)."""
+    root = c
+    while root.previous is not None:
+        root = root.previous
+    kinds = {cls: name for name, cls in ACTIONS.items()}
+    actions = []
+    for entry in c.log[len(root.log) :]:
+        item = {"type": kinds[type(entry.action)], **dump_record(entry.action)}
+        item["faces"] = list(entry.faces)
+        actions.append(item)
+    out: dict[str, Any] = {
+        "fighters": [{"fighter": dump_record(f)} for f in root.fighters],
+        "order": list(root.order),
+        "hours": root.hours,
+        "actions": actions,
+    }
+    if options is not None:
+        out["options"] = dump_record(options)
+    return out
 
 
 def parse_command(line: str) -> tuple[Action | None, tuple[int, ...] | None]:
