@@ -14,6 +14,8 @@ from referee.systems.base import probability_map
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "referee" / "systems" / "arm" / "data"
 
+BLOW = ["damage", "--result", "1", "--damage", "1", "--toughness", "1"]
+
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = run(["arm", *argv])
@@ -107,6 +109,24 @@ def test_damage_roll_and_odds(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(odds) == {"wound", "shock", "destroyed"} and "True" in odds["destroyed"]
 
 
+def test_pushed_damage_and_a_mental_blow(capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 3's rapier blow pushed with a 3: total 8, still no harm, the push costs shock."""
+    argv = ["damage", "--result", "6", "--damage", "4", "--toughness", "5", "--armour", "4/2"]
+    data = json.loads(_run(capsys, *argv, "--push", "--faces", "2,5,3", "--json")[1])
+    d = data["details"]
+    assert (d["total"], d["shock_margin"], d["shock_cost"], d["shock"]) == (8, 1, 1, 0)
+    assert data["manual"] is True
+    assert {"target": "attacker", "field": "shock", "delta": 1}.items() <= data["changes"][
+        0
+    ].items()
+    odds = json.loads(_run(capsys, *argv, "--push", "--odds", "--json")[1])
+    assert odds["shock_cost"] == {"0": "1/3", "1": "2/3"}
+    mental = json.loads(
+        _run(capsys, *argv[:-2], "--ignore", "wound", "--faces", "6,1", "--json")[1]
+    )
+    assert (mental["details"]["wound"], mental["details"]["shock_label"]) == (0, "Fainting")
+
+
 def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = _run(capsys, "validate", str(DATA / "alex.json"), "--json")
     data = json.loads(out)
@@ -149,6 +169,14 @@ def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
             "level 0 to 5",
         ),
         (["validate", "missing.json"], "no such file"),
+        (
+            [*BLOW, "--ignore", "mind"],
+            "wound or shock",
+        ),
+        (
+            [*BLOW, "--push", "--faces", "1,2"],
+            "needs 3 faces",
+        ),
     ],
 )
 def test_errors_are_one_line(

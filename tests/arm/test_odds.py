@@ -22,7 +22,7 @@ from referee.systems.arm.checks import (
 )
 from referee.systems.arm.damage import Blow, damage_odds, damage_procedure, level_odds
 from referee.systems.arm.options import Options
-from referee.systems.base import IllegalAction
+from referee.systems.base import IllegalAction, RulesError
 
 PUSHING = Options(pushing=True)
 
@@ -159,3 +159,49 @@ def test_armour_can_be_ignored_by_option() -> None:
     without = damage_procedure(blow, Options(armour_counts=False)).rule((4, 0))
     assert (with_armour.wound, with_armour.shock) == (0, 1)
     assert (without.wound, without.shock) == (2, 1)
+
+
+@pytest.mark.parametrize("blow", BLOWS[:2])
+def test_pushed_damage_odds_against_brute_force(blow: Blow) -> None:
+    """A damage roll is a d6 - d6 roll, so it may be pushed once (ARM 1.2, Pushing)."""
+    odds = damage_odds(blow, PUSHING, push=True)
+    procedure = damage_procedure(blow, PUSHING, push=True)
+    assert procedure.groups == ((3, 6),)
+
+    def read(f: tuple[int, ...]) -> tuple[int, int]:
+        total = blow.attack + f[0] - f[1] + (1 if f[2] >= 2 else 0)
+        return total, 1 if 2 <= f[2] <= 5 else 0
+
+    assert odds.map(lambda d: (d.total, d.push_cost)) == brute_force(((3, 6),), read)
+    levels = level_odds(blow, PUSHING, push=True)
+    assert levels["shock_cost"].probability(1) == Fraction(4, 6)
+    assert levels["wound"] == odds.map(lambda d: d.wound)
+    with pytest.raises(IllegalAction):
+        damage_odds(blow, push=True)  # pushing is off by default
+
+
+def test_alex_shrugs_off_the_rapier_unless_christine_pushes() -> None:
+    """Round 3's rapier blow (7 against Toughness 5, chain 4/2) with a push die of 3."""
+    from referee.systems.arm.damage import resolve_damage
+
+    rapier = BLOWS[0]
+    plain = resolve_damage(rapier, ScriptedRoller([2, 5]))
+    assert (plain.details["total"], plain.details["wound"], plain.details["shock"]) == (7, 0, 1)
+    pushed = resolve_damage(
+        rapier, ScriptedRoller([2, 5, 3]), options=PUSHING, push=True, attacker="Christine"
+    )
+    d = pushed.details
+    assert (d["total"], d["wound_margin"], d["shock_margin"]) == (8, -1, 1)
+    assert (d["wound_label"], d["shock_label"], d["shock_cost"]) == ("Unharmed", "Unharmed", 1)
+    assert [(c.target, c.field, c.delta) for c in pushed.changes] == [("Christine", "shock", 1)]
+
+
+def test_a_blow_can_ignore_one_sort_of_damage() -> None:
+    """A mental attack that cannot physically harm: shock only (ARM 1.2, Damage)."""
+    mental = damage_procedure(Blow(result=0, damage=0, toughness=0, ignore="wound")).rule
+    assert (mental((8, 0)).wound, mental((8, 0)).shock) == (0, 3)
+    assert not mental((20, 0)).destroyed
+    numbing = damage_procedure(Blow(result=0, damage=0, toughness=0, ignore="shock")).rule
+    assert (numbing((8, 0)).wound, numbing((8, 0)).shock) == (4, 0)
+    with pytest.raises(RulesError):
+        Blow(result=0, damage=0, toughness=0, ignore="mind")  # type: ignore[arg-type]

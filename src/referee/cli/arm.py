@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, cast
 
 import typer
 from rich.console import Console
@@ -189,10 +189,14 @@ def damage(
     strength: int = typer.Option(0, "--strength", help="Strength mod, when it applies."),
     armour: str = typer.Option("0", "--armour", help="Armour value, or wound/shock e.g. 4/2."),
     stun: bool = typer.Option(False, "--stun", help="A stunning attack (fists, clubs...)."),
+    ignore: str | None = typer.Option(
+        None, "--ignore", help="A sort of damage the blow cannot do: wound or shock."
+    ),
+    push: bool = typer.Option(False, "--push", help=PUSH_HELP + " The attacker pushes."),
     wound: int = typer.Option(0, "--wound", help="The defender's present wound level 0-5."),
     shock: int = typer.Option(0, "--shock", help="The defender's present shock level 0-5."),
     show_odds: bool = typer.Option(False, "--odds", help="Exact level odds instead of a roll."),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Plus, minus."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Plus, minus[, push]."),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -211,9 +215,12 @@ def damage(
     for name, level in (("wound", wound), ("shock", shock)):
         if not 0 <= level <= LEVEL_CAP:
             raise RulesError(f"--{name} is a level 0 to {LEVEL_CAP}, not {level}")
-    blow = Blow(result, value, toughness, strength, values[0], values[-1], stun)
+    if ignore not in (None, "wound", "shock"):
+        raise RulesError(f"--ignore is wound or shock, not {ignore!r}")
+    side = cast(Literal["wound", "shock"] | None, ignore)
+    blow = Blow(result, value, toughness, strength, values[0], values[-1], stun, side)
     if show_odds:
-        found = level_odds(blow)
+        found = level_odds(blow, _options(push), push)
         data = {k: probability_map(v) for k, v in found.items()}
         if as_json:
             emit_json(data)
@@ -222,7 +229,9 @@ def damage(
             console.print(f"{key}: " + ", ".join(f"{o} {p}" for o, p in dist.items()), markup=False)
         return
     roller = make_roller(faces_option(faces), seed)
-    outcome = resolve_damage(blow, roller, condition=Condition(wound, shock))
+    outcome = resolve_damage(
+        blow, roller, options=_options(push), condition=Condition(wound, shock), push=push
+    )
     _all_faces_used(roller)
     if as_json:
         emit_json(outcome_data(outcome))
@@ -234,6 +243,9 @@ def damage(
         f"now {d['condition']}",
         markup=False,
     )
+    if push:
+        cost = "costs the attacker one level of shock" if d["shock_cost"] else "costs no shock"
+        console.print(f"push {d['push']} (+{d['push_bonus']}) {cost}", markup=False)
 
 
 @app.command(context_settings=NEGATIVE)

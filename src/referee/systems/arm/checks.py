@@ -69,6 +69,43 @@ def exact_pushed() -> Distribution[Roll]:
     return Distribution.trusted(weights, 216, ordered=True)
 
 
+def allowed(options: Options | None, push: bool) -> Options:
+    """The table's options (the rulings if none), refusing a push where pushing is off.
+
+    ARM 1.2, Pushing (Optional rule): a push is possible only at a table that uses it.
+    """
+    opts = options or DEFAULT_OPTIONS
+    if push and not opts.pushing:
+        raise IllegalAction("pushing is switched off for this table")
+    return opts
+
+
+def statistic(
+    push: bool,
+) -> tuple[
+    tuple[tuple[int, int], ...],
+    Callable[[tuple[int, ...]], Roll],
+    Callable[[], Distribution[Roll]],
+]:
+    """The dice, reader and exact distribution of a d6 - d6 roll, pushed or not.
+
+    Every d6 - d6 roll (a task, a damage roll) may be pushed once (ARM 1.2, Pushing).
+    """
+    if push:
+        return ((3, 6),), read_pushed, exact_pushed
+    return ((2, 6),), read_plain, exact_plain
+
+
+def push_details(face: int, cost: int) -> dict[str, object]:
+    """What an outcome records of a push: the push die, its bonus and its shock cost."""
+    return {"push": face, "push_bonus": PUSH_BONUS[face][0], "shock_cost": cost}
+
+
+def push_changes(actor: str, cost: int) -> tuple[Change, ...]:
+    """The pusher's extra level of shock from the exertion (none on a 1 or a 6)."""
+    return (Change(actor, "shock", delta=cost, reason="push exertion"),) if cost else ()
+
+
 def task_rule(total: int, difficulty: int) -> Callable[[Roll], Roll]:
     """The rule: ``(roll, cost) -> (total + roll - difficulty, cost)``."""
     base = total - difficulty
@@ -91,9 +128,7 @@ def task_procedure(total: int, difficulty: int, push: bool = False) -> Procedure
     """The check as a procedure: 2d6 (plus, minus) or 3d6 with the push die."""
     _bounded("total", total)
     _bounded("difficulty", difficulty)
-    if push:
-        return Procedure(((3, 6),), read_pushed, exact_pushed, task_rule(total, difficulty))
-    return Procedure(((2, 6),), read_plain, exact_plain, task_rule(total, difficulty))
+    return Procedure(*statistic(push), task_rule(total, difficulty))
 
 
 def succeeded(result: int, options: Options) -> bool:
@@ -126,9 +161,7 @@ def task_odds(
     One pass over the statistic's exact distribution applies the procedure's
     rule and gathers the result and the push's shock cost together.
     """
-    opts = options or DEFAULT_OPTIONS
-    if push and not opts.pushing:
-        raise IllegalAction("pushing is switched off for this table")
+    opts = allowed(options, push)
     procedure = task_procedure(total, difficulty, push)
     rule = procedure.rule
     exact = procedure.exact()
@@ -165,9 +198,7 @@ def resolve_task(
     the total minus the difficulty, ``label`` its ladder name, and a
     push that costs shock adds one level to the actor's shock as a change.
     """
-    opts = options or DEFAULT_OPTIONS
-    if push and not opts.pushing:
-        raise IllegalAction("pushing is switched off for this table")
+    opts = allowed(options, push)
     procedure = task_procedure(total, difficulty, push)
     faces, (result, cost) = procedure.roll(roller)
     dice = tuple(DieRoll(f, 6) for f in faces)
@@ -181,11 +212,8 @@ def resolve_task(
     }
     changes: tuple[Change, ...] = ()
     if push:
-        details["push"] = faces[2]
-        details["push_bonus"] = PUSH_BONUS[faces[2]][0]
-        details["shock_cost"] = cost
-        if cost:
-            changes = (Change(actor, "shock", delta=cost, reason="push exertion"),)
+        details.update(push_details(faces[2], cost))
+        changes = push_changes(actor, cost)
     return Outcome(
         system="arm",
         action=action,
@@ -231,7 +259,7 @@ def helper_bonus(result: int, large_effect: bool, options: Options | None = None
     """
     if large_effect:
         return max(0, result)
-    return 1 if succeeded(result, options or Options()) else 0
+    return 1 if succeeded(result, options or DEFAULT_OPTIONS) else 0
 
 
 def resolve_movement_push(
@@ -246,13 +274,11 @@ def resolve_movement_push(
     Moving needs no roll; a push adds +1 to the rate's log on 2-6 and costs a
     level of shock on 2-5. The outcome's ``result`` is the round's rate.
     """
-    opts = options or DEFAULT_OPTIONS
-    if not opts.pushing:
-        raise IllegalAction("pushing is switched off for this table")
+    allowed(options, push=True)
     _bounded("movement rate", rate)
     procedure = movement_push_procedure(rate)
     faces, (new_rate, cost) = procedure.roll(roller)
-    changes = (Change(actor, "shock", delta=cost, reason="push exertion"),) if cost else ()
+    changes = push_changes(actor, cost)
     return Outcome(
         system="arm",
         action="movement push",
@@ -289,6 +315,5 @@ def movement_push_procedure(rate: int) -> Procedure[int, Roll]:
 
 def movement_push_odds(rate: int, options: Options | None = None) -> Distribution[Roll]:
     """Exact odds of a movement push: ``(rate for the round, shock cost)``."""
-    if not (options or DEFAULT_OPTIONS).pushing:
-        raise IllegalAction("pushing is switched off for this table")
+    allowed(options, push=True)
     return movement_push_procedure(rate).odds()

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
-from referee.systems.arm.checks import MAX_VALUE, exact_plain, read_plain
+from referee.systems.arm.checks import (
+    DEFAULT_OPTIONS,
+    MAX_VALUE,
+    Roll,
+    allowed,
+    push_changes,
+    push_details,
+    statistic,
+)
 from referee.systems.arm.options import Options
 from referee.systems.arm.tables import (
     DAMAGE_TABLE,
@@ -34,7 +42,8 @@ class Blow:
     ``result`` is the successful attack's result, ``damage`` the weapon's
     damage value, ``strength`` a strength mod (0 when it does not apply),
     ``wound_armour`` / ``shock_armour`` the two armour values (equal for
-    armour with one value), ``stun`` marks a stunning attack.
+    armour with one value), ``stun`` marks a stunning attack, ``ignore`` names
+    a sort of damage the blow cannot do (a mental attack does no wounds).
     """
 
     result: int
@@ -44,8 +53,11 @@ class Blow:
     wound_armour: int = 0
     shock_armour: int = 0
     stun: bool = False
+    ignore: Literal["wound", "shock"] | None = None
 
     def __post_init__(self) -> None:
+        if self.ignore not in (None, "wound", "shock"):
+            raise RulesError(f"a blow can ignore 'wound' or 'shock' damage, not {self.ignore!r}")
         for name in ("result", "damage", "toughness", "strength", "wound_armour", "shock_armour"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_VALUE:
@@ -63,7 +75,8 @@ class Damage:
     after armour and the two levels.
 
     A margin below 0 does nothing on its side; ``destroyed`` when the wound
-    margin reaches the Destroyed threshold.
+    margin reaches the Destroyed threshold; ``push_cost`` is the shock a
+    pushed damage roll cost the attacker (ARM 1.2, Pushing).
     """
 
     total: int
@@ -73,13 +86,18 @@ class Damage:
     wound: int
     shock: int
     destroyed: bool
+    push_cost: int = 0
 
     @property
     def label(self) -> str:
         """ "Destroyed", or the wound and shock levels by name."""
-        if self.destroyed:
-            return "Destroyed"
-        return f"{WOUND_LEVELS[self.wound]} wound, {SHOCK_LEVELS[self.shock]} shock"
+        return _label(self.destroyed, self.wound, self.shock, " wound, ", " shock")
+
+
+def _label(destroyed: bool, wound: int, shock: int, middle: str, end: str) -> str:
+    if destroyed:
+        return "Destroyed"
+    return f"{WOUND_LEVELS[wound]}{middle}{SHOCK_LEVELS[shock]}{end}"
 
 
 def table_levels(margin: int) -> tuple[int, int]:
@@ -89,8 +107,12 @@ def table_levels(margin: int) -> tuple[int, int]:
     return DAMAGE_TABLE[min(margin, len(DAMAGE_TABLE) - 1)]
 
 
-def damage_rule(blow: Blow, options: Options) -> Callable[[tuple[int, int]], Damage]:
-    """The rule: the d6 - d6 roll -> :class:`Damage` (one roll, two subtractions)."""
+def damage_rule(blow: Blow, options: Options) -> Callable[[Roll], Damage]:
+    """The rule: the (d6 - d6 [+ push], push cost) roll -> :class:`Damage`.
+
+    One roll, two subtractions (ARM 1.2, Damage); a side the blow ignores
+    does nothing, and a blow that does no wounds destroys nothing.
+    """
     armour = options.armour_counts
     wound_guard = blow.toughness + (blow.wound_armour if armour else 0)
     shock_guard = blow.toughness + (blow.shock_armour if armour else 0)
@@ -98,40 +120,58 @@ def damage_rule(blow: Blow, options: Options) -> Callable[[tuple[int, int]], Dam
     toughness = blow.toughness
     attack = blow.attack
 
-    def rule(stat: tuple[int, int]) -> Damage:
+    wounds, shocks = blow.ignore != "wound", blow.ignore != "shock"
+
+    def rule(stat: Roll) -> Damage:
         total = attack + stat[0]
         wm, sm = total - wound_guard, total - shock_guard
-        wound = table_levels(wm)[0]
-        shock = table_levels(sm)[1]
-        if shift and wm >= 0:
+        wound = table_levels(wm)[0] if wounds else 0
+        shock = table_levels(sm)[1] if shocks else 0
+        if shift and wounds and wm >= 0:
             wound = max(0, wound - shift)
-        if shift and sm >= 0:
+        if shift and shocks and sm >= 0:
             shock = min(LEVEL_CAP, shock + shift)
-        return Damage(total, total - toughness, wm, sm, wound, shock, wm >= options.destroyed_at)
+        destroyed = wounds and wm >= options.destroyed_at
+        return Damage(total, total - toughness, wm, sm, wound, shock, destroyed, stat[1])
 
     return rule
 
 
 def damage_procedure(
-    blow: Blow, options: Options | None = None
-) -> Procedure[tuple[int, int], Damage]:
-    """The damage roll as a procedure over d6 - d6."""
-    return Procedure(((2, 6),), read_plain, exact_plain, damage_rule(blow, options or Options()))
+    blow: Blow, options: Options | None = None, push: bool = False
+) -> Procedure[Roll, Damage]:
+    """The damage roll as a procedure over d6 - d6 (with the push die when pushed).
+
+    A damage roll is a d6 - d6 roll, so the attacker may push it once where
+    the table allows pushing (ARM 1.2, Pushing).
+    """
+    opts = allowed(options, push)
+    return Procedure(*statistic(push), damage_rule(blow, opts))
 
 
-def damage_odds(blow: Blow, options: Options | None = None) -> Distribution[Damage]:
+def damage_odds(
+    blow: Blow, options: Options | None = None, push: bool = False
+) -> Distribution[Damage]:
     """Exact distribution of what a blow does (same rule as the roll)."""
-    return damage_procedure(blow, options).odds()
+    return damage_procedure(blow, options, push).odds()
 
 
-def level_odds(blow: Blow, options: Options | None = None) -> dict[str, Distribution[Any]]:
-    """Exact wound-level, shock-level and destroyed distributions of a blow."""
-    dist = damage_odds(blow, options)
-    return {
+def level_odds(
+    blow: Blow, options: Options | None = None, push: bool = False
+) -> dict[str, Distribution[Any]]:
+    """Exact wound-level, shock-level and destroyed distributions of a blow.
+
+    A pushed roll adds ``shock_cost``: the shock levels the push costs the attacker.
+    """
+    dist = damage_odds(blow, options, push)
+    found: dict[str, Distribution[Any]] = {
         "wound": dist.map(lambda d: d.wound),
         "shock": dist.map(lambda d: d.shock),
         "destroyed": dist.map(lambda d: d.destroyed),
     }
+    if push:
+        found["shock_cost"] = dist.map(lambda d: d.push_cost)
+    return found
 
 
 # ---------------------------------------------------------------------------
@@ -158,9 +198,7 @@ class Condition:
     @property
     def label(self) -> str:
         """The condition by name."""
-        if self.destroyed:
-            return "Destroyed"
-        return f"{WOUND_LEVELS[self.wound]}, {SHOCK_LEVELS[self.shock]}"
+        return _label(self.destroyed, self.wound, self.shock, ", ", "")
 
 
 def accumulate(condition: Condition, wound: int, shock: int, destroyed: bool = False) -> Condition:
@@ -179,7 +217,7 @@ def record_wound(
     condition: Condition, description: str, level: int, options: Options | None = None
 ) -> Condition:
     """Record a named wound; a character carries at most ``max_wounds`` of them."""
-    opts = options or Options()
+    opts = options or DEFAULT_OPTIONS
     if not opts.record_wounds:
         raise IllegalAction("named wounds are not recorded at this table (record_wounds is off)")
     if not 1 <= level <= LEVEL_CAP:
@@ -198,10 +236,15 @@ def resolve_damage(
     options: Options | None = None,
     condition: Condition | None = None,
     target: str = "defender",
+    push: bool = False,
+    attacker: str = "attacker",
 ) -> Outcome:
-    """Roll the damage of one blow; the outcome carries the levels and the new condition."""
-    opts = options or Options()
-    procedure = damage_procedure(blow, opts)
+    """Roll the damage of one blow; the outcome carries the levels and the new condition.
+
+    ``push`` rolls the push die too (ARM 1.2, Pushing); on 2-5 the attacker
+    takes a level of shock, recorded as a change on ``attacker``.
+    """
+    procedure = damage_procedure(blow, options, push)
     faces, damage = procedure.roll(roller)
     before = condition or Condition()
     after = accumulate(before, damage.wound, damage.shock, damage.destroyed)
@@ -215,6 +258,10 @@ def resolve_damage(
     )
     if damage.destroyed and not before.destroyed:
         changes += (Change(target, "destroyed", value=True, reason="damage 16+"),)
+    pushed: dict[str, object] = {}
+    if push:
+        pushed = push_details(faces[2], damage.push_cost)
+        changes += push_changes(attacker, damage.push_cost)
     return Outcome(
         system="arm",
         action="damage",
@@ -237,6 +284,7 @@ def resolve_damage(
             "condition": after.label,
             "condition_wound": after.wound,
             "condition_shock": after.shock,
+            **pushed,
         },
         manual=is_manual(roller),
         rolls=roller.records[-1:],

@@ -36,10 +36,15 @@ class Task:
 
 @dataclass(frozen=True)
 class Strike:
-    """The damage of a landed blow against ``target``'s present condition."""
+    """The damage of a landed blow against ``target``'s present condition.
+
+    ``push`` pushes the damage roll; its shock cost falls on ``attacker``.
+    """
 
     blow: Blow
     target: str = "defender"
+    push: bool = False
+    attacker: str = "attacker"
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,8 @@ class ArmRuleset:
                 options=options,
                 condition=_condition(state, action.target),
                 target=action.target,
+                push=action.push,
+                attacker=action.attacker,
             )
         if isinstance(action, MovementPush):
             return resolve_movement_push(action.rate, roller, options=options, actor=action.actor)
@@ -94,7 +101,7 @@ class ArmRuleset:
         if isinstance(action, Task):
             return task_odds(action.total, action.difficulty, action.push, options).result
         if isinstance(action, Strike):
-            return damage_odds(action.blow, options)
+            return damage_odds(action.blow, options, action.push)
         if isinstance(action, MovementPush):
             return movement_push_odds(action.rate, options)
         raise RulesError(f"ARM has no action {type(action).__name__}")
