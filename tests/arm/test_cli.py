@@ -245,3 +245,27 @@ def test_totals_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "odds", "--sheet", sheet, "--stat", "Fitness", "--mod", "Axes", "--difficulty", "4"
     )
     assert code == 1 and "no mod 'Axes'" in err
+
+
+def test_melee_rolls_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 3: Christine's lunge is Fitness 7 + Rapiers 2 + rapier +1 + circling 1 = 11."""
+    christine, alex = str(DATA / "christine.json"), str(DATA / "alex.json")
+    argv = ["check", "--sheet", christine, "--melee", "attack", "--mod", "Rapiers"]
+    argv += ["--situation", "circled", "--difficulty", "4", "--faces", "3,4", "--json"]
+    data = json.loads(_run(capsys, *argv)[1])
+    assert (data["details"]["base"], data["details"]["total"], data["result"]) == (11, 10, 6)
+    dodge = ["check", "--sheet", alex, "--melee", "dodge", "--difficulty", "8"]
+    data = json.loads(_run(capsys, *dodge, "--faces", "4,3", "--json")[1])
+    assert (data["details"]["total"], data["result"], data["success"]) == (7, -1, False)
+    parry = ["odds", "--sheet", alex, "--melee", "parry", "--situation", "standstill"]
+    data = json.loads(_run(capsys, *parry, "--difficulty", "7", "--json")[1])
+    assert data == json.loads(
+        _run(capsys, "odds", "--total", "7", "--difficulty", "7", "--json")[1]
+    )
+    for bad, message in (
+        (["--melee", "dodge", "--weapon", "Sword"], "no weapon"),
+        (["--melee", "attack", "--situation", "drunk"], "unknown situation"),
+        (["--stat", "Fitness", "--situation", "circled"], "go with --melee"),
+    ):
+        code, _, err = _run(capsys, "odds", "--sheet", alex, *bad, "--difficulty", "4")
+        assert code == 1 and message in err and len(err.strip().splitlines()) == 1

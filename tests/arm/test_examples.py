@@ -12,6 +12,7 @@ from referee.systems.arm.combat import (
     circling_difficulty,
     may_defend,
     melee_difficulty,
+    melee_total,
     round_problems,
 )
 from referee.systems.arm.damage import Blow, Condition, accumulate, resolve_damage
@@ -152,6 +153,7 @@ def test_round_one_brad_charges_and_alex_dives_under_the_axe() -> None:
     brad, alex = premade("brad"), premade("alex")
     difficulty = melee_difficulty("attack")
     assert difficulty == 4
+    assert melee_total(brad, "attack") == (8, ())  # the axe's attack modifier is 0
     total, result, label, success = _task(brad.total("Fitness"), difficulty, 3, 5)
     assert (total, result, success) == (6, 2, True)
     assert label == "Unconvincing success"
@@ -189,12 +191,13 @@ def test_round_two_with_brads_table_willpower() -> None:
 def _round_three(axe_damage: int) -> tuple[Condition, list[object]]:
     alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
     seen: list[object] = []
-    circling = Options().circling_bonus
-    attack_total = christine.total("Fitness", "Rapiers", extra=christine.weapon().attack + circling)
+    attack_total, extra = melee_total(christine, "attack", "Rapiers", circled=True)
     assert attack_total == 7 + 2 + 1 + 1
+    assert [(m.value, m.source) for m in extra] == [(1, "Rapier attack"), (1, "circling")]
     total, hit, _, success = _task(attack_total, melee_difficulty("attack"), 3, 4)
     seen += [total, hit, success]
     dodge = melee_difficulty("prepared defence", attack_result=hit)
+    assert melee_total(alex, "dodge") == (6, ())  # a dodge adds no weapon
     total, dodged, _, success = _task(alex.total("Fitness"), dodge, 4, 3)
     seen += [dodge, total, dodged, success]
     wound_armour, shock_armour = alex.armour_values()

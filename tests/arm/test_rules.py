@@ -300,3 +300,32 @@ def test_setting_problems() -> None:
         "races.0.stats.Luck",
         "armour.0",
     ]
+
+
+def test_melee_totals_parry_standstill_and_berserk() -> None:
+    """Weapon attack / parry columns, standstill +2, circling +1, berserk -2 next action."""
+    from referee.systems.arm.combat import melee_modifiers, melee_total
+
+    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    assert melee_total(alex, "parry")[0] == 6 - 1  # his sword parries at -1
+    assert melee_total(brad, "parry")[0] == 8 - 3  # the axe parries at -3
+    assert melee_total(christine, "parry", "Rapiers")[0] == 7 + 2 + 1
+    assert melee_total(alex, "dodge", standstill=True)[0] == 6 + 2
+    assert melee_total(brad, "attack", after_berserk=True)[0] == 8 - 2
+    assert melee_total(brad, "dodge", after_berserk=True)[0] == 8 - 2
+    fencer = Sheet(name="F", stats=STATS, weapons=(WeaponEntry("Sword (150cm)"),))
+    assert melee_total(fencer, "attack")[0] == 6 - 2
+    assert melee_total(fencer, "parry", standstill=True)[0] == 6 - 2 + 2
+    house = Options(circling_bonus=2, standstill_defence_bonus=3, berserk_penalty=-1)
+    assert melee_total(christine, "attack", circled=True, options=house)[0] == 7 + 1 + 2
+    assert sum(m.value for m in melee_modifiers(alex, "dodge", standstill=True, options=house)) == 3
+    for bad in (
+        {"role": "feint"},
+        {"role": "dodge", "weapon": "Sword"},
+        {"role": "parry", "circled": True},
+        {"role": "attack", "standstill": True},
+    ):
+        with pytest.raises(RulesError):
+            melee_modifiers(alex, **bad)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="carries no weapon"):
+        melee_total(Sheet(name="N", stats=STATS), "attack")

@@ -45,26 +45,75 @@ def _difficulty(text: str) -> int:
 
 
 SHEET_HELP = "A character sheet (JSON): with --stat (and --mod) instead of --total."
-STAT_HELP = "The stat to roll, from --sheet (e.g. Fitness)."
+STAT_HELP = "The stat to roll, from --sheet (e.g. Fitness; melee rolls default to Fitness)."
 MOD_HELP = "A mod of --sheet that applies (repeatable), e.g. --mod Swords."
+SITUATIONS = ("circled", "standstill", "after-berserk")
+Mods = Annotated[list[str] | None, typer.Option("--mod", help=MOD_HELP)]
+Melee = Annotated[
+    str | None,
+    typer.Option(
+        "--melee",
+        help="With --sheet: a melee roll, attack / parry / dodge (adds the weapon's attack "
+        "or parry modifier).",
+    ),
+]
+WeaponName = Annotated[
+    str | None, typer.Option("--weapon", help="With --melee: the weapon used (default: first).")
+]
+Situations = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--situation",
+        help="With --melee (repeatable): circled (+1 attack), standstill (+2 defence), "
+        "after-berserk (-2).",
+    ),
+]
 
 
-def _total(total: int | None, sheet: str | None, stat: str | None, mods: list[str] | None) -> int:
-    """``--total``, or stat + mods read from a sheet; exactly one of the two."""
+def _total(
+    total: int | None,
+    sheet: str | None,
+    stat: str | None,
+    mods: list[str] | None,
+    melee: str | None = None,
+    weapon: str | None = None,
+    situations: list[str] | None = None,
+) -> int:
+    """``--total``, or stat + mods (+ melee modifiers) read from a sheet; exactly one of the two."""
+    from referee.systems.arm.combat import melee_total
     from referee.systems.arm.sheet import Sheet
     from referee.systems.base import load_record
 
+    from_sheet = sheet is not None or stat is not None or mods or melee or weapon or situations
     if total is not None:
-        if sheet is not None or stat is not None or mods:
+        if from_sheet:
             raise RulesError("give either --total or --sheet with --stat, not both")
         return total
-    if sheet is None or stat is None:
-        raise RulesError("give --total, or --sheet FILE with --stat NAME")
+    if melee is None and (weapon is not None or situations):
+        raise RulesError("--weapon and --situation go with --melee")
+    if sheet is None or (stat is None and melee is None):
+        raise RulesError("give --total, or --sheet FILE with --stat NAME (or --melee)")
     character = load_record(Sheet, load_json_file(sheet))
     unknown = [m for m in mods or [] if not character.has_mod(m)]
     if unknown:
         raise RulesError(f"{character.name} has no mod {unknown[0]!r}")
-    return character.total(stat, *(mods or []))
+    if melee is None:
+        return character.total(stat or "", *(mods or []))
+    named = [x.strip().lower() for x in situations or []]
+    for x in named:
+        if x not in SITUATIONS:
+            raise RulesError(f"unknown situation {x!r}; known: {', '.join(SITUATIONS)}")
+    found, _ = melee_total(
+        character,
+        melee,
+        *(mods or []),
+        stat=stat or "Fitness",
+        weapon=weapon,
+        circled="circled" in named,
+        standstill="standstill" in named,
+        after_berserk="after-berserk" in named,
+    )
+    return found
 
 
 def _all_faces_used(roller: Any) -> None:
@@ -94,11 +143,14 @@ def odds(
     push: bool = typer.Option(False, "--push", help=PUSH_HELP),
     sheet: str | None = typer.Option(None, "--sheet", help=SHEET_HELP),
     stat: str | None = typer.Option(None, "--stat", help=STAT_HELP),
-    mods: Annotated[list[str] | None, typer.Option("--mod", help=MOD_HELP)] = None,
+    mods: Mods = None,
+    melee: Melee = None,
+    weapon: WeaponName = None,
+    situations: Situations = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result."""
-    total = _total(total, sheet, stat, mods)
+    total = _total(total, sheet, stat, mods, melee, weapon, situations)
     from referee.dice.odds import fraction_text
     from referee.systems.arm.checks import task_odds
     from referee.systems.arm.tables import RESULT_LADDER
@@ -138,7 +190,10 @@ def check(
     push: bool = typer.Option(False, "--push", help=PUSH_HELP),
     sheet: str | None = typer.Option(None, "--sheet", help=SHEET_HELP),
     stat: str | None = typer.Option(None, "--stat", help=STAT_HELP),
-    mods: Annotated[list[str] | None, typer.Option("--mod", help=MOD_HELP)] = None,
+    mods: Mods = None,
+    melee: Melee = None,
+    weapon: WeaponName = None,
+    situations: Situations = None,
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " Plus die, minus die[, push die]."
     ),
@@ -147,7 +202,7 @@ def check(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll one check: the total, the result and its meaning (and a push's shock cost)."""
-    total = _total(total, sheet, stat, mods)
+    total = _total(total, sheet, stat, mods, melee, weapon, situations)
     from referee.systems.arm.checks import resolve_task
     from referee.systems.base import outcome_data
 

@@ -18,7 +18,7 @@ from referee.systems.arm.damage import Blow
 from referee.systems.arm.options import Options
 from referee.systems.arm.sheet import Sheet
 from referee.systems.arm.tables import MELEE_DIFFICULTIES
-from referee.systems.base import IllegalAction, Problem, RulesError
+from referee.systems.base import IllegalAction, Modifier, Problem, RulesError
 
 MeleeAction = Literal[
     "attack",
@@ -56,6 +56,81 @@ def circling_difficulty(opponent_wit: int, opponent_mods: int = 0) -> int:
 def defence_bonus(standstill: bool, options: Options | None = None) -> int:
     """+2 to defensive attempts while the combat is at a standstill (prepared)."""
     return (options or Options()).standstill_defence_bonus if standstill else 0
+
+
+MeleeRole = Literal["attack", "parry", "dodge"]
+MELEE_ROLES: tuple[MeleeRole, ...] = ("attack", "parry", "dodge")
+
+
+def melee_modifiers(
+    sheet: Sheet,
+    role: str,
+    *,
+    weapon: str | None = None,
+    circled: bool = False,
+    standstill: bool = False,
+    after_berserk: bool = False,
+    setting: Setting = DEFAULT_SETTING,
+    options: Options | None = None,
+) -> tuple[Modifier, ...]:
+    """What a melee roll adds to stat + mods beyond the character's own mods.
+
+    ARM 1.2, Combat (Melee): an attack adds the weapon's attack modifier (and
+    the circling bonus after a successful Wit against Wit test); a parry adds
+    the weapon's parry modifier; a dodge uses no weapon. Both defences get the
+    standstill bonus when the fight is at a standstill, and any action right
+    after a berserk attack takes the berserk penalty. In the example Christine
+    attacks with Fitness 7 + Rapiers 2 + the rapier's +1 + circling 1 = 11, and
+    Alex dodges with his bare Fitness 6.
+    """
+    key = role.strip().lower()
+    if key not in MELEE_ROLES:
+        raise RulesError(f"unknown melee roll {role!r}; known: {', '.join(MELEE_ROLES)}")
+    opts = options or Options()
+    found: list[Modifier] = []
+    if key != "dodge":
+        w = sheet.weapon(weapon, setting)
+        value = w.attack if key == "attack" else w.parry
+        found.append(Modifier(value, f"{w.name} {key}", "weapon"))
+    elif weapon is not None:
+        raise RulesError("a dodge uses no weapon; give --weapon only to attack or parry")
+    if circled:
+        if key != "attack":
+            raise RulesError("the circling bonus is for the next attack")
+        found.append(Modifier(opts.circling_bonus, "circling", "situation"))
+    if standstill:
+        if key == "attack":
+            raise RulesError("the standstill bonus is for defences")
+        found.append(Modifier(opts.standstill_defence_bonus, "standstill", "situation"))
+    if after_berserk:
+        found.append(Modifier(opts.berserk_penalty, "after a berserk attack", "situation"))
+    return tuple(m for m in found if m.value)
+
+
+def melee_total(
+    sheet: Sheet,
+    role: str,
+    *mods: str,
+    stat: str = "Fitness",
+    weapon: str | None = None,
+    circled: bool = False,
+    standstill: bool = False,
+    after_berserk: bool = False,
+    setting: Setting = DEFAULT_SETTING,
+    options: Options | None = None,
+) -> tuple[int, tuple[Modifier, ...]]:
+    """Stat + the named mods + :func:`melee_modifiers`, and the modifiers themselves."""
+    extra = melee_modifiers(
+        sheet,
+        role,
+        weapon=weapon,
+        circled=circled,
+        standstill=standstill,
+        after_berserk=after_berserk,
+        setting=setting,
+        options=options,
+    )
+    return sheet.total(stat, *mods) + sum(m.value for m in extra), extra
 
 
 # ---------------------------------------------------------------------------
