@@ -8,6 +8,7 @@ import icepool
 
 from harness import Case
 from referee.systems.mongrel.checks import check_odds, exact_stat, full_stat, meets, needs
+from referee.systems.mongrel.sorcery import occult_attack
 
 TITLE = "Mongrel"
 
@@ -39,6 +40,33 @@ def _same(ours: Any, ref: Any) -> None:
     assert mine == theirs, "icepool and ours disagree"
 
 
+def _under_effect(n: int, tn: int, identity: int) -> Any:
+    """icepool: Effect (0 = failure) of n dice rolled under tn, written independently."""
+
+    def vec(f: int) -> Any:
+        return icepool.Vector((int(f <= tn), int(f == 6)))
+
+    def effect(v: Any) -> int:
+        hits, sixes = v
+        if (tn >= 6 and 2 * sixes >= n) or hits == 0:
+            return 0
+        return int(hits) + identity
+
+    return (n @ icepool.d6.map(vec)).map(effect)
+
+
+def _icepool_occult(n: int, tn: int, ident: int, bonus: int, k: int, rtn: int, rident: int) -> Any:
+    """icepool: net Effect of an Occult working (Resolve bonus) after a Resist (subtract)."""
+    working = _under_effect(n, tn, ident)
+    resist = _under_effect(k, rtn, rident)
+    return icepool.map(lambda a, b: max(0, a + bonus - b) if a else 0, working, resist)
+
+
+def _ours_occult() -> Any:
+    proc = occult_attack(6, 6, 4, 3, resist_dice=4, resist_spirit=4, resist_identity=2)
+    return proc.odds().map(lambda r: r.effect)
+
+
 def cases() -> list[Case]:
     """A pool distribution for up to 10 dice: ≤ 50 µs and ≥ 10× icepool."""
     out = []
@@ -68,6 +96,17 @@ def cases() -> list[Case]:
             "10d6 over 3, Identity 4: result distribution",
             lambda: check_odds(10, 3, "over", 4),
             note="statistic plus the rule mapped over it (what `odds` prints)",
+        )
+    )
+    ours, ref = _ours_occult(), _icepool_occult(6, 6, 4, 2, 4, 4, 2)
+    scale = ref.denominator() // ours.total
+    assert {e: w * scale for e, w in ours.items()} == {e: w for e, w in ref.items() if w}
+    out.append(
+        Case(
+            "Occult 6d6 under 6 (3 Resolve) vs Resist 4d6 under 4: net Effect",
+            _ours_occult,
+            {"icepool": lambda: _icepool_occult(6, 6, 4, 2, 4, 4, 2)},
+            note="working and Resist as one Procedure (combine of the two statistics)",
         )
     )
     return out
