@@ -114,3 +114,22 @@ def test_a_seeded_deck_drawn_out_gives_every_card_once(seed: int) -> None:
 
     values, rest = Deck().draw(SeededRoller(seed), 48)
     assert sorted(values) == sorted(Deck().cards) and len(rest) == 0
+
+
+def test_spoken_numbers_become_the_faces_of_the_verbal_methods() -> None:
+    from referee.errors import RulesError
+    from referee.systems.mnemonic.randomizers import read_verbal, read_verbal_ab, spoken_faces
+
+    assert spoken_faces("verbal", 8, "9") == (8, 9) and read_verbal((8, 9)) == 5
+    assert spoken_faces("verbal-ab", "3a", " 5B ") == (3, 1, 5, 2)
+    assert read_verbal_ab((3, 1, 5, 2)) == 5  # A and B differ: 13 - 8
+    assert read_verbal_ab(spoken_faces("verbal-ab", "3B", "5B")) == 8  # same letter: the sum
+    for args, msg in [
+        (("verbal", 13, 1), "player: the number must be 1..12"),
+        (("verbal", 1, "x"), "referee: 'x' is not a number"),
+        (("verbal-ab", "7A", "1B"), "player: the number must be 1..6"),
+        (("verbal-ab", "4", "1B"), "a number 1..6 and a letter"),
+        (("d12", 1, 2), "only|for the verbal randomizers"),
+    ]:
+        with pytest.raises(RulesError, match=msg):
+            spoken_faces(*args)

@@ -139,3 +139,49 @@ def test_reshuffle_then_odds_of_the_next_draw() -> None:
     assert RULESET.odds(action, fresh, Options()).probability_where(
         lambda r: r.success
     ) == Fraction(8, 48)
+
+
+def test_verbal_numbers_played_live_through_the_ruleset() -> None:
+    """The player's and the referee's numbers are inputs at a live table."""
+    action = Check(6, 0, randomizer="verbal-ab", said=("4A", "5b"))
+    out = RULESET.resolve(action, STATE, ScriptedRoller([]), Options())
+    # different letters: 13 - (4 + 5) = 4; 6 - 4 = 2 -> 3 Successes
+    assert out.details["value"] == 4 and out.result == 2 and out.manual
+    assert out.details["numbers"] == "player 4A, referee 5B"
+    out = RULESET.resolve(
+        SheetCheck("Ann", "Tough", "Sailor", randomizer="verbal", said=("8", "9")),
+        STATE,
+        ScriptedRoller([]),
+        Options(),
+    )
+    # 8 + 9 = 17 -> 5; Tough 4 + Sailor 5 - 5 = 4
+    assert out.details["value"] == 5 and out.result == 4
+    hit = RULESET.resolve(
+        Attack(7, "Fair", randomizer="verbal", said=("12", "12")),
+        STATE,
+        ScriptedRoller([]),
+        Options(),
+    )
+    assert hit.details["value"] == 12 and hit.result == -2 and not hit.details["hit"]
+
+
+def test_actions_load_from_stored_json() -> None:
+    from referee.systems.base import dump_record, load_record
+
+    action = Attack(7, "Fair", defense=-3, randomizer="cards", cards=(12,))
+    assert load_record(Attack, dump_record(action)) == action
+    check = load_record(Check, {"aptitude": 5, "said": ["3", "4"], "randomizer": "verbal"})
+    assert check == Check(5, randomizer="verbal", said=("3", "4"))
+
+
+def test_resolve_and_odds_refuse_the_same_inputs() -> None:
+    opts = Options(opposed_rolls=True)
+    bad = Attack(7, 0, defense=-3, defender_aptitude=6)
+    for call in (
+        lambda: RULESET.resolve(bad, STATE, ScriptedRoller([]), opts),
+        lambda: RULESET.odds(bad, STATE, opts),
+    ):
+        with pytest.raises(IllegalAction, match="instead of worsening"):
+            call()
+    with pytest.raises(IllegalAction, match="no odds for Reshuffle"):
+        RULESET.odds(Reshuffle(), STATE, Options())

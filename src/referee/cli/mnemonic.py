@@ -63,54 +63,26 @@ def _deck(drawn: str | None) -> Any:
     return Deck() if drawn is None else Deck().without(list(faces_option(drawn) or ()))
 
 
-def _verbal(randomizer: str, player: str | None, referee: str | None) -> tuple[int, ...] | None:
-    """Faces for the verbal methods from ``--player`` / ``--referee``."""
+def _said(player: str | None, referee: str | None) -> tuple[str, str] | None:
+    """The verbal numbers played live, from ``--player`` / ``--referee``."""
     if player is None and referee is None:
         return None
     if player is None or referee is None:
         raise RulesError("give both --player and --referee")
-    if randomizer not in ("verbal", "verbal-ab"):
-        raise RulesError("--player and --referee are for the verbal randomizers")
-    out: list[int] = []
-    for who, text in (("player", player), ("referee", referee)):
-        t = text.strip().upper()
-        if randomizer == "verbal-ab":
-            if len(t) < 2 or t[-1] not in "AB":
-                raise RulesError(f"--{who} for verbal-ab is a number 1-6 and a letter, e.g. 4A")
-            number, letter = t[:-1], (1 if t[-1] == "A" else 2)
-        else:
-            number, letter = t, 0
-        try:
-            n = int(number)
-        except ValueError:
-            raise RulesError(f"--{who}: {text!r} is not a number") from None
-        top = 6 if randomizer == "verbal-ab" else 12
-        if not 1 <= n <= top:
-            raise RulesError(f"--{who}: the number must be 1..{top}, not {n}")
-        out.append(n)
-        if letter:
-            out.append(letter)
-    return tuple(out)
+    return player, referee
 
 
 def _inputs(
-    randomizer: str, faces: str | None, player: str | None, referee: str | None, seed: int | None
+    randomizer: str, faces: str | None, seed: int | None
 ) -> tuple[Roller, tuple[int, ...] | None]:
-    """The roller and hand-drawn cards for a command."""
+    """The roller and hand-drawn cards for a command (``--faces`` are card values
+    for the card randomizers, faces otherwise)."""
     from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
 
-    name = check_randomizer(randomizer)
     hand = faces_option(faces)
-    spoken = _verbal(name, player, referee)
-    if spoken is not None and hand is not None:
-        raise RulesError("give either --faces or --player/--referee, not both")
-    if uses_cards(name):
-        if hand is not None:
-            bad = [c for c in hand if not 1 <= c <= 12]
-            if bad:
-                raise RulesError(f"card value {bad[0]} is impossible (Ace 1 ... Queen 12)")
+    if uses_cards(check_randomizer(randomizer)):
         return make_roller(None, seed), hand
-    return make_roller(spoken if spoken is not None else hand, seed), None
+    return make_roller(hand, seed), None
 
 
 def _all_used(roller: Roller) -> None:
@@ -245,9 +217,12 @@ def check(
         raise RulesError("give --aptitude, or --sheet with --talent")
     else:
         apt = aptitude
-    roller, cards = _inputs(opts.randomizer, faces, player, referee, seed)
+    said = _said(player, referee)
+    if said is not None and faces is not None:
+        raise RulesError("give either --faces or --player/--referee, not both")
+    roller, cards = _inputs(opts.randomizer, faces, seed)
     out = success_check(
-        apt, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards
+        apt, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards, said=said
     )
     _all_used(roller)
     if as_json:
@@ -324,7 +299,7 @@ def attack(
         else:
             _odds_table("attack", data)
         return
-    roller, cards = _inputs(opts.randomizer, faces, None, None, seed)
+    roller, cards = _inputs(opts.randomizer, faces, seed)
     if cards is not None:
         action = replace(action, cards=cards)
     out = RULESET.resolve(action, state, roller, opts)
@@ -366,7 +341,7 @@ def injury(
         raise RulesError("--injuries must be 0..100")
     opts = _options(randomizer)
     status = Status("Hurt" if injuries else "Fine", None, injuries)
-    roller, cards = _inputs(opts.randomizer, faces, None, None, seed)
+    roller, cards = _inputs(opts.randomizer, faces, seed)
     out = resolve_injury(
         aptitude, _chances(chances), worst, roller, status=status, options=opts, cards=cards
     )

@@ -31,6 +31,7 @@ from referee.systems.mnemonic.randomizers import (
     check_randomizer,
     drawn_cards,
     randomizer_procedure,
+    spoken_faces,
     uses_cards,
 )
 from referee.systems.mnemonic.tables import (
@@ -184,6 +185,43 @@ class Draw:
         return ", ".join(str(f) for f in self.faces)
 
 
+Said = tuple[int | str, int | str]
+"""The player's and the referee's numbers of a verbal method played live."""
+
+
+def live_roller(
+    name: str,
+    roller: Roller,
+    deck: Deck | None,
+    *,
+    cards: Sequence[int] | None = None,
+    said: Said | None = None,
+    checks: int = 1,
+) -> tuple[Roller, bool]:
+    """The roller a check uses and whether its faces were entered by hand.
+
+    ``cards`` are card values drawn at a real table (each must still be in
+    ``deck``, ``checks`` checks' worth); ``said`` the verbal numbers played
+    live. Both become the faces that produce them, so a live check runs through
+    the same rule as a rolled one.
+    """
+    if cards is not None and said is not None:
+        raise RulesError("give card values or spoken numbers, not both")
+    if said is not None:
+        if checks != 1:
+            raise RulesError("spoken numbers are for one check at a time")
+        return ManualRoller(spoken_faces(name, *said)), True
+    if cards is None:
+        return roller, is_manual(roller)
+    if not uses_cards(name):
+        raise RulesError(f"card values are only for the card randomizers, not {name}")
+    need = cards_needed(name) * checks
+    if len(cards) != need:
+        raise CardError(f"{name} draws {need} card(s) here; {len(cards)} given")
+    assert deck is not None
+    return ManualRoller(deck.positions_of(list(cards))), True
+
+
 def draw(
     randomizer: str,
     roller: Roller,
@@ -191,24 +229,18 @@ def draw(
     deck: Deck | None = None,
     options: Options | None = None,
     cards: Sequence[int] | None = None,
+    said: Said | None = None,
 ) -> Draw:
     """Produce a randomizer value: roll dice, take the verbal numbers, or draw cards.
 
-    ``cards`` are card values drawn at a real table; each must still be in the deck.
+    ``cards`` are card values drawn at a real table; each must still be in the
+    deck. ``said`` are the player's and the referee's numbers of a verbal
+    method played live (see :func:`~.randomizers.spoken_faces`).
     """
     options = options or Options()
     name = check_randomizer(randomizer)
     deck, reshuffled = deck_for(name, deck, options)
-    manual = is_manual(roller)
-    if cards is not None:
-        if not uses_cards(name):
-            raise RulesError(f"card values are only for the card randomizers, not {name}")
-        need = cards_needed(name)
-        if len(cards) != need:
-            raise CardError(f"{name} draws {need} card(s); {len(cards)} given")
-        assert deck is not None
-        roller = ManualRoller(deck.positions_of(list(cards)))
-        manual = True
+    roller, manual = live_roller(name, roller, deck, cards=cards, said=said)
     proc = randomizer_procedure(name, deck)
     faces, value = proc.roll(roller)
     if uses_cards(name):
@@ -239,15 +271,19 @@ def success_check(
     deck: Deck | None = None,
     randomizer: str | None = None,
     cards: Sequence[int] | None = None,
+    said: Said | None = None,
     action: str = "check",
     extra: Sequence[Modifier] = (),
 ) -> Outcome:
-    """Resolve one Success Check; the outcome records every number and the new deck."""
+    """Resolve one Success Check; the outcome records every number and the new deck.
+
+    ``cards`` / ``said``: the cards drawn or the verbal numbers said at a live table.
+    """
     options = options or Options()
     name = check_randomizer(randomizer or options.randomizer)
     apt = aptitude if isinstance(aptitude, Aptitude) else Aptitude(check_aptitude(aptitude), ())
     chance = chances_value(chances) + sum(m.value for m in extra)
-    got = draw(name, roller, deck=deck, options=options, cards=cards)
+    got = draw(name, roller, deck=deck, options=options, cards=cards, said=said)
     result = check_rule(apt.value, chance)(got.value)
     parts = apt.parts or (Modifier(apt.value, "Aptitude", "aptitude"),)
     modifiers = (

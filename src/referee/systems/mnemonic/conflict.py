@@ -19,20 +19,22 @@ from typing import Any
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
-from referee.dice.roller import ManualRoller, Roller, is_manual
-from referee.errors import IllegalAction, RulesError
+from referee.dice.roller import Roller
+from referee.errors import IllegalAction
 from referee.systems.base import Change, Modifier, Outcome, Procedure
 from referee.systems.mnemonic.aptitude import check_aptitude
 from referee.systems.mnemonic.checks import (
     SYSTEM,
     CheckResult,
+    Said,
     chances_text,
     chances_value,
     check_odds,
     deck_for,
+    live_roller,
     success_check,
 )
-from referee.systems.mnemonic.deck import CardError, Deck
+from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import (
     cards_needed,
@@ -212,6 +214,7 @@ def attack(
     deck: Deck | None = None,
     randomizer: str | None = None,
     cards: Sequence[int] | None = None,
+    said: Said | None = None,
 ) -> Outcome:
     """An attack where only the attacker rolls; ``defense`` (<= 0) worsens the Chances.
 
@@ -229,6 +232,7 @@ def attack(
         deck=deck,
         randomizer=randomizer,
         cards=cards,
+        said=said,
         action="attack",
         extra=extra,
     )
@@ -324,16 +328,7 @@ def opposed_attack(
     options = options or Options()
     name = check_randomizer(randomizer or options.randomizer)
     deck, reshuffled = deck_for(name, deck, options, checks=2)
-    manual = is_manual(roller)
-    if cards is not None:
-        if not uses_cards(name):
-            raise RulesError(f"card values are only for the card randomizers, not {name}")
-        if len(cards) != 2 * cards_needed(name):
-            raise CardError(
-                f"an opposed {name} check draws {2 * cards_needed(name)} cards; {len(cards)} given"
-            )
-        assert deck is not None
-        roller, manual = ManualRoller(deck.positions_of(list(cards))), True
+    roller, manual = live_roller(name, roller, deck, cards=cards, checks=2)
     proc = opposed_procedure(attacker, chances, defender, defender_chances, name, deck)
     faces, result = proc.roll(roller)
     va, vd = proc.read(faces)

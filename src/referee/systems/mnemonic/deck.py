@@ -142,6 +142,8 @@ class Deck:
 
 
 def _missing(i: int, value: int, left: list[int]) -> str:
+    if value not in CARD_VALUES:
+        return f"card {i} ({value}) is impossible: values run Ace 1 ... Queen 12, no kings"
     have = ", ".join(f"{card_name(k)}x{n}" for k, n in sorted(Counter(left).items()))
     return (
         f"card {i} ({card_name(value)}) is not in the deck "

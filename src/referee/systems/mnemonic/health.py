@@ -24,6 +24,7 @@ from referee.systems.base import Change, Modifier, Outcome, Procedure
 from referee.systems.mnemonic.aptitude import Aptitude, check_aptitude
 from referee.systems.mnemonic.checks import (
     CheckResult,
+    Said,
     chances_value,
     check_procedure,
     deck_for,
@@ -114,6 +115,7 @@ def injury(
     deck: Deck | None = None,
     randomizer: str | None = None,
     cards: Sequence[int] | None = None,
+    said: Said | None = None,
 ) -> Outcome:
     """Resolve an injury check: the victim's new Status is in ``changes`` and ``details``."""
     options = options or Options()
@@ -139,6 +141,7 @@ def injury(
         deck=deck,
         randomizer=randomizer,
         cards=cards,
+        said=said,
         action=f"injury check for {victim}",
         extra=extra,
     )

@@ -88,6 +88,36 @@ def read_verbal_ab(faces: tuple[int, ...]) -> int:
     return verbal_ab_value(n1, LETTERS[l1], n2, LETTERS[l2])
 
 
+def spoken_faces(name: str, player: int | str, referee: int | str) -> tuple[int, ...]:
+    """The faces of a verbal method played live, from the numbers said at the table.
+
+    ``verbal``: each a number 1..12 (``8``, ``"8"``); ``verbal-ab``: a number
+    1..6 with a letter (``"4A"``, ``"5b"``). The player's choice comes first, as
+    the player reveals first ("success check options", C). A clear
+    :class:`RulesError` names a bad entry.
+    """
+    key = check_randomizer(name)
+    if key not in ("verbal", "verbal-ab"):
+        raise RulesError(f"numbers said aloud are for the verbal randomizers, not {key}")
+    top = 6 if key == "verbal-ab" else 12
+    faces: list[int] = []
+    for who, said in (("player", player), ("referee", referee)):
+        text = str(said).strip().upper()
+        letter = 0
+        if key == "verbal-ab":
+            if len(text) < 2 or text[-1] not in "AB":
+                raise RulesError(f"{who}: a number 1..6 and a letter, e.g. 4A; not {said!r}")
+            text, letter = text[:-1], (1 if text[-1] == "A" else 2)
+        try:
+            number = int(text)
+        except ValueError:
+            raise RulesError(f"{who}: {said!r} is not a number") from None
+        if not 1 <= number <= top:
+            raise RulesError(f"{who}: the number must be 1..{top}, not {number}")
+        faces += [number, letter] if letter else [number]
+    return tuple(faces)
+
+
 def drawn_cards(deck: Deck, faces: tuple[int, ...]) -> tuple[tuple[int, ...], Deck]:
     """The card values that positions ``faces`` draw in turn, and the deck afterwards."""
     cards = list(deck.cards)
