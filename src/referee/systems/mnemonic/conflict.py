@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
@@ -241,22 +241,12 @@ def attack(
 
 def _as_attack(out: Outcome) -> Outcome:
     hit = bool(out.success)
-    details = dict(out.details)
-    details["hit"] = hit
-    label = f"hit, {out.label}" if hit else f"miss, {out.label}: the victim escapes unharmed"
-    return Outcome(
-        system=out.system,
-        action=out.action,
-        faces=out.faces,
-        modifiers=out.modifiers,
-        result=out.result,
-        success=out.success,
-        label=label,
-        changes=out.changes,
-        details=details,
-        manual=out.manual,
-        rolls=out.rolls,
-    )
+    return replace(out, label=attack_label(hit, out.label), details={**out.details, "hit": hit})
+
+
+def attack_label(hit: bool, text: str) -> str:
+    """ "hit, 3 Successes" / "miss, 2 Failures: the victim escapes unharmed"."""
+    return f"hit, {text}" if hit else f"miss, {text}: the victim escapes unharmed"
 
 
 def attack_odds(
@@ -357,11 +347,7 @@ def opposed_attack(
     else:
         sides = [s for count, s in proc.groups for _ in range(count)]
         dice = tuple(DieRoll(f, s) for f, s in zip(faces, sides, strict=True))
-    label = (
-        f"hit, {result.text(options)}"
-        if result.success
-        else f"miss, {result.text(options)}: the victim escapes unharmed"
-    )
+    label = attack_label(result.success, result.text(options))
     return Outcome(
         system=SYSTEM,
         action="opposed attack",

@@ -15,6 +15,7 @@ a failed check makes the outcome the more severe of the old and the new.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from referee.dice.odds import Distribution
@@ -148,21 +149,14 @@ def injury(
     new = status_after(status, worst, CheckResult(out.result or 0), options)
     details: dict[str, Any] = dict(out.details)
     details.update(worst=worst, status=str(new), status_before=str(status), injuries=new.injuries)
-    return Outcome(
-        system=out.system,
-        action=out.action,
-        faces=out.faces,
-        modifiers=out.modifiers,
-        result=out.result,
-        success=out.success,
+    return replace(
+        out,
         label=f"{out.label}: {new}",
         changes=(
             *out.changes,
             Change(victim, "status", value=new, reason=f"injury ({worst} at worst)"),
         ),
         details=details,
-        manual=out.manual,
-        rolls=out.rolls,
     )
 
 
