@@ -170,6 +170,12 @@ def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         (["validate", "missing.json"], "no such file"),
         (
+            ["difficulty", "ranged", "--distance", "14", "--weapon", "Long bow", "--fitness", "6"],
+            "reaches log distance 13",
+        ),
+        (["difficulty", "ranged", "--distance", "13", "--weapon", "Handgun"], "reaches log"),
+        (["difficulty", "ranged", "--distance", "1", "--weapon", "sling"], "unknown ranged"),
+        (
             [*BLOW, "--ignore", "mind"],
             "wound or shock",
         ),
@@ -225,6 +231,8 @@ def test_a_custom_setting_file(capsys: pytest.CaptureFixture[str], tmp_path: Pat
         (["melee", "attack moving", "--size", "1"], 5),
         (["ranged", "--distance", "10", "--cover", "2"], 26),
         (["ranged", "--distance", "-3"], 4),
+        (["ranged", "--distance", "13", "--weapon", "Long bow", "--fitness", "6"], 30),
+        (["ranged", "--distance", "40", "--weapon", "fire-ball"], 84),
         (["soul", "imbue complex"], 10),
         (["spell", "Fire-ball"], 7),
     ],

@@ -329,3 +329,40 @@ def test_melee_totals_parry_standstill_and_berserk() -> None:
             melee_modifiers(alex, **bad)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="carries no weapon"):
         melee_total(Sheet(name="N", stats=STATS), "attack")
+
+
+def test_a_shot_totals_difficulty_range_and_blow() -> None:
+    """Combat (Ranged): Dexterity + accuracy against 4 + twice the log distance; FIT+7 range."""
+    from referee.systems.arm.combat import ranged_blow, ranged_shot
+
+    alex, brad = premade("alex"), premade("brad")
+    bow = DEFAULT_SETTING.ranged_weapon("Long bow")
+    gun = DEFAULT_SETTING.ranged_weapon("Handgun")
+    laser = DEFAULT_SETTING.ranged_weapon("Burst-laser rifle")
+    assert bow is not None and gun is not None and laser is not None
+    assert [(w.damage, w.accuracy, w.max_range) for w in (bow, gun, laser)] == [
+        (5, 15, 7),
+        (7, 17, 12),
+        (10, 20, 15),
+    ]
+    assert bow.range_stat == "Fitness" and gun.range_stat is None
+    # 100 metres is log 10: Alex (Dexterity 7) with a long bow, range 6 + 7 = 13
+    assert ranged_shot(alex, bow, log_of(100)) == (7 + 15, 4 + 2 * 10)
+    assert ranged_shot(alex, bow, 10, moving=True, size=1, cover=2, weather=1) == (
+        22,
+        6 - 1 + 20 + 3,
+    )
+    assert ranged_shot(alex, gun, -2) == (7 + 17, 4)  # a negative distance counts as 0
+    with pytest.raises(IllegalAction, match="reaches log distance 13"):
+        ranged_shot(alex, bow, 14)
+    assert ranged_shot(brad, bow, 15)[0] == 5 + 15  # Brad's Fitness 8 carries the bow to 15
+    with pytest.raises(IllegalAction):
+        ranged_shot(alex, gun, 13)
+    blow = ranged_blow(alex, brad, bow, 3)
+    assert (blow.attack, blow.toughness, blow.wound_armour) == (3 + 5, 8, 0)
+    # the fire-ball: flung (Fitness) at +20, unlimited range, damage 12
+    fireball = spell_named(DEFAULT_SETTING, "Fire-ball")
+    assert ranged_shot(alex, fireball, 30) == (6 + 20, 4 + 60)
+    fire = ranged_blow(alex, premade("christine"), fireball, 2)
+    assert (fire.attack, fire.toughness, fire.wound_armour, fire.shock_armour) == (14, 6, 2, 0)
+    assert fireball.radius_m == 1.0

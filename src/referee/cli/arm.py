@@ -318,6 +318,16 @@ def difficulty(
     moving: bool = typer.Option(False, "--moving", help="A moving target (ranged)."),
     cover: int = typer.Option(0, "--cover", help="Cover modifier (ranged)."),
     weather: int = typer.Option(0, "--weather", help="Weather modifier (ranged)."),
+    missile: str | None = typer.Option(
+        None,
+        "--weapon",
+        help="Ranged: a weapon or spell of the setting; refuses targets beyond its range.",
+    ),
+    fitness: int | None = typer.Option(
+        None,
+        "--fitness",
+        help="Ranged: the shooter's Fitness, for ranges like the long bow's FIT+7.",
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """A difficulty number from the text's guides: presets, melee table, ranged, magic."""
@@ -328,6 +338,8 @@ def difficulty(
 
     key = kind.strip().lower()
     if key == "ranged":
+        if missile is not None:
+            _check_range(missile, distance, fitness)
         found = ranged_difficulty(distance, moving=moving, size=size, cover=cover, weather=weather)
     elif name is None:
         raise RulesError(f"'{kind}' needs a name (e.g. difficulty melee attack)")
@@ -345,6 +357,21 @@ def difficulty(
         emit_json({"difficulty": found})
         return
     console.print(f"difficulty {found}", markup=False)
+
+
+def _check_range(name: str, distance: int, fitness: int | None) -> None:
+    """A target beyond the named weapon's (or spell's) maximum log range is an error."""
+    from referee.systems.arm.catalog import DEFAULT_SETTING
+    from referee.systems.arm.combat import max_range
+
+    weapon = DEFAULT_SETTING.ranged_weapon(name) or DEFAULT_SETTING.spell(name)
+    if weapon is None:
+        known = [w.name for w in DEFAULT_SETTING.ranged] + [s.name for s in DEFAULT_SETTING.spells]
+        raise RulesError(f"unknown ranged weapon {name!r}; known: {', '.join(known)}")
+    stats = None if fitness is None else {"Fitness": fitness}
+    limit = max_range(weapon, stats)
+    if limit is not None and distance > limit:
+        raise RulesError(f"{weapon.name} reaches log distance {limit}; the target is at {distance}")
 
 
 @app.command("log", context_settings=NEGATIVE)

@@ -184,7 +184,11 @@ def may_defend(actions_taken: Sequence[str]) -> bool:
 # ranged combat (ARM 1.2, Combat (Ranged))
 
 
-def max_range(weapon: RangedWeapon | Spell, stats: Mapping[str, int] | None = None) -> int | None:
+Missile = RangedWeapon | Spell
+"""Anything shot, thrown or flung: a ranged weapon, or a set spell like the fire-ball."""
+
+
+def max_range(weapon: Missile, stats: Mapping[str, int] | None = None) -> int | None:
     """A weapon's maximum log range (``None`` = unlimited); FIT+7 adds the stat."""
     limit = weapon.max_range
     stat = getattr(weapon, "range_stat", None)
@@ -197,9 +201,7 @@ def max_range(weapon: RangedWeapon | Spell, stats: Mapping[str, int] | None = No
     return limit
 
 
-def in_range(
-    weapon: RangedWeapon | Spell, distance_log: int, stats: Mapping[str, int] | None = None
-) -> bool:
+def in_range(weapon: Missile, distance_log: int, stats: Mapping[str, int] | None = None) -> bool:
     """Whether a target at ``distance_log`` (standard units) is within range."""
     limit = max_range(weapon, stats)
     return limit is None or distance_log <= limit
@@ -223,13 +225,16 @@ def ranged_difficulty(
     return (6 if moving else 4) - size + 2 * distance + cover + weather
 
 
-def ranged_stat(weapon: RangedWeapon) -> str:
-    """Dexterity for an aiming task (bows, guns), Fitness for a throw (spears, stones)."""
-    return "Dexterity" if weapon.aimed else "Fitness"
+def ranged_stat(weapon: Missile) -> str:
+    """Dexterity for an aiming task (bows, guns), Fitness for a throw (spears, stones).
+
+    A spell that is flung (the fire-ball) is a throw, so Fitness (the package's ruling).
+    """
+    return "Dexterity" if isinstance(weapon, RangedWeapon) and weapon.aimed else "Fitness"
 
 
 def dodge_missile_difficulty(
-    weapon: RangedWeapon | Spell,
+    weapon: Missile,
     hit_result: int,
     *,
     prepared: bool = False,
@@ -271,6 +276,64 @@ def melee_blow(
     )
 
 
-def ranged_total(shooter: Sheet, weapon: RangedWeapon, *mods: str) -> int:
+def ranged_total(shooter: Sheet, weapon: Missile, *mods: str) -> int:
     """Dexterity (aimed) or Fitness (thrown) + mods + the weapon's accuracy."""
+    if weapon.accuracy is None:
+        raise RulesError(f"{weapon.name} is not shot or thrown (it has no accuracy)")
     return shooter.total(ranged_stat(weapon), *mods) + weapon.accuracy
+
+
+def ranged_shot(
+    shooter: Sheet,
+    weapon: Missile,
+    distance_log: int,
+    *mods: str,
+    moving: bool = False,
+    size: int = 0,
+    cover: int = 0,
+    weather: int = 0,
+    options: Options | None = None,
+) -> tuple[int, int]:
+    """The total and the difficulty of one shot (ARM 1.2, Combat (Ranged)).
+
+    A target beyond the weapon's maximum range (a log distance, the long bow's
+    from the shooter's Fitness) cannot be hit at all.
+    """
+    limit = max_range(weapon, shooter.stats)
+    if limit is not None and distance_log > limit:
+        raise IllegalAction(
+            f"{weapon.name} reaches log distance {limit}; the target is at {distance_log}"
+        )
+    difficulty = ranged_difficulty(
+        distance_log,
+        moving=moving,
+        size=size,
+        cover=cover,
+        weather=weather,
+        options=options,
+    )
+    return ranged_total(shooter, weapon, *mods), difficulty
+
+
+def ranged_blow(
+    shooter: Sheet,
+    defender: Sheet,
+    weapon: Missile,
+    result: int,
+    *,
+    setting: Setting = DEFAULT_SETTING,
+) -> Blow:
+    """The blow of a successful shot: its result + the weapon's damage value (+ a strength
+    mod when the weapon allows it) against Toughness and armour (ARM 1.2, Combat (Ranged))."""
+    if weapon.damage is None:
+        raise RulesError(f"{weapon.name} does no damage")
+    strong = isinstance(weapon, RangedWeapon) and weapon.strength
+    wound, shock = defender.armour_values(setting)
+    return Blow(
+        result=result,
+        damage=weapon.damage,
+        toughness=defender.stat("Toughness"),
+        strength=shooter.mod(setting.strength_mod) if strong else 0,
+        wound_armour=wound,
+        shock_armour=shock,
+    )
