@@ -173,8 +173,11 @@ def test_first_aid() -> None:
     # Edu 9 -> ChM +1, Medic 1: +2 against 8 on another
     out = RULESET.resolve(FirstAid(), PC, ScriptedRoller([5, 4]), OPT)
     assert out.target == 8 and out.result == 3 and out.details["healed"] == 3
-    selfaid = RULESET.resolve(FirstAid(on_self=True), PC, ScriptedRoller([5, 4]), OPT)
+    selfaid = RULESET.resolve(FirstAid(on_self=True), hurt(5), ScriptedRoller([5, 4]), OPT)
     assert selfaid.target == 10 and selfaid.details["healed"] == 1
+    # with the patient known, first aid cannot heal damage that is not there
+    unhurt = RULESET.resolve(FirstAid(on_self=True), PC, ScriptedRoller([5, 4]), OPT)
+    assert unhurt.success and unhurt.details["healed"] == 0
     assert first_aid_rounds_left(30, 2, 30) == 27
     assert first_aid_rounds_left(27, -2, 30) == 28
     assert first_aid_rounds_left(30, -3, 30) == 30
@@ -206,11 +209,13 @@ def test_intensive_care_and_massive_damage() -> None:
     ok = RULESET.resolve(SurvivalRoll("intensive"), hurt(3), ScriptedRoller([6, 6]), OPT)
     assert ok.success and ok.changes[0].delta == -2
     # wound penalties apply: 20 damage -> -6, so even 12 fails against 8
-    assert not RULESET.resolve(
-        SurvivalRoll("intensive"), hurt(20), ScriptedRoller([6, 6]), OPT
-    ).success
-    bad = RULESET.resolve(SurvivalRoll("intensive"), hurt(20), ScriptedRoller([1, 1]), OPT)
+    # and a failure calls for a dying roll, rolled at once: 12 - 6 = 6 >= 4 survives it
+    failed = RULESET.resolve(SurvivalRoll("intensive"), hurt(20), ScriptedRoller([6, 6, 6, 6]), OPT)
+    assert not failed.success and failed.label == "Dying roll: Still alive"
+    assert failed.details["dying_roll"]["effect"] == 2 and not failed.changes
+    bad = RULESET.resolve(SurvivalRoll("intensive"), hurt(20), ScriptedRoller([1, 1, 2, 3]), OPT)
     assert bad.details["dying_roll_required"] is True
+    assert bad.label == "Dying roll: Dead" and bad.changes[0].value == "Dead"
     massive = RULESET.resolve(SurvivalRoll("massive"), hurt(30), ScriptedRoller([1, 2]), OPT)
     assert massive.label == "Dead"
 

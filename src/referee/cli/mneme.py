@@ -309,6 +309,18 @@ def take_damage(
         console.print(f"condition: {d['condition']}", markup=False)
 
 
+def _write(path: str, character: Any) -> None:
+    import json
+
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(dump_record(character), fh, indent=2)
+
+
+def _notes(outcome: Outcome) -> None:
+    for note in outcome.details.get("notes", []):
+        console.print(f"  {note}", markup=False)
+
+
 @app.command()
 @handle_errors
 def clock(
@@ -320,34 +332,192 @@ def clock(
         "full_rest", "--activity", help="strenuous, moderate, light or full_rest."
     ),
     care: str = typer.Option("none", "--care", help="none, light, moderate, serious, intensive."),
+    unsupervised: bool = typer.Option(
+        False, "--unsupervised", help="Intensive care without a Medic 2+ or AI sickbay."
+    ),
     therapy: str | None = typer.Option(None, "--therapy", help="Characteristic under therapy."),
+    roll_dying: bool = typer.Option(
+        True, "--roll-dying/--note-dying", help="Roll the dying rolls that fall due, or note them."
+    ),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " (dying rolls)"),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Let time pass for a character: healing, bleeding and therapy by the tables."""
-    import json
-
+    """Let time pass: healing, bleeding, stabilisation, therapy and due dying rolls."""
+    from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import PassTime
+    from referee.systems.mneme.clock import apply_changes
     from referee.systems.mneme.options import Options
-    from referee.systems.mneme.treatment import apply_clock, resolve_pass_time
 
     opts = Options()
     character = _sheet(path)
-    action = PassTime(days, hours, minutes, activity, care, therapy)
-    outcome = resolve_pass_time(action, character, opts)
+    action = PassTime(
+        days, hours, minutes, activity, care, therapy, roll_dying, supervised=not unsupervised
+    )
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(action, character, roller, opts)
+    _finish(roller)
     if out is not None:
-        after = apply_clock(action, character, opts)
-        with open(out, "w", encoding="utf-8") as fh:
-            json.dump(dump_record(after), fh, indent=2)
+        _write(out, apply_changes(character, outcome.changes))
     if as_json:
         emit_json(outcome_data(outcome))
         return
     d = outcome.details
     console.print(
         f"damage {character.damage} -> {d['damage']} ({d['condition']}), "
-        f"progress {d['healing_progress']}; " + "; ".join(d["notes"]),
+        f"progress {d['healing_progress']}",
         markup=False,
     )
+    _notes(outcome)
+
+
+@app.command()
+@handle_errors
+def dying(
+    path: str = typer.Argument(..., help="The Dying character's sheet (JSON)."),
+    rounds: int = typer.Option(1, "--rounds", "-n", help="Rounds passing."),
+    show_odds: bool = typer.Option(False, "--odds", help="Exact odds of surviving; no roll."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Rounds pass for a Dying character: End vs 4 each round (wound penalties); fail = dead."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import DyingRounds
+    from referee.systems.mneme.clock import apply_changes
+    from referee.systems.mneme.options import Options
+
+    opts = Options()
+    character = _sheet(path)
+    action = DyingRounds(rounds)
+    if show_odds:
+        dist = RULESET.odds(action, character, opts)
+        data = {k: fraction_text(dist.probability(k)) for k in ("Alive", "Dead")}
+        if as_json:
+            emit_json({"rounds": rounds, **data})
+        else:
+            p = dist.probability("Alive")
+            console.print(
+                f"survives {rounds} round(s): {data['Alive']} = {float(p) * 100:.4g}%",
+                markup=False,
+            )
+        return
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(action, character, roller, opts)
+    _finish(roller)
+    if out is not None:
+        _write(out, apply_changes(character, outcome.changes))
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    console.print(f"[{_faces_text(outcome)}] -> {outcome.label}", markup=False)
+
+
+@app.command()
+@handle_errors
+def survival(
+    path: str = typer.Argument(..., help="The character's sheet (JSON)."),
+    kind: str = typer.Argument(..., help="dying, massive or intensive."),
+    supervisor_medic: int | None = typer.Option(
+        None, "--supervisor-medic", help="Intensive care: the supervising Medic level."
+    ),
+    ai_sickbay: bool = typer.Option(False, "--ai-sickbay", help="Intensive care in an AI sickbay."),
+    no_tools: bool = typer.Option(False, "--no-tools", help="Intensive care without tools."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """An End roll: dying (vs 4), massive damage (vs 8) or intensive care (vs 8)."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import SurvivalRoll
+    from referee.systems.mneme.clock import apply_changes
+    from referee.systems.mneme.options import Options
+
+    opts = Options()
+    character = _sheet(path)
+    action = SurvivalRoll(
+        kind, supervisor_medic=supervisor_medic, ai_sickbay=ai_sickbay, equipped=not no_tools
+    )
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(action, character, roller, opts)
+    _finish(roller)
+    if out is not None:
+        _write(out, apply_changes(character, outcome.changes))
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    odds = RULESET.odds(action, character, opts)
+    shown = ", ".join(f"{k} {fraction_text(v)}" for k, v in odds.probabilities().items())
+    dice = f"[{_faces_text(outcome)}] " if outcome.faces else ""
+    console.print(f"{dice}-> {outcome.label}  (odds: {shown})", markup=False)
+
+
+@app.command("first-aid")
+@handle_errors
+def first_aid(
+    medic: str = typer.Argument(..., help="The medic's sheet (JSON)."),
+    patient: str | None = typer.Option(None, "--patient", help="The patient's sheet (JSON)."),
+    on_self: bool = typer.Option(False, "--self", help="First aid on oneself (Difficulty 10)."),
+    modifier: int = typer.Option(0, "--modifier", "-m", help="Extra modifier (equipment...)."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    out: str | None = typer.Option(None, "--out", help="Write the patient's sheet here (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """First aid: heals the Effect (at least 1), stops Bleeding, stabilises the Dying."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import FirstAid
+    from referee.systems.mneme.clock import apply_changes
+    from referee.systems.mneme.options import Options
+
+    opts = Options()
+    healer = _sheet(medic)
+    treated = _sheet(patient) if patient else None
+    mods = (Modifier(modifier, "modifier", "equipment"),) if modifier else ()
+    action = FirstAid(on_self=on_self, modifiers=mods, patient=treated)
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(action, healer, roller, opts)
+    _finish(roller)
+    if out is not None:
+        who = healer if on_self else treated
+        if who is None:
+            raise RulesError("--out needs --patient (or --self)")
+        _write(out, apply_changes(who, outcome.changes, "self" if on_self else "patient"))
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    d = outcome.details
+    console.print(
+        f"[{_faces_text(outcome)}] {d['roll']} vs {d['difficulty']} -> {outcome.label}",
+        markup=False,
+    )
+
+
+@app.command()
+@handle_errors
+def stimulant(
+    path: str = typer.Argument(..., help="The Critically Wounded character's sheet (JSON)."),
+    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """An adrenaline shot or combat stimulant wakes a Critically Wounded character."""
+    from referee.dice.roller import ScriptedRoller
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import Stimulant
+    from referee.systems.mneme.clock import apply_changes
+    from referee.systems.mneme.options import Options
+
+    character = _sheet(path)
+    outcome = RULESET.resolve(Stimulant(), character, ScriptedRoller([]), Options())
+    if out is not None:
+        _write(out, apply_changes(character, outcome.changes))
+    if as_json:
+        emit_json(outcome_data(outcome))
+        return
+    console.print(outcome.label, markup=False)
 
 
 @app.command()

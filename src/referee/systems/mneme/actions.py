@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from referee.systems.base import Modifier
 from referee.systems.mneme.damage import DamageSpec, Target
+from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.tables import DEFAULT_DIFFICULTY
 
 
@@ -24,12 +25,19 @@ class Mitigating:
 @dataclass(frozen=True)
 class Threat:
     """What hits the character on a Fail Effect: the adversaries' damage with their summed
-    Rate of Attack, and the character's armour (ch. 7, Damage Rolls)."""
+    Rate of Attack, and the character's armour (ch. 7, Damage Rolls).
 
-    damage: DamageSpec
-    armour: Target = field(default_factory=Target)
+    ``damage`` may name a weapon on the ``attacker`` sheet (``"Broadsword"``);
+    ``rate_of_attack`` then overrides the weapon's (the adversaries' summed RoA).
+    ``armour=None`` uses the armour worn on the character's own sheet (none without one).
+    """
+
+    damage: DamageSpec | str
+    armour: Target | None = None
     mitigating: Mitigating = field(default_factory=Mitigating)
     cover_armour: Target = field(default_factory=Target)
+    attacker: Character | None = None
+    rate_of_attack: int | None = None
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,8 @@ class Check:
     degree is the Fail Effect. ``stealth``: a stealth roll, made with the better of
     Recon and Streetwise (or Stealth, by option) instead of ``skill``. ``duration``: the
     task's duration roll (e.g. ``1d6``) in ``unit`` steps of its smallest unit; the
-    outcome gives the time the Effect makes it take.
+    outcome gives the time the Effect makes it take. ``violent``: a violent action, which
+    makes an awake Critically Wounded character bleed (ch. 7, Critically Wounded).
     """
 
     difficulty: int = DEFAULT_DIFFICULTY
@@ -63,6 +72,7 @@ class Check:
     stealth: bool = False
     duration: str | None = None
     unit: int = 1
+    violent: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,14 +80,22 @@ class Attack:
     """An attack check with a weapon (ch. 7, Damage): a Success Effect makes SE + 1
     damage rolls, the highest Rate of Attack count, armour per roll. On a failure a
     ``threat`` strikes back through the mitigated Fail Effect. ``location`` (limb,
-    extremity, head, vitals) with ``target_hp`` gives the targeted-damage effect."""
+    extremity, head, vitals) with ``target_hp`` gives the targeted-damage effect.
+
+    ``weapon`` may name a weapon on the attacker's sheet (the state): its damage, scale
+    and Rate of Attack are used, and its skill when the check names a characteristic but
+    no skill. ``target_sheet``: the target's sheet; its worn armour and scale are used
+    when ``target`` is ``None``, its HP for targeted damage, and the outcome reports the
+    condition it ends in, Bleeding and massive damage. An attack is a violent action.
+    """
 
     check: Check
-    weapon: DamageSpec
-    target: Target = field(default_factory=Target)
+    weapon: DamageSpec | str
+    target: Target | None = None
     threat: Threat | None = None
     location: str | None = None
     target_hp: int | None = None
+    target_sheet: Character | None = None
 
 
 @dataclass(frozen=True)
@@ -91,22 +109,51 @@ class TakeDamage:
 @dataclass(frozen=True)
 class SurvivalRoll:
     """An End roll with wound penalties: ``kind`` is 'dying' (each round, Difficulty 4),
-    'massive' (Difficulty 8 after massive damage) or 'intensive' (unsupervised intensive
-    care, Difficulty 8) (ch. 7, Dying, Massive Damage, Intensive Care)."""
+    'massive' (Difficulty 8 after massive damage) or 'intensive' (intensive care,
+    Difficulty 8) (ch. 7, Dying, Massive Damage, Intensive Care).
+
+    Intensive care: with a Medic 2+ supervisor (``supervisor_medic``) or an AI sickbay
+    (``ai_sickbay``), and ``equipped`` with tools, help and resources, no roll is made.
+    Otherwise a success heals 2 and a failure brings a dying roll, rolled at once.
+    """
 
     kind: str
     modifiers: tuple[Modifier, ...] = ()
+    supervisor_medic: int | None = None
+    ai_sickbay: bool = False
+    equipped: bool = True
+
+
+@dataclass(frozen=True)
+class DyingRounds:
+    """Rounds pass for a Dying character: one End roll at Difficulty 4 (wound penalties
+    apply) each round in which a roll is due, until one fails (death) or the rounds end
+    (ch. 7, Dying). Rounds under first-aid stabilisation need no roll; a Bleeding
+    character takes 1 damage every 10 rounds (a minute)."""
+
+    rounds: int = 1
+
+
+@dataclass(frozen=True)
+class Stimulant:
+    """An adrenaline shot or combat stimulant given to a Critically Wounded character,
+    who is out, to wake them (ch. 7, Critically Wounded: Special Conditions)."""
+
+    kind: str = "adrenaline shot"
 
 
 @dataclass(frozen=True)
 class FirstAid:
-    """A Medic check to give first aid (ch. 7, First Aid); the state is the medic's
-    sheet, the patient's damage and conditions are given as ``patient``."""
+    """A Medic check to give first aid (ch. 7, First Aid); the state is the medic's sheet
+    and ``patient`` the patient's (the medic's own when ``on_self``). With the patient
+    known the healing is capped at their damage, Bleeding is stopped only if present, and
+    a patient still Dying is Stabilised for hours equal to their End."""
 
     on_self: bool = False
     modifiers: tuple[Modifier, ...] = ()
     advantage: int = 0
     disadvantage: int = 0
+    patient: Character | None = None
 
 
 @dataclass(frozen=True)
@@ -121,7 +168,12 @@ class Surgery:
 
 @dataclass(frozen=True)
 class PassTime:
-    """Time passes for the character (ch. 7, Healing and Recovery): the clock."""
+    """Time passes for the character (ch. 7, Healing and Recovery): the clock.
+
+    ``dying_rolls``: make the dying rolls that fall due (one per round while Dying, not
+    stabilised and not in intensive care) with the roller; otherwise they are only noted.
+    ``supervised``: intensive care under a Medic 2+ (or AI sickbay) with tools; without it
+    the clock notes that intensive-care rolls are due."""
 
     days: int = 0
     hours: int = 0
@@ -129,3 +181,5 @@ class PassTime:
     activity: str = "full_rest"
     care: str = "none"
     therapy: str | None = None
+    dying_rolls: bool = True
+    supervised: bool = True

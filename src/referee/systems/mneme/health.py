@@ -9,6 +9,7 @@ point of characteristic damage (``Character.therapy_days``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -22,6 +23,7 @@ from referee.systems.mneme.tables import (
     CARE_LEVELS,
     CONDITIONS,
     HEALING,
+    ROUNDS_PER_MINUTE,
     TARGETED,
     THERAPY_DAYS,
 )
@@ -151,6 +153,67 @@ class ClockResult:
     bled: int
     therapy: int
     notes: tuple[str, ...]
+    dying_rolls_due: int = 0
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Dying rolls due at one damage total: ``rounds`` rounds from round ``start`` (0-based)
+    of the span."""
+
+    damage: int
+    rounds: int
+    start: int
+
+
+def dying_rolls_replaced(care: str) -> bool:
+    """Intensive care replaces the per-round dying rolls by its own (ruling: a Dying
+    character 'requires Intensive Care', whose rolls, if any, lead to a dying roll)."""
+    return care == "intensive"
+
+
+def first_due_round(character: Character, options: Options, care: str = "none") -> int | None:
+    """The first round (0-based) in which a dying roll falls due, ``None`` if never
+    (ch. 7, Dying): while Dying, every round, after first aid's stabilisation runs out; a
+    Bleeding character becomes Dying after the minutes it takes to bleed past HP."""
+    if character.dead or dying_rolls_replaced(care):
+        return None
+    hp = thresholds(character, options).hp
+    stab = stabilised_rounds(character)
+    if character.damage > hp:
+        return stab
+    if "Bleeding" not in character.conditions:
+        return None
+    minutes = (hp + 1 - character.damage) * BLEED_MINUTES
+    return max(stab, minutes * ROUNDS_PER_MINUTE)
+
+
+def stabilised_rounds(character: Character) -> int:
+    """Rounds of first-aid stabilisation left (End hours from the first aid)."""
+    if "Stabilised" not in character.conditions:
+        return 0
+    return character.stabilised_minutes * ROUNDS_PER_MINUTE
+
+
+def due_segments(
+    character: Character, rounds: int, options: Options, care: str = "none"
+) -> Iterator[Segment]:
+    """The dying rolls due over the next ``rounds`` rounds, grouped by the damage the
+    character has when each falls due (ch. 7, Dying; Bleeding: +1 damage at the end of
+    each minute, so the wound penalty grows). Lazy: a roller stops at the first failure."""
+    first = first_due_round(character, options, care)
+    if first is None or first >= rounds:
+        return
+    hp = thresholds(character, options).hp
+    bleeding = "Bleeding" in character.conditions
+    per_minute = ROUNDS_PER_MINUTE * BLEED_MINUTES
+    r = first
+    while r < rounds:
+        damage = character.damage + (r // per_minute if bleeding else 0)
+        end = min(rounds, (r // per_minute + 1) * per_minute) if bleeding else rounds
+        if damage > hp:
+            yield Segment(damage, end - r, r)
+        r = end
 
 
 def pass_time(
@@ -162,6 +225,7 @@ def pass_time(
     activity: str = "full_rest",
     care: str = "none",
     therapy: str | None = None,
+    supervised: bool = True,
     options: Options,
 ) -> ClockResult:
     """Apply a span of time to a character (ch. 7, Healing and Recovery).
@@ -172,6 +236,11 @@ def pass_time(
       care; progress toward the next point is kept, the rate re-read after each point
       (a character healing from Seriously Wounded to Wounded speeds up).
     * Strenuous activity loses the progress toward the next point.
+    * First aid's stabilisation counts down; when it runs out the dying rolls resume
+      and the character needs medical treatment. It ends early when the character is
+      no longer Dying. ``Awake`` ends when the character is no longer Critically Wounded.
+    * Dying rolls that fall due are counted (``dying_rolls_due``) and noted; this pure
+      clock never rolls them (:mod:`referee.systems.mneme.dying` does).
     * Therapy reduces one characteristic's damage by 1 per 3 days, once damage is healed.
     """
     total_minutes = minutes + 60 * hours + 24 * 60 * days
@@ -181,22 +250,49 @@ def pass_time(
         raise RulesError(f"at most {MAX_HOURS // 24} days may pass at once")
     if character.dead:
         raise IllegalAction(f"{character.name} is dead")
+    if care not in CARE_LEVELS:
+        raise RulesError(f"unknown care level {care!r}; known: {', '.join(CARE_LEVELS)}")
     notes: list[str] = []
     c = character
+    rounds = total_minutes * ROUNDS_PER_MINUTE
+    first = first_due_round(c, options, care)
+    due = 0 if first is None else max(0, rounds - first)
+    if due and first is not None:
+        notes.append(f"Dying: {due} dying roll(s) due, one per round from round {first + 1}")
+    if dying_rolls_replaced(care) and not supervised and condition(c, options) != "Unhurt":
+        notes.append(
+            "unsupervised intensive care: End rolls at 8 are due (success heals 2, "
+            "failure calls for a dying roll)"
+        )
     bled = 0
+    healed = 0
+    days_left = Fraction(0)
     if "Bleeding" in c.conditions:
         bled = total_minutes // BLEED_MINUTES
         c = replace(c, damage=c.damage + bled, healing_progress=Fraction(0))
         notes.append(f"bleeding: +{bled} damage")
-        if condition(c, options) == "Dying":
-            notes.append("Dying: a dying roll is due every round")
-        return ClockResult(c, 0, bled, 0, tuple(notes))
-    if (
-        condition(c, options) == "Dying"
-        and "Stabilised" not in c.conditions
-        and care != "intensive"
-    ):
-        notes.append("Dying and not stabilised: a dying roll is due every round")
+    else:
+        c, healed, days_left = _heal(c, total_minutes, activity, care, options, notes)
+    c = _stabilisation(c, total_minutes, options, notes)
+    if "Awake" in c.conditions and condition(c, options) != "Critically Wounded":
+        c = with_condition(c, "Awake", False)
+        notes.append("no longer Critically Wounded: Awake ends")
+    therapy_done = 0
+    if therapy is not None and not bled:
+        c, therapy_done, note = _therapy(c, therapy, days_left, total_minutes, healed)
+        notes.append(note)
+    return ClockResult(c, healed, bled, therapy_done, tuple(notes), due)
+
+
+def _heal(
+    c: Character,
+    total_minutes: int,
+    activity: str,
+    care: str,
+    options: Options,
+    notes: list[str],
+) -> tuple[Character, int, Fraction]:
+    """Heal at the table's rate; returns the character, points healed and days left over."""
     days_left = Fraction(total_minutes, 24 * 60)
     healed = 0
     progress = c.healing_progress
@@ -222,14 +318,29 @@ def pass_time(
             days_left = Fraction(0)
     if damage == 0:
         progress = Fraction(0)
-    c = replace(c, damage=damage, healing_progress=progress)
     if healed:
         notes.append(f"healed {healed} damage")
-    therapy_done = 0
-    if therapy is not None:
-        c, therapy_done, note = _therapy(c, therapy, days_left, total_minutes, healed)
-        notes.append(note)
-    return ClockResult(c, healed, 0, therapy_done, tuple(notes))
+    return replace(c, damage=damage, healing_progress=progress), healed, days_left
+
+
+def _stabilisation(
+    c: Character, total_minutes: int, options: Options, notes: list[str]
+) -> Character:
+    """Count first aid's stabilisation down (ch. 7, Dying: Stabilization)."""
+    if "Stabilised" not in c.conditions:
+        return c
+    if condition(c, options) != "Dying":
+        notes.append("no longer Dying: stabilisation ends")
+        return replace(with_condition(c, "Stabilised", False), stabilised_minutes=0)
+    left = c.stabilised_minutes - total_minutes
+    if left <= 0:
+        notes.append(
+            f"stabilisation ran out after {c.stabilised_minutes} minute(s): dying rolls "
+            "resume every round and the character needs medical treatment (intensive care)"
+        )
+        return replace(with_condition(c, "Stabilised", False), stabilised_minutes=0)
+    notes.append(f"stabilised for {left} more minute(s)")
+    return replace(c, stabilised_minutes=left)
 
 
 def _therapy(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mneme.options import Options
+from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.tables import CARE_FOR, CARE_LOAD, FIRST_AID_DIFFICULTY
 
 MAX_MEDIC = 20
@@ -25,6 +26,12 @@ def first_aid_difficulty(on_self: bool) -> int:
 def first_aid_heal(effect: int) -> int:
     """Damage first aid removes: the Effect of the Medic check, at least 1, on a success."""
     return max(1, effect) if effect >= 0 else 0
+
+
+def stabilisation_minutes(patient: Character) -> int:
+    """First aid stops a Dying character's rolls for hours equal to their End (current
+    value, after characteristic damage): ch. 7, First Aid; Dying: Stabilization."""
+    return 60 * max(0, patient.characteristic("End"))
 
 
 def first_aid_rounds_left(remaining: int, effect: int, total: int) -> int:
@@ -102,7 +109,7 @@ def check_ward(
 
 def intensive_care_needs_roll(supervisor_medic: int, equipped: bool) -> bool:
     """Intensive care without Medic 2+ supervision (with tools, help and resources) needs
-    a Difficulty 8 End roll each period (ch. 7, Intensive Care)."""
+    a Difficulty 8 End roll (ch. 7, Intensive Care). An AI sickbay counts as Medic 2."""
     return not (supervisor_medic >= 2 and equipped)
 
 

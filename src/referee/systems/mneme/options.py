@@ -89,6 +89,14 @@ class Options:
         default=2,
         metadata={"doc": "Damage healed by a successful unsupervised intensive-care roll."},
     )
+    critically_wounded_out: bool = field(
+        default=True,
+        metadata={
+            "doc": "A Critically Wounded character is out (unconscious) and takes no violent "
+            "action until an adrenaline shot or combat stimulant wakes them (false: the "
+            "referee judges it; a violent action still causes Bleeding)."
+        },
+    )
     first_aid_rounds: int = field(
         default=30, metadata={"doc": "Rounds a first-aid task takes (3 minutes)."}
     )

@@ -33,6 +33,14 @@ from referee.systems.mneme.effects import (
     stealth_skill,
     task_time,
 )
+from referee.systems.mneme.equipment import (
+    attack_target,
+    attack_target_hp,
+    attack_weapon,
+    threat_armour,
+    threat_damage,
+    violent_action,
+)
 from referee.systems.mneme.health import bleeds_from, condition_for, targeted_effect, thresholds
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Character
@@ -155,9 +163,12 @@ def resolve_check(
     """Roll a check: Effect, Success / Fail Effect, mitigation, Costly Success."""
     if not check.stakes:
         return no_stakes("check")
+    violent = violent_action(state, options) if check.violent else ()
     built = build(check, state, options)
     faces, effect = built.procedure.roll(roller)
     details = _base_details(built, faces, effect)
+    if violent:
+        details["bleeding"] = True
     success = effect >= 0
     label = _label(effect)
     degree = fail_degree(effect)
@@ -189,6 +200,7 @@ def resolve_check(
         result=effect,
         success=success,
         label=label,
+        changes=violent,
         details=details,
         manual=is_manual(roller),
         rolls=roller.records,
@@ -230,13 +242,15 @@ def incoming(
     Rate of Attack kept, armour per roll, minimum 1 per roll at a Fail Effect of 6+.
     """
     mit: Mitigating = threat.mitigating
+    spec = threat_damage(threat)
+    armour = threat_armour(threat, state)
     m = mitigate(degree, mit.conditions, mit.cover, mit.skill)
     data: dict[str, Any] = {"fail_effect": degree, "mitigation": list(m.steps)}
     changes: list[Change] = []
     dice: list[DieRoll] = []
     if m.cover_absorbed:
         cover = roll_damage(
-            threat.damage,
+            spec,
             m.cover_absorbed,
             threat.cover_armour,
             roller,
@@ -248,9 +262,9 @@ def incoming(
         where = "cover" if mit.cover_index is None else f"protection.{mit.cover_index}"
         changes.append(Change(where, "damage", delta=cover.total, reason="cover took the rolls"))
     rolls = roll_damage(
-        threat.damage,
+        spec,
         m.remaining,
-        threat.armour,
+        armour,
         roller,
         effect_degree=m.remaining,
         options=options,
@@ -262,11 +276,8 @@ def incoming(
     if rolls.total:
         changes.append(Change("self", "damage", delta=rolls.total, reason="damage rolls"))
     if state is not None:
-        t = thresholds(state, options)
-        after = state.damage + rolls.total
-        data["condition"] = condition_for(after, t)
-        if bleeds_from(rolls.largest, state, options):
-            data["bleeding"] = True
+        data.update(aftermath(rolls, state, options))
+        if data.get("bleeding"):
             changes.append(
                 Change(
                     "self",
@@ -275,9 +286,21 @@ def incoming(
                     reason="one roll reached the Seriously Wounded threshold",
                 )
             )
-        if rolls.total > state.hp:
-            data["massive_damage"] = True
     return data, tuple(changes), tuple(dice)
+
+
+def aftermath(rolls: DamageRolls, victim: Character, options: Options) -> dict[str, Any]:
+    """What the damage does to a character with a sheet (ch. 7, HP thresholds): the
+    condition they end in, Bleeding from one roll at the Seriously Wounded threshold,
+    and massive damage (more than HP in one attack: an End roll at 8 is due)."""
+    out: dict[str, Any] = {
+        "condition": condition_for(victim.damage + rolls.total, thresholds(victim, options))
+    }
+    if bleeds_from(rolls.largest, victim, options):
+        out["bleeding"] = True
+    if rolls.total > victim.hp:
+        out["massive_damage"] = True
+    return out
 
 
 def resolve_take_damage(
@@ -307,11 +330,15 @@ def resolve_attack(
 ) -> Outcome:
     """An attack: check, then the weapon's damage rolls on a success (SE + 1 rolls, the
     highest RoA kept, target armour per roll), or the threat's on a failure."""
-    check = action.check
+    spec, check = attack_weapon(action, state)
+    target = attack_target(action)
+    violent = violent_action(state, options)
     built = build(check, state, options)
     faces, effect = roll_built(built, roller, compound=True)
     details = _base_details(built, faces, effect)
-    changes: list[Change] = []
+    changes: list[Change] = list(violent)
+    if violent:
+        details["bleeding"] = True
     all_dice = list(_faces(built, faces))
     success = effect >= 0
     label = _label(effect)
@@ -327,17 +354,27 @@ def resolve_attack(
             struck_back = degree
     if se is not None:
         n = rolls_on_success(se)
-        hit = roll_damage(
-            action.weapon, n, action.target, roller, effect_degree=se, options=options
-        )
+        hit = roll_damage(spec, n, target, roller, effect_degree=se, options=options)
         details["weapon_rolls"] = _rolls_data(hit)
         details["damage_dealt"] = hit.total
         all_dice += [d for group in hit.dice for d in group]
         changes.append(Change("target", "damage", delta=hit.total, reason="weapon damage"))
+        if action.target_sheet is not None:
+            details["target"] = aftermath(hit, action.target_sheet, options)
+            if details["target"].get("bleeding"):
+                changes.append(
+                    Change(
+                        "target",
+                        "conditions",
+                        value="Bleeding",
+                        reason="one roll reached the Seriously Wounded threshold",
+                    )
+                )
         if action.location is not None:
-            if action.target_hp is None:
+            target_hp = attack_target_hp(action)
+            if target_hp is None:
                 raise RulesError("targeted damage needs the target's HP (target_hp)")
-            hurt = targeted_effect(action.location, hit.total, action.target_hp)
+            hurt = targeted_effect(action.location, hit.total, target_hp)
             details["targeted"] = {"location": action.location, "effect": hurt}
             if hurt:
                 changes.append(
@@ -371,19 +408,21 @@ def resolve_attack(
 
 def attack_odds(action: Attack, state: Character | None, options: Options) -> Distribution[int]:
     """Exact distribution of the damage the attack deals to its target (0 on a miss)."""
-    built = build(action.check, state, options)
+    spec, check = attack_weapon(action, state)
+    target = attack_target(action)
+    built = build(check, state, options)
     effects = built.procedure.odds()
     cache: dict[int, Distribution[int]] = {}
 
     def dealt_for(effect: int) -> Distribution[int]:
-        se = effect if effect >= 0 else (0 if action.check.costly_success else None)
+        se = effect if effect >= 0 else (0 if check.costly_success else None)
         if se is None:
             return Distribution.constant(0)
         if se not in cache:
             cache[se] = damage_odds(
-                action.weapon,
+                spec,
                 rolls_on_success(se),
-                action.target,
+                target,
                 effect_degree=se,
                 options=options,
             )
@@ -392,14 +431,17 @@ def attack_odds(action: Attack, state: Character | None, options: Options) -> Di
     return effects.bind(dealt_for)
 
 
-def take_damage_odds(action: TakeDamage, options: Options) -> Distribution[int]:
-    """Exact distribution of the damage a known Fail Effect deals to the character."""
+def take_damage_odds(
+    action: TakeDamage, options: Options, state: Character | None = None
+) -> Distribution[int]:
+    """Exact distribution of the damage a known Fail Effect deals to the character (worn
+    armour from ``state`` when the threat gives none)."""
     mit = action.threat.mitigating
     m = mitigate(action.fail_effect, mit.conditions, mit.cover, mit.skill)
     return damage_odds(
-        action.threat.damage,
+        threat_damage(action.threat),
         m.remaining,
-        action.threat.armour,
+        threat_armour(action.threat, state),
         effect_degree=m.remaining,
         options=options,
     )

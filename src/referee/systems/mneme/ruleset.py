@@ -9,13 +9,16 @@ from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
 from referee.errors import Problem, RulesError
 from referee.systems.base import Outcome
+from referee.systems.mneme import clock as k
 from referee.systems.mneme import resolve as r
 from referee.systems.mneme import treatment as t
 from referee.systems.mneme.actions import (
     Attack,
     Check,
+    DyingRounds,
     FirstAid,
     PassTime,
+    Stimulant,
     Surgery,
     SurvivalRoll,
     TakeDamage,
@@ -31,6 +34,8 @@ ACTIONS: Mapping[str, type[Any]] = {
     "first-aid": FirstAid,
     "surgery": Surgery,
     "pass-time": PassTime,
+    "dying-rounds": DyingRounds,
+    "stimulant": Stimulant,
 }
 
 
@@ -72,26 +77,36 @@ class MnemeRuleset:
         if isinstance(action, Surgery):
             return t.resolve_surgery(action, s, roller, options)
         if isinstance(action, PassTime):
-            return t.resolve_pass_time(action, s, options)
+            return k.resolve_pass_time(action, s, options, roller)
+        if isinstance(action, DyingRounds):
+            return k.resolve_dying_rounds(action, s, roller, options)
+        if isinstance(action, Stimulant):
+            return k.resolve_stimulant(action, s, options)
         raise RulesError(f"Mneme CE cannot resolve {type(action).__name__}")
 
     def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
-        """Exact distribution: the Effect for checks, damage dealt for attacks."""
+        """Exact distribution: the Effect for checks and medical checks, damage dealt for
+        attacks and damage rolls, the result label for survival rolls, Alive/Dead for
+        dying rounds, and the condition the clock ends in (Dead if a dying roll fails)."""
         s = _state(state)
         if isinstance(action, Check):
             return r.check_odds(action, s, options)
         if isinstance(action, Attack):
             return r.attack_odds(action, s, options)
         if isinstance(action, TakeDamage):
-            return r.take_damage_odds(action, options)
+            return r.take_damage_odds(action, options, s)
         if isinstance(action, SurvivalRoll):
-            return t.survival_odds(action, s, options)
+            return t.survival_outcome_odds(action, s, options)
         if isinstance(action, FirstAid):
             return r.build(t.first_aid_check(action), s, options).procedure.odds()
         if isinstance(action, Surgery):
             return r.build(t.surgery_check(action), s, options).procedure.odds()
         if isinstance(action, PassTime):
-            return Distribution.constant(t.resolve_pass_time(action, s, options).result)
+            return k.pass_time_odds(action, s, options)
+        if isinstance(action, DyingRounds):
+            return k.dying_rounds_odds(action, s, options)
+        if isinstance(action, Stimulant):
+            return Distribution.constant(k.resolve_stimulant(action, s, options).label)
         raise RulesError(f"Mneme CE has no odds for {type(action).__name__}")
 
 

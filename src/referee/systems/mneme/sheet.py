@@ -78,6 +78,7 @@ class Character:
     conditions: tuple[str, ...] = ()
     healing_progress: Fraction = Fraction(0)
     therapy_days: int = 0
+    stabilised_minutes: int = 0
     weapons: tuple[Weapon, ...] = ()
     armour: tuple[Armour, ...] = ()
     protection: tuple[Protection, ...] = ()
@@ -171,6 +172,43 @@ def _damage_problem(where: str, text: str) -> list[Problem]:
     return []
 
 
+def _stabilised_problems(sheet: Character) -> list[Problem]:
+    """First aid stabilises a Dying character for End hours: the sheet keeps the minutes
+    left with the condition (ch. 7, Dying: Stabilization)."""
+    left = sheet.stabilised_minutes
+    marked = "Stabilised" in sheet.conditions
+    if left < 0:
+        return [Problem(RULE_COND, "stabilised_minutes", "cannot be negative", left)]
+    if marked and left == 0:
+        return [
+            Problem(
+                RULE_COND,
+                "stabilised_minutes",
+                "Stabilised needs the minutes of stabilisation left (End hours from first aid)",
+                left,
+            )
+        ]
+    if left and not marked:
+        return [
+            Problem(
+                RULE_COND,
+                "stabilised_minutes",
+                "minutes of stabilisation left without the Stabilised condition",
+                left,
+            )
+        ]
+    return []
+
+
+def weapon(sheet: Character, name: str) -> Weapon:
+    """The sheet's weapon of that name (case-insensitive), or a :class:`RulesError`."""
+    for w in sheet.weapons:
+        if w.name.strip().lower() == name.strip().lower():
+            return w
+    known = ", ".join(w.name for w in sheet.weapons) or "none"
+    raise RulesError(f"{sheet.name} has no weapon {name!r} (weapons: {known})")
+
+
 def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
     """Every rule the sheet breaks (empty when legal)."""
     p: list[Problem] = []
@@ -219,6 +257,7 @@ def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
                 str(sheet.healing_progress),
             )
         )
+    p += _stabilised_problems(sheet)
     if sheet.therapy_days < 0:
         p.append(Problem(RULE_HP, "therapy_days", "cannot be negative", sheet.therapy_days))
     p += _scale_problem("scale", sheet.scale)

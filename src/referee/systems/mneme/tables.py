@@ -66,8 +66,12 @@ OPTIONAL_CHARACTERISTICS: Final = ("Psi",)
 CONDITIONS: Final = ("Unhurt", "Wounded", "Seriously Wounded", "Critically Wounded", "Dying")
 """Mneme CE ch. 7, Injury Conditions, from least to most severe (derived from damage)."""
 
-STORED_CONDITIONS: Final = ("Bleeding", "Stunned", "Crippled", "Stabilised", "Dead")
-"""Conditions that damage alone does not determine, kept on the sheet."""
+STORED_CONDITIONS: Final = ("Bleeding", "Stunned", "Crippled", "Stabilised", "Awake", "Dead")
+"""Conditions that damage alone does not determine, kept on the sheet ('Awake': a
+Critically Wounded character woken by an adrenaline shot or combat stimulant)."""
+
+ROUNDS_PER_MINUTE: Final = 10
+"""A combat round is about 6 seconds (companion facts): dying rolls fall due 10 a minute."""
 
 ACTIVITIES: Final = ("strenuous", "moderate", "light", "full_rest")
 """Activity levels of the healing table (strenuous loses the day's progress)."""

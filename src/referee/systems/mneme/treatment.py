@@ -6,15 +6,19 @@ their odds come from the same procedure that rolls them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
 from referee.errors import RulesError
 from referee.systems.base import Change, Outcome
-from referee.systems.mneme.actions import Check, FirstAid, PassTime, Surgery, SurvivalRoll
-from referee.systems.mneme.health import condition, pass_time
+from referee.systems.mneme.actions import Check, FirstAid, Surgery, SurvivalRoll
+from referee.systems.mneme.health import condition
 from referee.systems.mneme.medical import (
     first_aid_difficulty,
     first_aid_heal,
+    intensive_care_needs_roll,
+    stabilisation_minutes,
     surgery_allowed,
     surgery_result,
 )
@@ -46,40 +50,78 @@ def survival_check(action: SurvivalRoll, options: Options) -> Check:
     return Check(difficulty=difficulty, modifiers=action.modifiers, characteristic="End")
 
 
+def intensive_supervised(action: SurvivalRoll) -> bool:
+    """Intensive care under a Medic 2+ supervisor or an AI sickbay, with tools, help and
+    resources: no roll (ch. 7, Intensive Care: With Supervision)."""
+    medic = action.supervisor_medic if action.supervisor_medic is not None else 0
+    if action.ai_sickbay:
+        medic = max(medic, 2)
+    return not intensive_care_needs_roll(medic, action.equipped)
+
+
+def survival_label(kind: str, ok: bool, options: Options, heal: int = 0) -> str:
+    """What a survival roll's result means (one rule for rolls and odds)."""
+    if kind == "dying":
+        return "Still alive" if ok else "Dead"
+    if kind == "massive":
+        if ok:
+            return "Survived, crippled"
+        return "Dead" if options.massive_damage_kills else "Dying"
+    return f"Healed {heal}" if ok else "Dying roll required"
+
+
+def _intensive_heal(character: Character, options: Options) -> int:
+    return min(options.intensive_care_heal, character.damage)
+
+
 def resolve_survival(
     action: SurvivalRoll, state: Character | None, roller: Roller, options: Options
 ) -> Outcome:
     """Dying: fail = dead. Massive damage: fail = dead (option: Dying), success = Crippled.
-    Intensive care: success heals 2, failure calls for a dying roll."""
+    Intensive care: no roll under supervision; otherwise success heals 2 and a failure
+    calls for a dying roll, which is rolled at once (fail = dead)."""
     character = _need(state, "a survival roll")
+    if action.kind == "intensive" and intensive_supervised(action):
+        return Outcome(
+            SYSTEM,
+            "survival-intensive",
+            success=None,
+            label="Supervised intensive care: no roll",
+            details={"supervised": True},
+        )
     built = build(survival_check(action, options), character, options)
     faces, effect = built.procedure.roll(roller)
     details = _base_details(built, faces, effect)
+    all_faces = list(_faces(built, faces))
     ok = effect >= 0
+    heal = _intensive_heal(character, options)
+    label = survival_label(action.kind, ok, options, heal)
     changes: list[Change] = []
-    if action.kind == "dying":
-        label = "Still alive" if ok else "Dead"
-        if not ok:
-            changes.append(Change("self", "conditions", value="Dead", reason="failed dying roll"))
+    if action.kind == "dying" and not ok:
+        changes.append(Change("self", "conditions", value="Dead", reason="failed dying roll"))
     elif action.kind == "massive":
         if ok:
-            label = "Survived, crippled"
             changes.append(Change("self", "conditions", value="Crippled", reason="massive damage"))
         elif options.massive_damage_kills:
-            label = "Dead"
             changes.append(Change("self", "conditions", value="Dead", reason="massive damage"))
-        else:
-            label = "Dying"
-    else:
-        heal = min(options.intensive_care_heal, character.damage)
-        label = f"Healed {heal}" if ok else "Dying roll required"
+    elif action.kind == "intensive":
+        details["dying_roll_required"] = not ok
         if ok and heal:
             changes.append(Change("self", "damage", delta=-heal, reason="intensive care"))
-        details["dying_roll_required"] = not ok
+        if not ok:
+            dying = build(survival_check(SurvivalRoll("dying"), options), character, options)
+            dfaces, deffect = dying.procedure.roll(roller)
+            all_faces += _faces(dying, dfaces)
+            details["dying_roll"] = _base_details(dying, dfaces, deffect)
+            label = "Dying roll: " + survival_label("dying", deffect >= 0, options)
+            if deffect < 0:
+                changes.append(
+                    Change("self", "conditions", value="Dead", reason="failed dying roll")
+                )
     return Outcome(
         SYSTEM,
         f"survival-{action.kind}",
-        faces=_faces(built, faces),
+        faces=tuple(all_faces),
         modifiers=built.applied,
         target=built.difficulty,
         result=effect,
@@ -89,6 +131,28 @@ def resolve_survival(
         details=details,
         manual=is_manual(roller),
         rolls=roller.records,
+    )
+
+
+def survival_outcome_odds(
+    action: SurvivalRoll, state: Character | None, options: Options
+) -> Distribution[str]:
+    """Exact distribution of a survival roll's result label (the same rules as
+    :func:`resolve_survival`; an intensive-care failure goes on to the dying roll)."""
+    character = _need(state, "a survival roll")
+    if action.kind == "intensive" and intensive_supervised(action):
+        return Distribution.constant("Supervised intensive care: no roll")
+    effects = build(survival_check(action, options), character, options).procedure.odds()
+    heal = _intensive_heal(character, options)
+    first = effects.map(lambda e: survival_label(action.kind, e >= 0, options, heal))
+    if action.kind != "intensive":
+        return first
+    dying = build(survival_check(SurvivalRoll("dying"), options), character, options)
+    after = dying.procedure.odds().map(
+        lambda e: "Dying roll: " + survival_label("dying", e >= 0, options)
+    )
+    return first.bind(
+        lambda label: after if label == "Dying roll required" else Distribution.constant(label)
     )
 
 
@@ -108,27 +172,50 @@ def resolve_first_aid(
     action: FirstAid, state: Character | None, roller: Roller, options: Options
 ) -> Outcome:
     """First aid heals the Effect (at least 1) on a success, stops Bleeding and
-    stabilises a Dying patient for hours equal to their End (ch. 7, First Aid)."""
+    stabilises a patient who is still Dying for hours equal to their End (ch. 7, First
+    Aid; Dying: Stabilization). Without the patient's sheet the healing is not capped and
+    stabilisation cannot be judged (the details say so)."""
     medic = _need(state, "first aid")
+    patient = action.patient if action.patient is not None else (medic if action.on_self else None)
     built = build(first_aid_check(action), medic, options)
     faces, effect = built.procedure.roll(roller)
     details = _base_details(built, faces, effect)
     heal = first_aid_heal(effect)
+    if patient is not None:
+        heal = min(heal, patient.damage)
     target = "self" if action.on_self else "patient"
     changes: list[Change] = []
-    if heal:
-        changes += [
-            Change(target, "damage", delta=-heal, reason="first aid"),
-            Change(target, "conditions", value="-Bleeding", reason="first aid stops bleeding"),
-            Change(
-                target,
-                "conditions",
-                value="Stabilised",
-                reason="first aid stabilises a Dying character for End hours",
-            ),
-        ]
+    if effect >= 0:
+        if heal:
+            changes.append(Change(target, "damage", delta=-heal, reason="first aid"))
+        if patient is None or "Bleeding" in patient.conditions:
+            changes.append(
+                Change(target, "conditions", value="-Bleeding", reason="first aid stops bleeding")
+            )
+            details["bleeding_stopped"] = True
+        if patient is None:
+            details["stabilises"] = "unknown: give the patient's sheet"
+        else:
+            after = replace(patient, damage=patient.damage - heal)
+            if condition(after, options) == "Dying":
+                minutes = stabilisation_minutes(after)
+                details["stabilised_minutes"] = minutes
+                changes += [
+                    Change(
+                        target,
+                        "conditions",
+                        value="Stabilised",
+                        reason="first aid stops the dying rolls for End hours",
+                    ),
+                    Change(target, "stabilised_minutes", value=minutes),
+                ]
     details["healed"] = heal
-    label = f"Healed {heal}" if heal else f"Fail Effect {-effect}"
+    if effect < 0:
+        label = f"Fail Effect {-effect}"
+    elif "stabilised_minutes" in details:
+        label = f"Healed {heal}; stabilised for {details['stabilised_minutes'] // 60} hours"
+    else:
+        label = f"Healed {heal}"
     return Outcome(
         SYSTEM,
         "first-aid",
@@ -188,61 +275,6 @@ def resolve_surgery(
         manual=is_manual(roller),
         rolls=roller.records,
     )
-
-
-def resolve_pass_time(action: PassTime, state: Character | None, options: Options) -> Outcome:
-    """The clock: no dice; the changes are the healing table's (see :func:`pass_time`)."""
-    c = _need(state, "the clock")
-    r = pass_time(
-        c,
-        days=action.days,
-        hours=action.hours,
-        minutes=action.minutes,
-        activity=action.activity,
-        care=action.care,
-        therapy=action.therapy,
-        options=options,
-    )
-    after = r.character
-    changes = [
-        Change("self", "damage", delta=after.damage - c.damage, reason="time passed"),
-        Change("self", "healing_progress", value=after.healing_progress),
-        Change("self", "therapy_days", value=after.therapy_days),
-    ]
-    if after.characteristic_damage != c.characteristic_damage:
-        changes.append(Change("self", "characteristic_damage", value=after.characteristic_damage))
-    details = {
-        "healed": r.healed,
-        "bled": r.bled,
-        "therapy": r.therapy,
-        "notes": list(r.notes),
-        "damage": after.damage,
-        "condition": condition(after, options),
-        "healing_progress": after.healing_progress,
-    }
-    return Outcome(
-        SYSTEM,
-        "pass-time",
-        result=after.damage,
-        label=condition(after, options),
-        changes=tuple(changes),
-        details=details,
-    )
-
-
-def apply_clock(action: PassTime, state: Character, options: Options) -> Character:
-    """The character after the time passes (convenience for callers holding a sheet)."""
-    r = pass_time(
-        state,
-        days=action.days,
-        hours=action.hours,
-        minutes=action.minutes,
-        activity=action.activity,
-        care=action.care,
-        therapy=action.therapy,
-        options=options,
-    )
-    return r.character
 
 
 def survival_odds(
