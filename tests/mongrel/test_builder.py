@@ -35,3 +35,20 @@ def test_steps_offer_the_rules_choices() -> None:
         b.choose((3, 5))
     with pytest.raises(IllegalAction, match="not finished"):
         b.sheet("x")
+
+
+def test_attributes_may_be_lowered_after_choosing() -> None:
+    from referee.systems.mongrel.sheet import attribute
+
+    b = Builder().choose((2, 0, 4)).choose("demon").choose("human").choose("female")
+    b = b.choose("old").choose((2, 6)).choose((5, 3)).choose((1, 4))  # Speed already 1
+    assert b.step == "lower_size" and b.options() == (0, 1, 2)
+    for amount in (0, 0, 0, 2, 1, 0):  # Beauty 3 -> 1, Speed 1 -> 0
+        b = b.choose(amount)
+    assert b.step == "step2"
+    while b.step is not None:
+        b = b.choose(b.options()[0])
+    sheet = b.sheet("Low")
+    assert sheet.lowered == {"beauty": 2, "speed": 4}  # 3 for old + ignored, 1 chosen
+    assert attribute(sheet, "beauty") == 1 and attribute(sheet, "speed") == 0
+    assert problems(sheet) == ()

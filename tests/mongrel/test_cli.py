@@ -211,7 +211,7 @@ def test_demo_runs() -> None:
 def test_build_with_choices_gives_a_valid_sheet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    picks = ",".join(["1"] * 13)
+    picks = ",".join(["1"] * 19)  # 13 steps and 6 voluntary lowerings
     code, out, _ = _run(capsys, "mongrel", "build", "--name", "Test", "--choices", picks)
     assert code == 0
     path = tmp_path / "built.json"

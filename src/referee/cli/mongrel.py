@@ -346,11 +346,13 @@ def occult(
     console.print(line + (" (faces entered by hand)" if hand is not None else ""), markup=False)
 
 
+ATTRIBUTE_NAMES = ("size", "spirit", "physique", "beauty", "speed", "social")
 _HEADINGS = {
     "identity": " (Man, Beast, Demon)",
     "size_spirit": " (Size, Spirit)",
     "physique_beauty": " (Physique, Beauty)",
     "speed_social": " (Speed, Social)",
+    **{f"lower_{a}": " (voluntarily lower by; 0 keeps it)" for a in ATTRIBUTE_NAMES},
     "step2": " (+3 each, +1 to the rest of their Areas)",
     "step3": " (+2 each)",
     "step4": " (+1 each)",

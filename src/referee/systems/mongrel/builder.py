@@ -5,7 +5,9 @@ choices of the current step, :meth:`Builder.choose` returns the builder one
 step further (an illegal choice raises :class:`IllegalAction`), and
 :meth:`Builder.sheet` produces a sheet that validates. Steps, in order:
 identity, primary, form, sex, age, size_spirit, physique_beauty, speed_social,
-step2, step3, step4, powers, house.
+lower_size ... lower_social (how much to lower each attribute voluntarily, 0 =
+keep it; the creation rules apply to the values as chosen), step2, step3,
+step4, powers, house.
 """
 
 from __future__ import annotations
@@ -17,7 +19,17 @@ from typing import Any
 from referee.errors import IllegalAction
 
 from .sheet import Attributes, CreationSteps, Identity, Sheet
-from .tables import AGES, HOUSES, IDENTITIES, IDENTITY_POINTS, PAIR_SUM, POWER, POWERS, SEXES
+from .tables import (
+    AGES,
+    ATTRIBUTES,
+    HOUSES,
+    IDENTITIES,
+    IDENTITY_POINTS,
+    PAIR_SUM,
+    POWER,
+    POWERS,
+    SEXES,
+)
 from .validation import build, candidates, form_choices, sex_guideline_kept
 
 STEPS: tuple[str, ...] = (
@@ -29,6 +41,7 @@ STEPS: tuple[str, ...] = (
     "size_spirit",
     "physique_beauty",
     "speed_social",
+    *(f"lower_{a}" for a in ATTRIBUTES),
     "step2",
     "step3",
     "step4",
@@ -61,6 +74,8 @@ class Builder:
         step = self.step
         if step is None:
             return ()
+        if step.startswith("lower_"):
+            return tuple(self._lower(step.removeprefix("lower_")))
         return tuple(getattr(self, f"_opt_{step}")())
 
     def choose(self, choice: Any) -> Builder:
@@ -124,6 +139,24 @@ class Builder:
             return [p for p in pairs if p[1] > p[0]]
         return pairs
 
+    def _chosen_attributes(self) -> dict[str, int]:
+        """The attributes as chosen (Speed already lowered for old with the guideline ignored)."""
+        size, spirit = self.value("size_spirit")
+        physique, beauty = self.value("physique_beauty")
+        speed, social = self.value("speed_social")
+        return {
+            "size": size,
+            "spirit": spirit,
+            "physique": physique,
+            "beauty": beauty,
+            "speed": speed,
+            "social": social,
+        }
+
+    def _lower(self, name: str) -> list[int]:
+        """Voluntary lowering (Mongrel, Attributes): by 0 up to the whole value."""
+        return list(range(self._chosen_attributes()[name] + 1))
+
     def _taken(self) -> set[str]:
         taken: set[str] = set()
         for s in ("step2", "step3", "step4"):
@@ -166,10 +199,11 @@ class Builder:
         size, spirit = self.value("size_spirit")
         physique, beauty = self.value("physique_beauty")
         speed, social = self.value("speed_social")
-        lowered: dict[str, int] = {}
+        lowered: dict[str, int] = {a: self.value(f"lower_{a}") for a in ATTRIBUTES}
         if speed + social != PAIR_SUM:  # old with the sex guideline ignored
-            lowered = {"speed": PAIR_SUM - social - speed}
+            lowered["speed"] += PAIR_SUM - social - speed
             speed = PAIR_SUM - social
+        lowered = {a: v for a, v in lowered.items() if v}
         levels = self._levels()
         return Sheet(
             name=name,
