@@ -111,3 +111,25 @@ def test_rating_names_are_data() -> None:
     assert Options().rating_name(1) == "Slightly" and Options().rating_name(6) == "Extremely"
     with pytest.raises(ValueError, match="rating_names"):
         Options(rating_names=("a",))
+
+
+def test_impossible_options_are_rules_errors_listing_every_problem() -> None:
+    from referee.errors import RulesError
+
+    with pytest.raises(RulesError) as err:
+        Options(
+            randomizer="d20",
+            primary_relevant=7,
+            talents=("Agile", "agile"),
+            talent_lists=(("standard", ("Fast",)),),
+            injured_label=" ",
+        )
+    text = str(err.value)
+    for part in (
+        "randomizer must be one of",
+        "primary_relevant must be a rating 0..6",
+        "'talents' has a blank or repeated Talent",
+        "other than 'standard'",
+        "injured_label must not be blank",
+    ):
+        assert part in text

@@ -413,12 +413,9 @@ def validate(
     from referee.systems.mnemonic.sheet import Character
     from referee.systems.mnemonic.sheet import validate as check_sheet
 
-    try:
-        opts = Options(
-            use_lucky=lucky, creation=creation, starting_level=start, free_raises=free_raises
-        )
-    except ValueError as e:
-        raise RulesError(str(e)) from None
+    opts = Options(
+        use_lucky=lucky, creation=creation, starting_level=start, free_raises=free_raises
+    )
     sheet = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
     problems = check_sheet(sheet, opts)
     if as_json:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee.errors import RulesError
 from referee.systems.mnemonic.tables import (
     CHANCES_STEP,
     DEFAULT_TALENTS,
@@ -13,6 +14,11 @@ from referee.systems.mnemonic.tables import (
     RANDOMIZERS,
     RATING_NAMES,
 )
+
+
+class OptionsError(RulesError, ValueError):
+    """House rules that cannot hold (a ``ValueError`` too, so record loading reports it)."""
+
 
 CREATION_POLICIES = ("free", "trade", "free-raises")
 """Creation structures of "creation considerations": free choice with the
@@ -138,10 +144,25 @@ class Options:
             problems.append("free_raises must be 0..100")
         if not 0 <= self.injury_step <= 30:
             problems.append("injury_step must be 0..30")
-        if not self.talents:
-            problems.append("talents must not be empty")
+        for which in ("primary_relevant", "primary_irrelevant"):
+            if not 0 <= getattr(self, which) <= len(RATING_NAMES) - 1:
+                problems.append(f"{which} must be a rating 0..6")
+        if not self.injured_label.strip():
+            problems.append("injured_label must not be blank")
+        lists = [("talents", self.talents), *self.talent_lists]
+        for name, talents in lists:
+            if not talents:
+                problems.append(f"Talent list {name!r} must not be empty")
+            low = [t.strip().lower() for t in talents]
+            if "" in low or len(set(low)) != len(low):
+                problems.append(f"Talent list {name!r} has a blank or repeated Talent")
+        names = [n for n, _ in self.talent_lists]
+        if len(set(names)) != len(names) or "standard" in names:
+            problems.append("talent_lists need distinct names other than 'standard'")
+        if any(not n.strip() for n in self.rating_names):
+            problems.append("rating_names must not be blank")
         if problems:
-            raise ValueError("; ".join(problems))
+            raise OptionsError("Mnemonic options: " + "; ".join(problems))
 
     def talent_list(self, name: str) -> tuple[str, ...] | None:
         """The Talent list called ``name`` ("standard" = :attr:`talents`), or ``None``."""
