@@ -57,3 +57,19 @@ def test_an_expertise_without_a_default_attribute_must_name_one() -> None:
     assert r is not None and r.success and r.effect == 1  # zero Expertise: 1 die twice
     know = c.apply(Task("alwia", "Know"), ScriptedRoller([6, 6, 6, 1]))  # under Spirit 6
     assert know.log[-1].result is not None and not know.log[-1].result.success  # half 6s fail
+
+
+def test_outcome_target_and_the_rushed_and_discombobulated_states() -> None:
+    c = _duel()
+    out = RULESET.resolve(
+        Attack("alwia", "vooruk", "Rend", defend=True), c, ScriptedRoller([1]), Options()
+    )
+    assert out.target == 7  # over Vooruk's Physique
+    after = c.apply(Attack("alwia", "vooruk", "Rend", defend=True), ScriptedRoller([1]))
+    v = after.fighter("vooruk").body
+    assert v.ap == 2 and v.condition == "" and not v.rushed
+    from dataclasses import replace
+
+    assert replace(v, ap=1).rushed and replace(v, ap=1).condition == "rushed"
+    assert replace(v, ap=0).discombobulated and replace(v, ap=0).condition == "discombobulated"
+    assert replace(v, ap=0, collapsed=True).condition == "collapsed"

@@ -411,6 +411,9 @@ def _show_conflict(c: Any, as_json: bool) -> None:
             "collapsed": f.body.collapsed,
             "terminal": f.body.terminal,
             "dead": f.body.dead,
+            "rushed": f.body.rushed,
+            "discombobulated": f.body.discombobulated,
+            "condition": f.body.condition,
         }
         for f in c.fighters
     ]
@@ -430,21 +433,7 @@ def _show_conflict(c: Any, as_json: bool) -> None:
     for col in ("fighter", "AP", "IR", "damage", "Physique", "state"):
         table.add_column(col)
     for r in rows:
-        state = (
-            "dead"
-            if r["dead"]
-            else "terminal"
-            if r["terminal"]
-            else (
-                "collapsed"
-                if r["collapsed"]
-                else "discombobulated"
-                if r["ap"] == 0
-                else "rushed"
-                if r["ap"] == 1
-                else ""
-            )
-        )
+        state = str(r["condition"])
         table.add_row(
             r["name"],
             str(r["ap"]),

@@ -254,6 +254,7 @@ class Entry:
     result: CheckResult | OccultResult | None = None
     hours: int = 0
     modifiers: tuple[Modifier, ...] = ()
+    target: int | None = None
 
 
 @dataclass(frozen=True)
@@ -438,7 +439,7 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
     if not result.success:
         att = _pay(att, 1)
         c = c._put(att)._put(tgt)
-        entry = Entry(a, f"{how}: miss, 1 AP lost", faces, result, modifiers=mods)
+        entry = Entry(a, f"{how}: miss, 1 AP lost", faces, result, 0, mods, plan.tn)
         return c._to_back(att.id), entry
     c = c._put(att)
     if exp in PHYSICAL_ATTACKS:
@@ -454,7 +455,7 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
     if body.dead:
         note += f"; {tgt.name} dies"
     c = c._put(replace(tgt, body=body))
-    return c._to_back(att.id), Entry(a, f"{how}: {note}", faces, result, modifiers=mods)
+    return c._to_back(att.id), Entry(a, f"{how}: {note}", faces, result, 0, mods, plan.tn)
 
 
 def task_plan(c: Conflict, a: Task) -> RollPlan:
@@ -478,7 +479,7 @@ def _task(c: Conflict, a: Task, roller: Roller, o: Options) -> tuple[Conflict, E
     faces, result = plan.procedure.roll(roller)
     word = f"success, Effect {result.effect}" if result.success else "failure"
     how = f"{f.name} {plan.expertise} {plan.dice}d6 {plan.mode} {plan.tn} {list(faces)}"
-    entry = Entry(a, f"{how}: {word}", faces, result, modifiers=plan.modifiers)
+    entry = Entry(a, f"{how}: {word}", faces, result, 0, plan.modifiers, plan.tn)
     return c._to_back(f.id), entry
 
 
@@ -643,7 +644,7 @@ def _occult(c: Conflict, a: Occult, roller: Roller, o: Options) -> tuple[Conflic
         if tgt is not None:
             c = c._put(tgt)
         note = "miss, 1 AP lost" if tgt is not None else "failure, 1 AP lost"
-        entry = Entry(a, f"{how}: {note}", faces, result, plan.hours, plan.modifiers)
+        entry = Entry(a, f"{how}: {note}", faces, result, plan.hours, plan.modifiers, plan.tn)
         return c._to_back(f.id), entry
     c = c._put(f)
     if tgt is None:
@@ -659,7 +660,7 @@ def _occult(c: Conflict, a: Occult, roller: Roller, o: Options) -> tuple[Conflic
         elif body.ir == 0:
             note += f"; {tgt.name} collapses (AP maximum 1)"
         c = c._put(replace(tgt, body=body))
-    entry = Entry(a, f"{how}: {note}", faces, result, plan.hours, plan.modifiers)
+    entry = Entry(a, f"{how}: {note}", faces, result, plan.hours, plan.modifiers, plan.tn)
     return c._to_back(f.id), entry
 
 

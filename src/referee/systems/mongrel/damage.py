@@ -51,6 +51,24 @@ class Body:
         return max(0, self.beauty - self.beauty_loss)
 
     @property
+    def rushed(self) -> bool:
+        """AP 1: rushed, slightly off-balance (no game penalty; Complex task resolution)."""
+        return self.ap == 1
+
+    @property
+    def discombobulated(self) -> bool:
+        """AP 0: discombobulated, stressed and fatigued (no game penalty)."""
+        return self.ap == 0
+
+    @property
+    def condition(self) -> str:
+        """The most serious stage the character is in, as a word ('' when none)."""
+        for word in ("dead", "terminal", "collapsed", "discombobulated", "rushed"):
+            if getattr(self, word):
+                return word
+        return ""
+
+    @property
     def effective_ap_max(self) -> int:
         """The AP maximum, capped at 1 while Infernal Resolve is exhausted."""
         return self.ap_max if self.ap_cap is None else min(self.ap_max, self.ap_cap)

@@ -146,6 +146,7 @@ class MongrelRuleset:
             action=type(action).__name__.lower(),
             faces=tuple(DieRoll(f, 6, True) for f in entry.faces),
             modifiers=entry.modifiers,
+            target=entry.target,
             result=None if res is None else res.effect,
             success=None if res is None else res.success,
             label=entry.summary,
