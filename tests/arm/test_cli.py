@@ -242,6 +242,19 @@ def test_difficulty(capsys: pytest.CaptureFixture[str], argv: list[str], expecte
     assert code == 0 and json.loads(out) == {"difficulty": expected}
 
 
+def test_the_guide_as_presets_and_modifiers(capsys: pytest.CaptureFixture[str]) -> None:
+    """Trivial 1 (-5), Simple 4 (-2), 50/50 6, Tough 8 (+2), Very Tough 11 (+5)."""
+    guide = {"trivial": (1, -5), "simple": (4, -2), "50/50": (6, 0), "tough": (8, 2)}
+    guide["very tough"] = (11, 5)
+    for name, (number, modifier) in guide.items():
+        preset = json.loads(_run(capsys, "difficulty", "preset", name, "--json")[1])
+        extra = json.loads(_run(capsys, "difficulty", "modifier", name, "--json")[1])
+        assert (preset, extra) == ({"difficulty": number}, {"modifier": modifier})
+    assert _run(capsys, "difficulty", "modifier", "tough")[1].strip() == "modifier +2"
+    code, _, err = _run(capsys, "difficulty", "modifier", "hard")
+    assert code == 1 and "unknown modifier 'hard'" in err
+
+
 def test_totals_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     sheet = str(DATA / "christine.json")
     argv = ["check", "--sheet", sheet, "--stat", "Fitness", "--mod", "Rapiers", "--difficulty", "4"]

@@ -19,7 +19,13 @@ from referee.systems.arm.damage import Blow, Condition, accumulate, resolve_dama
 from referee.systems.arm.discrepancies import DISCREPANCIES
 from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
-from referee.systems.arm.scale import convert, log_of, measure_of, round_log
+from referee.systems.arm.scale import (
+    convert,
+    log_of,
+    measure_of,
+    movement_per_round,
+    round_log,
+)
 from referee.systems.arm.sheet import point_cost
 from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
 
@@ -116,6 +122,79 @@ def test_character_creation_prices() -> None:
     assert 8 * DEFAULT_SETTING.stat_cost("Willpower") == 40
     alex = premade("alex")
     assert point_cost(alex)["stats"] == 60 + 35 + 25 + 70 + 40 + 30
+
+
+def test_the_result_ladder() -> None:
+    """Task Resolution: -5 or less ... 5 or more, each result with its meaning."""
+    from referee.systems.arm.tables import RESULT_LADDER
+
+    expected = {
+        -9: "Complete failure",
+        -5: "Complete failure",
+        -4: "Bad failure",
+        -3: "Bad failure",
+        -2: "Partial failure",
+        -1: "Partial failure",
+        0: "Draw",
+        1: "Unconvincing success",
+        2: "Unconvincing success",
+        3: "Definite success",
+        4: "Definite success",
+        5: "Astonishing success",
+        12: "Astonishing success",
+    }
+    assert {r: RESULT_LADDER.label(r) for r in expected} == expected
+
+
+def test_subtasks_and_an_optional_research_task() -> None:
+    """The programming example: the whole is the worst subtask; research helps, never limits."""
+    from referee.systems.arm.checks import helper_bonus, whole_result
+
+    analysis, coding, debugging = 3, 1, 4
+    assert whole_result([analysis, coding, debugging]) == 1
+    research = 3
+    assert helper_bonus(research, large_effect=True) == 3  # the result, if positive
+    assert helper_bonus(-2, large_effect=True) == 0
+    assert helper_bonus(research, large_effect=False) == 1  # small effect: +1 on a success
+    assert helper_bonus(0, large_effect=False) == 1 and helper_bonus(-1, large_effect=False) == 0
+
+
+def test_round_lengths_of_any_size() -> None:
+    """Rounds: a 10-minute skirmish, a half-second race turn, 2-second melee rounds."""
+    assert round_log("10min") == log_of(10) + 9 == 14
+    assert round_log("0.5s") == log_of(0.5) == -1
+    assert round_log("2s") == log_of(2) == 2
+    assert round_log("1h") == 18 and round_log("1day") == 25
+    assert movement_per_round(5, round_log("3s")) == 7  # Corven in metres per 3 s round
+    assert measure_of(7) == 25
+
+
+def test_a_push_adds_half_again() -> None:
+    """Pushing a movement rate: +1 on the log is about 50% more (1 -> 1.5)."""
+    assert measure_of(1) / measure_of(0) == Decimal("1.5")
+    assert measure_of(6) / measure_of(5) == Decimal("1.5")
+
+
+def test_human_racial_limits_and_stat_prices() -> None:
+    """Character Creation: humans 3-9 in every stat, Run 2-6, Walk -2-4, Climb -3-3, Swim -4-3."""
+    from referee.systems.arm.catalog import DEFAULT_SETTING, HUMAN, STATS, Range
+    from referee.systems.arm.sheet import Sheet, validate
+
+    assert all(HUMAN.stats[s] == Range(3, 9) for s in STATS) and len(STATS) == 6
+    assert HUMAN.movement == {
+        "Run": Range(2, 6),
+        "Walk": Range(-2, 4),
+        "Climb": Range(-3, 3),
+        "Swim": Range(-4, 3),
+    }
+    assert [DEFAULT_SETTING.stat_cost(s) for s in STATS] == [10, 5, 5, 10, 5, 5]
+    fit_six = Sheet(name="A", stats={"Fitness": 6})
+    will_eight = Sheet(name="B", stats={"Willpower": 8})
+    assert point_cost(fit_six)["stats"] == 60 and point_cost(will_eight)["stats"] == 40
+    average = Sheet(name="Average", stats=dict.fromkeys(STATS, 6), movement={"Swim": -4})
+    assert validate(average) == ()
+    edges = Sheet(name="Edge", stats={**dict.fromkeys(STATS, 3), "Wit": 9, "Charisma": 2})
+    assert [p.field for p in validate(edges)] == ["stats.Charisma"]
 
 
 # ---------------------------------------------------------------------------

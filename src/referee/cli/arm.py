@@ -306,7 +306,9 @@ def damage(
 @app.command(context_settings=NEGATIVE)
 @handle_errors
 def difficulty(
-    kind: str = typer.Argument(..., help="preset, melee, ranged, soul or spell."),
+    kind: str = typer.Argument(
+        ..., help="preset, modifier (the guide's extra modifiers), melee, ranged, soul or spell."
+    ),
     name: str | None = typer.Argument(
         None, help="Preset, melee action ('prepared defence'), soul operation or spell."
     ),
@@ -332,7 +334,7 @@ def difficulty(
 ) -> None:
     """A difficulty number from the text's guides: presets, melee table, ranged, magic."""
     from referee.systems.arm.catalog import DEFAULT_SETTING
-    from referee.systems.arm.checks import difficulty_named
+    from referee.systems.arm.checks import difficulty_named, modifier_named
     from referee.systems.arm.combat import melee_difficulty, ranged_difficulty
     from referee.systems.arm.magic import soul_difficulty, spell_named
 
@@ -345,6 +347,8 @@ def difficulty(
         raise RulesError(f"'{kind}' needs a name (e.g. difficulty melee attack)")
     elif key == "preset":
         found = difficulty_named(name)
+    elif key == "modifier":
+        found = modifier_named(name)
     elif key == "melee":
         found = melee_difficulty(name, size=size, attack_result=attack_result)
     elif key == "soul":
@@ -352,11 +356,16 @@ def difficulty(
     elif key == "spell":
         found = spell_named(DEFAULT_SETTING, name).difficulty
     else:
-        raise RulesError(f"unknown kind {kind!r}; known: preset, melee, ranged, soul, spell")
+        raise RulesError(
+            f"unknown kind {kind!r}; known: preset, modifier, melee, ranged, soul, spell"
+        )
+    label = "modifier" if key == "modifier" else "difficulty"
     if as_json:
-        emit_json({"difficulty": found})
+        emit_json({label: found})
         return
-    console.print(f"difficulty {found}", markup=False)
+    console.print(
+        f"{label} {found:+d}" if label == "modifier" else f"{label} {found}", markup=False
+    )
 
 
 def _check_range(name: str, distance: int, fitness: int | None) -> None:

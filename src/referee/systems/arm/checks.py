@@ -11,7 +11,7 @@ so rolling and exact odds share :func:`task_rule`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,7 +19,12 @@ from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
 from referee.systems.arm.options import Options
-from referee.systems.arm.tables import DIFFICULTY_PRESETS, PUSH_BONUS, RESULT_LADDER
+from referee.systems.arm.tables import (
+    DIFFICULTY_MODIFIERS,
+    DIFFICULTY_PRESETS,
+    PUSH_BONUS,
+    RESULT_LADDER,
+)
 from referee.systems.base import Change, IllegalAction, Modifier, Outcome, Procedure, RulesError
 
 Roll = tuple[int, int]
@@ -138,10 +143,21 @@ def succeeded(result: int, options: Options) -> bool:
 
 def difficulty_named(name: str) -> int:
     """A difficulty preset by name (trivial 1, simple 4, 50/50 6, tough 8, very tough 11)."""
+    return _preset(DIFFICULTY_PRESETS, name, "difficulty")
+
+
+def modifier_named(name: str) -> int:
+    """The same guide as an extra modifier (trivial -5, simple -2, 50/50 0, tough +2,
+    very tough +5), for the GM's adjustments to an opposed difficulty (ARM 1.2,
+    Task Resolution)."""
+    return _preset(DIFFICULTY_MODIFIERS, name, "modifier")
+
+
+def _preset(table: Mapping[str, int], name: str, what: str) -> int:
     key = name.strip().lower()
-    if key not in DIFFICULTY_PRESETS:
-        raise RulesError(f"unknown difficulty {name!r}; known: {', '.join(DIFFICULTY_PRESETS)}")
-    return DIFFICULTY_PRESETS[key]
+    if key not in table:
+        raise RulesError(f"unknown {what} {name!r}; known: {', '.join(table)}")
+    return table[key]
 
 
 @dataclass(frozen=True)
