@@ -296,3 +296,36 @@ def test_odds_of_the_next_draw_from_the_deck_as_it_stands(
     )
     assert data["p_success"] == "3/43"
     assert data["successes"] == {"1": "2/43", "2": "1/43"}
+
+
+def test_card_checks_chain_through_drawn(capsys: pytest.CaptureFixture[str]) -> None:
+    """A check's JSON says which cards are out, to pass on as --drawn to the next one."""
+    first = json.loads(
+        _run(capsys, "check", "-a", "6", "-r", "cards", "--faces", "12", "--json")[1]
+    )
+    assert first["drawn"] == [12] and first["deck_left"] == 47
+    drawn = ",".join(str(c) for c in first["drawn"])
+    second = json.loads(
+        _run(
+            capsys,
+            "check",
+            "-a",
+            "6",
+            "-r",
+            "3cards",
+            "--drawn",
+            drawn,
+            "--faces",
+            "12,12,12",
+            "--json",
+        )[1]
+    )
+    assert second["drawn"] == [12, 12, 12, 12] and second["deck_left"] == 44
+    code, _, err = _run(
+        capsys, "check", "-a", "6", "-r", "cards", "--drawn", "12,12,12,12", "--faces", "12"
+    )
+    assert code != 0 and "card 1 (Queen) is not in the deck" in err
+    odds = json.loads(
+        _run(capsys, "odds", "-a", "1", "-r", "cards", "--drawn", "1,1,1", "--json")[1]
+    )
+    assert odds["p_success"] == "1/45"  # one Ace among 45 cards

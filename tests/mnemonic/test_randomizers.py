@@ -133,3 +133,9 @@ def test_spoken_numbers_become_the_faces_of_the_verbal_methods() -> None:
     ]:
         with pytest.raises(RulesError, match=msg):
             spoken_faces(*args)
+
+
+def test_deck_knows_the_cards_out_of_it() -> None:
+    deck = Deck().without([5, 1, 5])
+    assert deck.drawn() == (1, 5, 5) and Deck().without(deck.drawn()) == deck
+    assert Deck().drawn() == () and Deck(()).drawn() == Deck().cards

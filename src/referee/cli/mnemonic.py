@@ -109,6 +109,7 @@ def _check_json(out: Outcome) -> dict[str, Any]:
     deck = next((c.value for c in out.changes if c.field == "deck"), None)
     if deck is not None:
         data["deck"] = list(deck.cards)
+        data["drawn"] = list(deck.drawn())  # pass on as --drawn to the next command
     data["manual"] = out.manual
     data["outcome"] = outcome_data(out)
     return data
@@ -143,14 +144,19 @@ def odds(
 ) -> None:
     """Exact odds of a Success Check: P(success) and each number of Successes / Failures."""
     from referee.systems.mnemonic.checks import check_odds, odds_data
+    from referee.systems.mnemonic.randomizers import uses_cards
 
     opts = _options(randomizer)
-    dist = check_odds(aptitude, _chances(chances), options=opts, deck=_deck(drawn))
+    deck = _deck(drawn)
+    dist = check_odds(aptitude, _chances(chances), options=opts, deck=deck)
     data = odds_data(dist)
     if as_json:
         emit_json(data)
         return
-    _odds_table(f"Aptitude {aptitude}, Chances {_chances(chances):+d}, {opts.randomizer}", data)
+    title = f"Aptitude {aptitude}, Chances {_chances(chances):+d}, {opts.randomizer}"
+    if uses_cards(opts.randomizer):
+        title += f" (deck of {len(deck)} cards)"
+    _odds_table(title, data)
 
 
 def _odds_table(title: str, data: dict[str, Any]) -> None:

@@ -52,6 +52,12 @@ class Deck:
         """Cards left of each value (values with none left are omitted)."""
         return dict(Counter(self.cards))
 
+    def drawn(self) -> tuple[int, ...]:
+        """The card values out of the deck since the last reshuffle (sorted); a full
+        deck less these is this deck, so ``Deck().without(d.drawn()) == d``."""
+        left = Counter(self.cards)
+        return tuple(v for v in CARD_VALUES for _ in range(CARD_COPIES - left[v]))
+
     def without(self, values: tuple[int, ...] | list[int]) -> Deck:
         """The deck after the given card values left it; :class:`CardError` if one is not in it."""
         left = list(self.cards)
