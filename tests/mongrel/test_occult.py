@@ -243,3 +243,11 @@ def test_fatigue_counts_refreshes_per_hour() -> None:
     after = fresh.apply(Recover("giazza"), NO_DICE)
     f = after.fighter("giazza")
     assert f.body.ap == 4 and f.refreshes == 1 and f.refresh_hour == 1  # a new hour's count
+
+
+def test_no_resolve_no_working() -> None:
+    c = _duel()
+    a = c.fighter("alwia")
+    c = c._put(replace(a, body=replace(a.body, ir=0)))
+    with pytest.raises(IllegalAction, match="no Infernal Resolve left"):
+        c.apply(Occult("alwia", target="vooruk"), NO_DICE)

@@ -521,3 +521,15 @@ def demo(out: Console) -> None:
         out.print(e.summary, markup=False)
     for f in c.fighters:
         out.print(f"{f.name}: AP {f.body.ap}, damage {f.body.damage}", markup=False)
+    from referee.systems.mongrel.conflict import Occult
+
+    duel = Conflict(
+        (Fighter.from_sheet(load("alwia")), Fighter.from_sheet(load("vooruk"))),
+        ("alwia", "vooruk"),
+    )
+    working = Occult("alwia", resolve=3, target="vooruk", resist=True)
+    odds = RULESET.odds(working, duel, Options()).probability_where(lambda r: r.effect > 0)
+    out.print(
+        f"Alwia's Occult on a resisting Vooruk harms him {fraction_text(odds)}:", markup=False
+    )
+    out.print(duel.apply(working, ScriptedRoller([2, 3])).log[-1].summary, markup=False)

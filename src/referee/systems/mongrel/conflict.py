@@ -568,6 +568,8 @@ def occult_plan(c: Conflict, a: Occult, o: Options) -> OccultPlan:
     f = _acting(c, a.who)
     if f.body.ap < 1:
         raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
+    if f.body.ir < 1:
+        raise IllegalAction(f"{f.name} has no Infernal Resolve left to fuel Occult")
     if not 1 <= a.resolve <= f.body.ir:
         raise IllegalAction(
             f"Occult needs 1..{f.body.ir} Infernal Resolve spent before the roll "
