@@ -329,3 +329,43 @@ def test_card_checks_chain_through_drawn(capsys: pytest.CaptureFixture[str]) -> 
         _run(capsys, "odds", "-a", "1", "-r", "cards", "--drawn", "1,1,1", "--json")[1]
     )
     assert odds["p_success"] == "1/45"  # one Ace among 45 cards
+
+
+def test_injury_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    # 8 + Good 6 - two earlier injuries 2 x 3 = 8: stays active on 1..8 of a d12
+    data = json.loads(
+        _run(
+            capsys,
+            "injury",
+            "-a",
+            "8",
+            "-c",
+            "Good",
+            "--worst",
+            "dead",
+            "--injuries",
+            "2",
+            "--odds",
+            "--json",
+        )[1]
+    )
+    assert data == {"status": {"Hurt": "2/3", "inactive (dead)": "1/3"}}
+    # the deck holds one Queen: 8 - 12 fails for sure
+    drawn = ",".join(["1,2,3,4,5,6,7,8,9,10,11"] * 4 + ["12,12,12"])
+    data = json.loads(
+        _run(
+            capsys,
+            "injury",
+            "-a",
+            "8",
+            "--worst",
+            "unconscious",
+            "-r",
+            "cards",
+            "--drawn",
+            drawn,
+            "--odds",
+            "--json",
+        )[1]
+    )
+    assert data == {"status": {"inactive (unconscious)": "1/1"}}

@@ -4,6 +4,7 @@ order of action and character validation for Mnemonic."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Annotated, Any
 
 import typer
@@ -21,6 +22,7 @@ from referee.cli.common import (
     load_json_file,
     make_roller,
 )
+from referee.dice.odds import fraction_text
 from referee.dice.roller import Roller
 from referee.errors import DiceError, RulesError
 from referee.systems.base import Outcome, load_record, outcome_data
@@ -336,20 +338,43 @@ def injury(
     ),
     randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
     faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
+    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    show_odds: bool = typer.Option(
+        False, "--odds", help="Show the exact odds of each new Status instead of rolling."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An injury check: the victim's new Status (Hurt, or inactive as the worst outcome)."""
     from referee.systems.mnemonic.health import injury as resolve_injury
+    from referee.systems.mnemonic.health import injury_odds
     from referee.systems.mnemonic.sheet import Status
 
     if not 0 <= injuries <= 100:
         raise RulesError("--injuries must be 0..100")
     opts = _options(randomizer)
     status = Status("Hurt" if injuries else "Fine", None, injuries)
+    if show_odds:
+        dist = injury_odds(
+            aptitude, _chances(chances), worst, status=status, options=opts, deck=_deck(drawn)
+        )
+        data = {str(s): fraction_text(p) for s, p in dist.probabilities().items()}
+        if as_json:
+            emit_json({"status": data})
+        else:
+            for name, p in data.items():
+                console.print(f"{name}: {p} ({float(Fraction(p)) * 100:.2f}%)", markup=False)
+        return
     roller, cards = _inputs(opts.randomizer, faces, seed)
     out = resolve_injury(
-        aptitude, _chances(chances), worst, roller, status=status, options=opts, cards=cards
+        aptitude,
+        _chances(chances),
+        worst,
+        roller,
+        status=status,
+        options=opts,
+        deck=_deck(drawn),
+        cards=cards,
     )
     _all_used(roller)
     if as_json:
