@@ -39,8 +39,12 @@ def dyce_check(push: bool) -> tuple[dict[int, int], Fraction]:
     return dict(h.items()), Fraction(wins.get(True, 0), wins.total)
 
 
+PUSHING = Options(pushing=True)
+"""A table's options are built once, not per check."""
+
+
 def ours_check(push: bool) -> tuple[dict[int, int], Fraction]:
-    odds = task_odds(TOTAL, DIFFICULTY, push, Options(pushing=True))
+    odds = task_odds(TOTAL, DIFFICULTY, push, PUSHING)
     return odds.result.weights(), odds.p_success
 
 

@@ -12,7 +12,7 @@ from referee.systems.arm.damage import Blow, Condition
 from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
 from referee.systems.arm.ruleset import MovementPush, Strike, Task
-from referee.systems.base import IllegalAction, Ruleset, describe_options, get
+from referee.systems.base import IllegalAction, RulesError, Ruleset, describe_options, get
 
 
 def test_registered_and_protocol() -> None:
@@ -43,3 +43,24 @@ def test_resolve_and_odds_agree() -> None:
     push = RULESET.odds(MovementPush(5), None, opts)
     assert push.probability((6, 1)) == Fraction(4, 6)
     assert RULESET.resolve(MovementPush(5), None, ScriptedRoller([6]), opts).result == 6
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"log_method": "slide rule"},
+        {"group_count": "everyone"},
+        {"pushing": "yes"},
+        {"stun_shift": -1},
+        {"stun_shift": 9},
+        {"max_wounds": 10**9},
+        {"destroyed_at": -5},
+        {"circling_bonus": 2.5},
+        {"berserk_penalty": True},
+    ],
+)
+def test_options_refuse_values_the_rules_cannot_use(bad: dict[str, object]) -> None:
+    from referee.systems.arm.options import Options
+
+    with pytest.raises(RulesError, match="option"):
+        Options(**bad)  # type: ignore[arg-type]

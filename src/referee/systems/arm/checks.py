@@ -18,7 +18,7 @@ from fractions import Fraction
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
-from referee.systems.arm.options import Options
+from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import (
     DIFFICULTY_MODIFIERS,
     DIFFICULTY_PRESETS,
@@ -29,9 +29,6 @@ from referee.systems.base import Change, IllegalAction, Modifier, Outcome, Proce
 
 Roll = tuple[int, int]
 """The statistic a check reads: (d6 - d6 + push bonus, shock the push cost)."""
-
-DEFAULT_OPTIONS = Options()
-"""The rulings, for callers that pass no options (an immutable value)."""
 
 MAX_VALUE = 10_000
 """Totals and difficulties beyond +-10000 are refused as nonsense input."""

@@ -15,7 +15,7 @@ from typing import Literal
 
 from referee.systems.arm.catalog import DEFAULT_SETTING, RangedWeapon, Setting, Spell
 from referee.systems.arm.damage import Blow
-from referee.systems.arm.options import Options
+from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.sheet import Sheet
 from referee.systems.arm.tables import MELEE_DIFFICULTIES
 from referee.systems.base import IllegalAction, Modifier, Problem, RulesError
@@ -55,7 +55,7 @@ def circling_difficulty(opponent_wit: int, opponent_mods: int = 0) -> int:
 
 def defence_bonus(standstill: bool, options: Options | None = None) -> int:
     """+2 to defensive attempts while the combat is at a standstill (prepared)."""
-    return (options or Options()).standstill_defence_bonus if standstill else 0
+    return (options or DEFAULT_OPTIONS).standstill_defence_bonus if standstill else 0
 
 
 MeleeRole = Literal["attack", "parry", "dodge"]
@@ -86,7 +86,7 @@ def melee_modifiers(
     key = role.strip().lower()
     if key not in MELEE_ROLES:
         raise RulesError(f"unknown melee roll {role!r}; known: {', '.join(MELEE_ROLES)}")
-    opts = options or Options()
+    opts = options or DEFAULT_OPTIONS
     found: list[Modifier] = []
     if key != "dodge":
         w = sheet.weapon(weapon, setting)
@@ -220,7 +220,7 @@ def ranged_difficulty(
 
     A negative distance log counts as 0.
     """
-    opts = options or Options()
+    opts = options or DEFAULT_OPTIONS
     distance = max(0, distance_log) if opts.negative_distance_zero else distance_log
     return (6 if moving else 4) - size + 2 * distance + cover + weather
 
@@ -243,7 +243,7 @@ def dodge_missile_difficulty(
     """Dodging a slow missile: 4 (prepared: the option, 2 by default) + the hit's result."""
     if not weapon.dodgeable:
         raise IllegalAction(f"{weapon.name} is too fast to dodge")
-    base = (options or Options()).ranged_prepared_dodge if prepared else 4
+    base = (options or DEFAULT_OPTIONS).ranged_prepared_dodge if prepared else 4
     return base + hit_result
 
 

@@ -17,7 +17,6 @@ from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
 from referee.systems.arm.checks import (
-    DEFAULT_OPTIONS,
     MAX_VALUE,
     Roll,
     allowed,
@@ -25,7 +24,7 @@ from referee.systems.arm.checks import (
     push_details,
     statistic,
 )
-from referee.systems.arm.options import Options
+from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import (
     DAMAGE_TABLE,
     LEVEL_CAP,

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
+
+from referee.errors import RulesError
+
+_CHOICES = {"log_method": ("table", "exact"), "group_count": ("total", "helpers")}
+_LIMITS = {
+    "stun_shift": (0, 5),
+    "destroyed_at": (0, 100),
+    "max_wounds": (0, 100),
+}
+"""Bounds on the numeric house rules; other numbers (bonuses, bases) stay within +-100."""
 
 
 @dataclass(frozen=True)
@@ -75,3 +85,29 @@ class Options:
         default=True,
         metadata={"doc": "Negative distance logs count as 0 for the ranged difficulty."},
     )
+
+    def __post_init__(self) -> None:
+        """Refuse a house rule the rules cannot use (a clear error, not odd results)."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _CHOICES:
+                if value not in _CHOICES[f.name]:
+                    known = " or ".join(_CHOICES[f.name])
+                    raise RulesError(f"option {f.name} is {known}, not {value!r}")
+            elif f.type in (bool, "bool"):
+                if not isinstance(value, bool):
+                    raise RulesError(f"option {f.name} is true or false, not {value!r}")
+            else:
+                low, high = _LIMITS.get(f.name, (-100, 100))
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, int)
+                    or not low <= value <= high
+                ):
+                    raise RulesError(
+                        f"option {f.name} is a whole number {low}..{high}, not {value!r}"
+                    )
+
+
+DEFAULT_OPTIONS = Options()
+"""The rulings, for callers that pass no options (an immutable value, built once)."""

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 
 from referee.systems.arm.catalog import DEFAULT_SETTING, Armour, ModKind, Setting, Weapon
 from referee.systems.arm.damage import Condition, NamedWound
-from referee.systems.arm.options import Options
+from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import LEVEL_CAP
 from referee.systems.base import Problem, RulesError
 
@@ -197,7 +197,7 @@ def validate(
     sheet: Sheet, options: Options | None = None, setting: Setting = DEFAULT_SETTING
 ) -> tuple[Problem, ...]:
     """Every rule the sheet breaks against the setting's lists, limits and costs."""
-    opts = options or Options()
+    opts = options or DEFAULT_OPTIONS
     problems: list[Problem] = []
     race = setting.race(sheet.race)
     if race is None:
