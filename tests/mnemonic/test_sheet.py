@@ -133,3 +133,35 @@ def test_impossible_options_are_rules_errors_listing_every_problem() -> None:
         "injured_label must not be blank",
     ):
         assert part in text
+
+
+def test_referee_renames_standard_talents_in_place() -> None:
+    """The text's frigate: Sturdy is basically Tough, Well-Armed is Dangerous."""
+    from referee.errors import RulesError
+    from referee.systems.mnemonic.options import renamed
+    from referee.systems.mnemonic.tables import FRIGATE_EQUIVALENTS
+
+    to_ship = {std: new for new, std in FRIGATE_EQUIVALENTS.items()}
+    talents = renamed(DEFAULT_TALENTS, to_ship)
+    assert talents == (
+        "Agile",
+        "Well-Armed",
+        "Disciplined",
+        "Handy",
+        "Influential",
+        "Smart",
+        "Sturdy",
+    )
+    opts = Options(talents=talents)
+    ship = Character("Sloop", "sloop", dict.fromkeys(talents, 3))
+    assert validate(ship, opts) == ()
+    assert [p.field for p in validate(ship, Options())] == [
+        "talents.Dangerous",
+        "talents.Tough",
+        "talents.Well-Armed",
+        "talents.Sturdy",
+    ]
+    with pytest.raises(RulesError, match="cannot rename 'Sneaky'"):
+        renamed(DEFAULT_TALENTS, {"Sneaky": "Stealthy"})
+    with pytest.raises(RulesError, match="repeat a Talent"):
+        renamed(DEFAULT_TALENTS, {"Tough": "Agile"})

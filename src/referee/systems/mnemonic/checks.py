@@ -51,7 +51,11 @@ class CheckResult(int):
     """The final number of a Success Check (after Chances) and what it means.
 
     An ``int`` (the total) so that exact distributions over results hash and
-    sort at C speed; the properties read it as Successes or Failures.
+    sort at C speed; the properties read it as Successes or Failures. Equality,
+    hashing, ordering, JSON and pickling are the total's, so equal totals are
+    one outcome whichever type built them. So is truthiness: a total of 0 is
+    falsy although it succeeds - read :attr:`success`, never ``bool(result)``.
+    Arithmetic gives plain ``int``s.
     """
 
     __slots__ = ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from referee.errors import RulesError
@@ -175,3 +176,18 @@ class Options:
         if 0 <= value < len(self.rating_names):
             return self.rating_names[value]
         return f"{value:+d}"
+
+
+def renamed(talents: tuple[str, ...], renames: Mapping[str, str]) -> tuple[str, ...]:
+    """A Talent list with some Talents renamed in place ("creation considerations",
+    "unusual primary roles": e.g. Tough -> Sturdy, Dangerous -> Well-Armed for a
+    ship). A name not on the list, or a rename that repeats a name, is an error."""
+    unknown = [old for old in renames if old not in talents]
+    if unknown:
+        raise OptionsError(
+            f"cannot rename {', '.join(map(repr, unknown))}: not on the list ({', '.join(talents)})"
+        )
+    out = tuple(renames.get(t, t) for t in talents)
+    if len({t.strip().lower() for t in out}) != len(out):
+        raise OptionsError(f"renaming would repeat a Talent: {', '.join(out)}")
+    return out
