@@ -223,15 +223,40 @@ def attack_odds(
             console.print(f"{key}: {data[key]}", markup=False)
 
 
+def _damage_source(damage: str | None, weapon: str | None, rate: int | None) -> Any:
+    """A damage expression, or a weapon named on a sheet (one of the two)."""
+    from referee.systems.mneme.damage import DamageSpec
+
+    if (damage is None) == (weapon is None):
+        raise RulesError("give a damage expression or --weapon NAME (one of them)")
+    if damage is not None:
+        return DamageSpec(damage, rate_of_attack=rate)
+    assert weapon is not None
+    return weapon
+
+
 @app.command()
 @handle_errors
 def attack(
-    damage: str = typer.Argument(..., help="Weapon damage, e.g. 3d6-2."),
+    damage: str | None = typer.Argument(None, help="Weapon damage, e.g. 3d6-2 (or --weapon)."),
+    weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --sheet."),
+    sheet: str | None = typer.Option(None, "--sheet", help="The attacker's sheet (JSON)."),
+    characteristic: str | None = typer.Option(
+        None, "--characteristic", "-c", help="With --sheet: the characteristic rolled."
+    ),
+    skill: str | None = typer.Option(
+        None, "--skill", help="With --sheet: the skill (default: the weapon's)."
+    ),
+    target_sheet: str | None = typer.Option(
+        None, "--target-sheet", help="The target's sheet: its worn armour, HP and condition."
+    ),
     modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
     difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
     advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
     disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
-    armour: int = typer.Option(0, "--armour", "-a", help="Target's armour (AR)."),
+    armour: int | None = typer.Option(
+        None, "--armour", "-a", help="Target's armour (AR); default the target sheet's, or 0."
+    ),
     rate: int | None = typer.Option(None, "--rate", "-r", help="Weapon's Rate of Attack."),
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " The check's dice first, then each damage roll's."
@@ -242,16 +267,22 @@ def attack(
     """Roll an attack: the check, then SE + 1 damage rolls, the highest RoA kept, armour each."""
     from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import Attack
-    from referee.systems.mneme.damage import DamageSpec, Target
+    from referee.systems.mneme.damage import Target
     from referee.systems.mneme.options import Options
 
+    source = _damage_source(damage, weapon, rate)
+    state = _sheet(sheet) if sheet else None
+    check = _check(
+        modifier, difficulty, advantage, disadvantage, characteristic=characteristic, skill=skill
+    )
     action = Attack(
-        _check(modifier, difficulty, advantage, disadvantage),
-        DamageSpec(damage, rate_of_attack=rate),
-        Target(armour),
+        check,
+        source,
+        None if armour is None and target_sheet else Target(armour or 0),
+        target_sheet=_sheet(target_sheet) if target_sheet else None,
     )
     roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, None, roller, Options())
+    outcome = RULESET.resolve(action, state, roller, Options())
     _finish(roller)
     if as_json:
         emit_json(outcome_data(outcome))
@@ -265,19 +296,25 @@ def attack(
         w = d["weapon_rolls"]
         shown = [str(x) if k else f"({x})" for x, k in zip(w["dealt"], w["kept"], strict=True)]
         console.print(f"damage rolls after armour: {', '.join(shown)} = {w['total']}", markup=False)
+    if "target" in d:
+        console.print(f"target: {d['target']['condition']}", markup=False)
 
 
 @app.command("take-damage")
 @handle_errors
 def take_damage(
-    damage: str = typer.Argument(..., help="Adversaries' damage per roll, e.g. 3d3-2."),
+    damage: str | None = typer.Argument(None, help="Adversaries' damage per roll, e.g. 3d3-2."),
+    weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --attacker."),
+    attacker: str | None = typer.Option(None, "--attacker", help="The attacker's sheet (JSON)."),
     fail_effect: int = typer.Option(..., "--fail-effect", "-f", help="Fail Effect degree."),
     rate: int | None = typer.Option(None, "--rate", "-r", help="Summed Rate of Attack."),
-    armour: int = typer.Option(0, "--armour", "-a", help="Your armour (AR)."),
+    armour: int | None = typer.Option(
+        None, "--armour", "-a", help="Your armour (AR); default the armour worn on --sheet."
+    ),
     conditions: int = typer.Option(0, "--conditions", help="First-priority mitigation."),
     cover: int = typer.Option(0, "--cover", help="Cover / protection value (absorbs rolls)."),
     skill: int = typer.Option(0, "--skill", help="Skill mitigation (third priority)."),
-    sheet: str | None = typer.Option(None, "--sheet", help="Your sheet (conditions, Bleeding)."),
+    sheet: str | None = typer.Option(None, "--sheet", help="Your sheet (armour, Bleeding)."),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     as_json: bool = JSON_OPTION,
@@ -285,13 +322,16 @@ def take_damage(
     """Roll the damage a Fail Effect brings: mitigation, cover's rolls, yours (RoA kept)."""
     from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import Mitigating, TakeDamage, Threat
-    from referee.systems.mneme.damage import DamageSpec, Target
+    from referee.systems.mneme.damage import Target
     from referee.systems.mneme.options import Options
 
+    source = _damage_source(damage, weapon, rate)
     threat = Threat(
-        DamageSpec(damage, rate_of_attack=rate),
-        Target(armour),
+        source,
+        None if armour is None else Target(armour),
         Mitigating(conditions, cover, skill),
+        attacker=_sheet(attacker) if attacker else None,
+        rate_of_attack=rate if weapon else None,
     )
     state = _sheet(sheet) if sheet else None
     roller = make_roller(faces_option(faces), seed)

@@ -1,0 +1,105 @@
+"""``referee mneme`` first aid, survival rolls, dying rounds, stimulants, the clock's dying
+rolls and attacks with sheet weapons."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli.main import run
+from referee.systems.mneme.sheet import example_data
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = run(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _sheet(tmp_path: Path, name: str, **changes: object) -> Path:
+    data = example_data()
+    data.update(changes)
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_first_aid_stabilises_and_writes_the_patient(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    medic = _sheet(tmp_path, "medic.json")
+    patient = _sheet(tmp_path, "patient.json", damage=30)
+    out_path = tmp_path / "after.json"
+    argv = ["mneme", "first-aid", str(medic), "--patient", str(patient), "--faces", "5,4"]
+    code, out, _ = _run(capsys, *argv, "--out", str(out_path))
+    # Edu 8 (0) + Medic 1: 9 + 1 = 10 vs 8 -> SE 2, heals 2 -> 28 > 24: End 8 hours
+    assert code == 0 and "Healed 2; stabilised for 8 hours" in out
+    after = json.loads(out_path.read_text(encoding="utf-8"))
+    assert after["damage"] == 28 and after["conditions"] == ["Stabilised"]
+    assert after["stabilised_minutes"] == 480
+    # the clock: 9 hours later the stabilisation is gone and the rolls are due
+    code, out, _ = _run(capsys, "mneme", "clock", str(out_path), "--hours", "9", "--note-dying")
+    assert code == 0 and "600 dying roll(s) due" in out and "stabilisation ran out" in out
+    code, out, _ = _run(capsys, "mneme", "clock", str(out_path), "--hours", "9", "--json")
+    data = json.loads(out)
+    assert data["label"] == "Dead" and data["details"]["dying_rolls"]["death_round"] == 4801
+
+
+def test_dying_rounds_odds_and_roll(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # End 14 (+2), HP 18, 19 damage (-6): 2d6 >= 8 to live each round
+    tess = _sheet(
+        tmp_path,
+        "tess.json",
+        characteristics={"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7},
+        damage=19,
+        armour=[],
+    )
+    code, out, _ = _run(capsys, "mneme", "dying", str(tess), "--rounds", "3", "--odds", "--json")
+    assert code == 0 and json.loads(out) == {"rounds": 3, "Alive": "125/1728", "Dead": "1603/1728"}
+    code, out, _ = _run(capsys, "mneme", "dying", str(tess), "-n", "3", "--faces", "6,2,6,1")
+    assert code == 0 and "Dead in round 2" in out
+    code, _, err = _run(capsys, "mneme", "dying", str(tess), "-n", "1", "--faces", "6,2,6")
+    assert code != 0 and "left unused" in err
+
+
+def test_survival_intensive_care(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pc = _sheet(tmp_path, "pc.json", damage=3)
+    code, out, _ = _run(
+        capsys, "mneme", "survival", str(pc), "intensive", "--supervisor-medic", "2"
+    )
+    assert code == 0 and "no roll" in out
+    code, out, _ = _run(capsys, "mneme", "survival", str(pc), "intensive", "--faces", "6,3")
+    # End 8 (0), 3 damage (-1): 9 - 1 = 8 vs 8 heals 2
+    assert code == 0 and "Healed 2" in out and "Healed 2 5/18" in out
+    code, _, err = _run(capsys, "mneme", "survival", str(pc), "bogus", "--faces", "6,3")
+    assert code != 0 and "unknown survival roll" in err
+
+
+def test_stimulant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pc = _sheet(tmp_path, "pc.json", damage=16)
+    out_path = tmp_path / "awake.json"
+    code, out, _ = _run(capsys, "mneme", "stimulant", str(pc), "--out", str(out_path))
+    assert code == 0 and "awake" in out
+    assert json.loads(out_path.read_text(encoding="utf-8"))["conditions"] == ["Awake"]
+    dying = _sheet(tmp_path, "dying.json", damage=25)
+    code, _, err = _run(capsys, "mneme", "stimulant", str(dying))
+    assert code != 0 and "Dying" in err
+
+
+def test_attack_with_a_sheet_weapon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    ada = _sheet(tmp_path, "ada.json")
+    argv = ["mneme", "attack", "--sheet", str(ada), "--weapon", "Broadsword"]
+    argv += ["--characteristic", "Str", "--target-sheet", str(ada)]
+    code, out, _ = _run(capsys, *argv, "--faces", "6,3,3,3,3,2,2,1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["details"]["damage_dealt"] == 3
+    assert data["details"]["weapon_rolls"]["dealt"] == [3, 0]
+    code, _, err = _run(capsys, "mneme", "attack", "--faces", "3,3")
+    assert code != 0 and "weapon" in err
+    code, out, _ = _run(
+        capsys, "mneme", "take-damage", "--weapon", "Broadsword", "--attacker", str(ada),
+        "--sheet", str(ada), "-f", "3", "--rate", "3", "--faces", "3,3,3,2,2,2,1,1,1",
+    )  # fmt: skip
+    assert code == 0 and "[3, 0, 0]" in out
