@@ -138,6 +138,23 @@ def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert run(["validate", "arm", str(DATA / "brad.json")]) == 0
 
 
+def test_validate_against_a_template(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A template fixes stats and mods; the player only adds to it (Character Creation)."""
+    christine = json.loads((DATA / "christine.json").read_text(encoding="utf-8"))
+    template = tmp_path / "fencer.json"
+    template.write_text(json.dumps({**christine, "kind": "template"}), encoding="utf-8")
+    built = tmp_path / "built.json"
+    extra = [*christine["mods"], {"name": "Empathic", "value": 1}]
+    built.write_text(json.dumps({**christine, "mods": extra}), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", str(built), "--template", str(template))
+    assert code == 0 and "valid" in out
+    changed = {**christine, "stats": {**christine["stats"], "Wit": 8}, "mods": []}
+    built.write_text(json.dumps(changed), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", str(built), "--template", str(template), "--json")
+    fields = [p["field"] for p in json.loads(out)["problems"]]
+    assert code == 1 and fields == ["stats.Wit", "mods"]
+
+
 def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
     notes = json.loads(_run(capsys, "notes", "--json")[1])
     assert "axe-damage" in {n["key"] for n in notes}

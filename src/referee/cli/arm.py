@@ -480,18 +480,23 @@ def validate(
     setting: str | None = typer.Option(
         None, "--setting", help="A setting JSON (default: the text's)."
     ),
+    template: str | None = typer.Option(
+        None, "--template", help="The template (JSON) the character was built from."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Validate a character against the setting: every problem, and its point cost."""
+    """Validate a character against the setting (and its template): every problem, its cost."""
     from referee.systems.arm.catalog import DEFAULT_SETTING, Setting, setting_problems
-    from referee.systems.arm.options import Options
-    from referee.systems.arm.sheet import Sheet, point_cost
+    from referee.systems.arm.options import DEFAULT_OPTIONS
+    from referee.systems.arm.sheet import Sheet, point_cost, template_problems
     from referee.systems.arm.sheet import validate as check_sheet
     from referee.systems.base import load_record
 
     chosen = DEFAULT_SETTING if setting is None else load_record(Setting, load_json_file(setting))
     sheet = load_record(Sheet, load_json_file(path))
-    problems = setting_problems(chosen) + check_sheet(sheet, Options(), chosen)
+    problems = setting_problems(chosen) + check_sheet(sheet, DEFAULT_OPTIONS, chosen)
+    if template is not None:
+        problems += template_problems(load_record(Sheet, load_json_file(template)), sheet)
     cost = point_cost(sheet, chosen)
     if as_json:
         emit_json(

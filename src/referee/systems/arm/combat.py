@@ -264,15 +264,29 @@ def melee_blow(
     The strength mod (the setting's ``strength_mod``) adds when the weapon allows it.
     """
     w = attacker.weapon(weapon, setting)
+    return _blow(attacker, defender, result, w.damage, w.strength, w.stun, setting)
+
+
+def _blow(
+    attacker: Sheet,
+    defender: Sheet,
+    result: int,
+    damage: int,
+    strength: bool,
+    stun: bool,
+    setting: Setting,
+) -> Blow:
+    """A landed blow: the attacker's result and damage (+ strength mod) against the
+    defender's Toughness and armour values."""
     wound, shock = defender.armour_values(setting)
     return Blow(
         result=result,
-        damage=w.damage,
+        damage=damage,
         toughness=defender.stat("Toughness"),
-        strength=attacker.mod(setting.strength_mod) if w.strength else 0,
+        strength=attacker.mod(setting.strength_mod) if strength else 0,
         wound_armour=wound,
         shock_armour=shock,
-        stun=w.stun,
+        stun=stun,
     )
 
 
@@ -299,10 +313,10 @@ def ranged_shot(
     A target beyond the weapon's maximum range (a log distance, the long bow's
     from the shooter's Fitness) cannot be hit at all.
     """
-    limit = max_range(weapon, shooter.stats)
-    if limit is not None and distance_log > limit:
+    if not in_range(weapon, distance_log, shooter.stats):
         raise IllegalAction(
-            f"{weapon.name} reaches log distance {limit}; the target is at {distance_log}"
+            f"{weapon.name} reaches log distance {max_range(weapon, shooter.stats)}; "
+            f"the target is at {distance_log}"
         )
     difficulty = ranged_difficulty(
         distance_log,
@@ -328,12 +342,4 @@ def ranged_blow(
     if weapon.damage is None:
         raise RulesError(f"{weapon.name} does no damage")
     strong = isinstance(weapon, RangedWeapon) and weapon.strength
-    wound, shock = defender.armour_values(setting)
-    return Blow(
-        result=result,
-        damage=weapon.damage,
-        toughness=defender.stat("Toughness"),
-        strength=shooter.mod(setting.strength_mod) if strong else 0,
-        wound_armour=wound,
-        shock_armour=shock,
-    )
+    return _blow(shooter, defender, result, weapon.damage, strong, False, setting)

@@ -222,31 +222,20 @@ def _stats(sheet: Sheet, setting: Setting, race: Any) -> Iterable[Problem]:
     for stat in setting.stats:
         if stat not in sheet.stats:
             yield Problem(RULE_STATS, f"stats.{stat}", "missing stat")
-    for stat, value in sheet.stats.items():
-        if stat not in setting.stats:
-            yield Problem(RULE_STATS, f"stats.{stat}", "not a stat of this setting", value)
-        elif race is not None and stat in race.stats:
-            r = race.stats[stat]
-            if not r.low <= value <= r.high:
+    parts = (
+        ("stats", RULE_STATS, "a stat", sheet.stats, setting.stats),
+        ("movement", RULE_MOVE, "a movement rate", sheet.movement, setting.movement),
+    )
+    for part, rule, what, values, known in parts:
+        limits = getattr(race, part) if race is not None else {}
+        for name, value in values.items():
+            where = f"{part}.{name}"
+            if name not in known:
+                yield Problem(rule, where, f"not {what} of this setting", value)
+            elif name in limits and not limits[name].low <= value <= limits[name].high:
+                r = limits[name]
                 yield Problem(
-                    RULE_CREATE,
-                    f"stats.{stat}",
-                    f"outside the {race.name} limits {r.low} to {r.high}",
-                    value,
-                )
-    for rate, value in sheet.movement.items():
-        if rate not in setting.movement:
-            yield Problem(
-                RULE_MOVE, f"movement.{rate}", "not a movement rate of this setting", value
-            )
-        elif race is not None and rate in race.movement:
-            r = race.movement[rate]
-            if not r.low <= value <= r.high:
-                yield Problem(
-                    RULE_CREATE,
-                    f"movement.{rate}",
-                    f"outside the {race.name} limits {r.low} to {r.high}",
-                    value,
+                    RULE_CREATE, where, f"outside the {race.name} limits {r.low} to {r.high}", value
                 )
 
 
