@@ -369,3 +369,22 @@ def test_injury_odds(capsys: pytest.CaptureFixture[str]) -> None:
         )[1]
     )
     assert data == {"status": {"inactive (unconscious)": "1/1"}}
+
+
+def test_order_cards_by_value_odds_and_rank_failures(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(
+        _run(capsys, "order", "Ann:6", "Bo:6", "-r", "cards", "--faces", "12,1", "--json")[1]
+    )
+    assert [c["cards"] for c in data["checks"]] == [[12], [1]]
+    assert data["order"] == [["Bo"], ["Ann"]] and data["checks"][1]["deck_left"] == 46
+    # both fail (7+ on each d12: 36 of 144) or equal Successes (6 of 144): 42/144
+    odds = json.loads(_run(capsys, "order", "Ann:6", "Bo:6", "--odds", "--json")[1])
+    assert odds == {"first": {"Ann": "17/48", "Bo": "17/48", "simultaneous": "7/24"}}
+    tied = json.loads(_run(capsys, "order", "Ann:6", "Bo:6", "--faces", "12,8", "--json")[1])
+    assert tied["order"] == [["Ann", "Bo"]]
+    ranked = json.loads(
+        _run(capsys, "order", "Ann:6", "Bo:6", "--faces", "12,8", "--rank-failures", "--json")[1]
+    )
+    assert ranked["order"] == [["Bo"], ["Ann"]]
+    code, _, err = _run(capsys, "order", "Ann:6", "Bo:6", "-r", "3cards", "--faces", "1,2")
+    assert code != 0 and "2 checks draw 6 card(s)" in err

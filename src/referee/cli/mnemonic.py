@@ -390,12 +390,21 @@ def order(
         list[str], typer.Argument(help="NAME:AGILE_APTITUDE[:CHANCES] for each character.")
     ],
     randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
+    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    rank_failures: bool = typer.Option(
+        False, "--rank-failures", help="Rank failed checks fewest Failures first (else they tie)."
+    ),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    show_odds: bool = typer.Option(
+        False, "--odds", help="Two characters: exact odds of who acts first instead of rolling."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Order of action by Agile checks: most Successes first, ties act together."""
-    from referee.systems.mnemonic.conflict import Contender, agile_order
+    from referee.dice.roller import ManualRoller
+    from referee.systems.mnemonic.conflict import Contender, agile_order, first_odds
+    from referee.systems.mnemonic.randomizers import cards_needed, uses_cards
 
     people = []
     for text in contenders:
@@ -407,9 +416,31 @@ def order(
         except ValueError:
             raise RulesError(f"{text!r}: the Aptitude must be a whole number") from None
         people.append(Contender(parts[0], apt, _chances(parts[2]) if len(parts) == 3 else 0))
-    opts = _options(randomizer)
-    roller = make_roller(faces_option(faces), seed)
-    out, checks = agile_order(people, roller, options=opts)
+    opts = _options(randomizer, rank_failures=rank_failures)
+    deck = _deck(drawn)
+    if show_odds:
+        if len(people) != 2:
+            raise RulesError("--odds compares exactly two characters")
+        dist = first_odds(people[0], people[1], options=opts, deck=deck)
+        data = {str(w): fraction_text(p) for w, p in dist.probabilities().items()}
+        if as_json:
+            emit_json({"first": data})
+        else:
+            for who, p in data.items():
+                console.print(f"{who}: {p} ({float(Fraction(p)) * 100:.2f}%)", markup=False)
+        return
+    roller, cards = _inputs(opts.randomizer, faces, seed)
+    if cards is not None:
+        need = cards_needed(opts.randomizer) * len(people)
+        if len(cards) != need or need > len(deck):
+            raise RulesError(
+                f"{len(people)} checks draw {need} card(s) from a deck of {len(deck)}; "
+                f"{len(cards)} given"
+            )
+        roller = ManualRoller(deck.positions_of(list(cards)))
+    out, checks = agile_order(
+        people, roller, options=opts, deck=deck if uses_cards(opts.randomizer) else None
+    )
     _all_used(roller)
     if as_json:
         emit_json(
