@@ -40,6 +40,14 @@ def test_resolve_and_odds_agree() -> None:
     assert hit.details["condition"] == "Moderate, Giddy"
     dist = RULESET.odds(strike, None, opts)
     assert sum(dist.probabilities().values()) == 1
+    pushed = Strike(Blow(5, 7, 5, 1, 4, 2), target="Alex", push=True, attacker="Brad")
+    hit = RULESET.resolve(pushed, None, ScriptedRoller([2, 2, 5]), opts)
+    assert hit.details["total"] == 14 and hit.details["shock_label"] == "Fainting"
+    assert ("Brad", "shock", 1) in [(c.target, c.field, c.delta) for c in hit.changes]
+    pushed_odds = RULESET.odds(pushed, None, opts)
+    assert pushed_odds.total == 216 and pushed_odds.map(lambda d: d.push_cost).probability(1) == (
+        Fraction(4, 6)
+    )
     push = RULESET.odds(MovementPush(5), None, opts)
     assert push.probability((6, 1)) == Fraction(4, 6)
     assert RULESET.resolve(MovementPush(5), None, ScriptedRoller([6]), opts).result == 6
