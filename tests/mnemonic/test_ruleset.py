@@ -185,3 +185,11 @@ def test_resolve_and_odds_refuse_the_same_inputs() -> None:
             call()
     with pytest.raises(IllegalAction, match="no odds for Reshuffle"):
         RULESET.odds(Reshuffle(), STATE, Options())
+
+
+def test_every_option_is_documented_with_its_name() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs/mnemonic.md").read_text()
+    for opt in describe_options(Options):
+        assert f"| `{opt['name']}` |" in page, opt["name"]
