@@ -103,3 +103,15 @@ def test_attack_with_a_sheet_weapon(capsys: pytest.CaptureFixture[str], tmp_path
         "--sheet", str(ada), "-f", "3", "--rate", "3", "--faces", "3,3,3,2,2,2,1,1,1",
     )  # fmt: skip
     assert code == 0 and "[3, 0, 0]" in out
+
+
+def test_take_damage_behind_the_sheet_shield(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ada = _sheet(tmp_path, "ada.json")
+    after = tmp_path / "after.json"
+    argv = ["mneme", "take-damage", "3d6", "-f", "3", "--sheet", str(ada), "--cover-object", "0"]
+    code, out, _ = _run(capsys, *argv, "--faces", "6,6,3,4,3,2,5,5,5", "--out", str(after))
+    assert code == 0 and "cover takes [13, 7]: 10 damage (destroyed)" in out
+    data = json.loads(after.read_text(encoding="utf-8"))
+    assert data["damage"] == 11 and data["protection"][0]["damage"] == 10

@@ -14,6 +14,7 @@ from referee.systems.mneme import RULESET
 from referee.systems.mneme.actions import (
     Attack,
     Check,
+    Mitigating,
     PassTime,
     Stimulant,
     TakeDamage,
@@ -103,3 +104,25 @@ def test_stimulants_do_not_wake_the_dying_and_awake_ends_with_recovery() -> None
     # serious care at full rest heals 1 per 3 days: 15 is Seriously Wounded, Awake ends
     out = RULESET.resolve(PassTime(days=3, care="serious"), awake, ScriptedRoller([]), OPT)
     assert apply_changes(awake, out.changes).conditions == () and out.result == 15
+
+
+def test_cover_from_the_sheet_takes_the_rolls_up_to_its_hp() -> None:
+    # the shield example with Ada's own Shield (protection 2, AR 2, HP 10): Fail Effect 3,
+    # the shield takes two 3d6 rolls, Ada one (through her Flak Jacket, AR 4)
+    threat = Threat(DamageSpec("3d6", rate_of_attack=3), mitigating=Mitigating(cover_index=0))
+    faces = [6, 6, 3, 4, 3, 2, 5, 5, 5]
+    out = RULESET.resolve(TakeDamage(3, threat), ADA, ScriptedRoller(faces), OPT)
+    assert out.details["mitigation"] == [3, 3, 1, 1]
+    assert out.details["cover_rolls"]["dealt"] == [13, 7]  # 15 - 2, 9 - 2
+    assert out.details["cover_damage"] == 10 and out.details["cover_destroyed"]
+    assert out.details["damage_rolls"]["dealt"] == [11] and out.result == 11
+    assert out.details["condition"] == "Seriously Wounded" and out.details["bleeding"]
+    after = apply_changes(ADA, out.changes)
+    assert after.protection[0].damage == 10 and after.damage == 11
+    assert after.conditions == ("Bleeding",)
+    # a destroyed shield absorbs nothing: all three rolls reach Ada
+    again = RULESET.resolve(TakeDamage(3, threat), after, ScriptedRoller([1] * 9), OPT)
+    assert again.details["mitigation"] == [3, 3, 3, 3] and "cover_rolls" not in again.details
+    with pytest.raises(RulesError, match="no protection object 4"):
+        bad = Threat(DamageSpec("3d6"), mitigating=Mitigating(cover_index=4))
+        RULESET.resolve(TakeDamage(1, bad), ADA, ScriptedRoller([1, 1, 1]), OPT)

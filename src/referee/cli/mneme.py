@@ -313,8 +313,12 @@ def take_damage(
     ),
     conditions: int = typer.Option(0, "--conditions", help="First-priority mitigation."),
     cover: int = typer.Option(0, "--cover", help="Cover / protection value (absorbs rolls)."),
+    cover_object: int | None = typer.Option(
+        None, "--cover-object", help="Index of the --sheet's protection object taking cover."
+    ),
     skill: int = typer.Option(0, "--skill", help="Skill mitigation (third priority)."),
     sheet: str | None = typer.Option(None, "--sheet", help="Your sheet (armour, Bleeding)."),
+    out: str | None = typer.Option(None, "--out", help="Write the updated --sheet here."),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     as_json: bool = JSON_OPTION,
@@ -329,7 +333,7 @@ def take_damage(
     threat = Threat(
         source,
         None if armour is None else Target(armour),
-        Mitigating(conditions, cover, skill),
+        Mitigating(conditions, cover, skill, cover_object),
         attacker=_sheet(attacker) if attacker else None,
         rate_of_attack=rate if weapon else None,
     )
@@ -337,13 +341,23 @@ def take_damage(
     roller = make_roller(faces_option(faces), seed)
     outcome = RULESET.resolve(TakeDamage(fail_effect, threat), state, roller, Options())
     _finish(roller)
+    if out is not None:
+        if state is None:
+            raise RulesError("--out needs --sheet")
+        from referee.systems.mneme.clock import apply_changes
+
+        _write(out, apply_changes(state, outcome.changes))
     if as_json:
         emit_json(outcome_data(outcome))
         return
     d = outcome.details
     console.print("Fail Effect: " + " -> ".join(map(str, d["mitigation"])), markup=False)
     if "cover_rolls" in d:
-        console.print(f"cover takes {d['cover_rolls']['dealt']}", markup=False)
+        console.print(
+            f"cover takes {d['cover_rolls']['dealt']}: {d['cover_damage']} damage"
+            + (" (destroyed)" if d.get("cover_destroyed") else ""),
+            markup=False,
+        )
     console.print(f"you take {d['damage_rolls']['dealt']}: {outcome.label}", markup=False)
     if "condition" in d:
         console.print(f"condition: {d['condition']}", markup=False)

@@ -29,13 +29,15 @@ class Threat:
 
     ``damage`` may name a weapon on the ``attacker`` sheet (``"Broadsword"``);
     ``rate_of_attack`` then overrides the weapon's (the adversaries' summed RoA).
-    ``armour=None`` uses the armour worn on the character's own sheet (none without one).
+    ``armour=None`` uses the armour worn on the character's own sheet (none without one);
+    ``cover_armour=None`` the AR of the sheet's protection object named by
+    ``mitigating.cover_index`` (none without one).
     """
 
     damage: DamageSpec | str
     armour: Target | None = None
     mitigating: Mitigating = field(default_factory=Mitigating)
-    cover_armour: Target = field(default_factory=Target)
+    cover_armour: Target | None = None
     attacker: Character | None = None
     rate_of_attack: int | None = None
 

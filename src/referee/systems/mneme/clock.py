@@ -279,9 +279,13 @@ def apply_changes(
 ) -> Character:
     """The sheet after an outcome's changes aimed at ``target`` ('self', 'patient',
     'target'): damage deltas (never below 0), conditions added (``"X"``) or removed
-    (``"-X"``), and fields set by value."""
+    (``"-X"``), and fields set by value. Damage to ``protection.N`` goes to the sheet's
+    own protection object N."""
     c = character
     for ch in changes:
+        if target == "self" and ch.target.startswith("protection.") and ch.field == "damage":
+            c = _damage_protection(c, ch)
+            continue
         if ch.target != target:
             continue
         if ch.field == "damage" and ch.delta is not None:
@@ -296,3 +300,13 @@ def apply_changes(
         else:
             raise RulesError(f"cannot apply a change to {ch.field!r}")
     return c
+
+
+def _damage_protection(c: Character, ch: Change) -> Character:
+    """Damage a cover or protection object on the sheet took."""
+    index = int(ch.target.removeprefix("protection."))
+    if not 0 <= index < len(c.protection) or ch.delta is None:
+        raise RulesError(f"{c.name} has no protection object {index}")
+    objs = list(c.protection)
+    objs[index] = replace(objs[index], damage=max(0, objs[index].damage + ch.delta))
+    return replace(c, protection=tuple(objs))

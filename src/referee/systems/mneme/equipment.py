@@ -4,15 +4,15 @@ violent actions (ch. 7, Critically Wounded: Special Conditions)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Change
-from referee.systems.mneme.actions import Attack, Check, Threat
+from referee.systems.mneme.actions import Attack, Check, Mitigating, Threat
 from referee.systems.mneme.damage import DamageSpec, Target, weapon_spec, worn_armour
 from referee.systems.mneme.health import condition
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character, weapon
+from referee.systems.mneme.sheet import Character, Protection, weapon
 
 
 def attack_weapon(action: Attack, state: Character | None) -> tuple[DamageSpec, Check]:
@@ -68,6 +68,48 @@ def threat_armour(threat: Threat, state: Character | None) -> Target:
     if threat.armour is not None:
         return threat.armour
     return worn_armour(state) if state is not None else Target()
+
+
+@dataclass(frozen=True)
+class Cover:
+    """The cover against one Fail Effect: its protection value (the Fail Effect it can
+    absorb), its own AR, and the HP it has left (``None``: not tracked)."""
+
+    protection: int
+    armour: Target
+    hp_left: int | None
+    where: str
+
+
+def cover_for(threat: Threat, state: Character | None) -> Cover:
+    """The cover a Fail Effect meets (ch. 7, Fail Effect and Damage to Protection).
+
+    With ``mitigating.cover_index`` the sheet's protection object supplies what the
+    threat leaves out: its protection value when ``mitigating.cover`` is 0, its AR and
+    scale when ``cover_armour`` is ``None``, and its HP left (a destroyed object, with no
+    HP left, protects no more: a ruling)."""
+    mit: Mitigating = threat.mitigating
+    obj: Protection | None = None
+    if mit.cover_index is not None:
+        if state is None:
+            raise RulesError("cover_index names a protection object, so the sheet is needed")
+        if not 0 <= mit.cover_index < len(state.protection):
+            raise RulesError(
+                f"{state.name} has no protection object {mit.cover_index} "
+                f"({len(state.protection)} on the sheet)"
+            )
+        obj = state.protection[mit.cover_index]
+    where = "cover" if mit.cover_index is None else f"protection.{mit.cover_index}"
+    armour = threat.cover_armour
+    if armour is None:
+        armour = Target(obj.armour, obj.scale, obj.scale) if obj is not None else Target()
+    if obj is None:
+        return Cover(mit.cover, armour, None, where)
+    hp_left = max(0, obj.hp - obj.damage) if obj.hp > 0 else None
+    value = mit.cover or obj.protection
+    if hp_left == 0:
+        value = 0
+    return Cover(value, armour, hp_left, where)
 
 
 def violent_action(state: Character | None, options: Options) -> tuple[Change, ...]:

@@ -37,6 +37,7 @@ from referee.systems.mneme.equipment import (
     attack_target,
     attack_target_hp,
     attack_weapon,
+    cover_for,
     threat_armour,
     threat_damage,
     violent_action,
@@ -244,23 +245,29 @@ def incoming(
     mit: Mitigating = threat.mitigating
     spec = threat_damage(threat)
     armour = threat_armour(threat, state)
-    m = mitigate(degree, mit.conditions, mit.cover, mit.skill)
+    cover = cover_for(threat, state)
+    m = mitigate(degree, mit.conditions, cover.protection, mit.skill)
     data: dict[str, Any] = {"fail_effect": degree, "mitigation": list(m.steps)}
     changes: list[Change] = []
     dice: list[DieRoll] = []
     if m.cover_absorbed:
-        cover = roll_damage(
+        hit = roll_damage(
             spec,
             m.cover_absorbed,
-            threat.cover_armour,
+            cover.armour,
             roller,
             options=options,
             keep=m.cover_absorbed,
         )
-        data["cover_rolls"] = _rolls_data(cover)
-        dice += [d for group in cover.dice for d in group]
-        where = "cover" if mit.cover_index is None else f"protection.{mit.cover_index}"
-        changes.append(Change(where, "damage", delta=cover.total, reason="cover took the rolls"))
+        data["cover_rolls"] = _rolls_data(hit)
+        dice += [d for group in hit.dice for d in group]
+        taken = hit.total if cover.hp_left is None else min(hit.total, cover.hp_left)
+        data["cover_damage"] = taken
+        if cover.hp_left is not None:
+            data["cover_destroyed"] = taken >= cover.hp_left
+        changes.append(
+            Change(cover.where, "damage", delta=taken, reason="the cover took the rolls")
+        )
     rolls = roll_damage(
         spec,
         m.remaining,
@@ -437,7 +444,8 @@ def take_damage_odds(
     """Exact distribution of the damage a known Fail Effect deals to the character (worn
     armour from ``state`` when the threat gives none)."""
     mit = action.threat.mitigating
-    m = mitigate(action.fail_effect, mit.conditions, mit.cover, mit.skill)
+    cover = cover_for(action.threat, state)
+    m = mitigate(action.fail_effect, mit.conditions, cover.protection, mit.skill)
     return damage_odds(
         threat_damage(action.threat),
         m.remaining,
