@@ -193,3 +193,14 @@ def test_every_option_is_documented_with_its_name() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs/mnemonic.md").read_text()
     for opt in describe_options(Options):
         assert f"| `{opt['name']}` |" in page, opt["name"]
+
+
+def test_order_refuses_the_other_initiative_method() -> None:
+    agile = Options(initiative="agile")
+    with pytest.raises(IllegalAction, match=r"is 'agile'.*give contenders, not groups"):
+        RULESET.resolve(Order(groups=(("Ann",),)), STATE, ScriptedRoller([]), agile)
+    action = Order(contenders=(Contender("Ann", 6),))
+    with pytest.raises(IllegalAction, match=r"is 'referee'.*give groups, not contenders"):
+        RULESET.resolve(action, STATE, ScriptedRoller([]), Options())
+    with pytest.raises(IllegalAction, match="is 'referee'"):
+        RULESET.odds(action, STATE, Options())

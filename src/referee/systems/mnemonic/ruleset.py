@@ -206,7 +206,14 @@ def _injury(action: Injury, st: TableState, opts: Options) -> tuple[Resolver, Od
 
 
 def _order(action: Order, st: TableState, opts: Options) -> tuple[Resolver, OddsOf]:
-    if opts.initiative == "agile":
+    agile = opts.initiative == "agile"
+    if action.groups if agile else action.contenders:
+        given, wanted = ("groups", "contenders") if agile else ("contenders", "groups")
+        raise IllegalAction(
+            f"this table's order of action is {opts.initiative!r} (option initiative): "
+            f"give {wanted}, not {given}"
+        )
+    if agile:
         odds = _no_odds(action)
         if len(action.contenders) == 2:
             a, b = action.contenders
