@@ -337,3 +337,26 @@ def test_round_three_with_the_tables_axe_damage_8() -> None:
 def test_the_discrepancies_are_recorded() -> None:
     keys = {d.key for d in DISCREPANCIES}
     assert {"axe-damage", "brad-willpower", "alex-sword", "christine-roll-name"} <= keys
+
+
+def test_the_unit_table_is_the_log_of_each_unit_in_metres_and_seconds() -> None:
+    """Rounds: every 'to standard' entry is the table-method log of the unit's size."""
+    from referee.systems.arm.tables import LENGTH_UNITS, TIME_UNITS
+
+    metres = {"km": 1000, "m": 1, "cm": 0.01, "mm": 0.001, "in": 0.0254, "ft": 0.3048}
+    metres["mi"] = 1609.344
+    seconds = {"s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800, "year": 31557600}
+    assert {u: log_of(v) for u, v in metres.items()} == dict(LENGTH_UNITS)
+    assert {u: log_of(v) for u, v in seconds.items()} == dict(TIME_UNITS)
+    assert dict(LENGTH_UNITS) == {
+        "km": 15,
+        "m": 0,
+        "cm": -10,
+        "mm": -15,
+        "in": -8,
+        "ft": -3,
+        "mi": 16,
+    }
+    assert dict(TIME_UNITS) == {"s": 0, "min": 9, "h": 18, "day": 25, "week": 29, "year": 37}
+    # from standard to a unit is the opposite sign; per a time unit reverses it again
+    assert convert(0, "m", "km") == -15 and convert(0, "m/s", "m/min") == 9
