@@ -366,3 +366,13 @@ def test_a_shot_totals_difficulty_range_and_blow() -> None:
     fire = ranged_blow(alex, premade("christine"), fireball, 2)
     assert (fire.attack, fire.toughness, fire.wound_armour, fire.shock_armour) == (14, 6, 2, 0)
     assert fireball.radius_m == 1.0
+
+
+def test_a_soul_move_result_is_a_distance_per_second() -> None:
+    from decimal import Decimal
+
+    from referee.systems.arm.magic import soul_move_metres
+
+    assert soul_move_metres(0) == 1 and soul_move_metres(5) == 10
+    assert soul_move_metres(3) == 4 and soul_move_metres(-1) == 0
+    assert soul_move_metres(2, "exact") == Decimal("2.51189")

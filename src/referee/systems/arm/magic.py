@@ -9,8 +9,10 @@ transmutes and imbues soul-matter with Willpower + the special mod
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 
 from referee.systems.arm.catalog import Setting, Spell
+from referee.systems.arm.scale import Method, measure_of
 from referee.systems.arm.tables import SOUL_MOD, SOUL_OPERATIONS
 from referee.systems.base import IllegalAction, RulesError
 
@@ -48,3 +50,13 @@ def soul_total(willpower: int, mods: Mapping[str, int]) -> int:
     if SOUL_MOD not in mods:
         raise IllegalAction(f"soul-world magic needs the special mod {SOUL_MOD!r}")
     return willpower + mods[SOUL_MOD]
+
+
+def soul_move_metres(result: int, method: Method = "table") -> Decimal:
+    """How far a Moving operation carried the soul-matter in one second, in metres.
+
+    The result of a Move is a log distance (standard units), so its measure
+    is the distance: result 5 moves it about 10 m. A failed Move (below 0)
+    moves nothing (the package's ruling).
+    """
+    return measure_of(result, method) if result >= 0 else Decimal(0)
