@@ -79,7 +79,9 @@ def melee_modifiers(
     the circling bonus after a successful Wit against Wit test); a parry adds
     the weapon's parry modifier; a dodge uses no weapon. Both defences get the
     standstill bonus when the fight is at a standstill, and any action right
-    after a berserk attack takes the berserk penalty. In the example Christine
+    after a berserk attack takes the berserk penalty. The standstill bonus is
+    the prepared defence expressed as a bonus: use it with the plain defence
+    difficulty (4), not with the prepared one (2). In the example Christine
     attacks with Fitness 7 + Rapiers 2 + the rapier's +1 + circling 1 = 11, and
     Alex dodges with his bare Fitness 6.
     """
