@@ -72,3 +72,20 @@ def test_options_refuse_values_the_rules_cannot_use(bad: dict[str, object]) -> N
 
     with pytest.raises(RulesError, match="option"):
         Options(**bad)  # type: ignore[arg-type]
+
+
+def test_every_option_is_documented_with_its_default() -> None:
+    """docs/arm.md's option table names every field of Options with its default."""
+    from dataclasses import fields
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "arm.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("|")[1].strip(" `"): line.split("|")[2].strip(" `")
+        for line in docs.splitlines()
+        if line.startswith("| `")
+    }
+    for f in fields(Options):
+        assert f.metadata["doc"]
+        default = str(f.default).lower() if isinstance(f.default, bool) else str(f.default)
+        assert rows.get(f.name, "").replace("−", "-") == default, f.name
