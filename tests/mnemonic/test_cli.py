@@ -388,3 +388,59 @@ def test_order_cards_by_value_odds_and_rank_failures(capsys: pytest.CaptureFixtu
     assert ranked["order"] == [["Bo"], ["Ann"]]
     code, _, err = _run(capsys, "order", "Ann:6", "Bo:6", "-r", "3cards", "--faces", "1,2")
     assert code != 0 and "2 checks draw 6 card(s)" in err
+
+
+def test_table_options_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A referee's own Talent list, level names and randomizer reach every command."""
+    talents = ["Agile", "Dangerous", "Sane", "Smart", "Tough"]
+    opts = tmp_path / "table.json"
+    opts.write_text(
+        json.dumps(
+            {
+                "talents": talents,
+                "rating_names": ["None", "Weak", "Poor", "Average", "Good", "Great", "Legendary"],
+                "randomizer": "3d12",
+                "degree_labels": True,
+            }
+        )
+    )
+    who = tmp_path / "ivy.json"
+    who.write_text(
+        json.dumps(
+            {
+                "schema": 1,
+                "name": "Ivy",
+                "primary_role": "human",
+                "talents": dict.fromkeys(talents, 3) | {"Sane": 6},
+            }
+        )
+    )
+    code, out, _ = _run(capsys, "validate", str(who), "--options", str(opts))
+    assert code == 0 and "valid" in out
+    code, out, _ = _run(capsys, "validate", str(who))  # the default list wants other Talents
+    assert code == 1 and "talents.Sane" in out and "talents.Handy" in out
+    code, out, _ = _run(capsys, "validate", str(who), "--options", str(opts), "--creation", "trade")
+    assert code == 1 and "3 raise(s)" in out
+    data = json.loads(_run(capsys, "sheet", str(who), "--options", str(opts), "--json")[1])
+    assert data["talents"]["Sane"] == "Legendary (+6)"
+    data = json.loads(
+        _run(
+            capsys,
+            "check",
+            "--sheet",
+            str(who),
+            "--talent",
+            "Sane",
+            "--options",
+            str(opts),
+            "--faces",
+            "2,9,4",
+            "--json",
+        )[1]
+    )
+    # 3d12 from the table's options: median 4; Sane 6 + Primary at Moderately 3 - 4 = 5
+    assert data["randomizer"] == "3d12" and data["total"] == 5 and data["degree"] == "Great"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"randomizer": "d20"}))
+    code, _, err = _run(capsys, "validate", str(who), "--options", str(bad))
+    assert code != 0 and "randomizer must be one of" in err and err.count("\n") == 1

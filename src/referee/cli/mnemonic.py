@@ -52,11 +52,32 @@ def _chances(text: str) -> int:
     return chances_value(text)
 
 
-def _options(randomizer: str, *, degree: bool = False, **extra: Any) -> Any:
+OPTIONS_HELP = (
+    "The table's house rules as JSON (fields of Options, e.g. talents, talent_lists, "
+    "rating_names); flags given on the command line override them."
+)
+
+
+def _options(
+    randomizer: str | None = None,
+    *,
+    degree: bool = False,
+    path: str | None = None,
+    **extra: Any,
+) -> Any:
+    """The table's options: ``path`` (JSON) or the defaults, with the flags given."""
     from referee.systems.mnemonic.options import Options
     from referee.systems.mnemonic.randomizers import check_randomizer
 
-    return Options(randomizer=check_randomizer(randomizer), degree_labels=degree, **extra)
+    base = Options()
+    if path is not None:
+        base = load_record(Options, load_json_file(path), rule="Mnemonic: options")
+    given = {k: v for k, v in extra.items() if v is not None}
+    if randomizer is not None:
+        given["randomizer"] = check_randomizer(randomizer)
+    if degree:
+        given["degree_labels"] = True
+    return replace(base, **given)
 
 
 def _deck(drawn: str | None) -> Any:
@@ -185,7 +206,9 @@ def check(
         None, "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role); or use --sheet."
     ),
     chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
-    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
+    randomizer: str | None = typer.Option(
+        None, "--randomizer", "-r", help=RANDOMIZER_HELP + " Default: the table's (d12)."
+    ),
     sheet: str | None = typer.Option(
         None, "--sheet", help="A character (JSON) to take ratings from."
     ),
@@ -203,6 +226,7 @@ def check(
     referee: str | None = typer.Option(None, "--referee", help=REFEREE_HELP),
     drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
     degree: bool = typer.Option(False, "--degree", help="Add the optional degree label."),
+    options_file: str | None = typer.Option(None, "--options", help=OPTIONS_HELP),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -212,7 +236,7 @@ def check(
     from referee.systems.mnemonic.checks import success_check
     from referee.systems.mnemonic.sheet import Character
 
-    opts = _options(randomizer, degree=degree, use_lucky=lucky)
+    opts = _options(randomizer, degree=degree, path=options_file, use_lucky=lucky or None)
     apt: int | Aptitude
     if sheet is not None:
         if aptitude is not None or talent is None:
@@ -243,14 +267,14 @@ def check(
 @handle_errors
 def sheet(
     path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
+    options_file: str | None = typer.Option(None, "--options", help=OPTIONS_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Show a character with each rating's level name."""
-    from referee.systems.mnemonic.options import Options
     from referee.systems.mnemonic.sheet import Character, sheet_summary
 
     who = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
-    summary = sheet_summary(who, Options())
+    summary = sheet_summary(who, _options(path=options_file))
     if as_json:
         emit_json(summary)
         return
@@ -460,23 +484,31 @@ def order(
 @handle_errors
 def validate(
     path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
-    lucky: bool = typer.Option(False, "--lucky", help="The table uses the optional Talent Lucky."),
-    creation: str = typer.Option(
-        "free", "--creation", help="Creation structure: free, trade, free-raises."
+    lucky: bool | None = typer.Option(
+        None, "--lucky/--no-lucky", help="The table uses the optional Talent Lucky (default no)."
     ),
-    start: int = typer.Option(
-        3, "--start", help="Common starting Talent rating (trade, free-raises)."
+    creation: str | None = typer.Option(
+        None, "--creation", help="Creation structure: free (default), trade, free-raises."
     ),
-    free_raises: int = typer.Option(3, "--free-raises", help="Free raises (free-raises)."),
+    start: int | None = typer.Option(
+        None, "--start", help="Common starting Talent rating (trade, free-raises; default 3)."
+    ),
+    free_raises: int | None = typer.Option(
+        None, "--free-raises", help="Free raises (free-raises; default 3)."
+    ),
+    options_file: str | None = typer.Option(None, "--options", help=OPTIONS_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Validate a character: every broken rule is listed."""
-    from referee.systems.mnemonic.options import Options
     from referee.systems.mnemonic.sheet import Character
     from referee.systems.mnemonic.sheet import validate as check_sheet
 
-    opts = Options(
-        use_lucky=lucky, creation=creation, starting_level=start, free_raises=free_raises
+    opts = _options(
+        path=options_file,
+        use_lucky=lucky,
+        creation=creation,
+        starting_level=start,
+        free_raises=free_raises,
     )
     sheet = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
     problems = check_sheet(sheet, opts)
