@@ -115,3 +115,26 @@ def test_take_damage_behind_the_sheet_shield(
     assert code == 0 and "cover takes [13, 7]: 10 damage (destroyed)" in out
     data = json.loads(after.read_text(encoding="utf-8"))
     assert data["damage"] == 11 and data["protection"][0]["damage"] == 10
+
+
+def test_attack_odds_with_a_sheet_weapon(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ada = _sheet(tmp_path, "ada.json")
+    argv = ["mneme", "attack-odds", "--weapon", "Broadsword", "--attacker", str(ada)]
+    code, out, _ = _run(capsys, *argv, "--rolls", "2", "--armour", "3", "--json")
+    _, plain, _ = _run(
+        capsys, "mneme", "attack-odds", "3d3-2", "-n", "2", "-a", "3", "-r", "1", "--json"
+    )
+    # the broadsword's RoA 1 keeps the better of the two 3d3-5 rolls
+    assert code == 0 and json.loads(out) == json.loads(plain)
+    code, _, err = _run(capsys, "mneme", "attack-odds", "--weapon", "Broadsword")
+    assert code != 0 and "--attacker" in err
+
+
+def test_first_aid_round_by_round(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    medic = _sheet(tmp_path, "medic.json")
+    argv = ["mneme", "first-aid", str(medic), "--rounds-left", "30", "--faces", "5,4"]
+    code, out, _ = _run(capsys, *argv)
+    # Edu 8 (0) + Medic 1: 10 vs 8, SE 2: 30 - 1 - 2 = 27 to go
+    assert code == 0 and "27 round(s) of first aid left" in out

@@ -10,7 +10,8 @@ from itertools import product
 import pytest
 
 from referee.dice.roller import ScriptedRoller, SeededRoller
-from referee.errors import IllegalAction, OddsTooComplex
+from referee.errors import IllegalAction, OddsTooComplex, RulesError
+from referee.systems.base import Outcome
 from referee.systems.mneme import RULESET
 from referee.systems.mneme.actions import DyingRounds, FirstAid, PassTime, SurvivalRoll
 from referee.systems.mneme.clock import apply_changes, p_survive
@@ -210,3 +211,36 @@ def test_rolled_rounds_are_possible_under_the_odds() -> None:
 def test_dead_characters_roll_no_more() -> None:
     with pytest.raises(IllegalAction):
         RULESET.resolve(DyingRounds(1), hurt(TOUGH, 19, "Dead"), ScriptedRoller([]), OPT)
+
+
+def test_first_aid_as_a_thirty_round_task() -> None:
+    patient = hurt(PC, 30)
+
+    def aid(rounds_left: int, faces: list[int]) -> Outcome:
+        action = FirstAid(patient=patient, rounds_left=rounds_left)
+        return RULESET.resolve(action, PC, ScriptedRoller(faces), OPT)
+
+    # 30 rounds to go: [5, 4] = 11 vs 8, SE 3: the round passes and 3 more are cut -> 26
+    first = RULESET.resolve(
+        FirstAid(patient=patient, rounds_left=30), PC, ScriptedRoller([5, 4]), OPT
+    )
+    assert first.details["rounds_left"] == 26 and first.changes == ()
+    assert first.label == "Success Effect 3: 26 round(s) of first aid left"
+    # a Fail Effect of 3 ([1, 2] + 2 = 5) loses 3 rounds of progress: 26 - 1 + 3 = 28
+    lost = RULESET.resolve(
+        FirstAid(patient=patient, rounds_left=26), PC, ScriptedRoller([1, 2]), OPT
+    )
+    assert lost.details["rounds_left"] == 28
+    # never more than the whole task
+    reset = RULESET.resolve(
+        FirstAid(patient=patient, rounds_left=30), PC, ScriptedRoller([1, 1]), OPT
+    )
+    assert reset.details["rounds_left"] == 30
+    # the last rounds: SE 3 finishes 4 rounds; its Effect heals and stabilises
+    done = RULESET.resolve(
+        FirstAid(patient=patient, rounds_left=4), PC, ScriptedRoller([5, 4]), OPT
+    )
+    assert done.details["rounds_left"] == 0 and done.details["healed"] == 3
+    assert done.details["stabilised_minutes"] == 480
+    with pytest.raises(RulesError, match="rounds_left"):
+        RULESET.resolve(FirstAid(rounds_left=31), PC, ScriptedRoller([5, 4]), OPT)

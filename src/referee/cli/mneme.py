@@ -164,7 +164,9 @@ def odds(
 @app.command("attack-odds")
 @handle_errors
 def attack_odds(
-    damage: str = typer.Argument(..., help="Damage expression of one roll, e.g. 3d6-2."),
+    damage: str | None = typer.Argument(None, help="Damage expression of one roll, e.g. 3d6-2."),
+    weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --attacker."),
+    attacker: str | None = typer.Option(None, "--attacker", help="The attacker's sheet (JSON)."),
     armour: int = typer.Option(0, "--armour", "-a", help="Armour (AR) applied to each roll."),
     rolls: int = typer.Option(1, "--rolls", "-n", help="Number of damage rolls (SE + 1, or FE)."),
     rate: int | None = typer.Option(
@@ -182,14 +184,32 @@ def attack_odds(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll."""
-    from referee.systems.mneme.damage import DamageSpec, Target, damage_odds, per_roll_odds
+    from referee.systems.mneme.damage import (
+        DamageSpec,
+        Target,
+        damage_odds,
+        kept_count,
+        per_roll_odds,
+    )
     from referee.systems.mneme.health import thresholds
     from referee.systems.mneme.options import Options
     from referee.systems.mneme.resolve import condition_odds
     from referee.systems.mneme.tables import CONDITIONS
 
     opts = Options()
-    spec = DamageSpec(damage, scale=scale, rate_of_attack=rate)
+    if weapon is not None:
+        from referee.systems.mneme.damage import weapon_spec
+        from referee.systems.mneme.sheet import weapon as find_weapon
+
+        if damage is not None or attacker is None:
+            raise RulesError("--weapon needs --attacker and no damage expression")
+        spec = weapon_spec(find_weapon(_sheet(attacker), weapon))
+        if rate is not None:
+            spec = DamageSpec(spec.expression, spec.scale, rate)
+    elif damage is None:
+        raise RulesError("give a damage expression or --weapon NAME --attacker FILE")
+    else:
+        spec = DamageSpec(damage, scale=scale, rate_of_attack=rate)
     target = Target(armour, armour_scale, target_scale)
     dist = damage_odds(spec, rolls, target, effect_degree=effect, options=opts)
     data: dict[str, Any] = {
@@ -211,9 +231,9 @@ def attack_odds(
         return
     from referee.cli.main import show_distribution
 
-    keep = rolls if rate is None else min(rate, rolls)
+    keep = kept_count(rolls, spec.rate_of_attack)
     show_distribution(
-        f"{rolls} x ({damage}) vs AR {armour}, keep {keep}", dist, value_header="damage"
+        f"{rolls} x ({spec.expression}) vs AR {armour}, keep {keep}", dist, value_header="damage"
     )
     for key in ("conditions",):
         for c, p in data.get(key, {}).items():
@@ -516,6 +536,9 @@ def first_aid(
     patient: str | None = typer.Option(None, "--patient", help="The patient's sheet (JSON)."),
     on_self: bool = typer.Option(False, "--self", help="First aid on oneself (Difficulty 10)."),
     modifier: int = typer.Option(0, "--modifier", "-m", help="Extra modifier (equipment...)."),
+    rounds_left: int | None = typer.Option(
+        None, "--rounds-left", help="One round of the 30-round task, with this many to go."
+    ),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     out: str | None = typer.Option(None, "--out", help="Write the patient's sheet here (JSON)."),
@@ -531,7 +554,7 @@ def first_aid(
     healer = _sheet(medic)
     treated = _sheet(patient) if patient else None
     mods = (Modifier(modifier, "modifier", "equipment"),) if modifier else ()
-    action = FirstAid(on_self=on_self, modifiers=mods, patient=treated)
+    action = FirstAid(on_self=on_self, modifiers=mods, patient=treated, rounds_left=rounds_left)
     roller = make_roller(faces_option(faces), seed)
     outcome = RULESET.resolve(action, healer, roller, opts)
     _finish(roller)

@@ -149,13 +149,20 @@ class FirstAid:
     """A Medic check to give first aid (ch. 7, First Aid); the state is the medic's sheet
     and ``patient`` the patient's (the medic's own when ``on_self``). With the patient
     known the healing is capped at their damage, Bleeding is stopped only if present, and
-    a patient still Dying is Stabilised for hours equal to their End."""
+    a patient still Dying is Stabilised for hours equal to their End.
+
+    ``rounds_left``: the check is one round of the 3-minute (30-round) task with that
+    many rounds to go; the round passes, a Success Effect cuts that many more and a Fail
+    Effect adds that many back (at most the full task). The aid takes effect when the
+    rounds reach 0, healing by that check's Effect. ``None``: one check stands for the
+    whole task."""
 
     on_self: bool = False
     modifiers: tuple[Modifier, ...] = ()
     advantage: int = 0
     disadvantage: int = 0
     patient: Character | None = None
+    rounds_left: int | None = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from referee.systems.mneme.health import condition
 from referee.systems.mneme.medical import (
     first_aid_difficulty,
     first_aid_heal,
+    first_aid_rounds_left,
     intensive_care_needs_roll,
     stabilisation_minutes,
     surgery_allowed,
@@ -180,12 +181,20 @@ def resolve_first_aid(
     built = build(first_aid_check(action), medic, options)
     faces, effect = built.procedure.roll(roller)
     details = _base_details(built, faces, effect)
-    heal = first_aid_heal(effect)
+    done = True
+    if action.rounds_left is not None:
+        total = options.first_aid_rounds
+        if not 1 <= action.rounds_left <= total:
+            raise RulesError(f"rounds_left must be 1..{total}, not {action.rounds_left}")
+        left = first_aid_rounds_left(action.rounds_left, effect, total)
+        details["rounds_left"] = left
+        done = left == 0
+    heal = first_aid_heal(effect) if done else 0
     if patient is not None:
         heal = min(heal, patient.damage)
     target = "self" if action.on_self else "patient"
     changes: list[Change] = []
-    if effect >= 0:
+    if effect >= 0 and done:
         if heal:
             changes.append(Change(target, "damage", delta=-heal, reason="first aid"))
         if patient is None or "Bleeding" in patient.conditions:
@@ -210,7 +219,10 @@ def resolve_first_aid(
                     Change(target, "stabilised_minutes", value=minutes),
                 ]
     details["healed"] = heal
-    if effect < 0:
+    if not done:
+        label = f"{'Success' if effect >= 0 else 'Fail'} Effect {abs(effect)}: "
+        label += f"{details['rounds_left']} round(s) of first aid left"
+    elif effect < 0:
         label = f"Fail Effect {-effect}"
     elif "stabilised_minutes" in details:
         label = f"Healed {heal}; stabilised for {details['stabilised_minutes'] // 60} hours"
