@@ -307,3 +307,22 @@ def test_melee_rolls_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         code, _, err = _run(capsys, "odds", "--sheet", alex, *bad, "--difficulty", "4")
         assert code == 1 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_damage_from_two_sheets(capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 3 from the sheets: the rapier Dazes Alex; Brad's sheet axe (8) makes 14."""
+    alex, brad, christine = (str(DATA / f"{n}.json") for n in ("alex", "brad", "christine"))
+    argv = ["damage", "--result", "6", "--attacker", christine, "--defender", alex]
+    d = json.loads(_run(capsys, *argv, "--faces", "2,5", "--json")[1])["details"]
+    assert (d["total"], d["margin"], d["wound"], d["shock_label"]) == (7, 2, 0, "Dazed")
+    argv = ["damage", "--result", "5", "--attacker", brad, "--defender", alex]
+    d = json.loads(_run(capsys, *argv, "--faces", "2,2", "--json")[1])["details"]
+    assert (d["total"], d["wound_label"], d["shock_label"]) == (14, "Moderate", "Fainting")
+    for bad in (
+        ["--attacker", brad],
+        ["--attacker", brad, "--defender", alex, "--toughness", "3"],
+        ["--weapon", "Axe", "--damage", "8", "--toughness", "5"],
+        [],
+    ):
+        code, _, err = _run(capsys, "damage", "--result", "5", *bad, "--faces", "2,2")
+        assert code == 1 and len(err.strip().splitlines()) == 1 and "Traceback" not in err

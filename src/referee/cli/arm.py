@@ -235,15 +235,60 @@ def check(
         console.print("(faces entered by hand)", markup=False)
 
 
+def _numbers_blow(
+    result: int,
+    value: int | None,
+    toughness: int | None,
+    strength: int,
+    armour: str | None,
+    stun: bool,
+) -> Any:
+    """A blow from typed numbers; ``armour`` is one value or wound/shock."""
+    from referee.systems.arm.damage import Blow
+
+    if value is None or toughness is None:
+        raise RulesError("give --damage and --toughness (or --attacker and --defender sheets)")
+    parts = (armour or "0").split("/")
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}") from None
+    if len(values) not in (1, 2):
+        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}")
+    return Blow(result, value, toughness, strength, values[0], values[-1], stun)
+
+
+def _sheets_blow(attacker: str, defender: str, result: int, weapon: str | None) -> Any:
+    """A melee blow from two sheets, and the defender's present condition."""
+    from referee.systems.arm.combat import melee_blow
+    from referee.systems.arm.sheet import Sheet
+    from referee.systems.base import load_record
+
+    hitter = load_record(Sheet, load_json_file(attacker))
+    target = load_record(Sheet, load_json_file(defender))
+    return melee_blow(hitter, target, result, weapon=weapon), target.condition
+
+
 @app.command()
 @handle_errors
 def damage(
     result: int = typer.Option(..., "--result", help="Result of the successful attack."),
-    value: int = typer.Option(..., "--damage", help="The weapon's damage value."),
-    toughness: int = typer.Option(..., "--toughness", help="The defender's Toughness."),
+    value: int | None = typer.Option(None, "--damage", help="The weapon's damage value."),
+    toughness: int | None = typer.Option(None, "--toughness", help="The defender's Toughness."),
     strength: int = typer.Option(0, "--strength", help="Strength mod, when it applies."),
-    armour: str = typer.Option("0", "--armour", help="Armour value, or wound/shock e.g. 4/2."),
+    armour: str | None = typer.Option(
+        None, "--armour", help="Armour value, or wound/shock e.g. 4/2 (default none)."
+    ),
     stun: bool = typer.Option(False, "--stun", help="A stunning attack (fists, clubs...)."),
+    attacker: str | None = typer.Option(
+        None, "--attacker", help="Attacker's sheet (JSON): weapon, strength mod, stun."
+    ),
+    defender: str | None = typer.Option(
+        None, "--defender", help="Defender's sheet (JSON): Toughness, armour, present damage."
+    ),
+    weapon: str | None = typer.Option(
+        None, "--weapon", help="With --attacker: the weapon used (default: the first carried)."
+    ),
     ignore: str | None = typer.Option(
         None, "--ignore", help="A sort of damage the blow cannot do: wound or shock."
     ),
@@ -255,25 +300,36 @@ def damage(
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Roll (or give exact odds of) the damage of a landed blow through the damage table."""
-    from referee.systems.arm.damage import Blow, Condition, level_odds, resolve_damage
+    """Roll (or give exact odds of) the damage of a landed blow through the damage table.
+
+    Give the numbers (--damage, --toughness, --armour ...) or two sheets
+    (--attacker, --defender), not both.
+    """
+    from dataclasses import replace
+
+    from referee.systems.arm.damage import Condition, level_odds, resolve_damage
     from referee.systems.arm.tables import LEVEL_CAP
     from referee.systems.base import outcome_data, probability_map
 
-    parts = armour.split("/")
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}") from None
-    if len(values) not in (1, 2):
-        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}")
     for name, level in (("wound", wound), ("shock", shock)):
         if not 0 <= level <= LEVEL_CAP:
             raise RulesError(f"--{name} is a level 0 to {LEVEL_CAP}, not {level}")
     if ignore not in (None, "wound", "shock"):
         raise RulesError(f"--ignore is wound or shock, not {ignore!r}")
-    side = cast(Literal["wound", "shock"] | None, ignore)
-    blow = Blow(result, value, toughness, strength, values[0], values[-1], stun, side)
+    if attacker is None and defender is None:
+        if weapon is not None:
+            raise RulesError("--weapon goes with --attacker")
+        blow = _numbers_blow(result, value, toughness, strength, armour, stun)
+        condition = Condition(wound, shock)
+    else:
+        numbers = (value, toughness, armour, strength or None, stun or None, wound or None)
+        given = [*numbers, shock or None]
+        if attacker is None or defender is None or any(x is not None for x in given):
+            raise RulesError(
+                "give --attacker and --defender sheets, or the numbers (--damage, --toughness ...)"
+            )
+        blow, condition = _sheets_blow(attacker, defender, result, weapon)
+    blow = replace(blow, ignore=cast(Literal["wound", "shock"] | None, ignore))
     if show_odds:
         found = level_odds(blow, _options(push), push)
         data = {k: probability_map(v) for k, v in found.items()}
@@ -284,16 +340,14 @@ def damage(
             console.print(f"{key}: " + ", ".join(f"{o} {p}" for o, p in dist.items()), markup=False)
         return
     roller = make_roller(faces_option(faces), seed)
-    outcome = resolve_damage(
-        blow, roller, options=_options(push), condition=Condition(wound, shock), push=push
-    )
+    outcome = resolve_damage(blow, roller, options=_options(push), condition=condition, push=push)
     _all_faces_used(roller)
     if as_json:
         emit_json(outcome_data(outcome))
         return
     d = outcome.details
     console.print(
-        f"blow total {d['total']}, minus Toughness {toughness}: {d['margin']}; "
+        f"blow total {d['total']}, minus Toughness {blow.toughness}: {d['margin']}; "
         f"wound side {d['wound_margin']}, shock side {d['shock_margin']} -> {outcome.label}; "
         f"now {d['condition']}",
         markup=False,
