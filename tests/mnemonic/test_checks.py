@@ -216,3 +216,27 @@ def test_check_result_is_a_sound_int() -> None:
     dist = check_odds(7, 0, randomizer="d12")
     assert dist.probability(CheckResult(0)) == dist.probability(0) == Fraction(1, 12)
     assert all(type(r) is CheckResult for r, _ in dist.items())
+
+
+def test_degree_thresholds_are_an_option() -> None:
+    """The ruling's labels by default; a referee may set other thresholds."""
+    ruling = Options(degree_labels=True)
+    assert [CheckResult(t).degree_in(ruling) for t in (-9, -4, -3, 0, 1, 3, 5)] == [
+        "Terrible",
+        "Bad",
+        "Poor",
+        "Moderate",
+        "Fair",
+        "Good",
+        "Great",
+    ]
+    own = Options(
+        degree_labels=True,
+        success_degrees=((1, "Moderate"), (4, "Fair"), (7, "Good"), (10, "Great")),
+        failure_degrees=((1, "Poor"), (6, "Bad"), (9, "Terrible")),
+    )
+    out = success_check(7, "Fair", ScriptedRoller([9]), options=own)  # 2 Successes
+    assert out.label == "2 Successes (Moderate)" and out.details["degree"] == "Moderate"
+    assert CheckResult(-9).degree_in(own) == "Terrible" and CheckResult(-7).degree_in(own) == "Bad"
+    with pytest.raises(RulesError, match="success_degrees must start at 1"):
+        Options(success_degrees=((2, "Fair"), (1, "Moderate")))

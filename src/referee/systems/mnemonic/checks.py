@@ -21,7 +21,7 @@ from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution, fraction_text
 from referee.dice.roller import ManualRoller, Roller, is_manual
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Change, Modifier, Outcome, Procedure
+from referee.systems.base import Change, Ladder, Modifier, Outcome, Procedure
 from referee.systems.mnemonic.aptitude import Aptitude, check_aptitude
 from referee.systems.mnemonic.deck import CardError, Deck, card_name
 from referee.systems.mnemonic.options import Options
@@ -85,10 +85,17 @@ class CheckResult(int):
 
     @property
     def degree(self) -> str:
-        """The optional degree label: the count read on the Chances ladder."""
+        """The optional degree label under the ruling's thresholds (RULINGS.md)."""
         if self.success:
             return SUCCESS_DEGREES.label(self.successes)
         return FAILURE_DEGREES.label(self.failures)
+
+    def degree_in(self, options: Options) -> str:
+        """The degree label under the table's thresholds (options ``success_degrees``,
+        ``failure_degrees``): the count read on the Chances names."""
+        if self.success:
+            return Ladder(options.success_degrees).label(self.successes)
+        return Ladder(options.failure_degrees).label(self.failures)
 
     def text(self, options: Options | None = None) -> str:
         """ "3 Successes", "1 Failure", with the degree when the option is on."""
@@ -96,7 +103,7 @@ class CheckResult(int):
         plural = "es" if word == "Success" else "s"
         shown = f"{n} {word}{'' if n == 1 else plural}"
         if options is not None and options.degree_labels:
-            shown += f" ({self.degree})"
+            shown += f" ({self.degree_in(options)})"
         return shown
 
 
@@ -308,7 +315,7 @@ def success_check(
         "total": result.total,
         "successes": result.successes,
         "failures": result.failures,
-        "degree": result.degree if options.degree_labels else None,
+        "degree": result.degree_in(options) if options.degree_labels else None,
     }
     if got.cards:
         assert got.deck is not None

@@ -336,7 +336,7 @@ def opposed_attack(
         "successes": result.successes,
         "failures": result.failures,
         "hit": result.success,
-        "degree": result.degree if options.degree_labels else None,
+        "degree": result.degree_in(options) if options.degree_labels else None,
     }
     if uses_cards(name):
         assert deck is not None

@@ -9,11 +9,13 @@ from referee.errors import RulesError
 from referee.systems.mnemonic.tables import (
     CHANCES_STEP,
     DEFAULT_TALENTS,
+    FAILURE_DEGREES,
     FRIGATE_TALENTS,
     PRIMARY_IRRELEVANT,
     PRIMARY_RELEVANT,
     RANDOMIZERS,
     RATING_NAMES,
+    SUCCESS_DEGREES,
 )
 
 
@@ -91,6 +93,20 @@ class Options:
             "4-5 Good, 6+ Great; 1-3 Poor, 4-6 Bad, 7+ Terrible)."
         },
     )
+    success_degrees: tuple[tuple[int, str], ...] = field(
+        default=SUCCESS_DEGREES.steps,
+        metadata={
+            "doc": "Degree labels of Successes as (fewest Successes, label), ascending from 1 "
+            "(the ruling: 1 Moderate, 2 Fair, 4 Good, 6 Great)."
+        },
+    )
+    failure_degrees: tuple[tuple[int, str], ...] = field(
+        default=FAILURE_DEGREES.steps,
+        metadata={
+            "doc": "Degree labels of Failures as (fewest Failures, label), ascending from 1 "
+            "(the ruling: 1 Poor, 4 Bad, 7 Terrible)."
+        },
+    )
     reshuffle_when_short: bool = field(
         default=True,
         metadata={
@@ -160,6 +176,13 @@ class Options:
         names = [n for n, _ in self.talent_lists]
         if len(set(names)) != len(names) or "standard" in names:
             problems.append("talent_lists need distinct names other than 'standard'")
+        for which in ("success_degrees", "failure_degrees"):
+            steps = getattr(self, which)
+            counts = [n for n, _ in steps]
+            if not steps or counts[0] != 1 or counts != sorted(set(counts)):
+                problems.append(f"{which} must start at 1 and rise strictly")
+            if any(not label.strip() for _, label in steps):
+                problems.append(f"{which} labels must not be blank")
         if any(not n.strip() for n in self.rating_names):
             problems.append("rating_names must not be blank")
         if problems:
