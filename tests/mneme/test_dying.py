@@ -198,6 +198,8 @@ def test_exact_odds_of_surviving_n_rounds() -> None:
     assert p_survive(hurt(TOUGH, 5), 100, OPT) == 1
     with pytest.raises(OddsTooComplex):
         RULESET.odds(DyingRounds(20_000), tess, OPT)
+    # Pat at 27 cannot make 4 with 2d6 - 9: certain death, however long the span
+    assert RULESET.odds(PassTime(days=3), hurt(PC, 27), OPT).probability("Dead") == 1
 
 
 def test_rolled_rounds_are_possible_under_the_odds() -> None:

@@ -659,3 +659,12 @@ def demo(console: Console) -> None:
     flak = TakeDamage(3, Threat(DamageSpec("3d3-2", rate_of_attack=3), Target(armour=4)))
     took = RULESET.resolve(flak, None, roller, opts)
     console.print(f"Fail Effect 3, broadsword vs Flak Jacket -> {took.label}", markup=False)
+    from dataclasses import replace
+
+    from referee.systems.mneme.actions import DyingRounds
+    from referee.systems.mneme.sheet import Character
+
+    tess = Character("Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7})
+    dying = replace(tess, damage=19)
+    alive = RULESET.odds(DyingRounds(3), dying, opts).probability("Alive")
+    console.print(f"Dying at 19/18 HP survives 3 rounds: {fraction_text(alive)}", markup=False)

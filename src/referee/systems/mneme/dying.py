@@ -96,14 +96,22 @@ def roll_rounds(
 def survival_probability(
     character: Character, segments: Iterable[Segment], options: Options
 ) -> Fraction:
-    """Exact P(surviving every due dying roll): the product of each round's chance."""
+    """Exact P(surviving every due dying roll): the product of each round's chance. A
+    certain death ends the product at 0; at most one day of uncertain rounds."""
     total = Fraction(1)
     count = 0
     for seg in segments:
+        p = p_survive_round(character, seg.damage, options)
+        if p == 0:
+            return Fraction(0)
+        if p == 1:
+            continue
         count += seg.rounds
         if count > MAX_ODDS_ROUNDS:
-            raise OddsTooComplex(f"exact dying odds are limited to {MAX_ODDS_ROUNDS} rounds")
-        total *= p_survive_round(character, seg.damage, options) ** seg.rounds
+            raise OddsTooComplex(
+                f"exact dying odds are limited to {MAX_ODDS_ROUNDS} uncertain rounds"
+            )
+        total *= p**seg.rounds
     return total
 
 
