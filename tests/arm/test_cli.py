@@ -326,3 +326,19 @@ def test_damage_from_two_sheets(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         code, _, err = _run(capsys, "damage", "--result", "5", *bad, "--faces", "2,2")
         assert code == 1 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_move_per_round_and_a_pushed_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    """Corven: rate 5 is 100 ft per 3-second round; a push (die 4) makes it 150 at a shock."""
+    data = json.loads(_run(capsys, "move", "5", "--round", "3s", "--to", "ft", "--json")[1])
+    assert data == {"rate": 5, "distance_log": 10, "distance": 100, "unit": "ft"}
+    argv = ["move", "5", "--round", "3s", "--to", "ft", "--push", "--faces", "4", "--json"]
+    data = json.loads(_run(capsys, *argv)[1])
+    assert (data["pushed_rate"], data["distance_log"], data["distance"]) == (6, 11, 150)
+    assert data["shock_cost"] == 1 and data["manual"] is True
+    argv[-2] = "6"
+    free = json.loads(_run(capsys, *argv)[1])
+    assert free["pushed_rate"] == 6 and free["shock_cost"] == 0
+    assert "100 ft per 3s round" in _run(capsys, "move", "5", "--round", "3s", "--to", "ft")[1]
+    code, _, err = _run(capsys, "move", "5", "--round", "3s", "--faces", "4")
+    assert code == 1 and "goes with --push" in err

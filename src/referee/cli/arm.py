@@ -507,6 +507,52 @@ def convert(
 
 @app.command(context_settings=NEGATIVE)
 @handle_errors
+def move(
+    rate: int = typer.Argument(..., help="The movement rate (a log speed), e.g. 5."),
+    round_length: str = typer.Option(..., "--round", help="Round length, e.g. 3s or 10min."),
+    source: str = typer.Option("m/s", "--from", help="The rate's unit (default m/s)."),
+    target: str = typer.Option("m", "--to", help="Distance unit for one round, e.g. ft."),
+    push: bool = typer.Option(False, "--push", help=PUSH_HELP + " Pushes the rate's log."),
+    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " The push die."),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """How far a movement rate goes in one round, optionally pushed (Corven: 5 -> 100 ft/3 s)."""
+    from referee.systems.arm.checks import resolve_movement_push
+    from referee.systems.arm.scale import convert as convert_log
+    from referee.systems.arm.scale import measure_of, number, round_log
+
+    method = _method(exact)
+    data: dict[str, Any] = {"rate": rate}
+    moved = rate
+    if push:
+        roller = make_roller(faces_option(faces), seed)
+        outcome = resolve_movement_push(rate, roller, options=_options(True))
+        _all_faces_used(roller)
+        moved = outcome.result if outcome.result is not None else rate
+        data.update(outcome.details, pushed_rate=moved, manual=outcome.manual)
+    elif faces is not None:
+        raise RulesError("--faces is the push die; it goes with --push")
+    unit = f"{target}/round"
+    found = convert_log(moved, source, unit, round_log=round_log(round_length, method))
+    data.update(distance_log=found, distance=number(measure_of(found, method)), unit=target)
+    if as_json:
+        emit_json(data)
+        return
+    pushed = ""
+    if push:
+        cost = "one level of shock" if data["shock_cost"] else "no shock"
+        pushed = f" (pushed: die {data['push']}, rate {moved}, costs {cost})"
+    console.print(
+        f"rate {rate} {source}{pushed}: log {found} = about {data['distance']} {target} "
+        f"per {round_length} round",
+        markup=False,
+    )
+
+
+@app.command(context_settings=NEGATIVE)
+@handle_errors
 def group(
     logs: Annotated[list[int], typer.Argument(help="Each participant's stat + mods.")],
     helpers: bool = typer.Option(
