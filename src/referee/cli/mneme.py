@@ -378,7 +378,16 @@ def take_damage(
             + (" (destroyed)" if d.get("cover_destroyed") else ""),
             markup=False,
         )
-    console.print(f"you take {d['damage_rolls']['dealt']}: {outcome.label}", markup=False)
+    r = d["damage_rolls"]
+    shown = [str(x) if k else f"({x})" for x, k in zip(r["dealt"], r["kept"], strict=True)]
+    console.print(f"you take [{', '.join(shown)}]: {outcome.label}", markup=False)
+    if d.get("bleeding"):
+        console.print("Bleeding: one roll reached the Seriously Wounded threshold", markup=False)
+    if d.get("massive_damage"):
+        console.print(
+            "massive damage: an End roll at 8 is due (referee mneme survival FILE massive)",
+            markup=False,
+        )
     if "condition" in d:
         console.print(f"condition: {d['condition']}", markup=False)
 

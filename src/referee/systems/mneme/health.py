@@ -259,6 +259,8 @@ def pass_time(
     due = 0 if first is None else max(0, rounds - first)
     if due and first is not None:
         notes.append(f"Dying: {due} dying roll(s) due, one per round from round {first + 1}")
+    if condition(c, options) == "Dying" and not dying_rolls_replaced(care):
+        notes.append("Dying characters require intensive care (medical treatment)")
     if dying_rolls_replaced(care) and not supervised and condition(c, options) != "Unhurt":
         notes.append(
             "unsupervised intensive care: End rolls at 8 are due (success heals 2, "
