@@ -159,3 +159,21 @@ def test_first_odds_when_the_first_check_empties_the_deck() -> None:
     assert dist.probability("Bo") == Fraction(4, 48)  # only an Ace beats Ann
     _, checks = agile_order([a, b], ScriptedRoller([1, 48]), deck=deck, randomizer="cards")
     assert checks[1].details["reshuffled"] is True and checks[1].details["cards"] == [12]
+
+
+def test_option_reshuffle_every_check() -> None:
+    """Every check draws from a full deck: no card is missing however many were drawn."""
+    opts = Options(reshuffle_every_check=True, randomizer="cards")
+    deck = Deck().without([1, 1, 1, 1])  # no Aces left
+    assert check_odds(1, 0, options=opts, deck=deck).probability_where(
+        lambda r: r.success
+    ) == Fraction(4, 48)
+    out = agile_order(
+        [Contender("Ann", 6), Contender("Bo", 6)], ScriptedRoller([1, 1]), options=opts, deck=deck
+    )[1]
+    # both draw position 1 of a full deck: an Ace each, though the deck had none
+    assert [c.details["cards"] for c in out] == [[1], [1]]
+    assert out[0].details["reshuffled"] is True and out[1].details["reshuffled"] is True
+    a, b = Contender("Ann", 6), Contender("Bo", 6)
+    # independent full decks: as two d12s
+    assert first_odds(a, b, options=opts, deck=deck) == first_odds(a, b, randomizer="d12")

@@ -159,10 +159,14 @@ def check_procedure(
 def deck_for(
     randomizer: str, deck: Deck | None, options: Options, checks: int = 1
 ) -> tuple[Deck | None, bool]:
-    """The deck ``checks`` checks draw from, and whether it had to be reshuffled first."""
+    """The deck ``checks`` checks draw from, and whether it had to be reshuffled first
+    (always, with option ``reshuffle_every_check``, unless it is full)."""
     if not uses_cards(randomizer):
         return deck, False
     deck = Deck() if deck is None else deck
+    if options.reshuffle_every_check:
+        full = Deck()
+        return full, len(deck) < len(full)
     need = cards_needed(randomizer) * checks
     if len(deck) >= need:
         return deck, False

@@ -186,8 +186,10 @@ def first_odds(
     if uses_cards(name):
         deck = Deck() if deck is None else deck
         k = cards_needed(name)
-        if k <= len(deck) < 2 * k and options.reshuffle_when_short:
-            first = randomizer_procedure(name, deck).exact()
+        if options.reshuffle_every_check or (
+            k <= len(deck) < 2 * k and options.reshuffle_when_short
+        ):  # the second check draws from a reshuffled deck, as agile_order does
+            first = randomizer_procedure(name, deck_for(name, deck, options)[0]).exact()
             second = randomizer_procedure(name, Deck()).exact()
             return first.combine(second, lambda x, y: who((x, y)))
         deck, _ = deck_for(name, deck, options, checks=2)

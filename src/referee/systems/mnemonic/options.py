@@ -114,6 +114,13 @@ class Options:
             "draw needs (otherwise the draw is refused until the referee reshuffles)."
         },
     )
+    reshuffle_every_check: bool = field(
+        default=False,
+        metadata={
+            "doc": "Reshuffle every card back before each check (an opposed attack's two "
+            "checks count as one draw). Off: the deck persists until the referee reshuffles."
+        },
+    )
     initiative: str = field(
         default="referee",
         metadata={"doc": "Order of action: referee (referee's order) or agile (Agile checks)."},
