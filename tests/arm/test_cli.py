@@ -342,3 +342,21 @@ def test_move_per_round_and_a_pushed_rate(capsys: pytest.CaptureFixture[str]) ->
     assert "100 ft per 3s round" in _run(capsys, "move", "5", "--round", "3s", "--to", "ft")[1]
     code, _, err = _run(capsys, "move", "5", "--round", "3s", "--faces", "4")
     assert code == 1 and "goes with --push" in err
+
+
+def test_a_helper_task_adds_to_the_main_total(capsys: pytest.CaptureFixture[str]) -> None:
+    """The research example: a large-effect helper adds its result; a small one adds +1."""
+    base = ["check", "--total", "6", "--difficulty", "6", "--faces", "1,1", "--json"]
+    results = [
+        json.loads(_run(capsys, *base, *extra)[1])["result"]
+        for extra in (["--helper", "3"], ["--helper", "3", "--helper-small"], ["--helper", "-2"])
+    ]
+    assert results == [3, 1, 0]
+    helped = json.loads(
+        _run(capsys, "odds", "--total", "6", "--helper", "2", "--difficulty", "6", "--json")[1]
+    )
+    assert helped == json.loads(
+        _run(capsys, "odds", "--total", "8", "--difficulty", "6", "--json")[1]
+    )
+    code, _, err = _run(capsys, "odds", "--total", "6", "--helper-small", "--difficulty", "6")
+    assert code == 1 and "goes with --helper" in err

@@ -69,6 +69,29 @@ Situations = Annotated[
     ),
 ]
 
+Helper = Annotated[
+    int | None,
+    typer.Option(
+        "--helper",
+        help="Result of an optional helper task: adds it when positive (large effect).",
+    ),
+]
+HelperSmall = Annotated[
+    bool,
+    typer.Option("--helper-small", help="The helper task has a small effect: +1 if it succeeded."),
+]
+
+
+def _helped(total: int, helper: int | None, small: bool) -> int:
+    """The main task's total plus what an optional helper task adds (ARM 1.2, Task Resolution)."""
+    from referee.systems.arm.checks import helper_bonus
+
+    if helper is None:
+        if small:
+            raise RulesError("--helper-small goes with --helper RESULT")
+        return total
+    return total + helper_bonus(helper, large_effect=not small)
+
 
 def _total(
     total: int | None,
@@ -147,10 +170,14 @@ def odds(
     melee: Melee = None,
     weapon: WeaponName = None,
     situations: Situations = None,
+    helper: Helper = None,
+    helper_small: HelperSmall = False,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result."""
-    total = _total(total, sheet, stat, mods, melee, weapon, situations)
+    total = _helped(
+        _total(total, sheet, stat, mods, melee, weapon, situations), helper, helper_small
+    )
     from referee.dice.odds import fraction_text
     from referee.systems.arm.checks import task_odds
     from referee.systems.arm.tables import RESULT_LADDER
@@ -194,6 +221,8 @@ def check(
     melee: Melee = None,
     weapon: WeaponName = None,
     situations: Situations = None,
+    helper: Helper = None,
+    helper_small: HelperSmall = False,
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " Plus die, minus die[, push die]."
     ),
@@ -202,7 +231,9 @@ def check(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll one check: the total, the result and its meaning (and a push's shock cost)."""
-    total = _total(total, sheet, stat, mods, melee, weapon, situations)
+    total = _helped(
+        _total(total, sheet, stat, mods, melee, weapon, situations), helper, helper_small
+    )
     from referee.systems.arm.checks import resolve_task
     from referee.systems.base import outcome_data
 
