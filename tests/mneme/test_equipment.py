@@ -126,3 +126,26 @@ def test_cover_from_the_sheet_takes_the_rolls_up_to_its_hp() -> None:
     with pytest.raises(RulesError, match="no protection object 4"):
         bad = Threat(DamageSpec("3d6"), mitigating=Mitigating(cover_index=4))
         RULESET.resolve(TakeDamage(1, bad), ADA, ScriptedRoller([1, 1, 1]), OPT)
+
+
+def test_massive_damage_roll_uses_the_wounds_before_the_attack() -> None:
+    # three rolls of 3d6+10 through the Flak Jacket: 24 + 21 + 9 = 54 > HP 24
+    threat = Threat(DamageSpec("3d6+10", rate_of_attack=3))
+    faces = [6, 6, 6, 5, 5, 5, 1, 1, 1, 4, 4]
+    out = RULESET.resolve(TakeDamage(3, threat, massive_roll=True), ADA, ScriptedRoller(faces), OPT)
+    assert out.result == 54 and out.details["massive_damage"]
+    # End 8 (0), no wounds before the attack: 8 vs 8 survives, crippled
+    assert out.details["massive_roll"]["roll"] == 8
+    assert out.label == "54 damage; massive damage: Survived, crippled"
+    assert apply_changes(ADA, out.changes).conditions == ("Bleeding", "Crippled")
+    # counting the attack's own 54 damage (-18), the same dice are death
+    after = Options(massive_damage_wounds="after")
+    dead = RULESET.resolve(
+        TakeDamage(3, threat, massive_roll=True), ADA, ScriptedRoller(faces), after
+    )
+    assert dead.details["massive_roll"]["roll"] == -10 and dead.label.endswith("Dead")
+    # without massive damage no roll is made (the scripted faces would be left over)
+    small = RULESET.resolve(
+        TakeDamage(1, threat, massive_roll=True), ADA, ScriptedRoller([1, 1, 1]), OPT
+    )
+    assert "massive_roll" not in small.details and small.result == 9

@@ -339,6 +339,9 @@ def take_damage(
     skill: int = typer.Option(0, "--skill", help="Skill mitigation (third priority)."),
     sheet: str | None = typer.Option(None, "--sheet", help="Your sheet (armour, Bleeding)."),
     out: str | None = typer.Option(None, "--out", help="Write the updated --sheet here."),
+    massive_roll: bool = typer.Option(
+        False, "--massive-roll", help="Roll the End roll at 8 at once if the damage exceeds HP."
+    ),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     as_json: bool = JSON_OPTION,
@@ -359,7 +362,8 @@ def take_damage(
     )
     state = _sheet(sheet) if sheet else None
     roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(TakeDamage(fail_effect, threat), state, roller, Options())
+    action = TakeDamage(fail_effect, threat, massive_roll=massive_roll)
+    outcome = RULESET.resolve(action, state, roller, Options())
     _finish(roller)
     if out is not None:
         if state is None:
@@ -383,7 +387,13 @@ def take_damage(
     console.print(f"you take [{', '.join(shown)}]: {outcome.label}", markup=False)
     if d.get("bleeding"):
         console.print("Bleeding: one roll reached the Seriously Wounded threshold", markup=False)
-    if d.get("massive_damage"):
+    if "massive_roll" in d:
+        m = d["massive_roll"]
+        console.print(
+            f"massive damage: End {m['roll']} vs {m['difficulty']} -> {m['result']}",
+            markup=False,
+        )
+    elif d.get("massive_damage"):
         console.print(
             "massive damage: an End roll at 8 is due (referee mneme survival FILE massive)",
             markup=False,

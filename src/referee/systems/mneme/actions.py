@@ -102,10 +102,14 @@ class Attack:
 
 @dataclass(frozen=True)
 class TakeDamage:
-    """Damage rolls against the character from a known Fail Effect (ch. 7)."""
+    """Damage rolls against the character from a known Fail Effect (ch. 7).
+
+    ``massive_roll``: when the rolls deal more than the character's HP, make the End
+    roll at 8 that massive damage calls for at once (ch. 7, Massive Damage)."""
 
     fail_effect: int
     threat: Threat
+    massive_roll: bool = False
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 HP_THRESHOLDS = ("chapter", "table")
 STACKING = ("most_favourable", "best_bonus_worst_penalty")
 TIME_RULES = ("smallest_unit", "percentage")
+MASSIVE_WOUNDS = ("before", "after")
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,14 @@ class Options:
         default=True,
         metadata={"doc": "A failed massive-damage roll is death (else the character is Dying)."},
     )
+    massive_damage_wounds: str = field(
+        default="before",
+        metadata={
+            "doc": "Wound penalties on the massive-damage End roll: 'before' = those the "
+            "character had before the attack; 'after' = those of the damage including it "
+            "(which makes surviving all but impossible)."
+        },
+    )
     intensive_care_heal: int = field(
         default=2,
         metadata={"doc": "Damage healed by a successful unsupervised intensive-care roll."},
@@ -115,6 +124,8 @@ class Options:
             raise RulesError(f"hp_thresholds must be one of {HP_THRESHOLDS}")
         if self.stacking not in STACKING:
             raise RulesError(f"stacking must be one of {STACKING}")
+        if self.massive_damage_wounds not in MASSIVE_WOUNDS:
+            raise RulesError(f"massive_damage_wounds must be one of {MASSIVE_WOUNDS}")
         if self.time_rule not in TIME_RULES:
             raise RulesError(f"time_rule must be one of {TIME_RULES}")
         if not 0 <= self.max_net_advantage <= 3:

@@ -7,7 +7,7 @@ distribution, so odds and rolls share one rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
@@ -310,6 +310,24 @@ def aftermath(rolls: DamageRolls, victim: Character, options: Options) -> dict[s
     return out
 
 
+def massive_check(options: Options) -> Check:
+    """The End roll after massive damage: Difficulty 8 (option), wound penalties apply
+    (ch. 7, Massive Damage)."""
+    return Check(difficulty=options.massive_damage_difficulty, characteristic="End")
+
+
+def massive_result(ok: bool, options: Options) -> tuple[str, tuple[Change, ...]]:
+    """Surviving massive damage leaves the character Crippled; failing is death (option:
+    Dying instead)."""
+    if ok:
+        return "Survived, crippled", (
+            Change("self", "conditions", value="Crippled", reason="massive damage"),
+        )
+    if options.massive_damage_kills:
+        return "Dead", (Change("self", "conditions", value="Dead", reason="massive damage"),)
+    return "Dying", ()
+
+
 def resolve_take_damage(
     action: TakeDamage, state: Character | None, roller: Roller, options: Options
 ) -> Outcome:
@@ -318,6 +336,17 @@ def resolve_take_damage(
         raise RulesError("a Fail Effect degree cannot be negative")
     data, changes, dice = incoming(action.fail_effect, action.threat, state, roller, options)
     label = "Ordinary Failure" if data["ordinary_failure"] else f"{data['damage']} damage"
+    if action.massive_roll and data.get("massive_damage") and state is not None:
+        victim = state
+        if options.massive_damage_wounds == "after":
+            victim = replace(state, damage=state.damage + data["damage"])
+        built = build(massive_check(options), victim, options)
+        faces, effect = built.procedure.roll(roller)
+        dice += _faces(built, faces)
+        result, more = massive_result(effect >= 0, options)
+        data["massive_roll"] = {**_base_details(built, faces, effect), "result": result}
+        changes += more
+        label += f"; massive damage: {result}"
     return Outcome(
         SYSTEM,
         "take-damage",

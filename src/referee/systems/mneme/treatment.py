@@ -24,7 +24,7 @@ from referee.systems.mneme.medical import (
     surgery_result,
 )
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import SYSTEM, _base_details, _faces, build
+from referee.systems.mneme.resolve import SYSTEM, _base_details, _faces, build, massive_result
 from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.tables import INTENSIVE_CARE_DIFFICULTY, SURGERY_DIFFICULTY
 
@@ -65,9 +65,7 @@ def survival_label(kind: str, ok: bool, options: Options, heal: int = 0) -> str:
     if kind == "dying":
         return "Still alive" if ok else "Dead"
     if kind == "massive":
-        if ok:
-            return "Survived, crippled"
-        return "Dead" if options.massive_damage_kills else "Dying"
+        return massive_result(ok, options)[0]
     return f"Healed {heal}" if ok else "Dying roll required"
 
 
@@ -101,10 +99,7 @@ def resolve_survival(
     if action.kind == "dying" and not ok:
         changes.append(Change("self", "conditions", value="Dead", reason="failed dying roll"))
     elif action.kind == "massive":
-        if ok:
-            changes.append(Change("self", "conditions", value="Crippled", reason="massive damage"))
-        elif options.massive_damage_kills:
-            changes.append(Change("self", "conditions", value="Dead", reason="massive damage"))
+        changes += massive_result(ok, options)[1]
     elif action.kind == "intensive":
         details["dying_roll_required"] = not ok
         if ok and heal:
