@@ -240,3 +240,25 @@ def test_degree_thresholds_are_an_option() -> None:
     assert CheckResult(-9).degree_in(own) == "Terrible" and CheckResult(-7).degree_in(own) == "Bad"
     with pytest.raises(RulesError, match="success_degrees must start at 1"):
         Options(success_degrees=((2, "Fair"), (1, "Moderate")))
+
+
+@pytest.mark.parametrize("randomizer", RANDOMIZERS)
+def test_check_formula_plus_reads_faces_the_other_way_with_the_same_odds(
+    randomizer: str,
+) -> None:
+    """COMPANION ruling: Aptitude - value; Aptitude + value - 13 gives the same odds."""
+    plus = Options(check_formula="plus")
+    assert check_odds(7, 2, options=plus, randomizer=randomizer) == check_odds(
+        7, 2, randomizer=randomizer
+    )
+
+
+def test_check_formula_plus_on_a_rolled_face() -> None:
+    plus = Options(check_formula="plus")
+    out = success_check(7, "Fair", ScriptedRoller([9]), options=plus)
+    # 7 + 9 - 13 = 3, plus Fair 3 = 6 -> 7 Successes (minus would give 7 - 9 + 3 = 1)
+    assert out.details["check_result"] == 3 and out.result == 6 and out.details["successes"] == 7
+    assert out.modifier_total == out.result
+    assert success_check(7, "Fair", ScriptedRoller([9])).modifier_total == 1
+    with pytest.raises(RulesError, match="check_formula must be one of minus, plus"):
+        Options(check_formula="times")

@@ -177,3 +177,19 @@ def test_option_reshuffle_every_check() -> None:
     a, b = Contender("Ann", 6), Contender("Bo", 6)
     # independent full decks: as two d12s
     assert first_odds(a, b, options=opts, deck=deck) == first_odds(a, b, randomizer="d12")
+
+
+def test_check_formula_plus_in_opposed_rolls_and_order() -> None:
+    from referee.systems.mnemonic.conflict import opposed_attack, opposed_odds
+    from referee.systems.mnemonic.health import injury
+
+    plus = Options(check_formula="plus")
+    out = opposed_attack(8, "Fair", 6, 0, ScriptedRoller([10, 9]), options=plus)
+    # attacker 8 + 10 - 13 = 5; defender 6 + 9 - 13 = 2 -> 3 Successes; 5 - 3 + 3 = 5
+    assert out.details["attacker_check"] == 5 and out.details["defender_successes"] == 3
+    assert out.result == 5 and out.modifier_total == 5
+    assert opposed_odds(8, "Fair", 6, 0, options=plus) == opposed_odds(8, "Fair", 6, 0)
+    a, b = Contender("Ann", 6), Contender("Bo", 7, -2)
+    assert first_odds(a, b, options=plus) == first_odds(a, b)
+    hurt = injury(8, 0, "dead", ScriptedRoller([2]), options=plus)  # 8 + 2 - 13 = -3
+    assert hurt.result == -3 and str(hurt.changes[-1].value) == "inactive (dead)"

@@ -139,21 +139,41 @@ def chances_text(value: int) -> str:
     return f"{value:+d}"
 
 
-def check_rule(aptitude: int, chances: int) -> Callable[[int], CheckResult]:
-    """The Success Check as a function of the randomizer value."""
+def check_rule(aptitude: int, chances: int, formula: str = "minus") -> Callable[[int], CheckResult]:
+    """The Success Check as a function of the randomizer value: the check result
+    (Aptitude - value, or with ``formula="plus"`` Aptitude + value - 13) plus Chances.
+    Every check of the package (plain, opposed, Agile, injury) reads a value through it."""
+    if formula == "minus":
+        base = aptitude + chances
 
-    def rule(value: int) -> CheckResult:
-        return CheckResult(aptitude - value + chances)
+        def rule(value: int) -> CheckResult:
+            return CheckResult(base - value)
 
-    return rule
+        return rule
+    if formula != "plus":
+        raise RulesError(f"unknown check formula {formula!r}; known: minus, plus")
+    low = aptitude + chances - 13
+
+    def plus(value: int) -> CheckResult:
+        return CheckResult(low + value)
+
+    return plus
+
+
+def value_modifiers(value: int, source: str, formula: str) -> tuple[Modifier, ...]:
+    """The randomizer's part of a check as modifiers: -value, or +value and -13."""
+    if formula == "plus":
+        return (Modifier(value, source, "randomizer"), Modifier(-13, "check formula", "formula"))
+    return (Modifier(-value, source, "randomizer"),)
 
 
 def check_procedure(
-    aptitude: int, chances: int, randomizer: str, deck: Deck | None = None
+    aptitude: int, chances: int, randomizer: str, deck: Deck | None = None, formula: str = "minus"
 ) -> Procedure[int, CheckResult]:
     """The check as one procedure: the randomizer's faces and statistic, this rule."""
     base = randomizer_procedure(randomizer, deck)
-    return Procedure(base.groups, base.read, base.exact, check_rule(aptitude, chances))
+    rule = check_rule(aptitude, chances, formula)
+    return Procedure(base.groups, base.read, base.exact, rule)
 
 
 def deck_for(
@@ -299,11 +319,11 @@ def success_check(
     apt = aptitude if isinstance(aptitude, Aptitude) else Aptitude(check_aptitude(aptitude), ())
     chance = chances_value(chances) + sum(m.value for m in extra)
     got = draw(name, roller, deck=deck, options=options, cards=cards, said=said)
-    result = check_rule(apt.value, chance)(got.value)
+    result = check_rule(apt.value, chance, options.check_formula)(got.value)
     parts = apt.parts or (Modifier(apt.value, "Aptitude", "aptitude"),)
     modifiers = (
         *parts,
-        Modifier(-got.value, f"randomizer {name}", "randomizer"),
+        *value_modifiers(got.value, f"randomizer {name}", options.check_formula),
         Modifier(
             chances_value(chances), f"Chances {chances_text(chances_value(chances))}", "chances"
         ),
@@ -315,7 +335,7 @@ def success_check(
         "value": got.value,
         "aptitude": apt.value,
         "chances": chance,
-        "check_result": apt.value - got.value,
+        "check_result": check_rule(apt.value, 0, options.check_formula)(got.value).total,
         "total": result.total,
         "successes": result.successes,
         "failures": result.failures,
@@ -356,7 +376,8 @@ def check_odds(
     options = options or DEFAULT_OPTIONS
     name = check_randomizer(randomizer or options.randomizer)
     deck, _ = deck_for(name, deck, options)
-    return check_procedure(check_aptitude(aptitude), chances_value(chances), name, deck).odds()
+    apt, chance = check_aptitude(aptitude), chances_value(chances)
+    return check_procedure(apt, chance, name, deck, options.check_formula).odds()
 
 
 def odds_data(dist: Distribution[CheckResult]) -> dict[str, Any]:

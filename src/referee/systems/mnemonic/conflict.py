@@ -30,9 +30,11 @@ from referee.systems.mnemonic.checks import (
     chances_text,
     chances_value,
     check_odds,
+    check_rule,
     deck_for,
     live_roller,
     success_check,
+    value_modifiers,
 )
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
@@ -178,9 +180,12 @@ def first_odds(
     ca, cb = chances_value(a.chances), chances_value(b.chances)
     apt_a, apt_b = check_aptitude(a.aptitude), check_aptitude(b.aptitude)
 
+    rule_a = check_rule(apt_a, ca, options.check_formula)
+    rule_b = check_rule(apt_b, cb, options.check_formula)
+
     def who(pair: tuple[int, int]) -> str:
-        ta = initiative(CheckResult(apt_a - pair[0] + ca), options)
-        tb = initiative(CheckResult(apt_b - pair[1] + cb), options)
+        ta = initiative(rule_a(pair[0]), options)
+        tb = initiative(rule_b(pair[1]), options)
         return a.name if ta > tb else b.name if tb > ta else "simultaneous"
 
     if uses_cards(name):
@@ -273,14 +278,15 @@ def attack_odds(
 
 
 def opposed_rule(
-    attacker: int, chances: int, defender: int, defender_chances: int
+    attacker: int, chances: int, defender: int, defender_chances: int, formula: str = "minus"
 ) -> Callable[[tuple[int, int]], CheckResult]:
-    """Opposed rolls (RULINGS.md): attacker's (Aptitude - value) minus the defender's
+    """Opposed rolls (RULINGS.md): the attacker's check result minus the defender's
     Successes (0 on a failed defence), plus the attacker's Chances."""
+    attack_check = check_rule(attacker, 0, formula)
+    defence = check_rule(defender, defender_chances, formula)
 
     def rule(pair: tuple[int, int]) -> CheckResult:
-        defended = CheckResult(defender - pair[1] + defender_chances)
-        return CheckResult(attacker - pair[0] - defended.successes + chances)
+        return CheckResult(attack_check(pair[0]) - defence(pair[1]).successes + chances)
 
     return rule
 
@@ -292,6 +298,7 @@ def opposed_procedure(
     defender_chances: int | str,
     randomizer: str,
     deck: Deck | None = None,
+    formula: str = "minus",
 ) -> Procedure[tuple[int, int], CheckResult]:
     """The opposed attack as one procedure over the pair of randomizer values."""
     pair = pair_procedure(randomizer, deck)
@@ -300,6 +307,7 @@ def opposed_procedure(
         chances_value(chances),
         check_aptitude(defender),
         chances_value(defender_chances),
+        formula,
     )
     return Procedure(pair.groups, pair.read, pair.exact, rule)
 
@@ -321,17 +329,18 @@ def opposed_attack(
     name = check_randomizer(randomizer or options.randomizer)
     deck, reshuffled = deck_for(name, deck, options, checks=2)
     roller, manual = live_roller(name, roller, deck, cards=cards, checks=2)
-    proc = opposed_procedure(attacker, chances, defender, defender_chances, name, deck)
+    formula = options.check_formula
+    proc = opposed_procedure(attacker, chances, defender, defender_chances, name, deck, formula)
     faces, result = proc.roll(roller)
     va, vd = proc.read(faces)
-    dc = chances_value(defender_chances)
-    defended = CheckResult(defender - vd + dc)
+    defended = check_rule(defender, chances_value(defender_chances), formula)(vd)
+    attack_check = check_rule(attacker, 0, formula)(va)
     changes: tuple[Change, ...] = ()
     details: dict[str, Any] = {
         "randomizer": name,
         "attacker_value": va,
         "defender_value": vd,
-        "attacker_check": attacker - va,
+        "attacker_check": attack_check.total,
         "defender_total": defended.total,
         "defender_successes": defended.successes,
         "total": result.total,
@@ -356,7 +365,7 @@ def opposed_attack(
         faces=dice,
         modifiers=(
             Modifier(attacker, "attacker's Aptitude", "aptitude"),
-            Modifier(-va, f"attacker's randomizer {name}", "randomizer"),
+            *value_modifiers(va, f"attacker's randomizer {name}", formula),
             Modifier(-defended.successes, "defender's Successes", "defense"),
             Modifier(
                 chances_value(chances), f"Chances {chances_text(chances_value(chances))}", "chances"
@@ -386,4 +395,6 @@ def opposed_odds(
     options = options or Options()
     name = check_randomizer(randomizer or options.randomizer)
     deck, _ = deck_for(name, deck, options, checks=2)
-    return opposed_procedure(attacker, chances, defender, defender_chances, name, deck).odds()
+    return opposed_procedure(
+        attacker, chances, defender, defender_chances, name, deck, options.check_formula
+    ).odds()

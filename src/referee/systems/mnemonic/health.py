@@ -28,6 +28,7 @@ from referee.systems.mnemonic.checks import (
     Said,
     chances_value,
     check_procedure,
+    check_rule,
     deck_for,
     success_check,
 )
@@ -71,8 +72,10 @@ def injury_rule(
 ) -> Callable[[int], Status]:
     """The injury check as a function of the randomizer value -> the new Status."""
 
+    check = check_rule(aptitude, chances, options.check_formula)
+
     def rule(value: int) -> Status:
-        return status_after(status, worst, CheckResult(aptitude - value + chances), options)
+        return status_after(status, worst, check(value), options)
 
     return rule
 

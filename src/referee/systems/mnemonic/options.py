@@ -28,6 +28,9 @@ CREATION_POLICIES = ("free", "trade", "free-raises")
 referee's approval; a common starting level with every raise paid by a drop;
 a number of free raises before raises must be paid for."""
 
+CHECK_FORMULAS = ("minus", "plus")
+"""How a check's number is formed: Aptitude - value (the ruling) or Aptitude + value - 13."""
+
 INITIATIVE_METHODS = ("referee", "agile")
 """Order of action ("fussing and fighting"): the referee's order, or Agile checks."""
 
@@ -41,6 +44,14 @@ class Options:
         metadata={
             "doc": "Success Check randomizer: d12 (standard), 3d12 (median of three), cards, "
             "3cards (median of three cards), verbal, verbal-ab."
+        },
+    )
+    check_formula: str = field(
+        default="minus",
+        metadata={
+            "doc": "The check result: minus = Aptitude - randomizer value (the ruling: low "
+            "numbers are good); plus = Aptitude + value - 13 (high numbers are good). Every "
+            "randomizer is symmetric, so the odds are the same; a given face reads differently."
         },
     )
     talents: tuple[str, ...] = field(
@@ -156,6 +167,8 @@ class Options:
         problems = []
         if self.randomizer not in RANDOMIZERS:
             problems.append(f"randomizer must be one of {', '.join(RANDOMIZERS)}")
+        if self.check_formula not in CHECK_FORMULAS:
+            problems.append(f"check_formula must be one of {', '.join(CHECK_FORMULAS)}")
         if self.creation not in CREATION_POLICIES:
             problems.append(f"creation must be one of {', '.join(CREATION_POLICIES)}")
         if self.initiative not in INITIATIVE_METHODS:
