@@ -138,6 +138,15 @@ def _check_json(out: Outcome) -> dict[str, Any]:
     return data
 
 
+def _emit(out: Outcome, roller: Roller, as_json: bool) -> None:
+    """Print one resolved check (JSON or text) once every typed-in face was used."""
+    _all_used(roller)
+    if as_json:
+        emit_json(_check_json(out))
+    else:
+        _show(out)
+
+
 def _show(out: Outcome) -> None:
     from referee.systems.mnemonic.deck import card_name
 
@@ -256,11 +265,7 @@ def check(
     out = success_check(
         apt, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards, said=said
     )
-    _all_used(roller)
-    if as_json:
-        emit_json(_check_json(out))
-        return
-    _show(out)
+    _emit(out, roller, as_json)
 
 
 @app.command()
@@ -335,11 +340,7 @@ def attack(
     if cards is not None:
         action = replace(action, cards=cards)
     out = RULESET.resolve(action, state, roller, opts)
-    _all_used(roller)
-    if as_json:
-        emit_json(_check_json(out))
-        return
-    _show(out)
+    _emit(out, roller, as_json)
 
 
 @app.command()
@@ -400,11 +401,7 @@ def injury(
         deck=_deck(drawn),
         cards=cards,
     )
-    _all_used(roller)
-    if as_json:
-        emit_json(_check_json(out))
-        return
-    _show(out)
+    _emit(out, roller, as_json)
 
 
 @app.command()

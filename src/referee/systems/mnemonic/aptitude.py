@@ -68,13 +68,8 @@ def aptitude(
             have = ", ".join(sheet.life_roles) or "none"
             raise IllegalAction(f"{sheet.name} has no Life Role {life_role!r}; has {have}")
         parts.append(Modifier(role, f"{life_role} ({options.rating_name(role)})", "life role"))
-    elif fallback == "relevant":
-        v = options.primary_relevant
-        parts.append(
-            Modifier(v, f"Primary Role {sheet.primary_role} ({options.rating_name(v)})", "primary")
-        )
-    elif fallback == "irrelevant":
-        v = options.primary_irrelevant
+    elif fallback in ("relevant", "irrelevant"):
+        v = options.primary_relevant if fallback == "relevant" else options.primary_irrelevant
         parts.append(
             Modifier(v, f"Primary Role {sheet.primary_role} ({options.rating_name(v)})", "primary")
         )

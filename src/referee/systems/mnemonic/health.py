@@ -22,7 +22,7 @@ from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
 from referee.errors import IllegalAction
 from referee.systems.base import Change, Modifier, Outcome, Procedure
-from referee.systems.mnemonic.aptitude import Aptitude, check_aptitude
+from referee.systems.mnemonic.aptitude import Aptitude, aptitude, check_aptitude
 from referee.systems.mnemonic.checks import (
     CheckResult,
     Said,
@@ -83,28 +83,13 @@ def injury_rule(
 def resisting_aptitude(
     victim: Character, *, life_role: str | None = None, talent: str | None = None, options: Options
 ) -> Aptitude:
-    """A relevant Life Role (or the Primary at Moderately) plus the best Talent."""
+    """A relevant Life Role (or the Primary at Moderately) plus the best Talent
+    (Lucky aside) unless the referee names another."""
     if talent is None:
-        talent, rating = victim.best_talent(exclude=(LUCKY,))
+        talent, _ = victim.best_talent(exclude=(LUCKY,))
         if not talent:
             raise IllegalAction(f"{victim.name} has no Talent to resist with")
-    else:
-        found = victim.talent(talent)
-        if found is None:
-            raise IllegalAction(f"{victim.name} has no Talent {talent!r}")
-        rating = found
-    parts = [Modifier(rating, f"{talent} ({options.rating_name(rating)})", "talent")]
-    if life_role is not None:
-        role = victim.life_role(life_role)
-        if role is None:
-            raise IllegalAction(f"{victim.name} has no Life Role {life_role!r}")
-        parts.append(Modifier(role, f"{life_role} ({options.rating_name(role)})", "life role"))
-    else:
-        v = options.primary_relevant
-        parts.append(
-            Modifier(v, f"Primary Role {victim.primary_role} ({options.rating_name(v)})", "primary")
-        )
-    return Aptitude(check_aptitude(sum(p.value for p in parts)), tuple(parts))
+    return aptitude(victim, talent, life_role, fallback="relevant", options=options)
 
 
 def injury(
