@@ -246,3 +246,14 @@ def test_first_aid_as_a_thirty_round_task() -> None:
     assert done.details["stabilised_minutes"] == 480
     with pytest.raises(RulesError, match="rounds_left"):
         RULESET.resolve(FirstAid(rounds_left=31), PC, ScriptedRoller([5, 4]), OPT)
+
+
+@pytest.mark.parametrize("damage", [0, 3, 9, 20, 27])
+def test_rolled_survival_results_are_possible_under_the_odds(damage: int) -> None:
+    for kind in ("dying", "massive", "intensive"):
+        action = SurvivalRoll(kind)
+        dist = RULESET.odds(action, hurt(PC, damage), OPT)
+        assert sum(dist.probabilities().values()) == 1
+        for seed in range(10):
+            out = RULESET.resolve(action, hurt(PC, damage), SeededRoller(seed), OPT)
+            assert dist.probability(out.label) > 0, (kind, out.label)
