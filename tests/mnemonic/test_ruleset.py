@@ -170,8 +170,8 @@ def test_actions_load_from_stored_json() -> None:
 
     action = Attack(7, "Fair", defense=-3, randomizer="cards", cards=(12,))
     assert load_record(Attack, dump_record(action)) == action
-    check = load_record(Check, {"aptitude": 5, "said": ["3", "4"], "randomizer": "verbal"})
-    assert check == Check(5, randomizer="verbal", said=("3", "4"))
+    check = load_record(Check, {"aptitude": 5, "said": ["3", 4], "randomizer": "verbal"})
+    assert check == Check(5, randomizer="verbal", said=("3", 4))
 
 
 def test_resolve_and_odds_refuse_the_same_inputs() -> None:

@@ -57,7 +57,7 @@ class Live:
 
     randomizer: str | None = None
     cards: tuple[int, ...] | None = None
-    said: tuple[str, str] | None = None
+    said: tuple[int | str, int | str] | None = None
 
 
 @dataclass(frozen=True)
