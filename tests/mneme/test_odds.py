@@ -87,7 +87,12 @@ def test_scale_arithmetic_and_immunity() -> None:
     assert dealt(6, "D", Target(armour=2, armour_scale="D"), 0) == 40
     assert dealt(12, "", Target(scale="D"), 0) == 0
     assert dealt(5, "H", Target(armour=9, armour_scale="H", scale="D"), 0) == 0
-    assert dealt(10, "H", Target(armour=9, armour_scale="H", scale="D"), 1) == 100
+    # H 10 - HAR 9 = 100 HP, which a D-scale target counts as 10 DHP
+    assert dealt(10, "H", Target(armour=9, armour_scale="H", scale="D"), 1) == 10
+    # K 5d6-4 rolling 20 against a D target with DAR 2: 20,000 - 20 = 19,980 HP = 1,998 DHP
+    assert dealt(20, "K", Target(armour=2, armour_scale="D", scale="D"), 0) == 1998
+    # armour below the wearer's scale: D 3 against AR 5 on a D target: 25 HP -> 2 DHP
+    assert dealt(3, "D", Target(armour=5, scale="D"), 0) == 2
     dist = damage_odds(DamageSpec("3d3", scale="D"), 1, Target(), options=OPT)
     assert dist == odds("3d3") * 10
 

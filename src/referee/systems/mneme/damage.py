@@ -76,15 +76,18 @@ def minimum_for(effect_degree: int, options: Options) -> int:
 
 
 def dealt(raw: int, spec_scale: str, target: Target, minimum: int) -> int:
-    """Damage one roll deals (in the target's base units).
+    """Damage one roll deals, in the target's own HP units (ch. 7, Damage Scale, Hit
+    Point Scale: 20 DHP = 200 HP, so a D-scale target's HP count tens).
 
     Scale immunity: damage of a lower scale than the target's is ignored. Otherwise
-    the scaled roll minus the scaled armour, never below 0, at least ``minimum``.
+    the scaled roll minus the scaled armour, expressed in the target's scale (rounded
+    down: a ruling for armour of a lower scale than its wearer), never below 0, at least
+    ``minimum``. For a target of the default scale these are plain points.
     """
     if SCALE_ORDER.index(spec_scale) < SCALE_ORDER.index(target.scale):
         return 0
     value = raw * SCALES[spec_scale] - target.armour * SCALES[target.armour_scale]
-    return max(value, minimum, 0)
+    return max(value // SCALES[target.scale], minimum, 0)
 
 
 def rolls_on_success(success_effect: int) -> int:
