@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -379,7 +380,12 @@ def test_order_cards_by_value_odds_and_rank_failures(capsys: pytest.CaptureFixtu
     assert data["order"] == [["Bo"], ["Ann"]] and data["checks"][1]["deck_left"] == 46
     # both fail (7+ on each d12: 36 of 144) or equal Successes (6 of 144): 42/144
     odds = json.loads(_run(capsys, "order", "Ann:6", "Bo:6", "--odds", "--json")[1])
-    assert odds == {"first": {"Ann": "17/48", "Bo": "17/48", "simultaneous": "7/24"}}
+    assert odds["first"] == {"Ann": "17/48", "Bo": "17/48", "simultaneous": "7/24"}
+    assert odds["order"] == {"Ann & Bo": "7/24", "Ann then Bo": "17/48", "Bo then Ann": "17/48"}
+    three = json.loads(_run(capsys, "order", "A:6", "B:6", "C:6", "--odds", "--json")[1])
+    assert "first" not in three and sum(Fraction(p) for p in three["order"].values()) == 1
+    # all three act together: all fail (6^3) or all score alike (6) of 12^3
+    assert three["order"]["A & B & C"] == str(Fraction(6**3 + 6, 12**3))
     tied = json.loads(_run(capsys, "order", "Ann:6", "Bo:6", "--faces", "12,8", "--json")[1])
     assert tied["order"] == [["Ann", "Bo"]]
     ranked = json.loads(

@@ -9,7 +9,7 @@ import pytest
 from referee.dice.brute import brute_force
 from referee.dice.odds import Distribution
 from referee.dice.roller import ScriptedRoller
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, RulesError
 from referee.systems.mnemonic.checks import CheckResult, check_odds, odds_data
 from referee.systems.mnemonic.conflict import (
     Contender,
@@ -193,3 +193,56 @@ def test_check_formula_plus_in_opposed_rolls_and_order() -> None:
     assert first_odds(a, b, options=plus) == first_odds(a, b)
     hurt = injury(8, 0, "dead", ScriptedRoller([2]), options=plus)  # 8 + 2 - 13 = -3
     assert hurt.result == -3 and str(hurt.changes[-1].value) == "inactive (dead)"
+
+
+def test_order_odds_of_three_against_brute_force() -> None:
+    from referee.systems.mnemonic.conflict import order_odds
+
+    people = [Contender("Ann", 6), Contender("Bo", 8, "Poor"), Contender("Cy", 4, "Fair")]
+
+    def order(faces: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+        results = [
+            ("Ann", CheckResult(6 - faces[0])),
+            ("Bo", CheckResult(8 - faces[1] - 3)),
+            ("Cy", CheckResult(4 - faces[2] + 3)),
+        ]
+        return rank(results)
+
+    dist = order_odds(people)
+    assert dist == brute_force([(3, 12)], order)
+    # all act together: all fail (Ann 7+: 6, Bo 6+: 7, Cy 8+: 5 faces of 12), or all
+    # score s Successes alike (Ann 7 - s, Bo 6 - s, Cy 8 - s: s = 1..5)
+    assert dist.probability((("Ann", "Bo", "Cy"),)) == Fraction(6 * 7 * 5 + 5, 12**3)
+    # every rolled order is possible under the odds
+    out, _ = agile_order(people, ScriptedRoller([3, 2, 12]))
+    assert dist.probability(tuple(tuple(g) for g in out.details["order"])) > 0
+
+
+def test_order_odds_with_cards_follow_the_deck_and_match_two_way_odds() -> None:
+    from referee.systems.mnemonic.conflict import order_odds
+
+    a, b = Contender("Ann", 6), Contender("Bo", 7, -2)
+    two = order_odds([a, b], randomizer="cards")
+    first = first_odds(a, b, randomizer="cards")
+    assert two.probability((("Ann", "Bo"),)) == first.probability("simultaneous")
+    assert two.probability((("Ann",), ("Bo",))) == first.probability("Ann")
+    # a short deck: Ann takes the last card (a 2), Bo draws from a reshuffled deck
+    short = order_odds([a, b], randomizer="cards", deck=Deck((2,)))
+    assert short.probability((("Ann", "Bo"),)) == Fraction(4, 48)
+    three = [a, b, Contender("Cy", 5)]
+    ordered = Distribution.of(
+        rank(
+            [
+                ("Ann", CheckResult(6 - x)),
+                ("Bo", CheckResult(7 - y - 2)),
+                ("Cy", CheckResult(5 - z)),
+            ]
+        )
+        for i, x in enumerate(Deck().cards)
+        for j, y in enumerate(Deck().cards)
+        for m, z in enumerate(Deck().cards)
+        if len({i, j, m}) == 3
+    )
+    assert order_odds(three, randomizer="cards") == ordered
+    with pytest.raises(RulesError, match=r"1\.\.2 different characters with 3cards"):
+        order_odds(three, randomizer="3cards")

@@ -103,9 +103,10 @@ def test_order_referee_and_agile() -> None:
     action = Order(contenders=(Contender("Ann", 6), Contender("Bo", 6)))
     out = RULESET.resolve(action, STATE, ScriptedRoller([5, 2]), agile)
     assert out.details["order"] == [["Bo"], ["Ann"]]
-    dist = RULESET.odds(action, STATE, agile)
+    dist = RULESET.odds(action, STATE, agile)  # the whole order, as resolve gives it
     # equal Successes: both roll the same value up to 6 (6 of 144), or both fail (6 x 6)
-    assert dist.probability("simultaneous") == Fraction(6 + 36, 144)
+    assert dist.probability((("Ann", "Bo"),)) == Fraction(6 + 36, 144)
+    assert dist.probability((("Bo",), ("Ann",))) == Fraction(51, 144)
 
 
 def test_deck_and_table_state_round_trip_through_json() -> None:

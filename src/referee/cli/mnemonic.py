@@ -418,13 +418,16 @@ def order(
     ),
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
     show_odds: bool = typer.Option(
-        False, "--odds", help="Two characters: exact odds of who acts first instead of rolling."
+        False,
+        "--odds",
+        help="Exact odds of each order instead of rolling (up to 4 characters; cards 3, "
+        "3cards 2); for two characters also who acts first.",
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Order of action by Agile checks: most Successes first, ties act together."""
     from referee.dice.roller import ManualRoller
-    from referee.systems.mnemonic.conflict import Contender, agile_order, first_odds
+    from referee.systems.mnemonic.conflict import Contender, agile_order, first_odds, order_odds
     from referee.systems.mnemonic.randomizers import cards_needed, uses_cards
 
     people = []
@@ -440,15 +443,20 @@ def order(
     opts = _options(randomizer, rank_failures=rank_failures)
     deck = _deck(drawn)
     if show_odds:
-        if len(people) != 2:
-            raise RulesError("--odds compares exactly two characters")
-        dist = first_odds(people[0], people[1], options=opts, deck=deck)
-        data = {str(w): fraction_text(p) for w, p in dist.probabilities().items()}
+        dist = order_odds(people, options=opts, deck=deck)
+        data = {
+            " then ".join(" & ".join(g) for g in groups): fraction_text(p)
+            for groups, p in sorted(dist.probabilities().items(), key=lambda gp: -gp[1])
+        }
+        out_data: dict[str, Any] = {"order": data}
+        if len(people) == 2:
+            first = first_odds(people[0], people[1], options=opts, deck=deck)
+            out_data["first"] = {str(w): fraction_text(p) for w, p in first.probabilities().items()}
         if as_json:
-            emit_json({"first": data})
+            emit_json(out_data)
         else:
-            for who, p in data.items():
-                console.print(f"{who}: {p} ({float(Fraction(p)) * 100:.2f}%)", markup=False)
+            for label, p in data.items():
+                console.print(f"{label}: {p} ({float(Fraction(p)) * 100:.2f}%)", markup=False)
         return
     roller, cards = _inputs(opts.randomizer, faces, seed)
     if cards is not None:

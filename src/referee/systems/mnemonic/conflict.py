@@ -20,7 +20,7 @@ from typing import Any
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, OddsTooComplex
 from referee.systems.base import Change, Modifier, Outcome, Procedure
 from referee.systems.mnemonic.aptitude import check_aptitude
 from referee.systems.mnemonic.checks import (
@@ -44,6 +44,7 @@ from referee.systems.mnemonic.randomizers import (
     drawn_cards,
     pair_procedure,
     randomizer_procedure,
+    read_median,
     uses_cards,
 )
 from referee.systems.mnemonic.tables import CHANCES_STEP
@@ -92,7 +93,11 @@ def rank(
 ) -> tuple[tuple[str, ...], ...]:
     """Order by :func:`initiative` (most Successes first); equal ranks act together."""
     options = options or Options()
-    keys = [(n, initiative(r, options)) for n, r in results]
+    return _groups([(n, initiative(r, options)) for n, r in results])
+
+
+def _groups(keys: Sequence[tuple[str, int]]) -> tuple[tuple[str, ...], ...]:
+    """Names by rank, highest first; equal ranks form one group acting together."""
     ranks = sorted({k for _, k in keys}, reverse=True)
     return tuple(tuple(n for n, k in keys if k == t) for t in ranks)
 
@@ -199,6 +204,65 @@ def first_odds(
             return first.combine(second, lambda x, y: who((x, y)))
         deck, _ = deck_for(name, deck, options, checks=2)
     return pair_procedure(name, deck).exact().map(who)
+
+
+ORDER_ODDS_LIMITS = {"cards": 3, "3cards": 2}
+"""How many Agile checks the exact order odds follow (dice and verbal: 4); more
+would mean too many deck states or result combinations to count."""
+
+
+def order_odds(
+    contenders: Sequence[Contender],
+    *,
+    options: Options | None = None,
+    deck: Deck | None = None,
+    randomizer: str | None = None,
+) -> Distribution[tuple[tuple[str, ...], ...]]:
+    """Exact odds of the whole order of action that :func:`agile_order` produces
+    (``details["order"]`` as tuples): the checks in turn, with cards each from
+    what the previous ones left (reshuffled when short, or every check, as the
+    options say)."""
+    options = options or Options()
+    name = check_randomizer(randomizer or options.randomizer)
+    names = [c.name for c in contenders]
+    limit = ORDER_ODDS_LIMITS.get(name, 4)
+    if not 1 <= len(names) <= limit or len(set(names)) != len(names):
+        raise OddsTooComplex(f"exact order odds follow 1..{limit} different characters with {name}")
+    rules = [
+        check_rule(check_aptitude(c.aptitude), chances_value(c.chances), options.check_formula)
+        for c in contenders
+    ]
+    k = cards_needed(name)
+    State = tuple[Deck | None, tuple[int, ...]]
+
+    def step(
+        rule: Callable[[int], CheckResult], last: bool
+    ) -> Callable[[State], Distribution[State]]:
+        def then(state: State) -> Distribution[State]:
+            left, keys = state
+            if uses_cards(name):
+                left, _ = deck_for(name, left, options)
+            if not uses_cards(name) or last:  # no later check needs the deck it leaves
+                values = randomizer_procedure(name, left).exact()
+                return values.map(lambda v: (None, (*keys, initiative(rule(v), options))))
+            assert left is not None
+            now = left
+
+            def after(hand: tuple[int, ...]) -> State:
+                value = hand[0] if k == 1 else read_median(hand)
+                return now.without(hand), (*keys, initiative(rule(value), options))
+
+            return now.hands(k).map(after)
+
+        return then
+
+    dist: Distribution[State] = Distribution.constant(
+        ((deck or Deck()) if uses_cards(name) else None, ())
+    )
+    for i, rule in enumerate(rules):
+        dist = dist.bind(step(rule, i == len(rules) - 1))
+
+    return dist.map(lambda state: _groups(list(zip(names, state[1], strict=True))))
 
 
 # -- attacks -------------------------------------------------------------

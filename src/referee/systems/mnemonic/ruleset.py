@@ -22,9 +22,9 @@ from referee.systems.mnemonic.conflict import (
     agile_order,
     attack,
     attack_odds,
-    first_odds,
     opposed_attack,
     opposed_odds,
+    order_odds,
     referee_order,
 )
 from referee.systems.mnemonic.deck import Deck
@@ -214,11 +214,10 @@ def _order(action: Order, st: TableState, opts: Options) -> tuple[Resolver, Odds
             f"give {wanted}, not {given}"
         )
     if agile:
-        odds = _no_odds(action)
-        if len(action.contenders) == 2:
-            a, b = action.contenders
-            odds = lambda: first_odds(a, b, options=opts, deck=st.deck)  # noqa: E731
-        return (lambda r: agile_order(action.contenders, r, options=opts, deck=st.deck)[0], odds)
+        return (
+            lambda r: agile_order(action.contenders, r, options=opts, deck=st.deck)[0],
+            lambda: order_odds(action.contenders, options=opts, deck=st.deck),
+        )
     groups = referee_order(action.groups)
     done = Outcome(
         system=SYSTEM,
