@@ -174,36 +174,11 @@ def first_odds(
     deck: Deck | None = None,
     randomizer: str | None = None,
 ) -> Distribution[str]:
-    """Exact odds of who acts first between two contenders: a name, or ``"simultaneous"``.
-
-    With cards, ``a`` draws first from ``deck`` (fresh when ``None``) and ``b``
-    from what is left - or from a reshuffled deck when ``a`` emptied it, as
-    :func:`agile_order` does.
-    """
-    options = options or Options()
-    name = check_randomizer(randomizer or options.randomizer)
-    ca, cb = chances_value(a.chances), chances_value(b.chances)
-    apt_a, apt_b = check_aptitude(a.aptitude), check_aptitude(b.aptitude)
-
-    rule_a = check_rule(apt_a, ca, options.check_formula)
-    rule_b = check_rule(apt_b, cb, options.check_formula)
-
-    def who(pair: tuple[int, int]) -> str:
-        ta = initiative(rule_a(pair[0]), options)
-        tb = initiative(rule_b(pair[1]), options)
-        return a.name if ta > tb else b.name if tb > ta else "simultaneous"
-
-    if uses_cards(name):
-        deck = Deck() if deck is None else deck
-        k = cards_needed(name)
-        if options.reshuffle_every_check or (
-            k <= len(deck) < 2 * k and options.reshuffle_when_short
-        ):  # the second check draws from a reshuffled deck, as agile_order does
-            first = randomizer_procedure(name, deck_for(name, deck, options)[0]).exact()
-            second = randomizer_procedure(name, Deck()).exact()
-            return first.combine(second, lambda x, y: who((x, y)))
-        deck, _ = deck_for(name, deck, options, checks=2)
-    return pair_procedure(name, deck).exact().map(who)
+    """Exact odds of who acts first between two contenders: a name, or ``"simultaneous"``
+    (read off :func:`order_odds`, so with cards ``a`` draws first and ``b`` from what
+    is left, or from a reshuffled deck, as :func:`agile_order` does)."""
+    order = order_odds((a, b), options=options, deck=deck, randomizer=randomizer)
+    return order.map(lambda groups: groups[0][0] if len(groups[0]) == 1 else "simultaneous")
 
 
 ORDER_ODDS_LIMITS = {"cards": 3, "3cards": 2}
