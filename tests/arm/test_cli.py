@@ -166,10 +166,10 @@ def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["check", "--total", "8", "--difficulty", "4", "--faces", "3,9"], "impossible on a d6"),
         (["check", "--total", "8", "--difficulty", "4", "--faces", "3"], "needs 2 faces"),
-        (["check", "--total", "8", "--difficulty", "4", "--faces", "3,5,2"], "left unused"),
+        (["check", "--total", "8", "--difficulty", "4", "--faces", "3,5,2"], "more than"),
         (
             ["damage", "--result", "1", "--damage", "1", "--toughness", "1", "--faces", "1,2,3"],
-            "left unused",
+            "more than this roll needs",
         ),
         (
             ["check", "--total", "8", "--difficulty", "4", "--push", "--faces", "3,3"],

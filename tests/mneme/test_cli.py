@@ -165,7 +165,7 @@ def test_validate_and_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         (["attack-odds", "3d6", "--rolls", "500"], "out of range"),
         (["attack-odds", "3d", "--rolls", "2"], "position"),
         (["attack", "1d6", "--faces", "6,6"], "ran out"),
-        (["attack", "1d6", "-d", "20", "--faces", "6,6,4"], "left unused"),
+        (["attack", "1d6", "-d", "20", "--faces", "6,6,4"], "more than this roll needs"),
         (["validate", "/nonexistent.json"], "no such file"),
         (["clock", "/nonexistent.json"], "no such file"),
         (["take-damage", "3d6", "-f", "-1"], "cannot be negative"),

@@ -61,7 +61,7 @@ def test_dying_rounds_odds_and_roll(capsys: pytest.CaptureFixture[str], tmp_path
     code, out, _ = _run(capsys, "mneme", "dying", str(tess), "-n", "3", "--faces", "6,2,6,1")
     assert code == 0 and "Dead in round 2" in out
     code, _, err = _run(capsys, "mneme", "dying", str(tess), "-n", "1", "--faces", "6,2,6")
-    assert code != 0 and "left unused" in err
+    assert code != 0 and "more than this roll needs" in err
 
 
 def test_survival_intensive_care(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

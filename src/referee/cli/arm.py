@@ -12,6 +12,7 @@ from referee.cli.common import (
     FACES_HELP,
     JSON_OPTION,
     SEED_HELP,
+    all_faces_used,
     console,
     emit_json,
     faces_option,
@@ -139,14 +140,6 @@ def _total(
     return found
 
 
-def _all_faces_used(roller: Any) -> None:
-    """Hand-entered faces beyond what the roll needed are an error, not silently dropped."""
-    from referee.dice.roller import ScriptedRoller
-
-    if isinstance(roller, ScriptedRoller):
-        roller.assert_exhausted()
-
-
 def _method(exact: bool) -> Any:
     return "exact" if exact else "table"
 
@@ -241,7 +234,7 @@ def check(
     outcome = resolve_task(
         total, _difficulty(difficulty), roller, push=push, options=_options(push), actor=actor
     )
-    _all_faces_used(roller)
+    all_faces_used(roller)
     if as_json:
         data = outcome_data(outcome)
         data["total"] = outcome.details["total"]
@@ -372,7 +365,7 @@ def damage(
         return
     roller = make_roller(faces_option(faces), seed)
     outcome = resolve_damage(blow, roller, options=_options(push), condition=condition, push=push)
-    _all_faces_used(roller)
+    all_faces_used(roller)
     if as_json:
         emit_json(outcome_data(outcome))
         return
@@ -560,7 +553,7 @@ def move(
     if push:
         roller = make_roller(faces_option(faces), seed)
         outcome = resolve_movement_push(rate, roller, options=_options(True))
-        _all_faces_used(roller)
+        all_faces_used(roller)
         moved = outcome.result if outcome.result is not None else rate
         data.update(outcome.details, pushed_rate=moved, manual=outcome.manual)
     elif faces is not None:

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from referee.dice.roller import ManualRoller, Roller, SeededRoller, SystemRoller, parse_faces
-from referee.errors import RulesError
+from referee.errors import DiceError, RulesError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,6 +66,13 @@ def make_roller(faces: Sequence[int] | None, seed: int | None) -> Roller:
     if seed is not None:
         return SeededRoller(seed)
     return SystemRoller()
+
+
+def all_faces_used(roller: Roller) -> None:
+    """Typed-in faces beyond what the roll needed are an error, never silently dropped."""
+    left = tuple(getattr(roller, "remaining", ()))
+    if roller.kind == "manual" and left:
+        raise DiceError(f"{len(left)} face(s) more than this roll needs: {list(left)}")
 
 
 def load_json_file(path: str) -> Any:

@@ -13,6 +13,7 @@ from referee.cli.common import (
     FACES_HELP,
     JSON_OPTION,
     SEED_HELP,
+    all_faces_used,
     console,
     emit_json,
     faces_option,
@@ -21,8 +22,7 @@ from referee.cli.common import (
     make_roller,
 )
 from referee.dice.odds import fraction_text
-from referee.dice.roller import Roller
-from referee.errors import DiceError, RulesError
+from referee.errors import RulesError
 from referee.systems.base import Modifier, Outcome, dump_record, load_record, outcome_data
 
 app = typer.Typer(
@@ -55,13 +55,6 @@ def _check(modifier: int, difficulty: str, advantage: int, disadvantage: int, **
 
     mods = (Modifier(modifier, "modifier", "total"),) if modifier else ()
     return Check(_difficulty(difficulty), mods, advantage, disadvantage, **kw)
-
-
-def _finish(roller: Roller) -> None:
-    """Hand-entered faces must all be used."""
-    left = getattr(roller, "remaining", ())
-    if roller.kind == "manual" and left:
-        raise DiceError(f"{len(left)} face(s) left unused: {list(left)}")
 
 
 def _faces_text(outcome: Outcome) -> str:
@@ -110,7 +103,7 @@ def check(
         build(action, None, Options()).procedure.check_manual(hand)
     roller = make_roller(hand, seed)
     outcome = RULESET.resolve(action, None, roller, Options())
-    _finish(roller)
+    all_faces_used(roller)
     d = outcome.details
     if as_json:
         data = outcome_data(outcome)
@@ -303,7 +296,7 @@ def attack(
     )
     roller = make_roller(faces_option(faces), seed)
     outcome = RULESET.resolve(action, state, roller, Options())
-    _finish(roller)
+    all_faces_used(roller)
     if as_json:
         emit_json(outcome_data(outcome))
         return
@@ -364,7 +357,7 @@ def take_damage(
     roller = make_roller(faces_option(faces), seed)
     action = TakeDamage(fail_effect, threat, massive_roll=massive_roll)
     outcome = RULESET.resolve(action, state, roller, Options())
-    _finish(roller)
+    all_faces_used(roller)
     if out is not None:
         if state is None:
             raise RulesError("--out needs --sheet")
@@ -450,7 +443,7 @@ def clock(
     )
     roller = make_roller(faces_option(faces), seed)
     outcome = RULESET.resolve(action, character, roller, opts)
-    _finish(roller)
+    all_faces_used(roller)
     if out is not None:
         _write(out, apply_changes(character, outcome.changes))
     if as_json:
@@ -499,7 +492,7 @@ def dying(
         return
     roller = make_roller(faces_option(faces), seed)
     outcome = RULESET.resolve(action, character, roller, opts)
-    _finish(roller)
+    all_faces_used(roller)
     if out is not None:
         _write(out, apply_changes(character, outcome.changes))
     if as_json:
@@ -536,7 +529,7 @@ def survival(
     )
     roller = make_roller(faces_option(faces), seed)
     outcome = RULESET.resolve(action, character, roller, opts)
-    _finish(roller)
+    all_faces_used(roller)
     if out is not None:
         _write(out, apply_changes(character, outcome.changes))
     if as_json:
@@ -576,7 +569,7 @@ def first_aid(
     action = FirstAid(on_self=on_self, modifiers=mods, patient=treated, rounds_left=rounds_left)
     roller = make_roller(faces_option(faces), seed)
     outcome = RULESET.resolve(action, healer, roller, opts)
-    _finish(roller)
+    all_faces_used(roller)
     if out is not None:
         who = healer if on_self else treated
         if who is None:

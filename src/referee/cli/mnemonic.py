@@ -15,6 +15,7 @@ from referee.cli.common import (
     FACES_HELP,
     JSON_OPTION,
     SEED_HELP,
+    all_faces_used,
     console,
     emit_json,
     faces_option,
@@ -24,7 +25,7 @@ from referee.cli.common import (
 )
 from referee.dice.odds import fraction_text
 from referee.dice.roller import Roller
-from referee.errors import DiceError, RulesError
+from referee.errors import RulesError
 from referee.systems.base import Outcome, load_record, outcome_data
 
 app = typer.Typer(
@@ -108,13 +109,6 @@ def _inputs(
     return make_roller(hand, seed), None
 
 
-def _all_used(roller: Roller) -> None:
-    """Hand-entered faces left over are an error (the check needed fewer)."""
-    left = getattr(roller, "remaining", ())
-    if left:
-        raise DiceError(f"{len(left)} face(s) more than this roll needs: {list(left)}")
-
-
 def _check_json(out: Outcome) -> dict[str, Any]:
     d = out.details
     data: dict[str, Any] = {
@@ -140,7 +134,7 @@ def _check_json(out: Outcome) -> dict[str, Any]:
 
 def _emit(out: Outcome, roller: Roller, as_json: bool) -> None:
     """Print one resolved check (JSON or text) once every typed-in face was used."""
-    _all_used(roller)
+    all_faces_used(roller)
     if as_json:
         emit_json(_check_json(out))
     else:
@@ -470,7 +464,7 @@ def order(
     out, checks = agile_order(
         people, roller, options=opts, deck=deck if uses_cards(opts.randomizer) else None
     )
-    _all_used(roller)
+    all_faces_used(roller)
     if as_json:
         emit_json(
             {
