@@ -183,3 +183,18 @@ def test_registry_knows_installed_games_and_rejects_others() -> None:
         assert ruleset.name == name
     with pytest.raises(RulesError, match="unknown game 'chess'"):
         base.get("chess")
+
+
+def test_option_declares_a_documented_field() -> None:
+    from referee.systems.base import option
+
+    @dataclass(frozen=True)
+    class Opts:
+        bonus: int = option(2, "A bonus.")
+        names: tuple[str, ...] = option(doc="Names.", factory=lambda: ("a",))
+
+    assert Opts() == Opts(2, ("a",))
+    assert describe_options(Opts) == [
+        {"name": "bonus", "default": 2, "doc": "A bonus."},
+        {"name": "names", "default": ["a"], "doc": "Names."},
+    ]

@@ -59,6 +59,7 @@ __all__ = [
     "get",
     "load_record",
     "names",
+    "option",
     "outcome_data",
     "probability_map",
 ]
@@ -381,6 +382,20 @@ def dump_record(record: Any) -> dict[str, Any]:
     if version is not None:
         data = {"schema": version, **data}
     return data
+
+
+def option(
+    default: Any = MISSING, doc: str = "", *, factory: Callable[[], Any] | None = None
+) -> Any:
+    """Declare one house-rule option: its default (the product's ruling) and its meaning.
+
+    Use as a dataclass field of a game's frozen ``Options``:
+    ``costly_success: bool = option(True, "Allow Costly Success.")``; give
+    ``factory`` instead of ``default`` for mutable-looking defaults.
+    """
+    if factory is not None:
+        return field(default_factory=factory, metadata={"doc": doc})
+    return field(default=default, metadata={"doc": doc})
 
 
 def describe_options(options_type: type[Any]) -> list[dict[str, Any]]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from referee.errors import RulesError
+from referee.systems.base import option
 
 _CHOICES = {"log_method": ("table", "exact"), "group_count": ("total", "helpers")}
 _LIMITS = {
@@ -20,70 +21,46 @@ _LIMITS = {
 class Options:
     """A table's ARM house rules (ARM 1.2; defaults = the product's rulings)."""
 
-    log_method: Literal["table", "exact"] = field(
-        default="table",
-        metadata={"doc": "Log <-> measure by the chart (table) or by 10^(log/5) (exact)."},
+    log_method: Literal["table", "exact"] = option(
+        "table", "Log <-> measure by the chart (table) or by 10^(log/5) (exact)."
     )
-    pushing: bool = field(
-        default=False,
-        metadata={
-            "doc": "The optional push (the text marks it optional, so it is off until the "
-            "referee allows it): a third d6, 1 nothing, 2-5 +1 and +1 shock, 6 +1 free. "
-            "Off refuses every push."
-        },
+    pushing: bool = option(
+        False,
+        "The optional push (the text marks it optional, so it is off until the "
+        "referee allows it): a third d6, 1 nothing, 2-5 +1 and +1 shock, 6 +1 free. "
+        "Off refuses every push.",
     )
-    draw_succeeds: bool = field(
-        default=True,
-        metadata={
-            "doc": "A result of 0 (a draw, a marginal success at best) counts as a success; "
-            "the text goes on to further calculations on 0 or more."
-        },
+    draw_succeeds: bool = option(
+        True,
+        "A result of 0 (a draw, a marginal success at best) counts as a success; "
+        "the text goes on to further calculations on 0 or more.",
     )
-    group_count: Literal["total", "helpers"] = field(
-        default="total",
-        metadata={
-            "doc": "Group effort within 1: add the log of the total number of people "
-            "(ruling) or of the other helpers (the text's words)."
-        },
+    group_count: Literal["total", "helpers"] = option(
+        "total",
+        "Group effort within 1: add the log of the total number of people "
+        "(ruling) or of the other helpers (the text's words).",
     )
-    armour_counts: bool = field(
-        default=True,
-        metadata={"doc": "Armour values add to Toughness against damage (if the GM permits)."},
+    armour_counts: bool = option(
+        True, "Armour values add to Toughness against damage (if the GM permits)."
     )
-    stun_shift: int = field(
-        default=1,
-        metadata={"doc": "Levels a stunning attack moves from wound to shock damage."},
+    stun_shift: int = option(1, "Levels a stunning attack moves from wound to shock damage.")
+    destroyed_at: int = option(16, "A wound-side blow result of this or more is Destroyed.")
+    record_wounds: bool = option(
+        False, "Keep a record of each named wound (at most max_wounds per character)."
     )
-    destroyed_at: int = field(
-        default=16, metadata={"doc": "A wound-side blow result of this or more is Destroyed."}
+    max_wounds: int = option(5, "Most named wounds a character may carry when recorded.")
+    ranged_prepared_dodge: int = option(
+        2,
+        "Base difficulty of a prepared dodge of a slow missile: 2 as in melee "
+        "(the ranged section says 6).",
     )
-    record_wounds: bool = field(
-        default=False,
-        metadata={"doc": "Keep a record of each named wound (at most max_wounds per character)."},
+    standstill_defence_bonus: int = option(
+        2, "Defence bonus for combatants at a standstill (assumed prepared)."
     )
-    max_wounds: int = field(
-        default=5, metadata={"doc": "Most named wounds a character may carry when recorded."}
-    )
-    ranged_prepared_dodge: int = field(
-        default=2,
-        metadata={
-            "doc": "Base difficulty of a prepared dodge of a slow missile: 2 as in melee "
-            "(the ranged section says 6)."
-        },
-    )
-    standstill_defence_bonus: int = field(
-        default=2,
-        metadata={"doc": "Defence bonus for combatants at a standstill (assumed prepared)."},
-    )
-    circling_bonus: int = field(
-        default=1, metadata={"doc": "Attack bonus next round after a successful circling test."}
-    )
-    berserk_penalty: int = field(
-        default=-2, metadata={"doc": "Penalty to the next action after a berserk attack."}
-    )
-    negative_distance_zero: bool = field(
-        default=True,
-        metadata={"doc": "Negative distance logs count as 0 for the ranged difficulty."},
+    circling_bonus: int = option(1, "Attack bonus next round after a successful circling test.")
+    berserk_penalty: int = option(-2, "Penalty to the next action after a berserk attack.")
+    negative_distance_zero: bool = option(
+        True, "Negative distance logs count as 0 for the ranged difficulty."
     )
 
     def __post_init__(self) -> None:

@@ -7,7 +7,9 @@ examples.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from referee.systems.base import option
 
 HP_THRESHOLDS = ("chapter", "table")
 STACKING = ("most_favourable", "best_bonus_worst_penalty")
@@ -19,103 +21,69 @@ MASSIVE_WOUNDS = ("before", "after")
 class Options:
     """The table's house rules for Mneme CE (ch. 2 and ch. 7)."""
 
-    hp_thresholds: str = field(
-        default="chapter",
-        metadata={
-            "doc": "Seriously / Critically Wounded thresholds: 'chapter' = damage >= HP/3 and "
-            ">= 2HP/3 (rounded down, the Injury Conditions text); 'table' = damage >= the best "
-            "physical characteristic and >= twice it (the HP threshold table)."
-        },
+    hp_thresholds: str = option(
+        "chapter",
+        "Seriously / Critically Wounded thresholds: 'chapter' = damage >= HP/3 and "
+        ">= 2HP/3 (rounded down, the Injury Conditions text); 'table' = damage >= the best "
+        "physical characteristic and >= twice it (the HP threshold table).",
     )
-    stacking: str = field(
-        default="most_favourable",
-        metadata={
-            "doc": "Modifiers of one kind: 'most_favourable' = only the highest applies; "
-            "'best_bonus_worst_penalty' = the largest bonus and the largest penalty both apply."
-        },
+    stacking: str = option(
+        "most_favourable",
+        "Modifiers of one kind: 'most_favourable' = only the highest applies; "
+        "'best_bonus_worst_penalty' = the largest bonus and the largest penalty both apply.",
     )
-    max_net_advantage: int = field(
-        default=1,
-        metadata={
-            "doc": "Net Advantage/Disadvantage steps that count after cancelling one for one "
-            "(1 = 3d6 keep two; more steps roll one more die each)."
-        },
+    max_net_advantage: int = option(
+        1,
+        "Net Advantage/Disadvantage steps that count after cancelling one for one "
+        "(1 = 3d6 keep two; more steps roll one more die each).",
     )
-    unskilled_penalty: int = field(
-        default=-3, metadata={"doc": "Modifier for a check without the skill (ch. 2)."}
+    unskilled_penalty: int = option(-3, "Modifier for a check without the skill (ch. 2).")
+    allow_unskilled: bool = option(
+        True, "Whether an unskilled character may roll at all (the referee's call)."
     )
-    allow_unskilled: bool = field(
-        default=True,
-        metadata={"doc": "Whether an unskilled character may roll at all (the referee's call)."},
+    wound_penalty_step: int = option(3, "Damage per -1 wound penalty to all rolls (full steps).")
+    minimum_damage_effect: int = option(
+        6,
+        "A damage roll made at an Effect degree of at least this inflicts at least "
+        "1 point through armour (0 = never).",
     )
-    wound_penalty_step: int = field(
-        default=3, metadata={"doc": "Damage per -1 wound penalty to all rolls (full steps)."}
+    costly_success: bool = option(
+        True, "Costly Success may be offered (the referee can still refuse it per action)."
     )
-    minimum_damage_effect: int = field(
-        default=6,
-        metadata={
-            "doc": "A damage roll made at an Effect degree of at least this inflicts at least "
-            "1 point through armour (0 = never)."
-        },
+    dedicated_stealth: bool = option(
+        False, "A Stealth skill may stand in for Recon or Streetwise on stealth rolls."
     )
-    costly_success: bool = field(
-        default=True,
-        metadata={
-            "doc": "Costly Success may be offered (the referee can still refuse it per action)."
-        },
+    time_rule: str = option(
+        "smallest_unit",
+        "Task time from the Effect: 'smallest_unit' = median - Effect x unit, at "
+        "least one unit (ch. 2); 'percentage' = the companion's 25/50/100/150 % table.",
     )
-    dedicated_stealth: bool = field(
-        default=False,
-        metadata={"doc": "A Stealth skill may stand in for Recon or Streetwise on stealth rolls."},
+    dying_difficulty: int = option(
+        4, "Difficulty of the End roll a Dying character makes each round."
     )
-    time_rule: str = field(
-        default="smallest_unit",
-        metadata={
-            "doc": "Task time from the Effect: 'smallest_unit' = median - Effect x unit, at "
-            "least one unit (ch. 2); 'percentage' = the companion's 25/50/100/150 % table."
-        },
+    massive_damage_difficulty: int = option(8, "Difficulty of the End roll after massive damage.")
+    massive_damage_kills: bool = option(
+        True, "A failed massive-damage roll is death (else the character is Dying)."
     )
-    dying_difficulty: int = field(
-        default=4,
-        metadata={"doc": "Difficulty of the End roll a Dying character makes each round."},
+    massive_damage_wounds: str = option(
+        "before",
+        "Wound penalties on the massive-damage End roll: 'before' = those the "
+        "character had before the attack; 'after' = those of the damage including it "
+        "(which makes surviving all but impossible).",
     )
-    massive_damage_difficulty: int = field(
-        default=8, metadata={"doc": "Difficulty of the End roll after massive damage."}
+    intensive_care_heal: int = option(
+        2, "Damage healed by a successful unsupervised intensive-care roll."
     )
-    massive_damage_kills: bool = field(
-        default=True,
-        metadata={"doc": "A failed massive-damage roll is death (else the character is Dying)."},
+    critically_wounded_out: bool = option(
+        True,
+        "A Critically Wounded character is out (unconscious) and takes no violent "
+        "action until an adrenaline shot or combat stimulant wakes them (false: the "
+        "referee judges it; a violent action still causes Bleeding).",
     )
-    massive_damage_wounds: str = field(
-        default="before",
-        metadata={
-            "doc": "Wound penalties on the massive-damage End roll: 'before' = those the "
-            "character had before the attack; 'after' = those of the damage including it "
-            "(which makes surviving all but impossible)."
-        },
-    )
-    intensive_care_heal: int = field(
-        default=2,
-        metadata={"doc": "Damage healed by a successful unsupervised intensive-care roll."},
-    )
-    critically_wounded_out: bool = field(
-        default=True,
-        metadata={
-            "doc": "A Critically Wounded character is out (unconscious) and takes no violent "
-            "action until an adrenaline shot or combat stimulant wakes them (false: the "
-            "referee judges it; a violent action still causes Bleeding)."
-        },
-    )
-    first_aid_rounds: int = field(
-        default=30, metadata={"doc": "Rounds a first-aid task takes (3 minutes)."}
-    )
-    surgery_minutes: int = field(default=30, metadata={"doc": "Base duration of surgery."})
-    care_capacity_base: int = field(
-        default=8, metadata={"doc": "Light-care patients a Medic-0 caregiver can care for."}
-    )
-    monitoring_base: int = field(
-        default=32, metadata={"doc": "Light-care patients a Medic-0 character can monitor a day."}
-    )
+    first_aid_rounds: int = option(30, "Rounds a first-aid task takes (3 minutes).")
+    surgery_minutes: int = option(30, "Base duration of surgery.")
+    care_capacity_base: int = option(8, "Light-care patients a Medic-0 caregiver can care for.")
+    monitoring_base: int = option(32, "Light-care patients a Medic-0 character can monitor a day.")
 
     def __post_init__(self) -> None:
         from referee.errors import RulesError

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from referee.errors import RulesError
+from referee.systems.base import option
 from referee.systems.mnemonic.tables import (
     CHANCES_STEP,
     DEFAULT_TALENTS,
@@ -39,128 +40,93 @@ INITIATIVE_METHODS = ("referee", "agile")
 class Options:
     """A Mnemonic table's house rules (Referee's Guide p. 1 and the rulings)."""
 
-    randomizer: str = field(
-        default="d12",
-        metadata={
-            "doc": "Success Check randomizer: d12 (standard), 3d12 (median of three), cards, "
-            "3cards (median of three cards), verbal, verbal-ab."
-        },
+    randomizer: str = option(
+        "d12",
+        "Success Check randomizer: d12 (standard), 3d12 (median of three), cards, "
+        "3cards (median of three cards), verbal, verbal-ab.",
     )
-    check_formula: str = field(
-        default="minus",
-        metadata={
-            "doc": "The check result: minus = Aptitude - randomizer value (the ruling: low "
-            "numbers are good); plus = Aptitude + value - 13 (high numbers are good). Every "
-            "randomizer is symmetric, so the odds are the same; a given face reads differently."
-        },
+    check_formula: str = option(
+        "minus",
+        "The check result: minus = Aptitude - randomizer value (the ruling: low "
+        "numbers are good); plus = Aptitude + value - 13 (high numbers are good). Every "
+        "randomizer is symmetric, so the odds are the same; a given face reads differently.",
     )
-    talents: tuple[str, ...] = field(
-        default=DEFAULT_TALENTS,
-        metadata={"doc": "The Talent list of ordinary characters (referee may add, rename, drop)."},
+    talents: tuple[str, ...] = option(
+        DEFAULT_TALENTS, "The Talent list of ordinary characters (referee may add, rename, drop)."
     )
-    talent_lists: tuple[tuple[str, tuple[str, ...]], ...] = field(
-        default=(("frigate", FRIGATE_TALENTS),),
-        metadata={
-            "doc": "Extra named Talent lists for unusual Primary Roles (vehicles, armies, "
-            "nations); a sheet names the list it uses. The text's frigate list is a preset."
-        },
+    talent_lists: tuple[tuple[str, tuple[str, ...]], ...] = option(
+        (("frigate", FRIGATE_TALENTS),),
+        "Extra named Talent lists for unusual Primary Roles (vehicles, armies, "
+        "nations); a sheet names the list it uses. The text's frigate list is a preset.",
     )
-    use_lucky: bool = field(
-        default=False,
-        metadata={"doc": "Use the optional Talent Lucky (every character then rates it)."},
+    use_lucky: bool = option(
+        False, "Use the optional Talent Lucky (every character then rates it)."
     )
-    rating_names: tuple[str, ...] = field(
-        default=RATING_NAMES,
-        metadata={"doc": "Names of the rating levels +0..+6 (data; a referee may rename)."},
+    rating_names: tuple[str, ...] = option(
+        RATING_NAMES, "Names of the rating levels +0..+6 (data; a referee may rename)."
     )
-    creation: str = field(
-        default="free",
-        metadata={
-            "doc": "Creation structure: free (player's choice, referee approves), trade "
-            "(all Talents start at starting_level, each raise paid by a drop), free-raises "
-            "(as trade, but the first free_raises raises cost nothing)."
-        },
+    creation: str = option(
+        "free",
+        "Creation structure: free (player's choice, referee approves), trade "
+        "(all Talents start at starting_level, each raise paid by a drop), free-raises "
+        "(as trade, but the first free_raises raises cost nothing).",
     )
-    starting_level: int = field(
-        default=3,
-        metadata={"doc": "Common starting Talent rating for trade / free-raises (3 = Moderately)."},
+    starting_level: int = option(
+        3, "Common starting Talent rating for trade / free-raises (3 = Moderately)."
     )
-    free_raises: int = field(
-        default=3,
-        metadata={"doc": "Raises that need no drop under free-raises (the text's example: 3)."},
+    free_raises: int = option(
+        3, "Raises that need no drop under free-raises (the text's example: 3)."
     )
-    primary_relevant: int = field(
-        default=PRIMARY_RELEVANT,
-        metadata={"doc": "Rating of the Primary Role as fallback when it fits the task."},
+    primary_relevant: int = option(
+        PRIMARY_RELEVANT, "Rating of the Primary Role as fallback when it fits the task."
     )
-    primary_irrelevant: int = field(
-        default=PRIMARY_IRRELEVANT,
-        metadata={"doc": "Rating of the Primary Role as fallback when it does not."},
+    primary_irrelevant: int = option(
+        PRIMARY_IRRELEVANT, "Rating of the Primary Role as fallback when it does not."
     )
-    degree_labels: bool = field(
-        default=False,
-        metadata={
-            "doc": "Label Successes / Failures with the Chances names (1 Moderate, 2-3 Fair, "
-            "4-5 Good, 6+ Great; 1-3 Poor, 4-6 Bad, 7+ Terrible)."
-        },
+    degree_labels: bool = option(
+        False,
+        "Label Successes / Failures with the Chances names (1 Moderate, 2-3 Fair, "
+        "4-5 Good, 6+ Great; 1-3 Poor, 4-6 Bad, 7+ Terrible).",
     )
-    success_degrees: tuple[tuple[int, str], ...] = field(
-        default=SUCCESS_DEGREES.steps,
-        metadata={
-            "doc": "Degree labels of Successes as (fewest Successes, label), ascending from 1 "
-            "(the ruling: 1 Moderate, 2 Fair, 4 Good, 6 Great)."
-        },
+    success_degrees: tuple[tuple[int, str], ...] = option(
+        SUCCESS_DEGREES.steps,
+        "Degree labels of Successes as (fewest Successes, label), ascending from 1 "
+        "(the ruling: 1 Moderate, 2 Fair, 4 Good, 6 Great).",
     )
-    failure_degrees: tuple[tuple[int, str], ...] = field(
-        default=FAILURE_DEGREES.steps,
-        metadata={
-            "doc": "Degree labels of Failures as (fewest Failures, label), ascending from 1 "
-            "(the ruling: 1 Poor, 4 Bad, 7 Terrible)."
-        },
+    failure_degrees: tuple[tuple[int, str], ...] = option(
+        FAILURE_DEGREES.steps,
+        "Degree labels of Failures as (fewest Failures, label), ascending from 1 "
+        "(the ruling: 1 Poor, 4 Bad, 7 Terrible).",
     )
-    reshuffle_when_short: bool = field(
-        default=True,
-        metadata={
-            "doc": "Reshuffle the whole deck automatically when it holds fewer cards than a "
-            "draw needs (otherwise the draw is refused until the referee reshuffles)."
-        },
+    reshuffle_when_short: bool = option(
+        True,
+        "Reshuffle the whole deck automatically when it holds fewer cards than a "
+        "draw needs (otherwise the draw is refused until the referee reshuffles).",
     )
-    reshuffle_every_check: bool = field(
-        default=False,
-        metadata={
-            "doc": "Reshuffle every card back before each check (an opposed attack's two "
-            "checks count as one draw). Off: the deck persists until the referee reshuffles."
-        },
+    reshuffle_every_check: bool = option(
+        False,
+        "Reshuffle every card back before each check (an opposed attack's two "
+        "checks count as one draw). Off: the deck persists until the referee reshuffles.",
     )
-    initiative: str = field(
-        default="referee",
-        metadata={"doc": "Order of action: referee (referee's order) or agile (Agile checks)."},
+    initiative: str = option(
+        "referee", "Order of action: referee (referee's order) or agile (Agile checks)."
     )
-    rank_failures: bool = field(
-        default=False,
-        metadata={
-            "doc": "Agile order of action: rank failed checks by fewest Failures. Off (the "
-            "ruling): most Successes first, so every failed check (0 Successes) ties and "
-            "those characters act together after every success."
-        },
+    rank_failures: bool = option(
+        False,
+        "Agile order of action: rank failed checks by fewest Failures. Off (the "
+        "ruling): most Successes first, so every failed check (0 Successes) ties and "
+        "those characters act together after every success.",
     )
-    opposed_rolls: bool = field(
-        default=False,
-        metadata={
-            "doc": "Opposed rolls: attacker's check result minus the defender's Successes "
-            "(0 if the defender fails), plus the attacker's Chances."
-        },
+    opposed_rolls: bool = option(
+        False,
+        "Opposed rolls: attacker's check result minus the defender's Successes "
+        "(0 if the defender fails), plus the attacker's Chances.",
     )
-    injured_label: str = field(
-        default="Hurt",
-        metadata={"doc": "Status of a character who stays active after an injury."},
-    )
-    injury_step: int = field(
-        default=CHANCES_STEP,
-        metadata={
-            "doc": "How much each earlier injury worsens the Chances of staying active "
-            "(3 = one Chances step)."
-        },
+    injured_label: str = option("Hurt", "Status of a character who stays active after an injury.")
+    injury_step: int = option(
+        CHANCES_STEP,
+        "How much each earlier injury worsens the Chances of staying active "
+        "(3 = one Chances step).",
     )
 
     def __post_init__(self) -> None:

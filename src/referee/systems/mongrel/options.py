@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from referee.errors import RulesError
+from referee.systems.base import option
 
 ResistMode = Literal["subtract", "cancel"]
 RESIST_MODES: tuple[ResistMode, ...] = ("subtract", "cancel")
@@ -15,63 +16,47 @@ RESIST_MODES: tuple[ResistMode, ...] = ("subtract", "cancel")
 class Options:
     """A table's Mongrel options; every default is the product's ruling."""
 
-    refresh_variant: bool = field(
-        default=False,
-        metadata={
-            "doc": "Design-note variant: recovering adds refresh_amount AP, may exceed the "
-            "maximum, and is impossible while AP are at or above the maximum."
-        },
+    refresh_variant: bool = option(
+        False,
+        "Design-note variant: recovering adds refresh_amount AP, may exceed the "
+        "maximum, and is impossible while AP are at or above the maximum.",
     )
-    refresh_amount: int = field(
-        default=3,
-        metadata={"doc": "AP gained per recovery under refresh_variant (the notes' 'three')."},
+    refresh_amount: int = option(
+        3, "AP gained per recovery under refresh_variant (the notes' 'three')."
     )
-    auto_spend_resolve: bool = field(
-        default=True,
-        metadata={
-            "doc": "In a conflict, a character taking terminal damage spends 1 Infernal "
-            "Resolve to survive whenever able (the text makes it a choice)."
-        },
+    auto_spend_resolve: bool = option(
+        True,
+        "In a conflict, a character taking terminal damage spends 1 Infernal "
+        "Resolve to survive whenever able (the text makes it a choice).",
     )
-    physique_shrinks_track: bool = field(
-        default=False,
-        metadata={
-            "doc": "Physique lost to damage also lowers the Wound Threshold and terminal "
-            "point (default: the track keeps the sheet's Physique; losses lower TNs only)."
-        },
+    physique_shrinks_track: bool = option(
+        False,
+        "Physique lost to damage also lowers the Wound Threshold and terminal "
+        "point (default: the track keeps the sheet's Physique; losses lower TNs only).",
     )
-    ap_loss_once: bool = field(
-        default=False,
-        metadata={
-            "doc": "The extra AP for damage past Size is lost only on the hit that first "
-            "crosses Size (default: every hit landing past Size)."
-        },
+    ap_loss_once: bool = option(
+        False,
+        "The extra AP for damage past Size is lost only on the hit that first "
+        "crosses Size (default: every hit landing past Size).",
     )
-    zero_ir_collapse_on_spend: bool = field(
-        default=True,
-        metadata={
-            "doc": "Spending the last Infernal Resolve for AP collapses the character like "
-            "an attack taking it to 0."
-        },
+    zero_ir_collapse_on_spend: bool = option(
+        True,
+        "Spending the last Infernal Resolve for AP collapses the character like "
+        "an attack taking it to 0.",
     )
-    fatigue_rest_hours: int = field(
-        default=1,
-        metadata={"doc": "Hours of rest (1-6, referee's choice) that restore full refreshes."},
+    fatigue_rest_hours: int = option(
+        1, "Hours of rest (1-6, referee's choice) that restore full refreshes."
     )
-    resist_mode: ResistMode = field(
-        default="subtract",
-        metadata={
-            "doc": "How a Resist roll defends against Occult (the text gives no mechanic). "
-            "'subtract': the Resist Effect is taken from the Occult Effect, floor 0 "
-            "(like armour); 'cancel': any successful Resist negates the working."
-        },
+    resist_mode: ResistMode = option(
+        "subtract",
+        "How a Resist roll defends against Occult (the text gives no mechanic). "
+        "'subtract': the Resist Effect is taken from the Occult Effect, floor 0 "
+        "(like armour); 'cancel': any successful Resist negates the working.",
     )
-    resist_costs_ap: bool = field(
-        default=True,
-        metadata={
-            "doc": "Resisting an Occult attack counts as defending: the target spends 1 AP "
-            "and the attacker must spend 1 AP (off: resisting costs no AP)."
-        },
+    resist_costs_ap: bool = option(
+        True,
+        "Resisting an Occult attack counts as defending: the target spends 1 AP "
+        "and the attacker must spend 1 AP (off: resisting costs no AP).",
     )
 
     def __post_init__(self) -> None:
