@@ -166,3 +166,20 @@ def startup_seconds(code: str, runs: int = 25) -> float:
         subprocess.run([sys.executable, "-c", code], check=True)
         samples.append(time.perf_counter() - t0)
     return statistics.median(samples)
+
+
+def import_milliseconds(module: str, runs: int = 25) -> float:
+    """Median cumulative import time of ``module`` in a fresh interpreter (``-X importtime``)."""
+    samples = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        for line in done.stderr.splitlines():
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) == 3 and parts[2] == module:
+                samples.append(int(parts[1]) / 1000)
+    return statistics.median(samples)
