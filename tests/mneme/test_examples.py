@@ -12,7 +12,7 @@ from referee.dice.roller import ScriptedRoller
 from referee.systems.base import Modifier
 from referee.systems.mneme import RULESET
 from referee.systems.mneme.actions import Attack, Check, Mitigating, TakeDamage, Threat
-from referee.systems.mneme.damage import DamageSpec, Target
+from referee.systems.mneme.damage import DamageSpec, Target, dealt, per_roll_odds
 from referee.systems.mneme.effects import (
     combined_difficulty,
     costly_success,
@@ -21,6 +21,7 @@ from referee.systems.mneme.effects import (
     task_time,
 )
 from referee.systems.mneme.options import Options
+from referee.systems.mneme.scale import armour_notation, damage_notation, hp_notation, points
 from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.tables import DIFFICULTY, PRINTED_ODDS
 
@@ -213,3 +214,92 @@ def test_athletic_attack_combined_difficulty() -> None:
     assert out.details["roll"] == 9 and out.success is True
     skilled = Character(pc.name, pc.characteristics, skills={"Melee": 0, "Athletics": 0})
     assert RULESET.resolve(check, skilled, ScriptedRoller([4, 4]), OPT).target == 8
+
+
+@pytest.mark.parametrize(("degree", "faces"), [(1, [2, 3, 4]), (2, [2, 3, 4, 6, 6, 6])])
+def test_fail_effect_gives_one_damage_roll_per_point(degree: int, faces: list[int]) -> None:
+    """Ch. 7, Damage Rolls: a Fail Effect of -1 is one damage roll against the PC, -2 two."""
+    threat = Threat(DamageSpec("3d6", rate_of_attack=4))
+    roller = ScriptedRoller(faces)
+    out = RULESET.resolve(TakeDamage(degree, threat), None, roller, OPT)
+    roller.assert_exhausted()
+    assert len(out.details["damage_rolls"]["raw"]) == degree
+    assert out.result == sum(faces)
+
+
+@pytest.mark.parametrize("rate", [3, 4, 6])
+def test_fail_effect_3_with_rate_of_attack_3_or_more_is_three_attacks(rate: int) -> None:
+    """Ch. 7, Weapons with Limited Rate of Attack: Fail Effect 3 -> the PC suffers 3 attacks
+    when the weapon's Rate of Attack is 3 or greater."""
+    threat = Threat(DamageSpec("3d6", rate_of_attack=rate))
+    roller = ScriptedRoller([1, 1, 1, 6, 6, 6, 3, 3, 3])
+    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    assert out.details["damage_rolls"]["kept"] == [True, True, True]
+    assert out.result == 3 + 18 + 9
+    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == keep_highest(odds("3d6"), 3, 3)
+
+
+def test_shield_covering_the_whole_fail_effect_takes_all_three_rolls() -> None:
+    """Ch. 7, Example: Shield Taking Damage: behind cover that absorbs the whole Fail Effect
+    of 3, all three 3d6 damage rolls go to the Shield or Cinder Blocks, none to the PC."""
+    threat = Threat(DamageSpec("3d6", rate_of_attack=3), mitigating=Mitigating(cover=3))
+    roller = ScriptedRoller([6, 5, 4, 3, 3, 3, 2, 1, 1])
+    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    roller.assert_exhausted()
+    assert out.details["mitigation"] == [3, 3, 0, 0]
+    assert out.details["cover_rolls"]["raw"] == [15, 9, 4]
+    assert out.details["damage_rolls"]["raw"] == [] and out.result == 0
+    assert [c.delta for c in out.changes if c.target == "cover"] == [28]
+    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == Distribution.constant(0)
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "scale", "factor"),
+    [("D 3d3", "3d3", "D", 10), ("H 2d6-2", "2d6-2", "H", 100), ("K 5d6-4", "5d6-4", "K", 1000)],
+)
+def test_damage_scale_notation(text: str, expression: str, scale: str, factor: int) -> None:
+    """Ch. 7, Damage Scale: D 3d3 = 3d3 x 10, H 2d6-2 = (2d6-2) x 100, K 5d6-4 =
+    (5d6-4) x 1,000 (in plain points against a default-scale target)."""
+    assert damage_notation(text) == (expression, scale)
+    spec = DamageSpec(expression, scale=scale)
+    assert per_roll_odds(spec, Target(), options=OPT) == odds(expression).map(
+        lambda x: max(0, x) * factor
+    )
+    faces = {"D": [3, 2, 1], "H": [6, 5], "K": [1, 2, 3, 4, 5]}[scale]
+    out = RULESET.resolve(TakeDamage(1, Threat(spec)), None, ScriptedRoller(faces), OPT)
+    raw = sum(faces) - {"D": 0, "H": 2, "K": 4}[scale]
+    assert out.result == raw * factor  # 60, 900, 11,000
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "scale", "plain"),
+    [("DAR 2", 2, "D", 20), ("HAR 9", 9, "H", 900), ("KAR 3", 3, "K", 3000)],
+)
+def test_armour_scale_notation(text: str, value: int, scale: str, plain: int) -> None:
+    """Ch. 7, Armor Scale: DAR 2 = 20 AR, HAR 9 = 900 AR, KAR 3 = 3,000 AR."""
+    assert armour_notation(text) == (value, scale)
+    assert points(value, scale) == plain
+    # a roll of plain+5 HP through that armour deals 5; a roll of exactly plain deals 0
+    assert dealt(plain + 5, "", Target(value, scale), 0) == 5
+    assert dealt(plain, "", Target(value, scale), 0) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "scale", "plain"),
+    [("20 DHP", 20, "D", 200), ("3 HHP", 3, "H", 300), ("67 KHP", 67, "K", 67_000)],
+)
+def test_hit_point_scale_notation(text: str, value: int, scale: str, plain: int) -> None:
+    """Ch. 7, Hit Point Scale: 20 DHP = 200 HP, 3 HHP = 300 HP, 67 KHP = 67,000 HP; damage
+    of that many plain points, at the target's own scale, is exactly its HP."""
+    assert hp_notation(text) == (value, scale)
+    assert points(value, scale) == plain
+    raw = plain // points(1, scale)  # the same damage written at the target's scale
+    assert dealt(raw, scale, Target(scale=scale), 0) == value
+
+
+def test_twenty_dhp_take_h_2_as_200_hp() -> None:
+    """Ch. 7, Hit Point Scale: 20 DHP = 200 HP, so H 2 (200 HP) is all 20 DHP of a D-scale
+    target, and D-scale damage of 21 (210 HP) is more than its HP."""
+    assert dealt(2, "H", Target(scale="D"), 0) == 20
+    assert dealt(21, "D", Target(scale="D"), 0) == 21
+    assert dealt(19, "", Target(scale="D"), 0) == 0  # scale immunity: plain damage ignored
