@@ -167,3 +167,23 @@ def test_damage_options() -> None:
     shrunk = take_damage(body, Hit(3), Options(physique_shrinks_track=True))
     assert shrunk.terminal_at(Options(physique_shrinks_track=True)) == 8
     assert take_damage(shrunk, Hit(5), Options(physique_shrinks_track=True), False).dead
+
+
+def test_credit_follows_social_4_to_5() -> None:
+    """The text's Credit example: Social 4, own-House Credit 2; Social 5 makes it 3."""
+    from referee.systems.mongrel.advancement import raise_attribute
+    from referee.systems.mongrel.sheet import attribute, credit, starting_credit
+
+    giazza = example("giazza")  # Social 4, House Nuin
+    assert attribute(giazza, "social") == 4 and giazza.house == "Nuin"
+    spent = {**starting_credit(giazza), "Nuin": 2}  # reduced through events in play
+    before = replace(giazza, credit=spent, character_points=20)
+    after = raise_attribute(before, "social", {"social"})
+    assert attribute(after, "social") == 5 and after.character_points == 0  # 4 × 5
+    assert credit(after)["Nuin"] == 3
+    assert {h: v for h, v in credit(after).items() if h != "Nuin"} == {
+        h: 1 for h in credit(after) if h != "Nuin"
+    }  # Credit with the other Houses does not follow Social
+    # accounts never changed by play are the starting ones: Social itself
+    fresh = raise_attribute(replace(giazza, character_points=20), "social", {"social"})
+    assert credit(fresh)["Nuin"] == 5

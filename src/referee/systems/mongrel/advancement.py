@@ -5,7 +5,8 @@ Points buy only features used in the previous session; unspent points are
 saved. Costs: Expertise = level × 5; Identity = level × 2 when another
 Identity drops by 1, else level × 5; Attributes = level × 5 within the
 creation constraints (the primary / sex / age rules still hold). Raising a
-score from 0 costs as if it were 1 (RULINGS).
+score from 0 costs as if it were 1 (RULINGS). Raising Social moves the
+stored own-House Credit with it (Character wealth and social status).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from referee.errors import IllegalAction, InvalidSheet, Problem
 from .sheet import Identity, Sheet, attribute
 from .tables import ATTRIBUTES, IDENTITIES, canonical_expertise
 from .validation import R_ATTR, sex_guideline_kept
+from .wealth import social_changed
 
 
 def award(session_points: int, vow_risk: bool = False) -> int:
@@ -95,4 +97,6 @@ def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
         why = "the sex guideline is ignored, so Social cannot exceed 4"
     if why:
         raise InvalidSheet([Problem(R_ATTR, f"attributes.{name}", why, cur + 1)])
+    if name == "social" and out.credit is not None:  # unstored accounts follow Social already
+        out = replace(out, credit=social_changed(out.credit, sheet.house, cur, cur + 1))
     return out
