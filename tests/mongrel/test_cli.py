@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -339,3 +340,73 @@ def test_a_saved_conflict_replays_exactly(
     code, out, _ = _run(capsys, "mongrel", "conflict", str(saved), "--seed", "999", "--json")
     again = json.loads(out)
     assert code == 0 and again == first  # the faces, not the seed, decide
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        # one die under 3: faces 1-3 succeed, Effect 1 die + Identity 2
+        (("1", "3", "under", "2"), {"p_success": "1/2", "effect": {"3": "1/2"}}),
+        # two dice over 5: a 5 or 6 succeeds (1/3 each); Effect 2 + 1 or 2 + 2
+        (("2", "5", "over", "1"), {"p_success": "5/9", "effect": {"2": "4/9", "3": "1/9"}}),
+        # zero Expertise: one die twice, both within 3 (1/2 × 1/2); Effect 1, no Identity
+        (("0", "3", "under", "4"), {"p_success": "1/4", "effect": {"1": "1/4"}}),
+        # zero Expertise under 6: a lone 6 fails (scoped special case), so (5/6)²
+        (("0", "6", "under", "4"), {"p_success": "25/36", "effect": {"1": "25/36"}}),
+        # zero Expertise over 7: only a 6 succeeds, twice
+        (("0", "7", "over", "4"), {"p_success": "1/36", "effect": {"1": "1/36"}}),
+        # two dice over 1: half or more 1s fails, so no 1 at all (5/6)²; Effect 2 + 0
+        (("2", "1", "over", "0"), {"p_success": "25/36", "effect": {"2": "25/36"}}),
+        # two dice over 7: half or more 6s succeeds with Effect 1: 1 - (5/6)²
+        (("2", "7", "over", "3"), {"p_success": "11/36", "effect": {"1": "11/36"}}),
+        # nothing can succeed under 0
+        (("3", "0", "under", "2"), {"p_success": "0/1", "effect": {}}),
+    ],
+)
+def test_odds_json_hand_computed(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, str, str, str], expected: dict[str, Any]
+) -> None:
+    dice, tn, mode, identity = argv
+    code, out, err = _run(
+        capsys,
+        "mongrel",
+        "odds",
+        "--dice",
+        dice,
+        "--tn",
+        tn,
+        "--mode",
+        mode,
+        "--identity",
+        identity,
+        "--json",
+    )
+    assert code == 0 and err == ""
+    assert json.loads(out) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        (
+            "alwia",
+            "Alwia: action points 6, wound threshold 5, terminal damage 9, infernal resolve 6",
+        ),
+        (
+            "vooruk",
+            "Vooruk: action points 3, wound threshold 12, terminal damage 22, infernal resolve 3",
+        ),
+        (
+            "giazza",
+            "Giazza: action points 4, wound threshold 10, terminal damage 18, infernal resolve 4",
+        ),
+    ],
+)
+def test_validate_prints_the_derived_scores(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, line: str
+) -> None:
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(dump_record(example(name))))
+    code, out, _ = _run(capsys, "mongrel", "validate", str(path))
+    assert code == 1  # each example breaks the Expertise steps (see test_sheet)
+    assert line in " ".join(out.split())

@@ -163,6 +163,8 @@ def validate(
             }
         )
     else:
+        scores = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in derived(sheet).items())
+        console.print(f"{sheet.name}: {scores}", markup=False)
         for p, reason in found:
             note = f"  (approved: {reason})" if reason else ""
             console.print(f"{p}{note}", markup=False)
