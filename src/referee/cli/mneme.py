@@ -35,6 +35,9 @@ MOD_HELP = "Total modifier added to 2d6 (Competence, equipment, conditions...)."
 DIFF_HELP = "Difficulty: a number or a name (Easy, Routine, Challenging, Difficult, ...)."
 ADV_HELP = "Advantages (cancel Disadvantages one for one; at most one net step by default)."
 DIS_HELP = "Disadvantages."
+FACES_OPTION: Any = typer.Option(None, "--faces", help=FACES_HELP)
+SEED_OPTION: Any = typer.Option(None, "--seed", help=SEED_HELP)
+OUT_OPTION: Any = typer.Option(None, "--out", help="Write the updated sheet here (JSON).")
 
 
 def _difficulty(text: str) -> int:
@@ -67,6 +70,38 @@ def _sheet(path: str) -> Any:
     return load_record(Character, load_json_file(path), rule="Mneme CE: sheet format")
 
 
+def _roll(action: Any, state: Any, faces: str | None, seed: int | None) -> Outcome:
+    """Resolve ``action`` with typed-in ``--faces`` (every one used), ``--seed`` or real dice."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.options import Options
+
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(action, state, roller, Options())
+    all_faces_used(roller)
+    return outcome
+
+
+def _save_and_emit(
+    outcome: Outcome,
+    as_json: bool,
+    out: str | None = None,
+    sheet: Any = None,
+    who: str = "self",
+    missing: str = "--out needs --sheet",
+) -> bool:
+    """Write the sheet the outcome changes to ``--out``; print the outcome as JSON with
+    ``--json``. True when the JSON was printed (the command is done)."""
+    if out is not None:
+        if sheet is None:
+            raise RulesError(missing)
+        from referee.systems.mneme.clock import apply_changes
+
+        _write(out, apply_changes(sheet, outcome.changes, who))
+    if as_json:
+        emit_json(outcome_data(outcome))
+    return as_json
+
+
 @app.command()
 @handle_errors
 def check(
@@ -78,14 +113,12 @@ def check(
     mitigate: str | None = typer.Option(
         None, "--mitigate", help="Mitigating Factors as conditions,cover,skill (e.g. 3,2,2)."
     ),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs Difficulty."""
-    from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import Mitigating
-    from referee.systems.mneme.options import Options
 
     mit = None
     if mitigate is not None:
@@ -98,12 +131,11 @@ def check(
     )
     hand = faces_option(faces)
     if hand is not None and action.stakes:
+        from referee.systems.mneme.options import Options
         from referee.systems.mneme.resolve import build
 
-        build(action, None, Options()).procedure.check_manual(hand)
-    roller = make_roller(hand, seed)
-    outcome = RULESET.resolve(action, None, roller, Options())
-    all_faces_used(roller)
+        build(action, None, Options()).procedure.check_manual(hand)  # the exact count first
+    outcome = _roll(action, None, faces, seed)
     d = outcome.details
     if as_json:
         data = outcome_data(outcome)
@@ -274,14 +306,12 @@ def attack(
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " The check's dice first, then each damage roll's."
     ),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll an attack: the check, then SE + 1 damage rolls, the highest RoA kept, armour each."""
-    from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import Attack
     from referee.systems.mneme.damage import Target
-    from referee.systems.mneme.options import Options
 
     source = _damage_source(damage, weapon, rate)
     state = _sheet(sheet) if sheet else None
@@ -294,11 +324,8 @@ def attack(
         None if armour is None and target_sheet else Target(armour or 0),
         target_sheet=_sheet(target_sheet) if target_sheet else None,
     )
-    roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, state, roller, Options())
-    all_faces_used(roller)
-    if as_json:
-        emit_json(outcome_data(outcome))
+    outcome = _roll(action, state, faces, seed)
+    if _save_and_emit(outcome, as_json):
         return
     d = outcome.details
     console.print(
@@ -335,15 +362,13 @@ def take_damage(
     massive_roll: bool = typer.Option(
         False, "--massive-roll", help="Roll the End roll at 8 at once if the damage exceeds HP."
     ),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll the damage a Fail Effect brings: mitigation, cover's rolls, yours (RoA kept)."""
-    from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import Mitigating, TakeDamage, Threat
     from referee.systems.mneme.damage import Target
-    from referee.systems.mneme.options import Options
 
     source = _damage_source(damage, weapon, rate)
     threat = Threat(
@@ -354,18 +379,8 @@ def take_damage(
         rate_of_attack=rate if weapon else None,
     )
     state = _sheet(sheet) if sheet else None
-    roller = make_roller(faces_option(faces), seed)
-    action = TakeDamage(fail_effect, threat, massive_roll=massive_roll)
-    outcome = RULESET.resolve(action, state, roller, Options())
-    all_faces_used(roller)
-    if out is not None:
-        if state is None:
-            raise RulesError("--out needs --sheet")
-        from referee.systems.mneme.clock import apply_changes
-
-        _write(out, apply_changes(state, outcome.changes))
-    if as_json:
-        emit_json(outcome_data(outcome))
+    outcome = _roll(TakeDamage(fail_effect, threat, massive_roll=massive_roll), state, faces, seed)
+    if _save_and_emit(outcome, as_json, out, state):
         return
     d = outcome.details
     console.print("Fail Effect: " + " -> ".join(map(str, d["mitigation"])), markup=False)
@@ -426,28 +441,19 @@ def clock(
         True, "--roll-dying/--note-dying", help="Roll the dying rolls that fall due, or note them."
     ),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " (dying rolls)"),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
-    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    seed: int | None = SEED_OPTION,
+    out: str | None = OUT_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Let time pass: healing, bleeding, stabilisation, therapy and due dying rolls."""
-    from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import PassTime
-    from referee.systems.mneme.clock import apply_changes
-    from referee.systems.mneme.options import Options
 
-    opts = Options()
     character = _sheet(path)
     action = PassTime(
         days, hours, minutes, activity, care, therapy, roll_dying, supervised=not unsupervised
     )
-    roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, character, roller, opts)
-    all_faces_used(roller)
-    if out is not None:
-        _write(out, apply_changes(character, outcome.changes))
-    if as_json:
-        emit_json(outcome_data(outcome))
+    outcome = _roll(action, character, faces, seed)
+    if _save_and_emit(outcome, as_json, out, character):
         return
     d = outcome.details
     console.print(
@@ -464,15 +470,14 @@ def dying(
     path: str = typer.Argument(..., help="The Dying character's sheet (JSON)."),
     rounds: int = typer.Option(1, "--rounds", "-n", help="Rounds passing."),
     show_odds: bool = typer.Option(False, "--odds", help="Exact odds of surviving; no roll."),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
-    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
+    out: str | None = OUT_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Rounds pass for a Dying character: End vs 4 each round (wound penalties); fail = dead."""
     from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import DyingRounds
-    from referee.systems.mneme.clock import apply_changes
     from referee.systems.mneme.options import Options
 
     opts = Options()
@@ -490,13 +495,8 @@ def dying(
                 markup=False,
             )
         return
-    roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, character, roller, opts)
-    all_faces_used(roller)
-    if out is not None:
-        _write(out, apply_changes(character, outcome.changes))
-    if as_json:
-        emit_json(outcome_data(outcome))
+    outcome = _roll(action, character, faces, seed)
+    if _save_and_emit(outcome, as_json, out, character):
         return
     console.print(f"[{_faces_text(outcome)}] -> {outcome.label}", markup=False)
 
@@ -511,15 +511,14 @@ def survival(
     ),
     ai_sickbay: bool = typer.Option(False, "--ai-sickbay", help="Intensive care in an AI sickbay."),
     no_tools: bool = typer.Option(False, "--no-tools", help="Intensive care without tools."),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
-    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
+    out: str | None = OUT_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An End roll: dying (vs 4), massive damage (vs 8) or intensive care (vs 8)."""
     from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import SurvivalRoll
-    from referee.systems.mneme.clock import apply_changes
     from referee.systems.mneme.options import Options
 
     opts = Options()
@@ -527,13 +526,8 @@ def survival(
     action = SurvivalRoll(
         kind, supervisor_medic=supervisor_medic, ai_sickbay=ai_sickbay, equipped=not no_tools
     )
-    roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, character, roller, opts)
-    all_faces_used(roller)
-    if out is not None:
-        _write(out, apply_changes(character, outcome.changes))
-    if as_json:
-        emit_json(outcome_data(outcome))
+    outcome = _roll(action, character, faces, seed)
+    if _save_and_emit(outcome, as_json, out, character):
         return
     odds = RULESET.odds(action, character, opts)
     shown = ", ".join(f"{k} {fraction_text(v)}" for k, v in odds.probabilities().items())
@@ -551,32 +545,23 @@ def first_aid(
     rounds_left: int | None = typer.Option(
         None, "--rounds-left", help="One round of the 30-round task, with this many to go."
     ),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
     out: str | None = typer.Option(None, "--out", help="Write the patient's sheet here (JSON)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """First aid: heals the Effect (at least 1), stops Bleeding, stabilises the Dying."""
-    from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import FirstAid
-    from referee.systems.mneme.clock import apply_changes
-    from referee.systems.mneme.options import Options
 
-    opts = Options()
     healer = _sheet(medic)
     treated = _sheet(patient) if patient else None
     mods = (Modifier(modifier, "modifier", "equipment"),) if modifier else ()
     action = FirstAid(on_self=on_self, modifiers=mods, patient=treated, rounds_left=rounds_left)
-    roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, healer, roller, opts)
-    all_faces_used(roller)
-    if out is not None:
-        who = healer if on_self else treated
-        if who is None:
-            raise RulesError("--out needs --patient (or --self)")
-        _write(out, apply_changes(who, outcome.changes, "self" if on_self else "patient"))
-    if as_json:
-        emit_json(outcome_data(outcome))
+    outcome = _roll(action, healer, faces, seed)
+    written = healer if on_self else treated
+    target = "self" if on_self else "patient"
+    missing = "--out needs --patient (or --self)"
+    if _save_and_emit(outcome, as_json, out, written, target, missing):
         return
     d = outcome.details
     console.print(
@@ -589,22 +574,18 @@ def first_aid(
 @handle_errors
 def stimulant(
     path: str = typer.Argument(..., help="The Critically Wounded character's sheet (JSON)."),
-    out: str | None = typer.Option(None, "--out", help="Write the updated sheet here (JSON)."),
+    out: str | None = OUT_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An adrenaline shot or combat stimulant wakes a Critically Wounded character."""
     from referee.dice.roller import ScriptedRoller
     from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import Stimulant
-    from referee.systems.mneme.clock import apply_changes
     from referee.systems.mneme.options import Options
 
     character = _sheet(path)
     outcome = RULESET.resolve(Stimulant(), character, ScriptedRoller([]), Options())
-    if out is not None:
-        _write(out, apply_changes(character, outcome.changes))
-    if as_json:
-        emit_json(outcome_data(outcome))
+    if _save_and_emit(outcome, as_json, out, character):
         return
     console.print(outcome.label, markup=False)
 
