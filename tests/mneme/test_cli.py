@@ -195,3 +195,31 @@ def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     demo(console)
     text = console.export_text()
     assert "2d6+1 vs 8 succeeds 7/12" in text and "Flak Jacket" in text
+
+
+def test_scale_notation_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ch. 7 scale notation typed as the text writes it: D 3d3 = 3d3 x 10; H 2d6-2 against
+    HAR 9 on a D-scale target: only (12-2) x 100 - 900 = 100 HP = 10 DHP gets through."""
+    d = json.loads(_run(capsys, "mneme", "attack-odds", "D 3d3", "--json")[1])
+    assert d["damage"] == {
+        "30": "1/27",
+        "40": "1/9",
+        "50": "2/9",
+        "60": "7/27",
+        "70": "2/9",
+        "80": "1/9",
+        "90": "1/27",
+    }
+    argv = ["mneme", "attack-odds", "H 2d6-2", "-a", "HAR 9", "--target-scale", "D", "--json"]
+    h = json.loads(_run(capsys, *argv)[1])
+    assert h["damage"] == {"0": "35/36", "10": "1/36"}
+    # the flak jacket written as AR 4: 3d3-2 three times -> 3d3-6 each
+    code, out, _ = _run(
+        capsys, "mneme", "take-damage", "3d3-2", "-f", "3", "-r", "3", "-a", "AR 4",
+        "--faces", "3,3,3,2,2,2,1,1,1", "--json",
+    )  # fmt: skip
+    assert code == 0 and json.loads(out)["details"]["damage_rolls"]["dealt"] == [3, 0, 0]
+    code, _, err = _run(capsys, "mneme", "attack-odds", "D 3d3", "--scale", "H")
+    assert code != 0 and err.count("\n") == 1 and "scale D" in err
+    code, _, err = _run(capsys, "mneme", "attack-odds", "3d6", "-a", "DAR 9999999")
+    assert code != 0 and "out of range" in err and "Traceback" not in err

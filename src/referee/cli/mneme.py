@@ -35,6 +35,7 @@ MOD_HELP = "Total modifier added to 2d6 (Competence, equipment, conditions...)."
 DIFF_HELP = "Difficulty: a number or a name (Easy, Routine, Challenging, Difficult, ...)."
 ADV_HELP = "Advantages (cancel Disadvantages one for one; at most one net step by default)."
 DIS_HELP = "Disadvantages."
+ARMOUR_HELP = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
 FACES_OPTION: Any = typer.Option(None, "--faces", help=FACES_HELP)
 SEED_OPTION: Any = typer.Option(None, "--seed", help=SEED_HELP)
 OUT_OPTION: Any = typer.Option(None, "--out", help="Write the updated sheet here (JSON).")
@@ -189,10 +190,12 @@ def odds(
 @app.command("attack-odds")
 @handle_errors
 def attack_odds(
-    damage: str | None = typer.Argument(None, help="Damage expression of one roll, e.g. 3d6-2."),
+    damage: str | None = typer.Argument(
+        None, help="Damage of one roll, e.g. 3d6-2, or scaled: 'D 3d3', 'H 2d6-2'."
+    ),
     weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --attacker."),
     attacker: str | None = typer.Option(None, "--attacker", help="The attacker's sheet (JSON)."),
-    armour: int = typer.Option(0, "--armour", "-a", help="Armour (AR) applied to each roll."),
+    armour: str = typer.Option("0", "--armour", "-a", help=ARMOUR_HELP),
     rolls: int = typer.Option(1, "--rolls", "-n", help="Number of damage rolls (SE + 1, or FE)."),
     rate: int | None = typer.Option(
         None, "--rate", "-r", help="Rate of Attack: keep this many highest rolls (default all)."
@@ -211,7 +214,6 @@ def attack_odds(
     """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll."""
     from referee.systems.mneme.damage import (
         DamageSpec,
-        Target,
         damage_odds,
         kept_count,
         per_roll_odds,
@@ -234,8 +236,8 @@ def attack_odds(
     elif damage is None:
         raise RulesError("give a damage expression or --weapon NAME --attacker FILE")
     else:
-        spec = DamageSpec(damage, scale=scale, rate_of_attack=rate)
-    target = Target(armour, armour_scale, target_scale)
+        spec = _spec(damage, rate, scale)
+    target = _target(armour, armour_scale, target_scale)
     dist = damage_odds(spec, rolls, target, effect_degree=effect, options=opts)
     data: dict[str, Any] = {
         "damage": {str(k): fraction_text(v) for k, v in dist.probabilities().items()},
@@ -258,7 +260,11 @@ def attack_odds(
 
     keep = kept_count(rolls, spec.rate_of_attack)
     show_distribution(
-        f"{rolls} x ({spec.expression}) vs AR {armour}, keep {keep}", dist, value_header="damage"
+        f"{rolls} x ({f'{spec.scale} {spec.expression}'.strip()}) "
+        f"vs {target.armour_scale}AR {target.armour}, "
+        f"keep {keep}",
+        dist,
+        value_header="damage",
     )
     for key in ("conditions",):
         for c, p in data.get(key, {}).items():
@@ -268,14 +274,37 @@ def attack_odds(
             console.print(f"{key}: {data[key]}", markup=False)
 
 
+def _spec(text: str, rate: int | None, scale: str = "") -> Any:
+    """A damage expression with an optional scale prefix (``D 3d3``, ``H 2d6-2``)."""
+    from referee.systems.mneme.damage import DamageSpec
+    from referee.systems.mneme.scale import damage_notation
+
+    expression, written = damage_notation(text)
+    if written and scale and written != scale:
+        raise RulesError(f"damage {text!r} is scale {written}, but --scale says {scale}")
+    return DamageSpec(expression, scale=written or scale, rate_of_attack=rate)
+
+
+def _target(armour: str, armour_scale: str = "", target_scale: str = "") -> Any:
+    """The target of damage rolls from ``--armour`` (``4``, ``AR 4``, ``DAR 2``)."""
+    from referee.systems.mneme.damage import Target
+    from referee.systems.mneme.scale import armour_notation
+
+    rating, written = armour_notation(armour)
+    if written and armour_scale and written != armour_scale:
+        raise RulesError(
+            f"armour {armour!r} is scale {written}, but --armour-scale says {armour_scale}"
+        )
+    return Target(rating, written or armour_scale, target_scale)
+
+
 def _damage_source(damage: str | None, weapon: str | None, rate: int | None) -> Any:
     """A damage expression, or a weapon named on a sheet (one of the two)."""
-    from referee.systems.mneme.damage import DamageSpec
 
     if (damage is None) == (weapon is None):
         raise RulesError("give a damage expression or --weapon NAME (one of them)")
     if damage is not None:
-        return DamageSpec(damage, rate_of_attack=rate)
+        return _spec(damage, rate)
     assert weapon is not None
     return weapon
 
@@ -299,8 +328,8 @@ def attack(
     difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
     advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
     disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
-    armour: int | None = typer.Option(
-        None, "--armour", "-a", help="Target's armour (AR); default the target sheet's, or 0."
+    armour: str | None = typer.Option(
+        None, "--armour", "-a", help=ARMOUR_HELP + " Default the target sheet's, or 0."
     ),
     rate: int | None = typer.Option(None, "--rate", "-r", help="Weapon's Rate of Attack."),
     faces: str | None = typer.Option(
@@ -311,7 +340,6 @@ def attack(
 ) -> None:
     """Roll an attack: the check, then SE + 1 damage rolls, the highest RoA kept, armour each."""
     from referee.systems.mneme.actions import Attack
-    from referee.systems.mneme.damage import Target
 
     source = _damage_source(damage, weapon, rate)
     state = _sheet(sheet) if sheet else None
@@ -321,7 +349,7 @@ def attack(
     action = Attack(
         check,
         source,
-        None if armour is None and target_sheet else Target(armour or 0),
+        None if armour is None and target_sheet else _target(armour or "0"),
         target_sheet=_sheet(target_sheet) if target_sheet else None,
     )
     outcome = _roll(action, state, faces, seed)
@@ -348,8 +376,8 @@ def take_damage(
     attacker: str | None = typer.Option(None, "--attacker", help="The attacker's sheet (JSON)."),
     fail_effect: int = typer.Option(..., "--fail-effect", "-f", help="Fail Effect degree."),
     rate: int | None = typer.Option(None, "--rate", "-r", help="Summed Rate of Attack."),
-    armour: int | None = typer.Option(
-        None, "--armour", "-a", help="Your armour (AR); default the armour worn on --sheet."
+    armour: str | None = typer.Option(
+        None, "--armour", "-a", help=ARMOUR_HELP + " Default the armour worn on --sheet."
     ),
     conditions: int = typer.Option(0, "--conditions", help="First-priority mitigation."),
     cover: int = typer.Option(0, "--cover", help="Cover / protection value (absorbs rolls)."),
@@ -368,12 +396,11 @@ def take_damage(
 ) -> None:
     """Roll the damage a Fail Effect brings: mitigation, cover's rolls, yours (RoA kept)."""
     from referee.systems.mneme.actions import Mitigating, TakeDamage, Threat
-    from referee.systems.mneme.damage import Target
 
     source = _damage_source(damage, weapon, rate)
     threat = Threat(
         source,
-        None if armour is None else Target(armour),
+        None if armour is None else _target(armour),
         Mitigating(conditions, cover, skill, cover_object),
         attacker=_sheet(attacker) if attacker else None,
         rate_of_attack=rate if weapon else None,
