@@ -73,6 +73,26 @@ def test_fatigue_limits_full_refreshes_to_physique_per_hour() -> None:
     assert rested.fighter("vooruk").refreshes == 0
 
 
+def test_a_fatigued_refresh_yields_one_point_but_never_past_the_maximum() -> None:
+    c = _three()
+    v = c.fighter("vooruk")  # AP 3 of 3, Physique 7
+    full = c._put(replace(v, refreshes=7)).apply(Recover("vooruk"), NO_DICE)
+    assert full.fighter("vooruk").body.ap == 3  # one point, but the maximum is 3
+    two = replace(v, body=replace(v.body, ap=2), refreshes=7)
+    assert c._put(two).apply(Recover("vooruk"), NO_DICE).fighter("vooruk").body.ap == 3
+
+
+def test_fatigue_also_limits_the_refresh_variant() -> None:
+    opts = Options(refresh_variant=True)
+    c = _three()
+    v = c.fighter("vooruk")
+    fresh = c._put(replace(v, body=replace(v.body, ap=2))).apply(Recover("vooruk"), NO_DICE, opts)
+    assert fresh.fighter("vooruk").body.ap == 5 and fresh.fighter("vooruk").refreshes == 1
+    tired = replace(v, body=replace(v.body, ap=2), refreshes=7)  # Physique 7 refreshes used
+    after = c._put(tired).apply(Recover("vooruk"), NO_DICE, opts)
+    assert after.fighter("vooruk").body.ap == 3 and after.fighter("vooruk").refreshes == 7
+
+
 def test_refresh_variant_goes_above_the_maximum_but_not_when_full() -> None:
     opts = Options(refresh_variant=True)
     c = _three()

@@ -493,14 +493,13 @@ def _recover(c: Conflict, a: Recover, roller: Roller, o: Options) -> tuple[Confl
         refreshes, hour = 0, c.hours  # a new hour: a new count, unless already fatigued
     if b.ap == 0:
         ap = 1
-    elif o.refresh_variant:
-        if b.ap >= cap:
-            raise IllegalAction(f"{f.name} is full up at {b.ap} AP and cannot refresh")
-        ap = b.ap + o.refresh_amount
-    elif refreshes >= f.attr("physique"):
-        ap = b.ap + 1  # fatigued: refreshing yields one point
+    elif o.refresh_variant and b.ap >= cap:
+        raise IllegalAction(f"{f.name} is full up at {b.ap} AP and cannot refresh")
+    elif refreshes >= f.attr("physique"):  # fatigued: refreshing yields one point ...
+        # ... within the maximum, except under the variant, which may exceed it
+        ap = b.ap + 1 if o.refresh_variant else max(b.ap, min(b.ap + 1, cap))
     else:
-        ap = max(b.ap, cap)
+        ap = b.ap + o.refresh_amount if o.refresh_variant else max(b.ap, cap)
         refreshes += 1
     if b.ap_cap is not None:
         ap = min(ap, b.ap_cap)
