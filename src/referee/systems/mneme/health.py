@@ -131,13 +131,17 @@ def care_adequate(cond: str, care: str) -> bool:
 
 def healing_rate(cond: str, activity: str, care: str) -> tuple[int, int] | None:
     """Damage healed per days, ``None`` for none (ch. 7, Natural Healing and Medical Care
-    Table). Strenuous activity heals nothing; an immobile character cannot be active."""
+    Table). Strenuous activity heals nothing; an immobile character (Critically Wounded,
+    Dying) cannot be active, strenuously or not."""
     if activity not in ACTIVITIES:
         raise RulesError(f"unknown activity {activity!r}; known: {', '.join(ACTIVITIES)}")
     cared = care_adequate(cond, care) if cond != "Unhurt" else False
-    if cond == "Unhurt" or activity == "strenuous":
+    if cond == "Unhurt":
         return None
-    rate = HEALING[cond][(activity, cared)]
+    # strenuous is beyond moderate activity: immobile when moderate is, else no healing
+    rate = HEALING[cond][("moderate" if activity == "strenuous" else activity, cared)]
+    if activity == "strenuous" and rate != "immobile":
+        return None
     if rate == "immobile":
         raise IllegalAction(f"a {cond} character is immobile: only full rest is possible")
     assert rate is None or isinstance(rate, tuple)
