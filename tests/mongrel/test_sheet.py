@@ -24,6 +24,8 @@ from referee.systems.mongrel.validation import (
     problems,
 )
 
+EXAMPLE_NAMES = ("alwia", "vooruk", "giazza")
+
 
 def _found(name: str) -> set[tuple[str, str]]:
     return {(p.rule, p.field) for p in problems(example(name))}
@@ -113,3 +115,40 @@ def test_referee_approval_is_recorded_and_silences_the_problem() -> None:
     )
     assert RULESET.validate(approved, Options()) == ()
     assert all(reason == "as printed in the text" for _, reason in audit(approved))
+
+
+def _exhaustive_distance(primary: str, levels: dict[str, int]) -> int:
+    """The nearest legal build by trying every step 2 and step 3 choice (step 4: best two)."""
+    from itertools import combinations
+
+    from referee.systems.mongrel.tables import EXPERTISE
+    from referee.systems.mongrel.validation import candidates, step1, step2_bonus
+
+    cands, base1 = candidates(primary), step1(primary)
+    best: int | None = None
+    for s2 in combinations(cands, 2):
+        bonus = step2_bonus(s2)
+        resid = {e: levels.get(e, 0) - base1[e] - bonus[e] for e in EXPERTISE}
+        rest = [e for e in cands if e not in s2]
+        for s3 in combinations(rest, 2):
+            left = {**resid, s3[0]: resid[s3[0]] - 2, s3[1]: resid[s3[1]] - 2}
+            gains = sorted(abs(left[e]) - abs(left[e] - 1) for e in rest if e not in s3)
+            d = sum(abs(r) for r in left.values()) - gains[-1] - gains[-2]
+            best = d if best is None else min(best, d)
+    assert best is not None
+    return best
+
+
+def test_the_reported_build_is_truly_the_closest() -> None:
+    import random
+
+    from referee.systems.mongrel.validation import candidates, closest_build
+
+    cases = [(example(n).identity.primary, dict(example(n).expertise)) for n in EXAMPLE_NAMES]
+    assert [_exhaustive_distance(p, lv) for p, lv in cases] == [5, 5, 1]
+    rng = random.Random(7)
+    for _ in range(6):
+        primary = rng.choice(("man", "beast", "demon"))
+        cases.append((primary, {e: rng.choice((0, 1, 1, 2, 3, 4)) for e in candidates(primary)}))
+    for primary, levels in cases:
+        assert closest_build(primary, levels).distance == _exhaustive_distance(primary, levels)
