@@ -138,3 +138,50 @@ def test_first_aid_round_by_round(capsys: pytest.CaptureFixture[str], tmp_path: 
     code, out, _ = _run(capsys, *argv)
     # Edu 8 (0) + Medic 1: 10 vs 8, SE 2: 30 - 1 - 2 = 27 to go
     assert code == 0 and "27 round(s) of first aid left" in out
+
+
+def test_surgery_heals_twice_the_success_effect(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ch. 7, Surgery at 8: Ada (Edu 8 -> ChM 0, Medic 1) rolls 5+4+1 = 10: SE 2 heals 4."""
+    surgeon = _sheet(tmp_path, "ada.json")
+    patient = _sheet(tmp_path, "pat.json", damage=12)  # HP 24: Seriously Wounded
+    out_path = tmp_path / "after.json"
+    argv = ["mneme", "surgery", str(surgeon), "--patient", str(patient), "--faces", "5,4"]
+    code, out, _ = _run(capsys, *argv, "--out", str(out_path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["target"] == 8 and data["result"] == 2
+    assert data["details"]["healed"] == 4 and data["details"]["minutes"] == 30
+    assert json.loads(out_path.read_text())["damage"] == 8
+
+
+def test_botched_surgery_costs_time_and_harms_past_half_end(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Roll 1+1+1 = 3 vs 8: FE 5, Medic 1 cuts it to 4, the time is x(1 + 4) = 150 minutes;
+    4 is not more than half of End 8, so no harm. At -1 more, 5 left > 4: 10 damage."""
+    surgeon = str(_sheet(tmp_path, "ada.json"))
+    argv = ["mneme", "surgery", surgeon, "--end", "8", "--faces", "1,1", "--json"]
+    d = json.loads(_run(capsys, *argv)[1])["details"]
+    assert (d["fail_effect_left"], d["minutes"], d["harm"]) == (4, 150, 0)
+    d = json.loads(_run(capsys, *argv, "-m", "-1")[1])["details"]
+    assert (d["fail_effect_left"], d["minutes"], d["harm"]) == (5, 180, 10)
+    code, _, err = _run(capsys, "mneme", "surgery", surgeon, "--end", "8", "--no-facility")
+    assert code != 0 and "hospital" in err and err.count("\n") == 1
+    code, _, err = _run(capsys, "mneme", "surgery", surgeon)
+    assert code != 0 and "--end" in err
+
+
+def test_care_capacity_of_a_ward(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ch. 7, Care Levels: 1 + 2 + 4 + 8 = 15 light-care patients; Medic 0 cares for 8,
+    Medic 1 for 16, and a Medic 2 supervisor doubles Medic 0 to 16."""
+    ward = ["Wounded", "Seriously Wounded", "Critically Wounded", "Dying"]
+    d = json.loads(_run(capsys, "mneme", "care", *ward, "--medic", "1", "--json")[1])
+    assert (d["load"], d["capacity"], d["fits"], d["monitoring"]) == (15, 16, True, 64)
+    assert [p["care"] for p in d["patients"]] == ["light", "moderate", "serious", "intensive"]
+    d = json.loads(_run(capsys, "mneme", "care", *ward, "--json")[1])
+    assert (d["capacity"], d["fits"]) == (8, False)
+    d = json.loads(_run(capsys, "mneme", "care", *ward, "--supervisor-medic", "2", "--json")[1])
+    assert d["capacity"] == 16
+    code, _, err = _run(capsys, "mneme", "care", "Fine")
+    assert code != 0 and "unknown condition" in err

@@ -196,7 +196,17 @@ def test_surgery() -> None:
 
 def test_medical_care_capacity() -> None:
     assert [care_capacity(m, OPT) for m in (0, 1, 2)] == [8, 16, 32]
-    assert care_capacity(0, OPT, supervised=True) == 16
+    # a Medic 2+ supervisor doubles the capacity of the medics they supervise
+    assert care_capacity(0, OPT, supervisor_medic=2) == 16
+    assert care_capacity(1, OPT, supervisor_medic=3) == 32
+    assert care_capacity(0, OPT, supervisor_medic=1) == 8
+    # conversions: 1 moderate = 2 light, 1 serious = 4, 1 intensive = 8
+    assert patient_load(["Seriously Wounded"]) == 2 and patient_load(["Dying"]) == 8
+    assert patient_load(["Critically Wounded"]) == 4 and patient_load(["Wounded"]) == 1
+    assert check_ward(["Dying", "Wounded"], 0, OPT, supervisor_medic=2) == (9, 16)
+    assert monitoring_capacity(1, OPT) == 64
+    with pytest.raises(RulesError, match="Medic"):
+        care_capacity(-1, OPT)
     assert monitoring_capacity(0, OPT) == 32
     assert patient_load(["Wounded", "Seriously Wounded", "Critically Wounded", "Dying"]) == 15
     assert check_ward(["Dying"], 0, OPT) == (8, 8)

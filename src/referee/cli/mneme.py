@@ -38,6 +38,9 @@ DIS_HELP = "Disadvantages."
 ARMOUR_HELP = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
 FACES_OPTION: Any = typer.Option(None, "--faces", help=FACES_HELP)
 SEED_OPTION: Any = typer.Option(None, "--seed", help=SEED_HELP)
+WARD_ARGUMENT: Any = typer.Argument(
+    ..., help="Each patient's condition: Wounded, 'Seriously Wounded', ..., Dying."
+)
 OUT_OPTION: Any = typer.Option(None, "--out", help="Write the updated sheet here (JSON).")
 
 
@@ -595,6 +598,94 @@ def first_aid(
         f"[{_faces_text(outcome)}] {d['roll']} vs {d['difficulty']} -> {outcome.label}",
         markup=False,
     )
+
+
+@app.command()
+@handle_errors
+def surgery(
+    surgeon: str = typer.Argument(..., help="The surgeon's sheet (JSON)."),
+    patient: str | None = typer.Option(
+        None, "--patient", help="The patient's sheet (JSON): its End and condition."
+    ),
+    patient_end: int | None = typer.Option(None, "--end", help="Patient's End (no --patient)."),
+    patient_condition: str = typer.Option(
+        "Seriously Wounded", "--condition", help="Patient's condition (no --patient)."
+    ),
+    no_facility: bool = typer.Option(
+        False, "--no-facility", help="No hospital or sickbay (surgery is then refused)."
+    ),
+    modifier: int = typer.Option(0, "--modifier", "-m", help="Tools, assistance..."),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
+    out: str | None = typer.Option(None, "--out", help="Write the patient's sheet here (JSON)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Surgery, a Medic check at 8: heals 2 x SE; Medic skill cuts a Fail Effect, what is left
+    multiplies the time and, above half the patient's End, harms them by twice it."""
+    from referee.systems.mneme.actions import Surgery
+    from referee.systems.mneme.health import condition
+    from referee.systems.mneme.options import Options
+
+    treated = _sheet(patient) if patient else None
+    if treated is not None:
+        end, cond = treated.characteristic("End"), condition(treated, Options())
+    elif patient_end is None:
+        raise RulesError("give the patient's sheet (--patient) or their End (--end)")
+    else:
+        end, cond = patient_end, patient_condition
+    mods = (Modifier(modifier, "modifier", "equipment"),) if modifier else ()
+    action = Surgery(end, cond, facility=not no_facility, modifiers=mods)
+    outcome = _roll(action, _sheet(surgeon), faces, seed)
+    if _save_and_emit(outcome, as_json, out, treated, "patient", "--out needs --patient"):
+        return
+    d = outcome.details
+    console.print(
+        f"[{_faces_text(outcome)}] {d['roll']} vs {d['difficulty']} -> {outcome.label}; "
+        f"{d['minutes']} minutes"
+        + (f"; the patient takes {d['harm']} damage" if d["harm"] else ""),
+        markup=False,
+    )
+
+
+@app.command()
+@handle_errors
+def care(
+    conditions: list[str] = WARD_ARGUMENT,
+    medic: int = typer.Option(0, "--medic", help="The caregiver's Medic level."),
+    supervisor_medic: int | None = typer.Option(
+        None, "--supervisor-medic", help="A supervising medic's level (2+ doubles capacity)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Medical care: the ward's load in light-care patients against the caregiver's capacity
+    (8 at Medic 0, doubling per level and under a Medic 2+ supervisor)."""
+    from referee.systems.mneme.medical import (
+        care_capacity,
+        care_level,
+        monitoring_capacity,
+        patient_load,
+    )
+    from referee.systems.mneme.options import Options
+
+    if len(conditions) > 10_000:
+        raise RulesError("at most 10,000 patients at once")
+    opts = Options()
+    load = patient_load(conditions)
+    capacity = care_capacity(medic, opts, supervisor_medic=supervisor_medic)
+    data = {
+        "patients": [{"condition": c, "care": care_level(c)} for c in conditions],
+        "load": load,
+        "capacity": capacity,
+        "fits": load <= capacity,
+        "monitoring": monitoring_capacity(medic, opts),
+    }
+    if as_json:
+        emit_json(data)
+        return
+    for c in conditions:
+        console.print(f"{c}: {care_level(c)} care", markup=False)
+    verdict = "fits" if load <= capacity else "exceeds the capacity"
+    console.print(f"load {load} light-care patients, capacity {capacity}: {verdict}", markup=False)
 
 
 @app.command()

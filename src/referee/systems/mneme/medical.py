@@ -67,20 +67,26 @@ def surgery_result(effect: int, medic: int, end: int, options: Options) -> Surge
     return SurgeryResult(0, left, base * (1 + left), harm)
 
 
-def care_capacity(medic: int, options: Options, *, supervised: bool = False) -> int:
+def _medic_level(level: int, who: str = "Medic level") -> int:
+    if not 0 <= level <= MAX_MEDIC:
+        raise RulesError(f"{who} must be 0..{MAX_MEDIC}, not {level}")
+    return level
+
+
+def care_capacity(medic: int, options: Options, *, supervisor_medic: int | None = None) -> int:
     """Light-care patients one caregiver can care for: 8 at Medic 0, doubling per level;
-    a Medic 2+ supervisor doubles it again (ch. 7, Medical Care: Capacity)."""
-    if not 0 <= medic <= MAX_MEDIC:
-        raise RulesError(f"Medic level must be 0..{MAX_MEDIC}")
-    return int(options.care_capacity_base * 2**medic * (2 if supervised else 1))
+    a supervising Medic of level 2+ doubles it again, a lower supervisor adds nothing
+    (ch. 7, Medical Care: Capacity)."""
+    base = options.care_capacity_base << _medic_level(medic)
+    if supervisor_medic is not None and _medic_level(supervisor_medic, "supervisor's Medic") >= 2:
+        return base * 2
+    return base
 
 
 def monitoring_capacity(medic: int, options: Options) -> int:
     """Light-care patients a character can monitor a day: 32 at Medic 0 (ch. 7, Light
     Care); ruling: doubling per Medic level like the care capacity."""
-    if not 0 <= medic <= MAX_MEDIC:
-        raise RulesError(f"Medic level must be 0..{MAX_MEDIC}")
-    return int(options.monitoring_base * 2**medic)
+    return options.monitoring_base << _medic_level(medic)
 
 
 def care_level(condition: str) -> str:
@@ -96,12 +102,15 @@ def patient_load(conditions: Iterable[str]) -> int:
 
 
 def check_ward(
-    conditions: Iterable[str], medic: int, options: Options, *, supervised: bool = False
+    conditions: Iterable[str],
+    medic: int,
+    options: Options,
+    *,
+    supervisor_medic: int | None = None,
 ) -> tuple[int, int]:
     """``(load, capacity)``; :class:`IllegalAction` if the caregiver is overloaded."""
-    conds = list(conditions)
-    load = patient_load(conds)
-    capacity = care_capacity(medic, options, supervised=supervised)
+    load = patient_load(conditions)
+    capacity = care_capacity(medic, options, supervisor_medic=supervisor_medic)
     if load > capacity:
         raise IllegalAction(f"a ward of {load} light-care equivalents exceeds capacity {capacity}")
     return load, capacity
