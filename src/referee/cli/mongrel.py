@@ -42,6 +42,21 @@ def _mode(mode: str) -> Any:
     return mode
 
 
+def _effects(dist: Any) -> dict[str, str]:
+    """Exact chance of each positive Effect in a distribution of Effects (0 = none)."""
+    return {str(e): fraction_text(q) for e, q in dist.probabilities().items() if e > 0}
+
+
+def _effect_table(title: str, effect: dict[str, str]) -> None:
+    table = Table(title=title)
+    for col in ("Effect", "exact", "%"):
+        table.add_column(col, justify="right")
+    for e, q in effect.items():
+        num, den = (int(x) for x in q.split("/"))
+        table.add_row(e, q, f"{num / den * 100:.2f}")
+    console.print(table)
+
+
 @app.command()
 @handle_errors
 def odds(
@@ -58,8 +73,7 @@ def odds(
     m = _mode(mode)
     dist = check_odds(dice, target_number(tn, m, difficulty), m, identity)
     p = dist.probability_where(lambda r: r.success)
-    effects = dist.map(lambda r: r.effect if r.success else -1)
-    effect = {str(e): fraction_text(q) for e, q in effects.probabilities().items() if e >= 0}
+    effect = _effects(dist.map(lambda r: r.effect if r.success else 0))
     if as_json:
         emit_json({"p_success": fraction_text(p), "effect": effect})
         return
@@ -69,14 +83,7 @@ def odds(
         f"({float(p) * 100:.2f}%)",
         markup=False,
     )
-    table = Table(title="Effect on success")
-    table.add_column("Effect", justify="right")
-    table.add_column("exact", justify="right")
-    table.add_column("%", justify="right")
-    for e, q in effect.items():
-        num, den = (int(x) for x in q.split("/"))
-        table.add_row(e, q, f"{num / den * 100:.2f}")
-    console.print(table)
+    _effect_table("Effect on success", effect)
 
 
 @app.command()
@@ -221,17 +228,6 @@ def buy(
     )
 
 
-def _result_json(r: Any) -> dict[str, Any] | None:
-    if r is None:
-        return None
-    return {
-        "success": r.success,
-        "successes": r.successes,
-        "effect": r.effect,
-        "special": r.special,
-    }
-
-
 @app.command()
 @handle_errors
 def occult(
@@ -262,11 +258,10 @@ def occult(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds."""
-    from referee.systems.mongrel.options import RESIST_MODES
+    from referee.systems.mongrel.options import check_resist_mode
     from referee.systems.mongrel.sorcery import occult_attack, occult_hours, occult_modifier
 
-    if resist_mode not in RESIST_MODES:
-        raise RulesError(f"--resist-mode must be one of {', '.join(RESIST_MODES)}")
+    mode = check_resist_mode(resist_mode, "--resist-mode")
     if (resist_dice is None) != (resist_tn is None):
         raise RulesError("--resist-dice and --resist-tn go together")
     total = occult_modifier(range_mod, scale_mod, difficulty)
@@ -279,15 +274,14 @@ def occult(
         resist_dice=resist_dice,
         resist_spirit=resist_tn,
         resist_identity=resist_identity,
-        resist_mode=resist_mode,
+        resist_mode=mode,
     )
     hours = occult_hours(dice)
     if show_odds:
         dist = proc.odds()
         p = dist.probability_where(lambda r: r.success)
         harm = dist.probability_where(lambda r: r.effect > 0)
-        net = dist.map(lambda r: r.effect)
-        effect = {str(e): fraction_text(q) for e, q in net.probabilities().items() if e > 0}
+        effect = _effects(dist.map(lambda r: r.effect))
         if as_json:
             emit_json(
                 {
@@ -304,12 +298,7 @@ def occult(
             f"({float(harm) * 100:.2f}%)",
             markup=False,
         )
-        table = Table(title="Net Effect on Infernal Resolve")
-        table.add_column("Effect", justify="right")
-        table.add_column("exact", justify="right")
-        for e, q in effect.items():
-            table.add_row(e, q)
-        console.print(table)
+        _effect_table("Net Effect on Infernal Resolve", effect)
         return
     hand = faces_option(faces)
     if hand is not None:
@@ -323,8 +312,8 @@ def occult(
             {
                 "success": result.success,
                 "effect": result.effect,
-                "working": _result_json(result.working),
-                "resist": _result_json(result.resist),
+                "working": result.working.data(),
+                "resist": None if result.resist is None else result.resist.data(),
                 "resolve_spent": resolve,
                 "hours": hours,
                 "target": tn - total,

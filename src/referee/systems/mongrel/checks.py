@@ -21,7 +21,7 @@ from typing import Literal
 
 from referee.dice.odds import Distribution
 from referee.errors import RulesError
-from referee.systems.base import Procedure
+from referee.systems.base import Modifier, Procedure
 
 from .tables import MAX_DICE, MAX_DIFFICULTY, MAX_TN, MIN_TN
 
@@ -47,6 +47,15 @@ class CheckResult:
     effect: int
     special: str = ""
 
+    def data(self) -> dict[str, bool | int | str]:
+        """The result as JSON-ready data (success, successes, effect, special)."""
+        return {
+            "success": self.success,
+            "successes": self.successes,
+            "effect": self.effect,
+            "special": self.special,
+        }
+
 
 def _bound(dice: int, tn: int, mode: str, identity: int) -> None:
     if not 0 <= dice <= MAX_DICE:
@@ -67,6 +76,13 @@ def target_number(attribute: int, mode: Mode, difficulty: int = 0) -> int:
     if not 0 <= difficulty <= MAX_DIFFICULTY:
         raise RulesError(f"a Modifier runs from 0 to {MAX_DIFFICULTY}, not {difficulty}")
     return attribute - difficulty if mode == "under" else attribute + difficulty
+
+
+def difficulty_modifiers(mode: Mode, difficulty: int) -> tuple[Modifier, ...]:
+    """The Modifier a difficulty puts on a roll, as recorded on outcomes (none at 0)."""
+    if not difficulty:
+        return ()
+    return (Modifier(-difficulty if mode == "under" else difficulty, "Modifier", "difficulty"),)
 
 
 def meets(face: int, tn: int, mode: Mode) -> bool:

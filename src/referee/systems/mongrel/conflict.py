@@ -38,7 +38,7 @@ from referee.dice.roller import Roller
 from referee.errors import IllegalAction
 from referee.systems.base import Modifier, Procedure
 
-from .checks import CheckResult, Mode, procedure, target_number
+from .checks import CheckResult, Mode, difficulty_modifiers, procedure, target_number
 from .damage import Body, Hit, lose_resolve, spend_resolve, take_damage
 from .options import Options
 from .sheet import Sheet, action_points, attribute, infernal_resolve
@@ -362,6 +362,24 @@ def _acting(c: Conflict, fid: str) -> Fighter:
     return f
 
 
+def _ready(c: Conflict, fid: str) -> Fighter:
+    """The fighter at the front of the order, with an AP to act (else only recovery)."""
+    f = _acting(c, fid)
+    if f.body.ap < 1:
+        raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
+    return f
+
+
+def _not_occult(expertise: str) -> str:
+    """The canonical Expertise name; Occult has its own action (hours, Resolve first)."""
+    exp = canonical_expertise(expertise)
+    if exp == "Occult":
+        raise IllegalAction(
+            "Occult takes an hour per die and Resolve spent first: use the occult action"
+        )
+    return exp
+
+
 def _advance(c: Conflict, a: Advance, roller: Roller, o: Options) -> tuple[Conflict, Entry]:
     f = _living(c, a.who)
     if f.body.ap < 1:
@@ -388,9 +406,7 @@ def _plan(
 ) -> RollPlan:
     dice = f.dice(exp, power)
     tn = target_number(base, mode, difficulty)
-    mods: tuple[Modifier, ...] = ()
-    if difficulty:
-        mods = (Modifier(-difficulty if mode == "under" else difficulty, "Modifier", "difficulty"),)
+    mods = difficulty_modifiers(mode, difficulty)
     if power is not None:
         mods = (*mods, Modifier(f.powers[power], f"Power {power} augmenting {exp}", "dice"))
     proc: Procedure[Any, CheckResult] = procedure(dice, tn, mode, f.identity(exp))
@@ -400,17 +416,11 @@ def _plan(
 def attack_plan(c: Conflict, a: Attack) -> RollPlan:
     """Check an :class:`Attack` against the rules and build its roll (shared with the odds):
     under the attacker's own attribute, or over the target's when the target defends."""
-    att = _acting(c, a.attacker)
+    att = _ready(c, a.attacker)
     tgt = _living(c, a.target)
     if att.id == tgt.id:
         raise IllegalAction("a fighter cannot attack himself")
-    if att.body.ap < 1:
-        raise IllegalAction(f"{att.name} has 0 AP: the only action is to recover")
-    exp = canonical_expertise(a.expertise)
-    if exp == "Occult":
-        raise IllegalAction(
-            "Occult takes an hour per die and Resolve spent first: use the occult action"
-        )
+    exp = _not_occult(a.expertise)
     if exp not in PHYSICAL_ATTACKS and (a.weapon or a.armor or a.shunt_to_beauty):
         raise IllegalAction(
             f"weapon, armour and shunting to Beauty apply to physical attacks, not {exp}"
@@ -461,14 +471,8 @@ def _attack(c: Conflict, a: Attack, roller: Roller, o: Options) -> tuple[Conflic
 def task_plan(c: Conflict, a: Task) -> RollPlan:
     """Check a :class:`Task` and build its roll (shared with the odds): under or over
     the named attribute (the Expertise's default) or a given TN."""
-    f = _acting(c, a.who)
-    if f.body.ap < 1:
-        raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
-    exp = canonical_expertise(a.expertise)
-    if exp == "Occult":
-        raise IllegalAction(
-            "Occult takes an hour per die and Resolve spent first: use the occult action"
-        )
+    f = _ready(c, a.who)
+    exp = _not_occult(a.expertise)
     base = a.tn if a.tn is not None else f.attr(default_attribute(exp, a.attribute))
     return _plan(f, exp, base, a.mode, a.difficulty, a.power)
 
@@ -564,9 +568,7 @@ def occult_plan(c: Conflict, a: Occult, o: Options) -> OccultPlan:
     Shared by :meth:`Conflict.apply` and the ruleset's exact odds, so the odds
     shown before a working are those of the roll it makes.
     """
-    f = _acting(c, a.who)
-    if f.body.ap < 1:
-        raise IllegalAction(f"{f.name} has 0 AP: the only action is to recover")
+    f = _ready(c, a.who)
     if f.body.ir < 1:
         raise IllegalAction(f"{f.name} has no Infernal Resolve left to fuel Occult")
     if not 1 <= a.resolve <= f.body.ir:

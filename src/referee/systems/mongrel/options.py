@@ -12,6 +12,13 @@ ResistMode = Literal["subtract", "cancel"]
 RESIST_MODES: tuple[ResistMode, ...] = ("subtract", "cancel")
 
 
+def check_resist_mode(mode: str, name: str = "resist_mode") -> ResistMode:
+    """``mode`` as a :data:`ResistMode`, or a :class:`RulesError` naming ``name``."""
+    if mode not in RESIST_MODES:
+        raise RulesError(f"{name} must be one of {', '.join(RESIST_MODES)}, not {mode!r}")
+    return mode
+
+
 @dataclass(frozen=True)
 class Options:
     """A table's Mongrel options; every default is the product's ruling."""
@@ -60,7 +67,4 @@ class Options:
     )
 
     def __post_init__(self) -> None:
-        if self.resist_mode not in RESIST_MODES:
-            raise RulesError(
-                f"resist_mode must be one of {', '.join(RESIST_MODES)}, not {self.resist_mode!r}"
-            )
+        check_resist_mode(self.resist_mode)

@@ -13,7 +13,7 @@ from referee.errors import IllegalAction, Problem
 from referee.systems.base import Change, Modifier, Outcome, Procedure
 
 from . import conflict as cf
-from .checks import CheckResult, Mode, procedure, target_number
+from .checks import CheckResult, Mode, difficulty_modifiers, procedure, target_number
 from .options import Options
 from .sheet import Sheet, validate
 from .sorcery import OccultResult
@@ -40,17 +40,7 @@ def check_outcome(
     action: Check, faces: tuple[int, ...], result: CheckResult, manual: bool, rolls: Any = ()
 ) -> Outcome:
     """The :class:`Outcome` of a resolved check (faces, modifiers, target, Effect)."""
-    mods = (
-        (
-            Modifier(
-                -action.difficulty if action.mode == "under" else action.difficulty,
-                "Modifier",
-                "difficulty",
-            ),
-        )
-        if action.difficulty
-        else ()
-    )
+    mods = difficulty_modifiers(action.mode, action.difficulty)
     if action.power:
         mods = (*mods, Modifier(action.power, "Power augmenting the Expertise", "dice"))
     tn = target_number(action.tn, action.mode, action.difficulty)
@@ -96,15 +86,6 @@ def _fighter_changes(before: cf.Conflict, after: cf.Conflict) -> tuple[Change, .
     return tuple(out)
 
 
-def _result_data(r: CheckResult) -> dict[str, Any]:
-    return {
-        "success": r.success,
-        "successes": r.successes,
-        "effect": r.effect,
-        "special": r.special,
-    }
-
-
 @dataclass(frozen=True)
 class MongrelRuleset:
     """Mongrel (Ron Edwards, 2003)."""
@@ -138,8 +119,8 @@ class MongrelRuleset:
             "elapsed_hours": after.hours,
         }
         if isinstance(res, OccultResult):
-            details["working"] = _result_data(res.working)
-            details["resist"] = None if res.resist is None else _result_data(res.resist)
+            details["working"] = res.working.data()
+            details["resist"] = None if res.resist is None else res.resist.data()
             details["net_effect"] = res.effect
         return Outcome(
             system="mongrel",

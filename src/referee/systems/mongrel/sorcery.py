@@ -26,7 +26,7 @@ from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Procedure
 
 from .checks import CheckResult, Mode, procedure
-from .options import RESIST_MODES, ResistMode
+from .options import ResistMode, check_resist_mode
 from .tables import MAX_DIFFICULTY, MAX_TN, MIN_TN
 
 MAX_OCCULT_MODIFIER = 3 * MAX_DIFFICULTY
@@ -128,8 +128,7 @@ class OccultResult:
 
 def net_effect(working: CheckResult, resist: CheckResult | None, mode: ResistMode) -> int:
     """The Occult Effect left after Resist (product ruling; ``resist_mode``)."""
-    if mode not in RESIST_MODES:
-        raise RulesError(f"resist_mode must be one of {', '.join(RESIST_MODES)}, not {mode!r}")
+    check_resist_mode(mode)
     if not working.success:
         return 0
     if resist is None or not resist.success:
@@ -150,8 +149,7 @@ def occult_attack_procedure(
     distribution is the product of the two (``Distribution.combine``), and
     one rule maps it to an :class:`OccultResult`.
     """
-    if mode not in RESIST_MODES:
-        raise RulesError(f"resist_mode must be one of {', '.join(RESIST_MODES)}, not {mode!r}")
+    check_resist_mode(mode)
     n = sum(count for count, _ in working.groups)
     groups = working.groups + (resist.groups if resist is not None else ())
 
