@@ -410,3 +410,28 @@ def test_validate_prints_the_derived_scores(
     code, out, _ = _run(capsys, "mongrel", "validate", str(path))
     assert code == 1  # each example breaks the Expertise steps (see test_sheet)
     assert line in " ".join(out.split())
+
+
+def test_interactive_weapons_armour_and_tasks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps({"fighters": [{"example": "vooruk"}, {"example": "giazza"}]}))
+    commands = (
+        # Rend 6 dice all succeed under Physique 7: Effect 6 + Beast 4 = 10, +1 weapon -3 armour
+        "attack vooruk giazza Rend weapon=1 armor=3 faces=1,1,1,1,1,1\n"
+        # Sense 2 dice over 5: both succeed, Effect 2 + Beast 1 = 3
+        "task giazza Sense tn=5 mode=over faces=5,6\n"
+        "attack vooruk giazza Rend sword=2\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(commands))
+    argv = ["mongrel", "conflict", str(path), "--interactive", "--seed", "1", "--json"]
+    code, out, _ = _run(capsys, *argv)
+    start = out.index("{\n")  # the interactive lines come before the JSON state
+    data = json.loads(out[start:])
+    assert code == 0 and "unexpected 'sword=2'" in out[:start]
+    giazza = next(f for f in data["fighters"] if f["id"] == "giazza")
+    assert giazza["damage"] == 8 and giazza["physique"] == 5 and giazza["ap"] == 3
+    assert data["log"][-1].endswith("success, Effect 3")

@@ -144,7 +144,10 @@ def to_script(c: Conflict, options: Options | None = None) -> dict[str, Any]:
 
 
 def parse_command(line: str) -> tuple[Action | None, tuple[int, ...] | None]:
-    """One interactive command: ``attack vooruk giazza Rend [defend] [faces=1,2]``,
+    """One interactive command: ``attack vooruk giazza Rend [defend] [weapon=N]
+    [armor=N] [shunt=N] [attribute=A] [difficulty=N] [power=P] [faces=1,2]``,
+    ``task ID EXPERTISE [attribute=A | tn=N] [mode=under|over] [difficulty=N]
+    [power=P] [faces=..]``,
     ``occult ID [TARGET] [resolve=N] [resist] [range=M] [scale=M] [faces=..]``,
     ``advance ID``, ``recover ID``, ``wait ID``, ``spend ID N``, ``rest ID H``,
     ``vow ID``, ``undo``."""
@@ -167,11 +170,45 @@ def parse_command(line: str) -> tuple[Action | None, tuple[int, ...] | None]:
         raise RulesError(f"{kind}: numbers must be whole numbers") from None
 
 
+_ATTACK_KEYS = {
+    "weapon": "weapon",
+    "armor": "armor",
+    "armour": "armor",
+    "shunt": "shunt_to_beauty",
+    "attribute": "attribute",
+    "difficulty": "difficulty",
+    "power": "power",
+}
+_TASK_KEYS = {
+    "attribute": "attribute",
+    "tn": "tn",
+    "mode": "mode",
+    "difficulty": "difficulty",
+    "power": "power",
+}
+_TEXT_FIELDS = frozenset({"attribute", "power", "mode"})
+
+
+def _keywords(kind: str, words: list[str], keys: Mapping[str, str]) -> dict[str, Any]:
+    """``key=value`` words as action fields (numbers for all but names)."""
+    out: dict[str, Any] = {}
+    for w in words:
+        key, eq, value = w.partition("=")
+        if not eq or key not in keys:
+            raise RulesError(
+                f"{kind}: unexpected {w!r} (known: {', '.join(f'{k}=' for k in keys)})"
+            )
+        name = keys[key]
+        out[name] = value if name in _TEXT_FIELDS else int(value)
+    return out
+
+
 def _command(
     kind: str, rest: list[str], faces: tuple[int, ...] | None
 ) -> tuple[Action | None, tuple[int, ...] | None]:
     need = {
         "attack": 3,
+        "task": 2,
         "occult": 1,
         "advance": 1,
         "recover": 1,
@@ -194,6 +231,11 @@ def _command(
             "expertise": rest[2],
             "defend": "defend" in rest[3:],
         }
+        words = [w for w in rest[3:] if w != "defend"]
+        item.update(_keywords(kind, words, _ATTACK_KEYS))
+    elif kind == "task":
+        item = {"type": "task", "who": rest[0], "expertise": rest[1]}
+        item.update(_keywords(kind, rest[2:], _TASK_KEYS))
     elif kind == "occult":
         item = {"type": "occult", "who": rest[0]}
         for w in rest[1:]:
