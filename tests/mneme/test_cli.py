@@ -223,3 +223,32 @@ def test_scale_notation_on_the_command_line(capsys: pytest.CaptureFixture[str]) 
     assert code != 0 and err.count("\n") == 1 and "scale D" in err
     code, _, err = _run(capsys, "mneme", "attack-odds", "3d6", "-a", "DAR 9999999")
     assert code != 0 and "out of range" in err and "Traceback" not in err
+
+
+def test_typed_modifiers_of_one_kind_do_not_stack(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ch. 2, Modifiers to Rolls: two sights (+1, +2) give +2; two conditions (-1, -2)
+    give the more favourable -1; a check at 8 with 3+3 rolls 6 + 1 = 7, Fail Effect 1."""
+    mods = ["--mod", "1:equipment:red dot", "--mod", "2:Equipment:scope"]
+    mods += ["--mod=-1:condition:rain", "--mod=-2:conditions:dark"]
+    code, out, _ = _run(capsys, "mneme", "check", *mods, "--faces", "3,3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["modifier"] == 1 and data["roll"] == 7 and data["effect"] == -1
+    assert data["details"]["dropped_modifiers"] == ["+1 red dot", "-2 dark"]
+    odds = json.loads(_run(capsys, "mneme", "odds", *mods[:4], "-d", "10", "--json")[1])
+    assert odds == json.loads(_run(capsys, "mneme", "odds", "-m", "2", "-d", "10", "--json")[1])
+    assert odds["p_success"] == "5/12"  # 2d6 >= 8
+    code, _, err = _run(capsys, "mneme", "check", "--mod", "1:luck")
+    assert code != 0 and "kind must be one of" in err and err.count("\n") == 1
+
+
+def test_advantage_and_disadvantage_cancel_on_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two Advantages and one Disadvantage leave one: 3d6 keep the two highest."""
+    argv = ["mneme", "check", "--advantage", "2", "--disadvantage", "1", "--json"]
+    data = json.loads(_run(capsys, *argv, "--faces", "1,5,6")[1])
+    assert data["roll"] == 11 and data["details"]["advantage"] == 1
+    code, _, err = _run(capsys, *argv, "--faces", "5,6")
+    assert code != 0 and "needs 3 faces" in err
+    even = ["mneme", "check", "--advantage", "1", "--disadvantage", "1", "--faces", "2,3", "--json"]
+    assert json.loads(_run(capsys, *even)[1])["roll"] == 5

@@ -145,3 +145,10 @@ def test_every_option_is_documented() -> None:
     for f in fields(Options):
         assert f"`{f.name}`" in text, f.name
         assert f.metadata.get("doc")
+
+
+def test_modifier_kinds_are_compared_without_case() -> None:
+    """'Equipment' and 'equipment' are one kind: a +1 and a +2 sight give +2."""
+    sights = [Modifier(1, "red dot", "Equipment"), Modifier(2, "scope", "equipment ")]
+    applied, dropped = stack(sights, OPT)
+    assert [m.source for m in applied] == ["scope"] and [m.source for m in dropped] == ["red dot"]

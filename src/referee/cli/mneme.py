@@ -38,6 +38,13 @@ DIS_HELP = "Disadvantages."
 ARMOUR_HELP = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
 FACES_OPTION: Any = typer.Option(None, "--faces", help=FACES_HELP)
 SEED_OPTION: Any = typer.Option(None, "--seed", help=SEED_HELP)
+MODS_OPTION: Any = typer.Option(
+    None,
+    "--mod",
+    help="A typed modifier VALUE:KIND[:SOURCE], KIND one of competence, equipment, "
+    "condition, action (e.g. 2:equipment:scope); repeat it. Modifiers of one kind do not "
+    "stack: the most favourable applies.",
+)
 WARD_ARGUMENT: Any = typer.Argument(
     ..., help="Each patient's condition: Wounded, 'Seriously Wounded', ..., Dying."
 )
@@ -57,10 +64,37 @@ def _difficulty(text: str) -> int:
     return DIFFICULTY.value(t)
 
 
-def _check(modifier: int, difficulty: str, advantage: int, disadvantage: int, **kw: Any) -> Any:
+MOD_KINDS = ("competence", "equipment", "condition", "action")
+"""Kinds of modifier (Mneme CE ch. 2, Modifiers to Rolls); Advantage has its own options."""
+
+
+def _typed(text: str) -> Modifier:
+    """``2:equipment:scope`` -> a Modifier of 2 of kind 'equipment' from 'scope'."""
+    parts = [p.strip() for p in text.split(":")]
+    if len(parts) not in (2, 3):
+        raise RulesError(f"--mod {text!r}: write VALUE:KIND or VALUE:KIND:SOURCE")
+    try:
+        value = int(parts[0])
+    except ValueError:
+        raise RulesError(f"--mod {text!r}: {parts[0]!r} is not a whole number") from None
+    kind = parts[1].lower().removesuffix("s")
+    if kind not in MOD_KINDS:
+        raise RulesError(f"--mod {text!r}: kind must be one of {', '.join(MOD_KINDS)}")
+    return Modifier(value, parts[2] if len(parts) == 3 else kind, kind)
+
+
+def _check(
+    modifier: int,
+    difficulty: str,
+    advantage: int,
+    disadvantage: int,
+    typed: list[str] | None = None,
+    **kw: Any,
+) -> Any:
     from referee.systems.mneme.actions import Check
 
-    mods = (Modifier(modifier, "modifier", "total"),) if modifier else ()
+    given = [Modifier(modifier, "--modifier", "total")] if modifier else []
+    mods = (*given, *(_typed(t) for t in typed or ()))
     return Check(_difficulty(difficulty), mods, advantage, disadvantage, **kw)
 
 
@@ -117,6 +151,7 @@ def check(
     mitigate: str | None = typer.Option(
         None, "--mitigate", help="Mitigating Factors as conditions,cover,skill (e.g. 3,2,2)."
     ),
+    mods: list[str] | None = MODS_OPTION,
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
@@ -131,7 +166,7 @@ def check(
             raise RulesError("--mitigate takes three numbers: conditions,cover,skill")
         mit = Mitigating(*parts)
     action = _check(
-        modifier, difficulty, advantage, disadvantage, costly_success=costly, mitigating=mit
+        modifier, difficulty, advantage, disadvantage, mods, costly_success=costly, mitigating=mit
     )
     hand = faces_option(faces)
     if hand is not None and action.stakes:
@@ -158,6 +193,8 @@ def check(
         f"{d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}{manual}",
         markup=False,
     )
+    if d["dropped_modifiers"]:
+        console.print("not stacked: " + ", ".join(d["dropped_modifiers"]), markup=False)
     if "mitigation" in d:
         console.print("mitigation: " + " -> ".join(map(str, d["mitigation"])), markup=False)
 
@@ -169,13 +206,15 @@ def odds(
     difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
     advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
     disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
+    mods: list[str] | None = MODS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact odds of a check: the chance of success and every Effect (failures included)."""
     from referee.systems.mneme import RULESET
     from referee.systems.mneme.options import Options
 
-    dist = RULESET.odds(_check(modifier, difficulty, advantage, disadvantage), None, Options())
+    action = _check(modifier, difficulty, advantage, disadvantage, mods)
+    dist = RULESET.odds(action, None, Options())
     p = dist.at_least(0)
     effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
     if as_json:
@@ -335,6 +374,7 @@ def attack(
         None, "--armour", "-a", help=ARMOUR_HELP + " Default the target sheet's, or 0."
     ),
     rate: int | None = typer.Option(None, "--rate", "-r", help="Weapon's Rate of Attack."),
+    mods: list[str] | None = MODS_OPTION,
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " The check's dice first, then each damage roll's."
     ),
@@ -347,7 +387,13 @@ def attack(
     source = _damage_source(damage, weapon, rate)
     state = _sheet(sheet) if sheet else None
     check = _check(
-        modifier, difficulty, advantage, disadvantage, characteristic=characteristic, skill=skill
+        modifier,
+        difficulty,
+        advantage,
+        disadvantage,
+        mods,
+        characteristic=characteristic,
+        skill=skill,
     )
     action = Attack(
         check,

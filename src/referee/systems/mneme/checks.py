@@ -54,9 +54,10 @@ def stack(
     for m in modifiers:
         if abs(m.value) > MAX_MODIFIER:
             raise RulesError(f"modifier {m.source!r} is out of range ({m.value})")
-        if m.kind not in by_kind:
-            order.append(m.kind)
-        by_kind.setdefault(m.kind, []).append(m)
+        kind = m.kind.strip().lower()  # 'Equipment' and 'equipment' are one kind
+        if kind not in by_kind:
+            order.append(kind)
+        by_kind.setdefault(kind, []).append(m)
     applied: list[Modifier] = []
     dropped: list[Modifier] = []
     for kind in order:
