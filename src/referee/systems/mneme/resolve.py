@@ -140,6 +140,36 @@ def _base_details(built: Built, faces: tuple[int, ...], effect: int) -> dict[str
     }
 
 
+def check_outcome(
+    action: str,
+    built: Built,
+    effect: int,
+    roller: Roller,
+    *,
+    faces: tuple[DieRoll, ...],
+    label: str,
+    details: dict[str, Any],
+    changes: tuple[Change, ...] | list[Change] = (),
+    success: bool | None = None,
+) -> Outcome:
+    """The Outcome of a rolled check (and what followed it): the check's modifiers,
+    Difficulty and Effect, success by default ``Effect >= 0``, and how the dice came."""
+    return Outcome(
+        SYSTEM,
+        action,
+        faces=faces,
+        modifiers=built.applied,
+        target=built.difficulty,
+        result=effect,
+        success=effect >= 0 if success is None else success,
+        label=label,
+        changes=tuple(changes),
+        details=details,
+        manual=is_manual(roller),
+        rolls=roller.records,
+    )
+
+
 def _label(effect: int) -> str:
     return f"Success Effect {effect}" if effect >= 0 else f"Fail Effect {-effect}"
 
@@ -192,19 +222,16 @@ def resolve_check(
             details["costly_failure"] = degree
             label = f"Costly Failure (degree {degree})"
     _timing(check, effect, details, options)
-    return Outcome(
-        SYSTEM,
+    return check_outcome(
         "check",
+        built,
+        effect,
+        roller,
         faces=_faces(built, faces),
-        modifiers=built.applied,
-        target=built.difficulty,
-        result=effect,
-        success=success,
         label=label,
-        changes=violent,
         details=details,
-        manual=is_manual(roller),
-        rolls=roller.records,
+        changes=violent,
+        success=success,
     )
 
 
@@ -426,19 +453,16 @@ def resolve_attack(
             label = "Ordinary Failure"
         else:
             label += f"; took {data['damage']} damage"
-    return Outcome(
-        SYSTEM,
+    return check_outcome(
         "attack",
+        built,
+        effect,
+        roller,
         faces=tuple(all_dice),
-        modifiers=built.applied,
-        target=built.difficulty,
-        result=effect,
-        success=success,
         label=label,
-        changes=tuple(changes),
         details=details,
-        manual=is_manual(roller),
-        rolls=roller.records,
+        changes=tuple(changes),
+        success=success,
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.dice.odds import Distribution
@@ -63,51 +63,46 @@ class MnemeRuleset:
 
     def resolve(self, action: Any, state: Any, roller: Roller, options: Any) -> Outcome:
         """Resolve one action with dice from ``roller``."""
-        s = _state(state)
-        if isinstance(action, Check):
-            return r.resolve_check(action, s, roller, options)
-        if isinstance(action, Attack):
-            return r.resolve_attack(action, s, roller, options)
-        if isinstance(action, TakeDamage):
-            return r.resolve_take_damage(action, s, roller, options)
-        if isinstance(action, SurvivalRoll):
-            return t.resolve_survival(action, s, roller, options)
-        if isinstance(action, FirstAid):
-            return t.resolve_first_aid(action, s, roller, options)
-        if isinstance(action, Surgery):
-            return t.resolve_surgery(action, s, roller, options)
-        if isinstance(action, PassTime):
-            return k.resolve_pass_time(action, s, options, roller)
-        if isinstance(action, DyingRounds):
-            return k.resolve_dying_rounds(action, s, roller, options)
-        if isinstance(action, Stimulant):
-            return k.resolve_stimulant(action, s, options)
-        raise RulesError(f"Mneme CE cannot resolve {type(action).__name__}")
+        rule = _RESOLVE.get(type(action))
+        if rule is None:
+            raise RulesError(f"Mneme CE cannot resolve {type(action).__name__}")
+        return rule(action, _state(state), roller, options)
 
     def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
         """Exact distribution: the Effect for checks and medical checks, damage dealt for
         attacks and damage rolls, the result label for survival rolls, Alive/Dead for
         dying rounds, and the condition the clock ends in (Dead if a dying roll fails)."""
-        s = _state(state)
-        if isinstance(action, Check):
-            return r.check_odds(action, s, options)
-        if isinstance(action, Attack):
-            return r.attack_odds(action, s, options)
-        if isinstance(action, TakeDamage):
-            return r.take_damage_odds(action, options, s)
-        if isinstance(action, SurvivalRoll):
-            return t.survival_outcome_odds(action, s, options)
-        if isinstance(action, FirstAid):
-            return r.build(t.first_aid_check(action), s, options).procedure.odds()
-        if isinstance(action, Surgery):
-            return r.build(t.surgery_check(action), s, options).procedure.odds()
-        if isinstance(action, PassTime):
-            return k.pass_time_odds(action, s, options)
-        if isinstance(action, DyingRounds):
-            return k.dying_rounds_odds(action, s, options)
-        if isinstance(action, Stimulant):
-            return Distribution.constant(k.resolve_stimulant(action, s, options).label)
-        raise RulesError(f"Mneme CE has no odds for {type(action).__name__}")
+        rule = _ODDS.get(type(action))
+        if rule is None:
+            raise RulesError(f"Mneme CE has no odds for {type(action).__name__}")
+        return rule(action, _state(state), options)
+
+
+_RESOLVE: Mapping[type[Any], Callable[[Any, Character | None, Roller, Options], Outcome]] = {
+    Check: r.resolve_check,
+    Attack: r.resolve_attack,
+    TakeDamage: r.resolve_take_damage,
+    SurvivalRoll: t.resolve_survival,
+    FirstAid: t.resolve_first_aid,
+    Surgery: t.resolve_surgery,
+    PassTime: lambda a, s, roller, o: k.resolve_pass_time(a, s, o, roller),
+    DyingRounds: k.resolve_dying_rounds,
+    Stimulant: lambda a, s, _roller, o: k.resolve_stimulant(a, s, o),
+}
+"""Action type -> the rule that resolves it with dice."""
+
+_ODDS: Mapping[type[Any], Callable[[Any, Character | None, Options], Distribution[Any]]] = {
+    Check: r.check_odds,
+    Attack: r.attack_odds,
+    TakeDamage: lambda a, s, o: r.take_damage_odds(a, o, s),
+    SurvivalRoll: t.survival_outcome_odds,
+    FirstAid: lambda a, s, o: r.build(t.first_aid_check(a), s, o).procedure.odds(),
+    Surgery: lambda a, s, o: r.build(t.surgery_check(a), s, o).procedure.odds(),
+    PassTime: k.pass_time_odds,
+    DyingRounds: k.dying_rounds_odds,
+    Stimulant: lambda a, s, o: Distribution.constant(k.resolve_stimulant(a, s, o).label),
+}
+"""Action type -> the exact odds of the same rule."""
 
 
 RULESET = MnemeRuleset()

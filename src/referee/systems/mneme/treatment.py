@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee.dice.odds import Distribution
-from referee.dice.roller import Roller, is_manual
+from referee.dice.roller import Roller
 from referee.errors import RulesError
 from referee.systems.base import Change, Outcome
 from referee.systems.mneme.actions import Check, FirstAid, Surgery, SurvivalRoll
@@ -24,7 +24,14 @@ from referee.systems.mneme.medical import (
     surgery_result,
 )
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import SYSTEM, _base_details, _faces, build, massive_result
+from referee.systems.mneme.resolve import (
+    SYSTEM,
+    _base_details,
+    _faces,
+    build,
+    check_outcome,
+    massive_result,
+)
 from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.tables import INTENSIVE_CARE_DIFFICULTY, SURGERY_DIFFICULTY
 
@@ -114,19 +121,16 @@ def resolve_survival(
                 changes.append(
                     Change("self", "conditions", value="Dead", reason="failed dying roll")
                 )
-    return Outcome(
-        SYSTEM,
+    return check_outcome(
         f"survival-{action.kind}",
+        built,
+        effect,
+        roller,
         faces=tuple(all_faces),
-        modifiers=built.applied,
-        target=built.difficulty,
-        result=effect,
-        success=ok,
         label=label,
-        changes=tuple(changes),
         details=details,
-        manual=is_manual(roller),
-        rolls=roller.records,
+        changes=tuple(changes),
+        success=ok,
     )
 
 
@@ -223,19 +227,15 @@ def resolve_first_aid(
         label = f"Healed {heal}; stabilised for {details['stabilised_minutes'] // 60} hours"
     else:
         label = f"Healed {heal}"
-    return Outcome(
-        SYSTEM,
+    return check_outcome(
         "first-aid",
+        built,
+        effect,
+        roller,
         faces=_faces(built, faces),
-        modifiers=built.applied,
-        target=built.difficulty,
-        result=effect,
-        success=effect >= 0,
         label=label,
-        changes=tuple(changes),
         details=details,
-        manual=is_manual(roller),
-        rolls=roller.records,
+        changes=tuple(changes),
     )
 
 
@@ -268,19 +268,15 @@ def resolve_surgery(
     if r.harm:
         changes.append(Change("patient", "damage", delta=r.harm, reason="botched surgery"))
     label = f"Healed {r.healed}" if effect >= 0 else f"Fail Effect {r.fail_effect_left} left"
-    return Outcome(
-        SYSTEM,
+    return check_outcome(
         "surgery",
+        built,
+        effect,
+        roller,
         faces=_faces(built, faces),
-        modifiers=built.applied,
-        target=built.difficulty,
-        result=effect,
-        success=effect >= 0,
         label=label,
-        changes=tuple(changes),
         details=details,
-        manual=is_manual(roller),
-        rolls=roller.records,
+        changes=tuple(changes),
     )
 
 
