@@ -435,3 +435,36 @@ def test_interactive_weapons_armour_and_tasks(
     giazza = next(f for f in data["fighters"] if f["id"] == "giazza")
     assert giazza["damage"] == 8 and giazza["physique"] == 5 and giazza["ap"] == 3
     assert data["log"][-1].endswith("success, Effect 3")
+
+
+def test_improve_and_credit_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from referee.systems.mongrel.tables import HOUSES
+
+    sheet = dump_record(example("giazza"))  # Social 4, House Nuin
+    sheet["credit"] = {h: (2 if h == "Nuin" else 1) for h in HOUSES}  # Nuin reduced in play
+    sheet["character_points"] = 19
+    path, out_path = tmp_path / "g.json", tmp_path / "g2.json"
+    path.write_text(json.dumps(sheet))
+    # a session's 1 point makes 20 = Social 4 x 5; Social 5 lifts Nuin Credit 2 -> 3
+    argv = ["improve", str(path), "--award", "1", "--attribute", "social", "--used", "social"]
+    code, out, _ = _run(capsys, "mongrel", *argv, "--save", str(out_path), "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["points_before"], data["points_left"]) == (19, 0)
+    code, out, _ = _run(capsys, "mongrel", "credit", str(out_path), "--json")
+    assert code == 0 and json.loads(out)["Nuin"] == 3 and json.loads(out)["Mekag"] == 1
+    # 2:1 transfers: 2 from Nuin buys 1 with Mekag
+    code, out, _ = _run(
+        capsys, "mongrel", "credit", str(out_path), "--transfer", "Nuin:Mekag:1", "--json"
+    )
+    assert (json.loads(out)["Nuin"], json.loads(out)["Mekag"]) == (1, 2)
+    code, out, _ = _run(capsys, "mongrel", "credit", str(out_path), "--sacrifice", "Nuin")
+    assert code == 0 and "Nuin 2" in " ".join(out.split())
+    for argv, message in (
+        (["improve", str(path), "--expertise", "Melee"], "not used last session"),
+        (["improve", str(path), "--expertise", "Melee", "--used", "Melee"], "costs 20"),
+        (["improve", str(path), "--award", "3"], "1 or 2 points"),
+        (["credit", str(path), "--transfer", "Nuin:Mekag"], "FROM:TO:N"),
+        (["credit", str(path), "--transfer", "Nuin:Mekag:2"], "4 needed"),
+    ):
+        code, out, err = _run(capsys, "mongrel", *argv)
+        assert code != 0 and message in err and len(err.strip().splitlines()) == 1

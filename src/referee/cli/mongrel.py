@@ -145,11 +145,10 @@ def validate(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Validate a sheet: every broken creation rule, with approvals shown."""
-    from referee.systems.base import load_record
-    from referee.systems.mongrel.sheet import Sheet, derived
+    from referee.systems.mongrel.sheet import derived
     from referee.systems.mongrel.validation import audit
 
-    sheet = load_record(Sheet, load_json_file(path), rule="Mongrel sheet format")
+    sheet = _load_sheet(path)
     found = audit(sheet)
     open_ = [p for p, reason in found if reason is None]
     if as_json:
@@ -191,6 +190,125 @@ def example(
     from referee.systems.mongrel.examples import example as load
 
     emit_json(dump_record(load(name)))
+
+
+def _load_sheet(path: str) -> Any:
+    from referee.systems.base import load_record
+    from referee.systems.mongrel.sheet import Sheet
+
+    return load_record(Sheet, load_json_file(path), rule="Mongrel sheet format")
+
+
+def _save_sheet(sheet: Any, save: str | None) -> None:
+    import json
+    from pathlib import Path
+
+    from referee.systems.base import dump_record
+
+    if save is None:
+        return
+    try:
+        Path(save).write_text(json.dumps(dump_record(sheet), indent=1) + "\n")
+    except OSError as e:
+        raise RulesError(f"cannot write {save}: {e.strerror}") from None
+
+
+@app.command()
+@handle_errors
+def improve(
+    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
+    award: int = typer.Option(0, "--award", help="Session award first: 1 or 2 points (0: none)."),
+    vow: bool = typer.Option(False, "--vow", help="With --award: +1 for risk taken for the Vow."),
+    expertise: str | None = typer.Option(None, "--expertise", help="Raise this Expertise."),
+    identity: str | None = typer.Option(None, "--identity", help="Raise man, beast or demon."),
+    reduce: str | None = typer.Option(
+        None, "--reduce", help="With --identity: lower this Identity by 1 (cost x2, not x5)."
+    ),
+    attribute: str | None = typer.Option(None, "--attribute", help="Raise this attribute."),
+    used: str = typer.Option(
+        "", "--used", help="Features used last session, comma-separated (only these may rise)."
+    ),
+    save: str | None = typer.Option(None, "--save", help="Write the improved sheet here."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Character points: award a session's points, then buy one raise (unspent points are saved)."""
+    from dataclasses import replace
+
+    from referee.systems.base import dump_record
+    from referee.systems.mongrel import advancement as adv
+
+    sheet = _load_sheet(path)
+    before = sheet.character_points
+    if award:
+        sheet = replace(sheet, character_points=before + adv.award(award, vow))
+    elif vow:
+        raise RulesError("--vow adds to a session's --award")
+    chosen = [x for x in (expertise, identity, attribute) if x is not None]
+    if len(chosen) > 1:
+        raise RulesError("raise one feature at a time: --expertise, --identity or --attribute")
+    if reduce is not None and identity is None:
+        raise RulesError("--reduce goes with --identity")
+    features = {u.strip() for u in used.split(",") if u.strip()}
+    if expertise is not None:
+        sheet = adv.raise_expertise(sheet, expertise, features)
+    elif identity is not None:
+        sheet = adv.raise_identity(sheet, identity, features, reduce)
+    elif attribute is not None:
+        sheet = adv.raise_attribute(sheet, attribute, features)
+    _save_sheet(sheet, save)
+    if as_json:
+        emit_json(
+            {
+                "points_before": before,
+                "points_left": sheet.character_points,
+                "sheet": dump_record(sheet),
+            }
+        )
+        return
+    what = chosen[0] if chosen else "nothing raised"
+    console.print(
+        f"{sheet.name}: {what}; character points {before} -> {sheet.character_points}",
+        markup=False,
+    )
+
+
+@app.command()
+@handle_errors
+def credit(
+    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
+    transfer: str | None = typer.Option(
+        None, "--transfer", help="FROM:TO:N - receive N with TO, paying 2N from FROM."
+    ),
+    sacrifice: str | None = typer.Option(
+        None, "--sacrifice", help="Give a seller 1 Credit from this House's account."
+    ),
+    save: str | None = typer.Option(None, "--save", help="Write the sheet with its accounts here."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """House Credit accounts: show them, transfer at 2:1, or sacrifice 1 to a seller."""
+    from dataclasses import replace
+
+    from referee.systems.mongrel import wealth
+    from referee.systems.mongrel.sheet import credit as accounts
+
+    sheet = _load_sheet(path)
+    acc = accounts(sheet)
+    if transfer is not None:
+        parts = transfer.split(":")
+        if len(parts) != 3 or not parts[2].strip().isdigit():
+            raise RulesError(f"--transfer is FROM:TO:N with N a whole number, not {transfer!r}")
+        acc = wealth.transfer(acc, parts[0], parts[1], int(parts[2]))
+    if sacrifice is not None:
+        acc = wealth.sacrifice(acc, sacrifice)
+    sheet = replace(sheet, credit=acc) if (transfer or sacrifice) else sheet
+    _save_sheet(sheet, save)
+    if as_json:
+        emit_json(acc)
+        return
+    console.print(
+        f"{sheet.name} ({sheet.house}): " + ", ".join(f"{h} {v}" for h, v in acc.items()),
+        markup=False,
+    )
 
 
 @app.command()
