@@ -151,3 +151,33 @@ def test_huge_damage_odds_are_refused_not_hung() -> None:
         damage_odds(DamageSpec("10d10", rate_of_attack=30), 60, Target(), options=OPT)
     with pytest.raises(OddsTooComplex):
         damage_odds(DamageSpec("1d6"), 61, Target(), options=OPT)
+
+
+def test_bleeding_and_massive_damage_odds_match_every_rolled_outcome() -> None:
+    """Ch. 7, Bleeding (one roll >= HP/3) and Massive Damage (> HP in one attack): the odds
+    equal the share of all face combinations whose resolved outcome says so."""
+    import itertools
+
+    from referee.dice.roller import ScriptedRoller
+    from referee.systems.mneme.actions import TakeDamage, Threat
+    from referee.systems.mneme.damage import per_roll_odds
+    from referee.systems.mneme.resolve import bleeding_odds, massive_damage_odds
+
+    frail = Character("Frail", {"Str": 2, "Dex": 2, "End": 11, "Int": 7, "Edu": 7, "Soc": 7})
+    assert frail.hp == 15  # Seriously Wounded (and Bleeding) from 5; massive above 15
+    spec = DamageSpec("1d6", rate_of_attack=3)
+    for rolls in (2, 3):
+        bleed = massive = 0
+        combos = list(itertools.product(range(1, 7), repeat=rolls))
+        for faces in combos:
+            action = TakeDamage(rolls, Threat(spec, Target()))
+            out = RULESET.resolve(action, frail, ScriptedRoller(list(faces)), OPT)
+            bleed += bool(out.details.get("bleeding"))
+            massive += bool(out.details.get("massive_damage"))
+        per = per_roll_odds(spec, Target(), options=OPT)
+        assert bleeding_odds(per, rolls, frail, OPT) == Fraction(bleed, len(combos))
+        dist = damage_odds(spec, rolls, Target(), options=OPT)
+        assert massive_damage_odds(dist, frail) == Fraction(massive, len(combos))
+    assert bleeding_odds(per, 2, frail, OPT) == Fraction(5, 9)  # 1 - (4/6)^2
+    three = damage_odds(spec, 3, Target(), options=OPT)
+    assert massive_damage_odds(three, frail) == Fraction(10, 216)  # 16, 17 or 18 on 3d6

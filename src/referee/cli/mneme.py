@@ -260,9 +260,8 @@ def attack_odds(
         kept_count,
         per_roll_odds,
     )
-    from referee.systems.mneme.health import thresholds
     from referee.systems.mneme.options import Options
-    from referee.systems.mneme.resolve import condition_odds
+    from referee.systems.mneme.resolve import bleeding_odds, condition_odds, massive_damage_odds
     from referee.systems.mneme.tables import CONDITIONS
 
     opts = Options()
@@ -292,9 +291,8 @@ def attack_odds(
             c: fraction_text(conds.probability(c)) for c in CONDITIONS if c in conds
         }
         per = per_roll_odds(spec, target, effect_degree=effect, options=opts)
-        t = max(1, thresholds(character, opts).seriously)
-        data["p_bleeding"] = fraction_text(1 - per.at_most(t - 1) ** rolls) if rolls else "0/1"
-        data["p_massive_damage"] = fraction_text(dist.probability_where(lambda d: d > character.hp))
+        data["p_bleeding"] = fraction_text(bleeding_odds(per, rolls, character, opts))
+        data["p_massive_damage"] = fraction_text(massive_damage_odds(dist, character))
     if as_json:
         emit_json(data)
         return

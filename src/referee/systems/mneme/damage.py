@@ -9,6 +9,7 @@ the highest Rate of Attack rolls with :func:`~referee.dice.odds.keep_highest`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import partial
 
 from referee.dice.evaluate import DieRoll
@@ -196,9 +197,11 @@ def damage_odds(
     return keep_highest(per, rolls, n_keep)
 
 
-def p_single_roll_at_least(per_roll: Distribution[int], rolls: int, threshold: int) -> object:
-    """P(at least one of ``rolls`` rolls deals ``threshold`` or more) as a Fraction."""
-    below = per_roll.at_most(threshold - 1)
+def p_single_roll_at_least(per_roll: Distribution[int], rolls: int, threshold: int) -> Fraction:
+    """P(at least one of ``rolls`` independent rolls deals ``threshold`` or more). The
+    Rate of Attack never drops the largest roll, so the kept rolls give the same chance."""
+    _check_rolls(rolls)
+    below = Fraction(per_roll.at_most(threshold - 1))
     return 1 - below**rolls
 
 

@@ -8,6 +8,7 @@ distribution, so odds and rolls share one rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
@@ -21,6 +22,7 @@ from referee.systems.mneme.checks import wound_penalty as wound_value
 from referee.systems.mneme.damage import (
     DamageRolls,
     damage_odds,
+    p_single_roll_at_least,
     roll_damage,
     rolls_on_success,
 )
@@ -515,3 +517,16 @@ def condition_odds(
     t = thresholds(character, options)
     base = character.damage
     return damage.map(lambda d: condition_for(base + d, t))
+
+
+def bleeding_odds(
+    per_roll: Distribution[int], rolls: int, character: Character, options: Options
+) -> Fraction:
+    """P(the character starts Bleeding): one of the rolls reaches the Seriously Wounded
+    threshold (ch. 7, Bleeding), the same test as :func:`aftermath`."""
+    return p_single_roll_at_least(per_roll, rolls, max(1, thresholds(character, options).seriously))
+
+
+def massive_damage_odds(damage: Distribution[int], character: Character) -> Fraction:
+    """P(the attack deals more than the character's HP: massive damage, ch. 7)."""
+    return Fraction(damage.probability_where(lambda d: d > character.hp))
