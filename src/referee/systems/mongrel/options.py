@@ -26,7 +26,8 @@ class Options:
     refresh_variant: bool = option(
         False,
         "Design-note variant: recovering adds refresh_amount AP, may exceed the "
-        "maximum, and is impossible while AP are at or above the maximum.",
+        "maximum, and is impossible while AP are at or above the maximum "
+        "(fatigue still limits it).",
     )
     refresh_amount: int = option(
         3, "AP gained per recovery under refresh_variant (the notes' 'three')."
