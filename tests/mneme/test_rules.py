@@ -152,3 +152,33 @@ def test_modifier_kinds_are_compared_without_case() -> None:
     sights = [Modifier(1, "red dot", "Equipment"), Modifier(2, "scope", "equipment ")]
     applied, dropped = stack(sights, OPT)
     assert [m.source for m in applied] == ["scope"] and [m.source for m in dropped] == ["red dot"]
+
+
+def test_incoming_rolls_are_capped_by_the_adversaries_summed_rate_of_attack() -> None:
+    """Ch. 7, Damage Rolls: one roll per point of Fail Effect, up to the sum of the
+    adversaries' Rates of Attack: two broadswordsmen (RoA 1 each) against a Fail Effect of
+    4 make four 3d3-2 rolls, and the two highest land."""
+    from referee.dice.evaluate import odds
+    from referee.dice.odds import keep_highest
+    from referee.systems.mneme.actions import TakeDamage, Threat
+
+    threat = Threat(DamageSpec("3d3-2", rate_of_attack=1), rate_of_attack=1 + 1)
+    faces = [1, 1, 1, 3, 3, 3, 2, 2, 2, 3, 2, 1]  # raw 1, 7, 4, 4
+    out = RULESET.resolve(TakeDamage(4, threat), None, ScriptedRoller(faces), OPT)
+    rolls = out.details["damage_rolls"]
+    assert rolls["raw"] == [1, 7, 4, 4] and rolls["kept"] == [False, True, True, False]
+    assert out.result == 11
+    assert RULESET.odds(TakeDamage(4, threat), None, OPT) == keep_highest(odds("3d3-2"), 4, 2)
+
+
+def test_minimum_one_damage_per_roll_at_success_effect_six() -> None:
+    """Ch. 7, Armor: a hit at Effect 6+ inflicts at least 1 through any armour: a 1d3
+    weapon at SE 6 against AR 10 makes seven rolls of 1 each; at SE 5, six rolls of 0."""
+    knife = DamageSpec("1d3")
+    hit6 = Attack(Check(difficulty=6), knife, Target(armour=10))
+    out = RULESET.resolve(hit6, None, ScriptedRoller([6, 6, 1, 2, 3, 1, 2, 3, 1]), OPT)
+    assert out.details["success_effect"] == 6 and out.details["weapon_rolls"]["dealt"] == [1] * 7
+    assert out.details["damage_dealt"] == 7
+    hit5 = Attack(Check(difficulty=7), knife, Target(armour=10))
+    out5 = RULESET.resolve(hit5, None, ScriptedRoller([6, 6, 1, 2, 3, 1, 2, 3]), OPT)
+    assert out5.details["success_effect"] == 5 and out5.details["damage_dealt"] == 0
