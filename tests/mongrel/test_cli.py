@@ -468,3 +468,26 @@ def test_improve_and_credit_commands(capsys: pytest.CaptureFixture[str], tmp_pat
     ):
         code, out, err = _run(capsys, "mongrel", *argv)
         assert code != 0 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_referee_approval_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path, approved = tmp_path / "g.json", tmp_path / "g2.json"
+    path.write_text(json.dumps(dump_record(example("giazza"))))
+    argv = ["approve", str(path), "--field", "expertise,expertise.Bureaucrat"]
+    code, _, _ = _run(capsys, "mongrel", *argv, "--reason", "as printed", "--save", str(approved))
+    assert code == 0
+    code, out, _ = _run(capsys, "mongrel", "validate", str(approved), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["valid"] is True
+    assert [p["approved"] for p in data["problems"]] == ["as printed", "as printed"]
+    for argv, message in (
+        (["approve", str(path), "--field", "nope", "--reason", "x"], "no open problem at nope"),
+        (["approve", str(path), "--reason", "x"], "--all"),
+        (["approve", str(path), "--all", "--reason", " "], "--reason"),
+    ):
+        code, out, err = _run(capsys, "mongrel", *argv)
+        assert code != 0 and message in err and len(err.strip().splitlines()) == 1
+    code, out, _ = _run(capsys, "mongrel", "approve", str(path), "--all", "--reason", "GM says")
+    assert code == 0 and "0 problem(s) left open" in out

@@ -215,6 +215,51 @@ def _save_sheet(sheet: Any, save: str | None) -> None:
 
 @app.command()
 @handle_errors
+def approve(
+    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
+    reason: str = typer.Option(..., "--reason", help="Why the referee allows it (recorded)."),
+    fields: str = typer.Option(
+        "", "--field", help="Approve the problems at these field paths (comma-separated)."
+    ),
+    every: bool = typer.Option(False, "--all", help="Approve every open problem."),
+    by: str = typer.Option("", "--by", help="Who approved it."),
+    save: str | None = typer.Option(None, "--save", help="Write the approved sheet here."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Referee approval: record a reason for rules a sheet breaks, so it validates."""
+    from dataclasses import replace
+
+    from referee.systems.base import dump_record
+    from referee.systems.mongrel.sheet import Approval
+    from referee.systems.mongrel.validation import unapproved
+
+    sheet = _load_sheet(path)
+    field = [f.strip() for f in fields.split(",") if f.strip()]
+    if not reason.strip():
+        raise RulesError("--reason must say why")
+    if every == bool(field):
+        raise RulesError("name the problems with --field PATH[,PATH...] or use --all")
+    open_ = unapproved(sheet)
+    known = {p.field for p in open_}
+    missing = [f for f in field if f not in known]
+    if missing:
+        raise RulesError(
+            f"no open problem at {', '.join(missing)} (open: {', '.join(sorted(known)) or 'none'})"
+        )
+    chosen = [p for p in open_ if every or p.field in field]
+    added = tuple(Approval(p.rule, p.field, reason, by) for p in chosen)
+    sheet = replace(sheet, approvals=(*sheet.approvals, *added))
+    _save_sheet(sheet, save)
+    if as_json:
+        emit_json(dump_record(sheet))
+        return
+    for p in chosen:
+        console.print(f"approved: {p.field} [{p.rule}]", markup=False)
+    console.print(f"{len(unapproved(sheet))} problem(s) left open", markup=False)
+
+
+@app.command()
+@handle_errors
 def improve(
     path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
     award: int = typer.Option(0, "--award", help="Session award first: 1 or 2 points (0: none)."),
