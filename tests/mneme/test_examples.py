@@ -279,9 +279,13 @@ def test_armour_scale_notation(text: str, value: int, scale: str, plain: int) ->
     """Ch. 7, Armor Scale: DAR 2 = 20 AR, HAR 9 = 900 AR, KAR 3 = 3,000 AR."""
     assert armour_notation(text) == (value, scale)
     assert points(value, scale) == plain
-    # a roll of plain+5 HP through that armour deals 5; a roll of exactly plain deals 0
-    assert dealt(plain + 5, "", Target(value, scale), 0) == 5
-    assert dealt(plain, "", Target(value, scale), 0) == 0
+    # one more point of the armour's own scale gets through as one point of that scale
+    assert dealt(value + 1, scale, Target(value, scale), 0) == points(1, scale)
+    assert dealt(value, scale, Target(value, scale), 0) == 0
+    # plain damage is taken off in points when armour immunity is off: plain + 5 -> 5
+    assert dealt(plain + 5, "", Target(value, scale), 0, armour_immunity=False) == 5
+    # and with the text's scale immunity (the default), armour of a scale ignores it
+    assert dealt(plain + 5, "", Target(value, scale), 0) == 0
 
 
 @pytest.mark.parametrize(

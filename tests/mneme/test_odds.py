@@ -181,3 +181,17 @@ def test_bleeding_and_massive_damage_odds_match_every_rolled_outcome() -> None:
     assert bleeding_odds(per, 2, frail, OPT) == Fraction(5, 9)  # 1 - (4/6)^2
     three = damage_odds(spec, 3, Target(), options=OPT)
     assert massive_damage_odds(three, frail) == Fraction(10, 216)  # 16, 17 or 18 on 3d6
+
+
+def test_armour_of_a_scale_ignores_lesser_damage_by_option() -> None:
+    """Ch. 7, Scale Immunity lists armour: DAR 2 on an ordinary character ignores plain
+    5d6 (default); with armour_scale_immunity off it is 20 AR off each roll."""
+    spec = DamageSpec("5d6")
+    dar2 = Target(armour=2, armour_scale="D")
+    assert damage_odds(spec, 1, dar2, options=OPT) == Distribution.constant(0)
+    off = Options(armour_scale_immunity=False)
+    assert damage_odds(spec, 1, dar2, options=off) == odds("5d6-20").clamp(low=0)
+    # damage of the armour's own scale still goes through: D 3 against DAR 2 -> 10 HP
+    assert damage_odds(DamageSpec("3", scale="D"), 1, dar2, options=OPT) == Distribution.constant(
+        10
+    )

@@ -76,16 +76,29 @@ def minimum_for(effect_degree: int, options: Options) -> int:
     return 1 if floor > 0 and effect_degree >= floor else 0
 
 
-def dealt(raw: int, spec_scale: str, target: Target, minimum: int) -> int:
+def immune(spec_scale: str, target: Target, armour_immunity: bool = True) -> bool:
+    """Scale immunity (ch. 7, Damage Scale): a vehicle, character, armour or object of a
+    scale ignores damage of a lesser scale. The target's own scale always counts; worn
+    armour's scale counts with ``armour_immunity`` (option ``armour_scale_immunity``)."""
+    level = SCALE_ORDER.index(target.scale)
+    if armour_immunity and target.armour > 0:
+        level = max(level, SCALE_ORDER.index(target.armour_scale))
+    return SCALE_ORDER.index(spec_scale) < level
+
+
+def dealt(
+    raw: int, spec_scale: str, target: Target, minimum: int, *, armour_immunity: bool = True
+) -> int:
     """Damage one roll deals, in the target's own HP units (ch. 7, Damage Scale, Hit
     Point Scale: 20 DHP = 200 HP, so a D-scale target's HP count tens).
 
-    Scale immunity: damage of a lower scale than the target's is ignored. Otherwise
+    Scale immunity (:func:`immune`): damage of a lower scale than the target's, or than
+    its armour's, is ignored. Otherwise
     the scaled roll minus the scaled armour, expressed in the target's scale (rounded
     down: a ruling for armour of a lower scale than its wearer), never below 0, at least
     ``minimum``. For a target of the default scale these are plain points.
     """
-    if SCALE_ORDER.index(spec_scale) < SCALE_ORDER.index(target.scale):
+    if immune(spec_scale, target, armour_immunity):
         return 0
     value = raw * SCALES[spec_scale] - target.armour * SCALES[target.armour_scale]
     return max(value // SCALES[target.scale], minimum, 0)
@@ -149,7 +162,8 @@ def roll_damage(
         r = roll_expression(expr, roller)
         raws.append(r.total)
         dice.append(_dice_of(r))
-    values = tuple(dealt(x, spec.scale, target, minimum) for x in raws)
+    shield = options.armour_scale_immunity
+    values = tuple(dealt(x, spec.scale, target, minimum, armour_immunity=shield) for x in raws)
     n_keep = kept_count(rolls, spec.rate_of_attack) if keep is None else min(keep, rolls)
     order = sorted(range(rolls), key=lambda i: (-values[i], i))[:n_keep]
     kept = tuple(i in order for i in range(rolls))
@@ -169,7 +183,13 @@ def per_roll_odds(
     """Exact distribution of what one damage roll deals."""
     minimum = minimum_for(effect_degree, options)
     return expression_odds(spec.expr).map(
-        partial(dealt, spec_scale=spec.scale, target=target, minimum=minimum)
+        partial(
+            dealt,
+            spec_scale=spec.scale,
+            target=target,
+            minimum=minimum,
+            armour_immunity=options.armour_scale_immunity,
+        )
     )
 
 

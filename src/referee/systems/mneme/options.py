@@ -47,6 +47,12 @@ class Options:
         "A damage roll made at an Effect degree of at least this inflicts at least "
         "1 point through armour (0 = never).",
     )
+    armour_scale_immunity: bool = option(
+        True,
+        "Armour of a scale (DAR, HAR, KAR) makes its wearer ignore damage of a lesser scale, "
+        "as the text lists armour among what scale immunity protects (false: only the "
+        "target's own scale gives immunity; the armour is then taken off in points).",
+    )
     costly_success: bool = option(
         True, "Costly Success may be offered (the referee can still refuse it per action)."
     )
