@@ -72,3 +72,16 @@ def test_occult_spends_resolve_before_the_roll() -> None:
         occult_procedure(2, 3, "over", 4, 0, 6)
     with pytest.raises(IllegalAction, match="cannot spend"):
         occult_procedure(2, 3, "over", 4, 7, 6)
+
+
+def test_untrusted_numbers_are_bounded() -> None:
+    from referee.errors import RulesError
+
+    with pytest.raises(RulesError, match="Credit must be"):
+        buy_procedure(2, seller_social=3, credit=-5)
+    with pytest.raises(RulesError, match="Social must be"):
+        buy_procedure(2, seller_social=10**9, credit=3)
+    with pytest.raises(RulesError, match="Resolve spent must be"):
+        occult_procedure(2, 3, "over", 4, 10**5, 10**5)
+    # Credit above 6 is like 6: every die is within it
+    assert buy_procedure(1, 0, 99).odds() == buy_procedure(1, 0, 6).odds()

@@ -27,7 +27,7 @@ from referee.systems.base import Procedure
 
 from .checks import CheckResult, Mode, procedure
 from .options import ResistMode, check_resist_mode
-from .tables import MAX_DIFFICULTY, MAX_TN, MIN_TN
+from .tables import MAX_DIFFICULTY, MAX_SCORE, MAX_TN, MIN_TN
 
 MAX_OCCULT_MODIFIER = 3 * MAX_DIFFICULTY
 """Range, scale and an ordinary Modifier, each 0..4, may all apply to one working."""
@@ -81,6 +81,8 @@ def occult_procedure(
     """
     if resolve_spent < 1:
         raise IllegalAction("Occult needs at least 1 Infernal Resolve spent before the roll")
+    if resolve_spent > MAX_SCORE:
+        raise RulesError(f"Infernal Resolve spent must be 1..{MAX_SCORE}, not {resolve_spent}")
     if resolve_spent > resolve_available:
         raise IllegalAction(
             f"cannot spend {resolve_spent} Infernal Resolve with {resolve_available} left"

@@ -253,6 +253,8 @@ MIN_TN: Final = -20
 MAX_TN: Final = 30
 MAX_DIFFICULTY: Final = 4
 """Modifiers run from 1 to 4 (Mongrel, Modifiers)."""
+MAX_SCORE: Final = 99
+"""Bound on untrusted scores with no rule maximum (Credit, Resolve spent)."""
 
 
 def canonical_expertise(name: str) -> str:

@@ -17,7 +17,7 @@ from referee.dice.odds import Distribution
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Procedure
 
-from .tables import HOUSES, MAX_DICE
+from .tables import HOUSES, MAX_DICE, MAX_SCORE, MAX_TN
 
 BuyStat = tuple[int, int, int]
 """(dice in the window Social < face ≤ Credit, dice above Social, dice within Credit)."""
@@ -53,6 +53,10 @@ def buy_procedure(dice: int, seller_social: int, credit: int) -> Procedure[BuySt
     """A buying roll of ``dice`` d6 against a seller's Social and one's own Credit."""
     if not 1 <= dice <= MAX_DICE:
         raise RulesError(f"dice must be 1..{MAX_DICE}, not {dice}")
+    if not 0 <= seller_social <= MAX_TN:
+        raise RulesError(f"the seller's Social must be 0..{MAX_TN}, not {seller_social}")
+    if not 0 <= credit <= MAX_SCORE:
+        raise RulesError(f"Credit must be 0..{MAX_SCORE}, not {credit}")
     classes = _classes(seller_social, credit)
 
     def read(faces: tuple[int, ...]) -> BuyStat:
