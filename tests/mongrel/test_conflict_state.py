@@ -18,6 +18,8 @@ from referee.systems.mongrel.conflict import (
     Recover,
     Rest,
     SpendResolve,
+    Task,
+    VowRefresh,
     Wait,
 )
 from referee.systems.mongrel.examples import EXAMPLES, example
@@ -84,6 +86,20 @@ class ConflictMachine(RuleBasedStateMachine):
                 who, resolve, victim, resist, range_modifier=scope
             ):
                 assert self.conflict.fighter(who).body.ir == before - resolve
+
+    @rule(
+        expertise=st.sampled_from(("Sense", "Know", "Athletics", "Negotiate")),
+        mode=st.sampled_from(("under", "over")),
+        tn=st.none() | st.integers(0, 8),
+    )
+    def task(self, expertise: str, mode: str, tn: int | None) -> None:
+        who = self.conflict.next
+        if who is not None:
+            self._try(Task(who, expertise, tn=tn, mode=mode))  # type: ignore[arg-type]
+
+    @rule(who=st.sampled_from(IDS))
+    def vow(self, who: str) -> None:
+        self._try(VowRefresh(who))
 
     @rule(who=st.sampled_from(IDS), hours=st.integers(1, 3))
     def rest(self, who: str, hours: int) -> None:
