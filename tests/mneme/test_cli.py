@@ -252,3 +252,23 @@ def test_advantage_and_disadvantage_cancel_on_the_command_line(
     assert code != 0 and "needs 3 faces" in err
     even = ["mneme", "check", "--advantage", "1", "--disadvantage", "1", "--faces", "2,3", "--json"]
     assert json.loads(_run(capsys, *even)[1])["roll"] == 5
+
+
+def test_check_and_odds_from_a_sheet_with_wound_penalties(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ada: Dex 9 (ChM +1) + Gun Combat 1 = Competence 2; 7 damage = -2 wound penalty
+    (ch. 7, -1 per full 3), so her check at 8 is plain 2d6: 5/12; rolled 4+4 = 8, SE 0."""
+    data = example_data()
+    data["damage"] = 7
+    sheet = tmp_path / "ada.json"
+    sheet.write_text(json.dumps(data))
+    who = ["--sheet", str(sheet), "-c", "Dex", "--skill", "Gun Combat"]
+    odds = json.loads(_run(capsys, "mneme", "odds", *who, "--json")[1])
+    assert odds["p_success"] == "5/12"
+    code, out, _ = _run(capsys, "mneme", "check", *who, "--faces", "4,4", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["modifier"] == 0 and d["roll"] == 8 and d["effect"] == 0
+    assert sorted(m["value"] for m in d["modifiers"]) == [-2, 2]
+    code, _, err = _run(capsys, "mneme", "check", "-c", "Dex")
+    assert code != 0 and "sheet" in err

@@ -45,6 +45,13 @@ MODS_OPTION: Any = typer.Option(
     "condition, action (e.g. 2:equipment:scope); repeat it. Modifiers of one kind do not "
     "stack: the most favourable applies.",
 )
+SHEET_OPTION: Any = typer.Option(
+    None, "--sheet", help="The character's sheet (JSON): Competence and wound penalties."
+)
+CHAR_OPTION: Any = typer.Option(
+    None, "--characteristic", "-c", help="With --sheet: the characteristic rolled."
+)
+SKILL_OPTION: Any = typer.Option(None, "--skill", help="With --sheet: the skill rolled.")
 WARD_ARGUMENT: Any = typer.Argument(
     ..., help="Each patient's condition: Wounded, 'Seriously Wounded', ..., Dying."
 )
@@ -152,6 +159,9 @@ def check(
         None, "--mitigate", help="Mitigating Factors as conditions,cover,skill (e.g. 3,2,2)."
     ),
     mods: list[str] | None = MODS_OPTION,
+    sheet: str | None = SHEET_OPTION,
+    characteristic: str | None = CHAR_OPTION,
+    skill: str | None = SKILL_OPTION,
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
@@ -166,15 +176,24 @@ def check(
             raise RulesError("--mitigate takes three numbers: conditions,cover,skill")
         mit = Mitigating(*parts)
     action = _check(
-        modifier, difficulty, advantage, disadvantage, mods, costly_success=costly, mitigating=mit
+        modifier,
+        difficulty,
+        advantage,
+        disadvantage,
+        mods,
+        costly_success=costly,
+        mitigating=mit,
+        characteristic=characteristic,
+        skill=skill,
     )
+    state = _sheet(sheet) if sheet else None
     hand = faces_option(faces)
     if hand is not None and action.stakes:
         from referee.systems.mneme.options import Options
         from referee.systems.mneme.resolve import build
 
-        build(action, None, Options()).procedure.check_manual(hand)  # the exact count first
-    outcome = _roll(action, None, faces, seed)
+        build(action, state, Options()).procedure.check_manual(hand)  # the exact count first
+    outcome = _roll(action, state, faces, seed)
     d = outcome.details
     if as_json:
         data = outcome_data(outcome)
@@ -207,14 +226,25 @@ def odds(
     advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
     disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
     mods: list[str] | None = MODS_OPTION,
+    sheet: str | None = SHEET_OPTION,
+    characteristic: str | None = CHAR_OPTION,
+    skill: str | None = SKILL_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact odds of a check: the chance of success and every Effect (failures included)."""
     from referee.systems.mneme import RULESET
     from referee.systems.mneme.options import Options
 
-    action = _check(modifier, difficulty, advantage, disadvantage, mods)
-    dist = RULESET.odds(action, None, Options())
+    action = _check(
+        modifier,
+        difficulty,
+        advantage,
+        disadvantage,
+        mods,
+        characteristic=characteristic,
+        skill=skill,
+    )
+    dist = RULESET.odds(action, _sheet(sheet) if sheet else None, Options())
     p = dist.at_least(0)
     effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
     if as_json:
