@@ -187,3 +187,21 @@ def test_credit_follows_social_4_to_5() -> None:
     # accounts never changed by play are the starting ones: Social itself
     fresh = raise_attribute(replace(giazza, character_points=20), "social", {"social"})
     assert credit(fresh)["Nuin"] == 5
+
+
+def test_identity_examples_set_the_body_forms() -> None:
+    """Ahvia: Demon primary with Man above Beast, so a humanoid body (and wings);
+    Vooruk: Beast primary, a lion-like quadruped; Ghiazza: Man primary, human."""
+    from referee.systems.mongrel.validation import R_FORM, form_choices, problems
+
+    ahvia, vooruk, ghiazza = example("Ahvia"), example("Vooruk"), example("Ghiazza")
+    assert ahvia.identity.primary == "demon" and ahvia.identity.man > ahvia.identity.beast == 0
+    assert form_choices(ahvia.identity) == ("human",) and ahvia.powers["Wings"] == 2
+    assert vooruk.identity.primary == "beast" and "quadruped" in form_choices(vooruk.identity)
+    assert ghiazza.identity.primary == "man" and ghiazza.identity.demon == 0
+    assert form_choices(ghiazza.identity) == ("human",)
+    for sheet in (ahvia, vooruk, ghiazza):
+        assert R_FORM not in {p.rule for p in problems(sheet)}
+    # a Primary-Demon's form follows its higher other Identity; a tie leaves the choice
+    assert form_choices(replace(ahvia.identity, man=0, beast=2)) == ("quadruped", "primate", "bird")
+    assert "human" in form_choices(replace(ahvia.identity, man=1, beast=1))
