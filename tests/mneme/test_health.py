@@ -236,3 +236,12 @@ def test_targeted_damage() -> None:
     assert targeted_effect("head", 2, 24) == "Stunned"
     assert targeted_effect("vitals", 2, 24) == "Bleeding"
     assert targeted_effect("extremity", 1, 24) is None
+
+
+def test_surgery_and_clock_inputs_are_checked_before_any_roll() -> None:
+    with pytest.raises(RulesError, match="End must be"):
+        RULESET.resolve(Surgery(-5, "Seriously Wounded"), PC, ScriptedRoller([]), OPT)
+    with pytest.raises(RulesError, match="unknown condition"):
+        RULESET.resolve(Surgery(8, "Fine"), PC, ScriptedRoller([]), OPT)
+    with pytest.raises(RulesError, match="unknown activity"):
+        pass_time(PC, days=1, activity="jog", options=OPT)

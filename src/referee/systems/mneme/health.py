@@ -256,6 +256,8 @@ def pass_time(
         raise IllegalAction(f"{character.name} is dead")
     if care not in CARE_LEVELS:
         raise RulesError(f"unknown care level {care!r}; known: {', '.join(CARE_LEVELS)}")
+    if activity not in ACTIVITIES:
+        raise RulesError(f"unknown activity {activity!r}; known: {', '.join(ACTIVITIES)}")
     notes: list[str] = []
     c = character
     rounds = total_minutes * ROUNDS_PER_MINUTE

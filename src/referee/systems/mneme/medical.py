@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import MAX_VALUE, Character
 from referee.systems.mneme.tables import CARE_FOR, CARE_LOAD, FIRST_AID_DIFFICULTY
 
 MAX_MEDIC = 20
@@ -59,6 +59,7 @@ def surgery_result(effect: int, medic: int, end: int, options: Options) -> Surge
     """Surgery: a success heals twice the Success Effect; a failure's Fail Effect is
     reduced by Medic skill, what is left multiplies the time (ruling: x(1 + left)), and a
     remainder above half the character's End harms them by twice that remainder."""
+    _patient_end(end)
     base = options.surgery_minutes
     if effect >= 0:
         return SurgeryResult(2 * effect, 0, base, 0)
@@ -122,8 +123,17 @@ def intensive_care_needs_roll(supervisor_medic: int, equipped: bool) -> bool:
     return not (supervisor_medic >= 2 and equipped)
 
 
-def surgery_allowed(condition: str, facility: bool) -> None:
+def _patient_end(end: int) -> None:
+    if not 0 <= end <= MAX_VALUE:
+        raise RulesError(f"the patient's End must be 0..{MAX_VALUE}, not {end}")
+
+
+def surgery_allowed(condition: str, facility: bool, end: int | None = None) -> None:
     """Surgery needs a hospital or sickbay; it is for Seriously Wounded or worse."""
+    if condition not in CARE_FOR:
+        raise RulesError(f"unknown condition {condition!r}; known: {', '.join(CARE_FOR)}")
+    if end is not None:
+        _patient_end(end)
     if not facility:
         raise IllegalAction("surgery requires a hospital or sickbay")
     if condition in ("Unhurt", "Wounded"):

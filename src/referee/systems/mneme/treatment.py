@@ -254,7 +254,7 @@ def resolve_surgery(
 ) -> Outcome:
     """Surgery, Difficulty 8 (ch. 7, Surgery)."""
     surgeon = _need(state, "surgery")
-    surgery_allowed(action.patient_condition, action.facility)
+    surgery_allowed(action.patient_condition, action.facility, action.patient_end)
     built = build(surgery_check(action), surgeon, options)
     faces, effect = built.procedure.roll(roller)
     details = _base_details(built, faces, effect)
