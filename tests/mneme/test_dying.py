@@ -257,3 +257,20 @@ def test_rolled_survival_results_are_possible_under_the_odds(damage: int) -> Non
         for seed in range(10):
             out = RULESET.resolve(action, hurt(PC, damage), SeededRoller(seed), OPT)
             assert dist.probability(out.label) > 0, (kind, out.label)
+
+
+def test_bleeding_into_certain_death_keeps_the_rolls_made() -> None:
+    """Pat (End 8, HP 24) Dying and Bleeding at 26: -8, so each roll needs 12 (1/36) for a
+    minute of 10 rounds; at 27 (-9) 2d6 cannot make 4 and death is certain. The ten
+    rolls survived are still reported."""
+    from referee.systems.mneme.dying import roll_rounds, survival_probability
+    from referee.systems.mneme.health import due_segments
+
+    pat = hurt(PC, 26, "Bleeding")
+    segments = list(due_segments(pat, 20, OPT))
+    assert [(s.damage, s.rounds) for s in segments] == [(26, 10), (27, 10)]
+    rolls = roll_rounds(pat, segments, ScriptedRoller([6, 6] * 10), OPT)
+    assert not rolls.survived and rolls.rolled == 10 and rolls.death_round == 10
+    assert rolls.efforts == (0,) * 10 and rolls.death_damage == 27
+    assert survival_probability(pat, segments, OPT) == 0
+    assert p_survive_round(pat, 26, OPT) == Fraction(1, 36)

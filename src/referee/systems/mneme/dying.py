@@ -74,7 +74,13 @@ def roll_rounds(
         for i in range(seg.rounds):
             if p == 0:
                 return DyingRolls(
-                    rolled, certain + 1, False, seg.start + i, seg.damage, tuple(faces), ()
+                    rolled,
+                    certain + 1,
+                    False,
+                    seg.start + i,
+                    seg.damage,
+                    tuple(faces),
+                    tuple(effects),
                 )
             f, effect = built.procedure.roll(roller)
             rolled += 1
