@@ -15,7 +15,7 @@ from referee.systems.mongrel.advancement import (
     raise_identity,
 )
 from referee.systems.mongrel.examples import example
-from referee.systems.mongrel.sheet import credit
+from referee.systems.mongrel.sheet import credit, identity_now, level
 from referee.systems.mongrel.sorcery import occult_hours, occult_procedure
 from referee.systems.mongrel.wealth import buy_procedure, sacrifice, social_changed, transfer
 
@@ -51,11 +51,13 @@ def test_character_point_costs() -> None:
     assert award(2, vow_risk=True) == 3
     g = replace(example("giazza"), character_points=30)
     up = raise_expertise(g, "Melee", {"Melee"})
-    assert up.expertise["Melee"] == 5 and up.character_points == 10  # 4 × 5
+    assert level(up, "Melee") == 5 and up.character_points == 10  # 4 × 5
+    assert up.expertise["Melee"] == 4 and up.expertise_raised == {"Melee": 1}
     zero = raise_expertise(g, "Stalk", {"Stalk"})
     assert zero.character_points == 25  # from 0 costs as from 1
     ident = raise_identity(g, "beast", {"beast"}, reduce="man")
-    assert ident.identity.beast == 2 and ident.identity.man == 4 and ident.character_points == 28
+    now = identity_now(ident)
+    assert (now.beast, now.man, ident.character_points) == (2, 4, 28)  # 1 × 2
     with pytest.raises(IllegalAction, match="not used"):
         raise_expertise(g, "Melee", set())
     with pytest.raises(InvalidSheet, match="Size and Spirit"):
@@ -85,3 +87,26 @@ def test_untrusted_numbers_are_bounded() -> None:
         occult_procedure(2, 3, "over", 4, 10**5, 10**5)
     # Credit above 6 is like 6: every die is within it
     assert buy_procedure(1, 0, 99).odds() == buy_procedure(1, 0, 6).odds()
+
+
+def test_an_improved_character_still_meets_the_creation_rules() -> None:
+    from referee.systems.mongrel.conflict import Fighter
+    from referee.systems.mongrel.validation import R_POINTS, build, problems
+
+    g = example("giazza")
+    levels = build("man", ("Melee", "Bureaucrat"), ("Sense", "Athletics"), ("Lie", "Balance"))
+    legal = replace(g, expertise={k: v for k, v in levels.items() if v}, character_points=40)
+    assert problems(legal) == ()
+    up = raise_identity(raise_expertise(legal, "Melee", {"Melee"}), "beast", {"beast"})
+    assert up.character_points == 40 - 20 - 5  # Melee 4 × 5, Beast 1 × 5 (nothing lowered)
+    assert problems(up) == ()  # the raises are kept apart from the creation values
+    fighter = Fighter.from_sheet(up)  # play uses the values now
+    assert fighter.expertise["Melee"] == 5 and (fighter.man, fighter.beast) == (5, 2)
+    bad = replace(
+        up, expertise_raised={"Melee": -1, "Animal Power": 1}, identity_raised={"demon": -1}
+    )
+    assert {p.field for p in problems(bad) if p.rule == R_POINTS} >= {
+        "expertise_raised.Melee",
+        "identity_raised.demon",
+    }
+    assert "expertise_raised.Animal Power" in {p.field for p in problems(bad)}

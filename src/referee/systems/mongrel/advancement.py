@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from referee.errors import IllegalAction, InvalidSheet, Problem
 
-from .sheet import Identity, Sheet, attribute
+from .sheet import Sheet, attribute, identity_now, level
 from .tables import ATTRIBUTES, IDENTITIES, canonical_expertise
 from .validation import R_ATTR, sex_guideline_kept
 from .wealth import social_changed
@@ -45,9 +45,10 @@ def _spend(sheet: Sheet, price: int, feature: str, used: Collection[str]) -> She
 def raise_expertise(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
     """+1 Expertise for current level × 5 points."""
     exp = canonical_expertise(name)
-    cur = sheet.expertise.get(exp, 0)
+    cur = level(sheet, exp)
     out = _spend(sheet, cost(cur, 5), exp, used)
-    return replace(out, expertise={**sheet.expertise, exp: cur + 1})
+    up = sheet.expertise_raised
+    return replace(out, expertise_raised={**up, exp: up.get(exp, 0) + 1})
 
 
 def raise_identity(
@@ -58,15 +59,16 @@ def raise_identity(
         reduce is not None and (reduce not in IDENTITIES or reduce == name)
     ):
         raise IllegalAction("choose Identities among man, beast, demon (two different ones)")
-    cur = sheet.identity.score(name)
-    values = {n: sheet.identity.score(n) for n in IDENTITIES}
-    values[name] += 1
+    now = identity_now(sheet)
+    cur = now.score(name)
+    up = dict(sheet.identity_raised)
+    up[name] = up.get(name, 0) + 1
     if reduce is not None:
-        if values[reduce] < 1:
+        if now.score(reduce) < 1:
             raise IllegalAction(f"{reduce} is already 0")
-        values[reduce] -= 1
+        up[reduce] = up.get(reduce, 0) - 1
     out = _spend(sheet, cost(cur, 2 if reduce else 5), name, used)
-    return replace(out, identity=Identity(**values, primary=sheet.identity.primary))
+    return replace(out, identity_raised=up)
 
 
 def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:

@@ -41,7 +41,14 @@ from referee.systems.base import Modifier, Procedure
 from .checks import CheckResult, Mode, difficulty_modifiers, procedure, target_number
 from .damage import Body, Hit, lose_resolve, spend_resolve, take_damage
 from .options import Options
-from .sheet import Sheet, action_points, attribute, infernal_resolve
+from .sheet import (
+    Sheet,
+    action_points,
+    attribute,
+    expertise_now,
+    identity_now,
+    infernal_resolve,
+)
 from .sorcery import (
     OccultResult,
     occult_attack_procedure,
@@ -85,14 +92,15 @@ class Fighter:
         ap = action_points(sheet)
         ir = infernal_resolve(sheet)
         body = Body(attrs["size"], attrs["physique"], attrs["beauty"], ap, ap, ir, ir)
+        ident = identity_now(sheet)
         return cls(
             fid or sheet.name.lower(),
             sheet.name,
-            sheet.identity.man,
-            sheet.identity.beast,
-            sheet.identity.demon,
+            ident.man,
+            ident.beast,
+            ident.demon,
             attrs,
-            dict(sheet.expertise),
+            expertise_now(sheet),
             body,
             powers=dict(sheet.powers),
         )

@@ -72,7 +72,12 @@ class Sheet:
 
     ``attributes`` are the values as chosen; ``lowered`` how much each was
     voluntarily lowered afterwards (RULINGS: the creation rules apply to the
-    chosen values); ``raised`` what character points added later.
+    chosen values); ``raised`` what character points added later. In the same
+    way ``identity`` and ``expertise`` keep the values from creation and
+    ``identity_raised`` / ``expertise_raised`` what character points changed
+    (an Identity lowered to pay for another shows as -1), so the creation
+    rules stay checkable after advancement; play reads :func:`identity_now`
+    and :func:`level`.
     ``expertise`` maps catalogue names to levels (absent = 0);
     ``powers`` maps each power bought with the Power Expertise to its points.
     ``credit`` holds House Credit accounts once play has changed them.
@@ -92,6 +97,8 @@ class Sheet:
     vow: str = ""
     lowered: dict[str, int] = field(default_factory=dict)
     raised: dict[str, int] = field(default_factory=dict)
+    identity_raised: dict[str, int] = field(default_factory=dict)
+    expertise_raised: dict[str, int] = field(default_factory=dict)
     steps: CreationSteps | None = None
     credit: dict[str, int] | None = None
     character_points: int = 0
@@ -111,8 +118,25 @@ def attribute(sheet: Sheet, name: str) -> int:
 
 
 def level(sheet: Sheet, expertise: str) -> int:
-    """An Expertise level (0 when absent)."""
-    return sheet.expertise.get(expertise, 0)
+    """An Expertise level now: from creation plus character-point raises (0 when absent)."""
+    return sheet.expertise.get(expertise, 0) + sheet.expertise_raised.get(expertise, 0)
+
+
+def expertise_now(sheet: Sheet) -> dict[str, int]:
+    """Every Expertise level now (creation plus raises), absent ones left out."""
+    names = dict.fromkeys([*sheet.expertise, *sheet.expertise_raised])
+    return {e: level(sheet, e) for e in names if level(sheet, e)}
+
+
+def identity_now(sheet: Sheet) -> Identity:
+    """The Identity scores now: from creation plus character-point changes."""
+    i, up = sheet.identity, sheet.identity_raised
+    return Identity(
+        i.man + up.get("man", 0),
+        i.beast + up.get("beast", 0),
+        i.demon + up.get("demon", 0),
+        i.primary,
+    )
 
 
 def action_points(sheet: Sheet) -> int:

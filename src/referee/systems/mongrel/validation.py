@@ -15,7 +15,8 @@ from itertools import combinations
 
 from referee.errors import Problem
 
-from .sheet import Sheet, attribute
+from .sheet import Sheet, attribute, identity_now
+from .sheet import level as level_now
 from .tables import (
     AGES,
     ATTRIBUTES,
@@ -76,6 +77,7 @@ def problems(sheet: Sheet) -> tuple[Problem, ...]:
     out += _expertise(sheet)
     out += _powers(sheet)
     out += _wealth(sheet)
+    out += _advances(sheet)
     return tuple(out)
 
 
@@ -408,7 +410,7 @@ def _powers(sheet: Sheet) -> Iterable[Problem]:
         if name == "Replacement limb" and points > MAX_REPLACEMENT_LIMBS:
             yield Problem(R_POWERS, f"powers.{name}", "1 point per limb, four limbs", points)
     total = sum(sheet.powers.values())
-    level = sheet.expertise.get(POWER[primary], 0)
+    level = level_now(sheet, POWER[primary])
     if total != level:
         yield Problem(
             R_POWERS,
@@ -416,6 +418,28 @@ def _powers(sheet: Sheet) -> Iterable[Problem]:
             f"the points allocated must equal {POWER[primary]} ({level})",
             total,
         )
+
+
+def _advances(sheet: Sheet) -> Iterable[Problem]:
+    """Character-point changes: known names, Expertise only raised, scores not below 0."""
+    for name, amount in sheet.expertise_raised.items():
+        where = f"expertise_raised.{name}"
+        if name not in EXPERTISE:
+            yield Problem(R_POINTS, where, "unknown Expertise", name)
+        elif amount < 0:
+            yield Problem(R_POINTS, where, "character points only raise Expertise", amount)
+        elif amount and EXPERTISE[name][1] is None and name != POWER.get(sheet.identity.primary):
+            yield Problem(R_POWER_PRIMARY, where, "only the primary Identity's Power", amount)
+    for name in sheet.identity_raised:
+        if name not in IDENTITIES:
+            yield Problem(R_POINTS, f"identity_raised.{name}", "not an Identity", name)
+    if all(n in IDENTITIES for n in sheet.identity_raised):
+        now = identity_now(sheet)
+        for n in IDENTITIES:
+            if now.score(n) < 0:
+                yield Problem(
+                    R_POINTS, f"identity_raised.{n}", "an Identity cannot go below 0", now.score(n)
+                )
 
 
 def _wealth(sheet: Sheet) -> Iterable[Problem]:
