@@ -272,3 +272,15 @@ def test_check_and_odds_from_a_sheet_with_wound_penalties(
     assert sorted(m["value"] for m in d["modifiers"]) == [-2, 2]
     code, _, err = _run(capsys, "mneme", "check", "-c", "Dex")
     assert code != 0 and "sheet" in err
+
+
+def test_condition_presets_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Difficulty 8 + mostly concealed (+2) - the PC's minor outnumbering edge (-1) = 9:
+    2d6 >= 9 is 10/36 = 5/18."""
+    argv = ["--condition", "concealment:mostly", "--condition=-outnumbered:minor"]
+    odds = json.loads(_run(capsys, "mneme", "odds", *argv, "--json")[1])
+    assert odds["p_success"] == "5/18"
+    check = json.loads(_run(capsys, "mneme", "check", *argv, "--faces", "4,5", "--json")[1])
+    assert check["difficulty"] == 9 and check["effect"] == 0
+    code, _, err = _run(capsys, "mneme", "odds", "--condition", "fog:thick")
+    assert code != 0 and "unknown condition preset" in err and err.count("\n") == 1

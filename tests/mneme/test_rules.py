@@ -182,3 +182,33 @@ def test_minimum_one_damage_per_roll_at_success_effect_six() -> None:
     hit5 = Attack(Check(difficulty=7), knife, Target(armour=10))
     out5 = RULESET.resolve(hit5, None, ScriptedRoller([6, 6, 1, 2, 3, 1, 2, 3]), OPT)
     assert out5.details["success_effect"] == 5 and out5.details["damage_dealt"] == 0
+
+
+def test_condition_presets_modify_the_difficulty() -> None:
+    """Companion facts: concealment / cover partial, mostly, full = +1 / +2 / +4; ranged
+    attack in close quarters +2; outnumbered +1 / +2 / +3; superior firepower +1..+3 and
+    position +1..+2; a leading '-' is the PC's own edge."""
+    from referee.systems.mneme.effects import condition_difficulty, with_conditions
+
+    expected = {
+        "concealment:partial": 1,
+        "concealment:mostly": 2,
+        "concealment:full": 4,
+        "cover:partial": 1,
+        "cover:mostly": 2,
+        "cover:full": 4,
+        "close quarters:ranged": 2,
+        "outnumbered:minor": 1,
+        "outnumbered:significant": 2,
+        "outnumbered:overwhelming": 3,
+        "superior firepower:3": 3,
+        "superior position:2": 2,
+        "-superior firepower:1": -1,
+    }
+    for preset, change in expected.items():
+        assert condition_difficulty(preset)[1] == change
+    assert with_conditions(8, ["concealment:mostly", "-outnumbered:minor"])[0] == 9
+    with pytest.raises(RulesError, match="does not stack"):
+        with_conditions(8, ["cover:full", "Cover:partial"])
+    with pytest.raises(RulesError, match="known"):
+        condition_difficulty("superior position:3")

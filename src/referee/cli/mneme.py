@@ -52,6 +52,14 @@ CHAR_OPTION: Any = typer.Option(
     None, "--characteristic", "-c", help="With --sheet: the characteristic rolled."
 )
 SKILL_OPTION: Any = typer.Option(None, "--skill", help="With --sheet: the skill rolled.")
+COND_OPTION: Any = typer.Option(
+    None,
+    "--condition",
+    help="A named condition raising the Difficulty: concealment:partial|mostly|full, "
+    "cover:partial|mostly|full, 'close quarters:ranged', 'superior firepower:1..3', "
+    "'superior position:1..2', outnumbered:minor|significant|overwhelming; a leading '-' "
+    "for the PC's own edge. Repeatable.",
+)
 WARD_ARGUMENT: Any = typer.Argument(
     ..., help="Each patient's condition: Wounded, 'Seriously Wounded', ..., Dying."
 )
@@ -96,13 +104,16 @@ def _check(
     advantage: int,
     disadvantage: int,
     typed: list[str] | None = None,
+    conditions: list[str] | None = None,
     **kw: Any,
 ) -> Any:
     from referee.systems.mneme.actions import Check
+    from referee.systems.mneme.effects import with_conditions
 
+    target, _ = with_conditions(_difficulty(difficulty), conditions or ())
     given = [Modifier(modifier, "--modifier", "total")] if modifier else []
     mods = (*given, *(_typed(t) for t in typed or ()))
-    return Check(_difficulty(difficulty), mods, advantage, disadvantage, **kw)
+    return Check(target, mods, advantage, disadvantage, **kw)
 
 
 def _faces_text(outcome: Outcome) -> str:
@@ -159,6 +170,7 @@ def check(
         None, "--mitigate", help="Mitigating Factors as conditions,cover,skill (e.g. 3,2,2)."
     ),
     mods: list[str] | None = MODS_OPTION,
+    conditions: list[str] | None = COND_OPTION,
     sheet: str | None = SHEET_OPTION,
     characteristic: str | None = CHAR_OPTION,
     skill: str | None = SKILL_OPTION,
@@ -181,6 +193,7 @@ def check(
         advantage,
         disadvantage,
         mods,
+        conditions,
         costly_success=costly,
         mitigating=mit,
         characteristic=characteristic,
@@ -226,6 +239,7 @@ def odds(
     advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
     disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
     mods: list[str] | None = MODS_OPTION,
+    conditions: list[str] | None = COND_OPTION,
     sheet: str | None = SHEET_OPTION,
     characteristic: str | None = CHAR_OPTION,
     skill: str | None = SKILL_OPTION,
@@ -241,6 +255,7 @@ def odds(
         advantage,
         disadvantage,
         mods,
+        conditions,
         characteristic=characteristic,
         skill=skill,
     )
@@ -403,6 +418,7 @@ def attack(
     ),
     rate: int | None = typer.Option(None, "--rate", "-r", help="Weapon's Rate of Attack."),
     mods: list[str] | None = MODS_OPTION,
+    conditions: list[str] | None = COND_OPTION,
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " The check's dice first, then each damage roll's."
     ),
@@ -420,6 +436,7 @@ def attack(
         advantage,
         disadvantage,
         mods,
+        conditions,
         characteristic=characteristic,
         skill=skill,
     )

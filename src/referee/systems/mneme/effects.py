@@ -12,7 +12,7 @@ from fractions import Fraction
 from referee.dice.evaluate import odds
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.tables import TIME_PERCENT
+from referee.systems.mneme.tables import CONDITION_PRESETS, TIME_PERCENT
 
 DISCREPANCIES: tuple[str, ...] = (
     "Fail Effect: both texts say a Fail Effect arises 'when the Effect is less than the "
@@ -165,3 +165,37 @@ def stealth_skill(known: Mapping[str, int], options: Options) -> str | None:
     if not have:
         return None
     return max(have, key=lambda t: t[0])[1]
+
+
+def condition_difficulty(preset: str) -> tuple[str, int]:
+    """A named condition preset as a Difficulty change (companion facts, Conditions and
+    Superiority): ``"concealment:mostly"`` -> +2, ``"outnumbered:minor"`` -> +1, and a
+    leading ``-`` for the PC's own edge (``"-superior firepower:2"`` -> -2). Returns the
+    preset's name and the change."""
+    text = preset.strip()
+    sign = -1 if text.startswith("-") else 1
+    name, _, level = text.lstrip("-+").partition(":")
+    key = name.strip().lower()
+    if key not in CONDITION_PRESETS:
+        known = ", ".join(CONDITION_PRESETS)
+        raise RulesError(f"unknown condition preset {name.strip()!r}; known: {known}")
+    ladder = CONDITION_PRESETS[key]
+    if not level.strip():
+        steps = "/".join(ladder.names())
+        raise RulesError(f"condition {key!r} needs a level ({key}:{steps})")
+    return key, sign * ladder.value(level.strip())
+
+
+def with_conditions(difficulty: int, presets: Iterable[str]) -> tuple[int, tuple[str, ...]]:
+    """The Difficulty after condition presets, and how each changed it. Conditions of the
+    same name do not stack (ch. 2): naming one twice is an error, not a sum."""
+    seen: set[str] = set()
+    notes: list[str] = []
+    for preset in presets:
+        key, change = condition_difficulty(preset)
+        if key in seen:
+            raise RulesError(f"condition {key!r} is named twice; the same kind does not stack")
+        seen.add(key)
+        difficulty += change
+        notes.append(f"{preset.strip()} {change:+d}")
+    return difficulty, tuple(notes)

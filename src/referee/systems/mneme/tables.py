@@ -158,3 +158,17 @@ FIRST_AID_DIFFICULTY: Final = MappingProxyType({"other": 8, "self": 10})
 SURGERY_DIFFICULTY: Final = 8
 INTENSIVE_CARE_DIFFICULTY: Final = 8
 INTENSIVE_DYING_DAYS: Final = 3
+
+CONDITION_PRESETS: Final = MappingProxyType(
+    {
+        "concealment": Ladder(((1, "partial"), (2, "mostly"), (4, "full"))),
+        "cover": Ladder(((1, "partial"), (2, "mostly"), (4, "full"))),
+        "close quarters": Ladder(((2, "ranged"),)),
+        "superior firepower": Ladder(((1, "1"), (2, "2"), (3, "3"))),
+        "superior position": Ladder(((1, "1"), (2, "2"))),
+        "outnumbered": Ladder(((1, "minor"), (2, "significant"), (3, "overwhelming"))),
+    }
+)
+"""Companion facts (Mneme CE conditions and superiority): named presets for conditions
+that modify a Difficulty, each a ladder of levels. The referee judges which apply;
+unaware / ambushed PCs roll with Disadvantage and unaware adversaries give Advantage."""
