@@ -160,6 +160,10 @@ def test_occult_working_without_target_and_with_power_dice() -> None:
     entry = w.log[-1]
     assert entry.result is not None and entry.result.effect == 1 + 4 + 1
     assert [m.value for m in entry.modifiers] == [1, 1]  # roll-over TN 3 + 1; +1 Effect
+    # a failed working that attacks nobody is a failed task: no AP lost (only misses cost)
+    failed = c.apply(Occult("alwia", tn=3, mode="over"), ScriptedRoller([2]))
+    assert failed.log[-1].summary.endswith("failure")
+    assert failed.fighter("alwia").body.ap == 6 and failed.fighter("alwia").body.ir == 5
     # a Power augmenting Occult adds dice - and hours
     p = c.apply(Occult("alwia", power="Wings"), ScriptedRoller([1, 2, 3]))
     assert p.hours == 3 and p.log[-1].faces == (1, 2, 3)

@@ -649,12 +649,12 @@ def _occult(c: Conflict, a: Occult, roller: Roller, o: Options) -> tuple[Conflic
         if result.resist.success:
             how += f" (Effect {result.resist.effect})"
     w = result.working
-    if not w.success:
-        f = _pay(f, 1)
+    if not w.success:  # a missed attack costs 1 AP; a failed task costs nothing (like Task)
+        f = _pay(f, 1) if tgt is not None else f
         c = c._put(f)
         if tgt is not None:
             c = c._put(tgt)
-        note = "miss, 1 AP lost" if tgt is not None else "failure, 1 AP lost"
+        note = "miss, 1 AP lost" if tgt is not None else "failure"
         entry = Entry(a, f"{how}: {note}", faces, result, plan.hours, plan.modifiers, plan.tn)
         return c._to_back(f.id), entry
     c = c._put(f)
