@@ -284,3 +284,14 @@ def test_condition_presets_on_the_command_line(capsys: pytest.CaptureFixture[str
     assert check["difficulty"] == 9 and check["effect"] == 0
     code, _, err = _run(capsys, "mneme", "odds", "--condition", "fog:thick")
     assert code != 0 and "unknown condition preset" in err and err.count("\n") == 1
+
+
+def test_odds_json_every_effect_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    """2d6 + 0 vs 8: Effect s - 8 for each 2d6 sum s, with (6 - |s - 7|) / 36, reduced."""
+    from fractions import Fraction
+
+    data = json.loads(_run(capsys, "mneme", "odds", "-m", "0", "-d", "8", "--json")[1])
+    expected = {str(s - 8): Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
+    assert data["effect"] == {k: f"{v.numerator}/{v.denominator}" for k, v in expected.items()}
+    assert list(data["effect"]) == [str(e) for e in range(-6, 5)]
+    assert data["effect"]["0"] == "1/6" and data["effect"]["-1"] == "5/36"
