@@ -294,4 +294,4 @@ def test_odds_json_every_effect_by_hand(capsys: pytest.CaptureFixture[str]) -> N
     expected = {str(s - 8): Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
     assert data["effect"] == {k: f"{v.numerator}/{v.denominator}" for k, v in expected.items()}
     assert list(data["effect"]) == [str(e) for e in range(-6, 5)]
-    assert data["effect"]["0"] == "1/6" and data["effect"]["-1"] == "5/36"
+    assert data["effect"]["0"] == "5/36" and data["effect"]["-1"] == "1/6"  # sums 8 and 7
