@@ -188,6 +188,15 @@ def test_surgery() -> None:
     botched = surgery_result(-6, 1, 8, OPT)  # 6 - Medic 1 = 5 left; 5 > 8 / 2
     assert botched.fail_effect_left == 5 and botched.harm == 10 and botched.minutes == 180
     assert surgery_result(-2, 1, 8, OPT).harm == 0
+    # the remainder must exceed half End: 4 left against End 8 does no harm, 5 of End 9 does
+    assert surgery_result(-5, 1, 8, OPT).harm == 0
+    assert surgery_result(-6, 1, 9, OPT).harm == 10
+    # Medic skill absorbs a small Fail Effect entirely: the base 30 minutes
+    whole = surgery_result(-3, 3, 8, OPT)
+    assert (whole.fail_effect_left, whole.minutes, whole.harm) == (0, 30, 0)
+    literal = Options(surgery_time="times")
+    assert surgery_result(-6, 1, 8, literal).minutes == 150  # x 5
+    assert surgery_result(-2, 1, 8, literal).minutes == 30  # x 1
     with pytest.raises(IllegalAction, match="hospital"):
         RULESET.resolve(
             Surgery(8, "Seriously Wounded", facility=False), PC, ScriptedRoller([3, 3]), OPT

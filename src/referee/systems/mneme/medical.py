@@ -57,7 +57,8 @@ class SurgeryResult:
 
 def surgery_result(effect: int, medic: int, end: int, options: Options) -> SurgeryResult:
     """Surgery: a success heals twice the Success Effect; a failure's Fail Effect is
-    reduced by Medic skill, what is left multiplies the time (ruling: x(1 + left)), and a
+    reduced by Medic skill, what is left multiplies the time (option ``surgery_time``:
+    x (1 + left) by default, or x left), and a
     remainder above half the character's End harms them by twice that remainder."""
     _patient_end(end)
     base = options.surgery_minutes
@@ -65,7 +66,8 @@ def surgery_result(effect: int, medic: int, end: int, options: Options) -> Surge
         return SurgeryResult(2 * effect, 0, base, 0)
     left = max(0, -effect - max(0, medic))
     harm = 2 * left if 2 * left > end else 0
-    return SurgeryResult(0, left, base * (1 + left), harm)
+    factor = 1 + left if options.surgery_time == "one_plus" else max(1, left)
+    return SurgeryResult(0, left, base * factor, harm)
 
 
 def _medic_level(level: int, who: str = "Medic level") -> int:

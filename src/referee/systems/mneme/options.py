@@ -15,6 +15,7 @@ HP_THRESHOLDS = ("chapter", "table")
 STACKING = ("most_favourable", "best_bonus_worst_penalty")
 TIME_RULES = ("smallest_unit", "percentage")
 MASSIVE_WOUNDS = ("before", "after")
+SURGERY_TIME = ("one_plus", "times")
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,12 @@ class Options:
     )
     first_aid_rounds: int = option(30, "Rounds a first-aid task takes (3 minutes).")
     surgery_minutes: int = option(30, "Base duration of surgery.")
+    surgery_time: str = option(
+        "one_plus",
+        "How the Fail Effect left after the Medic skill multiplies surgery's time: "
+        "'one_plus' = x (1 + left), so every point left costs time; 'times' = x left "
+        "(at least x 1), the words read literally.",
+    )
     care_capacity_base: int = option(8, "Light-care patients a Medic-0 caregiver can care for.")
     monitoring_base: int = option(32, "Light-care patients a Medic-0 character can monitor a day.")
 
@@ -100,6 +107,8 @@ class Options:
             raise RulesError(f"stacking must be one of {STACKING}")
         if self.massive_damage_wounds not in MASSIVE_WOUNDS:
             raise RulesError(f"massive_damage_wounds must be one of {MASSIVE_WOUNDS}")
+        if self.surgery_time not in SURGERY_TIME:
+            raise RulesError(f"surgery_time must be one of {SURGERY_TIME}")
         if self.time_rule not in TIME_RULES:
             raise RulesError(f"time_rule must be one of {TIME_RULES}")
         if not 0 <= self.max_net_advantage <= 3:
