@@ -199,18 +199,23 @@ def _load_sheet(path: str) -> Any:
     return load_record(Sheet, load_json_file(path), rule="Mongrel sheet format")
 
 
-def _save_sheet(sheet: Any, save: str | None) -> None:
+def _write_json(path: str | None, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` (nothing when ``None``); a clear error if it fails."""
     import json
     from pathlib import Path
 
-    from referee.systems.base import dump_record
-
-    if save is None:
+    if path is None:
         return
     try:
-        Path(save).write_text(json.dumps(dump_record(sheet), indent=1) + "\n")
+        Path(path).write_text(json.dumps(data, indent=1) + "\n")
     except OSError as e:
-        raise RulesError(f"cannot write {save}: {e.strerror}") from None
+        raise RulesError(f"cannot write {path}: {e.strerror}") from None
+
+
+def _save_sheet(sheet: Any, save: str | None) -> None:
+    from referee.systems.base import dump_record
+
+    _write_json(save, dump_record(sheet))
 
 
 @app.command()
@@ -620,9 +625,9 @@ def conflict(
 
     data = load_json_file(path)
     c = run_script(data, seed)
+    options = load_record(Options, data.get("options", {}), rule="Mongrel options")
     if interactive:
         roller = SeededRoller(seed) if seed is not None else SystemRoller()
-        options = load_record(Options, data.get("options", {}), rule="Mongrel options")
         for line in sys.stdin:
             text = line.strip()
             if text in ("quit", "exit"):
@@ -637,14 +642,7 @@ def conflict(
             except RulesError as e:
                 console.print(f"error: {e}", markup=False)
     if save is not None:
-        import json
-        from pathlib import Path
-
-        opts = load_record(Options, data.get("options", {}), rule="Mongrel options")
-        try:
-            Path(save).write_text(json.dumps(to_script(c, opts), indent=1) + "\n")
-        except OSError as e:
-            raise RulesError(f"cannot write {save}: {e.strerror}") from None
+        _write_json(save, to_script(c, options))
     _show_conflict(c, as_json)
 
 
