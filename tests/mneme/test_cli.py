@@ -295,3 +295,16 @@ def test_odds_json_every_effect_by_hand(capsys: pytest.CaptureFixture[str]) -> N
     assert data["effect"] == {k: f"{v.numerator}/{v.denominator}" for k, v in expected.items()}
     assert list(data["effect"]) == [str(e) for e in range(-6, 5)]
     assert data["effect"]["0"] == "5/36" and data["effect"]["-1"] == "1/6"  # sums 8 and 7
+
+
+@pytest.mark.parametrize(
+    ("faces", "seconds"), [("4,4", "3/1"), ("4,5", "2/1"), ("3,4", "4/1"), ("2,3", "6/1")]
+)
+def test_one_d6_second_action_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], faces: str, seconds: str
+) -> None:
+    """Ch. 2, Time and Checks at Difficulty 8: SE 0 -> 3 s, SE 1 -> 2 s, FE 1 -> 4 s,
+    FE 3 -> 6 s for a 1d6-second action."""
+    argv = ["mneme", "check", "--duration", "1d6", "--faces", faces, "--json"]
+    data = json.loads(_run(capsys, *argv)[1])
+    assert data["details"]["median_time"] == 3 and data["details"]["time"] == seconds

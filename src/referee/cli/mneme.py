@@ -166,6 +166,10 @@ def check(
     advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
     disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
     costly: bool = typer.Option(False, "--costly", help="Take a failure as a Costly Success."),
+    duration: str | None = typer.Option(
+        None, "--duration", help="The task's duration roll (e.g. 1d6): the time the Effect gives."
+    ),
+    unit: int = typer.Option(1, "--unit", help="With --duration: its smallest unit."),
     mitigate: str | None = typer.Option(
         None, "--mitigate", help="Mitigating Factors as conditions,cover,skill (e.g. 3,2,2)."
     ),
@@ -196,6 +200,8 @@ def check(
         conditions,
         costly_success=costly,
         mitigating=mit,
+        duration=duration,
+        unit=unit,
         characteristic=characteristic,
         skill=skill,
     )
@@ -229,6 +235,8 @@ def check(
         console.print("not stacked: " + ", ".join(d["dropped_modifiers"]), markup=False)
     if "mitigation" in d:
         console.print("mitigation: " + " -> ".join(map(str, d["mitigation"])), markup=False)
+    if "time" in d:
+        console.print(f"time: {d['time']} (median {d['median_time']})", markup=False)
 
 
 @app.command()
