@@ -189,6 +189,8 @@ def test_shield_protection_2_absorbs_two_of_three_rolls() -> None:
     assert out.result == 4
     cover_change = [c for c in out.changes if c.target == "cover"]
     assert cover_change[0].delta == 24
+    # the PC's exact odds: the one 3d6 attack left after the shield took two
+    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == odds("3d6")
 
 
 @pytest.mark.parametrize(("effect", "seconds"), [(0, 3), (1, 2), (-1, 4), (-3, 6)])
