@@ -308,3 +308,29 @@ def test_one_d6_second_action_on_the_command_line(
     argv = ["mneme", "check", "--duration", "1d6", "--faces", faces, "--json"]
     data = json.loads(_run(capsys, *argv)[1])
     assert data["details"]["median_time"] == 3 and data["details"]["time"] == seconds
+
+
+def test_athletic_attack_and_stealth_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ch. 2, Combined Difficulties: ChM 1 (Dex 9), Melee 0, no Athletics -> Competence 1
+    against 8 + 1; with Athletics the Difficulty stays 8. Stealth uses Recon (1)."""
+    data = example_data()
+    skilled = tmp_path / "skilled.json"
+    skilled.write_text(json.dumps(data))
+    del data["skills"]["Athletics"]
+    clumsy = tmp_path / "clumsy.json"
+    clumsy.write_text(json.dumps(data))
+    argv = ["-c", "Dex", "--combined", "Melee,Athletics", "--json"]
+    out = _run(capsys, "mneme", "check", "--sheet", str(clumsy), *argv, "--faces", "4,4")[1]
+    d = json.loads(out)
+    assert (d["difficulty"], d["modifier"], d["roll"], d["success"]) == (9, 1, 9, True)
+    assert d["details"]["missing_skills"] == ["Athletics"]
+    odds = json.loads(_run(capsys, "mneme", "odds", "--sheet", str(clumsy), *argv)[1])
+    assert odds["p_success"] == "5/12"  # 2d6 + 1 >= 9
+    ok = json.loads(
+        _run(capsys, "mneme", "check", "--sheet", str(skilled), *argv, "--faces", "4,4")[1]
+    )
+    assert ok["difficulty"] == 8
+    sneak = ["mneme", "check", "--sheet", str(skilled), "-c", "Dex", "--stealth", "--faces", "3,3"]
+    assert json.loads(_run(capsys, *sneak, "--json")[1])["modifier"] == 2

@@ -60,6 +60,15 @@ COND_OPTION: Any = typer.Option(
     "'superior position:1..2', outnumbered:minor|significant|overwhelming; a leading '-' "
     "for the PC's own edge. Repeatable.",
 )
+STEALTH_OPTION: Any = typer.Option(
+    False, "--stealth", help="With --sheet: a stealth roll (the better of Recon and Streetwise)."
+)
+COMBINED_OPTION: Any = typer.Option(
+    None,
+    "--combined",
+    help="With --sheet: skills the task combines, the rolled one first (e.g. Melee,Athletics); "
+    "+1 Difficulty per other one the character lacks.",
+)
 WARD_ARGUMENT: Any = typer.Argument(
     ..., help="Each patient's condition: Wounded, 'Seriously Wounded', ..., Dying."
 )
@@ -81,6 +90,11 @@ def _difficulty(text: str) -> int:
 
 MOD_KINDS = ("competence", "equipment", "condition", "action")
 """Kinds of modifier (Mneme CE ch. 2, Modifiers to Rolls); Advantage has its own options."""
+
+
+def _skills(text: str | None) -> tuple[str, ...]:
+    """``"Melee,Athletics"`` -> ``("Melee", "Athletics")``."""
+    return tuple(p.strip() for p in (text or "").split(",") if p.strip())
 
 
 def _typed(text: str) -> Modifier:
@@ -178,6 +192,8 @@ def check(
     sheet: str | None = SHEET_OPTION,
     characteristic: str | None = CHAR_OPTION,
     skill: str | None = SKILL_OPTION,
+    stealth: bool = STEALTH_OPTION,
+    combined: str | None = COMBINED_OPTION,
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
@@ -204,6 +220,8 @@ def check(
         unit=unit,
         characteristic=characteristic,
         skill=skill,
+        stealth=stealth,
+        combined_skills=_skills(combined),
     )
     state = _sheet(sheet) if sheet else None
     hand = faces_option(faces)
@@ -251,6 +269,8 @@ def odds(
     sheet: str | None = SHEET_OPTION,
     characteristic: str | None = CHAR_OPTION,
     skill: str | None = SKILL_OPTION,
+    stealth: bool = STEALTH_OPTION,
+    combined: str | None = COMBINED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact odds of a check: the chance of success and every Effect (failures included)."""
@@ -266,6 +286,8 @@ def odds(
         conditions,
         characteristic=characteristic,
         skill=skill,
+        stealth=stealth,
+        combined_skills=_skills(combined),
     )
     dist = RULESET.odds(action, _sheet(sheet) if sheet else None, Options())
     p = dist.at_least(0)
