@@ -491,3 +491,19 @@ def test_referee_approval_from_the_command_line(
         assert code != 0 and message in err and len(err.strip().splitlines()) == 1
     code, out, _ = _run(capsys, "mongrel", "approve", str(path), "--all", "--reason", "GM says")
     assert code == 0 and "0 problem(s) left open" in out
+
+
+def test_validate_with_the_tables_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sheet, opts = tmp_path / "v.json", tmp_path / "o.json"
+    sheet.write_text(json.dumps(dump_record(example("vooruk"))))
+    opts.write_text(json.dumps({"max_score": 6}))
+    code, out, _ = _run(capsys, "mongrel", "validate", str(sheet), "--options", str(opts), "--json")
+    assert code == 1
+    assert ("attributes.physique", 7) in {
+        (p["field"], p["value"]) for p in json.loads(out)["problems"]
+    }
+    opts.write_text(json.dumps({"max_score": 0}))
+    code, _, err = _run(capsys, "mongrel", "validate", str(sheet), "--options", str(opts))
+    assert code != 0 and "max_score" in err and len(err.strip().splitlines()) == 1

@@ -152,3 +152,22 @@ def test_the_reported_build_is_truly_the_closest() -> None:
         cases.append((primary, {e: rng.choice((0, 1, 1, 2, 3, 4)) for e in candidates(primary)}))
     for primary, levels in cases:
         assert closest_build(primary, levels).distance == _exhaustive_distance(primary, levels)
+
+
+def test_max_score_variant_from_the_design_notes() -> None:
+    from referee.errors import RulesError
+    from referee.systems.mongrel.validation import R_MAX_SCORE
+
+    six = Options(max_score=6)
+    flagged = [
+        (p.field, p.value) for p in problems(example("vooruk"), six) if p.rule == R_MAX_SCORE
+    ]
+    assert flagged == [("attributes.physique", 7)]  # the notes' worry: Vooruk's Physique 7
+    assert not [p for p in problems(example("alwia"), six) if p.rule == R_MAX_SCORE]
+    assert R_MAX_SCORE not in {p.rule for p in problems(example("vooruk"))}  # off by default
+    five = {p.field for p in RULESET.validate(example("alwia"), Options(max_score=5))}
+    assert {"attributes.spirit", "attributes.speed"} <= five
+    import pytest
+
+    with pytest.raises(RulesError, match="max_score"):
+        Options(max_score=0)

@@ -142,14 +142,24 @@ def check(
 @handle_errors
 def validate(
     path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
+    options_path: str | None = typer.Option(
+        None, "--options", help='The table\'s options (JSON), e.g. {"max_score": 6}.'
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Validate a sheet: every broken creation rule, with approvals shown."""
+    from referee.systems.base import load_record
+    from referee.systems.mongrel.options import Options
     from referee.systems.mongrel.sheet import derived
     from referee.systems.mongrel.validation import audit
 
     sheet = _load_sheet(path)
-    found = audit(sheet)
+    options = (
+        load_record(Options, load_json_file(options_path), rule="Mongrel options")
+        if options_path is not None
+        else Options()
+    )
+    found = audit(sheet, options)
     open_ = [p for p, reason in found if reason is None]
     if as_json:
         emit_json(

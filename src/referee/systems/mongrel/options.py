@@ -61,6 +61,11 @@ class Options:
         "'subtract': the Resist Effect is taken from the Occult Effect, floor 0 "
         "(like armour); 'cancel': any successful Resist negates the working.",
     )
+    max_score: int | None = option(
+        None,
+        "Design-note variant: no Identity, attribute or Expertise above this at "
+        "creation (the notes consider 6); None keeps the text's rules, where 7s occur.",
+    )
     resist_costs_ap: bool = option(
         True,
         "Resisting an Occult attack counts as defending: the target spends 1 AP "
@@ -69,3 +74,5 @@ class Options:
 
     def __post_init__(self) -> None:
         check_resist_mode(self.resist_mode)
+        if self.max_score is not None and not 1 <= self.max_score <= 20:
+            raise RulesError(f"max_score must be 1..20 or None, not {self.max_score}")

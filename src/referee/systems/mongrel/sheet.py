@@ -193,4 +193,4 @@ def validate(sheet: Sheet, options: Any = None) -> tuple[Any, ...]:
     """
     from .validation import unapproved
 
-    return unapproved(sheet)
+    return unapproved(sheet, options)

@@ -15,6 +15,7 @@ from itertools import combinations
 
 from referee.errors import Problem
 
+from .options import Options
 from .sheet import Sheet, attribute, identity_now
 from .sheet import level as level_now
 from .tables import (
@@ -48,12 +49,13 @@ R_POWERS = "Mongrel: Character Creation, Powers"
 R_HOUSE = "Mongrel: The Seven Houses"
 R_CREDIT = "Mongrel: Character wealth and social status"
 R_POINTS = "Mongrel: Character points"
+R_MAX_SCORE = "Mongrel: Task Resolution, design notes (maximum score variant)"
 
 
-def audit(sheet: Sheet) -> tuple[tuple[Problem, str | None], ...]:
+def audit(sheet: Sheet, options: Options | None = None) -> tuple[tuple[Problem, str | None], ...]:
     """Every problem with the approval reason that covers it (``None`` if unapproved)."""
     out = []
-    for p in problems(sheet):
+    for p in problems(sheet, options):
         reason = next(
             (a.reason for a in sheet.approvals if a.rule == p.rule and a.field == p.field),
             None,
@@ -62,13 +64,13 @@ def audit(sheet: Sheet) -> tuple[tuple[Problem, str | None], ...]:
     return tuple(out)
 
 
-def unapproved(sheet: Sheet) -> tuple[Problem, ...]:
+def unapproved(sheet: Sheet, options: Options | None = None) -> tuple[Problem, ...]:
     """The problems no referee approval on the sheet covers."""
-    return tuple(p for p, reason in audit(sheet) if reason is None)
+    return tuple(p for p, reason in audit(sheet, options) if reason is None)
 
 
-def problems(sheet: Sheet) -> tuple[Problem, ...]:
-    """Every broken creation rule, in sheet order."""
+def problems(sheet: Sheet, options: Options | None = None) -> tuple[Problem, ...]:
+    """Every broken creation rule, in sheet order (``options``: the table's variants)."""
     out: list[Problem] = []
     out += _identity(sheet)
     out += _attributes(sheet)
@@ -78,7 +80,21 @@ def problems(sheet: Sheet) -> tuple[Problem, ...]:
     out += _powers(sheet)
     out += _wealth(sheet)
     out += _advances(sheet)
+    if options is not None and options.max_score is not None:
+        out += _max_score(sheet, options.max_score)
     return tuple(out)
+
+
+def _max_score(sheet: Sheet, top: int) -> Iterable[Problem]:
+    """The design-note variant: no creation score above ``top``."""
+    scores = [
+        *((f"identity.{n}", sheet.identity.score(n)) for n in IDENTITIES),
+        *((f"attributes.{a}", sheet.attributes.get(a)) for a in ATTRIBUTES),
+        *((f"expertise.{e}", v) for e, v in sheet.expertise.items()),
+    ]
+    for where, value in scores:
+        if value > top:
+            yield Problem(R_MAX_SCORE, where, f"the table's maximum score is {top}", value)
 
 
 # -- Identity ---------------------------------------------------------------
