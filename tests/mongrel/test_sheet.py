@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from referee.systems.mongrel import RULESET
 from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
@@ -167,7 +169,40 @@ def test_max_score_variant_from_the_design_notes() -> None:
     assert R_MAX_SCORE not in {p.rule for p in problems(example("vooruk"))}  # off by default
     five = {p.field for p in RULESET.validate(example("alwia"), Options(max_score=5))}
     assert {"attributes.spirit", "attributes.speed"} <= five
-    import pytest
 
     with pytest.raises(RulesError, match="max_score"):
         Options(max_score=0)
+
+
+def test_every_option_is_documented_with_its_default() -> None:
+    """docs/mongrel.md's option table names every field of Options with its real default."""
+    import json
+    from dataclasses import fields
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "mongrel.md").read_text("utf-8")
+    rows = {
+        line.split("|")[1].strip(" `"): line.split("|")[2].strip(" `")
+        for line in docs.splitlines()
+        if line.startswith("| `")
+    }
+    for f in fields(Options):
+        assert f.metadata["doc"], f.name
+        default = "none" if f.default is None else json.dumps(f.default)
+        assert rows.get(f.name) == default, f.name
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"fatigue_rest_hours": 0},
+        {"fatigue_rest_hours": 7},
+        {"refresh_amount": -3},
+        {"max_score": 0},
+    ],
+)
+def test_options_refuse_values_the_rules_cannot_use(bad: dict[str, int]) -> None:
+    from referee.errors import RulesError
+
+    with pytest.raises(RulesError, match=next(iter(bad))):
+        Options(**bad)  # type: ignore[arg-type]

@@ -76,3 +76,9 @@ class Options:
         check_resist_mode(self.resist_mode)
         if self.max_score is not None and not 1 <= self.max_score <= 20:
             raise RulesError(f"max_score must be 1..20 or None, not {self.max_score}")
+        if not 1 <= self.fatigue_rest_hours <= 6:
+            raise RulesError(
+                f"fatigue_rest_hours must be 1..6 (the text), not {self.fatigue_rest_hours}"
+            )
+        if not 1 <= self.refresh_amount <= 20:
+            raise RulesError(f"refresh_amount must be 1..20, not {self.refresh_amount}")
