@@ -334,3 +334,16 @@ def test_athletic_attack_and_stealth_on_the_command_line(
     assert ok["difficulty"] == 8
     sneak = ["mneme", "check", "--sheet", str(skilled), "-c", "Dex", "--stealth", "--faces", "3,3"]
     assert json.loads(_run(capsys, *sneak, "--json")[1])["modifier"] == 2
+
+
+def test_attack_odds_of_a_whole_attack(capsys: pytest.CaptureFixture[str]) -> None:
+    """The automatic rifle (3d6-2, RoA 4) at +2 against 12: a miss (2d6 < 10: 30/36) is
+    the only way to deal 0 (3d6-2 >= 1); the most, 48, needs SE 2 (6+6: 1/36) and three
+    16s (1/216 each)."""
+    argv = ["mneme", "attack-odds", "3d6-2", "-r", "4", "-d", "12", "-m", "2", "--json"]
+    data = json.loads(_run(capsys, *argv)[1])
+    assert data["damage"]["0"] == "5/6"
+    assert data["damage"]["48"] == "1/362797056"  # 36 x 216^3
+    assert max(int(k) for k in data["damage"]) == 48
+    code, _, err = _run(capsys, "mneme", "attack-odds", "3d6", "-d", "8", "-n", "2")
+    assert code != 0 and "--rolls" in err

@@ -195,3 +195,25 @@ def test_armour_of_a_scale_ignores_lesser_damage_by_option() -> None:
     assert damage_odds(DamageSpec("3", scale="D"), 1, dar2, options=OPT) == Distribution.constant(
         10
     )
+
+
+def test_whole_attack_bleeding_odds_match_every_rolled_attack() -> None:
+    """Attack at 11 (SE 0 or 1 -> one or two 1d3 rolls) against a target of HP 6
+    (Bleeding from one roll of 2+): the odds equal the share of all 2d6 + 2d3 faces whose
+    resolved attack makes the target bleed."""
+    import itertools
+
+    from referee.dice.roller import ScriptedRoller
+    from referee.systems.mneme.resolve import attack_bleeding_odds
+
+    frail = Character("Frail", {"Str": 2, "Dex": 2, "End": 2, "Int": 7, "Edu": 7, "Soc": 7})
+    attack = Attack(Check(difficulty=11), DamageSpec("1d3"), Target(), target_sheet=frail)
+    bled = total = 0
+    for faces in itertools.product(range(1, 7), range(1, 7), range(1, 4), range(1, 4)):
+        out = RULESET.resolve(attack, None, ScriptedRoller(list(faces)), OPT)
+        bled += bool(out.details.get("target", {}).get("bleeding"))
+        total += 1
+    exact = attack_bleeding_odds(attack, None, frail, OPT)
+    assert exact == Fraction(bled, total)
+    # by hand: SE 0 (2/36) -> 2/3; SE 1 (1/36) -> 1 - (1/3)^2 = 8/9
+    assert exact == Fraction(2, 36) * Fraction(2, 3) + Fraction(1, 36) * Fraction(8, 9)

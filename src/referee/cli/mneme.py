@@ -313,7 +313,19 @@ def attack_odds(
     weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --attacker."),
     attacker: str | None = typer.Option(None, "--attacker", help="The attacker's sheet (JSON)."),
     armour: str = typer.Option("0", "--armour", "-a", help=ARMOUR_HELP),
-    rolls: int = typer.Option(1, "--rolls", "-n", help="Number of damage rolls (SE + 1, or FE)."),
+    rolls: int | None = typer.Option(
+        None, "--rolls", "-n", help="Number of damage rolls (SE + 1, or FE); default 1."
+    ),
+    difficulty: str | None = typer.Option(
+        None,
+        "--difficulty",
+        "-d",
+        help="Odds of a whole attack instead of fixed rolls: the check at this Difficulty "
+        "(with --modifier, --advantage, --disadvantage) makes SE + 1 rolls.",
+    ),
+    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
+    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
+    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
     rate: int | None = typer.Option(
         None, "--rate", "-r", help="Rate of Attack: keep this many highest rolls (default all)."
     ),
@@ -328,7 +340,8 @@ def attack_odds(
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll."""
+    """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll
+    (or, with --difficulty, by a whole attack: check, then SE + 1 rolls)."""
     from referee.systems.mneme.damage import (
         DamageSpec,
         damage_odds,
@@ -336,7 +349,12 @@ def attack_odds(
         per_roll_odds,
     )
     from referee.systems.mneme.options import Options
-    from referee.systems.mneme.resolve import bleeding_odds, condition_odds, massive_damage_odds
+    from referee.systems.mneme.resolve import (
+        attack_bleeding_odds,
+        bleeding_odds,
+        condition_odds,
+        massive_damage_odds,
+    )
     from referee.systems.mneme.tables import CONDITIONS
 
     opts = Options()
@@ -354,7 +372,20 @@ def attack_odds(
     else:
         spec = _spec(damage, rate, scale)
     target = _target(armour, armour_scale, target_scale)
-    dist = damage_odds(spec, rolls, target, effect_degree=effect, options=opts)
+    attack = None
+    if difficulty is not None:
+        from referee.systems.mneme import RULESET
+        from referee.systems.mneme.actions import Attack
+
+        if rolls is not None or effect:
+            raise RulesError("--difficulty makes the check decide the rolls: drop --rolls/--effect")
+        attack = Attack(_check(modifier, difficulty, advantage, disadvantage), spec, target)
+        dist = RULESET.odds(attack, None, opts)
+    else:
+        if modifier or advantage or disadvantage:
+            raise RulesError("--modifier/--advantage/--disadvantage need --difficulty")
+        rolls = 1 if rolls is None else rolls
+        dist = damage_odds(spec, rolls, target, effect_degree=effect, options=opts)
     data: dict[str, Any] = {
         "damage": {str(k): fraction_text(v) for k, v in dist.probabilities().items()},
         "mean": fraction_text(dist.mean()),
@@ -365,22 +396,27 @@ def attack_odds(
         data["conditions"] = {
             c: fraction_text(conds.probability(c)) for c in CONDITIONS if c in conds
         }
-        per = per_roll_odds(spec, target, effect_degree=effect, options=opts)
-        data["p_bleeding"] = fraction_text(bleeding_odds(per, rolls, character, opts))
+        if attack is not None:
+            bleed = attack_bleeding_odds(attack, None, character, opts)
+        else:
+            per = per_roll_odds(spec, target, effect_degree=effect, options=opts)
+            bleed = bleeding_odds(per, rolls or 0, character, opts)
+        data["p_bleeding"] = fraction_text(bleed)
         data["p_massive_damage"] = fraction_text(massive_damage_odds(dist, character))
     if as_json:
         emit_json(data)
         return
     from referee.cli.main import show_distribution
 
-    keep = kept_count(rolls, spec.rate_of_attack)
-    show_distribution(
-        f"{rolls} x ({f'{spec.scale} {spec.expression}'.strip()}) "
-        f"vs {target.armour_scale}AR {target.armour}, "
-        f"keep {keep}",
-        dist,
-        value_header="damage",
+    what = (
+        f"({f'{spec.scale} {spec.expression}'.strip()}) vs {target.armour_scale}AR {target.armour}"
     )
+    if attack is None:
+        n = rolls or 0
+        title = f"{n} x {what}, keep {kept_count(n, spec.rate_of_attack)}"
+    else:
+        title = f"attack {modifier:+d} vs {attack.check.difficulty}: SE + 1 x {what}"
+    show_distribution(title, dist, value_header="damage")
     for key in ("conditions",):
         for c, p in data.get(key, {}).items():
             console.print(f"{c}: {p}", markup=False)

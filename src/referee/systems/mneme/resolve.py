@@ -23,6 +23,7 @@ from referee.systems.mneme.damage import (
     DamageRolls,
     damage_odds,
     p_single_roll_at_least,
+    per_roll_odds,
     roll_damage,
     rolls_on_success,
 )
@@ -530,3 +531,21 @@ def bleeding_odds(
 def massive_damage_odds(damage: Distribution[int], character: Character) -> Fraction:
     """P(the attack deals more than the character's HP: massive damage, ch. 7)."""
     return Fraction(damage.probability_where(lambda d: d > character.hp))
+
+
+def attack_bleeding_odds(
+    action: Attack, state: Character | None, victim: Character, options: Options
+) -> Fraction:
+    """P(the attack makes the victim Bleed): over the check's Effects, one of the SE + 1
+    damage rolls reaching the Seriously Wounded threshold (ch. 7, Bleeding), the same
+    rolls :func:`resolve_attack` makes."""
+    spec, check = attack_weapon(action, state)
+    target = attack_target(action)
+    total = Fraction(0)
+    for effect, p in build(check, state, options).procedure.odds().probabilities().items():
+        se = effect if effect >= 0 else (0 if check.costly_success else None)
+        if se is None:
+            continue
+        per = per_roll_odds(spec, target, effect_degree=se, options=options)
+        total += Fraction(p) * bleeding_odds(per, rolls_on_success(se), victim, options)
+    return total
