@@ -14,6 +14,7 @@ from referee.systems.mneme import RULESET
 from referee.systems.mneme.actions import Attack, Check, Mitigating, TakeDamage, Threat
 from referee.systems.mneme.damage import DamageSpec, Target, dealt, per_roll_odds
 from referee.systems.mneme.effects import (
+    DISCREPANCIES,
     combined_difficulty,
     costly_success,
     median_duration,
@@ -150,6 +151,8 @@ def test_automatic_rifle_success_effect_3_rate_3_armour_5() -> None:
     assert rolls["kept"] == [True, False, True, True] and out.details["damage_dealt"] == 27
     per_roll = odds("3d6-5").clamp(low=0)
     assert _damage_given(attack, 3) == keep_highest(per_roll, 4, 3)
+    # the example's "three sets" is reported as a discrepancy with the RoA rule
+    assert any("three sets of 3d6-5" in d for d in DISCREPANCIES)
 
 
 def test_rate_of_attack_2_fail_effect_3() -> None:

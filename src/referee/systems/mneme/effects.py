@@ -32,6 +32,10 @@ DISCREPANCIES: tuple[str, ...] = (
     "start at >= 1/3 / >= 2/3; the care level a character needs is taken from its condition.",
     "Medical care capacity: 8 light-care patients per Medic-0 caregiver, and separately "
     "32 light-care patients a Medic-0 character can monitor a day; both are kept.",
+    "Success Effect 3 with the automatic rifle: the example says to roll three sets of 3d6-5 "
+    "(RoA 3), while SE + 1 gives four rolls and the limited Rate of Attack rule rolls them all "
+    "and keeps the highest RoA. The rule is followed: four rolls, the three highest kept, "
+    "which on average deals more than three rolls would.",
 )
 """Places where the rule texts contradict themselves, and what the code does."""
 
