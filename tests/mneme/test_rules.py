@@ -212,3 +212,13 @@ def test_condition_presets_modify_the_difficulty() -> None:
         with_conditions(8, ["cover:full", "Cover:partial"])
     with pytest.raises(RulesError, match="known"):
         condition_difficulty("superior position:3")
+
+
+def test_task_time_bounds_its_unit() -> None:
+    with pytest.raises(RulesError, match="unit of 1"):
+        task_time(3, 0, OPT, unit=0)
+    with pytest.raises(RulesError, match="unit of 1"):
+        task_time(3, 0, OPT, unit=10**12)
+    # a 30-second median counted in 10-second units: SE 1 -> 20 s, never below one unit
+    assert task_time(30, 1, OPT, unit=10) == 20
+    assert task_time(30, 5, OPT, unit=10) == 10

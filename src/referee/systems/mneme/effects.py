@@ -40,6 +40,10 @@ DISCREPANCIES: tuple[str, ...] = (
 """Places where the rule texts contradict themselves, and what the code does."""
 
 
+MAX_UNIT = 1_000_000
+"""Largest smallest-unit a task's duration may use (bounds untrusted input)."""
+
+
 def fail_degree(effect: int) -> int:
     """The degree of the Fail Effect: Difficulty - Dice Roll, 0 on a success (ch. 7)."""
     return max(0, -effect)
@@ -128,8 +132,8 @@ def task_time(median: int, effect: int, options: Options, unit: int = 1) -> Frac
     ``percentage``: the companion's table, SE >= 2 -> 25 %, 1 -> 50 %, 0 -> 100 %,
     FE 1 -> 150 %, each further point of Fail Effect +50 %.
     """
-    if median < 0 or unit < 1:
-        raise RulesError("a duration needs a non-negative median and a positive unit")
+    if median < 0 or not 1 <= unit <= MAX_UNIT:
+        raise RulesError(f"a duration needs a non-negative median and a unit of 1..{MAX_UNIT:,}")
     if options.time_rule == "smallest_unit":
         return Fraction(max(unit, median - effect * unit))
     if effect >= 2:
