@@ -507,3 +507,10 @@ def test_validate_with_the_tables_options(
     opts.write_text(json.dumps({"max_score": 0}))
     code, _, err = _run(capsys, "mongrel", "validate", str(sheet), "--options", str(opts))
     assert code != 0 and "max_score" in err and len(err.strip().splitlines()) == 1
+
+
+def test_validate_an_example_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "mongrel", "validate", "ghiazza", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["derived"]["action_points"] == 4
+    assert [p["field"] for p in data["problems"]] == ["expertise", "expertise.Bureaucrat"]

@@ -141,7 +141,9 @@ def check(
 @app.command()
 @handle_errors
 def validate(
-    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
+    path: str = typer.Argument(
+        ..., help="A Mongrel character sheet (JSON), or an example's name (alwia, vooruk, ...)."
+    ),
     options_path: str | None = typer.Option(
         None, "--options", help='The table\'s options (JSON), e.g. {"max_score": 6}.'
     ),
@@ -203,9 +205,18 @@ def example(
 
 
 def _load_sheet(path: str) -> Any:
+    """A sheet from a JSON file, or one of the text's examples by name when no such file."""
+    from pathlib import Path
+
     from referee.systems.base import load_record
+    from referee.systems.mongrel.examples import example
     from referee.systems.mongrel.sheet import Sheet
 
+    if not Path(path).exists():
+        try:
+            return example(path)
+        except RulesError:
+            pass  # not an example either: report the missing file
     return load_record(Sheet, load_json_file(path), rule="Mongrel sheet format")
 
 
