@@ -206,3 +206,12 @@ def test_options_refuse_values_the_rules_cannot_use(bad: dict[str, int]) -> None
 
     with pytest.raises(RulesError, match=next(iter(bad))):
         Options(**bad)  # type: ignore[arg-type]
+
+
+def test_every_house_has_an_opinion_of_each_other_house() -> None:
+    from referee.systems.mongrel.tables import HOUSE_TRAITS, HOUSES, OPINIONS
+
+    assert len(HOUSES) == 7 and set(OPINIONS) == set(HOUSES) == set(HOUSE_TRAITS)
+    for house, views in OPINIONS.items():
+        assert set(views) == set(HOUSES) - {house}
+        assert all(text.strip() for text in views.values())
