@@ -121,3 +121,16 @@ def test_every_shipped_sheet_loads_through_the_generic_validate(
     assert code == (0 if data["valid"] else 1), err
     assert data["valid"] == (not data["problems"])
     assert all(p["rule"] and p["field"] and p["message"] for p in data["problems"])
+
+
+def test_write_json_file_reports_an_unwritable_path(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from referee.cli.common import load_json_file, write_json_file
+    from referee.errors import RulesError
+
+    target = Path(str(tmp_path)) / "sheet.json"
+    write_json_file(str(target), {"name": "Ahvia", "size": 2})
+    assert load_json_file(str(target)) == {"name": "Ahvia", "size": 2}
+    with pytest.raises(RulesError, match="cannot write"):
+        write_json_file(str(Path(str(tmp_path)) / "missing" / "x.json"), {})

@@ -68,6 +68,15 @@ def make_roller(faces: Sequence[int] | None, seed: int | None) -> Roller:
     return SystemRoller()
 
 
+def write_json_file(path: str, data: Any) -> None:
+    """Write JSON to ``path``; a clear :class:`RulesError` if the file cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    except OSError as e:
+        raise RulesError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 def all_faces_used(roller: Roller) -> None:
     """Typed-in faces beyond what the roll needed are an error, never silently dropped."""
     left = tuple(getattr(roller, "remaining", ()))

@@ -19,6 +19,7 @@ from referee.cli.common import (
     handle_errors,
     load_json_file,
     make_roller,
+    write_json_file,
 )
 from referee.dice.odds import fraction_text
 from referee.errors import RulesError
@@ -222,15 +223,8 @@ def _load_sheet(path: str) -> Any:
 
 def _write_json(path: str | None, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` (nothing when ``None``); a clear error if it fails."""
-    import json
-    from pathlib import Path
-
-    if path is None:
-        return
-    try:
-        Path(path).write_text(json.dumps(data, indent=1) + "\n")
-    except OSError as e:
-        raise RulesError(f"cannot write {path}: {e.strerror}") from None
+    if path is not None:
+        write_json_file(path, data)
 
 
 def _save_sheet(sheet: Any, save: str | None) -> None:
