@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.systems.base import Modifier
+from referee.systems.mneme.budget import ActionBudget
 from referee.systems.mneme.damage import DamageSpec, Target
 from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.tables import DEFAULT_DIFFICULTY
@@ -196,3 +197,45 @@ class PassTime:
     therapy: str | None = None
     dying_rolls: bool = True
     supervised: bool = True
+
+
+@dataclass(frozen=True)
+class InitiativePC:
+    """One PC rolling Initiative (companion facts, Mneme CE turn economy).
+
+    With a ``sheet``: the sheet's name (unless ``name`` is given), its characteristic
+    modifier (``characteristic``, else the ``initiative_characteristic`` option), the best
+    relevant skill it has (``skill``, else the best of the ``initiative_skills`` option)
+    and its wound penalty. Without one: ``modifier`` is the whole modifier (ChM + skill)
+    and ``characteristic_modifier`` the ChM, needed only to break ties by characteristic.
+    ``advantage`` / ``disadvantage``: steps a referee grants (cancel one for one).
+    """
+
+    name: str = ""
+    modifier: int = 0
+    characteristic_modifier: int | None = None
+    advantage: int = 0
+    disadvantage: int = 0
+    sheet: Character | None = None
+    characteristic: str | None = None
+    skill: str | None = None
+
+
+@dataclass(frozen=True)
+class RollInitiative:
+    """Roll Initiative once for the encounter: 2d6 + characteristic modifier + a relevant
+    skill for each PC; turns go in descending Initiative. Adversaries roll nothing: they
+    act through the PCs' Fail Effects (companion facts, turn economy)."""
+
+    pcs: tuple[InitiativePC, ...]
+
+
+@dataclass(frozen=True)
+class SpendAction:
+    """Spend ``count`` actions of ``kind`` ('free', 'minor', 'significant') from a PC's
+    ``budget`` for the round, or start the next round (``kind='new-round'``), which
+    restores it (companion facts, turn economy)."""
+
+    kind: str
+    count: int = 1
+    budget: ActionBudget = field(default_factory=ActionBudget)

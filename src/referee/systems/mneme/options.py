@@ -16,6 +16,7 @@ STACKING = ("most_favourable", "best_bonus_worst_penalty")
 TIME_RULES = ("smallest_unit", "percentage")
 MASSIVE_WOUNDS = ("before", "after")
 SURGERY_TIME = ("one_plus", "times")
+INITIATIVE_TIES = ("simultaneous", "characteristic", "reroll")
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,23 @@ class Options:
     )
     care_capacity_base: int = option(8, "Light-care patients a Medic-0 caregiver can care for.")
     monitoring_base: int = option(32, "Light-care patients a Medic-0 character can monitor a day.")
+    initiative_characteristic: str = option(
+        "Dex",
+        "The characteristic whose modifier a PC adds to Initiative from a sheet (the "
+        "companion names none; a PC entry may name another).",
+    )
+    initiative_skills: tuple[str, ...] = option(
+        ("Tactics", "Recon"),
+        "Skills relevant to Initiative: a PC from a sheet adds the best of these they "
+        "have (unskilled, the first of them with the unskilled penalty).",
+    )
+    initiative_ties: str = option(
+        "simultaneous",
+        "Tied Initiatives: 'simultaneous' = the tied PCs share one turn step and act "
+        "together, in whatever order the referee likes; 'characteristic' = the higher "
+        "characteristic modifier goes first (still tied: simultaneous); 'reroll' = the "
+        "tied PCs roll again, only to order themselves, until no tie is left.",
+    )
 
     def __post_init__(self) -> None:
         from referee.errors import RulesError
@@ -111,6 +129,10 @@ class Options:
             raise RulesError(f"surgery_time must be one of {SURGERY_TIME}")
         if self.time_rule not in TIME_RULES:
             raise RulesError(f"time_rule must be one of {TIME_RULES}")
+        if self.initiative_ties not in INITIATIVE_TIES:
+            raise RulesError(f"initiative_ties must be one of {INITIATIVE_TIES}")
+        if not self.initiative_skills:
+            raise RulesError("initiative_skills needs at least one skill")
         if not 0 <= self.max_net_advantage <= 3:
             raise RulesError("max_net_advantage must be 0..3")
         if self.wound_penalty_step < 1:

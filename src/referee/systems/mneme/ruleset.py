@@ -9,7 +9,9 @@ from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
 from referee.errors import Problem, RulesError
 from referee.systems.base import Outcome
+from referee.systems.mneme import budget as b
 from referee.systems.mneme import clock as k
+from referee.systems.mneme import initiative as i
 from referee.systems.mneme import resolve as r
 from referee.systems.mneme import treatment as t
 from referee.systems.mneme.actions import (
@@ -18,6 +20,8 @@ from referee.systems.mneme.actions import (
     DyingRounds,
     FirstAid,
     PassTime,
+    RollInitiative,
+    SpendAction,
     Stimulant,
     Surgery,
     SurvivalRoll,
@@ -36,6 +40,8 @@ ACTIONS: Mapping[str, type[Any]] = {
     "pass-time": PassTime,
     "dying-rounds": DyingRounds,
     "stimulant": Stimulant,
+    "initiative": RollInitiative,
+    "spend-action": SpendAction,
 }
 
 
@@ -71,7 +77,9 @@ class MnemeRuleset:
     def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
         """Exact distribution: the Effect for checks and medical checks, damage dealt for
         attacks and damage rolls, the result label for survival rolls, Alive/Dead for
-        dying rounds, and the condition the clock ends in (Dead if a dying roll fails)."""
+        dying rounds, the condition the clock ends in (Dead if a dying roll fails), the
+        turn order (steps of tied names) for Initiative, and the Minor actions left after
+        spending actions."""
         rule = _ODDS.get(type(action))
         if rule is None:
             raise RulesError(f"Mneme CE has no odds for {type(action).__name__}")
@@ -88,6 +96,8 @@ _RESOLVE: Mapping[type[Any], Callable[[Any, Character | None, Roller, Options], 
     PassTime: lambda a, s, roller, o: k.resolve_pass_time(a, s, o, roller),
     DyingRounds: k.resolve_dying_rounds,
     Stimulant: lambda a, s, _roller, o: k.resolve_stimulant(a, s, o),
+    RollInitiative: i.resolve_initiative,
+    SpendAction: lambda a, _s, _roller, _o: b.spend_outcome(a.kind, a.count, a.budget),
 }
 """Action type -> the rule that resolves it with dice."""
 
@@ -101,6 +111,10 @@ _ODDS: Mapping[type[Any], Callable[[Any, Character | None, Options], Distributio
     PassTime: k.pass_time_odds,
     DyingRounds: k.dying_rounds_odds,
     Stimulant: lambda a, s, o: Distribution.constant(k.resolve_stimulant(a, s, o).label),
+    RollInitiative: lambda a, _s, o: i.order_odds(a, o),
+    SpendAction: lambda a, _s, _o: Distribution.constant(
+        b.after(a.kind, a.count, a.budget).minor_left
+    ),
 }
 """Action type -> the exact odds of the same rule."""
 

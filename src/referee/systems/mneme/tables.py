@@ -172,3 +172,12 @@ CONDITION_PRESETS: Final = MappingProxyType(
 """Companion facts (Mneme CE conditions and superiority): named presets for conditions
 that modify a Difficulty, each a ladder of levels. The referee judges which apply;
 unaware / ambushed PCs roll with Disadvantage and unaware adversaries give Advantage."""
+
+ROUND_SECONDS: Final = 6
+"""Companion facts (Mneme CE turn economy): a combat round lasts about 6 seconds."""
+
+MINOR_ACTIONS: Final = 3
+"""Companion facts (turn economy): Minor actions each PC has per round."""
+
+SIGNIFICANT_COST: Final = 2
+"""Companion facts (turn economy): two Minor actions make one Significant action."""
