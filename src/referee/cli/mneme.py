@@ -901,6 +901,190 @@ def validate(
         raise typer.Exit(1)
 
 
+TIES_HELP = (
+    "Tied Initiatives: simultaneous (default: the tied PCs share a step, in any order the "
+    "referee likes), characteristic (higher characteristic modifier first) or reroll."
+)
+
+SHEETS_ARGUMENT: Any = typer.Argument(None, help="PC sheets (JSON) rolling Initiative.")
+PC_OPTION: Any = typer.Option(
+    None,
+    "--pc",
+    help="A PC without a sheet: NAME:MOD (ChM + skill), or NAME:MOD:CHM when ties go "
+    "by characteristic. Repeatable; rolled after the sheets.",
+)
+ADV_NAME_OPTION: Any = typer.Option(
+    None, "--advantage", help="A PC's name: one step of Advantage. Repeatable."
+)
+DIS_NAME_OPTION: Any = typer.Option(
+    None, "--disadvantage", help="A PC's name: one step of Disadvantage. Repeatable."
+)
+
+
+def _pc_entry(text: str) -> Any:
+    """``NAME:MOD`` or ``NAME:MOD:CHM`` -> an InitiativePC with explicit modifiers."""
+    from referee.systems.mneme.actions import InitiativePC
+
+    parts = [p.strip() for p in text.split(":")]
+    if len(parts) not in (2, 3) or not parts[0]:
+        raise RulesError(f"--pc {text!r}: write NAME:MOD or NAME:MOD:CHM")
+    try:
+        numbers = [int(p) for p in parts[1:]]
+    except ValueError:
+        raise RulesError(f"--pc {text!r}: MOD and CHM are whole numbers") from None
+    chm = numbers[1] if len(numbers) == 2 else None
+    return InitiativePC(parts[0], numbers[0], chm)
+
+
+def _initiative_action(
+    sheets: list[str] | None,
+    pcs: list[str] | None,
+    characteristic: str | None,
+    skill: str | None,
+    advantage: list[str] | None,
+    disadvantage: list[str] | None,
+) -> Any:
+    """The PCs (sheets first, then ``--pc`` entries) with the Advantage steps named."""
+    from dataclasses import replace
+
+    from referee.systems.mneme.actions import InitiativePC, RollInitiative
+
+    if (characteristic or skill) and not sheets:
+        raise RulesError("--characteristic and --skill apply to sheets; give one")
+    entries = [
+        InitiativePC(sheet=_sheet(path), characteristic=characteristic, skill=skill)
+        for path in sheets or ()
+    ]
+    entries += [_pc_entry(t) for t in pcs or ()]
+    names = [(e.name or (e.sheet.name if e.sheet else "")).lower() for e in entries]
+    for flag, given in (("advantage", advantage), ("disadvantage", disadvantage)):
+        for name in given or ():
+            if name.strip().lower() not in names:
+                raise RulesError(f"--{flag} {name!r}: no such PC (PCs: {', '.join(names)})")
+            i = names.index(name.strip().lower())
+            entries[i] = replace(entries[i], **{flag: getattr(entries[i], flag) + 1})
+    return RollInitiative(tuple(entries))
+
+
+def _initiative_odds(action: Any, options: Any, as_json: bool) -> None:
+    """Each PC's Initiative odds, each pair's precedence and (up to 4 PCs) the order's."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.initiative import MAX_ODDS_PCS, entrants, precedence
+
+    es = entrants(action, options)
+    dists = {e.name: e.procedure.odds() for e in es}
+    pairs = []
+    for i, a in enumerate(action.pcs):
+        for j in range(i + 1, len(action.pcs)):
+            p = precedence(a, action.pcs[j], options)
+            pairs.append((es[i].name, es[j].name, p))
+    order = RULESET.odds(action, None, options) if len(es) <= MAX_ODDS_PCS else None
+
+    def order_text(steps: Any) -> str:
+        return " > ".join(" = ".join(step) for step in steps)
+
+    if as_json:
+        data: dict[str, Any] = {
+            "initiative": {
+                n: {str(v): fraction_text(q) for v, q in d.probabilities().items()}
+                for n, d in dists.items()
+            },
+            "pairs": [
+                {
+                    "first": a,
+                    "second": b,
+                    "p_first": fraction_text(p.first),
+                    "p_second": fraction_text(p.second),
+                    "p_tie": fraction_text(p.tie),
+                }
+                for a, b, p in pairs
+            ],
+            "order": None
+            if order is None
+            else {order_text(s): fraction_text(q) for s, q in order.probabilities().items()},
+        }
+        emit_json(data)
+        return
+    for n, d in dists.items():
+        console.print(
+            f"{n}: Initiative {min(d.outcomes())}..{max(d.outcomes())}, mean {float(d.mean()):.2f}",
+            markup=False,
+        )
+    table = Table(title=f"who acts first (ties: {options.initiative_ties})", title_justify="left")
+    for col in ("A", "B", "A first", "B first", "tie"):
+        table.add_column(col, justify="right" if " " in col or col == "tie" else "left")
+    for a, b, p in pairs:
+        table.add_row(
+            a,
+            b,
+            *(f"{float(q) * 100:.2f}% ({fraction_text(q)})" for q in (p.first, p.second, p.tie)),
+        )
+    console.print(table)
+    if order is not None:
+        ranked = sorted(order.probabilities().items(), key=lambda t: -t[1])
+        for steps, q in ranked[:10]:
+            console.print(f"{float(q) * 100:6.2f}%  {order_text(steps)}", markup=False)
+
+
+@app.command()
+@handle_errors
+def initiative(
+    sheets: list[str] | None = SHEETS_ARGUMENT,
+    pcs: list[str] | None = PC_OPTION,
+    characteristic: str | None = typer.Option(
+        None, "--characteristic", "-c", help="With sheets: the characteristic (default Dex)."
+    ),
+    skill: str | None = typer.Option(
+        None, "--skill", help="With sheets: the skill (default the best of Tactics and Recon)."
+    ),
+    advantage: list[str] | None = ADV_NAME_OPTION,
+    disadvantage: list[str] | None = DIS_NAME_OPTION,
+    ties: str = typer.Option("simultaneous", "--ties", help=TIES_HELP),
+    show_odds: bool = typer.Option(
+        False, "--odds", help="Exact odds instead of a roll: each Initiative, who acts first."
+    ),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Roll Initiative once for the encounter: 2d6 + ChM + a relevant skill per PC; turns
+    go in descending Initiative (adversaries act through the PCs' Fail Effects)."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.options import Options
+
+    options = Options(initiative_ties=ties)
+    action = _initiative_action(sheets, pcs, characteristic, skill, advantage, disadvantage)
+    if show_odds:
+        _initiative_odds(action, options, as_json)
+        return
+    roller = make_roller(faces_option(faces), seed)
+    outcome = RULESET.resolve(action, None, roller, options)
+    all_faces_used(roller)
+    d = outcome.details
+    if as_json:
+        emit_json({**outcome_data(outcome), "order": d["order"], "steps": d["steps"]})
+        return
+    rolled = {p["name"]: p for p in d["pcs"]}
+    table = Table(title=f"Initiative (ties: {ties})", title_justify="left")
+    for col in ("turn", "PC", "dice", "modifier", "Initiative"):
+        table.add_column(col, justify="left" if col in ("PC", "dice") else "right")
+    for n, step in enumerate(d["steps"], 1):
+        for name in step:
+            p = rolled[name]
+            dice = " ".join(
+                str(f) if k else f"({f})" for f, k in zip(p["faces"], p["kept"], strict=True)
+            )
+            table.add_row(str(n), name, dice, f"{p['modifier']:+d}", str(p["initiative"]))
+    console.print(table)
+    for group in d["rerolls"]:
+        console.print(
+            "tie reroll: " + ", ".join(f"{r['name']} {r['initiative']}" for r in group),
+            markup=False,
+        )
+    if outcome.manual:
+        console.print("(faces entered by hand)", markup=False)
+
+
 def demo(console: Console) -> None:
     """A short seeded tour of Mneme CE."""
     from referee.dice.roller import SeededRoller

@@ -234,7 +234,10 @@ def resolve_initiative(
     dice = [d for r in rolls for d in r.dice()]
     dice += [d for group in log for r in group for d in r.dice()]
     details: dict[str, Any] = {
-        "pcs": [r.data() for r in rolls],
+        "pcs": [
+            {**r.data(), "sources": [str(m) for m in e.modifiers]}
+            for r, e in zip(rolls, es, strict=True)
+        ],
         "order": list(flatten(steps)),
         "steps": [list(s) for s in steps],
         "ties": ties,
