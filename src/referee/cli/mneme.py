@@ -1120,3 +1120,8 @@ def demo(console: Console) -> None:
     dying = replace(tess, damage=19)
     alive = RULESET.odds(DyingRounds(3), dying, opts).probability("Alive")
     console.print(f"Dying at 19/18 HP survives 3 rounds: {fraction_text(alive)}", markup=False)
+    from referee.systems.mneme.actions import InitiativePC, RollInitiative
+
+    party = RollInitiative((InitiativePC("Ada", 2), InitiativePC("Bo", 1, advantage=1)))
+    order = RULESET.resolve(party, None, roller, opts)
+    console.print(f"Initiative for the encounter: {order.label}", markup=False)
