@@ -18,6 +18,7 @@ from referee.systems.mneme import RULESET
 from referee.systems.mneme.actions import InitiativePC, RollInitiative, SpendAction
 from referee.systems.mneme.budget import ActionBudget
 from referee.systems.mneme.initiative import (
+    MAX_REROLLS,
     Steps,
     break_pair,
     compare,
@@ -218,6 +219,17 @@ def test_ties_rerolled_until_none_is_left() -> None:
     assert out.details["order"] == ["Bo", "Ada", "Cy"]
     assert [[r["initiative"] for r in g] for g in out.details["rerolls"]] == [[5, 6, 5], [13, 4]]
     assert [p["initiative"] for p in out.details["pcs"]] == [8, 8, 8]  # Initiative is kept
+
+
+def test_a_tie_that_never_breaks_is_left_simultaneous_and_reported() -> None:
+    """Rerolls are bounded: after 20 the group stays tied, and the outcome says so."""
+    options = Options(initiative_ties="reroll")
+    pcs = RollInitiative((InitiativePC("A"), InitiativePC("B")))
+    roller = ScriptedRoller([1] * 4 * (1 + MAX_REROLLS))
+    out = RULESET.resolve(pcs, None, roller, options)
+    roller.assert_exhausted()
+    assert out.details["steps"] == [["A", "B"]] == out.details["unbroken_ties"]
+    assert len(out.details["rerolls"]) == MAX_REROLLS
 
 
 def test_hand_entered_faces_are_checked() -> None:

@@ -243,6 +243,8 @@ def resolve_initiative(
         "ties": ties,
         "rerolls": [[r.data() for r in group] for group in log],
     }
+    if ties == "reroll" and any(len(step) > 1 for step in steps):
+        details["unbroken_ties"] = [list(step) for step in steps if len(step) > 1]
     return Outcome(
         SYSTEM,
         "initiative",
