@@ -20,6 +20,7 @@ from referee.cli.common import (
     handle_errors,
     load_json_file,
     make_roller,
+    write_json_file,
 )
 from referee.dice.odds import fraction_text
 from referee.errors import RulesError
@@ -598,10 +599,8 @@ def take_damage(
 
 
 def _write(path: str, character: Any) -> None:
-    import json
-
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(dump_record(character), fh, indent=2)
+    """Save a sheet as JSON (a clear error if the file cannot be written)."""
+    write_json_file(path, dump_record(character))
 
 
 def _notes(outcome: Outcome) -> None:
