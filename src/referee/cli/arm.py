@@ -11,7 +11,7 @@ from rich.table import Table
 from referee.cli.common import (
     FACES_HELP,
     JSON_OPTION,
-    SEED_HELP,
+    SEED_OPTION,
     all_faces_used,
     console,
     emit_json,
@@ -219,7 +219,7 @@ def check(
     faces: str | None = typer.Option(
         None, "--faces", help=FACES_HELP + " Plus die, minus die[, push die]."
     ),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     actor: str = typer.Option("actor", "--actor", help="Who rolls (named in state changes)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -321,7 +321,7 @@ def damage(
     shock: int = typer.Option(0, "--shock", help="The defender's present shock level 0-5."),
     show_odds: bool = typer.Option(False, "--odds", help="Exact level odds instead of a roll."),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Plus, minus[, push]."),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll (or give exact odds of) the damage of a landed blow through the damage table.
@@ -538,7 +538,7 @@ def move(
     target: str = typer.Option("m", "--to", help="Distance unit for one round, e.g. ft."),
     push: bool = typer.Option(False, "--push", help=PUSH_HELP + " Pushes the rate's log."),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " The push die."),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:

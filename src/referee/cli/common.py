@@ -26,6 +26,8 @@ FACES_HELP = (
     "checked against the dice this roll needs."
 )
 SEED_HELP = "Seed for a reproducible roll (default: the system's secure generator)."
+FACES_OPTION: Any = typer.Option(None, "--faces", help=FACES_HELP)
+SEED_OPTION: Any = typer.Option(None, "--seed", help=SEED_HELP)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

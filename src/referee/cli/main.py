@@ -12,9 +12,9 @@ import typer
 from rich.table import Table
 
 from referee.cli.common import (
-    FACES_HELP,
+    FACES_OPTION,
     JSON_OPTION,
-    SEED_HELP,
+    SEED_OPTION,
     console,
     emit_json,
     faces_option,
@@ -37,8 +37,8 @@ app = typer.Typer(
 @handle_errors
 def roll(
     expression: str = typer.Argument(..., help="Dice notation, e.g. 3d6kh2+1 or 4d6>=3."),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
+    seed: int | None = SEED_OPTION,
+    faces: str | None = FACES_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll a dice expression: every face (dropped ones in parentheses) and the total."""

@@ -11,8 +11,9 @@ from rich.table import Table
 
 from referee.cli.common import (
     FACES_HELP,
+    FACES_OPTION,
     JSON_OPTION,
-    SEED_HELP,
+    SEED_OPTION,
     all_faces_used,
     console,
     emit_json,
@@ -37,8 +38,6 @@ DIFF_HELP = "Difficulty: a number or a name (Easy, Routine, Challenging, Difficu
 ADV_HELP = "Advantages (cancel Disadvantages one for one; at most one net step by default)."
 DIS_HELP = "Disadvantages."
 ARMOUR_HELP = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
-FACES_OPTION: Any = typer.Option(None, "--faces", help=FACES_HELP)
-SEED_OPTION: Any = typer.Option(None, "--seed", help=SEED_HELP)
 MODS_OPTION: Any = typer.Option(
     None,
     "--mod",

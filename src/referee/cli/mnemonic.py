@@ -14,7 +14,7 @@ from rich.table import Table
 from referee.cli.common import (
     FACES_HELP,
     JSON_OPTION,
-    SEED_HELP,
+    SEED_OPTION,
     all_faces_used,
     console,
     emit_json,
@@ -230,7 +230,7 @@ def check(
     drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
     degree: bool = typer.Option(False, "--degree", help="Add the optional degree label."),
     options_file: str | None = typer.Option(None, "--options", help=OPTIONS_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role)."""
@@ -303,7 +303,7 @@ def attack(
     randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
     faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
     drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     show_odds: bool = typer.Option(False, "--odds", help="Show the exact odds instead of rolling."),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -358,7 +358,7 @@ def injury(
     randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
     faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
     drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     show_odds: bool = typer.Option(
         False, "--odds", help="Show the exact odds of each new Status instead of rolling."
     ),
@@ -410,7 +410,7 @@ def order(
     rank_failures: bool = typer.Option(
         False, "--rank-failures", help="Rank failed checks fewest Failures first (else they tie)."
     ),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     show_odds: bool = typer.Option(
         False,
         "--odds",

@@ -11,8 +11,9 @@ from rich.table import Table
 
 from referee.cli.common import (
     FACES_HELP,
+    FACES_OPTION,
     JSON_OPTION,
-    SEED_HELP,
+    SEED_OPTION,
     console,
     emit_json,
     faces_option,
@@ -95,8 +96,8 @@ def check(
     mode: str = MODE,
     identity: int = IDENTITY,
     difficulty: int = DIFFICULTY,
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Resolve one task roll: faces, successes and Effect."""
@@ -382,8 +383,8 @@ def buy(
     dice: int = typer.Option(..., "--dice", help="Dice of the buying Expertise."),
     social: int = typer.Option(..., "--social", help="The seller's Social."),
     credit: int = typer.Option(..., "--credit", help="The buyer's Credit with the House."),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll to buy: a die above the seller's Social and within one's Credit buys it."""
@@ -437,7 +438,7 @@ def occult(
     ),
     show_odds: bool = typer.Option(False, "--odds", help="Exact odds instead of a roll."),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Working, then Resist."),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds."""
@@ -623,7 +624,7 @@ def _show_conflict(c: Any, as_json: bool) -> None:
 @handle_errors
 def conflict(
     path: str = typer.Argument(..., help="A conflict script (JSON: fighters and actions)."),
-    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP),
+    seed: int | None = SEED_OPTION,
     interactive: bool = typer.Option(
         False, "--interactive", help="After the script, read commands from standard input."
     ),
