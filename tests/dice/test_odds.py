@@ -238,3 +238,17 @@ def test_keep_highest_and_lowest_on_any_distribution(
 def test_keep_highest_refuses_runaway_work() -> None:
     with pytest.raises(OddsTooComplex):
         keep_highest(Distribution.uniform(0, 5000), 60, 30)
+
+
+@pytest.mark.parametrize("n", [200, 500])
+def test_keep_highest_of_large_pools_matches_closed_forms(n: int) -> None:
+    # keep 1 is the highest roll; keep n-1 of d2 is the sum less the lowest die.
+    # These once built every binomial row up to n (1000d1kh999 took seconds).
+    assert keep_highest(Distribution.die(6), n, 1) == order_statistic(Distribution.die(6), n, 1)
+    assert keep_lowest(Distribution.die(6), n, 1) == order_statistic(Distribution.die(6), n, n)
+    twos = count_successes(Distribution.die(2), n, lambda x: x == 2)
+    expected = twos.map(lambda k: 2 * n - 2 if k == n else n + k - 1)
+    assert keep_highest(Distribution.die(2), n, n - 1) == expected
+    assert odds(f"{n}d1kh{n - 1}") == Distribution.constant(n - 1)
+    assert odds("1000d1kh999") == Distribution.constant(999)
+    assert odds("1000d6kh1") == order_statistic(Distribution.die(6), 1000, 1)

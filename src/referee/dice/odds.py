@@ -435,7 +435,6 @@ def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
         acc = 0
         above = 0  # the packed polynomial of the outcomes above v
         below = d._total
-        rows = [[comb(r, e) for e in range(r + 1)] for r in range(n + 1)]
         for x, w in reversed(items):
             below -= w
             shift = bits * (x - low)
@@ -447,13 +446,19 @@ def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
                     power *= above
                 rest = n - j
                 need = keep - j
-                row = rows[rest]
-                # ways for `rest` rolls at or below x with at least `need` equal to x
-                ways = (w + below) ** rest - sum(
-                    row[e] * w**e * below ** (rest - e) for e in range(need)
-                )
+                # ways for `rest` rolls at or below x with at least `need` equal
+                # to x: a binomial tail, summed from whichever end is shorter
+                # (both ends are O(1) terms when keeping all but a few dice)
+                if need <= rest - need + 1:
+                    ways = (w + below) ** rest - sum(
+                        comb(rest, e) * w**e * below ** (rest - e) for e in range(need)
+                    )
+                else:
+                    ways = sum(
+                        comb(rest, e) * w**e * below ** (rest - e) for e in range(need, rest + 1)
+                    )
                 if ways:
-                    acc += (rows[n][j] * ways * power) << (shift * need)
+                    acc += (comb(n, j) * ways * power) << (shift * need)
             above += w << shift
         coefficients = _unpack(acc, slots, width_bytes)
     base = keep * low
