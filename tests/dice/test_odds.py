@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from referee.dice.brute import brute_force
-from referee.dice.evaluate import odds, roll
+from referee.dice.evaluate import ODDS_BUDGET, cost, odds, roll
 from referee.dice.notation import parse
 from referee.dice.odds import (
     Distribution,
@@ -129,6 +129,7 @@ SMALL = [
     "2d4*d3",
     "-(d4+2)*2",
     "(2d3-1)*(d4-2)",
+    "(d4-3)*-(d3-2)",
     "3d6-2",
     "2d6kh1+d4",
 ]
@@ -252,3 +253,28 @@ def test_keep_highest_of_large_pools_matches_closed_forms(n: int) -> None:
     assert odds(f"{n}d1kh{n - 1}") == Distribution.constant(n - 1)
     assert odds("1000d1kh999") == Distribution.constant(999)
     assert odds("1000d6kh1") == order_statistic(Distribution.die(6), 1000, 1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    # each passed the old estimate and took 2 to 11 seconds (measured)
+    # (the last two: pairs of wide weights, hundreds of bits each, cost more)
+    [
+        "4d1000*4d1000",
+        "2d1000*2d1000",
+        "3d1000med*3d1000med*d18",
+        "1000d20",
+        "200d500",
+        "100d6-50d500",
+        "50d20+900d1000>=661",
+    ],
+)
+def test_odds_budget_refuses_what_was_measured_slow(text: str) -> None:
+    assert cost(parse(text)) > ODDS_BUDGET
+    with pytest.raises(OddsTooComplex, match="limit"):
+        odds(text)
+
+
+@pytest.mark.parametrize("text", ["d1000*d1000", "1000d10", "120d1000", "4d1000+4d1000", "8d6"])
+def test_odds_budget_still_allows_what_is_quick(text: str) -> None:
+    assert cost(parse(text)) <= ODDS_BUDGET

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
+from itertools import accumulate
 from math import comb, gcd
+from operator import sub
 from typing import Any, Generic, TypeVar
 
 from referee.errors import OddsTooComplex
@@ -268,8 +270,7 @@ class Distribution(Generic[T]):
             if other == 0:
                 return Distribution._raw({0: self._total}, self._total)
             return Distribution._raw({o * other: w for o, w in self._weights.items()}, self._total)
-        result: Distribution[int] = self.combine(other, lambda a, b: a * b)
-        return result
+        return product_of(self, other)
 
     def __rmul__(self: Distribution[int], other: int) -> Distribution[int]:
         return self * other
@@ -349,25 +350,35 @@ def convolve(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
     return Distribution._raw(out, a._total * b._total)
 
 
+def product_of(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
+    """The distribution of ``X * Y`` for independent integer ``X``, ``Y``."""
+    aw, bw = a._weights, b._weights
+    if len(aw) < len(bw):
+        aw, bw = bw, aw
+    _check_pairs(len(aw), len(bw))
+    out: dict[int, int] = {}
+    get = out.get
+    for y, wy in bw.items():
+        for x, wx in aw.items():
+            k = x * y
+            out[k] = get(k, 0) + wx * wy
+    return Distribution._raw(out, a._total * b._total)
+
+
 def sum_of_dice(n: int, sides: int) -> Distribution[int]:
     """``n`` fair dice of ``sides`` sides added together (sliding-window convolution)."""
     if n < 0 or sides < 1:
         raise ValueError(f"cannot roll {n}d{sides}")
     if n == 0:
         return Distribution._raw({0: 1}, 1)
-    # counts[i] = ways to make (i + k) with k dice; grow one die at a time.
+    # counts[i] = ways to make (i + k) with k dice; grow one die at a time. Each
+    # new count is a window sum of `sides` old ones: a difference of prefix
+    # sums, computed by accumulate and map in C rather than a Python loop.
     counts = [1] * sides
+    pad = [0] * (sides - 1)
     for _ in range(2, n + 1):
-        size = len(counts) + sides - 1
-        new = [0] * size
-        window = 0
-        for i in range(size):
-            if i < len(counts):
-                window += counts[i]
-            if i >= sides:
-                window -= counts[i - sides]
-            new[i] = window
-        counts = new
+        prefix = [0, *accumulate(counts + pad)]
+        counts = prefix[1:sides] + list(map(sub, prefix[sides:], prefix[: len(prefix) - sides]))
     weights = dict(zip(range(n, n * sides + 1), counts, strict=True))
     return Distribution._raw(weights, sides**n, ordered=True)
 
