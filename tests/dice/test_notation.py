@@ -175,3 +175,33 @@ def test_any_text_either_rolls_or_raises_notation_error(text: str) -> None:
     except OddsTooComplex:
         return
     assert total in dist
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical_form"),
+    [("0000000003d6", "3d6"), ("0000000000001", "1"), ("d6\n", "d6"), ("2d6\r\n+ 1", "2d6+1")],
+)
+def test_leading_zeros_and_any_whitespace_are_accepted(text: str, canonical_form: str) -> None:
+    assert str(parse(text)) == canonical_form
+
+
+def test_only_ascii_letters_fold_case() -> None:
+    # str.lower() turns the Kelvin sign into "k": it must not pass for "kh"
+    with pytest.raises(NotationError) as info:
+        parse("3d6\u212ah2")
+    assert info.value.position == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("d6>=1002", "a number from 0 to 1001"),
+        ("3d6kh4", "a number from 0 to 3"),
+        ("1234567890", "a number from 0 to 1000000"),
+        ("0d6", "a number from 1 to 1000"),
+    ],
+)
+def test_out_of_range_numbers_say_what_was_expected(text: str, expected: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse(text)
+    assert info.value.expected == expected

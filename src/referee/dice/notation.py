@@ -1,6 +1,6 @@
 """Dice notation: text -> an immutable expression tree.
 
-Grammar (whitespace is ignored, letters are case-insensitive)::
+Grammar (whitespace is ignored, ASCII letters are case-insensitive)::
 
     expr   := term (("+" | "-") term)*
     term   := factor ("*" factor)*
@@ -191,7 +191,7 @@ KL: "kl"
 MED: "med"
 CMP: ">=" | "<=" | ">" | "<" | "="
 INT: /[0-9]+/
-%ignore /[ \t]+/
+%ignore /\s+/
 """
 
 _FRIENDLY = {
@@ -208,6 +208,9 @@ _FRIENDLY = {
     "CMP": "a comparison (>=, <=, >, <, =)",
     "$END": "the end of the expression",
 }
+
+
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 @lru_cache(maxsize=1)
@@ -238,9 +241,14 @@ class _Builder:
 
     def number(self, token: Any, what: str, low: int, high: int) -> int:
         raw = str(token)
-        if len(raw) > 9 or not low <= int(raw) <= high:
-            raise self.fail(f"{what} {raw} is out of range {low}..{high}", token.start_pos)
-        return int(raw)
+        digits = raw.lstrip("0") or "0"  # leading zeros never make a number too long
+        if len(digits) > 9 or not low <= int(digits) <= high:
+            raise self.fail(
+                f"{what} {raw} is out of range {low}..{high}",
+                token.start_pos,
+                f"a number from {low} to {high}",
+            )
+        return int(digits)
 
     def build(self, node: Any) -> Expr:
         from lark import Token
@@ -307,7 +315,9 @@ def parse(text: str) -> Expr:
         raise NotationError(
             "empty dice expression", text=text, position=0, expected="a number or dice such as 2d6"
         )
-    lowered = text.lower()
+    # ASCII only: str.lower() maps e.g. the Kelvin sign to "k", so "3d6\u212ah2"
+    # would be accepted, and some characters lower to two, shifting positions
+    lowered = text.translate(_LOWER)
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     try:
