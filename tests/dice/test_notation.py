@@ -205,3 +205,22 @@ def test_out_of_range_numbers_say_what_was_expected(text: str, expected: str) ->
     with pytest.raises(NotationError) as info:
         parse(text)
     assert info.value.expected == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "must_list"),
+    [
+        # the LALR state after default reductions listed only '+' or '-' here
+        ("d6)", 2, ["'*'", "'kh'", "the end of the expression"]),
+        ("2d6>=3)", 6, ["'*'", "'+'", "the end of the expression"]),
+        ("(d6", 3, ["')'", "'*'", "'kh'"]),
+    ],
+)
+def test_errors_list_everything_that_could_follow(
+    text: str, position: int, must_list: list[str]
+) -> None:
+    with pytest.raises(NotationError) as info:
+        parse(text)
+    assert info.value.position == position
+    for item in must_list:
+        assert item in info.value.expected

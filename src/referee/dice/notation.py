@@ -220,6 +220,24 @@ def _parser() -> Any:
     return Lark(_GRAMMAR, start="expr", parser="lalr", propagate_positions=False)
 
 
+def _accepts(text: str, position: int) -> set[str]:
+    """Every terminal the parser accepts after ``text[:position]``.
+
+    The LALR error reports only what its state expects after default
+    reductions ("d6)" would say just '+' or '-'); feeding the prefix to the
+    interactive parser and asking it lists everything that could follow,
+    including the end. Empty if the prefix itself does not parse.
+    """
+    from lark.exceptions import LarkError
+
+    try:
+        interactive = _parser().parse_interactive(text[:position])
+        interactive.exhaust_lexer()
+        return set(interactive.accepts())
+    except LarkError:
+        return set()
+
+
 def _expected(names: Any) -> str:
     seen = sorted({_FRIENDLY.get(str(n), str(n)) for n in names})
     if not seen:
@@ -328,7 +346,7 @@ def parse(text: str) -> Expr:
             f"unexpected character {text[pos]!r}",
             text=text,
             position=pos,
-            expected=_expected(e.allowed),
+            expected=_expected(_accepts(lowered, pos) or e.allowed),
         ) from None
     except UnexpectedToken as e:
         if e.token.type == "$END":
@@ -336,13 +354,13 @@ def parse(text: str) -> Expr:
                 "expression ends too early",
                 text=text,
                 position=len(text),
-                expected=_expected(e.expected),
+                expected=_expected(_accepts(lowered, len(text)) or e.expected),
             ) from None
         raise NotationError(
             f"unexpected {e.token!s}",
             text=text,
             position=e.token.start_pos,
-            expected=_expected(e.expected),
+            expected=_expected(_accepts(lowered, e.token.start_pos) or e.expected),
         ) from None
     except UnexpectedEOF as e:  # pragma: no cover - LALR reports $END as a token
         raise NotationError(
