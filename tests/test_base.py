@@ -149,6 +149,38 @@ def test_loading_reports_every_problem_with_its_field_path() -> None:
 
 
 @dataclass(frozen=True)
+class _Party:
+    leader: _Gear
+    gear: tuple[_Gear, ...] = ()
+    spare: _Gear | None = None
+    stash: dict[str, _Gear] = field(default_factory=dict)
+
+
+def test_unknown_keys_at_any_depth_are_reported_in_the_data_order() -> None:
+    # nested fields were visited in set order, which varies with PYTHONHASHSEED
+    data = {
+        "stash": {"box": {"name": "rope", "knots": 3}},
+        "zz": 1,
+        "spare": {"name": "cape", "hue": "red"},
+        "leader": {"name": "torch", "lit": True},
+        "gear": [{"name": "a"}, {"name": "b", "extra": 2}],
+        "aa": 2,
+    }
+    with pytest.raises(InvalidSheet) as info:
+        load_record(_Party, data)
+    assert [p.field for p in info.value.problems] == [
+        "zz",
+        "aa",
+        "stash.box.knots",
+        "spare.hue",
+        "leader.lit",
+        "gear.1.extra",
+    ]
+    clean = {"leader": {"name": "t"}, "gear": [{"name": "a", "weight": 2}], "spare": None}
+    assert load_record(_Party, clean) == _Party(_Gear("t"), (_Gear("a", 2),))
+
+
+@dataclass(frozen=True)
 class _Options:
     costly_success: bool = field(default=True, metadata={"doc": "allow it"})
     ladder: tuple[str, ...] = field(default_factory=lambda: ("a", "b"))

@@ -367,7 +367,7 @@ def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list
         hints = typing.get_type_hints(cls)
     except Exception:  # unresolved forward references: skip the nested check
         return problems
-    for name in names & set(data):
+    for name in (k for k in data if k in names):  # data order: problems in a stable order
         for sub, sub_path, value in _nested(hints.get(name), data[name], (*path, name)):
             problems += _unknown_keys(sub, value, sub_path, rule)
     return problems
