@@ -278,3 +278,11 @@ def test_odds_budget_refuses_what_was_measured_slow(text: str) -> None:
 @pytest.mark.parametrize("text", ["d1000*d1000", "1000d10", "120d1000", "4d1000+4d1000", "8d6"])
 def test_odds_budget_still_allows_what_is_quick(text: str) -> None:
     assert cost(parse(text)) <= ODDS_BUDGET
+
+
+def test_clamp_refuses_an_empty_range() -> None:
+    # clamp(5, 3) once mapped 4 to 5 and 6 to 3: a mixture of two bounds
+    with pytest.raises(ValueError, match="empty range"):
+        Distribution.die(6).clamp(5, 3)
+    assert Distribution.die(6).clamp(3, 3) == Distribution.constant(3)
+    assert Distribution.die(6).clamp(low=5) == Distribution({5: 5, 6: 1})

@@ -287,6 +287,8 @@ class Distribution(Generic[T]):
         self: Distribution[int], low: int | None = None, high: int | None = None
     ) -> Distribution[int]:
         """The distribution of ``X`` limited to ``low..high``."""
+        if low is not None and high is not None and low > high:
+            raise ValueError(f"cannot clamp to the empty range {low}..{high}")
 
         def f(x: int) -> int:
             if low is not None and x < low:
