@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.dice.evaluate import check_faces
 from referee.dice.roller import (
     ManualRoller,
     RollRecord,
@@ -96,3 +97,12 @@ def test_roller_for_prefers_hand_entered_faces_then_a_seed() -> None:
     assert roller_for([1], seed=3).kind == "manual"
     assert roller_for(None, seed=3).kind == "seeded"
     assert roller_for().kind == "system"
+
+
+@pytest.mark.parametrize("bad", [2.0, 2.5, True, "3"])
+def test_scripted_and_hand_faces_must_be_whole_numbers(bad: object) -> None:
+    # 1 <= 2.5 <= 6 held, so a fractional or boolean face passed as a d6
+    with pytest.raises(DiceError, match="impossible on a d6"):
+        ScriptedRoller([bad]).roll(1, 6)  # type: ignore[list-item]
+    with pytest.raises(DiceError, match="impossible on a d6"):
+        check_faces("d6", [bad])  # type: ignore[list-item]

@@ -22,7 +22,7 @@ from referee.dice.odds import (
     median_of,
     sum_of_dice,
 )
-from referee.dice.roller import Roller
+from referee.dice.roller import Roller, _is_face
 from referee.errors import DiceError, OddsTooComplex
 
 ODDS_BUDGET = 20_000_000
@@ -134,7 +134,7 @@ def check_faces_for(
     i = 0
     for count, sides in groups:
         for _ in range(count):
-            if not 1 <= faces[i] <= sides:
+            if not _is_face(faces[i], sides):
                 raise DiceError(f"face {i + 1} is {faces[i]}, impossible on a d{sides}")
             i += 1
 

@@ -66,6 +66,11 @@ def _check_request(n: int, sides: int) -> None:
         raise DiceError(f"dice must have 1..{MAX_SIDES} sides, not {sides}")
 
 
+def _is_face(face: object, sides: int) -> bool:
+    """A whole number a die of ``sides`` sides can show (``True`` and ``2.0`` are not)."""
+    return isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= sides
+
+
 class _RecordingRoller:
     """Shared bookkeeping: validates requests and records each roll."""
 
@@ -143,7 +148,7 @@ class ScriptedRoller(_RecordingRoller):
             )
         faces = tuple(self._script[self._used : self._used + n])
         for i, face in enumerate(faces):
-            if not 1 <= face <= sides:
+            if not _is_face(face, sides):
                 raise DiceError(
                     f"face {face} (entry {self._used + i + 1}) is impossible on a d{sides}"
                 )
