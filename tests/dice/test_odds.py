@@ -286,3 +286,41 @@ def test_clamp_refuses_an_empty_range() -> None:
         Distribution.die(6).clamp(5, 3)
     assert Distribution.die(6).clamp(3, 3) == Distribution.constant(3)
     assert Distribution.die(6).clamp(low=5) == Distribution({5: 5, 6: 1})
+
+
+@settings(max_examples=80)
+@given(
+    weights=st.dictionaries(st.integers(-20, 20), st.integers(1, 50), min_size=1, max_size=8),
+    scale=st.integers(1, 7),
+    data=st.data(),
+)
+def test_equality_and_hash_agree_whatever_the_scale_or_insertion_order(
+    weights: dict[int, int], scale: int, data: st.DataObject
+) -> None:
+    d = Distribution(weights)
+    shuffled = data.draw(st.permutations(list(weights.items())))
+    scaled = Distribution([(o, w * scale) for o, w in shuffled])
+    assert d == scaled and scaled == d and hash(d) == hash(scaled)
+    assert d.probabilities() == scaled.probabilities()
+    other = data.draw(st.sampled_from(list(weights)))
+    bumped = Distribution({**weights, other: weights[other] + 1})
+    if len(weights) > 1:
+        assert bumped != d
+
+
+@settings(max_examples=40)
+@given(weights=st.dictionaries(st.integers(1, 8), st.integers(1, 9), min_size=1, max_size=5))
+def test_bind_with_differing_totals_is_exact(weights: dict[int, int]) -> None:
+    # each outcome x continues with a d(x): totals 1..8 differ, so weights are rescaled
+    d = Distribution(weights)
+    chained = d.bind(Distribution.die)
+    expected = Distribution(
+        {
+            (x, f): w * (840 // x)  # 840 = lcm(1..8): every d(x) weighed alike
+            for x, w in weights.items()
+            for f in range(1, x + 1)
+        }
+    ).map(lambda pair: pair[1])
+    assert chained == expected
+    assert chained.total == sum(w for _, w in chained.items())
+    assert chained.mean() == sum(Fraction(w, d.total) * Fraction(x + 1, 2) for x, w in d.items())
