@@ -10,6 +10,7 @@ from typing import ClassVar
 import pytest
 
 from referee.dice.brute import brute_force
+from referee.dice.evaluate import DieRoll
 from referee.dice.odds import sum_of_dice
 from referee.dice.roller import ManualRoller, ScriptedRoller
 from referee.errors import DiceError, InvalidSheet, Problem, RulesError
@@ -230,3 +231,14 @@ def test_option_declares_a_documented_field() -> None:
         {"name": "bonus", "default": 2, "doc": "A bonus."},
         {"name": "names", "default": ["a"], "doc": "Names."},
     ]
+
+
+def test_outcome_holds_no_mutable_sequences_even_when_given_lists() -> None:
+    faces = [DieRoll(3, 6)]
+    mods = [Modifier(1, "skill")]
+    o = Outcome("test", "check", faces=faces, modifiers=mods, changes=[])  # type: ignore[arg-type]
+    faces.append(DieRoll(6, 6))
+    mods.clear()
+    assert o.faces == (DieRoll(3, 6),) and o.modifiers == (Modifier(1, "skill"),)
+    assert o.changes == () and o.rolls == ()
+    assert hash(o.faces) == hash((DieRoll(3, 6),))

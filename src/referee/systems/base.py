@@ -130,6 +130,11 @@ class Outcome:
     rolls: tuple[RollRecord, ...] = ()
 
     def __post_init__(self) -> None:
+        # sequences given as lists become tuples: an Outcome must not change after the fact
+        for name in ("faces", "modifiers", "changes", "rolls"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     @property
