@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.dice.evaluate import odds, roll
@@ -224,3 +224,23 @@ def test_errors_list_everything_that_could_follow(
     assert info.value.position == position
     for item in must_list:
         assert item in info.value.expected
+
+
+@settings(max_examples=300)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from("0123456789dDkKhHlLmMeE+-*()<>=% \t\n"), st.characters()
+        ),
+        max_size=60,
+    )
+)
+def test_any_unicode_text_parses_or_raises_notation_error_with_a_valid_position(
+    text: str,
+) -> None:
+    try:
+        expr = parse(text)
+    except NotationError as e:
+        assert 0 <= e.position <= len(text)
+        return
+    assert parse(str(expr)) == expr
