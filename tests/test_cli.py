@@ -84,6 +84,17 @@ def test_odds_table_has_tails_and_bars(capsys: pytest.CaptureFixture[str]) -> No
     assert "█" in out and "34/1728" not in out and "17/864" in out
 
 
+def test_wide_odds_tables_group_outcomes_into_ranges(capsys: pytest.CaptureFixture[str]) -> None:
+    # one row per outcome printed 19,981 rows (9 s) for 20d1000
+    code, out, _ = _run(capsys, "odds", "20d1000")
+    rows = [line for line in out.splitlines() if "█" in line]
+    assert code == 0 and len(rows) <= 60
+    assert "19,981 outcomes in ranges of" in out
+    assert rows[0].split("│")[1].strip().startswith("20..")
+    assert rows[-1].split("│")[1].strip().endswith("..20000")
+    assert rows[-1].split("│")[5].strip() == "100.00"  # at most: the last range closes at 1
+
+
 def test_help_exists_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     for cmd in ("roll", "odds", "games", "options", "validate", "demo"):
         code, out, _ = _run(capsys, cmd, "--help")
