@@ -14,7 +14,7 @@ from scipy.stats import chisquare
 
 from referee.dice.brute import brute_force
 from referee.dice.evaluate import ODDS_BUDGET, cost, odds, roll
-from referee.dice.notation import parse
+from referee.dice.notation import Pool, parse
 from referee.dice.odds import (
     Distribution,
     count_successes,
@@ -324,3 +324,11 @@ def test_bind_with_differing_totals_is_exact(weights: dict[int, int]) -> None:
     assert chained == expected
     assert chained.total == sum(w for _, w in chained.items())
     assert chained.mean() == sum(Fraction(w, d.total) * Fraction(x + 1, 2) for x, w in d.items())
+
+
+def test_the_estimate_itself_is_quick_for_trees_built_beyond_the_notation_bounds() -> None:
+    # trees built in code skip parse()'s bounds; cost() once computed 6**n exactly
+    huge = Pool(10**9, 6)
+    assert cost(huge) > ODDS_BUDGET
+    with pytest.raises(OddsTooComplex):
+        odds(huge)

@@ -189,7 +189,7 @@ def _cost(expr: Expr) -> tuple[int, int]:
         return 1, 0
     if isinstance(expr, Pool):
         n, s = expr.count, expr.sides
-        bits = (s**n).bit_length()
+        bits = n * (s - 1).bit_length()  # at least the bits of s**n, without computing it
         if expr.select == "sum":
             # n window passes over up to n*s counts, each a big integer of
             # about n*log2(s) bits: wide counts cost more than narrow ones
