@@ -332,3 +332,11 @@ def test_the_estimate_itself_is_quick_for_trees_built_beyond_the_notation_bounds
     assert cost(huge) > ODDS_BUDGET
     with pytest.raises(OddsTooComplex):
         odds(huge)
+
+
+def test_order_statistics_refuse_outcomes_that_do_not_sort() -> None:
+    mixed: Distribution[object] = Distribution({1: 1, "a": 1})
+    with pytest.raises(TypeError, match="sorted"):
+        order_statistic(mixed, 3, 2)  # type: ignore[type-var]
+    with pytest.raises(TypeError, match="sorted"):
+        keep_highest(mixed, 2, 1)  # type: ignore[arg-type]

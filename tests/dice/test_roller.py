@@ -106,3 +106,8 @@ def test_scripted_and_hand_faces_must_be_whole_numbers(bad: object) -> None:
         ScriptedRoller([bad]).roll(1, 6)  # type: ignore[list-item]
     with pytest.raises(DiceError, match="impossible on a d6"):
         check_faces("d6", [bad])  # type: ignore[list-item]
+
+
+def test_one_call_cannot_ask_for_unbounded_dice() -> None:
+    with pytest.raises(DiceError, match="at most 100000"):
+        SeededRoller(0).roll(10**9, 6)

@@ -412,6 +412,14 @@ def _unpack(packed: int, slots: int, width_bytes: int) -> list[int]:
     ]
 
 
+def _require_ordered(d: Distribution[Any]) -> None:
+    """Order statistics need outcomes that sort; say so instead of answering wrongly."""
+    try:
+        sorted(d._weights)
+    except TypeError:
+        raise TypeError("order statistics need outcomes that can be sorted") from None
+
+
 def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
     """The sum of the ``keep`` highest of ``n`` independent rolls of ``d``.
 
@@ -424,6 +432,7 @@ def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
     """
     if not 0 <= keep <= n:
         raise ValueError(f"cannot keep {keep} of {n} dice")
+    _require_ordered(d)
     total = d._total**n
     if keep == 0:
         return Distribution._raw({0: total}, total, ordered=True)
@@ -493,6 +502,7 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
     """
     if not 1 <= rank <= n:
         raise ValueError(f"rank {rank} is outside 1..{n}")
+    _require_ordered(d)
     total = d._total
     need = n - rank + 1
     terms = [(comb(n, j), j, n - j) for j in range(need, n + 1)]

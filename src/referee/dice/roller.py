@@ -23,6 +23,10 @@ from referee.errors import DiceError
 MAX_SIDES = 10_000
 """No roller accepts dice with more sides than this."""
 
+MAX_DICE_PER_ROLL = 100_000
+"""No roller rolls more dice than this in one call (a tree built in code is not bounded by
+the notation's limits)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RollRecord:
@@ -62,6 +66,8 @@ class Roller(Protocol):
 def _check_request(n: int, sides: int) -> None:
     if n < 0:
         raise DiceError(f"cannot roll a negative number of dice ({n})")
+    if n > MAX_DICE_PER_ROLL:
+        raise DiceError(f"cannot roll {n} dice at once; at most {MAX_DICE_PER_ROLL}")
     if not 1 <= sides <= MAX_SIDES:
         raise DiceError(f"dice must have 1..{MAX_SIDES} sides, not {sides}")
 
