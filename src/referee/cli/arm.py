@@ -19,6 +19,7 @@ from referee.cli.common import (
     handle_errors,
     load_json_file,
     make_roller,
+    report_problems,
 )
 from referee.errors import RulesError
 
@@ -622,24 +623,12 @@ def validate(
     if template is not None:
         problems += template_problems(load_record(Sheet, load_json_file(template)), sheet)
     cost = point_cost(sheet, chosen)
-    if as_json:
-        emit_json(
-            {
-                "valid": not problems,
-                "problems": [
-                    {"rule": p.rule, "field": p.field, "message": p.message, "value": p.value}
-                    for p in problems
-                ],
-                "chp": cost,
-            }
-        )
-    else:
-        for p in problems:
-            console.print(str(p), markup=False)
-        if not problems:
-            console.print(f"{sheet.name}: valid ({cost['total']} chp)", markup=False)
-    if problems:
-        raise typer.Exit(1)
+    report_problems(
+        problems,
+        as_json=as_json,
+        valid_text=f"{sheet.name}: valid ({cost['total']} chp)",
+        extra={"chp": cost},
+    )
 
 
 @app.command()

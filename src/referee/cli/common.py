@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from referee.dice.roller import ManualRoller, Roller, SeededRoller, SystemRoller, parse_faces
-from referee.errors import DiceError, RulesError
+from referee.errors import DiceError, Problem, RulesError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -77,6 +77,32 @@ def write_json_file(path: str, data: Any) -> None:
             fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     except OSError as e:
         raise RulesError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def report_problems(
+    problems: Sequence[Problem],
+    *,
+    as_json: bool,
+    valid_text: str,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Print a validator's findings (every problem, or ``valid_text``); exit 1 if any.
+
+    JSON: ``{"valid": bool, "problems": [{"rule", "field", "message", "value"}], **extra}``.
+    """
+    if as_json:
+        from referee.systems.base import problem_data
+
+        emit_json(
+            {"valid": not problems, "problems": [problem_data(p) for p in problems]} | (extra or {})
+        )
+    elif problems:
+        for p in problems:
+            console.print(str(p), markup=False)
+    else:
+        console.print(valid_text, markup=False)
+    if problems:
+        raise typer.Exit(1)
 
 
 def all_faces_used(roller: Roller) -> None:

@@ -22,6 +22,7 @@ from referee.cli.common import (
     handle_errors,
     load_json_file,
     make_roller,
+    report_problems,
 )
 from referee.systems.base import SYSTEMS
 
@@ -182,22 +183,7 @@ def validate(
     ruleset = get(game)
     sheet = load_record(ruleset.sheet_type, load_json_file(path))
     problems = ruleset.validate(sheet, ruleset.options_type())
-    if as_json:
-        emit_json(
-            {
-                "valid": not problems,
-                "problems": [
-                    {"rule": p.rule, "field": p.field, "message": p.message} for p in problems
-                ],
-            }
-        )
-    elif problems:
-        for p in problems:
-            console.print(str(p), markup=False)
-    else:
-        console.print(f"{path}: valid", markup=False)
-    if problems:
-        raise typer.Exit(1)
+    report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
 
 
 @app.command()

@@ -21,6 +21,7 @@ from referee.cli.common import (
     handle_errors,
     load_json_file,
     make_roller,
+    report_problems,
     write_json_file,
 )
 from referee.dice.odds import fraction_text
@@ -876,27 +877,11 @@ def validate(
 
     character = _sheet(path)
     problems = RULESET.validate(character, Options())
-    if as_json:
-        emit_json(
-            {
-                "valid": not problems,
-                "problems": [
-                    {"rule": p.rule, "field": p.field, "message": p.message, "value": p.value}
-                    for p in problems
-                ],
-            }
-        )
-    elif problems:
-        for p in problems:
-            console.print(str(p), markup=False)
-    else:
-        console.print(
-            f"{path}: valid; HP {character.hp}, damage {character.damage} "
-            f"({condition(character, Options())})",
-            markup=False,
-        )
-    if problems:
-        raise typer.Exit(1)
+    valid_text = f"{path}: valid"
+    if not problems:
+        state = condition(character, Options())
+        valid_text += f"; HP {character.hp}, damage {character.damage} ({state})"
+    report_problems(problems, as_json=as_json, valid_text=valid_text)
 
 
 TIES_HELP = (

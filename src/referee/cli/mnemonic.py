@@ -22,6 +22,7 @@ from referee.cli.common import (
     handle_errors,
     load_json_file,
     make_roller,
+    report_problems,
 )
 from referee.dice.odds import fraction_text
 from referee.dice.roller import Roller
@@ -511,23 +512,7 @@ def validate(
     )
     sheet = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
     problems = check_sheet(sheet, opts)
-    if as_json:
-        emit_json(
-            {
-                "valid": not problems,
-                "problems": [
-                    {"rule": p.rule, "field": p.field, "message": p.message, "value": p.value}
-                    for p in problems
-                ],
-            }
-        )
-    elif problems:
-        for p in problems:
-            console.print(str(p), markup=False)
-    else:
-        console.print(f"{path}: valid", markup=False)
-    if problems:
-        raise typer.Exit(1)
+    report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
 
 
 def demo(out: Console) -> None:

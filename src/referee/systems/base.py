@@ -62,6 +62,7 @@ __all__ = [
     "option",
     "outcome_data",
     "probability_map",
+    "problem_data",
 ]
 
 S = TypeVar("S", bound=Hashable)
@@ -174,6 +175,16 @@ def outcome_data(outcome: Outcome) -> dict[str, Any]:
         "details": _jsonable(outcome.details),
         "manual": outcome.manual,
         "rolls": [r.to_dict() for r in outcome.rolls],
+    }
+
+
+def problem_data(problem: Problem) -> dict[str, Any]:
+    """A JSON-ready view of one validator finding."""
+    return {
+        "rule": problem.rule,
+        "field": problem.field,
+        "message": problem.message,
+        "value": _jsonable(problem.value),
     }
 
 
