@@ -125,3 +125,90 @@ def load_json_file(path: str) -> Any:
         ) from None
     except UnicodeDecodeError:
         raise RulesError(f"{path}: not UTF-8 text") from None
+
+
+# ---------------------------------------------------------------------------
+# the contract at the edge: options, state, actions, outcomes
+
+OPTIONS_HELP = "The table's house rules as JSON (a game's options; missing ones take defaults)."
+OPTIONS_OPTION: Any = typer.Option(None, "--options", help=OPTIONS_HELP)
+STATE_HELP = "The table state as JSON (from --save or `referee table show --json`)."
+STATE_OPTION: Any = typer.Option(None, "--state", help=STATE_HELP)
+SAVE_OPTION: Any = typer.Option(None, "--save", help="Write the state after the action here.")
+SEAT_HELP = (
+    "Seat a character: ID=FILE (a sheet as JSON) or ID=example:NAME (one of the rule "
+    "text's example characters); repeatable."
+)
+SEAT_OPTION: Any = typer.Option(None, "--seat", help=SEAT_HELP)
+
+
+def load_options(ruleset: Any, path: str | None) -> Any:
+    """The options in ``path`` (JSON), or the game's defaults when no file is given."""
+    if path is None:
+        return ruleset.options_type()
+    return ruleset.load_options(load_json_file(path))
+
+
+def load_state(
+    ruleset: Any, path: str | None, options: Any, seats: Sequence[str] | None = None
+) -> Any:
+    """The state in ``path`` (or a new table's), with each ``ID=FILE`` / ``ID=example:NAME``
+    of ``seats`` seated."""
+    state = (
+        ruleset.initial_state(options) if path is None else ruleset.load_state(load_json_file(path))
+    )
+    for spec in seats or ():
+        cid, sep, where = spec.partition("=")
+        if not sep or not cid.strip() or not where.strip():
+            raise RulesError(f"--seat {spec!r}: write ID=FILE or ID=example:NAME")
+        state = ruleset.seat(state, cid.strip(), sheet_from(ruleset, where.strip()), options)
+    return state
+
+
+def sheet_from(ruleset: Any, where: str) -> Any:
+    """A sheet from a JSON file, or ``example:NAME`` for one of the text's examples."""
+    if where.startswith("example:"):
+        name = where.removeprefix("example:").strip().lower()
+        examples = ruleset.examples()
+        if name not in examples:
+            known = ", ".join(examples) or "none"
+            raise RulesError(f"{ruleset.title} has no example character {name!r}; known: {known}")
+        return examples[name]
+    return ruleset.load_sheet(load_json_file(where))
+
+
+def resolve_action(
+    ruleset: Any,
+    action: Any,
+    state: Any,
+    options: Any,
+    *,
+    faces: str | None = None,
+    seed: int | None = None,
+) -> Any:
+    """Resolve ``action`` with typed-in faces, a seed or the system roller; typed-in faces
+    must be exactly what the action rolls."""
+    roller = make_roller(faces_option(faces), seed)
+    outcome = ruleset.resolve(action, state, roller, options)
+    all_faces_used(roller)
+    return outcome
+
+
+def outcome_text(outcome: Any) -> str:
+    """An outcome as readable lines: faces (dropped ones in parentheses), modifiers with
+    their sources, target, result, label and every state change."""
+    lines = [f"{outcome.action}: {outcome.label}" if outcome.label else outcome.action]
+    if outcome.faces:
+        shown = " ".join(str(d.face) if d.kept else f"({d.face})" for d in outcome.faces)
+        hand = " (entered by hand)" if outcome.manual else ""
+        lines.append(f"  faces {shown}{hand}")
+    for m in outcome.modifiers:
+        lines.append(f"  {m.value:+d} {m.source}")
+    if outcome.target is not None:
+        lines.append(f"  target {outcome.target}")
+    if outcome.result is not None:
+        verdict = "" if outcome.success is None else (" success" if outcome.success else " failure")
+        lines.append(f"  result {outcome.result}{verdict}")
+    for c in outcome.changes:
+        lines.append(f"  -> {c}")
+    return "\n".join(lines)

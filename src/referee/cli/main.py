@@ -216,6 +216,9 @@ def _game_cli(name: str) -> Any:
 for _name in SYSTEMS:
     _module = _game_cli(_name)
     if _module is not None:
+        from referee.cli.generic import add_generic_commands
+
+        add_generic_commands(_module.app, _name)
         app.add_typer(_module.app, name=_name)
 
 

@@ -1,35 +1,39 @@
 """The contract every game implements, and the pieces all four share.
 
-A game package (``referee.systems.<name>``) exposes a module attribute
-``RULESET`` satisfying :class:`Ruleset`. The live table, the CLI and the web
-speak only this protocol, so they treat every game alike:
+A game package (``referee.systems.<name>``) exposes ``RULESET``, an instance of
+its subclass of :class:`Ruleset`. The live table, the CLI, the web and the
+analysis speak only this contract, so they treat every game alike:
 
-* ``sheet_type`` - the stored character record (a frozen dataclass) and
-  ``validate(sheet, options)`` which reports *every* broken rule as a
-  :class:`Problem`;
+* ``sheet_type`` and :meth:`Ruleset.validate` - the stored character record and
+  every rule it breaks (as :class:`Problem` values, never only the first);
 * ``options_type`` - the table's house rules, a frozen dataclass whose
-  defaults are the rulings;
-* ``actions()`` - the action types a player or referee can take;
-* ``resolve(action, state, roller, options)`` -> :class:`Outcome`;
-* ``odds(action, state, options)`` -> an exact
-  :class:`~referee.dice.odds.Distribution` over what the same rule yields.
+  defaults are the rulings (principle 3);
+* ``state_type`` and :meth:`Ruleset.initial_state` - what a table tracks
+  (characters by id and the game's own counters), a frozen
+  :class:`~referee.systems.state.GameState`;
+* :meth:`Ruleset.actions` - every action, a frozen :class:`Action` dataclass of
+  its inputs that names characters by id;
+* :meth:`Ruleset.plan` - the one place a game says how an action resolves: a
+  :class:`~referee.systems.plan.Plan` (a dice program and how its result
+  becomes an :class:`Outcome`). :meth:`Ruleset.resolve` and
+  :meth:`Ruleset.odds` are derived from it here, once, for every game;
+* :meth:`Ruleset.apply` - the outcome's changes folded into the state (pure).
 
-Principle 1 lives in :class:`Procedure`: a check is one rule function over a
-dice statistic, evaluated either on rolled faces or on the statistic's exact
-distribution, so odds shown before a roll cannot disagree with the roll.
+The model is python-chess's variants: one base with neutral hook defaults,
+each game overriding only what its rules need.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, field, fields, is_dataclass
-from types import MappingProxyType
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, TypeVar
 
-from referee.dice.evaluate import DieRoll, check_faces_for
-from referee.dice.odds import Distribution, fraction_text
-from referee.dice.roller import Roller, RollRecord, is_manual
+from referee.dice.odds import Distribution
+from referee.dice.roller import Roller, is_manual
 from referee.errors import (
     DiceError,
     IllegalAction,
@@ -39,221 +43,112 @@ from referee.errors import (
     Problem,
     RulesError,
 )
+from referee.systems.outcome import (
+    TABLE,
+    Change,
+    JSONObject,
+    JSONValue,
+    Modifier,
+    Outcome,
+    jsonable,
+    outcome_data,
+    outcome_from_data,
+    probability_map,
+    problem_data,
+)
+from referee.systems.plan import Dice, Plan, Procedure, Trace
+from referee.systems.records import (
+    bound_problems,
+    data_from_pairs,
+    describe_fields,
+    describe_options,
+    dump_record,
+    load_record,
+    option,
+    param,
+)
+from referee.systems.state import Decision, GameState, apply_changes
 
 __all__ = [
+    "TABLE",
+    "Action",
     "Change",
+    "Decision",
+    "Dice",
     "DiceError",
+    "GameState",
     "IllegalAction",
     "InvalidSheet",
+    "JSONObject",
+    "JSONValue",
     "Ladder",
     "Modifier",
     "NotationError",
     "OddsTooComplex",
     "Outcome",
+    "Plan",
     "Problem",
     "Procedure",
     "RulesError",
     "Ruleset",
+    "Trace",
+    "apply_changes",
+    "bound_problems",
+    "data_from_pairs",
+    "describe_fields",
     "describe_options",
     "dump_record",
     "get",
+    "jsonable",
     "load_record",
     "names",
     "option",
     "outcome_data",
+    "outcome_from_data",
+    "param",
     "probability_map",
     "problem_data",
+    "slug",
 ]
 
-S = TypeVar("S", bound=Hashable)
-R = TypeVar("R", bound=Hashable)
-T = TypeVar("T")
+SheetT = TypeVar("SheetT")
+StateT = TypeVar("StateT", bound=GameState[Any])
+OptionsT = TypeVar("OptionsT")
 
 
 # ---------------------------------------------------------------------------
-# outcome and its derivation
-
-
-@dataclass(frozen=True, slots=True)
-class Modifier:
-    """A number added to a roll or a target, with where it came from.
-
-    ``kind`` is the game's category (Mneme: ``"competence"``, ``"equipment"``,
-    ``"condition"``...), used by the game's own stacking rules.
-    """
-
-    value: int
-    source: str
-    kind: str = "other"
-
-    def __str__(self) -> str:
-        return f"{self.value:+d} {self.source}"
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A change to the state that an outcome implies, as data.
-
-    Rules never mutate anything: the table applies changes. ``delta`` adds to a
-    numeric field; otherwise ``value`` replaces it.
-    """
-
-    target: str
-    field: str
-    delta: int | None = None
-    value: Any = None
-    reason: str = ""
+# actions
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """An immutable resolved action carrying its whole derivation.
+class Action:
+    """The base of every action: a frozen dataclass of the action's inputs.
 
-    ``faces`` holds every die (kept and dropped), ``modifiers`` each modifier
-    with its source, ``target`` the number rolled against, ``result`` the
-    game's effect or result, ``label`` its name on the game's ladder and
-    ``changes`` the state changes it implies. ``details`` carries the game's
-    other numbers (Successes, Fail Effect, damage rolls...). ``manual`` is
-    true when the faces were rolled on physical dice and entered by hand.
+    A field named ``actor`` is the id of the character taking the action (a
+    player may take it for a character they own); an action without one, or
+    with ``referee_only`` set, is the referee's (passing time, reshuffling the
+    deck). Fields are declared with :func:`param` so their meaning and bounds
+    are known to forms and the command line; the bounds are checked here
+    whenever an action is built.
     """
 
-    system: str
-    action: str
-    faces: tuple[DieRoll, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    target: int | None = None
-    result: int | None = None
-    success: bool | None = None
-    label: str = ""
-    changes: tuple[Change, ...] = ()
-    details: Mapping[str, Any] = field(default_factory=dict)
-    manual: bool = False
-    rolls: tuple[RollRecord, ...] = ()
+    referee_only: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        # sequences given as lists become tuples: an Outcome must not change after the fact
-        for name in ("faces", "modifiers", "changes", "rolls"):
-            value = getattr(self, name)
-            if not isinstance(value, tuple):
-                object.__setattr__(self, name, tuple(value))
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+        problems = bound_problems(self, rule=type(self).__name__)
+        if problems:
+            raise IllegalAction("; ".join(str(p) for p in problems))
 
-    @property
-    def modifier_total(self) -> int:
-        """The sum of all modifiers."""
-        return sum(m.value for m in self.modifiers)
+    def actors(self) -> tuple[str, ...]:
+        """The ids of the characters who take this action (empty: the referee's)."""
+        actor = getattr(self, "actor", None)
+        return (actor,) if isinstance(actor, str) else ()
 
 
-def _jsonable(value: Any) -> Any:
-    from fractions import Fraction
-
-    if isinstance(value, Fraction):
-        return fraction_text(value)
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
-    return value
-
-
-def outcome_data(outcome: Outcome) -> dict[str, Any]:
-    """A JSON-ready view of an outcome (a renderer: the outcome never formats itself)."""
-    return {
-        "system": outcome.system,
-        "action": outcome.action,
-        "faces": [{"face": d.face, "sides": d.sides, "kept": d.kept} for d in outcome.faces],
-        "modifiers": [
-            {"value": m.value, "source": m.source, "kind": m.kind} for m in outcome.modifiers
-        ],
-        "target": outcome.target,
-        "result": outcome.result,
-        "success": outcome.success,
-        "label": outcome.label,
-        "changes": [_jsonable(c) for c in outcome.changes],
-        "details": _jsonable(outcome.details),
-        "manual": outcome.manual,
-        "rolls": [r.to_dict() for r in outcome.rolls],
-    }
-
-
-def problem_data(problem: Problem) -> dict[str, Any]:
-    """A JSON-ready view of one validator finding."""
-    return {
-        "rule": problem.rule,
-        "field": problem.field,
-        "message": problem.message,
-        "value": _jsonable(problem.value),
-    }
-
-
-def probability_map(dist: Distribution[Any]) -> dict[str, str]:
-    """``{"outcome": "num/den"}`` in outcome order, reduced fractions."""
-    return {str(o): fraction_text(p) for o, p in dist.probabilities().items()}
-
-
-# ---------------------------------------------------------------------------
-# one rule, two evaluations
-
-
-@dataclass(frozen=True)
-class Procedure(Generic[S, R]):
-    """A check written once: dice, a statistic of their faces, and a rule.
-
-    * ``groups`` - the dice it needs, as ``(count, sides)`` (validates ``--faces``);
-    * ``read`` - faces -> the statistic the rule needs (e.g. keep the two highest);
-    * ``exact`` - the exact distribution of that statistic (a polynomial method);
-    * ``rule`` - statistic -> result, a pure function.
-
-    :meth:`roll` applies ``rule`` to rolled faces; :meth:`odds` maps ``rule``
-    over ``exact()``. Tests compare ``exact()`` with brute force over ``read``.
-    """
-
-    groups: tuple[tuple[int, int], ...]
-    read: Callable[[tuple[int, ...]], S]
-    exact: Callable[[], Distribution[S]]
-    rule: Callable[[S], R]
-
-    def roll_faces(self, roller: Roller) -> tuple[int, ...]:
-        """Roll every group in order and return the faces."""
-        faces: list[int] = []
-        for count, sides in self.groups:
-            faces.extend(roller.roll(count, sides))
-        return tuple(faces)
-
-    def check_manual(self, faces: Sequence[int], what: str = "this check") -> None:
-        """Validate hand-entered faces against ``groups`` (clear :class:`DiceError`)."""
-        check_faces_for(self.groups, faces, what)
-
-    def apply(self, faces: tuple[int, ...]) -> R:
-        """The rule applied to given faces."""
-        return self.rule(self.read(faces))
-
-    def roll(self, roller: Roller) -> tuple[tuple[int, ...], R]:
-        """Roll the dice and apply the rule: ``(faces, result)``.
-
-        Hand-entered faces are checked first against the dice this check needs
-        (the leading ones: a sequence of checks may share one manual roller;
-        whoever made the roller reports faces left unused).
-        """
-        if is_manual(roller):
-            remaining = getattr(roller, "remaining", None)
-            if remaining is not None:
-                need = sum(count for count, _ in self.groups)
-                if len(remaining) < need:
-                    self.check_manual(tuple(remaining))
-                self.check_manual(tuple(remaining)[:need])
-        faces = self.roll_faces(roller)
-        return faces, self.apply(faces)
-
-    def odds(self) -> Distribution[R]:
-        """The exact distribution of the rule's result."""
-        return self.exact().map(self.rule)
-
-
-# ---------------------------------------------------------------------------
-# ladders and presets
+def slug(name: str) -> str:
+    """A character id from a name: lower case, runs of other characters as ``-``."""
+    text = re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-")
+    return text or "character"
 
 
 @dataclass(frozen=True)
@@ -296,165 +191,166 @@ class Ladder:
 
 
 # ---------------------------------------------------------------------------
-# records: loading, saving, options
+# the contract
 
 
-def _loc(loc: Sequence[Any]) -> str:
-    return ".".join(str(p) for p in loc) or "(root)"
+class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
+    """One game's rules behind one contract (see the module text).
 
-
-def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
-    """Build a dataclass record from JSON-like data, reporting every problem.
-
-    Unknown keys, missing fields and wrong types all become :class:`Problem`
-    entries of one :class:`InvalidSheet` naming the field path. If ``cls``
-    defines ``SCHEMA_VERSION`` and ``migrate(data, version)``, older records
-    (``"schema"`` key) are migrated first.
+    A game subclass sets ``name``, ``title``, ``sheet_type``, ``state_type`` and
+    ``options_type`` and implements :meth:`actions`, :meth:`validate`,
+    :meth:`seat` and :meth:`plan`; everything else has a neutral default.
     """
-    from pydantic import TypeAdapter, ValidationError
 
-    if isinstance(data, Mapping):
-        data = dict(data)
-        current = getattr(cls, "SCHEMA_VERSION", None)
-        version = data.pop("schema", current)
-        if current is not None and version != current:
-            migrate = getattr(cls, "migrate", None)
-            if not isinstance(version, int) or migrate is None or version > current:
-                raise InvalidSheet([Problem(rule, "schema", "unsupported schema version", version)])
-            data = migrate(data, version)
-    unknown = _unknown_keys(cls, data, (), rule) if is_dataclass(cls) else []
-    adapter: Any = TypeAdapter(cls)
-    try:
-        record: T = adapter.validate_python(data)
-    except ValidationError as e:
-        problems = [
-            Problem(rule, _loc(err["loc"]), err["msg"], err.get("input"))
-            for err in e.errors(include_url=False)
-        ]
-        raise InvalidSheet(unknown + problems) from None
-    except (ValueError, TypeError) as e:  # raised by a record's own __post_init__
-        raise InvalidSheet([*unknown, Problem(rule, "(root)", str(e))]) from None
-    if unknown:
-        raise InvalidSheet(unknown)
-    return record
+    name: ClassVar[str]
+    title: ClassVar[str]
+    sheet_type: type[SheetT]
+    state_type: type[StateT]
+    options_type: type[OptionsT]
 
+    # -- what a game must say ------------------------------------------------
 
-def _nested(hint: Any, value: Any, path: tuple[Any, ...]) -> list[tuple[Any, tuple[Any, ...], Any]]:
-    """``(dataclass type, path, data)`` for every record a field's data holds."""
-    import collections.abc as abc
-    import dataclasses
-    import types
-    import typing
+    @abstractmethod
+    def actions(self) -> Mapping[str, type[Action]]:
+        """Action name (lower case, words joined by ``-``) -> action type."""
 
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return [(hint, path, value)]
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        options = [a for a in args if a is not type(None)]
-        return _nested(options[0], value, path) if len(options) == 1 else []
-    if origin in (list, tuple, set, frozenset, abc.Sequence) and isinstance(value, list | tuple):
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            pairs = list(zip(args, value, strict=False))
-        else:
-            pairs = [(args[0] if args else Any, v) for v in value]
-        out = []
-        for i, (h, v) in enumerate(pairs):
-            out += _nested(h, v, (*path, i))
-        return out
-    if origin in (dict, abc.Mapping) and isinstance(value, Mapping) and len(args) == 2:
-        out = []
-        for k, v in value.items():
-            out += _nested(args[1], v, (*path, k))
-        return out
-    return []
+    @abstractmethod
+    def validate(self, sheet: SheetT, options: OptionsT) -> tuple[Problem, ...]:
+        """Every rule the sheet breaks (empty when it is legal)."""
 
+    @abstractmethod
+    def seat(self, state: StateT, cid: str, sheet: SheetT, options: OptionsT) -> StateT:
+        """``state`` with the character ``cid`` seated from ``sheet`` (or its sheet replaced,
+        keeping what the table tracks about it)."""
 
-def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list[Problem]:
-    """Keys in ``data`` that no field of the dataclass ``cls`` (or nested ones) accepts."""
-    import typing
+    @abstractmethod
+    def plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
+        """What ``action`` rolls in ``state`` and how the result becomes an outcome;
+        :class:`IllegalAction` if the rules do not allow it now."""
 
-    if not isinstance(data, Mapping):
-        return []
-    names = {f.name for f in fields(cls)}
-    problems = [
-        Problem(rule, _loc((*path, k)), "unknown field", data[k]) for k in data if k not in names
-    ]
-    try:
-        hints = typing.get_type_hints(cls)
-    except Exception:  # unresolved forward references: skip the nested check
-        return problems
-    for name in (k for k in data if k in names):  # data order: problems in a stable order
-        for sub, sub_path, value in _nested(hints.get(name), data[name], (*path, name)):
-            problems += _unknown_keys(sub, value, sub_path, rule)
-    return problems
+    # -- neutral defaults ----------------------------------------------------
 
+    def examples(self) -> Mapping[str, SheetT]:
+        """The rule text's example characters by id (seated at demo tables)."""
+        return {}
 
-def dump_record(record: Any) -> dict[str, Any]:
-    """A JSON-ready dict of a dataclass record, with ``"schema"`` when versioned."""
-    from pydantic import TypeAdapter
+    def initial_state(self, options: OptionsT) -> StateT:
+        """The state of a new table: nobody seated, nothing tracked yet."""
+        return self.state_type()
 
-    data: dict[str, Any] = TypeAdapter(type(record)).dump_python(record, mode="json")
-    version = getattr(type(record), "SCHEMA_VERSION", None)
-    if version is not None:
-        data = {"schema": version, **data}
-    return data
+    def unseat(self, state: StateT, cid: str) -> StateT:
+        """``state`` without the character ``cid`` (and the decisions it owed)."""
+        state.character(cid)
+        characters = {k: v for k, v in state.characters.items() if k != cid}
+        pending = tuple(d for d in state.pending if d.actor != cid)
+        return replace(state, characters=characters, pending=pending)
 
+    def apply(self, state: StateT, outcome: Outcome) -> StateT:
+        """The outcome's changes folded into ``state`` (pure; the same for a replayed
+        outcome loaded from JSON)."""
+        return apply_changes(state, outcome.changes)
 
-def option(
-    default: Any = MISSING, doc: str = "", *, factory: Callable[[], Any] | None = None
-) -> Any:
-    """Declare one house-rule option: its default (the product's ruling) and its meaning.
+    def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
+        """What a table shows of the state: ``{"table": [[label, value]...],
+        "characters": {id: [[label, value]...]}}``. The default lists every field."""
+        data = self.dump_state(state)
+        characters = data.pop("characters", {})
+        rows = {
+            cid: [[k, v] for k, v in fields_.items()] if isinstance(fields_, dict) else []
+            for cid, fields_ in (characters.items() if isinstance(characters, dict) else [])
+        }
+        return {"table": [[k, v] for k, v in data.items() if k != "schema"], "characters": rows}
 
-    Use as a dataclass field of a game's frozen ``Options``:
-    ``costly_success: bool = option(True, "Allow Costly Success.")``; give
-    ``factory`` instead of ``default`` for mutable-looking defaults.
-    """
-    if factory is not None:
-        return field(default_factory=factory, metadata={"doc": doc})
-    return field(default=default, metadata={"doc": doc})
+    # -- derived once, for every game ----------------------------------------
 
+    def action_name(self, action: Action) -> str:
+        """The name :meth:`actions` gives ``action``'s type; :class:`IllegalAction` if none."""
+        for name, kind in self.actions().items():
+            if type(action) is kind:
+                return name
+        raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
 
-def describe_options(options_type: type[Any]) -> list[dict[str, Any]]:
-    """Each house-rule option: name, default and the ``doc`` from its field metadata."""
-    out = []
-    for f in fields(options_type):
-        default: Any = f.default
-        if f.default_factory is not MISSING:
-            default = f.default_factory()
-        doc = f.metadata.get("doc", "")
-        out.append({"name": f.name, "default": _jsonable(default), "doc": doc})
-    return out
+    def action_type(self, name: str) -> type[Action]:
+        """The action type called ``name``; :class:`IllegalAction` listing the known names."""
+        found = self.actions().get(name.strip().lower())
+        if found is None:
+            known = ", ".join(self.actions())
+            raise IllegalAction(f"{self.title} has no action {name!r}; known: {known}")
+        return found
+
+    def load_action(self, name: str, data: JSONValue) -> Action:
+        """An action from JSON-like data, every wrong field named (:class:`InvalidSheet`)."""
+        kind = self.action_type(name)
+        return load_record(kind, data, rule=f"{self.name} {name}")
+
+    def action_data(self, action: Action) -> JSONObject:
+        """``action`` as JSON (what :meth:`load_action` reads back)."""
+        return dump_record(action)
+
+    def check_pending(self, action: Action, state: StateT) -> None:
+        """Refuse an action while the rules wait for a decision it does not answer."""
+        if not state.pending:
+            return
+        first = state.pending[0]
+        name = self.action_name(action)
+        if name not in first.choices:
+            raise IllegalAction(
+                f"waiting for {first.actor}: {first.prompt} (answer with "
+                f"{' or '.join(first.choices)})"
+            )
+
+    def _plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
+        self.action_name(action)
+        self.check_pending(action, state)
+        return self.plan(action, state, options)
+
+    def resolve(self, action: Action, state: StateT, roller: Roller, options: OptionsT) -> Outcome:
+        """Resolve ``action`` with dice from ``roller``; the outcome records exactly the
+        rolls it made and whether the faces were entered by hand."""
+        plan = self._plan(action, state, options)
+        before = len(roller.records)
+        outcome = plan.resolve(roller)
+        return replace(outcome, rolls=roller.records[before:], manual=is_manual(roller))
+
+    def odds(self, action: Action, state: StateT, options: OptionsT) -> Distribution[Hashable]:
+        """The exact distribution of what :meth:`resolve` reports, from the same plan."""
+        return self._plan(action, state, options).odds()
+
+    def dice_for(
+        self, action: Action, state: StateT, options: OptionsT
+    ) -> tuple[tuple[int, int], ...]:
+        """The dice a player at a real table rolls first for ``action``."""
+        return self._plan(action, state, options).dice
+
+    # -- records -------------------------------------------------------------
+
+    def load_sheet(self, data: JSONValue) -> SheetT:
+        """A character sheet from JSON, every problem named."""
+        return load_record(self.sheet_type, data, rule=f"{self.name} sheet")
+
+    def dump_sheet(self, sheet: SheetT) -> JSONObject:
+        """A sheet as JSON."""
+        return dump_record(sheet)
+
+    def load_options(self, data: JSONValue) -> OptionsT:
+        """House-rule options from JSON (missing ones take their defaults)."""
+        return load_record(self.options_type, data, rule=f"{self.name} options")
+
+    def dump_options(self, options: OptionsT) -> JSONObject:
+        """Options as JSON."""
+        return dump_record(options)
+
+    def load_state(self, data: JSONValue) -> StateT:
+        """A table state from JSON (a snapshot)."""
+        return load_record(self.state_type, data, rule=f"{self.name} state")
+
+    def dump_state(self, state: StateT) -> JSONObject:
+        """A table state as JSON (a snapshot)."""
+        return dump_record(state)
 
 
 # ---------------------------------------------------------------------------
-# the protocol and the registry
-
-
-@runtime_checkable
-class Ruleset(Protocol):
-    """What every game package offers (module attribute ``RULESET``)."""
-
-    name: str
-    title: str
-    sheet_type: type[Any]
-    options_type: type[Any]
-
-    def validate(self, sheet: Any, options: Any) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks (empty when it is legal)."""
-        ...
-
-    def actions(self) -> Mapping[str, type[Any]]:
-        """Action name -> action type (a frozen dataclass of its inputs)."""
-        ...
-
-    def resolve(self, action: Any, state: Any, roller: Roller, options: Any) -> Outcome:
-        """Resolve one action against the state with dice from ``roller``."""
-        ...
-
-    def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
-        """The exact distribution of what :meth:`resolve` can yield."""
-        ...
-
+# the registry
 
 SYSTEMS: dict[str, str] = {
     "mnemonic": "referee.systems.mnemonic",
@@ -472,11 +368,16 @@ def names() -> tuple[str, ...]:
     return tuple(n for n, mod in SYSTEMS.items() if find_spec(mod) is not None)
 
 
-def get(name: str) -> Ruleset:
-    """The ruleset registered as ``name``; :class:`RulesError` listing the known ones."""
+def get(name: str) -> Ruleset[Any, Any, Any]:
+    """The ruleset registered as ``name``; :class:`RulesError` listing the known ones.
+
+    The registry holds games of different sheet, state and options types, so it
+    returns them with those parameters open; each game's own ``RULESET`` is
+    fully typed.
+    """
     key = name.strip().lower()
     if key not in SYSTEMS or key not in names():
         raise RulesError(f"unknown game {name!r}; known: {', '.join(names()) or 'none'}")
     module = importlib.import_module(SYSTEMS[key])
-    ruleset: Ruleset = module.RULESET
+    ruleset: Ruleset[Any, Any, Any] = module.RULESET
     return ruleset

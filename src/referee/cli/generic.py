@@ -1,0 +1,123 @@
+"""Commands every game gets from its action types, with no game-specific code.
+
+``referee GAME actions`` lists the actions and their fields; ``referee GAME act
+ACTION key=value...`` resolves one against a state (``--state`` / ``--seat``)
+and can ``--save`` the state after it; ``referee GAME odds-of ACTION
+key=value...`` gives the exact distribution of what it would report. A new
+action in a game's ``actions()`` is usable here with no new CLI code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from referee.cli.common import (
+    FACES_OPTION,
+    JSON_OPTION,
+    OPTIONS_OPTION,
+    SAVE_OPTION,
+    SEAT_OPTION,
+    SEED_OPTION,
+    STATE_OPTION,
+    console,
+    emit_json,
+    handle_errors,
+    load_options,
+    load_state,
+    outcome_text,
+    resolve_action,
+    write_json_file,
+)
+
+FIELDS_ARG: Any = typer.Argument(None, help="The action's fields as key=value words.")
+
+
+def add_generic_commands(app: typer.Typer, game: str) -> None:
+    """Add ``actions``, ``act`` and ``odds-of`` for ``game`` to its command group."""
+
+    @app.command("actions")
+    @handle_errors
+    def actions(as_json: bool = JSON_OPTION) -> None:
+        """Every action of this game with its fields (type, default, bounds, meaning)."""
+        from referee.systems.base import describe_fields, get
+
+        ruleset = get(game)
+        described = {n: describe_fields(t) for n, t in ruleset.actions().items()}
+        if as_json:
+            emit_json(described)
+            return
+        for name, fields in described.items():
+            console.print(name, markup=False)
+            for f in fields:
+                bits = [str(f["type"])]
+                if "default" in f:
+                    bits.append(f"default {f['default']!r}")
+                if "ge" in f or "le" in f:
+                    bits.append(f"{f.get('ge', '')}..{f.get('le', '')}")
+                if "choices" in f:
+                    bits.append("one of " + ", ".join(str(c) for c in f["choices"]))  # type: ignore[union-attr]
+                doc = f" - {f['doc']}" if f.get("doc") else ""
+                console.print(f"  {f['name']}: {'; '.join(bits)}{doc}", markup=False)
+
+    @app.command("act")
+    @handle_errors
+    def act(
+        action: str = typer.Argument(..., help="The action's name (see `actions`)."),
+        pairs: list[str] | None = FIELDS_ARG,
+        state_file: str | None = STATE_OPTION,
+        seat: list[str] | None = SEAT_OPTION,
+        options_file: str | None = OPTIONS_OPTION,
+        save: str | None = SAVE_OPTION,
+        seed: int | None = SEED_OPTION,
+        faces: str | None = FACES_OPTION,
+        as_json: bool = JSON_OPTION,
+    ) -> None:
+        """Resolve one action against a state; print its outcome (and --save the new state)."""
+        from referee.systems.base import data_from_pairs, get, outcome_data
+
+        ruleset = get(game)
+        options = load_options(ruleset, options_file)
+        state = load_state(ruleset, state_file, options, seat)
+        chosen = ruleset.load_action(
+            action, data_from_pairs(ruleset.action_type(action), pairs or [])
+        )
+        outcome = resolve_action(ruleset, chosen, state, options, faces=faces, seed=seed)
+        after = ruleset.apply(state, outcome)
+        if save is not None:
+            write_json_file(save, ruleset.dump_state(after))
+        if as_json:
+            emit_json(outcome_data(outcome))
+            return
+        console.print(outcome_text(outcome), markup=False)
+
+    @app.command("odds-of")
+    @handle_errors
+    def odds_of(
+        action: str = typer.Argument(..., help="The action's name (see `actions`)."),
+        pairs: list[str] | None = FIELDS_ARG,
+        state_file: str | None = STATE_OPTION,
+        seat: list[str] | None = SEAT_OPTION,
+        options_file: str | None = OPTIONS_OPTION,
+        as_json: bool = JSON_OPTION,
+    ) -> None:
+        """The exact distribution of what an action would report, before anything is rolled."""
+        from referee.dice.odds import fraction_text
+        from referee.systems.base import data_from_pairs, get, jsonable
+
+        ruleset = get(game)
+        options = load_options(ruleset, options_file)
+        state = load_state(ruleset, state_file, options, seat)
+        chosen = ruleset.load_action(
+            action, data_from_pairs(ruleset.action_type(action), pairs or [])
+        )
+        dist = ruleset.odds(chosen, state, options)
+        rows = [(jsonable(o), p) for o, p in dist.probabilities().items()]
+        if as_json:
+            emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
+            return
+        for o, p in rows:
+            console.print(
+                f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%", markup=False
+            )

@@ -1,0 +1,317 @@
+"""What a resolved action leaves behind: an immutable :class:`Outcome` and its JSON.
+
+An outcome carries its whole derivation (principle 2): the dice faces, kept
+and dropped, every modifier with its source, the target, the result and its
+label, the state changes it implies as :class:`Change` data, and the roller's
+records of exactly the rolls this outcome made. Everything in it is JSON-ready
+so a table can store an outcome in an event and load it back equal
+(:func:`outcome_data` and :func:`outcome_from_data`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, TypeAlias, TypeVar
+
+from referee.dice.evaluate import DieRoll
+from referee.dice.odds import Distribution, fraction_text
+from referee.dice.roller import RollRecord
+from referee.errors import Problem, RulesError
+
+JSONValue: TypeAlias = (
+    bool | int | float | str | Sequence["JSONValue"] | Mapping[str, "JSONValue"] | None
+)
+"""A value that JSON can carry (sequences become lists, mappings objects)."""
+
+H = TypeVar("H", bound=Hashable)
+
+JSONObject: TypeAlias = dict[str, JSONValue]
+"""A JSON object as loaded (``json.loads`` of an object)."""
+
+
+def jsonable(value: object) -> JSONValue:
+    """``value`` in plain JSON form: lists for sequences, string keys, dataclasses as
+    objects of their fields, fractions as ``"num/den"`` text.
+
+    Raises :class:`RulesError` for anything JSON cannot carry (a set's order is
+    not defined, so a set becomes a sorted list).
+    """
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return [jsonable(v) for v in sorted(value, key=repr)]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
+    raise RulesError(f"{type(value).__name__} cannot be stored as JSON: {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A number added to a roll or a target, with where it came from.
+
+    ``kind`` is the game's category (Mneme: ``"competence"``, ``"equipment"``,
+    ``"condition"``...), used by the game's own stacking rules.
+    """
+
+    value: int
+    source: str
+    kind: str = "other"
+
+    def __str__(self) -> str:
+        return f"{self.value:+d} {self.source}"
+
+
+TABLE = "table"
+"""The :attr:`Change.target` of a change to the table itself rather than a character."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change to the state that an outcome implies, as data.
+
+    Rules never mutate anything: :meth:`~referee.systems.base.Ruleset.apply`
+    folds changes into the state. ``target`` is a character id of the state or
+    :data:`TABLE`; ``field`` a dotted path inside it (``"body.damage"``; a
+    segment inside a mapping is a key). ``delta`` adds to a number; otherwise
+    ``value`` (JSON, converted to the field's type) replaces it.
+    """
+
+    target: str
+    field: str
+    delta: int | None = None
+    value: JSONValue = None
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", jsonable(self.value))
+
+    def __str__(self) -> str:
+        what = f"{self.delta:+d}" if self.delta is not None else f"= {self.value!r}"
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{self.target}.{self.field} {what}{why}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An immutable resolved action carrying its whole derivation.
+
+    ``faces`` holds every die (kept and dropped), ``modifiers`` each modifier
+    with its source, ``target`` the number rolled against, ``result`` the
+    game's effect or result, ``label`` its name on the game's ladder and
+    ``changes`` the state changes it implies. ``details`` carries the game's
+    other numbers (Successes, Fail Effect, damage rolls...) as JSON. ``manual``
+    is true when the faces were rolled on physical dice and entered by hand;
+    ``rolls`` are the roller's records of this outcome's rolls only.
+    """
+
+    system: str
+    action: str
+    faces: tuple[DieRoll, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+    target: int | None = None
+    result: int | None = None
+    success: bool | None = None
+    label: str = ""
+    changes: tuple[Change, ...] = ()
+    details: Mapping[str, JSONValue] = field(default_factory=dict)
+    manual: bool = False
+    rolls: tuple[RollRecord, ...] = ()
+
+    def __post_init__(self) -> None:
+        # sequences given as lists become tuples: an Outcome must not change after the fact
+        for name in ("faces", "modifiers", "changes", "rolls"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
+        plain = jsonable(self.details)
+        if not isinstance(plain, dict):
+            raise RulesError("an outcome's details must be a mapping")
+        object.__setattr__(self, "details", MappingProxyType(plain))
+
+    @property
+    def modifier_total(self) -> int:
+        """The sum of all modifiers."""
+        return sum(m.value for m in self.modifiers)
+
+    def _detail(self, key: str, kinds: type | tuple[type, ...], what: str) -> JSONValue:
+        value = self.details.get(key)
+        wrong_bool = isinstance(value, bool) and bool not in _as_tuple(kinds)
+        if not isinstance(value, kinds) or wrong_bool:
+            raise RulesError(
+                f"{self.system} {self.action}: detail {key!r} is not {what}: {value!r}"
+            )
+        return value
+
+    def number(self, key: str) -> int:
+        """The whole-number detail ``key`` (:class:`RulesError` if absent or not a number)."""
+        value = self._detail(key, int, "a whole number")
+        assert isinstance(value, int)
+        return value
+
+    def text(self, key: str) -> str:
+        """The text detail ``key``."""
+        value = self._detail(key, str, "text")
+        assert isinstance(value, str)
+        return value
+
+    def flag(self, key: str, default: bool = False) -> bool:
+        """The true/false detail ``key`` (``default`` when absent)."""
+        if key not in self.details:
+            return default
+        value = self._detail(key, bool, "true or false")
+        return value is True
+
+    def items(self, key: str) -> list[JSONValue]:
+        """The list detail ``key`` (empty when absent)."""
+        if key not in self.details:
+            return []
+        value = self._detail(key, list, "a list")
+        assert isinstance(value, list)
+        return value
+
+    def record(self, key: str) -> dict[str, JSONValue]:
+        """The object detail ``key`` (empty when absent)."""
+        if key not in self.details:
+            return {}
+        value = self._detail(key, dict, "an object")
+        assert isinstance(value, dict)
+        return value
+
+
+def _as_tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kinds if isinstance(kinds, tuple) else (kinds,)
+
+
+def outcome_data(outcome: Outcome) -> JSONObject:
+    """A JSON-ready view of an outcome (a renderer: the outcome never formats itself).
+
+    :func:`outcome_from_data` reads it back into an equal outcome.
+    """
+    return {
+        "system": outcome.system,
+        "action": outcome.action,
+        "faces": [{"face": d.face, "sides": d.sides, "kept": d.kept} for d in outcome.faces],
+        "modifiers": [
+            {"value": m.value, "source": m.source, "kind": m.kind} for m in outcome.modifiers
+        ],
+        "target": outcome.target,
+        "result": outcome.result,
+        "success": outcome.success,
+        "label": outcome.label,
+        "changes": [
+            {
+                "target": c.target,
+                "field": c.field,
+                "delta": c.delta,
+                "value": c.value,
+                "reason": c.reason,
+            }
+            for c in outcome.changes
+        ],
+        "details": dict(outcome.details),
+        "manual": outcome.manual,
+        "rolls": [
+            {"faces": list(r.faces), "sides": r.sides, "kind": r.kind, "seed": r.seed}
+            for r in outcome.rolls
+        ],
+    }
+
+
+def outcome_from_data(data: JSONValue) -> Outcome:
+    """The :class:`Outcome` that :func:`outcome_data` wrote; :class:`RulesError` naming
+    the first field that is missing or of the wrong type."""
+    from referee.systems.records import load_record
+
+    loaded = load_record(_OutcomeRecord, data, rule="stored outcome")
+    return Outcome(
+        system=loaded.system,
+        action=loaded.action,
+        faces=tuple(DieRoll(f.face, f.sides, f.kept) for f in loaded.faces),
+        modifiers=tuple(Modifier(m.value, m.source, m.kind) for m in loaded.modifiers),
+        target=loaded.target,
+        result=loaded.result,
+        success=loaded.success,
+        label=loaded.label,
+        changes=tuple(
+            Change(c.target, c.field, c.delta, c.value, c.reason) for c in loaded.changes
+        ),
+        details=loaded.details,
+        manual=loaded.manual,
+        rolls=tuple(RollRecord(tuple(r.faces), r.sides, r.kind, r.seed) for r in loaded.rolls),
+    )
+
+
+# the stored shape, for validation only (load_record reports every problem with its path)
+
+
+@dataclass(frozen=True)
+class _Face:
+    face: int
+    sides: int
+    kept: bool = True
+
+
+@dataclass(frozen=True)
+class _Modifier:
+    value: int
+    source: str
+    kind: str = "other"
+
+
+@dataclass(frozen=True)
+class _Change:
+    target: str
+    field: str
+    delta: int | None = None
+    value: Any = None  # any JSON: checked by Change itself
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class _Roll:
+    faces: tuple[int, ...]
+    sides: int
+    kind: str
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class _OutcomeRecord:
+    system: str
+    action: str
+    faces: tuple[_Face, ...] = ()
+    modifiers: tuple[_Modifier, ...] = ()
+    target: int | None = None
+    result: int | None = None
+    success: bool | None = None
+    label: str = ""
+    changes: tuple[_Change, ...] = ()
+    details: dict[str, Any] = field(default_factory=dict)  # any JSON: checked by Outcome
+    manual: bool = False
+    rolls: tuple[_Roll, ...] = ()
+
+
+def problem_data(problem: Problem) -> JSONObject:
+    """A JSON-ready view of one validator finding."""
+    return {
+        "rule": problem.rule,
+        "field": problem.field,
+        "message": problem.message,
+        "value": jsonable(problem.value),
+    }
+
+
+def probability_map(dist: Distribution[H]) -> dict[str, str]:
+    """``{"outcome": "num/den"}`` in outcome order, reduced fractions."""
+    return {str(o): fraction_text(p) for o, p in dist.probabilities().items()}

@@ -1,0 +1,331 @@
+"""One rule, two evaluations (principle 1): what an action rolls, written once.
+
+* :class:`Procedure` - one check: dice, the statistic of their faces a rule
+  reads, that statistic's exact distribution, and the rule.
+* :class:`Dice` - a small program of rolls: a procedure, a fixed value, a map
+  over a result, or a roll whose dice depend on an earlier result (``bind``:
+  Mneme CE's damage rolls follow the Success Effect, a Mnemonic card draw the
+  deck). It has two meanings, given here once: :meth:`Dice.sample` rolls it
+  with a roller and records the faces of every roll; :meth:`Dice.odds` is the
+  exact distribution of its result.
+* :class:`Plan` - a game's answer to "resolve this action": a dice program and
+  how its result and faces become an :class:`~referee.systems.outcome.Outcome`.
+  :meth:`Plan.resolve` and :meth:`Plan.odds` both come from the same program,
+  so odds shown before a roll cannot disagree with the roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeAlias, TypeVar
+
+from referee.dice.evaluate import check_faces_for
+from referee.dice.odds import Distribution
+from referee.dice.roller import Roller, is_manual
+from referee.errors import OddsTooComplex
+from referee.systems.outcome import Outcome
+
+S = TypeVar("S", bound=Hashable)
+R = TypeVar("R", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+Groups: TypeAlias = tuple[tuple[int, int], ...]
+"""Dice as ``(count, sides)`` groups, rolled in order."""
+
+Trace: TypeAlias = tuple[tuple[int, ...], ...]
+"""The faces of every roll a :class:`Dice` program made, one tuple per procedure rolled."""
+
+BRUTE_LIMIT = 200_000
+"""The most face combinations :meth:`Dice.brute` enumerates (a test oracle, not a service)."""
+
+
+@dataclass(frozen=True)
+class Procedure(Generic[S, R]):
+    """A check written once: dice, a statistic of their faces, and a rule.
+
+    * ``groups`` - the dice it needs, as ``(count, sides)`` (validates ``--faces``);
+    * ``read`` - faces -> the statistic the rule needs (e.g. keep the two highest);
+    * ``exact`` - the exact distribution of that statistic (a polynomial method);
+    * ``rule`` - statistic -> result, a pure function.
+
+    :meth:`roll` applies ``rule`` to rolled faces; :meth:`odds` maps ``rule``
+    over ``exact()``. Tests compare ``exact()`` with brute force over ``read``.
+    """
+
+    groups: Groups
+    read: Callable[[tuple[int, ...]], S]
+    exact: Callable[[], Distribution[S]]
+    rule: Callable[[S], R]
+
+    def roll_faces(self, roller: Roller) -> tuple[int, ...]:
+        """Roll every group in order and return the faces."""
+        faces: list[int] = []
+        for count, sides in self.groups:
+            faces.extend(roller.roll(count, sides))
+        return tuple(faces)
+
+    def check_manual(self, faces: Sequence[int], what: str = "this check") -> None:
+        """Validate hand-entered faces against ``groups`` (clear :class:`DiceError`)."""
+        check_faces_for(self.groups, faces, what)
+
+    def apply(self, faces: tuple[int, ...]) -> R:
+        """The rule applied to given faces."""
+        return self.rule(self.read(faces))
+
+    def roll(self, roller: Roller) -> tuple[tuple[int, ...], R]:
+        """Roll the dice and apply the rule: ``(faces, result)``.
+
+        Hand-entered faces are checked first against the dice this check needs
+        (the leading ones: a sequence of checks may share one manual roller;
+        whoever made the roller reports faces left unused).
+        """
+        if is_manual(roller):
+            remaining = getattr(roller, "remaining", None)
+            if remaining is not None:
+                need = sum(count for count, _ in self.groups)
+                if len(remaining) < need:
+                    self.check_manual(tuple(remaining))
+                self.check_manual(tuple(remaining)[:need])
+        faces = self.roll_faces(roller)
+        return faces, self.apply(faces)
+
+    def odds(self) -> Distribution[R]:
+        """The exact distribution of the rule's result."""
+        return self.exact().map(self.rule)
+
+
+def _identity(value: S) -> S:
+    return value
+
+
+class Dice(Generic[R]):
+    """A program of rolls with a result of type ``R`` (build with the static methods)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def of(procedure: Procedure[S, R]) -> Dice[R]:
+        """Roll one procedure: its result is the rule over the faces."""
+        return _Roll(procedure)
+
+    @staticmethod
+    def roll(
+        groups: Groups,
+        read: Callable[[tuple[int, ...]], S],
+        exact: Callable[[], Distribution[S]],
+    ) -> Dice[S]:
+        """Roll ``groups``; the result is ``read(faces)``, whose exact distribution is
+        ``exact()``."""
+        return _Roll(Procedure(groups, read, exact, _identity))
+
+    @staticmethod
+    def pure(value: R) -> Dice[R]:
+        """Nothing to roll: the result is ``value``."""
+        return _Pure(value)
+
+    def map(self, f: Callable[[R], U]) -> Dice[U]:
+        """The same rolls; the result passed through ``f``."""
+        return _Map(self, f)
+
+    def bind(self, f: Callable[[R], Dice[U]]) -> Dice[U]:
+        """Roll this, then the program ``f(result)`` (dice that depend on a result)."""
+        return _Bind(self, f)
+
+    def pair(self, other: Dice[U]) -> Dice[tuple[R, U]]:
+        """Both programs, this one first; the result is the pair of results."""
+        return _Pair(self, other)
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> R:
+        """Roll with ``roller``; append each procedure's faces to ``trace``."""
+        raise NotImplementedError
+
+    def odds(self) -> Distribution[R]:
+        """The exact distribution of the result."""
+        raise NotImplementedError
+
+    def brute(self) -> Distribution[R]:
+        """The distribution by enumerating every face of every roll through ``read`` and
+        ``rule`` (no polynomial method): the oracle that :meth:`odds` is tested against.
+        :class:`OddsTooComplex` past :data:`BRUTE_LIMIT` face combinations."""
+        raise NotImplementedError
+
+    def first_dice(self) -> Groups:
+        """The dice rolled first (what a player at a real table rolls before anything
+        else is known); empty when the program rolls nothing."""
+        raise NotImplementedError
+
+
+class _Roll(Dice[R]):
+    __slots__ = ("procedure",)
+
+    def __init__(self, procedure: Procedure[S, R]) -> None:
+        self.procedure: Procedure[Hashable, R] = procedure  # type: ignore[assignment]
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> R:
+        faces, result = self.procedure.roll(roller)
+        trace.append(faces)
+        return result
+
+    def odds(self) -> Distribution[R]:
+        return self.procedure.odds()
+
+    def brute(self) -> Distribution[R]:
+        from referee.dice.brute import brute_force
+
+        size = 1
+        for count, sides in self.procedure.groups:
+            size *= sides**count
+        if size > BRUTE_LIMIT:
+            raise OddsTooComplex(f"{size:,} face combinations to enumerate; at most {BRUTE_LIMIT}")
+        return brute_force(self.procedure.groups, self.procedure.apply)
+
+    def first_dice(self) -> Groups:
+        return self.procedure.groups
+
+
+class _Pure(Dice[R]):
+    __slots__ = ("value",)
+
+    def __init__(self, value: R) -> None:
+        self.value = value
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> R:
+        return self.value
+
+    def odds(self) -> Distribution[R]:
+        return Distribution.constant(self.value)
+
+    def brute(self) -> Distribution[R]:
+        return Distribution.constant(self.value)
+
+    def first_dice(self) -> Groups:
+        return ()
+
+
+class _Map(Dice[U], Generic[R, U]):
+    __slots__ = ("f", "inner")
+
+    def __init__(self, inner: Dice[R], f: Callable[[R], U]) -> None:
+        self.inner, self.f = inner, f
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> U:
+        return self.f(self.inner.sample(roller, trace))
+
+    def odds(self) -> Distribution[U]:
+        return self.inner.odds().map(self.f)
+
+    def brute(self) -> Distribution[U]:
+        return self.inner.brute().map(self.f)
+
+    def first_dice(self) -> Groups:
+        return self.inner.first_dice()
+
+
+class _Bind(Dice[U], Generic[R, U]):
+    __slots__ = ("f", "inner")
+
+    def __init__(self, inner: Dice[R], f: Callable[[R], Dice[U]]) -> None:
+        self.inner, self.f = inner, f
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> U:
+        return self.f(self.inner.sample(roller, trace)).sample(roller, trace)
+
+    def odds(self) -> Distribution[U]:
+        return self.inner.odds().bind(lambda r: self.f(r).odds())
+
+    def brute(self) -> Distribution[U]:
+        return self.inner.brute().bind(lambda r: self.f(r).brute())
+
+    def first_dice(self) -> Groups:
+        return self.inner.first_dice()
+
+
+class _Pair(Dice[tuple[R, U]], Generic[R, U]):
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Dice[R], second: Dice[U]) -> None:
+        self.first, self.second = first, second
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> tuple[R, U]:
+        a = self.first.sample(roller, trace)
+        return a, self.second.sample(roller, trace)
+
+    def odds(self) -> Distribution[tuple[R, U]]:
+        return self.first.odds().combine(self.second.odds(), lambda a, b: (a, b))
+
+    def brute(self) -> Distribution[tuple[R, U]]:
+        return self.first.brute().combine(self.second.brute(), lambda a, b: (a, b))
+
+    def first_dice(self) -> Groups:
+        return self.first.first_dice() or self.second.first_dice()
+
+
+Finish: TypeAlias = Callable[[R, Trace], Outcome]
+"""How a plan's result and the faces of each roll become an outcome."""
+
+
+class Plan:
+    """An action ready to resolve: one dice program, read two ways.
+
+    Build it with :meth:`of` (a program, how its result becomes an outcome, and
+    which part of the result the odds report) or :meth:`fixed` (nothing to
+    roll). :meth:`resolve` samples the program; :meth:`odds` computes the exact
+    distribution of the same program, so the two cannot drift.
+    """
+
+    __slots__ = ("_brute", "_odds", "_resolve", "dice")
+
+    def __init__(
+        self,
+        resolve: Callable[[Roller], Outcome],
+        odds: Callable[[], Distribution[Hashable]],
+        brute: Callable[[], Distribution[Hashable]],
+        dice: Groups,
+    ) -> None:
+        self._resolve, self._odds, self._brute, self.dice = resolve, odds, brute, dice
+
+    @staticmethod
+    def of(
+        dice: Dice[R],
+        finish: Callable[[R, Trace], Outcome],
+        view: Callable[[R], Hashable] = _identity,
+    ) -> Plan:
+        """A plan from a dice program: ``finish(result, trace)`` builds the outcome of a
+        roll; the odds are the distribution of ``view(result)``."""
+
+        def resolve(roller: Roller) -> Outcome:
+            trace: list[tuple[int, ...]] = []
+            result = dice.sample(roller, trace)
+            return finish(result, tuple(trace))
+
+        return Plan(
+            resolve,
+            lambda: dice.odds().map(view),
+            lambda: dice.brute().map(view),
+            dice.first_dice(),
+        )
+
+    @staticmethod
+    def fixed(outcome: Outcome, value: Hashable = None) -> Plan:
+        """A plan with nothing to roll: always ``outcome``; its odds are ``value`` for
+        certain (the label when no value is given)."""
+        certain: Hashable = outcome.label if value is None else value
+        return Plan(
+            lambda _roller: outcome,
+            lambda: Distribution.constant(certain),
+            lambda: Distribution.constant(certain),
+            (),
+        )
+
+    def resolve(self, roller: Roller) -> Outcome:
+        """Roll the program and build the outcome."""
+        return self._resolve(roller)
+
+    def odds(self) -> Distribution[Hashable]:
+        """The exact distribution of what :meth:`resolve` reports."""
+        return self._odds()
+
+    def brute(self) -> Distribution[Hashable]:
+        """The same distribution by enumerating faces (a test oracle for :meth:`odds`)."""
+        return self._brute()

@@ -1,0 +1,366 @@
+"""Stored records: loading and saving dataclasses as JSON, house-rule options and
+action parameters with their documentation and bounds.
+
+:func:`load_record` is the one door untrusted JSON comes in by: it names every
+problem with its path (unknown keys included), migrates older schema versions,
+and checks the bounds declared with :func:`param`. :func:`describe_fields`
+turns a record type into the field list a form or a ``--help`` is built from,
+and :func:`data_from_pairs` reads ``key=value`` text (the command line) into
+the data :func:`load_record` takes.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, field, fields, is_dataclass
+from functools import cache
+from typing import Any, TypeVar
+
+from referee.errors import InvalidSheet, Problem, RulesError
+from referee.systems.outcome import JSONObject, JSONValue, jsonable
+
+T = TypeVar("T")
+
+MAX_TEXT = 10_000
+"""No text field of a record loaded from untrusted input may be longer than this."""
+
+
+def _loc(loc: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in loc) or "(root)"
+
+
+def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
+    """Build a dataclass record from JSON-like data, reporting every problem.
+
+    Unknown keys, missing fields and wrong types all become :class:`Problem`
+    entries of one :class:`InvalidSheet` naming the field path. If ``cls``
+    defines ``SCHEMA_VERSION`` and ``migrate(data, version)``, older records
+    (``"schema"`` key) are migrated first.
+    """
+    from pydantic import TypeAdapter, ValidationError
+
+    if isinstance(data, Mapping):
+        data = dict(data)
+        current = getattr(cls, "SCHEMA_VERSION", None)
+        version = data.pop("schema", current)
+        if current is not None and version != current:
+            migrate = getattr(cls, "migrate", None)
+            if not isinstance(version, int) or migrate is None or version > current:
+                raise InvalidSheet([Problem(rule, "schema", "unsupported schema version", version)])
+            data = migrate(data, version)
+    unknown = _unknown_keys(cls, data, (), rule) if is_dataclass(cls) else []
+    adapter: Any = TypeAdapter(cls)
+    try:
+        record: T = adapter.validate_python(data)
+    except ValidationError as e:
+        problems = [
+            Problem(rule, _loc(err["loc"]), err["msg"], err.get("input"))
+            for err in e.errors(include_url=False)
+        ]
+        raise InvalidSheet(unknown + problems) from None
+    except (ValueError, TypeError) as e:  # raised by a record's own __post_init__
+        raise InvalidSheet([*unknown, Problem(rule, "(root)", str(e))]) from None
+    if unknown:
+        raise InvalidSheet(unknown)
+    out_of_bounds = bound_problems(record, rule=rule)
+    if out_of_bounds:
+        raise InvalidSheet(out_of_bounds)
+    return record
+
+
+def _nested(hint: Any, value: Any, path: tuple[Any, ...]) -> list[tuple[Any, tuple[Any, ...], Any]]:
+    """``(dataclass type, path, data)`` for every record a field's data holds."""
+    import collections.abc as abc
+    import dataclasses
+    import types
+    import typing
+
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return [(hint, path, value)]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        return _nested(options[0], value, path) if len(options) == 1 else []
+    if origin in (list, tuple, set, frozenset, abc.Sequence) and isinstance(value, list | tuple):
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            pairs = list(zip(args, value, strict=False))
+        else:
+            pairs = [(args[0] if args else Any, v) for v in value]
+        out = []
+        for i, (h, v) in enumerate(pairs):
+            out += _nested(h, v, (*path, i))
+        return out
+    if origin in (dict, abc.Mapping) and isinstance(value, Mapping) and len(args) == 2:
+        out = []
+        for k, v in value.items():
+            out += _nested(args[1], v, (*path, k))
+        return out
+    return []
+
+
+def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list[Problem]:
+    """Keys in ``data`` that no field of the dataclass ``cls`` (or nested ones) accepts."""
+    import typing
+
+    if not isinstance(data, Mapping):
+        return []
+    names = {f.name for f in fields(cls)}
+    problems = [
+        Problem(rule, _loc((*path, k)), "unknown field", data[k]) for k in data if k not in names
+    ]
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # unresolved forward references: skip the nested check
+        return problems
+    for name in (k for k in data if k in names):  # data order: problems in a stable order
+        for sub, sub_path, value in _nested(hints.get(name), data[name], (*path, name)):
+            problems += _unknown_keys(sub, value, sub_path, rule)
+    return problems
+
+
+def dump_record(record: Any) -> dict[str, Any]:
+    """A JSON-ready dict of a dataclass record, with ``"schema"`` when versioned."""
+    from pydantic import TypeAdapter
+
+    data: dict[str, Any] = TypeAdapter(type(record)).dump_python(record, mode="json")
+    version = getattr(type(record), "SCHEMA_VERSION", None)
+    if version is not None:
+        data = {"schema": version, **data}
+    return data
+
+
+def option(
+    default: Any = MISSING, doc: str = "", *, factory: Callable[[], Any] | None = None
+) -> Any:
+    """Declare one house-rule option: its default (the product's ruling) and its meaning.
+
+    Use as a dataclass field of a game's frozen ``Options``:
+    ``costly_success: bool = option(True, "Allow Costly Success.")``; give
+    ``factory`` instead of ``default`` for mutable-looking defaults.
+    """
+    if factory is not None:
+        return field(default_factory=factory, metadata={"doc": doc})
+    return field(default=default, metadata={"doc": doc})
+
+
+def describe_options(options_type: type[Any]) -> list[dict[str, Any]]:
+    """Each house-rule option: name, default and the ``doc`` from its field metadata."""
+    out = []
+    for f in fields(options_type):
+        default: Any = f.default
+        if f.default_factory is not MISSING:
+            default = f.default_factory()
+        doc = f.metadata.get("doc", "")
+        out.append({"name": f.name, "default": jsonable(default), "doc": doc})
+    return out
+
+
+def param(
+    default: Any = MISSING,
+    doc: str = "",
+    *,
+    ge: int | None = None,
+    le: int | None = None,
+    ref: str | None = None,
+    factory: Callable[[], Any] | None = None,
+) -> Any:
+    """Declare one field of an action: its default, its meaning and its bounds.
+
+    ``ge`` / ``le`` bound a number (or each number of a tuple) and are checked
+    whenever the record is built; ``ref="character"`` says the value is a
+    character id of the table's state (a form offers the characters).
+    """
+    meta = {"doc": doc, "ge": ge, "le": le, "ref": ref}
+    if factory is not None:
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def bound_problems(record: object, path: str = "", rule: str = "bounds") -> list[Problem]:
+    """Every field of ``record`` (and nested records) outside its declared ``ge``/``le``."""
+    problems: list[Problem] = []
+    if not is_dataclass(record) or isinstance(record, type):
+        return problems
+    for f in fields(record):
+        value = getattr(record, f.name)
+        where = f"{path}{f.name}"
+        lo, hi = f.metadata.get("ge"), f.metadata.get("le")
+        numbers = value if isinstance(value, tuple) else (value,)
+        for v in numbers:
+            number = isinstance(v, int) and not isinstance(v, bool)
+            if number and ((lo is not None and v < lo) or (hi is not None and v > hi)):
+                problems.append(Problem(rule, where, f"must be {_span_text(lo, hi)}", v))
+                break
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            problems.append(Problem(rule, where, f"longer than {MAX_TEXT} characters"))
+        if is_dataclass(value):
+            problems += bound_problems(value, f"{where}.", rule)
+        elif isinstance(value, tuple):
+            for i, item in enumerate(value):
+                problems += bound_problems(item, f"{where}.{i}.", rule)
+    return problems
+
+
+def _span_text(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f"between {lo} and {hi}"
+    return f"at least {lo}" if lo is not None else f"at most {hi}"
+
+
+# ---------------------------------------------------------------------------
+# describing a record's fields (forms, help)
+
+
+@cache
+def _hints(cls: Any) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _kind(hint: Any) -> JSONObject:
+    """A form-ready description of one type."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        inner: JSONObject = _kind(rest[0]) if len(rest) == 1 else {"type": "json"}
+        if type(None) in args:
+            inner["optional"] = True
+        return inner
+    if origin is typing.Literal:
+        return {"type": "choice", "choices": [jsonable(a) for a in args]}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        return {"type": "integer"}
+    if hint is float:
+        return {"type": "number"}
+    if hint is str:
+        return {"type": "string"}
+    if isinstance(hint, type) and is_dataclass(hint):
+        return {"type": "object", "fields": describe_fields(hint)}
+    if origin in (tuple, list, Sequence) and args:
+        return {"type": "list", "items": _kind(args[0])}
+    return {"type": "json"}
+
+
+def describe_fields(cls: Any) -> list[JSONObject]:
+    """Each field of a record type: name, type, default, doc, bounds, reference."""
+    out: list[JSONObject] = []
+    hints = _hints(cls)
+    for f in fields(cls):
+        desc: JSONObject = {"name": f.name, **_kind(hints[f.name])}
+        if f.default is not MISSING:
+            desc["default"] = jsonable(f.default)
+        elif f.default_factory is not MISSING:
+            desc["default"] = jsonable(f.default_factory())
+        else:
+            desc["required"] = True
+        for key in ("doc", "ge", "le", "ref"):
+            if f.metadata.get(key) not in (None, ""):
+                desc[key] = f.metadata[key]
+        out.append(desc)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# key=value text (the command line) -> record data
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _coerce(text: str, hint: Any, key: str) -> JSONValue:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if type(None) in args and text.strip().lower() in ("none", "null", ""):
+            return None
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            return _coerce(text, rest[0], key)
+        for option in rest:  # e.g. int | str: the first reading that works
+            try:
+                return _coerce(text, option, key)
+            except RulesError:
+                continue
+        return text
+    if origin is typing.Literal:
+        for choice in args:
+            if str(choice) == text:
+                return typing.cast(JSONValue, choice)
+        known = ", ".join(str(a) for a in args)
+        raise RulesError(f"{key}: {text!r} is not one of {known}")
+    if hint is bool:
+        low = text.strip().lower()
+        if low in _TRUE or low in _FALSE:
+            return low in _TRUE
+        raise RulesError(f"{key}: {text!r} is not true or false")
+    if hint is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"{key}: {text!r} is not a whole number") from None
+    if hint is str:
+        return text
+    if origin in (tuple, list, Sequence) and args:
+        if text.lstrip().startswith("["):
+            return _json(text, key)
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        item = args[0]
+        return [_coerce(p, item, f"{key}[{i}]") for i, p in enumerate(parts)]
+    return _json(text, key)
+
+
+def _json(text: str, key: str) -> JSONValue:
+    try:
+        value: JSONValue = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RulesError(f"{key}: not valid JSON ({e.msg})") from None
+    return value
+
+
+def data_from_pairs(cls: Any, pairs: Sequence[str]) -> JSONObject:
+    """Read ``key=value`` words into record data for :func:`load_record`.
+
+    Each value is read as its field's type (``true``/``false``, whole numbers,
+    comma-separated lists, ``none`` for an optional field, JSON for anything
+    else); a dotted key (``threat.damage=2d6``) fills a nested record.
+    :class:`RulesError` names the first word that cannot be read.
+    """
+    data: JSONObject = {}
+    for word in pairs:
+        key, sep, text = word.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise RulesError(f"{word!r}: write each field as key=value")
+        target: Any = cls
+        node: JSONObject = data
+        parts = key.split(".")
+        for depth, part in enumerate(parts):
+            names = {f.name for f in fields(target)}
+            if part not in names:
+                where = ".".join(parts[: depth + 1])
+                known = ", ".join(sorted(names))
+                raise RulesError(f"{where}: unknown field; known: {known}")
+            hint = _hints(target)[part]
+            if depth == len(parts) - 1:
+                node[part] = _coerce(text, hint, key)
+                break
+            inner = _dataclass_in(hint)
+            if inner is None:
+                raise RulesError(f"{'.'.join(parts[: depth + 1])}: has no fields")
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                raise RulesError(f"{key}: set both as a value and by its fields")
+            node, target = child, inner
+    return data
+
+
+def _dataclass_in(hint: Any) -> type[Any] | None:
+    if isinstance(hint, type) and is_dataclass(hint):
+        return hint
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        found = [a for a in typing.get_args(hint) if isinstance(a, type) and is_dataclass(a)]
+        return found[0] if len(found) == 1 else None
+    return None

@@ -1,0 +1,159 @@
+"""What a table tracks, and how an outcome's changes are folded into it.
+
+Every game's state is a frozen dataclass derived from :class:`GameState`: the
+characters by id (each game's own record of a seated character: the sheet and
+what the rules track about it) and whatever the game tracks for the whole
+table (Mnemonic's deck, Mongrel's order, Mneme CE's clock). ``pending`` lists
+the decisions the rules wait for (a Mongrel player choosing whether to spend
+Infernal Resolve against a terminal hit).
+
+:func:`apply_changes` is the one way a state changes: each
+:class:`~referee.systems.outcome.Change` names a character id or ``"table"``
+and a dotted field path; a ``delta`` adds to a number, a ``value`` (JSON) is
+converted to the field's declared type and replaces it. It is pure: it
+returns a new state.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, is_dataclass, replace
+from functools import cache
+from typing import Any, Generic, TypeVar
+
+from referee.errors import RulesError
+from referee.systems.outcome import TABLE, Change, JSONValue
+from referee.systems.records import param
+
+C = TypeVar("C")
+StateT = TypeVar("StateT", bound="GameState[Any]")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the rules wait for: ``actor`` (a character id) answers with one of the
+    action names in ``choices``; ``prompt`` says what is being decided."""
+
+    actor: str
+    prompt: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameState(Generic[C]):
+    """The base of every game's table state (see the module text)."""
+
+    characters: Mapping[str, C] = param(factory=dict, doc="the seated characters by id")
+    pending: tuple[Decision, ...] = param((), doc="decisions the rules wait for")
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """``class State(GameState[Seat])`` declares ``characters: Mapping[str, Seat]``
+        itself, so loading a snapshot builds ``Seat`` records (a type variable would
+        load as plain dicts)."""
+        super().__init_subclass__(**kwargs)
+        own = dict(inspect.get_annotations(cls))
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if typing.get_origin(base) is GameState and "characters" not in own:
+                (record,) = typing.get_args(base)
+                declared: object = Mapping[str, record]  # type: ignore[valid-type]
+                cls.__annotations__ = {"characters": declared, **own}
+                cls.characters = param(factory=dict, doc="the seated characters by id")
+
+    def character(self, cid: str) -> C:
+        """The character ``cid``; :class:`IllegalAction` naming the ids at the table."""
+        from referee.errors import IllegalAction
+
+        try:
+            return self.characters[cid]
+        except KeyError:
+            known = ", ".join(self.characters) or "none"
+            raise IllegalAction(f"no character {cid!r} at this table; known: {known}") from None
+
+
+@cache
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+@cache
+def _adapter(hint: Any) -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(hint)
+
+
+def _convert(value: JSONValue, hint: Any, where: str) -> object:
+    from pydantic import ValidationError
+
+    try:
+        return _adapter(hint).validate_python(value)
+    except ValidationError as e:
+        first = e.errors(include_url=False)[0]
+        raise RulesError(f"{where}: {first['msg']} (value {value!r})") from None
+
+
+def _optional_inner(hint: Any) -> Any:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        rest = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(rest) == 1:
+            return rest[0]
+    return hint
+
+
+def _change_at(node: object, hint: Any, path: list[str], change: Change, where: str) -> object:
+    """``node`` (of declared type ``hint``) with ``change`` applied at ``path``."""
+    if not path:
+        if change.delta is None:
+            return _convert(change.value, hint, where)
+        if not isinstance(node, int) or isinstance(node, bool):
+            raise RulesError(f"{where}: cannot add {change.delta} to {node!r}")
+        return node + change.delta
+    key, rest = path[0], path[1:]
+    inner_hint = _optional_inner(hint)
+    if isinstance(node, Mapping):
+        args = typing.get_args(inner_hint)
+        value_hint = args[1] if len(args) == 2 else Any
+        current = node.get(key, 0 if change.delta is not None and not rest else None)
+        if current is None and rest:
+            raise RulesError(f"{where}: no entry {key!r}")
+        new = dict(node)
+        new[key] = _change_at(current, value_hint, rest, change, f"{where}.{key}")
+        return new
+    if is_dataclass(node) and not isinstance(node, type):
+        names = {f.name for f in fields(node)}
+        if key not in names:
+            known = ", ".join(sorted(names))
+            raise RulesError(f"{where}: no field {key!r}; known: {known}")
+        child_hint = _hints(type(node))[key]
+        child = _change_at(getattr(node, key), child_hint, rest, change, f"{where}.{key}")
+        return replace(node, **{key: child})
+    raise RulesError(f"{where}: {node!r} has no field {key!r}")
+
+
+def apply_changes(state: StateT, changes: Iterable[Change]) -> StateT:
+    """``state`` with every change applied in order (a new state; the old one is untouched).
+
+    :class:`RulesError` names the change that cannot apply (an unknown character
+    or field, a value of the wrong type, a delta on something not a number).
+    """
+    for change in changes:
+        path = [p for p in change.field.split(".") if p]
+        if not path:
+            raise RulesError(f"change {change}: no field named")
+        if change.target == TABLE:
+            state = typing.cast(
+                StateT, _change_at(state, type(state), path, change, f"table.{change.field}")
+            )
+            continue
+        if change.target not in state.characters:
+            known = ", ".join(state.characters) or "none"
+            raise RulesError(f"change {change}: no character {change.target!r}; known: {known}")
+        who = state.characters[change.target]
+        new_char = _change_at(who, type(who), path, change, change.target)
+        characters = dict(state.characters)
+        characters[change.target] = new_char
+        state = replace(state, characters=characters)
+    return state
