@@ -221,6 +221,10 @@ for _name in SYSTEMS:
         add_generic_commands(_module.app, _name)
         app.add_typer(_module.app, name=_name)
 
+from referee.cli.table import app as _table_app  # noqa: E402
+
+app.add_typer(_table_app, name="table")
+
 
 def run(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and unexpected failures become one line on stderr."""

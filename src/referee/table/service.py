@@ -1,0 +1,814 @@
+"""Every command a table takes, by one path: authorize -> build -> resolve -> append -> publish.
+
+:class:`TableService` is what the command line and the web call. It knows no
+game: actions are built from the game's ``actions()`` and resolved by its
+``Ruleset``; the state is folded by :mod:`referee.table.state`.
+
+* Who may do what: a referee anything; a player acts for their own characters
+  (never the referee's actions, never the referee's secret rolls) and adds or
+  updates their own characters; an observer only reads.
+* Dice: faces typed in from physical dice when given (checked against what
+  the action rolls); otherwise a seeded table rolls from a seed derived from
+  the table's seed and the event's seq (a playtest replays exactly), a live
+  table from the operating system's secure generator.
+* Appends are optimistic: a writer that loses the race for a seq re-reads the
+  table and resolves its command again against the new state; a caller that
+  gives ``expect`` (the seq it last saw) gets :class:`StaleTable` instead.
+* Reading is redacted per viewer (:func:`redact`): a player's log and state
+  never hold what they may not see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import unicodedata
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final, cast
+
+from referee.dice.odds import Distribution
+from referee.dice.roller import ManualRoller, Roller, SeededRoller, SystemRoller
+from referee.errors import DiceError, IllegalAction, RulesError
+from referee.systems.base import (
+    Action,
+    JSONObject,
+    JSONValue,
+    get,
+    jsonable,
+    outcome_data,
+    problem_data,
+    slug,
+)
+from referee.table.events import (
+    GENESIS,
+    SYSTEM_ACTOR,
+    UNDOABLE,
+    Event,
+    Kind,
+    LogError,
+    Visibility,
+    check_event,
+)
+from referee.table.state import (
+    EVERYTHING,
+    ROLES,
+    Role,
+    TableState,
+    Viewer,
+    advance,
+    can_see,
+    created,
+    replay,
+    snapshot_data,
+    snapshot_state,
+)
+from referee.table.store import SeqTaken, Store, StoreError, TableRow
+
+MAX_NAME = 64
+"""The longest participant, character or table name."""
+
+MAX_NOTE = 4000
+"""The longest note or chat message."""
+
+RETRIES = 50
+"""How many times a command that lost the race for a seq is tried again."""
+
+
+class Forbidden(RulesError):
+    """The participant may not do this (the message says who may)."""
+
+
+class StaleTable(RulesError):
+    """The table moved on since the seq the caller expected."""
+
+
+def derived_seed(seed: int, seq: int) -> int:
+    """The seed of event ``seq`` at a table seeded with ``seed`` (independent of other events)."""
+    digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 text with milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def check_name(name: str, what: str) -> str:
+    """A name stripped and checked: 1..64 printable characters."""
+    text = name.strip()
+    if not text:
+        raise RulesError(f"{what} is empty")
+    if len(text) > MAX_NAME:
+        raise RulesError(f"{what} is longer than {MAX_NAME} characters")
+    if any(unicodedata.category(c).startswith("C") for c in text):
+        raise RulesError(f"{what} holds control characters")
+    return text
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a command did: the event appended and the table after it (the whole truth)."""
+
+    event: Event
+    table: TableState
+
+
+Build = Callable[[TableState], tuple[Kind, JSONObject, Visibility, str | None, list[JSONObject]]]
+
+
+class TableService:
+    """The live tables of one database (see the module text)."""
+
+    def __init__(self, store: Store, *, snapshot_every: int = 500) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self._cache: dict[str, TableState] = {}
+        self._views: dict[tuple[str, str | None, Role], TableState] = {}
+        self._subscribers: dict[str, list[Callable[[Event], None]]] = {}
+        self._lock = threading.RLock()
+
+    # -- reading ---------------------------------------------------------------
+
+    def table(self, ref: str) -> TableRow:
+        """The table called ``ref`` (id or name)."""
+        return self.store.find(ref)
+
+    def load(self, ref: str) -> TableState:
+        """The whole truth of a table at its newest event (cached; catches up with writers
+        in other processes)."""
+        row = self.table(ref)
+        with self._lock:
+            cached = self._cache.get(row.id)
+        head, head_hash = self.store.head(row.id)
+        if cached is not None and cached.seq == head and cached.hash == head_hash:
+            return cached
+        if cached is not None and cached.seq < head:
+            ts = cached
+            for e in self.store.events(row.id, after=cached.seq):
+                ts = advance(ts, e, self._fetch(row.id), self._checkpoint(row.id))
+        else:
+            ts = self._cold(row.id)
+        with self._lock:
+            self._cache[row.id] = ts
+        return ts
+
+    def _cold(self, tid: str) -> TableState:
+        undone, revealed = self._final_sets(tid)
+        base = self._valid_snapshot(tid, 10**12, undone)
+        tail = self.store.events(tid, after=base.seq)
+        return replay(base, tail, undone=undone, revealed=revealed)
+
+    def _final_sets(self, tid: str) -> tuple[frozenset[int], frozenset[int]]:
+        undone: set[int] = set()
+        revealed: set[int] = set()
+        for e in self.store.control_events(tid):
+            target = e.payload.get("seq")
+            if not isinstance(target, int):
+                raise LogError(f"{e.kind} names no event", e.seq)
+            if e.kind == "undo":
+                undone.add(target)
+            elif e.kind == "redo":
+                undone.discard(target)
+            else:
+                revealed.add(target)
+        return frozenset(undone), frozenset(revealed)
+
+    def _first(self, tid: str) -> TableState:
+        first = self.store.events(tid, after=0, upto=1)
+        if not first:
+            raise StoreError(f"table {tid} has no events")
+        return created(first[0])
+
+    def _valid_snapshot(
+        self, tid: str, before: int, undone: frozenset[int], viewer: Viewer = EVERYTHING
+    ) -> TableState:
+        """The newest snapshot below ``before`` folded with the same undone events up to its
+        own seq (and, for a viewer, holding nothing hidden from them); else the first event."""
+        for seq in reversed(self.store.snapshot_seqs(tid)):
+            if seq >= before:
+                continue
+            try:
+                snap = snapshot_state(self.store.snapshot(tid, seq))
+            except (RulesError, KeyError, TypeError, ValueError):
+                continue  # a snapshot is a cache: an unreadable one is skipped, the log rules
+            if {u for u in undone if u <= seq} != {u for u in snap.undone if u <= seq}:
+                continue
+            if viewer.sees_all or snap.sees_everything_before(viewer, seq):
+                return snap
+        return self._first(tid)
+
+    def _fetch(self, tid: str) -> Callable[[int, int], Sequence[Event]]:
+        return lambda after, upto: self.store.events(tid, after=after, upto=upto)
+
+    def _checkpoint(self, tid: str) -> Callable[[int, frozenset[int]], TableState]:
+        return lambda before, undone: self._valid_snapshot(tid, before, undone)
+
+    def view(self, ref: str, name: str | None) -> TableState:
+        """The table as participant ``name`` may know it (``None``: the whole truth)."""
+        full = self.load(ref)
+        viewer = full.viewer(name)
+        if viewer.sees_all or all(can_see(_stub(h), viewer, full.revealed) for h in full.hidden):
+            return full
+        key = (full.id, viewer.name, viewer.role)
+        with self._lock:
+            cached = self._views.get(key)
+        if cached is not None and cached.seq == full.seq and cached.hash == full.hash:
+            return cached
+        base = self._valid_snapshot(full.id, full.seq + 1, full.undone, viewer)
+        tail = self.store.events(full.id, after=base.seq)
+        seen = replay(
+            base, tail, undone=full.undone, revealed=full.revealed, viewer=viewer, strict=False
+        )
+        with self._lock:
+            self._views[key] = seen
+        return seen
+
+    def log(
+        self, ref: str, name: str | None = None, after: int = 0, limit: int | None = None
+    ) -> list[JSONObject]:
+        """The events after ``after`` as participant ``name`` may see them."""
+        full = self.load(ref)
+        viewer = full.viewer(name)
+        return [
+            redact(e, viewer, full.revealed)
+            for e in self.store.events(full.id, after=after, limit=limit)
+        ]
+
+    def odds(
+        self, ref: str, by: str, action: str, fields: JSONValue
+    ) -> tuple[Action, Distribution[Hashable]]:
+        """The exact odds of an action before it is taken, on what ``by`` may know."""
+        seen = self.view(ref, by)
+        role = seen.role_of(by)
+        chosen = seen.ruleset.load_action(action, fields)
+        if role == "player":
+            self._may_act(seen, by, chosen)
+        return chosen, seen.ruleset.odds(chosen, seen.state, seen.options)
+
+    # -- subscribers -----------------------------------------------------------
+
+    def subscribe(self, table_id: str, fn: Callable[[Event], None]) -> Callable[[], None]:
+        """Call ``fn(event)`` after each event appended through this service; returns the
+        function that unsubscribes."""
+        with self._lock:
+            self._subscribers.setdefault(table_id, []).append(fn)
+
+        def cancel() -> None:
+            with self._lock:
+                listeners = self._subscribers.get(table_id, [])
+                if fn in listeners:
+                    listeners.remove(fn)
+
+        return cancel
+
+    def _publish(self, event: Event) -> None:
+        with self._lock:
+            listeners = list(self._subscribers.get(event.table, ()))
+        for fn in listeners:
+            fn(event)
+
+    # -- writing ---------------------------------------------------------------
+
+    def _command(self, ref: str, by: str | None, build: Build, expect: int | None = None) -> Done:
+        tid = self.table(ref).id
+        for _attempt in range(RETRIES):
+            ts = self.load(tid)
+            if expect is not None and ts.seq != expect:
+                raise StaleTable(
+                    f"table {ts.name!r} is at event {ts.seq}, not {expect}: reload and try again"
+                )
+            kind, payload, visibility, audience, rolls = build(ts)
+            event = Event(
+                table=tid,
+                seq=ts.seq + 1,
+                time=now(),
+                actor=SYSTEM_ACTOR if by is None else by,
+                kind=kind,
+                payload=payload,
+                visibility=visibility,
+                audience=audience,
+                rolls=tuple(rolls),
+                prev_hash=ts.hash,
+            ).sealed()
+            check_event(event)
+            try:
+                after = advance(ts, event, self._fetch(tid), self._checkpoint(tid))
+            except LogError as e:
+                raise IllegalAction(str(e).split(": ", 1)[-1]) from None
+            try:
+                self.store.append(event)
+            except SeqTaken:
+                continue
+            with self._lock:
+                self._cache[tid] = after
+            if after.seq % self.snapshot_every == 0:
+                self.store.put_snapshot(tid, after.seq, snapshot_data(after))
+            self._publish(event)
+            return Done(event, after)
+        raise StoreError(f"table {ref!r} is too busy: {RETRIES} tries lost the race for a seq")
+
+    def create(
+        self,
+        game: str,
+        name: str,
+        referee: str,
+        *,
+        options: JSONValue = None,
+        seed: int | None = None,
+    ) -> Done:
+        """A new table for ``game`` whose first participant, ``referee``, runs it."""
+        rules = get(game)
+        name = check_name(name, "the table name")
+        referee = check_name(referee, "the referee's name")
+        loaded = rules.load_options(options or {})
+        tid = "t" + secrets.token_hex(5)
+        payload: JSONObject = {
+            "game": rules.name,
+            "name": name,
+            "referee": referee,
+            "options": rules.dump_options(loaded),
+            "seed": seed,
+        }
+        first = Event(tid, 1, now(), referee, "table-created", payload, prev_hash=GENESIS).sealed()
+        check_event(first)
+        ts = created(first)
+        self.store.create(TableRow(tid, name, rules.name, first.time), [first])
+        with self._lock:
+            self._cache[tid] = ts
+        return Done(first, ts)
+
+    # participants
+
+    def join(self, ref: str, name: str, role: Role, *, by: str | None = None) -> Done:
+        """``name`` joins with ``role`` (by the referee, or the local operator)."""
+        name = check_name(name, "the participant's name")
+        _role(role)
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "add participants")
+            if name in ts.participants:
+                raise RulesError(
+                    f"{name!r} is already at table {ts.name!r} ({ts.participants[name]})"
+                )
+            return "participant-joined", {"name": name, "role": role}, "public", None, []
+
+        return self._command(ref, by, build)
+
+    def leave(self, ref: str, name: str, *, by: str | None = None) -> Done:
+        """``name`` leaves (themselves, or by the referee); the last referee cannot."""
+
+        def build(ts: TableState) -> Any:
+            ts.role_of(name)
+            if by != name:
+                self._referee(ts, by, "remove participants")
+            self._keeps_a_referee(ts, name, None)
+            return "participant-left", {"name": name}, "public", None, []
+
+        return self._command(ref, by, build)
+
+    def set_role(self, ref: str, name: str, role: Role, *, by: str | None = None) -> Done:
+        """Change ``name``'s role (by the referee)."""
+        _role(role)
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "change roles")
+            ts.role_of(name)
+            self._keeps_a_referee(ts, name, role)
+            return "role-changed", {"name": name, "role": role}, "public", None, []
+
+        return self._command(ref, by, build)
+
+    # options
+
+    def set_options(self, ref: str, options: JSONValue, *, by: str | None = None) -> Done:
+        """Replace the table's house rules (by the referee)."""
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "change the house rules")
+            loaded = ts.ruleset.load_options(options)
+            return (
+                "options-changed",
+                {"options": ts.ruleset.dump_options(loaded)},
+                "public",
+                None,
+                [],
+            )
+
+        return self._command(ref, by, build)
+
+    # characters
+
+    def add_character(
+        self,
+        ref: str,
+        sheet: JSONValue | str,
+        *,
+        owner: str | None = None,
+        cid: str | None = None,
+        by: str | None = None,
+        force: bool = False,
+        visibility: Visibility = "public",
+    ) -> Done:
+        """Seat a character from a sheet (JSON) or the name of one of the text's examples.
+
+        The validator's findings travel with it; a sheet that breaks a rule is refused
+        unless the referee forces it in (then it is marked with every finding)."""
+
+        def build(ts: TableState) -> Any:
+            data, loaded = _sheet(ts, sheet)
+            new_id = check_name(
+                cid or slug(str(getattr(loaded, "name", "")) or "character"), "the id"
+            )
+            if new_id in ts.state.characters:
+                raise RulesError(f"table {ts.name!r} already has a character {new_id!r}")
+            who = self._owner_for(ts, by, owner)
+            problems = ts.ruleset.validate(loaded, ts.options)
+            self._allow_findings(ts, by, problems, force)
+            payload: JSONObject = {
+                "id": new_id,
+                "owner": who,
+                "sheet": data,
+                "problems": [problem_data(p) for p in problems],
+                "forced": bool(problems),
+            }
+            return "character-added", payload, self._visibility(ts, by, visibility), None, []
+
+        return self._command(ref, by, build)
+
+    def update_character(
+        self,
+        ref: str,
+        cid: str,
+        sheet: JSONValue | str,
+        *,
+        by: str | None = None,
+        force: bool = False,
+    ) -> Done:
+        """Replace a seated character's sheet (its owner or the referee); what the table
+        tracks about it stays."""
+
+        def build(ts: TableState) -> Any:
+            ts.state.character(cid)
+            self._owns_or_referee(ts, by, cid, "update")
+            data, loaded = _sheet(ts, sheet)
+            problems = ts.ruleset.validate(loaded, ts.options)
+            self._allow_findings(ts, by, problems, force)
+            payload: JSONObject = {
+                "id": cid,
+                "owner": ts.owners.get(cid),
+                "sheet": data,
+                "problems": [problem_data(p) for p in problems],
+                "forced": bool(problems),
+            }
+            return "character-updated", payload, "public", None, []
+
+        return self._command(ref, by, build)
+
+    def remove_character(self, ref: str, cid: str, *, by: str | None = None) -> Done:
+        """Take a character off the table (the referee)."""
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "remove characters")
+            ts.state.character(cid)
+            return "character-removed", {"id": cid}, "public", None, []
+
+        return self._command(ref, by, build)
+
+    # actions
+
+    def act(
+        self,
+        ref: str,
+        by: str | None,
+        action: str,
+        fields: JSONValue,
+        *,
+        visibility: Visibility = "public",
+        faces: Sequence[int] | None = None,
+        expect: int | None = None,
+    ) -> Done:
+        """Resolve one action of the game for participant ``by`` and record its outcome."""
+
+        def build(ts: TableState) -> Any:
+            rules = ts.ruleset
+            chosen = rules.load_action(action, fields)
+            if by is not None and ts.role_of(by) != "referee":
+                self._may_act(ts, by, chosen)
+            shown = self._visibility(ts, by, visibility)
+            roller = self._roller(ts, faces)
+            outcome = rules.resolve(chosen, ts.state, roller, ts.options)
+            left = getattr(roller, "remaining", ())
+            if faces is not None and left:
+                raise DiceError(f"{len(left)} face(s) more than this action rolls: {list(left)}")
+            payload: JSONObject = {
+                "action": rules.action_name(chosen),
+                "fields": rules.action_data(chosen),
+                "outcome": outcome_data(outcome),
+            }
+            rolls = [cast(JSONObject, jsonable(r.to_dict())) for r in outcome.rolls]
+            audience = by if shown == "private" else None
+            return "action-resolved", payload, shown, audience, rolls
+
+        return self._command(ref, by, build, expect)
+
+    def _roller(self, ts: TableState, faces: Sequence[int] | None) -> Roller:
+        if faces is not None:
+            return ManualRoller(faces)
+        if ts.seed is not None:
+            return SeededRoller(derived_seed(ts.seed, ts.seq + 1))
+        return SystemRoller()
+
+    def edit(self, ref: str, changes: JSONValue, reason: str, *, by: str | None = None) -> Done:
+        """A manual correction of the game state by the referee, with its reason."""
+        reason = reason.strip()
+        if not reason:
+            raise RulesError("a manual edit needs a reason")
+        if not isinstance(changes, list) or not changes:
+            raise RulesError("an edit is a non-empty list of changes")
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "edit the state")
+            clean = [_change_data(c, i) for i, c in enumerate(changes)]
+            return (
+                "state-edited",
+                {"changes": clean, "reason": reason[:MAX_NOTE]},
+                "public",
+                None,
+                [],
+            )
+
+        return self._command(ref, by, build)
+
+    def note(
+        self,
+        ref: str,
+        by: str | None,
+        text: str,
+        *,
+        visibility: Visibility = "public",
+        audience: str | None = None,
+    ) -> Done:
+        """A note or chat line; ``private`` ones go to ``audience`` (and the referees)."""
+        body = text.strip()
+        if not body:
+            raise RulesError("the note is empty")
+        if len(body) > MAX_NOTE:
+            raise RulesError(f"the note is longer than {MAX_NOTE} characters")
+
+        def build(ts: TableState) -> Any:
+            if by is not None and ts.role_of(by) == "observer":
+                raise Forbidden("an observer only reads")
+            shown = self._visibility(ts, by, visibility)
+            to = None
+            if shown == "private":
+                to = audience or by
+                if to is None:
+                    raise RulesError("a private note names who it is for")
+                ts.role_of(to)
+            return "note", {"text": body}, shown, to, []
+
+        return self._command(ref, by, build)
+
+    def undo(self, ref: str, seq: int | None = None, *, by: str | None = None) -> Done:
+        """Take back an action or edit (its effect on the state; the log keeps it).
+
+        Without ``seq``, the newest one still in effect (a player: their own, and only while
+        nothing has happened since)."""
+
+        def build(ts: TableState) -> Any:
+            events = self.store.events(ts.id)
+            target = self._undo_target(ts, events, seq, by)
+            return "undo", {"seq": target}, "public", None, []
+
+        return self._command(ref, by, build)
+
+    def _undo_target(
+        self, ts: TableState, events: list[Event], seq: int | None, by: str | None
+    ) -> int:
+        referee = by is None or ts.role_of(by) == "referee"
+        live = [e for e in events if e.kind in UNDOABLE and e.seq not in ts.undone]
+        if seq is None:
+            mine = live if referee else [e for e in live if e.actor == by]
+            if not mine:
+                raise RulesError("nothing to undo")
+            seq = mine[-1].seq
+        if not 1 <= seq <= len(events):
+            raise RulesError(f"no event {seq} at table {ts.name!r}")
+        target = events[seq - 1]
+        if target.kind not in UNDOABLE:
+            raise RulesError(f"event {seq} is a {target.kind}: only actions and edits are undone")
+        if seq in ts.undone:
+            raise RulesError(f"event {seq} is already undone")
+        if not referee:
+            later = [e for e in live if e.seq > seq]
+            if target.actor != by or later:
+                raise Forbidden("a player undoes only their own newest action; ask the referee")
+        return seq
+
+    def redo(self, ref: str, seq: int | None = None, *, by: str | None = None) -> Done:
+        """Put back an undone action or edit (the referee); without ``seq`` the newest undone."""
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "redo")
+            if not ts.undone:
+                raise RulesError("nothing is undone")
+            target = max(ts.undone) if seq is None else seq
+            if target not in ts.undone:
+                raise RulesError(f"event {target} is not undone")
+            return "redo", {"seq": target}, "public", None, []
+
+        return self._command(ref, by, build)
+
+    def reveal(self, ref: str, seq: int, *, by: str | None = None) -> Done:
+        """Show a hidden event to everyone (the referee)."""
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "reveal hidden events")
+            found = self.store.events(ts.id, after=seq - 1, upto=seq)
+            if not found:
+                raise RulesError(f"no event {seq} at table {ts.name!r}")
+            if found[0].visibility == "public" or seq in ts.revealed:
+                raise RulesError(f"event {seq} is already public")
+            return "reveal", {"seq": seq}, "public", None, []
+
+        return self._command(ref, by, build)
+
+    # -- who may ---------------------------------------------------------------
+
+    def _referee(self, ts: TableState, by: str | None, what: str) -> None:
+        if by is not None and ts.role_of(by) != "referee":
+            raise Forbidden(f"only the referee may {what}")
+
+    def _keeps_a_referee(self, ts: TableState, name: str, role: Role | None) -> None:
+        referees = [n for n, r in ts.participants.items() if r == "referee"]
+        if referees == [name] and role != "referee":
+            raise RulesError(f"{name!r} is the table's only referee")
+
+    def _may_act(self, ts: TableState, by: str, action: Action) -> None:
+        role = ts.role_of(by)
+        if role == "observer":
+            raise Forbidden("an observer only reads")
+        if role == "referee":
+            return
+        name = ts.ruleset.action_name(action)
+        actors = action.actors()
+        if action.referee_only or not actors:
+            raise Forbidden(f"{name} is the referee's action")
+        for cid in actors:
+            ts.state.character(cid)
+            if ts.owners.get(cid) != by:
+                raise Forbidden(f"{cid!r} is not {by}'s character")
+
+    def _owns_or_referee(self, ts: TableState, by: str | None, cid: str, what: str) -> None:
+        if by is None or ts.role_of(by) == "referee":
+            return
+        if ts.owners.get(cid) != by:
+            raise Forbidden(f"only {cid!r}'s owner or the referee may {what} it")
+
+    def _owner_for(self, ts: TableState, by: str | None, owner: str | None) -> str | None:
+        if owner is not None:
+            ts.role_of(owner)
+        if by is None or ts.role_of(by) == "referee":
+            return owner
+        if ts.role_of(by) == "observer":
+            raise Forbidden("an observer only reads")
+        if owner not in (None, by):
+            raise Forbidden("a player adds characters for themselves")
+        return by
+
+    def _allow_findings(
+        self, ts: TableState, by: str | None, problems: Sequence[Any], force: bool
+    ) -> None:
+        if not problems:
+            return
+        listed = "; ".join(str(p) for p in problems)
+        if not force:
+            raise RulesError(
+                f"the sheet breaks {len(problems)} rule(s): {listed} "
+                "(the referee may seat it anyway, marked, with force)"
+            )
+        self._referee(ts, by, "seat a character that breaks the rules")
+
+    def _visibility(self, ts: TableState, by: str | None, visibility: str) -> Visibility:
+        if visibility not in ("public", "referee", "blind", "private"):
+            raise RulesError(
+                f"unknown visibility {visibility!r}; known: public, referee, blind, private"
+            )
+        referee = by is None or ts.role_of(by) == "referee"
+        if visibility == "referee" and not referee:
+            raise Forbidden("only the referee rolls in secret; a player rolls blind or private")
+        if visibility == "blind" and referee:
+            return "referee"
+        return cast(Visibility, visibility)
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def redact(event: Event, viewer: Viewer, revealed: frozenset[int]) -> JSONObject:
+    """``event`` as ``viewer`` may see it: whole, or without what they may not see.
+
+    A blind roll shows what was attempted but not what came of it; a referee's
+    secret roll shows that the referee rolled; a private event shows only that
+    something happened. The hash stays (the chain's shape is public) but the
+    salt goes with the payload, so the hash gives nothing away.
+    """
+    if can_see(event, viewer, revealed):
+        return event.data()
+    shown: JSONObject = {
+        "table": event.table,
+        "seq": event.seq,
+        "time": event.time,
+        "visibility": event.visibility,
+        "redacted": True,
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+    if event.visibility in ("blind", "referee"):
+        shown["actor"] = event.actor
+        shown["kind"] = event.kind
+    if event.visibility == "blind":
+        attempted: JSONObject = {
+            k: event.payload[k] for k in ("action", "fields") if k in event.payload
+        }
+        shown["payload"] = attempted
+    return shown
+
+
+def _stub(h: Any) -> Event:
+    return Event("", h.seq, "", h.actor, "note", {}, h.visibility, h.audience)
+
+
+def _role(role: str) -> None:
+    if role not in ROLES:
+        raise RulesError(f"unknown role {role!r}; known: referee, player, observer")
+
+
+def _sheet(ts: TableState, sheet: JSONValue | str) -> tuple[JSONObject, Any]:
+    rules = ts.ruleset
+    if isinstance(sheet, str):
+        examples = rules.examples()
+        key = sheet.strip().lower()
+        if key not in examples:
+            known = ", ".join(examples) or "none"
+            raise RulesError(f"{rules.title} has no example character {sheet!r}; known: {known}")
+        loaded = examples[key]
+        return rules.dump_sheet(loaded), loaded
+    loaded = rules.load_sheet(sheet)
+    return rules.dump_sheet(loaded), loaded
+
+
+_CHANGE_KEYS: Final = frozenset({"target", "field", "delta", "value", "reason"})
+
+
+def _change_data(data: JSONValue, i: int) -> JSONObject:
+    if not isinstance(data, dict):
+        raise RulesError(f"change {i}: not an object")
+    extra = set(data) - _CHANGE_KEYS
+    if extra:
+        raise RulesError(f"change {i}: unknown field(s) {', '.join(sorted(extra))}")
+    target, fld = data.get("target"), data.get("field")
+    if not isinstance(target, str) or not isinstance(fld, str) or not fld:
+        raise RulesError(f"change {i}: 'target' (a character id or 'table') and 'field' needed")
+    delta = data.get("delta")
+    if delta is not None and (not isinstance(delta, int) or isinstance(delta, bool)):
+        raise RulesError(f"change {i}: 'delta' is a whole number")
+    if delta is None and "value" not in data:
+        raise RulesError(f"change {i}: give a 'delta' or a 'value'")
+    return {
+        "target": target,
+        "field": fld,
+        "delta": delta,
+        "value": jsonable(data.get("value")),
+        "reason": str(data.get("reason", "")),
+    }
+
+
+def table_data(ts: TableState) -> JSONObject:
+    """A table's state as JSON: who is there, the characters' owners and findings, the
+    house rules, the game's tracker and the decisions the rules wait for."""
+    rules = ts.ruleset
+    return {
+        "id": ts.id,
+        "name": ts.name,
+        "game": ts.game,
+        "title": rules.title,
+        "seq": ts.seq,
+        "hash": ts.hash,
+        "seeded": ts.seed is not None,
+        "participants": dict(ts.participants),
+        "owners": dict(ts.owners),
+        "findings": {k: list(v) for k, v in ts.findings.items()},
+        "options": rules.dump_options(ts.options),
+        "tracker": rules.tracker(ts.state, ts.options),
+        "pending": [
+            {"actor": d.actor, "prompt": d.prompt, "choices": list(d.choices)}
+            for d in ts.state.pending
+        ],
+        "undone": sorted(ts.undone),
+        "state": rules.dump_state(ts.state),
+    }

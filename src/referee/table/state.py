@@ -1,0 +1,328 @@
+"""State = fold(events): what a table is after its log, for everyone or for one viewer.
+
+:class:`TableState` is the table's own bookkeeping (participants and roles,
+who owns which character, the validator's findings, the house rules) around
+the game's state, which the game's own ``seat`` / ``unseat`` / ``apply`` fold
+(so nothing here knows any game's rules).
+
+Undo and redo do not erase anything: an undone event stays in the log and its
+changes are left out of the fold. The state therefore depends on the set of
+undone events *now*; :func:`replay` folds a stretch of the log under given
+undone and revealed sets. A viewer who may not see an event (a referee's
+secret roll, another player's private roll) gets a state folded without it:
+what a player's browser is sent never holds what a hidden roll did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal, get_args
+
+from referee.errors import RulesError
+from referee.systems.base import (
+    Change,
+    JSONObject,
+    Outcome,
+    Ruleset,
+    get,
+    outcome_from_data,
+)
+from referee.table.events import Event, LogError, Visibility
+
+Role = Literal["referee", "player", "observer"]
+"""What a participant may do: the referee edits anything and sees everything; a player
+acts for their own characters; an observer only reads."""
+
+ROLES: Final = frozenset(get_args(Role))
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: a participant's name and role (``name=None``: the whole truth)."""
+
+    name: str | None
+    role: Role = "referee"
+
+    @property
+    def sees_all(self) -> bool:
+        """Referees (and the audit) see every payload."""
+        return self.role == "referee"
+
+
+EVERYTHING: Final = Viewer(None, "referee")
+
+
+def can_see(event: Event, viewer: Viewer, revealed: frozenset[int] = frozenset()) -> bool:
+    """Whether ``viewer`` may see ``event``'s payload (its visibility, or a later reveal)."""
+    if viewer.sees_all or event.visibility == "public" or event.seq in revealed:
+        return True
+    if event.visibility == "private":
+        return viewer.name is not None and viewer.name in (event.audience, event.actor)
+    return False  # referee-only and blind payloads
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """An event some viewers may not see: where it is and who may."""
+
+    seq: int
+    visibility: Visibility
+    audience: str | None
+    actor: str
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table after its log up to ``seq`` (see the module text)."""
+
+    id: str
+    name: str
+    game: str
+    options: Any
+    state: Any
+    seed: int | None = None
+    participants: Mapping[str, Role] = field(default_factory=dict)
+    owners: Mapping[str, str] = field(default_factory=dict)
+    findings: Mapping[str, tuple[JSONObject, ...]] = field(default_factory=dict)
+    seq: int = 0
+    hash: str = ""
+    undone: frozenset[int] = frozenset()
+    revealed: frozenset[int] = frozenset()
+    hidden: tuple[Hidden, ...] = ()
+
+    @property
+    def ruleset(self) -> Ruleset[Any, Any, Any]:
+        """The game's rules."""
+        return get(self.game)
+
+    def role_of(self, name: str) -> Role:
+        """The role of participant ``name``; :class:`RulesError` naming who is at the table."""
+        try:
+            return self.participants[name]
+        except KeyError:
+            known = ", ".join(self.participants) or "nobody"
+            raise RulesError(
+                f"{name!r} has not joined table {self.name!r}; joined: {known}"
+            ) from None
+
+    def viewer(self, name: str | None) -> Viewer:
+        """The viewer for participant ``name`` (``None``: everything)."""
+        return EVERYTHING if name is None else Viewer(name, self.role_of(name))
+
+    def sees_everything_before(self, viewer: Viewer, seq: int) -> bool:
+        """True if ``viewer`` may see every event up to ``seq`` (a snapshot serves them)."""
+        return all(
+            can_see(_as_event(h), viewer, self.revealed) for h in self.hidden if h.seq <= seq
+        )
+
+
+def _as_event(h: Hidden) -> Event:
+    return Event("", h.seq, "", h.actor, "note", {}, h.visibility, h.audience)
+
+
+# ---------------------------------------------------------------------------
+# folding
+
+
+def created(event: Event) -> TableState:
+    """The state a ``table-created`` event starts (the first event of every log)."""
+    if event.kind != "table-created" or event.seq != 1:
+        raise LogError("a log starts with table-created", event.seq)
+    p = event.payload
+    game = str(p.get("game", ""))
+    ruleset = get(game)
+    options = ruleset.load_options(p.get("options") or {})
+    seed = p.get("seed")
+    referee = str(p.get("referee", event.actor))
+    return TableState(
+        id=event.table,
+        name=str(p.get("name", "")),
+        game=ruleset.name,
+        options=options,
+        state=ruleset.initial_state(options),
+        seed=seed if isinstance(seed, int) else None,
+        participants={referee: "referee"},
+        seq=1,
+        hash=event.hash,
+    )
+
+
+def _apply(ts: TableState, e: Event) -> TableState:
+    """One event's effect, kinds by kind (undo, redo and reveal act through the sets)."""
+    p = e.payload
+    rules = ts.ruleset
+    match e.kind:
+        case "options-changed":
+            return replace(ts, options=rules.load_options(p["options"]))
+        case "participant-joined" | "role-changed":
+            role = str(p["role"])
+            if role not in ROLES:
+                raise RulesError(f"unknown role {role!r}")
+            return replace(ts, participants={**ts.participants, str(p["name"]): role})  # type: ignore[dict-item]
+        case "participant-left":
+            left = {k: v for k, v in ts.participants.items() if k != p["name"]}
+            return replace(ts, participants=left)
+        case "character-added" | "character-updated":
+            cid = str(p["id"])
+            sheet = rules.load_sheet(p["sheet"])
+            state = rules.seat(ts.state, cid, sheet, ts.options)
+            owners = (
+                {**ts.owners, cid: str(p["owner"])}
+                if p.get("owner")
+                else {k: v for k, v in ts.owners.items() if k != cid}
+            )
+            problems = p.get("problems") or []
+            findings = {**ts.findings, cid: tuple(x for x in problems if isinstance(x, dict))}  # type: ignore[union-attr]
+            return replace(ts, state=state, owners=owners, findings=findings)
+        case "character-removed":
+            cid = str(p["id"])
+            owners = {k: v for k, v in ts.owners.items() if k != cid}
+            findings = {k: v for k, v in ts.findings.items() if k != cid}
+            return replace(ts, state=rules.unseat(ts.state, cid), owners=owners, findings=findings)
+        case "action-resolved":
+            return replace(
+                ts, state=rules.apply(ts.state, outcome_from_data(p["outcome"], trusted=True))
+            )
+        case "state-edited":
+            changes = tuple(_change(c) for c in p["changes"])  # type: ignore[union-attr]
+            edit = Outcome(rules.name, "edit", changes=changes)
+            return replace(ts, state=rules.apply(ts.state, edit))
+        case _:
+            return ts
+
+
+def _change(data: Any) -> Change:
+    return Change(
+        str(data["target"]),
+        str(data["field"]),
+        data.get("delta"),
+        data.get("value"),
+        str(data.get("reason", "")),
+    )
+
+
+def step(
+    ts: TableState,
+    e: Event,
+    *,
+    undone: frozenset[int],
+    revealed: frozenset[int],
+    viewer: Viewer = EVERYTHING,
+    strict: bool = True,
+) -> TableState:
+    """``ts`` after event ``e`` under the given undone / revealed sets.
+
+    ``strict`` (the whole truth): an event that cannot apply is a broken log
+    (:class:`LogError` with its seq). Not strict (a viewer's partial view): an
+    event that cannot apply to what the viewer knows is left out.
+    """
+    if e.seq != ts.seq + 1:
+        raise LogError(f"expected event {ts.seq + 1} next", e.seq)
+    if e.prev_hash != ts.hash:
+        raise LogError("prev_hash does not match the previous event's hash", e.seq)
+    after = ts
+    effective = not (e.kind in ("action-resolved", "state-edited") and e.seq in undone)
+    if effective and can_see(e, viewer, revealed):
+        try:
+            after = _apply(ts, e)
+        except (RulesError, KeyError, TypeError, ValueError) as err:
+            if strict:
+                raise LogError(f"{e.kind} cannot apply: {err}", e.seq) from None
+    hidden = ts.hidden
+    if e.visibility != "public":
+        hidden = (*hidden, Hidden(e.seq, e.visibility, e.audience, e.actor))
+    return replace(after, seq=e.seq, hash=e.hash, hidden=hidden)
+
+
+def replay(
+    base: TableState,
+    events: Iterable[Event],
+    *,
+    undone: frozenset[int],
+    revealed: frozenset[int],
+    viewer: Viewer = EVERYTHING,
+    strict: bool = True,
+) -> TableState:
+    """``base`` folded forward over ``events`` under fixed undone / revealed sets."""
+    ts = base
+    for e in events:
+        ts = step(ts, e, undone=undone, revealed=revealed, viewer=viewer, strict=strict)
+    return replace(ts, undone=undone, revealed=revealed)
+
+
+Checkpoint = Callable[[int, frozenset[int]], TableState]
+"""``(before, undone)`` -> a state at a seq below ``before`` that was folded with the
+same undone events up to its own seq (always at least the table's first event)."""
+
+Fetch = Callable[[int, int], Sequence[Event]]
+"""``(after, upto)`` -> the events with ``after < seq <= upto``, in order."""
+
+
+def advance(ts: TableState, e: Event, fetch: Fetch, checkpoint: Checkpoint) -> TableState:
+    """The whole truth after ``e``, as the log was written: an undo or redo of an event
+    ``X`` refolds from a checkpoint before ``X`` with the new undone set, so every later
+    event applies as if ``X`` had (or had not) happened."""
+    p = e.payload
+    if e.kind in ("undo", "redo"):
+        target = p.get("seq")
+        if not isinstance(target, int) or not 1 <= target < e.seq:
+            raise LogError(f"{e.kind} names no earlier event", e.seq)
+        undone = ts.undone | {target} if e.kind == "undo" else ts.undone - {target}
+        base = checkpoint(target, undone)
+        tail = fetch(base.seq, ts.seq)
+        folded = replay(base, tail, undone=undone, revealed=ts.revealed)
+        return replace(step(folded, e, undone=undone, revealed=ts.revealed), undone=undone)
+    if e.kind == "reveal":
+        target = p.get("seq")
+        if not isinstance(target, int) or not 1 <= target < e.seq:
+            raise LogError("reveal names no earlier event", e.seq)
+        revealed = ts.revealed | {target}
+        return replace(step(ts, e, undone=ts.undone, revealed=revealed), revealed=revealed)
+    return step(ts, e, undone=ts.undone, revealed=ts.revealed)
+
+
+# ---------------------------------------------------------------------------
+# snapshots
+
+
+def snapshot_data(ts: TableState) -> JSONObject:
+    """``ts`` as JSON (a snapshot a store keeps to load long logs fast)."""
+    rules = ts.ruleset
+    return {
+        "id": ts.id,
+        "name": ts.name,
+        "game": ts.game,
+        "options": rules.dump_options(ts.options),
+        "state": rules.dump_state(ts.state),
+        "seed": ts.seed,
+        "participants": dict(ts.participants),
+        "owners": dict(ts.owners),
+        "findings": {k: list(v) for k, v in ts.findings.items()},
+        "seq": ts.seq,
+        "hash": ts.hash,
+        "undone": sorted(ts.undone),
+        "revealed": sorted(ts.revealed),
+        "hidden": [[h.seq, h.visibility, h.audience, h.actor] for h in ts.hidden],
+    }
+
+
+def snapshot_state(data: Any) -> TableState:
+    """The :class:`TableState` that :func:`snapshot_data` wrote."""
+    rules = get(data["game"])
+    return TableState(
+        id=data["id"],
+        name=data["name"],
+        game=data["game"],
+        options=rules.load_options(data["options"]),
+        state=rules.load_state(data["state"]),
+        seed=data["seed"],
+        participants=dict(data["participants"]),
+        owners=dict(data["owners"]),
+        findings={k: tuple(v) for k, v in data["findings"].items()},
+        seq=data["seq"],
+        hash=data["hash"],
+        undone=frozenset(data["undone"]),
+        revealed=frozenset(data["revealed"]),
+        hidden=tuple(Hidden(s, v, a, w) for s, v, a, w in data["hidden"]),
+    )
