@@ -6,10 +6,9 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import Any, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar, cast
 
 import typer
-from rich.console import Console
 
 from referee.dice.roller import ManualRoller, Roller, SeededRoller, SystemRoller, parse_faces
 from referee.errors import DiceError, Problem, RulesError
@@ -17,8 +16,27 @@ from referee.errors import DiceError, Problem, RulesError
 P = ParamSpec("P")
 R = TypeVar("R")
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class _LazyConsole:
+    """A Rich console made on first use: commands that print JSON never import Rich."""
+
+    def __init__(self, *, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr, highlight=False)
+        return getattr(self._console, name)
+
+
+console = cast("Console", _LazyConsole())
+err_console = cast("Console", _LazyConsole(stderr=True))
 
 JSON_OPTION = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 FACES_HELP = (

@@ -10,7 +10,6 @@ from importlib.util import find_spec
 from typing import Any
 
 import typer
-from rich.table import Table
 
 from referee.cli.common import (
     FACES_OPTION,
@@ -111,6 +110,8 @@ def show_distribution(
     title = f"{title}   mean {float(dist.mean()):.4g}"
     if size > 1:
         title += f"   ({len(items):,} outcomes in ranges of {size})"
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     table.add_column(value_header, justify="right")
     table.add_column("exact", justify="right")
@@ -161,6 +162,8 @@ def options(
     if as_json:
         emit_json(described)
         return
+    from rich.table import Table
+
     table = Table(title=f"{game} options")
     table.add_column("option")
     table.add_column("default")
@@ -200,6 +203,7 @@ def demo() -> None:
         console.print(to_text(roll_expr(text, roller)), markup=False)
     show_distribution("2d6", exact("2d6"))
     for name in SYSTEMS:
+        _register(name)
         module = _game_cli(name)
         if module is not None and hasattr(module, "demo"):
             console.rule(name)
@@ -213,23 +217,49 @@ def _game_cli(name: str) -> Any:
     return importlib.import_module(spec_name)
 
 
-for _name in SYSTEMS:
-    _module = _game_cli(_name)
-    if _module is not None:
+GROUPS: tuple[str, ...] = (*SYSTEMS, "table")
+"""The command groups beside the core commands: one per game, and the live table."""
+
+_registered: set[str] = set()
+
+
+def _register(name: str) -> None:
+    """Add one command group to the app (imported only when a command needs it)."""
+    if name in _registered:
+        return
+    _registered.add(name)
+    if name == "table":
+        from referee.cli.table import app as table_app
+
+        app.add_typer(table_app, name="table")
+        return
+    module = _game_cli(name)
+    if module is not None:
         from referee.cli.generic import add_generic_commands
 
-        add_generic_commands(_module.app, _name)
-        app.add_typer(_module.app, name=_name)
+        add_generic_commands(module.app, name)
+        app.add_typer(module.app, name=name)
 
-from referee.cli.table import app as _table_app  # noqa: E402
 
-app.add_typer(_table_app, name="table")
+def _register_for(argv: list[str]) -> None:
+    """Import only the group the command line names; every group for help or a typo.
+
+    ``referee odds 2d6`` loads no game at all, so a one-off command starts fast."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    core = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
+    if first in GROUPS:
+        _register(first)
+    elif first not in core:
+        for name in GROUPS:
+            _register(name)
 
 
 def run(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and unexpected failures become one line on stderr."""
+    args = sys.argv[1:] if argv is None else argv
+    _register_for(args)
     try:
-        result = app(args=argv, standalone_mode=False)
+        result = app(args=args, standalone_mode=False)
     except typer.Exit as e:
         return e.exit_code
     except typer.Abort:
