@@ -128,6 +128,7 @@ class TableService:
         self._cache: dict[str, TableState] = {}
         self._views: dict[tuple[str, str | None, Role], TableState] = {}
         self._subscribers: dict[str, list[Callable[[Event], None]]] = {}
+        self._published: dict[str, int] = {}
         self._lock = threading.RLock()
 
     # -- reading ---------------------------------------------------------------
@@ -251,9 +252,13 @@ class TableService:
     # -- subscribers -----------------------------------------------------------
 
     def subscribe(self, table_id: str, fn: Callable[[Event], None]) -> Callable[[], None]:
-        """Call ``fn(event)`` after each event appended through this service; returns the
-        function that unsubscribes."""
+        """Call ``fn(event)`` for every event appended to the table from now on, in seq order
+        and once each - also those appended by other processes once :meth:`watch` runs.
+        Returns the function that unsubscribes. (A subscriber that needs the past reads
+        :meth:`log` first and skips seqs it has.)"""
         with self._lock:
+            if table_id not in self._published:
+                self._published[table_id] = self.store.head(table_id)[0]
             self._subscribers.setdefault(table_id, []).append(fn)
 
         def cancel() -> None:
@@ -264,11 +269,52 @@ class TableService:
 
         return cancel
 
+    def deliver(self, table_id: str = "", _seq: int = 0) -> None:
+        """Publish every event after the last one published, for one table (or, with no
+        id, every table with subscribers): the hook for other processes' appends."""
+        with self._lock:
+            ids = [table_id] if table_id else list(self._subscribers)
+        for tid in ids:
+            with self._lock:
+                if tid not in self._published:
+                    continue
+                after = self._published[tid]
+            for e in self.store.events(tid, after=after):
+                self._publish(e)
+
     def _publish(self, event: Event) -> None:
         with self._lock:
-            listeners = list(self._subscribers.get(event.table, ()))
-        for fn in listeners:
-            fn(event)
+            last = self._published.get(event.table)
+            if last is None:
+                return
+            if event.seq <= last:
+                return  # already delivered
+            if event.seq > last + 1:
+                missing = self.store.events(event.table, after=last, upto=event.seq - 1)
+            else:
+                missing = []
+            for e in [*missing, event]:
+                self._published[event.table] = e.seq
+                for fn in list(self._subscribers.get(event.table, ())):
+                    try:
+                        fn(e)
+                    except Exception:  # a broken subscriber must not stop the others
+                        continue
+
+    def watch(self) -> Callable[[], None]:
+        """Start delivering other processes' appends to this process's subscribers (a
+        thread: LISTEN/NOTIFY on PostgreSQL, polling on SQLite). Returns a stop function."""
+        stop = threading.Event()
+        thread = threading.Thread(
+            target=self.store.listen, args=(self.deliver, stop), daemon=True, name="referee-watch"
+        )
+        thread.start()
+
+        def halt() -> None:
+            stop.set()
+            thread.join(timeout=5)
+
+        return halt
 
     # -- writing ---------------------------------------------------------------
 

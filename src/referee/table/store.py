@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -48,6 +50,9 @@ from referee.table.events import Event, LogError, canonical
 
 ENV_URL = "REFEREE_DATABASE_URL"
 """The environment variable naming the database (``--db`` wins over it)."""
+
+CHANNEL = "referee_events"
+"""The PostgreSQL NOTIFY channel every append announces ``table_id:seq`` on."""
 
 metadata = MetaData()
 
@@ -240,8 +245,52 @@ class Store:
         try:
             with self._write() as conn:
                 conn.execute(insert(events_t).values(**_row(event)))
+                if self.dialect == "postgresql":  # delivered to listeners on commit
+                    conn.execute(
+                        text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": CHANNEL, "payload": f"{event.table}:{event.seq}"},
+                    )
         except IntegrityError:
             raise SeqTaken(f"table {event.table}: seq {event.seq} is taken") from None
+
+    def listen(self, on_event: Callable[[str, int], None], stop: threading.Event) -> None:
+        """Call ``on_event(table_id, seq)`` for every event any process appends, until
+        ``stop`` is set (run it in a thread). PostgreSQL: LISTEN/NOTIFY; SQLite: the heads
+        of the tables are polled four times a second."""
+        if self.dialect == "postgresql":
+            self._listen_pg(on_event, stop)
+        else:
+            self._poll(on_event, stop)
+
+    def _listen_pg(self, on_event: Callable[[str, int], None], stop: threading.Event) -> None:
+        import psycopg
+
+        dsn = self.url.replace("postgresql+psycopg://", "postgresql://", 1)
+        while not stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    on_event("", 0)  # (re)connected: whatever was missed is caught up
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=0.5, stop_after=100):
+                            tid, _, seq = note.payload.rpartition(":")
+                            on_event(tid, int(seq))
+            except psycopg.OperationalError:
+                stop.wait(1.0)  # the server went away: try again shortly
+
+    def _poll(self, on_event: Callable[[str, int], None], stop: threading.Event) -> None:
+        heads: dict[str, int] = {}
+        query = select(events_t.c.table_id, func.max(events_t.c.seq)).group_by(events_t.c.table_id)
+        while not stop.wait(0.25):
+            try:
+                with self._read() as conn:
+                    rows = list(conn.execute(query))
+            except StoreError:
+                continue
+            for tid, seq in rows:
+                if heads.get(tid) != seq:
+                    heads[tid] = seq
+                    on_event(tid, int(seq))
 
     def head(self, table_id: str) -> tuple[int, str]:
         """The last seq of a table's log and its hash (``(0, "")`` for none)."""
