@@ -153,35 +153,50 @@ def agile_plan(people: Sequence[Agile], deck: Deck | None, options: Options) -> 
     def pick(hand: tuple[int, ...]) -> int:
         return hand[0] if k == 1 else read_median(hand)
 
-    def step(i: int, left: Deck | None) -> Dice[tuple[int, Deck | None]]:
-        """Check ``i`` drawn from ``left``: its rank and (cards) the deck it leaves."""
-        rule, last = rules[i], i == len(rules) - 1
+    Keys = tuple[int, ...]
+    dice_values = None if cards else randomizer_procedure(name).exact()
+
+    def last_step(i: int, keys: Keys, left: Deck | None) -> Dice[Keys]:
+        """The last check (drawn from ``left``): the ranks of every check."""
+        rule = rules[i]
         proc = randomizer_procedure(name, left)
-        if not cards or last:  # no later check needs the deck this one leaves
-            return Dice.roll(
-                proc.groups,
-                lambda faces: (initiative(rule(proc.read(faces)), options), None),
-                lambda: proc.exact().map(lambda v: (initiative(rule(v), options), None)),
-            )
+        values = dice_values
+
+        def ranks(value: int) -> Keys:
+            return (*keys, initiative(rule(value), options))
+
+        exact = proc.exact if values is None else (lambda: values)
+        return Dice.of(Procedure(proc.groups, proc.read, exact, ranks))
+
+    def step(i: int, keys: Keys, left: Deck | None) -> Dice[tuple[Keys, Deck | None]]:
+        """Check ``i`` (drawn from ``left``): the ranks so far and the deck it leaves."""
+        rule = rules[i]
+        if not cards:
+            proc = randomizer_procedure(name)
+            values = dice_values
+            assert values is not None
+
+            def ranked(value: int) -> tuple[Keys, Deck | None]:
+                return (*keys, initiative(rule(value), options)), None
+
+            return Dice.of(Procedure(proc.groups, proc.read, lambda: values, ranked))
         assert left is not None
         now = left
+        groups = tuple((1, len(now) - j) for j in range(k))
 
-        def read(faces: tuple[int, ...]) -> tuple[int, Deck | None]:
-            hand, after = drawn_cards(now, faces)
-            return initiative(rule(pick(hand)), options), after
+        def read(faces: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(sorted(drawn_cards(now, faces)[0]))
 
-        def exact() -> Distribution[tuple[int, Deck | None]]:
-            return now.hands(k).map(
-                lambda hand: (initiative(rule(pick(hand)), options), now.without(hand))
-            )
+        def after(hand: tuple[int, ...]) -> tuple[Keys, Deck | None]:
+            return (*keys, initiative(rule(pick(hand)), options)), now.without(hand)
 
-        return Dice.roll(proc.groups, read, exact)
+        return Dice.of(Procedure(groups, read, lambda: now.hands(k), after))
 
-    def from_(i: int, keys: tuple[int, ...], left: Deck | None) -> Dice[tuple[int, ...]]:
-        if i == len(rules):
-            return Dice.pure(keys)
+    def from_(i: int, keys: Keys, left: Deck | None) -> Dice[Keys]:
         ready = deck_for(name, left, options)[0] if cards else None
-        return step(i, ready).bind(lambda r: from_(i + 1, (*keys, r[0]), r[1]))
+        if i == len(rules) - 1:
+            return last_step(i, keys, ready)
+        return step(i, keys, ready).bind(lambda r: from_(i + 1, r[0], r[1]))
 
     program = from_(0, (), start)
 
