@@ -14,19 +14,20 @@ from referee.dice.brute import brute_force
 from referee.dice.odds import Distribution
 from referee.dice.roller import ManualRoller, ScriptedRoller
 from referee.errors import IllegalAction, OddsTooComplex
-from referee.systems.base import Action, Outcome
+from referee.systems.base import Action, Outcome, Procedure
 from referee.systems.mnemonic import RULESET
 from referee.systems.mnemonic.actions import AgileOrder, Attack, Check, Contender
 from referee.systems.mnemonic.checks import CheckResult, odds_data
 from referee.systems.mnemonic.conflict import (
     defense_modifier,
     first_of,
-    opposed_procedure,
+    opposed_rule,
     rank,
     referee_order,
 )
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.randomizers import pair_procedure
 from referee.systems.mnemonic.state import State
 
 OPPOSED = Options(opposed_rolls=True)
@@ -144,6 +145,20 @@ def test_opposed_rolls_subtract_the_defenders_successes() -> None:
     # a failed defence subtracts nothing: defender 6 - 10 = -4
     out = resolve(Attack(aptitude=8, defender_aptitude=6), [9, 10], OPPOSED)
     assert out.details["defender_successes"] == 0 and out.result == -1
+
+
+def opposed_procedure(
+    attacker: int,
+    chances: int,
+    defender: int,
+    defender_chances: int,
+    name: str,
+    deck: Deck = Deck(),  # noqa: B008
+) -> Procedure[tuple[int, int], CheckResult]:
+    """The pair of randomizer values (one deck for cards) through the opposed rule."""
+    pair = pair_procedure(name, deck)
+    rule = opposed_rule(attacker, chances, defender, defender_chances)
+    return Procedure(pair.groups, pair.read, pair.exact, rule)
 
 
 @pytest.mark.parametrize("randomizer", ["d12", "3d12", "verbal"])

@@ -325,22 +325,6 @@ def opposed_rule(
     return rule
 
 
-def opposed_procedure(
-    attacker: int,
-    chances: int,
-    defender: int,
-    defender_chances: int,
-    randomizer: str,
-    deck: Deck | None = None,
-    formula: str = "minus",
-) -> Procedure[tuple[int, int], CheckResult]:
-    """The opposed attack as one procedure over the pair of randomizer values
-    (attacker first; with cards both from one deck)."""
-    pair = pair_procedure(randomizer, deck)
-    rule = opposed_rule(attacker, chances, defender, defender_chances, formula)
-    return Procedure(pair.groups, pair.read, pair.exact, rule)
-
-
 def opposed_plan(
     attack: Aptitude,
     chances: int,
