@@ -30,6 +30,8 @@ def test_a_token_opens_its_participant_until_revoked(store_url: str) -> None:
     listed = tokens.list(tid)
     assert [g.name for g in listed] == ["Ron", "Ann"] and listed[0].revoked is not None
     assert tokens.revoke_kind(tid, "invite") == 1 and tokens.check(other) is None
+    third, _ = tokens.issue(tid, "Ann")
+    assert tokens.revoke_name(tid, "Ann") == 1 and tokens.check(third) is None
     store.close()
 
 

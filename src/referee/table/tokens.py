@@ -20,7 +20,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, ForeignKey, Row, String, Table, insert, select, update
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    ForeignKey,
+    Row,
+    String,
+    Table,
+    insert,
+    select,
+    update,
+)
 
 from referee.table.store import Store, metadata
 
@@ -123,15 +133,18 @@ class Tokens:
 
     def revoke_kind(self, table_id: str, kind: str) -> int:
         """Revoke every live token of one kind at a table (how many)."""
+        return self._revoke_where(table_id, tokens_t.c.kind == kind)
+
+    def revoke_name(self, table_id: str, name: str) -> int:
+        """Revoke every live token of one participant (who left the table); how many."""
+        return self._revoke_where(table_id, tokens_t.c.name == name)
+
+    def _revoke_where(self, table_id: str, clause: ColumnElement[bool]) -> int:
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         with self.store.writer.begin() as conn:
             done = conn.execute(
                 update(tokens_t)
-                .where(
-                    tokens_t.c.table_id == table_id,
-                    tokens_t.c.kind == kind,
-                    tokens_t.c.revoked.is_(None),
-                )
+                .where(tokens_t.c.table_id == table_id, clause, tokens_t.c.revoked.is_(None))
                 .values(revoked=stamp)
             )
         return int(done.rowcount)
