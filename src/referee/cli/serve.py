@@ -18,6 +18,13 @@ DB_OPTION: Any = typer.Option(
     envvar="REFEREE_DATABASE_URL",
 )
 
+ORIGIN_OPTION: Any = typer.Option(
+    None,
+    "--origin",
+    help="A public origin the pages are served from behind a proxy that rewrites Host "
+    "(e.g. https://table.example.org); repeatable.",
+)
+
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on."),
@@ -26,12 +33,7 @@ def serve(
     demo: bool = typer.Option(
         False, "--demo", help="Create one demo table per game (if absent) and print its links."
     ),
-    origin: list[str] | None = typer.Option(
-        None,
-        "--origin",
-        help="A public origin the pages are served from behind a proxy that rewrites Host "
-        "(e.g. https://table.example.org); repeatable.",
-    ),
+    origin: list[str] | None = ORIGIN_OPTION,
     forwarded_allow_ips: str = typer.Option(
         "127.0.0.1",
         "--forwarded-allow-ips",
