@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from referee.errors import IllegalAction, InvalidSheet, Problem, RulesError
+from referee.errors import IllegalAction, Problem, RulesError
 from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset
 
 from . import advancement, conflict, wealth
@@ -106,9 +106,9 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
                 )
         try:
             return planner(action, state, options)
-        except (IllegalAction, InvalidSheet):
+        except IllegalAction:
             raise
-        except RulesError as e:  # a bound of the wing's rules: still an illegal action
+        except RulesError as e:  # a bound or a creation rule the action would break
             raise IllegalAction(str(e)) from None
 
     def tracker(self, state: State, options: Options) -> JSONObject:
