@@ -149,7 +149,7 @@ def _legal(action: Action, state: State) -> bool:
 
 
 @pytest.mark.parametrize("name", list(RULESET.actions()))
-@settings(max_examples=25, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=20, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data(), seed=st.integers(0, 999))
 def test_every_action_keeps_the_contract(name: str, data: st.DataObject, seed: int) -> None:
     kind = RULESET.action_type(name)

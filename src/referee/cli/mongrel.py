@@ -99,6 +99,7 @@ def odds(
 ) -> None:
     """Exact chance of success and of each Effect (successful outcomes only)."""
     from referee.systems.mongrel.actions import Check
+    from referee.systems.mongrel.checks import target_number
     from referee.systems.mongrel.options import Options
 
     action = Check(dice, tn, _mode(mode), identity, difficulty)
@@ -109,7 +110,7 @@ def odds(
         emit_json({"p_success": fraction_text(p), "effect": effect})
         return
     what = "zero Expertise (1 die twice)" if dice == 0 else f"{dice}d6"
-    tn_now = tn - difficulty if mode == "under" else tn + difficulty
+    tn_now = target_number(tn, mode, difficulty)  # type: ignore[arg-type]
     console.print(
         f"{what} {mode} {tn_now}: success {fraction_text(p)} ({float(p) * 100:.2f}%)",
         markup=False,
@@ -292,10 +293,7 @@ def improve(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Character points: award a session's points, then buy one raise (unspent points are saved)."""
-    from referee.systems.mongrel.actions import (
-        AwardPoints,
-        RaiseExpertise,
-    )
+    from referee.systems.mongrel.actions import AwardPoints
     from referee.systems.mongrel.options import Options
     from referee.systems.mongrel.tables import canonical_expertise
 
@@ -311,21 +309,14 @@ def improve(
         raise RulesError("--vow adds to a session's --award")
     features = {u.strip().lower() for u in used.split(",") if u.strip()}
     actions: list[Any] = [AwardPoints(SHEET, award, vow)] if award else []
-    if expertise is not None:
-        exp = canonical_expertise(expertise)
-        actions.append(RaiseExpertise(SHEET, exp, exp.lower() in features))  # type: ignore[arg-type]
-    elif identity is not None:
-        actions.append(_ruleset().load_action("raise-identity", {
-            "actor": SHEET, "identity": identity, "reduce": reduce,
-            "used": identity.lower() in features,
-        }))  # fmt: skip
-    elif attribute is not None:
-        actions.append(
-            _ruleset().load_action(
-                "raise-attribute",
-                {"actor": SHEET, "attribute": attribute, "used": attribute.lower() in features},
-            )
-        )
+    for name, key, value, extra in (
+        ("raise-expertise", "expertise", expertise and canonical_expertise(expertise), {}),
+        ("raise-identity", "identity", identity, {"reduce": reduce}),
+        ("raise-attribute", "attribute", attribute, {}),
+    ):
+        if value is not None:
+            data = {"actor": SHEET, key: value, "used": value.lower() in features, **extra}
+            actions.append(_ruleset().load_action(name, data))
     for action in actions:
         _, state = _act(state, action, options)
     sheet = state.character(SHEET).sheet
@@ -447,7 +438,7 @@ def occult(
     """An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds."""
     from referee.systems.mongrel.actions import OccultRoll
     from referee.systems.mongrel.options import check_resist_mode
-    from referee.systems.mongrel.sorcery import occult_hours
+    from referee.systems.mongrel.sorcery import occult_hours, occult_modifier
 
     mode = None if resist_mode is None else check_resist_mode(resist_mode, "--resist-mode")
     if (resist_dice is None) != (resist_tn is None):
@@ -474,7 +465,7 @@ def occult(
                 }
             )
             return
-        total = range_mod + scale_mod + difficulty
+        total = occult_modifier(range_mod, scale_mod, difficulty)
         console.print(
             f"Occult {dice}d6 under {tn - total}, {resolve} Resolve, {hours} h: working succeeds "
             f"{fraction_text(p)} ({float(p) * 100:.2f}%), harms {fraction_text(harm)} "
