@@ -206,3 +206,16 @@ def test_the_dead_cannot_act_or_be_attacked() -> None:
         RULESET.odds(Attack("vooruk", "giazza", "Rend"), c, OPTS)
     with pytest.raises(IllegalAction, match="Giazza is dead"):
         RULESET.odds(Rest("giazza"), c, OPTS)
+
+
+def test_the_tracker_shows_what_a_referee_needs() -> None:
+    c = _put(_three(), "giazza", collapsed=True, ap=0)
+    _, hit = _do(c, Attack("vooruk", "giazza", "Rend"), (1, 1, 1, 1, 1, 1))
+    shown = RULESET.tracker(hit, OPTS)
+    table = dict(shown["table"])  # type: ignore[arg-type]
+    assert table["conflict"] == "giazza > alwia > vooruk" and table["next"] == "giazza"
+    assert "spend-resolve-to-survive or accept-fate" in table["waiting for giazza"]
+    giazza = dict(shown["characters"]["giazza"])  # type: ignore[call-overload,index]
+    assert giazza["Action Points"] == "0 / 4" and giazza["Infernal Resolve"] == "4 / 4"
+    assert giazza["damage"] == "10 (Size 4; collapses past 9; terminal at 17)"
+    assert giazza["condition"] == "terminal" and giazza["Physique"] == "5 (6 - 1)"

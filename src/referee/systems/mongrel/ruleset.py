@@ -122,13 +122,15 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         for d in state.pending:
             table.append([f"waiting for {d.actor}", f"{d.prompt} ({' or '.join(d.choices)})"])
         characters: dict[str, JSONValue] = {
-            cid: _rows(f, options) for cid, f in state.characters.items()
+            cid: _rows(f, state, options) for cid, f in state.characters.items()
         }
         return {"table": table, "characters": characters}
 
 
-def _rows(f: Fighter, options: Options) -> list[JSONValue]:
+def _rows(f: Fighter, state: State, options: Options) -> list[JSONValue]:
     i = f.identity
+    fatigued = f.refreshes >= f.physique
+    counted = f.refreshes if fatigued or f.refresh_hour == state.hours else 0
     rows: list[JSONValue] = [
         ["name", f.name],
         ["Action Points", f"{f.ap} / {f.effective_ap_max}"],
@@ -149,7 +151,10 @@ def _rows(f: Fighter, options: Options) -> list[JSONValue]:
             + (f" ({f.beauty_permanent} lost for good)" if f.beauty_permanent else ""),
         ],
         ["condition", f.condition or "fine"],
-        ["full refreshes this hour", f"{f.refreshes} / {f.physique}"],
+        [
+            "full refreshes this hour",
+            f"{counted} / {f.physique}" + (" (fatigued)" if fatigued else ""),
+        ],
         ["order key (Beast, Man, Demon)", f"{i.beast}, {i.man}, {i.demon}"],
     ]
     return rows
