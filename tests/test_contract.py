@@ -278,6 +278,8 @@ def test_pending_decision_refuses_other_actions() -> None:
     waiting = State(state.characters, (Decision("bob", "bow or flee?", ("yield",)),), 0)
     with pytest.raises(IllegalAction, match=r"waiting for bob: bow or flee\? \(answer with yield"):
         TOY.resolve(NextRound(), waiting, SeededRoller(1), Options())
+    with pytest.raises(IllegalAction, match="as bob"):
+        TOY.resolve(Yield("ann"), waiting, SeededRoller(1), Options())  # not ann's to answer
     TOY.resolve(Yield("bob"), waiting, SeededRoller(1), Options())
 
 

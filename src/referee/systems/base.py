@@ -288,15 +288,18 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         return dump_record(action)
 
     def check_pending(self, action: Action, state: StateT) -> None:
-        """Refuse an action while the rules wait for a decision it does not answer."""
+        """Refuse an action while the rules wait for a decision it does not answer: the
+        action must be one of the decision's choices, taken by the character it waits for
+        (an action with no actor - the referee's - may answer for anyone)."""
         if not state.pending:
             return
         first = state.pending[0]
         name = self.action_name(action)
-        if name not in first.choices:
+        actors = action.actors()
+        if name not in first.choices or (actors and first.actor not in actors):
             raise IllegalAction(
                 f"waiting for {first.actor}: {first.prompt} (answer with "
-                f"{' or '.join(first.choices)})"
+                f"{' or '.join(first.choices)} as {first.actor})"
             )
 
     def _plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
