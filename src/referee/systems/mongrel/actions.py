@@ -21,7 +21,7 @@ and :mod:`.checks`; :class:`~.ruleset.MongrelRuleset` dispatches to them.
   :class:`ApproveSheet`.
 """
 
-# ruff: noqa: RUF009 - param() returns a dataclasses.field, never a shared mutable default
+
 
 from __future__ import annotations
 
