@@ -21,8 +21,6 @@ and :mod:`.checks`; :class:`~.ruleset.MongrelRuleset` dispatches to them.
   :class:`ApproveSheet`.
 """
 
-
-
 from __future__ import annotations
 
 from dataclasses import dataclass
