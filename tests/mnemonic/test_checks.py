@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
+from itertools import permutations, product
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +13,9 @@ from hypothesis import strategies as st
 from referee.dice.brute import brute_force
 from referee.dice.roller import ManualRoller, ScriptedRoller, SeededRoller
 from referee.errors import DiceError, IllegalAction, RulesError
+from referee.systems.base import Outcome
+from referee.systems.mnemonic import RULESET
+from referee.systems.mnemonic.actions import Check
 from referee.systems.mnemonic.checks import (
     CheckResult,
     chances_value,
@@ -21,6 +26,7 @@ from referee.systems.mnemonic.checks import (
 )
 from referee.systems.mnemonic.deck import CardError, Deck
 from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import RANDOMIZERS
 
 
@@ -55,32 +61,47 @@ def test_card_draw_uses_positions_and_returns_the_new_deck() -> None:
     assert out.details["cards"] == [12] and out.details["value"] == 12
     assert out.result == -3 and out.details["failures"] == 3
     (change,) = out.changes
-    assert change.field == "deck" and len(change.value) == 47
-    assert change.value.counts()[12] == 3
+    assert change.target == "table" and change.field == "deck"
+    after = RULESET.apply(State(deck=deck), out).deck
+    assert len(after) == 47 and after.counts()[12] == 3
 
 
 def test_three_cards_from_a_table_deck_in_turn() -> None:
-    deck = Deck()
-    first = success_check(6, 0, ScriptedRoller([1, 1, 1]), deck=deck, randomizer="3cards")
+    opts = Options(randomizer="3cards")
+    state = State()
+    first = RULESET.resolve(Check(6), state, ScriptedRoller([1, 1, 1]), opts)
     assert first.details["cards"] == [1, 1, 1] and first.details["value"] == 1
-    deck = first.changes[0].value
-    assert deck.counts()[1] == 1
-    second = success_check(6, 0, ScriptedRoller([1, 1, 1]), deck=deck, randomizer="3cards")
+    state = RULESET.apply(state, first)
+    assert state.deck.counts()[1] == 1
+    second = RULESET.resolve(Check(6), state, ScriptedRoller([1, 1, 1]), opts)
     assert second.details["cards"] == [1, 2, 2] and second.details["value"] == 2
+
+
+def _by_hand(cards: list[int], randomizer: str, deck: Deck = Deck()) -> Outcome:  # noqa: B008
+    """A check with card values drawn at a real table, as every edge enters them."""
+    opts, state = Options(randomizer=randomizer), State(deck=deck)
+    faces = RULESET.hand_faces(Check(6), state, opts, cards=tuple(cards))
+    return RULESET.resolve(Check(6), state, ManualRoller(faces), opts)
 
 
 def test_hand_entered_cards_must_still_be_in_the_deck() -> None:
     deck = Deck().without([7, 7, 7, 7])
     with pytest.raises(CardError, match=r"card 1 \(7\) is not in the deck"):
-        success_check(6, 0, SeededRoller(1), deck=deck, randomizer="cards", cards=[7])
+        _by_hand([7], "cards", deck)
     with pytest.raises(CardError, match=r"card 3 .* not in the deck"):
-        success_check(
-            6, 0, SeededRoller(1), deck=Deck().without([5, 5]), randomizer="3cards", cards=[5, 5, 5]
-        )
+        _by_hand([5, 5, 5], "3cards", Deck().without([5, 5]))
     with pytest.raises(CardError, match="draws 3 card"):
-        success_check(6, 0, SeededRoller(1), randomizer="3cards", cards=[5])
-    out = success_check(6, 0, SeededRoller(1), randomizer="3cards", cards=[12, 1, 3])
+        _by_hand([5], "3cards")
+    out = _by_hand([12, 1, 3], "3cards")
     assert out.manual and out.details["value"] == 3 and out.details["cards"] == [12, 1, 3]
+    with pytest.raises(RulesError, match="only for the card randomizers"):
+        RULESET.hand_faces(Check(6), State(), Options(), cards=(5,))
+
+
+def test_hand_entered_cards_after_an_automatic_reshuffle() -> None:
+    """A short deck is reshuffled before the draw: the cards typed in come from the full deck."""
+    out = _by_hand([12, 12, 12], "3cards", Deck((4, 9)))
+    assert out.details["reshuffled"] is True and out.details["deck_left"] == 45
 
 
 def test_short_deck_is_reshuffled_or_refused() -> None:
@@ -262,3 +283,152 @@ def test_check_formula_plus_on_a_rolled_face() -> None:
     assert success_check(7, "Fair", ScriptedRoller([9])).modifier_total == 1
     with pytest.raises(RulesError, match="check_formula must be one of minus, plus"):
         Options(check_formula="times")
+
+
+# ---------------------------------------------------------------------------
+# An independent reader of the Success Check, written from the text alone
+# (Referee's Guide p. 1, "applying chances" and "success check options", with
+# the COMPANION ruling check result = Aptitude - randomizer value). It imports
+# nothing of the package's rules: it enumerates every equally likely way the
+# randomizer can fall, reads the number as the text says, and counts.
+
+TEXT_DECK = [value for value in range(1, 13) for _suit in "SHDC"]
+"""A poker deck, aces as ones, jacks as elevens, queens as twelves; kings and jokers out."""
+
+
+def middle(values: tuple[int, ...]) -> int:
+    """ "Select the median result, that is, the middle number." """
+    return sorted(values)[1]
+
+
+def text_values(randomizer: str, deck: list[int]) -> list[int]:
+    """Every equally likely randomizer number, one entry per way it can come up."""
+    numbers = range(1, 13)
+    if randomizer == "d12":
+        return list(numbers)
+    if randomizer == "3d12":
+        return [middle(roll) for roll in product(numbers, repeat=3)]
+    if randomizer == "cards":
+        return list(deck)
+    if randomizer == "3cards":
+        return [middle(hand) for hand in permutations(deck, 3)]
+    if randomizer == "verbal":  # added; 13 or more: subtract 12
+        return [p + r if p + r <= 12 else p + r - 12 for p in numbers for r in numbers]
+    assert randomizer == "verbal-ab"  # same letters: the total; different: 13 - the total
+    return [
+        p + r if pl == rl else 13 - (p + r)
+        for p, pl, r, rl in product(range(1, 7), "AB", range(1, 7), "AB")
+    ]
+
+
+def text_result(aptitude: int, value: int, chances: int) -> tuple[str, int]:
+    """ "If the total is zero or a positive number the action has succeeded; increase
+    the result by one ... If the final number is negative ... the number of Failures." """
+    total = aptitude - value + chances
+    return ("Success", total + 1) if total >= 0 else ("Failure", -total)
+
+
+def text_odds(results: list[tuple[str, int]]) -> dict[str, object]:
+    """The reader's counts in the shape of the package's odds report."""
+    counts = Counter(results)
+    n = len(results)
+
+    def share(k: int) -> str:
+        f = Fraction(k, n)
+        return f"{f.numerator}/{f.denominator}"
+
+    wins = sum(k for (kind, _), k in counts.items() if kind == "Success")
+    return {
+        "p_success": share(wins),
+        "successes": {
+            str(c): share(k) for (kind, c), k in sorted(counts.items()) if kind == "Success"
+        },
+        "failures": {
+            str(c): share(k) for (kind, c), k in sorted(counts.items()) if kind == "Failure"
+        },
+    }
+
+
+def package_odds(aptitude: int, chances: int, randomizer: str, deck: Deck) -> dict[str, object]:
+    opts = Options(randomizer=randomizer)
+    data = odds_data(RULESET.odds(Check(aptitude, chances), State(deck=deck), opts))
+    assert data == odds_data(check_odds(aptitude, chances, options=opts, deck=deck))
+    return data
+
+
+def _sorted_by_count(data: dict[str, object]) -> dict[str, object]:
+    out = dict(data)
+    for key in ("successes", "failures"):
+        part = data[key]
+        assert isinstance(part, dict)
+        out[key] = dict(sorted(part.items(), key=lambda kv: int(kv[0])))
+    return out
+
+
+PART_WAY = [1, 1, 2, 5, 5, 5, 7, 9, 11, 12, 12, 12, 12, 3, 8, 10, 6, 4]
+"""Cards out of the deck part-way through play (30 left)."""
+
+
+@pytest.mark.parametrize("randomizer", RANDOMIZERS)
+@pytest.mark.parametrize(("aptitude", "chances"), [(0, -9), (7, 3), (6, 0), (12, 9), (4, -4)])
+def test_every_randomizer_against_the_texts_reading(
+    randomizer: str, aptitude: int, chances: int
+) -> None:
+    reader = text_odds(
+        [text_result(aptitude, v, chances) for v in text_values(randomizer, TEXT_DECK)]
+    )
+    assert _sorted_by_count(package_odds(aptitude, chances, randomizer, Deck())) == reader
+
+
+@pytest.mark.parametrize("randomizer", ["cards", "3cards"])
+@pytest.mark.parametrize(("aptitude", "chances"), [(7, 3), (2, 0), (9, -6)])
+def test_card_draws_from_a_deck_part_way_through_play(
+    randomizer: str, aptitude: int, chances: int
+) -> None:
+    left = list(TEXT_DECK)
+    for card in PART_WAY:
+        left.remove(card)
+    deck = Deck().without(PART_WAY)
+    reader = text_odds([text_result(aptitude, v, chances) for v in text_values(randomizer, left)])
+    assert _sorted_by_count(package_odds(aptitude, chances, randomizer, deck)) == reader
+
+
+@settings(max_examples=40)
+@given(
+    st.integers(min_value=0, max_value=12),
+    st.integers(min_value=-15, max_value=15),
+    st.sampled_from(RANDOMIZERS),
+    st.lists(st.integers(min_value=0, max_value=47), min_size=20, max_size=45, unique=True),
+)
+def test_any_check_against_the_texts_reading(
+    aptitude: int, chances: int, randomizer: str, out: list[int]
+) -> None:
+    """Any Aptitude, Chances and randomizer, with cards from a deck missing 20..45 cards."""
+    left = [card for i, card in enumerate(TEXT_DECK) if i not in out]
+    deck = Deck(tuple(left))
+    reader = text_odds([text_result(aptitude, v, chances) for v in text_values(randomizer, left)])
+    assert _sorted_by_count(package_odds(aptitude, chances, randomizer, deck)) == reader
+
+
+@pytest.mark.parametrize("randomizer", RANDOMIZERS)
+def test_every_rolled_check_reads_as_the_text_says(randomizer: str) -> None:
+    """A resolved check's faces, read by the text, give the outcome's Successes/Failures."""
+    opts = Options(randomizer=randomizer)
+    state = State()
+    for seed in range(30):
+        out = RULESET.resolve(Check(7, 3), state, SeededRoller(seed), opts)
+        shown = [f.face for f in out.faces]
+        value = middle(tuple(shown)) if len(shown) == 3 else out.details["value"]
+        if randomizer == "verbal":
+            p, r = shown
+            value = p + r if p + r <= 12 else p + r - 12
+        if randomizer == "verbal-ab":
+            p, pl, r, rl = shown
+            value = p + r if pl == rl else 13 - (p + r)
+        if randomizer in ("d12", "cards"):
+            (value,) = shown
+        kind, n = text_result(7, value, 3)
+        assert (out.details["successes"], out.details["failures"]) == (
+            (n, 0) if kind == "Success" else (0, n)
+        )
+        state = RULESET.apply(state, out)

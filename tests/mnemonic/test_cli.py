@@ -450,3 +450,109 @@ def test_table_options_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     bad.write_text(json.dumps({"randomizer": "d20"}))
     code, _, err = _run(capsys, "validate", str(who), "--options", str(bad))
     assert code != 0 and "randomizer must be one of" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------
+# issue 10: the table's options, the victim's Status, the deck carried as a file
+
+
+def test_every_command_takes_the_tables_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """ "It's recommended that everyone playing use the same randomizer": every command
+    reads it from the table's options file (a -r flag still overrides it)."""
+    opts = tmp_path / "table.json"
+    opts.write_text(json.dumps({"randomizer": "3d12", "degree_labels": True}))
+    table = ["--options", str(opts), "--json"]
+    # median of three d12 <= 7 (see test_odds_json_by_hand): 539/864, not a d12's 7/12
+    odds = json.loads(_run(capsys, "odds", "-a", "7", *table)[1])
+    assert odds["p_success"] == "539/864"
+    assert json.loads(_run(capsys, "attack", "-a", "7", "--odds", *table)[1]) == odds
+    check = json.loads(_run(capsys, "check", "-a", "7", "--faces", "2,12,9", *table)[1])
+    assert check["randomizer"] == "3d12" and check["value"] == 9 and check["degree"] == "Poor"
+    hit = json.loads(_run(capsys, "attack", "-a", "7", "--faces", "1,5,9", *table)[1])
+    assert hit["randomizer"] == "3d12" and hit["value"] == 5 and hit["hit"] is True
+    hurt = json.loads(
+        _run(capsys, "injury", "-a", "8", "--worst", "dead", "--faces", "9,10,11", *table)[1]
+    )
+    assert hurt["value"] == 10 and hurt["status"] == "inactive (dead)"
+    shares = json.loads(_run(capsys, "injury", "-a", "7", "--worst", "dead", "--odds", *table)[1])
+    assert shares["status"]["Hurt"] == "539/864"
+    order = json.loads(
+        _run(capsys, "order", "Ann:6", "Bo:6", "--faces", "1,2,3,10,11,12", *table)[1]
+    )
+    assert [c["value"] for c in order["checks"]] == [2, 11] and order["order"] == [["Ann"], ["Bo"]]
+    code, out, _ = _run(capsys, "order", "Ann:6", "Bo:6", "--odds", *table)
+    assert code == 0 and sum(Fraction(p) for p in json.loads(out)["order"].values()) == 1
+    override = json.loads(_run(capsys, "odds", "-a", "7", "-r", "d12", *table)[1])
+    assert override["p_success"] == "7/12"
+    code, _, err = _run(capsys, "check", "-a", "7", "--faces", "9", *table)
+    assert code != 0 and "needs 3 faces" in err
+
+
+def test_injury_accepts_the_victims_current_status(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 10: an already inactive victim stays inactive (at the worse outcome), and
+    a Hurt one checks a step worse per earlier injury; a seated victim's Status is the
+    table's."""
+    argv = ["injury", "-a", "8", "--worst", "dead", "--json"]
+    down = json.loads(_run(capsys, *argv, "--status", "inactive (unconscious)", "--faces", "1")[1])
+    # 8 - 1 - 3 (one earlier injury) = 4 succeeds, but an unconscious victim stays so
+    assert down["total"] == 4 and down["status"] == "inactive (unconscious)"
+    worse = json.loads(_run(capsys, *argv, "--status", "unconscious", "--faces", "12")[1])
+    assert worse["status"] == "inactive (dead)"
+    # Hurt with two earlier injuries: 8 - 6 = 2, stays active on 1..2
+    odds = json.loads(_run(capsys, *argv, "--status", "Hurt", "--injuries", "2", "--odds")[1])
+    assert odds == {"status": {"Hurt": "1/6", "inactive (dead)": "5/6"}}
+    code, _, err = _run(capsys, *argv, "--status", "bruised")
+    assert code != 0 and "unknown Status 'bruised'" in err
+    # a seated victim: its sheet resists (Tough 5 + Primary at Moderately 3 = 8) and
+    # its Status is carried in the state file from one injury to the next
+    table = tmp_path / "table.json"
+    seat = ["--seat", "mick=example:boxer", "--save", str(table)]
+    first = ["injury", "--victim", "mick", "--worst", "unconscious", "--faces", "12", "--json"]
+    assert json.loads(_run(capsys, *first, *seat)[1])["status"] == "inactive (unconscious)"
+    again = ["injury", "--victim", "mick", "--worst", "dead", "--state", str(table), "--json"]
+    shown = json.loads(_run(capsys, *again, "--faces", "1")[1])
+    assert shown["total"] == 8 - 1 - 3 and shown["status"] == "inactive (unconscious)"
+    code, _, err = _run(capsys, *again, "--status", "Fine")
+    assert code != 0 and "tracks a seated victim's Status" in err
+
+
+def test_the_deck_carries_between_commands_as_a_state_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 10: --save writes the table's state after a draw, --state reads it back,
+    so one deck persists across checks, attacks, injuries and the order of action."""
+    table, opts = tmp_path / "table.json", tmp_path / "options.json"
+    opts.write_text(json.dumps({"randomizer": "cards"}))
+    state = ["--options", str(opts), "--state", str(table), "--save", str(table), "--json"]
+    first = ["--options", str(opts), "--save", str(table), "--json"]
+    out = json.loads(_run(capsys, "check", "-a", "6", "--faces", "12", *first)[1])
+    assert out["deck_left"] == 47
+    out = json.loads(_run(capsys, "check", "-a", "6", "--faces", "12", *state)[1])
+    assert out["deck_left"] == 46 and out["drawn"] == [12, 12]
+    out = json.loads(_run(capsys, "attack", "-a", "7", "--faces", "12", *state)[1])
+    assert out["deck_left"] == 45
+    out = json.loads(
+        _run(capsys, "injury", "-a", "8", "--worst", "dead", "--faces", "12", *state)[1]
+    )
+    assert out["deck_left"] == 44 and out["drawn"] == [12, 12, 12, 12]
+    code, _, err = _run(capsys, "check", "-a", "6", "--faces", "12", *state)
+    assert code != 0 and "card 1 (Queen) is not in the deck" in err
+    # the odds read the deck as it stands: no Queen left, a 1-in-44 Ace
+    odds = json.loads(
+        _run(capsys, "odds", "-a", "1", "--options", str(opts), "--state", str(table), "--json")[1]
+    )
+    assert odds["p_success"] == "1/11"  # four Aces among 44 cards
+    out = json.loads(_run(capsys, "order", "Ann:6", "Bo:6", "--faces", "1,2", *state)[1])
+    assert out["drawn"] == [1, 2, 12, 12, 12, 12]
+    assert json.loads(table.read_text())["order"] == [["Ann"], ["Bo"]]
+    code, _, err = _run(capsys, "check", "-a", "6", "--drawn", "1", *state)
+    assert code != 0 and "give --state or --drawn" in err
+    assert run(["mnemonic", "act", "reshuffle", "--state", str(table), "--save", str(table)]) == 0
+    capsys.readouterr()
+    assert (
+        json.loads(_run(capsys, "check", "-a", "6", "--faces", "12", *state)[1])["deck_left"] == 47
+    )

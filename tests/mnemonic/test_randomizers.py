@@ -92,28 +92,44 @@ def test_pair_of_dice_is_independent(name: str) -> None:
 @settings(max_examples=60)
 @given(st.lists(st.integers(min_value=1, max_value=48), min_size=1, max_size=48))
 def test_a_deck_never_yields_a_card_twice_before_a_reshuffle(picks: list[int]) -> None:
+    """Card checks at one table, each drawing the position picked among the cards left."""
     from referee.dice.roller import ScriptedRoller
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.actions import Check
+    from referee.systems.mnemonic.options import Options
+    from referee.systems.mnemonic.state import State
 
-    deck = Deck()
+    opts, state = Options(randomizer="cards", reshuffle_when_short=False), State()
     drawn: list[int] = []
     for p in picks:
-        if not deck.cards:
+        if not state.deck.cards:
             break
-        roller = ScriptedRoller([min(p, len(deck))])
-        (card,), deck = deck.draw(roller)
-        drawn.append(card)
+        out = RULESET.resolve(Check(6), state, ScriptedRoller([min(p, len(state.deck))]), opts)
+        drawn += out.details["cards"]
+        state = RULESET.apply(state, out)
         # every card drawn so far is out of the deck: no value more than four times
-        assert all(drawn.count(v) + deck.cards.count(v) == 4 for v in range(1, 13))
-    assert len(drawn) + len(deck) == 48
+        assert all(drawn.count(v) + state.deck.cards.count(v) == 4 for v in range(1, 13))
+    assert len(drawn) + len(state.deck) == 48
 
 
 @settings(max_examples=30)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_a_seeded_deck_drawn_out_gives_every_card_once(seed: int) -> None:
+    """Sixteen three-card checks draw the whole deck; the seventeenth reshuffles it."""
     from referee.dice.roller import SeededRoller
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.actions import Check
+    from referee.systems.mnemonic.options import Options
+    from referee.systems.mnemonic.state import State
 
-    values, rest = Deck().draw(SeededRoller(seed), 48)
-    assert sorted(values) == sorted(Deck().cards) and len(rest) == 0
+    opts, state, roller = Options(randomizer="3cards"), State(), SeededRoller(seed)
+    values: list[int] = []
+    for _ in range(16):
+        out = RULESET.resolve(Check(6), state, roller, opts)
+        values += out.details["cards"]
+        state = RULESET.apply(state, out)
+    assert sorted(values) == sorted(Deck().cards) and len(state.deck) == 0
+    assert RULESET.resolve(Check(6), state, roller, opts).details["reshuffled"] is True
 
 
 def test_spoken_numbers_become_the_faces_of_the_verbal_methods() -> None:

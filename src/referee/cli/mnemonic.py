@@ -1,33 +1,43 @@
-"""``referee mnemonic ...``: Success Checks, their exact odds, attacks, injuries,
-order of action and character validation for Mnemonic."""
+"""``referee mnemonic ...``: every command is flags -> a Mnemonic action -> ``RULESET``
+(resolve, odds, apply) -> a renderer. Every command takes the table's options
+(``--options``); the commands that draw take the table's state (``--state``,
+``--seat``) and can ``--save`` it, so a deck carries from one command to the next."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from referee.cli.common import (
     FACES_HELP,
     JSON_OPTION,
+    SAVE_OPTION,
+    SEAT_OPTION,
     SEED_OPTION,
+    STATE_OPTION,
     all_faces_used,
     console,
     emit_json,
     faces_option,
     handle_errors,
     load_json_file,
+    load_state,
     make_roller,
     report_problems,
+    write_json_file,
 )
 from referee.dice.odds import fraction_text
-from referee.dice.roller import Roller
+from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
-from referee.systems.base import Outcome, load_record, outcome_data
+from referee.systems.base import Action, Outcome, outcome_data, slug
+
+if TYPE_CHECKING:
+    from referee.systems.mnemonic.options import Options
+    from referee.systems.mnemonic.state import State
 
 app = typer.Typer(
     name="mnemonic",
@@ -35,10 +45,8 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-RANDOMIZER_HELP = "Randomizer: d12, 3d12, cards, 3cards, verbal, verbal-ab."
-CHANCES_HELP = (
-    "Chances: a modifier (-4, +7) or a rating (Terrible, Bad, Poor, Moderate, Fair, Good, Great)."
-)
+RANDOMIZER_HELP = "Randomizer: d12, 3d12, cards, 3cards, verbal, verbal-ab (default: the table's)."
+CHANCES_HELP = "A modifier (-4, +7) or a rating (Terrible, Bad, Poor ... Good, Great)."
 CARD_FACES_HELP = (
     FACES_HELP + " For cards: the card values drawn (Ace 1 ... Queen 12), each still in the deck. "
     "For verbal: player's then referee's number; verbal-ab: number, letter (1=A, 2=B), twice."
@@ -46,46 +54,51 @@ CARD_FACES_HELP = (
 DRAWN_HELP = "Cards already drawn since the last reshuffle (card randomizers), e.g. 12,3,3."
 PLAYER_HELP = "Verbal methods played live: the player's number (verbal-ab: with a letter, e.g. 4A)."
 REFEREE_HELP = "Verbal methods played live: the referee's number (verbal-ab: e.g. 2B)."
+OPTIONS_HELP = "The table's house rules as JSON (e.g. randomizer); flags override them."
+FALLBACK_HELP = "With no --role: relevant (Primary +3), irrelevant (Primary +0) or lucky."
+
+OPTIONS_FILE: Any = typer.Option(None, "--options", help=OPTIONS_HELP)
+RANDOMIZER: Any = typer.Option(None, "--randomizer", "-r", help=RANDOMIZER_HELP)
+CHANCES: Any = typer.Option("0", "--chances", "-c", help=CHANCES_HELP)
+FACES: Any = typer.Option(None, "--faces", help=CARD_FACES_HELP)
+DRAWN: Any = typer.Option(None, "--drawn", help=DRAWN_HELP)
+ACTOR: Any = typer.Option(None, "--actor", help="A character seated at the table.")
+ROLE: Any = typer.Option(None, "--role", help="The Life Role.")
+ODDS: Any = typer.Option(False, "--odds", help="Show the exact odds instead of rolling.")
+RESIST_HELP = "Resisting Aptitude: Life Role or Primary (+3) plus best Talent (or --victim)."
+STATUS_HELP = "The victim's Status: Fine, Hurt, inactive (unconscious) ... (default: Fine)."
 
 
-def _chances(text: str) -> int:
-    from referee.systems.mnemonic.checks import chances_value
-
-    return chances_value(text)
-
-
-OPTIONS_HELP = (
-    "The table's house rules as JSON (fields of Options, e.g. talents, talent_lists, "
-    "rating_names); flags given on the command line override them."
-)
-
-
-def _options(
-    randomizer: str | None = None,
-    *,
-    degree: bool = False,
-    path: str | None = None,
-    **extra: Any,
-) -> Any:
-    """The table's options: ``path`` (JSON) or the defaults, with the flags given."""
-    from referee.systems.mnemonic.options import Options
+def _options(path: str | None, randomizer: str | None = None, **flags: Any) -> Options:
+    """The table's options (``--options`` or the rulings) with the flags given."""
+    from referee.cli.common import load_options
+    from referee.systems.mnemonic import RULESET
     from referee.systems.mnemonic.randomizers import check_randomizer
 
-    base = Options()
-    if path is not None:
-        base = load_record(Options, load_json_file(path), rule="Mnemonic: options")
-    given = {k: v for k, v in extra.items() if v is not None}
+    base: Options = load_options(RULESET, path)
+    given = {k: v for k, v in flags.items() if v is not None}
     if randomizer is not None:
         given["randomizer"] = check_randomizer(randomizer)
-    if degree:
-        given["degree_labels"] = True
     return replace(base, **given)
 
 
-def _deck(drawn: str | None) -> Any:
+def _state(
+    opts: Options,
+    path: str | None = None,
+    seats: list[str] | None = None,
+    drawn: str | None = None,
+) -> State:
+    """The table's state (``--state``, or a new table's) with ``--seat`` characters and
+    the deck less the ``--drawn`` cards."""
+    from referee.systems.mnemonic import RULESET
     from referee.systems.mnemonic.deck import Deck
 
-    return Deck() if drawn is None else Deck().without(list(faces_option(drawn) or ()))
+    state: State = load_state(RULESET, path, opts, seats)
+    if drawn is None:
+        return state
+    if path is not None:
+        raise RulesError("give --state or --drawn, not both (the state holds the deck)")
+    return replace(state, deck=Deck().without(list(faces_option(drawn) or ())))
 
 
 def _said(player: str | None, referee: str | None) -> tuple[str, str] | None:
@@ -97,20 +110,47 @@ def _said(player: str | None, referee: str | None) -> tuple[str, str] | None:
     return player, referee
 
 
-def _inputs(
-    randomizer: str, faces: str | None, seed: int | None
-) -> tuple[Roller, tuple[int, ...] | None]:
-    """The roller and hand-drawn cards for a command (``--faces`` are card values
-    for the card randomizers, faces otherwise)."""
-    from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
+def _play(
+    action: Action,
+    state: State,
+    opts: Options,
+    faces: str | None,
+    seed: int | None,
+    save: str | None,
+    said: tuple[str, str] | None = None,
+) -> tuple[Outcome, State]:
+    """Resolve ``action`` through ``RULESET`` and apply it (``--save`` the state after).
+
+    Typed-in faces (card values for the card randomizers) and spoken numbers
+    become the faces the action reads; else a seed or the system's generator."""
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.randomizers import uses_cards
 
     hand = faces_option(faces)
-    if uses_cards(check_randomizer(randomizer)):
-        return make_roller(None, seed), hand
-    return make_roller(hand, seed), None
+    roller: Roller
+    if said is not None and hand is not None:
+        raise RulesError("give either --faces or --player/--referee, not both")
+    if said is not None:
+        roller = ManualRoller(RULESET.hand_faces(action, state, opts, said=said))
+    elif hand is not None and uses_cards(opts.randomizer):
+        roller = ManualRoller(RULESET.hand_faces(action, state, opts, cards=hand))
+    else:
+        roller = make_roller(hand, seed)
+    out = RULESET.resolve(action, state, roller, opts)
+    all_faces_used(roller)
+    after = RULESET.apply(state, out)
+    if save is not None:
+        write_json_file(save, RULESET.dump_state(after))
+    return out, after
 
 
-def _check_json(out: Outcome) -> dict[str, Any]:
+def _odds(action: Action, state: State, opts: Options) -> Any:
+    from referee.systems.mnemonic import RULESET
+
+    return RULESET.odds(action, state, opts)
+
+
+def _check_json(out: Outcome, after: State) -> dict[str, Any]:
     d = out.details
     data: dict[str, Any] = {
         "success": out.success,
@@ -124,157 +164,142 @@ def _check_json(out: Outcome) -> dict[str, Any]:
     for key in ("cards", "deck_left", "reshuffled", "degree", "hit", "status"):
         if key in d:
             data[key] = d[key]
-    deck = next((c.value for c in out.changes if c.field == "deck"), None)
-    if deck is not None:
-        data["deck"] = list(deck.cards)
-        data["drawn"] = list(deck.drawn())  # pass on as --drawn to the next command
+    if any(c.field == "deck" for c in out.changes):
+        data["deck"] = list(after.deck.cards)
+        data["drawn"] = list(after.deck.drawn())  # pass on as --drawn to the next command
     data["manual"] = out.manual
     data["outcome"] = outcome_data(out)
     return data
 
 
-def _emit(out: Outcome, roller: Roller, as_json: bool) -> None:
-    """Print one resolved check (JSON or text) once every typed-in face was used."""
-    all_faces_used(roller)
-    if as_json:
-        emit_json(_check_json(out))
-    else:
-        _show(out)
-
-
-def _show(out: Outcome) -> None:
+def _show_check(action: str, d: Any, label: str, modifiers: str = "", what: str = "") -> None:
     from referee.systems.mnemonic.deck import card_name
 
-    d = out.details
-    parts = " ".join(f"{m.value:+d} {m.source}" for m in out.modifiers)
-    what = d.get("numbers") or ", ".join(str(f.face) for f in out.faces)
+    what = d.get("numbers") or what or str(d.get("value"))
     if "cards" in d:
-        shown = ", ".join(card_name(c) for c in d["cards"])
-        what = shown + (" (deck reshuffled first)" if d.get("reshuffled") else "")
-    suffix = " (entered by hand)" if out.manual else ""
-    console.print(f"{out.action}: {d.get('randomizer')} [{what}]{suffix}", markup=False)
-    console.print(f"  {parts} = {out.result:+d} -> {out.label}", markup=False)
+        what = ", ".join(card_name(c) for c in d["cards"])
+        what += " (deck reshuffled first)" if d.get("reshuffled") else ""
+    console.print(f"{action}: {d.get('randomizer')} [{what}]", markup=False)
+    console.print(f"  {modifiers}-> {label}", markup=False)
     if "deck_left" in d:
         console.print(f"  {d['deck_left']} cards left in the deck", markup=False)
+
+
+def _emit(out: Outcome, after: State, as_json: bool) -> None:
+    if as_json:
+        emit_json(_check_json(out, after))
+        return
+    parts = " ".join(f"{m.value:+d} {m.source}" for m in out.modifiers)
+    hand = " (entered by hand)" if out.manual else ""
+    faces = ", ".join(str(f.face) for f in out.faces)
+    _show_check(out.action + hand, out.details, out.label, f"{parts} = {out.result:+d} ", faces)
+
+
+def _show_odds(title: str, dist: Any, as_json: bool) -> None:
+    from referee.systems.mnemonic.checks import odds_data
+
+    data = odds_data(dist)
+    if as_json:
+        emit_json(data)
+        return
+    p = Fraction(data["p_success"])
+    console.print(f"{title}: success {float(p) * 100:.2f}% ({data['p_success']})", markup=False)
+    fails = {f"{n} Failure{'s' if n != '1' else ''}": q for n, q in data["failures"].items()}
+    wins = {f"{n} Success{'es' if n != '1' else ''}": q for n, q in data["successes"].items()}
+    _show_shares(dict(reversed(fails.items())) | wins)
+
+
+def _show_shares(data: dict[str, str]) -> None:
+    for name, p in data.items():
+        console.print(f"{name}: {p} ({float(Fraction(p)) * 100:.2f}%)", markup=False)
 
 
 @app.command()
 @handle_errors
 def odds(
-    aptitude: int = typer.Option(
-        ..., "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role)."
-    ),
-    chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
-    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
-    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    aptitude: int = typer.Option(..., "--aptitude", "-a", help="Aptitude 0..12."),
+    chances: str = CHANCES,
+    randomizer: str | None = RANDOMIZER,
+    drawn: str | None = DRAWN,
+    state_file: str | None = STATE_OPTION,
+    options_file: str | None = OPTIONS_FILE,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact odds of a Success Check: P(success) and each number of Successes / Failures."""
-    from referee.systems.mnemonic.checks import check_odds, odds_data
+    from referee.systems.mnemonic.actions import Check
     from referee.systems.mnemonic.randomizers import uses_cards
 
-    opts = _options(randomizer)
-    deck = _deck(drawn)
-    dist = check_odds(aptitude, _chances(chances), options=opts, deck=deck)
-    data = odds_data(dist)
-    if as_json:
-        emit_json(data)
-        return
-    title = f"Aptitude {aptitude}, Chances {_chances(chances):+d}, {opts.randomizer}"
+    opts = _options(options_file, randomizer)
+    state = _state(opts, state_file, drawn=drawn)
+    action = Check(aptitude, chances)
+    dist = _odds(action, state, opts)
+    title = f"Aptitude {aptitude}, Chances {action.chances:+d}, {opts.randomizer}"
     if uses_cards(opts.randomizer):
-        title += f" (deck of {len(deck)} cards)"
-    _odds_table(title, data)
-
-
-def _odds_table(title: str, data: dict[str, Any]) -> None:
-    from fractions import Fraction
-
-    p = Fraction(data["p_success"])
-    table = Table(title=f"{title}: success {float(p) * 100:.2f}% ({data['p_success']})")
-    table.add_column("result")
-    table.add_column("exact", justify="right")
-    table.add_column("%", justify="right")
-    for n, q in reversed(list(data["failures"].items())):
-        table.add_row(f"{n} Failure{'s' if n != '1' else ''}", q, f"{float(Fraction(q)) * 100:.2f}")
-    for n, q in data["successes"].items():
-        table.add_row(
-            f"{n} Success{'es' if n != '1' else ''}", q, f"{float(Fraction(q)) * 100:.2f}"
-        )
-    console.print(table)
+        title += f" (deck of {len(state.deck)} cards)"
+    _show_odds(title, dist, as_json)
 
 
 @app.command()
 @handle_errors
 def check(
     aptitude: int | None = typer.Option(
-        None, "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role); or use --sheet."
+        None, "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role); or a character."
     ),
-    chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
-    randomizer: str | None = typer.Option(
-        None, "--randomizer", "-r", help=RANDOMIZER_HELP + " Default: the table's (d12)."
-    ),
-    sheet: str | None = typer.Option(
-        None, "--sheet", help="A character (JSON) to take ratings from."
-    ),
-    talent: str | None = typer.Option(None, "--talent", help="With --sheet: the Talent used."),
-    role: str | None = typer.Option(None, "--role", help="With --sheet: the Life Role used."),
-    fallback: str = typer.Option(
-        "relevant",
-        "--fallback",
-        help="With --sheet and no --role: relevant (Primary at Moderately), irrelevant "
-        "(Primary at Not At All) or lucky.",
-    ),
+    chances: str = CHANCES,
+    randomizer: str | None = RANDOMIZER,
+    sheet: str | None = typer.Option(None, "--sheet", help="A character (JSON) to check."),
+    actor: str | None = ACTOR,
+    talent: str | None = typer.Option(None, "--talent", help="With a character: the Talent."),
+    role: str | None = ROLE,
+    fallback: str = typer.Option("relevant", "--fallback", help=FALLBACK_HELP),
     lucky: bool = typer.Option(False, "--lucky", help="The table uses the optional Talent Lucky."),
-    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
+    faces: str | None = FACES,
     player: str | None = typer.Option(None, "--player", help=PLAYER_HELP),
     referee: str | None = typer.Option(None, "--referee", help=REFEREE_HELP),
-    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    drawn: str | None = DRAWN,
     degree: bool = typer.Option(False, "--degree", help="Add the optional degree label."),
-    options_file: str | None = typer.Option(None, "--options", help=OPTIONS_HELP),
+    options_file: str | None = OPTIONS_FILE,
+    state_file: str | None = STATE_OPTION,
+    seat: list[str] | None = SEAT_OPTION,
+    save: str | None = SAVE_OPTION,
     seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role)."""
-    from referee.systems.mnemonic.aptitude import Aptitude
-    from referee.systems.mnemonic.aptitude import aptitude as sheet_aptitude
-    from referee.systems.mnemonic.checks import success_check
-    from referee.systems.mnemonic.sheet import Character
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.actions import Check, SheetCheck
 
-    opts = _options(randomizer, degree=degree, path=options_file, use_lucky=lucky or None)
-    apt: int | Aptitude
-    if sheet is not None:
+    opts = _options(options_file, randomizer, degree_labels=degree or None, use_lucky=lucky or None)
+    state = _state(opts, state_file, seat, drawn)
+    action: Action
+    if sheet is not None or actor is not None:
         if aptitude is not None or talent is None:
-            raise RulesError(
-                "with --sheet give --talent (and --role or --fallback), not --aptitude"
-            )
-        who = load_record(Character, load_json_file(sheet), rule="Mnemonic: character record")
-        apt = sheet_aptitude(who, talent, role, fallback=fallback, options=opts)
+            raise RulesError("with a character give --talent (and --role or --fallback), not -a")
+        if sheet is not None:
+            who = RULESET.load_sheet(load_json_file(sheet))
+            actor = actor or slug(who.name)
+            state = RULESET.seat(state, actor, who, opts)
+        assert actor is not None
+        action = SheetCheck(actor, talent, role, fallback, chances)  # type: ignore[arg-type]
     elif aptitude is None:
-        raise RulesError("give --aptitude, or --sheet with --talent")
+        raise RulesError("give --aptitude, or --sheet / --actor with --talent")
     else:
-        apt = aptitude
-    said = _said(player, referee)
-    if said is not None and faces is not None:
-        raise RulesError("give either --faces or --player/--referee, not both")
-    roller, cards = _inputs(opts.randomizer, faces, seed)
-    out = success_check(
-        apt, _chances(chances), roller, options=opts, deck=_deck(drawn), cards=cards, said=said
-    )
-    _emit(out, roller, as_json)
+        action = Check(aptitude, chances)
+    _emit(*_play(action, state, opts, faces, seed, save, _said(player, referee)), as_json)
 
 
 @app.command()
 @handle_errors
 def sheet(
     path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
-    options_file: str | None = typer.Option(None, "--options", help=OPTIONS_HELP),
+    options_file: str | None = OPTIONS_FILE,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Show a character with each rating's level name."""
-    from referee.systems.mnemonic.sheet import Character, sheet_summary
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.sheet import sheet_summary
 
-    who = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
-    summary = sheet_summary(who, _options(path=options_file))
+    summary = sheet_summary(RULESET.load_sheet(load_json_file(path)), _options(options_file))
     if as_json:
         emit_json(summary)
         return
@@ -289,194 +314,167 @@ def sheet(
 @app.command()
 @handle_errors
 def attack(
-    aptitude: int = typer.Option(..., "--aptitude", "-a", help="Attacker's Aptitude 0..12."),
-    chances: str = typer.Option("0", "--chances", "-c", help=CHANCES_HELP),
-    dodge: int = typer.Option(
-        0, "--dodge", help="Chances steps the defender's action worsens (0..10)."
-    ),
+    aptitude: int | None = typer.Option(None, "--aptitude", "-a", help="Or --actor."),
+    chances: str = CHANCES,
+    actor: str | None = ACTOR,
+    target: str | None = typer.Option(None, "--target", help="The one attacked (seated)."),
+    talent: str = typer.Option("Dangerous", "--talent", help="With --actor: the Talent."),
+    role: str | None = ROLE,
+    dodge: int = typer.Option(0, "--dodge", help="Chances steps the defence worsens (0..10)."),
     opposed: bool = typer.Option(False, "--opposed", help="Opposed rolls: the defender rolls too."),
-    defender_aptitude: int | None = typer.Option(
-        None, "--defender-aptitude", help="Opposed: the defender's Aptitude."
-    ),
-    defender_chances: str = typer.Option(
-        "0", "--defender-chances", help="Opposed: the defender's Chances."
-    ),
-    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
-    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
-    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    defender_aptitude: int | None = typer.Option(None, "--defender-aptitude", help="Opposed."),
+    defender_chances: str = typer.Option("0", "--defender-chances", help="Opposed."),
+    randomizer: str | None = RANDOMIZER,
+    faces: str | None = FACES,
+    drawn: str | None = DRAWN,
+    options_file: str | None = OPTIONS_FILE,
+    state_file: str | None = STATE_OPTION,
+    seat: list[str] | None = SEAT_OPTION,
+    save: str | None = SAVE_OPTION,
     seed: int | None = SEED_OPTION,
-    show_odds: bool = typer.Option(False, "--odds", help="Show the exact odds instead of rolling."),
+    show_odds: bool = ODDS,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An attack: only the attacker rolls (the defender's action worsens the Chances),
     or opposed rolls."""
-    from referee.systems.mnemonic.checks import odds_data
-    from referee.systems.mnemonic.ruleset import RULESET, Attack, TableState
-
-    opts = _options(randomizer, opposed_rolls=opposed)
+    from referee.systems.mnemonic.actions import Attack
     from referee.systems.mnemonic.conflict import defense_modifier
 
+    opts = _options(options_file, randomizer, opposed_rolls=opposed or None)
+    state = _state(opts, state_file, seat, drawn)
     action = Attack(
-        aptitude,
-        _chances(chances),
-        defense_modifier(dodge),
-        defender_aptitude,
-        _chances(defender_chances),
+        actor=actor,
+        target=target,
+        aptitude=aptitude,
+        talent=talent,
+        life_role=role,
+        chances=chances,
+        defense=defense_modifier(dodge),
+        defender_aptitude=defender_aptitude,
+        defender_chances=defender_chances,
     )
-    state = TableState(deck=_deck(drawn))
     if show_odds:
-        data = odds_data(RULESET.odds(action, state, opts))
-        if as_json:
-            emit_json(data)
-        else:
-            _odds_table("attack", data)
+        _show_odds("attack", _odds(action, state, opts), as_json)
         return
-    roller, cards = _inputs(opts.randomizer, faces, seed)
-    if cards is not None:
-        action = replace(action, cards=cards)
-    out = RULESET.resolve(action, state, roller, opts)
-    _emit(out, roller, as_json)
+    _emit(*_play(action, state, opts, faces, seed, save), as_json)
 
 
 @app.command()
 @handle_errors
 def injury(
-    aptitude: int = typer.Option(
-        ...,
-        "--aptitude",
-        "-a",
-        help="Resisting Aptitude: Life Role or Primary (+3) plus best Talent.",
-    ),
-    chances: str = typer.Option(
-        "0", "--chances", "-c", help="Chances of remaining active. " + CHANCES_HELP
-    ),
-    worst: str = typer.Option(
-        ..., "--worst", help="Worst outcome: unconscious, immobilized or dead."
-    ),
-    injuries: int = typer.Option(
-        0, "--injuries", help="Earlier injuries (each worsens the Chances a step)."
-    ),
-    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
-    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
-    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
+    aptitude: int | None = typer.Option(None, "--aptitude", "-a", help=RESIST_HELP),
+    chances: str = typer.Option("0", "--chances", "-c", help="Of remaining active."),
+    worst: str = typer.Option(..., "--worst", help="unconscious, immobilized or dead."),
+    victim: str | None = typer.Option(None, "--victim", help="A seated victim."),
+    status: str | None = typer.Option(None, "--status", help=STATUS_HELP),
+    injuries: int | None = typer.Option(None, "--injuries", help="Earlier injuries."),
+    role: str | None = ROLE,
+    talent: str | None = typer.Option(None, "--talent", help="The Talent (default: the best)."),
+    randomizer: str | None = RANDOMIZER,
+    faces: str | None = FACES,
+    drawn: str | None = DRAWN,
+    options_file: str | None = OPTIONS_FILE,
+    state_file: str | None = STATE_OPTION,
+    seat: list[str] | None = SEAT_OPTION,
+    save: str | None = SAVE_OPTION,
     seed: int | None = SEED_OPTION,
-    show_odds: bool = typer.Option(
-        False, "--odds", help="Show the exact odds of each new Status instead of rolling."
-    ),
+    show_odds: bool = ODDS,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An injury check: the victim's new Status (Hurt, or inactive as the worst outcome)."""
-    from referee.systems.mnemonic.health import injury as resolve_injury
-    from referee.systems.mnemonic.health import injury_odds
-    from referee.systems.mnemonic.sheet import Status
+    from referee.systems.mnemonic.actions import Injury
+    from referee.systems.mnemonic.health import parse_status
 
-    if not 0 <= injuries <= 100:
-        raise RulesError("--injuries must be 0..100")
-    opts = _options(randomizer)
-    status = Status("Hurt" if injuries else "Fine", None, injuries)
+    opts = _options(options_file, randomizer)
+    state = _state(opts, state_file, seat, drawn)
+    current = None if victim is not None else parse_status(status, injuries, opts)
+    if victim is not None and (status is not None or injuries is not None):
+        raise RulesError("the table tracks a seated victim's Status: no --status / --injuries")
+    action = Injury(
+        worst.strip().lower(),  # type: ignore[arg-type]
+        victim=victim,
+        chances=chances,
+        aptitude=aptitude,
+        life_role=role,
+        talent=talent,
+        status=current,
+    )
     if show_odds:
-        dist = injury_odds(
-            aptitude, _chances(chances), worst, status=status, options=opts, deck=_deck(drawn)
-        )
+        dist = _odds(action, state, opts)
         data = {str(s): fraction_text(p) for s, p in dist.probabilities().items()}
         if as_json:
             emit_json({"status": data})
         else:
-            for name, p in data.items():
-                console.print(f"{name}: {p} ({float(Fraction(p)) * 100:.2f}%)", markup=False)
+            _show_shares(data)
         return
-    roller, cards = _inputs(opts.randomizer, faces, seed)
-    out = resolve_injury(
-        aptitude,
-        _chances(chances),
-        worst,
-        roller,
-        status=status,
-        options=opts,
-        deck=_deck(drawn),
-        cards=cards,
-    )
-    _emit(out, roller, as_json)
+    _emit(*_play(action, state, opts, faces, seed, save), as_json)
+
+
+def _contender(text: str, state: State) -> Any:
+    from referee.systems.mnemonic.actions import Contender
+
+    parts = text.split(":")
+    if len(parts) == 1 and parts[0] in state.characters:
+        return Contender(parts[0])
+    if len(parts) not in (2, 3) or not parts[0]:
+        raise RulesError(
+            f"{text!r}: write NAME:APTITUDE or NAME:APTITUDE:CHANCES, or a seated character's id"
+        )
+    try:
+        apt = int(parts[1])
+    except ValueError:
+        raise RulesError(f"{text!r}: the Aptitude must be a whole number") from None
+    return Contender(parts[0], apt, parts[2] if len(parts) == 3 else 0)
 
 
 @app.command()
 @handle_errors
 def order(
     contenders: Annotated[
-        list[str], typer.Argument(help="NAME:AGILE_APTITUDE[:CHANCES] for each character.")
+        list[str],
+        typer.Argument(help="NAME:AGILE_APTITUDE[:CHANCES], or a seated character's id."),
     ],
-    randomizer: str = typer.Option("d12", "--randomizer", "-r", help=RANDOMIZER_HELP),
-    faces: str | None = typer.Option(None, "--faces", help=CARD_FACES_HELP),
-    drawn: str | None = typer.Option(None, "--drawn", help=DRAWN_HELP),
-    rank_failures: bool = typer.Option(
-        False, "--rank-failures", help="Rank failed checks fewest Failures first (else they tie)."
-    ),
+    randomizer: str | None = RANDOMIZER,
+    faces: str | None = FACES,
+    drawn: str | None = DRAWN,
+    rank_failures: bool = typer.Option(False, "--rank-failures", help="Fewest Failures first."),
+    options_file: str | None = OPTIONS_FILE,
+    state_file: str | None = STATE_OPTION,
+    seat: list[str] | None = SEAT_OPTION,
+    save: str | None = SAVE_OPTION,
     seed: int | None = SEED_OPTION,
-    show_odds: bool = typer.Option(
-        False,
-        "--odds",
-        help="Exact odds of each order instead of rolling (up to 4 characters; cards 3, "
-        "3cards 2); for two characters also who acts first.",
-    ),
+    show_odds: bool = ODDS,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Order of action by Agile checks: most Successes first, ties act together."""
-    from referee.dice.roller import ManualRoller
-    from referee.systems.mnemonic.conflict import Contender, agile_order, first_odds, order_odds
-    from referee.systems.mnemonic.randomizers import cards_needed, uses_cards
+    from referee.systems.mnemonic.actions import AgileOrder
+    from referee.systems.mnemonic.conflict import first_of, order_label
 
-    people = []
-    for text in contenders:
-        parts = text.split(":")
-        if len(parts) not in (2, 3) or not parts[0]:
-            raise RulesError(f"{text!r}: write NAME:APTITUDE or NAME:APTITUDE:CHANCES")
-        try:
-            apt = int(parts[1])
-        except ValueError:
-            raise RulesError(f"{text!r}: the Aptitude must be a whole number") from None
-        people.append(Contender(parts[0], apt, _chances(parts[2]) if len(parts) == 3 else 0))
-    opts = _options(randomizer, rank_failures=rank_failures)
-    deck = _deck(drawn)
+    opts = _options(options_file, randomizer, rank_failures=rank_failures or None)
+    state = _state(opts, state_file, seat, drawn)
+    action = AgileOrder(tuple(_contender(text, state) for text in contenders))
     if show_odds:
-        dist = order_odds(people, options=opts, deck=deck)
-        data = {
-            " then ".join(" & ".join(g) for g in groups): fraction_text(p)
-            for groups, p in sorted(dist.probabilities().items(), key=lambda gp: -gp[1])
-        }
-        out_data: dict[str, Any] = {"order": data}
-        if len(people) == 2:
-            first = first_odds(people[0], people[1], options=opts, deck=deck)
-            out_data["first"] = {str(w): fraction_text(p) for w, p in first.probabilities().items()}
+        dist = _odds(action, state, opts)
+        ranked = sorted(dist.probabilities().items(), key=lambda gp: -gp[1])
+        data: dict[str, Any] = {"order": {order_label(g): fraction_text(p) for g, p in ranked}}
+        if len(contenders) == 2:
+            first = dist.map(first_of).probabilities()
+            data["first"] = {str(w): fraction_text(p) for w, p in first.items()}
         if as_json:
-            emit_json(out_data)
+            emit_json(data)
         else:
-            for label, p in data.items():
-                console.print(f"{label}: {p} ({float(Fraction(p)) * 100:.2f}%)", markup=False)
+            _show_shares(data["order"])
         return
-    roller, cards = _inputs(opts.randomizer, faces, seed)
-    if cards is not None:
-        need = cards_needed(opts.randomizer) * len(people)
-        if len(cards) != need or need > len(deck):
-            raise RulesError(
-                f"{len(people)} checks draw {need} card(s) from a deck of {len(deck)}; "
-                f"{len(cards)} given"
-            )
-        roller = ManualRoller(deck.positions_of(list(cards)))
-    out, checks = agile_order(
-        people, roller, options=opts, deck=deck if uses_cards(opts.randomizer) else None
-    )
-    all_faces_used(roller)
+    out, after = _play(action, state, opts, faces, seed, save)
+    checks = out.items("checks")
     if as_json:
-        emit_json(
-            {
-                "order": out.details["order"],
-                "checks": [_check_json(c) for c in checks],
-                "manual": out.manual,
-            }
-        )
+        deck = {"deck": list(after.deck.cards), "drawn": list(after.deck.drawn())}
+        shown = {"order": out.details["order"], "checks": checks, "manual": out.manual}
+        emit_json(shown | deck | {"outcome": outcome_data(out)})
         return
     for c in checks:
-        _show(c)
+        assert isinstance(c, dict)
+        _show_check(f"Agile check for {c['name']}", c, str(c["label"]))
     console.print(f"order: {out.label}", markup=False)
 
 
@@ -484,54 +482,42 @@ def order(
 @handle_errors
 def validate(
     path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
-    lucky: bool | None = typer.Option(
-        None, "--lucky/--no-lucky", help="The table uses the optional Talent Lucky (default no)."
-    ),
-    creation: str | None = typer.Option(
-        None, "--creation", help="Creation structure: free (default), trade, free-raises."
-    ),
-    start: int | None = typer.Option(
-        None, "--start", help="Common starting Talent rating (trade, free-raises; default 3)."
-    ),
-    free_raises: int | None = typer.Option(
-        None, "--free-raises", help="Free raises (free-raises; default 3)."
-    ),
-    options_file: str | None = typer.Option(None, "--options", help=OPTIONS_HELP),
+    lucky: bool | None = typer.Option(None, "--lucky/--no-lucky", help="Use Talent Lucky."),
+    creation: str | None = typer.Option(None, "--creation", help="free, trade, free-raises."),
+    start: int | None = typer.Option(None, "--start", help="Starting Talent rating (3)."),
+    free_raises: int | None = typer.Option(None, "--free-raises", help="Free raises (3)."),
+    options_file: str | None = OPTIONS_FILE,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Validate a character: every broken rule is listed."""
-    from referee.systems.mnemonic.sheet import Character
-    from referee.systems.mnemonic.sheet import validate as check_sheet
+    from referee.systems.mnemonic import RULESET
 
-    opts = _options(
-        path=options_file,
-        use_lucky=lucky,
-        creation=creation,
-        starting_level=start,
-        free_raises=free_raises,
-    )
-    sheet = load_record(Character, load_json_file(path), rule="Mnemonic: character record")
-    problems = check_sheet(sheet, opts)
+    flags: dict[str, Any] = {"use_lucky": lucky, "creation": creation, "starting_level": start}
+    opts = _options(options_file, None, free_raises=free_raises, **flags)
+    problems = RULESET.validate(RULESET.load_sheet(load_json_file(path)), opts)
     report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
 
 
 def demo(out: Console) -> None:
-    """A short seeded tour of Mnemonic."""
+    """A short seeded tour of Mnemonic: odds for three randomizers, a deck that
+    persists across three-card checks, an injury of the example boxer."""
     from referee.dice.roller import SeededRoller
-    from referee.systems.mnemonic.checks import check_odds, odds_data, success_check
-    from referee.systems.mnemonic.deck import Deck
-    from referee.systems.mnemonic.health import injury as resolve_injury
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.actions import Check, Injury
+    from referee.systems.mnemonic.checks import odds_data
     from referee.systems.mnemonic.options import Options
 
     roller = SeededRoller(6)
-    opts = Options(degree_labels=True)
     for r in ("d12", "3d12", "verbal-ab"):
-        p = odds_data(check_odds(7, "Fair", randomizer=r))["p_success"]
-        out.print(f"Aptitude 7, Chances Fair, {r}: P(success) = {p}", markup=False)
-    deck = Deck()
+        opts = Options(randomizer=r)
+        dist = RULESET.odds(Check(7, "Fair"), RULESET.initial_state(opts), opts)
+        out.print(f"Aptitude 7, Chances Fair, {r}: P(success) = {odds_data(dist)['p_success']}")
+    opts = Options(randomizer="3cards", degree_labels=True)
+    state = RULESET.seat(RULESET.initial_state(opts), "mick", RULESET.examples()["boxer"], opts)
     for _ in range(3):
-        c = success_check(6, "Moderate", roller, options=opts, deck=deck, randomizer="3cards")
-        deck = next(ch.value for ch in c.changes if ch.field == "deck")
-        out.print(f"three cards {c.details['cards']} -> {c.label}; {len(deck)} left", markup=False)
-    hit = resolve_injury(8, "Good", "unconscious", roller, victim="Ada", options=opts)
-    out.print(f"injury check for Ada: {hit.label}", markup=False)
+        c = RULESET.resolve(Check(6, "Moderate"), state, roller, opts)
+        state = RULESET.apply(state, c)
+        cards = c.details["cards"]
+        out.print(f"three cards {cards} -> {c.label}; {len(state.deck)} left", markup=False)
+    hit = RULESET.resolve(Injury("unconscious", victim="mick", chances="Good"), state, roller, opts)
+    out.print(f"injury check for Mick: {hit.label}", markup=False)

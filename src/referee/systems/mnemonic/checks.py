@@ -5,25 +5,38 @@ add the Chances modifier. A total of 0 or more succeeds with total + 1
 Successes; a negative total fails with -total Failures. The optional degree
 label reads the count on the Chances ladder (RULINGS.md).
 
-One rule function serves both evaluations: :func:`check_procedure` wraps the
-randomizer's procedure with :func:`check_rule`, so :func:`success_check` and
-:func:`check_odds` cannot disagree.
+One rule function serves both evaluations: a :class:`PreparedCheck` rolls the
+randomizer's procedure and reads its value through :func:`check_rule`, both
+when it resolves a roll and when it maps the randomizer's exact distribution,
+so a check's odds cannot disagree with its roll. Every check of the package
+(plain, attack, opposed, Agile order, injury) is built from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution, fraction_text
-from referee.dice.roller import ManualRoller, Roller, is_manual
+from referee.dice.roller import Roller, is_manual
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Change, Ladder, Modifier, Outcome, Procedure
+from referee.systems.base import (
+    TABLE,
+    Change,
+    Dice,
+    Ladder,
+    Modifier,
+    Outcome,
+    Plan,
+    Procedure,
+    Trace,
+    jsonable,
+)
 from referee.systems.mnemonic.aptitude import Aptitude, check_aptitude
-from referee.systems.mnemonic.deck import CardError, Deck, card_name
+from referee.systems.mnemonic.deck import Deck, card_name
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import (
     LETTERS,
@@ -31,7 +44,7 @@ from referee.systems.mnemonic.randomizers import (
     check_randomizer,
     drawn_cards,
     randomizer_procedure,
-    spoken_faces,
+    read_median,
     uses_cards,
 )
 from referee.systems.mnemonic.tables import (
@@ -109,7 +122,7 @@ class CheckResult(int):
 
 def chances_value(chances: int | str) -> int:
     """A Chances modifier from a number (``4``, ``"+4"``, ``"-5"``) or a ladder name
-    (``"Good"``); in-between values are allowed, bounded to +-60."""
+    (``"Good"``); in-between values are allowed ("applying chances"), bounded to +-60."""
     if isinstance(chances, str):
         text = chances.strip()
         try:
@@ -141,8 +154,7 @@ def chances_text(value: int) -> str:
 
 def check_rule(aptitude: int, chances: int, formula: str = "minus") -> Callable[[int], CheckResult]:
     """The Success Check as a function of the randomizer value: the check result
-    (Aptitude - value, or with ``formula="plus"`` Aptitude + value - 13) plus Chances.
-    Every check of the package (plain, opposed, Agile, injury) reads a value through it."""
+    (Aptitude - value, or with ``formula="plus"`` Aptitude + value - 13) plus Chances."""
     if formula == "minus":
         base = aptitude + chances
 
@@ -180,7 +192,8 @@ def deck_for(
     randomizer: str, deck: Deck | None, options: Options, checks: int = 1
 ) -> tuple[Deck | None, bool]:
     """The deck ``checks`` checks draw from, and whether it had to be reshuffled first
-    (always, with option ``reshuffle_every_check``, unless it is full)."""
+    (always, with option ``reshuffle_every_check``, unless it is full; when it is
+    short, with option ``reshuffle_when_short``; otherwise a short deck is refused)."""
     if not uses_cards(randomizer):
         return deck, False
     deck = Deck() if deck is None else deck
@@ -195,9 +208,14 @@ def deck_for(
     raise IllegalAction(f"the deck has {len(deck)} card(s) left, {need} needed: reshuffle it")
 
 
+# -- one draw of the randomizer, read from the faces a roll left -------------
+
+
 @dataclass(frozen=True)
 class Draw:
-    """One randomizer value with how it was produced."""
+    """One randomizer value with how it was produced: the faces rolled (for cards,
+    positions among the cards left), the dice as shown, the cards drawn and the
+    deck they left."""
 
     randomizer: str
     value: int
@@ -206,7 +224,6 @@ class Draw:
     cards: tuple[int, ...] = ()
     deck: Deck | None = None
     reshuffled: bool = False
-    manual: bool = False
 
     def describe(self) -> str:
         """The faces as a player would say them."""
@@ -220,81 +237,159 @@ class Draw:
         return ", ".join(str(f) for f in self.faces)
 
 
-Said = tuple[int | str, int | str]
-"""The player's and the referee's numbers of a verbal method played live."""
-
-
-def live_roller(
-    name: str,
-    roller: Roller,
-    deck: Deck | None,
-    *,
-    cards: Sequence[int] | None = None,
-    said: Said | None = None,
-    checks: int = 1,
-) -> tuple[Roller, bool]:
-    """The roller a check uses and whether its faces were entered by hand.
-
-    ``cards`` are card values drawn at a real table (each must still be in
-    ``deck``, ``checks`` checks' worth); ``said`` the verbal numbers played
-    live. Both become the faces that produce them, so a live check runs through
-    the same rule as a rolled one.
-    """
-    if cards is not None and said is not None:
-        raise RulesError("give card values or spoken numbers, not both")
-    if said is not None:
-        if checks != 1:
-            raise RulesError("spoken numbers are for one check at a time")
-        return ManualRoller(spoken_faces(name, *said)), True
-    if cards is None:
-        return roller, is_manual(roller)
-    if not uses_cards(name):
-        raise RulesError(f"card values are only for the card randomizers, not {name}")
-    need = cards_needed(name) * checks
-    if len(cards) != need:
-        raise CardError(f"{name} draws {need} card(s) here; {len(cards)} given")
-    assert deck is not None
-    return ManualRoller(deck.positions_of(list(cards))), True
-
-
-def draw(
-    randomizer: str,
-    roller: Roller,
-    *,
-    deck: Deck | None = None,
-    options: Options | None = None,
-    cards: Sequence[int] | None = None,
-    said: Said | None = None,
+def read_draw(
+    randomizer: str, faces: tuple[int, ...], deck: Deck | None, reshuffled: bool = False
 ) -> Draw:
-    """Produce a randomizer value: roll dice, take the verbal numbers, or draw cards.
-
-    ``cards`` are card values drawn at a real table; each must still be in the
-    deck. ``said`` are the player's and the referee's numbers of a verbal
-    method played live (see :func:`~.randomizers.spoken_faces`).
-    """
-    options = options or Options()
-    name = check_randomizer(randomizer)
-    deck, reshuffled = deck_for(name, deck, options)
-    roller, manual = live_roller(name, roller, deck, cards=cards, said=said)
-    proc = randomizer_procedure(name, deck)
-    faces, value = proc.roll(roller)
-    if uses_cards(name):
+    """The :class:`Draw` that ``faces`` make (for cards: drawn from ``deck``); the
+    median of three dice or cards is marked as the one kept."""
+    if uses_cards(randomizer):
         assert deck is not None
         drawn, after = drawn_cards(deck, faces)
+        value = drawn[0] if len(drawn) == 1 else read_median(drawn)
         median_at = sorted(range(len(drawn)), key=lambda i: drawn[i])[len(drawn) // 2]
         dice = tuple(DieRoll(c, 12, i == median_at) for i, c in enumerate(drawn))
-        return Draw(name, _value(value), faces, dice, drawn, after, reshuffled, manual)
-    if name == "3d12":
+        return Draw(randomizer, value, faces, dice, drawn, after, reshuffled)
+    proc = randomizer_procedure(randomizer)
+    value = proc.read(faces)
+    if randomizer == "3d12":
         median_at = sorted(range(3), key=lambda i: faces[i])[1]
         dice = tuple(DieRoll(f, 12, i == median_at) for i, f in enumerate(faces))
     else:
         sides = [s for count, s in proc.groups for _ in range(count)]
         dice = tuple(DieRoll(f, s) for f, s in zip(faces, sides, strict=True))
-    return Draw(name, _value(value), faces, dice, manual=manual)
+    return Draw(randomizer, value, faces, dice)
 
 
-def _value(result: Any) -> int:
-    return result.total if isinstance(result, CheckResult) else int(result)
+def deck_change(draw: Draw, reason: str) -> tuple[Change, ...]:
+    """The table's deck after a card draw (nothing for dice and verbal methods)."""
+    if draw.deck is None:
+        return ()
+    return (Change(TABLE, "deck", value=jsonable(draw.deck), reason=reason),)
+
+
+# -- one Success Check, ready to roll -----------------------------------------
+
+
+@dataclass(frozen=True)
+class PreparedCheck:
+    """One Success Check ready to roll: the Aptitude (with the ratings it came from),
+    the named Chances, other modifiers to the Chances (a defender's action, earlier
+    injuries), the table's randomizer and the deck it draws from (after any
+    reshuffle the table's options call for)."""
+
+    aptitude: Aptitude
+    chances: int
+    extra: tuple[Modifier, ...]
+    randomizer: str
+    deck: Deck | None
+    reshuffled: bool
+    options: Options
+    action: str
+
+    @property
+    def rule(self) -> Callable[[int], CheckResult]:
+        """Randomizer value -> the check's result (:func:`check_rule`)."""
+        total = self.chances + sum(m.value for m in self.extra)
+        return check_rule(self.aptitude.value, total, self.options.check_formula)
+
+    def dice(self) -> Dice[int]:
+        """The randomizer's roll; its result is the randomizer value 1..12."""
+        return Dice.of(randomizer_procedure(self.randomizer, self.deck))
+
+    def outcome(self, faces: tuple[int, ...]) -> Outcome:
+        """The outcome of the check whose randomizer rolled ``faces``."""
+        got = read_draw(self.randomizer, faces, self.deck, self.reshuffled)
+        result = self.rule(got.value)
+        formula = self.options.check_formula
+        parts = self.aptitude.parts or (Modifier(self.aptitude.value, "Aptitude", "aptitude"),)
+        details: dict[str, Any] = {
+            "randomizer": self.randomizer,
+            "value": got.value,
+            "aptitude": self.aptitude.value,
+            "chances": self.chances + sum(m.value for m in self.extra),
+            "check_result": check_rule(self.aptitude.value, 0, formula)(got.value).total,
+            "total": result.total,
+            "successes": result.successes,
+            "failures": result.failures,
+            "degree": result.degree_in(self.options) if self.options.degree_labels else None,
+        }
+        if got.cards:
+            assert got.deck is not None
+            details.update(
+                cards=list(got.cards), deck_left=len(got.deck), reshuffled=got.reshuffled
+            )
+        if self.randomizer.startswith("verbal"):
+            details["numbers"] = got.describe()
+        return Outcome(
+            system=SYSTEM,
+            action=self.action,
+            faces=got.dice,
+            modifiers=(
+                *parts,
+                *value_modifiers(got.value, f"randomizer {self.randomizer}", formula),
+                Modifier(self.chances, f"Chances {chances_text(self.chances)}", "chances"),
+                *self.extra,
+            ),
+            result=result.total,
+            success=result.success,
+            label=result.text(self.options),
+            changes=deck_change(got, f"drew {got.describe()}"),
+            details=details,
+        )
+
+    def plan(
+        self,
+        after: Callable[[Outcome, CheckResult], Outcome] | None = None,
+        view: Callable[[CheckResult], Hashable] | None = None,
+    ) -> Plan:
+        """The check as a plan: roll, build the outcome (then ``after(outcome, result)``);
+        the odds are of the :class:`CheckResult` (or of ``view(result)``)."""
+        rule = self.rule
+
+        def finish(value: int, trace: Trace) -> Outcome:
+            out = self.outcome(trace[0])
+            return out if after is None else after(out, rule(value))
+
+        if view is None:
+            return Plan.of(self.dice(), finish, rule)
+        shown = view
+        return Plan.of(self.dice(), finish, lambda v: shown(rule(v)))
+
+
+def prepare_check(
+    aptitude: int | Aptitude,
+    chances: int | str,
+    options: Options,
+    deck: Deck | None = None,
+    *,
+    action: str = "check",
+    extra: Sequence[Modifier] = (),
+) -> PreparedCheck:
+    """A Success Check at a table with ``options`` whose deck stands at ``deck``
+    (a fresh one when none is given)."""
+    name = check_randomizer(options.randomizer)
+    apt = aptitude if isinstance(aptitude, Aptitude) else Aptitude(check_aptitude(aptitude), ())
+    check_aptitude(apt.value)
+    ready, reshuffled = deck_for(name, deck, options)
+    return PreparedCheck(
+        apt, chances_value(chances), tuple(extra), name, ready, reshuffled, options, action
+    )
+
+
+def with_randomizer(options: Options | None, randomizer: str | None) -> Options:
+    """``options`` (or the rulings) with the randomizer replaced when one is named."""
+    options = options or DEFAULT_OPTIONS
+    if randomizer is None:
+        return options
+    return replace(options, randomizer=check_randomizer(randomizer))
+
+
+def resolve_plan(plan: Plan, roller: Roller) -> Outcome:
+    """Resolve a plan outside a table, as :meth:`~referee.systems.base.Ruleset.resolve`
+    does: the outcome records exactly its own rolls and whether they were typed in."""
+    before = len(roller.records)
+    out = plan.resolve(roller)
+    return replace(out, rolls=roller.records[before:], manual=is_manual(roller))
 
 
 def success_check(
@@ -305,61 +400,11 @@ def success_check(
     options: Options | None = None,
     deck: Deck | None = None,
     randomizer: str | None = None,
-    cards: Sequence[int] | None = None,
-    said: Said | None = None,
-    action: str = "check",
-    extra: Sequence[Modifier] = (),
 ) -> Outcome:
-    """Resolve one Success Check; the outcome records every number and the new deck.
-
-    ``cards`` / ``said``: the cards drawn or the verbal numbers said at a live table.
-    """
-    options = options or Options()
-    name = check_randomizer(randomizer or options.randomizer)
-    apt = aptitude if isinstance(aptitude, Aptitude) else Aptitude(check_aptitude(aptitude), ())
-    chance = chances_value(chances) + sum(m.value for m in extra)
-    got = draw(name, roller, deck=deck, options=options, cards=cards, said=said)
-    result = check_rule(apt.value, chance, options.check_formula)(got.value)
-    parts = apt.parts or (Modifier(apt.value, "Aptitude", "aptitude"),)
-    modifiers = (
-        *parts,
-        *value_modifiers(got.value, f"randomizer {name}", options.check_formula),
-        Modifier(
-            chances_value(chances), f"Chances {chances_text(chances_value(chances))}", "chances"
-        ),
-        *extra,
-    )
-    changes: tuple[Change, ...] = ()
-    details: dict[str, Any] = {
-        "randomizer": name,
-        "value": got.value,
-        "aptitude": apt.value,
-        "chances": chance,
-        "check_result": check_rule(apt.value, 0, options.check_formula)(got.value).total,
-        "total": result.total,
-        "successes": result.successes,
-        "failures": result.failures,
-        "degree": result.degree_in(options) if options.degree_labels else None,
-    }
-    if got.cards:
-        assert got.deck is not None
-        details.update(cards=list(got.cards), deck_left=len(got.deck), reshuffled=got.reshuffled)
-        changes = (Change("table", "deck", value=got.deck, reason=f"drew {got.describe()}"),)
-    if name.startswith("verbal"):
-        details["numbers"] = got.describe()
-    return Outcome(
-        system=SYSTEM,
-        action=action,
-        faces=got.dice,
-        modifiers=modifiers,
-        result=result.total,
-        success=result.success,
-        label=result.text(options),
-        changes=changes,
-        details=details,
-        manual=got.manual,
-        rolls=getattr(roller, "records", ()),
-    )
+    """Resolve one Success Check (the ``check`` action without a table): the outcome
+    records every number; a card draw's new deck is its change to the table."""
+    opts = with_randomizer(options, randomizer)
+    return resolve_plan(prepare_check(aptitude, chances, opts, deck).plan(), roller)
 
 
 def check_odds(
@@ -372,7 +417,8 @@ def check_odds(
 ) -> Distribution[CheckResult]:
     """Exact distribution of the check's result; for cards, the next draw from ``deck``
     as it stands (a fresh deck when none is given; a reshuffled one when it is short
-    and the table reshuffles automatically)."""
+    and the table reshuffles automatically). The same procedure and rule as
+    :class:`PreparedCheck`, without building an outcome (the fast path)."""
     options = options or DEFAULT_OPTIONS
     name = check_randomizer(randomizer or options.randomizer)
     deck, _ = deck_for(name, deck, options)
@@ -380,13 +426,15 @@ def check_odds(
     return check_procedure(apt, chance, name, deck, options.check_formula).odds()
 
 
-def odds_data(dist: Distribution[CheckResult]) -> dict[str, Any]:
-    """``{"p_success", "successes": {n: p}, "failures": {n: p}}`` as reduced fractions."""
+def odds_data(dist: Distribution[Any]) -> dict[str, Any]:
+    """``{"p_success", "successes": {n: p}, "failures": {n: p}}`` as reduced fractions,
+    from a distribution of check totals."""
     total = dist.total
-    wins = sum(w for r, w in dist.items() if r.success)
+    rows = sorted((CheckResult(r), w) for r, w in dist.items())
+    wins = sum(w for r, w in rows if r.success)
     successes: dict[str, str] = {}
     failures: dict[str, str] = {}
-    for r, w in sorted(dist.items(), key=lambda rw: rw[0].total):
+    for r, w in rows:
         p = fraction_text(Fraction(w, total))
         if r.success:
             successes[str(r.successes)] = p

@@ -1,39 +1,45 @@
 """Fussing and fighting (Referee's Guide p. 1): order of action and attacks.
 
-* Order of action: the referee's order (groups acting simultaneously), or
+* Timing of actions: the referee's order (groups acting simultaneously), or
   Success Checks using Agile - most Successes first, ties act simultaneously
   (RULINGS.md); every failed check has 0 Successes, so failures tie after
   every success. Option ``rank_failures``: failures rank fewest Failures first.
-* Attacks: only the attacker rolls; a defender who makes himself a harder
-  target worsens the attacker's Chances. A failed attack leaves the victim
-  unharmed; a successful one may injure (see :mod:`.health`).
+* Attacking and dodging: only the attacker rolls; a defender who makes himself
+  a harder target worsens the attacker's Chances. A failed attack leaves the
+  victim unharmed; a successful one may injure (see :mod:`.health`).
 * Opposed rolls (option): both roll; the attacker's check result minus the
   defender's Successes (0 if the defender failed), plus the attacker's Chances.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
-from referee.dice.roller import Roller
 from referee.errors import IllegalAction, OddsTooComplex
-from referee.systems.base import Change, Modifier, Outcome, Procedure
-from referee.systems.mnemonic.aptitude import check_aptitude
+from referee.systems.base import (
+    TABLE,
+    Change,
+    Dice,
+    Modifier,
+    Outcome,
+    Plan,
+    Procedure,
+    Trace,
+    jsonable,
+)
+from referee.systems.mnemonic.aptitude import Aptitude, check_aptitude
 from referee.systems.mnemonic.checks import (
     SYSTEM,
     CheckResult,
-    Said,
     chances_text,
-    chances_value,
-    check_odds,
     check_rule,
     deck_for,
-    live_roller,
-    success_check,
+    prepare_check,
+    read_draw,
     value_modifiers,
 )
 from referee.systems.mnemonic.deck import Deck
@@ -52,20 +58,13 @@ from referee.systems.mnemonic.tables import CHANCES_STEP
 MAX_CONTENDERS = 50
 """Bound on how many characters one order-of-action check ranks."""
 
+Groups = tuple[tuple[str, ...], ...]
+"""An order of action: groups in turn, each acting simultaneously."""
 
 # -- order of action ---------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Contender:
-    """A character checking Agile for the order of action: its Aptitude and Chances."""
-
-    name: str
-    aptitude: int
-    chances: int | str = 0
-
-
-def referee_order(groups: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+def referee_order(groups: Sequence[Sequence[str]]) -> Groups:
     """The referee's order: groups in turn, each group acting simultaneously."""
     seen: set[str] = set()
     out = []
@@ -78,7 +77,19 @@ def referee_order(groups: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...
                 raise IllegalAction(f"{n!r} appears twice in the order of action")
             seen.add(n)
         out.append(names)
+    if not out:
+        raise IllegalAction("an order of action needs at least one group")
     return tuple(out)
+
+
+def order_label(groups: Groups) -> str:
+    """``"Ann & Bo then Cy"``."""
+    return " then ".join(" & ".join(g) for g in groups)
+
+
+def first_of(groups: Groups) -> str:
+    """Who acts first: a name, or ``"simultaneous"`` when the first group is larger."""
+    return groups[0][0] if len(groups[0]) == 1 else "simultaneous"
 
 
 def initiative(result: CheckResult, options: Options) -> int:
@@ -88,97 +99,26 @@ def initiative(result: CheckResult, options: Options) -> int:
     return result.total if options.rank_failures else result.successes
 
 
-def rank(
-    results: Sequence[tuple[str, CheckResult]], options: Options | None = None
-) -> tuple[tuple[str, ...], ...]:
+def rank(results: Sequence[tuple[str, CheckResult]], options: Options | None = None) -> Groups:
     """Order by :func:`initiative` (most Successes first); equal ranks act together."""
     options = options or Options()
     return _groups([(n, initiative(r, options)) for n, r in results])
 
 
-def _groups(keys: Sequence[tuple[str, int]]) -> tuple[tuple[str, ...], ...]:
+def _groups(keys: Sequence[tuple[str, int]]) -> Groups:
     """Names by rank, highest first; equal ranks form one group acting together."""
     ranks = sorted({k for _, k in keys}, reverse=True)
     return tuple(tuple(n for n, k in keys if k == t) for t in ranks)
 
 
-def agile_order(
-    contenders: Sequence[Contender],
-    roller: Roller,
-    *,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-) -> tuple[Outcome, tuple[Outcome, ...]]:
-    """Each contender makes an Agile check in turn; the order they act in.
+@dataclass(frozen=True)
+class Agile:
+    """One character's Agile check for the order of action: the name it is ranked
+    under, its Aptitude and its Chances modifier."""
 
-    Returns the order outcome (``details["order"]``: groups acting together)
-    and each contender's check. With cards, the checks share the deck in turn.
-    """
-    options = options or Options()
-    if not 1 <= len(contenders) <= MAX_CONTENDERS:
-        raise IllegalAction(f"an order of action needs 1..{MAX_CONTENDERS} characters")
-    names = [c.name for c in contenders]
-    if len(set(names)) != len(names):
-        raise IllegalAction("each character may check only once for the order of action")
-    checks = []
-    for c in contenders:
-        out = success_check(
-            c.aptitude,
-            c.chances,
-            roller,
-            options=options,
-            deck=deck,
-            randomizer=randomizer,
-            action=f"Agile check for {c.name}",
-        )
-        deck = _deck_after(out, deck)
-        checks.append(out)
-    order = rank(
-        [(c.name, CheckResult(o.result or 0)) for c, o in zip(contenders, checks, strict=True)],
-        options,
-    )
-    changes = tuple(ch for o in checks[-1:] for ch in o.changes)
-    outcome = Outcome(
-        system=SYSTEM,
-        action="order of action",
-        faces=tuple(f for o in checks for f in o.faces),
-        result=None,
-        label=" then ".join(" & ".join(g) for g in order),
-        changes=changes,
-        details={
-            "order": [list(g) for g in order],
-            "checks": {
-                c.name: {"total": o.result, "label": o.label}
-                for c, o in zip(contenders, checks, strict=True)
-            },
-        },
-        manual=any(o.manual for o in checks),
-        rolls=getattr(roller, "records", ()),
-    )
-    return outcome, tuple(checks)
-
-
-def _deck_after(outcome: Outcome, deck: Deck | None) -> Deck | None:
-    for ch in outcome.changes:
-        if ch.field == "deck" and isinstance(ch.value, Deck):
-            return ch.value
-    return deck
-
-
-def first_odds(
-    a: Contender,
-    b: Contender,
-    *,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-) -> Distribution[str]:
-    """Exact odds of who acts first between two contenders: a name, or ``"simultaneous"``
-    (read off :func:`order_odds`, so with cards ``a`` draws first and ``b`` from what
-    is left, or from a reshuffled deck, as :func:`agile_order` does)."""
-    order = order_odds((a, b), options=options, deck=deck, randomizer=randomizer)
-    return order.map(lambda groups: groups[0][0] if len(groups[0]) == 1 else "simultaneous")
+    name: str
+    aptitude: Aptitude
+    chances: int = 0
 
 
 ORDER_ODDS_LIMITS = {"cards": 3, "3cards": 2}
@@ -186,58 +126,136 @@ ORDER_ODDS_LIMITS = {"cards": 3, "3cards": 2}
 would mean too many deck states or result combinations to count."""
 
 
-def order_odds(
-    contenders: Sequence[Contender],
-    *,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-) -> Distribution[tuple[tuple[str, ...], ...]]:
-    """Exact odds of the whole order of action that :func:`agile_order` produces
-    (``details["order"]`` as tuples): the checks in turn, with cards each from
-    what the previous ones left (reshuffled when short, or every check, as the
-    options say)."""
-    options = options or Options()
-    name = check_randomizer(randomizer or options.randomizer)
-    names = [c.name for c in contenders]
-    limit = ORDER_ODDS_LIMITS.get(name, 4)
-    if not 1 <= len(names) <= limit or len(set(names)) != len(names):
-        raise OddsTooComplex(f"exact order odds follow 1..{limit} different characters with {name}")
-    rules = [
-        check_rule(check_aptitude(c.aptitude), chances_value(c.chances), options.check_formula)
-        for c in contenders
-    ]
+def agile_plan(people: Sequence[Agile], deck: Deck | None, options: Options) -> Plan:
+    """Each character makes an Agile check in turn ("timing of actions"); the order
+    they act in. With cards each check draws from what the previous ones left
+    (reshuffled when short, or every check, as the options say).
+
+    The program's result is each check's rank (:func:`initiative`); the outcome
+    re-reads every check from the faces. The odds are of the whole order
+    (groups acting together), for up to :data:`ORDER_ODDS_LIMITS` characters.
+    """
+    if not 1 <= len(people) <= MAX_CONTENDERS:
+        raise IllegalAction(f"an order of action needs 1..{MAX_CONTENDERS} characters")
+    names = [p.name for p in people]
+    if len(set(names)) != len(names):
+        raise IllegalAction("each character may check only once for the order of action")
+    name = check_randomizer(options.randomizer)
+    cards = uses_cards(name)
     k = cards_needed(name)
-    State = tuple[Deck | None, tuple[int, ...]]
+    checks = [
+        prepare_check(p.aptitude, p.chances, options, None, action=f"Agile check for {p.name}")
+        for p in people
+    ]
+    rules = [c.rule for c in checks]
+    start = (deck or Deck()) if cards else None
 
-    def step(
-        rule: Callable[[int], CheckResult], last: bool
-    ) -> Callable[[State], Distribution[State]]:
-        def then(state: State) -> Distribution[State]:
-            left, keys = state
-            if uses_cards(name):
-                left, _ = deck_for(name, left, options)
-            if not uses_cards(name) or last:  # no later check needs the deck it leaves
-                values = randomizer_procedure(name, left).exact()
-                return values.map(lambda v: (None, (*keys, initiative(rule(v), options))))
-            assert left is not None
-            now = left
+    def pick(hand: tuple[int, ...]) -> int:
+        return hand[0] if k == 1 else read_median(hand)
 
-            def after(hand: tuple[int, ...]) -> State:
-                value = hand[0] if k == 1 else read_median(hand)
-                return now.without(hand), (*keys, initiative(rule(value), options))
+    Keys = tuple[int, ...]
+    dice_values = None if cards else randomizer_procedure(name).exact()
 
-            return now.hands(k).map(after)
+    def last_step(i: int, keys: Keys, left: Deck | None) -> Dice[Keys]:
+        """The last check (drawn from ``left``): the ranks of every check."""
+        rule = rules[i]
+        proc = randomizer_procedure(name, left)
+        values = dice_values
 
-        return then
+        def ranks(value: int) -> Keys:
+            return (*keys, initiative(rule(value), options))
 
-    dist: Distribution[State] = Distribution.constant(
-        ((deck or Deck()) if uses_cards(name) else None, ())
+        exact = proc.exact if values is None else (lambda: values)
+        return Dice.of(Procedure(proc.groups, proc.read, exact, ranks))
+
+    def step(i: int, keys: Keys, left: Deck | None) -> Dice[tuple[Keys, Deck | None]]:
+        """Check ``i`` (drawn from ``left``): the ranks so far and the deck it leaves."""
+        rule = rules[i]
+        if not cards:
+            proc = randomizer_procedure(name)
+            values = dice_values
+            assert values is not None
+
+            def ranked(value: int) -> tuple[Keys, Deck | None]:
+                return (*keys, initiative(rule(value), options)), None
+
+            return Dice.of(Procedure(proc.groups, proc.read, lambda: values, ranked))
+        assert left is not None
+        now = left
+        groups = tuple((1, len(now) - j) for j in range(k))
+
+        def read(faces: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(sorted(drawn_cards(now, faces)[0]))
+
+        def after(hand: tuple[int, ...]) -> tuple[Keys, Deck | None]:
+            return (*keys, initiative(rule(pick(hand)), options)), now.without(hand)
+
+        return Dice.of(Procedure(groups, read, lambda: now.hands(k), after))
+
+    def from_(i: int, keys: Keys, left: Deck | None) -> Dice[Keys]:
+        ready = deck_for(name, left, options)[0] if cards else None
+        if i == len(rules) - 1:
+            return last_step(i, keys, ready)
+        return step(i, keys, ready).bind(lambda r: from_(i + 1, r[0], r[1]))
+
+    program = from_(0, (), start)
+
+    def order_of(keys: tuple[int, ...]) -> Groups:
+        return _groups(list(zip(names, keys, strict=True)))
+
+    def finish(keys: tuple[int, ...], trace: Trace) -> Outcome:
+        left = start
+        outs: list[Outcome] = []
+        for check, faces in zip(checks, trace, strict=True):
+            ready, reshuffled = deck_for(name, left, options) if cards else (None, False)
+            one = replace(check, deck=ready, reshuffled=reshuffled).outcome(faces)
+            outs.append(one)
+            if cards:
+                assert ready is not None
+                left = drawn_cards(ready, faces)[1]
+        groups = order_of(keys)
+        changes: list[Change] = []
+        if cards:
+            changes.append(Change(TABLE, "deck", value=jsonable(left), reason="Agile checks"))
+        changes.append(Change(TABLE, "order", value=groups, reason="Agile checks"))
+        return Outcome(
+            system=SYSTEM,
+            action="order of action",
+            faces=tuple(f for o in outs for f in o.faces),
+            label=order_label(groups),
+            changes=tuple(changes),
+            details={
+                "order": groups,
+                "first": first_of(groups),
+                "checks": [
+                    {"name": p.name, "label": o.label, **o.details}
+                    for p, o in zip(people, outs, strict=True)
+                ],
+            },
+        )
+
+    plan = Plan.of(program, finish, order_of)
+    limit = ORDER_ODDS_LIMITS.get(name, 4)
+    if len(people) <= limit:
+        return plan
+
+    def refuse() -> Distribution[Hashable]:
+        raise OddsTooComplex(f"exact order odds follow 1..{limit} characters with {name}")
+
+    return Plan(plan.resolve, refuse, refuse, plan.dice)
+
+
+def order_plan(groups: Sequence[Sequence[str]]) -> Plan:
+    """The referee's order of action ("timing of actions"): nothing rolled."""
+    order = referee_order(groups)
+    done = Outcome(
+        system=SYSTEM,
+        action="order of action",
+        label=order_label(order),
+        changes=(Change(TABLE, "order", value=order, reason="the referee's order"),),
+        details={"order": order, "first": first_of(order)},
     )
-    for i, rule in enumerate(rules):
-        dist = dist.bind(step(rule, i == len(rules) - 1))
-
-    return dist.map(lambda state: _groups(list(zip(names, state[1], strict=True))))
+    return Plan.fixed(done, order)
 
 
 # -- attacks -------------------------------------------------------------
@@ -250,70 +268,47 @@ def defense_modifier(steps: int) -> int:
     return -CHANCES_STEP * steps
 
 
-def attack(
-    aptitude: int,
-    chances: int | str,
-    roller: Roller,
-    *,
-    defense: int = 0,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-    cards: Sequence[int] | None = None,
-    said: Said | None = None,
-) -> Outcome:
-    """An attack where only the attacker rolls; ``defense`` (<= 0) worsens the Chances.
-
-    A success hits (the victim may be injured); a failure means the victim
-    escapes unharmed.
-    """
-    if defense > 0:
-        raise IllegalAction("a defender's action can only worsen the Chances (defense <= 0)")
-    extra = (Modifier(defense, "defender's action", "defense"),) if defense else ()
-    out = success_check(
-        aptitude,
-        chances,
-        roller,
-        options=options,
-        deck=deck,
-        randomizer=randomizer,
-        cards=cards,
-        said=said,
-        action="attack",
-        extra=extra,
-    )
-    return _as_attack(out)
-
-
-def _as_attack(out: Outcome) -> Outcome:
-    hit = bool(out.success)
-    return replace(out, label=attack_label(hit, out.label), details={**out.details, "hit": hit})
-
-
 def attack_label(hit: bool, text: str) -> str:
     """ "hit, 3 Successes" / "miss, 2 Failures: the victim escapes unharmed"."""
     return f"hit, {text}" if hit else f"miss, {text}: the victim escapes unharmed"
 
 
-def attack_odds(
-    aptitude: int,
-    chances: int | str,
+def _hit_details(out: Outcome, attacker: str | None, target: str | None) -> dict[str, Any]:
+    hit = bool(out.success)
+    details: dict[str, Any] = {**out.details, "hit": hit}
+    if attacker is not None:
+        details["attacker"] = attacker
+    if target is not None:
+        details["target"] = target
+    return details
+
+
+def attack_plan(
+    aptitude: Aptitude,
+    chances: int,
+    defense: int,
+    deck: Deck | None,
+    options: Options,
     *,
-    defense: int = 0,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-) -> Distribution[CheckResult]:
-    """Exact odds of an attack where only the attacker rolls."""
+    attacker: str | None = None,
+    target: str | None = None,
+) -> Plan:
+    """An attack where only the attacker rolls ("attacking and dodging"): the
+    defender's action (``defense`` <= 0) worsens the Chances. A success hits (the
+    victim may be injured); a failure means the victim escapes unharmed."""
     if defense > 0:
         raise IllegalAction("a defender's action can only worsen the Chances (defense <= 0)")
-    return check_odds(
-        aptitude,
-        chances_value(chances) + defense,
-        options=options,
-        deck=deck,
-        randomizer=randomizer,
-    )
+    extra = (Modifier(defense, "defender's action", "defense"),) if defense else ()
+    check = prepare_check(aptitude, chances, options, deck, action="attack", extra=extra)
+
+    def hit(out: Outcome, result: CheckResult) -> Outcome:
+        return replace(
+            out,
+            label=attack_label(result.success, out.label),
+            details=_hit_details(out, attacker, target),
+        )
+
+    return check.plan(hit)
 
 
 def opposed_rule(
@@ -330,110 +325,78 @@ def opposed_rule(
     return rule
 
 
-def opposed_procedure(
-    attacker: int,
-    chances: int | str,
-    defender: int,
-    defender_chances: int | str,
-    randomizer: str,
-    deck: Deck | None = None,
-    formula: str = "minus",
-) -> Procedure[tuple[int, int], CheckResult]:
-    """The opposed attack as one procedure over the pair of randomizer values."""
-    pair = pair_procedure(randomizer, deck)
-    rule = opposed_rule(
-        check_aptitude(attacker),
-        chances_value(chances),
-        check_aptitude(defender),
-        chances_value(defender_chances),
-        formula,
-    )
-    return Procedure(pair.groups, pair.read, pair.exact, rule)
-
-
-def opposed_attack(
-    attacker: int,
-    chances: int | str,
-    defender: int,
-    defender_chances: int | str,
-    roller: Roller,
+def opposed_plan(
+    attack: Aptitude,
+    chances: int,
+    defence: Aptitude,
+    defence_chances: int,
+    deck: Deck | None,
+    options: Options,
     *,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-    cards: Sequence[int] | None = None,
-) -> Outcome:
-    """Resolve an opposed attack: both roll (attacker first; with cards, from one deck)."""
-    options = options or Options()
-    name = check_randomizer(randomizer or options.randomizer)
+    attacker: str | None = None,
+    target: str | None = None,
+) -> Plan:
+    """Opposed rolls ("attacking and dodging", the option): both roll, the attacker
+    first; with cards both hands come from the table's ``deck``, reshuffled first
+    when it cannot supply both."""
+    name, formula = check_randomizer(options.randomizer), options.check_formula
     deck, reshuffled = deck_for(name, deck, options, checks=2)
-    roller, manual = live_roller(name, roller, deck, cards=cards, checks=2)
-    formula = options.check_formula
-    proc = opposed_procedure(attacker, chances, defender, defender_chances, name, deck, formula)
-    faces, result = proc.roll(roller)
-    va, vd = proc.read(faces)
-    defended = check_rule(defender, chances_value(defender_chances), formula)(vd)
-    attack_check = check_rule(attacker, 0, formula)(va)
-    changes: tuple[Change, ...] = ()
-    details: dict[str, Any] = {
-        "randomizer": name,
-        "attacker_value": va,
-        "defender_value": vd,
-        "attacker_check": attack_check.total,
-        "defender_total": defended.total,
-        "defender_successes": defended.successes,
-        "total": result.total,
-        "successes": result.successes,
-        "failures": result.failures,
-        "hit": result.success,
-        "degree": result.degree_in(options) if options.degree_labels else None,
-    }
-    if uses_cards(name):
-        assert deck is not None
-        drawn, after = drawn_cards(deck, faces)
-        dice = tuple(DieRoll(c, 12) for c in drawn)
-        details.update(cards=list(drawn), deck_left=len(after), reshuffled=reshuffled)
-        changes = (Change("table", "deck", value=after, reason="opposed attack"),)
-    else:
-        sides = [s for count, s in proc.groups for _ in range(count)]
-        dice = tuple(DieRoll(f, s) for f, s in zip(faces, sides, strict=True))
-    label = attack_label(result.success, result.text(options))
-    return Outcome(
-        system=SYSTEM,
-        action="opposed attack",
-        faces=dice,
-        modifiers=(
-            Modifier(attacker, "attacker's Aptitude", "aptitude"),
-            *value_modifiers(va, f"attacker's randomizer {name}", formula),
-            Modifier(-defended.successes, "defender's Successes", "defense"),
-            Modifier(
-                chances_value(chances), f"Chances {chances_text(chances_value(chances))}", "chances"
+    att, dfd = check_aptitude(attack.value), check_aptitude(defence.value)
+    rule = opposed_rule(att, chances, dfd, defence_chances, formula)
+    pair = pair_procedure(name, deck)
+
+    def finish(values: tuple[int, int], trace: Trace) -> Outcome:
+        va, vd = values
+        faces = trace[0]
+        result = rule(values)
+        defended = check_rule(dfd, defence_chances, formula)(vd)
+        attack_check = check_rule(att, 0, formula)(va)
+        details: dict[str, Any] = {
+            "randomizer": name,
+            "attacker_value": va,
+            "defender_value": vd,
+            "attacker_check": attack_check.total,
+            "defender_total": defended.total,
+            "defender_successes": defended.successes,
+            "total": result.total,
+            "successes": result.successes,
+            "failures": result.failures,
+            "hit": result.success,
+            "degree": result.degree_in(options) if options.degree_labels else None,
+        }
+        if attacker is not None:
+            details["attacker"] = attacker
+        if target is not None:
+            details["target"] = target
+        changes: tuple[Change, ...] = ()
+        if uses_cards(name):
+            assert deck is not None
+            drawn, after = drawn_cards(deck, faces)
+            dice = tuple(DieRoll(c, 12) for c in drawn)
+            details.update(cards=list(drawn), deck_left=len(after), reshuffled=reshuffled)
+            changes = (Change(TABLE, "deck", value=jsonable(after), reason="opposed attack"),)
+        else:
+            width = len(faces) // 2
+            dice = (
+                read_draw(name, faces[:width], None).dice
+                + read_draw(name, faces[width:], None).dice
+            )
+        parts = attack.parts or (Modifier(att, "attacker's Aptitude", "aptitude"),)
+        return Outcome(
+            system=SYSTEM,
+            action="opposed attack",
+            faces=dice,
+            modifiers=(
+                *parts,
+                *value_modifiers(va, f"attacker's randomizer {name}", formula),
+                Modifier(-defended.successes, "defender's Successes", "defense"),
+                Modifier(chances, f"Chances {chances_text(chances)}", "chances"),
             ),
-        ),
-        result=result.total,
-        success=result.success,
-        label=label,
-        changes=changes,
-        details=details,
-        manual=manual,
-        rolls=getattr(roller, "records", ()),
-    )
+            result=result.total,
+            success=result.success,
+            label=attack_label(result.success, result.text(options)),
+            changes=changes,
+            details=details,
+        )
 
-
-def opposed_odds(
-    attacker: int,
-    chances: int | str,
-    defender: int,
-    defender_chances: int | str,
-    *,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-) -> Distribution[CheckResult]:
-    """Exact odds of an opposed attack (for cards, from ``deck`` as it stands)."""
-    options = options or Options()
-    name = check_randomizer(randomizer or options.randomizer)
-    deck, _ = deck_for(name, deck, options, checks=2)
-    return opposed_procedure(
-        attacker, chances, defender, defender_chances, name, deck, options.check_formula
-    ).odds()
+    return Plan.of(Dice.of(pair), finish, rule)

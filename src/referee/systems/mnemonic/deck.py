@@ -4,7 +4,8 @@ Referee's Guide p. 1, "success check options" (B, Playing Cards): a poker
 deck without kings and jokers (48 cards, four of each value 1..12). Cards are
 drawn without replacement, so a table keeps one deck across checks until the
 referee reshuffles it (COMPANION ruling). A draw asks the roller for a
-position ``roller.roll(1, cards_left)`` among the remaining cards.
+position ``roller.roll(1, cards_left)`` among the remaining cards
+(:func:`.randomizers.drawn_cards`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from math import comb
 
 from referee.dice.odds import Distribution
-from referee.dice.roller import Roller
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mnemonic.tables import CARD_COPIES, CARD_NAMES, CARD_VALUES
 
@@ -39,11 +39,6 @@ class Deck:
             )
         if list(self.cards) != sorted(self.cards):
             object.__setattr__(self, "cards", tuple(sorted(self.cards)))
-
-    @staticmethod
-    def fresh() -> Deck:
-        """A full, shuffled deck of 48 cards."""
-        return Deck()
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -82,19 +77,6 @@ class Deck:
             faces.append(at + 1)
             del left[at]
         return tuple(faces)
-
-    def draw(self, roller: Roller, n: int = 1) -> tuple[tuple[int, ...], Deck]:
-        """Draw ``n`` cards one after another: ``(values, deck afterwards)``."""
-        if n > len(self.cards):
-            raise IllegalAction(
-                f"the deck has {len(self.cards)} card(s) left, {n} needed: reshuffle it"
-            )
-        cards = list(self.cards)
-        drawn = []
-        for _ in range(n):
-            (i,) = roller.roll(1, len(cards))
-            drawn.append(cards.pop(i - 1))
-        return tuple(drawn), Deck(tuple(cards))
 
     def next_card(self) -> Distribution[int]:
         """The exact distribution of the next card's value."""

@@ -14,29 +14,19 @@ a failed check makes the outcome the more severe of the old and the new.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
-from referee.dice.odds import Distribution
-from referee.dice.roller import Roller
-from referee.errors import IllegalAction
-from referee.systems.base import Change, Modifier, Outcome, Procedure
-from referee.systems.mnemonic.aptitude import Aptitude, aptitude, check_aptitude
-from referee.systems.mnemonic.checks import (
-    CheckResult,
-    Said,
-    chances_value,
-    check_procedure,
-    check_rule,
-    deck_for,
-    success_check,
-)
+from referee.errors import IllegalAction, RulesError
+from referee.systems.base import Change, Modifier, Outcome, Plan
+from referee.systems.mnemonic.aptitude import Aptitude, aptitude
+from referee.systems.mnemonic.checks import CheckResult, prepare_check
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.randomizers import check_randomizer
-from referee.systems.mnemonic.sheet import Character, Status
-from referee.systems.mnemonic.tables import INACTIVE, INACTIVE_OUTCOMES, LUCKY
+from referee.systems.mnemonic.sheet import Character, Status, status_problems
+from referee.systems.mnemonic.tables import FINE, INACTIVE, INACTIVE_OUTCOMES, LUCKY
+
+MAX_INJURIES = 100
+"""Bound on an entered number of earlier injuries (untrusted input)."""
 
 
 def check_worst(worst: str) -> str:
@@ -49,9 +39,40 @@ def check_worst(worst: str) -> str:
     return key
 
 
-def injury_chances(chances: int | str, status: Status, options: Options) -> int:
-    """The Chances of staying active, worsened per earlier injury."""
-    return chances_value(chances) - options.injury_step * status.injuries
+def check_status(status: Status) -> Status:
+    """``status`` if it is a possible Status; :class:`IllegalAction` naming what is wrong."""
+    problems = status_problems(status)
+    if status.injuries > MAX_INJURIES:
+        raise IllegalAction(f"at most {MAX_INJURIES} earlier injuries, not {status.injuries}")
+    if problems:
+        raise IllegalAction("; ".join(str(p) for p in problems))
+    return status
+
+
+def parse_status(
+    text: str | None, injuries: int | None = None, options: Options | None = None
+) -> Status:
+    """A Status as a referee writes it: ``Fine``, ``Hurt`` (the table's injured
+    label), ``inactive (unconscious)`` or just ``dead``; ``injuries`` earlier
+    injuries (default: none when Fine, one otherwise). No text: the injured label
+    after an earlier injury, else Fine."""
+    options = options or Options()
+    if text is None:
+        text = options.injured_label if injuries else FINE
+    said = text.strip()
+    low = said.lower()
+    inner = low.removeprefix(INACTIVE).strip().strip("()").strip()
+    if inner in INACTIVE_OUTCOMES:
+        condition, inactive_as = INACTIVE, inner
+    elif low == FINE.lower():
+        condition, inactive_as = FINE, None
+    elif low == options.injured_label.lower():
+        condition, inactive_as = options.injured_label, None
+    else:
+        known = [FINE, options.injured_label, *(f"inactive ({o})" for o in INACTIVE_OUTCOMES)]
+        raise RulesError(f"unknown Status {text!r}; known: {', '.join(known)}")
+    count = injuries if injuries is not None else (0 if condition == FINE else 1)
+    return check_status(Status(condition, inactive_as, count))
 
 
 def status_after(status: Status, worst: str, result: CheckResult, options: Options) -> Status:
@@ -67,17 +88,18 @@ def status_after(status: Status, worst: str, result: CheckResult, options: Optio
     return Status(INACTIVE, worst, count)
 
 
-def injury_rule(
-    aptitude: int, chances: int, status: Status, worst: str, options: Options
-) -> Callable[[int], Status]:
-    """The injury check as a function of the randomizer value -> the new Status."""
-
-    check = check_rule(aptitude, chances, options.check_formula)
-
-    def rule(value: int) -> Status:
-        return status_after(status, worst, check(value), options)
-
-    return rule
+def status_changes(cid: str, before: Status, after: Status, reason: str) -> tuple[Change, ...]:
+    """The changes that take character ``cid`` from ``before`` to ``after``: the number
+    of injuries as a delta, the condition and what an inactive character is as values."""
+    changes = []
+    if after.condition != before.condition:
+        changes.append(Change(cid, "status.condition", value=after.condition, reason=reason))
+    if after.inactive_as != before.inactive_as:
+        changes.append(Change(cid, "status.inactive_as", value=after.inactive_as, reason=reason))
+    if after.injuries != before.injuries:
+        delta = after.injuries - before.injuries
+        changes.append(Change(cid, "status.injuries", delta=delta, reason=reason))
+    return tuple(changes)
 
 
 def resisting_aptitude(
@@ -92,93 +114,43 @@ def resisting_aptitude(
     return aptitude(victim, talent, life_role, fallback="relevant", options=options)
 
 
-def injury(
-    aptitude: int | Aptitude,
-    chances: int | str,
-    worst: str,
-    roller: Roller,
-    *,
-    status: Status | None = None,
-    victim: str = "victim",
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-    cards: Sequence[int] | None = None,
-    said: Said | None = None,
-) -> Outcome:
-    """Resolve an injury check: the victim's new Status is in ``changes`` and ``details``."""
-    options = options or Options()
-    status = status or Status()
-    worst = check_worst(worst)
-    penalty = -options.injury_step * status.injuries
-    extra = (
-        (
-            Modifier(
-                penalty,
-                f"{status.injuries} earlier injur{'y' if status.injuries == 1 else 'ies'}",
-                "injuries",
-            ),
-        )
-        if penalty
-        else ()
-    )
-    out = success_check(
-        aptitude,
-        chances,
-        roller,
-        options=options,
-        deck=deck,
-        randomizer=randomizer,
-        cards=cards,
-        said=said,
-        action=f"injury check for {victim}",
-        extra=extra,
-    )
-    new = status_after(status, worst, CheckResult(out.result or 0), options)
-    details: dict[str, Any] = dict(out.details)
-    details.update(worst=worst, status=str(new), status_before=str(status), injuries=new.injuries)
-    return replace(
-        out,
-        label=f"{out.label}: {new}",
-        changes=(
-            *out.changes,
-            Change(victim, "status", value=new, reason=f"injury ({worst} at worst)"),
-        ),
-        details=details,
-    )
-
-
-def injury_procedure(
-    aptitude: int,
-    chances: int | str,
+def injury_plan(
+    resist: Aptitude,
+    chances: int,
     worst: str,
     status: Status,
-    randomizer: str,
+    deck: Deck | None,
     options: Options,
-    deck: Deck | None = None,
-) -> Procedure[int, Status]:
-    """The injury check as one procedure (statistic: the randomizer value)."""
-    base = check_procedure(check_aptitude(aptitude), 0, randomizer, deck)
-    rule = injury_rule(
-        aptitude, injury_chances(chances, status, options), status, check_worst(worst), options
-    )
-    return Procedure(base.groups, base.read, base.exact, rule)
-
-
-def injury_odds(
-    aptitude: int,
-    chances: int | str,
-    worst: str,
     *,
-    status: Status | None = None,
-    options: Options | None = None,
-    deck: Deck | None = None,
-    randomizer: str | None = None,
-) -> Distribution[Status]:
-    """Exact distribution of the victim's new Status."""
-    options = options or Options()
-    name = check_randomizer(randomizer or options.randomizer)
-    deck, _ = deck_for(name, deck, options)
-    return injury_procedure(
-        aptitude, chances, worst, status or Status(), name, options, deck
-    ).odds()
+    victim: str | None = None,
+    name: str = "victim",
+) -> Plan:
+    """An injury check: the victim's new Status. ``victim`` is the id of a seated
+    character (the outcome then changes its Status); ``name`` is how it is called.
+    The odds are of the new Status (as text, e.g. ``"inactive (dead)"``)."""
+    worst = check_worst(worst)
+    check_status(status)
+    penalty = -options.injury_step * status.injuries
+    extra: tuple[Modifier, ...] = ()
+    if penalty:
+        earlier = f"{status.injuries} earlier injur{'y' if status.injuries == 1 else 'ies'}"
+        extra = (Modifier(penalty, earlier, "injuries"),)
+    check = prepare_check(
+        resist, chances, options, deck, action=f"injury check for {name}", extra=extra
+    )
+
+    def injured(out: Outcome, result: CheckResult) -> Outcome:
+        new = status_after(status, worst, result, options)
+        reason = f"injury ({worst} at worst)"
+        changes = out.changes
+        if victim is not None:
+            changes += status_changes(victim, status, new, reason)
+        details = dict(out.details)
+        details.update(
+            worst=worst, status=str(new), status_before=str(status), injuries=new.injuries
+        )
+        if victim is not None:
+            details["victim"] = victim
+        return replace(out, label=f"{out.label}: {new}", changes=changes, details=details)
+
+    return check.plan(injured, lambda r: str(status_after(status, worst, r, options)))

@@ -33,7 +33,8 @@ CHECK_FORMULAS = ("minus", "plus")
 """How a check's number is formed: Aptitude - value (the ruling) or Aptitude + value - 13."""
 
 INITIATIVE_METHODS = ("referee", "agile")
-"""Order of action ("fussing and fighting"): the referee's order, or Agile checks."""
+"""Order of action ("timing of actions"): the referee decides (Agile checks when
+uncertain), or every order comes from Agile checks."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,10 @@ class Options:
         "checks count as one draw). Off: the deck persists until the referee reshuffles.",
     )
     initiative: str = option(
-        "referee", "Order of action: referee (referee's order) or agile (Agile checks)."
+        "referee",
+        "Order of action: referee (the referee sets it, and may call for Agile checks "
+        "when uncertain, as the text says) or agile (every order comes from Agile checks; "
+        "the referee's order action is refused).",
     )
     rank_failures: bool = option(
         False,

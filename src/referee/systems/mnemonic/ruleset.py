@@ -1,293 +1,297 @@
-"""The Mnemonic :class:`~referee.systems.base.Ruleset`: actions, resolve and odds.
+"""The Mnemonic :class:`~referee.systems.base.Ruleset`: one plan per action.
 
-The table state a Mnemonic action needs is the deck (for the card
-randomizers) and the characters by name. Rules never mutate it: outcomes carry
-the new deck and Status as :class:`~referee.systems.base.Change` values.
+Every action reads the table's state (the deck, the characters' sheets and
+Status) and the table's options (the randomizer above all) and becomes a
+:class:`~referee.systems.base.Plan`: the dice program it rolls and how the
+result becomes an outcome. Resolving and exact odds both come from that plan
+(in the base), and the outcome's changes are the only way the state changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, TypedDict
+import json
+from collections.abc import Mapping
+from importlib.resources import files
 
-from referee.dice.odds import Distribution
-from referee.dice.roller import Roller
 from referee.errors import IllegalAction, Problem
-from referee.systems.base import Change, Outcome
-from referee.systems.mnemonic.aptitude import Aptitude, aptitude
-from referee.systems.mnemonic.checks import SYSTEM, check_odds, success_check
-from referee.systems.mnemonic.conflict import (
-    Contender,
-    agile_order,
-    attack,
-    attack_odds,
-    opposed_attack,
-    opposed_odds,
-    order_odds,
-    referee_order,
+from referee.systems.base import (
+    TABLE,
+    Action,
+    Change,
+    JSONObject,
+    JSONValue,
+    Modifier,
+    Outcome,
+    Plan,
+    Ruleset,
+    jsonable,
+    load_record,
 )
-from referee.systems.mnemonic.deck import Deck
-from referee.systems.mnemonic.health import injury, injury_odds, resisting_aptitude
+from referee.systems.mnemonic.actions import (
+    ACTIONS,
+    AgileOrder,
+    Attack,
+    Check,
+    Injury,
+    RefereeOrder,
+    Reshuffle,
+    SetStatus,
+    SheetCheck,
+)
+from referee.systems.mnemonic.aptitude import Aptitude, aptitude
+from referee.systems.mnemonic.checks import SYSTEM, chances_value, prepare_check
+from referee.systems.mnemonic.conflict import (
+    Agile,
+    agile_plan,
+    attack_plan,
+    opposed_plan,
+    order_label,
+    order_plan,
+)
+from referee.systems.mnemonic.deck import Deck, card_name
+from referee.systems.mnemonic.health import injury_plan, resisting_aptitude, status_changes
+from referee.systems.mnemonic.live import Said, hand_faces
 from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.randomizers import uses_cards
 from referee.systems.mnemonic.sheet import Character, Status, validate
+from referee.systems.mnemonic.state import Seat, State
+
+EXAMPLES = ("boxer", "frigate")
+"""The example characters in the package's data (``data/<id>.json``)."""
 
 
-@dataclass(frozen=True)
-class TableState:
-    """What Mnemonic rules read from the table: the deck and the characters."""
-
-    deck: Deck = field(default_factory=Deck)
-    characters: Mapping[str, Character] = field(default_factory=dict)
-
-    def character(self, name: str) -> Character:
-        """The character called ``name``; :class:`IllegalAction` if absent."""
-        try:
-            return self.characters[name]
-        except KeyError:
-            known = ", ".join(self.characters) or "none"
-            raise IllegalAction(f"no character {name!r} at this table; known: {known}") from None
+def given_aptitude(value: int, whose: str = "Aptitude") -> Aptitude:
+    """An Aptitude the referee gives as a number."""
+    return Aptitude(value, (Modifier(value, whose, "aptitude"),))
 
 
-@dataclass(frozen=True, kw_only=True)
-class Live:
-    """What a check may take from a live table: ``randomizer`` overrides the
-    table's; ``cards`` are card values drawn by hand; ``said`` the player's and
-    the referee's numbers of a verbal method (e.g. ``("4A", "5B")``)."""
-
-    randomizer: str | None = None
-    cards: tuple[int, ...] | None = None
-    said: tuple[int | str, int | str] | None = None
-
-
-@dataclass(frozen=True)
-class Check(Live):
-    """A Success Check from a given Aptitude (0..12) and Chances (number or rating name)."""
-
-    aptitude: int
-    chances: int | str = 0
-
-
-@dataclass(frozen=True)
-class SheetCheck(Live):
-    """A Success Check of a character: Talent plus Life Role, or a fallback
-    (``relevant`` / ``irrelevant`` Primary Role, ``lucky``) when no Life Role fits."""
-
-    character: str
-    talent: str
-    life_role: str | None = None
-    fallback: str = "relevant"
-    chances: int | str = 0
-
-
-@dataclass(frozen=True)
-class Attack(Live):
-    """An attack; ``defense`` (<= 0) is how much the defender's action worsens the
-    Chances. With the opposed-rolls option the defender's Aptitude and Chances are
-    used instead."""
-
-    aptitude: int
-    chances: int | str = 0
-    defense: int = 0
-    defender_aptitude: int | None = None
-    defender_chances: int | str = 0
-
-
-@dataclass(frozen=True)
-class Injury(Live):
-    """An injury check for a character at the table; ``worst`` is the referee's
-    choice of unconscious / immobilized / dead, ``chances`` of remaining active."""
-
-    victim: str
-    worst: str
-    chances: int | str = 0
-    life_role: str | None = None
-    talent: str | None = None
-
-
-@dataclass(frozen=True)
-class Order:
-    """Order of action: ``groups`` in the referee's order, or Agile checks of
-    ``contenders`` (when the table's initiative option is ``agile``)."""
-
-    groups: tuple[tuple[str, ...], ...] = ()
-    contenders: tuple[Contender, ...] = ()
-
-
-@dataclass(frozen=True)
-class Reshuffle:
-    """The referee reshuffles every card back into the deck."""
-
-
-class _Table(TypedDict):
-    """The table inputs every check function takes."""
-
-    options: Options
-    deck: Deck
-    randomizer: str | None
-
-
-def _table(live: Live, st: TableState, opts: Options) -> _Table:
-    return {"options": opts, "deck": st.deck, "randomizer": live.randomizer}
-
-
-Resolver = Callable[[Roller], Outcome]
-OddsOf = Callable[[], Distribution[Any]]
-
-
-def _no_odds(action: Any) -> OddsOf:
-    def odds() -> Distribution[Any]:
-        raise IllegalAction(f"no odds for {type(action).__name__} (nothing random to compute)")
-
-    return odds
-
-
-def _check(
-    apt: int | Aptitude, chances: int | str, live: Live, st: TableState, opts: Options, name: str
-) -> tuple[Resolver, OddsOf]:
-    value = apt.value if isinstance(apt, Aptitude) else apt
-    table = _table(live, st, opts)
-    return (
-        lambda r: success_check(
-            apt, chances, r, cards=live.cards, said=live.said, action=name, **table
-        ),
-        lambda: check_odds(value, chances, **table),
-    )
-
-
-def _attack(action: Attack, st: TableState, opts: Options) -> tuple[Resolver, OddsOf]:
-    table = _table(action, st, opts)
-    if not opts.opposed_rolls:
-        return (
-            lambda r: attack(
-                action.aptitude,
-                action.chances,
-                r,
-                defense=action.defense,
-                cards=action.cards,
-                said=action.said,
-                **table,
-            ),
-            lambda: attack_odds(action.aptitude, action.chances, defense=action.defense, **table),
-        )
-    if action.defense:
-        raise IllegalAction(
-            "with opposed rolls the defender rolls instead of worsening the Chances"
-        )
-    if action.said is not None:
-        raise IllegalAction("opposed rolls take two checks' numbers: enter them as faces")
-    if action.defender_aptitude is None:
-        raise IllegalAction("opposed rolls need the defender's Aptitude")
-    sides = (action.aptitude, action.chances, action.defender_aptitude, action.defender_chances)
-    return (
-        lambda r: opposed_attack(*sides, r, cards=action.cards, **table),
-        lambda: opposed_odds(*sides, **table),
-    )
-
-
-def _injury(action: Injury, st: TableState, opts: Options) -> tuple[Resolver, OddsOf]:
-    victim = st.character(action.victim)
-    apt = resisting_aptitude(victim, life_role=action.life_role, talent=action.talent, options=opts)
-    table = _table(action, st, opts)
-    return (
-        lambda r: injury(
-            apt,
-            action.chances,
-            action.worst,
-            r,
-            status=victim.status,
-            victim=victim.name,
-            cards=action.cards,
-            said=action.said,
-            **table,
-        ),
-        lambda: injury_odds(apt.value, action.chances, action.worst, status=victim.status, **table),
-    )
-
-
-def _order(action: Order, st: TableState, opts: Options) -> tuple[Resolver, OddsOf]:
-    agile = opts.initiative == "agile"
-    if action.groups if agile else action.contenders:
-        given, wanted = ("groups", "contenders") if agile else ("contenders", "groups")
-        raise IllegalAction(
-            f"this table's order of action is {opts.initiative!r} (option initiative): "
-            f"give {wanted}, not {given}"
-        )
-    if agile:
-        return (
-            lambda r: agile_order(action.contenders, r, options=opts, deck=st.deck)[0],
-            lambda: order_odds(action.contenders, options=opts, deck=st.deck),
-        )
-    groups = referee_order(action.groups)
-    done = Outcome(
-        system=SYSTEM,
-        action="order of action",
-        label=" then ".join(" & ".join(g) for g in groups),
-        details={"order": [list(g) for g in groups]},
-    )
-    return (lambda r: done, _no_odds(action))
-
-
-def _plan(action: Any, state: Any, options: Any) -> tuple[Resolver, OddsOf]:
-    """How an action is resolved and what its exact odds are, from one reading of
-    its inputs, so :meth:`MnemonicRuleset.resolve` and :meth:`~.odds` cannot drift."""
-    st: TableState = state if isinstance(state, TableState) else TableState()
-    opts: Options = options
-    if isinstance(action, Check):
-        return _check(action.aptitude, action.chances, action, st, opts, "check")
-    if isinstance(action, SheetCheck):
-        who = st.character(action.character)
-        apt = aptitude(who, action.talent, action.life_role, fallback=action.fallback, options=opts)
-        return _check(apt, action.chances, action, st, opts, f"{who.name}: {action.talent} check")
-    if isinstance(action, Attack):
-        return _attack(action, st, opts)
-    if isinstance(action, Injury):
-        return _injury(action, st, opts)
-    if isinstance(action, Order):
-        return _order(action, st, opts)
-    if isinstance(action, Reshuffle):
-        done = Outcome(
-            system=SYSTEM,
-            action="reshuffle",
-            label="the deck is reshuffled (48 cards)",
-            changes=(Change("table", "deck", value=Deck(), reason="reshuffle"),),
-        )
-        return (lambda r: done, _no_odds(action))
-    raise IllegalAction(f"unknown Mnemonic action {type(action).__name__}")
-
-
-class MnemonicRuleset:
+class MnemonicRuleset(Ruleset[Character, State, Options]):
     """Mnemonic (Alpha-Zulu Games): Referee's Guide p. 1 and the Player's Guide facts."""
 
     name = "mnemonic"
     title = "Mnemonic (Alpha-Zulu Games)"
     sheet_type = Character
+    state_type = State
     options_type = Options
 
-    def validate(self, sheet: Any, options: Any) -> tuple[Problem, ...]:
-        """Every rule the character breaks."""
+    def actions(self) -> Mapping[str, type[Action]]:
+        """Every action a Mnemonic table offers."""
+        return ACTIONS
+
+    def validate(self, sheet: Character, options: Options) -> tuple[Problem, ...]:
+        """Every rule the character breaks under the table's options."""
         return validate(sheet, options)
 
-    def actions(self) -> Mapping[str, type[Any]]:
-        """The actions a Mnemonic table offers."""
+    def seat(self, state: State, cid: str, sheet: Character, options: Options) -> State:
+        """Seat ``sheet`` as ``cid``: a new character starts at its sheet's Status; a
+        seated one keeps the Status the table tracks."""
+        chars = dict(state.characters)
+        old = chars.get(cid)
+        chars[cid] = Seat(sheet, sheet.status if old is None else old.status)
+        return State(chars, state.pending, state.deck, state.order)
+
+    def examples(self) -> Mapping[str, Character]:
+        """The example characters: the text's frigate and a professional boxer."""
+        data = files("referee.systems.mnemonic") / "data"
         return {
-            "check": Check,
-            "sheet-check": SheetCheck,
-            "attack": Attack,
-            "injury": Injury,
-            "order": Order,
-            "reshuffle": Reshuffle,
+            cid: load_record(Character, json.loads((data / f"{cid}.json").read_text("utf-8")))
+            for cid in EXAMPLES
         }
 
-    def resolve(self, action: Any, state: Any, roller: Roller, options: Any) -> Outcome:
-        """Resolve one action against the table state."""
-        return _plan(action, state, options)[0](roller)
+    def hand_faces(
+        self,
+        action: Action,
+        state: State,
+        options: Options,
+        *,
+        cards: tuple[int, ...] | None = None,
+        said: Said | None = None,
+    ) -> tuple[int, ...]:
+        """The faces (for a :class:`~referee.dice.roller.ManualRoller`) that make
+        ``action`` draw the card values ``cards`` or use the verbal numbers ``said``
+        (see :mod:`.live`)."""
+        return hand_faces(action, state, options, cards=cards, said=said)
 
-    def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
-        """Exact distribution of what :meth:`resolve` yields (for cards: the deck as it stands)."""
-        return _plan(action, state, options)[1]()
+    # -- plans -------------------------------------------------------------
+
+    def plan(self, action: Action, state: State, options: Options) -> Plan:
+        """What ``action`` rolls in ``state`` and how its result becomes an outcome."""
+        if isinstance(action, Check):
+            check = prepare_check(
+                given_aptitude(action.aptitude), action.chances, options, state.deck
+            )
+            return check.plan()
+        if isinstance(action, SheetCheck):
+            who = state.character(action.actor).sheet
+            apt = aptitude(
+                who, action.talent, action.life_role, fallback=action.fallback, options=options
+            )
+            name = f"{who.name}: {action.talent} check"
+            return prepare_check(apt, action.chances, options, state.deck, action=name).plan()
+        if isinstance(action, Attack):
+            return self._attack(action, state, options)
+        if isinstance(action, Injury):
+            return self._injury(action, state, options)
+        if isinstance(action, AgileOrder):
+            return self._agile(action, state, options)
+        if isinstance(action, RefereeOrder):
+            if options.initiative == "agile":
+                raise IllegalAction(
+                    "this table's order of action comes from Agile checks (option "
+                    "initiative 'agile'): use agile-order"
+                )
+            return order_plan(action.groups)
+        if isinstance(action, Reshuffle):
+            done = Outcome(
+                system=SYSTEM,
+                action="reshuffle",
+                label="the deck is reshuffled (48 cards)",
+                changes=(Change(TABLE, "deck", value=jsonable(Deck()), reason="reshuffle"),),
+            )
+            return Plan.fixed(done)
+        if isinstance(action, SetStatus):
+            return self._set_status(action, state)
+        raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
+
+    def _traits(
+        self,
+        state: State,
+        cid: str | None,
+        value: int | None,
+        talent: str,
+        life_role: str | None,
+        fallback: str,
+        options: Options,
+        role: str,
+    ) -> Aptitude:
+        """An Aptitude given as a number, or from a seated character's sheet."""
+        if value is not None:
+            return given_aptitude(value, f"{role}'s Aptitude")
+        if cid is None:
+            raise IllegalAction(f"give the {role}'s Aptitude or the {role}'s id at the table")
+        who = state.character(cid).sheet
+        return aptitude(who, talent, life_role, fallback=fallback, options=options)
+
+    def _attack(self, action: Attack, state: State, options: Options) -> Plan:
+        for cid in (action.actor, action.target):
+            if cid is not None:
+                state.character(cid)
+        att = self._traits(
+            state,
+            action.actor,
+            action.aptitude,
+            action.talent,
+            action.life_role,
+            action.fallback,
+            options,
+            "attacker",
+        )
+        chances = chances_value(action.chances)
+        names = {"attacker": action.actor, "target": action.target}
+        if not options.opposed_rolls:
+            return attack_plan(att, chances, action.defense, state.deck, options, **names)
+        if action.defense:
+            raise IllegalAction(
+                "with opposed rolls the defender rolls instead of worsening the Chances"
+            )
+        if action.defender_aptitude is None and action.target is None:
+            raise IllegalAction("opposed rolls need the defender's Aptitude or the target's id")
+        dfd = self._traits(
+            state,
+            action.target,
+            action.defender_aptitude,
+            action.defender_talent,
+            action.defender_life_role,
+            action.defender_fallback,
+            options,
+            "defender",
+        )
+        dch = chances_value(action.defender_chances)
+        return opposed_plan(att, chances, dfd, dch, state.deck, options, **names)
+
+    def _injury(self, action: Injury, state: State, options: Options) -> Plan:
+        chances = chances_value(action.chances)
+        if action.victim is None:
+            if action.aptitude is None:
+                raise IllegalAction("give the victim's id at the table or the resisting Aptitude")
+            resist = given_aptitude(action.aptitude, "resisting Aptitude")
+            status = action.status or Status()
+            return injury_plan(resist, chances, action.worst, status, state.deck, options)
+        seat = state.character(action.victim)
+        if action.status is not None:
+            raise IllegalAction(
+                f"the table tracks {action.victim}'s Status ({seat.status}): do not give it"
+            )
+        if action.aptitude is not None:
+            resist = given_aptitude(action.aptitude, "resisting Aptitude")
+        else:
+            resist = resisting_aptitude(
+                seat.sheet, life_role=action.life_role, talent=action.talent, options=options
+            )
+        return injury_plan(
+            resist,
+            chances,
+            action.worst,
+            seat.status,
+            state.deck,
+            options,
+            victim=action.victim,
+            name=seat.sheet.name,
+        )
+
+    def _agile(self, action: AgileOrder, state: State, options: Options) -> Plan:
+        people = []
+        for c in action.contenders:
+            if c.aptitude is not None:
+                apt = given_aptitude(c.aptitude, f"{c.name}'s Agile Aptitude")
+            else:
+                who = state.character(c.name).sheet
+                apt = aptitude(who, c.talent, c.life_role, fallback="relevant", options=options)
+            people.append(Agile(c.name, apt, chances_value(c.chances)))
+        return agile_plan(people, state.deck, options)
+
+    def _set_status(self, action: SetStatus, state: State) -> Plan:
+        before = state.character(action.target).status
+        injuries = before.injuries if action.injuries is None else action.injuries
+        after = Status(action.condition, action.inactive_as, injuries)
+        done = Outcome(
+            system=SYSTEM,
+            action="set status",
+            label=f"{action.target}: {after}",
+            changes=status_changes(action.target, before, after, "the referee's ruling"),
+            details={"target": action.target, "status": str(after), "injuries": injuries},
+        )
+        return Plan.fixed(done)
+
+    # -- what a table shows ------------------------------------------------
+
+    def tracker(self, state: State, options: Options) -> JSONObject:
+        """The randomizer, the deck (when cards are in use or drawn), the order of
+        action; each character's name, Primary Role, Status, injuries and ratings."""
+        table: list[JSONValue] = [["randomizer", options.randomizer]]
+        if uses_cards(options.randomizer) or len(state.deck) < len(Deck()):
+            out = ", ".join(card_name(c) for c in state.deck.drawn()) or "none"
+            table.append(["deck", f"{len(state.deck)} cards left; drawn: {out}"])
+        if state.order:
+            table.append(["order of action", order_label(state.order)])
+        characters: dict[str, JSONValue] = {}
+        for cid, seat in state.characters.items():
+            sheet = seat.sheet
+
+            def rated(ratings: Mapping[str, int]) -> str:
+                return ", ".join(f"{n} {options.rating_name(v)} (+{v})" for n, v in ratings.items())
+
+            characters[cid] = [
+                ["name", sheet.name],
+                ["Primary Role", sheet.primary_role],
+                ["Status", str(seat.status)],
+                ["injuries", seat.status.injuries],
+                ["Talents", rated(sheet.talents)],
+                ["Life Roles", rated(sheet.life_roles) or "none"],
+            ]
+        return {"table": table, "characters": characters}
 
 
 RULESET = MnemonicRuleset()
 
-__all__ = ["RULESET", "Status"]
+__all__ = ["RULESET", "MnemonicRuleset", "State", "Status"]

@@ -25,6 +25,7 @@ from referee.systems.mnemonic.tables import (
     RATING_MAX,
     RATING_MIN,
 )
+from referee.systems.records import param
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,11 @@ class Status:
     with what the character is (unconscious, immobilized, dead); ``injuries`` counts
     the injuries suffered so far (each worsens the next injury check)."""
 
-    condition: str = FINE
-    inactive_as: str | None = None
-    injuries: int = 0
+    condition: str = param(FINE, "Fine, the injured label (Hurt) or inactive")
+    inactive_as: str | None = param(
+        None, "what an inactive character is: unconscious, immobilized or dead"
+    )
+    injuries: int = param(0, "injuries suffered so far (each worsens the next injury check)")
 
     @property
     def active(self) -> bool:
@@ -159,7 +162,7 @@ def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
     problems += _check_ratings("life_roles", sheet.life_roles, options, "Life Roles")
     problems += _check_talent_list(sheet, options)
     problems += _check_creation(sheet, options)
-    problems += _check_status(sheet.status)
+    problems += status_problems(sheet.status)
     return tuple(problems)
 
 
@@ -215,17 +218,19 @@ def _check_creation(sheet: Character, options: Options) -> list[Problem]:
     ]
 
 
-def _check_status(status: Status) -> list[Problem]:
+def status_problems(status: Status, where: str = "status") -> list[Problem]:
+    """Every way ``status`` is impossible (negative injuries, an inactive character
+    without an inactive outcome, a blank condition...)."""
     rule = _rule("Status")
     problems = []
     if status.injuries < 0:
-        problems.append(Problem(rule, "status.injuries", "cannot be negative", status.injuries))
+        problems.append(Problem(rule, f"{where}.injuries", "cannot be negative", status.injuries))
     if status.condition == INACTIVE:
         if status.inactive_as not in INACTIVE_OUTCOMES:
             problems.append(
                 Problem(
                     rule,
-                    "status.inactive_as",
+                    f"{where}.inactive_as",
                     f"an inactive character is one of {', '.join(INACTIVE_OUTCOMES)}",
                     status.inactive_as,
                 )
@@ -234,13 +239,13 @@ def _check_status(status: Status) -> list[Problem]:
         problems.append(
             Problem(
                 rule,
-                "status.inactive_as",
+                f"{where}.inactive_as",
                 "only an inactive character has this",
                 status.inactive_as,
             )
         )
     if not status.condition.strip():
-        problems.append(Problem(rule, "status.condition", "must not be blank", status.condition))
+        problems.append(Problem(rule, f"{where}.condition", "must not be blank", status.condition))
     return problems
 
 
