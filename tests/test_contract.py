@@ -294,7 +294,7 @@ def test_unseat_removes_the_character_and_its_decisions() -> None:
 def test_action_bounds_are_checked_on_build_and_load() -> None:
     with pytest.raises(IllegalAction, match="bonus: must be between -4 and 4"):
         Strike("ann", "bob", bonus=5)
-    with pytest.raises(InvalidSheet, match=r"bonus: .* 4 \(value: 9\)"):
+    with pytest.raises(IllegalAction, match="bonus: must be between -4 and 4"):
         TOY.load_action("strike", {"actor": "ann", "victim": "bob", "bonus": 9})
     with pytest.raises(InvalidSheet, match="how"):
         TOY.load_action("yield", {"actor": "ann", "how": "grovel"})

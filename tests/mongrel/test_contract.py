@@ -112,7 +112,7 @@ def _value(name: str, hint: Any, meta: Any, state: State) -> st.SearchStrategy[A
     if hint is bool:
         return st.booleans()
     if hint is int:
-        return _ints(name, meta.get("ge"), meta.get("le"))
+        return _ints(name, meta.get("lowest"), meta.get("highest"))
     if name == "power":
         return st.sampled_from(POWERS)
     if name == "fighters":

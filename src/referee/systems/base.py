@@ -313,7 +313,8 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         plan = self._plan(action, state, options)
         before = len(roller.records)
         outcome = plan.resolve(roller)
-        return replace(outcome, rolls=roller.records[before:], manual=is_manual(roller))
+        manual = outcome.manual or is_manual(roller)  # a plan may know faces came by hand
+        return replace(outcome, rolls=roller.records[before:], manual=manual)
 
     def odds(self, action: Action, state: StateT, options: OptionsT) -> Distribution[Hashable]:
         """The exact distribution of what :meth:`resolve` reports, from the same plan."""
