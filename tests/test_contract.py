@@ -278,6 +278,8 @@ def test_pending_decision_refuses_other_actions() -> None:
     waiting = State(state.characters, (Decision("bob", "bow or flee?", ("yield",)),), 0)
     with pytest.raises(IllegalAction, match=r"waiting for bob: bow or flee\? \(answer with yield"):
         TOY.resolve(NextRound(), waiting, SeededRoller(1), Options())
+    with pytest.raises(IllegalAction, match="as bob"):
+        TOY.resolve(Yield("ann"), waiting, SeededRoller(1), Options())  # not ann's to answer
     TOY.resolve(Yield("bob"), waiting, SeededRoller(1), Options())
 
 
@@ -292,7 +294,7 @@ def test_unseat_removes_the_character_and_its_decisions() -> None:
 def test_action_bounds_are_checked_on_build_and_load() -> None:
     with pytest.raises(IllegalAction, match="bonus: must be between -4 and 4"):
         Strike("ann", "bob", bonus=5)
-    with pytest.raises(InvalidSheet, match=r"bonus: .* 4 \(value: 9\)"):
+    with pytest.raises(IllegalAction, match="bonus: must be between -4 and 4"):
         TOY.load_action("strike", {"actor": "ann", "victim": "bob", "bonus": 9})
     with pytest.raises(InvalidSheet, match="how"):
         TOY.load_action("yield", {"actor": "ann", "how": "grovel"})

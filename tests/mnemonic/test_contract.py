@@ -271,7 +271,7 @@ def test_generic_act_and_odds_of(capsys: pytest.CaptureFixture[str], tmp_path: P
     )
     assert code == 0 and json.loads(out)["result"] == 5 + 5 - 4
     code, _, err = _cli(capsys, "act", "check", "aptitude=13")
-    assert code != 0 and "aptitude: Input should be less than or equal to 12" in err
+    assert code != 0 and "Aptitude must be 0..12 (a Talent plus a Life Role), not 13" in err
 
 
 def test_generic_act_reshuffles_a_saved_deck(

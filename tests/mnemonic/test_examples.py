@@ -127,3 +127,37 @@ def test_a_full_check_adds_chances_to_the_check_result() -> None:
     assert out.result == 1 and out.success is True
     assert out.details["successes"] == 2 and out.details["failures"] == 0
     assert out.label == "2 Successes (Fair)"
+
+
+def test_three_cards_select_the_middle_value() -> None:
+    """ "Draw three cards and select the middle value" - a Queen, an Ace and a 7 give 7;
+    the three cards leave the table's deck."""
+    from referee.dice.roller import ManualRoller
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.actions import Check
+    from referee.systems.mnemonic.state import State
+
+    opts = Options(randomizer="3cards")
+    faces = RULESET.hand_faces(Check(7), State(), opts, cards=(12, 1, 7))
+    out = RULESET.resolve(Check(7), State(), ManualRoller(faces), opts)
+    assert out.details["value"] == 7 and out.details["cards"] == [12, 1, 7]
+    assert [f.kept for f in out.faces] == [False, False, True]
+    assert RULESET.apply(State(), out).deck.drawn() == (1, 7, 12)
+
+
+def test_the_frigate_fights_as_a_character() -> None:
+    """ "A character can be a vehicle": the text's frigate attacks with Well-Armed (its
+    Dangerous) and its Cannoneers; a Very Sturdy ship resists injury with Sturdy."""
+    from referee.systems.mnemonic import RULESET
+    from referee.systems.mnemonic.actions import Attack, Injury
+    from referee.systems.mnemonic.state import State
+
+    ship = RULESET.examples()["frigate"]
+    state = RULESET.seat(State(), "swiftsure", ship, Options())
+    broadside = Attack(actor="swiftsure", talent="Well-Armed", life_role="Cannoneers")
+    out = RULESET.resolve(broadside, state, ScriptedRoller([5]), Options())
+    assert out.result == 4 + 4 - 5 and out.details["hit"] is True
+    hit = Injury("dead", victim="swiftsure", talent="Sturdy", chances="Poor")
+    out = RULESET.resolve(hit, state, ScriptedRoller([4]), Options())
+    # Sturdy 3 + the Primary Role at Moderately 3 - 4 - 3 = -1: the ship is lost
+    assert out.result == -1 and out.details["status"] == "inactive (dead)"

@@ -1,16 +1,23 @@
-"""Task resolution: exact odds against brute force, the scoped special cases, bounds."""
+"""Task resolution: exact odds against an independent reading of the text, the scoped
+special cases, bounds."""
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
+from itertools import product
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.dice.brute import brute_force
+from referee.dice.odds import Distribution
 from referee.errors import RulesError
+from referee.systems.mongrel import RULESET
+from referee.systems.mongrel.actions import Check
 from referee.systems.mongrel.checks import (
+    CheckResult,
     check_odds,
     exact_stat,
     full_stat,
@@ -21,6 +28,7 @@ from referee.systems.mongrel.checks import (
     target_number,
     zero_procedure,
 )
+from referee.systems.mongrel.options import Options
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
@@ -44,19 +52,83 @@ def test_full_statistic_matches_brute_force(n: int, tn: int, mode: str) -> None:
     assert full_stat(n, tn, mode) == brute_force([(n, 6)], triple)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
-@pytest.mark.parametrize("tn", [0, 1, 3, 6, 7])
-@pytest.mark.parametrize("mode", ["under", "over"])
-def test_result_odds_match_brute_force(n: int, tn: int, mode: str) -> None:
-    proc = pool_procedure(n, tn, mode, identity=2)  # type: ignore[arg-type]
-    assert proc.odds() == brute_force([(n, 6)], proc.apply)
+# -- an independent reader of the rule, straight from the text ----------------------
+#
+# Mongrel, Task Resolution: roll Expertise d6; a die succeeds when at most one's own
+# attribute (under) or at least a target's (over); Effect = succeeding dice + the
+# Identity. The special cases, scoped as RULINGS.md reads them: half or more 1s fails
+# a roll over TN 1 or less; half or more 6s fails a roll under TN 6 or more; half or
+# more 6s succeeds with Effect 1 (no Identity) a roll over TN 7 or more. Zero
+# Expertise: one die twice, each judged as a one-die roll, both must succeed,
+# Effect 1. Nothing below imports the package's rule functions.
 
 
-@pytest.mark.parametrize("tn", [0, 1, 2, 4, 6, 7])
+def text_pool(faces: tuple[int, ...], tn: int, mode: str, identity: int) -> tuple[bool, int]:
+    """(success, Effect) of one roll, read from the text."""
+    n = len(faces)
+    if mode == "over" and tn <= 1 and 2 * faces.count(1) >= n:
+        return False, 0
+    if mode == "under" and tn >= 6 and 2 * faces.count(6) >= n:
+        return False, 0
+    if mode == "over" and tn >= 7:
+        return (True, 1) if 2 * faces.count(6) >= n else (False, 0)
+    hits = len([f for f in faces if (f <= tn if mode == "under" else f >= tn)])
+    return (True, hits + identity) if hits else (False, 0)
+
+
+def text_check(
+    faces: tuple[int, ...], dice: int, tn: int, mode: str, identity: int
+) -> tuple[bool, int]:
+    """A check of ``dice`` d6 (0: one die twice) read from the text."""
+    if dice == 0:
+        both = all(text_pool((f,), tn, mode, 0)[0] for f in faces)
+        return (True, 1) if both else (False, 0)
+    return text_pool(faces, tn, mode, identity)
+
+
+def text_odds(dice: int, tn: int, mode: str, identity: int) -> Distribution[tuple[bool, int]]:
+    """Every face combination through the text's reader."""
+    rolls = product(range(1, 7), repeat=dice or 2)
+    return Distribution(Counter(text_check(f, dice, tn, mode, identity) for f in rolls))
+
+
+def _seen(dist: Distribution[CheckResult]) -> Distribution[tuple[bool, int]]:
+    return dist.map(lambda r: (r.success, r.effect if r.success else 0))
+
+
+@pytest.mark.parametrize("dice", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("tn", [-1, 0, 1, 2, 3, 5, 6, 7, 8])
 @pytest.mark.parametrize("mode", ["under", "over"])
-def test_zero_expertise_matches_brute_force(tn: int, mode: str) -> None:
-    proc = zero_procedure(tn, mode)  # type: ignore[arg-type]
-    assert proc.odds() == brute_force([(2, 6)], proc.apply)
+def test_check_odds_agree_with_the_text(dice: int, tn: int, mode: str) -> None:
+    for identity in (0, 3):
+        expected = text_odds(dice, tn, mode, identity)
+        assert _seen(check_odds(dice, tn, mode, identity)) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("dice", "tn", "mode", "difficulty"),
+    [
+        (3, 7, "under", 2),
+        (4, 3, "over", 1),
+        (2, 6, "under", 4),
+        (0, 5, "over", 2),
+        (5, 4, "over", 3),
+    ],
+)
+def test_ruleset_odds_of_a_check_agree_with_the_text(
+    dice: int, tn: int, mode: str, difficulty: int
+) -> None:
+    """A Modifier makes a roll harder: the TN drops under, rises over (RULINGS)."""
+    harder = tn - difficulty if mode == "under" else tn + difficulty
+    action = Check(dice, tn, mode, 4, difficulty)  # type: ignore[arg-type]
+    state = RULESET.initial_state(Options())
+    assert _seen(RULESET.odds(action, state, Options())) == text_odds(dice, harder, mode, 4)
+
+
+def test_the_text_reader_reproduces_the_worked_examples() -> None:
+    assert text_check((6, 3, 1, 1), 4, 3, "over", 4) == (True, 6)  # Ahvia lies
+    assert text_check((5,), 1, 3, "over", 2) == (True, 3)  # Ahvia negotiates
+    assert text_check((4, 6, 6), 3, 5, "under", 4) == (True, 5)  # Vooruk's balance
 
 
 def test_special_cases_are_scoped() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from fractions import Fraction
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,6 @@ import pytest
 
 from referee.cli.main import run
 from referee.systems.base import dump_record
-from referee.systems.mongrel.checks import check_odds
 from referee.systems.mongrel.examples import example
 
 
@@ -45,8 +46,26 @@ def test_odds_json_contract(
     assert code == 0 and list(data) == ["p_success", "effect"]
     p = Fraction(data["p_success"])
     assert sum(Fraction(v) for v in data["effect"].values()) == p
-    dist = check_odds(dice, tn, mode, 4)  # type: ignore[arg-type]
-    assert p == dist.probability_where(lambda r: r.success)
+    rolls = list(product(range(1, 7), repeat=dice or 2))
+    effects = Counter(_text_effect(f, dice, tn, mode, 4) for f in rolls)
+    assert {k: Fraction(v) for k, v in data["effect"].items()} == {
+        str(e): Fraction(n, len(rolls)) for e, n in effects.items() if e
+    }
+
+
+def _text_effect(faces: tuple[int, ...], dice: int, tn: int, mode: str, identity: int) -> int:
+    """Effect (0 = failure) read from the text (Task Resolution, RULINGS' scoped cases)."""
+    if dice == 0:
+        return 1 if all(_text_effect((f,), 1, tn, mode, 0) for f in faces) else 0
+    half = 2 * faces.count(6) >= len(faces)
+    if mode == "over" and tn <= 1 and 2 * faces.count(1) >= len(faces):
+        return 0
+    if mode == "under" and tn >= 6 and half:
+        return 0
+    if mode == "over" and tn >= 7:
+        return 1 if half else 0
+    hits = len([f for f in faces if (f <= tn if mode == "under" else f >= tn)])
+    return hits + identity if hits else 0
 
 
 def test_odds_of_ahvias_lie(capsys: pytest.CaptureFixture[str]) -> None:
@@ -246,19 +265,20 @@ def test_interactive_conflict(
 
 
 def test_occult_odds_json_matches_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.dice.brute import brute_force
-    from referee.systems.mongrel.sorcery import occult_attack
-
     argv = ["--dice", "2", "--tn", "5", "--resolve", "3", "--identity", "4", "--range", "1"]
     argv += ["--resist-dice", "1", "--resist-tn", "3", "--resist-identity", "1"]
     code, out, _ = _run(capsys, "mongrel", "occult", *argv, "--odds", "--json")
     data = json.loads(out)
-    proc = occult_attack(2, 5, 4, 3, scope_modifier=1, resist_dice=1, resist_spirit=3,
-                         resist_identity=1)  # fmt: skip
-    net = brute_force(proc.groups, lambda f: proc.apply(f).effect)
+    # from the text: 2 dice under Spirit 5 - 1, Demon 4, +2 for the extra Resolve; Resist
+    # 1 die under 3, Demon 1, subtracted (the default ruling)
+    net: Counter[int] = Counter()
+    for f in product(range(1, 7), repeat=3):
+        work = _text_effect(f[:2], 2, 4, "under", 4)
+        resist = _text_effect(f[2:], 1, 3, "under", 1)
+        net[max(0, work + 2 - resist) if work else 0] += 1
     assert code == 0 and data["hours"] == 2
     assert {int(k): Fraction(v) for k, v in data["effect"].items()} == {
-        e: p for e, p in net.probabilities().items() if e > 0
+        e: Fraction(n, 6**3) for e, n in net.items() if e > 0
     }
     assert Fraction(data["p_harm"]) == sum(Fraction(v) for v in data["effect"].values())
     assert Fraction(data["p_success"]) == 1 - Fraction(2, 6) ** 2  # under 5 - 1 = 4

@@ -1,129 +1,221 @@
-"""Conflict rules one by one: order, advancing, recovery, fatigue, Resolve."""
+"""Conflict rules one by one: order, advancing, recovery, fatigue, Resolve, terminal choices."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction
-from referee.systems.mongrel.conflict import (
+from referee.systems.base import Action, Decision, Outcome
+from referee.systems.mongrel import RULESET
+from referee.systems.mongrel.actions import (
+    AcceptFate,
     Advance,
     Attack,
-    Conflict,
-    Fighter,
+    EndConflict,
     Recover,
     Rest,
     SpendResolve,
+    SpendResolveToSurvive,
+    StartConflict,
+    TakeDamage,
+    Task,
     VowRefresh,
     Wait,
-    initial_order,
 )
-from referee.systems.mongrel.damage import lose_resolve
+from referee.systems.mongrel.damage import RULE_ZERO_RESOLVE, lose_resolve
 from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
+from referee.systems.mongrel.state import State
 
-NO_DICE = ScriptedRoller([])
+OPTS = Options()
 
 
-def _three() -> Conflict:
-    names = ("alwia", "giazza", "vooruk")
-    return Conflict.start([Fighter.from_sheet(example(n)) for n in names], NO_DICE)
+def _table(*ids: str, order: tuple[str, ...] | None = None) -> State:
+    state = RULESET.initial_state(OPTS)
+    for cid in ids:
+        state = RULESET.seat(state, cid, example(cid), OPTS)
+    return state if order is None else replace(state, order=order)
+
+
+def _three() -> State:
+    return _do(_table("alwia", "giazza", "vooruk"), StartConflict())[1]
+
+
+def _put(state: State, cid: str, **values: Any) -> State:
+    return replace(
+        state, characters={**state.characters, cid: replace(state.characters[cid], **values)}
+    )
+
+
+def _do(
+    state: State, action: Action, faces: tuple[int, ...] = (), options: Options = OPTS
+) -> tuple[Outcome, State]:
+    roller = ScriptedRoller(list(faces))
+    out = RULESET.resolve(action, state, roller, options)
+    roller.assert_exhausted()
+    return out, RULESET.apply(state, out)
 
 
 def test_order_beast_then_man_then_demon_then_coin() -> None:
     assert _three().order == ("vooruk", "giazza", "alwia")  # Beast 4, 1, 0
-    a = Fighter.from_sheet(example("giazza"), "a")
-    b = Fighter.from_sheet(example("giazza"), "b")
-    assert initial_order((a, b), ScriptedRoller([2])) == ("b", "a")
-    assert initial_order((a, b), ScriptedRoller([1])) == ("a", "b")
+    twins = RULESET.seat(_table("giazza"), "b", example("giazza"), OPTS)
+    out, after = _do(twins, StartConflict(), (2,))  # a coin (a d2) for two tied
+    assert after.order == ("b", "giazza") and out.details["order"] == ["b", "giazza"]
+    assert _do(twins, StartConflict(), (1,))[1].order == ("giazza", "b")
+    odds = RULESET.odds(StartConflict(), twins, OPTS)
+    assert odds.probabilities() == {("giazza", "b"): 0.5, ("b", "giazza"): 0.5}
+    with pytest.raises(IllegalAction, match="a conflict is running"):
+        RULESET.odds(StartConflict(), _three(), OPTS)
+    assert _do(_three(), EndConflict())[1].order == ()
+
+
+def test_only_those_named_take_part() -> None:
+    state = _do(_table("alwia", "giazza", "vooruk"), StartConflict(("alwia", "giazza")))[1]
+    assert state.order == ("giazza", "alwia")
+    with pytest.raises(IllegalAction, match="not in a conflict"):
+        RULESET.odds(Attack("vooruk", "giazza", "Rend"), state, OPTS)
+    # outside the conflict a task needs no turn and costs nothing
+    out, after = _do(state, Task("vooruk", "Sense"), (1, 1))
+    assert out.success and after.order == state.order
 
 
 def test_advance_costs_1_ap_and_takes_the_next_action() -> None:
-    c = _three().apply(Advance("alwia"), NO_DICE)
-    assert c.order[0] == "alwia" and c.fighter("alwia").body.ap == 5
-    c = c.apply(Wait("alwia"), NO_DICE)
+    _, c = _do(_three(), Advance("alwia"))
+    assert c.order[0] == "alwia" and c.characters["alwia"].ap == 5
+    _, c = _do(c, Wait("alwia"))
     assert c.order == ("vooruk", "giazza", "alwia")
     with pytest.raises(IllegalAction, match="not next"):
-        c.apply(Recover("alwia"), NO_DICE)
+        RULESET.odds(Recover("alwia"), c, OPTS)
 
 
 def test_recovery_from_zero_and_to_maximum() -> None:
-    c = _three()
-    v = c.fighter("vooruk")
-    c = c._put(replace(v, body=replace(v.body, ap=0)))
+    c = _put(_three(), "vooruk", ap=0)
     with pytest.raises(IllegalAction, match="only action is to recover"):
-        c.apply(Attack("vooruk", "giazza", "Rend"), NO_DICE)
-    c = c.apply(Recover("vooruk"), NO_DICE)
-    assert c.fighter("vooruk").body.ap == 1
-    c = c._put(replace(c.fighter("vooruk"), body=replace(c.fighter("vooruk").body, ap=1)))
-    c = replace(c, order=("vooruk", "giazza", "alwia"))
-    c = c.apply(Recover("vooruk"), NO_DICE)
-    assert c.fighter("vooruk").body.ap == 3
+        RULESET.odds(Attack("vooruk", "giazza", "Rend"), c, OPTS)
+    _, c = _do(c, Recover("vooruk"))
+    assert c.characters["vooruk"].ap == 1
+    c = replace(_put(c, "vooruk", ap=1), order=("vooruk", "giazza", "alwia"))
+    _, c = _do(c, Recover("vooruk"))
+    assert c.characters["vooruk"].ap == 3
 
 
 def test_fatigue_limits_full_refreshes_to_physique_per_hour() -> None:
-    c = _three()
-    v = c.fighter("vooruk")
-    tired = replace(v, body=replace(v.body, ap=1), refreshes=7)  # Physique 7 used up
-    c = c._put(tired).apply(Recover("vooruk"), NO_DICE)
-    assert c.fighter("vooruk").body.ap == 2
-    rested = c.apply(Rest("vooruk", 1), NO_DICE)
-    assert rested.fighter("vooruk").refreshes == 0
+    c = _put(_three(), "vooruk", ap=1, refreshes=7)  # Physique 7 used up
+    _, c = _do(c, Recover("vooruk"))
+    assert c.characters["vooruk"].ap == 2
+    _, rested = _do(c, Rest("vooruk", 1))
+    assert rested.characters["vooruk"].refreshes == 0 and rested.hours == 1
 
 
 def test_a_fatigued_refresh_yields_one_point_but_never_past_the_maximum() -> None:
-    c = _three()
-    v = c.fighter("vooruk")  # AP 3 of 3, Physique 7
-    full = c._put(replace(v, refreshes=7)).apply(Recover("vooruk"), NO_DICE)
-    assert full.fighter("vooruk").body.ap == 3  # one point, but the maximum is 3
-    two = replace(v, body=replace(v.body, ap=2), refreshes=7)
-    assert c._put(two).apply(Recover("vooruk"), NO_DICE).fighter("vooruk").body.ap == 3
+    full = _do(_put(_three(), "vooruk", refreshes=7), Recover("vooruk"))[1]
+    assert full.characters["vooruk"].ap == 3  # one point, but the maximum is 3
+    two = _put(_three(), "vooruk", ap=2, refreshes=7)
+    assert _do(two, Recover("vooruk"))[1].characters["vooruk"].ap == 3
 
 
 def test_fatigue_also_limits_the_refresh_variant() -> None:
     opts = Options(refresh_variant=True)
-    c = _three()
-    v = c.fighter("vooruk")
-    fresh = c._put(replace(v, body=replace(v.body, ap=2))).apply(Recover("vooruk"), NO_DICE, opts)
-    assert fresh.fighter("vooruk").body.ap == 5 and fresh.fighter("vooruk").refreshes == 1
-    tired = replace(v, body=replace(v.body, ap=2), refreshes=7)  # Physique 7 refreshes used
-    after = c._put(tired).apply(Recover("vooruk"), NO_DICE, opts)
-    assert after.fighter("vooruk").body.ap == 3 and after.fighter("vooruk").refreshes == 7
+    fresh = _do(_put(_three(), "vooruk", ap=2), Recover("vooruk"), options=opts)[1]
+    assert fresh.characters["vooruk"].ap == 5 and fresh.characters["vooruk"].refreshes == 1
+    tired = _put(_three(), "vooruk", ap=2, refreshes=7)
+    after = _do(tired, Recover("vooruk"), options=opts)[1].characters["vooruk"]
+    assert after.ap == 3 and after.refreshes == 7
 
 
 def test_refresh_variant_goes_above_the_maximum_but_not_when_full() -> None:
     opts = Options(refresh_variant=True)
-    c = _three()
     with pytest.raises(IllegalAction, match="full up"):
-        c.apply(Recover("vooruk"), NO_DICE, opts)
-    v = c.fighter("vooruk")
-    c = c._put(replace(v, body=replace(v.body, ap=2))).apply(Recover("vooruk"), NO_DICE, opts)
-    assert c.fighter("vooruk").body.ap == 5
+        RULESET.odds(Recover("vooruk"), _three(), opts)
+    after = _do(_put(_three(), "vooruk", ap=2), Recover("vooruk"), options=opts)[1]
+    assert after.characters["vooruk"].ap == 5
 
 
-def test_resolve_for_ap_and_collapse_at_zero() -> None:
-    c = _three().apply(SpendResolve("giazza", 2), NO_DICE)
-    g = c.fighter("giazza").body
+def test_resolve_for_ap_and_collapse_at_zero_names_the_rule() -> None:
+    _, c = _do(_three(), SpendResolve("giazza", 2))
+    g = c.characters["giazza"]
     assert (g.ap, g.ir) == (6, 2)
-    c = c.apply(SpendResolve("giazza", 2), NO_DICE)
-    g = c.fighter("giazza").body
+    out, c = _do(c, SpendResolve("giazza", 2))
+    g = c.characters["giazza"]
     assert g.ir == 0 and g.collapsed and g.ap == 0 and g.effective_ap_max == 1
-    c = c.apply(VowRefresh("giazza"), NO_DICE)
-    assert c.fighter("giazza").body.ir == 4 and c.fighter("giazza").body.ap_cap is None
+    # the rule that collapses him is stated in the outcome (Sorcery Expertise)
+    assert out.details["rule"] == RULE_ZERO_RESOLVE and "If Infernal Resolve hits 0" in out.text(
+        "rule"
+    )
+    assert "collapses (AP 0, maximum 1)" in out.label
+    _, c = _do(c, VowRefresh("giazza"))
+    assert c.characters["giazza"].ir == 4 and not c.characters["giazza"].exhausted
+    # the option off: spending the last point only empties Resolve
+    off = Options(zero_ir_collapse_on_spend=False)
+    g2 = _do(_three(), SpendResolve("giazza", 4), options=off)[1].characters["giazza"]
+    assert (g2.ir, g2.ap, g2.collapsed) == (0, 8, False)
 
 
 def test_chill_drains_resolve_and_collapsed_cannot_defend() -> None:
-    body = Fighter.from_sheet(example("vooruk")).body
-    drained = lose_resolve(body, 5)
-    assert drained.ir == 0 and drained.collapsed and drained.ap_cap == 1
-    c = _three()
-    g = c.fighter("giazza")
-    c = c._put(replace(g, body=replace(g.body, collapsed=True, ap=0)))
+    drained = lose_resolve(_table("vooruk").characters["vooruk"], 5)
+    assert drained.ir == 0 and drained.collapsed and drained.exhausted
+    c = _put(_three(), "giazza", collapsed=True, ap=0)
     with pytest.raises(IllegalAction, match="cannot defend"):
-        c.apply(Attack("vooruk", "giazza", "Rend", defend=True), NO_DICE)
-    # any hit on a collapsed character is terminal: Giazza spends 1 Resolve to live
-    hit = c.apply(Attack("vooruk", "giazza", "Rend"), ScriptedRoller([1, 1, 1, 1, 1, 1]))
-    body = hit.fighter("giazza").body
-    assert body.terminal and not body.dead and body.ir == 3 and body.ap == 4
+        RULESET.odds(Attack("vooruk", "giazza", "Rend", defend=True), c, OPTS)
+
+
+def test_a_hit_on_a_collapsed_character_asks_whether_to_spend_resolve() -> None:
+    """Terminal damage: the player 'may expend one point of Infernal Resolve to avoid
+    dying' - a choice per hit, waited for as a decision, never taken automatically."""
+    c = _put(_three(), "giazza", collapsed=True, ap=0)
+    out, hit = _do(c, Attack("vooruk", "giazza", "Rend"), (1, 1, 1, 1, 1, 1))
+    g = hit.characters["giazza"]
+    assert g.terminal and not g.dead and g.ir == 4  # nothing spent yet
+    assert hit.pending == (
+        Decision("giazza", hit.pending[0].prompt, ("spend-resolve-to-survive", "accept-fate")),
+    )
+    assert "terminal hit: Giazza chooses" in out.label
+    # nothing else happens until Giazza answers; nobody answers for him
+    with pytest.raises(IllegalAction, match="waiting for giazza"):
+        RULESET.odds(Wait("giazza"), hit, OPTS)
+    with pytest.raises(IllegalAction, match="waiting for giazza"):
+        RULESET.odds(SpendResolveToSurvive("vooruk"), hit, OPTS)
+    saved_out, saved = _do(hit, SpendResolveToSurvive("giazza"))
+    g = saved.characters["giazza"]
+    assert g.terminal and not g.dead and g.ir == 3 and g.ap == 4 and not g.collapsed
+    assert saved.pending == () and "terminal hit; 1 Infernal Resolve spent" in saved_out.label
+    died_out, died = _do(hit, AcceptFate("giazza"))
+    assert died.characters["giazza"].dead and "giazza" not in died.order
+    assert died.pending == () and "dies" in died_out.label
+    with pytest.raises(IllegalAction, match="no terminal hit"):
+        RULESET.odds(SpendResolveToSurvive("giazza"), saved, OPTS)
+
+
+def test_terminal_with_one_resolve_left_dies_without_asking() -> None:
+    """Expending the last point reaches 0, which kills a terminal character: no choice."""
+    c = _put(_three(), "giazza", collapsed=True, ap=0, ir=1)
+    out, hit = _do(c, TakeDamage("giazza", 1))
+    assert hit.characters["giazza"].dead and hit.pending == ()
+    assert "expending 1 would reach 0" in out.label
+    assert hit.order == ("vooruk", "alwia")
+
+
+def test_the_dead_cannot_act_or_be_attacked() -> None:
+    c = _put(_three(), "giazza", dead=True)
+    c = replace(c, order=("vooruk", "alwia"))
+    with pytest.raises(IllegalAction, match="Giazza is dead"):
+        RULESET.odds(Attack("vooruk", "giazza", "Rend"), c, OPTS)
+    with pytest.raises(IllegalAction, match="Giazza is dead"):
+        RULESET.odds(Rest("giazza"), c, OPTS)
+
+
+def test_the_tracker_shows_what_a_referee_needs() -> None:
+    c = _put(_three(), "giazza", collapsed=True, ap=0)
+    _, hit = _do(c, Attack("vooruk", "giazza", "Rend"), (1, 1, 1, 1, 1, 1))
+    shown = RULESET.tracker(hit, OPTS)
+    table = dict(shown["table"])  # type: ignore[arg-type]
+    assert table["conflict"] == "giazza > alwia > vooruk" and table["next"] == "giazza"
+    assert "spend-resolve-to-survive or accept-fate" in table["waiting for giazza"]
+    giazza = dict(shown["characters"]["giazza"])  # type: ignore[call-overload,index]
+    assert giazza["Action Points"] == "0 / 4" and giazza["Infernal Resolve"] == "4 / 4"
+    assert giazza["damage"] == "10 (Size 4; collapses past 9; terminal at 17)"
+    assert giazza["condition"] == "terminal" and giazza["Physique"] == "5 (6 - 1)"

@@ -1,4 +1,9 @@
-"""Hypothesis state machine over a conflict: AP never below 0, order legal, undo restores."""
+"""Hypothesis state machine over a Mongrel table: random legal and illegal actions.
+
+AP and Infernal Resolve never go below 0, the order holds only living fighters,
+a refused action changes nothing, terminal hits wait for their victim's answer,
+and the table rebuilt from the stored outcomes (JSON) equals the live one.
+"""
 
 from __future__ import annotations
 
@@ -8,84 +13,102 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from referee.dice.roller import SeededRoller
 from referee.errors import IllegalAction
-from referee.systems.mongrel.conflict import (
-    Action,
+from referee.systems.base import Action, Outcome
+from referee.systems.conformance import replay
+from referee.systems.mongrel import RULESET
+from referee.systems.mongrel.actions import (
+    AcceptFate,
     Advance,
     Attack,
-    Conflict,
-    Fighter,
+    EndConflict,
     Occult,
     Recover,
     Rest,
     SpendResolve,
+    SpendResolveToSurvive,
+    StartConflict,
+    TakeDamage,
     Task,
     VowRefresh,
     Wait,
 )
 from referee.systems.mongrel.examples import EXAMPLES, example
 from referee.systems.mongrel.options import Options
-from referee.systems.mongrel.script import run_script, to_script
+from referee.systems.mongrel.state import State
 
 IDS = EXAMPLES
 EXPERTISE = ("Rend", "Melee", "Burn", "Chill", "Threaten", "Missile")
 
 
-class ConflictMachine(RuleBasedStateMachine):
-    """Random legal and illegal actions against the three example characters."""
+class TableMachine(RuleBasedStateMachine):
+    """Random actions against the three example characters."""
 
-    conflict: Conflict
+    start_state: State
+    state: State
+    outcomes: list[Outcome]
     roller: SeededRoller
     options: Options
 
     @initialize(
         seed=st.integers(0, 10_000),
         variant=st.booleans(),
+        shrinks=st.booleans(),
         resist_mode=st.sampled_from(["subtract", "cancel"]),
         resist_costs_ap=st.booleans(),
     )
-    def start(self, seed: int, variant: bool, resist_mode: str, resist_costs_ap: bool) -> None:
+    def start(
+        self, seed: int, variant: bool, shrinks: bool, resist_mode: str, resist_costs_ap: bool
+    ) -> None:
         self.roller = SeededRoller(seed)
         self.options = Options(
             refresh_variant=variant,
+            physique_shrinks_track=shrinks,
             resist_mode=resist_mode,  # type: ignore[arg-type]
             resist_costs_ap=resist_costs_ap,
         )
-        fighters = [Fighter.from_sheet(example(n)) for n in IDS]
-        self.conflict = Conflict.start(fighters, self.roller)
+        state = RULESET.initial_state(self.options)
+        for cid in IDS:
+            state = RULESET.seat(state, cid, example(cid), self.options)
+        self.start_state = state
+        self.state = state
+        self.outcomes = []
+        self._try(StartConflict())
 
     def _try(self, action: Action) -> None:
-        before = self.conflict
+        before = self.state
         try:
-            after = before.apply(action, self.roller, self.options)
+            outcome = RULESET.resolve(action, before, self.roller, self.options)
         except IllegalAction:
-            assert self.conflict is before
+            assert self.state is before
             return
-        assert after.undo() is before
-        assert after.undo() == before
-        assert after.hours == before.hours + after.log[-1].hours
-        self.conflict = after
+        self.state = RULESET.apply(before, outcome)
+        self.outcomes.append(outcome)
+
+    def _next(self) -> str | None:
+        if self.state.pending:
+            return self.state.pending[0].actor
+        return self.state.next
 
     @rule(victim=st.sampled_from(IDS), expertise=st.sampled_from(EXPERTISE), defend=st.booleans())
     def attack(self, victim: str, expertise: str, defend: bool) -> None:
-        who = self.conflict.next
+        who = self._next()
         if who is not None:
-            self._try(Attack(who, victim, expertise, defend=defend))
+            self._try(Attack(who, victim, expertise, defend=defend))  # type: ignore[arg-type]
 
     @rule(
         victim=st.none() | st.sampled_from(IDS),
-        resolve=st.integers(0, 4),
+        resolve=st.integers(1, 4),
         resist=st.booleans(),
         scope=st.integers(0, 4),
     )
     def occult(self, victim: str | None, resolve: int, resist: bool, scope: int) -> None:
-        who = self.conflict.next
+        who = self._next()
         if who is not None:
-            before = self.conflict.fighter(who).body.ir
+            before = self.state.characters[who].ir
+            n = len(self.outcomes)
             self._try(Occult(who, resolve, victim, resist, range_modifier=scope))
-            if self.conflict.log and self.conflict.log[-1].action == Occult(
-                who, resolve, victim, resist, range_modifier=scope
-            ):
-                assert self.conflict.fighter(who).body.ir == before - resolve
+            if len(self.outcomes) > n:
+                assert self.state.characters[who].ir == before - resolve
 
     @rule(
         expertise=st.sampled_from(("Sense", "Know", "Athletics", "Negotiate")),
@@ -93,9 +116,20 @@ class ConflictMachine(RuleBasedStateMachine):
         tn=st.none() | st.integers(0, 8),
     )
     def task(self, expertise: str, mode: str, tn: int | None) -> None:
-        who = self.conflict.next
+        who = self._next()
         if who is not None:
             self._try(Task(who, expertise, tn=tn, mode=mode))  # type: ignore[arg-type]
+
+    @rule(victim=st.sampled_from(IDS), effect=st.integers(0, 12))
+    def hurt(self, victim: str, effect: int) -> None:
+        self._try(TakeDamage(victim, effect))
+
+    @rule(survive=st.booleans())
+    def answer(self, survive: bool) -> None:
+        if self.state.pending:
+            who = self.state.pending[0].actor
+            self._try(SpendResolveToSurvive(who) if survive else AcceptFate(who))
+            assert not self.state.pending or self.state.pending[0].actor != who
 
     @rule(who=st.sampled_from(IDS))
     def vow(self, who: str) -> None:
@@ -111,66 +145,62 @@ class ConflictMachine(RuleBasedStateMachine):
 
     @rule()
     def recover(self) -> None:
-        if self.conflict.next is not None:
-            self._try(Recover(self.conflict.next))
+        who = self._next()
+        if who is not None:
+            self._try(Recover(who))
 
     @rule()
     def wait(self) -> None:
-        if self.conflict.next is not None:
-            self._try(Wait(self.conflict.next))
+        who = self._next()
+        if who is not None:
+            self._try(Wait(who))
 
     @rule(who=st.sampled_from(IDS), points=st.integers(1, 3))
     def spend(self, who: str, points: int) -> None:
         self._try(SpendResolve(who, points))
 
+    @rule()
+    def end_and_restart(self) -> None:
+        self._try(EndConflict())
+        self._try(StartConflict())
+
     @rule(who=st.sampled_from(IDS))
     def out_of_turn(self, who: str) -> None:
-        if who != self.conflict.next:
-            before = self.conflict
+        if self.state.order and who != self.state.next:
             try:
-                before.apply(Recover(who), self.roller, self.options)
+                RULESET.odds(Recover(who), self.state, self.options)
             except IllegalAction:
                 pass
             else:  # pragma: no cover - would be a bug
                 raise AssertionError("acting out of turn was allowed")
 
     @rule()
-    def store_and_reload(self) -> None:
-        c = self.conflict
-        back = run_script(to_script(c, self.options))
-        assert (back.fighters, back.order, back.hours, back.log) == (
-            c.fighters,
-            c.order,
-            c.hours,
-            c.log,
-        )
-        if c.previous is not None:
-            assert back.undo().fighters == c.previous.fighters
-
-    @rule()
-    def undo(self) -> None:
-        if self.conflict.previous is not None:
-            prev = self.conflict.previous
-            self.conflict = self.conflict.undo()
-            assert self.conflict is prev
+    def rebuild_from_stored_outcomes(self) -> None:
+        assert replay(RULESET, self.start_state, self.outcomes) == self.state
 
     @invariant()
-    def ap_never_negative(self) -> None:
-        for f in self.conflict.fighters:
-            assert f.body.ap >= 0
-            assert f.body.ir >= 0
+    def never_negative(self) -> None:
+        for f in self.state.characters.values():
+            assert f.ap >= 0 and f.ir >= 0 and f.damage >= 0
 
     @invariant()
-    def capped_ap_after_resolve_exhausted(self) -> None:
-        for f in self.conflict.fighters:
-            if f.body.ap_cap is not None:  # Resolve at 0: AP maximum 1 until it refreshes
-                assert f.body.ir == 0 and f.body.ap <= 1
+    def capped_ap_while_resolve_is_exhausted(self) -> None:
+        for f in self.state.characters.values():
+            if f.exhausted:  # Resolve at 0: AP maximum 1 until it refreshes
+                assert f.ir == 0 and f.ap <= 1
 
     @invariant()
-    def order_is_the_living_fighters(self) -> None:
-        living = {f.id for f in self.conflict.fighters if not f.body.dead}
-        assert sorted(self.conflict.order) == sorted(living)
+    def order_holds_living_fighters_once(self) -> None:
+        order = self.state.order
+        assert len(set(order)) == len(order)
+        assert all(not self.state.characters[c].dead for c in order)
+
+    @invariant()
+    def decisions_wait_on_living_terminal_characters(self) -> None:
+        for d in self.state.pending:
+            f = self.state.characters[d.actor]
+            assert not f.dead and (f.terminal or d.choices[0] == "sacrifice-credit")
 
 
-ConflictMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=30)
-TestConflict = ConflictMachine.TestCase
+TableMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=30)
+TestTable = TableMachine.TestCase

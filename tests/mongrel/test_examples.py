@@ -8,11 +8,18 @@ import pytest
 
 from referee.dice.roller import ScriptedRoller
 from referee.systems.mongrel import RULESET
-from referee.systems.mongrel.conflict import Attack, Conflict, Fighter
-from referee.systems.mongrel.damage import Hit, take_damage
+from referee.systems.mongrel.actions import (
+    AcceptFate,
+    Attack,
+    Check,
+    SpendResolveToSurvive,
+    StartConflict,
+    TakeDamage,
+    Task,
+)
+from referee.systems.mongrel.damage import Hit, take_damage, terminal_at
 from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
-from referee.systems.mongrel.ruleset import Check
 from referee.systems.mongrel.sheet import (
     action_points,
     infernal_resolve,
@@ -20,6 +27,7 @@ from referee.systems.mongrel.sheet import (
     terminal_damage,
     wound_threshold,
 )
+from referee.systems.mongrel.state import Fighter, State
 
 
 def test_ahvia_lies_effect_6() -> None:
@@ -27,7 +35,7 @@ def test_ahvia_lies_effect_6() -> None:
     roller = ScriptedRoller([6, 3, 1, 1])
     # 4d6 (Lie 4) against the listener's Social 3, rolling to equal or exceed it
     check = Check(level(ahvia, "Lie"), 3, "over", ahvia.identity.demon)
-    out = RULESET.resolve(check, None, roller, Options())
+    out = RULESET.resolve(check, RULESET.initial_state(Options()), roller, Options())
     roller.assert_exhausted()
     assert check.dice == 4 and out.target == 3
     assert out.success is True
@@ -39,7 +47,7 @@ def test_ahvia_negotiates_effect_3() -> None:
     ahvia = example("Ahvia")
     roller = ScriptedRoller([5])
     check = Check(level(ahvia, "Negotiate"), 3, "over", ahvia.identity.man)
-    out = RULESET.resolve(check, None, roller, Options())
+    out = RULESET.resolve(check, RULESET.initial_state(Options()), roller, Options())
     assert check.dice == 1
     assert out.details["successes"] == 1 and out.result == 3  # 1 die + Man 2
 
@@ -55,18 +63,26 @@ def test_vooruk_keeps_his_balance_effect_5() -> None:
         vooruk.identity.beast,
         difficulty=2,
     )
-    out = RULESET.resolve(check, None, roller, Options())
+    out = RULESET.resolve(check, RULESET.initial_state(Options()), roller, Options())
     assert check.dice == 3 and out.target == 5
     assert out.details["successes"] == 1 and out.result == 5  # 1 die + Beast 4
 
 
-def _duel() -> Conflict:
-    fighters = [Fighter.from_sheet(example("Vooruk")), Fighter.from_sheet(example("Giazza"))]
-    return Conflict.start(fighters, ScriptedRoller([]))
+def _table(*ids: str) -> State:
+    state = RULESET.initial_state(Options())
+    for cid in ids:
+        state = RULESET.seat(state, cid, example(cid), Options())
+    return state
 
 
-def _ap(c: Conflict) -> tuple[int, int]:
-    return c.fighter("vooruk").body.ap, c.fighter("giazza").body.ap
+def _duel() -> State:
+    state = _table("vooruk", "giazza")
+    out = RULESET.resolve(StartConflict(), state, ScriptedRoller([]), Options())
+    return RULESET.apply(state, out)
+
+
+def _ap(c: State) -> tuple[int, int]:
+    return c.characters["vooruk"].ap, c.characters["giazza"].ap
 
 
 @pytest.mark.parametrize(
@@ -96,45 +112,80 @@ def test_vooruk_attacks_giazza(
     roller = ScriptedRoller(faces)
     out = RULESET.resolve(Attack("vooruk", "giazza", "Rend", defend=defend), c, roller, Options())
     roller.assert_exhausted()
-    after = c.apply(Attack("vooruk", "giazza", "Rend", defend=defend), ScriptedRoller(faces))
-    assert out.success is hit
-    assert after.log[-1].result is not None and after.log[-1].result.success is hit
+    after = RULESET.apply(c, out)
+    assert out.success is hit and out.target == tn
     assert _ap(after) == ap
-    assert after.fighter("giazza").body.damage == damage
-    assert f"{mode} {tn}" in after.log[-1].summary
+    assert after.characters["giazza"].damage == damage
+    assert f"{mode} {tn}" in out.label
     assert after.order == ("giazza", "vooruk")
-    assert after.undo() == c
+
+
+def _hits(sheet: str, *effects: int, options: Options | None = None) -> list[Fighter]:
+    """The character after each hit, applied through the ruleset (take-damage)."""
+    opts = options or Options()
+    state = _table(sheet)
+    out: list[Fighter] = []
+    for e in effects:
+        outcome = RULESET.resolve(TakeDamage(sheet, e), state, ScriptedRoller([]), opts)
+        state = RULESET.apply(state, outcome)
+        out.append(state.characters[sheet])
+    return out
+
+
+def test_giazza_hit_for_5_3_and_2_collapses() -> None:
+    """Physique lowered by damage counts "for purposes of the Size/Physique table and
+    also for target-numbers" (the default). Giazza: Size 4, Physique 6, AP 4."""
+    five, eight, ten = _hits("giazza", 5, 3, 2)
+    # 5: 4 fill the Size row, 1 more is within Physique 6 -> Physique 5, 1 extra AP lost
+    assert (five.damage, five.physique, five.ap, five.collapsed) == (5, 5, 3, False)
+    # 3 more: 4 past Size, within Physique 5 -> Physique 4, another AP
+    assert (eight.damage, eight.physique, eight.ap, eight.collapsed) == (8, 4, 2, False)
+    # 2 more: 6 past Size exceeds Physique 4 -> collapse, every AP lost
+    assert (ten.damage, ten.physique, ten.ap, ten.collapsed) == (10, 4, 0, True)
+    assert not ten.terminal  # terminal at 3 x 4 + 4 = 16
+    # with the track keeping the sheet's Physique (the option off) he stands at 10
+    kept = _hits("giazza", 5, 3, 2, options=Options(physique_shrinks_track=False))[-1]
+    assert (kept.damage, kept.physique, kept.ap, kept.collapsed) == (10, 3, 1, False)
 
 
 def test_ahvia_is_killed_by_nine_points() -> None:
     ahvia = example("Ahvia")
     assert (ahvia.attributes.size, ahvia.attributes.physique) == (2, 3)
     assert terminal_damage(ahvia) == 9 and wound_threshold(ahvia) == 5
-    body = Fighter.from_sheet(ahvia).body
-    dead = take_damage(body, Hit(9), Options(), spend_resolve=False)
-    assert dead.terminal and dead.dead
-    eight = take_damage(body, Hit(8), Options(), spend_resolve=False)
+    (eight,) = _hits("alwia", 8)
     assert eight.collapsed and eight.ap == 0 and not eight.terminal and not eight.dead
-    # spending 1 Infernal Resolve avoids death: full AP, still terminal
-    saved = take_damage(body, Hit(9), Options(), spend_resolve=True)
-    assert not saved.dead and saved.terminal and saved.ir == 5 and saved.ap == 6
-    # with no Resolve left, death
-    assert take_damage(replace(body, ir=0), Hit(9), Options()).dead
+    state = _table("alwia")
+    out = RULESET.resolve(TakeDamage("alwia", 9), state, ScriptedRoller([]), Options())
+    nine = RULESET.apply(state, out)
+    assert nine.characters["alwia"].terminal and not nine.characters["alwia"].dead
+    assert [d.choices for d in nine.pending] == [("spend-resolve-to-survive", "accept-fate")]
+    # she may expend 1 Infernal Resolve to avoid dying: full AP, still terminal
+    saved = RULESET.resolve(SpendResolveToSurvive("alwia"), nine, ScriptedRoller([]), Options())
+    f = RULESET.apply(nine, saved).characters["alwia"]
+    assert not f.dead and f.terminal and f.ir == 5 and f.ap == 6
+    assert saved.label.startswith("terminal hit; 1 Infernal Resolve spent")
+    died = RULESET.resolve(AcceptFate("alwia"), nine, ScriptedRoller([]), Options())
+    assert RULESET.apply(nine, died).characters["alwia"].dead
+    # with no Resolve to spare, death
+    broke = replace(state, characters={"alwia": replace(state.characters["alwia"], ir=1)})
+    out = RULESET.resolve(TakeDamage("alwia", 9), broke, ScriptedRoller([]), Options())
+    assert RULESET.apply(broke, out).characters["alwia"].dead
 
 
 def test_damage_track_zones() -> None:
-    body = Fighter.from_sheet(example("Ahvia")).body  # Size 2, Physique 3, AP 6
-    two = take_damage(body, Hit(2), Options())
+    f = _table("alwia").characters["alwia"]  # Size 2, Physique 3, AP 6
+    o = Options()
+    two, _ = take_damage(f, Hit(2), o)
     assert (two.damage, two.ap, two.physique_loss) == (2, 6, 0)  # the Size row only
-    three = take_damage(two, Hit(1), Options())
+    three, _ = take_damage(two, Hit(1), o)
     assert (three.ap, three.physique_loss, three.collapsed) == (5, 1, False)
-    assert three.current_physique == 2
-    six = take_damage(three, Hit(3), Options())  # past Size + Physique = 5
+    assert three.physique == 2
+    six, _ = take_damage(three, Hit(3), o)  # past Size + Physique
     assert six.collapsed and six.ap == 0
-    hit_again = take_damage(six, Hit(1), Options(), spend_resolve=False)
-    assert hit_again.terminal and hit_again.dead
+    again, terminal = take_damage(six, Hit(1), o)
+    assert terminal and again.terminal and not again.dead  # the player chooses
     # weapons add, armour subtracts, shunting to Beauty keeps one point permanent
-    shunted = take_damage(body, Hit(3, weapon=1, armor=2, shunt_to_beauty=2), Options())
+    shunted, _ = take_damage(f, Hit(3, weapon=1, armor=2, shunt_to_beauty=2), o)
     assert shunted.damage == 0 and shunted.beauty_loss == 2 and shunted.beauty_permanent == 1
 
 
@@ -145,28 +196,31 @@ def test_example_derived_scores() -> None:
 
 
 def test_a_power_augments_an_appropriate_expertise() -> None:
-    from referee.systems.mongrel.conflict import Task
-
-    c = Conflict.start([Fighter.from_sheet(example("Ahvia"))], ScriptedRoller([]))
-    # Wings (2 points of Diabolic Power) add two dice to Athletics 2
-    after = c.apply(Task("alwia", "Athletics", power="Wings"), ScriptedRoller([1, 2, 3, 4]))
-    assert after.log[-1].faces == (1, 2, 3, 4)
     from referee.errors import IllegalAction
 
+    c = _table("alwia")
+    # Wings (2 points of Diabolic Power) add two dice to Athletics 2
+    out = RULESET.resolve(
+        Task("alwia", "Athletics", power="Wings"), c, ScriptedRoller([1, 2, 3, 4]), Options()
+    )
+    assert [d.face for d in out.faces] == [1, 2, 3, 4]
     with pytest.raises(IllegalAction, match="no power"):
-        c.apply(Task("alwia", "Athletics", power="Tail"), ScriptedRoller([]))
+        RULESET.odds(Task("alwia", "Athletics", power="Tail"), c, Options())
 
 
 def test_damage_options() -> None:
-    body = Fighter.from_sheet(example("Ahvia")).body
-    three = take_damage(body, Hit(3), Options(ap_loss_once=True))
-    four = take_damage(three, Hit(1), Options(ap_loss_once=True))
+    f = _table("alwia").characters["alwia"]
+    once = Options(ap_loss_once=True)
+    three, _ = take_damage(f, Hit(3), once)
+    four, _ = take_damage(three, Hit(1), once)
     assert (three.ap, four.ap) == (5, 5)  # only the crossing hit costs the extra AP
-    assert take_damage(three, Hit(1), Options()).ap == 4
-    # with the track shrinking, Physique 3 -> 2 lowers the terminal point to 8
-    shrunk = take_damage(body, Hit(3), Options(physique_shrinks_track=True))
-    assert shrunk.terminal_at(Options(physique_shrinks_track=True)) == 8
-    assert take_damage(shrunk, Hit(5), Options(physique_shrinks_track=True), False).dead
+    assert take_damage(three, Hit(1), Options())[0].ap == 4
+    # the track shrinks by default: Physique 3 -> 2 lowers the terminal point to 8
+    shrunk, _ = take_damage(f, Hit(3), Options())
+    assert terminal_at(shrunk, Options()) == 8
+    assert take_damage(shrunk, Hit(5), Options())[1]
+    kept = Options(physique_shrinks_track=False)
+    assert terminal_at(shrunk, kept) == 9 and not take_damage(shrunk, Hit(5), kept)[1]
 
 
 def test_credit_follows_social_4_to_5() -> None:

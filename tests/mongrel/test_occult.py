@@ -1,23 +1,27 @@
-"""Occult as a conflict action, Resist as its defence, and their exact odds."""
+"""Occult as a conflict action, Resist as its defence, and their exact odds against an
+independent reading of the text."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from itertools import product
+from typing import Any
 
 import pytest
 
-from referee.dice.brute import brute_force
+from referee.dice.odds import Distribution
 from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction, RulesError
+from referee.systems.base import Action, Outcome
 from referee.systems.mongrel import RULESET
-from referee.systems.mongrel.conflict import (
+from referee.systems.mongrel.actions import (
     Attack,
-    Conflict,
-    Fighter,
     Occult,
+    OccultRoll,
     Recover,
     Rest,
+    StartConflict,
     Task,
 )
 from referee.systems.mongrel.examples import example
@@ -28,56 +32,123 @@ from referee.systems.mongrel.sorcery import (
     occult_hours,
     occult_modifier,
 )
+from referee.systems.mongrel.state import State
 
-NO_DICE = ScriptedRoller([])
+OPTS = Options()
 
-
-def _duel(first: str = "alwia", second: str = "vooruk") -> Conflict:
-    """Alwia (Occult 1, Demon 4, Spirit 6, IR 6) against Vooruk (Resist 1, Demon 1, Spirit 3)."""
-    fs = (Fighter.from_sheet(example(first)), Fighter.from_sheet(example(second)))
-    return Conflict(fs, (first, second))
-
-
-def _pool(faces: tuple[int, ...], tn: int, identity: int) -> tuple[bool, int]:
-    """A roll-under check below TN 6 from first principles: dice at most the TN + Identity."""
-    assert tn < 6  # no special case applies
-    hits = sum(1 for f in faces if f <= tn)
-    return hits > 0, hits + identity if hits else 0
+# -- an independent reader, straight from the text ------------------------------------
+#
+# Task Resolution (the pool, the scoped special cases, zero Expertise) and Sorcery
+# Expertise: at least 1 Infernal Resolve is spent before the roll and each point
+# beyond the first adds +1 Effect; the working rolls under the sorcerer's Spirit made
+# harder by the Modifiers; Resist (the product's ruling) rolls under the target's own
+# Spirit with its Demon, and its Effect is subtracted from the working's (floor 0) or,
+# under "cancel", any success negates it. No package rule function is used.
 
 
-# -- the rule function ---------------------------------------------------------
+def text_pool(faces: tuple[int, ...], tn: int, identity: int) -> tuple[bool, int]:
+    """A roll-under check of any size (0 dice: one die twice), read from the text."""
+    n = len(faces)
+    if tn >= 6 and 2 * faces.count(6) >= n:
+        return False, 0
+    hits = len([f for f in faces if f <= tn])
+    return (True, hits + identity) if hits else (False, 0)
 
 
-@pytest.mark.parametrize("mode", ["subtract", "cancel"])
-@pytest.mark.parametrize(
-    ("dice", "spirit", "resist", "rspirit", "scope"),
-    [(1, 6, 1, 3, 0), (2, 4, 2, 5, 1), (3, 6, 0, 4, 2), (0, 5, 1, 6, 0), (2, 7, None, None, 3)],
-)
-def test_net_effect_odds_equal_brute_force(
-    dice: int, spirit: int, resist: int | None, rspirit: int | None, scope: int, mode: str
-) -> None:
-    proc = occult_attack(
-        dice, spirit, 3, resolve_spent=2, scope_modifier=scope, resist_dice=resist,
-        resist_spirit=rspirit, resist_identity=1, resist_mode=mode,  # type: ignore[arg-type]
-    )  # fmt: skip
-    exact = proc.odds().map(lambda r: (r.success, r.effect))
-    assert exact == brute_force(
-        proc.groups, lambda f: (lambda r: (r.success, r.effect))(proc.apply(f))
+def text_check(faces: tuple[int, ...], dice: int, tn: int, identity: int) -> tuple[bool, int]:
+    if dice == 0:
+        return (True, 1) if all(text_pool((f,), tn, 0)[0] for f in faces) else (False, 0)
+    return text_pool(faces, tn, identity)
+
+
+def text_occult(
+    faces: tuple[int, ...],
+    dice: int,
+    spirit: int,
+    demon: int,
+    resolve: int,
+    scope: int,
+    resist: tuple[int, int, int] | None,
+    mode: str,
+) -> tuple[bool, int]:
+    """(the working succeeded, Infernal Resolve lost)."""
+    n = dice or 2
+    ok, effect = text_check(faces[:n], dice, spirit - scope, demon)
+    if not ok:
+        return False, 0
+    effect += resolve - 1
+    if resist is None:
+        return True, effect
+    rdice, rspirit, rdemon = resist
+    rok, reffect = text_check(faces[n:], rdice, rspirit, rdemon)
+    if not rok:
+        return True, effect
+    return True, 0 if mode == "cancel" else max(0, effect - reffect)
+
+
+def text_occult_odds(
+    dice: int,
+    spirit: int,
+    demon: int,
+    resolve: int,
+    scope: int,
+    resist: tuple[int, int, int] | None,
+    mode: str,
+) -> Distribution[tuple[bool, int]]:
+    rolled = (dice or 2) + (0 if resist is None else resist[0] or 2)
+    return Distribution(
+        Counter(
+            text_occult(f, dice, spirit, demon, resolve, scope, resist, mode)
+            for f in product(range(1, 7), repeat=rolled)
+        )
     )
 
 
-def test_net_effect_from_first_principles() -> None:
-    """2 Occult dice under Spirit 5 (Demon 3, 3 Resolve) against 2 Resist under Spirit 4
-    (Demon 1), enumerated by hand: subtract the Resist Effect, floor 0."""
-    proc = occult_attack(2, 5, 3, 3, resist_dice=2, resist_spirit=4, resist_identity=1)
-    counts: dict[int, int] = {}
-    for faces in product(range(1, 7), repeat=4):
-        ok, eff = _pool(faces[:2], 5, 3)
-        rok, reff = _pool(faces[2:], 4, 1)
-        net = 0 if not ok else max(0, eff + 2 - (reff if rok else 0))
-        counts[net] = counts.get(net, 0) + 1
-        assert proc.apply(faces).effect == net
-    assert proc.odds().map(lambda r: r.effect).weights() == counts
+CASES = [
+    (1, 6, 4, 3, 0, (1, 3, 1)),
+    (2, 4, 3, 2, 1, (2, 5, 1)),
+    (3, 6, 3, 1, 2, (0, 4, 2)),
+    (0, 5, 2, 2, 0, (1, 6, 1)),
+    (2, 7, 3, 2, 3, None),
+    (2, 5, 4, 1, 0, (2, 4, 1)),
+]
+
+
+@pytest.mark.parametrize("mode", ["subtract", "cancel"])
+@pytest.mark.parametrize(("dice", "spirit", "demon", "resolve", "scope", "resist"), CASES)
+def test_occult_odds_agree_with_the_text(
+    dice: int,
+    spirit: int,
+    demon: int,
+    resolve: int,
+    scope: int,
+    resist: tuple[int, int, int] | None,
+    mode: str,
+) -> None:
+    expected = text_occult_odds(dice, spirit, demon, resolve, scope, resist, mode)
+    rdice, rspirit, rdemon = resist if resist is not None else (None, None, 0)
+    proc = occult_attack(
+        dice, spirit, demon, resolve, scope_modifier=scope, resist_dice=rdice,
+        resist_spirit=rspirit, resist_identity=rdemon, resist_mode=mode,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert proc.odds().map(lambda r: (r.success, r.effect)) == expected
+    action = OccultRoll(
+        dice, spirit, resolve, demon, scope, 0, 0, rdice, rspirit, rdemon, mode,  # type: ignore[arg-type]
+    )  # fmt: skip
+    odds = RULESET.odds(action, RULESET.initial_state(OPTS), OPTS)
+    assert odds.map(lambda r: (r.success, r.effect)) == expected
+
+
+def test_occult_in_a_conflict_agrees_with_the_text() -> None:
+    """Alwia (Occult 1, Demon 4, Spirit 6) on Vooruk (Resist 1 under Spirit 3, Demon 1)."""
+    action = Occult("alwia", resolve=3, target="vooruk", resist=True, range_modifier=1)
+    for mode in ("subtract", "cancel"):
+        opts = Options(resist_mode=mode)  # type: ignore[arg-type]
+        odds = RULESET.odds(action, _duel(), opts).map(lambda r: (r.success, r.effect))
+        assert odds == text_occult_odds(1, 6, 4, 3, 1, (1, 3, 1), mode)
+
+
+# -- the rule function ---------------------------------------------------------------
 
 
 def test_resist_modes() -> None:
@@ -112,146 +183,153 @@ def test_hours_and_modifiers() -> None:
     assert proc.apply((2, 3)).working.successes == 1
 
 
-# -- in a conflict -------------------------------------------------------------
+# -- in a conflict ---------------------------------------------------------------------
+
+
+def _duel(first: str = "alwia", second: str = "vooruk") -> State:
+    """Alwia (Occult 1, Demon 4, Spirit 6, IR 6) against Vooruk (Resist 1, Demon 1, Spirit 3)."""
+    state = RULESET.initial_state(OPTS)
+    for cid in (first, second):
+        state = RULESET.seat(state, cid, example(cid), OPTS)
+    return replace(state, order=(first, second))
+
+
+def _put(state: State, cid: str, **values: Any) -> State:
+    f = replace(state.characters[cid], **values)
+    return replace(state, characters={**state.characters, cid: f})
+
+
+def _do(
+    state: State, action: Action, faces: tuple[int, ...] = (), options: Options = OPTS
+) -> tuple[Outcome, State]:
+    roller = ScriptedRoller(list(faces))
+    out = RULESET.resolve(action, state, roller, options)
+    roller.assert_exhausted()
+    return out, RULESET.apply(state, out)
 
 
 def test_occult_attack_resisted_drains_resolve_and_collapses() -> None:
-    c = _duel()
     a = Occult("alwia", resolve=3, target="vooruk", resist=True)
-    after = c.apply(a, ScriptedRoller([2, 3]))
-    al, vo = after.fighter("alwia").body, after.fighter("vooruk").body
+    out, after = _do(_duel(), a, (2, 3))
+    al, vo = after.characters["alwia"], after.characters["vooruk"]
     assert al.ir == 6 - 3 and al.ap == 6 - 1  # Resolve spent first; resisting forced 1 AP
     # Effect 1 + Demon 4 + 2 extra Resolve = 7, Resist 1 + Demon 1 = 2: net 5 of Vooruk's 3
-    assert vo.ir == 0 and vo.collapsed and vo.ap == 0 and vo.ap_cap == 1
-    assert after.hours == 1 and after.log[-1].hours == 1
+    assert vo.ir == 0 and vo.collapsed and vo.ap == 0 and vo.exhausted
+    assert after.hours == 1 and out.details["hours"] == 1
     assert after.order == ("vooruk", "alwia")
-    assert after.undo() is c
     # an AP maximum of 1 until Resolve refreshes
-    rec = after.apply(Recover("vooruk"), NO_DICE).apply(Recover("alwia"), NO_DICE)
-    assert rec.fighter("vooruk").body.ap == 1
-    rested = rec.apply(Rest("vooruk"), NO_DICE)
-    assert rested.fighter("vooruk").body.ap_cap is None and rested.hours == 2
+    _, rec = _do(after, Recover("vooruk"))
+    _, rec = _do(rec, Recover("alwia"))
+    assert rec.characters["vooruk"].ap == 1
+    _, rested = _do(rec, Rest("vooruk"))
+    assert not rested.characters["vooruk"].exhausted and rested.hours == 2
 
 
 def test_unresisted_occult_and_misses() -> None:
-    c = _duel()
-    hit = c.apply(Occult("alwia", resolve=1, target="vooruk"), ScriptedRoller([4]))
-    assert hit.fighter("vooruk").body.ir == 0  # Effect 5 drains all 3 (floor 0)
-    assert hit.fighter("alwia").body.ap == 6  # a hit costs no AP
-    miss = c.apply(Occult("alwia", resolve=2, target="vooruk"), ScriptedRoller([6]))
-    assert miss.fighter("alwia").body.ap == 5 and miss.fighter("alwia").body.ir == 4
-    assert miss.fighter("vooruk").body.ir == 3
-    assert "miss" in miss.log[-1].summary
+    _, hit = _do(_duel(), Occult("alwia", resolve=1, target="vooruk"), (4,))
+    assert hit.characters["vooruk"].ir == 0  # Effect 5 drains all 3 (floor 0)
+    assert hit.characters["alwia"].ap == 6  # a hit costs no AP
+    out, miss = _do(_duel(), Occult("alwia", resolve=2, target="vooruk"), (6,))
+    assert miss.characters["alwia"].ap == 5 and miss.characters["alwia"].ir == 4
+    assert miss.characters["vooruk"].ir == 3
+    assert "miss" in out.label
 
 
 def test_resist_without_ap_cost_and_cancel_mode() -> None:
-    c = _duel()
     o = Options(resist_costs_ap=False, resist_mode="cancel")
-    after = c.apply(Occult("alwia", target="vooruk", resist=True), ScriptedRoller([2, 3]), o)
-    assert after.fighter("alwia").body.ap == 6 and after.fighter("vooruk").body.ap == 3
-    assert after.fighter("vooruk").body.ir == 3  # cancelled
+    _, after = _do(_duel(), Occult("alwia", target="vooruk", resist=True), (2, 3), o)
+    assert after.characters["alwia"].ap == 6 and after.characters["vooruk"].ap == 3
+    assert after.characters["vooruk"].ir == 3  # cancelled
 
 
 def test_occult_working_without_target_and_with_power_dice() -> None:
-    c = _duel()
-    w = c.apply(
-        Occult("alwia", resolve=2, tn=3, mode="over", range_modifier=1), ScriptedRoller([5])
-    )
-    entry = w.log[-1]
-    assert entry.result is not None and entry.result.effect == 1 + 4 + 1
-    assert [m.value for m in entry.modifiers] == [1, 1]  # roll-over TN 3 + 1; +1 Effect
+    action = Occult("alwia", resolve=2, tn=3, mode="over", range_modifier=1)
+    out, _ = _do(_duel(), action, (5,))
+    assert out.details["working"]["effect"] == 1 + 4 + 1  # type: ignore[index]
+    assert [m.value for m in out.modifiers] == [1, 1]  # roll-over TN 3 + 1; +1 Effect
     # a failed working that attacks nobody is a failed task: no AP lost (only misses cost)
-    failed = c.apply(Occult("alwia", tn=3, mode="over"), ScriptedRoller([2]))
-    assert failed.log[-1].summary.endswith("failure")
-    assert failed.fighter("alwia").body.ap == 6 and failed.fighter("alwia").body.ir == 5
+    failed, after = _do(_duel(), Occult("alwia", tn=3, mode="over"), (2,))
+    assert failed.label.endswith("failure")
+    assert after.characters["alwia"].ap == 6 and after.characters["alwia"].ir == 5
     # a Power augmenting Occult adds dice - and hours
-    p = c.apply(Occult("alwia", power="Wings"), ScriptedRoller([1, 2, 3]))
-    assert p.hours == 3 and p.log[-1].faces == (1, 2, 3)
+    p, after = _do(_duel(), Occult("alwia", power="Wings"), (1, 2, 3))
+    assert after.hours == 3 and [d.face for d in p.faces] == [1, 2, 3]
 
 
 def test_occult_refusals() -> None:
     c = _duel()
-    with pytest.raises(IllegalAction, match="Infernal Resolve"):
-        c.apply(Occult("alwia", resolve=0, target="vooruk"), NO_DICE)
-    with pytest.raises(IllegalAction, match="Infernal Resolve"):
-        c.apply(Occult("alwia", resolve=7, target="vooruk"), NO_DICE)
-    with pytest.raises(IllegalAction, match="only the target"):
-        c.apply(Occult("alwia", resist=True), NO_DICE)
-    with pytest.raises(IllegalAction, match="not next"):
-        c.apply(Occult("vooruk", target="alwia"), NO_DICE)
-    with pytest.raises(IllegalAction, match="occult action"):
-        c.apply(Attack("alwia", "vooruk", "Occult"), NO_DICE)
-    with pytest.raises(IllegalAction, match="occult action"):
-        c.apply(Task("alwia", "Occult"), NO_DICE)
-    with pytest.raises(IllegalAction, match="own attribute"):
-        c.apply(Occult("alwia", target="vooruk", tn=3, mode="over"), NO_DICE)
-    v = c.fighter("vooruk")
-    down = c._put(replace(v, body=replace(v.body, collapsed=True, ap=0)))
+    for action, message in (
+        (Occult("alwia", resolve=7, target="vooruk"), "Infernal Resolve"),
+        (Occult("alwia", resist=True), "only the target"),
+        (Occult("vooruk", target="alwia"), "not next"),
+        (Attack("alwia", "vooruk", "Occult"), "occult action"),
+        (Task("alwia", "Occult"), "occult action"),
+        (Occult("alwia", target="vooruk", tn=3, mode="over"), "own attribute"),
+    ):
+        with pytest.raises(IllegalAction, match=message):
+            RULESET.odds(action, c, OPTS)
+    with pytest.raises(IllegalAction, match="at least 1 Infernal Resolve"):
+        Occult("alwia", resolve=0, target="vooruk")
+    down = _put(c, "vooruk", collapsed=True, ap=0)
     with pytest.raises(IllegalAction, match="cannot resist"):
-        down.apply(Occult("alwia", target="vooruk", resist=True), NO_DICE)
+        RULESET.odds(Occult("alwia", target="vooruk", resist=True), down, OPTS)
 
 
 def test_terminal_sorcerer_spending_the_last_resolve_dies() -> None:
-    c = _duel()
-    a = c.fighter("alwia")
-    c = c._put(replace(a, body=replace(a.body, terminal=True)))
-    after = c.apply(Occult("alwia", resolve=6, target="vooruk"), NO_DICE)
-    assert after.fighter("alwia").body.dead and after.order == ("vooruk",)
-    assert after.fighter("vooruk").body.ir == 3  # the working was never rolled
+    c = _put(_duel(), "alwia", terminal=True)
+    out, after = _do(c, Occult("alwia", resolve=6, target="vooruk"))
+    assert after.characters["alwia"].dead and after.order == ("vooruk",)
+    assert after.characters["vooruk"].ir == 3  # the working was never rolled
+    assert out.faces == () and "dies" in out.label
 
 
 def test_terminal_target_drained_to_zero_dies() -> None:
-    c = _duel()
-    v = c.fighter("vooruk")
-    c = c._put(replace(v, body=replace(v.body, terminal=True)))
-    after = c.apply(Occult("alwia", target="vooruk"), ScriptedRoller([1]))
-    assert after.fighter("vooruk").body.dead and "dies" in after.log[-1].summary
+    c = _put(_duel(), "vooruk", terminal=True)
+    out, after = _do(c, Occult("alwia", target="vooruk"), (1,))
+    assert after.characters["vooruk"].dead and "dies" in out.label
 
 
-def test_ruleset_odds_and_outcome_agree_with_the_roll() -> None:
-    c = _duel()
+def test_ruleset_outcome_details() -> None:
     a = Occult("alwia", resolve=2, target="vooruk", resist=True, scale_modifier=2)
-    dist = RULESET.odds(a, c, Options())
-    plan_groups = ((1, 6), (1, 6))
-    assert dist == brute_force(
-        plan_groups, lambda f: c.apply(a, ScriptedRoller(list(f))).log[-1].result
-    )
-    out = RULESET.resolve(a, c, ScriptedRoller([4, 2]), Options())
+    out = RULESET.resolve(a, _duel(), ScriptedRoller([4, 2]), OPTS)
     assert out.details["hours"] == 1 and out.details["elapsed_hours"] == 1
-    assert out.details["working"]["effect"] == 1 + 4 + 1
-    assert out.details["resist"]["effect"] == 2 and out.result == 4
+    assert out.record("working")["effect"] == 1 + 4 + 1
+    assert out.record("resist")["effect"] == 2 and out.result == 4
     assert out.modifiers[0].source.startswith("Occult over a large area")
 
 
 def test_chill_is_defended_like_any_attack() -> None:
     c = _duel("giazza", "vooruk")  # Giazza: Chill 1, Man 5, Demon 0
-    after = c.apply(Attack("giazza", "vooruk", "Chill", defend=True), ScriptedRoller([3]))
-    g, v = after.fighter("giazza").body, after.fighter("vooruk").body
+    _, after = _do(c, Attack("giazza", "vooruk", "Chill", defend=True), (3,))
+    g, v = after.characters["giazza"], after.characters["vooruk"]
     assert g.ap == 4 - 1 and v.ap == 3 - 1  # both pay for the defence
     assert v.ir == 3 - 1  # over Vooruk's Spirit 3: Effect 1 + Demon 0
     with pytest.raises(IllegalAction, match="physical attacks"):
-        c.apply(Attack("giazza", "vooruk", "Chill", weapon=1), NO_DICE)
+        RULESET.odds(Attack("giazza", "vooruk", "Chill", weapon=1), c, OPTS)
 
 
 def test_fatigue_counts_refreshes_per_hour() -> None:
-    c = _duel("vooruk", "giazza")  # Vooruk: Physique 7, Giazza: Physique 6
-    g = c.fighter("giazza")
-    c = c._put(replace(g, refreshes=6, refresh_hour=0, body=replace(g.body, ap=2)))
-    c = c.apply(Rest("vooruk", 1), NO_DICE)  # an hour passes for everyone
+    c = _put(_duel("vooruk", "giazza"), "giazza", refreshes=6, refresh_hour=0, ap=2)
+    _, c = _do(c, Rest("vooruk", 1))  # an hour passes for everyone
     assert c.hours == 1
-    c = c.apply(Recover("vooruk"), NO_DICE)  # Vooruk at full AP: refresh does nothing new
-    after = c.apply(Recover("giazza"), NO_DICE)
-    assert after.fighter("giazza").body.ap == 3  # fatigued: a new hour does not help
-    g2 = c.fighter("giazza")
-    fresh = c._put(replace(g2, refreshes=5))
-    after = fresh.apply(Recover("giazza"), NO_DICE)
-    f = after.fighter("giazza")
-    assert f.body.ap == 4 and f.refreshes == 1 and f.refresh_hour == 1  # a new hour's count
+    _, c = _do(c, Recover("vooruk"))  # Vooruk at full AP: refresh does nothing new
+    _, after = _do(c, Recover("giazza"))
+    assert after.characters["giazza"].ap == 3  # fatigued: a new hour does not help
+    fresh = _put(c, "giazza", refreshes=5)
+    _, after = _do(fresh, Recover("giazza"))
+    f = after.characters["giazza"]
+    assert f.ap == 4 and f.refreshes == 1 and f.refresh_hour == 1  # a new hour's count
 
 
 def test_no_resolve_no_working() -> None:
-    c = _duel()
-    a = c.fighter("alwia")
-    c = c._put(replace(a, body=replace(a.body, ir=0)))
+    c = _put(_duel(), "alwia", ir=0)
     with pytest.raises(IllegalAction, match="no Infernal Resolve left"):
-        c.apply(Occult("alwia", target="vooruk"), NO_DICE)
+        RULESET.odds(Occult("alwia", target="vooruk"), c, OPTS)
+
+
+def test_a_working_outside_a_conflict_needs_no_turn() -> None:
+    state = replace(_duel(), order=())
+    out, after = _do(state, Occult("vooruk"), (2, 2))  # Vooruk has no Occult: 1 die twice
+    assert out.success and out.result == 1 and after.hours == 2
+    started = _do(state, StartConflict())[1]
+    assert started.order == ("vooruk", "alwia")

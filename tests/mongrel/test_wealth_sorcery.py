@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
+from fractions import Fraction
+from itertools import product
 
 import pytest
 
-from referee.dice.brute import brute_force
+from referee.dice.odds import Distribution
+from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction, InvalidSheet
+from referee.systems.mongrel import RULESET
+from referee.systems.mongrel.actions import Buy, BuyRoll, DeclinePurchase, SacrificeCredit
 from referee.systems.mongrel.advancement import (
     award,
     raise_attribute,
@@ -15,9 +21,16 @@ from referee.systems.mongrel.advancement import (
     raise_identity,
 )
 from referee.systems.mongrel.examples import example
+from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.sheet import credit, identity_now, level
 from referee.systems.mongrel.sorcery import occult_hours, occult_procedure
-from referee.systems.mongrel.wealth import buy_procedure, sacrifice, social_changed, transfer
+from referee.systems.mongrel.wealth import (
+    buy_procedure,
+    sacrifice,
+    social_changed,
+    transfer,
+    window_probability,
+)
 
 
 def test_starting_credit_is_social_at_home_and_1_elsewhere() -> None:
@@ -25,15 +38,71 @@ def test_starting_credit_is_social_at_home_and_1_elsewhere() -> None:
     assert v["Mekag"] == 5 and v["Nuin"] == 1 and len(v) == 7
 
 
+# Character wealth, read straight from the text (RULINGS, Buying): a die buys when it
+# exceeds the seller's Social and is at most the buyer's Credit; with no die above the
+# Social but one within the Credit, the item can be had for 1 Credit. Zero Expertise
+# (Task Resolution): one die twice, both must succeed - both buy, or both within the
+# Credit ("succeeds at the Credit but fails against the Social") for the sacrifice.
+
+
+def text_buy(faces: tuple[int, ...], social: int, credit: int, zero: bool) -> str:
+    if zero:
+        if all(social < f <= credit for f in faces):
+            return "bought"
+        return "sacrifice" if all(f <= credit for f in faces) else "no"
+    if any(social < f <= credit for f in faces):
+        return "bought"
+    if not any(f > social for f in faces) and any(f <= credit for f in faces):
+        return "sacrifice"
+    return "no"
+
+
 def test_buying_window_and_sacrifice() -> None:
     proc = buy_procedure(2, seller_social=3, credit=5)
     assert proc.apply((4, 1)).result == "bought"
     assert proc.apply((2, 1)).result == "sacrifice"
     assert proc.apply((6, 6)).result == "no"
-    for dice in (1, 2, 3):
-        for social, cr in ((3, 5), (5, 2), (0, 6)):
-            p = buy_procedure(dice, social, cr)
-            assert p.odds() == brute_force([(dice, 6)], p.apply)
+
+
+@pytest.mark.parametrize("dice", [0, 1, 2, 3])
+@pytest.mark.parametrize(("social", "credit"), [(3, 5), (5, 2), (0, 6), (2, 2), (4, 4), (1, 6)])
+def test_buying_odds_agree_with_the_text(dice: int, social: int, credit: int) -> None:
+    rolls = product(range(1, 7), repeat=dice or 2)
+    expected = Distribution(Counter(text_buy(f, social, credit, dice == 0) for f in rolls))
+    assert window_probability(dice, social, credit) == expected
+    action = BuyRoll(dice, social, credit)
+    assert RULESET.odds(action, RULESET.initial_state(Options()), Options()) == expected
+
+
+def test_buying_with_zero_expertise_follows_the_zero_expertise_rule() -> None:
+    """Task Resolution: with Expertise 0 one rolls 1 die twice and both must succeed."""
+    proc = buy_procedure(0, seller_social=3, credit=5)
+    assert proc.groups == ((2, 6),)
+    assert proc.apply((4, 5)).result == "bought"
+    assert proc.apply((4, 2)).result == "sacrifice"  # both within Credit, one not above Social
+    assert proc.apply((4, 6)).result == "no"  # the 6 is over the Credit
+    # Social 3, Credit 5: each roll buys 2/6 of the time, so (1/3)^2; both within 5: (5/6)^2
+    odds = window_probability(0, 3, 5)
+    assert odds.probability("bought") == Fraction(1, 9)
+    assert odds.probability("sacrifice") == Fraction(25, 36) - Fraction(1, 9)
+    # a character with no Negotiate buys through the ruleset the same way (Vooruk)
+    state = RULESET.seat(RULESET.initial_state(Options()), "v", example("vooruk"), Options())
+    out = RULESET.resolve(Buy("v", seller_social=3), state, ScriptedRoller([4, 5]), Options())
+    assert out.label == "Vooruk buys it" and out.details["zero_expertise"] is True
+
+
+def test_a_sacrifice_is_the_buyers_choice() -> None:
+    state = RULESET.seat(RULESET.initial_state(Options()), "g", example("giazza"), Options())
+    out = RULESET.resolve(Buy("g", seller_social=5), state, ScriptedRoller([2]), Options())
+    waiting = RULESET.apply(state, out)  # Negotiate 1: a 2 is within Credit 4, not above 5
+    assert [d.choices for d in waiting.pending] == [("sacrifice-credit", "decline-purchase")]
+    paid = RULESET.resolve(SacrificeCredit("g"), waiting, ScriptedRoller([]), Options())
+    after = RULESET.apply(waiting, paid)
+    assert after.pending == () and credit(after.characters["g"].sheet)["Nuin"] == 3
+    kept = RULESET.apply(
+        waiting, RULESET.resolve(DeclinePurchase("g"), waiting, ScriptedRoller([]), Options())
+    )
+    assert kept.pending == () and credit(kept.characters["g"].sheet)["Nuin"] == 4
 
 
 def test_transfers_cost_two_for_one_and_home_credit_follows_social() -> None:
@@ -62,6 +131,12 @@ def test_character_point_costs() -> None:
         raise_expertise(g, "Melee", set())
     with pytest.raises(InvalidSheet, match="Size and Spirit"):
         raise_attribute(g, "size", {"size"})
+    # the Power Expertise stays with the primary Identity (Giazza is Man-primary)
+    with pytest.raises(
+        IllegalAction, match=r"Diabolic Power is refused.*Power only for the primary"
+    ):
+        raise_expertise(g, "Diabolic Power", {"Diabolic Power"})
+    assert level(raise_expertise(g, "Borg Power", {"Borg Power"}), "Borg Power") == 2
     speed = raise_attribute(g, "speed", {"speed"})  # adult: any values
     assert speed.character_points == 10 and speed.raised == {"speed": 1}
 
@@ -90,7 +165,7 @@ def test_untrusted_numbers_are_bounded() -> None:
 
 
 def test_an_improved_character_still_meets_the_creation_rules() -> None:
-    from referee.systems.mongrel.conflict import Fighter
+    from referee.systems.mongrel.state import fighter
     from referee.systems.mongrel.validation import R_POINTS, build, problems
 
     g = example("giazza")
@@ -100,8 +175,8 @@ def test_an_improved_character_still_meets_the_creation_rules() -> None:
     up = raise_identity(raise_expertise(legal, "Melee", {"Melee"}), "beast", {"beast"})
     assert up.character_points == 40 - 20 - 5  # Melee 4 × 5, Beast 1 × 5 (nothing lowered)
     assert problems(up) == ()  # the raises are kept apart from the creation values
-    fighter = Fighter.from_sheet(up)  # play uses the values now
-    assert fighter.expertise["Melee"] == 5 and (fighter.man, fighter.beast) == (5, 2)
+    seated = fighter(up)  # play uses the values now
+    assert seated.level("Melee") == 5 and (seated.identity.man, seated.identity.beast) == (5, 2)
     bad = replace(
         up, expertise_raised={"Melee": -1, "Animal Power": 1}, identity_raised={"demon": -1}
     )
@@ -110,3 +185,21 @@ def test_an_improved_character_still_meets_the_creation_rules() -> None:
         "identity_raised.demon",
     }
     assert "expertise_raised.Animal Power" in {p.field for p in problems(bad)}
+
+
+def test_power_expertise_stays_with_the_primary_identity_on_advancement() -> None:
+    """'The Power expertise may only be taken for the Expertise corresponding to the
+    character's Primary Identity': Vooruk (Beast-primary) cannot raise Diabolic Power."""
+    from referee.systems.mongrel.actions import RaiseExpertise
+    from referee.systems.mongrel.validation import R_POWER_PRIMARY
+
+    v = replace(example("vooruk"), character_points=50)
+    state = RULESET.seat(RULESET.initial_state(Options()), "v", v, Options())
+    with pytest.raises(IllegalAction) as refused:
+        RULESET.odds(RaiseExpertise("v", "Diabolic Power", used=True), state, Options())
+    assert R_POWER_PRIMARY in str(refused.value) and "beast-primary" in str(refused.value)
+    out = RULESET.resolve(
+        RaiseExpertise("v", "Animal Power", used=True), state, ScriptedRoller([]), Options()
+    )
+    after = RULESET.apply(state, out).characters["v"].sheet
+    assert level(after, "Animal Power") == 2 and after.character_points == 45  # 1 x 5

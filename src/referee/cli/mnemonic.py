@@ -46,9 +46,7 @@ app = typer.Typer(
 )
 
 RANDOMIZER_HELP = "Randomizer: d12, 3d12, cards, 3cards, verbal, verbal-ab (default: the table's)."
-CHANCES_HELP = (
-    "Chances: a modifier (-4, +7) or a rating (Terrible, Bad, Poor, Moderate, Fair, Good, Great)."
-)
+CHANCES_HELP = "A modifier (-4, +7) or a rating (Terrible, Bad, Poor ... Good, Great)."
 CARD_FACES_HELP = (
     FACES_HELP + " For cards: the card values drawn (Ace 1 ... Queen 12), each still in the deck. "
     "For verbal: player's then referee's number; verbal-ab: number, letter (1=A, 2=B), twice."
@@ -56,19 +54,19 @@ CARD_FACES_HELP = (
 DRAWN_HELP = "Cards already drawn since the last reshuffle (card randomizers), e.g. 12,3,3."
 PLAYER_HELP = "Verbal methods played live: the player's number (verbal-ab: with a letter, e.g. 4A)."
 REFEREE_HELP = "Verbal methods played live: the referee's number (verbal-ab: e.g. 2B)."
-OPTIONS_HELP = (
-    "The table's house rules as JSON (fields of Options, e.g. randomizer, talents, "
-    "rating_names); flags given on the command line override them."
-)
-FALLBACK_HELP = (
-    "With no --role: relevant (Primary at Moderately), irrelevant (Primary at Not At All) or lucky."
-)
+OPTIONS_HELP = "The table's house rules as JSON (e.g. randomizer); flags override them."
+FALLBACK_HELP = "With no --role: relevant (Primary +3), irrelevant (Primary +0) or lucky."
 
 OPTIONS_FILE: Any = typer.Option(None, "--options", help=OPTIONS_HELP)
 RANDOMIZER: Any = typer.Option(None, "--randomizer", "-r", help=RANDOMIZER_HELP)
 CHANCES: Any = typer.Option("0", "--chances", "-c", help=CHANCES_HELP)
 FACES: Any = typer.Option(None, "--faces", help=CARD_FACES_HELP)
 DRAWN: Any = typer.Option(None, "--drawn", help=DRAWN_HELP)
+ACTOR: Any = typer.Option(None, "--actor", help="A character seated at the table.")
+ROLE: Any = typer.Option(None, "--role", help="The Life Role.")
+ODDS: Any = typer.Option(False, "--odds", help="Show the exact odds instead of rolling.")
+RESIST_HELP = "Resisting Aptitude: Life Role or Primary (+3) plus best Talent (or --victim)."
+STATUS_HELP = "The victim's Status: Fine, Hurt, inactive (unconscious) ... (default: Fine)."
 
 
 def _options(path: str | None, randomizer: str | None = None, **flags: Any) -> Options:
@@ -112,35 +110,32 @@ def _said(player: str | None, referee: str | None) -> tuple[str, str] | None:
     return player, referee
 
 
-def _roller(
+def _play(
     action: Action,
     state: State,
     opts: Options,
     faces: str | None,
     seed: int | None,
+    save: str | None,
     said: tuple[str, str] | None = None,
-) -> Roller:
-    """Typed-in faces (card values for the card randomizers), spoken numbers, a seed,
-    or the system's generator; hand entries become the faces the action reads."""
+) -> tuple[Outcome, State]:
+    """Resolve ``action`` through ``RULESET`` and apply it (``--save`` the state after).
+
+    Typed-in faces (card values for the card randomizers) and spoken numbers
+    become the faces the action reads; else a seed or the system's generator."""
     from referee.systems.mnemonic import RULESET
     from referee.systems.mnemonic.randomizers import uses_cards
 
     hand = faces_option(faces)
+    roller: Roller
     if said is not None and hand is not None:
         raise RulesError("give either --faces or --player/--referee, not both")
     if said is not None:
-        return ManualRoller(RULESET.hand_faces(action, state, opts, said=said))
-    if hand is not None and uses_cards(opts.randomizer):
-        return ManualRoller(RULESET.hand_faces(action, state, opts, cards=hand))
-    return make_roller(hand, seed)
-
-
-def _resolve(
-    action: Action, state: State, opts: Options, roller: Roller, save: str | None
-) -> tuple[Outcome, State]:
-    """Resolve through ``RULESET``, apply, and write the state after it to ``save``."""
-    from referee.systems.mnemonic import RULESET
-
+        roller = ManualRoller(RULESET.hand_faces(action, state, opts, said=said))
+    elif hand is not None and uses_cards(opts.randomizer):
+        roller = ManualRoller(RULESET.hand_faces(action, state, opts, cards=hand))
+    else:
+        roller = make_roller(hand, seed)
     out = RULESET.resolve(action, state, roller, opts)
     all_faces_used(roller)
     after = RULESET.apply(state, out)
@@ -200,29 +195,18 @@ def _emit(out: Outcome, after: State, as_json: bool) -> None:
     _show_check(out.action + hand, out.details, out.label, f"{parts} = {out.result:+d} ", faces)
 
 
-def _odds_table(title: str, data: dict[str, Any]) -> None:
-    from rich.table import Table
-
-    p = Fraction(data["p_success"])
-    table = Table(title=f"{title}: success {float(p) * 100:.2f}% ({data['p_success']})")
-    for column in ("result", "exact", "%"):
-        table.add_column(column, justify="left" if column == "result" else "right")
-    rows = [(f"{n} Failure{'s' if n != '1' else ''}", q) for n, q in data["failures"].items()]
-    rows.reverse()
-    rows += [(f"{n} Success{'es' if n != '1' else ''}", q) for n, q in data["successes"].items()]
-    for name, q in rows:
-        table.add_row(name, q, f"{float(Fraction(q)) * 100:.2f}")
-    console.print(table)
-
-
 def _show_odds(title: str, dist: Any, as_json: bool) -> None:
     from referee.systems.mnemonic.checks import odds_data
 
     data = odds_data(dist)
     if as_json:
         emit_json(data)
-    else:
-        _odds_table(title, data)
+        return
+    p = Fraction(data["p_success"])
+    console.print(f"{title}: success {float(p) * 100:.2f}% ({data['p_success']})", markup=False)
+    fails = {f"{n} Failure{'s' if n != '1' else ''}": q for n, q in data["failures"].items()}
+    wins = {f"{n} Success{'es' if n != '1' else ''}": q for n, q in data["successes"].items()}
+    _show_shares(dict(reversed(fails.items())) | wins)
 
 
 def _show_shares(data: dict[str, str]) -> None:
@@ -233,9 +217,7 @@ def _show_shares(data: dict[str, str]) -> None:
 @app.command()
 @handle_errors
 def odds(
-    aptitude: int = typer.Option(
-        ..., "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role)."
-    ),
+    aptitude: int = typer.Option(..., "--aptitude", "-a", help="Aptitude 0..12."),
     chances: str = CHANCES,
     randomizer: str | None = RANDOMIZER,
     drawn: str | None = DRAWN,
@@ -265,14 +247,10 @@ def check(
     ),
     chances: str = CHANCES,
     randomizer: str | None = RANDOMIZER,
-    sheet: str | None = typer.Option(
-        None, "--sheet", help="A character (JSON) to take ratings from."
-    ),
-    actor: str | None = typer.Option(
-        None, "--actor", help="A character seated at the table (--state / --seat)."
-    ),
+    sheet: str | None = typer.Option(None, "--sheet", help="A character (JSON) to check."),
+    actor: str | None = ACTOR,
     talent: str | None = typer.Option(None, "--talent", help="With a character: the Talent."),
-    role: str | None = typer.Option(None, "--role", help="With a character: the Life Role."),
+    role: str | None = ROLE,
     fallback: str = typer.Option("relevant", "--fallback", help=FALLBACK_HELP),
     lucky: bool = typer.Option(False, "--lucky", help="The table uses the optional Talent Lucky."),
     faces: str | None = FACES,
@@ -307,8 +285,7 @@ def check(
         raise RulesError("give --aptitude, or --sheet / --actor with --talent")
     else:
         action = Check(aptitude, chances)
-    roller = _roller(action, state, opts, faces, seed, _said(player, referee))
-    _emit(*_resolve(action, state, opts, roller, save), as_json)
+    _emit(*_play(action, state, opts, faces, seed, save, _said(player, referee)), as_json)
 
 
 @app.command()
@@ -337,24 +314,16 @@ def sheet(
 @app.command()
 @handle_errors
 def attack(
-    aptitude: int | None = typer.Option(
-        None, "--aptitude", "-a", help="Attacker's Aptitude 0..12 (or --actor)."
-    ),
+    aptitude: int | None = typer.Option(None, "--aptitude", "-a", help="Or --actor."),
     chances: str = CHANCES,
-    actor: str | None = typer.Option(None, "--actor", help="The attacker, seated at the table."),
-    target: str | None = typer.Option(None, "--target", help="The one attacked, seated."),
+    actor: str | None = ACTOR,
+    target: str | None = typer.Option(None, "--target", help="The one attacked (seated)."),
     talent: str = typer.Option("Dangerous", "--talent", help="With --actor: the Talent."),
-    role: str | None = typer.Option(None, "--role", help="With --actor: the Life Role."),
-    dodge: int = typer.Option(
-        0, "--dodge", help="Chances steps the defender's action worsens (0..10)."
-    ),
+    role: str | None = ROLE,
+    dodge: int = typer.Option(0, "--dodge", help="Chances steps the defence worsens (0..10)."),
     opposed: bool = typer.Option(False, "--opposed", help="Opposed rolls: the defender rolls too."),
-    defender_aptitude: int | None = typer.Option(
-        None, "--defender-aptitude", help="Opposed: the defender's Aptitude (or --target)."
-    ),
-    defender_chances: str = typer.Option(
-        "0", "--defender-chances", help="Opposed: the defender's Chances."
-    ),
+    defender_aptitude: int | None = typer.Option(None, "--defender-aptitude", help="Opposed."),
+    defender_chances: str = typer.Option("0", "--defender-chances", help="Opposed."),
     randomizer: str | None = RANDOMIZER,
     faces: str | None = FACES,
     drawn: str | None = DRAWN,
@@ -363,7 +332,7 @@ def attack(
     seat: list[str] | None = SEAT_OPTION,
     save: str | None = SAVE_OPTION,
     seed: int | None = SEED_OPTION,
-    show_odds: bool = typer.Option(False, "--odds", help="Show the exact odds instead of rolling."),
+    show_odds: bool = ODDS,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An attack: only the attacker rolls (the defender's action worsens the Chances),
@@ -387,38 +356,19 @@ def attack(
     if show_odds:
         _show_odds("attack", _odds(action, state, opts), as_json)
         return
-    roller = _roller(action, state, opts, faces, seed)
-    _emit(*_resolve(action, state, opts, roller, save), as_json)
+    _emit(*_play(action, state, opts, faces, seed, save), as_json)
 
 
 @app.command()
 @handle_errors
 def injury(
-    aptitude: int | None = typer.Option(
-        None,
-        "--aptitude",
-        "-a",
-        help="Resisting Aptitude: Life Role or Primary (+3) plus best Talent (or --victim).",
-    ),
-    chances: str = typer.Option(
-        "0", "--chances", "-c", help="Chances of remaining active. " + CHANCES_HELP
-    ),
-    worst: str = typer.Option(
-        ..., "--worst", help="Worst outcome: unconscious, immobilized or dead."
-    ),
-    victim: str | None = typer.Option(
-        None, "--victim", help="The victim, seated at the table: its sheet and Status."
-    ),
-    status: str | None = typer.Option(
-        None,
-        "--status",
-        help="The victim's current Status: Fine, Hurt, inactive (unconscious) ... "
-        "(default: Hurt after an earlier injury, else Fine).",
-    ),
-    injuries: int | None = typer.Option(
-        None, "--injuries", help="Earlier injuries (each worsens the Chances a step)."
-    ),
-    role: str | None = typer.Option(None, "--role", help="A Life Role relevant to resisting."),
+    aptitude: int | None = typer.Option(None, "--aptitude", "-a", help=RESIST_HELP),
+    chances: str = typer.Option("0", "--chances", "-c", help="Of remaining active."),
+    worst: str = typer.Option(..., "--worst", help="unconscious, immobilized or dead."),
+    victim: str | None = typer.Option(None, "--victim", help="A seated victim."),
+    status: str | None = typer.Option(None, "--status", help=STATUS_HELP),
+    injuries: int | None = typer.Option(None, "--injuries", help="Earlier injuries."),
+    role: str | None = ROLE,
     talent: str | None = typer.Option(None, "--talent", help="The Talent (default: the best)."),
     randomizer: str | None = RANDOMIZER,
     faces: str | None = FACES,
@@ -428,9 +378,7 @@ def injury(
     seat: list[str] | None = SEAT_OPTION,
     save: str | None = SAVE_OPTION,
     seed: int | None = SEED_OPTION,
-    show_odds: bool = typer.Option(
-        False, "--odds", help="Show the exact odds of each new Status instead of rolling."
-    ),
+    show_odds: bool = ODDS,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An injury check: the victim's new Status (Hurt, or inactive as the worst outcome)."""
@@ -439,13 +387,8 @@ def injury(
 
     opts = _options(options_file, randomizer)
     state = _state(opts, state_file, seat, drawn)
-    current = None
-    if victim is None:
-        if injuries is not None and not 0 <= injuries <= 100:
-            raise RulesError("--injuries must be 0..100")
-        said = status or (opts.injured_label if injuries else "Fine")
-        current = parse_status(said, injuries, opts)
-    elif status is not None or injuries is not None:
+    current = None if victim is not None else parse_status(status, injuries, opts)
+    if victim is not None and (status is not None or injuries is not None):
         raise RulesError("the table tracks a seated victim's Status: no --status / --injuries")
     action = Injury(
         worst.strip().lower(),  # type: ignore[arg-type]
@@ -464,8 +407,7 @@ def injury(
         else:
             _show_shares(data)
         return
-    roller = _roller(action, state, opts, faces, seed)
-    _emit(*_resolve(action, state, opts, roller, save), as_json)
+    _emit(*_play(action, state, opts, faces, seed, save), as_json)
 
 
 def _contender(text: str, state: State) -> Any:
@@ -495,20 +437,13 @@ def order(
     randomizer: str | None = RANDOMIZER,
     faces: str | None = FACES,
     drawn: str | None = DRAWN,
-    rank_failures: bool = typer.Option(
-        False, "--rank-failures", help="Rank failed checks fewest Failures first (else they tie)."
-    ),
+    rank_failures: bool = typer.Option(False, "--rank-failures", help="Fewest Failures first."),
     options_file: str | None = OPTIONS_FILE,
     state_file: str | None = STATE_OPTION,
     seat: list[str] | None = SEAT_OPTION,
     save: str | None = SAVE_OPTION,
     seed: int | None = SEED_OPTION,
-    show_odds: bool = typer.Option(
-        False,
-        "--odds",
-        help="Exact odds of each order instead of rolling (up to 4 characters; cards 3, "
-        "3cards 2); for two characters also who acts first.",
-    ),
+    show_odds: bool = ODDS,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Order of action by Agile checks: most Successes first, ties act together."""
@@ -530,20 +465,12 @@ def order(
         else:
             _show_shares(data["order"])
         return
-    roller = _roller(action, state, opts, faces, seed)
-    out, after = _resolve(action, state, opts, roller, save)
+    out, after = _play(action, state, opts, faces, seed, save)
     checks = out.items("checks")
     if as_json:
-        emit_json(
-            {
-                "order": out.details["order"],
-                "checks": checks,
-                "manual": out.manual,
-                "deck": list(after.deck.cards),
-                "drawn": list(after.deck.drawn()),
-                "outcome": outcome_data(out),
-            }
-        )
+        deck = {"deck": list(after.deck.cards), "drawn": list(after.deck.drawn())}
+        shown = {"order": out.details["order"], "checks": checks, "manual": out.manual}
+        emit_json(shown | deck | {"outcome": outcome_data(out)})
         return
     for c in checks:
         assert isinstance(c, dict)
@@ -555,31 +482,18 @@ def order(
 @handle_errors
 def validate(
     path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
-    lucky: bool | None = typer.Option(
-        None, "--lucky/--no-lucky", help="The table uses the optional Talent Lucky (default no)."
-    ),
-    creation: str | None = typer.Option(
-        None, "--creation", help="Creation structure: free (default), trade, free-raises."
-    ),
-    start: int | None = typer.Option(
-        None, "--start", help="Common starting Talent rating (trade, free-raises; default 3)."
-    ),
-    free_raises: int | None = typer.Option(
-        None, "--free-raises", help="Free raises (free-raises; default 3)."
-    ),
+    lucky: bool | None = typer.Option(None, "--lucky/--no-lucky", help="Use Talent Lucky."),
+    creation: str | None = typer.Option(None, "--creation", help="free, trade, free-raises."),
+    start: int | None = typer.Option(None, "--start", help="Starting Talent rating (3)."),
+    free_raises: int | None = typer.Option(None, "--free-raises", help="Free raises (3)."),
     options_file: str | None = OPTIONS_FILE,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Validate a character: every broken rule is listed."""
     from referee.systems.mnemonic import RULESET
 
-    opts = _options(
-        options_file,
-        use_lucky=lucky,
-        creation=creation,
-        starting_level=start,
-        free_raises=free_raises,
-    )
+    flags: dict[str, Any] = {"use_lucky": lucky, "creation": creation, "starting_level": start}
+    opts = _options(options_file, None, free_raises=free_raises, **flags)
     problems = RULESET.validate(RULESET.load_sheet(load_json_file(path)), opts)
     report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
 

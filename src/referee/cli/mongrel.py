@@ -1,4 +1,10 @@
-"""``referee mongrel ...``: odds, checks, sheets, buying and conflicts for Mongrel."""
+"""``referee mongrel ...``: flags -> a Mongrel action -> ``RULESET`` -> a renderer.
+
+Every command builds an action (see ``referee mongrel actions``) and lets the
+ruleset resolve it or give its odds; commands on a sheet file seat it at a
+one-character table, act, and read the sheet back. ``build`` walks the
+creation steps and ``conflict`` replays a script (:mod:`referee.cli.mongrel_script`).
+"""
 
 from __future__ import annotations
 
@@ -13,13 +19,14 @@ from referee.cli.common import (
     FACES_HELP,
     FACES_OPTION,
     JSON_OPTION,
+    OPTIONS_OPTION,
     SEED_OPTION,
     console,
     emit_json,
-    faces_option,
     handle_errors,
     load_json_file,
-    make_roller,
+    load_options,
+    resolve_action,
     write_json_file,
 )
 from referee.dice.odds import fraction_text
@@ -36,6 +43,14 @@ TN = typer.Option(..., "--tn", help="The attribute rolled against (before any Mo
 MODE = typer.Option(..., "--mode", help="under: own attribute; over: a target's attribute.")
 IDENTITY = typer.Option(0, "--identity", help="The governing Identity score, added to Effect.")
 DIFFICULTY = typer.Option(0, "--difficulty", help="Modifier 0-4: always makes the roll harder.")
+SHEET = "sheet"
+"""The id a sheet file is seated under at a one-character table."""
+
+
+def _ruleset() -> Any:
+    from referee.systems.mongrel import RULESET
+
+    return RULESET
 
 
 def _mode(mode: str) -> Any:
@@ -59,6 +74,19 @@ def _effect_table(title: str, effect: dict[str, str]) -> None:
     console.print(table)
 
 
+def _table(sheet: Any, options: Any) -> Any:
+    """A table with ``sheet`` seated as :data:`SHEET`."""
+    ruleset = _ruleset()
+    return ruleset.seat(ruleset.initial_state(options), SHEET, sheet, options)
+
+
+def _act(state: Any, action: Any, options: Any, **roll: Any) -> tuple[Any, Any]:
+    """Resolve ``action`` through the ruleset: ``(outcome, state after)``."""
+    ruleset = _ruleset()
+    outcome = resolve_action(ruleset, action, state, options, **roll)
+    return outcome, ruleset.apply(state, outcome)
+
+
 @app.command()
 @handle_errors
 def odds(
@@ -70,19 +98,21 @@ def odds(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact chance of success and of each Effect (successful outcomes only)."""
-    from referee.systems.mongrel.checks import check_odds, target_number
+    from referee.systems.mongrel.actions import Check
+    from referee.systems.mongrel.checks import target_number
+    from referee.systems.mongrel.options import Options
 
-    m = _mode(mode)
-    dist = check_odds(dice, target_number(tn, m, difficulty), m, identity)
+    action = Check(dice, tn, _mode(mode), identity, difficulty)
+    dist = _ruleset().odds(action, _ruleset().initial_state(Options()), Options())
     p = dist.probability_where(lambda r: r.success)
     effect = _effects(dist.map(lambda r: r.effect if r.success else 0))
     if as_json:
         emit_json({"p_success": fraction_text(p), "effect": effect})
         return
     what = "zero Expertise (1 die twice)" if dice == 0 else f"{dice}d6"
+    tn_now = target_number(tn, mode, difficulty)  # type: ignore[arg-type]
     console.print(
-        f"{what} {mode} {target_number(tn, m, difficulty)}: success {fraction_text(p)} "
-        f"({float(p) * 100:.2f}%)",
+        f"{what} {mode} {tn_now}: success {fraction_text(p)} ({float(p) * 100:.2f}%)",
         markup=False,
     )
     _effect_table("Effect on success", effect)
@@ -102,30 +132,21 @@ def check(
 ) -> None:
     """Resolve one task roll: faces, successes and Effect."""
     from referee.systems.base import outcome_data
-    from referee.systems.mongrel import RULESET
-    from referee.systems.mongrel.checks import procedure, target_number
+    from referee.systems.mongrel.actions import Check
     from referee.systems.mongrel.options import Options
-    from referee.systems.mongrel.ruleset import Check
 
-    m = _mode(mode)
-    action = Check(dice, tn, m, identity, difficulty)
-    hand = faces_option(faces)
-    proc = procedure(dice, target_number(tn, m, difficulty), m, identity)
-    if hand is not None:
-        what = "the zero-Expertise roll (1 die twice)" if dice == 0 else f"{dice}d6"
-        proc.check_manual(hand, what)
-    roller = make_roller(hand, seed)
-    out = RULESET.resolve(action, None, roller, Options())
+    action = Check(dice, tn, _mode(mode), identity, difficulty)
+    state = _ruleset().initial_state(Options())
+    out, _ = _act(state, action, Options(), faces=faces, seed=seed)
     if as_json:
-        data = outcome_data(out)
         emit_json(
             {
                 "success": out.success,
                 "successes": out.details["successes"],
                 "effect": out.result,
                 "special": out.details["special"],
-                "seed": seed if hand is None else None,
-                **data,
+                "seed": seed if faces is None else None,
+                **outcome_data(out),
             }
         )
         return
@@ -152,19 +173,13 @@ def validate(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Validate a sheet: every broken creation rule, with approvals shown."""
-    from referee.systems.base import load_record
-    from referee.systems.mongrel.options import Options
     from referee.systems.mongrel.sheet import derived
     from referee.systems.mongrel.validation import audit
 
     sheet = _load_sheet(path)
-    options = (
-        load_record(Options, load_json_file(options_path), rule="Mongrel options")
-        if options_path is not None
-        else Options()
-    )
+    options = load_options(_ruleset(), options_path)
+    open_ = _ruleset().validate(sheet, options)
     found = audit(sheet, options)
-    open_ = [p for p, reason in found if reason is None]
     if as_json:
         emit_json(
             {
@@ -200,38 +215,28 @@ def example(
     name: str = typer.Argument(..., help="alwia (ahvia), vooruk or giazza (ghiazza)."),
 ) -> None:
     """Print one of the text's example characters as a JSON sheet."""
-    from referee.systems.base import dump_record
-    from referee.systems.mongrel.examples import example as load
+    from referee.systems.mongrel.examples import example as by_name
 
-    emit_json(dump_record(load(name)))
+    emit_json(_ruleset().dump_sheet(by_name(name)))
 
 
 def _load_sheet(path: str) -> Any:
     """A sheet from a JSON file, or one of the text's examples by name when no such file."""
     from pathlib import Path
 
-    from referee.systems.base import load_record
-    from referee.systems.mongrel.examples import example
-    from referee.systems.mongrel.sheet import Sheet
+    from referee.systems.mongrel.examples import example as by_name
 
     if not Path(path).exists():
         try:
-            return example(path)
+            return by_name(path)
         except RulesError:
             pass  # not an example either: report the missing file
-    return load_record(Sheet, load_json_file(path), rule="Mongrel sheet format")
-
-
-def _write_json(path: str | None, data: Any) -> None:
-    """Write ``data`` as JSON to ``path`` (nothing when ``None``); a clear error if it fails."""
-    if path is not None:
-        write_json_file(path, data)
+    return _ruleset().load_sheet(load_json_file(path))
 
 
 def _save_sheet(sheet: Any, save: str | None) -> None:
-    from referee.systems.base import dump_record
-
-    _write_json(save, dump_record(sheet))
+    if save is not None:
+        write_json_file(save, _ruleset().dump_sheet(sheet))
 
 
 @app.command()
@@ -244,39 +249,29 @@ def approve(
     ),
     every: bool = typer.Option(False, "--all", help="Approve every open problem."),
     by: str = typer.Option("", "--by", help="Who approved it."),
+    options_file: str | None = OPTIONS_OPTION,
     save: str | None = typer.Option(None, "--save", help="Write the approved sheet here."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Referee approval: record a reason for rules a sheet breaks, so it validates."""
-    from dataclasses import replace
+    from referee.systems.mongrel.actions import ApproveSheet
 
-    from referee.systems.base import dump_record
-    from referee.systems.mongrel.sheet import Approval
-    from referee.systems.mongrel.validation import unapproved
-
-    sheet = _load_sheet(path)
-    field = [f.strip() for f in fields.split(",") if f.strip()]
+    chosen = tuple(f.strip() for f in fields.split(",") if f.strip())
     if not reason.strip():
         raise RulesError("--reason must say why")
-    if every == bool(field):
+    if every == bool(chosen):
         raise RulesError("name the problems with --field PATH[,PATH...] or use --all")
-    open_ = unapproved(sheet)
-    known = {p.field for p in open_}
-    missing = [f for f in field if f not in known]
-    if missing:
-        raise RulesError(
-            f"no open problem at {', '.join(missing)} (open: {', '.join(sorted(known)) or 'none'})"
-        )
-    chosen = [p for p in open_ if every or p.field in field]
-    added = tuple(Approval(p.rule, p.field, reason, by) for p in chosen)
-    sheet = replace(sheet, approvals=(*sheet.approvals, *added))
+    options = load_options(_ruleset(), options_file)
+    state = _table(_load_sheet(path), options)
+    out, after = _act(state, ApproveSheet(SHEET, reason, chosen, by), options)
+    sheet = after.character(SHEET).sheet
     _save_sheet(sheet, save)
     if as_json:
-        emit_json(dump_record(sheet))
+        emit_json(_ruleset().dump_sheet(sheet))
         return
-    for p in chosen:
-        console.print(f"approved: {p.field} [{p.rule}]", markup=False)
-    console.print(f"{len(unapproved(sheet))} problem(s) left open", markup=False)
+    for p in out.items("approved"):
+        console.print(f"approved: {p['field']} [{p['rule']}]", markup=False)
+    console.print(f"{out.number('left_open')} problem(s) left open", markup=False)
 
 
 @app.command()
@@ -298,36 +293,40 @@ def improve(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Character points: award a session's points, then buy one raise (unspent points are saved)."""
-    from dataclasses import replace
+    from referee.systems.mongrel.actions import AwardPoints
+    from referee.systems.mongrel.options import Options
+    from referee.systems.mongrel.tables import canonical_expertise
 
-    from referee.systems.base import dump_record
-    from referee.systems.mongrel import advancement as adv
-
-    sheet = _load_sheet(path)
-    before = sheet.character_points
-    if award:
-        sheet = replace(sheet, character_points=before + adv.award(award, vow))
-    elif vow:
-        raise RulesError("--vow adds to a session's --award")
+    options = Options()
+    state = _table(_load_sheet(path), options)
+    before = state.character(SHEET).sheet.character_points
     chosen = [x for x in (expertise, identity, attribute) if x is not None]
     if len(chosen) > 1:
         raise RulesError("raise one feature at a time: --expertise, --identity or --attribute")
     if reduce is not None and identity is None:
         raise RulesError("--reduce goes with --identity")
-    features = {u.strip() for u in used.split(",") if u.strip()}
-    if expertise is not None:
-        sheet = adv.raise_expertise(sheet, expertise, features)
-    elif identity is not None:
-        sheet = adv.raise_identity(sheet, identity, features, reduce)
-    elif attribute is not None:
-        sheet = adv.raise_attribute(sheet, attribute, features)
+    if vow and not award:
+        raise RulesError("--vow adds to a session's --award")
+    features = {u.strip().lower() for u in used.split(",") if u.strip()}
+    actions: list[Any] = [AwardPoints(SHEET, award, vow)] if award else []
+    for name, key, value, extra in (
+        ("raise-expertise", "expertise", expertise and canonical_expertise(expertise), {}),
+        ("raise-identity", "identity", identity, {"reduce": reduce}),
+        ("raise-attribute", "attribute", attribute, {}),
+    ):
+        if value is not None:
+            data = {"actor": SHEET, key: value, "used": value.lower() in features, **extra}
+            actions.append(_ruleset().load_action(name, data))
+    for action in actions:
+        _, state = _act(state, action, options)
+    sheet = state.character(SHEET).sheet
     _save_sheet(sheet, save)
     if as_json:
         emit_json(
             {
                 "points_before": before,
                 "points_left": sheet.character_points,
-                "sheet": dump_record(sheet),
+                "sheet": _ruleset().dump_sheet(sheet),
             }
         )
         return
@@ -352,22 +351,23 @@ def credit(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """House Credit accounts: show them, transfer at 2:1, or sacrifice 1 to a seller."""
-    from dataclasses import replace
-
-    from referee.systems.mongrel import wealth
+    from referee.systems.mongrel.options import Options
     from referee.systems.mongrel.sheet import credit as accounts
 
-    sheet = _load_sheet(path)
-    acc = accounts(sheet)
+    options = Options()
+    state = _table(_load_sheet(path), options)
     if transfer is not None:
         parts = transfer.split(":")
         if len(parts) != 3 or not parts[2].strip().isdigit():
             raise RulesError(f"--transfer is FROM:TO:N with N a whole number, not {transfer!r}")
-        acc = wealth.transfer(acc, parts[0], parts[1], int(parts[2]))
+        data = {"actor": SHEET, "source": parts[0], "dest": parts[1], "received": int(parts[2])}
+        _, state = _act(state, _ruleset().load_action("transfer-credit", data), options)
     if sacrifice is not None:
-        acc = wealth.sacrifice(acc, sacrifice)
-    sheet = replace(sheet, credit=acc) if (transfer or sacrifice) else sheet
+        data = {"actor": SHEET, "house": sacrifice}
+        _, state = _act(state, _ruleset().load_action("sacrifice-credit", data), options)
+    sheet = state.character(SHEET).sheet
     _save_sheet(sheet, save)
+    acc = accounts(sheet)
     if as_json:
         emit_json(acc)
         return
@@ -380,7 +380,7 @@ def credit(
 @app.command()
 @handle_errors
 def buy(
-    dice: int = typer.Option(..., "--dice", help="Dice of the buying Expertise."),
+    dice: int = typer.Option(..., "--dice", help="Dice of the buying Expertise (0 = zero)."),
     social: int = typer.Option(..., "--social", help="The seller's Social."),
     credit: int = typer.Option(..., "--credit", help="The buyer's Credit with the House."),
     faces: str | None = FACES_OPTION,
@@ -389,27 +389,20 @@ def buy(
 ) -> None:
     """Roll to buy: a die above the seller's Social and within one's Credit buys it."""
     from referee.systems.base import probability_map
-    from referee.systems.mongrel.wealth import buy_procedure
+    from referee.systems.mongrel.actions import BuyRoll
+    from referee.systems.mongrel.options import Options
 
-    proc = buy_procedure(dice, social, credit)
-    hand = faces_option(faces)
-    if hand is not None:
-        proc.check_manual(hand, f"{dice}d6")
-    rolled, result = proc.roll(make_roller(hand, seed))
-    chances = probability_map(proc.odds().map(lambda p: p.result))
+    action = BuyRoll(dice, social, credit)
+    state = _ruleset().initial_state(Options())
+    out, _ = _act(state, action, Options(), faces=faces, seed=seed)
+    chances = probability_map(_ruleset().odds(action, state, Options()))
+    rolled = [d.face for d in out.faces]
     if as_json:
         emit_json(
-            {
-                "faces": list(rolled),
-                "result": result.result,
-                "odds": chances,
-                "manual": hand is not None,
-            }
+            {"faces": rolled, "result": out.label, "odds": chances, "manual": faces is not None}
         )
         return
-    console.print(
-        f"[{', '.join(map(str, rolled))}] -> {result.result}  odds {chances}", markup=False
-    )
+    console.print(f"[{', '.join(map(str, rolled))}] -> {out.label}  odds {chances}", markup=False)
 
 
 @app.command()
@@ -433,36 +426,32 @@ def occult(
     resist_identity: int = typer.Option(
         0, "--resist-identity", help="The resisting target's Demon, added to its Effect."
     ),
-    resist_mode: str = typer.Option(
-        "subtract", "--resist-mode", help="subtract (default ruling) or cancel."
+    resist_mode: str | None = typer.Option(
+        None, "--resist-mode", help="subtract (the default ruling) or cancel; else the options'."
     ),
+    options_file: str | None = OPTIONS_OPTION,
     show_odds: bool = typer.Option(False, "--odds", help="Exact odds instead of a roll."),
     faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Working, then Resist."),
     seed: int | None = SEED_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds."""
+    from referee.systems.mongrel.actions import OccultRoll
     from referee.systems.mongrel.options import check_resist_mode
-    from referee.systems.mongrel.sorcery import occult_attack, occult_hours, occult_modifier
+    from referee.systems.mongrel.sorcery import occult_hours, occult_modifier
 
-    mode = check_resist_mode(resist_mode, "--resist-mode")
+    mode = None if resist_mode is None else check_resist_mode(resist_mode, "--resist-mode")
     if (resist_dice is None) != (resist_tn is None):
         raise RulesError("--resist-dice and --resist-tn go together")
-    total = occult_modifier(range_mod, scale_mod, difficulty)
-    proc = occult_attack(
-        dice,
-        tn,
-        identity,
-        resolve,
-        scope_modifier=total,
-        resist_dice=resist_dice,
-        resist_spirit=resist_tn,
-        resist_identity=resist_identity,
-        resist_mode=mode,
-    )
+    options = load_options(_ruleset(), options_file)
+    action = OccultRoll(
+        dice, tn, resolve, identity, range_mod, scale_mod, difficulty,
+        resist_dice, resist_tn, resist_identity, mode,
+    )  # fmt: skip
+    state = _ruleset().initial_state(options)
     hours = occult_hours(dice)
     if show_odds:
-        dist = proc.odds()
+        dist = _ruleset().odds(action, state, options)
         p = dist.probability_where(lambda r: r.success)
         harm = dist.probability_where(lambda r: r.effect > 0)
         effect = _effects(dist.map(lambda r: r.effect))
@@ -476,6 +465,7 @@ def occult(
                 }
             )
             return
+        total = occult_modifier(range_mod, scale_mod, difficulty)
         console.print(
             f"Occult {dice}d6 under {tn - total}, {resolve} Resolve, {hours} h: working succeeds "
             f"{fraction_text(p)} ({float(p) * 100:.2f}%), harms {fraction_text(harm)} "
@@ -484,41 +474,26 @@ def occult(
         )
         _effect_table("Net Effect on Infernal Resolve", effect)
         return
-    hand = faces_option(faces)
-    if hand is not None:
-        proc.check_manual(
-            hand, "the Occult working" + (" and Resist" if resist_dice is not None else "")
-        )
-    rolled, result = proc.roll(make_roller(hand, seed))
-    n = occult_hours(dice)  # dice rolled by the working
+    out, _ = _act(state, action, options, faces=faces, seed=seed)
+    d = out.details
     if as_json:
         emit_json(
             {
-                "success": result.success,
-                "effect": result.effect,
-                "working": result.working.data(),
-                "resist": None if result.resist is None else result.resist.data(),
-                "resolve_spent": resolve,
-                "hours": hours,
-                "target": tn - total,
-                "faces": list(rolled[:n]),
-                "resist_faces": list(rolled[n:]),
-                "manual": hand is not None,
-                "seed": seed if hand is None else None,
+                "success": out.success,
+                "effect": out.result,
+                "working": d["working"],
+                "resist": d["resist"],
+                "resolve_spent": d["resolve_spent"],
+                "hours": d["hours"],
+                "target": out.target,
+                "faces": d["faces"],
+                "resist_faces": d["resist_faces"],
+                "manual": out.manual,
+                "seed": seed if faces is None else None,
             }
         )
         return
-    w = result.working
-    line = f"Occult {list(rolled[:n])} under {tn - total} ({hours} h): " + (
-        f"success, Effect {w.effect}" if w.success else "failure"
-    )
-    if result.resist is not None:
-        rr = result.resist
-        line += f"; Resist {list(rolled[n:])}: " + (
-            f"Effect {rr.effect}" if rr.success else "failure"
-        )
-    line += f" -> Infernal Resolve lost {result.effect}"
-    console.print(line + (" (faces entered by hand)" if hand is not None else ""), markup=False)
+    console.print(out.label + (" (faces entered by hand)" if out.manual else ""), markup=False)
 
 
 ATTRIBUTE_NAMES = ("size", "spirit", "physique", "beauty", "speed", "social")
@@ -544,7 +519,6 @@ def build(
     ),
 ) -> None:
     """Create a character step by step: each step lists only the legal choices."""
-    from referee.systems.base import dump_record
     from referee.systems.mongrel.builder import Builder
 
     b = Builder()
@@ -571,52 +545,41 @@ def build(
         if not answer.isdigit() or not 1 <= int(answer) <= len(opts):
             raise RulesError(f"{b.step}: choose a number from 1 to {len(opts)}, not {answer!r}")
         b = b.choose(opts[int(answer) - 1])
-    emit_json(dump_record(b.sheet(name, vow)))
+    emit_json(_ruleset().dump_sheet(b.sheet(name, vow)))
 
 
-def _show_conflict(c: Any, as_json: bool) -> None:
-    rows = [
-        {
-            "id": f.id,
-            "name": f.name,
-            "ap": f.body.ap,
-            "infernal_resolve": f.body.ir,
-            "damage": f.body.damage,
-            "physique": f.body.current_physique,
-            "collapsed": f.body.collapsed,
-            "terminal": f.body.terminal,
-            "dead": f.body.dead,
-            "rushed": f.body.rushed,
-            "discombobulated": f.body.discombobulated,
-            "condition": f.body.condition,
-        }
-        for f in c.fighters
-    ]
+def _show_conflict(session: Any, as_json: bool) -> None:
+    from dataclasses import asdict
+
+    from referee.cli.mongrel_script import fighter_rows
+
+    state = session.state
+    rows = fighter_rows(state)
     if as_json:
         emit_json(
             {
-                "log": [e.summary for e in c.log],
-                "order": list(c.order),
-                "hours": c.hours,
+                "log": session.log,
+                "order": list(state.order),
+                "hours": state.hours,
+                "pending": [asdict(d) for d in state.pending],
                 "fighters": rows,
             }
         )
         return
-    for e in c.log:
-        console.print(e.summary, markup=False)
-    table = Table(title=f"next: {c.next}   order: {' > '.join(c.order)}   hours: {c.hours}")
+    for line in session.log:
+        console.print(line, markup=False)
+    for d in state.pending:
+        console.print(f"waiting for {d.actor}: {d.prompt}", markup=False)
+    table = Table(
+        title=f"next: {state.next}   order: {' > '.join(state.order)}   hours: {state.hours}"
+    )
     for col in ("fighter", "AP", "IR", "damage", "Physique", "state"):
         table.add_column(col)
     for r in rows:
-        state = str(r["condition"])
         table.add_row(
-            r["name"],
-            str(r["ap"]),
-            str(r["infernal_resolve"]),
-            str(r["damage"]),
-            str(r["physique"]),
-            state,
-        )
+            r["name"], str(r["ap"]), str(r["infernal_resolve"]), str(r["damage"]),
+            str(r["physique"]), str(r["condition"]),
+        )  # fmt: skip
     console.print(table)
 
 
@@ -628,76 +591,77 @@ def conflict(
     interactive: bool = typer.Option(
         False, "--interactive", help="After the script, read commands from standard input."
     ),
+    options_file: str | None = typer.Option(
+        None, "--options", help="The table's house rules (JSON), instead of the script's."
+    ),
     save: str | None = typer.Option(
         None, "--save", help="Store the conflict (with every face rolled) as a script here."
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run a scripted conflict, optionally continuing interactively (type 'help')."""
+    from referee.cli.mongrel_script import COMMANDS, load_session, parse_command
     from referee.dice.roller import SeededRoller, SystemRoller
-    from referee.systems.base import load_record
-    from referee.systems.mongrel.options import Options
-    from referee.systems.mongrel.script import parse_command, run_script, step, to_script
 
-    data = load_json_file(path)
-    c = run_script(data, seed)
-    options = load_record(Options, data.get("options", {}), rule="Mongrel options")
+    override = None if options_file is None else load_options(_ruleset(), options_file)
+    session = load_session(load_json_file(path), seed, override)
     if interactive:
-        roller = SeededRoller(seed) if seed is not None else SystemRoller()
+        session.roller = SeededRoller(seed) if seed is not None else SystemRoller()
         for line in sys.stdin:
             text = line.strip()
             if text in ("quit", "exit"):
                 break
             if not text or text == "help":
-                console.print(parse_command.__doc__ or "", markup=False)
+                console.print(COMMANDS, markup=False)
                 continue
             try:
                 action, faces = parse_command(text)
-                c = step(c, action, faces, roller, options)
-                console.print(c.log[-1].summary if action is not None else "undone", markup=False)
+                if action is None:
+                    session.undo()
+                    console.print("undone", markup=False)
+                else:
+                    console.print(session.act(action, faces).label, markup=False)
             except RulesError as e:
                 console.print(f"error: {e}", markup=False)
     if save is not None:
-        _write_json(save, to_script(c, options))
-    _show_conflict(c, as_json)
+        write_json_file(save, session.to_script())
+    _show_conflict(session, as_json)
 
 
 def demo(out: Console) -> None:
-    """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight."""
+    """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight, a working."""
     from referee.dice.roller import ScriptedRoller, SeededRoller
-    from referee.systems.mongrel import RULESET
-    from referee.systems.mongrel.checks import check_odds
-    from referee.systems.mongrel.conflict import Attack, Conflict, Fighter
-    from referee.systems.mongrel.examples import example as load
+    from referee.systems.mongrel.actions import Attack, Check, Occult, StartConflict
     from referee.systems.mongrel.options import Options
-    from referee.systems.mongrel.ruleset import Check
 
-    lie = RULESET.resolve(
-        Check(4, 3, "over", 4, label="Lie"), None, ScriptedRoller([6, 3, 1, 1]), Options()
-    )
+    ruleset, options = _ruleset(), Options()
+    empty = ruleset.initial_state(options)
+    lie = ruleset.resolve(Check(4, 3, "over", 4), empty, ScriptedRoller([6, 3, 1, 1]), options)
     out.print(f"Ahvia lies: 4d6 over 3 [6, 3, 1, 1] -> Effect {lie.result}", markup=False)
-    dist = check_odds(6, 7, "under", 4)
+    dist = ruleset.odds(Check(6, 7, "under", 4), empty, options)
     p = dist.probability_where(lambda r: r.success)
     out.print(f"Vooruk's Rend 6d6 under Physique 7: success {fraction_text(p)}", markup=False)
     roller = SeededRoller(2026)
-    c = Conflict.start(
-        [Fighter.from_sheet(load("vooruk")), Fighter.from_sheet(load("giazza"))], roller
+    state = empty
+    for cid, sheet in ruleset.examples().items():
+        state = ruleset.seat(state, cid, sheet, options)
+    duel = state
+    state = ruleset.apply(
+        state, ruleset.resolve(StartConflict(("vooruk", "giazza")), state, roller, options)
     )
-    c = c.apply(Attack("vooruk", "giazza", "Rend", defend=True), roller)
-    c = c.apply(Attack("giazza", "vooruk", "Melee"), roller)
-    for e in c.log:
-        out.print(e.summary, markup=False)
-    for f in c.fighters:
-        out.print(f"{f.name}: AP {f.body.ap}, damage {f.body.damage}", markup=False)
-    from referee.systems.mongrel.conflict import Occult
-
-    duel = Conflict(
-        (Fighter.from_sheet(load("alwia")), Fighter.from_sheet(load("vooruk"))),
-        ("alwia", "vooruk"),
-    )
+    for action in (
+        Attack("vooruk", "giazza", "Rend", defend=True),
+        Attack("giazza", "vooruk", "Melee"),
+    ):
+        outcome = ruleset.resolve(action, state, roller, options)
+        out.print(outcome.label, markup=False)
+        state = ruleset.apply(state, outcome)
+    for cid in ("vooruk", "giazza"):
+        f = state.character(cid)
+        out.print(f"{f.name}: AP {f.ap}, damage {f.damage}", markup=False)
     working = Occult("alwia", resolve=3, target="vooruk", resist=True)
-    odds = RULESET.odds(working, duel, Options()).probability_where(lambda r: r.effect > 0)
+    harm = ruleset.odds(working, duel, options).probability_where(lambda r: r.effect > 0)
     out.print(
-        f"Alwia's Occult on a resisting Vooruk harms him {fraction_text(odds)}:", markup=False
+        f"Alwia's Occult on a resisting Vooruk harms him {fraction_text(harm)}:", markup=False
     )
-    out.print(duel.apply(working, ScriptedRoller([2, 3])).log[-1].summary, markup=False)
+    out.print(ruleset.resolve(working, duel, ScriptedRoller([2, 3]), options).label, markup=False)

@@ -288,15 +288,18 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         return dump_record(action)
 
     def check_pending(self, action: Action, state: StateT) -> None:
-        """Refuse an action while the rules wait for a decision it does not answer."""
+        """Refuse an action while the rules wait for a decision it does not answer: the
+        action must be one of the decision's choices, taken by the character it waits for
+        (an action with no actor - the referee's - may answer for anyone)."""
         if not state.pending:
             return
         first = state.pending[0]
         name = self.action_name(action)
-        if name not in first.choices:
+        actors = action.actors()
+        if name not in first.choices or (actors and first.actor not in actors):
             raise IllegalAction(
                 f"waiting for {first.actor}: {first.prompt} (answer with "
-                f"{' or '.join(first.choices)})"
+                f"{' or '.join(first.choices)} as {first.actor})"
             )
 
     def _plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
@@ -310,7 +313,8 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         plan = self._plan(action, state, options)
         before = len(roller.records)
         outcome = plan.resolve(roller)
-        return replace(outcome, rolls=roller.records[before:], manual=is_manual(roller))
+        manual = outcome.manual or is_manual(roller)  # a plan may know faces came by hand
+        return replace(outcome, rolls=roller.records[before:], manual=manual)
 
     def odds(self, action: Action, state: StateT, options: OptionsT) -> Distribution[Hashable]:
         """The exact distribution of what :meth:`resolve` reports, from the same plan."""

@@ -173,7 +173,9 @@ def param(
     whenever the record is built; ``ref="character"`` says the value is a
     character id of the table's state (a form offers the characters).
     """
-    meta = {"doc": doc, "ge": ge, "le": le, "ref": ref}
+    # not "ge"/"le": pydantic would read those keys as its own constraints and apply them
+    # to every member of a union (``int | str`` fails); the bounds are checked here instead
+    meta = {"doc": doc, "lowest": ge, "highest": le, "ref": ref}
     if factory is not None:
         return field(default_factory=factory, metadata=meta)
     return field(default=default, metadata=meta)
@@ -187,7 +189,7 @@ def bound_problems(record: object, path: str = "", rule: str = "bounds") -> list
     for f in fields(record):
         value = getattr(record, f.name)
         where = f"{path}{f.name}"
-        lo, hi = f.metadata.get("ge"), f.metadata.get("le")
+        lo, hi = f.metadata.get("lowest"), f.metadata.get("highest")
         numbers = value if isinstance(value, tuple) else (value,)
         for v in numbers:
             number = isinstance(v, int) and not isinstance(v, bool)
@@ -257,9 +259,9 @@ def describe_fields(cls: Any) -> list[JSONObject]:
             desc["default"] = jsonable(f.default_factory())
         else:
             desc["required"] = True
-        for key in ("doc", "ge", "le", "ref"):
-            if f.metadata.get(key) not in (None, ""):
-                desc[key] = f.metadata[key]
+        for key, meta in (("doc", "doc"), ("ge", "lowest"), ("le", "highest"), ("ref", "ref")):
+            if f.metadata.get(meta) not in (None, ""):
+                desc[key] = f.metadata[meta]
         out.append(desc)
     return out
 

@@ -21,8 +21,10 @@ game: actions are built from the game's ``actions()`` and resolved by its
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 import threading
+import time
 import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -73,8 +75,9 @@ MAX_NAME = 64
 MAX_NOTE = 4000
 """The longest note or chat message."""
 
-RETRIES = 50
-"""How many times a command that lost the race for a seq is tried again."""
+RETRIES = 200
+"""How many times a command that lost the race for a seq is tried again (with a random
+back-off that grows each time, so busy writers spread out instead of colliding again)."""
 
 
 class Forbidden(RulesError):
@@ -320,7 +323,9 @@ class TableService:
 
     def _command(self, ref: str, by: str | None, build: Build, expect: int | None = None) -> Done:
         tid = self.table(ref).id
-        for _attempt in range(RETRIES):
+        for attempt in range(RETRIES):
+            if attempt:
+                time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** min(attempt, 8))))
             ts = self.load(tid)
             if expect is not None and ts.seq != expect:
                 raise StaleTable(

@@ -88,7 +88,7 @@ class SheetCheck(MnemonicAction):
     actor: str = param(doc="the character making the check", ref="character")
     talent: str = param(doc="the Talent the referee names")
     life_role: str | None = param(None, "the Life Role; none: the fallback")
-    fallback: Fallback = param("relevant", FALLBACK_DOC)  # noqa: RUF009
+    fallback: Fallback = param("relevant", FALLBACK_DOC)
     chances: int | str = param(0, CHANCES_DOC)
 
 
@@ -116,7 +116,7 @@ class Attack(MnemonicAction):
     )
     talent: str = param("Dangerous", "the attacker's Talent (with an actor)")
     life_role: str | None = param(None, "the attacker's Life Role; none: the fallback")
-    fallback: Fallback = param("relevant", FALLBACK_DOC)  # noqa: RUF009
+    fallback: Fallback = param("relevant", FALLBACK_DOC)
     chances: int | str = param(0, CHANCES_DOC)
     defense: int = param(
         0,
@@ -132,9 +132,7 @@ class Attack(MnemonicAction):
     )
     defender_talent: str = param("Agile", "opposed rolls: the defender's Talent (with a target)")
     defender_life_role: str | None = param(None, "opposed rolls: the defender's Life Role")
-    defender_fallback: Fallback = param(  # noqa: RUF009
-        "relevant", "opposed rolls: " + FALLBACK_DOC
-    )
+    defender_fallback: Fallback = param("relevant", "opposed rolls: " + FALLBACK_DOC)
     defender_chances: int | str = param(0, "opposed rolls: the defender's " + CHANCES_DOC)
 
 
@@ -149,7 +147,7 @@ class Injury(MnemonicAction):
     CHANCES: ClassVar[tuple[str, ...]] = ("chances",)
     APTITUDES: ClassVar[tuple[str, ...]] = ("aptitude",)
 
-    worst: Worst = param(doc="the worst outcome: " + WORST_DOC)  # noqa: RUF009
+    worst: Worst = param(doc="the worst outcome: " + WORST_DOC)
     victim: str | None = param(None, "the injured character", ref="character")
     chances: int | str = param(0, "Chances of remaining active: " + CHANCES_DOC)
     aptitude: int | None = param(
@@ -160,7 +158,7 @@ class Injury(MnemonicAction):
     )
     life_role: str | None = param(None, "a Life Role relevant to resisting (rare)")
     talent: str | None = param(None, "the Talent resisting; none: the best (usually Tough)")
-    status: Status | None = param(  # noqa: RUF009
+    status: Status | None = param(
         None, "the current Status of a victim not seated (a seated victim's is the table's)"
     )
 
@@ -223,7 +221,7 @@ class SetStatus(MnemonicAction):
 
     target: str = param(doc="the character", ref="character")
     condition: str = param("Fine", "Fine, the injured label (Hurt) or inactive")
-    inactive_as: Worst | None = param(None, "an inactive character: " + WORST_DOC)  # noqa: RUF009
+    inactive_as: Worst | None = param(None, "an inactive character: " + WORST_DOC)
     injuries: int | None = param(None, "injuries so far (none: unchanged)", ge=0, le=100)
 
     def __post_init__(self) -> None:

@@ -346,9 +346,9 @@ class PreparedCheck:
         the odds are of the :class:`CheckResult` (or of ``view(result)``)."""
         rule = self.rule
 
-        def finish(_value: int, trace: Trace) -> Outcome:
+        def finish(value: int, trace: Trace) -> Outcome:
             out = self.outcome(trace[0])
-            return out if after is None else after(out, rule(_value))
+            return out if after is None else after(out, rule(value))
 
         if view is None:
             return Plan.of(self.dice(), finish, rule)

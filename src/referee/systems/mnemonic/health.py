@@ -49,11 +49,16 @@ def check_status(status: Status) -> Status:
     return status
 
 
-def parse_status(text: str, injuries: int | None = None, options: Options | None = None) -> Status:
+def parse_status(
+    text: str | None, injuries: int | None = None, options: Options | None = None
+) -> Status:
     """A Status as a referee writes it: ``Fine``, ``Hurt`` (the table's injured
     label), ``inactive (unconscious)`` or just ``dead``; ``injuries`` earlier
-    injuries (default: none when Fine, one otherwise)."""
+    injuries (default: none when Fine, one otherwise). No text: the injured label
+    after an earlier injury, else Fine."""
     options = options or Options()
+    if text is None:
+        text = options.injured_label if injuries else FINE
     said = text.strip()
     low = said.lower()
     inner = low.removeprefix(INACTIVE).strip().strip("()").strip()

@@ -32,7 +32,7 @@ class Seat:
 class State(GameState[Seat]):
     """A Mnemonic table: the characters by id, the deck and the order of action."""
 
-    deck: Deck = param(factory=Deck, doc="the cards left in the table's deck")  # noqa: RUF009
+    deck: Deck = param(factory=Deck, doc="the cards left in the table's deck")
     order: tuple[tuple[str, ...], ...] = param(
         (), doc="the order of action: groups in turn, each acting simultaneously"
     )

@@ -5,8 +5,11 @@ Points buy only features used in the previous session; unspent points are
 saved. Costs: Expertise = level × 5; Identity = level × 2 when another
 Identity drops by 1, else level × 5; Attributes = level × 5 within the
 creation constraints (the primary / sex / age rules still hold). Raising a
-score from 0 costs as if it were 1 (RULINGS). Raising Social moves the
-stored own-House Credit with it (Character wealth and social status).
+score from 0 costs as if it were 1 (RULINGS). The Power Expertise stays with
+the primary Identity ("The Power expertise may only be taken for the
+Expertise corresponding to the character's Primary Identity"): raising
+another Identity's Power is refused with that rule named. Raising Social
+moves the stored own-House Credit with it (Character wealth and social status).
 """
 
 from __future__ import annotations
@@ -15,10 +18,15 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from referee.errors import IllegalAction, InvalidSheet, Problem
+from referee.systems.base import Outcome, Plan
 
-from .sheet import Sheet, attribute, identity_now, level
-from .tables import ATTRIBUTES, IDENTITIES, canonical_expertise
-from .validation import R_ATTR, sex_guideline_kept
+from .actions import ApproveSheet, AwardPoints, RaiseAttribute, RaiseExpertise, RaiseIdentity
+from .options import Options
+from .scene import SYSTEM, Scene
+from .sheet import Approval, Sheet, attribute, identity_now, level
+from .state import State
+from .tables import ATTRIBUTES, IDENTITIES, POWER, canonical_expertise
+from .validation import R_ATTR, R_POWER_PRIMARY, sex_guideline_kept, unapproved
 from .wealth import social_changed
 
 
@@ -43,8 +51,14 @@ def _spend(sheet: Sheet, price: int, feature: str, used: Collection[str]) -> She
 
 
 def raise_expertise(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
-    """+1 Expertise for current level × 5 points."""
+    """+1 Expertise for current level × 5 points; only the primary Identity's Power."""
     exp = canonical_expertise(name)
+    own = POWER[sheet.identity.primary]
+    if exp in POWER.values() and exp != own:
+        raise IllegalAction(
+            f"{exp} is refused: {sheet.name} is {sheet.identity.primary}-primary, whose "
+            f"Power is {own} [{R_POWER_PRIMARY}]"
+        )
     cur = level(sheet, exp)
     out = _spend(sheet, cost(cur, 5), exp, used)
     up = sheet.expertise_raised
@@ -102,3 +116,76 @@ def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
     if name == "social" and out.credit is not None:  # unstored accounts follow Social already
         out = replace(out, credit=social_changed(out.credit, sheet.house, cur, cur + 1))
     return out
+
+
+# -- plans -------------------------------------------------------------------------
+
+
+def _sheet_plan(state: State, cid: str, name: str, sheet: Sheet, label: str) -> Plan:
+    """A plan that replaces a seated character's sheet (nothing to roll)."""
+    sc = Scene(state)
+    f = state.character(cid)
+    sc.put(cid, replace(f, sheet=sheet))
+    points = {"points_before": f.sheet.character_points, "points_left": sheet.character_points}
+    return Plan.fixed(Outcome(SYSTEM, name, label=label, changes=sc.changes(name), details=points))
+
+
+def award_plan(a: AwardPoints, state: State, options: Options) -> Plan:
+    """A session's points onto the sheet (saved until spent)."""
+    f = state.character(a.target)
+    got = award(a.points, a.vow_risk)
+    sheet = replace(f.sheet, character_points=f.sheet.character_points + got)
+    return _sheet_plan(state, a.target, "award-points", sheet, f"{f.name} is awarded {got} points")
+
+
+def raise_expertise_plan(a: RaiseExpertise, state: State, options: Options) -> Plan:
+    """+1 Expertise (level × 5; the Power only for the primary Identity)."""
+    f = state.character(a.actor)
+    sheet = raise_expertise(f.sheet, a.expertise, {a.expertise} if a.used else set())
+    label = f"{f.name} raises {a.expertise} to {level(sheet, a.expertise)}"
+    return _sheet_plan(state, a.actor, "raise-expertise", sheet, label)
+
+
+def raise_identity_plan(a: RaiseIdentity, state: State, options: Options) -> Plan:
+    """+1 Identity (level × 2 with another lowered by 1, else × 5)."""
+    f = state.character(a.actor)
+    sheet = raise_identity(f.sheet, a.identity, {a.identity} if a.used else set(), a.reduce)
+    label = f"{f.name} raises {a.identity} to {identity_now(sheet).score(a.identity)}"
+    return _sheet_plan(state, a.actor, "raise-identity", sheet, label)
+
+
+def raise_attribute_plan(a: RaiseAttribute, state: State, options: Options) -> Plan:
+    """+1 attribute (level × 5) within the primary / sex / age rules."""
+    f = state.character(a.actor)
+    sheet = raise_attribute(f.sheet, a.attribute, {a.attribute} if a.used else set())
+    label = f"{f.name} raises {a.attribute} to {attribute(sheet, a.attribute)}"
+    return _sheet_plan(state, a.actor, "raise-attribute", sheet, label)
+
+
+def approve_plan(a: ApproveSheet, state: State, options: Options) -> Plan:
+    """The referee approves open problems of a seated character's sheet, with the reason."""
+    f = state.character(a.target)
+    open_ = unapproved(f.sheet, options)
+    known = {p.field for p in open_}
+    missing = [x for x in a.fields if x not in known]
+    if missing:
+        raise IllegalAction(
+            f"no open problem at {', '.join(missing)} (open: {', '.join(sorted(known)) or 'none'})"
+        )
+    chosen = [p for p in open_ if not a.fields or p.field in a.fields]
+    added = tuple(Approval(p.rule, p.field, a.reason, a.by) for p in chosen)
+    sheet = replace(f.sheet, approvals=(*f.sheet.approvals, *added))
+    sc = Scene(state)
+    sc.put(a.target, replace(f, sheet=sheet))
+    return Plan.fixed(
+        Outcome(
+            SYSTEM,
+            "approve-sheet",
+            label=f"{len(added)} problem(s) approved on {f.name}'s sheet",
+            changes=sc.changes("approve-sheet"),
+            details={
+                "approved": [{"rule": p.rule, "field": p.field} for p in chosen],
+                "left_open": len(open_) - len(chosen),
+            },
+        )
+    )

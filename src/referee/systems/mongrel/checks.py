@@ -57,7 +57,8 @@ class CheckResult:
         }
 
 
-def _bound(dice: int, tn: int, mode: str, identity: int) -> None:
+def check_bounds(dice: int, tn: int, mode: str, identity: int) -> None:
+    """Refuse numbers no check can use (untrusted input is bounded): a :class:`RulesError`."""
     if not 0 <= dice <= MAX_DICE:
         raise RulesError(f"dice must be 0..{MAX_DICE} (Expertise), not {dice}")
     if not MIN_TN <= tn <= MAX_TN:
@@ -196,7 +197,7 @@ def pool_procedure(
     dice: int, tn: int, mode: Mode, identity: int = 0
 ) -> Procedure[Stat, CheckResult]:
     """The check for a pool of ``dice`` ≥ 1 d6 as a :class:`Procedure`."""
-    _bound(dice, tn, mode, identity)
+    check_bounds(dice, tn, mode, identity)
     if dice == 0:
         raise RulesError("a pool needs at least one die; use zero_procedure for Expertise 0")
     return Procedure(
@@ -216,7 +217,7 @@ def zero_procedure(tn: int, mode: Mode) -> Procedure[int, CheckResult]:
 
     The statistic is how many of the two rolls pass as a one-die pool.
     """
-    _bound(0, tn, mode, 0)
+    check_bounds(0, tn, mode, 0)
     passing = sum(1 for f in range(1, 7) if _single_passes(f, tn, mode))
 
     def exact() -> Distribution[int]:
@@ -239,7 +240,7 @@ def procedure(
     dice: int, tn: int, mode: Mode, identity: int = 0
 ) -> Procedure[Stat, CheckResult] | Procedure[int, CheckResult]:
     """The check for any Expertise level: a pool, or the zero-Expertise roll."""
-    _bound(dice, tn, mode, identity)
+    check_bounds(dice, tn, mode, identity)
     if dice == 0:
         return zero_procedure(tn, mode)
     return pool_procedure(dice, tn, mode, identity)
@@ -248,8 +249,3 @@ def procedure(
 def check_odds(dice: int, tn: int, mode: Mode, identity: int = 0) -> Distribution[CheckResult]:
     """The exact distribution of a check's result."""
     return procedure(dice, tn, mode, identity).odds()
-
-
-def effect_odds(dice: int, tn: int, mode: Mode, identity: int = 0) -> Distribution[int]:
-    """The exact distribution of Effect (0 = failure)."""
-    return check_odds(dice, tn, mode, identity).map(lambda r: r.effect if r.success else 0)

@@ -1,14 +1,21 @@
-"""Physical and spiritual damage (Mongrel, Physical damage; Sorcery Expertise and spiritual damage).
+"""Physical and spiritual damage on a seated character (Mongrel, Physical damage;
+Sorcery Expertise and spiritual damage).
 
 The Size/Physique track as RULINGS.md reads it: damage is cumulative; the
 first Size points fill the Size row; every hit landing past Size costs one
-extra Action Point and, while the damage is within the Wound Threshold
-(Size + Physique), lowers Physique by 1; past the Wound Threshold the
-character collapses (AP to 0). Damage of 3 × Size + Physique or more, or any
-hit on a collapsed character, is terminal: 1 Infernal Resolve avoids death
-(full AP recovery), but a terminal character dies when Infernal Resolve
-reaches 0. Weapons add to Effect, armour subtracts from it first; damage
-may be shunted to Beauty, one point of each shunt being permanent.
+extra Action Point and, while the damage past Size is at most Physique, lowers
+Physique by 1 "for purposes of the Size/Physique table and also for
+target-numbers" (so by default the lowered Physique also moves the Wound
+Threshold and the terminal point: Giazza, Size 4 Physique 6, hit for 5, 3 and
+2 collapses). Past the Wound Threshold (Size + Physique) the character
+collapses (AP to 0). Damage of 3 × Size + Physique or more, or any hit on a
+collapsed character, is terminal: the player *may* expend 1 Infernal Resolve
+to avoid dying (:func:`survive`, full AP recovery, still terminal) - a choice
+the conflict offers as a pending decision - and a terminal character dies when
+Infernal Resolve reaches 0. Weapons add to Effect, armour subtracts from it
+first; damage may be shunted to Beauty, one point of each shunt permanent.
+
+Every function is pure: a :class:`~.state.Fighter` in, a new one out.
 """
 
 from __future__ import annotations
@@ -18,70 +25,21 @@ from dataclasses import dataclass, replace
 from referee.errors import IllegalAction
 
 from .options import Options
+from .state import Fighter
 
+RULE_ZERO_RESOLVE = (
+    "Mongrel, Sorcery Expertise and spiritual damage: 'If Infernal Resolve hits 0, then "
+    "the character collapses, losing all remaining Action Points and with an imposed "
+    "Action Point maximum of 1.'"
+)
+"""The rule that collapses a character whose Infernal Resolve reaches 0, cited in outcomes."""
 
-@dataclass(frozen=True)
-class Body:
-    """What damage changes: the track's numbers, AP, Infernal Resolve and the stages."""
-
-    size: int
-    physique: int
-    beauty: int
-    ap: int
-    ap_max: int
-    ir: int
-    ir_max: int
-    damage: int = 0
-    physique_loss: int = 0
-    beauty_loss: int = 0
-    beauty_permanent: int = 0
-    ap_cap: int | None = None
-    collapsed: bool = False
-    terminal: bool = False
-    dead: bool = False
-
-    @property
-    def current_physique(self) -> int:
-        """Physique after damage (used for target numbers)."""
-        return max(0, self.physique - self.physique_loss)
-
-    @property
-    def current_beauty(self) -> int:
-        """Beauty after shunted damage."""
-        return max(0, self.beauty - self.beauty_loss)
-
-    @property
-    def rushed(self) -> bool:
-        """AP 1: rushed, slightly off-balance (no game penalty; Complex task resolution)."""
-        return self.ap == 1
-
-    @property
-    def discombobulated(self) -> bool:
-        """AP 0: discombobulated, stressed and fatigued (no game penalty)."""
-        return self.ap == 0
-
-    @property
-    def condition(self) -> str:
-        """The most serious stage the character is in, as a word ('' when none)."""
-        for word in ("dead", "terminal", "collapsed", "discombobulated", "rushed"):
-            if getattr(self, word):
-                return word
-        return ""
-
-    @property
-    def effective_ap_max(self) -> int:
-        """The AP maximum, capped at 1 while Infernal Resolve is exhausted."""
-        return self.ap_max if self.ap_cap is None else min(self.ap_max, self.ap_cap)
-
-    def wound_threshold(self, options: Options) -> int:
-        """Size + Physique: damage beyond it collapses."""
-        phys = self.current_physique if options.physique_shrinks_track else self.physique
-        return self.size + phys
-
-    def terminal_at(self, options: Options) -> int:
-        """3 × Size + Physique: damage at or beyond it is terminal."""
-        phys = self.current_physique if options.physique_shrinks_track else self.physique
-        return 3 * self.size + phys
+RULE_TERMINAL = (
+    "Mongrel, Physical damage: 'When a character takes terminal damage, he or she may "
+    "expend one point of Infernal Resolve to avoid dying ... if Infernal Resolve is "
+    "reduced to 0, the character will die.'"
+)
+"""The terminal-damage rule, cited in outcomes."""
 
 
 @dataclass(frozen=True)
@@ -101,17 +59,36 @@ def final_effect(hit: Hit) -> int:
     return max(0, hit.effect - hit.armor + hit.weapon)
 
 
-def take_damage(body: Body, hit: Hit, options: Options, spend_resolve: bool = True) -> Body:
-    """Apply one physical hit to the track; returns the new body (RULINGS, damage track)."""
-    if body.dead:
-        raise IllegalAction("the character is dead")
+def track_physique(f: Fighter, options: Options) -> int:
+    """The Physique the track uses: after damage (the text), or the sheet's (option off)."""
+    return f.physique if options.physique_shrinks_track else f.base_physique
+
+
+def wound_threshold(f: Fighter, options: Options) -> int:
+    """Size + Physique: damage beyond it collapses."""
+    return f.size + track_physique(f, options)
+
+
+def terminal_at(f: Fighter, options: Options) -> int:
+    """3 × Size + Physique: damage at or beyond it is terminal (Ahvia: 9)."""
+    return 3 * f.size + track_physique(f, options)
+
+
+def take_damage(f: Fighter, hit: Hit, options: Options) -> tuple[Fighter, bool]:
+    """One physical hit on the track: the fighter after it and whether the hit was terminal.
+
+    A terminal hit marks the fighter terminal and leaves the rest to the
+    player's choice (:func:`survive` or :func:`die`); see :func:`can_survive`.
+    """
+    if f.dead:
+        raise IllegalAction(f"{f.name} is dead")
     effect = final_effect(hit)
     shunt = hit.shunt_to_beauty
     if shunt > effect:
         raise IllegalAction(f"cannot shunt {shunt} points of a {effect}-point hit")
-    if shunt > body.current_beauty:
-        raise IllegalAction(f"cannot shunt {shunt} points to Beauty {body.current_beauty}")
-    out = body
+    if shunt > f.beauty:
+        raise IllegalAction(f"cannot shunt {shunt} points to Beauty {f.beauty}")
+    out = f
     if shunt:
         out = replace(
             out,
@@ -120,65 +97,77 @@ def take_damage(body: Body, hit: Hit, options: Options, spend_resolve: bool = Tr
         )
     points = effect - shunt
     if points <= 0:
-        return out
-    terminal = out.collapsed
-    before = out.damage
-    after = before + points
-    ap = out.ap
-    physique_loss = out.physique_loss
-    collapsed = out.collapsed
+        return out, False
+    terminal = out.collapsed  # any Effect on a collapsed character is terminal
+    before, after = out.damage, out.damage + points
+    ap, loss, collapsed = out.ap, out.physique_loss, out.collapsed
     if after > out.size and (not options.ap_loss_once or before <= out.size):
         ap = max(0, ap - 1)
     if after > out.size:
-        if after <= out.wound_threshold(options):
-            physique_loss += 1
+        if after <= wound_threshold(out, options):
+            loss += 1
         else:
-            collapsed = True
-            ap = 0
-    out = replace(out, damage=after, ap=ap, physique_loss=physique_loss, collapsed=collapsed)
-    if after >= out.terminal_at(options):
+            collapsed, ap = True, 0
+    out = replace(out, damage=after, ap=ap, physique_loss=loss, collapsed=collapsed)
+    if after >= terminal_at(out, options):
         terminal = True
     if terminal:
         out = replace(out, terminal=True)
-        return survive_terminal(out) if spend_resolve else replace(out, dead=True)
-    return out
+    return out, terminal
 
 
-def survive_terminal(body: Body) -> Body:
-    """Spend 1 Infernal Resolve against death: full AP, still terminal; 0 Resolve is death."""
-    if body.ir < 1:
-        return replace(body, dead=True)
-    ir = body.ir - 1
-    if ir == 0:
-        return replace(body, ir=0, dead=True)
-    return replace(body, ir=ir, ap=body.effective_ap_max, collapsed=False)
+def can_survive(f: Fighter) -> bool:
+    """Whether expending 1 Infernal Resolve can save the character from a terminal hit:
+    only with 2 or more, since Resolve reduced to 0 kills a terminal character."""
+    return f.ir >= 2 and not f.dead
 
 
-def lose_resolve(body: Body, points: int) -> Body:
-    """A Chill or Occult hit drains Infernal Resolve; at 0 the character collapses, AP max 1."""
+def survive(f: Fighter) -> Fighter:
+    """Expend 1 Infernal Resolve against death: full AP recovery, still terminal."""
+    if not can_survive(f):
+        raise IllegalAction(
+            f"{f.name} has {f.ir} Infernal Resolve: expending 1 would reach 0, which kills "
+            "a terminal character"
+        )
+    return replace(f, ir=f.ir - 1, ap=max(f.ap, f.effective_ap_max), collapsed=False)
+
+
+def die(f: Fighter) -> Fighter:
+    """The character dies."""
+    return replace(f, dead=True, terminal=True)
+
+
+def lose_resolve(f: Fighter, points: int) -> Fighter:
+    """A Chill or Occult hit drains Infernal Resolve; at 0 the character collapses with an
+    AP maximum of 1, and a terminal character dies."""
     if points < 0:
         raise IllegalAction("a drain cannot be negative")
-    ir = max(0, body.ir - points)
-    out = replace(body, ir=ir)
+    ir = max(0, f.ir - points)
+    out = replace(f, ir=ir)
     if ir == 0 and points > 0:
-        out = replace(out, ap=0, collapsed=True, ap_cap=1, dead=out.terminal)
+        out = replace(out, ap=0, collapsed=True, exhausted=True, dead=out.terminal or out.dead)
     return out
 
 
-def spend_resolve(body: Body, points: int, options: Options, gain_ap: bool) -> Body:
+def spend_resolve(f: Fighter, points: int, options: Options, gain_ap: bool) -> Fighter:
     """Spend Infernal Resolve: for AP 1:1 (``gain_ap``) or to fuel an Occult working.
 
     Spending the last point collapses the character like a drain to 0 when
-    ``zero_ir_collapse_on_spend`` is set; a terminal character whose Resolve
-    reaches 0 dies either way (Mongrel, Physical damage; RULINGS).
+    ``zero_ir_collapse_on_spend`` is set (:data:`RULE_ZERO_RESOLVE` names no
+    cause); a terminal character whose Resolve reaches 0 dies either way.
     """
-    if points < 1 or points > body.ir:
-        raise IllegalAction(f"can spend 1..{body.ir} Infernal Resolve, not {points}")
-    b = replace(body, ir=body.ir - points)
+    if points < 1 or points > f.ir:
+        raise IllegalAction(f"{f.name} can spend 1..{f.ir} Infernal Resolve, not {points}")
+    out = replace(f, ir=f.ir - points)
     if gain_ap:
-        b = replace(b, ap=b.ap + points, collapsed=False)
-    if b.ir == 0 and options.zero_ir_collapse_on_spend:
-        return lose_resolve(replace(b, ir=1), 1)
-    if b.ir == 0 and b.terminal:
-        return replace(b, dead=True)
-    return b
+        out = replace(out, ap=out.ap + points, collapsed=False)
+    if out.ir == 0 and options.zero_ir_collapse_on_spend:
+        return lose_resolve(replace(out, ir=1), 1)
+    if out.ir == 0 and out.terminal:
+        return replace(out, dead=True)
+    return out
+
+
+def refresh_resolve(f: Fighter) -> Fighter:
+    """Infernal Resolve back to its full value; the AP maximum is lifted."""
+    return replace(f, ir=f.ir_max, exhausted=False)

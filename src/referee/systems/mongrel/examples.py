@@ -1,6 +1,7 @@
 """The text's three example characters as stored sheets.
 
-Mongrel, Examples of character creation.
+Mongrel, Examples of character creation. The text spells two of them two ways
+(Alwia / Ahvia, Giazza / Ghiazza); both names load.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
+from referee.errors import RulesError
 from referee.systems.base import load_record
 
 from .sheet import Sheet
@@ -18,8 +20,6 @@ _ALIASES = {"ahvia": "alwia", "ghiazza": "giazza"}
 
 def example(name: str) -> Sheet:
     """Load an example character by name ("alwia"/"ahvia", "vooruk", "giazza"/"ghiazza")."""
-    from referee.errors import RulesError
-
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     if key not in EXAMPLES:
         raise RulesError(f"unknown example character {name!r}; known: {', '.join(EXAMPLES)}")

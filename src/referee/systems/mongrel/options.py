@@ -32,15 +32,11 @@ class Options:
     refresh_amount: int = option(
         3, "AP gained per recovery under refresh_variant (the notes' 'three')."
     )
-    auto_spend_resolve: bool = option(
-        True,
-        "In a conflict, a character taking terminal damage spends 1 Infernal "
-        "Resolve to survive whenever able (the text makes it a choice).",
-    )
     physique_shrinks_track: bool = option(
-        False,
-        "Physique lost to damage also lowers the Wound Threshold and terminal "
-        "point (default: the track keeps the sheet's Physique; losses lower TNs only).",
+        True,
+        "Physique lost to damage lowers the Wound Threshold and the terminal point as "
+        "well as target numbers (the text: 'for purposes of the Size/Physique table and "
+        "also for target-numbers'); off: the track keeps the sheet's Physique.",
     )
     ap_loss_once: bool = option(
         False,
@@ -49,8 +45,9 @@ class Options:
     )
     zero_ir_collapse_on_spend: bool = option(
         True,
-        "Spending the last Infernal Resolve for AP collapses the character like "
-        "an attack taking it to 0.",
+        "Spending the last Infernal Resolve (for AP or on Occult) collapses the character "
+        "like an attack taking it to 0: the text's 'If Infernal Resolve hits 0, then the "
+        "character collapses' names no cause. Off: only attacks collapse.",
     )
     fatigue_rest_hours: int = option(
         1, "Hours of rest (1-6, referee's choice) that restore full refreshes."

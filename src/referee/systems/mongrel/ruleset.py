@@ -1,154 +1,165 @@
-"""The Mongrel :class:`~referee.systems.base.Ruleset`: checks and conflict actions."""
+"""The Mongrel :class:`~referee.systems.base.Ruleset`: one contract for the whole game.
+
+:meth:`MongrelRuleset.plan` is the one place an action is resolved: it sends
+each action type to the rule module that knows it (:mod:`.conflict` for task
+and complex task resolution, :mod:`.sorcery`, :mod:`.wealth`,
+:mod:`.advancement`). Resolve, odds and apply are derived from the plan in the
+base class.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
 
-from referee.dice.evaluate import DieRoll
-from referee.dice.odds import Distribution
-from referee.dice.roller import Roller, is_manual
-from referee.errors import IllegalAction, Problem
-from referee.systems.base import Change, Modifier, Outcome, Procedure
+from referee.errors import IllegalAction, Problem, RulesError
+from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset
 
-from . import conflict as cf
-from .checks import CheckResult, Mode, difficulty_modifiers, procedure, target_number
+from . import advancement, conflict, wealth
+from .actions import ACTIONS
+from .damage import terminal_at, wound_threshold
+from .examples import EXAMPLES, example
 from .options import Options
 from .sheet import Sheet, validate
-from .sorcery import OccultResult
+from .sorcery import occult_roll_plan
+from .state import Fighter, State, fighter, reseated
+
+Planner = Callable[[Any, State, Options], Plan]
+
+PLANS: dict[type[Action], Planner] = {
+    ACTIONS["check"]: conflict.check_plan,
+    ACTIONS["task"]: conflict.task_plan,
+    ACTIONS["start-conflict"]: conflict.start_plan,
+    ACTIONS["end-conflict"]: conflict.end_plan,
+    ACTIONS["advance"]: conflict.advance_plan,
+    ACTIONS["attack"]: conflict.attack_plan,
+    ACTIONS["occult"]: conflict.occult_plan,
+    ACTIONS["recover"]: conflict.recover_plan,
+    ACTIONS["wait"]: conflict.wait_plan,
+    ACTIONS["spend-resolve"]: conflict.spend_plan,
+    ACTIONS["take-damage"]: conflict.take_damage_plan,
+    ACTIONS["spend-resolve-to-survive"]: conflict.survive_plan,
+    ACTIONS["accept-fate"]: conflict.accept_plan,
+    ACTIONS["rest"]: conflict.rest_plan,
+    ACTIONS["vow-refresh"]: conflict.vow_plan,
+    ACTIONS["occult-roll"]: occult_roll_plan,
+    ACTIONS["buy"]: wealth.buy_plan,
+    ACTIONS["buy-roll"]: wealth.buy_roll_plan,
+    ACTIONS["sacrifice-credit"]: wealth.sacrifice_plan,
+    ACTIONS["decline-purchase"]: wealth.decline_plan,
+    ACTIONS["transfer-credit"]: wealth.transfer_plan,
+    ACTIONS["award-points"]: advancement.award_plan,
+    ACTIONS["raise-expertise"]: advancement.raise_expertise_plan,
+    ACTIONS["raise-identity"]: advancement.raise_identity_plan,
+    ACTIONS["raise-attribute"]: advancement.raise_attribute_plan,
+    ACTIONS["approve-sheet"]: advancement.approve_plan,
+}
+"""Each action type -> the rule that plans it."""
 
 
-@dataclass(frozen=True)
-class Check:
-    """One task roll: ``dice`` (Expertise) d6 against an attribute, under or over.
-
-    ``difficulty`` is a Modifier (0-4) that always makes the roll harder;
-    ``power`` adds a Power's dice when it augments an appropriate Expertise.
-    """
-
-    dice: int
-    tn: int
-    mode: Mode = "under"
-    identity: int = 0
-    difficulty: int = 0
-    power: int = 0
-    label: str = "check"
-
-
-def check_outcome(
-    action: Check, faces: tuple[int, ...], result: CheckResult, manual: bool, rolls: Any = ()
-) -> Outcome:
-    """The :class:`Outcome` of a resolved check (faces, modifiers, target, Effect)."""
-    mods = difficulty_modifiers(action.mode, action.difficulty)
-    if action.power:
-        mods = (*mods, Modifier(action.power, "Power augmenting the Expertise", "dice"))
-    tn = target_number(action.tn, action.mode, action.difficulty)
-    label = ("success" if result.success else "failure") + (
-        f" ({result.special})" if result.special else ""
-    )
-    return Outcome(
-        system="mongrel",
-        action=action.label,
-        faces=tuple(DieRoll(f, 6, True) for f in faces),
-        modifiers=mods,
-        target=tn,
-        result=result.effect,
-        success=result.success,
-        label=label,
-        details={
-            "successes": result.successes,
-            "effect": result.effect,
-            "special": result.special,
-            "mode": action.mode,
-            "dice": action.dice + action.power,
-            "identity": action.identity,
-        },
-        manual=manual,
-        rolls=tuple(rolls),
-    )
-
-
-def _proc(action: Check) -> Procedure[Any, CheckResult]:
-    tn = target_number(action.tn, action.mode, action.difficulty)
-    return procedure(action.dice + action.power, tn, action.mode, action.identity)
-
-
-def _fighter_changes(before: cf.Conflict, after: cf.Conflict) -> tuple[Change, ...]:
-    out = []
-    for f in after.fighters:
-        old = before.fighter(f.id).body
-        for fld in fields(f.body):
-            a, b = getattr(old, fld.name), getattr(f.body, fld.name)
-            if a != b:
-                delta = b - a if isinstance(a, int) and not isinstance(a, bool) else None
-                out.append(Change(f.id, fld.name, delta, b if delta is None else None))
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class MongrelRuleset:
+class MongrelRuleset(Ruleset[Sheet, State, Options]):
     """Mongrel (Ron Edwards, 2003)."""
 
-    name: str = "mongrel"
-    title: str = "Mongrel"
-    sheet_type: type[Any] = Sheet
-    options_type: type[Any] = Options
+    name: ClassVar[str] = "mongrel"
+    title: ClassVar[str] = "Mongrel"
+    sheet_type = Sheet
+    state_type = State
+    options_type = Options
 
-    def validate(self, sheet: Any, options: Any) -> tuple[Problem, ...]:
-        """Every creation rule the sheet breaks that no approval covers."""
+    def actions(self) -> Mapping[str, type[Action]]:
+        """Every action by name (see :mod:`.actions`)."""
+        return ACTIONS
+
+    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
+        """Every creation rule the sheet breaks that no referee approval covers."""
         return validate(sheet, options)
 
-    def actions(self) -> Mapping[str, type[Any]]:
-        """``check`` and every conflict action."""
-        return {"check": Check, **cf.ACTIONS}
+    def examples(self) -> Mapping[str, Sheet]:
+        """Alwia (Ahvia), Vooruk and Giazza (Ghiazza), by id."""
+        return {name: example(name) for name in EXAMPLES}
 
-    def resolve(self, action: Any, state: Any, roller: Roller, options: Any) -> Outcome:
-        """A check (state ignored) or a conflict action applied to ``state`` (a Conflict)."""
-        if isinstance(action, Check):
-            faces, result = _proc(action).roll(roller)
-            return check_outcome(action, faces, result, is_manual(roller), roller.records)
-        if not isinstance(state, cf.Conflict):
-            raise IllegalAction("conflict actions need a Conflict as state")
-        after = state.apply(action, roller, options)
-        entry = after.log[-1]
-        res = entry.result
-        details: dict[str, Any] = {
-            "order": list(after.order),
-            "hours": entry.hours,
-            "elapsed_hours": after.hours,
+    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
+        """Seat ``cid`` fresh (AP = Speed, Infernal Resolve = Spirit), or replace its sheet
+        keeping what play tracked. A character joins a conflict when the next one starts."""
+        chars = dict(state.characters)
+        old = chars.get(cid)
+        chars[cid] = fighter(sheet) if old is None else reseated(old, sheet)
+        return replace(state, characters=chars)
+
+    def unseat(self, state: State, cid: str) -> State:
+        """``state`` without ``cid``: its decisions and its place in the order go too."""
+        out = super().unseat(state, cid)
+        return replace(out, order=tuple(i for i in out.order if i != cid))
+
+    def plan(self, action: Action, state: State, options: Options) -> Plan:
+        """The rule for ``action`` in ``state``; :class:`IllegalAction` if not allowed now."""
+        planner = PLANS.get(type(action))
+        if planner is None:
+            raise IllegalAction(f"Mongrel has no action {type(action).__name__}")
+        if state.pending:
+            first = state.pending[0]
+            actor = getattr(action, "actor", None)
+            if actor is not None and actor != first.actor:
+                raise IllegalAction(
+                    f"waiting for {first.actor}: {first.prompt} (only {first.actor} answers)"
+                )
+        try:
+            return planner(action, state, options)
+        except IllegalAction:
+            raise
+        except RulesError as e:  # a bound or a creation rule the action would break
+            raise IllegalAction(str(e)) from None
+
+    def tracker(self, state: State, options: Options) -> JSONObject:
+        """What a referee wants to see: the conflict, the clock, decisions awaited, and per
+        character AP, Infernal Resolve, the damage track and its stage."""
+        table: list[JSONValue] = [
+            ["conflict", " > ".join(state.order) if state.order else "none"],
+            ["next", state.next or ""],
+            ["hours elapsed", state.hours],
+        ]
+        for d in state.pending:
+            table.append([f"waiting for {d.actor}", f"{d.prompt} ({' or '.join(d.choices)})"])
+        characters: dict[str, JSONValue] = {
+            cid: _rows(f, state, options) for cid, f in state.characters.items()
         }
-        if isinstance(res, OccultResult):
-            details["working"] = res.working.data()
-            details["resist"] = None if res.resist is None else res.resist.data()
-            details["net_effect"] = res.effect
-        return Outcome(
-            system="mongrel",
-            action=type(action).__name__.lower(),
-            faces=tuple(DieRoll(f, 6, True) for f in entry.faces),
-            modifiers=entry.modifiers,
-            target=entry.target,
-            result=None if res is None else res.effect,
-            success=None if res is None else res.success,
-            label=entry.summary,
-            changes=_fighter_changes(state, after),
-            details=details,
-            manual=is_manual(roller),
-            rolls=roller.records,
-        )
+        return {"table": table, "characters": characters}
 
-    def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
-        """Exact odds of a check, of an attack's roll, or of an Occult working
-        (an :class:`OccultResult`: working, Resist and net Effect) in the given conflict."""
-        if isinstance(action, Check):
-            return _proc(action).odds()
-        if isinstance(action, cf.Occult) and isinstance(state, cf.Conflict):
-            return cf.occult_plan(state, action, options or Options()).procedure.odds()
-        if isinstance(action, cf.Attack) and isinstance(state, cf.Conflict):
-            return cf.attack_plan(state, action).procedure.odds()
-        if isinstance(action, cf.Task) and isinstance(state, cf.Conflict):
-            return cf.task_plan(state, action).procedure.odds()
-        raise IllegalAction(f"no odds for {type(action).__name__}")
+
+def _rows(f: Fighter, state: State, options: Options) -> list[JSONValue]:
+    i = f.identity
+    fatigued = f.refreshes >= f.physique
+    counted = f.refreshes if fatigued or f.refresh_hour == state.hours else 0
+    rows: list[JSONValue] = [
+        ["name", f.name],
+        ["Action Points", f"{f.ap} / {f.effective_ap_max}"],
+        ["Infernal Resolve", f"{f.ir} / {f.ir_max}"],
+        [
+            "damage",
+            f"{f.damage} (Size {f.size}; collapses past {wound_threshold(f, options)}; "
+            f"terminal at {terminal_at(f, options)})",
+        ],
+        [
+            "Physique",
+            f"{f.physique}"
+            + (f" ({f.base_physique} - {f.physique_loss})" if f.physique_loss else ""),
+        ],
+        [
+            "Beauty",
+            f"{f.beauty}"
+            + (f" ({f.beauty_permanent} lost for good)" if f.beauty_permanent else ""),
+        ],
+        ["condition", f.condition or "fine"],
+        [
+            "full refreshes this hour",
+            f"{counted} / {f.physique}" + (" (fatigued)" if fatigued else ""),
+        ],
+        ["order key (Beast, Man, Demon)", f"{i.beast}, {i.man}, {i.demon}"],
+    ]
+    return rows
 
 
 RULESET = MongrelRuleset()
+
+__all__ = ["PLANS", "RULESET", "MongrelRuleset"]

@@ -22,11 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from referee.dice.evaluate import DieRoll
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Procedure
+from referee.systems.base import Dice, Outcome, Plan, Procedure, Trace
 
+from .actions import OccultRoll
 from .checks import CheckResult, Mode, procedure
-from .options import ResistMode, check_resist_mode
+from .options import Options, ResistMode, check_resist_mode
 from .tables import MAX_DIFFICULTY, MAX_SCORE, MAX_TN, MIN_TN
 
 MAX_OCCULT_MODIFIER = 3 * MAX_DIFFICULTY
@@ -203,3 +205,57 @@ def occult_attack(
             raise RulesError("a Resist roll needs the resisting character's Spirit")
         resist = resist_procedure(resist_dice, resist_spirit, resist_identity)
     return occult_attack_procedure(working, resist, resist_mode)
+
+
+def occult_roll_plan(a: OccultRoll, state: object, options: Options) -> Plan:
+    """An Occult attack from plain numbers (the referee's tool); the odds are of its
+    :class:`OccultResult` (working, Resist, net Effect)."""
+    mode = a.resist_mode or options.resist_mode
+    total = occult_modifier(a.range_modifier, a.scale_modifier, a.difficulty)
+    proc = occult_attack(
+        a.dice,
+        a.tn,
+        a.identity,
+        a.resolve,
+        scope_modifier=total,
+        resist_dice=a.resist_dice,
+        resist_spirit=a.resist_tn,
+        resist_identity=a.resist_identity,
+        resist_mode=mode,
+    )
+    hours = occult_hours(a.dice)
+    tn = a.tn - total
+
+    def finish(r: OccultResult, trace: Trace) -> Outcome:
+        faces = [f for t in trace for f in t]
+        n = hours  # the working rolls one die per hour (two for zero Expertise)
+        w = r.working
+        label = f"Occult {faces[:n]} under {tn} ({hours} h): " + (
+            f"success, Effect {w.effect}" if w.success else "failure"
+        )
+        if r.resist is not None:
+            rr = r.resist
+            label += f"; Resist {faces[n:]}: " + (
+                f"Effect {rr.effect}" if rr.success else "failure"
+            )
+        label += f" -> Infernal Resolve lost {r.effect}"
+        return Outcome(
+            "mongrel",
+            "occult-roll",
+            faces=tuple(DieRoll(f, 6, True) for f in faces),
+            target=tn,
+            result=r.effect,
+            success=r.success,
+            label=label,
+            details={
+                "working": w.data(),
+                "resist": None if r.resist is None else r.resist.data(),
+                "resolve_spent": a.resolve,
+                "hours": hours,
+                "faces": faces[:n],
+                "resist_faces": faces[n:],
+                "resist_mode": mode,
+            },
+        )
+
+    return Plan.of(Dice.of(proc), finish)

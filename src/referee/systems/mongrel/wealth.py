@@ -4,19 +4,37 @@ Accounts start at Social with one's own House and 1 with each other House.
 Buying rolls the Expertise (usually Negotiate): per RULINGS a die counts if it
 exceeds the seller's Social and is at most the buyer's Credit, and any such die
 buys the item; if no die exceeds the Social but some die is within the
-Credit, the item can still be had by giving the seller 1 Credit. Transfers
-between accounts cost 2 for each 1 received; own-House Credit follows
-changes of Social.
+Credit, the item can still be had by giving the seller 1 Credit - the buyer's
+choice (a pending decision: ``sacrifice-credit`` or ``decline-purchase``).
+
+With zero Expertise the zero-Expertise rule applies (Task Resolution: "roll 1
+die twice"): each roll is judged as a one-die buying roll, and the item is
+bought only when both rolls buy it; when both rolls are within the Credit but
+not both above the Social ("succeeds at the Credit but fails against the
+Social") it can be had for 1 Credit. Transfers between accounts cost 2 for
+each 1 received; own-House Credit follows changes of Social.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.dice.odds import Distribution
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Procedure
+from referee.systems.base import Decision, Dice, Outcome, Plan, Procedure, Trace
 
+from .actions import (
+    SACRIFICE_CHOICES,
+    Buy,
+    BuyRoll,
+    DeclinePurchase,
+    SacrificeCredit,
+    TransferCredit,
+)
+from .options import Options
+from .scene import SYSTEM, Scene, d6
+from .sheet import credit as accounts
+from .state import State
 from .tables import HOUSES, MAX_DICE, MAX_SCORE, MAX_TN
 
 BuyStat = tuple[int, int, int]
@@ -49,15 +67,28 @@ def buy_rule(stat: BuyStat) -> Purchase:
     return Purchase("no")
 
 
+def zero_buy_rule(stat: BuyStat) -> Purchase:
+    """Zero Expertise: the statistic counts the two rolls that buy (``window``) and that
+    are within the Credit; both must buy, or both be within the Credit for a sacrifice."""
+    window, _, within = stat
+    if window == 2:
+        return Purchase("bought")
+    if within == 2:
+        return Purchase("sacrifice")
+    return Purchase("no")
+
+
 def buy_procedure(dice: int, seller_social: int, credit: int) -> Procedure[BuyStat, Purchase]:
-    """A buying roll of ``dice`` d6 against a seller's Social and one's own Credit."""
-    if not 1 <= dice <= MAX_DICE:
-        raise RulesError(f"dice must be 1..{MAX_DICE}, not {dice}")
+    """A buying roll of ``dice`` d6 (0: the zero-Expertise roll, one die twice) against a
+    seller's Social and one's own Credit."""
+    if not 0 <= dice <= MAX_DICE:
+        raise RulesError(f"dice must be 0..{MAX_DICE}, not {dice}")
     if not 0 <= seller_social <= MAX_TN:
         raise RulesError(f"the seller's Social must be 0..{MAX_TN}, not {seller_social}")
     if not 0 <= credit <= MAX_SCORE:
         raise RulesError(f"Credit must be 0..{MAX_SCORE}, not {credit}")
     classes = _classes(seller_social, credit)
+    rolled = dice if dice else 2
 
     def read(faces: tuple[int, ...]) -> BuyStat:
         picked = [classes[f - 1] for f in faces]
@@ -68,7 +99,7 @@ def buy_procedure(dice: int, seller_social: int, credit: int) -> Procedure[BuySt
         for c in classes:
             kinds[c] = kinds.get(c, 0) + 1
         out: dict[BuyStat, int] = {(0, 0, 0): 1}
-        for _ in range(dice):
+        for _ in range(rolled):
             nxt: dict[BuyStat, int] = {}
             for s, w in out.items():
                 for k, kw in kinds.items():
@@ -77,12 +108,12 @@ def buy_procedure(dice: int, seller_social: int, credit: int) -> Procedure[BuySt
             out = nxt
         return Distribution(out)
 
-    return Procedure(((dice, 6),), read, exact, buy_rule)
+    return Procedure(((rolled, 6),), read, exact, buy_rule if dice else zero_buy_rule)
 
 
 def _check_house(house: str) -> None:
     if house not in HOUSES:
-        raise RulesError(f"unknown House {house!r}; known: {', '.join(HOUSES)}")
+        raise IllegalAction(f"unknown House {house!r}; known: {', '.join(HOUSES)}")
 
 
 def transfer(credit: dict[str, int], source: str, dest: str, received: int) -> dict[str, int]:
@@ -117,3 +148,108 @@ def social_changed(credit: dict[str, int], own_house: str, old: int, new: int) -
 def window_probability(dice: int, seller_social: int, credit: int) -> Distribution[str]:
     """The exact odds of each buying result."""
     return buy_procedure(dice, seller_social, credit).odds().map(lambda p: p.result)
+
+
+# -- plans -------------------------------------------------------------------------
+
+
+def buy_roll_plan(a: BuyRoll, state: State, options: Options) -> Plan:
+    """A buying roll from plain numbers; the odds are of its result."""
+    proc = buy_procedure(a.dice, a.social, a.credit)
+
+    def finish(p: Purchase, trace: Trace) -> Outcome:
+        return Outcome(
+            SYSTEM,
+            "buy-roll",
+            faces=d6(trace),
+            result=None,
+            success=p.acquired,
+            label=p.result,
+            details={"result": p.result, "dice": a.dice, "social": a.social, "credit": a.credit},
+        )
+
+    return Plan.of(Dice.of(proc), finish, view=lambda p: p.result)
+
+
+def buy_plan(a: Buy, state: State, options: Options) -> Plan:
+    """A character buys: its Expertise against the seller's Social and its Credit."""
+    f = state.living(a.actor)
+    house = a.house or f.sheet.house
+    _check_house(house)
+    credit = accounts(f.sheet).get(house, 0)
+    dice = f.level(a.expertise)
+    proc = buy_procedure(dice, a.seller_social, credit)
+
+    def finish(p: Purchase, trace: Trace) -> Outcome:
+        sc = Scene(state)
+        label = {
+            "bought": f"{f.name} buys it",
+            "sacrifice": f"{f.name} can have it by giving the seller 1 {house} Credit",
+            "no": f"{f.name} cannot buy it",
+        }[p.result]
+        if p.result == "sacrifice":
+            sc.wait_for(
+                Decision(
+                    a.actor,
+                    f"give the seller 1 Credit with {house} ({credit} held) for the item?",
+                    SACRIFICE_CHOICES,
+                )
+            )
+        return Outcome(
+            SYSTEM,
+            "buy",
+            faces=d6(trace),
+            success=p.acquired,
+            label=label,
+            changes=sc.changes("buy"),
+            details={
+                "result": p.result,
+                "house": house,
+                "credit": credit,
+                "dice": dice,
+                "seller_social": a.seller_social,
+                "zero_expertise": dice == 0,
+            },
+        )
+
+    return Plan.of(Dice.of(proc), finish, view=lambda p: p.result)
+
+
+def _sheet_plan(state: State, cid: str, name: str, label: str, credit: dict[str, int]) -> Plan:
+    f = state.character(cid)
+    sc = Scene(state)
+    sc.put(cid, replace(f, sheet=replace(f.sheet, credit=credit)))
+    if name in SACRIFICE_CHOICES:
+        sc.answered(cid, SACRIFICE_CHOICES)
+    return Plan.fixed(
+        Outcome(SYSTEM, name, label=label, changes=sc.changes(name), details={"credit": credit})
+    )
+
+
+def sacrifice_plan(a: SacrificeCredit, state: State, options: Options) -> Plan:
+    """Give the seller 1 Credit (answers a pending buying decision, or stands alone)."""
+    f = state.character(a.actor)
+    house = a.house or f.sheet.house
+    after = sacrifice(accounts(f.sheet), house)
+    return _sheet_plan(
+        state, a.actor, "sacrifice-credit", f"{f.name} gives the seller 1 {house} Credit", after
+    )
+
+
+def decline_plan(a: DeclinePurchase, state: State, options: Options) -> Plan:
+    """Keep the Credit and go without the item."""
+    f = state.character(a.actor)
+    if not any(d.actor == a.actor and d.choices == SACRIFICE_CHOICES for d in state.pending):
+        raise IllegalAction(f"{f.name} has no purchase waiting for a decision")
+    sc = Scene(state)
+    sc.answered(a.actor, SACRIFICE_CHOICES)
+    label = f"{f.name} keeps the Credit and goes without"
+    return Plan.fixed(Outcome(SYSTEM, "decline-purchase", label=label, changes=sc.changes()))
+
+
+def transfer_plan(a: TransferCredit, state: State, options: Options) -> Plan:
+    """Move Credit at 2:1 between one's accounts."""
+    f = state.character(a.actor)
+    after = transfer(accounts(f.sheet), a.source, a.dest, a.received)
+    label = f"{f.name} moves {2 * a.received} {a.source} Credit for {a.received} {a.dest}"
+    return _sheet_plan(state, a.actor, "transfer-credit", label, after)
