@@ -302,11 +302,8 @@ def test_bad_input_gets_a_clear_4xx_never_a_500(site: Site, table: Table) -> Non
             assert isinstance(r.json()["detail"], str) and r.json()["detail"]
             assert "Traceback" not in r.text
         bounds = ann.post(f"{base}/odds", json={"action": "check", "fields": {"aptitude": 13}})
-        assert (
-            "aptitude" in bounds.json()["detail"]
-            and "less than or equal to 12" in bounds.json()["detail"]
-        )
-        assert bounds.json()["problems"][0]["field"] == "aptitude"
+        detail = bounds.json()["detail"].lower()
+        assert "aptitude" in detail and "12" in detail and "13" in detail
     with site.client() as nobody:
         assert nobody.get(f"{base}").status_code == 401
         assert nobody.get("/api/tables/tnope/log", headers=table.auth("Ann")).status_code == 404
