@@ -205,7 +205,7 @@ function previewSoon(form) {
 
 function refreshPreviews() {
   for (const form of $$("form.action")) {
-    if (!form.hidden && $(".preview", form)?.dataset.shown) preview(form);
+    if (!form.hidden && !form.closest("section[hidden]") && $(".preview", form)?.dataset.shown) preview(form);
   }
 }
 
@@ -442,6 +442,7 @@ async function refresh() {
         document.getElementById("no-panels")?.remove();
       }
     }
+    syncActAs();
   }
   syncCharacterSelects(data.characters);
   document.getElementById("tracker").innerHTML = data.tracker;
@@ -531,6 +532,24 @@ function showAction(pick) {
   if (form) previewSoon(form);
 }
 
+// with several characters, one action panel at a time, chosen by "Act as"
+function syncActAs(prefer) {
+  const pick = document.getElementById("act-as");
+  const panels = $$("#panels > section.actpanel");
+  if (!pick) return;
+  const keep = prefer || pick.value;
+  pick.textContent = "";
+  for (const sec of panels) {
+    const o = document.createElement("option");
+    o.value = sec.dataset.actor;
+    o.textContent = $("h3", sec)?.textContent || sec.dataset.actor;
+    pick.append(o);
+  }
+  pick.closest(".act-as").hidden = panels.length < 2;
+  if (panels.some((p) => p.dataset.actor === keep)) pick.value = keep;
+  for (const sec of panels) sec.hidden = panels.length > 1 && sec.dataset.actor !== pick.value;
+}
+
 function activateTab(tab, focus) {
   const tabs = $$('.tabs [role="tab"]');
   for (const t of tabs) {
@@ -577,6 +596,7 @@ async function onClick(ev) {
       if (firstSeq <= 1) b.remove();
     } else if (b.classList.contains("choice")) {
       const panel = $$("section.actpanel").find((s) => s.dataset.actor === b.dataset.actor);
+      if (panel && panel.hidden) syncActAs(b.dataset.actor);
       const pick = panel && $(".action-pick", panel);
       if (!pick) {
         say(logStatus, `${b.dataset.actor} answers with ${b.dataset.action}`, "");
@@ -780,6 +800,11 @@ function onInput(ev) {
 async function onChange(ev) {
   const t = ev.target;
   if (t.classList.contains("action-pick")) showAction(t);
+  if (t.id === "act-as") {
+    syncActAs();
+    const form = $$("#panels > section.actpanel:not([hidden]) form.action").find((f) => !f.hidden);
+    if (form) previewSoon(form);
+  }
   if (t.id === "c-game") {
     for (const box of $$(".game-options")) {
       const on = box.dataset.game === t.value;
@@ -836,6 +861,7 @@ if (tid && logEl) {
   firstSeq = entries.length ? Number(entries[0].dataset.seq) : lastSeq + 1;
   for (const li of entries) decorate(li);
   logEl.scrollTop = logEl.scrollHeight;
-  for (const form of $$("form.action")) if (!form.hidden) previewSoon(form);
+  syncActAs();
+  for (const form of $$("form.action")) if (!form.hidden && !form.closest("section[hidden]")) previewSoon(form);
   connect();
 }
