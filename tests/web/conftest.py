@@ -169,3 +169,18 @@ def new_site() -> Iterator[Any]:
     for running in started:
         running.server.stop()
         running.service.store.close()
+
+
+@pytest.fixture(scope="module")
+def shared_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """One server for a whole module (schemathesis runs many cases against it)."""
+    folder = tmp_path_factory.mktemp("shared")
+    running = start_site(f"sqlite:///{folder / 'web.db'}")
+    yield running
+    running.server.stop()
+    running.service.store.close()
+
+
+@pytest.fixture(scope="module")
+def shared_table(shared_site: Site) -> Table:
+    return make_table(shared_site, name="Shared")

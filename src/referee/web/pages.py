@@ -109,7 +109,7 @@ def table_context(web: Web, caller: Caller) -> dict[str, Any]:
     ts = web.service.view(caller.table_id, caller.name)
     rules = ts.ruleset
     per_character, table_forms = forms_for(action_forms(rules), referee=caller.referee)
-    seat_list = seats(ts)
+    seat_list = sorted(seats(ts), key=lambda s: s.owner != caller.name)  # yours first
     events = web.service.log(caller.table_id, caller.name, after=max(0, ts.seq - RECENT))
     entries = [web.renderer.entry(e, undone=e.get("seq") in ts.undone) for e in events]
     current = rules.dump_options(ts.options)

@@ -161,7 +161,7 @@ def action_forms(rules: Ruleset[Any, Any, Any]) -> list[ActionForm]:
     out = []
     for name, kind in rules.actions().items():
         described = tuple(describe_fields(kind))
-        doc = (kind.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        doc = (kind.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ").replace("``", "")
         out.append(
             ActionForm(
                 name=name,
