@@ -54,7 +54,12 @@ class Uvicorn:
 
     def __init__(self, app: Any, port: int) -> None:
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

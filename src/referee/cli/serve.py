@@ -66,6 +66,7 @@ def serve(
         host=host,
         port=port,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # compressing each frame per socket cost more than it saved
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
         log_level=log_level,

@@ -133,6 +133,7 @@ class TableService:
         self._subscribers: dict[str, list[Callable[[Event], None]]] = {}
         self._published: dict[str, int] = {}
         self._lock = threading.RLock()
+        self._writers: dict[str, threading.Lock] = {}
 
     # -- reading ---------------------------------------------------------------
 
@@ -321,8 +322,24 @@ class TableService:
 
     # -- writing ---------------------------------------------------------------
 
+    def _writer(self, tid: str) -> threading.Lock:
+        """The lock this process's writers of one table take turns with (added for the web
+        table, where many requests write one table at once): they queue instead of racing
+        for the same seq and retrying. Writers in other processes still race optimistically."""
+        with self._lock:
+            lock = self._writers.get(tid)
+            if lock is None:
+                lock = self._writers[tid] = threading.Lock()
+            return lock
+
     def _command(self, ref: str, by: str | None, build: Build, expect: int | None = None) -> Done:
         tid = self.table(ref).id
+        with self._writer(tid):
+            return self._attempts(ref, tid, by, build, expect)
+
+    def _attempts(
+        self, ref: str, tid: str, by: str | None, build: Build, expect: int | None
+    ) -> Done:
         for attempt in range(RETRIES):
             if attempt:
                 time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** min(attempt, 8))))

@@ -215,9 +215,6 @@ def contract_games() -> list[tuple[str, Ruleset[Any, Any, Any]]]:
 def authenticate(request: Request, tid: str, *, write: bool) -> Caller:
     """The participant a request acts as at table ``tid`` (or a 4xx refusal)."""
     web = web_of(request)
-    row = web.service.table(tid)
-    if row.id != tid:
-        raise WebError(404, f"no table {tid!r}")
     found = presented(request, tid)
     if found is None:
         raise WebError(401, "this table needs its invite link (or a bearer token)")
@@ -228,6 +225,8 @@ def authenticate(request: Request, tid: str, *, write: bool) -> Caller:
     if write and via == "cookie" and not web.origin_ok(request):
         raise WebError(403, "refused: the request did not come from this site's pages")
     ts = web.service.load(tid)
+    if ts.id != tid:
+        raise WebError(404, f"no table {tid!r}")
     role = ts.participants.get(grant.name)
     if role is None:
         raise WebError(403, f"{grant.name!r} is no longer at this table")

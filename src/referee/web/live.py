@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from referee.systems.base import JSONObject
 from referee.table.events import Event
 from referee.table.service import TableService, redact
-from referee.table.state import Viewer
+from referee.table.state import Viewer, can_see
 
 log = logging.getLogger("referee.web")
 
@@ -51,6 +51,12 @@ CLOSE_BEHIND: Final = 4008
 CLOSE_LEFT: Final = 4003
 
 Render = Callable[[JSONObject], str]
+
+
+def _dump(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
 """A redacted event -> its log entry as HTML."""
 
 
@@ -111,18 +117,17 @@ class Hub:
     ) -> str:
         """The JSON text a viewer is sent for an event."""
         shown = redact(event, viewer, revealed)
-        return json.dumps(
-            {"type": kind, "event": shown, "html": self.render(shown)},
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
+        return _dump({"type": kind, "event": shown, "html": self.render(shown)})
 
-    def _offer(self, conn: Connection, event: Event, cache: dict[Viewer, str]) -> None:
+    def _offer(self, conn: Connection, event: Event, cache: dict[bool, str]) -> None:
         if event.seq <= conn.last:
             return  # already sent (read while catching up)
-        text = cache.get(conn.viewer)
+        # what a viewer is sent depends only on whether they may see the payload (a
+        # redacted event reads the same for everyone): one text per form, not per viewer
+        visible = can_see(event, conn.viewer)
+        text = cache.get(visible)
         if text is None:
-            text = cache[conn.viewer] = self.message(event, conn.viewer, frozenset())
+            text = cache[visible] = self.message(event, conn.viewer, frozenset())
         conn.put(text)
         conn.last = event.seq
         self._after(conn, event)
@@ -136,9 +141,9 @@ class Hub:
             role = str(p["role"])
             if role in ("referee", "player", "observer"):
                 conn.viewer = Viewer(conn.viewer.name, role)  # type: ignore[arg-type]
-                conn.put(json.dumps({"type": "reload", "reason": f"your role is now {role}"}))
+                conn.put(_dump({"type": "reload", "reason": f"your role is now {role}"}))
         elif event.kind == "participant-left":
-            conn.put(json.dumps({"type": "left"}))
+            conn.put(_dump({"type": "left"}))
             conn.end(CLOSE_LEFT)
 
     # -- from the service --------------------------------------------------
@@ -153,7 +158,7 @@ class Hub:
         conns = self.tables.get(event.table)
         if not conns:
             return
-        cache: dict[Viewer, str] = {}
+        cache: dict[bool, str] = {}
         for conn in list(conns):
             if conn.catching_up:
                 conn.buffer.append(event)
@@ -171,15 +176,11 @@ class Hub:
         if not found:
             return
         target = found[0]
-        cache: dict[Viewer, str] = {}
+        text = ""
         for conn in list(self.tables.get(table_id, ())):
             if conn.catching_up or target.seq > conn.last:
                 continue  # it will read it whole when it catches up
-            text = cache.get(conn.viewer)
-            if text is None:
-                text = cache[conn.viewer] = self.message(
-                    target, conn.viewer, frozenset({seq}), "updated"
-                )
+            text = text or self.message(target, conn.viewer, frozenset({seq}), "updated")
             conn.put(text)
 
     # -- connections ---------------------------------------------------------
@@ -215,22 +216,15 @@ class Hub:
                 seq = shown.get("seq")
                 if not isinstance(seq, int) or seq <= conn.last:
                     continue
-                conn.put(
-                    json.dumps(
-                        {"type": "event", "event": shown, "html": self.render(shown)},
-                        ensure_ascii=False,
-                        separators=(",", ":"),
-                    )
-                )
+                conn.put(_dump({"type": "event", "event": shown, "html": self.render(shown)}))
                 conn.last = seq
             if len(missed) < CATCH_UP_PAGE:
                 break
         conn.catching_up = False
         buffered, conn.buffer = conn.buffer, []
-        cache: dict[Viewer, str] = {}
         for event in buffered:
-            self._offer(conn, event, cache)
-        conn.put(json.dumps({"type": "live", "seq": conn.last}))
+            self._offer(conn, event, {})
+        conn.put(_dump({"type": "live", "seq": conn.last}))
         return conn.last
 
     async def serve(self, conn: Connection) -> None:
@@ -247,12 +241,12 @@ class Hub:
                 try:
                     msg = json.loads(text)
                 except (json.JSONDecodeError, RecursionError):
-                    conn.put(json.dumps({"type": "error", "detail": "messages are JSON"}))
+                    conn.put(_dump({"type": "error", "detail": "messages are JSON"}))
                     continue
                 if isinstance(msg, dict) and msg.get("type") == "ping":
-                    conn.put(json.dumps({"type": "pong", "seq": conn.last}))
+                    conn.put(_dump({"type": "pong", "seq": conn.last}))
                 else:
-                    conn.put(json.dumps({"type": "error", "detail": "unknown message"}))
+                    conn.put(_dump({"type": "error", "detail": "unknown message"}))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
