@@ -558,6 +558,7 @@ function activateTab(tab, focus) {
     t.tabIndex = on ? 0 : -1;
     document.getElementById(t.getAttribute("aria-controls"))?.classList.toggle("active", on);
   }
+  if (tab.id === "tab-log" && logEl) logEl.scrollTop = logEl.scrollHeight;
   if (focus) tab.focus();
 }
 
