@@ -265,3 +265,82 @@ def test_screenshots_of_every_game(
                 assert person.errors == []
             finally:
                 person.close()
+
+
+def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifacts: Path) -> None:
+    """Create a table with a house rule, invite a player, seat an example for her, correct
+    the state by hand, roll in secret and reveal it, revoke the link - all by clicking."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{site.base}/")
+        page.select_option("#c-game", "mnemonic")
+        page.fill("#c-name", "Clicked")
+        page.fill("#c-ref", "Rita")
+        page.locator("details.options summary").click()
+        box = page.locator("fieldset.game-options[data-game='mnemonic']")
+        box.locator("[data-option='randomizer']").fill("3d12")
+        page.click("#create button[type=submit]")
+        page.locator("#create .status a.button").click()
+        page.wait_for_selector("#conn.live")
+        tid = page.locator("#main").get_attribute("data-table")
+        assert site.service.load(tid).options.randomizer == "3d12"
+
+        page.fill("#inv-name", "Ann")
+        page.click("#invite button[type=submit]")
+        link = page.locator("#inv-link")
+        link.wait_for()
+        assert "/join/" in link.input_value()
+        ann = browser.new_context()
+        ann_page = ann.new_page()
+        ann_page.goto(link.input_value())
+        ann_page.wait_for_selector("#conn.live")
+
+        page.locator("details.add-char summary").click()
+        page.locator("#ac-owner option[value='Ann']").wait_for(state="attached")
+        page.select_option("#ac-example", "boxer")
+        page.select_option("#ac-owner", "Ann")
+        page.click("#add-char button[type=submit]")
+        ann_page.locator("#cards article[data-cid='mickey-ruane']").wait_for()
+        ann_page.locator("#panels section[data-actor='mickey-ruane']").wait_for()
+
+        page.locator("#edit").evaluate("f => f.closest('details').open = true")
+        page.select_option("#ed-target", "mickey-ruane")
+        page.fill("#ed-field", "status.injuries")
+        page.fill("#ed-value", "1")
+        page.fill("#ed-reason", "fell down the stairs")
+        page.click("#edit button[type=submit]")
+        ann_page.locator("#log .kind-state-edited", has_text="fell down the stairs").wait_for()
+
+        form = page.locator("section.table-actions form.action[data-action='check']")
+        form.locator("[data-field='aptitude']").fill("6")
+        form.locator("[data-common='visibility']").select_option("referee")
+        form.locator("button[type=submit]").click()
+        form.locator(".status", has_text="event #").wait_for()
+        secret = max(
+            int(s)
+            for s in page.locator("#log li.entry").evaluate_all(
+                "els => els.map(e => e.dataset.seq)"
+            )
+        )
+        hidden = ann_page.locator(f"#log li[data-seq='{secret}']")
+        hidden.wait_for()
+        assert "rolled in secret" in hidden.inner_text()
+        page.locator(f"#log li[data-seq='{secret}'] button[data-what='reveal']").click()
+        ann_page.locator(f"#log li[data-seq='{secret}']:not(.redacted) .faces").wait_for()
+
+        ann_page.fill("#note-text", "Ready when you are")
+        ann_page.click("#note button[type=submit]")
+        page.locator("#log .kind-note", has_text="Ready when you are").wait_for()
+
+        page.locator("#invites li", has_text="Ann").locator("button.revoke").click()
+        page.locator("#invites li", has_text="Ann").locator(".badge", has_text="revoked").wait_for()
+        ann_page.reload()
+        assert "revoked" in ann_page.content() or "invite link" in ann_page.content()
+        page.screenshot(path=str(artifacts / "referee-clicked-table.png"), full_page=True)
+        assert errors == []
+        ann.close()
+    finally:
+        context.close()

@@ -171,6 +171,7 @@ def panels(caller: Reader, request: Request) -> JSONResponse:
             "participants": env.get_template("_participants.html").render(**ctx),
             "undone": sorted(ts.undone),
             "role": caller.role,
+            "people": [{"name": n, "role": r} for n, r in ts.participants.items()],
         }
     )
 

@@ -408,6 +408,31 @@ function syncCharacterSelects(characters) {
   }
 }
 
+function syncPeople(people) {
+  const me = main.dataset.me;
+  const fill = (sel, names, first) => {
+    if (!sel) return;
+    const keep = sel.value;
+    sel.textContent = "";
+    if (first) sel.append(first);
+    for (const name of names) {
+      const o = document.createElement("option");
+      o.value = name;
+      o.textContent = name;
+      sel.append(o);
+    }
+    if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+  };
+  const owner = document.getElementById("ac-owner");
+  if (owner) {
+    const none = document.createElement("option");
+    none.value = "";
+    none.textContent = "the referee";
+    fill(owner, people.filter((p) => p.role === "player").map((p) => p.name), none);
+  }
+  fill(document.getElementById("note-to"), people.map((p) => p.name).filter((n) => n !== me), null);
+}
+
 async function refresh() {
   let data;
   try {
@@ -445,6 +470,7 @@ async function refresh() {
     syncActAs();
   }
   syncCharacterSelects(data.characters);
+  syncPeople(data.people);
   document.getElementById("tracker").innerHTML = data.tracker;
   const people = document.getElementById("participants");
   if (!people.contains(document.activeElement)) people.innerHTML = data.participants;
