@@ -129,7 +129,7 @@ def test_scale_errors_and_ties() -> None:
 
 
 def test_group_efforts() -> None:
-    assert group_log([6, 6]) == (8, "first person's log + log of 2")
+    assert group_log([6, 6]) == (8, "lowest log + log of 2")
     assert group_log([6, 6], count="helpers")[0] == 6
     assert group_log([3, 9])[0] == log_of(measure_of(3) + measure_of(9))
     with pytest.raises(RulesError):
@@ -227,17 +227,23 @@ def test_situational_mods() -> None:
 
 def test_movement_push() -> None:
     from referee.dice.roller import ScriptedRoller
-    from referee.systems.arm.checks import resolve_movement_push
+    from referee.systems.arm import RULESET
+    from referee.systems.arm.actions import Move
 
     allowed = Options(pushing=True)
+    corven = Sheet(name="Corven", stats=STATS, movement={"Run": 5})
+    state = RULESET.seat(RULESET.initial_state(allowed), "corven", corven, allowed)
     pushed = [
-        resolve_movement_push(5, ScriptedRoller([f]), options=allowed, actor="Corven")
+        RULESET.resolve(Move("corven", push=True), state, ScriptedRoller([f]), allowed)
         for f in (1, 3, 6)
     ]
     assert [(o.result, o.details["shock_cost"]) for o in pushed] == [(5, 0), (6, 1), (6, 0)]
-    assert pushed[1].changes[0].target == "Corven"
+    assert [(c.target, c.field) for c in pushed[1].changes] == [
+        ("corven", "shock"),
+        ("corven", "acted"),
+    ]
     with pytest.raises(IllegalAction):
-        resolve_movement_push(5, ScriptedRoller([3]), options=Options(pushing=False))
+        RULESET.resolve(Move("corven", push=True), state, ScriptedRoller([3]), Options())
 
 
 def test_blows_from_sheets() -> None:

@@ -138,16 +138,46 @@ def melee_total(
 # ---------------------------------------------------------------------------
 # one action per round (ARM 1.2, Combat (Melee))
 
-ROUND_ACTIONS = ("attack", "defend", "circle", "move", "other", "counter-blow")
-COUNTER_BLOW = ("defend", "counter-blow")
+ROUND_ACTIONS = (
+    "attack",
+    "defend",
+    "counter-defence",
+    "counter-blow",
+    "circle",
+    "prepare",
+    "move",
+    "shoot",
+    "cast",
+    "other",
+    "lost",
+)
+"""What a combatant can do with a round (``lost``: the round's action was taken away)."""
+
+DEFENCES = ("defend", "counter-defence")
+PREPARING = ("circle", "prepare")
+
+
+def may_take(taken: Sequence[str], action: str) -> bool:
+    """Whether ``action`` may follow the actions ``taken`` this round.
+
+    One action per round (ARM 1.2, Combat (Melee)), with what the text itself
+    allows beside it: a combatant who circles ("automatically preparing a
+    defense") or waits prepared may still defend once; a defender may
+    counter-blow (attack) right after a defence; a spell just cast may be
+    flung at once.
+    """
+    if not taken:
+        return action != "counter-blow"
+    last = taken[-1]
+    if action in DEFENCES:
+        return last in PREPARING and not any(t in DEFENCES for t in taken)
+    if action == "counter-blow":
+        return last in DEFENCES
+    return action == "shoot" and last == "cast"
 
 
 def round_problems(plans: Mapping[str, Sequence[str]]) -> tuple[Problem, ...]:
-    """Every combatant whose round breaks the one-action rule.
-
-    One action each; the only exception is the counter-blow: ``defend`` then
-    ``counter-blow`` (the attack that follows the defence) in the same round.
-    """
+    """Every combatant whose round breaks the one-action rule (see :func:`may_take`)."""
     problems: list[Problem] = []
     for who, actions in plans.items():
         names = tuple(a.strip().lower() for a in actions)
@@ -156,30 +186,29 @@ def round_problems(plans: Mapping[str, Sequence[str]]) -> tuple[Problem, ...]:
                 problems.append(
                     Problem("ARM: Combat (Melee)", f"{who}[{i}]", "unknown action", name)
                 )
-        if len(names) > 1 and names != COUNTER_BLOW:
-            problems.append(
-                Problem(
-                    "ARM: Combat (Melee)",
-                    who,
-                    "one action per round (a counter-blow is the only exception)",
-                    list(actions),
+        if any(n not in ROUND_ACTIONS for n in names):
+            continue
+        for i, name in enumerate(names):
+            if not may_take(names[:i], name):
+                why = (
+                    "a counter-blow follows a defence"
+                    if name == "counter-blow"
+                    else "one action per round (circling or a prepared defence may still "
+                    "defend; a counter-blow follows a defence)"
                 )
-            )
-        if names == ("counter-blow",):
-            problems.append(
-                Problem(
-                    "ARM: Combat (Melee)", who, "a counter-blow follows a defence", list(actions)
-                )
-            )
+                problems.append(Problem("ARM: Combat (Melee)", who, why, list(actions)))
+                break
     return tuple(problems)
 
 
 def may_defend(actions_taken: Sequence[str]) -> bool:
-    """A defender who already used this round's action (attacking, dodging...) gets no defence.
+    """Whether a defender may still dodge or parry this round.
 
-    So when both sides attack in the same round, neither defends.
+    A defender who already used this round's action (attacking, dodging...)
+    gets no defence, so when both sides attack in the same round neither
+    defends; one who circled or waited prepared still may (once).
     """
-    return not actions_taken
+    return may_take(tuple(actions_taken), "defend")
 
 
 # ---------------------------------------------------------------------------

@@ -8,7 +8,13 @@ from typing import Literal
 from referee.errors import RulesError
 from referee.systems.base import option
 
-_CHOICES = {"log_method": ("table", "exact"), "group_count": ("total", "helpers")}
+_CHOICES = {
+    "log_method": ("table", "exact"),
+    "group_count": ("total", "helpers"),
+    "group_method": ("shortcut", "sum"),
+    "push_offer": ("failure", "any"),
+    "push_when_needed": ("failure", "saveable"),
+}
 _LIMITS = {
     "stun_shift": (0, 5),
     "destroyed_at": (0, 100),
@@ -30,6 +36,17 @@ class Options:
         "referee allows it): a third d6, 1 nothing, 2-5 +1 and +1 shock, 6 +1 free. "
         "Off refuses every push.",
     )
+    push_offer: Literal["failure", "any"] = option(
+        "failure",
+        "When a roll waits for its roller's push decision (an action's push = ask): after a "
+        "failed roll only ('if a character really needs a success'), or after every roll "
+        "('or a better result').",
+    )
+    push_when_needed: Literal["failure", "saveable"] = option(
+        "failure",
+        "What 'push when needed' (push = if-needed, and its odds) pushes: every failed roll "
+        "(failure), or only a failure that +1 turns into a success (saveable).",
+    )
     draw_succeeds: bool = option(
         True,
         "A result of 0 (a draw, a marginal success at best) counts as a success; "
@@ -39,6 +56,17 @@ class Options:
         "total",
         "Group effort within 1: add the log of the total number of people "
         "(ruling) or of the other helpers (the text's words).",
+    )
+    group_method: Literal["shortcut", "sum"] = option(
+        "shortcut",
+        "Group effort: when nobody is more than 1 from anybody else, the lowest log plus the "
+        "log of the number of people (shortcut, the text's simpler way), or always add the "
+        "measures and convert the sum back (sum).",
+    )
+    one_action_per_round: bool = option(
+        True,
+        "While a round runs, each combatant has one action (a prepared or circling combatant "
+        "may still defend; a counter-blow defends then attacks).",
     )
     armour_counts: bool = option(
         True, "Armour values add to Toughness against damage (if the GM permits)."
