@@ -10,7 +10,6 @@ from referee.dice.roller import ScriptedRoller
 from referee.systems.arm import RULESET
 from referee.systems.arm import actions as a
 from referee.systems.arm.combat import (
-    circling_difficulty,
     may_defend,
     melee_difficulty,
     melee_total,
@@ -20,18 +19,16 @@ from referee.systems.arm.damage import Condition, accumulate
 from referee.systems.arm.discrepancies import DISCREPANCIES
 from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
-from referee.systems.arm.sheet import Sheet
-from referee.systems.arm.state import State
-from referee.systems.base import Action, IllegalAction, Outcome
 from referee.systems.arm.scale import (
     convert,
     log_of,
     measure_of,
-    movement_per_round,
     round_log,
 )
-from referee.systems.arm.sheet import point_cost
+from referee.systems.arm.sheet import Sheet, point_cost
+from referee.systems.arm.state import State
 from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
+from referee.systems.base import Action, IllegalAction, Outcome
 
 # ---------------------------------------------------------------------------
 # Scale
@@ -152,15 +149,23 @@ def test_the_result_ladder() -> None:
 
 def test_subtasks_and_an_optional_research_task() -> None:
     """The programming example: the whole is the worst subtask; research helps, never limits."""
-    from referee.systems.arm.checks import helper_bonus, whole_result
+    from referee.systems.arm.checks import helper_bonus
 
-    analysis, coding, debugging = 3, 1, 4
-    assert whole_result([analysis, coding, debugging]) == 1
+    opts = Options()
+    coder = Sheet(name="Coder", stats={"Wit": 7, "Dexterity": 6})
+    state = RULESET.seat(RULESET.initial_state(opts), "coder", coder, opts)
+    parts = (a.Subtask("Wit", 5), a.Subtask("Wit", 6), a.Subtask("Dexterity", 3))
+    whole = _roll(a.Subtasks("coder", parts), state, [2, 1, 3, 3, 4, 3], opts)
+    analysis, coding, debugging = (p["result"] for p in whole.details["parts"])  # type: ignore[index]
+    assert (analysis, coding, debugging) == (3, 1, 4)
+    assert whole.result == 1 == min(analysis, coding, debugging)
     research = 3
     assert helper_bonus(research, large_effect=True) == 3  # the result, if positive
     assert helper_bonus(-2, large_effect=True) == 0
     assert helper_bonus(research, large_effect=False) == 1  # small effect: +1 on a success
     assert helper_bonus(0, large_effect=False) == 1 and helper_bonus(-1, large_effect=False) == 0
+    helped = _roll(a.Task("coder", 6, "Wit", helper=research), state, [1, 1], opts)
+    assert helped.details["base"] == 7 + 3
 
 
 def test_round_lengths_of_any_size() -> None:
@@ -169,7 +174,7 @@ def test_round_lengths_of_any_size() -> None:
     assert round_log("0.5s") == log_of(0.5) == -1
     assert round_log("2s") == log_of(2) == 2
     assert round_log("1h") == 18 and round_log("1day") == 25
-    assert movement_per_round(5, round_log("3s")) == 7  # Corven in metres per 3 s round
+    assert convert(5, "m/s", "m/round", round_log=round_log("3s")) == 7  # Corven, metres per 3 s
     assert measure_of(7) == 25
 
 
@@ -268,7 +273,7 @@ def test_round_two_the_demon_trick_and_christine_circles() -> None:
     total, result, label, success = _task(alex.total("Charisma"), christine.stat("Willpower"), 2, 6)
     assert (total, result, success) == (4, -1, False)
     assert label == "Partial failure"
-    wit = circling_difficulty(alex.stat("Wit"))
+    wit = alex.stat("Wit")  # circling: Wit against Wit
     total, result, label, success = _task(christine.total("Wit"), wit, 2, 1)
     assert (total, result) == (7, 0)
     assert label == "Draw" and success  # the GM rules the draw a success

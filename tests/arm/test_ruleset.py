@@ -42,7 +42,9 @@ def test_pushing_is_off_until_the_referee_allows_it() -> None:
     with pytest.raises(IllegalAction, match="pushing is switched off"):
         RULESET.resolve(task, _table(Options()), ManualRoller([6, 1, 4]), Options())
     # asking (the default) simply never pushes at a table without pushing
-    out = RULESET.resolve(a.Task("x", 6, total=8), _table(Options()), ScriptedRoller([1, 6]), Options())
+    out = RULESET.resolve(
+        a.Task("x", 6, total=8), _table(Options()), ScriptedRoller([1, 6]), Options()
+    )
     assert out.result == -3 and not out.changes
 
 

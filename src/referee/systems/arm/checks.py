@@ -16,7 +16,7 @@ needs it), whose odds are :func:`push_when_needed_odds`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -265,24 +265,6 @@ def push_when_needed_odds(total: int, difficulty: int, options: Options | None =
 
 # ---------------------------------------------------------------------------
 # subtasks and helper tasks (ARM 1.2, Task Resolution)
-
-
-def whole_result(subtask_results: Sequence[int]) -> int:
-    """A task split into subtasks is only as good as its worst subtask."""
-    if not subtask_results:
-        raise RulesError("a task needs at least one subtask result")
-    return min(subtask_results)
-
-
-def whole_odds(subtasks: Sequence[tuple[int, int]]) -> Distribution[int]:
-    """Exact odds of the worst of several subtasks, each ``(total, difficulty)``."""
-    if not 1 <= len(subtasks) <= 12:
-        raise RulesError("between 1 and 12 subtasks, please")
-    dists = [task_odds(t, d).result for t, d in subtasks]
-    out = dists[0]
-    for d in dists[1:]:
-        out = out.combine(d, min)
-    return out
 
 
 def helper_bonus(result: int, large_effect: bool, options: Options | None = None) -> int:

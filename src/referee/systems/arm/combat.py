@@ -48,16 +48,6 @@ def melee_difficulty(action: str, *, size: int = 0, attack_result: int | None = 
     return base + attack_result
 
 
-def circling_difficulty(opponent_wit: int, opponent_mods: int = 0) -> int:
-    """Circling: Wit (+ combat mods) against the opponent's Wit (+ combat mods)."""
-    return opponent_wit + opponent_mods
-
-
-def defence_bonus(standstill: bool, options: Options | None = None) -> int:
-    """+2 to defensive attempts while the combat is at a standstill (prepared)."""
-    return (options or DEFAULT_OPTIONS).standstill_defence_bonus if standstill else 0
-
-
 MeleeRole = Literal["attack", "parry", "dodge"]
 MELEE_ROLES: tuple[MeleeRole, ...] = ("attack", "parry", "dodge")
 
@@ -319,45 +309,6 @@ def _blow(
         shock_armour=shock,
         stun=stun,
     )
-
-
-def ranged_total(shooter: Sheet, weapon: Missile, *mods: str) -> int:
-    """Dexterity (aimed) or Fitness (thrown) + mods + the weapon's accuracy."""
-    if weapon.accuracy is None:
-        raise RulesError(f"{weapon.name} is not shot or thrown (it has no accuracy)")
-    return shooter.total(ranged_stat(weapon), *mods) + weapon.accuracy
-
-
-def ranged_shot(
-    shooter: Sheet,
-    weapon: Missile,
-    distance_log: int,
-    *mods: str,
-    moving: bool = False,
-    size: int = 0,
-    cover: int = 0,
-    weather: int = 0,
-    options: Options | None = None,
-) -> tuple[int, int]:
-    """The total and the difficulty of one shot (ARM 1.2, Combat (Ranged)).
-
-    A target beyond the weapon's maximum range (a log distance, the long bow's
-    from the shooter's Fitness) cannot be hit at all.
-    """
-    if not in_range(weapon, distance_log, shooter.stats):
-        raise IllegalAction(
-            f"{weapon.name} reaches log distance {max_range(weapon, shooter.stats)}; "
-            f"the target is at {distance_log}"
-        )
-    difficulty = ranged_difficulty(
-        distance_log,
-        moving=moving,
-        size=size,
-        cover=cover,
-        weather=weather,
-        options=options,
-    )
-    return ranged_total(shooter, weapon, *mods), difficulty
 
 
 def ranged_blow(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from referee.dice.odds import Distribution
 from referee.systems.arm.checks import MAX_VALUE, Roll, allowed, statistic
@@ -144,24 +144,6 @@ def damage_odds(
 ) -> Distribution[Damage]:
     """Exact distribution of what a blow does (same rule as the roll)."""
     return damage_procedure(blow, options, push).odds()
-
-
-def level_odds(
-    blow: Blow, options: Options | None = None, push: bool = False
-) -> dict[str, Distribution[Any]]:
-    """Exact wound-level, shock-level and destroyed distributions of a blow.
-
-    A pushed roll adds ``shock_cost``: the shock levels the push costs the attacker.
-    """
-    dist = damage_odds(blow, options, push)
-    found: dict[str, Distribution[Any]] = {
-        "wound": dist.map(lambda d: d.wound),
-        "shock": dist.map(lambda d: d.shock),
-        "destroyed": dist.map(lambda d: d.destroyed),
-    }
-    if push:
-        found["shock_cost"] = dist.map(lambda d: d.push_cost)
-    return found
 
 
 # ---------------------------------------------------------------------------

@@ -28,8 +28,10 @@ from referee.systems.arm.checks import (
     task_procedure,
 )
 from referee.systems.arm.combat import (
+    dodge_missile_difficulty,
     in_range,
     max_range,
+    may_defend,
     may_take,
     melee_blow,
     melee_difficulty,
@@ -172,7 +174,7 @@ def _may_defend(state: State, cid: str, options: Options) -> bool:
     seat = state.character(cid)
     if seat.destroyed or seat.wound >= LEVEL_CAP or seat.shock >= LEVEL_CAP:
         return False
-    return not _in_round(state, options) or may_take(seat.acted, "defend")
+    return not _in_round(state, options) or may_defend(seat.acted)
 
 
 def _attacks(state: State, attacks: tuple[Attack, ...]) -> Change:
@@ -519,7 +521,8 @@ def plan_defend(x: a.Defend, state: State, options: Options) -> Check:
     if attack.kind == "ranged":
         if x.how != "dodge" or x.counter:
             raise IllegalAction("a missile can only be dodged")
-        base = options.ranged_prepared_dodge if prepared else 4
+        missile = _missile(attack.weapon)
+        base = dodge_missile_difficulty(missile, 0, prepared=prepared, options=options)
     else:
         if x.how == "parry":
             weapon = seat.sheet.weapon(x.weapon)

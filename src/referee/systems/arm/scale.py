@@ -232,11 +232,6 @@ def round_log(length: str, method: Method = "table") -> int:
     return log_of(amount, method) + TIME_UNITS[name]
 
 
-def movement_per_round(rate: int, round_length_log: int) -> int:
-    """Log distance covered in one round: the speed log plus the round's log (ARM 1.2, Rounds)."""
-    return rate + round_length_log
-
-
 # ---------------------------------------------------------------------------
 # group efforts (ARM 1.2, Task Resolution)
 
