@@ -1,6 +1,7 @@
 """The :class:`~referee.systems.base.Ruleset` for ARM 1.2: actions, state, plans, tracker.
 
-Every action of :mod:`.actions` is planned by one function of :mod:`.play`;
+Every action of :mod:`.actions` is planned by one function of :mod:`.play`,
+:mod:`.fight` or :mod:`.upkeep`;
 the base derives ``resolve`` and ``odds`` from the plan (principle 1) and
 ``apply`` folds the outcome's changes into the :class:`~.state.State`.
 What the rules wait for (a push decision, a defence, a damage roll) is kept
@@ -16,7 +17,7 @@ from typing import Any, ClassVar
 
 from referee.errors import RulesError
 from referee.systems.arm import actions as a
-from referee.systems.arm import play
+from referee.systems.arm import fight, play, upkeep
 from referee.systems.arm.catalog import DEFAULT_SETTING, Setting, setting_problems
 from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy
 from referee.systems.arm.examples import PREMADES, premade
@@ -48,30 +49,30 @@ PLANNERS: dict[type[Action], Planner] = {
     a.Contest: play.plan_contest,
     a.Subtasks: play.plan_subtasks,
     a.GroupTask: play.plan_group_task,
-    a.Prepare: play.plan_prepare,
-    a.Circle: play.plan_circle,
-    a.Attack: play.plan_attack,
-    a.Defend: play.plan_defend,
-    a.TakeBlow: play.plan_take_blow,
-    a.Strike: play.plan_strike,
-    a.Shoot: play.plan_shoot,
-    a.Damage: play.plan_damage,
+    a.Prepare: fight.plan_prepare,
+    a.Circle: fight.plan_circle,
+    a.Attack: fight.plan_attack,
+    a.Defend: fight.plan_defend,
+    a.TakeBlow: fight.plan_take_blow,
+    a.Strike: fight.plan_strike,
+    a.Shoot: fight.plan_shoot,
+    a.Damage: fight.plan_damage,
     a.Move: play.plan_move,
     a.Cast: play.plan_cast,
     a.SoulMagic: play.plan_soul_magic,
-    a.NextRound: play.plan_next_round,
-    a.EndCombat: play.plan_end_combat,
-    a.LoseAction: play.plan_lose_action,
-    a.ImposePenalty: play.plan_impose_penalty,
-    a.TakeDamage: play.plan_take_damage,
-    a.Recover: play.plan_recover,
-    a.RecordWound: play.plan_record_wound,
-    a.RemoveWound: play.plan_remove_wound,
-    a.LogOf: play.plan_log_of,
-    a.MeasureOf: play.plan_measure_of,
-    a.Convert: play.plan_convert,
-    a.Difficulty: play.plan_difficulty,
-    a.GroupLog: play.plan_group_log,
+    a.NextRound: upkeep.plan_next_round,
+    a.EndCombat: upkeep.plan_end_combat,
+    a.LoseAction: upkeep.plan_lose_action,
+    a.ImposePenalty: upkeep.plan_impose_penalty,
+    a.TakeDamage: upkeep.plan_take_damage,
+    a.Recover: upkeep.plan_recover,
+    a.RecordWound: upkeep.plan_record_wound,
+    a.RemoveWound: upkeep.plan_remove_wound,
+    a.LogOf: upkeep.plan_log_of,
+    a.MeasureOf: upkeep.plan_measure_of,
+    a.Convert: upkeep.plan_convert,
+    a.Difficulty: upkeep.plan_difficulty,
+    a.GroupLog: upkeep.plan_group_log,
 }
 """The rule of each action (``push`` and ``accept`` settle a held roll, below)."""
 
