@@ -16,7 +16,6 @@ from referee.systems.arm.combat import (
     round_problems,
 )
 from referee.systems.arm.damage import Condition, accumulate
-from referee.systems.arm.discrepancies import DISCREPANCIES
 from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
 from referee.systems.arm.scale import (
@@ -340,11 +339,6 @@ def test_round_three_with_the_tables_axe_damage_8() -> None:
     condition, seen = _round_three(axe_damage=8)
     assert seen[-8:] == [14, 9, 5, 7, 2, 4, "Moderate", "Fainting"]
     assert condition.label == "Moderate, Unconscious"
-
-
-def test_the_discrepancies_are_recorded() -> None:
-    keys = {d.key for d in DISCREPANCIES}
-    assert {"axe-damage", "brad-willpower", "alex-sword", "christine-roll-name"} <= keys
 
 
 def test_the_unit_table_is_the_log_of_each_unit_in_metres_and_seconds() -> None:

@@ -190,7 +190,8 @@ def _task(flags: dict[str, Any]) -> tuple[Task, State, Options]:
         "situations": named,
         "helper": flags["helper"],
         "helper_effect": "small" if flags["helper_small"] else "large",
-        "push": "if-needed" if flags["when_needed"] else "always" if flags["push"] else "ask",
+        # a one-off command cannot wait for a decision: without a flag the roll is not pushed
+        "push": "if-needed" if flags["when_needed"] else "always" if flags["push"] else "never",
     }
     action = _action("task", data)
     assert isinstance(action, Task)
@@ -292,9 +293,6 @@ def check(
             data["shock_cost"] = d.get("shock_cost", 0)
         emit_json(data)
         return
-    if d.get("waiting"):
-        console.print(f"result {outcome.result:+d}: {outcome.label}", markup=False)
-        return
     dice = f"+{d['plus']} -{d['minus']}" + (
         f", push {d['push']} (+{d['push_bonus']})" if "push" in d else ""
     )
@@ -375,9 +373,8 @@ def damage(
     if ignore not in (None, "wound", "shock"):
         raise RulesError(f"--ignore is wound or shock, not {ignore!r}")
     opts = _options(options_file, **({"pushing": True} if push else {}))
-    mode = "always" if push else "ask"
     data = {"actor": "attacker", "target": "defender", "result": result, "ignore": ignore}
-    data["push"] = mode
+    data["push"] = "always" if push else "never"
     rules = _rules()
     if attacker is None and defender is None:
         if weapon is not None:

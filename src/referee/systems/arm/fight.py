@@ -223,7 +223,8 @@ def plan_defend(x: a.Defend, state: State, options: Options) -> Check:
         after = _without(state, attack)
         if not ok:
             after += (replace(attack, stage="landed"),)
-        return (turn, attacks_change(state, after))
+        used = (Change(x.actor, "prepared", value=False, reason="the prepared defence is used"),)
+        return (turn, attacks_change(state, after), *(used if seat.prepared else ()))
 
     return task_check(
         "defend",
