@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from referee.errors import RulesError
+from referee.errors import InvalidSheet, Problem
 from referee.systems.base import option
 
 _CHOICES = {
@@ -21,6 +21,7 @@ _LIMITS = {
     "max_wounds": (0, 100),
 }
 """Bounds on the numeric house rules; other numbers (bonuses, bases) stay within +-100."""
+RULE = "ARM options"
 
 
 @dataclass(frozen=True)
@@ -92,26 +93,25 @@ class Options:
     )
 
     def __post_init__(self) -> None:
-        """Refuse a house rule the rules cannot use (a clear error, not odd results)."""
+        """Refuse a house rule the rules cannot use: :class:`InvalidSheet` naming every
+        field that is wrong (a clear error, not odd results)."""
+        problems = []
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in _CHOICES:
-                if value not in _CHOICES[f.name]:
-                    known = " or ".join(_CHOICES[f.name])
-                    raise RulesError(f"option {f.name} is {known}, not {value!r}")
+                wrong = value not in _CHOICES[f.name]
+                need = " or ".join(_CHOICES[f.name])
             elif f.type in (bool, "bool"):
-                if not isinstance(value, bool):
-                    raise RulesError(f"option {f.name} is true or false, not {value!r}")
+                wrong, need = not isinstance(value, bool), "true or false"
             else:
                 low, high = _LIMITS.get(f.name, (-100, 100))
-                if (
-                    isinstance(value, bool)
-                    or not isinstance(value, int)
-                    or not low <= value <= high
-                ):
-                    raise RulesError(
-                        f"option {f.name} is a whole number {low}..{high}, not {value!r}"
-                    )
+                number = isinstance(value, int) and not isinstance(value, bool)
+                wrong = not number or not low <= value <= high
+                need = f"a whole number {low}..{high}"
+            if wrong:
+                problems.append(Problem(RULE, f.name, f"the option is {need}", value))
+        if problems:
+            raise InvalidSheet(problems)
 
 
 DEFAULT_OPTIONS = Options()
