@@ -320,3 +320,11 @@ def test_the_fire_ball_is_cast_then_flung() -> None:
     soul = t.do(a.SoulMagic("wizard", "move"), 6, 1)  # Willpower 6 + 1 + 5 - 4 = 8
     assert (soul.result, soul.details["metres"]) == (8, 40)
     Table().refuses(a.SoulMagic("alex", "move"), "Magically Able")
+
+
+def test_a_push_and_the_blow_it_pushes_stop_at_unconscious_together() -> None:
+    """A character who pushes a blow on itself: the exertion and the blow add to 5 at most."""
+    t = Table(Options(pushing=True))
+    out = t.do(a.Damage("alex", 10, "alex", damage=5, push="always"), 6, 1, 3)
+    assert out.details["shock_cost"] == 1 and t.state.characters["alex"].shock == 5
+    assert sum(c.delta or 0 for c in out.changes if c.field == "shock") == 5

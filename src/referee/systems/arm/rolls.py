@@ -139,13 +139,28 @@ def finished(check: Check, rolled: Rolled, faces: tuple[int, ...], state: State)
             delta = min(LEVEL_CAP, before + rolled.cost) - before
             if delta:
                 push = Change(check.pusher, "shock", delta=delta, reason="push exertion")
-                changes = (push, *changes)
+                changes = _capped((push, *changes), check.pusher, before)
     return replace(
         outcome,
         faces=tuple(DieRoll(f, 6) for f in faces),
         details=details,
         changes=changes,
     )
+
+
+def _capped(changes: tuple[Change, ...], cid: str, shock: int) -> tuple[Change, ...]:
+    """``changes`` with ``cid``'s shock deltas trimmed so the level stops at 5 (a pusher
+    hurting itself: the push's shock and the blow's add up to at most Unconscious)."""
+    out: list[Change] = []
+    for change in changes:
+        if change.target == cid and change.field == "shock" and change.delta is not None:
+            after = max(0, min(LEVEL_CAP, shock + change.delta))
+            change = replace(change, delta=after - shock)
+            shock = after
+            if not change.delta:
+                continue
+        out.append(change)
+    return tuple(out)
 
 
 def held(check: Check, plus: int, minus: int, state: State) -> Outcome:
