@@ -671,5 +671,5 @@ def demo(out: Console) -> None:
         f"shock cost {o.details['shock_cost']}",
         markup=False,
     )
-    hit = rules.resolve(a.Damage("alex", 5, "brad", damage=7), state, roller, opts)
+    hit = rules.resolve(a.Damage("alex", 5, "brad", damage=7, push="never"), state, roller, opts)
     out.print(f"axe on Alex: total {hit.details['total']} -> {hit.label}", markup=False)
