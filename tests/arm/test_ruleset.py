@@ -68,7 +68,7 @@ def test_a_failed_roll_waits_for_the_push_decision() -> None:
     assert [(d.actor, d.choices) for d in state.pending] == [("brad", ("push", "accept"))]
     with pytest.raises(IllegalAction, match="waiting for brad"):
         RULESET.resolve(a.Task("alex", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
-    with pytest.raises(IllegalAction, match="brad's to push"):
+    with pytest.raises(IllegalAction, match="answer with push or accept as brad"):
         RULESET.resolve(a.Push("alex"), state, ScriptedRoller([3]), PUSHING)
     pushed = RULESET.resolve(a.Push("brad"), state, ScriptedRoller([3]), PUSHING)
     assert (pushed.result, pushed.success, pushed.label) == (0, True, "Draw")

@@ -102,7 +102,7 @@ class State(GameState[Seat]):
     round: int = param(0, "the round number (0: no round is running)", ge=0)
     round_length: str = param("2s", "how long a round lasts (melee: 2 seconds)")
     attacks: tuple[Attack, ...] = param((), "attacks waiting for a defence or damage")
-    held: HeldRoll | None = param(None, "a roll waiting for its push decision")  # noqa: RUF009
+    held: HeldRoll | None = param(None, "a roll waiting for its push decision")
 
 
 def decisions(attacks: tuple[Attack, ...], held: HeldRoll | None) -> tuple[Decision, ...]:
