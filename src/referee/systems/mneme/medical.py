@@ -140,3 +140,16 @@ def surgery_allowed(condition: str, facility: bool, end: int | None = None) -> N
         raise IllegalAction("surgery requires a hospital or sickbay")
     if condition in ("Unhurt", "Wounded"):
         raise IllegalAction(f"a {condition} character does not need surgery")
+
+
+UNSUPERVISED_NOTE = (
+    "intensive care needs a Medic 2+ or an AI sickbay supervising: without one, the "
+    "patient rolls End at 8 (success heals 2, failure calls for a dying roll)"
+)
+"""What a table is told when intensive care lacks its supervision (ch. 7, Intensive Care)."""
+
+
+def supervised(medic: int, supervisor_medic: int | None, ai_sickbay: bool) -> bool:
+    """Whether intensive care has the supervision it requires: a Medic 2+ character (the
+    caregiver or a supervisor) or an AI sickbay (ch. 7, Intensive Care)."""
+    return ai_sickbay or max(medic, supervisor_medic or 0) >= 2
