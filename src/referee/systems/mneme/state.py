@@ -15,6 +15,7 @@ The table itself tracks the clock (rounds elapsed, 10 a minute), the encounter's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.systems.base import GameState, param
@@ -48,3 +49,9 @@ class State(GameState[Seat]):
     clock: int = param(0, "rounds elapsed at the table (6 seconds each, 10 a minute)", ge=0)
     round: int = param(0, "the encounter's round (0: no encounter)", ge=0)
     order: Steps = param((), "the encounter's turn order, tied names sharing a step")  # noqa: RUF009
+
+
+def seated(sheets: Mapping[str, Character], **tracked: object) -> State:
+    """A table with each sheet seated under its id (``{"ada": sheet}``); ``tracked`` sets
+    the table's own fields (``round=1``)."""
+    return State({cid: Seat(sheet) for cid, sheet in sheets.items()}, **tracked)  # type: ignore[arg-type]
