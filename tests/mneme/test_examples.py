@@ -20,8 +20,14 @@ from referee.systems.mneme.actions import (
     TakeDamage,
     Threat,
 )
-from referee.systems.mneme.damage import DamageSpec, Target, damage_odds, dealt, per_roll_odds
-from referee.systems.mneme.damage import roll_count
+from referee.systems.mneme.damage import (
+    DamageSpec,
+    Target,
+    damage_odds,
+    dealt,
+    per_roll_odds,
+    roll_count,
+)
 from referee.systems.mneme.effects import (
     combined_difficulty,
     costly_success,

@@ -27,10 +27,10 @@ from referee.systems.mneme.actions import (
     Check,
     CheckInputs,
     DamageRolls,
+    InitiativePC,
     Mitigating,
     PassRounds,
     RollInitiative,
-    InitiativePC,
     TakeDamage,
     Threat,
 )

@@ -56,15 +56,16 @@ def _keep(group: list[Modifier], options: Options) -> list[Modifier]:
     return keep or [group[0]]
 
 
-def _group(m: Modifier, options: Options) -> str:
-    """The stacking group of a modifier: its kind; a condition is grouped by its own name
-    under ``condition_stacking='by_condition'`` (different conditions add up)."""
-    kind = m.kind.strip().lower()  # 'Equipment' and 'equipment' are one kind
-    if kind.rstrip("s") == CONDITION_KIND and options.condition_stacking == "by_condition":
+def _group(m: Modifier, kind: str, options: Options) -> str:
+    """The stacking group of a modifier of ``kind``: the kind itself; a condition is
+    grouped by its own name under ``condition_stacking='by_condition'`` (different
+    conditions add up)."""
+    if kind.rstrip("s") != CONDITION_KIND:
+        return kind
+    if options.condition_stacking == "by_condition":
         text = m.source.removeprefix(PRESET_PREFIX).strip().lower().lstrip("+-")
-        name = text.partition(":")[0].strip()
-        return f"{CONDITION_KIND}:{name}"
-    return CONDITION_KIND if kind.rstrip("s") == CONDITION_KIND else kind
+        return f"{CONDITION_KIND}:{text.partition(':')[0].strip()}"
+    return CONDITION_KIND
 
 
 def stack(
@@ -79,24 +80,23 @@ def stack(
     condition is its own kind, so different conditions add up and one named twice counts
     once. Wound penalties are one derived value and always apply.
     """
+    mods = tuple(modifiers)
     by_kind: dict[str, list[Modifier]] = {}
-    for m in modifiers:
+    for m in mods:
         if abs(m.value) > MAX_MODIFIER:
             raise RulesError(f"modifier {m.source!r} is out of range ({m.value})")
-        kind = m.kind.strip().lower()
-        key = f"{kind}#{len(by_kind)}" if kind in NEVER_STACK_EXEMPT else _group(m, options)
+        kind = m.kind.strip().lower()  # 'Equipment' and 'equipment' are one kind
+        key = f"{kind}#{len(by_kind)}" if kind in NEVER_STACK_EXEMPT else _group(m, kind, options)
         by_kind.setdefault(key, []).append(m)
-    applied: list[Modifier] = []
+    if len(by_kind) == len(mods):  # one modifier of each kind: all apply
+        return mods, ()
+    kept: set[int] = set()
     for group in by_kind.values():
-        applied += _keep(group, options)
-    kept = {id(m) for m in applied}
-    ordered = [m for m in _flatten(by_kind) if id(m) in kept]
-    dropped = [m for m in _flatten(by_kind) if id(m) not in kept]
-    return tuple(ordered), tuple(dropped)
-
-
-def _flatten(groups: dict[str, list[Modifier]]) -> list[Modifier]:
-    return [m for group in groups.values() for m in group]
+        kept.update(id(m) for m in _keep(group, options))
+    return (
+        tuple(m for m in mods if id(m) in kept),
+        tuple(m for m in mods if id(m) not in kept),
+    )
 
 
 CONDITION_KIND = "condition"

@@ -85,7 +85,9 @@ def build(check: CheckInputs, sheet: Character | None, options: Options) -> Buil
     presets), stack them by kind, apply combined difficulties and Advantage, and build the
     check's procedure (ch. 2: Modifiers to Rolls, Competence, Combined Difficulties,
     Advantage and Disadvantage; ch. 7: wound penalties apply to all rolls)."""
-    mods: list[Modifier] = [*check.modifiers, *condition_modifiers(check.conditions)]
+    mods: list[Modifier] = list(check.modifiers)
+    if check.conditions:
+        mods += condition_modifiers(check.conditions)
     difficulty = check.difficulty
     missing: tuple[str, ...] = ()
     rolled: str | None = None
@@ -117,9 +119,12 @@ def build(check: CheckInputs, sheet: Character | None, options: Options) -> Buil
             if wp:
                 mods.append(Modifier(wp, f"wound penalty ({sheet.damage} damage)", "wound"))
     applied, dropped = stack(mods, options)
-    roll_mods, harder = split_presets(applied)
-    presets = tuple(modifier_text(m) for m in applied if is_preset(m))
-    difficulty += harder
+    roll_mods = applied
+    presets: tuple[str, ...] = ()
+    if check.conditions:
+        roll_mods, harder = split_presets(applied)
+        presets = tuple(modifier_text(m) for m in applied if is_preset(m))
+        difficulty += harder
     steps = net_advantage(check.advantage, check.disadvantage, options)
     total = sum(m.value for m in roll_mods)
     return Built(
