@@ -10,7 +10,14 @@ import pytest
 from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mneme import RULESET
-from referee.systems.mneme.actions import FirstAid, PassTime, SetCare, Surgery, SurvivalRoll
+from referee.systems.mneme.actions import (
+    CareWard,
+    FirstAid,
+    PassTime,
+    SetCare,
+    Surgery,
+    SurvivalRoll,
+)
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import (
     condition,
@@ -21,7 +28,6 @@ from referee.systems.mneme.health import (
 )
 from referee.systems.mneme.medical import (
     care_capacity,
-    check_ward,
     first_aid_heal,
     first_aid_rounds_left,
     monitoring_capacity,
@@ -235,15 +241,43 @@ def test_medical_care_capacity() -> None:
     # conversions: 1 moderate = 2 light, 1 serious = 4, 1 intensive = 8
     assert patient_load(["Seriously Wounded"]) == 2 and patient_load(["Dying"]) == 8
     assert patient_load(["Critically Wounded"]) == 4 and patient_load(["Wounded"]) == 1
-    assert check_ward(["Dying", "Wounded"], 0, OPT, supervisor_medic=2) == (9, 16)
+    ward = CareWard(conditions=("Dying", "Wounded"), supervisor_medic=2)
+    out = RULESET.resolve(ward, State(), ScriptedRoller([]), OPT)
+    assert (out.details["load"], out.details["capacity"], out.details["fits"]) == (9, 16, True)
+    assert out.details["intensive_supervised"] and "supervision" not in out.details
     assert monitoring_capacity(1, OPT) == 64
     with pytest.raises(RulesError, match="Medic"):
         care_capacity(-1, OPT)
     assert monitoring_capacity(0, OPT) == 32
     assert patient_load(["Wounded", "Seriously Wounded", "Critically Wounded", "Dying"]) == 15
-    assert check_ward(["Dying"], 0, OPT) == (8, 8)
-    with pytest.raises(IllegalAction):
-        check_ward(["Dying", "Wounded"], 0, OPT)
+    alone_ = RULESET.resolve(CareWard(conditions=("Dying",)), State(), ScriptedRoller([]), OPT)
+    assert (alone_.details["load"], alone_.details["capacity"]) == (8, 8)
+    over = RULESET.resolve(
+        CareWard(conditions=("Dying", "Wounded")), State(), ScriptedRoller([]), OPT
+    )
+    assert not over.details["fits"] and "exceeds the capacity" in over.label
+
+
+def test_care_that_needs_supervision_says_so() -> None:
+    """Issue 10, ch. 7 Intensive Care: "require Medic 2 character or AI sickbay
+    supervision". A Medic 1 caregiver alone with a Dying patient is told so; a Medic 2
+    caregiver, a Medic 2 supervisor or an AI sickbay supervise it."""
+    dying = ("Dying",)
+    lacking = RULESET.resolve(CareWard(conditions=dying, medic=1), State(), ScriptedRoller([]), OPT)
+    assert lacking.details["intensive_supervised"] is False
+    assert "Medic 2+" in lacking.details["supervision"]
+    assert "without Medic 2+ supervision" in lacking.label
+    for ward in (
+        CareWard(conditions=dying, medic=2),
+        CareWard(conditions=dying, supervisor_medic=2),
+        CareWard(conditions=dying, ai_sickbay=True),
+    ):
+        out = RULESET.resolve(ward, State(), ScriptedRoller([]), OPT)
+        assert out.details["intensive_supervised"] and "supervision" not in out.details
+    # seated patients count by their condition
+    table = seated({"pc": hurt(30), "pat": hurt(3)})
+    out = RULESET.resolve(CareWard(patients=("pc", "pat")), table, ScriptedRoller([]), OPT)
+    assert [p["care"] for p in out.details["patients"]] == ["intensive", "light"]
 
 
 def test_intensive_care_and_massive_damage() -> None:

@@ -370,3 +370,12 @@ def test_whole_order_odds_are_bounded() -> None:
     five = RollInitiative(tuple(InitiativePC(n, 0) for n in "ABCDE"))
     with pytest.raises(OddsTooComplex):
         RULESET.odds(five, EMPTY, OPT)
+
+
+def test_a_character_who_leaves_the_table_leaves_the_turn_order() -> None:
+    table = seated({"ada": ADA, "raider": RULESET.examples()["raider"]})
+    table = RULESET.apply(
+        table, RULESET.resolve(RollInitiative(), table, ScriptedRoller([3, 3, 3, 3]), OPT)
+    )
+    assert table.order == (("ada",), ("raider",))  # 6 + 2 against 6 + 0
+    assert RULESET.unseat(table, "raider").order == (("ada",),)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import partial
 from typing import Any, Generic, TypeVar
 
@@ -260,14 +259,6 @@ def damage_odds(
     per = per_roll_odds(spec, target, effect_degree=effect_degree, options=options)
     n_keep = kept_count(rolls, spec.rate_of_attack) if keep is None else min(keep, rolls)
     return keep_highest(per, rolls, n_keep)
-
-
-def p_single_roll_at_least(per_roll: Distribution[int], rolls: int, threshold: int) -> Fraction:
-    """P(at least one of ``rolls`` independent rolls deals ``threshold`` or more). The
-    Rate of Attack never drops the largest roll, so the kept rolls give the same chance."""
-    _check_rolls(rolls)
-    below = Fraction(per_roll.at_most(threshold - 1))
-    return 1 - below**rolls
 
 
 def weapon_spec(weapon: Weapon) -> DamageSpec:

@@ -10,7 +10,7 @@ surviving N rounds comes from the rule that rolls each of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -185,14 +185,6 @@ class DyingProgram(Dice[bool]):
 def _then(rest: Dice[bool]) -> Callable[[int], Dice[bool]]:
     """After one dying roll: the rest of the rolls if it succeeded, else death."""
     return lambda effect: rest if effect >= 0 else Dice.pure(False)
-
-
-def survival_probability(
-    character: Character, segments: Iterable[Segment], options: Options
-) -> Fraction:
-    """Exact P(surviving every due dying roll over these segments)."""
-    fixed = tuple(segments)
-    return DyingProgram(character, lambda: iter(fixed), options).probability()
 
 
 def alive_or_dead(p_alive: Fraction) -> Distribution[str]:

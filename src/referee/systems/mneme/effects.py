@@ -15,9 +15,6 @@ from referee.systems.base import Modifier
 from referee.systems.mneme.checks import (
     CONDITION_KIND,
     PRESET_PREFIX,
-    modifier_text,
-    split_presets,
-    stack,
 )
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.tables import CONDITION_PRESETS, TIME_PERCENT
@@ -58,11 +55,6 @@ MAX_UNIT = 1_000_000
 def fail_degree(effect: int) -> int:
     """The degree of the Fail Effect: Difficulty - Dice Roll, 0 on a success (ch. 7)."""
     return max(0, -effect)
-
-
-def success_degree(effect: int) -> int | None:
-    """The degree of the Success Effect, ``None`` on a failure."""
-    return effect if effect >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -216,15 +208,3 @@ def condition_modifiers(presets: Iterable[str]) -> tuple[Modifier, ...]:
         sign = "-" if preset.strip().startswith("-") else ""
         out.append(Modifier(-change, f"{PRESET_PREFIX}{sign}{key}:{level}", CONDITION_KIND))
     return tuple(out)
-
-
-def with_conditions(
-    difficulty: int, presets: Iterable[str], options: Options | None = None
-) -> tuple[int, tuple[str, ...]]:
-    """The Difficulty after condition presets, and how each that applies changed it.
-    Presets stack like condition modifiers given by number (option
-    ``condition_stacking``): different conditions add up, one condition named twice
-    counts once (the most favourable to the PC)."""
-    applied, _ = stack(condition_modifiers(presets), options or Options())
-    _, change = split_presets(applied)
-    return difficulty + change, tuple(modifier_text(m) for m in applied)

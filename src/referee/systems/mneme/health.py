@@ -21,7 +21,6 @@ from referee.systems.mneme.tables import (
     BLEED_MINUTES,
     CARE_FOR,
     CARE_LEVELS,
-    CONDITIONS,
     HEALING,
     ROUNDS_PER_MINUTE,
     TARGETED,
@@ -68,11 +67,6 @@ def condition_for(damage: int, t: Thresholds) -> str:
 def condition(character: Character, options: Options) -> str:
     """The character's HP condition now."""
     return condition_for(character.damage, thresholds(character, options))
-
-
-def severity(name: str) -> int:
-    """Index of a condition on the scale Unhurt < ... < Dying."""
-    return CONDITIONS.index(name)
 
 
 def bleeds_from(single_roll: int, character: Character, options: Options) -> bool:

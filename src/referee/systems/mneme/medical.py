@@ -104,21 +104,6 @@ def patient_load(conditions: Iterable[str]) -> int:
     return sum(CARE_LOAD.get(care_level(c), 0) for c in conditions)
 
 
-def check_ward(
-    conditions: Iterable[str],
-    medic: int,
-    options: Options,
-    *,
-    supervisor_medic: int | None = None,
-) -> tuple[int, int]:
-    """``(load, capacity)``; :class:`IllegalAction` if the caregiver is overloaded."""
-    load = patient_load(conditions)
-    capacity = care_capacity(medic, options, supervisor_medic=supervisor_medic)
-    if load > capacity:
-        raise IllegalAction(f"a ward of {load} light-care equivalents exceeds capacity {capacity}")
-    return load, capacity
-
-
 def intensive_care_needs_roll(supervisor_medic: int, equipped: bool) -> bool:
     """Intensive care without Medic 2+ supervision (with tools, help and resources) needs
     a Difficulty 8 End roll (ch. 7, Intensive Care). An AI sickbay counts as Medic 2."""

@@ -131,6 +131,12 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         characters[cid] = Seat(sheet) if old is None else replace(old, sheet=sheet)
         return replace(state, characters=characters)
 
+    def unseat(self, state: State, cid: str) -> State:
+        """As the base, and the character leaves the encounter's turn order."""
+        left = super().unseat(state, cid)
+        order = tuple(kept for step in left.order if (kept := tuple(n for n in step if n != cid)))
+        return replace(left, order=order)
+
     def examples(self) -> Mapping[str, Character]:
         """The package's example characters (``ada``, ``raider``, ``tess``)."""
         return _examples()
