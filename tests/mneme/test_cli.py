@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -88,7 +90,26 @@ def test_attack_odds_with_target_sheet(capsys: pytest.CaptureFixture[str], tmp_p
         _run(capsys, "mneme", "attack-odds", "3d6-2", "-n", "3", "--sheet", str(sheet), "--json")[1]
     )
     total = sum(int(p.split("/")[0]) / int(p.split("/")[1]) for p in data["conditions"].values())
-    assert abs(total - 1) < 1e-12 and "p_bleeding" in data and "p_massive_damage" in data
+    assert abs(total - 1) < 1e-12
+    # by hand, from the text: three 3d6-2 rolls (no armour: -a defaults to 0) against Ada
+    # (HP 24): Bleeding when one roll reaches 8 (24 // 3), massive damage above 24 in all
+    one = Counter(a + b + c - 2 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
+    below = sum(w for v, w in one.items() if v < 8)
+    assert data["p_bleeding"] == _frac(216**3 - below**3, 216**3)
+    three = Counter()
+    for x, wx in one.items():
+        for y, wy in one.items():
+            for z, wz in one.items():
+                three[x + y + z] += wx * wy * wz
+    over = sum(w for v, w in three.items() if v > 24)
+    assert data["p_massive_damage"] == _frac(over, 216**3)
+    dying = _frac(over, 216**3)
+    assert data["conditions"]["Dying"] == dying  # Ada is unhurt: Dying is damage > HP
+
+
+def _frac(num: int, den: int) -> str:
+    f = Fraction(num, den)
+    return f"{f.numerator}/{f.denominator}"
 
 
 def test_attack_and_take_damage(capsys: pytest.CaptureFixture[str]) -> None:

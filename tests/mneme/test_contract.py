@@ -315,7 +315,7 @@ KINDS = {
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_every_action_keeps_the_contract(kind: str, data: st.DataObject, seed: int) -> None:
     table = data.draw(TABLES)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from referee.dice.brute import brute_force
+from referee.dice.brute import all_faces, brute_force
 from referee.dice.evaluate import DieRoll, Rolled
 from referee.dice.evaluate import odds as expression_odds
 from referee.dice.evaluate import roll as roll_expression
@@ -33,7 +33,7 @@ from referee.systems.mneme.tables import SCALE_ORDER, SCALES, Scale
 
 S = TypeVar("S", bound=Hashable)
 
-BRUTE_LIMIT = 200_000
+BRUTE_LIMIT = 50_000
 """Most face combinations :meth:`DamageProgram.brute` enumerates (a test oracle)."""
 
 MAX_DAMAGE_ROLLS = 60
@@ -372,19 +372,20 @@ class DamageProgram(Dice[S]):
         return self._odds
 
     def brute(self) -> Distribution[S]:
-        groups = self.spec.expr.dice() * self.rolls
+        one = tuple(self.spec.expr.dice())
+        groups = one * self.rolls
         size = 1
         for count, sides in groups:
             size *= sides**count
         if size > BRUTE_LIMIT:
             raise OddsTooComplex(f"{size:,} face combinations to enumerate; at most {BRUTE_LIMIT}")
-        width = sum(c for c, _ in self.spec.expr.dice())
+        width = sum(c for c, _ in one)
+        # one roll's total for each of its face sequences, read through the expression once
+        totals = {f: replayed(self.spec.expr, f).total for f in all_faces(one)}
 
         def read(faces: tuple[int, ...]) -> S:
-            chunks = [faces[i * width : (i + 1) * width] for i in range(self.rolls)]
-            return self.report.read(
-                self.values([replayed(self.spec.expr, c).total for c in chunks]), self.keep
-            )
+            raws = [totals[faces[i * width : (i + 1) * width]] for i in range(self.rolls)]
+            return self.report.read(self.values(raws), self.keep)
 
         return brute_force(groups, read)
 
