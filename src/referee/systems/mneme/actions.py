@@ -98,7 +98,7 @@ class CheckInputs:
     )
     stakes: bool = param(True, "whether anything is at stake (no stakes: no roll)")
     costly_success: bool = param(False, "take a failure as a Costly Success")
-    mitigating: Mitigating | None = param(None, "Mitigating Factors against a Fail Effect")  # noqa: RUF009
+    mitigating: Mitigating | None = param(None, "Mitigating Factors against a Fail Effect")
     wounds: bool = param(True, "whether the wound penalty applies")
     costly_failure: bool = param(False, "the referee rules a failure costly")
     stealth: bool = param(False, "a stealth roll (the better of Recon and Streetwise)")
@@ -128,11 +128,11 @@ class Threat:
     rate_of_attack: int | None = param(
         None, "the adversaries' summed Rate of Attack", ge=1, le=MAX_DAMAGE_ROLLS
     )
-    armour: Target | None = param(None, "the victim's armour (none: what they wear)")  # noqa: RUF009
-    mitigating: Mitigating = param(  # noqa: RUF009
+    armour: Target | None = param(None, "the victim's armour (none: what they wear)")
+    mitigating: Mitigating = param(
         factory=Mitigating, doc="Mitigating Factors (conditions, cover, skill)"
     )
-    cover_armour: Target | None = param(None, "the cover's own armour (none: the object's)")  # noqa: RUF009
+    cover_armour: Target | None = param(None, "the cover's own armour (none: the object's)")
 
 
 @dataclass(frozen=True)
@@ -151,17 +151,17 @@ class Attack(Action):
 
     actor: str | None = param(None, "the attacker", ref="character")
     target: str | None = param(None, "the character attacked", ref="character")
-    check: CheckInputs = param(factory=CheckInputs, doc="the attack check")  # noqa: RUF009
+    check: CheckInputs = param(factory=CheckInputs, doc="the attack check")
     weapon: str = param("", "a weapon on the attacker's sheet")
     damage: str = param("", "the damage of one roll when no weapon is named")
     rate_of_attack: int | None = param(
         None, "Rate of Attack (none: the weapon's, or no limit)", ge=1, le=MAX_DAMAGE_ROLLS
     )
-    armour: Target | None = param(None, "the target's armour (none: what the target wears)")  # noqa: RUF009
-    threat: Threat | None = param(None, "what strikes back on a failure")  # noqa: RUF009
-    location: Location | None = param(None, "a targeted location")  # noqa: RUF009
+    armour: Target | None = param(None, "the target's armour (none: what the target wears)")
+    threat: Threat | None = param(None, "what strikes back on a failure")
+    location: Location | None = param(None, "a targeted location")
     target_hp: int | None = param(None, "the target's HP when no target is seated", ge=0)
-    report: Report = param("damage", REPORT_DOC)  # noqa: RUF009
+    report: Report = param("damage", REPORT_DOC)
 
 
 @dataclass(frozen=True)
@@ -177,10 +177,10 @@ class TakeDamage(Action):
 
     actor: str | None = param(None, "the character struck (none: no sheet)", ref="character")
     fail_effect: int = param(1, "the Fail Effect's degree (0 or more)", le=MAX_DAMAGE_ROLLS)
-    threat: Threat = param(factory=Threat, doc="the damage that strikes")  # noqa: RUF009
+    threat: Threat = param(factory=Threat, doc="the damage that strikes")
     skill: str | None = param(None, "the failed check's skill (the last defence)")
     massive_roll: bool = param(False, "roll the massive-damage End roll at once")
-    report: Report = param("damage", REPORT_DOC)  # noqa: RUF009
+    report: Report = param("damage", REPORT_DOC)
 
 
 @dataclass(frozen=True)
@@ -199,9 +199,9 @@ class DamageRolls(Action):
         None, "Rate of Attack: keep this many highest", ge=1, le=MAX_DAMAGE_ROLLS
     )
     effect: int = param(0, "the Effect degree the rolls come from", ge=0, le=MAX_INPUT)
-    armour: Target | None = param(None, "the target's armour (none: what the target wears)")  # noqa: RUF009
+    armour: Target | None = param(None, "the target's armour (none: what the target wears)")
     target: str | None = param(None, "the character struck", ref="character")
-    report: Report = param("damage", REPORT_DOC)  # noqa: RUF009
+    report: Report = param("damage", REPORT_DOC)
 
 
 @dataclass(frozen=True)
@@ -257,9 +257,7 @@ class Surgery(Action):
     actor: str = param(doc="the surgeon", ref="character")
     patient: str | None = param(None, "the patient", ref="character")
     patient_end: int | None = param(None, "the patient's End (no patient seated)", ge=0, le=99)
-    patient_condition: Condition | None = param(  # noqa: RUF009
-        None, "the patient's condition (no patient seated)"
-    )
+    patient_condition: Condition | None = param(None, "the patient's condition (no patient seated)")
     facility: bool = param(True, "in a hospital or sickbay")
     modifiers: tuple[Modifier, ...] = param((), "tools, assistance...")
 
@@ -271,8 +269,8 @@ class SetCare(Action):
     2+ or an AI sickbay with tools; ``therapy``: a characteristic under therapy."""
 
     actor: str = param(doc="the character", ref="character")
-    activity: Activity = param("full_rest", "activity level")  # noqa: RUF009
-    care: Care = param("none", "care level")  # noqa: RUF009
+    activity: Activity = param("full_rest", "activity level")
+    care: Care = param("none", "care level")
     supervised: bool = param(True, "intensive care under a Medic 2+ or AI sickbay")
     therapy: str | None = param(None, "a characteristic under therapy")
 

@@ -27,9 +27,9 @@ from referee.systems.mneme.tables import MINOR_ACTIONS, Activity, Care
 class Seat:
     """One seated character: the sheet and what the rules track about them in play."""
 
-    sheet: Character = param(doc="the character's sheet (damage and conditions included)")  # noqa: RUF009
-    activity: Activity = param("full_rest", "activity level while time passes")  # noqa: RUF009
-    care: Care = param("none", "care level while time passes")  # noqa: RUF009
+    sheet: Character = param(doc="the character's sheet (damage and conditions included)")
+    activity: Activity = param("full_rest", "activity level while time passes")
+    care: Care = param("none", "care level while time passes")
     supervised: bool = param(True, "intensive care under a Medic 2+ or AI sickbay")
     therapy: str | None = param(None, "a characteristic under therapy")
     minute_rounds: int = param(0, "rounds gone of the current minute (0-9)", ge=0, le=9)
@@ -48,7 +48,7 @@ class State(GameState[Seat]):
 
     clock: int = param(0, "rounds elapsed at the table (6 seconds each, 10 a minute)", ge=0)
     round: int = param(0, "the encounter's round (0: no encounter)", ge=0)
-    order: Steps = param((), "the encounter's turn order, tied names sharing a step")  # noqa: RUF009
+    order: Steps = param((), "the encounter's turn order, tied names sharing a step")
 
 
 def seated(sheets: Mapping[str, Character], **tracked: object) -> State:
