@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test system lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/referee demo
 
-test: lint typecheck pytest
+test: system lint typecheck pytest
+
+system:
+	bash scripts/system-deps.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

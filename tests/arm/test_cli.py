@@ -106,7 +106,10 @@ def test_damage_roll_and_odds(capsys: pytest.CaptureFixture[str]) -> None:
             "--json",
         )[1]
     )
-    assert set(odds) == {"wound", "shock", "destroyed"} and "True" in odds["destroyed"]
+    assert set(odds) == {"wound", "shock", "destroyed"}
+    # 20 + 5 + d6 - d6 - 5 is 16 or more (Destroyed) unless the dice show -5
+    assert odds["destroyed"] == {"False": "1/36", "True": "35/36"}
+    assert odds["wound"] == {"5": "1/1"} and odds["shock"] == {"5": "1/1"}
 
 
 def test_pushed_damage_and_a_mental_blow(capsys: pytest.CaptureFixture[str]) -> None:

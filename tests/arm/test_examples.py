@@ -7,27 +7,27 @@ from decimal import Decimal
 import pytest
 
 from referee.dice.roller import ScriptedRoller
-from referee.systems.arm.checks import resolve_task
+from referee.systems.arm import RULESET
+from referee.systems.arm import actions as a
 from referee.systems.arm.combat import (
-    circling_difficulty,
     may_defend,
     melee_difficulty,
     melee_total,
     round_problems,
 )
-from referee.systems.arm.damage import Blow, Condition, accumulate, resolve_damage
-from referee.systems.arm.discrepancies import DISCREPANCIES
+from referee.systems.arm.damage import Condition, accumulate
 from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
 from referee.systems.arm.scale import (
     convert,
     log_of,
     measure_of,
-    movement_per_round,
     round_log,
 )
-from referee.systems.arm.sheet import point_cost
+from referee.systems.arm.sheet import Sheet, point_cost
+from referee.systems.arm.state import State
 from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
+from referee.systems.base import Action, IllegalAction, Outcome
 
 # ---------------------------------------------------------------------------
 # Scale
@@ -148,15 +148,23 @@ def test_the_result_ladder() -> None:
 
 def test_subtasks_and_an_optional_research_task() -> None:
     """The programming example: the whole is the worst subtask; research helps, never limits."""
-    from referee.systems.arm.checks import helper_bonus, whole_result
+    from referee.systems.arm.checks import helper_bonus
 
-    analysis, coding, debugging = 3, 1, 4
-    assert whole_result([analysis, coding, debugging]) == 1
+    opts = Options()
+    coder = Sheet(name="Coder", stats={"Wit": 7, "Dexterity": 6})
+    state = RULESET.seat(RULESET.initial_state(opts), "coder", coder, opts)
+    parts = (a.Subtask("Wit", 5), a.Subtask("Wit", 6), a.Subtask("Dexterity", 3))
+    whole = _roll(a.Subtasks("coder", parts), state, [2, 1, 3, 3, 4, 3], opts)
+    analysis, coding, debugging = (p["result"] for p in whole.details["parts"])  # type: ignore[index]
+    assert (analysis, coding, debugging) == (3, 1, 4)
+    assert whole.result == 1 == min(analysis, coding, debugging)
     research = 3
     assert helper_bonus(research, large_effect=True) == 3  # the result, if positive
     assert helper_bonus(-2, large_effect=True) == 0
     assert helper_bonus(research, large_effect=False) == 1  # small effect: +1 on a success
     assert helper_bonus(0, large_effect=False) == 1 and helper_bonus(-1, large_effect=False) == 0
+    helped = _roll(a.Task("coder", 6, "Wit", helper=research), state, [1, 1], opts)
+    assert helped.details["base"] == 7 + 3
 
 
 def test_round_lengths_of_any_size() -> None:
@@ -165,7 +173,7 @@ def test_round_lengths_of_any_size() -> None:
     assert round_log("0.5s") == log_of(0.5) == -1
     assert round_log("2s") == log_of(2) == 2
     assert round_log("1h") == 18 and round_log("1day") == 25
-    assert movement_per_round(5, round_log("3s")) == 7  # Corven in metres per 3 s round
+    assert convert(5, "m/s", "m/round", round_log=round_log("3s")) == 7  # Corven, metres per 3 s
     assert measure_of(7) == 25
 
 
@@ -203,12 +211,24 @@ def test_human_racial_limits_and_stat_prices() -> None:
 # table's values are tested after it (see discrepancies.py).
 
 
-def _task(total: int, difficulty: int, plus: int, minus: int) -> tuple[int, int, str, bool]:
-    roller = ScriptedRoller([plus, minus])
-    o = resolve_task(total, difficulty, roller)
+def _roll(action: Action, state: State, faces: list[int], options: Options) -> Outcome:
+    """Resolve ``action`` with exactly the example's faces."""
+    roller = ScriptedRoller(faces)
+    outcome = RULESET.resolve(action, state, roller, options)
     roller.assert_exhausted()
+    return outcome
+
+
+def _task(
+    total: int, difficulty: int, plus: int, minus: int, options: Options | None = None
+) -> tuple[int, int, str, bool]:
+    """A check of ``total`` (stat + mods) through the ruleset: (total rolled, result, label,
+    success)."""
+    opts = options or Options()
+    state = RULESET.seat(RULESET.initial_state(opts), "x", Sheet(name="x", stats={}), opts)
+    o = _roll(a.Task("x", difficulty, total=total), state, [plus, minus], opts)
     assert o.result is not None and o.success is not None
-    return o.details["total"], o.result, o.label, o.success
+    return o.details["total"], o.result, o.label, o.success  # type: ignore[return-value]
 
 
 def test_the_example_characters_match_their_table() -> None:
@@ -252,12 +272,12 @@ def test_round_two_the_demon_trick_and_christine_circles() -> None:
     total, result, label, success = _task(alex.total("Charisma"), christine.stat("Willpower"), 2, 6)
     assert (total, result, success) == (4, -1, False)
     assert label == "Partial failure"
-    wit = circling_difficulty(alex.stat("Wit"))
+    wit = alex.stat("Wit")  # circling: Wit against Wit
     total, result, label, success = _task(christine.total("Wit"), wit, 2, 1)
     assert (total, result) == (7, 0)
     assert label == "Draw" and success  # the GM rules the draw a success
-    strict = resolve_task(6, 7, ScriptedRoller([2, 1]), options=Options(draw_succeeds=False))
-    assert strict.result == 0 and strict.success is False
+    strict = _task(6, 7, 2, 1, Options(draw_succeeds=False))
+    assert strict[1] == 0 and strict[3] is False
     assert not round_problems({"Alex": ["other"], "Brad": ["other"], "Christine": ["circle"]})
 
 
@@ -279,38 +299,25 @@ def _round_three(axe_damage: int) -> tuple[Condition, list[object]]:
     assert melee_total(alex, "dodge") == (6, ())  # a dodge adds no weapon
     total, dodged, _, success = _task(alex.total("Fitness"), dodge, 4, 3)
     seen += [dodge, total, dodged, success]
-    wound_armour, shock_armour = alex.armour_values()
-    rapier = Blow(
-        result=hit,
-        damage=christine.weapon().damage,
-        toughness=alex.stat("Toughness"),
-        wound_armour=wound_armour,
-        shock_armour=shock_armour,
-    )
-    roller = ScriptedRoller([2, 5])
-    o = resolve_damage(rapier, roller, condition=alex.condition, target="Alex")
-    roller.assert_exhausted()
+    opts = Options()
+    state = RULESET.initial_state(opts)
+    for cid, sheet in (("alex", alex), ("brad", brad), ("christine", christine)):
+        state = RULESET.seat(state, cid, sheet, opts)
+    rapier = a.Damage("alex", hit, "christine")  # the rapier's 4 from Christine's sheet
+    o = _roll(rapier, state, [2, 5], opts)
+    state = RULESET.apply(state, o)
     d = o.details
     seen += [d["total"], d["margin"], d["wound_margin"], d["shock_margin"], d["wound"], d["shock"]]
-    condition = Condition(d["condition_wound"], d["condition_shock"])
     # Brad: Alex has used his action dodging, so no defence; a moving target.
     assert not may_defend(["defend"])
     total, hit, _, success = _task(brad.total("Fitness"), melee_difficulty("attack moving"), 6, 3)
     seen += [total, hit, success]
-    axe = Blow(
-        result=hit,
-        damage=axe_damage,
-        strength=brad.mod("Strength"),
-        toughness=alex.stat("Toughness"),
-        wound_armour=wound_armour,
-        shock_armour=shock_armour,
-    )
-    roller = ScriptedRoller([2, 2])
-    o = resolve_damage(axe, roller, condition=condition, target="Alex")
+    o = _roll(a.Damage("alex", hit, "brad", damage=axe_damage), state, [2, 2], opts)
+    state = RULESET.apply(state, o)
     d = o.details
     seen += [d["total"], d["margin"], d["wound_margin"], d["shock_margin"], d["wound"], d["shock"]]
     seen += [d["wound_label"], d["shock_label"]]
-    return Condition(d["condition_wound"], d["condition_shock"]), seen
+    return state.characters["alex"].condition, seen
 
 
 def test_round_three_christine_lunges_brad_swings() -> None:
@@ -334,11 +341,6 @@ def test_round_three_with_the_tables_axe_damage_8() -> None:
     assert condition.label == "Moderate, Unconscious"
 
 
-def test_the_discrepancies_are_recorded() -> None:
-    keys = {d.key for d in DISCREPANCIES}
-    assert {"axe-damage", "brad-willpower", "alex-sword", "christine-roll-name"} <= keys
-
-
 def test_the_unit_table_is_the_log_of_each_unit_in_metres_and_seconds() -> None:
     """Rounds: every 'to standard' entry is the table-method log of the unit's size."""
     from referee.systems.arm.tables import LENGTH_UNITS, TIME_UNITS
@@ -360,3 +362,109 @@ def test_the_unit_table_is_the_log_of_each_unit_in_metres_and_seconds() -> None:
     assert dict(TIME_UNITS) == {"s": 0, "min": 9, "h": 18, "day": 25, "week": 29, "year": 37}
     # from standard to a unit is the opposite sign; per a time unit reverses it again
     assert convert(0, "m", "km") == -15 and convert(0, "m/s", "m/min") == 9
+
+
+# ---------------------------------------------------------------------------
+# The melee example as a sequence of actions on one table (the package's premades)
+
+
+class Table:
+    """A table seating the example's three fighters; each step rolls the example's faces."""
+
+    def __init__(self, options: Options | None = None) -> None:
+        self.options = options or Options()
+        self.state = RULESET.initial_state(self.options)
+        for cid, sheet in RULESET.examples().items():
+            self.state = RULESET.seat(self.state, cid, sheet, self.options)
+
+    def do(self, action: Action, *faces: int) -> Outcome:
+        outcome = _roll(action, self.state, list(faces), self.options)
+        self.state = RULESET.apply(self.state, outcome)
+        return outcome
+
+    def waiting(self) -> list[tuple[str, tuple[str, ...]]]:
+        return [(d.actor, d.choices) for d in self.state.pending]
+
+    def levels(self, cid: str) -> tuple[int, int]:
+        seat = self.state.characters[cid]
+        return seat.wound, seat.shock
+
+
+def _numbers(o: Outcome) -> tuple[object, ...]:
+    return (o.details["base"], o.details["total"], o.target, o.result, o.label, o.success)
+
+
+def test_the_melee_example_as_actions_on_a_table() -> None:
+    """Alex, Brad and Christine, three rounds, every number the narrative states."""
+    t = Table()
+    # Round 1: Brad charges; Alex saw it coming and prepares to dive under the axe.
+    t.do(a.NextRound())
+    t.do(a.Prepare("alex"))
+    brad = t.do(a.Attack("brad", "alex"), 3, 5)
+    assert _numbers(brad) == (8, 6, 4, 2, "Unconvincing success", True)
+    assert t.waiting() == [("alex", ("defend", "take-blow"))]
+    alex = t.do(a.Defend("alex"), 4, 1)  # difficulty 2 + Brad's 2
+    assert _numbers(alex) == (6, 9, 4, 5, "Astonishing success", True)
+    assert t.state.attacks == () and t.waiting() == []
+    t.do(a.Move("christine"))  # she runs carefully towards Alex
+    assert t.state.characters["christine"].acted == ("move",)
+    # Round 2: "AAHH!! A DEMON!!" - Charisma against Willpower (the narrative's 6 for Brad).
+    t.do(a.NextRound())
+    demon = t.do(a.Contest("alex", "brad", opponent_modifier=-1, round_action=True), 2, 2)
+    assert _numbers(demon) == (8, 8, 6, 2, "Unconvincing success", True)
+    t.do(a.LoseAction("brad"))  # Brad whips around looking for the demon instead of attacking
+    with pytest.raises(IllegalAction, match="one action per round"):
+        RULESET.plan(a.Attack("brad", "alex"), t.state, t.options)
+    fooled = t.do(a.Contest("alex", "christine"), 2, 6)
+    assert _numbers(fooled) == (8, 4, 5, -1, "Partial failure", False)
+    circle = t.do(a.Circle("christine", "alex"), 2, 1)
+    assert _numbers(circle) == (6, 7, 7, 0, "Draw", True)  # the GM counts the draw
+    assert circle.details["next_attack_bonus"] == 1
+    assert t.state.characters["christine"].found == "alex"
+    # Round 3: Christine lunges (+1 from circling), Alex dodges and fails; Brad swings.
+    t.do(a.NextRound())
+    assert t.state.round == 3 and t.state.characters["christine"].weakness == "alex"
+    t.do(a.Prepare("alex"))  # he means to dodge under any blows and run for the door
+    lunge = t.do(a.Attack("christine", "alex", mods=("Rapiers",)), 3, 4)
+    assert [(m.value, m.source) for m in lunge.modifiers] == [
+        (7, "Fitness"),
+        (2, "Rapiers"),
+        (1, "Rapier attack"),
+        (1, "circling"),
+    ]
+    assert _numbers(lunge) == (11, 10, 4, 6, "Astonishing success", True)
+    dodge = t.do(a.Defend("alex"), 4, 3)
+    assert _numbers(dodge) == (6, 7, 8, -1, "Partial failure", False)
+    assert t.waiting() == [("christine", ("strike",))]
+    rapier = t.do(a.Strike("christine"), 2, 5).details
+    assert (rapier["total"], rapier["margin"]) == (7, 2)  # 4 + 6 + (2 - 5); minus Toughness 5
+    assert (rapier["wound_margin"], rapier["shock_margin"]) == (-2, 0)  # chain blocks 4 / 2
+    assert (rapier["wound_label"], rapier["shock_label"]) == ("Unharmed", "Dazed")
+    assert t.levels("alex") == (0, 1)
+    axe = t.do(a.Attack("brad", "alex", moving=True), 6, 3)  # a moving target: 6
+    assert _numbers(axe) == (8, 11, 6, 5, "Astonishing success", True)
+    assert t.waiting() == [("brad", ("strike",))]  # Alex used his action: no defence
+    blow = t.do(a.Strike("brad", damage=7), 2, 2).details  # the narrative's axe (7)
+    assert (blow["total"], blow["margin"]) == (13, 8)  # 5 + 7 + Strength 1 + (2 - 2); - 5
+    assert (blow["wound_margin"], blow["wound_label"]) == (4, "Moderate")
+    assert (blow["shock_margin"], blow["shock_label"]) == (6, "Giddy")
+    assert t.levels("alex") == (2, 3) and blow["condition"] == "Moderate, Reeling"
+    # The GM rules that Reeling Alex takes -2 on all actions next round.
+    t.do(a.ImposePenalty("alex", -2))
+    t.do(a.NextRound())
+    assert t.state.characters["alex"].penalty == -2
+    tracker = RULESET.tracker(t.state, t.options)["characters"]
+    assert ["wound", "Moderate (2)"] in tracker["alex"] and ["shock", "Reeling (3)"] in tracker[
+        "alex"
+    ]
+
+
+def test_the_melee_example_with_the_sheets_values() -> None:
+    """Brad's sheet Willpower 7 (result 1, still fooled) and axe 8 (14: Fainting, not Giddy)."""
+    t = Table()
+    assert t.do(a.Contest("alex", "brad"), 2, 2).result == 1
+    t.do(a.Attack("brad", "alex", moving=True), 6, 3)
+    t.do(a.TakeBlow("alex"))
+    blow = t.do(a.Strike("brad"), 2, 2).details
+    assert (blow["total"], blow["wound_label"], blow["shock_label"]) == (14, "Moderate", "Fainting")
+    assert t.levels("alex") == (2, 4)

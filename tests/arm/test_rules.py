@@ -19,7 +19,7 @@ from referee.systems.arm.combat import (
 )
 from referee.systems.arm.damage import Condition, NamedWound, accumulate, record_wound
 from referee.systems.arm.examples import premade
-from referee.systems.arm.magic import casting_total, soul_difficulty, soul_total, spell_named
+from referee.systems.arm.magic import soul_difficulty, spell_named
 from referee.systems.arm.options import Options
 from referee.systems.arm.scale import convert, group_log, log_of, measure_of, parse_unit
 from referee.systems.arm.sheet import (
@@ -129,7 +129,7 @@ def test_scale_errors_and_ties() -> None:
 
 
 def test_group_efforts() -> None:
-    assert group_log([6, 6]) == (8, "first person's log + log of 2")
+    assert group_log([6, 6]) == (8, "lowest log + log of 2")
     assert group_log([6, 6], count="helpers")[0] == 6
     assert group_log([3, 9])[0] == log_of(measure_of(3) + measure_of(9))
     with pytest.raises(RulesError):
@@ -178,15 +178,10 @@ def test_magic() -> None:
     fireball = spell_named(DEFAULT_SETTING, "fire-ball")
     assert (fireball.difficulty, fireball.accuracy, fireball.damage) == (7, 20, 12)
     assert in_range(fireball, 1000) and not fireball.dodgeable
-    assert casting_total(fireball, "Wit", STATS, 1) == 7
-    with pytest.raises(IllegalAction):
-        casting_total(fireball, "Charisma", STATS)
+    assert fireball.stats == ("Wit", "Willpower")
     assert [
         soul_difficulty(o) for o in ("move", "shape", "transmute similar", "imbue conditional")
     ] == [4, 6, 7, 12]
-    assert soul_total(6, {"Magically Able": 2}) == 8
-    with pytest.raises(IllegalAction, match="Magically Able"):
-        soul_total(6, {})
 
 
 def test_named_wounds() -> None:
@@ -201,8 +196,20 @@ def test_named_wounds() -> None:
     assert accumulate(Condition(4, 4), 3, 3).label == "Dead, Unconscious"
 
 
+def _base(sheet: Sheet, action: object) -> int:
+    """The stat + mods (+ modifiers) a check of ``sheet`` (seated as "x") rolls with."""
+    from referee.dice.roller import ScriptedRoller
+    from referee.systems.arm import RULESET
+
+    opts = Options()
+    state = RULESET.seat(RULESET.initial_state(opts), "x", sheet, opts)
+    out = RULESET.resolve(action, state, ScriptedRoller([1, 1]), opts)  # type: ignore[arg-type]
+    return out.number("base")
+
+
 def test_situational_mods() -> None:
-    from referee.systems.arm.sheet import applied_mod, situational_total
+    """Signed mods add; an absolute mod adds when it helps and subtracts when it hinders."""
+    from referee.systems.arm.actions import SoulMagic, Task
 
     giant = Sheet(
         name="Giant",
@@ -213,35 +220,44 @@ def test_situational_mods() -> None:
             Mod("Magically Able", 1, "special"),
         ),
     )
-    assert situational_total(giant, "Fitness", absolute={"Large": True}) == 10  # climbing a wall
-    assert situational_total(giant, "Fitness", absolute={"Large": False}) == 2  # dodging gunfire
-    assert situational_total(giant, "Wit", ["Short-Sighted"]) == 3
-    assert situational_total(giant, "Willpower", ["Magically Able"], requires="Magically Able") == 7
-    with pytest.raises(IllegalAction):
-        situational_total(premade("brad"), "Willpower", requires="Magically Able")
-    with pytest.raises(RulesError, match="absolute"):
-        situational_total(giant, "Fitness", ["Large"])
-    with pytest.raises(RulesError):
-        applied_mod(Mod("Large", 4, "absolute"))
+    assert _base(giant, Task("x", stat="Fitness", helps=("Large",))) == 10  # climbing a wall
+    assert _base(giant, Task("x", stat="Fitness", hinders=("Large",))) == 2  # dodging gunfire
+    assert _base(giant, Task("x", stat="Wit", mods=("Short-Sighted",))) == 3
+    assert _base(giant, SoulMagic("x", "shape")) == 7  # Willpower + Magically Able
+    with pytest.raises(IllegalAction, match="Magically Able"):
+        _base(premade("brad"), SoulMagic("x", "shape"))
+    with pytest.raises(IllegalAction, match="absolute"):
+        _base(giant, Task("x", stat="Fitness", mods=("Large",)))
+    with pytest.raises(IllegalAction, match="not an absolute mod"):
+        _base(giant, Task("x", stat="Fitness", helps=("Short-Sighted",)))
+    with pytest.raises(IllegalAction, match="no mod 'Luck'"):
+        _base(giant, Task("x", stat="Fitness", mods=("Luck",)))
 
 
 def test_movement_push() -> None:
     from referee.dice.roller import ScriptedRoller
-    from referee.systems.arm.checks import resolve_movement_push
+    from referee.systems.arm import RULESET
+    from referee.systems.arm.actions import Move
 
     allowed = Options(pushing=True)
+    corven = Sheet(name="Corven", stats=STATS, movement={"Run": 5})
+    state = RULESET.seat(RULESET.initial_state(allowed), "corven", corven, allowed)
     pushed = [
-        resolve_movement_push(5, ScriptedRoller([f]), options=allowed, actor="Corven")
+        RULESET.resolve(Move("corven", push=True), state, ScriptedRoller([f]), allowed)
         for f in (1, 3, 6)
     ]
     assert [(o.result, o.details["shock_cost"]) for o in pushed] == [(5, 0), (6, 1), (6, 0)]
-    assert pushed[1].changes[0].target == "Corven"
+    assert [(c.target, c.field) for c in pushed[1].changes] == [
+        ("corven", "shock"),
+        ("corven", "acted"),
+    ]
     with pytest.raises(IllegalAction):
-        resolve_movement_push(5, ScriptedRoller([3]), options=Options(pushing=False))
+        RULESET.resolve(Move("corven", push=True), state, ScriptedRoller([3]), Options())
 
 
 def test_blows_from_sheets() -> None:
-    from referee.systems.arm.combat import melee_blow, ranged_total
+    from referee.systems.arm.actions import Shoot
+    from referee.systems.arm.combat import melee_blow
 
     blow = melee_blow(premade("brad"), premade("alex"), 5)
     assert (blow.damage, blow.strength, blow.toughness, blow.wound_armour, blow.shock_armour) == (
@@ -259,7 +275,7 @@ def test_blows_from_sheets() -> None:
     )
     assert fist.stun and fist.damage == 1
     gun = DEFAULT_SETTING.ranged_weapon("Handgun")
-    assert gun is not None and ranged_total(premade("alex"), gun) == 7 + 17
+    assert gun is not None and _base(premade("alex"), Shoot("x", "Handgun")) == 7 + 17
 
 
 @settings(max_examples=100)
@@ -331,9 +347,26 @@ def test_melee_totals_parry_standstill_and_berserk() -> None:
         melee_total(Sheet(name="N", stats=STATS), "attack")
 
 
+def _shot(shooter: Sheet, weapon: str, distance: int, **more: int) -> tuple[int, int]:
+    """(total, difficulty) of a shot by ``shooter`` through the ruleset."""
+    from referee.dice.roller import ScriptedRoller
+    from referee.systems.arm import RULESET
+    from referee.systems.arm.actions import Cast, Shoot
+
+    opts = Options()
+    state = RULESET.seat(RULESET.initial_state(opts), "x", shooter, opts)
+    if DEFAULT_SETTING.spell(weapon) is not None:
+        state = RULESET.apply(
+            state, RULESET.resolve(Cast("x", weapon), state, ScriptedRoller([6, 1]), opts)
+        )
+    out = RULESET.resolve(Shoot("x", weapon, distance, **more), state, ScriptedRoller([1, 1]), opts)  # type: ignore[arg-type]
+    assert out.target is not None
+    return out.number("base"), out.target
+
+
 def test_a_shot_totals_difficulty_range_and_blow() -> None:
     """Combat (Ranged): Dexterity + accuracy against 4 + twice the log distance; FIT+7 range."""
-    from referee.systems.arm.combat import ranged_blow, ranged_shot
+    from referee.systems.arm.combat import ranged_blow
 
     alex, brad = premade("alex"), premade("brad")
     bow = DEFAULT_SETTING.ranged_weapon("Long bow")
@@ -347,22 +380,22 @@ def test_a_shot_totals_difficulty_range_and_blow() -> None:
     ]
     assert bow.range_stat == "Fitness" and gun.range_stat is None
     # 100 metres is log 10: Alex (Dexterity 7) with a long bow, range 6 + 7 = 13
-    assert ranged_shot(alex, bow, log_of(100)) == (7 + 15, 4 + 2 * 10)
-    assert ranged_shot(alex, bow, 10, moving=True, size=1, cover=2, weather=1) == (
+    assert _shot(alex, "Long bow", log_of(100)) == (7 + 15, 4 + 2 * 10)
+    assert _shot(alex, "Long bow", 10, moving=True, size=1, cover=2, weather=1) == (
         22,
         6 - 1 + 20 + 3,
     )
-    assert ranged_shot(alex, gun, -2) == (7 + 17, 4)  # a negative distance counts as 0
+    assert _shot(alex, "Handgun", -2) == (7 + 17, 4)  # a negative distance counts as 0
     with pytest.raises(IllegalAction, match="reaches log distance 13"):
-        ranged_shot(alex, bow, 14)
-    assert ranged_shot(brad, bow, 15)[0] == 5 + 15  # Brad's Fitness 8 carries the bow to 15
+        _shot(alex, "Long bow", 14)
+    assert _shot(brad, "Long bow", 15)[0] == 5 + 15  # Brad's Fitness 8 carries the bow to 15
     with pytest.raises(IllegalAction):
-        ranged_shot(alex, gun, 13)
+        _shot(alex, "Handgun", 13)
     blow = ranged_blow(alex, brad, bow, 3)
     assert (blow.attack, blow.toughness, blow.wound_armour) == (3 + 5, 8, 0)
     # the fire-ball: flung (Fitness) at +20, unlimited range, damage 12
     fireball = spell_named(DEFAULT_SETTING, "Fire-ball")
-    assert ranged_shot(alex, fireball, 30) == (6 + 20, 4 + 60)
+    assert _shot(alex, "Fire-ball", 30) == (6 + 20, 4 + 60)
     fire = ranged_blow(alex, premade("christine"), fireball, 2)
     assert (fire.attack, fire.toughness, fire.wound_armour, fire.shock_armour) == (14, 6, 2, 0)
     assert fireball.radius_m == 1.0

@@ -1,4 +1,4 @@
-"""The Ruleset contract: registry, actions, resolve and odds agree."""
+"""The Ruleset contract for ARM: registry, actions, pushing, the round and the state."""
 
 from __future__ import annotations
 
@@ -8,49 +8,136 @@ import pytest
 
 from referee.dice.roller import ManualRoller, ScriptedRoller
 from referee.systems.arm import RULESET
-from referee.systems.arm.damage import Blow, Condition
+from referee.systems.arm import actions as a
 from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
-from referee.systems.arm.ruleset import MovementPush, Strike, Task
+from referee.systems.arm.rolls import Pushed
+from referee.systems.arm.sheet import Sheet
+from referee.systems.arm.state import State
 from referee.systems.base import IllegalAction, RulesError, Ruleset, describe_options, get
 
+PUSHING = Options(pushing=True)
 
-def test_registered_and_protocol() -> None:
+
+def _table(options: Options = PUSHING) -> State:
+    state = RULESET.initial_state(options)
+    for cid, sheet in RULESET.examples().items():
+        state = RULESET.seat(state, cid, sheet, options)
+    return RULESET.seat(state, "x", Sheet(name="x", stats={}), options)
+
+
+def test_registered_and_typed() -> None:
     assert get("arm") is RULESET and isinstance(RULESET, Ruleset)
-    assert set(RULESET.actions()) == {"task", "strike", "movement push"}
+    names = set(RULESET.actions())
+    assert {"task", "attack", "defend", "circle", "strike", "damage", "push", "accept"} <= names
+    assert {"next-round", "subtasks", "record-wound", "shoot", "cast", "group-task"} <= names
+    assert all(n == n.lower() and " " not in n and "_" not in n for n in names)
     assert {o["name"] for o in describe_options(RULESET.options_type)} >= {"pushing", "log_method"}
     assert RULESET.validate(premade("alex"), Options()) == ()
+    assert set(RULESET.examples()) == {"alex", "brad", "christine"}
 
 
 def test_pushing_is_off_until_the_referee_allows_it() -> None:
+    task = a.Task("x", 6, total=8, push="always")
     with pytest.raises(IllegalAction, match="pushing is switched off"):
-        RULESET.resolve(Task(8, 6, push=True), None, ManualRoller([6, 1, 4]), Options())
-
-
-def test_resolve_and_odds_agree() -> None:
-    opts = Options(pushing=True)
-    task = Task(8, 6, push=True, actor="Brad")
-    o = RULESET.resolve(task, None, ManualRoller([6, 1, 4]), opts)
-    assert o.result == 8 and o.manual and o.changes[0].target == "Brad"
-    assert RULESET.odds(task, None, opts).probability(8) == Fraction(4 + 1, 216)
-    strike = Strike(Blow(5, 7, 5, 1, 4, 2), target="Alex")
-    hit = RULESET.resolve(strike, {"Alex": Condition(shock=1)}, ScriptedRoller([2, 2]), opts)
-    assert hit.details["condition"] == "Moderate, Reeling"
-    hit = RULESET.resolve(strike, {"Alex": premade("alex")}, ScriptedRoller([2, 2]), opts)
-    assert hit.details["condition"] == "Moderate, Giddy"
-    dist = RULESET.odds(strike, None, opts)
-    assert sum(dist.probabilities().values()) == 1
-    pushed = Strike(Blow(5, 7, 5, 1, 4, 2), target="Alex", push=True, attacker="Brad")
-    hit = RULESET.resolve(pushed, None, ScriptedRoller([2, 2, 5]), opts)
-    assert hit.details["total"] == 14 and hit.details["shock_label"] == "Fainting"
-    assert ("Brad", "shock", 1) in [(c.target, c.field, c.delta) for c in hit.changes]
-    pushed_odds = RULESET.odds(pushed, None, opts)
-    assert pushed_odds.total == 216 and pushed_odds.map(lambda d: d.push_cost).probability(1) == (
-        Fraction(4, 6)
+        RULESET.resolve(task, _table(Options()), ManualRoller([6, 1, 4]), Options())
+    # asking (the default) simply never pushes at a table without pushing
+    out = RULESET.resolve(
+        a.Task("x", 6, total=8), _table(Options()), ScriptedRoller([1, 6]), Options()
     )
-    push = RULESET.odds(MovementPush(5), None, opts)
-    assert push.probability((6, 1)) == Fraction(4, 6)
-    assert RULESET.resolve(MovementPush(5), None, ScriptedRoller([6]), opts).result == 6
+    assert out.result == -3 and not out.changes
+
+
+def test_a_declared_push_resolves_and_its_odds_agree() -> None:
+    task = a.Task("brad", 6, "Fitness", push="always")
+    o = RULESET.resolve(task, _table(), ManualRoller([6, 1, 4]), PUSHING)
+    assert o.result == 8 and o.manual
+    assert [(c.target, c.field, c.delta) for c in o.changes] == [("brad", "shock", 1)]
+    dist = RULESET.odds(task, _table(), PUSHING)
+    assert dist.probability(Pushed(8, 1)) == Fraction(4, 216)
+    assert dist.probability(Pushed(8, 0)) == Fraction(1, 216)
+
+
+def test_a_failed_roll_waits_for_the_push_decision() -> None:
+    """ARM 1.2, Pushing: the push is decided after the roll, if a success is really needed."""
+    state = _table()
+    roll = RULESET.resolve(a.Task("brad", 6, "Fitness"), state, ScriptedRoller([1, 4]), PUSHING)
+    assert roll.result == -1 and roll.details["waiting"] and roll.success is None
+    state = RULESET.apply(state, roll)
+    assert state.held is not None and state.held.result == -1
+    assert [(d.actor, d.choices) for d in state.pending] == [("brad", ("push", "accept"))]
+    with pytest.raises(IllegalAction, match="waiting for brad"):
+        RULESET.resolve(a.Task("alex", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
+    with pytest.raises(IllegalAction, match="answer with push or accept as brad"):
+        RULESET.resolve(a.Push("alex"), state, ScriptedRoller([3]), PUSHING)
+    pushed = RULESET.resolve(a.Push("brad"), state, ScriptedRoller([3]), PUSHING)
+    assert (pushed.result, pushed.success, pushed.label) == (0, True, "Draw")
+    assert (pushed.details["plus"], pushed.details["minus"], pushed.details["push"]) == (1, 4, 3)
+    after = RULESET.apply(state, pushed)
+    assert after.held is None and after.pending == () and after.characters["brad"].shock == 1
+    kept = RULESET.resolve(a.Accept("brad"), state, ScriptedRoller([]), PUSHING)
+    assert (kept.result, kept.success) == (-1, False) and not kept.faces
+    assert RULESET.apply(state, kept).characters["brad"].shock == 0
+    # a success is not held (push_offer = failure) unless the table offers a push on any roll
+    ok = RULESET.resolve(a.Task("brad", 6, "Fitness"), _table(), ScriptedRoller([4, 4]), PUSHING)
+    assert ok.success and "waiting" not in ok.details
+    anyroll = Options(pushing=True, push_offer="any")
+    assert RULESET.resolve(
+        a.Task("brad", 6, "Fitness"), _table(), ScriptedRoller([4, 4]), anyroll
+    ).details["waiting"]
+
+
+def test_a_held_attack_settles_into_the_melee_sequence() -> None:
+    """A pushed attack that turns a miss into a hit then waits for the defence."""
+    state = _table()
+    miss = RULESET.resolve(a.Attack("brad", "alex"), state, ScriptedRoller([1, 6]), PUSHING)
+    state = RULESET.apply(state, miss)
+    assert state.attacks == () and state.held is not None
+    hit = RULESET.resolve(a.Push("brad"), state, ScriptedRoller([6]), PUSHING)
+    state = RULESET.apply(state, hit)
+    assert hit.result == 0 and state.attacks[0].result == 0
+    assert [(d.actor, d.choices) for d in state.pending] == [("alex", ("defend", "take-blow"))]
+
+
+def test_a_pushed_blow_costs_the_attacker() -> None:
+    blow = a.Damage("alex", 5, "brad", damage=7, push="always")
+    hit = RULESET.resolve(blow, _table(), ScriptedRoller([2, 2, 5]), PUSHING)
+    assert hit.details["total"] == 14 and hit.details["shock_label"] == "Fainting"
+    assert ("brad", "shock", 1) in [(c.target, c.field, c.delta) for c in hit.changes]
+    odds = RULESET.odds(blow, _table(), PUSHING)
+    assert odds.total == 216
+    assert odds.map(lambda p: p.shock).probability(1) == Fraction(4, 6)  # type: ignore[attr-defined]
+
+
+def test_a_movement_push() -> None:
+    move = a.Move(rate=5, push=True, round_length="3s", unit="ft")
+    push = RULESET.odds(move, _table(), PUSHING)
+    assert push.probability(Pushed(6, 1)) == Fraction(4, 6)
+    o = RULESET.resolve(move, _table(), ScriptedRoller([6]), PUSHING)
+    assert (o.result, o.details["distance"]) == (6, 150)
+
+
+def test_the_state_survives_json_and_replays() -> None:
+    state = _table()
+    state = RULESET.apply(
+        state, RULESET.resolve(a.Attack("brad", "alex"), state, ScriptedRoller([6, 1]), PUSHING)
+    )
+    data = RULESET.dump_state(state)
+    assert RULESET.load_state(data) == state
+    assert data["attacks"][0]["stage"] == "incoming"  # type: ignore[index]
+
+
+def test_end_combat_is_always_allowed_and_clears_the_round() -> None:
+    state = _table()
+    state = RULESET.apply(state, RULESET.resolve(a.NextRound(), state, ScriptedRoller([]), PUSHING))
+    state = RULESET.apply(
+        state, RULESET.resolve(a.Attack("brad", "alex"), state, ScriptedRoller([6, 1]), PUSHING)
+    )
+    assert state.pending
+    end = RULESET.resolve(a.EndCombat(), state, ScriptedRoller([]), PUSHING)
+    after = RULESET.apply(state, end)
+    assert after.round == 0 and after.attacks == () and after.pending == ()
+    assert after.characters["brad"].acted == ()
 
 
 @pytest.mark.parametrize(
@@ -58,6 +145,9 @@ def test_resolve_and_odds_agree() -> None:
     [
         {"log_method": "slide rule"},
         {"group_count": "everyone"},
+        {"group_method": "vote"},
+        {"push_offer": "never"},
+        {"push_when_needed": "always"},
         {"pushing": "yes"},
         {"stun_shift": -1},
         {"stun_shift": 9},
@@ -68,8 +158,6 @@ def test_resolve_and_odds_agree() -> None:
     ],
 )
 def test_options_refuse_values_the_rules_cannot_use(bad: dict[str, object]) -> None:
-    from referee.systems.arm.options import Options
-
     with pytest.raises(RulesError, match="option"):
         Options(**bad)  # type: ignore[arg-type]
 

@@ -1,8 +1,16 @@
-"""``referee arm ...``: ARM 1.2 checks, exact odds, damage, the log scale, units and sheets."""
+"""``referee arm ...``: flags -> an ARM action -> ``RULESET`` -> a renderer.
+
+Each command builds one action of :mod:`referee.systems.arm.actions` on a
+table (characters seated from ``--sheet`` files, or stand-ins carrying the
+numbers given) and resolves it, or asks its odds, through ``RULESET``: the
+rules live in the wing. The generic ``act`` / ``odds-of`` / ``actions``
+commands reach every action; these are the short forms.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, cast
+from dataclasses import replace
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -10,18 +18,26 @@ from rich.table import Table
 
 from referee.cli.common import (
     FACES_HELP,
-    JSON_OPTION,
-    SEED_OPTION,
-    all_faces_used,
+    OPTIONS_HELP,
+    SEED_HELP,
     console,
     emit_json,
-    faces_option,
     handle_errors,
     load_json_file,
-    make_roller,
+    load_options,
     report_problems,
+    resolve_action,
 )
 from referee.errors import RulesError
+
+if TYPE_CHECKING:
+    from referee.systems.arm.actions import Task
+    from referee.systems.arm.options import Options
+    from referee.systems.arm.play import Levels
+    from referee.systems.arm.ruleset import ArmRuleset
+    from referee.systems.arm.sheet import Sheet
+    from referee.systems.arm.state import State
+    from referee.systems.base import Action, Outcome
 
 app = typer.Typer(
     name="arm",
@@ -29,549 +45,517 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-TOTAL_HELP = "Stat + mods (log value)."
-DIFFICULTY_HELP = "Difficulty number, or a preset: trivial, simple, 50/50, tough, 'very tough'."
-PUSH_HELP = "Push: roll a third d6 (+1 on 2-6; 2-5 also costs one level of shock)."
-EXACT_HELP = "Use the exact formula (10^(log/5)) instead of the chart."
 NEGATIVE: dict[str, Any] = {"ignore_unknown_options": True}
 """Lets a negative log be written as an argument (``measure -3``)."""
-
-
-def _difficulty(text: str) -> int:
-    from referee.systems.arm.checks import difficulty_named
-
-    try:
-        return int(text.strip())
-    except ValueError:
-        return difficulty_named(text)
-
-
-SHEET_HELP = "A character sheet (JSON): with --stat (and --mod) instead of --total."
-STAT_HELP = "The stat to roll, from --sheet (e.g. Fitness; melee rolls default to Fitness)."
-MOD_HELP = "A mod of --sheet that applies (repeatable), e.g. --mod Swords."
 SITUATIONS = ("circled", "standstill", "after-berserk")
-Mods = Annotated[list[str] | None, typer.Option("--mod", help=MOD_HELP)]
-Melee = Annotated[
-    str | None,
-    typer.Option(
-        "--melee",
-        help="With --sheet: a melee roll, attack / parry / dodge (adds the weapon's attack "
-        "or parry modifier).",
+PUSH_HELP = "Push: roll a third d6 (+1 on 2-6; 2-5 also costs one level of shock)."
+
+
+def _opt(*names: str, help: str) -> Any:
+    return typer.Option(*names, help=help)
+
+
+Json = Annotated[bool, _opt("--json", help="Print machine-readable JSON instead of text.")]
+OptionsFile = Annotated[str | None, _opt("--options", help=OPTIONS_HELP)]
+Seed = Annotated[int | None, _opt("--seed", help=SEED_HELP)]
+Exact = Annotated[bool, _opt("--exact", help="Use 10^(log/5) instead of the chart.")]
+Faces = Annotated[str | None, _opt("--faces", help=FACES_HELP)]
+PushFlag = Annotated[bool, _opt("--push", help=PUSH_HELP)]
+WhenNeeded = Annotated[
+    bool,
+    _opt(
+        "--push-when-needed",
+        help="Push only a roll that needs it, decided after the roll (the table's "
+        "push_when_needed): the push's shock counts only then.",
     ),
 ]
-WeaponName = Annotated[
-    str | None, typer.Option("--weapon", help="With --melee: the weapon used (default: first).")
+Difficulty = Annotated[
+    str,
+    _opt("--difficulty", help="A number or a preset: trivial, simple, 50/50, tough, very tough."),
 ]
+Total = Annotated[int | None, _opt("--total", help="Stat + mods (log value).")]
+SheetFile = Annotated[str | None, _opt("--sheet", help="A character sheet (JSON), with --stat.")]
+Stat = Annotated[str | None, _opt("--stat", help="The stat rolled from --sheet (e.g. Fitness).")]
+Mods = Annotated[list[str] | None, _opt("--mod", help="A mod of --sheet that applies (repeat).")]
+Melee = Annotated[
+    str | None, _opt("--melee", help="With --sheet: attack, parry or dodge (weapon modifiers).")
+]
+Weapon = Annotated[str | None, _opt("--weapon", help="The weapon used (default: the first).")]
 Situations = Annotated[
     list[str] | None,
-    typer.Option(
-        "--situation",
-        help="With --melee (repeatable): circled (+1 attack), standstill (+2 defence), "
-        "after-berserk (-2).",
-    ),
+    _opt("--situation", help="With --melee: circled (+1), standstill (+2), after-berserk (-2)."),
 ]
-
-Helper = Annotated[
-    int | None,
-    typer.Option(
-        "--helper",
-        help="Result of an optional helper task: adds it when positive (large effect).",
-    ),
-]
-HelperSmall = Annotated[
-    bool,
-    typer.Option("--helper-small", help="The helper task has a small effect: +1 if it succeeded."),
-]
+Helper = Annotated[int | None, _opt("--helper", help="An optional helper task's result.")]
+HelperSmall = Annotated[bool, _opt("--helper-small", help="The helper's effect is small (+1).")]
+Actor = Annotated[str, _opt("--actor", help="Who rolls (named in state changes).")]
+Round = Annotated[str, _opt("--round", help="Round length, e.g. 3s or 10min.")]
 
 
-def _helped(total: int, helper: int | None, small: bool) -> int:
-    """The main task's total plus what an optional helper task adds (ARM 1.2, Task Resolution)."""
-    from referee.systems.arm.checks import helper_bonus
-
-    if helper is None:
-        if small:
-            raise RulesError("--helper-small goes with --helper RESULT")
-        return total
-    return total + helper_bonus(helper, large_effect=not small)
+# ---------------------------------------------------------------------------
+# the table a command plays on
 
 
-def _total(
-    total: int | None,
-    sheet: str | None,
-    stat: str | None,
-    mods: list[str] | None,
-    melee: str | None = None,
-    weapon: str | None = None,
-    situations: list[str] | None = None,
-) -> int:
-    """``--total``, or stat + mods (+ melee modifiers) read from a sheet; exactly one of the two."""
-    from referee.systems.arm.combat import melee_total
+def _rules() -> ArmRuleset:
+    from referee.systems.arm import RULESET
+
+    return RULESET
+
+
+def _options(path: str | None, **changes: Any) -> Options:
+    """The table's options (``--options``), with what this command's flags switch on."""
+    found: Options = load_options(_rules(), path)
+    return replace(found, **changes)
+
+
+def _stand_in(name: str, stats: dict[str, int] | None = None, **more: Any) -> Sheet:
+    """A character who is only the numbers a command was given."""
     from referee.systems.arm.sheet import Sheet
-    from referee.systems.base import load_record
 
-    from_sheet = sheet is not None or stat is not None or mods or melee or weapon or situations
-    if total is not None:
-        if from_sheet:
-            raise RulesError("give either --total or --sheet with --stat, not both")
-        return total
-    if melee is None and (weapon is not None or situations):
+    return Sheet(name=name, stats=stats or {}, **more)
+
+
+def _table(options: Options, seats: dict[str, Sheet]) -> State:
+    rules = _rules()
+    state = rules.initial_state(options)
+    for cid, sheet in seats.items():
+        state = rules.seat(state, cid, sheet, options)
+    return state
+
+
+def _action(name: str, data: dict[str, Any]) -> Action:
+    """An action from field data, checked like any action the table receives."""
+    return _rules().load_action(name, data)
+
+
+def _look_up(name: str, data: dict[str, Any], options: Options) -> Outcome:
+    """Resolve an action that rolls nothing (a look-up) on an empty table."""
+    from referee.dice.roller import SystemRoller
+
+    rules = _rules()
+    return rules.resolve(_action(name, data), rules.initial_state(options), SystemRoller(), options)
+
+
+def _method(exact: bool) -> dict[str, Any]:
+    return {"log_method": "exact"} if exact else {}
+
+
+def _score(report: object) -> int:
+    """A task's result from what its odds report (the result, or the result and shock)."""
+    from referee.systems.arm.rolls import Pushed
+
+    value = report.result if isinstance(report, Pushed) else report
+    if not isinstance(value, int):
+        raise RulesError(f"not a task's result: {report!r}")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# checks
+
+
+def _task(flags: dict[str, Any]) -> tuple[Task, State, Options]:
+    """The ``task`` action, its table and options from the check / odds flags."""
+    from referee.systems.arm.actions import Task
+    from referee.systems.arm.checks import difficulty_named
+
+    total, sheet, stat, melee = flags["total"], flags["sheet"], flags["stat"], flags["melee"]
+    weapon, situations, mods = flags["weapon"], flags["situations"] or [], flags["mods"] or []
+    if total is not None and (sheet or stat or mods or melee or weapon or situations):
+        raise RulesError("give either --total or --sheet with --stat, not both")
+    if total is None and melee is None and (weapon is not None or situations):
         raise RulesError("--weapon and --situation go with --melee")
-    if sheet is None or (stat is None and melee is None):
+    if total is None and (sheet is None or (stat is None and melee is None)):
         raise RulesError("give --total, or --sheet FILE with --stat NAME (or --melee)")
-    character = load_record(Sheet, load_json_file(sheet))
-    unknown = [m for m in mods or [] if not character.has_mod(m)]
-    if unknown:
-        raise RulesError(f"{character.name} has no mod {unknown[0]!r}")
-    if melee is None:
-        return character.total(stat or "", *(mods or []))
-    named = [x.strip().lower() for x in situations or []]
+    if flags["helper"] is None and flags["helper_small"]:
+        raise RulesError("--helper-small goes with --helper RESULT")
+    named = [x.strip().lower() for x in situations]
     for x in named:
         if x not in SITUATIONS:
             raise RulesError(f"unknown situation {x!r}; known: {', '.join(SITUATIONS)}")
-    found, _ = melee_total(
-        character,
-        melee,
-        *(mods or []),
-        stat=stat or "Fitness",
-        weapon=weapon,
-        circled="circled" in named,
-        standstill="standstill" in named,
-        after_berserk="after-berserk" in named,
-    )
-    return found
-
-
-def _method(exact: bool) -> Any:
-    return "exact" if exact else "table"
-
-
-def _options(push: bool) -> Any:
-    """The table's options for a one-off command: ``--push`` says the table allows pushing."""
-    from referee.systems.arm.options import Options
-
-    return Options(pushing=push)
+    text = flags["difficulty"].strip()
+    difficulty = int(text) if text.lstrip("+-").isdigit() else difficulty_named(text)
+    push = flags["push"] or flags["when_needed"]
+    options = _options(flags["options_file"], **({"pushing": True} if push else {}))
+    actor = flags.get("actor", "actor")
+    rules = _rules()
+    who = _stand_in(actor) if sheet is None else rules.load_sheet(load_json_file(sheet))
+    data = {
+        "actor": actor,
+        "difficulty": difficulty,
+        "total": total,
+        "stat": stat,
+        "mods": mods,
+        "melee": melee.strip().lower() if melee else None,
+        "weapon": weapon,
+        "situations": named,
+        "helper": flags["helper"],
+        "helper_effect": "small" if flags["helper_small"] else "large",
+        # a one-off command cannot wait for a decision: without a flag the roll is not pushed
+        "push": "if-needed" if flags["when_needed"] else "always" if flags["push"] else "never",
+    }
+    action = _action("task", data)
+    assert isinstance(action, Task)
+    return action, _table(options, {actor: who}), options
 
 
 @app.command()
 @handle_errors
 def odds(
-    difficulty: str = typer.Option(..., "--difficulty", help=DIFFICULTY_HELP),
-    total: int | None = typer.Option(None, "--total", help=TOTAL_HELP),
-    push: bool = typer.Option(False, "--push", help=PUSH_HELP),
-    sheet: str | None = typer.Option(None, "--sheet", help=SHEET_HELP),
-    stat: str | None = typer.Option(None, "--stat", help=STAT_HELP),
+    difficulty: Difficulty,
+    total: Total = None,
+    push: PushFlag = False,
+    when_needed: WhenNeeded = False,
+    sheet: SheetFile = None,
+    stat: Stat = None,
     mods: Mods = None,
     melee: Melee = None,
-    weapon: WeaponName = None,
+    weapon: Weapon = None,
     situations: Situations = None,
     helper: Helper = None,
     helper_small: HelperSmall = False,
-    as_json: bool = JSON_OPTION,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
-    """Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result."""
-    total = _helped(
-        _total(total, sheet, stat, mods, melee, weapon, situations), helper, helper_small
-    )
+    """Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result.
+
+    --push is declared before the roll; --push-when-needed pushes only a roll
+    that needs it ("if a character really needs a success").
+    """
     from referee.dice.odds import fraction_text
-    from referee.systems.arm.checks import task_odds
+    from referee.systems.arm.rolls import Pushed
     from referee.systems.arm.tables import RESULT_LADDER
     from referee.systems.base import probability_map
 
-    d = _difficulty(difficulty)
-    found = task_odds(total, d, push, _options(push))
+    action, state, opts = _task(locals())
+    rules = _rules()
+    dist = rules.odds(action, state, opts)
+    result = dist.map(_score)
+    p_success = result.probability_where(lambda r: r >= (0 if opts.draw_succeeds else 1))
     if as_json:
-        emit_json(
-            {"p_success": fraction_text(found.p_success), "result": probability_map(found.result)}
-        )
+        data: dict[str, Any] = {"p_success": fraction_text(p_success)}
+        data["result"] = probability_map(result)
+        if when_needed:
+            data["shock"] = probability_map(dist.map(lambda o: getattr(o, "shock", 0)))
+        emit_json(data)
         return
-    pushed = " pushed" if push else ""
+    base = "stat + mods" if action.total is None else action.total
     console.print(
-        f"total {total} against difficulty {d}{pushed}: "
-        f"P(success) = {fraction_text(found.p_success)} ({float(found.p_success):.2%})",
+        f"total {base} against difficulty {action.difficulty} ({action.push} push): "
+        f"P(success) = {fraction_text(p_success)} ({float(p_success):.2%})",
         markup=False,
     )
-    if push:
-        cost = found.shock.probability(1)
-        console.print(f"P(push costs a level of shock) = {fraction_text(cost)}", markup=False)
+    if push or when_needed:
+        needed = rules.odds(replace(action, push="if-needed"), state, opts)
+        always = rules.odds(replace(action, push="always"), state, opts)
+        for label, found in (("only when needed", needed), ("every roll", always)):
+            cost = found.probability_where(lambda o: isinstance(o, Pushed) and o.shock == 1)
+            console.print(f"pushing {label}: P(a level of shock) = {fraction_text(cost)}")
     table = Table()
     for col in ("result", "exact", "%", "meaning"):
         table.add_column(col, justify="left" if col == "meaning" else "right")
-    for result, p in found.result.probabilities().items():
-        table.add_row(
-            f"{result:+d}", fraction_text(p), f"{float(p) * 100:.2f}", RESULT_LADDER.label(result)
-        )
+    for value, p in result.probabilities().items():
+        shown = (f"{value:+d}", fraction_text(p), f"{float(p) * 100:.2f}")
+        table.add_row(*shown, RESULT_LADDER.label(value))
     console.print(table)
 
 
 @app.command()
 @handle_errors
 def check(
-    difficulty: str = typer.Option(..., "--difficulty", help=DIFFICULTY_HELP),
-    total: int | None = typer.Option(None, "--total", help=TOTAL_HELP),
-    push: bool = typer.Option(False, "--push", help=PUSH_HELP),
-    sheet: str | None = typer.Option(None, "--sheet", help=SHEET_HELP),
-    stat: str | None = typer.Option(None, "--stat", help=STAT_HELP),
+    difficulty: Difficulty,
+    total: Total = None,
+    push: PushFlag = False,
+    when_needed: WhenNeeded = False,
+    sheet: SheetFile = None,
+    stat: Stat = None,
     mods: Mods = None,
     melee: Melee = None,
-    weapon: WeaponName = None,
+    weapon: Weapon = None,
     situations: Situations = None,
     helper: Helper = None,
     helper_small: HelperSmall = False,
-    faces: str | None = typer.Option(
-        None, "--faces", help=FACES_HELP + " Plus die, minus die[, push die]."
-    ),
-    seed: int | None = SEED_OPTION,
-    actor: str = typer.Option("actor", "--actor", help="Who rolls (named in state changes)."),
-    as_json: bool = JSON_OPTION,
+    faces: Faces = None,
+    seed: Seed = None,
+    actor: Actor = "actor",
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """Roll one check: the total, the result and its meaning (and a push's shock cost)."""
-    total = _helped(
-        _total(total, sheet, stat, mods, melee, weapon, situations), helper, helper_small
-    )
-    from referee.systems.arm.checks import resolve_task
     from referee.systems.base import outcome_data
 
-    roller = make_roller(faces_option(faces), seed)
-    outcome = resolve_task(
-        total, _difficulty(difficulty), roller, push=push, options=_options(push), actor=actor
-    )
-    all_faces_used(roller)
+    action, state, opts = _task(locals())
+    outcome = resolve_action(_rules(), action, state, opts, faces=faces, seed=seed)
+    d = outcome.details
     if as_json:
         data = outcome_data(outcome)
-        data["total"] = outcome.details["total"]
-        if push:
-            data["shock_cost"] = outcome.details["shock_cost"]
+        data["total"] = d.get("total")
+        if "shock_cost" in d or push:
+            data["shock_cost"] = d.get("shock_cost", 0)
         emit_json(data)
         return
-    d = outcome.details
-    verdict = "success" if outcome.success else "failure"
-    dice = f"+{d['plus']} -{d['minus']}"
-    if push:
-        dice += f", push {d['push']} (+{d['push_bonus']})"
+    dice = f"+{d['plus']} -{d['minus']}" + (
+        f", push {d['push']} (+{d['push_bonus']})" if "push" in d else ""
+    )
     console.print(
-        f"{total} {dice} = total {d['total']}; minus difficulty {outcome.target}: "
-        f"result {outcome.result:+d} ({outcome.label}, {verdict})",
+        f"{d['base']} {dice} = total {d['total']}; minus difficulty {outcome.target}: result "
+        f"{outcome.result:+d} ({outcome.label}, {'success' if outcome.success else 'failure'})",
         markup=False,
     )
-    if push and d["shock_cost"]:
+    if d.get("shock_cost"):
         who = "" if actor == "actor" else f"{actor} "
         console.print(f"the push costs {who}one level of shock", markup=False)
     if outcome.manual:
         console.print("(faces entered by hand)", markup=False)
 
 
-def _numbers_blow(
-    result: int,
-    value: int | None,
-    toughness: int | None,
-    strength: int,
-    armour: str | None,
-    stun: bool,
-) -> Any:
-    """A blow from typed numbers; ``armour`` is one value or wound/shock."""
-    from referee.systems.arm.damage import Blow
+# ---------------------------------------------------------------------------
+# damage
 
-    if value is None or toughness is None:
-        raise RulesError("give --damage and --toughness (or --attacker and --defender sheets)")
-    parts = (armour or "0").split("/")
+
+def _armour(text: str | None) -> Any:
+    """``--armour``: one value, or wound/shock (e.g. 4/2)."""
+    from referee.systems.arm.sheet import ArmourEntry
+
+    if text is None:
+        return None
     try:
-        values = [int(p) for p in parts]
+        values = [int(p) for p in text.split("/")]
     except ValueError:
-        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}") from None
+        values = []
     if len(values) not in (1, 2):
-        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}")
-    return Blow(result, value, toughness, strength, values[0], values[-1], stun)
+        raise RulesError(f"--armour is a number or wound/shock, not {text!r}")
+    return ArmourEntry("armour", values[0], values[-1])
 
 
-def _sheets_blow(attacker: str, defender: str, result: int, weapon: str | None) -> Any:
-    """A melee blow from two sheets, and the defender's present condition."""
-    from referee.systems.arm.combat import melee_blow
-    from referee.systems.arm.sheet import Sheet
-    from referee.systems.base import load_record
+def _levels(report: object) -> Levels:
+    from referee.systems.arm.play import Levels
 
-    hitter = load_record(Sheet, load_json_file(attacker))
-    target = load_record(Sheet, load_json_file(defender))
-    return melee_blow(hitter, target, result, weapon=weapon), target.condition
+    if not isinstance(report, Levels):
+        raise RulesError(f"not a blow's levels: {report!r}")
+    return report
 
 
 @app.command()
 @handle_errors
 def damage(
-    result: int = typer.Option(..., "--result", help="Result of the successful attack."),
-    value: int | None = typer.Option(None, "--damage", help="The weapon's damage value."),
-    toughness: int | None = typer.Option(None, "--toughness", help="The defender's Toughness."),
-    strength: int = typer.Option(0, "--strength", help="Strength mod, when it applies."),
-    armour: str | None = typer.Option(
-        None, "--armour", help="Armour value, or wound/shock e.g. 4/2 (default none)."
-    ),
-    stun: bool = typer.Option(False, "--stun", help="A stunning attack (fists, clubs...)."),
-    attacker: str | None = typer.Option(
-        None, "--attacker", help="Attacker's sheet (JSON): weapon, strength mod, stun."
-    ),
-    defender: str | None = typer.Option(
-        None, "--defender", help="Defender's sheet (JSON): Toughness, armour, present damage."
-    ),
-    weapon: str | None = typer.Option(
-        None, "--weapon", help="With --attacker: the weapon used (default: the first carried)."
-    ),
-    ignore: str | None = typer.Option(
-        None, "--ignore", help="A sort of damage the blow cannot do: wound or shock."
-    ),
-    push: bool = typer.Option(False, "--push", help=PUSH_HELP + " The attacker pushes."),
-    wound: int = typer.Option(0, "--wound", help="The defender's present wound level 0-5."),
-    shock: int = typer.Option(0, "--shock", help="The defender's present shock level 0-5."),
-    show_odds: bool = typer.Option(False, "--odds", help="Exact level odds instead of a roll."),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Plus, minus[, push]."),
-    seed: int | None = SEED_OPTION,
-    as_json: bool = JSON_OPTION,
+    result: Annotated[int, _opt("--result", help="Result of the successful attack.")],
+    value: Annotated[int | None, _opt("--damage", help="The weapon's damage value.")] = None,
+    toughness: Annotated[int | None, _opt("--toughness", help="The defender's Toughness.")] = None,
+    strength: Annotated[int, _opt("--strength", help="Strength mod, when it applies.")] = 0,
+    armour: Annotated[str | None, _opt("--armour", help="Armour value, or wound/shock.")] = None,
+    stun: Annotated[bool, _opt("--stun", help="A stunning attack (fists, clubs...).")] = False,
+    attacker: Annotated[str | None, _opt("--attacker", help="The attacker's sheet.")] = None,
+    defender: Annotated[str | None, _opt("--defender", help="The defender's sheet.")] = None,
+    weapon: Weapon = None,
+    ignore: Annotated[
+        str | None, _opt("--ignore", help="Damage it cannot do: wound/shock.")
+    ] = None,
+    push: PushFlag = False,
+    wound: Annotated[int, _opt("--wound", help="The defender's wound level 0-5.")] = 0,
+    shock: Annotated[int, _opt("--shock", help="The defender's shock level 0-5.")] = 0,
+    show_odds: Annotated[bool, _opt("--odds", help="Exact level odds, not a roll.")] = False,
+    faces: Faces = None,
+    seed: Seed = None,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """Roll (or give exact odds of) the damage of a landed blow through the damage table.
 
     Give the numbers (--damage, --toughness, --armour ...) or two sheets
     (--attacker, --defender), not both.
     """
-    from dataclasses import replace
-
-    from referee.systems.arm.damage import Condition, level_odds, resolve_damage
-    from referee.systems.arm.tables import LEVEL_CAP
+    from referee.systems.arm.rolls import Pushed
     from referee.systems.base import outcome_data, probability_map
 
     for name, level in (("wound", wound), ("shock", shock)):
-        if not 0 <= level <= LEVEL_CAP:
-            raise RulesError(f"--{name} is a level 0 to {LEVEL_CAP}, not {level}")
+        if not 0 <= level <= 5:
+            raise RulesError(f"--{name} is a level 0 to 5, not {level}")
     if ignore not in (None, "wound", "shock"):
         raise RulesError(f"--ignore is wound or shock, not {ignore!r}")
+    opts = _options(options_file, **({"pushing": True} if push else {}))
+    data = {"actor": "attacker", "target": "defender", "result": result, "ignore": ignore}
+    data["push"] = "always" if push else "never"
+    rules = _rules()
     if attacker is None and defender is None:
         if weapon is not None:
             raise RulesError("--weapon goes with --attacker")
-        blow = _numbers_blow(result, value, toughness, strength, armour, stun)
-        condition = Condition(wound, shock)
+        if value is None or toughness is None:
+            raise RulesError("give --damage and --toughness (or --attacker and --defender sheets)")
+        hurt = _stand_in("defender", {"Toughness": toughness}, armour=_armour(armour))
+        hurt = replace(hurt, wound=wound, shock=shock)
+        state = _table(opts, {"defender": hurt, "attacker": _stand_in("attacker")})
+        data.update(damage=value, strength=strength, stun=stun)
     else:
         numbers = (value, toughness, armour, strength or None, stun or None, wound or None)
-        given = [*numbers, shock or None]
-        if attacker is None or defender is None or any(x is not None for x in given):
+        if attacker is None or defender is None or any(x is not None for x in numbers) or shock:
             raise RulesError(
                 "give --attacker and --defender sheets, or the numbers (--damage, --toughness ...)"
             )
-        blow, condition = _sheets_blow(attacker, defender, result, weapon)
-    blow = replace(blow, ignore=cast(Literal["wound", "shock"] | None, ignore))
+        hurt, hitter = (rules.load_sheet(load_json_file(f)) for f in (defender, attacker))
+        state = _table(opts, {"defender": hurt, "attacker": hitter})
+        data["weapon"] = weapon
+    action = _action("damage", data)
     if show_odds:
-        found = level_odds(blow, _options(push), push)
-        data = {k: probability_map(v) for k, v in found.items()}
+        dist = rules.odds(action, state, opts)
+        levels = dist.map(lambda o: _levels(o.result if isinstance(o, Pushed) else o))
+        found: dict[str, Any] = {
+            "wound": levels.map(lambda x: x.wound),
+            "shock": levels.map(lambda x: x.shock),
+            "destroyed": levels.map(lambda x: x.destroyed),
+        }
+        if push:
+            found["shock_cost"] = dist.map(lambda o: getattr(o, "shock", 0))
+        shown = {k: probability_map(v) for k, v in found.items()}
         if as_json:
-            emit_json(data)
+            emit_json(shown)
             return
-        for key, dist in data.items():
-            console.print(f"{key}: " + ", ".join(f"{o} {p}" for o, p in dist.items()), markup=False)
+        for key, probs in shown.items():
+            console.print(f"{key}: " + ", ".join(f"{o} {p}" for o, p in probs.items()))
         return
-    roller = make_roller(faces_option(faces), seed)
-    outcome = resolve_damage(blow, roller, options=_options(push), condition=condition, push=push)
-    all_faces_used(roller)
+    outcome = resolve_action(rules, action, state, opts, faces=faces, seed=seed)
     if as_json:
         emit_json(outcome_data(outcome))
         return
     d = outcome.details
     console.print(
-        f"blow total {d['total']}, minus Toughness {blow.toughness}: {d['margin']}; "
+        f"blow total {d['total']}, minus Toughness {outcome.target}: {d['margin']}; "
         f"wound side {d['wound_margin']}, shock side {d['shock_margin']} -> {outcome.label}; "
         f"now {d['condition']}",
         markup=False,
     )
-    if push:
+    if "push" in d:
         cost = "costs the attacker one level of shock" if d["shock_cost"] else "costs no shock"
         console.print(f"push {d['push']} (+{d['push_bonus']}) {cost}", markup=False)
+
+
+# ---------------------------------------------------------------------------
+# look-ups: difficulties, the log scale, units, movement, groups
 
 
 @app.command(context_settings=NEGATIVE)
 @handle_errors
 def difficulty(
-    kind: str = typer.Argument(
-        ..., help="preset, modifier (the guide's extra modifiers), melee, ranged, soul or spell."
-    ),
-    name: str | None = typer.Argument(
-        None, help="Preset, melee action ('prepared defence'), soul operation or spell."
-    ),
-    size: int = typer.Option(0, "--size", help="Target's size: + large, - small."),
-    attack_result: int | None = typer.Option(
-        None, "--attack-result", help="The attack's result (defences)."
-    ),
-    distance: int = typer.Option(0, "--distance", help="Log distance to the target (ranged)."),
-    moving: bool = typer.Option(False, "--moving", help="A moving target (ranged)."),
-    cover: int = typer.Option(0, "--cover", help="Cover modifier (ranged)."),
-    weather: int = typer.Option(0, "--weather", help="Weather modifier (ranged)."),
-    missile: str | None = typer.Option(
-        None,
-        "--weapon",
-        help="Ranged: a weapon or spell of the setting; refuses targets beyond its range.",
-    ),
-    fitness: int | None = typer.Option(
-        None,
-        "--fitness",
-        help="Ranged: the shooter's Fitness, for ranges like the long bow's FIT+7.",
-    ),
-    as_json: bool = JSON_OPTION,
+    kind: Annotated[str, typer.Argument(help="preset, modifier, melee, ranged, soul or spell.")],
+    name: Annotated[str | None, typer.Argument(help="Preset, melee action, operation...")] = None,
+    size: Annotated[int, _opt("--size", help="Target's size: + large, - small.")] = 0,
+    attack_result: Annotated[
+        int | None, _opt("--attack-result", help="The attack's result (defences).")
+    ] = None,
+    distance: Annotated[int, _opt("--distance", help="Log distance (ranged).")] = 0,
+    moving: Annotated[bool, _opt("--moving", help="A moving target (ranged).")] = False,
+    cover: Annotated[int, _opt("--cover", help="Cover modifier (ranged).")] = 0,
+    weather: Annotated[int, _opt("--weather", help="Weather modifier (ranged).")] = 0,
+    weapon: Weapon = None,
+    fitness: Annotated[int | None, _opt("--fitness", help="Ranged: Fitness for FIT+7.")] = None,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """A difficulty number from the text's guides: presets, melee table, ranged, magic."""
-    from referee.systems.arm.catalog import DEFAULT_SETTING
-    from referee.systems.arm.checks import difficulty_named, modifier_named
-    from referee.systems.arm.combat import melee_difficulty, ranged_difficulty
-    from referee.systems.arm.magic import soul_difficulty, spell_named
-
-    key = kind.strip().lower()
-    if key == "ranged":
-        if missile is not None:
-            _check_range(missile, distance, fitness)
-        found = ranged_difficulty(distance, moving=moving, size=size, cover=cover, weather=weather)
-    elif name is None:
-        raise RulesError(f"'{kind}' needs a name (e.g. difficulty melee attack)")
-    elif key == "preset":
-        found = difficulty_named(name)
-    elif key == "modifier":
-        found = modifier_named(name)
-    elif key == "melee":
-        found = melee_difficulty(name, size=size, attack_result=attack_result)
-    elif key == "soul":
-        found = soul_difficulty(name)
-    elif key == "spell":
-        found = spell_named(DEFAULT_SETTING, name).difficulty
-    else:
-        raise RulesError(
-            f"unknown kind {kind!r}; known: preset, modifier, melee, ranged, soul, spell"
-        )
-    label = "modifier" if key == "modifier" else "difficulty"
+    kinds = ("preset", "modifier", "melee", "ranged", "soul", "spell")
+    data = dict(locals())
+    data["kind"] = kind.strip().lower()
+    if data["kind"] not in kinds:
+        raise RulesError(f"unknown kind {kind!r}; known: {', '.join(kinds)}")
+    for key in ("options_file", "as_json", "kinds"):
+        data.pop(key)
+    outcome = _look_up("difficulty", data, _options(options_file))
     if as_json:
-        emit_json({label: found})
+        emit_json(dict(outcome.details))
         return
-    console.print(
-        f"{label} {found:+d}" if label == "modifier" else f"{label} {found}", markup=False
-    )
-
-
-def _check_range(name: str, distance: int, fitness: int | None) -> None:
-    """A target beyond the named weapon's (or spell's) maximum log range is an error."""
-    from referee.systems.arm.catalog import DEFAULT_SETTING
-    from referee.systems.arm.combat import max_range
-
-    weapon = DEFAULT_SETTING.ranged_weapon(name) or DEFAULT_SETTING.spell(name)
-    if weapon is None:
-        known = [w.name for w in DEFAULT_SETTING.ranged] + [s.name for s in DEFAULT_SETTING.spells]
-        raise RulesError(f"unknown ranged weapon {name!r}; known: {', '.join(known)}")
-    stats = None if fitness is None else {"Fitness": fitness}
-    limit = max_range(weapon, stats)
-    if limit is not None and distance > limit:
-        raise RulesError(f"{weapon.name} reaches log distance {limit}; the target is at {distance}")
+    console.print(outcome.label, markup=False)
 
 
 @app.command("log", context_settings=NEGATIVE)
 @handle_errors
 def log_command(
-    measure: str = typer.Argument(..., help="A positive measure, e.g. 1342 or 0.25."),
-    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
-    as_json: bool = JSON_OPTION,
+    measure: Annotated[str, typer.Argument(help="A positive measure, e.g. 1342 or 0.25.")],
+    exact: Exact = False,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """The log of a measure (1342 -> 16)."""
-    from decimal import Decimal, InvalidOperation
-
-    from referee.systems.arm.scale import log_of
-
-    try:
-        value = Decimal(measure.strip())
-    except InvalidOperation:
-        raise RulesError(f"measure {measure!r} is not a number") from None
-    found = log_of(value, _method(exact))
+    outcome = _look_up("log-of", {"measure": measure}, _options(options_file, **_method(exact)))
     if as_json:
-        emit_json({"log": found})
+        emit_json({"log": outcome.result})
         return
-    console.print(f"log of {measure} = {found}", markup=False)
+    console.print(f"log of {measure} = {outcome.result}", markup=False)
 
 
 @app.command("measure", context_settings=NEGATIVE)
 @handle_errors
 def measure_command(
-    log: int = typer.Argument(..., help="A log value, e.g. -3."),
-    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
-    as_json: bool = JSON_OPTION,
+    log: Annotated[int, typer.Argument(help="A log value, e.g. -3.")],
+    exact: Exact = False,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """The measure of a log (-3 -> 0.25)."""
-    from referee.systems.arm.scale import measure_of, number
-
-    found = measure_of(log, _method(exact))
+    outcome = _look_up("measure-of", {"log": log}, _options(options_file, **_method(exact)))
     if as_json:
-        emit_json({"measure": number(found)})
+        emit_json(dict(outcome.details))
         return
-    console.print(f"measure of {log} = {found:f}", markup=False)
+    console.print(f"measure of {log} = {outcome.details['measure']}", markup=False)
 
 
 @app.command(context_settings=NEGATIVE)
 @handle_errors
 def convert(
-    log: int = typer.Argument(..., help="The log value to convert."),
-    source: str = typer.Option("m", "--from", help="Unit now: m, ft/s, m/s/s, h ..."),
-    target: str = typer.Option("m", "--to", help="Unit wanted: ft, 1e6km/h/h, ft/round ..."),
-    round_length: str | None = typer.Option(
-        None, "--round", help="Round length for 'round' units, e.g. 3s or 10min."
-    ),
-    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
-    as_json: bool = JSON_OPTION,
+    log: Annotated[int, typer.Argument(help="The log value to convert.")],
+    source: Annotated[str, _opt("--from", help="Unit now: m, ft/s, m/s/s, h ...")] = "m",
+    target: Annotated[str, _opt("--to", help="Unit wanted: ft, 1e6km/h/h, ft/round ...")] = "m",
+    round_length: Annotated[str | None, _opt("--round", help="For round units, e.g. 3s.")] = None,
+    exact: Exact = False,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """Convert a log between units by adding logs (per-units reverse the sign)."""
-    from referee.systems.arm.scale import convert as convert_log
-    from referee.systems.arm.scale import measure_of, number, round_log
-
-    method = _method(exact)
-    rl = None if round_length is None else round_log(round_length, method)
-    found = convert_log(log, source, target, round_log=rl, method=method)
-    measure = measure_of(found, method)
+    data = {"log": log, "source": source, "target": target, "round_length": round_length}
+    outcome = _look_up("convert", data, _options(options_file, **_method(exact)))
+    d = outcome.details
     if as_json:
-        emit_json({"log": found, "measure": number(measure), "from": source, "to": target})
+        emit_json(dict(d))
         return
-    console.print(
-        f"{log} {source} = log {found} {target} (about {measure:f} {target})", markup=False
-    )
+    console.print(f"{log} {source} = log {d['log']} {target} (about {d['measure']} {target})")
 
 
 @app.command(context_settings=NEGATIVE)
 @handle_errors
 def move(
-    rate: int = typer.Argument(..., help="The movement rate (a log speed), e.g. 5."),
-    round_length: str = typer.Option(..., "--round", help="Round length, e.g. 3s or 10min."),
-    source: str = typer.Option("m/s", "--from", help="The rate's unit (default m/s)."),
-    target: str = typer.Option("m", "--to", help="Distance unit for one round, e.g. ft."),
-    push: bool = typer.Option(False, "--push", help=PUSH_HELP + " Pushes the rate's log."),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " The push die."),
-    seed: int | None = SEED_OPTION,
-    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
-    as_json: bool = JSON_OPTION,
+    rate: Annotated[int, typer.Argument(help="The movement rate (a log speed), e.g. 5.")],
+    round_length: Round,
+    source: Annotated[str, _opt("--from", help="The rate's unit.")] = "m/s",
+    target: Annotated[str, _opt("--to", help="Distance unit for one round, e.g. ft.")] = "m",
+    push: PushFlag = False,
+    faces: Faces = None,
+    seed: Seed = None,
+    exact: Exact = False,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """How far a movement rate goes in one round, optionally pushed (Corven: 5 -> 100 ft/3 s)."""
-    from referee.systems.arm.checks import resolve_movement_push
-    from referee.systems.arm.scale import convert as convert_log
-    from referee.systems.arm.scale import measure_of, number, round_log
-
-    method = _method(exact)
-    data: dict[str, Any] = {"rate": rate}
-    moved = rate
-    if push:
-        roller = make_roller(faces_option(faces), seed)
-        outcome = resolve_movement_push(rate, roller, options=_options(True))
-        all_faces_used(roller)
-        moved = outcome.result if outcome.result is not None else rate
-        data.update(outcome.details, pushed_rate=moved, manual=outcome.manual)
-    elif faces is not None:
+    if faces is not None and not push:
         raise RulesError("--faces is the push die; it goes with --push")
-    unit = f"{target}/round"
-    found = convert_log(moved, source, unit, round_log=round_log(round_length, method))
-    data.update(distance_log=found, distance=number(measure_of(found, method)), unit=target)
+    opts = _options(options_file, **_method(exact), **({"pushing": True} if push else {}))
+    rules = _rules()
+    fields = {"rate": rate, "source": source, "unit": target, "round_length": round_length}
+    action = _action("move", {**fields, "push": push})
+    state = rules.initial_state(opts)
+    d = resolve_action(rules, action, state, opts, faces=faces, seed=seed).details
+    data: dict[str, Any] = {"rate": rate}
+    if push:
+        data.update({k: d[k] for k in ("push", "shock_cost", "pushed_rate")})
+        data["manual"] = faces is not None
+    data.update(distance_log=d["distance_log"], distance=d["distance"], unit=target)
     if as_json:
         emit_json(data)
         return
     pushed = ""
     if push:
-        cost = "one level of shock" if data["shock_cost"] else "no shock"
-        pushed = f" (pushed: die {data['push']}, rate {moved}, costs {cost})"
+        cost = "one level of shock" if d["shock_cost"] else "no shock"
+        pushed = f" (pushed: die {d['push']}, rate {d['pushed_rate']}, costs {cost})"
     console.print(
-        f"rate {rate} {source}{pushed}: log {found} = about {data['distance']} {target} "
-        f"per {round_length} round",
+        f"rate {rate} {source}{pushed}: log {d['distance_log']} = about {d['distance']} "
+        f"{target} per {round_length} round",
         markup=False,
     )
 
@@ -580,49 +564,46 @@ def move(
 @handle_errors
 def group(
     logs: Annotated[list[int], typer.Argument(help="Each participant's stat + mods.")],
-    helpers: bool = typer.Option(
-        False, "--helpers", help="Add the log of the other helpers (the text's words), not of all."
-    ),
-    exact: bool = typer.Option(False, "--exact", help=EXACT_HELP),
-    as_json: bool = JSON_OPTION,
+    helpers: Annotated[
+        bool, _opt("--helpers", help="Add the log of the other helpers (the text's words).")
+    ] = False,
+    exact: Exact = False,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
-    """The combined log of a group effort (the first person's log is the one raised)."""
-    from referee.systems.arm.options import Options
-    from referee.systems.arm.scale import group_log
-
-    opts = Options(log_method=_method(exact), group_count="helpers" if helpers else "total")
-    found, how = group_log(logs, method=opts.log_method, count=opts.group_count)
+    """The combined log of a group effort (it depends on the values, never on their order)."""
+    count = {"group_count": "helpers"} if helpers else {}
+    outcome = _look_up(
+        "group-log", {"logs": logs}, _options(options_file, **_method(exact), **count)
+    )
     if as_json:
-        emit_json({"log": found, "method": how})
+        emit_json(dict(outcome.details))
         return
-    console.print(f"group log {found} ({how})", markup=False)
+    console.print(outcome.label, markup=False)
+
+
+# ---------------------------------------------------------------------------
+# characters and the setting
 
 
 @app.command()
 @handle_errors
 def validate(
-    path: str = typer.Argument(..., help="A character sheet as JSON."),
-    setting: str | None = typer.Option(
-        None, "--setting", help="A setting JSON (default: the text's)."
-    ),
-    template: str | None = typer.Option(
-        None, "--template", help="The template (JSON) the character was built from."
-    ),
-    as_json: bool = JSON_OPTION,
+    path: Annotated[str, typer.Argument(help="A character sheet as JSON.")],
+    setting: Annotated[str | None, _opt("--setting", help="A setting JSON.")] = None,
+    template: Annotated[str | None, _opt("--template", help="The template it came from.")] = None,
+    options_file: OptionsFile = None,
+    as_json: Json = False,
 ) -> None:
     """Validate a character against the setting (and its template): every problem, its cost."""
-    from referee.systems.arm.catalog import DEFAULT_SETTING, Setting, setting_problems
-    from referee.systems.arm.options import DEFAULT_OPTIONS
-    from referee.systems.arm.sheet import Sheet, point_cost, template_problems
-    from referee.systems.arm.sheet import validate as check_sheet
+    from referee.systems.arm.catalog import Setting
     from referee.systems.base import load_record
 
-    chosen = DEFAULT_SETTING if setting is None else load_record(Setting, load_json_file(setting))
-    sheet = load_record(Sheet, load_json_file(path))
-    problems = setting_problems(chosen) + check_sheet(sheet, DEFAULT_OPTIONS, chosen)
-    if template is not None:
-        problems += template_problems(load_record(Sheet, load_json_file(template)), sheet)
-    cost = point_cost(sheet, chosen)
+    rules = _rules()
+    chosen = None if setting is None else load_record(Setting, load_json_file(setting))
+    sheet = rules.load_sheet(load_json_file(path))
+    model = None if template is None else rules.load_sheet(load_json_file(template))
+    problems, cost = rules.check_sheet(sheet, _options(options_file), chosen, model)
     report_problems(
         problems,
         as_json=as_json,
@@ -632,71 +613,63 @@ def validate(
 
 
 @app.command()
-def setting(as_json: bool = JSON_OPTION) -> None:
+def setting(as_json: Json = False) -> None:
     """The shipped setting (the text's stats, limits, costs, weapons, armour, spells) to edit."""
-    from referee.systems.arm.catalog import DEFAULT_SETTING
     from referee.systems.base import dump_record
 
-    data = dump_record(DEFAULT_SETTING)
+    s = _rules().setting
     if as_json:
-        emit_json(data)
+        emit_json(dump_record(s))
         return
-    s = DEFAULT_SETTING
-    console.print(
-        f"{s.name}: stats {', '.join(s.stats)}; movement {', '.join(s.movement)}", markup=False
-    )
+    console.print(f"{s.name}: stats {', '.join(s.stats)}; movement {', '.join(s.movement)}")
     for w in s.weapons:
         stun = " (stun)" if w.stun else ""
         console.print(
-            f"  {w.name}: damage {w.damage}{stun}, attack {w.attack:+d}, parry {w.parry:+d}",
-            markup=False,
+            f"  {w.name}: damage {w.damage}{stun}, attack {w.attack:+d}, parry {w.parry:+d}"
         )
     for a in s.armour:
-        console.print(f"  {a.name}: wound armour {a.wound}, shock armour {a.shock}", markup=False)
-    console.print(
-        "(use --json for the editable file, then `referee arm validate --setting`)", markup=False
-    )
+        console.print(f"  {a.name}: wound armour {a.wound}, shock armour {a.shock}")
+    console.print("(use --json for the editable file, then `referee arm validate --setting`)")
 
 
 @app.command()
-def notes(as_json: bool = JSON_OPTION) -> None:
+def notes(as_json: Json = False) -> None:
     """Where the ARM text disagrees with itself, and what this package does."""
     from dataclasses import asdict
 
-    from referee.systems.arm.discrepancies import DISCREPANCIES
-
+    found = _rules().notes()
     if as_json:
-        emit_json([asdict(d) for d in DISCREPANCIES])
+        emit_json([asdict(d) for d in found])
         return
-    for d in DISCREPANCIES:
+    for d in found:
         console.print(f"{d.key} ({d.where}): {d.text} / {d.other} -> {d.ruling}", markup=False)
 
 
 def demo(out: Console) -> None:
-    """A short seeded tour of ARM: logs, a check, a push, its odds and a blow."""
+    """A short seeded tour of ARM: logs, a check, pushing, its odds and a blow."""
     from referee.dice.odds import fraction_text
     from referee.dice.roller import SeededRoller
-    from referee.systems.arm.checks import resolve_task, task_odds
-    from referee.systems.arm.damage import Blow, resolve_damage
-    from referee.systems.arm.scale import convert as convert_log
-    from referee.systems.arm.scale import log_of, measure_of, round_log
+    from referee.systems.arm import actions as a
+    from referee.systems.arm.options import Options
 
-    roller = SeededRoller(1993)
-    out.print(f"log of 1342 = {log_of(1342)}; measure of -3 = {measure_of(-3)}", markup=False)
-    per_round = convert_log(5, "m/s", "ft/round", round_log=round_log("3s"))
-    out.print(
-        f"Corven's sprint: log {per_round} = {measure_of(per_round)} ft per 3 s", markup=False
-    )
-    for push in (False, True):
-        p = task_odds(8, 6, push, _options(push)).p_success
-        out.print(
-            f"Fitness 8 vs 50/50{' pushed' if push else ''}: {fraction_text(p)}", markup=False
-        )
-    o = resolve_task(8, 6, roller, push=True, options=_options(True), actor="Brad")
+    rules, roller, opts = _rules(), SeededRoller(1993), Options(pushing=True)
+    state = _table(opts, dict(rules.examples()))
+    log = _look_up("log-of", {"measure": "1342"}, opts).result
+    quarter = _look_up("measure-of", {"log": -3}, opts).details["measure"]
+    out.print(f"log of 1342 = {log}; measure of -3 = {quarter}", markup=False)
+    sprint = {"log": 5, "source": "m/s", "target": "ft/round", "round_length": "3s"}
+    corven = _look_up("convert", sprint, opts).details
+    out.print(f"Corven's sprint: log {corven['log']} = {corven['measure']} ft per 3 s")
+    modes: tuple[a.PushMode, ...] = ("never", "always", "if-needed")
+    for mode in modes:
+        dist = rules.odds(a.Task("brad", 6, "Fitness", push=mode), state, opts)
+        p = dist.probability_where(lambda o: _score(o) >= 0)
+        out.print(f"Brad's Fitness 8 vs 50/50, push {mode}: {fraction_text(p)}", markup=False)
+    o = rules.resolve(a.Task("brad", 6, "Fitness", push="always"), state, roller, opts)
     out.print(
         f"Brad pushes: total {o.details['total']}, result {o.result:+d} ({o.label}), "
         f"shock cost {o.details['shock_cost']}",
         markup=False,
     )
-    hit = resolve_damage(Blow(5, 7, 5, 1, 4, 2), roller, target="Alex")
+    hit = rules.resolve(a.Damage("alex", 5, "brad", damage=7, push="never"), state, roller, opts)
     out.print(f"axe on Alex: total {hit.details['total']} -> {hit.label}", markup=False)

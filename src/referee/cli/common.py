@@ -228,5 +228,20 @@ def outcome_text(outcome: Any) -> str:
         verdict = "" if outcome.success is None else (" success" if outcome.success else " failure")
         lines.append(f"  result {outcome.result}{verdict}")
     for c in outcome.changes:
-        lines.append(f"  -> {c}")
+        shown = str(c)
+        lines.append(f"  -> {shown if len(shown) <= 100 else shown[:97] + '...'}")
     return "\n".join(lines)
+
+
+def print_odds(dist: Any, *, as_json: bool) -> None:
+    """An exact distribution of any outcomes: JSON rows ``{"outcome", "probability"}`` with
+    reduced fractions, or one line per outcome with its fraction and percentage."""
+    from referee.dice.odds import fraction_text
+    from referee.systems.base import jsonable
+
+    rows = [(jsonable(o), p) for o, p in dist.probabilities().items()]
+    if as_json:
+        emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
+        return
+    for o, p in rows:
+        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%", markup=False)

@@ -27,6 +27,7 @@ from referee.cli.common import (
     load_options,
     load_state,
     outcome_text,
+    print_odds,
     resolve_action,
     write_json_file,
 )
@@ -75,13 +76,10 @@ def add_generic_commands(app: typer.Typer, game: str) -> None:
         as_json: bool = JSON_OPTION,
     ) -> None:
         """Resolve one action against a state; print its outcome (and --save the new state)."""
-        from referee.systems.base import data_from_pairs, get, outcome_data
+        from referee.systems.base import outcome_data
 
-        ruleset = get(game)
-        options = load_options(ruleset, options_file)
-        state = load_state(ruleset, state_file, options, seat)
-        chosen = ruleset.load_action(
-            action, data_from_pairs(ruleset.action_type(action), pairs or [])
+        ruleset, options, state, chosen = _prepare(
+            game, action, pairs, state_file, seat, options_file
         )
         outcome = resolve_action(ruleset, chosen, state, options, faces=faces, seed=seed)
         after = ruleset.apply(state, outcome)
@@ -103,21 +101,25 @@ def add_generic_commands(app: typer.Typer, game: str) -> None:
         as_json: bool = JSON_OPTION,
     ) -> None:
         """The exact distribution of what an action would report, before anything is rolled."""
-        from referee.dice.odds import fraction_text
-        from referee.systems.base import data_from_pairs, get, jsonable
-
-        ruleset = get(game)
-        options = load_options(ruleset, options_file)
-        state = load_state(ruleset, state_file, options, seat)
-        chosen = ruleset.load_action(
-            action, data_from_pairs(ruleset.action_type(action), pairs or [])
+        ruleset, options, state, chosen = _prepare(
+            game, action, pairs, state_file, seat, options_file
         )
-        dist = ruleset.odds(chosen, state, options)
-        rows = [(jsonable(o), p) for o, p in dist.probabilities().items()]
-        if as_json:
-            emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
-            return
-        for o, p in rows:
-            console.print(
-                f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%", markup=False
-            )
+        print_odds(ruleset.odds(chosen, state, options), as_json=as_json)
+
+
+def _prepare(
+    game: str,
+    action: str,
+    pairs: list[str] | None,
+    state_file: str | None,
+    seat: list[str] | None,
+    options_file: str | None,
+) -> tuple[Any, Any, Any, Any]:
+    """The ruleset, the options, the state and the action a command line names."""
+    from referee.systems.base import data_from_pairs, get
+
+    ruleset = get(game)
+    options = load_options(ruleset, options_file)
+    state = load_state(ruleset, state_file, options, seat)
+    chosen = ruleset.load_action(action, data_from_pairs(ruleset.action_type(action), pairs or []))
+    return ruleset, options, state, chosen

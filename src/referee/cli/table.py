@@ -23,6 +23,7 @@ from referee.cli.common import (
     handle_errors,
     load_json_file,
     outcome_text,
+    print_odds,
     write_json_file,
 )
 
@@ -328,18 +329,10 @@ def odds(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """The exact odds of an action before it is taken, on what you may know."""
-    from referee.dice.odds import fraction_text
-    from referee.systems.base import jsonable
-
     service = _service(db)
     fields = _fields(service, table, action, pairs)
     _chosen, dist = service.odds(table, who, action, fields)
-    rows = [(jsonable(o), p) for o, p in dist.probabilities().items()]
-    if as_json:
-        emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
-        return
-    for o, p in rows:
-        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%", markup=False)
+    print_odds(dist, as_json=as_json)
 
 
 @app.command("note")

@@ -2,30 +2,32 @@
 
 ARM 1.2, Task Resolution: the result is the log of how well the attempt went,
 read on :data:`~referee.systems.arm.tables.RESULT_LADDER`. ARM 1.2, Pushing:
-a third d6 adds +1 on 2-6 and costs one level of shock on 2-5.
+a third d6 adds +1 on 2-6 and costs one level of shock on 2-5, once per
+d6 - d6 roll, "if a character really needs a success, or a better result".
 
-The check is one :class:`~referee.systems.base.Procedure`: its statistic is
-``(roll, shock cost)`` where ``roll`` = plus die - minus die (+ push bonus),
-so rolling and exact odds share :func:`task_rule`.
+Every roll is a :class:`~referee.systems.base.Dice` program over the
+statistic ``(roll, shock cost)`` where ``roll`` = plus die - minus die (+ push
+bonus), read from the faces and with a closed-form exact distribution. Three
+ways to push: never; declared before the roll (:func:`pushed_dice`, three dice
+at once); or when needed, decided after seeing the roll
+(:func:`if_needed_dice`: the push die is rolled only when the plain roll
+needs it), whose odds are :func:`push_when_needed_odds`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
-from referee.dice.roller import Roller, is_manual
 from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import (
     DIFFICULTY_MODIFIERS,
     DIFFICULTY_PRESETS,
     PUSH_BONUS,
-    RESULT_LADDER,
 )
-from referee.systems.base import Change, IllegalAction, Modifier, Outcome, Procedure, RulesError
+from referee.systems.base import Dice, IllegalAction, Procedure, RulesError
 
 Roll = tuple[int, int]
 """The statistic a check reads: (d6 - d6 + push bonus, shock the push cost)."""
@@ -71,6 +73,47 @@ def exact_pushed() -> Distribution[Roll]:
     return Distribution.trusted(weights, 216, ordered=True)
 
 
+def read_push_die(faces: tuple[int, ...]) -> Roll:
+    """The push die alone: (bonus, shock cost) = 1 -> (0, 0), 2-5 -> (1, 1), 6 -> (1, 0)."""
+    return PUSH_BONUS[faces[0]]
+
+
+def exact_push_die() -> Distribution[Roll]:
+    """The push die's (bonus, cost): (0, 0) 1/6, (1, 1) 4/6, (1, 0) 1/6."""
+    return Distribution.trusted({(0, 0): 1, (1, 0): 1, (1, 1): 4}, 6, ordered=True)
+
+
+def plain_dice() -> Dice[Roll]:
+    """One d6 - d6 roll, unpushed: plus die then minus die."""
+    return Dice.roll(((2, 6),), read_plain, exact_plain)
+
+
+def pushed_dice() -> Dice[Roll]:
+    """A d6 - d6 roll pushed before it is made: plus, minus and the push die together."""
+    return Dice.roll(((3, 6),), read_pushed, exact_pushed)
+
+
+def push_die() -> Dice[Roll]:
+    """The third d6 of a push decided after the roll: (bonus, shock cost)."""
+    return Dice.roll(((1, 6),), read_push_die, exact_push_die)
+
+
+def if_needed_dice(needs: Callable[[int], bool]) -> Dice[Roll]:
+    """A d6 - d6 roll pushed only when ``needs(roll)``: the push die follows the roll.
+
+    This is the push as the text describes it, decided after the roll
+    ("if a character really needs a success"): its exact odds count the push
+    die, and its shock cost, only on the rolls that call for it.
+    """
+
+    def then(stat: Roll) -> Dice[Roll]:
+        if not needs(stat[0]):
+            return Dice.pure(stat)
+        return push_die().map(lambda pushed: (stat[0] + pushed[0], pushed[1]))
+
+    return plain_dice().bind(then)
+
+
 def allowed(options: Options | None, push: bool) -> Options:
     """The table's options (the rulings if none), refusing a push where pushing is off.
 
@@ -96,16 +139,6 @@ def statistic(
     if push:
         return ((3, 6),), read_pushed, exact_pushed
     return ((2, 6),), read_plain, exact_plain
-
-
-def push_details(face: int, cost: int) -> dict[str, object]:
-    """What an outcome records of a push: the push die, its bonus and its shock cost."""
-    return {"push": face, "push_bonus": PUSH_BONUS[face][0], "shock_cost": cost}
-
-
-def push_changes(actor: str, cost: int) -> tuple[Change, ...]:
-    """The pusher's extra level of shock from the exertion (none on a 1 or a 6)."""
-    return (Change(actor, "shock", delta=cost, reason="push exertion"),) if cost else ()
 
 
 def task_rule(total: int, difficulty: int) -> Callable[[Roll], Roll]:
@@ -194,75 +227,44 @@ def task_odds(
     )
 
 
-def resolve_task(
-    total: int,
-    difficulty: int,
-    roller: Roller,
-    *,
-    push: bool = False,
-    options: Options | None = None,
-    modifiers: Sequence[Modifier] = (),
-    actor: str = "actor",
-    action: str = "task",
-) -> Outcome:
-    """Roll one check. ``total`` is stat + mods; ``modifiers`` (already in it) are recorded.
+def needs_push(failed: Callable[[int], bool], options: Options) -> Callable[[int], bool]:
+    """When "push when needed" pushes a roll, given whether a roll value fails.
 
-    ``details["total"]`` is the text's total (stat + mods + dice), ``result``
-    the total minus the difficulty, ``label`` its ladder name, and a
-    push that costs shock adds one level to the actor's shock as a change.
+    ``push_when_needed="failure"`` (default) pushes every failed roll;
+    ``"saveable"`` only a failure that the +1 turns into a success.
     """
-    opts = allowed(options, push)
-    procedure = task_procedure(total, difficulty, push)
-    faces, (result, cost) = procedure.roll(roller)
-    dice = tuple(DieRoll(f, 6) for f in faces)
-    details: dict[str, object] = {
-        "base": total,
-        "plus": faces[0],
-        "minus": faces[1],
-        "roll": faces[0] - faces[1],
-        "total": result + difficulty,
-        "difficulty": difficulty,
-    }
-    changes: tuple[Change, ...] = ()
-    if push:
-        details.update(push_details(faces[2], cost))
-        changes = push_changes(actor, cost)
-    return Outcome(
-        system="arm",
-        action=action,
-        faces=dice,
-        modifiers=tuple(modifiers),
-        target=difficulty,
-        result=result,
-        success=succeeded(result, opts),
-        label=RESULT_LADDER.label(result),
-        changes=changes,
-        details=details,
-        manual=is_manual(roller),
-        rolls=roller.records[-1:],
+    if options.push_when_needed == "saveable":
+        return lambda roll: failed(roll) and not failed(roll + 1)
+    return failed
+
+
+def push_when_needed_odds(total: int, difficulty: int, options: Options | None = None) -> TaskOdds:
+    """Exact odds of a check whose roller pushes only when the roll needs it.
+
+    The roll is made; only if it fails (or, with ``push_when_needed=
+    "saveable"``, fails by exactly one) is the push die rolled. Total 8
+    against 6: success 65/72 (the same as pushing every roll), but the push
+    costs shock only 1/9 of the time (2/3 when every roll is pushed).
+    """
+    opts = allowed(options, True)
+    task_procedure(total, difficulty)
+    base = total - difficulty
+    threshold = 0 if opts.draw_succeeds else 1
+
+    def failed(roll: int) -> bool:
+        return base + roll < threshold
+
+    exact = if_needed_dice(needs_push(failed, opts)).odds()
+    result = exact.map(lambda stat: base + stat[0])
+    return TaskOdds(
+        result,
+        result.probability_where(lambda r: r >= threshold),
+        exact.map(lambda stat: stat[1]),
     )
 
 
 # ---------------------------------------------------------------------------
 # subtasks and helper tasks (ARM 1.2, Task Resolution)
-
-
-def whole_result(subtask_results: Sequence[int]) -> int:
-    """A task split into subtasks is only as good as its worst subtask."""
-    if not subtask_results:
-        raise RulesError("a task needs at least one subtask result")
-    return min(subtask_results)
-
-
-def whole_odds(subtasks: Sequence[tuple[int, int]]) -> Distribution[int]:
-    """Exact odds of the worst of several subtasks, each ``(total, difficulty)``."""
-    if not 1 <= len(subtasks) <= 12:
-        raise RulesError("between 1 and 12 subtasks, please")
-    dists = [task_odds(t, d).result for t, d in subtasks]
-    out = dists[0]
-    for d in dists[1:]:
-        out = out.combine(d, min)
-    return out
 
 
 def helper_bonus(result: int, large_effect: bool, options: Options | None = None) -> int:
@@ -273,60 +275,3 @@ def helper_bonus(result: int, large_effect: bool, options: Options | None = None
     if large_effect:
         return max(0, result)
     return 1 if succeeded(result, options or DEFAULT_OPTIONS) else 0
-
-
-def resolve_movement_push(
-    rate: int,
-    roller: Roller,
-    *,
-    options: Options | None = None,
-    actor: str = "actor",
-) -> Outcome:
-    """Push a movement rate for one round: the push die alone (ARM 1.2, Pushing).
-
-    Moving needs no roll; a push adds +1 to the rate's log on 2-6 and costs a
-    level of shock on 2-5. The outcome's ``result`` is the round's rate.
-    """
-    allowed(options, push=True)
-    _bounded("movement rate", rate)
-    procedure = movement_push_procedure(rate)
-    faces, (new_rate, cost) = procedure.roll(roller)
-    changes = push_changes(actor, cost)
-    return Outcome(
-        system="arm",
-        action="movement push",
-        faces=(DieRoll(faces[0], 6),),
-        target=None,
-        result=new_rate,
-        success=new_rate > rate,
-        label=f"rate {new_rate}",
-        changes=changes,
-        details={"rate": rate, "push": faces[0], "shock_cost": cost},
-        manual=is_manual(roller),
-        rolls=roller.records[-1:],
-    )
-
-
-def _push_face(faces: tuple[int, ...]) -> int:
-    return faces[0]
-
-
-def _push_die() -> Distribution[int]:
-    return Distribution.die(6)
-
-
-def movement_push_procedure(rate: int) -> Procedure[int, Roll]:
-    """The movement push: push die -> (rate for the round, shock cost)."""
-    _bounded("movement rate", rate)
-
-    def rule(face: int) -> Roll:
-        bonus, cost = PUSH_BONUS[face]
-        return rate + bonus, cost
-
-    return Procedure(((1, 6),), _push_face, _push_die, rule)
-
-
-def movement_push_odds(rate: int, options: Options | None = None) -> Distribution[Roll]:
-    """Exact odds of a movement push: ``(rate for the round, shock cost)``."""
-    allowed(options, push=True)
-    return movement_push_procedure(rate).odds()

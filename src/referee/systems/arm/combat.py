@@ -48,16 +48,6 @@ def melee_difficulty(action: str, *, size: int = 0, attack_result: int | None = 
     return base + attack_result
 
 
-def circling_difficulty(opponent_wit: int, opponent_mods: int = 0) -> int:
-    """Circling: Wit (+ combat mods) against the opponent's Wit (+ combat mods)."""
-    return opponent_wit + opponent_mods
-
-
-def defence_bonus(standstill: bool, options: Options | None = None) -> int:
-    """+2 to defensive attempts while the combat is at a standstill (prepared)."""
-    return (options or DEFAULT_OPTIONS).standstill_defence_bonus if standstill else 0
-
-
 MeleeRole = Literal["attack", "parry", "dodge"]
 MELEE_ROLES: tuple[MeleeRole, ...] = ("attack", "parry", "dodge")
 
@@ -138,16 +128,46 @@ def melee_total(
 # ---------------------------------------------------------------------------
 # one action per round (ARM 1.2, Combat (Melee))
 
-ROUND_ACTIONS = ("attack", "defend", "circle", "move", "other", "counter-blow")
-COUNTER_BLOW = ("defend", "counter-blow")
+ROUND_ACTIONS = (
+    "attack",
+    "defend",
+    "counter-defence",
+    "counter-blow",
+    "circle",
+    "prepare",
+    "move",
+    "shoot",
+    "cast",
+    "other",
+    "lost",
+)
+"""What a combatant can do with a round (``lost``: the round's action was taken away)."""
+
+DEFENCES = ("defend", "counter-defence")
+PREPARING = ("circle", "prepare")
+
+
+def may_take(taken: Sequence[str], action: str) -> bool:
+    """Whether ``action`` may follow the actions ``taken`` this round.
+
+    One action per round (ARM 1.2, Combat (Melee)), with what the text itself
+    allows beside it: a combatant who circles ("automatically preparing a
+    defense") or waits prepared may still defend once; a defender may
+    counter-blow (attack) right after a defence; a spell just cast may be
+    flung at once.
+    """
+    if not taken:
+        return action != "counter-blow"
+    last = taken[-1]
+    if action in DEFENCES:
+        return last in PREPARING and not any(t in DEFENCES for t in taken)
+    if action == "counter-blow":
+        return last in DEFENCES
+    return action == "shoot" and last == "cast"
 
 
 def round_problems(plans: Mapping[str, Sequence[str]]) -> tuple[Problem, ...]:
-    """Every combatant whose round breaks the one-action rule.
-
-    One action each; the only exception is the counter-blow: ``defend`` then
-    ``counter-blow`` (the attack that follows the defence) in the same round.
-    """
+    """Every combatant whose round breaks the one-action rule (see :func:`may_take`)."""
     problems: list[Problem] = []
     for who, actions in plans.items():
         names = tuple(a.strip().lower() for a in actions)
@@ -156,30 +176,29 @@ def round_problems(plans: Mapping[str, Sequence[str]]) -> tuple[Problem, ...]:
                 problems.append(
                     Problem("ARM: Combat (Melee)", f"{who}[{i}]", "unknown action", name)
                 )
-        if len(names) > 1 and names != COUNTER_BLOW:
-            problems.append(
-                Problem(
-                    "ARM: Combat (Melee)",
-                    who,
-                    "one action per round (a counter-blow is the only exception)",
-                    list(actions),
+        if any(n not in ROUND_ACTIONS for n in names):
+            continue
+        for i, name in enumerate(names):
+            if not may_take(names[:i], name):
+                why = (
+                    "a counter-blow follows a defence"
+                    if name == "counter-blow"
+                    else "one action per round (circling or a prepared defence may still "
+                    "defend; a counter-blow follows a defence)"
                 )
-            )
-        if names == ("counter-blow",):
-            problems.append(
-                Problem(
-                    "ARM: Combat (Melee)", who, "a counter-blow follows a defence", list(actions)
-                )
-            )
+                problems.append(Problem("ARM: Combat (Melee)", who, why, list(actions)))
+                break
     return tuple(problems)
 
 
 def may_defend(actions_taken: Sequence[str]) -> bool:
-    """A defender who already used this round's action (attacking, dodging...) gets no defence.
+    """Whether a defender may still dodge or parry this round.
 
-    So when both sides attack in the same round, neither defends.
+    A defender who already used this round's action (attacking, dodging...)
+    gets no defence, so when both sides attack in the same round neither
+    defends; one who circled or waited prepared still may (once).
     """
-    return not actions_taken
+    return may_take(tuple(actions_taken), "defend")
 
 
 # ---------------------------------------------------------------------------
@@ -290,45 +309,6 @@ def _blow(
         shock_armour=shock,
         stun=stun,
     )
-
-
-def ranged_total(shooter: Sheet, weapon: Missile, *mods: str) -> int:
-    """Dexterity (aimed) or Fitness (thrown) + mods + the weapon's accuracy."""
-    if weapon.accuracy is None:
-        raise RulesError(f"{weapon.name} is not shot or thrown (it has no accuracy)")
-    return shooter.total(ranged_stat(weapon), *mods) + weapon.accuracy
-
-
-def ranged_shot(
-    shooter: Sheet,
-    weapon: Missile,
-    distance_log: int,
-    *mods: str,
-    moving: bool = False,
-    size: int = 0,
-    cover: int = 0,
-    weather: int = 0,
-    options: Options | None = None,
-) -> tuple[int, int]:
-    """The total and the difficulty of one shot (ARM 1.2, Combat (Ranged)).
-
-    A target beyond the weapon's maximum range (a log distance, the long bow's
-    from the shooter's Fitness) cannot be hit at all.
-    """
-    if not in_range(weapon, distance_log, shooter.stats):
-        raise IllegalAction(
-            f"{weapon.name} reaches log distance {max_range(weapon, shooter.stats)}; "
-            f"the target is at {distance_log}"
-        )
-    difficulty = ranged_difficulty(
-        distance_log,
-        moving=moving,
-        size=size,
-        cover=cover,
-        weather=weather,
-        options=options,
-    )
-    return ranged_total(shooter, weapon, *mods), difficulty
 
 
 def ranged_blow(

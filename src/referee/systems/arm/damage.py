@@ -11,19 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
-from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
-from referee.dice.roller import Roller, is_manual
-from referee.systems.arm.checks import (
-    MAX_VALUE,
-    Roll,
-    allowed,
-    push_changes,
-    push_details,
-    statistic,
-)
+from referee.systems.arm.checks import MAX_VALUE, Roll, allowed, statistic
 from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import (
     DAMAGE_TABLE,
@@ -31,7 +22,7 @@ from referee.systems.arm.tables import (
     SHOCK_LEVELS,
     WOUND_LEVELS,
 )
-from referee.systems.base import Change, IllegalAction, Outcome, Procedure, RulesError
+from referee.systems.base import IllegalAction, Procedure, RulesError
 
 
 @dataclass(frozen=True)
@@ -155,24 +146,6 @@ def damage_odds(
     return damage_procedure(blow, options, push).odds()
 
 
-def level_odds(
-    blow: Blow, options: Options | None = None, push: bool = False
-) -> dict[str, Distribution[Any]]:
-    """Exact wound-level, shock-level and destroyed distributions of a blow.
-
-    A pushed roll adds ``shock_cost``: the shock levels the push costs the attacker.
-    """
-    dist = damage_odds(blow, options, push)
-    found: dict[str, Distribution[Any]] = {
-        "wound": dist.map(lambda d: d.wound),
-        "shock": dist.map(lambda d: d.shock),
-        "destroyed": dist.map(lambda d: d.destroyed),
-    }
-    if push:
-        found["shock_cost"] = dist.map(lambda d: d.push_cost)
-    return found
-
-
 # ---------------------------------------------------------------------------
 # the condition of a character and how damage accumulates
 
@@ -226,65 +199,3 @@ def record_wound(
     if len(condition.wounds) >= opts.max_wounds:
         raise IllegalAction(f"a character has at most {opts.max_wounds} recorded wounds")
     return replace(condition, wounds=(*condition.wounds, NamedWound(description.strip(), level)))
-
-
-def resolve_damage(
-    blow: Blow,
-    roller: Roller,
-    *,
-    options: Options | None = None,
-    condition: Condition | None = None,
-    target: str = "defender",
-    push: bool = False,
-    attacker: str = "attacker",
-) -> Outcome:
-    """Roll the damage of one blow; the outcome carries the levels and the new condition.
-
-    ``push`` rolls the push die too (ARM 1.2, Pushing); on 2-5 the attacker
-    takes a level of shock, recorded as a change on ``attacker``.
-    """
-    procedure = damage_procedure(blow, options, push)
-    faces, damage = procedure.roll(roller)
-    before = condition or Condition()
-    after = accumulate(before, damage.wound, damage.shock, damage.destroyed)
-    changes = tuple(
-        Change(target, name, delta=delta, reason="damage")
-        for name, delta in (
-            ("wound", after.wound - before.wound),
-            ("shock", after.shock - before.shock),
-        )
-        if delta
-    )
-    if damage.destroyed and not before.destroyed:
-        changes += (Change(target, "destroyed", value=True, reason="damage 16+"),)
-    pushed: dict[str, object] = {}
-    if push:
-        pushed = push_details(faces[2], damage.push_cost)
-        changes += push_changes(attacker, damage.push_cost)
-    return Outcome(
-        system="arm",
-        action="damage",
-        faces=tuple(DieRoll(f, 6) for f in faces),
-        target=blow.toughness,
-        result=damage.wound_margin,
-        success=damage.wound_margin >= 0 or damage.shock_margin >= 0,
-        label=damage.label,
-        changes=changes,
-        details={
-            "total": damage.total,
-            "margin": damage.margin,
-            "wound_margin": damage.wound_margin,
-            "shock_margin": damage.shock_margin,
-            "wound": damage.wound,
-            "shock": damage.shock,
-            "wound_label": WOUND_LEVELS[damage.wound],
-            "shock_label": SHOCK_LEVELS[damage.shock],
-            "destroyed": damage.destroyed,
-            "condition": after.label,
-            "condition_wound": after.wound,
-            "condition_shock": after.shock,
-            **pushed,
-        },
-        manual=is_manual(roller),
-        rolls=roller.records[-1:],
-    )

@@ -74,8 +74,11 @@ DISCREPANCIES: tuple[Discrepancy, ...] = (
     Discrepancy(
         "group-helpers",
         "Task Resolution, group efforts",
-        "add the log of the number of other helpers",
-        "summing measures gives a pair of equal people +2, the helpers reading +0",
-        "option group_count, default 'total' (log of everybody taking part)",
+        "the shortcut: 'add the log of the number of other helpers' to one person's stat+mod",
+        "the sum of measures it stands for: a pair at 6 is 15 + 15 = 30, log 7 by the chart "
+        "(8 by the exact formula); 'other helpers' gives the pair 6 + log 1 = 6",
+        "option group_count, default 'total' (6 + log 2 = 8, as RULINGS.md); option "
+        "group_method 'sum' always adds the measures; the shortcut raises the lowest log, so "
+        "the order people are named in never matters",
     ),
 )

@@ -8,13 +8,12 @@ transmutes and imbues soul-matter with Willpower + the special mod
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from decimal import Decimal
 
 from referee.systems.arm.catalog import Setting, Spell
 from referee.systems.arm.scale import Method, measure_of
-from referee.systems.arm.tables import SOUL_MOD, SOUL_OPERATIONS
-from referee.systems.base import IllegalAction, RulesError
+from referee.systems.arm.tables import SOUL_OPERATIONS
+from referee.systems.base import RulesError
 
 
 def spell_named(setting: Setting, name: str) -> Spell:
@@ -26,15 +25,6 @@ def spell_named(setting: Setting, name: str) -> Spell:
     return spell
 
 
-def casting_total(spell: Spell, stat: str, stats: Mapping[str, int], mods: int = 0) -> int:
-    """Stat + mods for casting a set spell with one of the stats it allows."""
-    if stat not in spell.stats:
-        raise IllegalAction(f"{spell.name} is cast with {' or '.join(spell.stats)}, not {stat}")
-    if stat not in stats:
-        raise RulesError(f"the caster has no {stat}")
-    return stats[stat] + mods
-
-
 def soul_difficulty(operation: str) -> int:
     """The difficulty of a soul-world operation (move 4, shape 6, transmute 7-9, imbue 8/10/12)."""
     key = operation.strip().lower()
@@ -43,13 +33,6 @@ def soul_difficulty(operation: str) -> int:
             f"unknown soul-world operation {operation!r}; known: {', '.join(SOUL_OPERATIONS)}"
         )
     return SOUL_OPERATIONS[key]
-
-
-def soul_total(willpower: int, mods: Mapping[str, int]) -> int:
-    """Willpower + Magically Able; without that special mod no soul magic is possible."""
-    if SOUL_MOD not in mods:
-        raise IllegalAction(f"soul-world magic needs the special mod {SOUL_MOD!r}")
-    return willpower + mods[SOUL_MOD]
 
 
 def soul_move_metres(result: int, method: Method = "table") -> Decimal:

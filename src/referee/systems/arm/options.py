@@ -5,16 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from referee.errors import RulesError
+from referee.errors import InvalidSheet, Problem
 from referee.systems.base import option
 
-_CHOICES = {"log_method": ("table", "exact"), "group_count": ("total", "helpers")}
+_CHOICES = {
+    "log_method": ("table", "exact"),
+    "group_count": ("total", "helpers"),
+    "group_method": ("shortcut", "sum"),
+    "push_offer": ("failure", "any"),
+    "push_when_needed": ("failure", "saveable"),
+}
 _LIMITS = {
     "stun_shift": (0, 5),
     "destroyed_at": (0, 100),
     "max_wounds": (0, 100),
 }
 """Bounds on the numeric house rules; other numbers (bonuses, bases) stay within +-100."""
+RULE = "ARM options"
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,17 @@ class Options:
         "referee allows it): a third d6, 1 nothing, 2-5 +1 and +1 shock, 6 +1 free. "
         "Off refuses every push.",
     )
+    push_offer: Literal["failure", "any"] = option(
+        "failure",
+        "When a roll waits for its roller's push decision (an action's push = ask): after a "
+        "failed roll only ('if a character really needs a success'), or after every roll "
+        "('or a better result').",
+    )
+    push_when_needed: Literal["failure", "saveable"] = option(
+        "failure",
+        "What 'push when needed' (push = if-needed, and its odds) pushes: every failed roll "
+        "(failure), or only a failure that +1 turns into a success (saveable).",
+    )
     draw_succeeds: bool = option(
         True,
         "A result of 0 (a draw, a marginal success at best) counts as a success; "
@@ -39,6 +57,17 @@ class Options:
         "total",
         "Group effort within 1: add the log of the total number of people "
         "(ruling) or of the other helpers (the text's words).",
+    )
+    group_method: Literal["shortcut", "sum"] = option(
+        "shortcut",
+        "Group effort: when nobody is more than 1 from anybody else, the lowest log plus the "
+        "log of the number of people (shortcut, the text's simpler way), or always add the "
+        "measures and convert the sum back (sum).",
+    )
+    one_action_per_round: bool = option(
+        True,
+        "While a round runs, each combatant has one action (a prepared or circling combatant "
+        "may still defend; a counter-blow defends then attacks).",
     )
     armour_counts: bool = option(
         True, "Armour values add to Toughness against damage (if the GM permits)."
@@ -64,26 +93,25 @@ class Options:
     )
 
     def __post_init__(self) -> None:
-        """Refuse a house rule the rules cannot use (a clear error, not odd results)."""
+        """Refuse a house rule the rules cannot use: :class:`InvalidSheet` naming every
+        field that is wrong (a clear error, not odd results)."""
+        problems = []
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in _CHOICES:
-                if value not in _CHOICES[f.name]:
-                    known = " or ".join(_CHOICES[f.name])
-                    raise RulesError(f"option {f.name} is {known}, not {value!r}")
+                wrong = value not in _CHOICES[f.name]
+                need = " or ".join(_CHOICES[f.name])
             elif f.type in (bool, "bool"):
-                if not isinstance(value, bool):
-                    raise RulesError(f"option {f.name} is true or false, not {value!r}")
+                wrong, need = not isinstance(value, bool), "true or false"
             else:
                 low, high = _LIMITS.get(f.name, (-100, 100))
-                if (
-                    isinstance(value, bool)
-                    or not isinstance(value, int)
-                    or not low <= value <= high
-                ):
-                    raise RulesError(
-                        f"option {f.name} is a whole number {low}..{high}, not {value!r}"
-                    )
+                number = isinstance(value, int) and not isinstance(value, bool)
+                wrong = not number or not low <= value <= high
+                need = f"a whole number {low}..{high}"
+            if wrong:
+                problems.append(Problem(RULE, f.name, f"the option is {need}", value))
+        if problems:
+            raise InvalidSheet(problems)
 
 
 DEFAULT_OPTIONS = Options()

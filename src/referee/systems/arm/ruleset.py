@@ -1,121 +1,238 @@
-"""The :class:`~referee.systems.base.Ruleset` for ARM 1.2.
+"""The :class:`~referee.systems.base.Ruleset` for ARM 1.2: actions, state, plans, tracker.
 
-Actions are frozen dataclasses of their inputs; ``resolve`` rolls them and
-``odds`` gives the exact distribution of the same rule (principle 1).
+Every action of :mod:`.actions` is planned by one function of :mod:`.play`,
+:mod:`.fight` or :mod:`.upkeep`;
+the base derives ``resolve`` and ``odds`` from the plan (principle 1) and
+``apply`` folds the outcome's changes into the :class:`~.state.State`.
+What the rules wait for (a push decision, a defence, a damage roll) is kept
+in ``pending``, derived here from the state after each outcome.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
 
-from referee.dice.odds import Distribution
-from referee.dice.roller import Roller
-from referee.systems.arm.checks import (
-    movement_push_odds,
-    resolve_movement_push,
-    resolve_task,
-    task_odds,
-)
-from referee.systems.arm.damage import Blow, Condition, damage_odds, resolve_damage
+from referee.errors import RulesError
+from referee.systems.arm import actions as a
+from referee.systems.arm import fight, play, upkeep
+from referee.systems.arm.catalog import DEFAULT_SETTING, Setting, setting_problems
+from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy
+from referee.systems.arm.examples import PREMADES, premade
 from referee.systems.arm.options import Options
-from referee.systems.arm.sheet import Sheet, validate
-from referee.systems.base import Outcome, Problem, RulesError
+from referee.systems.arm.rolls import Check, check_plan, settle_plan
+from referee.systems.arm.sheet import Sheet, point_cost, template_problems, validate
+from referee.systems.arm.state import Seat, State, decisions
+from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
+from referee.systems.base import (
+    TABLE,
+    Action,
+    Change,
+    IllegalAction,
+    JSONObject,
+    JSONValue,
+    Outcome,
+    Plan,
+    Problem,
+    Ruleset,
+    apply_changes,
+    jsonable,
+    load_record,
+)
+
+Planner = Callable[[Any, State, Options], "play.Planned"]
+
+PLANNERS: dict[type[Action], Planner] = {
+    a.Task: play.plan_task,
+    a.Contest: play.plan_contest,
+    a.Subtasks: play.plan_subtasks,
+    a.GroupTask: play.plan_group_task,
+    a.Prepare: fight.plan_prepare,
+    a.Circle: fight.plan_circle,
+    a.Attack: fight.plan_attack,
+    a.Defend: fight.plan_defend,
+    a.TakeBlow: fight.plan_take_blow,
+    a.Strike: fight.plan_strike,
+    a.Shoot: fight.plan_shoot,
+    a.Damage: fight.plan_damage,
+    a.Move: play.plan_move,
+    a.Cast: play.plan_cast,
+    a.SoulMagic: play.plan_soul_magic,
+    a.NextRound: upkeep.plan_next_round,
+    a.EndCombat: upkeep.plan_end_combat,
+    a.LoseAction: upkeep.plan_lose_action,
+    a.ImposePenalty: upkeep.plan_impose_penalty,
+    a.TakeDamage: upkeep.plan_take_damage,
+    a.Recover: upkeep.plan_recover,
+    a.RecordWound: upkeep.plan_record_wound,
+    a.RemoveWound: upkeep.plan_remove_wound,
+    a.LogOf: upkeep.plan_log_of,
+    a.MeasureOf: upkeep.plan_measure_of,
+    a.Convert: upkeep.plan_convert,
+    a.Difficulty: upkeep.plan_difficulty,
+    a.GroupLog: upkeep.plan_group_log,
+}
+"""The rule of each action (``push`` and ``accept`` settle a held roll, below)."""
+
+ALWAYS_ALLOWED = ("end-combat",)
+"""Actions the referee may take even while the rules wait for a decision."""
 
 
-@dataclass(frozen=True)
-class Task:
-    """A check: stat + mods (``total``) against ``difficulty``, optionally pushed."""
-
-    total: int
-    difficulty: int
-    push: bool = False
-    actor: str = "actor"
-
-
-@dataclass(frozen=True)
-class Strike:
-    """The damage of a landed blow against ``target``'s present condition.
-
-    ``push`` pushes the damage roll; its shock cost falls on ``attacker``.
-    """
-
-    blow: Blow
-    target: str = "defender"
-    push: bool = False
-    attacker: str = "attacker"
-
-
-@dataclass(frozen=True)
-class MovementPush:
-    """A push on a movement rate for one round (no roll is needed to move)."""
-
-    rate: int
-    actor: str = "actor"
-
-
-class ArmRuleset:
+class ArmRuleset(Ruleset[Sheet, State, Options]):
     """ARM: Advanced Role-Playing Mechanics 1.2 (R. E. Bridson, 1993)."""
 
-    name = "arm"
-    title = "ARM: Advanced Role-Playing Mechanics 1.2"
+    name: ClassVar[str] = "arm"
+    title: ClassVar[str] = "ARM: Advanced Role-Playing Mechanics 1.2"
     sheet_type = Sheet
+    state_type = State
     options_type = Options
+    setting: Setting = DEFAULT_SETTING
+    """The lists the rules consult (the text's examples); sheets may carry their own values."""
 
-    def validate(self, sheet: Any, options: Any) -> tuple[Problem, ...]:
+    def actions(self) -> Mapping[str, type[Action]]:
+        """Every action by name (see :mod:`referee.systems.arm.actions`)."""
+        return a.ACTIONS
+
+    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
         """Every rule the sheet breaks against the shipped setting."""
         return validate(sheet, options)
 
-    def actions(self) -> Mapping[str, type[Any]]:
-        """``task`` (a check), ``strike`` (a damage roll), ``movement push``."""
-        return {"task": Task, "strike": Strike, "movement push": MovementPush}
+    def check_sheet(
+        self,
+        sheet: Sheet,
+        options: Options,
+        setting: Setting | None = None,
+        template: Sheet | None = None,
+    ) -> tuple[tuple[Problem, ...], dict[str, int]]:
+        """Every problem of a sheet against a setting (and the template it was built
+        from), with its cost in character points (ARM 1.2, Character Creation)."""
+        chosen = setting or self.setting
+        problems = setting_problems(chosen) + validate(sheet, options, chosen)
+        if template is not None:
+            problems += template_problems(template, sheet)
+        return problems, point_cost(sheet, chosen)
 
-    def resolve(self, action: Any, state: Any, roller: Roller, options: Any) -> Outcome:
-        """Roll a task or a strike; ``state`` may map names to :class:`Condition` or sheets."""
-        if isinstance(action, Task):
-            return resolve_task(
-                action.total,
-                action.difficulty,
-                roller,
-                push=action.push,
-                options=options,
-                actor=action.actor,
+    def notes(self) -> tuple[Discrepancy, ...]:
+        """Where the text disagrees with itself, and what the package does."""
+        return DISCREPANCIES
+
+    def examples(self) -> Mapping[str, Sheet]:
+        """The melee example's fighters: Alex, Brad and Christine (package data)."""
+        return {name: premade(name) for name in PREMADES}
+
+    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
+        """Seat ``sheet`` as ``cid`` (its recorded damage carried in), or replace the sheet
+        of a seated character keeping what the table tracks."""
+        characters = dict(state.characters)
+        old = characters.get(cid)
+        characters[cid] = Seat.of(sheet) if old is None else replace(old, sheet=sheet)
+        return replace(state, characters=characters)
+
+    def check_pending(self, action: Action, state: State) -> None:
+        """As the base, but the referee may always end the combat."""
+        if self.action_name(action) in ALWAYS_ALLOWED:
+            return
+        super().check_pending(action, state)
+
+    # -- plans -----------------------------------------------------------------
+
+    def plan(self, action: Action, state: State, options: Options) -> Plan:
+        """The plan of ``action``; :class:`IllegalAction` for anything the rules refuse.
+
+        Each outcome also brings ``pending`` (what the rules wait for) up to date.
+        """
+        try:
+            inner = self._inner(action, state, options)
+        except IllegalAction:
+            raise
+        except RulesError as e:  # one error for one mistake: the rules refuse the action
+            raise IllegalAction(str(e)) from None
+        return _with_pending(inner, state)
+
+    def _inner(self, action: Action, state: State, options: Options) -> Plan:
+        if isinstance(action, a.Push | a.Accept):
+            record = state.held
+            if record is None:
+                raise IllegalAction("no roll is waiting for a push decision")
+            if action.actor != record.actor:
+                raise IllegalAction(f"the roll waiting is {record.actor}'s to push or accept")
+            before = replace(state, held=None)
+            original = load_record(
+                self.action_type(record.action), json.loads(record.fields), rule="held roll"
             )
-        if isinstance(action, Strike):
-            return resolve_damage(
-                action.blow,
-                roller,
-                options=options,
-                condition=_condition(state, action.target),
-                target=action.target,
-                push=action.push,
-                attacker=action.attacker,
-            )
-        if isinstance(action, MovementPush):
-            return resolve_movement_push(action.rate, roller, options=options, actor=action.actor)
-        raise RulesError(f"ARM has no action {type(action).__name__}")
+            check = self._check(original, before, options)
+            return settle_plan(check, record, isinstance(action, a.Push), before, options)
+        planned = self._planned(action, state, options)
+        if isinstance(planned, Check):
+            return check_plan(planned, state, options)
+        return planned
 
-    def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
-        """Task: the result distribution. Strike: the distribution of :class:`Damage`."""
-        if isinstance(action, Task):
-            return task_odds(action.total, action.difficulty, action.push, options).result
-        if isinstance(action, Strike):
-            return damage_odds(action.blow, options, action.push)
-        if isinstance(action, MovementPush):
-            return movement_push_odds(action.rate, options)
-        raise RulesError(f"ARM has no action {type(action).__name__}")
+    def _planned(self, action: Action, state: State, options: Options) -> play.Planned:
+        planner = PLANNERS.get(type(action))
+        if planner is None:
+            raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
+        return planner(action, state, options)
+
+    def _check(self, action: Action, state: State, options: Options) -> Check:
+        planned = self._planned(action, state, options)
+        if not isinstance(planned, Check):
+            raise IllegalAction(f"a {self.action_name(action)} roll cannot be pushed")
+        return planned
+
+    # -- what a table shows ------------------------------------------------------
+
+    def tracker(self, state: State, options: Options) -> JSONObject:
+        """The round, what the rules wait for, and each character's levels and round."""
+        table: list[JSONValue] = [
+            ["round", state.round if state.round else "no round running"],
+            ["round length", state.round_length],
+        ]
+        for decision in state.pending:
+            table.append(["waiting for", f"{decision.actor}: {decision.prompt}"])
+        characters: dict[str, JSONValue] = {}
+        for cid, seat in state.characters.items():
+            rows: list[JSONValue] = [
+                ["name", seat.sheet.name],
+                ["wound", f"{WOUND_LEVELS[seat.wound]} ({seat.wound})"],
+                ["shock", f"{SHOCK_LEVELS[seat.shock]} ({seat.shock})"],
+            ]
+            if seat.destroyed:
+                rows.append(["destroyed", True])
+            for i, w in enumerate(seat.wounds):
+                rows.append([f"wound {i + 1}", f"{w.description} ({WOUND_LEVELS[w.level]})"])
+            if seat.acted:
+                rows.append(["acted", ", ".join(seat.acted)])
+            if seat.prepared:
+                rows.append(["prepared defence", True])
+            if seat.weakness:
+                rows.append(["attack bonus", f"+{options.circling_bonus} against {seat.weakness}"])
+            if seat.found:
+                rows.append(["weakness found", f"{seat.found} (next round)"])
+            if seat.penalty:
+                rows.append(["penalty this round", seat.penalty])
+            if seat.next_penalty:
+                rows.append(["penalty next round", seat.next_penalty])
+            if seat.readied:
+                rows.append(["spell ready", seat.readied])
+            characters[cid] = rows
+        return {"table": table, "characters": characters}
 
 
-def _condition(state: Any, name: str) -> Condition | None:
-    if not isinstance(state, Mapping) or name not in state:
-        return None
-    found = state[name]
-    if isinstance(found, Condition):
-        return found
-    if isinstance(found, Sheet):
-        return found.condition
-    return None
+def _with_pending(inner: Plan, state: State) -> Plan:
+    """``inner`` whose outcomes also set ``pending`` to what the state after them waits for."""
+
+    def resolve(roller: Any) -> Outcome:
+        outcome = inner.resolve(roller)
+        after = apply_changes(state, outcome.changes)
+        wanted = decisions(after.attacks, after.held)
+        if wanted == after.pending:
+            return outcome
+        change = Change(TABLE, "pending", value=jsonable(wanted), reason="what the rules wait for")
+        return replace(outcome, changes=(*outcome.changes, change))
+
+    return Plan(resolve, inner.odds, inner.brute, inner.dice)
 
 
 RULESET = ArmRuleset()

@@ -232,15 +232,11 @@ def round_log(length: str, method: Method = "table") -> int:
     return log_of(amount, method) + TIME_UNITS[name]
 
 
-def movement_per_round(rate: int, round_length_log: int) -> int:
-    """Log distance covered in one round: the speed log plus the round's log (ARM 1.2, Rounds)."""
-    return rate + round_length_log
-
-
 # ---------------------------------------------------------------------------
 # group efforts (ARM 1.2, Task Resolution)
 
 GroupMethod = Literal["total", "helpers"]
+GroupWay = Literal["shortcut", "sum"]
 
 
 def group_log(
@@ -248,13 +244,20 @@ def group_log(
     *,
     method: Method = "table",
     count: GroupMethod = "total",
+    way: GroupWay = "shortcut",
 ) -> tuple[int, str]:
     """The combined stat+mod log of people acting together, and how it was found.
 
-    When nobody is more than 1 from anybody else, the first person's log plus
-    the log of the number of people (``count="total"``, the ruling) or of the
-    *other* helpers (``"helpers"``, the text's literal words). Otherwise the
-    measures are summed and converted back.
+    ARM 1.2, Task Resolution: the reasonable way is to convert every log to
+    its measure, add the measures and convert the sum back (``way="sum"``).
+    When nobody is more than 1 from anybody else the text allows a shortcut
+    (``"shortcut"``, the default): one person's log plus the log of the number
+    of people (``count="total"``, the ruling) or of the *other* helpers
+    (``"helpers"``, the text's literal words). The person chosen is the one
+    with the lowest log, so the result depends only on the values taking
+    part, never on the order they are named in. Under the chart the shortcut
+    and the sum can differ by one: two people at 6 are 6 + log 2 = 8 by the
+    shortcut, but 15 + 15 = 30 is log 7 by the sum.
     """
     if not logs:
         raise RulesError("a group effort needs at least one person")
@@ -262,9 +265,9 @@ def group_log(
         raise RulesError("a group effort of more than 10000 people is out of range")
     for v in logs:
         _check_log(v)
-    if max(logs) - min(logs) <= 1:
+    if way == "shortcut" and max(logs) - min(logs) <= 1:
         n = len(logs) if count == "total" else len(logs) - 1
         bonus = log_of(n, method) if n > 0 else 0
-        return logs[0] + bonus, f"first person's log + log of {n}"
-    total = sum((measure_of(v, method) for v in logs), Decimal(0))
+        return min(logs) + bonus, f"lowest log + log of {n}"
+    total = sum((measure_of(v, method) for v in sorted(logs)), Decimal(0))
     return log_of(total, method), "sum of measures"

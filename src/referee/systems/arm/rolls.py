@@ -1,0 +1,246 @@
+"""A d6 - d6 roll at the table, and the push decided before, during or after it.
+
+ARM 1.2, Pushing (optional): "If a character really needs a success, or a
+better result, they may elect to push. You can only push once per d6-d6
+roll": a third d6, 1 nothing, 2-5 +1 and one level of shock, 6 +1 free.
+
+Every action that rolls d6 - d6 describes itself as a :class:`Check` (who may
+push, which rolls fail, how a settled roll becomes an outcome, what its odds
+report) and :func:`check_plan` turns it into a plan for the action's push
+mode:
+
+* ``never`` - two dice;
+* ``always`` - a push declared before the roll: three dice at once;
+* ``if-needed`` - the push die is rolled only when the roll needs it (the
+  table's ``push_when_needed``), so the odds count its shock only then;
+* ``ask`` - the push is the roller's decision after seeing the roll: a roll
+  the table offers a push on (``push_offer``: a failure, or any roll) is
+  *held*, and the rules wait for ``push`` or ``accept``, which settle it
+  (:func:`settle_plan`). The held roll's action is settled exactly as it
+  would have been, with the push added.
+
+With pushing switched off every roll is ``never`` (asking for a push is
+refused). The pusher's shock cost is a change on the pusher, capped at 5.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
+
+from referee.dice.evaluate import DieRoll
+from referee.systems.arm.actions import PushMode
+from referee.systems.arm.checks import (
+    Roll,
+    if_needed_dice,
+    needs_push,
+    plain_dice,
+    push_die,
+    pushed_dice,
+)
+from referee.systems.arm.options import Options
+from referee.systems.arm.state import HeldRoll, State
+from referee.systems.arm.tables import LEVEL_CAP, PUSH_BONUS
+from referee.systems.base import (
+    TABLE,
+    Action,
+    Change,
+    Dice,
+    IllegalAction,
+    Outcome,
+    Plan,
+    Trace,
+    dump_record,
+    jsonable,
+)
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """The faces of one settled d6 - d6 roll: plus, minus and the push die if pushed."""
+
+    plus: int
+    minus: int
+    push: int | None = None
+
+    @property
+    def bonus(self) -> int:
+        """What the push adds to the roll (0 unpushed or on a 1)."""
+        return 0 if self.push is None else PUSH_BONUS[self.push][0]
+
+    @property
+    def cost(self) -> int:
+        """The shock the push costs the pusher (1 on 2-5)."""
+        return 0 if self.push is None else PUSH_BONUS[self.push][1]
+
+    @property
+    def value(self) -> int:
+        """plus - minus + the push's bonus."""
+        return self.plus - self.minus + self.bonus
+
+
+@dataclass(frozen=True, order=True)
+class Pushed:
+    """What the odds of a roll that may be pushed report: its result and the push's shock."""
+
+    result: Hashable
+    shock: int
+
+
+@dataclass(frozen=True)
+class Check:
+    """One action's d6 - d6 roll, described for :func:`check_plan`.
+
+    ``failed(roll)`` says whether a roll value (plus - minus [+ push]) fails
+    (the push is offered or needed); ``describe(roll)`` gives the result and
+    its label shown while a roll is held; ``settle`` builds the outcome of a
+    settled roll (faces and push details are added by the plan); ``view``
+    is what the odds report for a roll value.
+    """
+
+    name: str
+    action: Action
+    pusher: str | None
+    mode: PushMode
+    failed: Callable[[int], bool]
+    describe: Callable[[int], tuple[int, str]]
+    settle: Callable[[Rolled], Outcome]
+    view: Callable[[int], Hashable]
+
+
+def _mode(check: Check, options: Options) -> PushMode:
+    """The push mode that applies: refused where the table or the roll cannot push."""
+    mode = check.mode
+    if mode in ("always", "if-needed"):
+        if not options.pushing:
+            raise IllegalAction("pushing is switched off for this table")
+        if check.pusher is None:
+            raise IllegalAction("only a character's roll can be pushed (name the actor)")
+    if not options.pushing or check.pusher is None:
+        return "never"
+    return mode
+
+
+def finished(check: Check, rolled: Rolled, faces: tuple[int, ...], state: State) -> Outcome:
+    """The settled outcome with its faces, the dice details and the push's shock cost."""
+    outcome = check.settle(rolled)
+    details = {
+        **outcome.details,
+        "plus": rolled.plus,
+        "minus": rolled.minus,
+        "roll": rolled.plus - rolled.minus,
+    }
+    changes = outcome.changes
+    if rolled.push is not None:
+        details.update(push=rolled.push, push_bonus=rolled.bonus, shock_cost=rolled.cost)
+        if rolled.cost and check.pusher is not None:
+            before = state.character(check.pusher).shock
+            delta = min(LEVEL_CAP, before + rolled.cost) - before
+            if delta:
+                push = Change(check.pusher, "shock", delta=delta, reason="push exertion")
+                changes = _capped((push, *changes), check.pusher, before)
+    return replace(
+        outcome,
+        faces=tuple(DieRoll(f, 6) for f in faces),
+        details=details,
+        changes=changes,
+    )
+
+
+def _capped(changes: tuple[Change, ...], cid: str, shock: int) -> tuple[Change, ...]:
+    """``changes`` with ``cid``'s shock deltas trimmed so the level stops at 5 (a pusher
+    hurting itself: the push's shock and the blow's add up to at most Unconscious)."""
+    out: list[Change] = []
+    for change in changes:
+        if change.target == cid and change.field == "shock" and change.delta is not None:
+            after = max(0, min(LEVEL_CAP, shock + change.delta))
+            change = replace(change, delta=after - shock)
+            shock = after
+            if not change.delta:
+                continue
+        out.append(change)
+    return tuple(out)
+
+
+def held(check: Check, plus: int, minus: int, state: State) -> Outcome:
+    """The outcome of a roll that waits for its roller's push decision."""
+    assert check.pusher is not None
+    result, label = check.describe(plus - minus)
+    record = HeldRoll(
+        actor=check.pusher,
+        action=check.name,
+        fields=json.dumps(dump_record(check.action), sort_keys=True),
+        plus=plus,
+        minus=minus,
+        result=result,
+        label=label,
+    )
+    return Outcome(
+        system="arm",
+        action=check.name,
+        faces=(DieRoll(plus, 6), DieRoll(minus, 6)),
+        result=result,
+        label=f"{label}: push or accept?",
+        changes=(
+            Change(TABLE, "held", value=jsonable(record), reason="waiting for a push decision"),
+        ),
+        details={"plus": plus, "minus": minus, "roll": plus - minus, "waiting": True},
+    )
+
+
+def check_plan(check: Check, state: State, options: Options) -> Plan:
+    """The plan of a check in its push mode (see the module text)."""
+    mode = _mode(check, options)
+    if mode == "always":
+
+        def always(result: Roll, trace: Trace) -> Outcome:
+            f = trace[0]
+            return finished(check, Rolled(f[0], f[1], f[2]), f, state)
+
+        return Plan.of(pushed_dice(), always, lambda r: Pushed(check.view(r[0]), r[1]))
+    if mode == "if-needed":
+
+        def if_needed(result: Roll, trace: Trace) -> Outcome:
+            f = trace[0]
+            extra = trace[1] if len(trace) > 1 else ()
+            rolled = Rolled(f[0], f[1], extra[0] if extra else None)
+            return finished(check, rolled, f + extra, state)
+
+        dice = if_needed_dice(needs_push(check.failed, options))
+        return Plan.of(dice, if_needed, lambda r: Pushed(check.view(r[0]), r[1]))
+    offer = check.failed if options.push_offer == "failure" else (lambda _roll: True)
+
+    def plain(result: Roll, trace: Trace) -> Outcome:
+        f = trace[0]
+        if mode == "ask" and offer(result[0]):
+            return held(check, f[0], f[1], state)
+        return finished(check, Rolled(f[0], f[1]), f, state)
+
+    return Plan.of(plain_dice(), plain, lambda r: check.view(r[0]))
+
+
+def settle_plan(check: Check, record: HeldRoll, push: bool, state: State, options: Options) -> Plan:
+    """Settle a held roll: ``push`` rolls the push die, otherwise the roll stands.
+
+    ``check`` is the held action described against the state before its roll
+    (``state``); the outcome also clears the held roll.
+    """
+    clear = Change(TABLE, "held", value=None, reason="push decided")
+
+    def done(outcome: Outcome) -> Outcome:
+        return replace(outcome, changes=(*outcome.changes, clear))
+
+    value = record.plus - record.minus
+    if not push:
+        outcome = done(finished(check, Rolled(record.plus, record.minus), (), state))
+        return Plan.fixed(outcome, check.view(value))
+    if not options.pushing:
+        raise IllegalAction("pushing is switched off for this table")
+
+    def pushed(result: Roll, trace: Trace) -> Outcome:
+        rolled = Rolled(record.plus, record.minus, trace[0][0])
+        return done(finished(check, rolled, trace[0], state))
+
+    dice: Dice[Roll] = push_die()
+    return Plan.of(dice, pushed, lambda r: Pushed(check.view(value + r[0]), r[1]))

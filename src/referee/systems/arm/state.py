@@ -1,0 +1,139 @@
+"""What an ARM table tracks in play: each character's damage and round, and the table's round.
+
+ARM 1.2, Damage: every character carries a wound level and a shock level
+(0..5, adding up and stopping at Dead / Unconscious), whether it was
+Destroyed, and optionally up to five named wounds. ARM 1.2, Combat (Melee):
+rounds are 2 seconds long (the GM picks any length, ARM 1.2, Rounds) and each
+combatant has one action per round (except a counter-blow), so the round
+tracks who has acted, who prepared a defence (circling prepares one
+automatically), who found a weakness by circling (+1 to attack next round)
+and who owes a penalty next round (after a berserk attack). The table keeps
+the round number and length, the attacks waiting for a defence or a damage
+roll, and a roll waiting for its push decision (ARM 1.2, Pushing).
+
+Stored vs derived (principle 5): the decisions the rules wait for
+(``pending``) are derived from the attacks and the held roll by
+:func:`decisions`; the ruleset writes them with every outcome that changes
+either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from referee.systems.arm.damage import Condition, NamedWound
+from referee.systems.arm.sheet import Sheet
+from referee.systems.base import Decision, GameState, param
+
+__all__ = ["Attack", "HeldRoll", "Seat", "State", "decisions"]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seated character: the sheet and what the rules track about it in play."""
+
+    sheet: Sheet
+    wound: int = param(0, "present wound level 0..5 (Unharmed .. Dead)", ge=0, le=5)
+    shock: int = param(0, "present shock level 0..5 (Unharmed .. Unconscious)", ge=0, le=5)
+    destroyed: bool = param(False, "destroyed outright (a wound margin of 16 or more)")
+    wounds: tuple[NamedWound, ...] = param((), "named wounds (at most five)")
+    acted: tuple[str, ...] = param((), "the actions taken this round")
+    prepared: bool = param(False, "a prepared defence this round (prepared or circling)")
+    weakness: str = param("", "the opponent whose weakness was found: +1 to attack them now")
+    found: str = param("", "the opponent whose weakness was found this round (for the next)")
+    penalty: int = param(0, "modifier to every action this round (after a berserk attack)")
+    next_penalty: int = param(0, "modifier to every action next round")
+    readied: str = param("", "a set spell cast and held ready to fling (the fire-ball)")
+
+    @property
+    def condition(self) -> Condition:
+        """The present wound and shock levels as a :class:`Condition`."""
+        return Condition(self.wound, self.shock, self.destroyed, self.wounds)
+
+    @staticmethod
+    def of(sheet: Sheet) -> Seat:
+        """A newly seated character, with the damage its sheet records."""
+        return Seat(sheet, sheet.wound, sheet.shock, sheet.destroyed, sheet.wounds)
+
+
+@dataclass(frozen=True)
+class Attack:
+    """An attack that hit its roll and waits: for the target's defence, or for its damage.
+
+    ``stage`` is ``incoming`` (the target may still dodge or parry) or
+    ``landed`` (the attacker rolls damage with ``strike``). ``kind`` is a melee
+    blow (the attacker's ``weapon``) or a ranged shot (a ranged weapon or a
+    spell of the setting). ``dodgeable`` is false for missiles too fast to dodge.
+    """
+
+    attacker: str
+    target: str
+    result: int
+    weapon: str
+    kind: Literal["melee", "ranged"] = "melee"
+    stage: Literal["incoming", "landed"] = "incoming"
+    dodgeable: bool = True
+
+
+@dataclass(frozen=True)
+class HeldRoll:
+    """A d6 - d6 roll waiting for its roller's push decision (ARM 1.2, Pushing).
+
+    ``action`` and ``fields`` (the action as JSON text) say what was rolled, so
+    the roll settles exactly as that action would with the push added.
+    """
+
+    actor: str
+    action: str
+    fields: str
+    plus: int
+    minus: int
+    result: int
+    label: str
+
+
+@dataclass(frozen=True)
+class State(GameState[Seat]):
+    """An ARM table: the characters by id, the round, waiting attacks and a held roll."""
+
+    characters: Mapping[str, Seat] = param(factory=dict, doc="the seated characters by id")
+    round: int = param(0, "the round number (0: no round is running)", ge=0)
+    round_length: str = param("2s", "how long a round lasts (melee: 2 seconds)")
+    attacks: tuple[Attack, ...] = param((), "attacks waiting for a defence or damage")
+    held: HeldRoll | None = param(None, "a roll waiting for its push decision")
+
+
+def decisions(attacks: tuple[Attack, ...], held: HeldRoll | None) -> tuple[Decision, ...]:
+    """What the rules wait for, in order: a held roll's push decision, then each attack's
+    defence (incoming) or damage roll (landed)."""
+    found: list[Decision] = []
+    if held is not None:
+        found.append(
+            Decision(
+                held.actor,
+                f"{held.actor}'s {held.action} roll: result {held.result:+d} ({held.label}); "
+                "push it (a third d6) or accept it",
+                ("push", "accept"),
+            )
+        )
+    for a in attacks:
+        if a.stage == "incoming":
+            found.append(
+                Decision(
+                    a.target,
+                    f"{a.attacker} attacks {a.target} (result {a.result:+d}): "
+                    "defend, or take the blow",
+                    ("defend", "take-blow"),
+                )
+            )
+        else:
+            found.append(
+                Decision(
+                    a.attacker,
+                    f"{a.attacker}'s blow lands on {a.target} (result {a.result:+d}): roll damage",
+                    ("strike",),
+                )
+            )
+    return tuple(found)

@@ -1,0 +1,263 @@
+"""The referee's actions (the round, levels of damage, named wounds) and the look-ups that
+change nothing (ARM 1.2, Rounds, Damage, Scale, Task Resolution), one planner each."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from referee.systems.arm import actions as a
+from referee.systems.arm.catalog import DEFAULT_SETTING
+from referee.systems.arm.checks import (
+    difficulty_named,
+    modifier_named,
+)
+from referee.systems.arm.combat import (
+    max_range,
+    melee_difficulty,
+    ranged_difficulty,
+)
+from referee.systems.arm.damage import (
+    accumulate,
+    record_wound,
+)
+from referee.systems.arm.fight import missile_named
+from referee.systems.arm.magic import soul_difficulty, spell_named
+from referee.systems.arm.options import Options
+from referee.systems.arm.play import fixed
+from referee.systems.arm.scale import (
+    convert,
+    group_log,
+    log_of,
+    measure_of,
+    number,
+    round_log,
+)
+from referee.systems.arm.state import Seat, State
+from referee.systems.arm.tables import (
+    LEVEL_CAP,
+)
+from referee.systems.base import (
+    TABLE,
+    Change,
+    IllegalAction,
+    Outcome,
+    Plan,
+    jsonable,
+)
+from referee.systems.outcome import JSONValue
+
+# ---------------------------------------------------------------------------
+# the referee's (ARM 1.2, Rounds; Damage)
+
+
+def _reset(seat: Seat, cid: str, fields: dict[str, JSONValue]) -> list[Change]:
+    """Changes setting each of ``fields`` on ``cid`` where it differs (lists compare as tuples)."""
+    return [
+        Change(cid, key, value=value, reason="the round turns")
+        for key, value in fields.items()
+        if jsonable(getattr(seat, key)) != value
+    ]
+
+
+def plan_next_round(x: a.NextRound, state: State, options: Options) -> Plan:
+    """The next round: everyone's action and prepared defence reset; a weakness found by
+    circling and a berserk attack's penalty now apply (for this round only)."""
+    changes = [Change(TABLE, "round", delta=1, reason="next round")]
+    if x.length is not None:
+        round_log(x.length, options.log_method)
+        changes.append(Change(TABLE, "round_length", value=x.length))
+    for cid, seat in state.characters.items():
+        changes += _reset(
+            seat,
+            cid,
+            {
+                "acted": [],
+                "prepared": False,
+                "weakness": seat.found,
+                "found": "",
+                "penalty": seat.next_penalty,
+                "next_penalty": 0,
+            },
+        )
+    return fixed("next-round", f"round {state.round + 1}", changes)
+
+
+def plan_end_combat(x: a.EndCombat, state: State, options: Options) -> Plan:
+    """The action sequence ends: no round, no waiting attacks, no round effects."""
+    changes = []
+    if state.round:
+        changes.append(Change(TABLE, "round", value=0, reason="combat over"))
+    if state.attacks:
+        changes.append(Change(TABLE, "attacks", value=[]))
+    if state.held is not None:
+        changes.append(Change(TABLE, "held", value=None))
+    for cid, seat in state.characters.items():
+        changes += _reset(
+            seat,
+            cid,
+            {
+                "acted": [],
+                "prepared": False,
+                "weakness": "",
+                "found": "",
+                "penalty": 0,
+                "next_penalty": 0,
+                "readied": "",
+            },
+        )
+    return fixed("end-combat", "the action sequence ends", changes)
+
+
+def plan_lose_action(x: a.LoseAction, state: State, options: Options) -> Plan:
+    """The GM takes a character's action this round away (Brad, fooled by the demon)."""
+    seat = state.character(x.target)
+    if "lost" in seat.acted:
+        raise IllegalAction(f"{x.target} has already lost this round's action")
+    change = Change(x.target, "acted", value=[*seat.acted, "lost"], reason="action lost")
+    return fixed("lose-action", f"{x.target} loses this round's action", [change])
+
+
+def plan_impose_penalty(x: a.ImposePenalty, state: State, options: Options) -> Plan:
+    """The GM's modifier to every action of a character, this round or the next."""
+    state.character(x.target)
+    key = "penalty" if x.when == "now" else "next_penalty"
+    change = Change(x.target, key, delta=x.value, reason="the GM's ruling")
+    when = "this round" if x.when == "now" else "next round"
+    return fixed("impose-penalty", f"{x.target}: {x.value:+d} to all actions {when}", [change])
+
+
+def _levels(state: State, cid: str, wound: int, shock: int, reason: str) -> list[Change]:
+    seat = state.character(cid)
+    changes = []
+    for key, now, delta in (("wound", seat.wound, wound), ("shock", seat.shock, shock)):
+        after = max(0, min(LEVEL_CAP, now + delta))
+        if after != now:
+            changes.append(Change(cid, key, delta=after - now, reason=reason))
+    return changes
+
+
+def plan_take_damage(x: a.TakeDamage, state: State, options: Options) -> Plan:
+    """Levels of damage by the GM's ruling: they add to the present ones, stopping at 5
+    (a moderately wounded character who takes a severe wound is dead: 2 + 3 = 5)."""
+    changes = _levels(state, x.target, x.wound, x.shock, "damage")
+    if x.destroyed and not state.character(x.target).destroyed:
+        changes.append(Change(x.target, "destroyed", value=True, reason="destroyed"))
+    after = accumulate(state.character(x.target).condition, x.wound, x.shock, x.destroyed)
+    return fixed("take-damage", f"{x.target}: {after.label}", changes)
+
+
+def plan_recover(x: a.Recover, state: State, options: Options) -> Plan:
+    """Recovery by the GM's ruling: levels go down, never below Unharmed."""
+    changes = _levels(state, x.target, -x.wound, -x.shock, "recovery")
+    return fixed("recover", f"{x.target} recovers", changes)
+
+
+def plan_record_wound(x: a.RecordWound, state: State, options: Options) -> Plan:
+    """Record a named wound: a character carries at most five (the option max_wounds)."""
+    seat = state.character(x.target)
+    after = record_wound(seat.condition, x.description, x.level, options)
+    change = Change(x.target, "wounds", value=jsonable(after.wounds), reason="a named wound")
+    return fixed("record-wound", f"{x.target}: {x.description.strip()}", [change])
+
+
+def plan_remove_wound(x: a.RemoveWound, state: State, options: Options) -> Plan:
+    """A named wound struck off the record."""
+    seat = state.character(x.target)
+    if x.index >= len(seat.wounds):
+        raise IllegalAction(f"{x.target} has {len(seat.wounds)} named wound(s)")
+    gone = seat.wounds[x.index]
+    rest = [w for i, w in enumerate(seat.wounds) if i != x.index]
+    change = Change(x.target, "wounds", value=jsonable(rest), reason="healed")
+    return fixed("remove-wound", f"{x.target}: {gone.description} healed", [change])
+
+
+# ---------------------------------------------------------------------------
+# reference look-ups (ARM 1.2, Scale, Rounds, Task Resolution, combat tables)
+
+
+def plan_log_of(x: a.LogOf, state: State, options: Options) -> Plan:
+    """The log of a measure by the chart (or the exact formula): 1342 -> 16."""
+    try:
+        value = Decimal(x.measure.strip())
+    except InvalidOperation:
+        raise IllegalAction(f"measure {x.measure!r} is not a number") from None
+    found = log_of(value, options.log_method)
+    out = Outcome("arm", "log-of", result=found, label=f"log {found}", details={"log": found})
+    return Plan.fixed(out, found)
+
+
+def plan_measure_of(x: a.MeasureOf, state: State, options: Options) -> Plan:
+    """The measure of a log: -3 -> 0.25."""
+    found = measure_of(x.log, options.log_method)
+    out = Outcome(
+        "arm", "measure-of", label=f"measure {found:f}", details={"measure": number(found)}
+    )
+    return Plan.fixed(out, str(found))
+
+
+def plan_convert(x: a.Convert, state: State, options: Options) -> Plan:
+    """A log converted between units (Corven: 5 m/s is 10 in ft per 3-second round)."""
+    method = options.log_method
+    rounds = None if x.round_length is None else round_log(x.round_length, method)
+    found = convert(x.log, x.source, x.target, round_log=rounds, method=method)
+    measure = measure_of(found, method)
+    out = Outcome(
+        "arm",
+        "convert",
+        result=found,
+        label=f"log {found} {x.target} (about {measure:f})",
+        details={"log": found, "measure": number(measure), "from": x.source, "to": x.target},
+    )
+    return Plan.fixed(out, found)
+
+
+def plan_difficulty(x: a.Difficulty, state: State, options: Options) -> Plan:
+    """A difficulty (or the guide's modifier) from the text's tables."""
+    key = "modifier" if x.kind == "modifier" else "difficulty"
+    if x.kind == "ranged":
+        if x.weapon is not None:
+            missile = missile_named(x.weapon)
+            stats = None if x.fitness is None else {"Fitness": x.fitness}
+            limit = max_range(missile, stats)
+            if limit is not None and x.distance > limit:
+                raise IllegalAction(
+                    f"{missile.name} reaches log distance {limit}; the target is at {x.distance}"
+                )
+        found = ranged_difficulty(
+            x.distance,
+            moving=x.moving,
+            size=x.size,
+            cover=x.cover,
+            weather=x.weather,
+            options=options,
+        )
+    elif x.name is None:
+        raise IllegalAction(f"'{x.kind}' needs a name (e.g. difficulty melee attack)")
+    elif x.kind == "preset":
+        found = difficulty_named(x.name)
+    elif x.kind == "modifier":
+        found = modifier_named(x.name)
+    elif x.kind == "melee":
+        found = melee_difficulty(x.name, size=x.size, attack_result=x.attack_result)
+    elif x.kind == "soul":
+        found = soul_difficulty(x.name)
+    else:
+        found = spell_named(DEFAULT_SETTING, x.name).difficulty
+    label = f"modifier {found:+d}" if key == "modifier" else f"difficulty {found}"
+    out = Outcome("arm", "difficulty", result=found, label=label, details={key: found})
+    return Plan.fixed(out, found)
+
+
+def plan_group_log(x: a.GroupLog, state: State, options: Options) -> Plan:
+    """The combined log of a group (see :func:`~referee.systems.arm.scale.group_log`)."""
+    found, how = group_log(
+        x.logs, method=options.log_method, count=options.group_count, way=options.group_method
+    )
+    out = Outcome(
+        "arm",
+        "group-log",
+        result=found,
+        label=f"group log {found} ({how})",
+        details={"log": found, "method": how},
+    )
+    return Plan.fixed(out, found)
