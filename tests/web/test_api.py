@@ -502,3 +502,47 @@ def test_referee_odds_does_not_import_the_web_stack() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stderr.strip() == "False False"
+
+
+def test_the_cookie_is_secure_behind_a_tls_proxy(site: Site) -> None:
+    with site.client() as http:  # uvicorn trusts X-Forwarded-Proto from 127.0.0.1
+        r = http.post(
+            "/api/tables",
+            json={"game": "mnemonic", "name": "Tls", "referee": "Ron"},
+            headers={"x-forwarded-proto": "https"},
+        )
+        assert r.status_code == 201
+        assert "Secure" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
+        assert r.json()["link"].startswith("https://")
+
+
+def test_a_new_role_reloads_and_leaving_closes_the_socket(site: Site, table: Table) -> None:
+    import websockets.sync.client as wsc
+    from websockets.exceptions import ConnectionClosed
+
+    def live(who: str) -> wsc.ClientConnection:
+        ws = wsc.connect(
+            f"{site.ws_base}/ws/tables/{table.id}?after=0", additional_headers=table.auth(who)
+        )
+        while json.loads(ws.recv(timeout=10))["type"] != "live":
+            pass
+        return ws
+
+    obi, ben = live("Obi"), live("Ben")
+    with site.client(table.tokens["Ron"]) as ron:
+        assert (
+            ron.put(f"/api/tables/{table.id}/participants/Obi", json={"role": "player"}).status_code
+            == 200
+        )
+        assert ron.delete(f"/api/tables/{table.id}/participants/Ben").status_code == 200
+    kinds = []
+    while "reload" not in kinds:
+        kinds.append(json.loads(obi.recv(timeout=10))["type"])
+    obi.close()
+    kinds = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            kinds.append(json.loads(ben.recv(timeout=10))["type"])
+    assert "left" in kinds and closed.value.rcvd is not None and closed.value.rcvd.code == 4003
+    with site.client(table.tokens["Ben"]) as gone:
+        assert gone.get(f"/api/tables/{table.id}").status_code == 401

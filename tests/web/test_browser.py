@@ -344,3 +344,39 @@ def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifac
         ann.close()
     finally:
         context.close()
+
+
+def test_a_pending_decision_is_a_button(
+    browser: Any, site: Site, artifacts: Path, new_table: Any
+) -> None:
+    """Mongrel: a terminal hit on a collapsed character waits for its player's decision;
+    the player's page shows the choices as buttons and answering clears them everywhere."""
+    made = new_table(site, "mongrel", "Terminal")
+    svc = site.service
+    svc.add_character(made.id, "vooruk", owner="Ben", force=True)
+    svc.add_character(made.id, "giazza", owner="Ann", force=True)
+    svc.act(made.id, "Ron", "start-conflict", {})
+    for effect in (5, 3, 2, 1):  # the text's Giazza collapses, then a terminal hit
+        svc.act(made.id, "Ron", "take-damage", {"victim": "giazza", "effect": effect})
+    assert svc.load(made.id).state.pending
+    ann = Person(browser, site, made.tokens["Ann"])
+    ron = Person(browser, site, made.tokens["Ron"])
+    try:
+        choice = ann.page.locator("#tracker button.choice[data-action='spend-resolve-to-survive']")
+        choice.wait_for()
+        assert ann.page.locator("#pending-top .decision").inner_text().startswith("giazza")
+        choice.click()
+        form = ann.page.locator(
+            "#panels section[data-actor='giazza'] form[data-action='spend-resolve-to-survive']"
+        )
+        assert form.is_visible()
+        ann.page.screenshot(path=str(artifacts / "pending-decision.png"), full_page=True)
+        form.locator("button[type=submit]").click()
+        form.locator(".status", has_text="event #").wait_for()
+        for person in (ann, ron):
+            person.page.locator("#tracker .pending").wait_for(state="detached")
+            person.page.locator("#pending-top .pending").wait_for(state="detached")
+        assert "Infernal Resolve spent" in ron.page.locator("#log li.entry").last.inner_text()
+    finally:
+        ann.close()
+        ron.close()

@@ -168,6 +168,7 @@ def panels(caller: Reader, request: Request) -> JSONResponse:
             },
             "characters": [{"id": s.id, "name": s.name, "owner": s.owner} for s in ctx["seats"]],
             "tracker": env.get_template("_tracker.html").render(**ctx),
+            "pending": env.get_template("_pending.html").render(**ctx),
             "participants": env.get_template("_participants.html").render(**ctx),
             "undone": sorted(ts.undone),
             "role": caller.role,

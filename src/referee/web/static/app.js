@@ -472,6 +472,8 @@ async function refresh() {
   syncCharacterSelects(data.characters);
   syncPeople(data.people);
   document.getElementById("tracker").innerHTML = data.tracker;
+  const top = document.getElementById("pending-top");
+  if (top && !top.contains(document.activeElement)) top.innerHTML = data.pending;
   const people = document.getElementById("participants");
   if (!people.contains(document.activeElement)) people.innerHTML = data.participants;
   const now = new Set(data.undone);
