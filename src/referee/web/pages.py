@@ -31,7 +31,15 @@ from referee.web.api import (
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, clear_session, presented, set_session, table_cookies
 from referee.web.live import Connection
-from referee.web.views import Seat, action_forms, forms_for, odds_view, seats, table_rows
+from referee.web.views import (
+    Seat,
+    action_forms,
+    field_suggestions,
+    forms_for,
+    odds_view,
+    seats,
+    table_rows,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -134,6 +142,12 @@ def table_context(web: Web, caller: Caller) -> dict[str, Any]:
         "examples": list(rules.examples()),
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],
     }
+    sheets = [s.sheet for s in seat_list if s.sheet]
+
+    def suggest(seat: Seat) -> dict[str, list[str]]:
+        return field_suggestions(per_character, seat.sheet, sheets)
+
+    ctx["suggest"] = suggest
     ctx["self_ctx"] = ctx
     return ctx
 

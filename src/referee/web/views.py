@@ -274,3 +274,54 @@ def value_text(value: JSONValue) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {value_text(v)}" for k, v in value.items()) or "-"
     return str(value)
+
+
+PREFIXES = ("defender_", "opponent_", "target_", "victim_")
+
+
+def _names_in(value: JSONValue) -> list[str]:
+    if isinstance(value, dict):
+        return [str(k) for k in value]
+    if isinstance(value, list):
+        out = []
+        for item in value:
+            if isinstance(item, str):
+                out.append(item)
+            elif isinstance(item, dict) and isinstance(item.get("name"), str):
+                out.append(str(item["name"]))
+        return out
+    return []
+
+
+def suggestions(field_name: str, own: JSONObject | None, others: Sequence[JSONObject]) -> list[str]:
+    """Names a text field of an action may take, offered (never enforced) from the sheets:
+    ``talent`` from the acting character's ``talents``, ``defender_talent`` from everyone's.
+    Only a typing aid: the rules check whatever is sent."""
+    base = field_name
+    sheets: list[JSONObject] = [own] if own else []
+    for prefix in PREFIXES:
+        if field_name.startswith(prefix):
+            base = field_name.removeprefix(prefix)
+            sheets = list(others)
+    found: list[str] = []
+    for sheet in sheets:
+        for key in (base, base + "s", base + "es"):
+            for name in _names_in(sheet.get(key)):
+                if name not in found:
+                    found.append(name)
+    return found[:100]
+
+
+def field_suggestions(
+    forms: Sequence[ActionForm], own: JSONObject | None, others: Sequence[JSONObject]
+) -> dict[str, list[str]]:
+    """``suggestions`` for every text field of these forms (by field name)."""
+    out: dict[str, list[str]] = {}
+    for form in forms:
+        for desc in form.fields:
+            name = str(desc["name"])
+            if desc.get("type") == "string" and not desc.get("ref") and name not in out:
+                found = suggestions(name, own, others)
+                if found:
+                    out[name] = found
+    return out
