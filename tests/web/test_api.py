@@ -546,3 +546,54 @@ def test_a_new_role_reloads_and_leaving_closes_the_socket(site: Site, table: Tab
     assert "left" in kinds and closed.value.rcvd is not None and closed.value.rcvd.code == 4003
     with site.client(table.tokens["Ben"]) as gone:
         assert gone.get(f"/api/tables/{table.id}").status_code == 401
+
+
+def test_many_sockets_joining_and_leaving_at_once_each_get_every_event(
+    site: Site, table: Table
+) -> None:
+    import threading
+
+    import websockets.sync.client as wsc
+
+    url = f"{site.ws_base}/ws/tables/{table.id}?after=0"
+    stop = threading.Event()
+    results: dict[int, list[int]] = {}
+
+    def churn() -> None:  # browsers that come and go while the others listen
+        while not stop.is_set():
+            with wsc.connect(url, additional_headers=table.auth("Obi")) as ws:
+                ws.recv(timeout=10)
+
+    def listen(i: int, final: threading.Event) -> None:
+        with wsc.connect(url, additional_headers=table.auth("Ben" if i % 2 else "Ann")) as ws:
+            seqs: list[int] = []
+            while not (final.is_set() and seqs and seqs[-1] >= final_seq[0]):
+                try:
+                    msg = json.loads(ws.recv(timeout=0.5))
+                except TimeoutError:
+                    continue
+                if msg["type"] == "event":
+                    seqs.append(msg["event"]["seq"])
+            results[i] = seqs
+
+    final = threading.Event()
+    final_seq = [0]
+    churners = [threading.Thread(target=churn) for _ in range(2)]
+    listeners = [threading.Thread(target=listen, args=(i, final)) for i in range(10)]
+    for t in churners + listeners:
+        t.start()
+    with site.client(table.tokens["Ron"]) as ron:
+        for n in range(30):
+            assert (
+                ron.post(f"/api/tables/{table.id}/notes", json={"text": f"n{n}"}).status_code == 201
+            )
+    final_seq[0] = site.service.load(table.id).seq
+    final.set()
+    for t in listeners:
+        t.join(timeout=60)
+    stop.set()
+    for t in churners:
+        t.join(timeout=30)
+    assert len(results) == 10
+    for seqs in results.values():
+        assert seqs == list(range(1, final_seq[0] + 1))

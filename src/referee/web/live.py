@@ -99,6 +99,7 @@ class Hub:
         self.render = render
         self.tables: dict[str, set[Connection]] = {}
         self._cancel: dict[str, Callable[[], None]] = {}
+        self._ready: dict[str, asyncio.Event] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -186,22 +187,39 @@ class Hub:
     # -- connections ---------------------------------------------------------
 
     async def attach(self, conn: Connection) -> None:
-        """Register a connection (subscribing to its table if it is the first)."""
+        """Register a connection once its table's subscription is active (subscribing if it
+        is the table's first): an event appended after this returns reaches it."""
         tid = conn.table_id
-        if tid not in self.tables:
-            self.tables[tid] = set()
-            cancel = await run_in_threadpool(self.service.subscribe, tid, self._from_service)
-            self._cancel[tid] = cancel
-        self.tables[tid].add(conn)
+        while True:
+            ready = self._ready.get(tid)
+            if ready is None:
+                ready = self._ready[tid] = asyncio.Event()
+                try:
+                    cancel = await run_in_threadpool(
+                        self.service.subscribe, tid, self._from_service
+                    )
+                except BaseException:
+                    del self._ready[tid]
+                    ready.set()
+                    raise
+                self._cancel[tid] = cancel
+                ready.set()
+            else:
+                await ready.wait()
+            if self._ready.get(tid) is ready and tid in self._cancel:
+                self.tables.setdefault(tid, set()).add(conn)
+                return
+            # the subscription ended while we waited (its last browser left): start again
 
     def detach(self, conn: Connection) -> None:
         """Forget a connection (unsubscribing from its table if it was the last)."""
         conns = self.tables.get(conn.table_id)
-        if conns is None:
+        if conns is None or conn not in conns:
             return
         conns.discard(conn)
         if not conns:
             del self.tables[conn.table_id]
+            self._ready.pop(conn.table_id, None)
             cancel = self._cancel.pop(conn.table_id, None)
             if cancel is not None:
                 cancel()
