@@ -112,13 +112,17 @@ def _actable(seat_list: list[Seat], caller: Caller) -> list[Seat]:
     return [s for s in seat_list if caller.referee or s.owner == caller.name]
 
 
-def table_context(web: Web, caller: Caller) -> dict[str, Any]:
-    """Everything the table page shows the caller."""
+def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[str, Any]:
+    """Everything the table page shows the caller (the live fragments need no log)."""
     ts = web.service.view(caller.table_id, caller.name)
     rules = ts.ruleset
     per_character, table_forms = forms_for(action_forms(rules), referee=caller.referee)
     seat_list = sorted(seats(ts), key=lambda s: s.owner != caller.name)  # yours first
-    events = web.service.log(caller.table_id, caller.name, after=max(0, ts.seq - RECENT))
+    events = (
+        web.service.log(caller.table_id, caller.name, after=max(0, ts.seq - RECENT))
+        if with_log
+        else []
+    )
     entries = [web.renderer.entry(e, undone=e.get("seq") in ts.undone) for e in events]
     current = rules.dump_options(ts.options)
     options = [
@@ -164,7 +168,7 @@ def table_page(request: Request, tid: TableId) -> HTMLResponse:
 def panels(caller: Reader, request: Request) -> JSONResponse:
     """The live parts of the table page, re-rendered after an event."""
     web = web_of(request)
-    ctx = table_context(web, caller)
+    ctx = table_context(web, caller, with_log=False)
     env = web.renderer.env
     card = env.get_template("_card.html").module
     panel = env.get_template("_actpanel.html").module
