@@ -144,3 +144,75 @@ def test_a_roll_through_one_process_reaches_a_player_on_another(
     ).json()["seq"]
     assert [e["seq"] for e in _until(ws, mine)] == [mine]
     ws.close()
+
+
+def test_serve_demo_seats_every_game_and_prints_working_links(tmp_path: Path) -> None:
+    from referee.web.api import contract_games
+
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+
+    def start() -> tuple[subprocess.Popen[str], dict[str, list[str]]]:
+        port = free_port()
+        referee = Path(sys.executable).parent / "referee"
+        main = "import sys; from referee.cli.main import run; sys.exit(run(sys.argv[1:]))"
+        command = [str(referee)] if referee.exists() else [sys.executable, "-c", main]
+        proc = subprocess.Popen(
+            [
+                *command,
+                "serve",
+                "--demo",
+                "--port",
+                str(port),
+                "--db",
+                url,
+                "--log-level",
+                "warning",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        links: dict[str, list[str]] = {}
+        table = ""
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if ": table demo-" in line:
+                table = line.split("table ", 1)[1].split()[0]
+            elif "/join/" in line:
+                links.setdefault(table, []).append(line.split()[-1])
+            elif "serving on" in line:
+                break
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                httpx.get(f"{base}/api/games", timeout=2)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        return proc, links
+
+    proc, links = start()
+    try:
+        assert set(links) == {f"demo-{g}" for g, _ in contract_games()}
+        for table, found in links.items():
+            with httpx.Client() as browser:
+                page = browser.get(found[0])  # the referee's link comes first
+                assert page.status_code == 200
+                tid = page.text.split('data-next="/t/', 1)[1].split('"', 1)[0]
+                view = browser.get(found[0].split("/join/")[0] + f"/api/tables/{tid}").json()
+                assert view["me"]["role"] == "referee" and view["name"] == table
+                assert len(view["owners"]) >= 1  # the texts' examples are seated
+                assert len(found) == len(view["participants"])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    again, second = start()  # a second start keeps the tables and hands out new links
+    try:
+        assert set(second) == set(links)
+        base = second["demo-mnemonic"][0].split("/join/")[0]
+        old = links["demo-mnemonic"][0].split("/join/")[1]
+        assert httpx.get(f"{base}/join/{old}").status_code == 404  # old demo links revoked
+        assert httpx.get(second["demo-mnemonic"][0]).status_code == 200
+    finally:
+        again.terminate()
+        again.wait(timeout=15)
