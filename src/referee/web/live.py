@@ -100,6 +100,7 @@ class Hub:
         self.tables: dict[str, set[Connection]] = {}
         self._cancel: dict[str, Callable[[], None]] = {}
         self._ready: dict[str, asyncio.Event] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -169,7 +170,9 @@ class Hub:
         if event.kind == "reveal" and isinstance(target, int):
             loop = self._loop
             if loop is not None:
-                loop.create_task(self._send_revealed(event.table, target))
+                task = loop.create_task(self._send_revealed(event.table, target))
+                self._tasks.add(task)  # kept until done (the loop holds tasks weakly)
+                task.add_done_callback(self._tasks.discard)
 
     async def _send_revealed(self, table_id: str, seq: int) -> None:
         """After a reveal, every browser gets the revealed event whole."""
