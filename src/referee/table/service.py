@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from fractions import Fraction
 from typing import Any, Final, cast
 
 from referee.dice.odds import Distribution
@@ -244,14 +245,18 @@ class TableService:
 
     def odds(
         self, ref: str, by: str, action: str, fields: JSONValue
-    ) -> tuple[Action, Distribution[Hashable]]:
-        """The exact odds of an action before it is taken, on what ``by`` may know."""
+    ) -> tuple[Action, Distribution[Hashable], Fraction | None]:
+        """The exact odds of an action before it is taken, on what ``by`` may know: the
+        action, the distribution of what it reports, and its chance of success (``None``
+        where the game's rules give the action no success or failure)."""
         seen = self.view(ref, by)
         role = seen.role_of(by)
-        chosen = seen.ruleset.load_action(action, fields)
+        rules = seen.ruleset
+        chosen = rules.load_action(action, fields)
         if role == "player":
             self._may_act(seen, by, chosen)
-        return chosen, seen.ruleset.odds(chosen, seen.state, seen.options)
+        plan = rules.planned(chosen, seen.state, seen.options)
+        return chosen, plan.odds(), plan.chance()
 
     # -- subscribers -----------------------------------------------------------
 

@@ -404,10 +404,10 @@ def odds(caller: Reader, body: OddsIn, request: Request) -> dict[str, Any]:
     the game's outcome says success or not) and every outcome's probability."""
     web = web_of(request)
     bounded(body.fields, "fields")
-    chosen, dist = rules_call(
+    chosen, dist, chance = rules_call(
         lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields)
     )
-    view = odds_view(dist)
+    view = odds_view(dist, chance)
     ts = web.service.load(caller.table_id)
     return {
         "action": ts.ruleset.action_name(chosen),

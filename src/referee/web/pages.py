@@ -201,7 +201,7 @@ def preview(caller: Reader, body: OddsIn, request: Request) -> JSONResponse:
     web = web_of(request)
     bounded(body.fields, "fields")
     try:
-        _chosen, dist = rules_call(
+        _chosen, dist, chance = rules_call(
             lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields)
         )
     except InvalidSheet as e:
@@ -212,7 +212,7 @@ def preview(caller: Reader, body: OddsIn, request: Request) -> JSONResponse:
         text = e.detail if isinstance(e, WebError) else str(e)
         html = web.renderer.page("_odds.html", odds=None, problems=[], error=text)
         return JSONResponse({"ok": False, "html": html, "problems": [], "detail": text})
-    view = odds_view(dist)
+    view = odds_view(dist, chance)
     html = web.renderer.page("_odds.html", odds=view, problems=[], error=None)
     return JSONResponse({"ok": True, "html": html, "problems": [], **view.data()})
 

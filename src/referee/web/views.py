@@ -102,13 +102,11 @@ class Odds:
         }
 
 
-def odds_view(dist: Distribution[Hashable]) -> Odds:
-    """The success chance, every outcome's probability and the chart's bars of ``dist``."""
+def odds_view(dist: Distribution[Hashable], success: Fraction | None = None) -> Odds:
+    """The success chance (the game's, from the same plan), every outcome's probability and
+    the chart's bars of ``dist``."""
     probs = dist.probabilities()
     flags = [success_of(o) for o in probs]
-    success: Fraction | None = None
-    if probs and all(f is not None for f in flags):
-        success = sum((p for p, f in zip(probs.values(), flags, strict=True) if f), Fraction(0))
     rows = tuple((_plain(o), outcome_label(o), p) for o, p in probs.items())
     mean: Fraction | None = None
     if probs and all(isinstance(o, int) and not isinstance(o, bool) for o in probs):
