@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from math import log2
 from math import pow as float_pow
 
-from referee.dice.notation import Const, Expr, Neg, Pool, parse
+from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
 from referee.dice.odds import (
     Distribution,
+    convolve,
     count_successes,
     keep_highest,
     keep_lowest,
@@ -220,17 +221,91 @@ def _cost(expr: Expr) -> tuple[int, int]:
         # at least the bits of s**n, without computing it (the pair costs below
         # were fitted with this bound)
         return _pool_cost(expr), expr.count * (expr.sides - 1).bit_length()
-    if isinstance(expr, Neg):
-        return _cost(expr.operand)
-    (ca, ba), (cb, bb) = _cost(expr.left), _cost(expr.right)
-    la = _span(expr.left)
-    lb = _span(expr.right)
-    pairs = (la[1] - la[0] + 1) * (lb[1] - lb[0] + 1) * _pair_units(ba, bb)
-    if expr.op == "*":
+    if isinstance(expr, BinOp) and expr.op == "*":
+        (ca, ba), (cb, bb) = _cost(expr.left), _cost(expr.right)
+        la = _span(expr.left)
+        lb = _span(expr.right)
         # products scatter into many distinct outcomes (4d1000*4d1000 has 3.7
         # million), each pair costing several times a convolution step
-        pairs *= _PRODUCT_WEIGHT
-    return ca + cb + pairs, ba + bb
+        pairs = (la[1] - la[0] + 1) * (lb[1] - lb[0] + 1) * _pair_units(ba, bb)
+        return ca + cb + pairs * _PRODUCT_WEIGHT, ba + bb
+    # a sum: what _sum_odds computes, each part then one convolution after another
+    _, pools, others = _terms(expr)
+    parts = [
+        (
+            int(_pool_microseconds(count, sides, "sum", 0) * _UNITS_PER_MICROSECOND) + 1,
+            count * (sides - 1).bit_length(),
+            count * (sides - 1) + 1,
+        )
+        for sides, (count, _) in pools
+    ]
+    for _, term in others:
+        low, high = _span(term)
+        parts.append((*_cost(term), high - low + 1))
+    if not parts:
+        return 1, 0
+    total, bits, width = parts[0]
+    for c, b, w in parts[1:]:
+        total += c + width * w * _pair_units(bits, b)
+        bits += b
+        width += w - 1
+    return total, bits
+
+
+def _flatten(expr: Expr, sign: int, out: list[tuple[int, Expr]]) -> None:
+    """The signed terms of a sum: ``a - (b + -c)`` gives ``+a, -b, +c``."""
+    if isinstance(expr, BinOp) and expr.op != "*":
+        _flatten(expr.left, sign, out)
+        _flatten(expr.right, sign if expr.op == "+" else -sign, out)
+    elif isinstance(expr, Neg):
+        _flatten(expr.operand, -sign, out)
+    else:
+        out.append((sign, expr))
+
+
+def _terms(
+    expr: Expr,
+) -> tuple[int, list[tuple[int, tuple[int, int]]], list[tuple[int, Expr]]]:
+    """A sum as ``(constant, pools, others)``.
+
+    Plain sums of dice with the same sides, added or subtracted, are one sum:
+    a sum of fair dice is symmetric, so ``-(mdS)`` has the distribution of
+    ``mdS - m(S+1)`` and ``ndS - mdS`` is ``(n+m)dS - m(S+1)``. ``pools`` maps
+    sides to ``(dice, dice subtracted)``; constants add into one offset;
+    ``others`` are the remaining signed terms.
+    """
+    flat: list[tuple[int, Expr]] = []
+    _flatten(expr, 1, flat)
+    offset = 0
+    pools: dict[int, tuple[int, int]] = {}
+    others: list[tuple[int, Expr]] = []
+    for sign, term in flat:
+        if isinstance(term, Const):
+            offset += sign * term.value
+        elif isinstance(term, Pool) and term.select == "sum":
+            count, negated = pools.get(term.sides, (0, 0))
+            pools[term.sides] = (count + term.count, negated + (term.count if sign < 0 else 0))
+        else:
+            others.append((sign, term))
+    return offset, list(pools.items()), others
+
+
+def _sum_odds(expr: Expr) -> Distribution[int]:
+    """Odds of a sum of terms: grouped fair dice, constants as one shift."""
+    offset, pools, others = _terms(expr)
+    parts: list[Distribution[int]] = []
+    for sides, (count, negated) in pools:
+        parts.append(sum_of_dice(count, sides))
+        offset -= negated * (sides + 1)
+    for sign, term in others:
+        d = _odds(term)
+        parts.append(-d if sign < 0 else d)
+    if not parts:
+        return Distribution.constant(offset)
+    result = parts[0]
+    for d in parts[1:]:
+        result = convolve(result, d)
+    return result.shift(offset)
 
 
 def _odds(expr: Expr) -> Distribution[int]:
@@ -247,14 +322,9 @@ def _odds(expr: Expr) -> Distribution[int]:
         if sel == "med":
             return median_of(Distribution.die(s), n)
         return count_successes(Distribution.die(s), n, expr.counts)
-    if isinstance(expr, Neg):
-        return -_odds(expr.operand)
-    left, right = _odds(expr.left), _odds(expr.right)
-    if expr.op == "+":
-        return left + right
-    if expr.op == "-":
-        return left - right
-    return left * right
+    if isinstance(expr, BinOp) and expr.op == "*":
+        return _odds(expr.left) * _odds(expr.right)
+    return _sum_odds(expr)
 
 
 def odds(expression: Expr | str) -> Distribution[int]:

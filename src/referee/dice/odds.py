@@ -33,7 +33,6 @@ code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from math import comb, gcd, isqrt
@@ -66,6 +65,14 @@ class Distribution(Generic[T]):
     _total: int
 
     def __init__(self, weights: Mapping[T, int] | Iterable[tuple[T, int]]) -> None:
+        if isinstance(weights, Mapping):
+            values = weights.values()
+            # the common case checked in C: every weight a positive int (not a bool)
+            if values and set(map(type, values)) == {int} and min(values) > 0:
+                clean_copy = dict(weights)
+                self._weights = _ordered(clean_copy)
+                self._total = sum(values)
+                return
         items = weights.items() if isinstance(weights, Mapping) else weights
         clean: dict[T, int] = {}
         for outcome, weight in items:
@@ -407,19 +414,21 @@ class _Memo:
     Sized by the bits of the weights it holds, so a few wide results cannot
     fill memory; a result bigger than a quarter of the budget is not kept.
     ``cache_clear`` empties it (the benchmarks clear it for cold timings).
+    A plain dict keeps insertion order: a hit is moved to the end, the
+    first key is the least recently used.
     """
 
     def __init__(self, budget_bits: int) -> None:
-        self._data: OrderedDict[Hashable, tuple[Distribution[Any], int]] = OrderedDict()
+        self._data: dict[Hashable, tuple[Distribution[Any], int]] = {}
         self._bits = 0
         self._budget = budget_bits
 
     def get(self, key: Hashable) -> Distribution[Any] | None:
         """The distribution stored under ``key``, if any (now the most recent)."""
-        found = self._data.get(key)
+        found = self._data.pop(key, None)
         if found is None:
             return None
-        self._data.move_to_end(key)
+        self._data[key] = found
         return found[0]
 
     def put(self, key: Hashable, value: Distribution[Any]) -> None:
@@ -430,8 +439,8 @@ class _Memo:
         self._data[key] = (value, size)
         self._bits += size
         while self._bits > self._budget:
-            _, (_, dropped) = self._data.popitem(last=False)
-            self._bits -= dropped
+            oldest = next(iter(self._data))
+            self._bits -= self._data.pop(oldest)[1]
 
     def cache_clear(self) -> None:
         """Forget everything."""
