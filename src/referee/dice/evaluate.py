@@ -1,19 +1,20 @@
 """One expression, two evaluations: roll it, or compute its exact odds.
 
-:func:`roll` takes faces from a :class:`~referee.dice.roller.Roller` and
-returns an immutable :class:`Rolled` tree (every face, kept and dropped, and
-each node's total). :func:`odds` returns the exact
-:class:`~referee.dice.odds.Distribution` of the same expression. Both walk the
-tree with the same meaning for every node, so a rolled total always lies in
-the support of the odds.
+:func:`odds` returns the exact :class:`~referee.dice.odds.Distribution` of an
+expression; :func:`roll` (in :mod:`referee.dice.rolling`, re-exported here
+with :class:`DieRoll`, :class:`Rolled`, :func:`check_faces` and
+:func:`check_faces_for`) takes faces from a
+:class:`~referee.dice.roller.Roller` and returns an immutable :class:`Rolled`
+tree. Both walk the tree with the same meaning for every node, so a rolled
+total always lies in the support of the odds. The rolling half loads on first
+use: a program that only asks for odds never imports the rollers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from math import log2
 from math import pow as float_pow
+from typing import TYPE_CHECKING, Any
 
 from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
 from referee.dice.odds import (
@@ -26,8 +27,32 @@ from referee.dice.odds import (
     median_of,
     sum_of_dice,
 )
-from referee.dice.roller import Roller, _is_face
-from referee.errors import DiceError, OddsTooComplex
+
+if TYPE_CHECKING:
+    from referee.dice.rolling import DieRoll as DieRoll
+    from referee.dice.rolling import Rolled as Rolled
+    from referee.dice.rolling import check_faces as check_faces
+    from referee.dice.rolling import check_faces_for as check_faces_for
+    from referee.dice.rolling import roll as roll
+    from referee.errors import OddsTooComplex
+
+_ROLLING = ("DieRoll", "Rolled", "check_faces", "check_faces_for", "roll")
+
+
+def __getattr__(name: str) -> Any:
+    """The rolling names, loaded from :mod:`referee.dice.rolling` on first use."""
+    if name in _ROLLING:
+        from referee.dice import rolling
+
+        return getattr(rolling, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _too_complex(message: str) -> OddsTooComplex:
+    from referee.errors import OddsTooComplex  # on first refusal: it loads dataclasses
+
+    return OddsTooComplex(message)
+
 
 ODDS_BUDGET = 20_000_000
 """Estimated elementary steps an exact distribution may take (about a second)."""
@@ -39,108 +64,9 @@ _PRODUCT_WEIGHT = 8
 """How many convolution steps one pair of a product ``X * Y`` costs (measured)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DieRoll:
-    """One die: its face, its sides, and whether it counts toward the total."""
-
-    face: int
-    sides: int
-    kept: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Rolled:
-    """The result of rolling one node of an expression tree."""
-
-    expr: Expr
-    total: int
-    dice: tuple[DieRoll, ...] = ()
-    parts: tuple[Rolled, ...] = ()
-
-    def faces(self) -> tuple[int, ...]:
-        """Every face rolled in this subtree, in rolling order."""
-        own = tuple(d.face for d in self.dice)
-        return own + tuple(f for p in self.parts for f in p.faces())
-
-
 def as_expr(expression: Expr | str) -> Expr:
     """Accept either a parsed tree or notation text."""
     return parse(expression) if isinstance(expression, str) else expression
-
-
-# ---------------------------------------------------------------------------
-# rolling
-
-
-def _select(pool: Pool, faces: tuple[int, ...]) -> tuple[int, tuple[bool, ...]]:
-    """Apply a pool's selection to rolled faces: (total, kept flags)."""
-    n = len(faces)
-    if pool.select == "sum":
-        return sum(faces), (True,) * n
-    if pool.select in ("kh", "kl"):
-        sign = -1 if pool.select == "kh" else 1
-        order = sorted(range(n), key=lambda i: (sign * faces[i], i))
-        chosen = set(order[: pool.keep])
-        kept = tuple(i in chosen for i in range(n))
-        return sum(f for f, k in zip(faces, kept, strict=True) if k), kept
-    if pool.select == "med":
-        order = sorted(range(n), key=lambda i: (faces[i], i))
-        mid = order[n // 2]
-        return faces[mid], tuple(i == mid for i in range(n))
-    kept = tuple(pool.counts(f) for f in faces)
-    return sum(kept), kept
-
-
-def _roll(expr: Expr, roller: Roller) -> Rolled:
-    if isinstance(expr, Const):
-        return Rolled(expr, expr.value)
-    if isinstance(expr, Pool):
-        faces = roller.roll(expr.count, expr.sides)
-        total, kept = _select(expr, faces)
-        dice = tuple(DieRoll(f, expr.sides, k) for f, k in zip(faces, kept, strict=True))
-        return Rolled(expr, total, dice)
-    if isinstance(expr, Neg):
-        inner = _roll(expr.operand, roller)
-        return Rolled(expr, -inner.total, parts=(inner,))
-    left = _roll(expr.left, roller)
-    right = _roll(expr.right, roller)
-    if expr.op == "+":
-        total = left.total + right.total
-    elif expr.op == "-":
-        total = left.total - right.total
-    else:
-        total = left.total * right.total
-    return Rolled(expr, total, parts=(left, right))
-
-
-def roll(expression: Expr | str, roller: Roller) -> Rolled:
-    """Roll an expression with ``roller`` and return the full result tree."""
-    return _roll(as_expr(expression), roller)
-
-
-def check_faces(expression: Expr | str, faces: Sequence[int]) -> None:
-    """Check hand-entered faces against the dice an expression needs.
-
-    Raises :class:`DiceError` naming the expected count or the impossible face.
-    """
-    expr = as_expr(expression)
-    check_faces_for(expr.dice(), faces, str(expr))
-
-
-def check_faces_for(
-    groups: Sequence[tuple[int, int]], faces: Sequence[int], what: str = "this roll"
-) -> None:
-    """Check faces against ``(count, sides)`` groups; a clear :class:`DiceError` if wrong."""
-    need = sum(c for c, _ in groups)
-    described = " + ".join(f"{c}d{s}" for c, s in groups) or "no dice"
-    if len(faces) != need:
-        raise DiceError(f"{what} needs {need} faces ({described}); {len(faces)} given")
-    i = 0
-    for count, sides in groups:
-        for _ in range(count):
-            if not _is_face(faces[i], sides):
-                raise DiceError(f"face {i + 1} is {faces[i]}, impossible on a d{sides}")
-            i += 1
 
 
 # ---------------------------------------------------------------------------
@@ -336,7 +262,7 @@ def odds(expression: Expr | str) -> Distribution[int]:
     expr = as_expr(expression)
     estimate = cost(expr)
     if estimate > ODDS_BUDGET:
-        raise OddsTooComplex(
+        raise _too_complex(
             f"exact odds of {expr} would take about {estimate:,} steps "
             f"(limit {ODDS_BUDGET:,}); use fewer dice or sides"
         )

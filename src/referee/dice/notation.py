@@ -29,11 +29,11 @@ would accept after the same prefix).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Union
+from typing import TYPE_CHECKING
 
-from referee.errors import NotationError
+if TYPE_CHECKING:
+    from referee.errors import NotationError
 
 MAX_LENGTH = 200
 MAX_DICE = 1000
@@ -43,20 +43,77 @@ MAX_CONSTANT = 1_000_000
 COMPARISONS = (">=", "<=", ">", "<", "=")
 
 
+def _notation_error(
+    message: str, *, text: str = "", position: int = 0, expected: str = ""
+) -> NotationError:
+    """The error to raise; :mod:`referee.errors` is imported on the first error only
+    (it loads :mod:`dataclasses`, which a query that parses never needs)."""
+    from referee.errors import NotationError
+
+    return NotationError(message, text=text, position=position, expected=expected)
+
+
 # ---------------------------------------------------------------------------
 # the tree
 
 
-@dataclass(frozen=True, slots=True)
-class Const:
+class FrozenNodeError(AttributeError):
+    """An attempt to change a node of an expression tree (they are immutable)."""
+
+
+class _Node:
+    """Immutable value objects with slots: equal and hashed by their fields.
+
+    Written by hand rather than with :mod:`dataclasses` (which imports
+    :mod:`inspect`): ``import referee.dice`` and a first answer then cost a
+    fraction of the time. Equality, hashing, ``repr`` and refusing assignment
+    behave as a frozen dataclass does.
+    """
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.__class__.__name__, *self._key()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{self.__class__.__name__}({shown})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenNodeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenNodeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return self.__class__, self._key()
+
+
+_set = object.__setattr__
+
+
+class Const(_Node):
     """An integer constant (non-negative; negation is :class:`Neg`)."""
 
+    __slots__ = ("value",)
+    _fields = ("value",)
+    __match_args__ = ("value",)
+    precedence = 4
     value: int
-    precedence: ClassVar[int] = 4
 
-    def __post_init__(self) -> None:
-        if self.value < 0:
+    def __init__(self, value: int) -> None:
+        if value < 0:
             raise ValueError("Const holds a non-negative value; use Neg for a minus sign")
+        _set(self, "value", value)
 
     def __str__(self) -> str:
         return str(self.value)
@@ -66,8 +123,7 @@ class Const:
         return ()
 
 
-@dataclass(frozen=True, slots=True)
-class Pool:
+class Pool(_Node):
     """``count`` dice of ``sides`` sides, and what to do with them.
 
     ``select`` is one of ``"sum"`` (add them), ``"kh"`` / ``"kl"`` (keep the
@@ -76,22 +132,32 @@ class Pool:
     face compares true against ``target``).
     """
 
+    __slots__ = ("count", "keep", "select", "sides", "target")
+    _fields = ("count", "sides", "select", "keep", "target")
+    __match_args__ = ("count", "sides", "select", "keep", "target")
+    precedence = 4
     count: int
     sides: int
-    select: str = "sum"
-    keep: int = 0
-    target: int = 0
-    precedence: ClassVar[int] = 4
+    select: str
+    keep: int
+    target: int
 
-    def __post_init__(self) -> None:
-        if self.count < 1 or self.sides < 1:
+    def __init__(
+        self, count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0
+    ) -> None:
+        _set(self, "count", count)
+        _set(self, "sides", sides)
+        _set(self, "select", select)
+        _set(self, "keep", keep)
+        _set(self, "target", target)
+        if count < 1 or sides < 1:
             raise ValueError(f"a pool needs at least one die of at least one side: {self!r}")
-        if self.select in ("kh", "kl") and not 0 <= self.keep <= self.count:
-            raise ValueError(f"cannot keep {self.keep} of {self.count} dice")
-        if self.select == "med" and self.count % 2 == 0:
-            raise ValueError(f"the median needs an odd number of dice, not {self.count}")
-        if self.select not in ("sum", "kh", "kl", "med", *COMPARISONS):
-            raise ValueError(f"unknown pool selection {self.select!r}")
+        if select in ("kh", "kl") and not 0 <= keep <= count:
+            raise ValueError(f"cannot keep {keep} of {count} dice")
+        if select == "med" and count % 2 == 0:
+            raise ValueError(f"the median needs an odd number of dice, not {count}")
+        if select not in ("sum", "kh", "kl", "med", *COMPARISONS):
+            raise ValueError(f"unknown pool selection {select!r}")
 
     def __str__(self) -> str:
         base = f"{'' if self.count == 1 else self.count}d{self.sides}"
@@ -121,12 +187,17 @@ class Pool:
         return face == t
 
 
-@dataclass(frozen=True, slots=True)
-class Neg:
+class Neg(_Node):
     """The negation of an expression."""
 
+    __slots__ = ("operand",)
+    _fields = ("operand",)
+    __match_args__ = ("operand",)
+    precedence = 3
     operand: Expr
-    precedence: ClassVar[int] = 3
+
+    def __init__(self, operand: Expr) -> None:
+        _set(self, "operand", operand)
 
     def __str__(self) -> str:
         inner = str(self.operand)
@@ -139,17 +210,22 @@ class Neg:
         return self.operand.dice()
 
 
-@dataclass(frozen=True, slots=True)
-class BinOp:
+class BinOp(_Node):
     """``left op right`` with ``op`` one of ``+``, ``-``, ``*``."""
 
+    __slots__ = ("left", "op", "right")
+    _fields = ("op", "left", "right")
+    __match_args__ = ("op", "left", "right")
     op: str
     left: Expr
     right: Expr
 
-    def __post_init__(self) -> None:
-        if self.op not in ("+", "-", "*"):
-            raise ValueError(f"unknown operator {self.op!r}")
+    def __init__(self, op: str, left: Expr, right: Expr) -> None:
+        if op not in ("+", "-", "*"):
+            raise ValueError(f"unknown operator {op!r}")
+        _set(self, "op", op)
+        _set(self, "left", left)
+        _set(self, "right", right)
 
     @property
     def precedence(self) -> int:
@@ -171,7 +247,8 @@ class BinOp:
         return self.left.dice() + self.right.dice()
 
 
-Expr = Union[Const, Pool, Neg, BinOp]  # noqa: UP007 - used at runtime in isinstance checks
+Expr = Const | Pool | Neg | BinOp
+"""Any node of an expression tree (a union usable in ``isinstance`` checks)."""
 
 
 # ---------------------------------------------------------------------------
@@ -232,7 +309,6 @@ _NOTHING: frozenset[str] = frozenset()
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _new = object.__new__
-_set = object.__setattr__
 
 
 def _pool(count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0) -> Pool:
@@ -428,7 +504,7 @@ def _syntax_error(text: str, lowered: str, tokens: list[str], error: _Syntax) ->
     expected = _expected(error.expected)
     tok = tokens[error.index]
     if tok == "":
-        return NotationError(
+        return _notation_error(
             "expression ends too early", text=text, position=len(text), expected=expected
         )
     position = _position(lowered, error.index)
@@ -436,7 +512,7 @@ def _syntax_error(text: str, lowered: str, tokens: list[str], error: _Syntax) ->
         message = f"unexpected {tok}"
     else:
         message = f"unexpected character {text[position]!r}"
-    return NotationError(message, text=text, position=position, expected=expected)
+    return _notation_error(message, text=text, position=position, expected=expected)
 
 
 def parse(text: str) -> Expr:
@@ -448,14 +524,14 @@ def parse(text: str) -> Expr:
     remembered.
     """
     if not isinstance(text, str):
-        raise NotationError("dice notation must be text")
+        raise _notation_error("dice notation must be text")
     return _parse(text)
 
 
 @lru_cache(maxsize=PARSE_CACHE_SIZE)
 def _parse(text: str) -> Expr:
     if len(text) > MAX_LENGTH:
-        raise NotationError(
+        raise _notation_error(
             f"expression is {len(text)} characters long; at most {MAX_LENGTH}",
             text=text[:MAX_LENGTH],
             position=MAX_LENGTH,
@@ -465,7 +541,7 @@ def _parse(text: str) -> Expr:
     lowered = text.lower() if text.isascii() else text.translate(_LOWER)
     tokens = _TOKEN.findall(lowered)
     if not tokens[0]:  # nothing but whitespace
-        raise NotationError(
+        raise _notation_error(
             "empty dice expression", text=text, position=0, expected="a number or dice such as 2d6"
         )
     parser = _Parser(tokens)
@@ -476,7 +552,7 @@ def _parse(text: str) -> Expr:
     if parser.problem is not None:
         message, index, expected = parser.problem
         position = _position(lowered, index)
-        raise NotationError(message, text=text, position=position, expected=expected)
+        raise _notation_error(message, text=text, position=position, expected=expected)
     return tree
 
 

@@ -34,15 +34,40 @@ code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from fractions import Fraction
 from math import comb, gcd, isqrt
 from math import pow as float_pow
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from referee.errors import DiceError, OddsTooComplex
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from referee.errors import DiceError, OddsTooComplex
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
+
+
+# Imported on first use: fractions loads decimal, and referee.errors loads
+# dataclasses; a first exact answer needs neither (the import is most of its time).
+
+
+def _dice_error(message: str) -> DiceError:
+    from referee.errors import DiceError
+
+    return DiceError(message)
+
+
+def _too_complex(message: str) -> OddsTooComplex:
+    from referee.errors import OddsTooComplex
+
+    return OddsTooComplex(message)
+
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    from fractions import Fraction
+
+    return Fraction(numerator, denominator)
+
 
 MAX_SUPPORT = 2_000_000
 """Scale of the largest pairwise combination: :meth:`Distribution.combine`,
@@ -77,13 +102,13 @@ class Distribution(Generic[T]):
         clean: dict[T, int] = {}
         for outcome, weight in items:
             if not isinstance(weight, int) or isinstance(weight, bool):
-                raise DiceError(f"weight of {outcome!r} must be an int, not {weight!r}")
+                raise _dice_error(f"weight of {outcome!r} must be an int, not {weight!r}")
             if weight < 0:
-                raise DiceError(f"weight of {outcome!r} is negative ({weight})")
+                raise _dice_error(f"weight of {outcome!r} is negative ({weight})")
             if weight:
                 clean[outcome] = clean.get(outcome, 0) + weight
         if not clean:
-            raise DiceError("a distribution needs at least one outcome with positive weight")
+            raise _dice_error("a distribution needs at least one outcome with positive weight")
         self._weights = _ordered(clean)
         self._total = sum(clean.values())
 
@@ -132,14 +157,14 @@ class Distribution(Generic[T]):
     def die(sides: int) -> Distribution[int]:
         """One fair die numbered ``1..sides``."""
         if sides < 1:
-            raise DiceError(f"a die needs at least one side, not {sides}")
+            raise _dice_error(f"a die needs at least one side, not {sides}")
         return Distribution._raw(dict.fromkeys(range(1, sides + 1), 1), sides, ordered=True)
 
     @staticmethod
     def uniform(low: int, high: int) -> Distribution[int]:
         """Every integer from ``low`` to ``high`` inclusive, equally likely."""
         if high < low:
-            raise DiceError(f"empty range {low}..{high}")
+            raise _dice_error(f"empty range {low}..{high}")
         return Distribution._raw(
             dict.fromkeys(range(low, high + 1), 1), high - low + 1, ordered=True
         )
@@ -177,33 +202,35 @@ class Distribution(Generic[T]):
 
     def probability(self, outcome: T) -> Fraction:
         """P(X = outcome)."""
-        return Fraction(self._weights.get(outcome, 0), self._total)
+        return _fraction(self._weights.get(outcome, 0), self._total)
 
     def probabilities(self) -> dict[T, Fraction]:
         """Every outcome's probability, in outcome order."""
+        from fractions import Fraction
+
         t = self._total
         return {o: Fraction(w, t) for o, w in self._weights.items()}
 
     def probability_where(self, predicate: Callable[[T], bool]) -> Fraction:
         """P(predicate(X))."""
-        return Fraction(sum(w for o, w in self._weights.items() if predicate(o)), self._total)
+        return _fraction(sum(w for o, w in self._weights.items() if predicate(o)), self._total)
 
     def at_least(self: Distribution[Any], value: Any) -> Fraction:
         """P(X >= value)."""
-        return Fraction(sum(w for o, w in self._weights.items() if o >= value), self._total)
+        return _fraction(sum(w for o, w in self._weights.items() if o >= value), self._total)
 
     def at_most(self: Distribution[Any], value: Any) -> Fraction:
         """P(X <= value)."""
-        return Fraction(sum(w for o, w in self._weights.items() if o <= value), self._total)
+        return _fraction(sum(w for o, w in self._weights.items() if o <= value), self._total)
 
     def mean(self: Distribution[Any]) -> Fraction:
         """The expected value (numeric outcomes only)."""
-        return Fraction(sum(o * w for o, w in self._weights.items()), self._total)
+        return _fraction(sum(o * w for o, w in self._weights.items()), self._total)
 
     def variance(self: Distribution[Any]) -> Fraction:
         """The variance (numeric outcomes only)."""
         m = self.mean()
-        return Fraction(sum(w * (o - m) ** 2 for o, w in self._weights.items()), self._total)
+        return _fraction(sum(w * (o - m) ** 2 for o, w in self._weights.items()), self._total)
 
     def min(self: Distribution[Any]) -> Any:
         """The smallest outcome."""
@@ -253,7 +280,7 @@ class Distribution(Generic[T]):
         """The distribution given that ``predicate`` holds."""
         kept = {o: w for o, w in self._weights.items() if predicate(o)}
         if not kept:
-            raise DiceError("conditioning on an impossible event")
+            raise _dice_error("conditioning on an impossible event")
         return Distribution._raw(kept)
 
     def combine(self, other: Distribution[U], f: Callable[[T, U], Any]) -> Distribution[Any]:
@@ -310,7 +337,7 @@ class Distribution(Generic[T]):
     ) -> Distribution[int]:
         """The distribution of ``X`` limited to ``low..high``."""
         if low is not None and high is not None and low > high:
-            raise DiceError(f"cannot clamp to the empty range {low}..{high}")
+            raise _dice_error(f"cannot clamp to the empty range {low}..{high}")
 
         def f(x: int) -> int:
             if low is not None and x < low:
@@ -371,7 +398,7 @@ def _ordered(weights: dict[T, int]) -> dict[T, int]:
 
 def _check_pairs(a: int, b: int) -> None:
     if a * b > 50 * MAX_SUPPORT:
-        raise OddsTooComplex(f"combining {a} by {b} outcomes is too much work for exact odds")
+        raise _too_complex(f"combining {a} by {b} outcomes is too much work for exact odds")
 
 
 def convolve(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
@@ -480,7 +507,7 @@ def sum_of_dice(n: int, sides: int) -> Distribution[int]:
     which CPython does by Karatsuba: 2.9 s for 1000d6 against 2 ms here.
     """
     if n < 0 or sides < 1:
-        raise DiceError(f"cannot roll {n}d{sides}")
+        raise _dice_error(f"cannot roll {n}d{sides}")
     key = (sides, n)
     found = _SUMS.get(key)
     if found is not None:
@@ -529,7 +556,7 @@ def repeat_sum(d: Distribution[int], n: int) -> Distribution[int]:
     coefficient. Other outcomes: binary powering with :func:`convolve`.
     """
     if n < 0:
-        raise DiceError(f"cannot add {n} copies")
+        raise _dice_error(f"cannot add {n} copies")
     if n == 0:
         return Distribution._raw({0: 1}, 1)
     if n == 1:
@@ -569,7 +596,7 @@ def _power_sum(items: list[tuple[int, int]], n: int, total: int) -> Distribution
     else:
         terms = [(x - low, w) for x, w in items[1:]]
         if size * len(terms) * (0.3 + total.bit_length() / 2500) > MAX_MICROSECONDS:
-            raise OddsTooComplex(
+            raise _too_complex(
                 f"adding {n} rolls of {len(items)} outcomes is too much work for exact odds"
             )
         a0 = items[0][1]
@@ -633,7 +660,7 @@ def _require_ordered(d: Distribution[Any]) -> None:
     try:
         sorted(d._weights)
     except TypeError:
-        raise DiceError("order statistics need outcomes that can be sorted") from None
+        raise _dice_error("order statistics need outcomes that can be sorted") from None
 
 
 PACKED_KEEP_BITS = 192
@@ -734,7 +761,7 @@ def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
     big-integer multiplication done in C.
     """
     if not 0 <= keep <= n:
-        raise DiceError(f"cannot keep {keep} of {n} dice")
+        raise _dice_error(f"cannot keep {keep} of {n} dice")
     _require_ordered(d)
     total = d._total**n
     if keep == 0:
@@ -747,7 +774,7 @@ def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
     low = items[0][0]
     span = items[-1][0] - low
     if keep_microseconds(len(items), span, n, keep, total.bit_length()) > MAX_MICROSECONDS:
-        raise OddsTooComplex(
+        raise _too_complex(
             f"keeping {keep} of {n} rolls over {len(items)} outcomes is too much work "
             "for exact odds"
         )
@@ -895,7 +922,7 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
     Each outcome's weight is the difference of consecutive tails.
     """
     if not 1 <= rank <= n:
-        raise DiceError(f"rank {rank} is outside 1..{n}")
+        raise _dice_error(f"rank {rank} is outside 1..{n}")
     _require_ordered(d)
     if rank == 1 or rank == n:
         items = list(d._weights.items())
@@ -920,7 +947,7 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
 def median_of(d: Distribution[T], n: int) -> Distribution[T]:
     """The middle roll of an odd number ``n`` of independent rolls of ``d``."""
     if n < 1 or n % 2 == 0:
-        raise DiceError(f"the median needs an odd number of dice, not {n}")
+        raise _dice_error(f"the median needs an odd number of dice, not {n}")
     return order_statistic(d, n, (n + 1) // 2)
 
 
