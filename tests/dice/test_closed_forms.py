@@ -17,7 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.dice.evaluate import odds
+from referee.dice.brute import brute_force
+from referee.dice.evaluate import odds, roll
+from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
 from referee.dice.odds import (
     Distribution,
     keep_highest,
@@ -26,6 +28,7 @@ from referee.dice.odds import (
     repeat_sum,
     sum_of_dice,
 )
+from referee.dice.roller import ScriptedRoller
 
 # the module, not the `odds` function that referee.dice re-exports under its name
 odds_module = importlib.import_module("referee.dice.odds")
@@ -86,8 +89,8 @@ def _enumerated(weights: dict[int, int], n: int, read: object) -> dict[int, int]
     """Every sequence of n rolls, read by ``read`` (faces repeated by weight)."""
     faces = [x for x, w in weights.items() for _ in range(w)]
     out: dict[int, int] = {}
-    for roll in product(faces, repeat=n):
-        v = read(roll)  # type: ignore[operator]
+    for sequence in product(faces, repeat=n):
+        v = read(sequence)  # type: ignore[operator]
         out[v] = out.get(v, 0) + 1
     return out
 
@@ -289,3 +292,49 @@ def test_the_memo_is_bounded_by_the_bits_it_holds() -> None:
     assert memo.get(held[-1]) is not None
     memo.cache_clear()
     assert memo.get(held[-1]) is None
+
+
+# ---------------------------------------------------------------------------
+# whole expressions: folded sums, shifts and every pool method against enumeration
+
+_small_pools = st.one_of(
+    st.builds(Pool, st.integers(1, 2), st.integers(1, 4)),
+    st.integers(1, 3).flatmap(
+        lambda n: st.builds(
+            Pool, st.just(n), st.integers(2, 4), st.sampled_from(["kh", "kl"]), st.integers(0, n)
+        )
+    ),
+    st.builds(Pool, st.sampled_from([1, 3]), st.integers(2, 4), st.just("med")),
+    st.builds(
+        lambda n, s, op, t: Pool(n, s, op, target=t),
+        st.integers(1, 3),
+        st.integers(2, 4),
+        st.sampled_from([">=", "<=", ">", "<", "="]),
+        st.integers(0, 5),
+    ),
+)
+_small_trees: st.SearchStrategy[Expr] = st.recursive(
+    st.one_of(st.builds(Const, st.integers(0, 5)), _small_pools),
+    lambda kids: st.one_of(
+        st.builds(Neg, kids), st.builds(BinOp, st.sampled_from(["+", "-", "-", "*"]), kids, kids)
+    ),
+    max_leaves=5,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_small_trees)
+def test_any_small_expression_matches_enumeration(tree: Expr) -> None:
+    if sum(n for n, _ in tree.dice()) > 6:
+        return
+    expected = brute_force(tree.dice(), lambda faces: roll(tree, ScriptedRoller(faces)).total)
+    assert odds(tree) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["d6-d6", "2d6-3d6+d4-2", "d6-(d6-d6)", "-d8-d8+10", "2d4-d4+3d4kh1", "-(2d3)", "5-d6"]
+)
+def test_folded_sums_match_enumeration(text: str) -> None:
+    tree = parse(text)
+    expected = brute_force(tree.dice(), lambda faces: roll(tree, ScriptedRoller(faces)).total)
+    assert odds(text) == expected
