@@ -34,7 +34,7 @@ code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from math import comb, gcd, isqrt
+from math import comb, gcd
 from math import pow as float_pow
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -668,42 +668,29 @@ PACKED_KEEP_BITS = 192
 sum into one integer (:func:`_keep_packed`); above, it spreads (:func:`_keep`)."""
 
 SPLIT_POWERS_FROM = 24
-"""Exponent from which :func:`_powers` builds ``c**n`` from the powers of ``c``'s factors."""
-
-SPLIT_POWERS_UP_TO = 1 << 13
-"""The largest base :func:`_powers` factors (a divisor sieve up to it is cheap)."""
+"""Exponent from which :func:`_powers` shares work between even and odd bases."""
 
 
 def _powers(values: list[int], n: int) -> dict[int, int]:
-    """``{c: c**n}`` for ascending positive ``values``, sharing work between them.
+    """``{c: c**n}`` for positive ``values``, sharing work between them.
 
-    ``c**n`` is completely multiplicative: an even ``c`` costs a shift of
-    ``(c/2)**n`` and an odd composite one multiplication of the powers of its
-    two most balanced factors (half the time of a fresh power, which squares
-    about log2(n) times). A sieve of each number's largest divisor up to its
-    square root finds the factors. Only primes pay for a full power.
+    ``(2**k * m)**n`` is ``m**n`` shifted left by ``k*n`` bits: every even base
+    costs a shift of its odd part's power, computed once. (Odd composites are
+    left to :func:`pow`: CPython multiplies unbalanced factors' powers no
+    faster than it raises the number itself, measured.)
     """
-    top = values[-1]
-    if n < SPLIT_POWERS_FROM or top > SPLIT_POWERS_UP_TO:
+    if n < SPLIT_POWERS_FROM:
         return {c: c**n for c in values}
-    divisor = [1] * (top + 1)
-    for a in range(2, isqrt(top) + 1):
-        square = a * a
-        divisor[square::a] = [a] * ((top - square) // a + 1)
-    memo = {1: 1}
-
-    def power(c: int) -> int:
-        found = memo.get(c)
-        if found is None:
-            if not c & 1:
-                found = power(c >> 1) << n
-            else:
-                a = divisor[c]
-                found = c**n if a == 1 else power(a) * power(c // a)
-            memo[c] = found
-        return found
-
-    return {c: power(c) for c in values}
+    odd: dict[int, int] = {}
+    out: dict[int, int] = {}
+    for c in values:
+        shift = (c & -c).bit_length() - 1
+        m = c >> shift
+        p = odd.get(m)
+        if p is None:
+            p = odd[m] = m**n
+        out[c] = p << (shift * n) if shift else p
+    return out
 
 
 def _cumulative(weights: Iterable[int]) -> list[int]:
