@@ -34,8 +34,10 @@ code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from itertools import repeat
 from math import comb, gcd
 from math import pow as float_pow
+from operator import add, mul
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
@@ -917,14 +919,22 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
         return Distribution._raw(ends, d._total**n, ordered=True)
     total = d._total
     need = n - rank + 1
-    terms = [(comb(n, j), j, n - j) for j in range(need, n + 1)]
+    below = _cumulative(d._weights.values())  # F(v), ascending
+    above = [total - f for f in below]
+    # the tail for every outcome at once, one C-level pass per binomial term,
+    # summed from whichever end has fewer terms (the other is T**n less it)
+    upper = need > n - need
+    terms = range(need, n + 1) if upper else range(need)
+    tails = [0] * len(below)
+    for j in terms:
+        term = map(mul, map(pow, below, repeat(j)), map(pow, above, repeat(n - j)))
+        tails = list(map(add, tails, map(mul, repeat(comb(n, j)), term)))
+    if not upper:
+        everything = total**n
+        tails = [everything - t for t in tails]
     out: dict[T, int] = {}
-    at_or_below = 0
     previous = 0
-    for v, w in d._weights.items():
-        at_or_below += w
-        above = total - at_or_below
-        tail = sum([c * at_or_below**j * above**k for c, j, k in terms])
+    for v, tail in zip(d._weights, tails, strict=True):
         if tail != previous:
             out[v] = tail - previous
         previous = tail
