@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from referee.dice.evaluate import odds, roll
 from referee.dice.notation import (
+    _TOKEN,
     MAX_DICE,
     MAX_LENGTH,
     MAX_SIDES,
@@ -352,3 +353,26 @@ def test_importing_the_dice_package_for_odds_loads_no_rolling_machinery() -> Non
     loaded, total = out.stdout.split("\n")[:2]
     assert loaded == "[]"
     assert 2 <= int(total) <= 12
+
+
+_PIECES = [*"0123456789dkhlme+-<>= ", "kh", "med", "d6", "\u3000"]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_the_one_pool_fast_path_builds_what_the_parser_builds(text: str) -> None:
+    from referee.dice.notation import _Parser, _simple
+
+    simple = _simple(text)
+    if simple is None:
+        return
+    tokens = _TOKEN.findall(text)
+    parser = _Parser(tokens)
+    assert parser.sum(0) == simple and parser.problem is None
+
+
+@pytest.mark.parametrize("text", ["2d6", " 3 d 6 kh 2 ", "4d6>=5", "d20+3", "2d6-03", "3d12med"])
+def test_the_fast_path_takes_the_commonest_expressions(text: str) -> None:
+    from referee.dice.notation import _simple
+
+    assert _simple(text.lower()) == parse(text)

@@ -490,6 +490,56 @@ class _Parser:
             self.problem = (message, index, expected)
 
 
+_SIMPLE = re.compile(
+    r"\s*([0-9]*)\s*d\s*([0-9]+)\s*"
+    r"(?:(kh|kl)\s*([0-9]+)\s*|(med)\s*|(>=|<=|>|<|=)\s*([0-9]+)\s*)?"
+    r"(?:([-+])\s*([0-9]+)\s*)?"
+)
+"""The commonest expressions in one match: a pool, its selection, and a constant
+added or taken away (``2d6``, ``3d6kh2``, ``4d6>=5``, ``2d6+3``)."""
+
+
+def _simple(lowered: str) -> Expr | None:
+    """The tree of a one-pool expression within every bound, else None.
+
+    The same tree the parser builds; anything else (a bound broken, an
+    error to report, a longer expression) is left to the parser.
+    """
+    match = _SIMPLE.fullmatch(lowered)
+    if match is None:
+        return None
+    count_text, sides_text, keep_kind, keep_text, med, op, target_text, sign, constant = (
+        match.groups()
+    )
+    count = int(count_text) if count_text else 1
+    sides = int(sides_text)
+    if not (1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES):
+        return None
+    pool: Pool
+    if keep_kind is not None:
+        keep = int(keep_text)
+        if keep > count:
+            return None
+        pool = _pool(count, sides, keep_kind, keep)
+    elif med is not None:
+        if not count % 2:
+            return None
+        pool = _pool(count, sides, "med")
+    elif op is not None:
+        target = int(target_text)
+        if target > MAX_SIDES + 1:
+            return None
+        pool = _pool(count, sides, op, 0, target)
+    else:
+        pool = _pool(count, sides)
+    if sign is None:
+        return pool
+    value = int(constant)
+    if value > MAX_CONSTANT:
+        return None
+    return _binop(sign, pool, Const(value))
+
+
 def _position(lowered: str, index: int) -> int:
     """Where token ``index`` starts (scanned again: positions cost only on errors)."""
     if index < 0:
@@ -539,6 +589,9 @@ def _parse(text: str) -> Expr:
     # ASCII only: str.lower() maps e.g. the Kelvin sign to "k", so "3d6\u212ah2"
     # would be accepted, and some characters lower to two, shifting positions
     lowered = text.lower() if text.isascii() else text.translate(_LOWER)
+    simple = _simple(lowered)
+    if simple is not None:
+        return simple
     tokens = _TOKEN.findall(lowered)
     if not tokens[0]:  # nothing but whitespace
         raise _notation_error(
