@@ -155,8 +155,20 @@ def _cost(expr: Expr) -> tuple[int, int]:
         # million), each pair costing several times a convolution step
         pairs = (la[1] - la[0] + 1) * (lb[1] - lb[0] + 1) * _pair_units(ba, bb)
         return ca + cb + pairs * _PRODUCT_WEIGHT, ba + bb
-    # a sum: what _sum_odds computes, each part then one convolution after another
-    _, pools, others = _terms(expr)
+    return _sum_cost(_terms(expr))
+
+
+_Terms = tuple[int, list[tuple[int, tuple[int, int]]], list[tuple[int, Expr]]]
+"""A sum as (constant, {sides: (dice, dice subtracted)} items, other signed terms)."""
+
+
+def _is_sum(expr: Expr) -> bool:
+    return isinstance(expr, Neg) or (isinstance(expr, BinOp) and expr.op != "*")
+
+
+def _sum_cost(terms: _Terms) -> tuple[int, int]:
+    """What :func:`_sum_odds` does: each part, then one convolution after another."""
+    _, pools, others = terms
     parts = [
         (
             int(_pool_microseconds(count, sides, "sum", 0) * _UNITS_PER_MICROSECOND) + 1,
@@ -189,9 +201,7 @@ def _flatten(expr: Expr, sign: int, out: list[tuple[int, Expr]]) -> None:
         out.append((sign, expr))
 
 
-def _terms(
-    expr: Expr,
-) -> tuple[int, list[tuple[int, tuple[int, int]]], list[tuple[int, Expr]]]:
+def _terms(expr: Expr) -> _Terms:
     """A sum as ``(constant, pools, others)``.
 
     Plain sums of dice with the same sides, added or subtracted, are one sum:
@@ -216,9 +226,9 @@ def _terms(
     return offset, list(pools.items()), others
 
 
-def _sum_odds(expr: Expr) -> Distribution[int]:
+def _sum_odds(terms: _Terms) -> Distribution[int]:
     """Odds of a sum of terms: grouped fair dice, constants as one shift."""
-    offset, pools, others = _terms(expr)
+    offset, pools, others = terms
     parts: list[Distribution[int]] = []
     for sides, (count, negated) in pools:
         parts.append(sum_of_dice(count, sides))
@@ -250,7 +260,7 @@ def _odds(expr: Expr) -> Distribution[int]:
         return count_successes(Distribution.die(s), n, expr.counts)
     if isinstance(expr, BinOp) and expr.op == "*":
         return _odds(expr.left) * _odds(expr.right)
-    return _sum_odds(expr)
+    return _sum_odds(_terms(expr))
 
 
 def odds(expression: Expr | str) -> Distribution[int]:
@@ -260,10 +270,11 @@ def odds(expression: Expr | str) -> Distribution[int]:
     work exceeds :data:`ODDS_BUDGET`.
     """
     expr = as_expr(expression)
-    estimate = cost(expr)
+    terms = _terms(expr) if _is_sum(expr) else None  # a sum's terms, read once
+    estimate = cost(expr) if terms is None else _sum_cost(terms)[0]
     if estimate > ODDS_BUDGET:
         raise _too_complex(
             f"exact odds of {expr} would take about {estimate:,} steps "
             f"(limit {ODDS_BUDGET:,}); use fewer dice or sides"
         )
-    return _odds(expr)
+    return _odds(expr) if terms is None else _sum_odds(terms)
