@@ -524,6 +524,10 @@ def sum_of_dice(n: int, sides: int) -> Distribution[int]:
 
 def _fair_counts(n: int, s: int) -> list[int]:
     """Coefficients of ``(1 + x + ... + x**(s-1))**n`` by the three-term recurrence."""
+    if n == 1:  # one die is flat, two a triangle
+        return [1] * s
+    if n == 2:
+        return [min(m + 1, 2 * s - 1 - m) for m in range(2 * s - 1)]
     top = n * (s - 1)
     c = [0] * (top + 1)
     c[0] = 1
