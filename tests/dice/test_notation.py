@@ -371,7 +371,9 @@ def test_the_one_pool_fast_path_builds_what_the_parser_builds(text: str) -> None
     assert parser.sum(0) == simple and parser.problem is None
 
 
-@pytest.mark.parametrize("text", ["2d6", " 3 d 6 kh 2 ", "4d6>=5", "d20+3", "2d6-03", "3d12med"])
+@pytest.mark.parametrize(
+    "text", ["2d6", " 3 d 6 kh 2 ", "4d6>=5", "d20+3", "2d6-03", "3d12med", "d6-d6", "2d6+d4-1-1"]
+)
 def test_the_fast_path_takes_the_commonest_expressions(text: str) -> None:
     from referee.dice.notation import _simple
 

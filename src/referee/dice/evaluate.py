@@ -25,6 +25,7 @@ from referee.dice.odds import (
     keep_lowest,
     keep_microseconds,
     median_of,
+    shifted_sum_of_dice,
     sum_of_dice,
 )
 
@@ -229,6 +230,9 @@ def _terms(expr: Expr) -> _Terms:
 def _sum_odds(terms: _Terms) -> Distribution[int]:
     """Odds of a sum of terms: grouped fair dice, constants as one shift."""
     offset, pools, others = terms
+    if len(pools) == 1 and not others:  # one sum of dice and a constant: built in place
+        sides, (count, negated) = pools[0]
+        return shifted_sum_of_dice(count, sides, offset - negated * (sides + 1))
     parts: list[Distribution[int]] = []
     for sides, (count, negated) in pools:
         parts.append(sum_of_dice(count, sides))

@@ -490,54 +490,72 @@ class _Parser:
             self.problem = (message, index, expected)
 
 
-_SIMPLE = re.compile(
-    r"\s*([0-9]*)\s*d\s*([0-9]+)\s*"
-    r"(?:(kh|kl)\s*([0-9]+)\s*|(med)\s*|(>=|<=|>|<|=)\s*([0-9]+)\s*)?"
-    r"(?:([-+])\s*([0-9]+)\s*)?"
+_SHAPE = (
+    r"(?:[0-9]*\s*d\s*[0-9]+\s*(?:(?:kh|kl)\s*[0-9]+\s*|med\s*|(?:>=|<=|>|<|=)\s*[0-9]+\s*)?"
+    r"|[0-9]+\s*)"
 )
-"""The commonest expressions in one match: a pool, its selection, and a constant
-added or taken away (``2d6``, ``3d6kh2``, ``4d6>=5``, ``2d6+3``)."""
+_LINEAR = re.compile(rf"\s*{_SHAPE}(?:[-+]\s*{_SHAPE})*")
+"""The commonest expressions: terms joined by ``+`` and ``-`` (``2d6``, ``3d6kh2+1``,
+``d6-d6``), without parentheses, unary minus or ``*``."""
+_PART = re.compile(
+    r"([-+]?)\s*(?:([0-9]*)\s*d\s*([0-9]+)\s*"
+    r"(?:(kh|kl)\s*([0-9]+)\s*|(med)\s*|(>=|<=|>|<|=)\s*([0-9]+)\s*)?"
+    r"|([0-9]+)\s*)"
+)
+"""One term of such a sum and its sign: the same shape, its parts captured."""
 
 
 def _simple(lowered: str) -> Expr | None:
-    """The tree of a one-pool expression within every bound, else None.
+    """The tree of a plain sum of pools and numbers within every bound, else None.
 
-    The same tree the parser builds; anything else (a bound broken, an
-    error to report, a longer expression) is left to the parser.
+    The same tree the parser builds (left-associative); anything else (a
+    bound broken, an error to report, parentheses, ``*``) is left to the parser.
     """
-    match = _SIMPLE.fullmatch(lowered)
-    if match is None:
+    if _LINEAR.fullmatch(lowered) is None:
         return None
-    count_text, sides_text, keep_kind, keep_text, med, op, target_text, sign, constant = (
-        match.groups()
-    )
-    count = int(count_text) if count_text else 1
-    sides = int(sides_text)
-    if not (1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES):
-        return None
-    pool: Pool
-    if keep_kind is not None:
-        keep = int(keep_text)
-        if keep > count:
-            return None
-        pool = _pool(count, sides, keep_kind, keep)
-    elif med is not None:
-        if not count % 2:
-            return None
-        pool = _pool(count, sides, "med")
-    elif op is not None:
-        target = int(target_text)
-        if target > MAX_SIDES + 1:
-            return None
-        pool = _pool(count, sides, op, 0, target)
-    else:
-        pool = _pool(count, sides)
-    if sign is None:
-        return pool
-    value = int(constant)
-    if value > MAX_CONSTANT:
-        return None
-    return _binop(sign, pool, Const(value))
+    tree: Expr | None = None
+    dice = 0
+    for (
+        sign,
+        count_text,
+        sides_text,
+        kind,
+        keep_text,
+        med,
+        op,
+        target_text,
+        number,
+    ) in _PART.findall(lowered):
+        term: Expr
+        if number:
+            value = int(number)
+            if value > MAX_CONSTANT:
+                return None
+            term = Const(value)
+        else:
+            count = int(count_text) if count_text else 1
+            sides = int(sides_text)
+            dice += count
+            if count < 1 or dice > MAX_DICE or not 1 <= sides <= MAX_SIDES:
+                return None
+            if kind:
+                keep = int(keep_text)
+                if keep > count:
+                    return None
+                term = _pool(count, sides, kind, keep)
+            elif med:
+                if not count % 2:
+                    return None
+                term = _pool(count, sides, "med")
+            elif op:
+                target = int(target_text)
+                if target > MAX_SIDES + 1:
+                    return None
+                term = _pool(count, sides, op, 0, target)
+            else:
+                term = _pool(count, sides)
+        tree = term if tree is None else _binop(sign, tree, term)
+    return tree
 
 
 def _position(lowered: str, index: int) -> int:
