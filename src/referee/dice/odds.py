@@ -34,10 +34,10 @@ code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from itertools import repeat
+from itertools import accumulate, repeat
 from math import comb, gcd
 from math import pow as float_pow
-from operator import add, mul
+from operator import add, mul, sub
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
@@ -691,34 +691,48 @@ SPLIT_POWERS_FROM = 24
 
 
 def _powers(values: list[int], n: int) -> dict[int, int]:
-    """``{c: c**n}`` for positive ``values``, sharing work between them.
+    """``{c: c**n}`` for positive ``values`` (see :func:`_power_list`)."""
+    return dict(zip(values, _power_list(values, n), strict=True))
+
+
+def _power_list(values: list[int], n: int) -> list[int]:
+    """``[c**n for c in values]`` for positive ``values``, sharing work between them.
 
     ``(2**k * m)**n`` is ``m**n`` shifted left by ``k*n`` bits: every even base
     costs a shift of its odd part's power, computed once. (Odd composites are
     left to :func:`pow`: CPython multiplies unbalanced factors' powers no
-    faster than it raises the number itself, measured.)
+    faster than it raises the number itself, measured.) The faces of a die,
+    ``1..X``, are done by slices: the odd powers in one pass, then each power
+    of two's multiples as shifts of them.
     """
     if n < SPLIT_POWERS_FROM:
-        return {c: c**n for c in values}
-    odd: dict[int, int] = {}
-    out: dict[int, int] = {}
+        return list(map(pow, values, repeat(n)))
+    top = len(values)
+    if values[0] == 1 and values[-1] == top:  # 1, 2, ..., top
+        odd = list(map(pow, range(1, top + 1, 2), repeat(n)))
+        out = [0] * top
+        out[0::2] = odd
+        k = 1
+        while (1 << k) <= top:
+            step = 1 << k
+            slots = range(step - 1, top, 2 * step)
+            out[step - 1 :: 2 * step] = [p << (k * n) for p in odd[: len(slots)]]
+            k += 1
+        return out
+    memo: dict[int, int] = {}
+    found = []
     for c in values:
         shift = (c & -c).bit_length() - 1
         m = c >> shift
-        p = odd.get(m)
+        p = memo.get(m)
         if p is None:
-            p = odd[m] = m**n
-        out[c] = p << (shift * n) if shift else p
-    return out
+            p = memo[m] = m**n
+        found.append(p << (shift * n) if shift else p)
+    return found
 
 
 def _cumulative(weights: Iterable[int]) -> list[int]:
-    out = []
-    running = 0
-    for w in weights:
-        running += w
-        out.append(running)
-    return out
+    return list(accumulate(weights))
 
 
 def _highest(items: list[tuple[T, int]], n: int) -> dict[T, int]:
@@ -727,28 +741,17 @@ def _highest(items: list[tuple[T, int]], n: int) -> dict[T, int]:
     ``F(x)`` is the weight at or below ``x``: all ``n`` rolls are at most ``x``
     in ``F(x)**n`` ways. One power per outcome, whatever ``n``.
     """
-    cumulative = _cumulative(w for _, w in items)
-    powers = _powers(cumulative, n)
-    out: dict[T, int] = {}
-    previous = 0
-    for (x, _), c in zip(items, cumulative, strict=True):
-        p = powers[c]
-        out[x] = p - previous
-        previous = p
-    return out
+    powers = _power_list(_cumulative(w for _, w in items), n)
+    differences = map(sub, powers, [0, *powers[:-1]])
+    return dict(zip([x for x, _ in items], differences, strict=True))
 
 
 def _lowest(items: list[tuple[T, int]], n: int) -> dict[T, int]:
     """The lowest of ``n`` rolls, from the weights at or above each outcome."""
-    at_or_above = _cumulative(w for _, w in reversed(items))
-    powers = _powers(at_or_above, n)
-    out: dict[T, int] = {}
-    previous = 0
-    for (x, _), c in zip(reversed(items), at_or_above, strict=True):
-        p = powers[c]
-        out[x] = p - previous
-        previous = p
-    return dict(reversed(out.items()))
+    powers = _power_list(_cumulative(w for _, w in reversed(items)), n)
+    powers.reverse()  # ascending outcomes: G(x)**n, decreasing
+    differences = map(sub, powers, [*powers[1:], 0])
+    return dict(zip([x for x, _ in items], differences, strict=True))
 
 
 def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
