@@ -338,3 +338,46 @@ def test_folded_sums_match_enumeration(text: str) -> None:
     tree = parse(text)
     expected = brute_force(tree.dice(), lambda faces: roll(tree, ScriptedRoller(faces)).total)
     assert odds(text) == expected
+
+
+# ---------------------------------------------------------------------------
+# order statistics: the tail polynomial by Horner's rule
+
+
+def _binomial_tails(weights: dict[int, int], n: int, rank: int) -> dict[int, int]:
+    """The rank-th highest by the binomial tail written out per outcome (the old method)."""
+    from math import comb
+
+    total = sum(weights.values())
+    need = n - rank + 1
+    out: dict[int, int] = {}
+    below = 0
+    previous = 0
+    for v in sorted(weights):
+        below += weights[v]
+        tail = sum(comb(n, j) * below**j * (total - below) ** (n - j) for j in range(need, n + 1))
+        if tail != previous:
+            out[v] = tail - previous
+        previous = tail
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    weights=st.dictionaries(st.integers(-9, 9), st.integers(1, 30), min_size=1, max_size=7),
+    n=st.integers(1, 30),
+    data=st.data(),
+)
+def test_order_statistics_match_the_tails_written_out(
+    weights: dict[int, int], n: int, data: st.DataObject
+) -> None:
+    rank = data.draw(st.integers(1, n))
+    assert _weights(order_statistic(Distribution(weights), n, rank)) == _binomial_tails(
+        weights, n, rank
+    )
+
+
+@pytest.mark.parametrize(("n", "sides"), [(3, 12), (9, 6), (101, 20), (51, 100)])
+def test_medians_match_the_tails_written_out(n: int, sides: int) -> None:
+    die = dict.fromkeys(range(1, sides + 1), 1)
+    assert _weights(odds(f"{n}d{sides}med")) == _binomial_tails(die, n, (n + 1) // 2)

@@ -13,7 +13,6 @@ use: a program that only asks for odds never imports the rollers.
 from __future__ import annotations
 
 from math import log2
-from math import pow as float_pow
 from typing import TYPE_CHECKING, Any
 
 from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
@@ -130,8 +129,8 @@ def _pool_microseconds(n: int, s: int, select: str, keep: int) -> float:
         return steps * (0.25 + bits / 2500 + steps / 50000) + 2
     if select in ("kh", "kl"):
         return keep_microseconds(s, s - 1, n, keep, bits)
-    if select == "med":  # binomial tails: half the pool's terms per outcome
-        return s * (n // 2 + 1) * (0.5 + float_pow(bits / 900, 1.3)) + 2
+    if select == "med":  # Horner's rule on the tail polynomial: half the pool's degrees
+        return s * (n // 2 + 1) * (0.12 + bits / 12000) + 2
     return 0.2 * (n + s) + 2
 
 

@@ -927,8 +927,10 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
     """The ``rank``-th highest (1 = highest) of ``n`` independent rolls of ``d``.
 
     With ``F`` the weight at or below ``v``, the ``rank``-th highest is at most
-    ``v`` exactly when at least ``n - rank + 1`` rolls are: a binomial tail.
-    Each outcome's weight is the difference of consecutive tails.
+    ``v`` exactly when at least ``n - rank + 1`` rolls are: a binomial tail,
+    which is a polynomial in ``F``. Each outcome's weight is the difference of
+    consecutive tails. The highest and the lowest take :func:`_highest` and
+    :func:`_lowest`.
     """
     if not 1 <= rank <= n:
         raise _dice_error(f"rank {rank} is outside 1..{n}")
@@ -940,18 +942,18 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
     total = d._total
     need = n - rank + 1
     below = _cumulative(d._weights.values())  # F(v), ascending
-    above = [total - f for f in below]
-    # the tail for every outcome at once, one C-level pass per binomial term,
-    # summed from whichever end has fewer terms (the other is T**n less it)
-    upper = need > n - need
-    terms = range(need, n + 1) if upper else range(need)
-    tails = [0] * len(below)
-    for j in terms:
-        term = map(mul, map(pow, below, repeat(j)), map(pow, above, repeat(n - j)))
-        tails = list(map(add, tails, map(mul, repeat(comb(n, j)), term)))
-    if not upper:
-        everything = total**n
-        tails = [everything - t for t in tails]
+    # The tail sum(C(n,j) F**j (T-F)**(n-j), j >= need) is a polynomial in F:
+    # F**need * sum(a[k] F**(k-need)) with a[k] = (-1)**(k-need) C(n,k)
+    # C(k-1,need-1) T**(n-k). Horner's rule evaluates it for every outcome at
+    # once, one C-level pass of small-by-big multiplications per degree.
+    coefficients = [
+        (-1) ** (k - need) * comb(n, k) * comb(k - 1, need - 1) * total ** (n - k)
+        for k in range(need, n + 1)
+    ]
+    values = [coefficients[-1]] * len(below)
+    for a in reversed(coefficients[:-1]):
+        values = list(map(add, map(mul, values, below), repeat(a)))
+    tails = list(map(mul, values, map(pow, below, repeat(need))))
     out: dict[T, int] = {}
     previous = 0
     for v, tail in zip(d._weights, tails, strict=True):
