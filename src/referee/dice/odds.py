@@ -395,7 +395,7 @@ def _ordered(weights: dict[T, int]) -> dict[T, int]:
         return weights
     if ordered == keys:
         return weights
-    return {k: weights[k] for k in ordered}
+    return dict(zip(ordered, map(weights.__getitem__, ordered), strict=True))
 
 
 def _check_pairs(a: int, b: int) -> None:
