@@ -540,7 +540,7 @@ def _fair_counts(n: int, s: int) -> list[int]:
     if n == 1:  # one die is flat, two a triangle
         return [1] * s
     if n == 2:
-        return [min(m + 1, 2 * s - 1 - m) for m in range(2 * s - 1)]
+        return [*range(1, s), *range(s, 0, -1)]
     top = n * (s - 1)
     c = [0] * (top + 1)
     c[0] = 1
