@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from itertools import accumulate, repeat
 from math import comb, gcd
 from math import pow as float_pow
-from operator import add, mul, sub
+from operator import sub
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
@@ -941,22 +941,22 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
         return Distribution._raw(ends, d._total**n, ordered=True)
     total = d._total
     need = n - rank + 1
-    below = _cumulative(d._weights.values())  # F(v), ascending
     # The tail sum(C(n,j) F**j (T-F)**(n-j), j >= need) is a polynomial in F:
     # F**need * sum(a[k] F**(k-need)) with a[k] = (-1)**(k-need) C(n,k)
-    # C(k-1,need-1) T**(n-k). Horner's rule evaluates it for every outcome at
-    # once, one C-level pass of small-by-big multiplications per degree.
+    # C(k-1,need-1) T**(n-k), evaluated by Horner's rule (small-by-big steps).
     coefficients = [
         (-1) ** (k - need) * comb(n, k) * comb(k - 1, need - 1) * total ** (n - k)
-        for k in range(need, n + 1)
+        for k in range(n, need - 1, -1)
     ]
-    values = [coefficients[-1]] * len(below)
-    for a in reversed(coefficients[:-1]):
-        values = list(map(add, map(mul, values, below), repeat(a)))
-    tails = list(map(mul, values, map(pow, below, repeat(need))))
     out: dict[T, int] = {}
     previous = 0
-    for v, tail in zip(d._weights, tails, strict=True):
+    f = 0
+    for v, w in d._weights.items():
+        f += w
+        value = 0
+        for a in coefficients:
+            value = value * f + a
+        tail = value * f**need
         if tail != previous:
             out[v] = tail - previous
         previous = tail
