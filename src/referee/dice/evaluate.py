@@ -20,6 +20,7 @@ from referee.dice.odds import (
     Distribution,
     convolve,
     count_successes,
+    extreme_of_dice,
     keep_highest,
     keep_lowest,
     keep_microseconds,
@@ -254,6 +255,8 @@ def _odds(expr: Expr) -> Distribution[int]:
         n, s, sel = expr.count, expr.sides, expr.select
         if sel == "sum":
             return sum_of_dice(n, s)
+        if sel in ("kh", "kl") and expr.keep == 1:
+            return extreme_of_dice(n, s, highest=sel == "kh")
         if sel == "kh":
             return keep_highest(Distribution.die(s), n, expr.keep)
         if sel == "kl":

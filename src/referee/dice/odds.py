@@ -754,6 +754,22 @@ def _lowest(items: list[tuple[T, int]], n: int) -> dict[T, int]:
     return dict(zip([x for x, _ in items], differences, strict=True))
 
 
+def extreme_of_dice(n: int, sides: int, highest: bool = True) -> Distribution[int]:
+    """The highest (or lowest) of ``n`` fair dice: ``x**n - (x-1)**n`` ways for ``x``.
+
+    :func:`keep_highest` with ``keep=1`` on a die, without building the die.
+    """
+    if n < 1 or sides < 1:
+        raise _dice_error(f"cannot roll {n}d{sides}")
+    powers = _power_list(list(range(1, sides + 1)), n)
+    differences = list(map(sub, powers, [0, *powers[:-1]]))
+    if not highest:  # the lowest is x -> sides + 1 - x
+        differences.reverse()
+    return Distribution._raw(
+        dict(zip(range(1, sides + 1), differences, strict=True)), sides**n, ordered=True
+    )
+
+
 def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
     """The sum of the ``keep`` highest of ``n`` independent rolls of ``d``.
 
