@@ -2,8 +2,9 @@
 
 The ARM package reads d6 - d6 from a closed-form weight table, which is a
 lookup rather than a computation; the rows that carry the target therefore
-compute d6 - d6 with referee's dice engine from the text ``d6-d6`` (parse
-included) and apply the same check, as the peers do. The package's own
+compute the check with referee's dice engine from its text (``d6-d6+2``, and
+``d6-d6+d6>=2+2`` pushed: the push die adds 1 unless it shows a 1), parse
+included, as the peers compute theirs. The package's own
 functions are timed in separate rows for reference, and all agree exactly.
 """
 
@@ -54,19 +55,19 @@ def dyce_check(push: bool) -> tuple[Any, Fraction]:
     return h, Fraction(wins.get(True, 0), wins.total)
 
 
+CHECK_TEXT = f"d6-d6+{TOTAL - DIFFICULTY}"
+PUSHED_TEXT = f"d6-d6+d6>=2+{TOTAL - DIFFICULTY}"
+"""The push die adds 1 unless it shows a 1: in notation, one die counted if at least 2."""
+
+
 def computed_check(push: bool) -> tuple[Any, Fraction]:
-    """Ours, computed: d6 - d6 from text by referee's engine, the push die joined exactly.
+    """Ours, computed: the check's total from its text by referee's engine.
 
     The result distribution, the chance of success and, when pushed, the
-    shock the push costs (which the peers do not compute)."""
-    roll = odds("d6-d6")
-    base = TOTAL - DIFFICULTY
-    if not push:
-        result = roll.shift(base)
-        return result, result.at_least(0)
-    push_die = Distribution.die(6)
-    result = (roll + push_die.map(_push_bonus)).shift(base)
-    push_die.map(_push_cost)  # the shock the push costs (independent of the roll)
+    shock the push costs (2-5 on the push die; the peers do not compute it)."""
+    result = odds(PUSHED_TEXT if push else CHECK_TEXT)
+    if push:
+        Distribution.die(6).map(_push_cost)
     return result, result.at_least(0)
 
 

@@ -4,7 +4,9 @@ Usage: ``python bench/run.py [--quick] [module ...]`` (module names without
 ``bench_``, e.g. ``dice mneme``); with no names every ``bench_*.py`` runs.
 Each module's section goes to ``bench/results/<module>.md`` and RESULTS.md is
 rebuilt from all of them, so modules can be re-measured one at a time.
-``--quick`` takes fewer rounds and skips the audits (for development only).
+``--quick`` takes fewer rounds and skips the audits (for development only);
+``--assemble`` only rebuilds RESULTS.md from the stored sections (after
+editing ``NOTES.md``, the commentary on the targets placed under their table).
 """
 
 from __future__ import annotations
@@ -97,6 +99,8 @@ def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     names = [a for a in argv if not a.startswith("--")]
     names = names or sorted(p.stem[len("bench_") :] for p in HERE.glob("bench_*.py"))
+    if "--assemble" in argv:
+        names = []
     out_dir = HERE / "results"
     out_dir.mkdir(exist_ok=True)
     for name in names:
@@ -127,6 +131,9 @@ def main(argv: list[str]) -> int:
     for path in sorted(out_dir.glob("*.json")):
         all_targets += json.loads(path.read_text(encoding="utf-8"))
     parts = [header, _summary(all_targets)]
+    notes = HERE / "NOTES.md"
+    if notes.exists():
+        parts.append(notes.read_text(encoding="utf-8"))
     parts += [p.read_text(encoding="utf-8") for p in sorted(out_dir.glob("*.md"))]
     (HERE / "RESULTS.md").write_text("\n".join(parts), encoding="utf-8")
     missed = [t["label"] for t in all_targets if not t["met"]]
