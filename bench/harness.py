@@ -304,6 +304,14 @@ def _row(case: Case, slots: list[Slot]) -> dict[str, Any]:
     warm = [p[1][0] for p in peers.values() if p[1]]
     ratio = min(cold) / ours[0] if cold else None
     ratio_warm = min(warm) / ours_warm[0] if warm else None
+    # the least disturbed cold call of each (standard for micro-benchmarks; the
+    # target is judged on medians, which a loaded machine moves more for short calls)
+    fastest: dict[str, float] = {}
+    for slot in slots:
+        if not slot.warm and slot.samples:
+            fastest[slot.who] = min(fastest.get(slot.who, float("inf")), min(slot.samples))
+    peer_fastest = [fastest[lib] for lib in case.peers if lib in fastest]
+    ratio_min = min(peer_fastest) / fastest["ours"] if peer_fastest else None
     met = (case.target_us is None or ours[0] * 1e6 <= case.target_us) and (
         case.min_ratio is None or ratio is None or ratio >= case.min_ratio
     )
@@ -315,6 +323,7 @@ def _row(case: Case, slots: list[Slot]) -> dict[str, Any]:
         "peers": peers,
         "ratio": ratio,
         "ratio_warm": ratio_warm,
+        "ratio_min": ratio_min,
         "met": met,
     }
 
@@ -342,7 +351,7 @@ def markdown(title: str, rows: list[dict[str, Any]], audit: dict[str, Any] | Non
         head.append("ours µs (parsed, cold)")
     for lib in libs:
         head += [f"{lib} µs (cold)", f"{lib} µs (warm)"]
-    head += ["speed-up cold", "speed-up warm", "needed", "met"]
+    head += ["speed-up cold", "speed-up cold (minima)", "speed-up warm", "needed", "met"]
     lines = [f"## {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     used: dict[str, set[str]] = {}
     for r in rows:
@@ -360,6 +369,7 @@ def markdown(title: str, rows: list[dict[str, Any]], audit: dict[str, Any] | Non
                     cells.append(us(figure[0]) + mark)
                     used.setdefault(lib, set()).add(figure[1])
         cells.append("-" if r["ratio"] is None else f"{r['ratio']:.1f}×")
+        cells.append("-" if r["ratio_min"] is None else f"{r['ratio_min']:.1f}×")
         cells.append("-" if r["ratio_warm"] is None else f"{r['ratio_warm']:.1f}×")
         cells.append("-" if c.min_ratio is None else f"{c.min_ratio:g}×")
         cells.append("yes" if r["met"] else "**no**")
