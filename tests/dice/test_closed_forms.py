@@ -381,3 +381,15 @@ def test_order_statistics_match_the_tails_written_out(
 def test_medians_match_the_tails_written_out(n: int, sides: int) -> None:
     die = dict.fromkeys(range(1, sides + 1), 1)
     assert _weights(odds(f"{n}d{sides}med")) == _binomial_tails(die, n, (n + 1) // 2)
+
+
+@pytest.mark.parametrize("op", [">=", "<=", ">", "<", "="])
+def test_counting_dice_by_arithmetic_matches_counting_faces(op: str) -> None:
+    from referee.dice.odds import count_of_dice, count_successes
+
+    for sides in range(1, 8):
+        for n in range(0, 7):
+            for target in range(-1, sides + 3):
+                pool = Pool(max(n, 1), sides, op, target=max(target, 0))
+                by_faces = count_successes(Distribution.die(sides), n, pool.counts)
+                assert count_of_dice(n, sides, op, max(target, 0)) == by_faces, (n, sides, target)

@@ -19,7 +19,7 @@ from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
 from referee.dice.odds import (
     Distribution,
     convolve,
-    count_successes,
+    count_of_dice,
     extreme_of_dice,
     keep_highest,
     keep_lowest,
@@ -263,7 +263,7 @@ def _odds(expr: Expr) -> Distribution[int]:
             return keep_lowest(Distribution.die(s), n, expr.keep)
         if sel == "med":
             return median_of(Distribution.die(s), n)
-        return count_successes(Distribution.die(s), n, expr.counts)
+        return count_of_dice(n, s, sel, expr.target)
     if isinstance(expr, BinOp) and expr.op == "*":
         return _odds(expr.left) * _odds(expr.right)
     return _sum_odds(_terms(expr))

@@ -996,6 +996,37 @@ def count_successes(
     return Distribution._raw({k: w for k, w in out.items() if w}, d._total**n, ordered=True)
 
 
+def count_of_dice(n: int, sides: int, op: str, target: int) -> Distribution[int]:
+    """How many of ``n`` fair dice show a face ``op`` ``target`` (``>=``, ``<=``, ``>``,
+    ``<``, ``=``): :func:`count_successes` on a die, the faces counted by arithmetic
+    and each binomial term from the one before."""
+    if n < 0 or sides < 1:
+        raise _dice_error(f"cannot roll {n}d{sides}")
+    if op == ">=":
+        hits = sides - max(target, 1) + 1
+    elif op == ">":
+        hits = sides - max(target + 1, 1) + 1
+    elif op == "<=":
+        hits = min(target, sides)
+    elif op == "<":
+        hits = min(target - 1, sides)
+    elif op == "=":
+        hits = 1 if 1 <= target <= sides else 0
+    else:
+        raise _dice_error(f"unknown comparison {op!r}")
+    hits = max(hits, 0)
+    misses = sides - hits
+    total = sides**n
+    if not hits or not misses:
+        return Distribution._raw({n if hits else 0: total}, total, ordered=True)
+    weights = {}
+    w = misses**n
+    for k in range(n + 1):
+        weights[k] = w
+        w = w * (n - k) * hits // ((k + 1) * misses)
+    return Distribution._raw(weights, total, ordered=True)
+
+
 def joint(*dists: Distribution[Any]) -> Distribution[tuple[Any, ...]]:
     """The joint distribution of independent variables, as tuples of outcomes."""
     result: Distribution[tuple[Any, ...]] = Distribution._raw({(): 1}, 1)
