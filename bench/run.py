@@ -32,26 +32,27 @@ Written by `make bench` (`python bench/run.py`). Machine: 2 cores shared with ot
 **Method, in one paragraph a sceptic can rerun.** Every case is a question answered by
 referee and, where they can answer it, by icepool and dyce, each in every formulation
 listed under its table (the fastest one counts). Before anything is timed, each answer is
-turned into exact fractions and compared with ours; a mismatch stops the run. Then the
-case is timed in rounds: in each round every formulation is timed **cold** (every cache of
-all three libraries cleared just before the call: functools caches, referee's parse cache
-and memo of sums, icepool's cached dice, binomial rows and its evaluators' dungeon caches)
-and **warm** (called once untimed just before, caches kept), the slots in a newly shuffled
-order each round (seed {seed}), until each slot has at least 5 samples and 1.5 s of calls
-or 31 rounds; a call slower than a second is taken once. Figures are medians of single
-calls in microseconds. Ours is timed **from the text** (parsing included: the question a
-user types); "parsed" is the same on an expression parsed beforehand. "speed-up" is the
-best peer's median over ours, cold against cold and warm against warm; the target is the
-cold one. "minima" divides each side's fastest cold call instead (the least disturbed by
-other work on the machine, which slows short calls most). The coldness audit then times each case's first call in fresh interpreters,
-after warming up on a different case and clearing caches, so a cache the clearing missed
-would show as an in-process figure far below the fresh one (fresh figures run higher for
-every library alike: first calls in a new process run on cold interpreter caches).
-Imports and command lines are timed as whole fresh processes with bytecode caches written
-first for every library, as after an install (this machine's shell sets
-`PYTHONDONTWRITEBYTECODE`, which would otherwise recompile referee, installed from `src/`,
-at every start while the peers ship compiled).
-Rerun: `make bench` (or `.venv/bin/python bench/run.py dice`), `BENCH_SEED` to reshuffle.
+turned into exact fractions and compared with ours; a formulation that disagrees is not
+timed and is named under the table. Then the case is timed in rounds: in each round every
+formulation is timed **cold** (every cache of all three libraries cleared just before the
+call: functools caches, referee's parse cache and memo of sums, icepool's cached dice,
+binomial rows and its evaluators' dungeon caches) and **warm** (called once untimed just
+before, caches kept), the slots in a newly shuffled order each round (seed {seed}), until
+each slot has at least 5 samples and 1.5 s of calls or 31 rounds; a call slower than a
+second is taken once. Figures are medians of single calls in microseconds. Ours is timed
+**from the text** (parsing included: the question a user types); "parsed" is the same on
+an expression parsed beforehand. "speed-up" is the best peer's median over ours, cold
+against cold and warm against warm; the target is the cold one. "minima" divides each
+side's fastest cold call instead (the least disturbed by other work on the machine, which
+slows the shortest calls most). The coldness audit then re-times each case in fresh
+interpreters, after warming up on a different case: the first call, and the median of
+eight more with every cache cleared before each, so a cache the clearing missed would
+show as an in-process figure far below the fresh cleared repeats. Imports and command
+lines are timed as whole fresh processes with bytecode caches written first for every
+library, as after an install (this machine's shell sets `PYTHONDONTWRITEBYTECODE`, which
+would otherwise recompile referee, installed from `src/`, at every start while the peers
+ship compiled). Rerun: `make bench` (or `.venv/bin/python bench/run.py dice`),
+`BENCH_SEED` to reshuffle.
 """
 
 
