@@ -34,7 +34,8 @@ referee and, where they can answer it, by icepool and dyce, each in every formul
 listed under its table (the fastest one counts). Before anything is timed, each answer is
 turned into exact fractions and compared with ours; a formulation that disagrees is not
 timed and is named under the table. Then the case is timed in rounds: in each round every
-formulation is timed **cold** (every cache of all three libraries cleared just before the
+formulation is timed **cold** (after ten untimed cold calls of each formulation, so the
+interpreter has settled on its code; every cache of all three libraries cleared just before the
 call: functools caches, referee's parse cache and memo of sums, icepool's cached dice,
 binomial rows and its evaluators' dungeon caches) and **warm** (called once untimed just
 before, caches kept), the slots in a newly shuffled order each round (seed {seed}), until
