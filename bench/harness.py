@@ -380,9 +380,9 @@ def markdown(title: str, rows: list[dict[str, Any]], audit: dict[str, Any] | Non
                     mark = "¹" if figure[2] == 1 else ""
                     cells.append(us(figure[0]) + mark)
                     used.setdefault(lib, set()).add(figure[1])
-        cells.append("-" if r["ratio"] is None else f"{r['ratio']:.1f}×")
-        cells.append("-" if r["ratio_min"] is None else f"{r['ratio_min']:.1f}×")
-        cells.append("-" if r["ratio_warm"] is None else f"{r['ratio_warm']:.1f}×")
+        for key in ("ratio", "ratio_min", "ratio_warm"):
+            v = r[key]
+            cells.append("-" if v is None else f"{v:.2f}×" if v < 10 else f"{v:.0f}×")
         cells.append("-" if c.min_ratio is None else f"{c.min_ratio:g}×")
         cells.append("yes" if r["met"] else "**no**")
         lines.append("| " + " | ".join(cells) + " |")

@@ -57,6 +57,11 @@ ship compiled). Rerun: `make bench` (or `.venv/bin/python bench/run.py dice`),
 """
 
 
+def _times(ratio: float) -> str:
+    """A speed-up with enough digits to show which side of a target it falls."""
+    return f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×"
+
+
 def _targets(title: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     found = []
     for r in rows:
@@ -66,8 +71,8 @@ def _targets(title: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         peers = [p[0][0] for p in r["peers"].values() if p[0]]
         if case.min_ratio is not None and peers:
             figure = (
-                f"{r['ratio']:.1f}× ({us(r['ours'][0])} µs vs {us(min(peers))} µs); "
-                f"minima {r['ratio_min']:.1f}×"
+                f"{_times(r['ratio'])} ({us(r['ours'][0])} µs vs {us(min(peers))} µs); "
+                f"minima {_times(r['ratio_min'])}"
             )
             needed = f"≥ {case.min_ratio:g}× best peer"
         else:
