@@ -16,8 +16,15 @@ from dyce import H
 from dyce.evaluation import expand
 
 from harness import Case, exact_view
-from referee.systems.mongrel.checks import check_odds, exact_stat, full_stat, meets, needs
-from referee.systems.mongrel.sorcery import occult_attack
+from referee.systems.mongrel.checks import (
+    check_odds,
+    effect_odds,
+    exact_stat,
+    full_stat,
+    meets,
+    needs,
+)
+from referee.systems.mongrel.sorcery import occult_effect_odds
 
 TITLE = "Mongrel"
 
@@ -117,8 +124,7 @@ def _net(bonus: int) -> Any:
 
 
 def _ours_occult() -> Any:
-    proc = occult_attack(6, 6, 4, 3, resist_dice=4, resist_spirit=4, resist_identity=2)
-    return proc.odds().map(lambda r: r.effect)
+    return occult_effect_odds(6, 6, 4, 3, resist_dice=4, resist_spirit=4, resist_identity=2)
 
 
 def _result_view(result: Any) -> Any:
@@ -158,7 +164,7 @@ def cases() -> list[Case]:
     out.append(
         Case(
             "6d6 under 4, Identity 2: Effect",
-            lambda: check_odds(6, 4, "under", 2).map(lambda r: r.effect if r.success else 0),
+            lambda: effect_odds(6, 4, "under", 2),
             {
                 "icepool": {
                     "(6 @ (d6 <= 4)).map(effect)": lambda: (6 @ (icepool.d6 <= 4)).map(_effect(2))
@@ -168,7 +174,7 @@ def cases() -> list[Case]:
                 },
             },
             min_ratio=3,
-            note="the package's check_odds mapped to Effect (what effect_odds does)",
+            note="the package's effect_odds: the Effect read off the binomial row",
         )
     )
     out.append(
@@ -209,7 +215,7 @@ def cases() -> list[Case]:
                     )
                 },
             },
-            note="working and Resist as one Procedure (combine of the two statistics)",
+            note="occult_effect_odds: each check's results combined by the net-Effect rule",
         )
     )
     return out
