@@ -31,6 +31,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.dice.odds import Distribution
@@ -377,8 +378,9 @@ SYSTEMS: dict[str, str] = {
 """Game name -> the package that implements it (imported on first use)."""
 
 
+@cache
 def names() -> tuple[str, ...]:
-    """The games whose packages are installed, in registry order."""
+    """The games whose packages are installed, in registry order (looked up once)."""
     from importlib.util import find_spec
 
     return tuple(n for n, mod in SYSTEMS.items() if find_spec(mod) is not None)

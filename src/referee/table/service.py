@@ -130,6 +130,7 @@ class TableService:
         self.store = store
         self.snapshot_every = snapshot_every
         self._cache: dict[str, TableState] = {}
+        self._rows: dict[str, TableRow] = {}
         self._views: dict[tuple[str, str | None, Role], TableState] = {}
         self._subscribers: dict[str, list[Callable[[Event], None]]] = {}
         self._published: dict[str, int] = {}
@@ -139,8 +140,15 @@ class TableService:
     # -- reading ---------------------------------------------------------------
 
     def table(self, ref: str) -> TableRow:
-        """The table called ``ref`` (id or name)."""
-        return self.store.find(ref)
+        """The table called ``ref`` (id or name); a table's id, name and game never change,
+        so each is looked up once."""
+        with self._lock:
+            found = self._rows.get(ref)
+        if found is None:
+            found = self.store.find(ref)
+            with self._lock:
+                self._rows[ref] = found
+        return found
 
     def load(self, ref: str) -> TableState:
         """The whole truth of a table at its newest event (cached; catches up with writers
@@ -348,7 +356,12 @@ class TableService:
         for attempt in range(RETRIES):
             if attempt:
                 time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** min(attempt, 8))))
-            ts = self.load(tid)
+            # a first try writes on the cached state with no read: if another process got
+            # ahead, its event holds the seq and the insert fails, and the retry loads
+            with self._lock:
+                ts = self._cache.get(tid) if attempt == 0 else None
+            if ts is None or (expect is not None and ts.seq != expect):
+                ts = self.load(tid)
             if expect is not None and ts.seq != expect:
                 raise StaleTable(
                     f"table {ts.name!r} is at event {ts.seq}, not {expect}: reload and try again"

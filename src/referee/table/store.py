@@ -91,6 +91,10 @@ snapshots_t = Table(
 )
 
 
+_INSERT_EVENT = insert(events_t)
+"""One compiled statement for every append (parameters per event)."""
+
+
 class StoreError(RulesError):
     """The database cannot be reached, or holds what it should not."""
 
@@ -244,7 +248,7 @@ class Store:
         """Insert one event at its seq; :class:`SeqTaken` if that seq is already there."""
         try:
             with self._write() as conn:
-                conn.execute(insert(events_t).values(**_row(event)))
+                conn.execute(_INSERT_EVENT, _row(event))
                 if self.dialect == "postgresql":  # delivered to listeners on commit
                     conn.execute(
                         text("SELECT pg_notify(:channel, :payload)"),
