@@ -28,6 +28,9 @@ Memo = Hashable
 SIDES = ("a", "b")
 """The two sides of a conflict; a verdict is one of them, ``"draw"`` or ``"endless"``."""
 
+VERDICT_CODES: dict[str, int] = {"a": 0, "b": 1, "draw": 2, "endless": 3}
+"""Verdicts as small integers (the simulator's arrays)."""
+
 
 @dataclass(frozen=True)
 class Step:
