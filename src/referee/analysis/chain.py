@@ -21,7 +21,7 @@ from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes
 from .errors import AnalysisError, ChainTooLarge
 from .model import ConflictModel, Memo, Step
 
-MAX_STATES = 4_000
+MAX_STATES = 20_000
 """The most states an exact chain explores by default."""
 
 ESTIMATE_LIMIT = 10**14

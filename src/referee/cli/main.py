@@ -217,8 +217,9 @@ def _game_cli(name: str) -> Any:
     return importlib.import_module(spec_name)
 
 
-GROUPS: tuple[str, ...] = (*SYSTEMS, "table")
-"""The command groups beside the core commands: one per game, and the live table."""
+GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "analyze")
+"""The command groups beside the core commands: one per game, the live table and the
+designer analysis."""
 
 _registered: set[str] = set()
 
@@ -232,6 +233,11 @@ def _register(name: str) -> None:
         from referee.cli.table import app as table_app
 
         app.add_typer(table_app, name="table")
+        return
+    if name == "analyze":
+        from referee.cli.analyze import app as analyze_app
+
+        app.add_typer(analyze_app, name="analyze")
         return
     module = _game_cli(name)
     if module is not None:
