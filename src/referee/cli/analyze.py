@@ -23,6 +23,10 @@ PARAM_HELP = "A parameter NAME=VALUE (repeatable); see docs/analysis.md for each
 PNG_OPTION: Any = typer.Option(None, "--png", help="Write the chart as PNG to this file.")
 SVG_OPTION: Any = typer.Option(None, "--svg", help="Write the chart as SVG to this file.")
 CSV_OPTION: Any = typer.Option(None, "--csv", help="Write the numbers as CSV to this file.")
+PARAM_OPTION: Any = typer.Option(None, "--param", "-p", help=PARAM_HELP)
+GRID_OPTION: Any = typer.Option(
+    None, "--grid", help="AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)"
+)
 
 
 def _pairs(items: list[str] | None, what: str) -> dict[str, Any]:
@@ -53,7 +57,7 @@ def _charts(png: str | None, svg: str | None, draw: Any) -> None:
 @handle_errors
 def compare(
     game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
-    param: list[str] = typer.Option(None, "--param", "-p", help=PARAM_HELP),
+    param: list[str] = PARAM_OPTION,
     show: str = typer.Option("at-least", "--show", help="exact, at-least or at-most"),
     csv_path: str | None = CSV_OPTION,
     png: str | None = PNG_OPTION,
@@ -94,7 +98,7 @@ def compare(
 @handle_errors
 def curve(
     game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
-    param: list[str] = typer.Option(None, "--param", "-p", help=PARAM_HELP),
+    param: list[str] = PARAM_OPTION,
     csv_path: str | None = CSV_OPTION,
     png: str | None = PNG_OPTION,
     svg: str | None = SVG_OPTION,
@@ -181,7 +185,7 @@ def conflict(
     side_a: str | None = A_OPTION,
     side_b: str | None = B_OPTION,
     policy: list[str] = POLICY_OPTION,
-    param: list[str] = typer.Option(None, "--param", "-p", help=PARAM_HELP),
+    param: list[str] = PARAM_OPTION,
     options: str | None = OPTIONS_OPTION,
     override: list[str] = OVERRIDE_OPTION,
     simulate: bool = typer.Option(False, "--simulate", help="Monte Carlo instead of exact"),
@@ -232,14 +236,12 @@ def conflict(
 @handle_errors
 def sweep(
     game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
-    grid: list[str] = typer.Option(
-        None, "--grid", help="AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)"
-    ),
+    grid: list[str] = GRID_OPTION,
     seat: list[str] = SEAT_OPTION,
     side_a: str | None = A_OPTION,
     side_b: str | None = B_OPTION,
     policy: list[str] = POLICY_OPTION,
-    param: list[str] = typer.Option(None, "--param", "-p", help=PARAM_HELP),
+    param: list[str] = PARAM_OPTION,
     options: str | None = OPTIONS_OPTION,
     runs: int = typer.Option(20_000, "--runs", help="simulated conflicts per cell"),
     seed: int = typer.Option(0, "--seed", help="the sweep's seed (each cell derives its own)"),
