@@ -60,6 +60,7 @@ class Seat:
     sheet: Sheet
     wounds: int = 0
     tags: Mapping[str, int] = field(default_factory=dict)
+    kit: tuple[Sheet, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class ToyRules(Ruleset[Sheet, State, Options]):
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         chars = dict(state.characters)
         old = chars.get(cid)
-        chars[cid] = Seat(sheet) if old is None else Seat(sheet, old.wounds, old.tags)
+        chars[cid] = Seat(sheet) if old is None else Seat(sheet, old.wounds, old.tags, old.kit)
         return State(chars, state.pending, state.round)
 
     def plan(self, action: Action, state: State, options: Options) -> Plan:
@@ -326,6 +327,11 @@ def test_apply_changes_paths_mappings_values_and_errors() -> None:
         apply_changes(state, [Change("ann", "sheet.name", delta=1)])
     with pytest.raises(RulesError, match=r"ann\.wounds"):
         apply_changes(state, [Change("ann", "wounds", value="many")])
+    kitted = apply_changes(state, [Change("ann", "kit", value=[{"name": "rope"}, {"name": "axe"}])])
+    kitted = apply_changes(kitted, [Change("ann", "kit.1.skill", delta=2)])
+    assert kitted.characters["ann"].kit == (Sheet("rope"), Sheet("axe", 2))
+    with pytest.raises(RulesError, match=r"no item 5 \(it has 2\)"):
+        apply_changes(kitted, [Change("ann", "kit.5.skill", delta=1)])
 
 
 @given(st.lists(st.tuples(st.sampled_from(["ann", "bob"]), st.integers(-5, 5)), max_size=12))

@@ -57,7 +57,10 @@ class Problem:
     value: Any = None
 
     def __str__(self) -> str:
-        shown = "" if self.value is None else f" (value: {self.value!r})"
+        text = repr(self.value)
+        if len(text) > 80:  # a message names the value, never echoes a huge input back
+            text = text[:77] + "..."
+        shown = "" if self.value is None else f" (value: {text})"
         return f"{self.field}: {self.message}{shown} [{self.rule}]"
 
 

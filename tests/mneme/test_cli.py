@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -87,7 +90,26 @@ def test_attack_odds_with_target_sheet(capsys: pytest.CaptureFixture[str], tmp_p
         _run(capsys, "mneme", "attack-odds", "3d6-2", "-n", "3", "--sheet", str(sheet), "--json")[1]
     )
     total = sum(int(p.split("/")[0]) / int(p.split("/")[1]) for p in data["conditions"].values())
-    assert abs(total - 1) < 1e-12 and "p_bleeding" in data and "p_massive_damage" in data
+    assert abs(total - 1) < 1e-12
+    # by hand, from the text: three 3d6-2 rolls (no armour: -a defaults to 0) against Ada
+    # (HP 24): Bleeding when one roll reaches 8 (24 // 3), massive damage above 24 in all
+    one = Counter(a + b + c - 2 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
+    below = sum(w for v, w in one.items() if v < 8)
+    assert data["p_bleeding"] == _frac(216**3 - below**3, 216**3)
+    three = Counter()
+    for x, wx in one.items():
+        for y, wy in one.items():
+            for z, wz in one.items():
+                three[x + y + z] += wx * wy * wz
+    over = sum(w for v, w in three.items() if v > 24)
+    assert data["p_massive_damage"] == _frac(over, 216**3)
+    dying = _frac(over, 216**3)
+    assert data["conditions"]["Dying"] == dying  # Ada is unhurt: Dying is damage > HP
+
+
+def _frac(num: int, den: int) -> str:
+    f = Fraction(num, den)
+    return f"{f.numerator}/{f.denominator}"
 
 
 def test_attack_and_take_damage(capsys: pytest.CaptureFixture[str]) -> None:
@@ -231,19 +253,56 @@ def test_scale_notation_on_the_command_line(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_typed_modifiers_of_one_kind_do_not_stack(capsys: pytest.CaptureFixture[str]) -> None:
-    """Ch. 2, Modifiers to Rolls: two sights (+1, +2) give +2; two conditions (-1, -2)
-    give the more favourable -1; a check at 8 with 3+3 rolls 6 + 1 = 7, Fail Effect 1."""
+    """Ch. 2, Modifiers to Rolls: two sights (+1, +2) give +2. Conditions stack one way,
+    by number or by preset (issue 10): one condition named twice (rain -1 and -2) counts
+    once, the more favourable -1; a check at 8 with 3+3 rolls 6 + 2 - 1 = 7, Fail Effect 1."""
     mods = ["--mod", "1:equipment:red dot", "--mod", "2:Equipment:scope"]
-    mods += ["--mod=-1:condition:rain", "--mod=-2:conditions:dark"]
+    mods += ["--mod=-1:condition:rain", "--mod=-2:conditions:Rain"]
     code, out, _ = _run(capsys, "mneme", "check", *mods, "--faces", "3,3", "--json")
     data = json.loads(out)
     assert code == 0 and data["modifier"] == 1 and data["roll"] == 7 and data["effect"] == -1
-    assert data["details"]["dropped_modifiers"] == ["+1 red dot", "-2 dark"]
+    assert data["details"]["dropped_modifiers"] == ["+1 red dot", "-2 Rain"]
     odds = json.loads(_run(capsys, "mneme", "odds", *mods[:4], "-d", "10", "--json")[1])
     assert odds == json.loads(_run(capsys, "mneme", "odds", "-m", "2", "-d", "10", "--json")[1])
     assert odds["p_success"] == "5/12"  # 2d6 >= 8
     code, _, err = _run(capsys, "mneme", "check", "--mod", "1:luck")
     assert code != 0 and "kind must be one of" in err and err.count("\n") == 1
+
+
+def test_conditions_by_number_and_by_preset_stack_alike(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 10: two different numeric conditions (rain -1, dark -2) add up to -3, as two
+    different presets do (concealment:partial +1 and outnumbered:significant +2 -> 8 + 3);
+    both give 2d6 >= 11 (3/36). The same condition twice counts once, by number or preset.
+    Option condition_stacking='one_kind': only the most favourable condition applies."""
+    numbers = ["--mod=-1:condition:rain", "--mod=-2:condition:dark"]
+    presets = ["--condition", "concealment:partial", "--condition", "outnumbered:significant"]
+    by_number = json.loads(_run(capsys, "mneme", "odds", *numbers, "--json")[1])
+    by_preset = json.loads(_run(capsys, "mneme", "odds", *presets, "--json")[1])
+    assert by_number["p_success"] == by_preset["p_success"] == "1/12"
+    twice = ["--condition", "cover:partial", "--condition", "cover:full"]
+    assert json.loads(_run(capsys, "mneme", "odds", *twice, "--json")[1])["p_success"] == "5/18"
+    same = ["--mod=-1:condition:cover", "--mod=-4:condition:cover"]
+    assert json.loads(_run(capsys, "mneme", "odds", *same, "--json")[1])["p_success"] == "5/18"
+
+
+def test_every_command_takes_the_tables_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 10: every command reads --options FILE (the table's house rules)."""
+    from referee.cli.mneme import app
+
+    one_kind = tmp_path / "options.json"
+    one_kind.write_text(json.dumps({"condition_stacking": "one_kind"}))
+    numbers = ["--mod=-1:condition:rain", "--mod=-2:condition:dark", "--json"]
+    argv = ["mneme", "odds", *numbers, "--options", str(one_kind)]
+    assert json.loads(_run(capsys, *argv)[1])["p_success"] == "5/18"  # only -1: 2d6 >= 9
+    for command in app.registered_commands:
+        if command.name == "actions":  # the generic list of action types: no table involved
+            continue
+        assert command.callback is not None
+        assert "options_file" in inspect.signature(command.callback).parameters, command.name
 
 
 def test_advantage_and_disadvantage_cancel_on_the_command_line(

@@ -124,9 +124,10 @@ def test_attack_odds_with_a_sheet_weapon(
     argv = ["mneme", "attack-odds", "--weapon", "Broadsword", "--attacker", str(ada)]
     code, out, _ = _run(capsys, *argv, "--rolls", "2", "--armour", "3", "--json")
     _, plain, _ = _run(
-        capsys, "mneme", "attack-odds", "3d3-2", "-n", "2", "-a", "3", "-r", "1", "--json"
+        capsys, "mneme", "attack-odds", "3d3-2", "-n", "2", "-a", "3", "-r", "2", "--json"
     )
-    # the broadsword's RoA 1 keeps the better of the two 3d3-5 rolls
+    # the sheet's broadsword (3d3-2, RoA 2: the text's SE 1 makes two broadsword rolls)
+    # gives the odds of the same damage typed out: two 3d3-5 rolls, both counting
     assert code == 0 and json.loads(out) == json.loads(plain)
     code, _, err = _run(capsys, "mneme", "attack-odds", "--weapon", "Broadsword")
     assert code != 0 and "--attacker" in err

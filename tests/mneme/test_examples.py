@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -11,10 +12,23 @@ from referee.dice.odds import Distribution, keep_highest
 from referee.dice.roller import ScriptedRoller
 from referee.systems.base import Modifier
 from referee.systems.mneme import RULESET
-from referee.systems.mneme.actions import Attack, Check, Mitigating, TakeDamage, Threat
-from referee.systems.mneme.damage import DamageSpec, Target, dealt, per_roll_odds
+from referee.systems.mneme.actions import (
+    Attack,
+    Check,
+    CheckInputs,
+    Mitigating,
+    TakeDamage,
+    Threat,
+)
+from referee.systems.mneme.damage import (
+    DamageSpec,
+    Target,
+    damage_odds,
+    dealt,
+    per_roll_odds,
+    roll_count,
+)
 from referee.systems.mneme.effects import (
-    DISCREPANCIES,
     combined_difficulty,
     costly_success,
     median_duration,
@@ -24,9 +38,11 @@ from referee.systems.mneme.effects import (
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.scale import armour_notation, damage_notation, hp_notation, points
 from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.state import State, seated
 from referee.systems.mneme.tables import DIFFICULTY, PRINTED_ODDS
 
 OPT = Options()
+EMPTY = State()
 
 EXACT = {
     3: Fraction(35, 36),
@@ -49,7 +65,7 @@ EXACT = {
 @pytest.mark.parametrize("difficulty", sorted(EXACT))
 def test_difficulty_table_odds(difficulty: int) -> None:
     """Ch. 2, Difficulty Number Table: exact odds with no modifiers, and the printed %."""
-    p = RULESET.odds(Check(difficulty=difficulty), None, OPT).at_least(0)
+    p = RULESET.odds(Check(difficulty=difficulty), EMPTY, OPT).at_least(0)
     assert p == EXACT[difficulty]
     printed = PRINTED_ODDS[difficulty]
     if printed == "N/A":
@@ -67,7 +83,7 @@ def test_difficulty_names() -> None:
 def test_fail_effect_example() -> None:
     """Ch. 2: Difficulty 8, Dice Roll 5 -> a Fail Effect of degree 3."""
     roller = ScriptedRoller([2, 3])
-    out = RULESET.resolve(Check(difficulty=8), None, roller, OPT)
+    out = RULESET.resolve(Check(difficulty=8), EMPTY, roller, OPT)
     roller.assert_exhausted()
     assert out.details["roll"] == 5 and out.result == -3
     assert out.details["fail_effect"] == 3 and out.success is False
@@ -82,7 +98,7 @@ def test_mitigation_example() -> None:
         mitigating=Mitigating(conditions=3, cover=2, skill=2),
     )
     roller = ScriptedRoller([1, 1])
-    out = RULESET.resolve(check, None, roller, OPT)
+    out = RULESET.resolve(check, EMPTY, roller, OPT)
     assert out.details["roll"] == 6
     assert out.details["fail_effect"] == 7
     assert out.details["mitigation"] == [7, 4, 2, 0]
@@ -95,7 +111,7 @@ def test_costly_success_example() -> None:
     """Ch. 2 / ch. 7: a failure by 2 taken as a Costly Success costs a Fail Effect of 7."""
     assert costly_success(2, OPT) == 7
     out = RULESET.resolve(
-        Check(difficulty=8, costly_success=True), None, ScriptedRoller([3, 3]), OPT
+        Check(difficulty=8, costly_success=True), EMPTY, ScriptedRoller([3, 3]), OPT
     )
     assert out.result == -2 and out.success is True
     assert out.details["costly_success"] == {"fail_effect": 7, "success_effect": 0}
@@ -103,97 +119,123 @@ def test_costly_success_example() -> None:
 
 def test_automatic_rifle_success_effect_2() -> None:
     """Ch. 7: Difficulty 12, Dice Result 14 -> SE 2 -> three 3d6-2 rolls at RoA 4."""
-    rifle = DamageSpec("3d6-2", rate_of_attack=4)
-    attack = Attack(Check(difficulty=12, modifiers=(Modifier(2, "skill", "competence"),)), rifle)
+    check = CheckInputs(difficulty=12, modifiers=(Modifier(2, "skill", "competence"),))
+    attack = Attack(check=check, damage="3d6-2", rate_of_attack=4)
     roller = ScriptedRoller([6, 6, 3, 4, 5, 6, 6, 1, 2, 2, 2])
-    out = RULESET.resolve(attack, None, roller, OPT)
+    out = RULESET.resolve(attack, EMPTY, roller, OPT)
     roller.assert_exhausted()
     assert out.details["roll"] == 14 and out.details["success_effect"] == 2
     rolls = out.details["weapon_rolls"]
     assert rolls["raw"] == [10, 11, 4] and rolls["kept"] == [True, True, True]
     assert out.details["damage_dealt"] == 25
+    assert roll_count(2, 4, OPT) == (3, 3)  # "deals 3d6-2 damage 3 times"
 
 
 def test_broadsword_against_armour_3() -> None:
     """Ch. 7: SE 1 -> two 3d3-2 broadsword rolls; against Armor 3, two sets of 3d3-5."""
-    sword = DamageSpec("3d3-2")
-    attack = Attack(Check(difficulty=8), sword, Target(armour=3))
+    attack = Attack(check=CheckInputs(difficulty=8), damage="3d3-2", armour=Target(armour=3))
     roller = ScriptedRoller([4, 5, 3, 3, 3, 1, 1, 2])
-    out = RULESET.resolve(attack, None, roller, OPT)
+    out = RULESET.resolve(attack, EMPTY, roller, OPT)
     rolls = out.details["weapon_rolls"]
     assert out.details["success_effect"] == 1 and len(rolls["raw"]) == 2
     assert rolls["raw"] == [7, 2] and rolls["dealt"] == [4, 0]
     per_roll = odds("3d3-5").clamp(low=0)
     # two independent sets of 3d3-5 (damage never negative), given SE 1
-    assert keep_highest(per_roll, 2, 2) == _damage_given(attack, 1)
+    assert roll_count(1, None, OPT) == (2, 2)
+    assert keep_highest(per_roll, 2, 2) == _damage_given(DamageSpec("3d3-2"), 1, Target(3))
 
 
-def _damage_given(attack: Attack, se: int) -> Distribution[int]:
-    from referee.systems.mneme.damage import damage_odds
-
-    return damage_odds(attack.weapon, se + 1, attack.target, effect_degree=se, options=OPT)
+def _damage_given(spec: DamageSpec, se: int, target: Target, options: Options = OPT) -> Any:
+    """The damage an attack deals at a known Success Effect."""
+    rolls, keep = roll_count(se, spec.rate_of_attack, options)
+    return damage_odds(spec, rolls, target, effect_degree=se, options=options, keep=keep)
 
 
 def test_automatic_rifle_success_effect_3_rate_3_armour_5() -> None:
-    """Ch. 7: SE 3 with RoA 3 -> three 3d6 rolls count; against Armor 5, 3d6-5 each."""
-    rifle = DamageSpec("3d6", rate_of_attack=3)
-    attack = Attack(
-        Check(difficulty=8, modifiers=(Modifier(3, "skill", "competence"),)),
-        rifle,
-        Target(armour=5),
-    )
-    faces = [4, 4, 6, 6, 6, 1, 1, 1, 5, 5, 5, 2, 3, 4]  # check, then four 3d6
-    out = RULESET.resolve(attack, None, ScriptedRoller(faces), OPT)
+    """Ch. 7, Example: Success Effect Damage Rolls: "A Success Effect of 3 results in three
+    (3) 3d6 automatic rifle damage rolls (if RoA is 3). Against an Armor of 5, roll three
+    (3) sets of 3d6-5." The Effect does not exceed the RoA, so three rolls are made, all
+    counting: mean 3 x E[max(0, 3d6 - 5)] = 16.57 (not four rolls keeping three, 19.55)."""
+    check = CheckInputs(difficulty=8, modifiers=(Modifier(3, "skill", "competence"),))
+    attack = Attack(check=check, damage="3d6", rate_of_attack=3, armour=Target(armour=5))
+    faces = [4, 4, 6, 6, 6, 1, 1, 1, 5, 5, 5]  # check (SE 3), then three 3d6
+    roller = ScriptedRoller(faces)
+    out = RULESET.resolve(attack, EMPTY, roller, OPT)
+    roller.assert_exhausted()
     rolls = out.details["weapon_rolls"]
     assert out.details["success_effect"] == 3
-    assert rolls["raw"] == [18, 3, 15, 9]
-    assert rolls["dealt"] == [13, 0, 10, 4]
-    assert rolls["kept"] == [True, False, True, True] and out.details["damage_dealt"] == 27
-    per_roll = odds("3d6-5").clamp(low=0)
-    assert _damage_given(attack, 3) == keep_highest(per_roll, 4, 3)
-    # the example's "three sets" is reported as a discrepancy with the RoA rule
-    assert any("three sets of 3d6-5" in d for d in DISCREPANCIES)
+    assert rolls["raw"] == [18, 3, 15] and rolls["dealt"] == [13, 0, 10]
+    assert rolls["kept"] == [True, True, True] and out.details["damage_dealt"] == 23
+    assert roll_count(3, 3, OPT) == (3, 3)
+    given = _damage_given(DamageSpec("3d6", rate_of_attack=3), 3, Target(5))
+    assert given == keep_highest(odds("3d6-5").clamp(low=0), 3, 3)
+    assert f"{float(given.mean()):.2f}" == "16.57"
+    # the rulings' prose as an option: four rolls, the three highest kept
+    prose = Options(rate_of_attack_rule="rolls_exceed")
+    assert roll_count(3, 3, prose) == (4, 3)
+    four = _damage_given(DamageSpec("3d6", rate_of_attack=3), 3, Target(5), prose)
+    assert f"{float(four.mean()):.2f}" == "19.55"
+
+
+@pytest.mark.parametrize(
+    ("effect", "rate", "success", "made", "kept"),
+    [
+        (2, 4, True, 3, 3),  # automatic rifle SE 2, RoA 4: "3d6-2 damage 3 times"
+        (1, None, True, 2, 2),  # broadsword SE 1: "two (2) 3d3-2 rolls"
+        (3, 3, True, 3, 3),  # automatic rifle SE 3, RoA 3: "three (3) ... rolls"
+        (3, 2, False, 3, 2),  # FE 3, RoA 2: "3 rolls ... the Two highest"
+        (3, 3, False, 3, 3),  # FE 3, RoA 3 or greater: "3 Attacks"
+        (3, 9, False, 3, 3),
+        (1, 4, False, 1, 1),  # "A Fail Effect of -1 results in 1 Damage roll"
+        (2, 4, False, 2, 2),  # "-2 results in 2 Damage rolls"
+        (4, 3, True, 5, 3),  # an Effect exceeding the RoA: all rolls made, RoA kept
+    ],
+)
+def test_damage_roll_counts_of_every_example(
+    effect: int, rate: int | None, success: bool, made: int, kept: int
+) -> None:
+    """Ch. 7, Damage Rolls and Weapons with Limited Rate of Attack, example by example."""
+    assert roll_count(effect, rate, OPT, success=success) == (made, kept)
 
 
 def test_rate_of_attack_2_fail_effect_3() -> None:
     """Ch. 7: Fail Effect 3 with RoA 2 -> three rolls, the two highest count."""
-    threat = Threat(DamageSpec("3d6", rate_of_attack=2))
+    threat = Threat(damage="3d6", rate_of_attack=2)
     roller = ScriptedRoller([1, 1, 1, 6, 6, 6, 3, 3, 3])
-    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    out = RULESET.resolve(TakeDamage(fail_effect=3, threat=threat), EMPTY, roller, OPT)
     rolls = out.details["damage_rolls"]
     assert rolls["raw"] == [3, 18, 9] and rolls["kept"] == [False, True, True]
     assert out.result == 27
-    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == keep_highest(odds("3d6"), 3, 2)
+    dist = RULESET.odds(TakeDamage(fail_effect=3, threat=threat), EMPTY, OPT)
+    assert dist == keep_highest(odds("3d6"), 3, 2)
 
 
 def test_flak_jacket() -> None:
     """Ch. 7: Fail Effect 3, broadsword 3d3-2 from three attackers, Flak Jacket AR 4 ->
     the adversaries roll 3d3-6 three times."""
-    threat = Threat(DamageSpec("3d3-2", rate_of_attack=3), armour=Target(armour=4))
+    threat = Threat(damage="3d3-2", rate_of_attack=3, armour=Target(armour=4))
     roller = ScriptedRoller([3, 3, 3, 2, 2, 2, 1, 1, 1])
-    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    out = RULESET.resolve(TakeDamage(fail_effect=3, threat=threat), EMPTY, roller, OPT)
     rolls = out.details["damage_rolls"]
     assert [r - 4 for r in rolls["raw"]] == [3, 0, -3]  # 3d3-6 three times
     assert rolls["dealt"] == [3, 0, 0] and out.result == 3
     three = keep_highest(odds("3d3-6").clamp(low=0), 3, 3)
-    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == three
+    assert RULESET.odds(TakeDamage(fail_effect=3, threat=threat), EMPTY, OPT) == three
 
 
 def test_shield_protection_2_absorbs_two_of_three_rolls() -> None:
     """Ch. 7: Fail Effect 3 behind a Shield of protection 2: the shield takes two 3d6
     attacks and the PC one."""
-    threat = Threat(DamageSpec("3d6", rate_of_attack=3), mitigating=Mitigating(cover=2))
+    threat = Threat(damage="3d6", rate_of_attack=3, mitigating=Mitigating(cover=2))
     roller = ScriptedRoller([6, 5, 4, 3, 3, 3, 2, 1, 1])
-    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    out = RULESET.resolve(TakeDamage(fail_effect=3, threat=threat), EMPTY, roller, OPT)
     roller.assert_exhausted()
     assert out.details["mitigation"] == [3, 3, 1, 1]
     assert out.details["cover_rolls"]["raw"] == [15, 9]
     assert out.details["damage_rolls"]["raw"] == [4]
-    assert out.result == 4
-    cover_change = [c for c in out.changes if c.target == "cover"]
-    assert cover_change[0].delta == 24
+    assert out.result == 4 and out.details["cover_damage"] == 24
     # the PC's exact odds: the one 3d6 attack left after the shield took two
-    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == odds("3d6")
+    assert RULESET.odds(TakeDamage(fail_effect=3, threat=threat), EMPTY, OPT) == odds("3d6")
 
 
 @pytest.mark.parametrize(("effect", "seconds"), [(0, 3), (1, 2), (-1, 4), (-3, 6)])
@@ -213,20 +255,21 @@ def test_athletic_attack_combined_difficulty() -> None:
         {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 7, "Soc": 7},
         skills={"Melee": 0},
     )
-    check = Check(characteristic="Dex", combined_skills=("Melee", "Athletics"))
-    out = RULESET.resolve(check, pc, ScriptedRoller([4, 4]), OPT)
+    check = Check(characteristic="Dex", combined_skills=("Melee", "Athletics"), actor="pc")
+    out = RULESET.resolve(check, seated({"pc": pc}), ScriptedRoller([4, 4]), OPT)
     assert out.target == 9 and out.details["modifier"] == 1
     assert out.details["roll"] == 9 and out.success is True
     skilled = Character(pc.name, pc.characteristics, skills={"Melee": 0, "Athletics": 0})
-    assert RULESET.resolve(check, skilled, ScriptedRoller([4, 4]), OPT).target == 8
+    table = seated({"pc": skilled})
+    assert RULESET.resolve(check, table, ScriptedRoller([4, 4]), OPT).target == 8
 
 
 @pytest.mark.parametrize(("degree", "faces"), [(1, [2, 3, 4]), (2, [2, 3, 4, 6, 6, 6])])
 def test_fail_effect_gives_one_damage_roll_per_point(degree: int, faces: list[int]) -> None:
     """Ch. 7, Damage Rolls: a Fail Effect of -1 is one damage roll against the PC, -2 two."""
-    threat = Threat(DamageSpec("3d6", rate_of_attack=4))
+    threat = Threat(damage="3d6", rate_of_attack=4)
     roller = ScriptedRoller(faces)
-    out = RULESET.resolve(TakeDamage(degree, threat), None, roller, OPT)
+    out = RULESET.resolve(TakeDamage(fail_effect=degree, threat=threat), EMPTY, roller, OPT)
     roller.assert_exhausted()
     assert len(out.details["damage_rolls"]["raw"]) == degree
     assert out.result == sum(faces)
@@ -236,26 +279,28 @@ def test_fail_effect_gives_one_damage_roll_per_point(degree: int, faces: list[in
 def test_fail_effect_3_with_rate_of_attack_3_or_more_is_three_attacks(rate: int) -> None:
     """Ch. 7, Weapons with Limited Rate of Attack: Fail Effect 3 -> the PC suffers 3 attacks
     when the weapon's Rate of Attack is 3 or greater."""
-    threat = Threat(DamageSpec("3d6", rate_of_attack=rate))
+    threat = Threat(damage="3d6", rate_of_attack=rate)
     roller = ScriptedRoller([1, 1, 1, 6, 6, 6, 3, 3, 3])
-    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    action = TakeDamage(fail_effect=3, threat=threat)
+    out = RULESET.resolve(action, EMPTY, roller, OPT)
     assert out.details["damage_rolls"]["kept"] == [True, True, True]
     assert out.result == 3 + 18 + 9
-    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == keep_highest(odds("3d6"), 3, 3)
+    assert RULESET.odds(action, EMPTY, OPT) == keep_highest(odds("3d6"), 3, 3)
 
 
 def test_shield_covering_the_whole_fail_effect_takes_all_three_rolls() -> None:
     """Ch. 7, Example: Shield Taking Damage: behind cover that absorbs the whole Fail Effect
     of 3, all three 3d6 damage rolls go to the Shield or Cinder Blocks, none to the PC."""
-    threat = Threat(DamageSpec("3d6", rate_of_attack=3), mitigating=Mitigating(cover=3))
+    threat = Threat(damage="3d6", rate_of_attack=3, mitigating=Mitigating(cover=3))
     roller = ScriptedRoller([6, 5, 4, 3, 3, 3, 2, 1, 1])
-    out = RULESET.resolve(TakeDamage(3, threat), None, roller, OPT)
+    action = TakeDamage(fail_effect=3, threat=threat)
+    out = RULESET.resolve(action, EMPTY, roller, OPT)
     roller.assert_exhausted()
     assert out.details["mitigation"] == [3, 3, 0, 0]
     assert out.details["cover_rolls"]["raw"] == [15, 9, 4]
     assert out.details["damage_rolls"]["raw"] == [] and out.result == 0
-    assert [c.delta for c in out.changes if c.target == "cover"] == [28]
-    assert RULESET.odds(TakeDamage(3, threat), None, OPT) == Distribution.constant(0)
+    assert out.details["cover_damage"] == 28
+    assert RULESET.odds(action, EMPTY, OPT) == Distribution.constant(0)
 
 
 @pytest.mark.parametrize(
@@ -271,7 +316,8 @@ def test_damage_scale_notation(text: str, expression: str, scale: str, factor: i
         lambda x: max(0, x) * factor
     )
     faces = {"D": [3, 2, 1], "H": [6, 5], "K": [1, 2, 3, 4, 5]}[scale]
-    out = RULESET.resolve(TakeDamage(1, Threat(spec)), None, ScriptedRoller(faces), OPT)
+    action = TakeDamage(fail_effect=1, threat=Threat(damage=text))
+    out = RULESET.resolve(action, EMPTY, ScriptedRoller(faces), OPT)
     raw = sum(faces) - {"D": 0, "H": 2, "K": 4}[scale]
     assert out.result == raw * factor  # 60, 900, 11,000
 

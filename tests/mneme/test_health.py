@@ -10,7 +10,14 @@ import pytest
 from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mneme import RULESET
-from referee.systems.mneme.actions import FirstAid, PassTime, Surgery, SurvivalRoll
+from referee.systems.mneme.actions import (
+    CareWard,
+    FirstAid,
+    PassTime,
+    SetCare,
+    Surgery,
+    SurvivalRoll,
+)
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import (
     condition,
@@ -21,7 +28,6 @@ from referee.systems.mneme.health import (
 )
 from referee.systems.mneme.medical import (
     care_capacity,
-    check_ward,
     first_aid_heal,
     first_aid_rounds_left,
     monitoring_capacity,
@@ -30,6 +36,7 @@ from referee.systems.mneme.medical import (
 )
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 # HP 24: Seriously Wounded at 8, Critically at 16, Dying above 24
@@ -42,6 +49,10 @@ PC = Character(
 
 def hurt(damage: int, **kw: object) -> Character:
     return replace(PC, damage=damage, **kw)  # type: ignore[arg-type]
+
+
+def alone(c: Character) -> State:
+    return seated({"pc": c})
 
 
 def test_hp_and_thresholds() -> None:
@@ -69,10 +80,10 @@ def test_wound_penalties_per_full_three_damage() -> None:
 
 def test_wound_penalty_applies_to_checks() -> None:
     out = RULESET.resolve(
-        SurvivalRoll("dying"), hurt(26), ScriptedRoller([2, 2]), OPT
+        SurvivalRoll("pc", "dying"), alone(hurt(26)), ScriptedRoller([2, 2]), OPT
     )  # End 8 -> ChM 0; 26 damage -> -8
     assert out.details["modifier"] == -8 and out.label == "Dead"
-    assert any(c.value == "Dead" for c in out.changes)
+    assert any(c.value == ["Dead"] for c in out.changes)
 
 
 @pytest.mark.parametrize(
@@ -162,21 +173,30 @@ def test_therapy_after_full_healing() -> None:
 
 
 def test_clock_as_an_action() -> None:
-    out = RULESET.resolve(PassTime(days=1, care="light"), hurt(3), ScriptedRoller([]), OPT)
+    table = alone(hurt(3))
+    care = RULESET.resolve(SetCare("pc", care="light"), table, ScriptedRoller([]), OPT)
+    assert care.details["needs_care"] == "light" and care.details["cared"]
+    table = RULESET.apply(table, care)
+    out = RULESET.resolve(PassTime(days=1), table, ScriptedRoller([]), OPT)
     assert out.result == 1 and out.label == "Wounded"
-    with pytest.raises(RulesError):
-        RULESET.resolve(PassTime(days=-1), hurt(3), ScriptedRoller([]), OPT)
+    assert RULESET.apply(table, out).characters["pc"].sheet.damage == 1
+    with pytest.raises(IllegalAction, match="days: must be"):
+        PassTime(days=-1)
+    with pytest.raises(IllegalAction, match="immobile"):
+        RULESET.resolve(SetCare("pc", "light"), alone(hurt(20)), ScriptedRoller([]), OPT)
 
 
 def test_first_aid() -> None:
     assert [first_aid_heal(e) for e in (-1, 0, 1, 3)] == [0, 1, 1, 3]
-    # Edu 9 -> ChM +1, Medic 1: +2 against 8 on another
-    out = RULESET.resolve(FirstAid(), PC, ScriptedRoller([5, 4]), OPT)
+    # Edu 9 -> ChM +1, Medic 1: +2 against 8 on another (not seated: healing uncapped)
+    out = RULESET.resolve(FirstAid("pc"), alone(PC), ScriptedRoller([5, 4]), OPT)
     assert out.target == 8 and out.result == 3 and out.details["healed"] == 3
-    selfaid = RULESET.resolve(FirstAid(on_self=True), hurt(5), ScriptedRoller([5, 4]), OPT)
-    assert selfaid.target == 10 and selfaid.details["healed"] == 1
+    assert out.details["stabilises"].startswith("unknown")
+    self_aid = FirstAid("pc", on_self=True)
+    out = RULESET.resolve(self_aid, alone(hurt(5)), ScriptedRoller([5, 4]), OPT)
+    assert out.target == 10 and out.details["healed"] == 1
     # with the patient known, first aid cannot heal damage that is not there
-    unhurt = RULESET.resolve(FirstAid(on_self=True), PC, ScriptedRoller([5, 4]), OPT)
+    unhurt = RULESET.resolve(self_aid, alone(PC), ScriptedRoller([5, 4]), OPT)
     assert unhurt.success and unhurt.details["healed"] == 0
     assert first_aid_rounds_left(30, 2, 30) == 27
     assert first_aid_rounds_left(27, -2, 30) == 28
@@ -199,8 +219,17 @@ def test_surgery() -> None:
     assert surgery_result(-2, 1, 8, literal).minutes == 30  # x 1
     with pytest.raises(IllegalAction, match="hospital"):
         RULESET.resolve(
-            Surgery(8, "Seriously Wounded", facility=False), PC, ScriptedRoller([3, 3]), OPT
+            Surgery("pc", patient_end=8, patient_condition="Seriously Wounded", facility=False),
+            alone(PC),
+            ScriptedRoller([3, 3]),
+            OPT,
         )
+    # a seated patient: their End and condition, and the healing lands on their sheet
+    table = seated({"doc": PC, "pat": hurt(12)})
+    out = RULESET.resolve(Surgery("doc", "pat"), table, ScriptedRoller([5, 5]), OPT)
+    assert (
+        out.details["healed"] == 8 and RULESET.apply(table, out).characters["pat"].sheet.damage == 4
+    )
 
 
 def test_medical_care_capacity() -> None:
@@ -212,45 +241,84 @@ def test_medical_care_capacity() -> None:
     # conversions: 1 moderate = 2 light, 1 serious = 4, 1 intensive = 8
     assert patient_load(["Seriously Wounded"]) == 2 and patient_load(["Dying"]) == 8
     assert patient_load(["Critically Wounded"]) == 4 and patient_load(["Wounded"]) == 1
-    assert check_ward(["Dying", "Wounded"], 0, OPT, supervisor_medic=2) == (9, 16)
+    ward = CareWard(conditions=("Dying", "Wounded"), supervisor_medic=2)
+    out = RULESET.resolve(ward, State(), ScriptedRoller([]), OPT)
+    assert (out.details["load"], out.details["capacity"], out.details["fits"]) == (9, 16, True)
+    assert out.details["intensive_supervised"] and "supervision" not in out.details
     assert monitoring_capacity(1, OPT) == 64
     with pytest.raises(RulesError, match="Medic"):
         care_capacity(-1, OPT)
     assert monitoring_capacity(0, OPT) == 32
     assert patient_load(["Wounded", "Seriously Wounded", "Critically Wounded", "Dying"]) == 15
-    assert check_ward(["Dying"], 0, OPT) == (8, 8)
-    with pytest.raises(IllegalAction):
-        check_ward(["Dying", "Wounded"], 0, OPT)
+    alone_ = RULESET.resolve(CareWard(conditions=("Dying",)), State(), ScriptedRoller([]), OPT)
+    assert (alone_.details["load"], alone_.details["capacity"]) == (8, 8)
+    over = RULESET.resolve(
+        CareWard(conditions=("Dying", "Wounded")), State(), ScriptedRoller([]), OPT
+    )
+    assert not over.details["fits"] and "exceeds the capacity" in over.label
+
+
+def test_care_that_needs_supervision_says_so() -> None:
+    """Issue 10, ch. 7 Intensive Care: "require Medic 2 character or AI sickbay
+    supervision". A Medic 1 caregiver alone with a Dying patient is told so; a Medic 2
+    caregiver, a Medic 2 supervisor or an AI sickbay supervise it."""
+    dying = ("Dying",)
+    lacking = RULESET.resolve(CareWard(conditions=dying, medic=1), State(), ScriptedRoller([]), OPT)
+    assert lacking.details["intensive_supervised"] is False
+    assert "Medic 2+" in lacking.details["supervision"]
+    assert "without Medic 2+ supervision" in lacking.label
+    for ward in (
+        CareWard(conditions=dying, medic=2),
+        CareWard(conditions=dying, supervisor_medic=2),
+        CareWard(conditions=dying, ai_sickbay=True),
+    ):
+        out = RULESET.resolve(ward, State(), ScriptedRoller([]), OPT)
+        assert out.details["intensive_supervised"] and "supervision" not in out.details
+    # seated patients count by their condition
+    table = seated({"pc": hurt(30), "pat": hurt(3)})
+    out = RULESET.resolve(CareWard(patients=("pc", "pat")), table, ScriptedRoller([]), OPT)
+    assert [p["care"] for p in out.details["patients"]] == ["intensive", "light"]
 
 
 def test_intensive_care_and_massive_damage() -> None:
     # End 8 -> ChM 0; 3 damage -> -1: 12 - 1 = 11 >= 8
-    ok = RULESET.resolve(SurvivalRoll("intensive"), hurt(3), ScriptedRoller([6, 6]), OPT)
+    ok = RULESET.resolve(
+        SurvivalRoll("pc", "intensive"), alone(hurt(3)), ScriptedRoller([6, 6]), OPT
+    )
     assert ok.success and ok.changes[0].delta == -2
     # wound penalties apply: 20 damage -> -6, so even 12 fails against 8
     # and a failure calls for a dying roll, rolled at once: 12 - 6 = 6 >= 4 survives it
-    failed = RULESET.resolve(SurvivalRoll("intensive"), hurt(20), ScriptedRoller([6, 6, 6, 6]), OPT)
+    failed = RULESET.resolve(
+        SurvivalRoll("pc", "intensive"), alone(hurt(20)), ScriptedRoller([6, 6, 6, 6]), OPT
+    )
     assert not failed.success and failed.label == "Dying roll: Still alive"
     assert failed.details["dying_roll"]["effect"] == 2 and not failed.changes
-    bad = RULESET.resolve(SurvivalRoll("intensive"), hurt(20), ScriptedRoller([1, 1, 2, 3]), OPT)
+    bad = RULESET.resolve(
+        SurvivalRoll("pc", "intensive"), alone(hurt(20)), ScriptedRoller([1, 1, 2, 3]), OPT
+    )
     assert bad.details["dying_roll_required"] is True
-    assert bad.label == "Dying roll: Dead" and bad.changes[0].value == "Dead"
-    massive = RULESET.resolve(SurvivalRoll("massive"), hurt(30), ScriptedRoller([1, 2]), OPT)
+    assert bad.label == "Dying roll: Dead" and bad.changes[0].value == ["Dead"]
+    massive = RULESET.resolve(
+        SurvivalRoll("pc", "massive"), alone(hurt(30)), ScriptedRoller([1, 2]), OPT
+    )
     assert massive.label == "Dead"
 
 
 def test_targeted_damage() -> None:
     assert targeted_effect("limb", 8, 24) == "Crippled"
     assert targeted_effect("limb", 7, 24) is None
-    assert targeted_effect("head", 2, 24) == "Stunned"
-    assert targeted_effect("vitals", 2, 24) == "Bleeding"
-    assert targeted_effect("extremity", 1, 24) is None
+    # 1/10 of HP 24 is 2.4: exact fractions, no rounding down (issue 10)
+    assert targeted_effect("head", 2, 24) is None
+    assert targeted_effect("head", 3, 24) == "Stunned"
+    assert targeted_effect("vitals", 3, 24) == "Bleeding"
+    assert targeted_effect("extremity", 2, 24) is None
 
 
 def test_surgery_and_clock_inputs_are_checked_before_any_roll() -> None:
-    with pytest.raises(RulesError, match="End must be"):
-        RULESET.resolve(Surgery(-5, "Seriously Wounded"), PC, ScriptedRoller([]), OPT)
+    with pytest.raises(IllegalAction, match="patient_end: must be"):
+        Surgery("pc", patient_end=-5, patient_condition="Seriously Wounded")
     with pytest.raises(RulesError, match="unknown condition"):
-        RULESET.resolve(Surgery(8, "Fine"), PC, ScriptedRoller([]), OPT)
+        fine = Surgery("pc", patient_end=8, patient_condition="Fine")  # type: ignore[arg-type]
+        RULESET.resolve(fine, alone(PC), ScriptedRoller([]), OPT)
     with pytest.raises(RulesError, match="unknown activity"):
         pass_time(PC, days=1, activity="jog", options=OPT)

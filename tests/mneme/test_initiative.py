@@ -3,7 +3,7 @@ turn economy)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import permutations
 
@@ -13,26 +13,55 @@ from referee.dice.brute import brute_force
 from referee.dice.odds import Distribution, keep_highest, keep_lowest, sum_of_dice
 from referee.dice.roller import ManualRoller, ScriptedRoller
 from referee.errors import DiceError, IllegalAction, OddsTooComplex, RulesError
-from referee.systems.base import load_record
 from referee.systems.mneme import RULESET
-from referee.systems.mneme.actions import InitiativePC, RollInitiative, SpendAction
+from referee.systems.mneme.actions import (
+    EndEncounter,
+    InitiativePC,
+    PassRounds,
+    RollInitiative,
+    SpendAction,
+)
 from referee.systems.mneme.budget import ActionBudget
 from referee.systems.mneme.initiative import (
     MAX_REROLLS,
     Steps,
-    break_pair,
-    compare,
     entrant,
-    initiative_odds,
     partition,
-    precedence,
     settle,
 )
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character, example_data
+from referee.systems.mneme.state import State, seated
 
 OPT = Options()
-ADA = load_record(Character, example_data())  # Dex 9 (ChM +1), Recon 1, no Tactics
+ADA = RULESET.examples()["ada"]  # Dex 9 (ChM +1), Recon 1, no Tactics
+EMPTY = State()
+
+
+def with_ada(sheet: object = ADA) -> State:
+    return seated({"ada": sheet})  # type: ignore[dict-item]
+
+
+def initiative_odds(
+    pc: InitiativePC, state: State = EMPTY, options: Options = OPT
+) -> Distribution[int]:
+    return entrant(pc, state, options).procedure.odds()
+
+
+@dataclass(frozen=True)
+class Precedence:
+    first: Fraction
+    second: Fraction
+    tie: Fraction
+
+
+def precedence(a: InitiativePC, b: InitiativePC, options: Options) -> Precedence:
+    """P(A before B), P(B before A), P(same step), from the turn order's odds."""
+    d = RULESET.odds(RollInitiative((a, b)), EMPTY, options)
+    return Precedence(
+        d.probability(((a.who,), (b.who,))),
+        d.probability(((b.who,), (a.who,))),
+        d.probability(((a.who, b.who),)),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -61,15 +90,6 @@ def test_free_actions_are_counted_never_refused() -> None:
     assert b.free_taken == 5 and b.minor_left == 0
 
 
-def test_the_budget_is_a_value_and_a_new_round_restores_it() -> None:
-    start = ActionBudget()
-    spent = start.spend_significant().spend_free()
-    assert start == ActionBudget(round=1, minor_left=3, free_taken=0)  # unchanged
-    nxt = spent.next_round()
-    assert nxt == ActionBudget(round=2, minor_left=3, free_taken=0)
-    assert nxt.seconds == 12  # about 6 seconds a round
-
-
 def test_bad_budget_input_is_a_clear_error() -> None:
     with pytest.raises(RulesError, match=r"Minor actions left must be 0\.\.3"):
         ActionBudget(minor_left=4)
@@ -79,14 +99,24 @@ def test_bad_budget_input_is_a_clear_error() -> None:
         ActionBudget().spend_minor(0)
 
 
-def test_spending_through_the_ruleset() -> None:
-    out = RULESET.resolve(SpendAction("significant"), None, ScriptedRoller([]), OPT)
+def test_spending_at_the_table_and_a_new_round_restores_it() -> None:
+    table = with_ada()
+    out = RULESET.resolve(SpendAction("ada", "significant"), table, ScriptedRoller([]), OPT)
     assert out.result == 1 and out.details["budget"]["minor_left"] == 1
-    again = SpendAction("new-round", budget=ActionBudget(round=3, minor_left=0))
-    assert RULESET.resolve(again, None, ScriptedRoller([]), OPT).details["budget"]["round"] == 4
-    assert RULESET.odds(SpendAction("minor", 2), None, OPT) == Distribution.constant(1)
+    assert RULESET.odds(SpendAction("ada", "minor", 2), table, OPT) == Distribution.constant(1)
+    table = RULESET.apply(table, out)
+    assert table.characters["ada"].minor_left == 1
+    with pytest.raises(IllegalAction, match="Ada Vance, round 1: 1 Significant action needs 2"):
+        RULESET.resolve(SpendAction("ada", "significant"), table, ScriptedRoller([]), OPT)
+    table = RULESET.apply(
+        table, RULESET.resolve(SpendAction("ada", "free", 2), table, ScriptedRoller([]), OPT)
+    )
+    assert table.characters["ada"].free_taken == 2
+    table = RULESET.apply(table, RULESET.resolve(PassRounds(), table, ScriptedRoller([]), OPT))
+    seat = table.characters["ada"]
+    assert (seat.minor_left, seat.free_taken, table.clock) == (3, 0, 1)
     with pytest.raises(IllegalAction):
-        RULESET.resolve(SpendAction("minor", 4), None, ScriptedRoller([]), OPT)
+        RULESET.resolve(SpendAction("ada", "minor", 4), table, ScriptedRoller([]), OPT)
 
 
 # ---------------------------------------------------------------------------
@@ -94,7 +124,7 @@ def test_spending_through_the_ruleset() -> None:
 
 
 def test_initiative_is_2d6_plus_the_modifier() -> None:
-    assert initiative_odds(InitiativePC("A", 2), OPT) == sum_of_dice(2, 6) + 2
+    assert initiative_odds(InitiativePC("A", 2)) == sum_of_dice(2, 6) + 2
 
 
 @pytest.mark.parametrize("adv,dis", [(1, 0), (0, 1), (2, 1), (1, 1)])
@@ -102,41 +132,57 @@ def test_advantage_and_disadvantage_apply_to_initiative(adv: int, dis: int) -> N
     pc = InitiativePC("A", 1, advantage=adv, disadvantage=dis)
     die = Distribution.die(6)
     expected = {1: keep_highest(die, 3, 2), -1: keep_lowest(die, 3, 2), 0: sum_of_dice(2, 6)}
-    assert initiative_odds(pc, OPT) == expected[adv - dis] + 1
-    proc = entrant(pc, OPT).procedure
+    assert initiative_odds(pc) == expected[adv - dis] + 1
+    proc = entrant(pc, EMPTY, OPT).procedure
     assert brute_force(proc.groups, proc.read).map(proc.rule) == proc.odds()
 
 
 def test_from_a_sheet_the_best_relevant_skill_and_the_characteristic_modifier() -> None:
-    e = entrant(InitiativePC(sheet=ADA), OPT)
+    e = entrant(InitiativePC("ada"), with_ada(), OPT)
     assert e.name == "Ada Vance" and e.modifier == 1 + 1  # Dex 9 -> +1, Recon 1
-    assert e.characteristic_modifier == 1
+    assert e.characteristic_modifier == 1 and e.id == "ada"
     tactics = replace(ADA, skills={**ADA.skills, "Tactics": 2})
-    assert entrant(InitiativePC(sheet=tactics), OPT).modifier == 1 + 2
+    assert entrant(InitiativePC("ada"), with_ada(tactics), OPT).modifier == 1 + 2
     unskilled = replace(ADA, skills={})
-    assert entrant(InitiativePC(sheet=unskilled), OPT).modifier == 1 - 3
-    by_int = entrant(InitiativePC(sheet=ADA, characteristic="Int", skill="Medic"), OPT)
+    assert entrant(InitiativePC("ada"), with_ada(unskilled), OPT).modifier == 1 - 3
+    by_int = entrant(InitiativePC("ada", characteristic="Int", skill="Medic"), with_ada(), OPT)
     assert by_int.modifier == 1 + 1  # Int 10 -> +1, Medic 1
     other = Options(initiative_characteristic="Int", initiative_skills=("Athletics",))
-    assert entrant(InitiativePC(sheet=ADA), other).modifier == 1 + 0
+    assert entrant(InitiativePC("ada"), with_ada(), other).modifier == 1 + 0
 
 
 def test_wound_penalties_apply_to_initiative() -> None:
     """-1 to all rolls per full 3 damage."""
     hurt = replace(ADA, damage=7)
-    assert entrant(InitiativePC(sheet=hurt), OPT).modifier == 2 - 2
+    assert entrant(InitiativePC("ada"), with_ada(hurt), OPT).modifier == 2 - 2
 
 
 # ---------------------------------------------------------------------------
 # A before B
 
 
-def _brute_pair(a: InitiativePC, b: InitiativePC, options: Options) -> Distribution[str]:
-    ea, eb = entrant(a, options), entrant(b, options)
-    pa, pb = ea.procedure, eb.procedure
-    n = sum(c for c, _ in pa.groups)
-    d = brute_force((*pa.groups, *pb.groups), lambda f: compare(pa.apply(f[:n]), pb.apply(f[n:])))
-    return break_pair(d, ea, eb, options.initiative_ties)
+def _read_pair(a: InitiativePC, b: InitiativePC, options: Options) -> Distribution[str]:
+    """Independent reader: 2d6 (3d6 keep the two highest / lowest for a net step) +
+    modifier each; the higher acts first; ties as the option says (reroll: the order
+    given no tie; characteristic: the higher ChM first)."""
+
+    def total(faces: tuple[int, ...], pc: InitiativePC) -> int:
+        steps = max(-1, min(1, pc.advantage - pc.disadvantage))
+        kept = sorted(faces)[-2:] if steps > 0 else sorted(faces)[:2] if steps < 0 else faces
+        assert pc.modifier is not None
+        return sum(kept) + pc.modifier
+
+    n = 2 + abs(max(-1, min(1, a.advantage - a.disadvantage)))
+    m = 2 + abs(max(-1, min(1, b.advantage - b.disadvantage)))
+
+    def read(f: tuple[int, ...]) -> str:
+        ta, tb = total(f[:n], a), total(f[n:], b)
+        if ta == tb and options.initiative_ties == "characteristic":
+            ta, tb = a.characteristic_modifier or 0, b.characteristic_modifier or 0
+        return "first" if ta > tb else "second" if ta < tb else "tie"
+
+    d = brute_force(((n + m, 6),), read)
+    return d.condition(lambda o: o != "tie") if options.initiative_ties == "reroll" else d
 
 
 PAIRS = [
@@ -151,7 +197,7 @@ PAIRS = [
 def test_precedence_matches_brute_force(ties: str, pair: tuple[InitiativePC, InitiativePC]) -> None:
     options = Options(initiative_ties=ties)
     p = precedence(*pair, options)
-    brute = _brute_pair(*pair, options)
+    brute = _read_pair(*pair, options)
     assert p.first == brute.probability("first") and p.second == brute.probability("second")
     assert p.tie == brute.probability("tie") and p.first + p.second + p.tie == 1
 
@@ -171,7 +217,7 @@ def test_equal_pcs_known_numbers() -> None:
 
 def test_turns_go_in_descending_initiative() -> None:
     pcs = (InitiativePC("Ada", 1), InitiativePC("Bo", 0), InitiativePC("Cy", 3))
-    out = RULESET.resolve(RollInitiative(pcs), None, ScriptedRoller([3, 4, 6, 6, 1, 2]), OPT)
+    out = RULESET.resolve(RollInitiative(pcs), EMPTY, ScriptedRoller([3, 4, 6, 6, 1, 2]), OPT)
     assert [p["initiative"] for p in out.details["pcs"]] == [8, 12, 6]
     assert [p["faces"] for p in out.details["pcs"]] == [[3, 4], [6, 6], [1, 2]]
     assert out.details["order"] == ["Bo", "Ada", "Cy"]
@@ -193,18 +239,18 @@ TIED_FACES = [3, 4, 4, 4, 1, 5]  # 8, 8, 8
 
 
 def test_ties_are_simultaneous_by_default() -> None:
-    out = RULESET.resolve(_tied(), None, ScriptedRoller(TIED_FACES), OPT)
+    out = RULESET.resolve(_tied(), EMPTY, ScriptedRoller(TIED_FACES), OPT)
     assert out.details["steps"] == [["Ada", "Bo", "Cy"]] and out.label == "Ada 8 = Bo 8 = Cy 8"
 
 
 def test_ties_by_characteristic_modifier() -> None:
     options = Options(initiative_ties="characteristic")
-    out = RULESET.resolve(_tied(), None, ScriptedRoller(TIED_FACES), options)
+    out = RULESET.resolve(_tied(), EMPTY, ScriptedRoller(TIED_FACES), options)
     assert out.details["steps"] == [["Bo", "Cy"], ["Ada"]]
     with pytest.raises(RulesError, match="characteristic modifier"):
         RULESET.resolve(
-            RollInitiative((InitiativePC("A"), InitiativePC("B"))),
-            None,
+            RollInitiative((InitiativePC("A", 0), InitiativePC("B", 0))),
+            EMPTY,
             ScriptedRoller([]),
             options,
         )
@@ -214,7 +260,7 @@ def test_ties_rerolled_until_none_is_left() -> None:
     options = Options(initiative_ties="reroll")
     # reroll: Ada 5, Bo 6, Cy 5 -> Bo first, Ada and Cy tie again; reroll: Ada 13, Cy 4
     roller = ScriptedRoller([*TIED_FACES, 2, 2, 3, 3, 1, 2, 6, 6, 1, 1])
-    out = RULESET.resolve(_tied(), None, roller, options)
+    out = RULESET.resolve(_tied(), EMPTY, roller, options)
     roller.assert_exhausted()
     assert out.details["order"] == ["Bo", "Ada", "Cy"]
     assert [[r["initiative"] for r in g] for g in out.details["rerolls"]] == [[5, 6, 5], [13, 4]]
@@ -224,41 +270,62 @@ def test_ties_rerolled_until_none_is_left() -> None:
 def test_a_tie_that_never_breaks_is_left_simultaneous_and_reported() -> None:
     """Rerolls are bounded: after 20 the group stays tied, and the outcome says so."""
     options = Options(initiative_ties="reroll")
-    pcs = RollInitiative((InitiativePC("A"), InitiativePC("B")))
+    pcs = RollInitiative((InitiativePC("A", 0), InitiativePC("B", 0)))
     roller = ScriptedRoller([1] * 4 * (1 + MAX_REROLLS))
-    out = RULESET.resolve(pcs, None, roller, options)
+    out = RULESET.resolve(pcs, EMPTY, roller, options)
     roller.assert_exhausted()
     assert out.details["steps"] == [["A", "B"]] == out.details["unbroken_ties"]
     assert len(out.details["rerolls"]) == MAX_REROLLS
 
 
 def test_hand_entered_faces_are_checked() -> None:
-    pcs = RollInitiative((InitiativePC("A", advantage=1), InitiativePC("B")))
-    out = RULESET.resolve(pcs, None, ManualRoller([6, 1, 5, 2, 2]), OPT)
+    pcs = RollInitiative((InitiativePC("A", 0, advantage=1), InitiativePC("B", 0)))
+    out = RULESET.resolve(pcs, EMPTY, ManualRoller([6, 1, 5, 2, 2]), OPT)
     assert out.manual and out.details["pcs"][0]["kept"] == [True, False, True]
     with pytest.raises(DiceError):
-        RULESET.resolve(pcs, None, ManualRoller([6, 1, 5, 2]), OPT)
+        RULESET.resolve(pcs, EMPTY, ManualRoller([6, 1, 5, 2]), OPT)
     with pytest.raises(DiceError):
-        RULESET.resolve(pcs, None, ManualRoller([6, 1, 9, 2, 2]), OPT)
+        RULESET.resolve(pcs, EMPTY, ManualRoller([6, 1, 9, 2, 2]), OPT)
 
 
 def test_bad_rosters_are_clear_errors() -> None:
     roll = ScriptedRoller([])
     with pytest.raises(RulesError, match="distinct names"):
-        RULESET.resolve(RollInitiative((InitiativePC("A"), InitiativePC("a"))), None, roll, OPT)
+        pair = RollInitiative((InitiativePC("A", 0), InitiativePC("a", 0)))
+        RULESET.resolve(pair, EMPTY, roll, OPT)
     with pytest.raises(RulesError, match=r"1\.\.20 PCs"):
-        RULESET.resolve(RollInitiative(()), None, roll, OPT)
+        RULESET.resolve(RollInitiative(()), EMPTY, roll, OPT)
     with pytest.raises(RulesError, match="needs a name"):
-        RULESET.resolve(RollInitiative((InitiativePC(" "),)), None, roll, OPT)
+        RULESET.resolve(RollInitiative((InitiativePC(" ", 0),)), EMPTY, roll, OPT)
     with pytest.raises(RulesError, match="a sheet or a modifier"):
-        RULESET.resolve(RollInitiative((InitiativePC(sheet=ADA, modifier=2),)), None, roll, OPT)
-    with pytest.raises(RulesError, match="within"):
-        RULESET.resolve(RollInitiative((InitiativePC("A", 5000),)), None, roll, OPT)
+        both = InitiativePC("ada", characteristic_modifier=2)
+        RULESET.resolve(RollInitiative((both,)), with_ada(), roll, OPT)
+    with pytest.raises(IllegalAction, match="modifier: must be"):
+        RollInitiative((InitiativePC("A", 5000),))
+    with pytest.raises(IllegalAction, match="no character 'bo'"):
+        RULESET.resolve(RollInitiative((InitiativePC("bo"),)), with_ada(), roll, OPT)
     assert "initiative" in RULESET.actions() and "spend-action" in RULESET.actions()
 
 
+def test_initiative_starts_the_encounter_and_the_table_keeps_the_order() -> None:
+    """The order and each seated PC's Initiative are kept for the encounter; rounds then
+    count up; ending the encounter clears them."""
+    table = seated({"ada": ADA, "raider": RULESET.examples()["raider"]})
+    out = RULESET.resolve(RollInitiative(), table, ScriptedRoller([6, 6, 1, 1]), OPT)
+    table = RULESET.apply(table, out)
+    assert table.order == (("ada",), ("raider",)) and table.round == 1
+    # Ada: 12 + Dex 9 (+1) + Recon 1; the Raider: 2 + Dex 8 (0) + Tactics 0
+    assert table.characters["ada"].initiative == 14 and table.characters["raider"].initiative == 2
+    table = RULESET.apply(table, RULESET.resolve(PassRounds(2), table, ScriptedRoller([]), OPT))
+    assert table.round == 3
+    rows = dict(RULESET.tracker(table, OPT)["table"])
+    assert rows["Turn order"] == "Ada Vance > Raider" and rows["Round"] == 3
+    table = RULESET.apply(table, RULESET.resolve(EndEncounter(), table, ScriptedRoller([]), OPT))
+    assert (table.order, table.round, table.characters["ada"].initiative) == ((), 0, None)
+
+
 def _brute_order(action: RollInitiative, options: Options) -> Distribution[Steps]:
-    es = [entrant(pc, options) for pc in action.pcs]
+    es = [entrant(pc, EMPTY, options) for pc in action.pcs]
     procs = [e.procedure for e in es]
     sizes = [sum(c for c, _ in p.groups) for p in procs]
     chm = {e.name: e.characteristic_modifier for e in es}
@@ -283,7 +350,7 @@ def test_turn_order_odds_match_brute_force(ties: str) -> None:
         )
     )
     options = Options(initiative_ties=ties)
-    assert RULESET.odds(action, None, options) == _brute_order(action, options)
+    assert RULESET.odds(action, EMPTY, options) == _brute_order(action, options)
 
 
 def test_rerolled_order_odds() -> None:
@@ -291,15 +358,24 @@ def test_rerolled_order_odds() -> None:
     two PCs the order odds are the pairwise precedence."""
     options = Options(initiative_ties="reroll")
     three = RollInitiative(tuple(InitiativePC(n, 1) for n in "ABC"))
-    d = RULESET.odds(three, None, options)
+    d = RULESET.odds(three, EMPTY, options)
     expected = {tuple((n,) for n in p): Fraction(1, 6) for p in permutations("ABC")}
     assert d.probabilities() == expected
     a, b = InitiativePC("A", 2), InitiativePC("B", 0, advantage=1)
-    two = RULESET.odds(RollInitiative((a, b)), None, options)
+    two = RULESET.odds(RollInitiative((a, b)), EMPTY, options)
     assert two.probability((("A",), ("B",))) == precedence(a, b, options).first
 
 
 def test_whole_order_odds_are_bounded() -> None:
-    five = RollInitiative(tuple(InitiativePC(n) for n in "ABCDE"))
+    five = RollInitiative(tuple(InitiativePC(n, 0) for n in "ABCDE"))
     with pytest.raises(OddsTooComplex):
-        RULESET.odds(five, None, OPT)
+        RULESET.odds(five, EMPTY, OPT)
+
+
+def test_a_character_who_leaves_the_table_leaves_the_turn_order() -> None:
+    table = seated({"ada": ADA, "raider": RULESET.examples()["raider"]})
+    table = RULESET.apply(
+        table, RULESET.resolve(RollInitiative(), table, ScriptedRoller([3, 3, 3, 3]), OPT)
+    )
+    assert table.order == (("ada",), ("raider",))  # 6 + 2 against 6 + 0
+    assert RULESET.unseat(table, "raider").order == (("ada",),)

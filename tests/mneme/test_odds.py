@@ -1,130 +1,120 @@
-"""Exact odds against brute-force enumeration (Mneme CE checks and damage)."""
+"""Exact odds against readers of the rule written straight from the texts (Mneme CE).
+
+Each ``read_*`` below is a few lines from the text - sort, keep, add, compare - that
+imports nothing of the package's rules. Every face sequence is enumerated, read by it,
+and the resulting distribution must equal what ``RULESET.odds`` reports. (The package's
+own brute force, ``Plan.brute``, reads faces through the package's rule functions, so
+it checks the odds machinery; these check the rule.)
+"""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import product
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.dice.brute import brute_force
-from referee.dice.evaluate import odds
-from referee.dice.odds import Distribution, keep_highest, keep_lowest
-from referee.dice.roller import SeededRoller
+from referee.dice.odds import Distribution
+from referee.dice.roller import ScriptedRoller, SeededRoller
+from referee.systems.base import Modifier
 from referee.systems.mneme import RULESET
-from referee.systems.mneme.actions import Attack, Check
-from referee.systems.mneme.checks import check_procedure, dice_distribution, net_advantage
-from referee.systems.mneme.damage import DamageSpec, Target, damage_odds, dealt
+from referee.systems.mneme.actions import (
+    Attack,
+    Check,
+    CheckInputs,
+    DamageRolls,
+    InitiativePC,
+    Mitigating,
+    PassRounds,
+    RollInitiative,
+    TakeDamage,
+    Threat,
+)
+from referee.systems.mneme.damage import Target
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import condition_odds
 from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.state import State, seated
 
 OPT = Options()
+EMPTY = State()
 
 
-@pytest.mark.parametrize("steps", [-2, -1, 0, 1, 2])
-def test_check_procedure_matches_brute_force(steps: int) -> None:
-    proc = check_procedure(3, 9, steps)
-    assert proc.exact() == brute_force(proc.groups, proc.read)
-    assert proc.odds() == brute_force(proc.groups, proc.apply)
+def enumerate_faces(dice: Sequence[int], read: Callable[[tuple[int, ...]], object]) -> Distribution:
+    """The distribution of ``read`` over every equally likely face sequence of ``dice``
+    (sides of each die, in rolling order)."""
+    return Distribution(Counter(read(f) for f in product(*(range(1, s + 1) for s in dice))))
 
 
-def test_fast_three_dice_paths_equal_the_general_ones() -> None:
-    d6 = Distribution.die(6)
-    assert dice_distribution(1) == keep_highest(d6, 3, 2)
-    assert dice_distribution(-1) == keep_lowest(d6, 3, 2)
+# ---------------------------------------------------------------------------
+# the readers, from the texts
 
 
-def test_advantage_cancels_one_for_one_and_caps_at_one_step() -> None:
-    assert net_advantage(2, 1, OPT) == 1
-    assert net_advantage(1, 1, OPT) == 0
-    assert net_advantage(3, 0, OPT) == 1
-    assert net_advantage(0, 2, OPT) == -1
-    assert net_advantage(3, 0, Options(max_net_advantage=2)) == 2
+def read_check(faces: Sequence[int], modifier: int, difficulty: int, steps: int) -> int:
+    """Ch. 2: roll 2d6 (Advantage: 3d6 keep the two highest; Disadvantage: the two
+    lowest), add the modifiers; Effect = Dice Roll - Difficulty."""
+    kept = sorted(faces)[-2:] if steps > 0 else sorted(faces)[:2] if steps < 0 else faces
+    return sum(kept) + modifier - difficulty
 
 
-def test_advantage_improves_the_odds() -> None:
-    plain = RULESET.odds(Check(), None, OPT).at_least(0)
-    adv = RULESET.odds(Check(advantage=1), None, OPT).at_least(0)
-    dis = RULESET.odds(Check(disadvantage=1), None, OPT).at_least(0)
-    assert dis < plain < adv
-    assert plain == Fraction(5, 12)
+def rolls_from_text(effect: int, rate: int | None, success: bool) -> tuple[int, int]:
+    """Ch. 7: SE N gives N + 1 damage rolls (SE 1 -> two), FE N gives N; Effects exceeding
+    a limited Rate of Attack make as many rolls, only the highest RoA counting; otherwise
+    no more rolls than the RoA (SE 3, RoA 3 -> three)."""
+    n = effect + 1 if success else effect
+    if rate is None:
+        return n, n
+    if effect > rate:
+        return n, rate
+    return min(n, rate), min(n, rate)
 
 
-def _per_roll_read(expr_dice: int, sides: int, const: int, armour: int, keep: int, rolls: int):
-    def read(faces: tuple[int, ...]) -> int:
-        values = []
-        for i in range(rolls):
-            raw = sum(faces[i * expr_dice : (i + 1) * expr_dice]) + const
-            values.append(max(0, raw - armour))
-        return sum(sorted(values, reverse=True)[:keep])
-
-    return read
+def read_damage(rolls: Sequence[int], armour: int, keep: int, floor: int = 0) -> int:
+    """Ch. 7: armour off each roll (never below 0; at Effect 6+ at least 1); the highest
+    ``keep`` rolls count."""
+    dealt = sorted((max(r - armour, floor) for r in rolls), reverse=True)
+    return sum(dealt[:keep])
 
 
-@pytest.mark.parametrize(
-    ("rolls", "rate", "armour"), [(1, None, 0), (2, 1, 3), (3, 2, 4), (3, None, 5), (4, 3, 2)]
-)
-def test_damage_odds_match_brute_force(rolls: int, rate: int | None, armour: int) -> None:
-    spec = DamageSpec("2d3-2", rate_of_attack=rate)
-    exact = damage_odds(spec, rolls, Target(armour=armour), options=OPT)
-    keep = rolls if rate is None else min(rate, rolls)
-    brute = brute_force(((2 * rolls, 3),), _per_roll_read(2, 3, -2, armour, keep, rolls))
-    assert exact == brute
+# ---------------------------------------------------------------------------
+# checks
 
 
-def test_minimum_damage_at_effect_six() -> None:
-    spec = DamageSpec("1d6")
-    at5 = damage_odds(spec, 1, Target(armour=10), effect_degree=5, options=OPT)
-    at6 = damage_odds(spec, 1, Target(armour=10), effect_degree=6, options=OPT)
-    assert at5 == Distribution.constant(0)
-    assert at6 == Distribution.constant(1)
+@pytest.mark.parametrize("steps", [-1, 0, 1])
+@pytest.mark.parametrize(("modifier", "difficulty"), [(0, 8), (3, 9), (-2, 4), (1, 13)])
+def test_check_odds_equal_the_texts_reader(steps: int, modifier: int, difficulty: int) -> None:
+    adv, dis = max(steps, 0), max(-steps, 0)
+    check = Check(difficulty, (Modifier(modifier, "m"),), adv, dis)
+    dice = [6] * (2 + abs(steps))
+    text = enumerate_faces(dice, lambda f: read_check(f, modifier, difficulty, steps))
+    assert RULESET.odds(check, EMPTY, OPT) == text
 
 
-def test_scale_arithmetic_and_immunity() -> None:
-    # D 3d3 = 3d3 x 10; DAR 2 = 20 AR; a vehicle of scale D ignores scale-1 damage
-    assert dealt(6, "D", Target(armour=2, armour_scale="D"), 0) == 40
-    assert dealt(12, "", Target(scale="D"), 0) == 0
-    assert dealt(5, "H", Target(armour=9, armour_scale="H", scale="D"), 0) == 0
-    # H 10 - HAR 9 = 100 HP, which a D-scale target counts as 10 DHP
-    assert dealt(10, "H", Target(armour=9, armour_scale="H", scale="D"), 1) == 10
-    # K 5d6-4 rolling 20 against a D target with DAR 2: 20,000 - 20 = 19,980 HP = 1,998 DHP
-    assert dealt(20, "K", Target(armour=2, armour_scale="D", scale="D"), 0) == 1998
-    # armour below the wearer's scale: D 3 against AR 5 on a D target: 25 HP -> 2 DHP
-    assert dealt(3, "D", Target(armour=5, scale="D"), 0) == 2
-    dist = damage_odds(DamageSpec("3d3", scale="D"), 1, Target(), options=OPT)
-    assert dist == odds("3d3") * 10
+def test_advantage_cancels_and_caps_at_one_net_step() -> None:
+    """Ch. 2: Advantage and Disadvantage cancel one for one; the ruling: one net step."""
+    text = enumerate_faces([6, 6, 6], lambda f: read_check(f, 0, 8, 1))
+    assert RULESET.odds(Check(advantage=3, disadvantage=1), EMPTY, OPT) == text
+    even = enumerate_faces([6, 6], lambda f: read_check(f, 0, 8, 0))
+    assert RULESET.odds(Check(advantage=2, disadvantage=2), EMPTY, OPT) == even
+    two = enumerate_faces([6] * 4, lambda f: read_check(f, 0, 8, 1))
+    assert RULESET.odds(Check(advantage=2), EMPTY, Options(max_net_advantage=2)) == two
 
 
-def test_attack_odds_equal_brute_force_over_check_and_damage() -> None:
-    """Attack odds bind damage to the check's Effect; brute force over a bounded case."""
-    attack = Attack(Check(difficulty=11), DamageSpec("1d3", rate_of_attack=2), Target(armour=1))
-    exact = RULESET.odds(attack, None, OPT)
-
-    def read(faces: tuple[int, ...]) -> int:
-        effect = faces[0] + faces[1] - 11
-        if effect < 0:
-            return 0
-        n = effect + 1
-        vals = sorted((max(0, f - 1) for f in faces[2 : 2 + n]), reverse=True)
-        return sum(vals[:2])
-
-    # at most SE 1 -> 2 damage rolls; enumerate 2d6 and two d3 (unused dice are uniform)
-    assert exact == brute_force(((2, 6), (2, 3)), read)
+def test_check_with_a_sheet_equals_the_reader() -> None:
+    """Competence = ChM (value // 3 - 2) + skill; -1 per full 3 damage (ch. 2, ch. 7)."""
+    pc = Character(
+        "Pat", {"Str": 7, "Dex": 12, "End": 8, "Int": 7, "Edu": 9, "Soc": 7}, {"Melee": 1}, 7
+    )
+    check = Check(characteristic="Dex", skill="Melee", actor="pat")
+    modifier = (12 // 3 - 2) + 1 - 7 // 3
+    text = enumerate_faces([6, 6], lambda f: read_check(f, modifier, 8, 0))
+    assert RULESET.odds(check, seated({"pat": pc}), OPT) == text
 
 
-def test_condition_odds() -> None:
-    pc = Character("T", {"Str": 6, "Dex": 6, "End": 6, "Int": 6, "Edu": 6, "Soc": 6})
-    dist = condition_odds(Distribution.uniform(0, 20), pc, OPT)  # HP 18: 6 / 12
-    assert dist.probability("Unhurt") == Fraction(1, 21)
-    assert dist.probability("Wounded") == Fraction(5, 21)
-    assert dist.probability("Seriously Wounded") == Fraction(6, 21)
-    assert dist.probability("Critically Wounded") == Fraction(7, 21)
-    assert dist.probability("Dying") == Fraction(2, 21)
-
-
-@settings(max_examples=60)
+@settings(max_examples=50)
 @given(
     modifier=st.integers(-6, 6),
     difficulty=st.integers(2, 16),
@@ -132,88 +122,160 @@ def test_condition_odds() -> None:
     dis=st.integers(0, 2),
     seed=st.integers(0, 10_000),
 )
-def test_rolled_effect_lies_in_the_odds(
+def test_rolled_effect_is_the_readers_on_the_same_faces(
     modifier: int, difficulty: int, adv: int, dis: int, seed: int
 ) -> None:
-    from referee.systems.base import Modifier
-
     check = Check(difficulty, (Modifier(modifier, "m"),), adv, dis)
-    out = RULESET.resolve(check, None, SeededRoller(seed), OPT)
-    dist = RULESET.odds(check, None, OPT)
-    assert out.result in dist
+    out = RULESET.resolve(check, EMPTY, SeededRoller(seed), OPT)
+    steps = max(-1, min(1, adv - dis))
+    assert out.result == read_check([d.face for d in out.faces], modifier, difficulty, steps)
     assert out.success == (out.result is not None and out.result >= 0)
 
 
-def test_huge_damage_odds_are_refused_not_hung() -> None:
-    from referee.errors import OddsTooComplex
-
-    with pytest.raises(OddsTooComplex):
-        damage_odds(DamageSpec("10d10", rate_of_attack=30), 60, Target(), options=OPT)
-    with pytest.raises(OddsTooComplex):
-        damage_odds(DamageSpec("1d6"), 61, Target(), options=OPT)
+# ---------------------------------------------------------------------------
+# damage rolls
 
 
-def test_bleeding_and_massive_damage_odds_match_every_rolled_outcome() -> None:
-    """Ch. 7, Bleeding (one roll >= HP/3) and Massive Damage (> HP in one attack): the odds
-    equal the share of all face combinations whose resolved outcome says so."""
-    import itertools
+@pytest.mark.parametrize(
+    ("rolls", "rate", "armour"), [(1, None, 0), (2, 1, 3), (3, 2, 4), (3, None, 5), (4, 3, 2)]
+)
+def test_damage_rolls_equal_the_reader(rolls: int, rate: int | None, armour: int) -> None:
+    """A fixed number of 2d3-2 rolls, the highest RoA counting, armour off each."""
+    action = DamageRolls(rolls, "2d3-2", rate_of_attack=rate, armour=Target(armour))
+    keep = rolls if rate is None else min(rate, rolls)
 
-    from referee.dice.roller import ScriptedRoller
-    from referee.systems.mneme.actions import TakeDamage, Threat
-    from referee.systems.mneme.damage import per_roll_odds
-    from referee.systems.mneme.resolve import bleeding_odds, massive_damage_odds
+    def read(f: tuple[int, ...]) -> int:
+        raws = [f[2 * i] + f[2 * i + 1] - 2 for i in range(rolls)]
+        return read_damage(raws, armour, keep)
 
-    frail = Character("Frail", {"Str": 2, "Dex": 2, "End": 11, "Int": 7, "Edu": 7, "Soc": 7})
-    assert frail.hp == 15  # Seriously Wounded (and Bleeding) from 5; massive above 15
-    spec = DamageSpec("1d6", rate_of_attack=3)
-    for rolls in (2, 3):
-        bleed = massive = 0
-        combos = list(itertools.product(range(1, 7), repeat=rolls))
-        for faces in combos:
-            action = TakeDamage(rolls, Threat(spec, Target()))
-            out = RULESET.resolve(action, frail, ScriptedRoller(list(faces)), OPT)
-            bleed += bool(out.details.get("bleeding"))
-            massive += bool(out.details.get("massive_damage"))
-        per = per_roll_odds(spec, Target(), options=OPT)
-        assert bleeding_odds(per, rolls, frail, OPT) == Fraction(bleed, len(combos))
-        dist = damage_odds(spec, rolls, Target(), options=OPT)
-        assert massive_damage_odds(dist, frail) == Fraction(massive, len(combos))
-    assert bleeding_odds(per, 2, frail, OPT) == Fraction(5, 9)  # 1 - (4/6)^2
-    three = damage_odds(spec, 3, Target(), options=OPT)
-    assert massive_damage_odds(three, frail) == Fraction(10, 216)  # 16, 17 or 18 on 3d6
+    assert RULESET.odds(action, EMPTY, OPT) == enumerate_faces([3] * (2 * rolls), read)
 
 
-def test_armour_of_a_scale_ignores_lesser_damage_by_option() -> None:
-    """Ch. 7, Scale Immunity lists armour: DAR 2 on an ordinary character ignores plain
-    5d6 (default); with armour_scale_immunity off it is 20 AR off each roll."""
-    spec = DamageSpec("5d6")
-    dar2 = Target(armour=2, armour_scale="D")
-    assert damage_odds(spec, 1, dar2, options=OPT) == Distribution.constant(0)
-    off = Options(armour_scale_immunity=False)
-    assert damage_odds(spec, 1, dar2, options=off) == odds("5d6-20").clamp(low=0)
-    # damage of the armour's own scale still goes through: D 3 against DAR 2 -> 10 HP
-    assert damage_odds(DamageSpec("3", scale="D"), 1, dar2, options=OPT) == Distribution.constant(
-        10
+def test_minimum_damage_at_effect_six_equals_the_reader() -> None:
+    """Ch. 7, Armor: a hit with Effect 6+ always inflicts at least one point."""
+    for effect, floor in ((5, 0), (6, 1)):
+        action = DamageRolls(2, "1d6", effect=effect, armour=Target(10))
+        text = enumerate_faces([6, 6], lambda f, m=floor: read_damage(f, 10, 2, m))
+        assert RULESET.odds(action, EMPTY, OPT) == text
+
+
+@pytest.mark.parametrize(("difficulty", "rate"), [(11, 2), (10, 1), (10, 2), (9, None)])
+def test_attack_odds_equal_the_readers(difficulty: int, rate: int | None) -> None:
+    """A 1d3 weapon against AR 1: the check, then the damage rolls its Success Effect
+    brings (the unused dice are uniform, so enumerating them all is exact)."""
+    action = Attack(
+        check=CheckInputs(difficulty=difficulty),
+        damage="1d3",
+        rate_of_attack=rate,
+        armour=Target(1),
+    )
+    most = max(
+        rolls_from_text(a + b - difficulty, rate, True)[0]
+        for a in range(1, 7)
+        for b in range(1, 7)
+        if a + b >= difficulty
     )
 
+    def read(f: tuple[int, ...]) -> int:
+        effect = read_check(f[:2], 0, difficulty, 0)
+        if effect < 0:
+            return 0
+        n, keep = rolls_from_text(effect, rate, True)
+        return read_damage(f[2 : 2 + n], 1, keep)
 
-def test_whole_attack_bleeding_odds_match_every_rolled_attack() -> None:
-    """Attack at 11 (SE 0 or 1 -> one or two 1d3 rolls) against a target of HP 6
-    (Bleeding from one roll of 2+): the odds equal the share of all 2d6 + 2d3 faces whose
-    resolved attack makes the target bleed."""
-    import itertools
+    assert RULESET.odds(action, EMPTY, OPT) == enumerate_faces([6, 6] + [3] * most, read)
 
-    from referee.dice.roller import ScriptedRoller
-    from referee.systems.mneme.resolve import attack_bleeding_odds
 
-    frail = Character("Frail", {"Str": 2, "Dex": 2, "End": 2, "Int": 7, "Edu": 7, "Soc": 7})
-    attack = Attack(Check(difficulty=11), DamageSpec("1d3"), Target(), target_sheet=frail)
-    bled = total = 0
-    for faces in itertools.product(range(1, 7), range(1, 7), range(1, 4), range(1, 4)):
-        out = RULESET.resolve(attack, None, ScriptedRoller(list(faces)), OPT)
-        bled += bool(out.details.get("target", {}).get("bleeding"))
-        total += 1
-    exact = attack_bleeding_odds(attack, None, frail, OPT)
-    assert exact == Fraction(bled, total)
-    # by hand: SE 0 (2/36) -> 2/3; SE 1 (1/36) -> 1 - (1/3)^2 = 8/9
-    assert exact == Fraction(2, 36) * Fraction(2, 3) + Fraction(1, 36) * Fraction(8, 9)
+@pytest.mark.parametrize(
+    ("fail_effect", "cover", "rate", "armour"),
+    [(3, 0, 2, 0), (3, 2, 3, 1), (4, 1, 2, 0), (2, 0, None, 1)],
+)
+def test_take_damage_odds_equal_the_readers(
+    fail_effect: int, cover: int, rate: int | None, armour: int
+) -> None:
+    """Ch. 7: the cover takes as many rolls as the points it absorbs; the PC one roll per
+    point left, the highest RoA counting, armour off each."""
+    threat = Threat(
+        damage="1d4", rate_of_attack=rate, armour=Target(armour), mitigating=Mitigating(cover=cover)
+    )
+    left = max(0, fail_effect - cover)
+    n, keep = rolls_from_text(left, rate, False)
+    action = TakeDamage(fail_effect=fail_effect, threat=threat)
+    text = enumerate_faces([4] * n, lambda f: read_damage(f, armour, keep))
+    assert RULESET.odds(action, EMPTY, OPT) == text
+
+
+def test_bleeding_condition_and_massive_reports_equal_the_readers() -> None:
+    """Ch. 7 about a target of HP 15 (Seriously Wounded and Bleeding from one roll of 5,
+    ⌊15/3⌋; Critically Wounded from 10; Dying, and massive damage, above 15) hit by three
+    1d6+2 rolls: the reader takes the rolls as the text does."""
+    frail = Character("Frail", {"Str": 2, "Dex": 2, "End": 11, "Int": 7, "Edu": 7, "Soc": 7})
+    table = seated({"frail": frail})
+    base = DamageRolls(3, "1d6+2", target="frail", armour=Target())
+
+    def condition(total: int) -> str:
+        if total > 15:
+            return "Dying"
+        return (
+            "Critically Wounded"
+            if total >= 10
+            else "Seriously Wounded"
+            if total >= 5
+            else "Wounded"
+        )
+
+    readers: dict[str, Callable[[tuple[int, ...]], object]] = {
+        "damage": lambda f: sum(x + 2 for x in f),
+        "bleeding": lambda f: any(x + 2 >= 5 for x in f),
+        "condition": lambda f: condition(sum(x + 2 for x in f)),
+        "massive": lambda f: sum(x + 2 for x in f) > 15,
+    }
+    for report, read in readers.items():
+        action = DamageRolls(3, "1d6+2", target="frail", armour=Target(), report=report)  # type: ignore[arg-type]
+        assert RULESET.odds(action, table, OPT) == enumerate_faces([6, 6, 6], read), report
+    assert RULESET.odds(base, table, OPT).probability(24) == Fraction(1, 216)
+
+
+# ---------------------------------------------------------------------------
+# dying and Initiative
+
+
+def test_dying_rounds_equal_the_reader() -> None:
+    """Ch. 7, Dying: every round an End roll against 4, wound penalties applied; one
+    failure is death. End 14 (+2) at 19 damage (-6): each round needs 2d6 >= 8."""
+    tess = Character(
+        "Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7}, damage=19
+    )
+    table = seated({"tess": tess})
+
+    def read(f: tuple[int, ...]) -> str:
+        for i in range(3):
+            if f[2 * i] + f[2 * i + 1] + (14 // 3 - 2) - 19 // 3 < 4:
+                return "Dead"
+        return "Dying"
+
+    dist = RULESET.odds(PassRounds(3), table, OPT).map(lambda fates: dict(fates)["tess"])
+    assert dist == enumerate_faces([6] * 6, read)
+    assert dist.probability("Dying") == Fraction(125, 1728)
+
+
+def test_initiative_order_equals_the_reader() -> None:
+    """Companion facts: 2d6 + modifier each; turns go from the highest down; ties share
+    a step (the default)."""
+    pcs = (InitiativePC("A", 2), InitiativePC("B", 0, advantage=1))
+
+    def read(f: tuple[int, ...]) -> object:
+        a = f[0] + f[1] + 2
+        b = sum(sorted(f[2:])[-2:])
+        return (("A", "B"),) if a == b else ((("A",), ("B",)) if a > b else (("B",), ("A",)))
+
+    dist = RULESET.odds(RollInitiative(pcs), EMPTY, OPT)
+    assert dist == enumerate_faces([6, 6, 6, 6, 6], read)
+
+
+def test_rolled_dying_rounds_are_the_readers_on_the_same_faces() -> None:
+    tess = Character(
+        "Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7}, damage=19
+    )
+    out = RULESET.resolve(PassRounds(5), seated({"tess": tess}), ScriptedRoller([6, 2, 6, 1]), OPT)
+    assert out.label == "Dead in round 2"  # 8 lives, 7 dies

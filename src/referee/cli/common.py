@@ -228,7 +228,8 @@ def outcome_text(outcome: Any) -> str:
         verdict = "" if outcome.success is None else (" success" if outcome.success else " failure")
         lines.append(f"  result {outcome.result}{verdict}")
     for c in outcome.changes:
-        lines.append(f"  -> {c}")
+        shown = str(c)
+        lines.append(f"  -> {shown if len(shown) <= 100 else shown[:97] + '...'}")
     return "\n".join(lines)
 
 

@@ -1,8 +1,14 @@
-"""``referee mneme ...``: checks, their exact odds, attack damage odds, taking damage,
-the healing clock and sheet validation for Mneme CE."""
+"""``referee mneme ...``: each command reads its flags into a Mneme CE action, seats the
+sheets it is given at a table (``pc``, ``target``, ``attacker``, ``medic``, ``patient``...)
+and asks ``RULESET`` to resolve it or for its odds; what is printed renders the outcome.
+``--out`` writes a sheet as ``RULESET.apply`` leaves it. ``--options`` is the table's
+house rules. The generic ``actions``, ``act`` and ``odds-of`` commands reach every
+action, these included."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import typer
@@ -13,20 +19,22 @@ from referee.cli.common import (
     FACES_HELP,
     FACES_OPTION,
     JSON_OPTION,
+    OPTIONS_OPTION,
     SEED_OPTION,
-    all_faces_used,
     console,
     emit_json,
     faces_option,
     handle_errors,
     load_json_file,
-    make_roller,
+    load_options,
+    load_state,
     report_problems,
+    resolve_action,
     write_json_file,
 )
 from referee.dice.odds import fraction_text
 from referee.errors import RulesError
-from referee.systems.base import Modifier, Outcome, dump_record, load_record, outcome_data
+from referee.systems.base import Modifier, Outcome, outcome_data
 
 app = typer.Typer(
     name="mneme",
@@ -34,68 +42,64 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-MOD_HELP = "Total modifier added to 2d6 (Competence, equipment, conditions...)."
-DIFF_HELP = "Difficulty: a number or a name (Easy, Routine, Challenging, Difficult, ...)."
-ADV_HELP = "Advantages (cancel Disadvantages one for one; at most one net step by default)."
-DIS_HELP = "Disadvantages."
 ARMOUR_HELP = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
-MODS_OPTION: Any = typer.Option(
+Opt: Any = typer.Option
+MODIFIER: Any = Opt(0, "--modifier", "-m", help="Total modifier added to 2d6.")
+DIFFICULTY: Any = Opt("8", "--difficulty", "-d", help="A number or a name (Easy ... Formidable).")
+ADVANTAGE: Any = Opt(0, "--advantage", help="Advantages (cancel Disadvantages one for one).")
+DISADVANTAGE: Any = Opt(0, "--disadvantage", help="Disadvantages.")
+MODS: Any = Opt(
     None,
     "--mod",
-    help="A typed modifier VALUE:KIND[:SOURCE], KIND one of competence, equipment, "
-    "condition, action (e.g. 2:equipment:scope); repeat it. Modifiers of one kind do not "
-    "stack: the most favourable applies.",
+    help="A typed modifier VALUE:KIND[:SOURCE], KIND one of competence, equipment, condition, "
+    "action; repeatable. Of one kind only the most favourable applies (conditions: per "
+    "condition, option condition_stacking).",
 )
-SHEET_OPTION: Any = typer.Option(
-    None, "--sheet", help="The character's sheet (JSON): Competence and wound penalties."
-)
-CHAR_OPTION: Any = typer.Option(
-    None, "--characteristic", "-c", help="With --sheet: the characteristic rolled."
-)
-SKILL_OPTION: Any = typer.Option(None, "--skill", help="With --sheet: the skill rolled.")
-COND_OPTION: Any = typer.Option(
+CONDITIONS: Any = Opt(
     None,
     "--condition",
-    help="A named condition raising the Difficulty: concealment:partial|mostly|full, "
-    "cover:partial|mostly|full, 'close quarters:ranged', 'superior firepower:1..3', "
-    "'superior position:1..2', outnumbered:minor|significant|overwhelming; a leading '-' "
-    "for the PC's own edge. Repeatable.",
+    help="A condition preset on the Difficulty: concealment|cover:partial|mostly|full, "
+    "'close quarters:ranged', 'superior firepower:1..3', 'superior position:1..2', "
+    "outnumbered:minor|significant|overwhelming; '-' for the PC's edge. Repeatable.",
 )
-STEALTH_OPTION: Any = typer.Option(
-    False, "--stealth", help="With --sheet: a stealth roll (the better of Recon and Streetwise)."
-)
-COMBINED_OPTION: Any = typer.Option(
-    None,
-    "--combined",
-    help="With --sheet: skills the task combines, the rolled one first (e.g. Melee,Athletics); "
-    "+1 Difficulty per other one the character lacks.",
-)
-WARD_ARGUMENT: Any = typer.Argument(
-    ..., help="Each patient's condition: Wounded, 'Seriously Wounded', ..., Dying."
-)
-OUT_OPTION: Any = typer.Option(None, "--out", help="Write the updated sheet here (JSON).")
-
-
-def _difficulty(text: str) -> int:
-    from referee.systems.mneme.tables import DIFFICULTY, DIFFICULTY_ALIASES
-
-    t = text.strip()
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    if t.lower() in DIFFICULTY_ALIASES:
-        return DIFFICULTY_ALIASES[t.lower()]
-    return DIFFICULTY.value(t)
-
-
+SHEET: Any = Opt(None, "--sheet", help="The character's sheet (JSON).")
+CHARACTERISTIC: Any = Opt(None, "--characteristic", "-c", help="With a sheet: the characteristic.")
+SKILL: Any = Opt(None, "--skill", help="With a sheet: the skill rolled.")
+STEALTH: Any = Opt(False, "--stealth", help="With --sheet: a stealth roll (Recon or Streetwise).")
+COMBINED: Any = Opt(None, "--combined", help="Skills the task combines, rolled one first.")
+WEAPON: Any = Opt(None, "--weapon", "-w", help="A weapon on the attacker's sheet.")
+ATTACKER: Any = Opt(None, "--attacker", help="The attacker's sheet (JSON).")
+RATE: Any = Opt(None, "--rate", "-r", help="Rate of Attack (the adversaries' summed).")
+EXTRA: Any = Opt(0, "--modifier", "-m", help="Extra modifier (tools, equipment...).")
+OUT: Any = Opt(None, "--out", help="Write the updated sheet here (JSON).")
+PATH: Any = typer.Argument(..., help="The character's sheet (JSON).")
+WARD: Any = typer.Argument(..., help="Each patient's condition (Wounded, Dying...).")
+SHEETS: Any = typer.Argument(None, help="PC sheets (JSON) rolling Initiative.")
+PCS: Any = Opt(None, "--pc", help="A PC without a sheet: NAME:MOD[:CHM]. Repeatable.")
+ADV_PC: Any = Opt(None, "--advantage", help="A PC's name: one step of Advantage. Repeatable.")
+DIS_PC: Any = Opt(None, "--disadvantage", help="A PC's name: one step. Repeatable.")
 MOD_KINDS = ("competence", "equipment", "condition", "action")
 """Kinds of modifier (Mneme CE ch. 2, Modifiers to Rolls); Advantage has its own options."""
 
 
-def _skills(text: str | None) -> tuple[str, ...]:
-    """``"Melee,Athletics"`` -> ``("Melee", "Athletics")``."""
-    return tuple(p.strip() for p in (text or "").split(",") if p.strip())
+# ---------------------------------------------------------------------------
+# reading flags
+
+
+def _ruleset() -> Any:
+    from referee.systems.mneme import RULESET
+
+    return RULESET
+
+
+def _difficulty(text: str) -> int:
+    from referee.systems.mneme.tables import DIFFICULTY as LADDER
+    from referee.systems.mneme.tables import DIFFICULTY_ALIASES
+
+    t = text.strip()
+    if t.lstrip("-").isdigit():
+        return int(t)
+    return DIFFICULTY_ALIASES.get(t.lower()) or LADDER.value(t)
 
 
 def _typed(text: str) -> Modifier:
@@ -113,333 +117,76 @@ def _typed(text: str) -> Modifier:
     return Modifier(value, parts[2] if len(parts) == 3 else kind, kind)
 
 
-def _check(
-    modifier: int,
-    difficulty: str,
-    advantage: int,
-    disadvantage: int,
-    typed: list[str] | None = None,
-    conditions: list[str] | None = None,
-    **kw: Any,
-) -> Any:
-    from referee.systems.mneme.actions import Check
-    from referee.systems.mneme.effects import with_conditions
-
-    target, _ = with_conditions(_difficulty(difficulty), conditions or ())
+def _inputs(
+    modifier: int, difficulty: str, adv: int, dis: int, typed: Any = None, presets: Any = None
+) -> dict[str, Any]:
+    """A check's inputs from the flags every check command shares."""
     given = [Modifier(modifier, "--modifier", "total")] if modifier else []
+    for name, steps in (("advantage", adv), ("disadvantage", dis)):
+        if not 0 <= steps <= 20:
+            raise RulesError(f"{name} must be 0..20, not {steps}")
     mods = (*given, *(_typed(t) for t in typed or ()))
-    return Check(target, mods, advantage, disadvantage, **kw)
+    return {"difficulty": _difficulty(difficulty), "modifiers": mods, "advantage": adv} | {
+        "disadvantage": dis,
+        "conditions": tuple(presets or ()),
+    }
+
+
+def _roller_of(
+    sheet: str | None, characteristic: str | None, skill: str | None, stealth: bool, combined: Any
+) -> dict[str, Any]:
+    """Who rolls a check (``pc`` when a sheet is given) and with which traits."""
+    skills = tuple(p.strip() for p in (combined or "").split(",") if p.strip())
+    return {"actor": "pc" if sheet else None, "characteristic": characteristic, "skill": skill} | {
+        "stealth": stealth,
+        "combined_skills": skills,
+    }
+
+
+def _table(options: Any, **sheets: str | None) -> Any:
+    """A table with each sheet file seated under its role's id."""
+    seats = [f"{cid}={path}" for cid, path in sheets.items() if path is not None]
+    return load_state(_ruleset(), None, options, seats)
 
 
 def _faces_text(outcome: Outcome) -> str:
     return " ".join(str(d.face) if d.kept else f"({d.face})" for d in outcome.faces)
 
 
-def _sheet(path: str) -> Any:
-    from referee.systems.mneme.sheet import Character
-
-    return load_record(Character, load_json_file(path), rule="Mneme CE: sheet format")
-
-
-def _roll(action: Any, state: Any, faces: str | None, seed: int | None) -> Outcome:
+def _roll(action: Any, state: Any, options: Any, faces: str | None, seed: int | None) -> Outcome:
     """Resolve ``action`` with typed-in ``--faces`` (every one used), ``--seed`` or real dice."""
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.options import Options
-
-    roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, state, roller, Options())
-    all_faces_used(roller)
+    outcome: Outcome = resolve_action(_ruleset(), action, state, options, faces=faces, seed=seed)
     return outcome
 
 
-def _save_and_emit(
-    outcome: Outcome,
-    as_json: bool,
-    out: str | None = None,
-    sheet: Any = None,
-    who: str = "self",
-    missing: str = "--out needs --sheet",
-) -> bool:
-    """Write the sheet the outcome changes to ``--out``; print the outcome as JSON with
-    ``--json``. True when the JSON was printed (the command is done)."""
-    if out is not None:
-        if sheet is None:
-            raise RulesError(missing)
-        from referee.systems.mneme.clock import apply_changes
+def _fixed(action: Any, state: Any, options: Any) -> Outcome:
+    """Resolve an action that rolls nothing."""
+    from referee.dice.roller import ScriptedRoller
 
-        _write(out, apply_changes(sheet, outcome.changes, who))
-    if as_json:
-        emit_json(outcome_data(outcome))
-    return as_json
+    outcome: Outcome = _ruleset().resolve(action, state, ScriptedRoller([]), options)
+    return outcome
 
 
-@app.command()
-@handle_errors
-def check(
-    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
-    difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
-    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
-    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
-    costly: bool = typer.Option(False, "--costly", help="Take a failure as a Costly Success."),
-    duration: str | None = typer.Option(
-        None, "--duration", help="The task's duration roll (e.g. 1d6): the time the Effect gives."
-    ),
-    unit: int = typer.Option(1, "--unit", help="With --duration: its smallest unit."),
-    mitigate: str | None = typer.Option(
-        None, "--mitigate", help="Mitigating Factors as conditions,cover,skill (e.g. 3,2,2)."
-    ),
-    mods: list[str] | None = MODS_OPTION,
-    conditions: list[str] | None = COND_OPTION,
-    sheet: str | None = SHEET_OPTION,
-    characteristic: str | None = CHAR_OPTION,
-    skill: str | None = SKILL_OPTION,
-    stealth: bool = STEALTH_OPTION,
-    combined: str | None = COMBINED_OPTION,
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    as_json: bool = JSON_OPTION,
-) -> None:
-    """Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs Difficulty."""
-    from referee.systems.mneme.actions import Mitigating
-
-    mit = None
-    if mitigate is not None:
-        parts = faces_option(mitigate) or ()
-        if len(parts) != 3:
-            raise RulesError("--mitigate takes three numbers: conditions,cover,skill")
-        mit = Mitigating(*parts)
-    action = _check(
-        modifier,
-        difficulty,
-        advantage,
-        disadvantage,
-        mods,
-        conditions,
-        costly_success=costly,
-        mitigating=mit,
-        duration=duration,
-        unit=unit,
-        characteristic=characteristic,
-        skill=skill,
-        stealth=stealth,
-        combined_skills=_skills(combined),
-    )
-    state = _sheet(sheet) if sheet else None
-    hand = faces_option(faces)
-    if hand is not None and action.stakes:
-        from referee.systems.mneme.options import Options
-        from referee.systems.mneme.resolve import build
-
-        build(action, state, Options()).procedure.check_manual(hand)  # the exact count first
-    outcome = _roll(action, state, faces, seed)
-    d = outcome.details
-    if as_json:
-        data = outcome_data(outcome)
-        data.update(
-            roll=d["roll"],
-            dice=d["dice"],
-            modifier=d["modifier"],
-            difficulty=d["difficulty"],
-            effect=d["effect"],
-        )
-        emit_json(data)
+def _save(out: str | None, state: Any, outcome: Outcome, cid: str, missing: str) -> None:
+    """Write the sheet of ``cid`` as the outcome leaves it to ``--out``."""
+    if out is None:
         return
-    manual = " (faces entered by hand)" if outcome.manual else ""
-    console.print(
-        f"[{_faces_text(outcome)}] = {d['dice']} {d['modifier']:+d} = {d['roll']} vs "
-        f"{d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}{manual}",
-        markup=False,
-    )
-    if d["dropped_modifiers"]:
-        console.print("not stacked: " + ", ".join(d["dropped_modifiers"]), markup=False)
-    if "mitigation" in d:
-        console.print("mitigation: " + " -> ".join(map(str, d["mitigation"])), markup=False)
-    if "time" in d:
-        console.print(f"time: {d['time']} (median {d['median_time']})", markup=False)
+    if cid not in state.characters:
+        raise RulesError(missing)
+    after = _ruleset().apply(state, outcome)
+    write_json_file(out, _ruleset().dump_sheet(after.characters[cid].sheet))
 
 
-@app.command()
-@handle_errors
-def odds(
-    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
-    difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
-    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
-    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
-    mods: list[str] | None = MODS_OPTION,
-    conditions: list[str] | None = COND_OPTION,
-    sheet: str | None = SHEET_OPTION,
-    characteristic: str | None = CHAR_OPTION,
-    skill: str | None = SKILL_OPTION,
-    stealth: bool = STEALTH_OPTION,
-    combined: str | None = COMBINED_OPTION,
-    as_json: bool = JSON_OPTION,
-) -> None:
-    """Exact odds of a check: the chance of success and every Effect (failures included)."""
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.options import Options
-
-    action = _check(
-        modifier,
-        difficulty,
-        advantage,
-        disadvantage,
-        mods,
-        conditions,
-        characteristic=characteristic,
-        skill=skill,
-        stealth=stealth,
-        combined_skills=_skills(combined),
-    )
-    dist = RULESET.odds(action, _sheet(sheet) if sheet else None, Options())
-    p = dist.at_least(0)
-    effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
-    if as_json:
-        emit_json({"p_success": fraction_text(p), "effect": effects})
-        return
-    table = Table(title=f"success {fraction_text(p)} = {float(p) * 100:.2f}%", title_justify="left")
-    table.add_column("Effect", justify="right")
-    table.add_column("exact", justify="right")
-    table.add_column("%", justify="right")
-    for e, q in dist.probabilities().items():
-        table.add_row(f"{e:+d}", fraction_text(q), f"{float(q) * 100:.2f}")
-    console.print(table)
-
-
-@app.command("attack-odds")
-@handle_errors
-def attack_odds(
-    damage: str | None = typer.Argument(
-        None, help="Damage of one roll, e.g. 3d6-2, or scaled: 'D 3d3', 'H 2d6-2'."
-    ),
-    weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --attacker."),
-    attacker: str | None = typer.Option(None, "--attacker", help="The attacker's sheet (JSON)."),
-    armour: str = typer.Option("0", "--armour", "-a", help=ARMOUR_HELP),
-    rolls: int | None = typer.Option(
-        None, "--rolls", "-n", help="Number of damage rolls (SE + 1, or FE); default 1."
-    ),
-    difficulty: str | None = typer.Option(
-        None,
-        "--difficulty",
-        "-d",
-        help="Odds of a whole attack instead of fixed rolls: the check at this Difficulty "
-        "(with --modifier, --advantage, --disadvantage) makes SE + 1 rolls.",
-    ),
-    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
-    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
-    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
-    rate: int | None = typer.Option(
-        None, "--rate", "-r", help="Rate of Attack: keep this many highest rolls (default all)."
-    ),
-    effect: int = typer.Option(
-        0, "--effect", help="Effect degree the rolls come from (6+: at least 1 damage each)."
-    ),
-    scale: str = typer.Option("", "--scale", help="Damage scale: '', D, H or K."),
-    armour_scale: str = typer.Option("", "--armour-scale", help="Armour scale: '', D, H or K."),
-    target_scale: str = typer.Option("", "--target-scale", help="Target's own scale."),
-    sheet: str | None = typer.Option(
-        None, "--sheet", help="Target's sheet (JSON): adds the chance of each HP condition."
-    ),
-    as_json: bool = JSON_OPTION,
-) -> None:
-    """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll
-    (or, with --difficulty, by a whole attack: check, then SE + 1 rolls)."""
-    from referee.systems.mneme.damage import (
-        DamageSpec,
-        damage_odds,
-        kept_count,
-        per_roll_odds,
-    )
-    from referee.systems.mneme.options import Options
-    from referee.systems.mneme.resolve import (
-        attack_bleeding_odds,
-        bleeding_odds,
-        condition_odds,
-        massive_damage_odds,
-    )
-    from referee.systems.mneme.tables import CONDITIONS
-
-    opts = Options()
-    if weapon is not None:
-        from referee.systems.mneme.damage import weapon_spec
-        from referee.systems.mneme.sheet import weapon as find_weapon
-
-        if damage is not None or attacker is None:
-            raise RulesError("--weapon needs --attacker and no damage expression")
-        spec = weapon_spec(find_weapon(_sheet(attacker), weapon))
-        if rate is not None:
-            spec = DamageSpec(spec.expression, spec.scale, rate)
-    elif damage is None:
-        raise RulesError("give a damage expression or --weapon NAME --attacker FILE")
-    else:
-        spec = _spec(damage, rate, scale)
-    target = _target(armour, armour_scale, target_scale)
-    attack = None
-    if difficulty is not None:
-        from referee.systems.mneme import RULESET
-        from referee.systems.mneme.actions import Attack
-
-        if rolls is not None or effect:
-            raise RulesError("--difficulty makes the check decide the rolls: drop --rolls/--effect")
-        attack = Attack(_check(modifier, difficulty, advantage, disadvantage), spec, target)
-        dist = RULESET.odds(attack, None, opts)
-    else:
-        if modifier or advantage or disadvantage:
-            raise RulesError("--modifier/--advantage/--disadvantage need --difficulty")
-        rolls = 1 if rolls is None else rolls
-        dist = damage_odds(spec, rolls, target, effect_degree=effect, options=opts)
-    data: dict[str, Any] = {
-        "damage": {str(k): fraction_text(v) for k, v in dist.probabilities().items()},
-        "mean": fraction_text(dist.mean()),
-    }
-    if sheet is not None:
-        character = _sheet(sheet)
-        conds = condition_odds(dist, character, opts)
-        data["conditions"] = {
-            c: fraction_text(conds.probability(c)) for c in CONDITIONS if c in conds
-        }
-        if attack is not None:
-            bleed = attack_bleeding_odds(attack, None, character, opts)
-        else:
-            per = per_roll_odds(spec, target, effect_degree=effect, options=opts)
-            bleed = bleeding_odds(per, rolls or 0, character, opts)
-        data["p_bleeding"] = fraction_text(bleed)
-        data["p_massive_damage"] = fraction_text(massive_damage_odds(dist, character))
-    if as_json:
-        emit_json(data)
-        return
-    from referee.cli.main import show_distribution
-
-    what = (
-        f"({f'{spec.scale} {spec.expression}'.strip()}) vs {target.armour_scale}AR {target.armour}"
-    )
-    if attack is None:
-        n = rolls or 0
-        title = f"{n} x {what}, keep {kept_count(n, spec.rate_of_attack)}"
-    else:
-        title = f"attack {modifier:+d} vs {attack.check.difficulty}: SE + 1 x {what}"
-    show_distribution(title, dist, value_header="damage")
-    for key in ("conditions",):
-        for c, p in data.get(key, {}).items():
-            console.print(f"{c}: {p}", markup=False)
-    for key in ("p_bleeding", "p_massive_damage"):
-        if key in data:
-            console.print(f"{key}: {data[key]}", markup=False)
-
-
-def _spec(text: str, rate: int | None, scale: str = "") -> Any:
-    """A damage expression with an optional scale prefix (``D 3d3``, ``H 2d6-2``)."""
-    from referee.systems.mneme.damage import DamageSpec
-    from referee.systems.mneme.scale import damage_notation
-
-    expression, written = damage_notation(text)
-    if written and scale and written != scale:
-        raise RulesError(f"damage {text!r} is scale {written}, but --scale says {scale}")
-    return DamageSpec(expression, scale=written or scale, rate_of_attack=rate)
+def _source(damage: str | None, weapon: str | None) -> tuple[str, str]:
+    """A damage expression or a weapon name (one of the two)."""
+    if (damage is None) == (weapon is None):
+        raise RulesError("give a damage expression or --weapon NAME (one of them)")
+    return damage or "", weapon or ""
 
 
 def _target(armour: str, armour_scale: str = "", target_scale: str = "") -> Any:
     """The target of damage rolls from ``--armour`` (``4``, ``AR 4``, ``DAR 2``)."""
-    from referee.systems.mneme.damage import Target
+    from referee.systems.mneme.damage import Target, as_scale
     from referee.systems.mneme.scale import armour_notation
 
     rating, written = armour_notation(armour)
@@ -447,242 +194,418 @@ def _target(armour: str, armour_scale: str = "", target_scale: str = "") -> Any:
         raise RulesError(
             f"armour {armour!r} is scale {written}, but --armour-scale says {armour_scale}"
         )
-    return Target(rating, written or armour_scale, target_scale)
+    return Target(rating, as_scale(written or armour_scale), as_scale(target_scale))
 
 
-def _damage_source(damage: str | None, weapon: str | None, rate: int | None) -> Any:
-    """A damage expression, or a weapon named on a sheet (one of the two)."""
+def _scaled(damage: str, scale: str) -> str:
+    """A damage expression with ``--scale`` written as the text does (``D 3d3``)."""
+    from referee.systems.mneme.scale import damage_notation
 
-    if (damage is None) == (weapon is None):
-        raise RulesError("give a damage expression or --weapon NAME (one of them)")
-    if damage is not None:
-        return _spec(damage, rate)
-    assert weapon is not None
-    return weapon
+    expression, written = damage_notation(damage)
+    if written and scale and written != scale:
+        raise RulesError(f"damage {damage!r} is scale {written}, but --scale says {scale}")
+    return f"{written or scale} {expression}".strip()
+
+
+def _rolls_text(outcome: Outcome, key: str) -> str:
+    """Damage rolls as dealt, the ones not kept in parentheses."""
+    r = outcome.record(key)
+    dealt, kept = r.get("dealt"), r.get("kept")
+    assert isinstance(dealt, list) and isinstance(kept, list)
+    return ", ".join(str(x) if k else f"({x})" for x, k in zip(dealt, kept, strict=True))
+
+
+# ---------------------------------------------------------------------------
+# checks
+
+
+@app.command()
+@handle_errors
+def check(
+    modifier: int = MODIFIER,
+    difficulty: str = DIFFICULTY,
+    advantage: int = ADVANTAGE,
+    disadvantage: int = DISADVANTAGE,
+    costly: bool = Opt(False, "--costly", help="Take a failure as a Costly Success."),
+    duration: str | None = Opt(None, "--duration", help="The task's duration roll, e.g. 1d6."),
+    unit: int = Opt(1, "--unit", help="With --duration: its smallest unit."),
+    mitigate: str | None = Opt(
+        None, "--mitigate", help="Mitigating Factors: conditions,cover,skill."
+    ),
+    mods: list[str] | None = MODS,
+    conditions: list[str] | None = CONDITIONS,
+    sheet: str | None = SHEET,
+    characteristic: str | None = CHARACTERISTIC,
+    skill: str | None = SKILL,
+    stealth: bool = STEALTH,
+    combined: str | None = COMBINED,
+    faces: str | None = FACES_OPTION,
+    seed: int | None = SEED_OPTION,
+    options_file: str | None = OPTIONS_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs Difficulty."""
+    from referee.dice.evaluate import check_faces_for
+    from referee.systems.mneme.actions import Check, Mitigating
+
+    parts = faces_option(mitigate) if mitigate is not None else None
+    if parts is not None and len(parts) != 3:
+        raise RulesError("--mitigate takes three numbers: conditions,cover,skill")
+    options = load_options(_ruleset(), options_file)
+    state = _table(options, pc=sheet)
+    base = _inputs(modifier, difficulty, advantage, disadvantage, mods, conditions)
+    who = _roller_of(sheet, characteristic, skill, stealth, combined)
+    mit = None if parts is None else Mitigating(*parts)
+    action = Check(
+        **base, **who, costly_success=costly, mitigating=mit, duration=duration, unit=unit
+    )
+    hand = faces_option(faces)
+    if hand is not None:  # the exact count first: a check rolls nothing else
+        check_faces_for(_ruleset().dice_for(action, state, options), hand, "the check")
+    outcome = _roll(action, state, options, faces, seed)
+    d = outcome.details
+    if as_json:
+        keys = ("roll", "dice", "modifier", "difficulty", "effect")
+        emit_json(outcome_data(outcome) | {k: d[k] for k in keys})
+        return
+    manual = " (faces entered by hand)" if outcome.manual else ""
+    console.print(
+        f"[{_faces_text(outcome)}] = {d['dice']} {d['modifier']:+d} = {d['roll']} vs "
+        f"{d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}{manual}",
+        markup=False,
+    )
+    for key, title in (("dropped_modifiers", "not stacked"), ("conditions", "conditions")):
+        if outcome.items(key):
+            console.print(f"{title}: " + ", ".join(map(str, outcome.items(key))), markup=False)
+    if "mitigation" in d:
+        console.print("mitigation: " + " -> ".join(map(str, outcome.items("mitigation"))))
+    if "time" in d:
+        console.print(f"time: {d['time']} (median {d['median_time']})", markup=False)
+
+
+@app.command()
+@handle_errors
+def odds(
+    modifier: int = MODIFIER,
+    difficulty: str = DIFFICULTY,
+    advantage: int = ADVANTAGE,
+    disadvantage: int = DISADVANTAGE,
+    mods: list[str] | None = MODS,
+    conditions: list[str] | None = CONDITIONS,
+    sheet: str | None = SHEET,
+    characteristic: str | None = CHARACTERISTIC,
+    skill: str | None = SKILL,
+    stealth: bool = STEALTH,
+    combined: str | None = COMBINED,
+    options_file: str | None = OPTIONS_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Exact odds of a check: the chance of success and every Effect (failures included)."""
+    from referee.systems.mneme.actions import Check
+
+    options = load_options(_ruleset(), options_file)
+    base = _inputs(modifier, difficulty, advantage, disadvantage, mods, conditions)
+    action = Check(**base, **_roller_of(sheet, characteristic, skill, stealth, combined))
+    dist = _ruleset().odds(action, _table(options, pc=sheet), options)
+    p = dist.at_least(0)
+    if as_json:
+        effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
+        emit_json({"p_success": fraction_text(p), "effect": effects})
+        return
+    table = Table(title=f"success {fraction_text(p)} = {float(p) * 100:.2f}%", title_justify="left")
+    for col in ("Effect", "exact", "%"):
+        table.add_column(col, justify="right")
+    for e, q in dist.probabilities().items():
+        table.add_row(f"{e:+d}", fraction_text(q), f"{float(q) * 100:.2f}")
+    console.print(table)
+
+
+# ---------------------------------------------------------------------------
+# damage
+
+
+@app.command("attack-odds")
+@handle_errors
+def attack_odds(
+    damage: str | None = typer.Argument(None, help="Damage of one roll: 3d6-2, 'D 3d3'..."),
+    weapon: str | None = WEAPON,
+    attacker: str | None = ATTACKER,
+    armour: str = Opt("0", "--armour", "-a", help=ARMOUR_HELP),
+    rolls: int | None = Opt(None, "--rolls", "-n", help="Number of damage rolls; default 1."),
+    difficulty: str | None = Opt(
+        None, "--difficulty", "-d", help="Odds of a whole attack: its check at this Difficulty."
+    ),
+    modifier: int = MODIFIER,
+    advantage: int = ADVANTAGE,
+    disadvantage: int = DISADVANTAGE,
+    rate: int | None = Opt(None, "--rate", "-r", help="Rate of Attack (default: unlimited)."),
+    effect: int = Opt(0, "--effect", help="Effect degree of the rolls (6+: at least 1 each)."),
+    scale: str = Opt("", "--scale", help="Damage scale: '', D, H or K."),
+    armour_scale: str = Opt("", "--armour-scale", help="Armour scale: '', D, H or K."),
+    target_scale: str = Opt("", "--target-scale", help="Target's own scale."),
+    sheet: str | None = Opt(None, "--sheet", help="Target's sheet: the odds of each condition."),
+    options_file: str | None = OPTIONS_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll
+    (or, with --difficulty, by a whole attack: the check, then its damage rolls)."""
+    from referee.systems.mneme.actions import Attack, CheckInputs, DamageRolls
+    from referee.systems.mneme.tables import CONDITIONS as NAMES
+
+    ruleset = _ruleset()
+    options = load_options(ruleset, options_file)
+    if weapon is not None and (damage is not None or attacker is None):
+        raise RulesError("--weapon needs --attacker and no damage expression")
+    if weapon is None and damage is None:
+        raise RulesError("give a damage expression or --weapon NAME --attacker FILE")
+    text = _scaled(damage, scale) if damage else ""
+    state = _table(options, attacker=attacker, target=sheet)
+    target = _target(armour, armour_scale, target_scale)
+    aimed = "target" if sheet else None
+    who = "attacker" if weapon else None
+    action: Any
+    if difficulty is not None:
+        if rolls is not None or effect:
+            raise RulesError("--difficulty makes the check decide the rolls: drop --rolls/--effect")
+        check = CheckInputs(**_inputs(modifier, difficulty, advantage, disadvantage))
+        action = Attack(who, aimed, check, weapon or "", text, rate, target)
+    else:
+        if modifier or advantage or disadvantage:
+            raise RulesError("--modifier/--advantage/--disadvantage need --difficulty")
+        n = 1 if rolls is None else rolls
+        action = DamageRolls(n, text, weapon or "", who, rate, effect, target, aimed)
+    dist = ruleset.odds(action, state, options)
+    data: dict[str, Any] = {
+        "damage": {str(k): fraction_text(v) for k, v in dist.probabilities().items()},
+        "mean": fraction_text(dist.mean()),
+    }
+    if sheet is not None:
+        conds = ruleset.odds(replace(action, report="condition"), state, options)
+        data["conditions"] = {c: fraction_text(conds.probability(c)) for c in NAMES if c in conds}
+        for key, report in (("p_bleeding", "bleeding"), ("p_massive_damage", "massive")):
+            flag = ruleset.odds(replace(action, report=report), state, options)
+            data[key] = fraction_text(flag.probability(True))
+    if as_json:
+        emit_json(data)
+        return
+    from referee.cli.main import show_distribution
+
+    what = f"({text or weapon}) vs {target.armour_scale}AR {target.armour}"
+    count = f"{action.rolls} x" if isinstance(action, DamageRolls) else "attack: damage rolls"
+    show_distribution(f"{count} {what}, RoA {rate or 'of the weapon'}", dist, value_header="damage")
+    for key in ("conditions", "p_bleeding", "p_massive_damage"):
+        shown = data.get(key, {})
+        for c, p in shown.items() if isinstance(shown, dict) else [(key, shown)]:
+            console.print(f"{c}: {p}", markup=False)
 
 
 @app.command()
 @handle_errors
 def attack(
     damage: str | None = typer.Argument(None, help="Weapon damage, e.g. 3d6-2 (or --weapon)."),
-    weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --sheet."),
-    sheet: str | None = typer.Option(None, "--sheet", help="The attacker's sheet (JSON)."),
-    characteristic: str | None = typer.Option(
-        None, "--characteristic", "-c", help="With --sheet: the characteristic rolled."
+    weapon: str | None = Opt(None, "--weapon", "-w", help="A weapon on --sheet."),
+    sheet: str | None = Opt(None, "--sheet", help="The attacker's sheet (JSON)."),
+    characteristic: str | None = CHARACTERISTIC,
+    skill: str | None = Opt(
+        None, "--skill", help="With --sheet: the skill (default the weapon's)."
     ),
-    skill: str | None = typer.Option(
-        None, "--skill", help="With --sheet: the skill (default: the weapon's)."
-    ),
-    target_sheet: str | None = typer.Option(
-        None, "--target-sheet", help="The target's sheet: its worn armour, HP and condition."
-    ),
-    modifier: int = typer.Option(0, "--modifier", "-m", help=MOD_HELP),
-    difficulty: str = typer.Option("8", "--difficulty", "-d", help=DIFF_HELP),
-    advantage: int = typer.Option(0, "--advantage", help=ADV_HELP),
-    disadvantage: int = typer.Option(0, "--disadvantage", help=DIS_HELP),
-    armour: str | None = typer.Option(
-        None, "--armour", "-a", help=ARMOUR_HELP + " Default the target sheet's, or 0."
-    ),
-    rate: int | None = typer.Option(None, "--rate", "-r", help="Weapon's Rate of Attack."),
-    mods: list[str] | None = MODS_OPTION,
-    conditions: list[str] | None = COND_OPTION,
-    faces: str | None = typer.Option(
-        None, "--faces", help=FACES_HELP + " The check's dice first, then each damage roll's."
-    ),
+    target_sheet: str | None = Opt(None, "--target-sheet", help="The target's sheet (JSON)."),
+    modifier: int = MODIFIER,
+    difficulty: str = DIFFICULTY,
+    advantage: int = ADVANTAGE,
+    disadvantage: int = DISADVANTAGE,
+    armour: str | None = Opt(None, "--armour", "-a", help=ARMOUR_HELP + " Default the target's."),
+    rate: int | None = Opt(None, "--rate", "-r", help="Weapon's Rate of Attack."),
+    mods: list[str] | None = MODS,
+    conditions: list[str] | None = CONDITIONS,
+    faces: str | None = Opt(None, "--faces", help=FACES_HELP + " The check's dice first."),
     seed: int | None = SEED_OPTION,
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Roll an attack: the check, then SE + 1 damage rolls, the highest RoA kept, armour each."""
-    from referee.systems.mneme.actions import Attack
+    """Roll an attack: the check, then its damage rolls (SE + 1 up to the RoA), armour each."""
+    from referee.systems.mneme.actions import Attack, CheckInputs
 
-    source = _damage_source(damage, weapon, rate)
-    state = _sheet(sheet) if sheet else None
-    check = _check(
-        modifier,
-        difficulty,
-        advantage,
-        disadvantage,
-        mods,
-        conditions,
-        characteristic=characteristic,
-        skill=skill,
-    )
-    action = Attack(
-        check,
-        source,
-        None if armour is None and target_sheet else _target(armour or "0"),
-        target_sheet=_sheet(target_sheet) if target_sheet else None,
-    )
-    outcome = _roll(action, state, faces, seed)
-    if _save_and_emit(outcome, as_json):
+    text, named = _source(damage, weapon)
+    options = load_options(_ruleset(), options_file)
+    state = _table(options, pc=sheet, target=target_sheet)
+    base = _inputs(modifier, difficulty, advantage, disadvantage, mods, conditions)
+    check = CheckInputs(**base, characteristic=characteristic, skill=skill)
+    cover = None if armour is None and target_sheet else _target(armour or "0")
+    who, aimed = "pc" if sheet else None, "target" if target_sheet else None
+    action = Attack(who, aimed, check, named, text, rate, cover)
+    outcome = _roll(action, state, options, faces, seed)
+    if as_json:
+        emit_json(outcome_data(outcome))
         return
     d = outcome.details
     console.print(
-        f"check {d['roll']} vs {d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}",
-        markup=False,
+        f"check {d['roll']} vs {d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}"
     )
     if "weapon_rolls" in d:
-        w = d["weapon_rolls"]
-        shown = [str(x) if k else f"({x})" for x, k in zip(w["dealt"], w["kept"], strict=True)]
-        console.print(f"damage rolls after armour: {', '.join(shown)} = {w['total']}", markup=False)
+        total = outcome.record("weapon_rolls")["total"]
+        console.print(
+            f"damage rolls after armour: {_rolls_text(outcome, 'weapon_rolls')} = {total}"
+        )
     if "target" in d:
-        console.print(f"target: {d['target']['condition']}", markup=False)
+        console.print(f"target: {outcome.record('target')['condition']}", markup=False)
 
 
 @app.command("take-damage")
 @handle_errors
 def take_damage(
     damage: str | None = typer.Argument(None, help="Adversaries' damage per roll, e.g. 3d3-2."),
-    weapon: str | None = typer.Option(None, "--weapon", "-w", help="A weapon on --attacker."),
-    attacker: str | None = typer.Option(None, "--attacker", help="The attacker's sheet (JSON)."),
-    fail_effect: int = typer.Option(..., "--fail-effect", "-f", help="Fail Effect degree."),
-    rate: int | None = typer.Option(None, "--rate", "-r", help="Summed Rate of Attack."),
-    armour: str | None = typer.Option(
-        None, "--armour", "-a", help=ARMOUR_HELP + " Default the armour worn on --sheet."
-    ),
-    conditions: int = typer.Option(0, "--conditions", help="First-priority mitigation."),
-    cover: int = typer.Option(0, "--cover", help="Cover / protection value (absorbs rolls)."),
-    cover_object: int | None = typer.Option(
-        None, "--cover-object", help="Index of the --sheet's protection object taking cover."
-    ),
-    skill: int = typer.Option(0, "--skill", help="Skill mitigation (third priority)."),
-    sheet: str | None = typer.Option(None, "--sheet", help="Your sheet (armour, Bleeding)."),
-    out: str | None = typer.Option(None, "--out", help="Write the updated --sheet here."),
-    massive_roll: bool = typer.Option(
-        False, "--massive-roll", help="Roll the End roll at 8 at once if the damage exceeds HP."
+    weapon: str | None = WEAPON,
+    attacker: str | None = ATTACKER,
+    fail_effect: int = Opt(..., "--fail-effect", "-f", help="Fail Effect degree."),
+    rate: int | None = RATE,
+    armour: str | None = Opt(None, "--armour", "-a", help=ARMOUR_HELP + " Default: worn."),
+    conditions: int = Opt(0, "--conditions", help="First-priority mitigation."),
+    cover: int = Opt(0, "--cover", help="Cover / protection value (absorbs rolls)."),
+    cover_object: int | None = Opt(None, "--cover-object", help="--sheet's protection object N."),
+    skill: int | None = Opt(None, "--skill", help="Skill mitigation (default: from --sheet)."),
+    defence: str | None = Opt(None, "--defence-skill", help="The failed check's skill (--sheet)."),
+    sheet: str | None = Opt(None, "--sheet", help="Your sheet (armour, cover, Bleeding)."),
+    out: str | None = Opt(None, "--out", help="Write the updated --sheet here."),
+    massive_roll: bool = Opt(
+        False, "--massive-roll", help="Roll massive damage's End roll at once."
     ),
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Roll the damage a Fail Effect brings: mitigation, cover's rolls, yours (RoA kept)."""
+    """Roll the damage a Fail Effect brings: mitigation, cover's rolls, yours (RoA limited)."""
     from referee.systems.mneme.actions import Mitigating, TakeDamage, Threat
 
-    source = _damage_source(damage, weapon, rate)
-    threat = Threat(
-        source,
-        None if armour is None else _target(armour),
-        Mitigating(conditions, cover, skill, cover_object),
-        attacker=_sheet(attacker) if attacker else None,
-        rate_of_attack=rate if weapon else None,
-    )
-    state = _sheet(sheet) if sheet else None
-    outcome = _roll(TakeDamage(fail_effect, threat, massive_roll=massive_roll), state, faces, seed)
-    if _save_and_emit(outcome, as_json, out, state):
+    text, named = _source(damage, weapon)
+    options = load_options(_ruleset(), options_file)
+    state = _table(options, pc=sheet, attacker=attacker)
+    worn = None if armour is None else _target(armour)
+    mitigating = Mitigating(conditions, cover, skill, cover_object)
+    threat = Threat(text, named, "attacker" if attacker else None, rate, worn, mitigating)
+    who = "pc" if sheet else None
+    action = TakeDamage(who, fail_effect, threat, skill=defence, massive_roll=massive_roll)
+    outcome = _roll(action, state, options, faces, seed)
+    _save(out, state, outcome, "pc", "--out needs --sheet")
+    if as_json:
+        emit_json(outcome_data(outcome))
         return
     d = outcome.details
-    console.print("Fail Effect: " + " -> ".join(map(str, d["mitigation"])), markup=False)
+    console.print("Fail Effect: " + " -> ".join(map(str, outcome.items("mitigation"))))
     if "cover_rolls" in d:
-        console.print(
-            f"cover takes {d['cover_rolls']['dealt']}: {d['cover_damage']} damage"
-            + (" (destroyed)" if d.get("cover_destroyed") else ""),
-            markup=False,
-        )
-    r = d["damage_rolls"]
-    shown = [str(x) if k else f"({x})" for x, k in zip(r["dealt"], r["kept"], strict=True)]
-    console.print(f"you take [{', '.join(shown)}]: {outcome.label}", markup=False)
+        gone = " (destroyed)" if d.get("cover_destroyed") else ""
+        dealt = outcome.record("cover_rolls")["dealt"]
+        console.print(f"cover takes {dealt}: {d['cover_damage']} damage{gone}", markup=False)
+    console.print(f"you take [{_rolls_text(outcome, 'damage_rolls')}]: {outcome.label}")
     if d.get("bleeding"):
-        console.print("Bleeding: one roll reached the Seriously Wounded threshold", markup=False)
+        console.print("Bleeding: one roll reached the Seriously Wounded threshold")
     if "massive_roll" in d:
-        m = d["massive_roll"]
-        console.print(
-            f"massive damage: End {m['roll']} vs {m['difficulty']} -> {m['result']}",
-            markup=False,
-        )
+        m = outcome.record("massive_roll")
+        console.print(f"massive damage: End {m['roll']} vs {m['difficulty']} -> {m['result']}")
     elif d.get("massive_damage"):
         console.print(
-            "massive damage: an End roll at 8 is due (referee mneme survival FILE massive)",
-            markup=False,
+            "massive damage: an End roll at 8 is due (referee mneme survival FILE massive)"
         )
     if "condition" in d:
-        console.print(f"condition: {d['condition']}", markup=False)
+        moves = outcome.record("movement")
+        extra = f" (speed {moves['speed']}, no Dash)" if moves else ""
+        console.print(f"condition: {d['condition']}{extra}", markup=False)
 
 
-def _write(path: str, character: Any) -> None:
-    """Save a sheet as JSON (a clear error if the file cannot be written)."""
-    write_json_file(path, dump_record(character))
+# ---------------------------------------------------------------------------
+# time, dying and treatment
 
 
-def _notes(outcome: Outcome) -> None:
-    for note in outcome.details.get("notes", []):
-        console.print(f"  {note}", markup=False)
+def _single(outcome: Outcome, cid: str) -> dict[str, Any]:
+    """The outcome as JSON with one character's details on top (one sheet was given)."""
+    data = outcome_data(outcome)
+    details = dict(outcome.details)
+    per = outcome.record("characters").get(cid)
+    if isinstance(per, dict):
+        details = {**per, **{k: v for k, v in details.items() if k != "characters"}}
+    return data | {"details": details}
 
 
 @app.command()
 @handle_errors
 def clock(
-    path: str = typer.Argument(..., help="Character sheet (JSON)."),
-    days: int = typer.Option(0, "--days", help="Days passing."),
-    hours: int = typer.Option(0, "--hours", help="Hours passing."),
-    minutes: int = typer.Option(0, "--minutes", help="Minutes passing."),
-    activity: str = typer.Option(
-        "full_rest", "--activity", help="strenuous, moderate, light or full_rest."
+    path: str = PATH,
+    days: int = Opt(0, "--days", help="Days passing."),
+    hours: int = Opt(0, "--hours", help="Hours passing."),
+    minutes: int = Opt(0, "--minutes", help="Minutes passing."),
+    activity: str = Opt("full_rest", "--activity", help="strenuous, moderate, light or full_rest."),
+    care: str = Opt("none", "--care", help="none, light, moderate, serious, intensive."),
+    unsupervised: bool = Opt(False, "--unsupervised", help="Intensive care without a Medic 2+."),
+    therapy: str | None = Opt(None, "--therapy", help="Characteristic under therapy."),
+    roll_dying: bool = Opt(
+        True, "--roll-dying/--note-dying", help="Roll due dying rolls, or note."
     ),
-    care: str = typer.Option("none", "--care", help="none, light, moderate, serious, intensive."),
-    unsupervised: bool = typer.Option(
-        False, "--unsupervised", help="Intensive care without a Medic 2+ or AI sickbay."
-    ),
-    therapy: str | None = typer.Option(None, "--therapy", help="Characteristic under therapy."),
-    roll_dying: bool = typer.Option(
-        True, "--roll-dying/--note-dying", help="Roll the dying rolls that fall due, or note them."
-    ),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " (dying rolls)"),
+    faces: str | None = Opt(None, "--faces", help=FACES_HELP + " (dying rolls)"),
     seed: int | None = SEED_OPTION,
-    out: str | None = OUT_OPTION,
+    out: str | None = OUT,
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Let time pass: healing, bleeding, stabilisation, therapy and due dying rolls."""
+    """Let time pass at an activity and care level (set-care, then pass-time): healing,
+    bleeding, stabilisation, therapy and due dying rolls."""
     from referee.systems.mneme.actions import PassTime
 
-    character = _sheet(path)
-    action = PassTime(
-        days, hours, minutes, activity, care, therapy, roll_dying, supervised=not unsupervised
-    )
-    outcome = _roll(action, character, faces, seed)
-    if _save_and_emit(outcome, as_json, out, character):
+    ruleset = _ruleset()
+    options = load_options(ruleset, options_file)
+    state = _table(options, pc=path)
+    cared = {"activity": activity, "care": care, "supervised": not unsupervised}
+    care_action = ruleset.load_action("set-care", {"actor": "pc", "therapy": therapy} | cared)
+    state = ruleset.apply(state, _fixed(care_action, state, options))
+    before = state.characters["pc"].sheet
+    outcome = _roll(PassTime(days, hours, minutes, roll_dying), state, options, faces, seed)
+    _save(out, state, outcome, "pc", "--out needs a sheet")
+    data = _single(outcome, "pc")
+    if as_json:
+        emit_json(data)
         return
-    d = outcome.details
+    d = data["details"]
+    progress = d["healing_progress"]
     console.print(
-        f"damage {character.damage} -> {d['damage']} ({d['condition']}), "
-        f"progress {d['healing_progress']}",
-        markup=False,
+        f"damage {before.damage} -> {d['damage']} ({d['condition']}), progress {progress}"
     )
-    _notes(outcome)
+    for note in d.get("notes", []):
+        console.print(f"  {note}", markup=False)
 
 
 @app.command()
 @handle_errors
 def dying(
-    path: str = typer.Argument(..., help="The Dying character's sheet (JSON)."),
-    rounds: int = typer.Option(1, "--rounds", "-n", help="Rounds passing."),
-    show_odds: bool = typer.Option(False, "--odds", help="Exact odds of surviving; no roll."),
+    path: str = PATH,
+    rounds: int = Opt(1, "--rounds", "-n", help="Rounds passing."),
+    show_odds: bool = Opt(False, "--odds", help="Exact odds of surviving; no roll."),
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
-    out: str | None = OUT_OPTION,
+    out: str | None = OUT,
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Rounds pass for a Dying character: End vs 4 each round (wound penalties); fail = dead."""
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.actions import DyingRounds
-    from referee.systems.mneme.options import Options
+    from referee.systems.mneme.actions import PassRounds
 
-    opts = Options()
-    character = _sheet(path)
-    action = DyingRounds(rounds)
+    ruleset = _ruleset()
+    options = load_options(ruleset, options_file)
+    state = _table(options, pc=path)
+    action = PassRounds(rounds, who=("pc",))
     if show_odds:
-        dist = RULESET.odds(action, character, opts)
+        fates = ruleset.odds(action, state, options)
+        dist = fates.map(lambda f: "Dead" if dict(f)["pc"] == "Dead" else "Alive")
         data = {k: fraction_text(dist.probability(k)) for k in ("Alive", "Dead")}
         if as_json:
             emit_json({"rounds": rounds, **data})
-        else:
-            p = dist.probability("Alive")
-            console.print(
-                f"survives {rounds} round(s): {data['Alive']} = {float(p) * 100:.4g}%",
-                markup=False,
-            )
+            return
+        p = float(dist.probability("Alive")) * 100
+        console.print(f"survives {rounds} round(s): {data['Alive']} = {p:.4g}%", markup=False)
         return
-    outcome = _roll(action, character, faces, seed)
-    if _save_and_emit(outcome, as_json, out, character):
+    outcome = _roll(action, state, options, faces, seed)
+    _save(out, state, outcome, "pc", "--out needs a sheet")
+    if as_json:
+        emit_json(_single(outcome, "pc"))
         return
     console.print(f"[{_faces_text(outcome)}] -> {outcome.label}", markup=False)
 
@@ -690,33 +613,30 @@ def dying(
 @app.command()
 @handle_errors
 def survival(
-    path: str = typer.Argument(..., help="The character's sheet (JSON)."),
+    path: str = PATH,
     kind: str = typer.Argument(..., help="dying, massive or intensive."),
-    supervisor_medic: int | None = typer.Option(
-        None, "--supervisor-medic", help="Intensive care: the supervising Medic level."
-    ),
-    ai_sickbay: bool = typer.Option(False, "--ai-sickbay", help="Intensive care in an AI sickbay."),
-    no_tools: bool = typer.Option(False, "--no-tools", help="Intensive care without tools."),
+    supervisor_medic: int | None = Opt(None, "--supervisor-medic", help="Intensive care: Medic."),
+    ai_sickbay: bool = Opt(False, "--ai-sickbay", help="Intensive care in an AI sickbay."),
+    no_tools: bool = Opt(False, "--no-tools", help="Intensive care without tools."),
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
-    out: str | None = OUT_OPTION,
+    out: str | None = OUT,
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An End roll: dying (vs 4), massive damage (vs 8) or intensive care (vs 8)."""
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.actions import SurvivalRoll
-    from referee.systems.mneme.options import Options
-
-    opts = Options()
-    character = _sheet(path)
-    action = SurvivalRoll(
-        kind, supervisor_medic=supervisor_medic, ai_sickbay=ai_sickbay, equipped=not no_tools
-    )
-    outcome = _roll(action, character, faces, seed)
-    if _save_and_emit(outcome, as_json, out, character):
+    ruleset = _ruleset()
+    options = load_options(ruleset, options_file)
+    state = _table(options, pc=path)
+    fields = {"actor": "pc", "supervisor_medic": supervisor_medic, "ai_sickbay": ai_sickbay}
+    action = ruleset.action_type("survival")(kind=kind, equipped=not no_tools, **fields)
+    outcome = _roll(action, state, options, faces, seed)
+    _save(out, state, outcome, "pc", "--out needs a sheet")
+    if as_json:
+        emit_json(outcome_data(outcome))
         return
-    odds = RULESET.odds(action, character, opts)
-    shown = ", ".join(f"{k} {fraction_text(v)}" for k, v in odds.probabilities().items())
+    dist = ruleset.odds(action, state, options)
+    shown = ", ".join(f"{k} {fraction_text(v)}" for k, v in dist.probabilities().items())
     dice = f"[{_faces_text(outcome)}] " if outcome.faces else ""
     console.print(f"{dice}-> {outcome.label}  (odds: {shown})", markup=False)
 
@@ -725,141 +645,118 @@ def survival(
 @handle_errors
 def first_aid(
     medic: str = typer.Argument(..., help="The medic's sheet (JSON)."),
-    patient: str | None = typer.Option(None, "--patient", help="The patient's sheet (JSON)."),
-    on_self: bool = typer.Option(False, "--self", help="First aid on oneself (Difficulty 10)."),
-    modifier: int = typer.Option(0, "--modifier", "-m", help="Extra modifier (equipment...)."),
-    rounds_left: int | None = typer.Option(
-        None, "--rounds-left", help="One round of the 30-round task, with this many to go."
-    ),
+    patient: str | None = Opt(None, "--patient", help="The patient's sheet (JSON)."),
+    on_self: bool = Opt(False, "--self", help="First aid on oneself (Difficulty 10)."),
+    modifier: int = EXTRA,
+    rounds_left: int | None = Opt(None, "--rounds-left", help="One round of the task: N to go."),
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
-    out: str | None = typer.Option(None, "--out", help="Write the patient's sheet here (JSON)."),
+    out: str | None = Opt(None, "--out", help="Write the patient's sheet here (JSON)."),
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """First aid: heals the Effect (at least 1), stops Bleeding, stabilises the Dying."""
     from referee.systems.mneme.actions import FirstAid
 
-    healer = _sheet(medic)
-    treated = _sheet(patient) if patient else None
+    options = load_options(_ruleset(), options_file)
+    state = _table(options, medic=medic, patient=None if on_self else patient)
     mods = (Modifier(modifier, "modifier", "equipment"),) if modifier else ()
-    action = FirstAid(on_self=on_self, modifiers=mods, patient=treated, rounds_left=rounds_left)
-    outcome = _roll(action, healer, faces, seed)
-    written = healer if on_self else treated
-    target = "self" if on_self else "patient"
-    missing = "--out needs --patient (or --self)"
-    if _save_and_emit(outcome, as_json, out, written, target, missing):
+    treated = "patient" if patient and not on_self else None
+    action = FirstAid("medic", treated, on_self, mods, rounds_left=rounds_left)
+    outcome = _roll(action, state, options, faces, seed)
+    who = "medic" if on_self else "patient"
+    _save(out, state, outcome, who, "--out needs --patient (or --self)")
+    if as_json:
+        emit_json(outcome_data(outcome))
         return
     d = outcome.details
-    console.print(
-        f"[{_faces_text(outcome)}] {d['roll']} vs {d['difficulty']} -> {outcome.label}",
-        markup=False,
-    )
+    console.print(f"[{_faces_text(outcome)}] {d['roll']} vs {d['difficulty']} -> {outcome.label}")
 
 
 @app.command()
 @handle_errors
 def surgery(
     surgeon: str = typer.Argument(..., help="The surgeon's sheet (JSON)."),
-    patient: str | None = typer.Option(
-        None, "--patient", help="The patient's sheet (JSON): its End and condition."
-    ),
-    patient_end: int | None = typer.Option(None, "--end", help="Patient's End (no --patient)."),
-    patient_condition: str = typer.Option(
-        "Seriously Wounded", "--condition", help="Patient's condition (no --patient)."
-    ),
-    no_facility: bool = typer.Option(
-        False, "--no-facility", help="No hospital or sickbay (surgery is then refused)."
-    ),
-    modifier: int = typer.Option(0, "--modifier", "-m", help="Tools, assistance..."),
+    patient: str | None = Opt(None, "--patient", help="The patient's sheet: End and condition."),
+    patient_end: int | None = Opt(None, "--end", help="Patient's End (no --patient)."),
+    patient_condition: str = Opt("Seriously Wounded", "--condition", help="(no --patient)"),
+    no_facility: bool = Opt(False, "--no-facility", help="No hospital or sickbay (refused)."),
+    modifier: int = EXTRA,
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
-    out: str | None = typer.Option(None, "--out", help="Write the patient's sheet here (JSON)."),
+    out: str | None = Opt(None, "--out", help="Write the patient's sheet here (JSON)."),
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Surgery, a Medic check at 8: heals 2 x SE; Medic skill cuts a Fail Effect, what is left
     multiplies the time and, above half the patient's End, harms them by twice it."""
-    from referee.systems.mneme.actions import Surgery
-    from referee.systems.mneme.health import condition
-    from referee.systems.mneme.options import Options
-
-    treated = _sheet(patient) if patient else None
-    if treated is not None:
-        end, cond = treated.characteristic("End"), condition(treated, Options())
-    elif patient_end is None:
+    if patient is None and patient_end is None:
         raise RulesError("give the patient's sheet (--patient) or their End (--end)")
-    else:
-        end, cond = patient_end, patient_condition
+    ruleset = _ruleset()
+    options = load_options(ruleset, options_file)
+    state = _table(options, surgeon=surgeon, patient=patient)
     mods = (Modifier(modifier, "modifier", "equipment"),) if modifier else ()
-    action = Surgery(end, cond, facility=not no_facility, modifiers=mods)
-    outcome = _roll(action, _sheet(surgeon), faces, seed)
-    if _save_and_emit(outcome, as_json, out, treated, "patient", "--out needs --patient"):
+    known = {"patient": "patient"} if patient else {"patient_end": patient_end}
+    unseated = {} if patient else {"patient_condition": patient_condition}
+    fields = {"actor": "surgeon", "facility": not no_facility, "modifiers": mods}
+    action = ruleset.action_type("surgery")(**fields, **known, **unseated)
+    outcome = _roll(action, state, options, faces, seed)
+    _save(out, state, outcome, "patient", "--out needs --patient")
+    if as_json:
+        emit_json(outcome_data(outcome))
         return
     d = outcome.details
-    console.print(
-        f"[{_faces_text(outcome)}] {d['roll']} vs {d['difficulty']} -> {outcome.label}; "
-        f"{d['minutes']} minutes"
-        + (f"; the patient takes {d['harm']} damage" if d["harm"] else ""),
-        markup=False,
-    )
+    harm = f"; the patient takes {d['harm']} damage" if d["harm"] else ""
+    head = f"[{_faces_text(outcome)}] {d['roll']} vs {d['difficulty']}"
+    console.print(f"{head} -> {outcome.label}; {d['minutes']} minutes{harm}", markup=False)
 
 
 @app.command()
 @handle_errors
 def care(
-    conditions: list[str] = WARD_ARGUMENT,
-    medic: int = typer.Option(0, "--medic", help="The caregiver's Medic level."),
-    supervisor_medic: int | None = typer.Option(
-        None, "--supervisor-medic", help="A supervising medic's level (2+ doubles capacity)."
-    ),
+    conditions: list[str] = WARD,
+    medic: int = Opt(0, "--medic", help="The caregiver's Medic level."),
+    supervisor_medic: int | None = Opt(None, "--supervisor-medic", help="A supervisor's Medic."),
+    ai_sickbay: bool = Opt(False, "--ai-sickbay", help="An AI sickbay supervises intensive care."),
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Medical care: the ward's load in light-care patients against the caregiver's capacity
-    (8 at Medic 0, doubling per level and under a Medic 2+ supervisor)."""
-    from referee.systems.mneme.medical import (
-        care_capacity,
-        care_level,
-        monitoring_capacity,
-        patient_load,
-    )
-    from referee.systems.mneme.options import Options
-
-    if len(conditions) > 10_000:
-        raise RulesError("at most 10,000 patients at once")
-    opts = Options()
-    load = patient_load(conditions)
-    capacity = care_capacity(medic, opts, supervisor_medic=supervisor_medic)
-    data = {
-        "patients": [{"condition": c, "care": care_level(c)} for c in conditions],
-        "load": load,
-        "capacity": capacity,
-        "fits": load <= capacity,
-        "monitoring": monitoring_capacity(medic, opts),
-    }
+    (8 at Medic 0, doubling per level and under a Medic 2+ supervisor), and whether the
+    intensive-care patients have the supervision they need."""
+    ruleset = _ruleset()
+    options = load_options(ruleset, options_file)
+    fields = {"medic": medic, "supervisor_medic": supervisor_medic, "ai_sickbay": ai_sickbay}
+    action = ruleset.action_type("care")(conditions=tuple(conditions), **fields)
+    outcome = _fixed(action, ruleset.initial_state(options), options)
     if as_json:
-        emit_json(data)
+        emit_json(dict(outcome.details))
         return
-    for c in conditions:
-        console.print(f"{c}: {care_level(c)} care", markup=False)
-    verdict = "fits" if load <= capacity else "exceeds the capacity"
-    console.print(f"load {load} light-care patients, capacity {capacity}: {verdict}", markup=False)
+    for row in outcome.items("patients"):
+        assert isinstance(row, dict)
+        console.print(f"{row['condition']}: {row['care']} care", markup=False)
+    console.print(outcome.label, markup=False)
+    if "supervision" in outcome.details:
+        console.print(f"supervision: {outcome.text('supervision')}", markup=False)
 
 
 @app.command()
 @handle_errors
 def stimulant(
-    path: str = typer.Argument(..., help="The Critically Wounded character's sheet (JSON)."),
-    out: str | None = OUT_OPTION,
+    path: str = PATH,
+    out: str | None = OUT,
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An adrenaline shot or combat stimulant wakes a Critically Wounded character."""
-    from referee.dice.roller import ScriptedRoller
-    from referee.systems.mneme import RULESET
     from referee.systems.mneme.actions import Stimulant
-    from referee.systems.mneme.options import Options
 
-    character = _sheet(path)
-    outcome = RULESET.resolve(Stimulant(), character, ScriptedRoller([]), Options())
-    if _save_and_emit(outcome, as_json, out, character):
+    options = load_options(_ruleset(), options_file)
+    state = _table(options, pc=path)
+    outcome = _fixed(Stimulant("pc"), state, options)
+    _save(out, state, outcome, "pc", "--out needs a sheet")
+    if as_json:
+        emit_json(outcome_data(outcome))
         return
     console.print(outcome.label, markup=False)
 
@@ -867,41 +764,23 @@ def stimulant(
 @app.command()
 @handle_errors
 def validate(
-    path: str = typer.Argument(..., help="Character sheet (JSON)."),
-    as_json: bool = JSON_OPTION,
+    path: str = PATH, options_file: str | None = OPTIONS_OPTION, as_json: bool = JSON_OPTION
 ) -> None:
     """Validate a Mneme CE sheet, listing every problem; shows HP and condition when valid."""
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.health import condition
-    from referee.systems.mneme.options import Options
-
-    character = _sheet(path)
-    problems = RULESET.validate(character, Options())
+    ruleset = _ruleset()
+    options = load_options(ruleset, options_file)
+    character = ruleset.load_sheet(load_json_file(path))
+    problems = ruleset.validate(character, options)
     valid_text = f"{path}: valid"
     if not problems:
-        state = condition(character, Options())
-        valid_text += f"; HP {character.hp}, damage {character.damage} ({state})"
+        state = ruleset.seat(ruleset.initial_state(options), "pc", character, options)
+        rows = dict(ruleset.tracker(state, options)["characters"]["pc"])
+        valid_text += f"; HP {rows['HP']}, damage {rows['Damage']} ({rows['Condition']})"
     report_problems(problems, as_json=as_json, valid_text=valid_text)
 
 
-TIES_HELP = (
-    "Tied Initiatives: simultaneous (default: the tied PCs share a step, in any order the "
-    "referee likes), characteristic (higher characteristic modifier first) or reroll."
-)
-
-SHEETS_ARGUMENT: Any = typer.Argument(None, help="PC sheets (JSON) rolling Initiative.")
-PC_OPTION: Any = typer.Option(
-    None,
-    "--pc",
-    help="A PC without a sheet: NAME:MOD (ChM + skill), or NAME:MOD:CHM when ties go "
-    "by characteristic. Repeatable; rolled after the sheets.",
-)
-ADV_NAME_OPTION: Any = typer.Option(
-    None, "--advantage", help="A PC's name: one step of Advantage. Repeatable."
-)
-DIS_NAME_OPTION: Any = typer.Option(
-    None, "--disadvantage", help="A PC's name: one step of Disadvantage. Repeatable."
-)
+# ---------------------------------------------------------------------------
+# turn order
 
 
 def _pc_entry(text: str) -> Any:
@@ -915,196 +794,168 @@ def _pc_entry(text: str) -> Any:
         numbers = [int(p) for p in parts[1:]]
     except ValueError:
         raise RulesError(f"--pc {text!r}: MOD and CHM are whole numbers") from None
-    chm = numbers[1] if len(numbers) == 2 else None
-    return InitiativePC(parts[0], numbers[0], chm)
+    return InitiativePC(parts[0], numbers[0], numbers[1] if len(numbers) == 2 else None)
 
 
-def _initiative_action(
-    sheets: list[str] | None,
-    pcs: list[str] | None,
-    characteristic: str | None,
-    skill: str | None,
-    advantage: list[str] | None,
-    disadvantage: list[str] | None,
-) -> Any:
-    """The PCs (sheets first, then ``--pc`` entries) with the Advantage steps named."""
-    from dataclasses import replace
-
+def _initiative(options: Any, sheets: Any, pcs: Any, char: Any, skill: Any, steps: Any) -> Any:
+    """The table (each sheet seated under its name) and the roll: the sheets' PCs first,
+    then the ``--pc`` entries, with the Advantage steps named."""
     from referee.systems.mneme.actions import InitiativePC, RollInitiative
 
-    if (characteristic or skill) and not sheets:
+    if (char or skill) and not sheets:
         raise RulesError("--characteristic and --skill apply to sheets; give one")
-    entries = [
-        InitiativePC(sheet=_sheet(path), characteristic=characteristic, skill=skill)
-        for path in sheets or ()
-    ]
+    ruleset = _ruleset()
+    state = ruleset.initial_state(options)
+    entries = []
+    for path in sheets or ():
+        sheet = ruleset.load_sheet(load_json_file(path))
+        state = ruleset.seat(state, sheet.name, sheet, options)
+        entries.append(InitiativePC(sheet.name, characteristic=char, skill=skill))
     entries += [_pc_entry(t) for t in pcs or ()]
-    names = [(e.name or (e.sheet.name if e.sheet else "")).lower() for e in entries]
-    for flag, given in (("advantage", advantage), ("disadvantage", disadvantage)):
+    names = [e.who.lower() for e in entries]
+    for flag, given in steps.items():
         for name in given or ():
             if name.strip().lower() not in names:
                 raise RulesError(f"--{flag} {name!r}: no such PC (PCs: {', '.join(names)})")
             i = names.index(name.strip().lower())
             entries[i] = replace(entries[i], **{flag: getattr(entries[i], flag) + 1})
-    return RollInitiative(tuple(entries))
+    return state, RollInitiative(tuple(entries))
 
 
-def _initiative_odds(action: Any, options: Any, as_json: bool) -> None:
-    """Each PC's Initiative odds, each pair's precedence and (up to 4 PCs) the order's."""
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.initiative import MAX_ODDS_PCS, entrants, precedence
+def _initiative_odds(action: Any, state: Any, options: Any, as_json: bool) -> None:
+    """Each PC's Initiative, who acts first of each pair and (up to 4 PCs) the whole order,
+    all from ``RULESET.odds`` of Initiative rolls."""
+    from referee.systems.mneme.initiative import MAX_ODDS_PCS, entrants
 
-    es = entrants(action, options)
-    dists = {e.name: e.procedure.odds() for e in es}
+    ruleset = _ruleset()
+    es = entrants(action, state, options)
+    dists = {}
+    for e, pc in zip(es, action.pcs, strict=True):
+        one = ruleset.odds(replace(action, pcs=(pc,), report="totals"), state, options)
+        dists[e.name] = one.map(lambda t: t[0][1])
     pairs = []
-    for i, a in enumerate(action.pcs):
-        for j in range(i + 1, len(action.pcs)):
-            p = precedence(a, action.pcs[j], options)
-            pairs.append((es[i].name, es[j].name, p))
-    order = RULESET.odds(action, None, options) if len(es) <= MAX_ODDS_PCS else None
-
-    def order_text(steps: Any) -> str:
-        return " > ".join(" = ".join(step) for step in steps)
-
+    for i, j in ((m, n) for m in range(len(es)) for n in range(m + 1, len(es))):
+        two = ruleset.odds(replace(action, pcs=(action.pcs[i], action.pcs[j])), state, options)
+        a, b = es[i].id, es[j].id
+        steps = {"p_first": ((a,), (b,)), "p_second": ((b,), (a,)), "p_tie": ((a, b),)}
+        pairs.append(
+            {"first": es[i].name, "second": es[j].name}
+            | {k: fraction_text(two.probability(v)) for k, v in steps.items()}
+        )
+    order = ruleset.odds(action, state, options) if len(es) <= MAX_ODDS_PCS else None
+    orders = None
+    if order is not None:
+        shown = {" > ".join(" = ".join(s) for s in o): p for o, p in order.probabilities().items()}
+        orders = {o: fraction_text(p) for o, p in shown.items()}
     if as_json:
-        data: dict[str, Any] = {
-            "initiative": {
-                n: {str(v): fraction_text(q) for v, q in d.probabilities().items()}
-                for n, d in dists.items()
-            },
-            "pairs": [
-                {
-                    "first": a,
-                    "second": b,
-                    "p_first": fraction_text(p.first),
-                    "p_second": fraction_text(p.second),
-                    "p_tie": fraction_text(p.tie),
-                }
-                for a, b, p in pairs
-            ],
-            "order": None
-            if order is None
-            else {order_text(s): fraction_text(q) for s, q in order.probabilities().items()},
+        totals = {
+            n: {str(v): fraction_text(q) for v, q in d.probabilities().items()}
+            for n, d in dists.items()
         }
-        emit_json(data)
+        emit_json({"initiative": totals, "pairs": pairs, "order": orders})
         return
     for n, d in dists.items():
-        console.print(
-            f"{n}: Initiative {min(d.outcomes())}..{max(d.outcomes())}, mean {float(d.mean()):.2f}",
-            markup=False,
-        )
+        console.print(f"{n}: Initiative {d.min()}..{d.max()}, mean {float(d.mean()):.2f}")
     table = Table(title=f"who acts first (ties: {options.initiative_ties})", title_justify="left")
     for col in ("A", "B", "A first", "B first", "tie"):
-        table.add_column(col, justify="right" if " " in col or col == "tie" else "left")
-    for a, b, p in pairs:
-        table.add_row(
-            a,
-            b,
-            *(f"{float(q) * 100:.2f}% ({fraction_text(q)})" for q in (p.first, p.second, p.tie)),
-        )
+        table.add_column(col, justify="left" if len(col) == 1 else "right")
+    for p in pairs:
+        probs = [Fraction(str(p[k])) for k in ("p_first", "p_second", "p_tie")]
+        table.add_row(p["first"], p["second"], *(f"{float(q) * 100:.2f}% ({q})" for q in probs))
     console.print(table)
     if order is not None:
-        ranked = sorted(order.probabilities().items(), key=lambda t: -t[1])
-        for steps, q in ranked[:10]:
-            console.print(f"{float(q) * 100:6.2f}%  {order_text(steps)}", markup=False)
+        for steps_, q in sorted(order.probabilities().items(), key=lambda t: -t[1])[:10]:
+            console.print(f"{float(q) * 100:6.2f}%  " + " > ".join(" = ".join(s) for s in steps_))
 
 
 @app.command()
 @handle_errors
 def initiative(
-    sheets: list[str] | None = SHEETS_ARGUMENT,
-    pcs: list[str] | None = PC_OPTION,
-    characteristic: str | None = typer.Option(
-        None, "--characteristic", "-c", help="With sheets: the characteristic (default Dex)."
-    ),
-    skill: str | None = typer.Option(
-        None, "--skill", help="With sheets: the skill (default the best of Tactics and Recon)."
-    ),
-    advantage: list[str] | None = ADV_NAME_OPTION,
-    disadvantage: list[str] | None = DIS_NAME_OPTION,
-    ties: str = typer.Option("simultaneous", "--ties", help=TIES_HELP),
-    show_odds: bool = typer.Option(
-        False, "--odds", help="Exact odds instead of a roll: each Initiative, who acts first."
-    ),
+    sheets: list[str] | None = SHEETS,
+    pcs: list[str] | None = PCS,
+    characteristic: str | None = Opt(None, "--characteristic", "-c", help="With sheets (Dex)."),
+    skill: str | None = Opt(None, "--skill", help="With sheets (the best of Tactics and Recon)."),
+    advantage: list[str] | None = ADV_PC,
+    disadvantage: list[str] | None = DIS_PC,
+    ties: str | None = Opt(None, "--ties", help="simultaneous, characteristic or reroll."),
+    show_odds: bool = Opt(False, "--odds", help="Exact odds instead of a roll."),
     faces: str | None = FACES_OPTION,
     seed: int | None = SEED_OPTION,
+    options_file: str | None = OPTIONS_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Roll Initiative once for the encounter: 2d6 + ChM + a relevant skill per PC; turns
     go in descending Initiative (adversaries act through the PCs' Fail Effects)."""
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.options import Options
-
-    options = Options(initiative_ties=ties)
-    action = _initiative_action(sheets, pcs, characteristic, skill, advantage, disadvantage)
+    options = load_options(_ruleset(), options_file)
+    if ties is not None:
+        options = replace(options, initiative_ties=ties)
+    steps = {"advantage": advantage, "disadvantage": disadvantage}
+    state, action = _initiative(options, sheets, pcs, characteristic, skill, steps)
     if show_odds:
-        _initiative_odds(action, options, as_json)
+        _initiative_odds(action, state, options, as_json)
         return
-    roller = make_roller(faces_option(faces), seed)
-    outcome = RULESET.resolve(action, None, roller, options)
-    all_faces_used(roller)
+    outcome = _roll(action, state, options, faces, seed)
     d = outcome.details
     if as_json:
         emit_json({**outcome_data(outcome), "order": d["order"], "steps": d["steps"]})
         return
-    rolled = {p["name"]: p for p in d["pcs"]}
-    table = Table(title=f"Initiative (ties: {ties})", title_justify="left")
+    rolled = {str(p["id"]): p for p in outcome.items("pcs") if isinstance(p, dict)}
+    table = Table(title=f"Initiative (ties: {options.initiative_ties})", title_justify="left")
     for col in ("turn", "PC", "dice", "modifier", "Initiative"):
         table.add_column(col, justify="left" if col in ("PC", "dice") else "right")
-    for n, step in enumerate(d["steps"], 1):
-        for name in step:
-            p = rolled[name]
-            dice = " ".join(
-                str(f) if k else f"({f})" for f, k in zip(p["faces"], p["kept"], strict=True)
-            )
-            table.add_row(str(n), name, dice, f"{p['modifier']:+d}", str(p["initiative"]))
+    for n, step in enumerate(outcome.items("steps"), 1):
+        for cid in step if isinstance(step, list) else ():
+            p = rolled[str(cid)]
+            faces_, kept = p["faces"], p["kept"]
+            assert isinstance(faces_, list) and isinstance(kept, list)
+            dice = " ".join(str(f) if k else f"({f})" for f, k in zip(faces_, kept, strict=True))
+            table.add_row(str(n), str(p["name"]), dice, f"{p['modifier']:+d}", str(p["initiative"]))
     console.print(table)
-    for group in d["rerolls"]:
-        console.print(
-            "tie reroll: " + ", ".join(f"{r['name']} {r['initiative']}" for r in group),
-            markup=False,
-        )
+    for group in outcome.items("rerolls"):
+        shown = [f"{r['name']} {r['initiative']}" for r in group if isinstance(r, dict)]  # type: ignore[union-attr]
+        console.print("tie reroll: " + ", ".join(shown), markup=False)
     if outcome.manual:
         console.print("(faces entered by hand)", markup=False)
 
 
 def demo(console: Console) -> None:
-    """A short seeded tour of Mneme CE."""
+    """A short seeded tour of Mneme CE at a table with the example characters."""
     from referee.dice.roller import SeededRoller
-    from referee.systems.mneme import RULESET
-    from referee.systems.mneme.actions import Attack, Check, TakeDamage, Threat
-    from referee.systems.mneme.damage import DamageSpec, Target
-    from referee.systems.mneme.options import Options
-
-    opts = Options()
-    roller = SeededRoller(7)
-    p = RULESET.odds(Check(difficulty=8, modifiers=(Modifier(1, "Cmp", "competence"),)), None, opts)
-    console.print(f"2d6+1 vs 8 succeeds {fraction_text(p.at_least(0))}", markup=False)
-    out = RULESET.resolve(Check(difficulty=8), None, roller, opts)
-    console.print(f"check [{_faces_text(out)}] vs 8 -> {out.label}", markup=False)
-    rifle = Attack(
-        Check(difficulty=10, modifiers=(Modifier(2, "Gun Combat", "competence"),)),
-        DamageSpec("3d6-2", rate_of_attack=4),
-        Target(armour=4),
+    from referee.systems.mneme.actions import (
+        Attack,
+        Check,
+        CheckInputs,
+        PassRounds,
+        RollInitiative,
+        TakeDamage,
+        Threat,
     )
-    hit = RULESET.resolve(rifle, None, roller, opts)
-    console.print(f"automatic rifle vs AR 4 -> {hit.label}", markup=False)
-    mean = RULESET.odds(rifle, None, opts).mean()
-    console.print(f"expected damage of that attack: {float(mean):.2f}", markup=False)
-    flak = TakeDamage(3, Threat(DamageSpec("3d3-2", rate_of_attack=3), Target(armour=4)))
-    took = RULESET.resolve(flak, None, roller, opts)
-    console.print(f"Fail Effect 3, broadsword vs Flak Jacket -> {took.label}", markup=False)
-    from dataclasses import replace
 
-    from referee.systems.mneme.actions import DyingRounds
-    from referee.systems.mneme.sheet import Character
-
-    tess = Character("Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7})
-    dying = replace(tess, damage=19)
-    alive = RULESET.odds(DyingRounds(3), dying, opts).probability("Alive")
-    console.print(f"Dying at 19/18 HP survives 3 rounds: {fraction_text(alive)}", markup=False)
-    from referee.systems.mneme.actions import InitiativePC, RollInitiative
-
-    party = RollInitiative((InitiativePC("Ada", 2), InitiativePC("Bo", 1, advantage=1)))
-    order = RULESET.resolve(party, None, roller, opts)
+    ruleset = _ruleset()
+    opts = ruleset.options_type()
+    table = ruleset.initial_state(opts)
+    for cid, sheet in ruleset.examples().items():
+        table = ruleset.seat(table, cid, sheet, opts)
+    roller = SeededRoller(7)
+    p = ruleset.odds(Check(modifiers=(Modifier(1, "Cmp", "competence"),)), table, opts)
+    console.print(f"2d6+1 vs 8 succeeds {fraction_text(p.at_least(0))}", markup=False)
+    out = ruleset.resolve(Check(), table, roller, opts)
+    console.print(f"check [{_faces_text(out)}] vs 8 -> {out.label}", markup=False)
+    order = ruleset.resolve(RollInitiative(), table, roller, opts)
+    table = ruleset.apply(table, order)
     console.print(f"Initiative for the encounter: {order.label}", markup=False)
+    aim = CheckInputs(difficulty=10, characteristic="Dex", skill="Gun Combat")
+    rifle = Attack("ada", "raider", aim, weapon="Automatic Rifle")
+    hit = ruleset.resolve(rifle, table, roller, opts)
+    console.print(f"Ada's automatic rifle vs the Raider's Flak Jacket -> {hit.label}")
+    console.print(
+        f"expected damage of that attack: {float(ruleset.odds(rifle, table, opts).mean()):.2f}"
+    )
+    table = ruleset.apply(table, hit)
+    swords = Threat(weapon="Broadsword", attacker="raider", rate_of_attack=3)
+    took = ruleset.resolve(TakeDamage("ada", 3, swords), table, roller, opts)
+    console.print(f"Fail Effect 3, three broadswords vs Ada's Flak Jacket -> {took.label}")
+    table = ruleset.apply(table, took)
+    table = ruleset.apply(table, ruleset.resolve(PassRounds(), table, roller, opts))
+    for label, value in ruleset.tracker(table, opts)["characters"]["ada"][:4]:
+        console.print(f"Ada's {label}: {value}", markup=False)

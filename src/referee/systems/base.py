@@ -265,10 +265,14 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def action_name(self, action: Action) -> str:
         """The name :meth:`actions` gives ``action``'s type; :class:`IllegalAction` if none."""
-        for name, kind in self.actions().items():
-            if type(action) is kind:
-                return name
-        raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
+        names = self.__dict__.get("_names")
+        if names is None:  # built once: the odds path asks this on every call
+            names = {kind: name for name, kind in self.actions().items()}
+            self.__dict__["_names"] = names
+        found: str | None = names.get(type(action))
+        if found is None:
+            raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
+        return found
 
     def action_type(self, name: str) -> type[Action]:
         """The action type called ``name``; :class:`IllegalAction` listing the known names."""

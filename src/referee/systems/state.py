@@ -9,7 +9,8 @@ Infernal Resolve against a terminal hit).
 
 :func:`apply_changes` is the one way a state changes: each
 :class:`~referee.systems.outcome.Change` names a character id or ``"table"``
-and a dotted field path; a ``delta`` adds to a number, a ``value`` (JSON) is
+and a dotted field path (a segment is a field, a mapping's key, or a tuple's index);
+a ``delta`` adds to a number, a ``value`` (JSON) is
 converted to the field's declared type and replaces it. It is pure: it
 returns a new state.
 """
@@ -122,6 +123,15 @@ def _change_at(node: object, hint: Any, path: list[str], change: Change, where: 
         new = dict(node)
         new[key] = _change_at(current, value_hint, rest, change, f"{where}.{key}")
         return new
+    if isinstance(node, tuple) and key.isdigit():
+        index = int(key)
+        if index >= len(node):
+            raise RulesError(f"{where}: no item {index} (it has {len(node)})")
+        args = typing.get_args(inner_hint)
+        item_hint = args[0] if args else Any
+        items = list(node)
+        items[index] = _change_at(node[index], item_hint, rest, change, f"{where}.{index}")
+        return tuple(items)
     if is_dataclass(node) and not isinstance(node, type):
         names = {f.name for f in fields(node)}
         if key not in names:

@@ -1,241 +1,377 @@
-"""The action types a Mneme CE player or referee can resolve (inputs only, frozen)."""
+"""Every action a Mneme CE player or referee can take, as frozen records of its inputs.
+
+Actions name characters by their id in the table's state (``actor`` is the character
+taking the action; ``target``, ``patient`` and ``attacker`` are others); they never
+carry a sheet. The ruleset's :meth:`~referee.systems.mneme.ruleset.MnemeRuleset.plan`
+turns each into what it rolls and the outcome it leaves.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
-from referee.systems.base import Modifier
-from referee.systems.mneme.budget import ActionBudget
-from referee.systems.mneme.damage import DamageSpec, Target
-from referee.systems.mneme.sheet import Character
-from referee.systems.mneme.tables import DEFAULT_DIFFICULTY
+from referee.systems.base import Action, Modifier, param
+from referee.systems.mneme.damage import MAX_DAMAGE_ROLLS, Target
+from referee.systems.mneme.tables import (
+    DEFAULT_DIFFICULTY,
+    Activity,
+    Care,
+    Condition,
+    Location,
+)
+
+MAX_INPUT = 1000
+"""Bound on numbers typed into an action (modifiers, Difficulties, mitigation)."""
+MAX_ROUNDS = 6_000_000
+"""Most rounds one action may pass."""
+MAX_DAYS = 3650
+"""Most days one action may pass (ten years)."""
+
+Report = Literal["damage", "condition", "bleeding", "massive"]
+"""What the odds of damage report: the damage dealt, the HP condition the target ends in,
+whether one roll makes it Bleed, or whether it takes massive damage (more than its HP)."""
+
+REPORT_DOC = (
+    "what the odds report: damage dealt, the condition the target ends in, Bleeding "
+    "from one roll, or massive damage"
+)
 
 
 @dataclass(frozen=True)
 class Mitigating:
-    """Mitigating Factors against a Fail Effect, by priority (ch. 2): conditions, then
-    cover (``cover`` = its protection value; ``cover_index`` names the sheet's object that
-    takes the absorbed rolls), then skill."""
+    """Mitigating Factors against a Fail Effect, by priority (ch. 2, ch. 7): conditions,
+    then cover, then skill. ``skill=None`` takes the defender's relevant combat skill
+    from their sheet (the skill of the failed check), the last defence."""
 
-    conditions: int = 0
-    cover: int = 0
-    skill: int = 0
-    cover_index: int | None = None
+    conditions: int = param(
+        0, "first priority: conditions (concealment, range, size, movement)", ge=0, le=MAX_INPUT
+    )
+    cover: int = param(
+        0,
+        "second priority: the cover's protection value; it takes the rolls it absorbs "
+        "(0 with cover_index: the object's own)",
+        ge=0,
+        le=MAX_INPUT,
+    )
+    skill: int | None = param(
+        None,
+        "third priority: skill (none: the defender's combat skill from their sheet)",
+        ge=0,
+        le=MAX_INPUT,
+    )
+    cover_index: int | None = param(
+        None, "the defender's protection object (0 = the first on the sheet)", ge=0, le=100
+    )
+
+
+@dataclass(frozen=True)
+class CheckInputs:
+    """What a check rolls: 2d6 + modifiers against a Difficulty (ch. 2).
+
+    With a character rolling, ``characteristic`` and ``skill`` add Competence and the
+    wound penalty applies; ``combined_skills`` raise the Difficulty by 1 per additional
+    skill the character lacks. ``conditions`` are named presets that raise (or, with a
+    leading ``-``, lower) the Difficulty; they stack with condition modifiers given by
+    number by one rule (option ``condition_stacking``). ``stakes=False``: nothing to
+    gain or lose, no roll. ``costly_success``: on a failure, pay 2 x Fail Effect + 3 to
+    succeed at Effect 0. ``mitigating``: reduce a Fail Effect by the three priorities.
+    ``costly_failure``: the referee rules a failure costly; its degree is the Fail Effect.
+    ``stealth``: a stealth roll with the better of Recon and Streetwise. ``duration``: the
+    task's duration roll (``1d6``) in steps of ``unit``: the time the Effect makes it
+    take. ``violent``: a violent action (a Critically Wounded character bleeds).
+    """
+
+    difficulty: int = param(
+        DEFAULT_DIFFICULTY, "the Difficulty (8 by default)", ge=-MAX_INPUT, le=MAX_INPUT
+    )
+    modifiers: tuple[Modifier, ...] = param(
+        (), "typed modifiers (value, source, kind: competence, equipment, condition, action)"
+    )
+    advantage: int = param(0, "steps of Advantage (cancel Disadvantage one for one)", ge=0, le=20)
+    disadvantage: int = param(0, "steps of Disadvantage", ge=0, le=20)
+    characteristic: str | None = param(None, "the characteristic rolled (Str, Dex, End...)")
+    skill: str | None = param(None, "the skill rolled")
+    combined_skills: tuple[str, ...] = param((), "skills the task combines, the rolled one first")
+    conditions: tuple[str, ...] = param(
+        (), "condition presets: concealment:mostly, cover:full, outnumbered:minor..."
+    )
+    stakes: bool = param(True, "whether anything is at stake (no stakes: no roll)")
+    costly_success: bool = param(False, "take a failure as a Costly Success")
+    mitigating: Mitigating | None = param(None, "Mitigating Factors against a Fail Effect")
+    wounds: bool = param(True, "whether the wound penalty applies")
+    costly_failure: bool = param(False, "the referee rules a failure costly")
+    stealth: bool = param(False, "a stealth roll (the better of Recon and Streetwise)")
+    duration: str | None = param(None, "the task's duration roll, e.g. 1d6")
+    unit: int = param(1, "the duration's smallest unit", ge=1, le=1_000_000)
+    violent: bool = param(False, "a violent action")
+
+
+@dataclass(frozen=True)
+class Check(CheckInputs, Action):
+    """A check by ``actor`` (their sheet gives Competence and wound penalties), or a bare
+    check with the modifiers given when no character rolls it (ch. 2)."""
+
+    actor: str | None = param(None, "the character rolling (none: a bare check)", ref="character")
 
 
 @dataclass(frozen=True)
 class Threat:
-    """What hits the character on a Fail Effect: the adversaries' damage with their summed
-    Rate of Attack, and the character's armour (ch. 7, Damage Rolls).
+    """What strikes the character on a Fail Effect (ch. 7, Damage Rolls): the adversaries'
+    damage per roll, or a weapon on the ``attacker``'s sheet, with the adversaries' summed
+    Rate of Attack, and the Mitigating Factors. ``armour`` none: the armour the victim
+    wears; ``cover_armour`` none: the AR of the protection object taking cover."""
 
-    ``damage`` may name a weapon on the ``attacker`` sheet (``"Broadsword"``);
-    ``rate_of_attack`` then overrides the weapon's (the adversaries' summed RoA).
-    ``armour=None`` uses the armour worn on the character's own sheet (none without one);
-    ``cover_armour=None`` the AR of the sheet's protection object named by
-    ``mitigating.cover_index`` (none without one).
+    damage: str = param("", "the damage of one roll: 3d6-2, or scaled 'D 3d3'")
+    weapon: str = param("", "a weapon on the attacker's sheet (instead of damage)")
+    attacker: str | None = param(None, "the attacker whose weapon it is", ref="character")
+    rate_of_attack: int | None = param(
+        None, "the adversaries' summed Rate of Attack", ge=1, le=MAX_DAMAGE_ROLLS
+    )
+    armour: Target | None = param(None, "the victim's armour (none: what they wear)")
+    mitigating: Mitigating = param(
+        factory=Mitigating, doc="Mitigating Factors (conditions, cover, skill)"
+    )
+    cover_armour: Target | None = param(None, "the cover's own armour (none: the object's)")
+
+
+@dataclass(frozen=True)
+class Attack(Action):
+    """An attack with a weapon (ch. 7, Damage): the check, then on a Success Effect the
+    weapon's damage rolls against the target (SE + 1, limited by the Rate of Attack,
+    armour per roll), or on a failure the ``threat``'s rolls against the attacker.
+    An attack is a violent action.
+
+    ``weapon`` names a weapon on the attacker's sheet (its damage, scale, Rate of Attack
+    and, when the check names a characteristic but no skill, its skill); otherwise
+    ``damage`` and ``rate_of_attack`` give them. ``armour`` none: the target's worn
+    armour. ``location`` with the target's HP (or ``target_hp``) gives the targeted
+    damage effect.
     """
 
-    damage: DamageSpec | str
-    armour: Target | None = None
-    mitigating: Mitigating = field(default_factory=Mitigating)
-    cover_armour: Target | None = None
-    attacker: Character | None = None
-    rate_of_attack: int | None = None
+    actor: str | None = param(None, "the attacker", ref="character")
+    target: str | None = param(None, "the character attacked", ref="character")
+    check: CheckInputs = param(factory=CheckInputs, doc="the attack check")
+    weapon: str = param("", "a weapon on the attacker's sheet")
+    damage: str = param("", "the damage of one roll when no weapon is named")
+    rate_of_attack: int | None = param(
+        None, "Rate of Attack (none: the weapon's, or no limit)", ge=1, le=MAX_DAMAGE_ROLLS
+    )
+    armour: Target | None = param(None, "the target's armour (none: what the target wears)")
+    threat: Threat | None = param(None, "what strikes back on a failure")
+    location: Location | None = param(None, "a targeted location")
+    target_hp: int | None = param(None, "the target's HP when no target is seated", ge=0)
+    report: Report = param("damage", REPORT_DOC)
 
 
 @dataclass(frozen=True)
-class Check:
-    """A check: 2d6 + modifiers against a Difficulty (ch. 2).
+class TakeDamage(Action):
+    """Damage rolls against ``actor`` from a known Fail Effect (ch. 7): mitigation, the
+    cover's rolls, then one roll per point left (limited Rate of Attack), armour per roll.
 
-    With a character as state, ``characteristic`` and ``skill`` add Competence and the
-    wound penalty applies; ``combined_skills`` raise the Difficulty by 1 per additional
-    skill the character lacks. ``stakes=False``: nothing to gain or lose, no roll.
-    ``costly_success``: on a failure, pay 2 x Fail Effect + 3 to succeed at Effect 0.
-    ``mitigating``: reduce a Fail Effect by the three priorities.
-    ``costly_failure``: the referee rules a failure costly (time, materials...); its
-    degree is the Fail Effect. ``stealth``: a stealth roll, made with the better of
-    Recon and Streetwise (or Stealth, by option) instead of ``skill``. ``duration``: the
-    task's duration roll (e.g. ``1d6``) in ``unit`` steps of its smallest unit; the
-    outcome gives the time the Effect makes it take. ``violent``: a violent action, which
-    makes an awake Critically Wounded character bleed (ch. 7, Critically Wounded).
+    ``skill`` names the failed check's skill, whose level on the victim's sheet is the
+    last defence when the threat's mitigation gives none (else their best weapon skill).
+    ``massive_roll``: when the rolls deal more than HP, make the End roll at 8 that
+    massive damage calls for at once (ch. 7, Massive Damage).
     """
 
-    difficulty: int = DEFAULT_DIFFICULTY
-    modifiers: tuple[Modifier, ...] = ()
-    advantage: int = 0
-    disadvantage: int = 0
-    characteristic: str | None = None
-    skill: str | None = None
-    combined_skills: tuple[str, ...] = ()
-    stakes: bool = True
-    costly_success: bool = False
-    mitigating: Mitigating | None = None
-    wounds: bool = True
-    costly_failure: bool = False
-    stealth: bool = False
-    duration: str | None = None
-    unit: int = 1
-    violent: bool = False
+    actor: str | None = param(None, "the character struck (none: no sheet)", ref="character")
+    fail_effect: int = param(1, "the Fail Effect's degree (0 or more)", le=MAX_DAMAGE_ROLLS)
+    threat: Threat = param(factory=Threat, doc="the damage that strikes")
+    skill: str | None = param(None, "the failed check's skill (the last defence)")
+    massive_roll: bool = param(False, "roll the massive-damage End roll at once")
+    report: Report = param("damage", REPORT_DOC)
 
 
 @dataclass(frozen=True)
-class Attack:
-    """An attack check with a weapon (ch. 7, Damage): a Success Effect makes SE + 1
-    damage rolls, the highest Rate of Attack count, armour per roll. On a failure a
-    ``threat`` strikes back through the mitigated Fail Effect. ``location`` (limb,
-    extremity, head, vitals) with ``target_hp`` gives the targeted-damage effect.
+class DamageRolls(Action):
+    """``rolls`` damage rolls made as they are, with no check (a hazard, or damage
+    rolls worked out by hand): the highest Rate of Attack count, armour per roll, and
+    at ``effect`` 6+ each deals at least 1 (ch. 7, Damage Rolls, Armor)."""
 
-    ``weapon`` may name a weapon on the attacker's sheet (the state): its damage, scale
-    and Rate of Attack are used, and its skill when the check names a characteristic but
-    no skill. ``target_sheet``: the target's sheet; its worn armour and scale are used
-    when ``target`` is ``None``, its HP for targeted damage, and the outcome reports the
-    condition it ends in, Bleeding and massive damage. An attack is a violent action.
+    referee_only: ClassVar[bool] = True
+
+    rolls: int = param(1, "how many damage rolls (at most 60)", ge=0)
+    damage: str = param("", "the damage of one roll: 3d6-2, or scaled 'D 3d3'")
+    weapon: str = param("", "a weapon on the attacker's sheet (instead of damage)")
+    attacker: str | None = param(None, "the attacker whose weapon it is", ref="character")
+    rate_of_attack: int | None = param(
+        None, "Rate of Attack: keep this many highest", ge=1, le=MAX_DAMAGE_ROLLS
+    )
+    effect: int = param(0, "the Effect degree the rolls come from", ge=0, le=MAX_INPUT)
+    armour: Target | None = param(None, "the target's armour (none: what the target wears)")
+    target: str | None = param(None, "the character struck", ref="character")
+    report: Report = param("damage", REPORT_DOC)
+
+
+@dataclass(frozen=True)
+class SurvivalRoll(Action):
+    """An End roll with wound penalties: 'dying' (each round, Difficulty 4), 'massive'
+    (Difficulty 8 after massive damage) or 'intensive' (intensive care, Difficulty 8)
+    (ch. 7, Dying, Massive Damage, Intensive Care).
+
+    Intensive care under a Medic 2+ supervisor (``supervisor_medic``) or an AI sickbay,
+    ``equipped`` with tools, help and resources, makes no roll. Otherwise a success heals
+    2 and a failure brings a dying roll, rolled at once.
     """
 
-    check: Check
-    weapon: DamageSpec | str
-    target: Target | None = None
-    threat: Threat | None = None
-    location: str | None = None
-    target_hp: int | None = None
-    target_sheet: Character | None = None
+    actor: str = param(doc="the character rolling", ref="character")
+    kind: Literal["dying", "massive", "intensive"] = param("dying", "which End roll")
+    modifiers: tuple[Modifier, ...] = param((), "other modifiers")
+    supervisor_medic: int | None = param(
+        None, "intensive care: the supervising Medic level", ge=0, le=20
+    )
+    ai_sickbay: bool = param(False, "intensive care in an AI sickbay")
+    equipped: bool = param(True, "intensive care with tools, help and resources")
 
 
 @dataclass(frozen=True)
-class TakeDamage:
-    """Damage rolls against the character from a known Fail Effect (ch. 7).
-
-    ``massive_roll``: when the rolls deal more than the character's HP, make the End
-    roll at 8 that massive damage calls for at once (ch. 7, Massive Damage)."""
-
-    fail_effect: int
-    threat: Threat
-    massive_roll: bool = False
-
-
-@dataclass(frozen=True)
-class SurvivalRoll:
-    """An End roll with wound penalties: ``kind`` is 'dying' (each round, Difficulty 4),
-    'massive' (Difficulty 8 after massive damage) or 'intensive' (intensive care,
-    Difficulty 8) (ch. 7, Dying, Massive Damage, Intensive Care).
-
-    Intensive care: with a Medic 2+ supervisor (``supervisor_medic``) or an AI sickbay
-    (``ai_sickbay``), and ``equipped`` with tools, help and resources, no roll is made.
-    Otherwise a success heals 2 and a failure brings a dying roll, rolled at once.
-    """
-
-    kind: str
-    modifiers: tuple[Modifier, ...] = ()
-    supervisor_medic: int | None = None
-    ai_sickbay: bool = False
-    equipped: bool = True
-
-
-@dataclass(frozen=True)
-class DyingRounds:
-    """Rounds pass for a Dying character: one End roll at Difficulty 4 (wound penalties
-    apply) each round in which a roll is due, until one fails (death) or the rounds end
-    (ch. 7, Dying). Rounds under first-aid stabilisation need no roll; a Bleeding
-    character takes 1 damage every 10 rounds (a minute)."""
-
-    rounds: int = 1
-
-
-@dataclass(frozen=True)
-class Stimulant:
-    """An adrenaline shot or combat stimulant given to a Critically Wounded character,
-    who is out, to wake them (ch. 7, Critically Wounded: Special Conditions)."""
-
-    kind: str = "adrenaline shot"
-
-
-@dataclass(frozen=True)
-class FirstAid:
-    """A Medic check to give first aid (ch. 7, First Aid); the state is the medic's sheet
-    and ``patient`` the patient's (the medic's own when ``on_self``). With the patient
-    known the healing is capped at their damage, Bleeding is stopped only if present, and
-    a patient still Dying is Stabilised for hours equal to their End.
+class FirstAid(Action):
+    """A Medic check to give first aid, 8 on another, 10 on oneself (ch. 7, First Aid):
+    heals the Effect (at least 1, capped at the patient's damage), stops Bleeding, and
+    stabilises a patient still Dying for hours equal to their End.
 
     ``rounds_left``: the check is one round of the 3-minute (30-round) task with that
     many rounds to go; the round passes, a Success Effect cuts that many more and a Fail
-    Effect adds that many back (at most the full task). The aid takes effect when the
-    rounds reach 0, healing by that check's Effect. ``None``: one check stands for the
-    whole task."""
+    Effect adds that many back (at most the whole task). The aid takes effect when the
+    rounds reach 0. None: one check stands for the whole task.
+    """
 
-    on_self: bool = False
-    modifiers: tuple[Modifier, ...] = ()
-    advantage: int = 0
-    disadvantage: int = 0
-    patient: Character | None = None
-    rounds_left: int | None = None
-
-
-@dataclass(frozen=True)
-class Surgery:
-    """A Medic check for surgery, Difficulty 8 (ch. 7, Surgery)."""
-
-    patient_end: int
-    patient_condition: str
-    facility: bool = True
-    modifiers: tuple[Modifier, ...] = ()
+    actor: str = param(doc="the medic", ref="character")
+    patient: str | None = param(
+        None, "the patient (none: one not seated at the table)", ref="character"
+    )
+    on_self: bool = param(False, "first aid on oneself (Difficulty 10)")
+    modifiers: tuple[Modifier, ...] = param((), "other modifiers (a kit, help...)")
+    advantage: int = param(0, "steps of Advantage", ge=0, le=20)
+    disadvantage: int = param(0, "steps of Disadvantage", ge=0, le=20)
+    rounds_left: int | None = param(None, "one round of the task, this many to go", ge=1)
 
 
 @dataclass(frozen=True)
-class PassTime:
-    """Time passes for the character (ch. 7, Healing and Recovery): the clock.
+class Surgery(Action):
+    """A Medic check for surgery at Difficulty 8 in a hospital or sickbay (ch. 7,
+    Surgery). The patient is a seated character, or one known only by their End and
+    condition."""
 
-    ``dying_rolls``: make the dying rolls that fall due (one per round while Dying, not
-    stabilised and not in intensive care) with the roller; otherwise they are only noted.
-    ``supervised``: intensive care under a Medic 2+ (or AI sickbay) with tools; without it
-    the clock notes that intensive-care rolls are due."""
+    actor: str = param(doc="the surgeon", ref="character")
+    patient: str | None = param(None, "the patient", ref="character")
+    patient_end: int | None = param(None, "the patient's End (no patient seated)", ge=0, le=99)
+    patient_condition: Condition | None = param(None, "the patient's condition (no patient seated)")
+    facility: bool = param(True, "in a hospital or sickbay")
+    modifiers: tuple[Modifier, ...] = param((), "tools, assistance...")
 
-    days: int = 0
-    hours: int = 0
-    minutes: int = 0
-    activity: str = "full_rest"
-    care: str = "none"
-    therapy: str | None = None
-    dying_rolls: bool = True
-    supervised: bool = True
+
+@dataclass(frozen=True)
+class SetCare(Action):
+    """What a character does while time passes (ch. 7, Healing and Recovery): their
+    activity level and the care they get; ``supervised``: intensive care under a Medic
+    2+ or an AI sickbay with tools; ``therapy``: a characteristic under therapy."""
+
+    actor: str = param(doc="the character", ref="character")
+    activity: Activity = param("full_rest", "activity level")
+    care: Care = param("none", "care level")
+    supervised: bool = param(True, "intensive care under a Medic 2+ or AI sickbay")
+    therapy: str | None = param(None, "a characteristic under therapy")
+
+
+@dataclass(frozen=True)
+class PassTime(Action):
+    """Time passes at the table (ch. 7, Healing and Recovery): each character (or those
+    in ``who``) heals, bleeds, is stabilised, has therapy, at their own activity and
+    care; ``dying_rolls``: make the dying rolls that fall due, else only note them."""
+
+    referee_only: ClassVar[bool] = True
+
+    days: int = param(0, "days", ge=0, le=MAX_DAYS)
+    hours: int = param(0, "hours", ge=0, le=24 * MAX_DAYS)
+    minutes: int = param(0, "minutes", ge=0, le=24 * 60 * MAX_DAYS)
+    dying_rolls: bool = param(True, "roll the dying rolls that fall due (else note them)")
+    who: tuple[str, ...] = param((), "only these characters (none: everyone alive)")
+
+
+@dataclass(frozen=True)
+class PassRounds(Action):
+    """Combat rounds pass (6 seconds each): every Dying character makes an End roll at 4
+    each round a roll is due until one fails (ch. 7, Dying), Bleeding adds 1 damage a
+    minute, stabilisation counts down, and each PC's action budget is restored."""
+
+    referee_only: ClassVar[bool] = True
+
+    rounds: int = param(1, "rounds passing", ge=1, le=MAX_ROUNDS)
+    who: tuple[str, ...] = param((), "only these characters (none: everyone alive)")
+
+
+@dataclass(frozen=True)
+class Stimulant(Action):
+    """An adrenaline shot or combat stimulant given to a Critically Wounded character,
+    who is out, to wake them (ch. 7, Critically Wounded: Special Conditions)."""
+
+    patient: str = param(doc="the character given it", ref="character")
+    actor: str | None = param(None, "who gives it", ref="character")
+    kind: str = param("adrenaline shot", "what is given")
 
 
 @dataclass(frozen=True)
 class InitiativePC:
-    """One PC rolling Initiative (companion facts, Mneme CE turn economy).
+    """One PC rolling Initiative (companion facts, turn economy). A seated character
+    (``who``) rolls with their sheet: the characteristic modifier (``characteristic``, else
+    the ``initiative_characteristic`` option), the best relevant skill (``skill``, else the
+    best of ``initiative_skills``) and the wound penalty. With ``modifier`` given, ``who``
+    is just a name and ``modifier`` the whole ChM + skill (``characteristic_modifier``
+    breaks ties by characteristic)."""
 
-    With a ``sheet``: the sheet's name (unless ``name`` is given), its characteristic
-    modifier (``characteristic``, else the ``initiative_characteristic`` option), the best
-    relevant skill it has (``skill``, else the best of the ``initiative_skills`` option)
-    and its wound penalty. Without one: ``modifier`` is the whole modifier (ChM + skill)
-    and ``characteristic_modifier`` the ChM, needed only to break ties by characteristic.
-    ``advantage`` / ``disadvantage``: steps a referee grants (cancel one for one).
-    """
-
-    name: str = ""
-    modifier: int = 0
-    characteristic_modifier: int | None = None
-    advantage: int = 0
-    disadvantage: int = 0
-    sheet: Character | None = None
-    characteristic: str | None = None
-    skill: str | None = None
+    who: str = param(doc="a seated character, or a name with a modifier")
+    modifier: int | None = param(None, "the whole modifier (no sheet)", ge=-999, le=999)
+    characteristic_modifier: int | None = param(None, "ChM for ties (no sheet)", ge=-99, le=99)
+    advantage: int = param(0, "steps of Advantage", ge=0, le=20)
+    disadvantage: int = param(0, "steps of Disadvantage", ge=0, le=20)
+    characteristic: str | None = param(None, "the characteristic (default Dex)")
+    skill: str | None = param(None, "the skill (default the best of Tactics and Recon)")
 
 
 @dataclass(frozen=True)
-class RollInitiative:
+class RollInitiative(Action):
     """Roll Initiative once for the encounter: 2d6 + characteristic modifier + a relevant
-    skill for each PC; turns go in descending Initiative. Adversaries roll nothing: they
-    act through the PCs' Fail Effects (companion facts, turn economy)."""
+    skill for each PC; turns go in descending Initiative and the encounter's first round
+    begins. Adversaries roll nothing: they act through the PCs' Fail Effects."""
 
-    pcs: tuple[InitiativePC, ...]
+    referee_only: ClassVar[bool] = True
+
+    pcs: tuple[InitiativePC, ...] = param((), "the PCs (none: every seated character)")
+    report: Literal["order", "totals"] = param(
+        "order", "what the odds report: the turn order, or each PC's Initiative"
+    )
 
 
 @dataclass(frozen=True)
-class SpendAction:
-    """Spend ``count`` actions of ``kind`` ('free', 'minor', 'significant') from a PC's
-    ``budget`` for the round, or start the next round (``kind='new-round'``), which
-    restores it (companion facts, turn economy)."""
+class EndEncounter(Action):
+    """The encounter ends: the Initiative order and the round count are cleared."""
 
-    kind: str
-    count: int = 1
-    budget: ActionBudget = field(default_factory=ActionBudget)
+    referee_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class SpendAction(Action):
+    """Spend ``count`` actions of ``kind`` from the character's budget for the round: 3
+    Minor actions a round, a Significant action costs two, free actions are counted but
+    never refused (companion facts, turn economy)."""
+
+    actor: str = param(doc="the character acting", ref="character")
+    kind: Literal["free", "minor", "significant"] = param("minor", "the kind of action")
+    count: int = param(1, "how many", ge=1, le=MAX_INPUT)
+
+
+@dataclass(frozen=True)
+class CareWard(Action):
+    """A caregiver's ward (ch. 7, Medical Care, Care Levels): each patient's care level,
+    the load in light-care patients against the caregiver's capacity, and whether the
+    intensive-care patients have the Medic 2+ supervision they need."""
+
+    referee_only: ClassVar[bool] = True
+
+    patients: tuple[str, ...] = param((), "seated patients (their condition counts)")
+    conditions: tuple[Condition, ...] = param((), "more patients by condition")
+    medic: int = param(0, "the caregiver's Medic level", ge=0, le=20)
+    supervisor_medic: int | None = param(None, "a supervising Medic's level", ge=0, le=20)
+    ai_sickbay: bool = param(False, "an AI sickbay supervises intensive care")

@@ -1,9 +1,9 @@
 """A PC's action budget within one round (companion facts, Mneme CE turn economy).
 
 A round is about 6 seconds. Each PC has free actions and 3 Minor actions a round;
-two Minor actions make one Significant action. The budget is an immutable value:
-spending returns a new budget, overspending is an :class:`IllegalAction`, and the
-next round restores it.
+two Minor actions make one Significant action. The budget is an immutable value
+kept on the character's seat: spending returns a new budget, overspending is an
+:class:`IllegalAction`, and passing a round restores it.
 """
 
 from __future__ import annotations
@@ -11,12 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Outcome
-from referee.systems.mneme.tables import MINOR_ACTIONS, ROUND_SECONDS, SIGNIFICANT_COST
+from referee.systems.base import Outcome, Plan
+from referee.systems.mneme.actions import SpendAction
+from referee.systems.mneme.changes import Changes
+from referee.systems.mneme.options import Options
+from referee.systems.mneme.state import State
+from referee.systems.mneme.tables import MINOR_ACTIONS, SIGNIFICANT_COST
 
-MAX_ROUND = 1_000_000
 MAX_FREE = 1000
-"""Bounds on untrusted budget numbers."""
+"""Bound on free actions counted in one round."""
 
 KINDS = ("free", "minor", "significant")
 """The kinds of action a PC spends from the budget."""
@@ -28,13 +31,10 @@ class ActionBudget:
     costs two) and ``free_taken`` free actions so far (free actions are counted, never
     refused: the text sets no limit)."""
 
-    round: int = 1
     minor_left: int = MINOR_ACTIONS
     free_taken: int = 0
 
     def __post_init__(self) -> None:
-        if not 1 <= self.round <= MAX_ROUND:
-            raise RulesError(f"round must be 1..{MAX_ROUND}, not {self.round}")
         if not 0 <= self.minor_left <= MINOR_ACTIONS:
             raise RulesError(
                 f"Minor actions left must be 0..{MINOR_ACTIONS}, not {self.minor_left}"
@@ -46,11 +46,6 @@ class ActionBudget:
     def significant_left(self) -> int:
         """Significant actions still possible this round (two Minor each)."""
         return self.minor_left // SIGNIFICANT_COST
-
-    @property
-    def seconds(self) -> int:
-        """Seconds of the encounter elapsed when this round ends (about 6 a round)."""
-        return self.round * ROUND_SECONDS
 
     def spend(self, kind: str, count: int = 1) -> ActionBudget:
         """Spend ``count`` actions of ``kind`` ('free', 'minor' or 'significant')."""
@@ -66,8 +61,8 @@ class ActionBudget:
         if cost > self.minor_left:
             what = f"{count} {kind.capitalize()} action{'s' if count > 1 else ''}"
             raise IllegalAction(
-                f"round {self.round}: {what} need{'s' if count == 1 else ''} {cost} Minor, "
-                f"only {self.minor_left} left ({MINOR_ACTIONS} a round, a Significant action "
+                f"{what} need{'s' if count == 1 else ''} {cost} Minor, only "
+                f"{self.minor_left} left ({MINOR_ACTIONS} a round, a Significant action "
                 f"costs {SIGNIFICANT_COST})"
             )
         return replace(self, minor_left=self.minor_left - cost)
@@ -84,44 +79,36 @@ class ActionBudget:
         """Take free actions."""
         return self.spend("free", count)
 
-    def next_round(self) -> ActionBudget:
-        """The next round: the full budget again."""
-        if self.round >= MAX_ROUND:
-            raise RulesError(f"an encounter is at most {MAX_ROUND} rounds")
-        return ActionBudget(round=self.round + 1)
 
-
-def budget_data(budget: ActionBudget) -> dict[str, int]:
-    """The budget as JSON data."""
-    return {
-        "round": budget.round,
-        "minor_left": budget.minor_left,
-        "significant_left": budget.significant_left,
-        "free_taken": budget.free_taken,
-    }
-
-
-def after(kind: str, count: int, budget: ActionBudget) -> ActionBudget:
-    """The budget after spending ``count`` of ``kind``, or after ``'new-round'``."""
-    if kind == "new-round":
-        return budget.next_round()
-    return budget.spend(kind, count)
-
-
-def spend_outcome(kind: str, count: int, budget: ActionBudget) -> Outcome:
-    """Spending actions as an Outcome: ``result`` is the Minor actions left and
-    ``details['budget']`` the new budget (no dice)."""
-    new = after(kind, count, budget)
-    if kind == "new-round":
-        label = f"round {new.round}: {new.minor_left} Minor actions"
-    else:
-        left = f"{new.minor_left} Minor left ({new.significant_left} Significant)"
-        label = f"{count} {kind} spent: {left}"
-    return Outcome(
+def plan_spend_action(action: SpendAction, state: State, options: Options) -> Plan:
+    """Spend actions from the character's budget for the round (companion facts, turn
+    economy); the odds report the Minor actions left (certain)."""
+    seat = state.character(action.actor)
+    before = ActionBudget(min(seat.minor_left, MINOR_ACTIONS), min(seat.free_taken, MAX_FREE))
+    try:
+        new = before.spend(action.kind, action.count)
+    except IllegalAction as e:
+        raise IllegalAction(f"{seat.sheet.name}, round {state.round or 1}: {e}") from None
+    changes = Changes(state)
+    if new.minor_left != seat.minor_left:
+        changes.set(action.actor, "minor_left", new.minor_left, f"{action.kind} action")
+    if new.free_taken != seat.free_taken:
+        changes.set(action.actor, "free_taken", new.free_taken, "free action")
+    left = f"{new.minor_left} Minor left ({new.significant_left} Significant)"
+    outcome = Outcome(
         "mneme",
         "spend-action",
         result=new.minor_left,
         success=True,
-        label=label,
-        details={"spent": {"kind": kind, "count": count}, "budget": budget_data(new)},
+        label=f"{action.count} {action.kind} spent: {left}",
+        changes=changes.build(),
+        details={
+            "spent": {"kind": action.kind, "count": action.count},
+            "budget": {
+                "minor_left": new.minor_left,
+                "significant_left": new.significant_left,
+                "free_taken": new.free_taken,
+            },
+        },
     )
+    return Plan.fixed(outcome, value=new.minor_left)

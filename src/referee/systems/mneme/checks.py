@@ -9,7 +9,6 @@ Difficulty``. Rolling and exact odds apply that same rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import partial
 
 from referee.dice.odds import Distribution, keep_highest, keep_lowest, sum_of_dice
@@ -40,6 +39,35 @@ def net_advantage(advantage: int, disadvantage: int, options: Options) -> int:
     return max(-cap, min(cap, net))
 
 
+def _keep(group: list[Modifier], options: Options) -> list[Modifier]:
+    """The modifiers of one kind that apply, by the ``stacking`` option (ch. 2: modifiers
+    of the same kind do not stack - the most favourable applies)."""
+    if len(group) == 1:
+        return group
+    if options.stacking == "most_favourable":
+        return [max(group, key=lambda m: m.value)]
+    bonuses = [m for m in group if m.value > 0]
+    penalties = [m for m in group if m.value < 0]
+    keep = []
+    if bonuses:
+        keep.append(max(bonuses, key=lambda m: m.value))
+    if penalties:
+        keep.append(min(penalties, key=lambda m: m.value))
+    return keep or [group[0]]
+
+
+def _group(m: Modifier, kind: str, options: Options) -> str:
+    """The stacking group of a modifier of ``kind``: the kind itself; a condition is
+    grouped by its own name under ``condition_stacking='by_condition'`` (different
+    conditions add up)."""
+    if kind.rstrip("s") != CONDITION_KIND:
+        return kind
+    if options.condition_stacking == "by_condition":
+        text = m.source.removeprefix(PRESET_PREFIX).strip().lower().lstrip("+-")
+        return f"{CONDITION_KIND}:{text.partition(':')[0].strip()}"
+    return CONDITION_KIND
+
+
 def stack(
     modifiers: Iterable[Modifier], options: Options
 ) -> tuple[tuple[Modifier, ...], tuple[Modifier, ...]]:
@@ -47,40 +75,56 @@ def stack(
 
     Returns ``(applied, dropped)``. With ``most_favourable`` only the highest of
     each kind applies; with ``best_bonus_worst_penalty`` the largest bonus and the
-    largest penalty of each kind both apply.
+    largest penalty of each kind both apply. Conditions follow ``condition_stacking``
+    whether given by number or by preset (:func:`condition_modifiers`): by default each
+    condition is its own kind, so different conditions add up and one named twice counts
+    once. Wound penalties are one derived value and always apply.
     """
+    mods = tuple(modifiers)
     by_kind: dict[str, list[Modifier]] = {}
-    order: list[str] = []
-    for m in modifiers:
+    for m in mods:
         if abs(m.value) > MAX_MODIFIER:
             raise RulesError(f"modifier {m.source!r} is out of range ({m.value})")
         kind = m.kind.strip().lower()  # 'Equipment' and 'equipment' are one kind
-        if kind not in by_kind:
-            order.append(kind)
-        by_kind.setdefault(kind, []).append(m)
-    applied: list[Modifier] = []
-    dropped: list[Modifier] = []
-    for kind in order:
-        group = by_kind[kind]
-        if kind in NEVER_STACK_EXEMPT or len(group) == 1:
-            applied += group
-            continue
-        if options.stacking == "most_favourable":
-            best = max(group, key=lambda m: m.value)
-            keep = [best]
-        else:
-            bonuses = [m for m in group if m.value > 0]
-            penalties = [m for m in group if m.value < 0]
-            keep = []
-            if bonuses:
-                keep.append(max(bonuses, key=lambda m: m.value))
-            if penalties:
-                keep.append(min(penalties, key=lambda m: m.value))
-            if not keep:
-                keep = [group[0]]
-        applied += keep
-        dropped += [m for m in group if not any(m is k for k in keep)]
-    return tuple(applied), tuple(dropped)
+        key = f"{kind}#{len(by_kind)}" if kind in NEVER_STACK_EXEMPT else _group(m, kind, options)
+        by_kind.setdefault(key, []).append(m)
+    if len(by_kind) == len(mods):  # one modifier of each kind: all apply
+        return mods, ()
+    kept: set[int] = set()
+    for group in by_kind.values():
+        kept.update(id(m) for m in _keep(group, options))
+    return (
+        tuple(m for m in mods if id(m) in kept),
+        tuple(m for m in mods if id(m) not in kept),
+    )
+
+
+CONDITION_KIND = "condition"
+"""The kind of a condition modifier (ch. 2: anything that is neither action nor
+equipment); presets become modifiers of this kind."""
+
+PRESET_PREFIX = "Difficulty: "
+"""Source prefix of a condition preset turned into a modifier: it raises the Difficulty
+rather than being added to the roll."""
+
+
+def is_preset(m: Modifier) -> bool:
+    """Whether a modifier came from a condition preset (it goes on the Difficulty)."""
+    return m.source.startswith(PRESET_PREFIX)
+
+
+def split_presets(applied: Iterable[Modifier]) -> tuple[tuple[Modifier, ...], int]:
+    """The roll modifiers, and the Difficulty change of the presets that apply."""
+    roll = tuple(m for m in applied if not is_preset(m))
+    difficulty = -sum(m.value for m in applied if is_preset(m))
+    return roll, difficulty
+
+
+def modifier_text(m: Modifier) -> str:
+    """A modifier as the outcome lists it (a preset as the Difficulty it adds)."""
+    if is_preset(m):
+        return f"{m.source.removeprefix(PRESET_PREFIX)} {-m.value:+d} Difficulty"
+    return str(m)
 
 
 def wound_penalty(damage: int, options: Options) -> int:
@@ -160,44 +204,3 @@ def check_procedure(modifier: int, difficulty: int, steps: int) -> Procedure[int
         exact=partial(dice_distribution, steps),
         rule=effect_rule(modifier, difficulty),
     )
-
-
-def effect_odds(modifier: int, difficulty: int, steps: int = 0) -> Distribution[int]:
-    """Exact distribution of the Effect of a check."""
-    return check_procedure(modifier, difficulty, steps).odds()
-
-
-def p_success(dist: Distribution[int]) -> object:
-    """P(Effect >= 0) as a Fraction."""
-    return dist.at_least(0)
-
-
-@dataclass(frozen=True)
-class CheckRoll:
-    """A rolled check: faces, kept dice, the Dice Roll and the Effect."""
-
-    faces: tuple[int, ...]
-    kept: tuple[int, ...]
-    steps: int
-    modifier: int
-    difficulty: int
-
-    @property
-    def dice(self) -> int:
-        """Sum of the kept dice."""
-        return sum(self.faces[i] for i in self.kept)
-
-    @property
-    def roll(self) -> int:
-        """The Dice Roll: kept dice plus modifiers (ch. 2, Terminology)."""
-        return self.dice + self.modifier
-
-    @property
-    def effect(self) -> int:
-        """Dice Roll - Difficulty."""
-        return self.roll - self.difficulty
-
-    @property
-    def success(self) -> bool:
-        """A Dice Roll at or above the Difficulty succeeds."""
-        return self.effect >= 0

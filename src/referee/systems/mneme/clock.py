@@ -1,63 +1,106 @@
-"""Time passing as Outcomes: the healing clock with its dying rolls, rounds passing for a
-Dying character, stimulants, and applying an outcome's changes to a sheet (Mneme CE
-ch. 7, Healing and Recovery; Dying; Critically Wounded).
+"""The table's clock as plans: what each character does while time passes, time
+passing (healing, bleeding, stabilisation, therapy and the dying rolls that fall due),
+and combat rounds passing (Mneme CE ch. 7, Healing and Recovery; Bleeding; Dying;
+companion facts, turn economy: a round is about 6 seconds).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
-from fractions import Fraction
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.dice.odds import Distribution
-from referee.dice.roller import Roller, is_manual
+from referee.dice.evaluate import DieRoll
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Change, Outcome
-from referee.systems.mneme.actions import DyingRounds, PassTime, Stimulant
-from referee.systems.mneme.dying import (
-    MAX_ROUNDS,
-    DyingRolls,
-    alive_or_dead,
-    roll_rounds,
-    survival_probability,
-)
+from referee.systems.base import Dice, Outcome, Plan, Trace
+from referee.systems.mneme.actions import PassRounds, PassTime, SetCare
+from referee.systems.mneme.changes import Changes
+from referee.systems.mneme.dying import DyingProgram, DyingRolls
 from referee.systems.mneme.health import (
     ClockResult,
+    Segment,
+    care_adequate,
     condition,
     due_segments,
+    first_due_round,
     pass_time,
-    stabilised_rounds,
     with_condition,
 )
+from referee.systems.mneme.medical import UNSUPERVISED_NOTE, care_level
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import SYSTEM
-from referee.systems.mneme.sheet import Character
-from referee.systems.mneme.tables import BLEED_MINUTES, ROUNDS_PER_MINUTE
+from referee.systems.mneme.resolve import SYSTEM, condition_report
+from referee.systems.mneme.sheet import Character, canonical_characteristic
+from referee.systems.mneme.state import State
+from referee.systems.mneme.tables import BLEED_MINUTES, MINOR_ACTIONS, ROUNDS_PER_MINUTE
+
+MAX_MINUTES = 10 * 365 * 24 * 60
+"""Most time one action may pass (ten years)."""
+
+IMMOBILE = ("Critically Wounded", "Dying")
 
 
-def _need(state: Character | None, what: str) -> Character:
-    if state is None:
-        raise RulesError(f"{what} needs a character sheet")
-    return state
+# ---------------------------------------------------------------------------
+# what a character does while time passes
 
 
-def _minutes(action: PassTime) -> int:
-    return action.minutes + 60 * action.hours + 24 * 60 * action.days
-
-
-def _clock(action: PassTime, c: Character, options: Options) -> ClockResult:
-    return pass_time(
-        c,
-        days=action.days,
-        hours=action.hours,
-        minutes=action.minutes,
-        activity=action.activity,
-        care=action.care,
-        therapy=action.therapy,
-        supervised=action.supervised,
-        options=options,
+def plan_set_care(action: SetCare, state: State, options: Options) -> Plan:
+    """A character's activity and care while time passes (ch. 7, Healing and Recovery).
+    The outcome names the care the condition needs; unsupervised intensive care says
+    that End rolls are due; Critically Wounded and Dying characters are immobile, so
+    only full rest is possible for them."""
+    seat = state.character(action.actor)
+    sheet = seat.sheet
+    if sheet.dead:
+        raise IllegalAction(f"{sheet.name} is dead")
+    cond = condition(sheet, options)
+    if cond in IMMOBILE and action.activity != "full_rest":
+        raise IllegalAction(f"a {cond} character is immobile: only full rest is possible")
+    therapy = canonical_characteristic(action.therapy) if action.therapy else None
+    changes = Changes(state)
+    for field, value in (
+        ("activity", action.activity),
+        ("care", action.care),
+        ("supervised", action.supervised),
+        ("therapy", therapy),
+    ):
+        if getattr(seat, field) != value:
+            changes.set(action.actor, field, value, "set-care")
+    needs = care_level(cond)
+    details: dict[str, Any] = {
+        "condition": cond,
+        "needs_care": needs,
+        "cared": cond != "Unhurt" and care_adequate(cond, action.care),
+    }
+    label = f"{sheet.name}: {action.activity.replace('_', ' ')}, {action.care} care"
+    if action.care == "intensive" and not action.supervised:
+        details["supervision"] = UNSUPERVISED_NOTE
+        label += " (unsupervised: End rolls at 8 are due)"
+    return Plan.fixed(
+        Outcome(SYSTEM, "set-care", label=label, changes=changes.build(), details=details)
     )
+
+
+# ---------------------------------------------------------------------------
+# shared
+
+
+def _who(state: State, who: tuple[str, ...]) -> list[str]:
+    """The characters time passes for: those named (not dead), else everyone alive."""
+    if not who:
+        return [cid for cid, seat in state.characters.items() if not seat.sheet.dead]
+    for cid in who:
+        if state.character(cid).sheet.dead:
+            raise IllegalAction(f"{state.character(cid).sheet.name} is dead")
+    return list(dict.fromkeys(who))
+
+
+def _joined(parts: list[tuple[str, str]], empty: str) -> str:
+    """One character's text alone; several as 'name: text; ...'."""
+    if not parts:
+        return empty
+    if len(parts) == 1:
+        return parts[0][1]
+    return "; ".join(f"{name}: {text}" for name, text in parts)
 
 
 def _dead_at(c: Character, rolls: DyingRolls) -> Character:
@@ -67,246 +110,240 @@ def _dead_at(c: Character, rolls: DyingRolls) -> Character:
     return replace(with_condition(dead, "Stabilised", False), stabilised_minutes=0)
 
 
-def run_clock(
-    action: PassTime, state: Character, options: Options, roller: Roller | None
-) -> tuple[Character, ClockResult, DyingRolls | None]:
-    """The clock with its dying rolls: the pure clock first checks the span (and says how
-    many rolls fall due); with ``action.dying_rolls`` and a roller they are rolled in
-    order, and a failure is death at that round (ruling: the span's healing then never
-    happens, and bleeding stops at death)."""
-    result = _clock(action, state, options)
-    if not (action.dying_rolls and roller is not None and result.dying_rolls_due):
-        return result.character, result, None
-    rounds = _minutes(action) * ROUNDS_PER_MINUTE
-    rolls = roll_rounds(state, due_segments(state, rounds, options, action.care), roller, options)
-    if rolls.survived:
-        return result.character, result, rolls
-    return _dead_at(state, rolls), result, rolls
-
-
-def _rolls_data(rolls: DyingRolls | None) -> dict[str, Any]:
-    if rolls is None:
-        return {}
-    return {
-        "dying_rolls": {
-            "rolled": rolls.rolled,
-            "certain": rolls.certain,
-            "survived": rolls.survived,
-            "death_round": None if rolls.death_round is None else rolls.death_round + 1,
-            "effects": list(rolls.efforts),
-        }
-    }
-
-
-def sheet_changes(before: Character, after: Character, reason: str) -> tuple[Change, ...]:
+def sheet_changes(
+    changes: Changes, cid: str, before: Character, after: Character, reason: str
+) -> None:
     """The changes that turn one sheet into the other (damage, conditions, clocks)."""
-    out = [Change("self", "damage", delta=after.damage - before.damage, reason=reason)]
+    changes.damage(cid, after.damage - before.damage, reason)
     for gone in before.conditions:
         if gone not in after.conditions:
-            out.append(Change("self", "conditions", value=f"-{gone}", reason=reason))
+            changes.remove(cid, gone, reason)
     for new in after.conditions:
         if new not in before.conditions:
-            out.append(Change("self", "conditions", value=new, reason=reason))
+            changes.add(cid, new, reason)
     for name in ("healing_progress", "therapy_days", "stabilised_minutes"):
         if getattr(after, name) != getattr(before, name):
-            out.append(Change("self", name, value=getattr(after, name), reason=reason))
+            changes.set(cid, f"sheet.{name}", getattr(after, name), reason)
     if after.characteristic_damage != before.characteristic_damage:
-        out.append(Change("self", "characteristic_damage", value=after.characteristic_damage))
-    return tuple(out)
+        changes.set(cid, "sheet.characteristic_damage", dict(after.characteristic_damage), reason)
 
 
-def resolve_pass_time(
-    action: PassTime, state: Character | None, options: Options, roller: Roller | None = None
-) -> Outcome:
-    """The clock (ch. 7, Healing and Recovery; Dying). Dice only for due dying rolls."""
-    c = _need(state, "the clock")
-    after, r, rolls = run_clock(action, c, options, roller)
-    label = "Dead" if after.dead else condition(after, options)
-    notes = list(r.notes)
-    if rolls is not None and rolls.survived:
-        notes.append(f"survived {rolls.rolled + rolls.certain} dying roll(s)")
-    elif rolls is not None and rolls.death_round is not None:
-        notes.append(f"died: the dying roll of round {rolls.death_round + 1} failed")
-    details: dict[str, Any] = {
-        "healed": r.healed if not after.dead else 0,
-        "bled": r.bled,
-        "therapy": r.therapy,
-        "notes": notes,
-        "damage": after.damage,
-        "condition": label,
-        "healing_progress": after.healing_progress,
-        "stabilised_minutes": after.stabilised_minutes,
-        "dying_rolls_due": r.dying_rolls_due,
-        **_rolls_data(rolls),
-    }
-    return Outcome(
-        SYSTEM,
-        "pass-time",
-        faces=rolls.faces if rolls is not None else (),
-        result=after.damage,
-        success=None if rolls is None else rolls.survived,
-        label=label,
-        changes=sheet_changes(c, after, "time passed"),
-        details=details,
-        manual=roller is not None and is_manual(roller),
-        rolls=roller.records if roller is not None and rolls is not None else (),
-    )
+def _all_of(programs: list[Dice[bool]]) -> Dice[tuple[bool, ...]]:
+    """Each character's dying rolls in turn; the result says who survived."""
+    out: Dice[tuple[bool, ...]] = Dice.pure(())
+    for p in programs:
+        out = out.pair(p).map(lambda t: (*t[0], t[1]))
+    return out
 
 
-def apply_clock(
-    action: PassTime, state: Character, options: Options, roller: Roller | None = None
-) -> Character:
-    """The character after the time passes (dying rolls made when a roller is given)."""
-    return run_clock(action, state, options, roller)[0]
+@dataclass(frozen=True)
+class _Span:
+    """One character's share of a span of time: the sheet before, where it ends if
+    every due dying roll succeeds, and those rolls (``None``: none to roll)."""
+
+    cid: str
+    before: Character
+    alive: Character
+    dying: DyingProgram | None
 
 
-def pass_time_odds(
-    action: PassTime, state: Character | None, options: Options
-) -> Distribution[str]:
-    """Exact distribution of the condition the character ends the span in: the clock's
-    condition if every due dying roll succeeds, else Dead."""
-    c = _need(state, "the clock")
-    r = _clock(action, c, options)
-    alive = condition(r.character, options)
-    if not (action.dying_rolls and r.dying_rolls_due):
-        return Distribution.constant(alive)
-    rounds = _minutes(action) * ROUNDS_PER_MINUTE
-    p = survival_probability(c, due_segments(c, rounds, options, action.care), options)
-    return alive_or_dead(p).map(lambda x: alive if x == "Alive" else "Dead")
+def _segments(
+    sheet: Character, rounds: int, options: Options, care: str, offset: int
+) -> Callable[[], Iterator[Segment]]:
+    return lambda: due_segments(sheet, rounds, options, care, offset)
+
+
+# ---------------------------------------------------------------------------
+# time passing
+
+
+def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
+    """Time passes at the table (ch. 7, Healing and Recovery; Dying): each character
+    heals, bleeds, is stabilised and has therapy at their own activity and care (see
+    :func:`~referee.systems.mneme.health.pass_time`); the dying rolls that fall due are
+    rolled in order (``dying_rolls=False``: only noted), and a failure is death at that
+    round (ruling: the span's healing then never happens). The odds report each
+    character's condition at the end, Dead if a due roll fails."""
+    minutes = action.minutes + 60 * action.hours + 24 * 60 * action.days
+    if minutes > MAX_MINUTES:
+        raise RulesError(f"at most {MAX_MINUTES // (24 * 60)} days may pass at once")
+    rounds = minutes * ROUNDS_PER_MINUTE
+    spans: list[_Span] = []
+    results: dict[str, ClockResult] = {}
+    for cid in _who(state, action.who):
+        seat = state.character(cid)
+        sheet = seat.sheet
+        try:
+            r = pass_time(
+                sheet,
+                minutes=minutes,
+                activity=seat.activity,
+                care=seat.care,
+                therapy=seat.therapy,
+                supervised=seat.supervised,
+                offset=seat.minute_rounds,
+                options=options,
+            )
+        except IllegalAction as e:
+            raise IllegalAction(f"{sheet.name}: {e} (set-care activity=full_rest)") from None
+        results[cid] = r
+        due = action.dying_rolls and r.dying_rolls_due
+        segs = _segments(sheet, rounds, options, seat.care, seat.minute_rounds)
+        spans.append(
+            _Span(cid, sheet, r.character, DyingProgram(sheet, segs, options) if due else None)
+        )
+    rolling = [s for s in spans if s.dying is not None]
+
+    def view(alive: tuple[bool, ...]) -> Hashable:
+        fate = dict(zip((s.cid for s in rolling), alive, strict=True))
+        return tuple(
+            (s.cid, condition(s.alive, options) if fate.get(s.cid, True) else "Dead") for s in spans
+        )
+
+    def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
+        entries = iter(trace)
+        changes = Changes(state)
+        per: dict[str, Any] = {}
+        parts: list[tuple[str, str]] = []
+        faces: list[DieRoll] = []
+        for s in spans:
+            r = results[s.cid]
+            rolls = s.dying.replay(entries) if s.dying is not None else None
+            after = s.alive if rolls is None or rolls.survived else _dead_at(s.before, rolls)
+            notes = list(r.notes)
+            if rolls is not None and rolls.survived:
+                notes.append(f"survived {rolls.rolled + rolls.certain} dying roll(s)")
+            elif rolls is not None and rolls.death_round is not None:
+                notes.append(f"died: the dying roll of round {rolls.death_round + 1} failed")
+            label = "Dead" if after.dead else condition(after, options)
+            data: dict[str, Any] = {
+                "healed": r.healed if not after.dead else 0,
+                "bled": r.bled,
+                "therapy": r.therapy,
+                "notes": notes,
+                "damage": after.damage,
+                **condition_report(after, options),
+                "condition": label,
+                "healing_progress": after.healing_progress,
+                "stabilised_minutes": after.stabilised_minutes,
+                "dying_rolls_due": r.dying_rolls_due,
+            }
+            if rolls is not None:
+                data["dying_rolls"] = rolls.data()
+                faces += rolls.faces
+            per[s.cid] = data
+            parts.append((s.before.name, label))
+            sheet_changes(changes, s.cid, s.before, after, "time passed")
+        changes.table("clock", delta=rounds)
+        single = per[spans[0].cid] if len(spans) == 1 else None
+        survived = [s.cid for s in rolling]
+        return Outcome(
+            SYSTEM,
+            "pass-time",
+            faces=tuple(faces),
+            result=None if single is None else single["damage"],
+            success=None if not survived else all(per[c]["condition"] != "Dead" for c in survived),
+            label=_joined(parts, f"{minutes} minute(s) pass"),
+            changes=changes.build(),
+            details={"minutes": minutes, "characters": per},
+        )
+
+    return Plan.of(_all_of([s.dying for s in rolling if s.dying is not None]), finish, view)
 
 
 # ---------------------------------------------------------------------------
 # rounds passing
 
 
-def _check_rounds(action: DyingRounds, c: Character) -> None:
-    if not 1 <= action.rounds <= MAX_ROUNDS:
-        raise RulesError(f"rounds must be 1..{MAX_ROUNDS}, not {action.rounds}")
-    if c.dead:
-        raise IllegalAction(f"{c.name} is dead")
-
-
-def _after_rounds(c: Character, rounds: int, options: Options) -> Character:
-    """Bleeding (1 damage a minute) and stabilisation over ``rounds`` survived rounds."""
-    minutes = rounds // ROUNDS_PER_MINUTE
+def after_rounds(c: Character, offset: int, rounds: int) -> tuple[Character, int]:
+    """A character after ``rounds`` survived rounds, ``offset`` rounds of their current
+    minute being gone: Bleeding adds 1 damage at each minute's end, stabilisation counts
+    down by the minute. Returns the character and the rounds gone of the new minute."""
+    minutes, left = divmod(offset + rounds, ROUNDS_PER_MINUTE)
     if "Bleeding" in c.conditions:
         c = replace(c, damage=c.damage + minutes // BLEED_MINUTES)
     if "Stabilised" in c.conditions:
-        left = max(0, stabilised_rounds(c) - rounds) // ROUNDS_PER_MINUTE
-        c = replace(c, stabilised_minutes=left)
-        if not left:
+        stab = c.stabilised_minutes - minutes
+        c = replace(c, stabilised_minutes=max(0, stab))
+        if stab <= 0:
             c = with_condition(c, "Stabilised", False)
-    return c
+    return c, left
 
 
-def resolve_dying_rounds(
-    action: DyingRounds, state: Character | None, roller: Roller, options: Options
-) -> Outcome:
-    """Rounds pass for a Dying character: each due dying roll is made until one fails
-    (ch. 7, Dying: End vs 4, wound penalties; failure = dead)."""
-    c = _need(state, "dying rolls")
-    _check_rounds(action, c)
-    rolls = roll_rounds(c, due_segments(c, action.rounds, options), roller, options)
-    if rolls.survived:
-        after = _after_rounds(c, action.rounds, options)
-        label = f"Alive after {action.rounds} round(s)"
-    else:
-        assert rolls.death_round is not None
-        after = _dead_at(c, rolls)
-        label = f"Dead in round {rolls.death_round + 1}"
-    return Outcome(
-        SYSTEM,
-        "dying-rounds",
-        faces=rolls.faces,
-        target=options.dying_difficulty,
-        result=rolls.rolled,
-        success=rolls.survived,
-        label=label,
-        changes=sheet_changes(c, after, "rounds passed"),
-        details={"rounds": action.rounds, **_rolls_data(rolls), "damage": after.damage},
-        manual=is_manual(roller),
-        rolls=roller.records,
-    )
+def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan:
+    """Combat rounds pass (ch. 7, Dying: every round an End roll at 4 with wound
+    penalties, failure is death; Bleeding: 1 damage a minute; companion facts: a round is
+    about 6 seconds and each PC's action budget is restored). The odds report each
+    character's condition at the end, Dead if a due roll fails."""
+    rounds = action.rounds
+    spans: list[_Span] = []
+    offsets: dict[str, int] = {}
+    for cid in _who(state, action.who):
+        seat = state.character(cid)
+        sheet, o = seat.sheet, seat.minute_rounds
+        first = first_due_round(sheet, options, seat.care, o)
+        alive, offsets[cid] = after_rounds(sheet, o, rounds)
+        segs = _segments(sheet, rounds, options, seat.care, o)
+        due = first is not None and first < rounds
+        spans.append(_Span(cid, sheet, alive, DyingProgram(sheet, segs, options) if due else None))
+    rolling = [s for s in spans if s.dying is not None]
 
-
-def dying_rounds_odds(
-    action: DyingRounds, state: Character | None, options: Options
-) -> Distribution[str]:
-    """Exact P(Alive / Dead) after the rounds: the product of each due roll's chance."""
-    c = _need(state, "dying rolls")
-    _check_rounds(action, c)
-    return alive_or_dead(survival_probability(c, due_segments(c, action.rounds, options), options))
-
-
-def p_survive(character: Character, rounds: int, options: Options) -> Fraction:
-    """P(a character survives the next ``rounds`` rounds of dying rolls)."""
-    return survival_probability(character, due_segments(character, rounds, options), options)
-
-
-# ---------------------------------------------------------------------------
-# stimulants
-
-
-def resolve_stimulant(action: Stimulant, state: Character | None, options: Options) -> Outcome:
-    """An adrenaline shot or combat stimulant wakes a Critically Wounded character, who
-    is otherwise out (ch. 7, Critically Wounded: Special Conditions). Ruling: it cannot
-    wake a Dying character (Unconscious and immobile), and does nothing to one not out."""
-    c = _need(state, "a stimulant")
-    if c.dead:
-        raise IllegalAction(f"{c.name} is dead")
-    cond = condition(c, options)
-    if cond == "Dying":
-        raise IllegalAction(
-            f"{c.name} is Dying: Unconscious and immobile, a stimulant cannot wake them"
+    def view(alive: tuple[bool, ...]) -> Hashable:
+        fate = dict(zip((s.cid for s in rolling), alive, strict=True))
+        return tuple(
+            (s.cid, condition(s.alive, options) if fate.get(s.cid, True) else "Dead") for s in spans
         )
-    changes: tuple[Change, ...] = ()
-    if cond != "Critically Wounded":
-        label = f"{c.name} is not out: the {action.kind} has no effect"
-    elif "Awake" in c.conditions:
-        label = f"{c.name} is already awake"
-    else:
-        label = f"{c.name} is awake (a violent action will cause Bleeding)"
-        changes = (Change("self", "conditions", value="Awake", reason=action.kind),)
-    return Outcome(SYSTEM, "stimulant", label=label, changes=changes, details={"condition": cond})
 
+    def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
+        entries = iter(trace)
+        changes = Changes(state)
+        per: dict[str, Any] = {}
+        parts: list[tuple[str, str]] = []
+        faces: list[DieRoll] = []
+        made = 0
+        every = True
+        for s in spans:
+            rolls = s.dying.replay(entries) if s.dying is not None else None
+            if rolls is None or rolls.survived:
+                after = s.alive
+                if offsets[s.cid] != state.character(s.cid).minute_rounds:
+                    changes.set(s.cid, "minute_rounds", offsets[s.cid], "rounds passed")
+            else:
+                after = _dead_at(s.before, rolls)
+            data: dict[str, Any] = {"damage": after.damage, **condition_report(after, options)}
+            if after.dead:
+                data["condition"] = "Dead"
+            if rolls is not None:
+                data["dying_rolls"] = rolls.data()
+                faces += rolls.faces
+                made += rolls.rolled
+                every = every and rolls.survived
+                if rolls.survived:
+                    text = f"Alive after {rounds} round(s)"
+                else:
+                    assert rolls.death_round is not None
+                    text = f"Dead in round {rolls.death_round + 1}"
+                parts.append((s.before.name, text))
+            per[s.cid] = data
+            sheet_changes(changes, s.cid, s.before, after, "rounds passed")
+        for cid, seat in state.characters.items():
+            if seat.minor_left != MINOR_ACTIONS:
+                changes.set(cid, "minor_left", MINOR_ACTIONS, "a new round")
+            if seat.free_taken:
+                changes.set(cid, "free_taken", 0, "a new round")
+        changes.table("clock", delta=rounds)
+        if state.round:
+            changes.table("round", delta=rounds)
+        return Outcome(
+            SYSTEM,
+            "pass-rounds",
+            faces=tuple(faces),
+            target=options.dying_difficulty if rolling else None,
+            result=made if rolling else None,
+            success=every if rolling else None,
+            label=_joined(parts, f"{rounds} round(s) pass"),
+            changes=changes.build(),
+            details={"rounds": rounds, "characters": per},
+        )
 
-# ---------------------------------------------------------------------------
-# applying changes
-
-
-def apply_changes(
-    character: Character, changes: Iterable[Change], target: str = "self"
-) -> Character:
-    """The sheet after an outcome's changes aimed at ``target`` ('self', 'patient',
-    'target'): damage deltas (never below 0), conditions added (``"X"``) or removed
-    (``"-X"``), and fields set by value. Damage to ``protection.N`` goes to the sheet's
-    own protection object N."""
-    c = character
-    for ch in changes:
-        if target == "self" and ch.target.startswith("protection.") and ch.field == "damage":
-            c = _damage_protection(c, ch)
-            continue
-        if ch.target != target:
-            continue
-        if ch.field == "damage" and ch.delta is not None:
-            c = replace(c, damage=max(0, c.damage + ch.delta))
-        elif ch.field == "conditions" and isinstance(ch.value, str):
-            name = ch.value.removeprefix("-")
-            c = with_condition(c, name, not ch.value.startswith("-"))
-        elif ch.field in ("stabilised_minutes", "healing_progress", "therapy_days"):
-            c = replace(c, **{ch.field: ch.value})
-        elif ch.field == "characteristic_damage":
-            c = replace(c, characteristic_damage=dict(ch.value))
-        else:
-            raise RulesError(f"cannot apply a change to {ch.field!r}")
-    return c
-
-
-def _damage_protection(c: Character, ch: Change) -> Character:
-    """Damage a cover or protection object on the sheet took."""
-    index = int(ch.target.removeprefix("protection."))
-    if not 0 <= index < len(c.protection) or ch.delta is None:
-        raise RulesError(f"{c.name} has no protection object {index}")
-    objs = list(c.protection)
-    objs[index] = replace(objs[index], damage=max(0, objs[index].damage + ch.delta))
-    return replace(c, protection=tuple(objs))
+    return Plan.of(_all_of([s.dying for s in rolling if s.dying is not None]), finish, view)

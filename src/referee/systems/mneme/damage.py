@@ -4,27 +4,48 @@ One function, :func:`dealt`, turns a raw damage roll into the damage that lands
 (scale, armour, minimum damage); rolling applies it to rolled totals and the
 odds map it over the exact distribution of the damage expression, then keep
 the highest Rate of Attack rolls with :func:`~referee.dice.odds.keep_highest`.
+
+:class:`DamageProgram` is a set of damage rolls as a dice program (one
+recorded roll per damage roll, in order); a :class:`Report` says what the odds
+read from it (the damage dealt, the condition it leaves, Bleeding, massive
+damage), each with its exact distribution.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import partial
+from typing import Any, Generic, TypeVar
 
-from referee.dice.evaluate import DieRoll
+from referee.dice.brute import all_faces, brute_force
+from referee.dice.evaluate import DieRoll, Rolled
 from referee.dice.evaluate import odds as expression_odds
 from referee.dice.evaluate import roll as roll_expression
 from referee.dice.notation import Expr, parse
 from referee.dice.odds import Distribution, keep_highest
-from referee.dice.roller import Roller
+from referee.dice.roller import Roller, ScriptedRoller
 from referee.errors import OddsTooComplex, RulesError
+from referee.systems.base import Dice
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Character, Weapon
-from referee.systems.mneme.tables import SCALE_ORDER, SCALES
+from referee.systems.mneme.tables import SCALE_ORDER, SCALES, Scale
+
+S = TypeVar("S", bound=Hashable)
+
+BRUTE_LIMIT = 50_000
+"""Most face combinations :meth:`DamageProgram.brute` enumerates (a test oracle)."""
 
 MAX_DAMAGE_ROLLS = 60
 """Most damage rolls one attack may make (bounds untrusted Effects)."""
+
+
+def as_scale(scale: str) -> Scale:
+    """A scale as written on a sheet, checked: '', 'D', 'H' or 'K'."""
+    for known in SCALE_ORDER:
+        if scale == known:
+            return known
+    raise RulesError(f"unknown scale {scale!r}; use '', 'D', 'H' or 'K'")
 
 
 def multiplier(scale: str) -> int:
@@ -39,8 +60,8 @@ class Target:
     """What a damage roll hits: armour rating and scale, and the target's own scale."""
 
     armour: int = 0
-    armour_scale: str = ""
-    scale: str = ""
+    armour_scale: Scale = ""
+    scale: Scale = ""
 
     def __post_init__(self) -> None:
         if self.armour < 0:
@@ -105,20 +126,56 @@ def dealt(
 
 
 def rolls_on_success(success_effect: int) -> int:
-    """Damage rolls from a Success Effect: SE + 1 (ruling; SE 1 -> two broadsword rolls)."""
+    """Damage rolls a Success Effect brings before any Rate of Attack: SE + 1 (ruling;
+    SE 1 -> two broadsword rolls; SE 2 -> three automatic rifle rolls)."""
     if success_effect < 0:
         raise RulesError("a Success Effect cannot be negative")
     return success_effect + 1
 
 
 def kept_count(rolls: int, rate_of_attack: int | None) -> int:
-    """How many rolls count: all, or the highest Rate of Attack of them (ch. 7)."""
+    """How many of a fixed number of rolls count: all, or the highest Rate of Attack."""
     return rolls if rate_of_attack is None else min(rolls, rate_of_attack)
+
+
+def roll_count(
+    effect: int, rate_of_attack: int | None, options: Options, *, success: bool = True
+) -> tuple[int, int]:
+    """``(rolls made, rolls kept)`` for an Effect of this degree (ch. 7, Damage Rolls;
+    Weapons with Limited Rate of Attack).
+
+    A Success Effect brings SE + 1 rolls, a Fail Effect one per point. Against a limited
+    Rate of Attack, by default (``rate_of_attack_rule='effect_exceeds'``, the text's rule
+    and its examples) an Effect *exceeding* the RoA rolls them all and keeps the highest
+    RoA, and otherwise min(rolls, RoA) rolls are made, all kept: SE 3 with RoA 3 makes
+    three rolls, SE 2 with RoA 4 three, a Fail Effect of 3 with RoA 2 three rolls of which
+    the two highest count. ``'rolls_exceed'``: whenever the rolls exceed the RoA, roll them
+    all and keep the highest RoA (SE 3 with RoA 3: four rolls, three kept).
+    """
+    if effect < 0:
+        raise RulesError("an Effect degree cannot be negative")
+    rolls = rolls_on_success(effect) if success else effect
+    if rate_of_attack is None or rolls <= rate_of_attack:
+        return rolls, rolls
+    if options.rate_of_attack_rule == "effect_exceeds" and effect <= rate_of_attack:
+        return rate_of_attack, rate_of_attack
+    return rolls, rate_of_attack
 
 
 def _check_rolls(rolls: int) -> None:
     if not 0 <= rolls <= MAX_DAMAGE_ROLLS:
         raise OddsTooComplex(f"{rolls} damage rolls is out of range (0..{MAX_DAMAGE_ROLLS})")
+
+
+def kept_flags(values: tuple[int, ...], keep: int) -> tuple[bool, ...]:
+    """Which rolls count: the ``keep`` highest (the earlier of equal rolls first)."""
+    order = sorted(range(len(values)), key=lambda i: (-values[i], i))[:keep]
+    return tuple(i in order for i in range(len(values)))
+
+
+def kept_total(values: tuple[int, ...], keep: int) -> int:
+    """Damage dealt by the ``keep`` highest rolls."""
+    return sum(sorted(values, reverse=True)[:keep])
 
 
 @dataclass(frozen=True)
@@ -138,43 +195,30 @@ class DamageRolls:
 
     @property
     def largest(self) -> int:
-        """The largest single kept roll (Bleeding, targeted damage)."""
+        """The largest single kept roll (Bleeding)."""
         return max((d for d, k in zip(self.dealt, self.kept, strict=True) if k), default=0)
 
-
-def roll_damage(
-    spec: DamageSpec,
-    rolls: int,
-    target: Target,
-    roller: Roller,
-    *,
-    effect_degree: int = 0,
-    options: Options,
-    keep: int | None = None,
-) -> DamageRolls:
-    """Make ``rolls`` damage rolls and keep the highest ``keep`` (default: the RoA)."""
-    _check_rolls(rolls)
-    minimum = minimum_for(effect_degree, options)
-    expr = spec.expr
-    raws: list[int] = []
-    dice: list[tuple[DieRoll, ...]] = []
-    for _ in range(rolls):
-        r = roll_expression(expr, roller)
-        raws.append(r.total)
-        dice.append(_dice_of(r))
-    shield = options.armour_scale_immunity
-    values = tuple(dealt(x, spec.scale, target, minimum, armour_immunity=shield) for x in raws)
-    n_keep = kept_count(rolls, spec.rate_of_attack) if keep is None else min(keep, rolls)
-    order = sorted(range(rolls), key=lambda i: (-values[i], i))[:n_keep]
-    kept = tuple(i in order for i in range(rolls))
-    return DamageRolls(spec.expression, tuple(raws), values, kept, tuple(dice))
+    def data(self) -> dict[str, Any]:
+        """JSON data: expression, raw totals, damage dealt, kept flags, total."""
+        return {
+            "expression": self.expression,
+            "raw": list(self.raw),
+            "dealt": list(self.dealt),
+            "kept": list(self.kept),
+            "total": self.total,
+        }
 
 
-def _dice_of(rolled: object) -> tuple[DieRoll, ...]:
-    out: list[DieRoll] = list(getattr(rolled, "dice", ()))
-    for part in getattr(rolled, "parts", ()):
+def _dice_of(rolled: Rolled) -> tuple[DieRoll, ...]:
+    out: list[DieRoll] = list(rolled.dice)
+    for part in rolled.parts:
         out += _dice_of(part)
     return tuple(out)
+
+
+def replayed(expr: Expr, faces: tuple[int, ...]) -> Rolled:
+    """The expression rolled again on recorded faces (the same tree the roll made)."""
+    return roll_expression(expr, ScriptedRoller(faces))
 
 
 def per_roll_odds(
@@ -182,13 +226,13 @@ def per_roll_odds(
 ) -> Distribution[int]:
     """Exact distribution of what one damage roll deals."""
     minimum = minimum_for(effect_degree, options)
+    return _per_roll(spec, target, minimum, options.armour_scale_immunity)
+
+
+def _per_roll(spec: DamageSpec, target: Target, minimum: int, shield: bool) -> Distribution[int]:
     return expression_odds(spec.expr).map(
         partial(
-            dealt,
-            spec_scale=spec.scale,
-            target=target,
-            minimum=minimum,
-            armour_immunity=options.armour_scale_immunity,
+            dealt, spec_scale=spec.scale, target=target, minimum=minimum, armour_immunity=shield
         )
     )
 
@@ -217,14 +261,6 @@ def damage_odds(
     return keep_highest(per, rolls, n_keep)
 
 
-def p_single_roll_at_least(per_roll: Distribution[int], rolls: int, threshold: int) -> Fraction:
-    """P(at least one of ``rolls`` independent rolls deals ``threshold`` or more). The
-    Rate of Attack never drops the largest roll, so the kept rolls give the same chance."""
-    _check_rolls(rolls)
-    below = Fraction(per_roll.at_most(threshold - 1))
-    return 1 - below**rolls
-
-
 def weapon_spec(weapon: Weapon) -> DamageSpec:
     """A sheet weapon as a damage source (its expression, scale and Rate of Attack)."""
     return DamageSpec(weapon.damage, weapon.scale, weapon.rate_of_attack)
@@ -234,6 +270,159 @@ def worn_armour(character: Character) -> Target:
     """The character as a damage target: the best armour worn (armour does not stack,
     a ruling) at its scale, and the character's own scale."""
     if not character.armour:
-        return Target(0, "", character.scale)
+        return Target(0, "", as_scale(character.scale))
     best = max(character.armour, key=lambda a: a.rating * SCALES.get(a.scale, 1))
-    return Target(best.rating, best.scale, character.scale)
+    return Target(best.rating, as_scale(best.scale), as_scale(character.scale))
+
+
+# ---------------------------------------------------------------------------
+# damage rolls as a dice program
+
+
+@dataclass(frozen=True)
+class Report(Generic[S]):
+    """What the odds of a set of damage rolls report (one rule, two evaluations).
+
+    ``read(values, keep)`` takes the damage each roll dealt and how many count;
+    ``exact(per_roll, rolls, keep)`` is the exact distribution of the same statistic
+    from the distribution of one roll.
+    """
+
+    name: str
+    read: Callable[[tuple[int, ...], int], S]
+    exact: Callable[[Distribution[int], int, int], Distribution[S]]
+
+
+def _total_exact(per: Distribution[int], rolls: int, keep: int) -> Distribution[int]:
+    return keep_highest(per, rolls, keep) if rolls and keep else Distribution.constant(0)
+
+
+DAMAGE: Report[int] = Report("damage", kept_total, _total_exact)
+"""The damage the kept rolls deal (ch. 7, Damage Rolls, Armor)."""
+
+
+def bleeding_exact(per: Distribution[int], rolls: int, threshold: int) -> Distribution[bool]:
+    """Exact P(one of ``rolls`` rolls deals ``threshold`` or more): the Rate of Attack
+    never drops the largest roll, so the kept rolls give the same chance."""
+    below = sum(w for v, w in per.items() if v < threshold) ** rolls
+    every = per.total**rolls
+    if below == every:
+        return Distribution.constant(False)
+    if below == 0:
+        return Distribution.constant(True)
+    return Distribution({False: below, True: every - below})
+
+
+def reads_one_roll(threshold: int) -> Callable[[tuple[int, ...], int], bool]:
+    """The Bleeding read: one roll at or above ``threshold`` (at least 1)."""
+    floor = max(1, threshold)
+    return lambda values, _keep: any(v >= floor for v in values)
+
+
+class DamageProgram(Dice[S]):
+    """``rolls`` rolls of ``spec`` against ``target``, the highest ``keep`` counting,
+    as a dice program: each roll is made (and recorded) in turn; the result is what
+    ``report`` reads from the damage they deal. ``after(total)`` may name a program
+    rolled next, given the damage the kept rolls deal, whose result nothing reads (the
+    End roll massive damage calls for).
+    """
+
+    __slots__ = ("_odds", "after", "keep", "minimum", "report", "rolls", "shield", "spec", "target")
+
+    def __init__(
+        self,
+        spec: DamageSpec,
+        rolls: int,
+        keep: int,
+        target: Target,
+        minimum: int,
+        options: Options,
+        report: Report[S],
+        after: Callable[[int], Dice[Any] | None] | None = None,
+    ) -> None:
+        _check_rolls(rolls)
+        self.spec, self.rolls, self.keep, self.target = spec, rolls, min(keep, rolls), target
+        self.minimum, self.shield = minimum, options.armour_scale_immunity
+        self.report, self.after = report, after
+        self._odds: Distribution[S] | None = None
+
+    def values(self, totals: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+        """The damage each raw roll deals (scale, armour, minimum damage)."""
+        spec, target, minimum = self.spec, self.target, self.minimum
+        return tuple(
+            dealt(x, spec.scale, target, minimum, armour_immunity=self.shield) for x in totals
+        )
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> S:
+        totals = []
+        for _ in range(self.rolls):
+            rolled = roll_expression(self.spec.expr, roller)
+            trace.append(rolled.faces())
+            totals.append(rolled.total)
+        values = self.values(totals)
+        more = self.after(kept_total(values, self.keep)) if self.after is not None else None
+        if more is not None:
+            more.sample(roller, trace)
+        return self.report.read(values, self.keep)
+
+    def odds(self) -> Distribution[S]:
+        if self._odds is None:
+            per = _per_roll(self.spec, self.target, self.minimum, self.shield)
+            self._odds = self.report.exact(per, self.rolls, self.keep)
+        return self._odds
+
+    def brute(self) -> Distribution[S]:
+        one = tuple(self.spec.expr.dice())
+        groups = one * self.rolls
+        size = 1
+        for count, sides in groups:
+            size *= sides**count
+        if size > BRUTE_LIMIT:
+            raise OddsTooComplex(f"{size:,} face combinations to enumerate; at most {BRUTE_LIMIT}")
+        width = sum(c for c, _ in one)
+        # one roll's total for each of its face sequences, read through the expression once
+        totals = {f: replayed(self.spec.expr, f).total for f in all_faces(one)}
+
+        def read(faces: tuple[int, ...]) -> S:
+            raws = [totals[faces[i * width : (i + 1) * width]] for i in range(self.rolls)]
+            return self.report.read(self.values(raws), self.keep)
+
+        return brute_force(groups, read)
+
+    def first_dice(self) -> tuple[tuple[int, int], ...]:
+        return tuple(self.spec.expr.dice()) if self.rolls else ()
+
+    def replay(self, entries: list[tuple[int, ...]]) -> DamageRolls:
+        """The rolls this program made, read back from their recorded faces."""
+        rolled = [replayed(self.spec.expr, f) for f in entries]
+        values = self.values([r.total for r in rolled])
+        return DamageRolls(
+            self.spec.expression,
+            tuple(r.total for r in rolled),
+            values,
+            kept_flags(values, self.keep),
+            tuple(_dice_of(r) for r in rolled),
+        )
+
+
+class Quiet(Dice[None]):
+    """Rolls that are made and recorded but that the odds do not read (the cover's rolls,
+    the damage that strikes back at an attacker): their result is ``None``, so they add
+    nothing to the distribution."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Dice[Any]) -> None:
+        self.inner = inner
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> None:
+        self.inner.sample(roller, trace)
+
+    def odds(self) -> Distribution[None]:
+        return Distribution.constant(None)
+
+    def brute(self) -> Distribution[None]:
+        return Distribution.constant(None)
+
+    def first_dice(self) -> tuple[tuple[int, int], ...]:
+        return self.inner.first_dice()

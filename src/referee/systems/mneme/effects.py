@@ -11,6 +11,11 @@ from fractions import Fraction
 
 from referee.dice.evaluate import odds
 from referee.errors import IllegalAction, RulesError
+from referee.systems.base import Modifier
+from referee.systems.mneme.checks import (
+    CONDITION_KIND,
+    PRESET_PREFIX,
+)
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.tables import CONDITION_PRESETS, TIME_PERCENT
 
@@ -32,10 +37,13 @@ DISCREPANCIES: tuple[str, ...] = (
     "start at >= 1/3 / >= 2/3; the care level a character needs is taken from its condition.",
     "Medical care capacity: 8 light-care patients per Medic-0 caregiver, and separately "
     "32 light-care patients a Medic-0 character can monitor a day; both are kept.",
-    "Success Effect 3 with the automatic rifle: the example says to roll three sets of 3d6-5 "
-    "(RoA 3), while SE + 1 gives four rolls and the limited Rate of Attack rule rolls them all "
-    "and keeps the highest RoA. The rule is followed: four rolls, the three highest kept, "
-    "which on average deals more than three rolls would.",
+    "Limited Rate of Attack: the rulings' prose has SE + 1 rolls with the highest RoA kept "
+    "whenever that count exceeds the RoA, but the text's example makes a Success Effect of 3 "
+    "with RoA 3 'three (3) 3d6 automatic rifle damage rolls', and its rule reads 'Success or "
+    "Fail Effects exceeding the Rate of Attacks result in as many Damage Rolls, BUT only "
+    "choose the highest ... equal to the Rate of Attacks'. The example and the rule are "
+    "followed: only an Effect exceeding the RoA rolls them all and keeps the highest RoA; "
+    "otherwise min(SE + 1, RoA) rolls are made (option rate_of_attack_rule).",
 )
 """Places where the rule texts contradict themselves, and what the code does."""
 
@@ -47,11 +55,6 @@ MAX_UNIT = 1_000_000
 def fail_degree(effect: int) -> int:
     """The degree of the Fail Effect: Difficulty - Dice Roll, 0 on a success (ch. 7)."""
     return max(0, -effect)
-
-
-def success_degree(effect: int) -> int | None:
-    """The degree of the Success Effect, ``None`` on a failure."""
-    return effect if effect >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -194,16 +197,14 @@ def condition_difficulty(preset: str) -> tuple[str, int]:
     return key, sign * ladder.value(level.strip())
 
 
-def with_conditions(difficulty: int, presets: Iterable[str]) -> tuple[int, tuple[str, ...]]:
-    """The Difficulty after condition presets, and how each changed it. Conditions of the
-    same name do not stack (ch. 2): naming one twice is an error, not a sum."""
-    seen: set[str] = set()
-    notes: list[str] = []
+def condition_modifiers(presets: Iterable[str]) -> tuple[Modifier, ...]:
+    """Condition presets (``"concealment:mostly"``) as condition modifiers: a preset that
+    raises the Difficulty by ``d`` is a modifier of ``-d`` from the PC's side, so numbers
+    and presets stack by one rule; :func:`split_presets` turns them back into Difficulty."""
+    out = []
     for preset in presets:
         key, change = condition_difficulty(preset)
-        if key in seen:
-            raise RulesError(f"condition {key!r} is named twice; the same kind does not stack")
-        seen.add(key)
-        difficulty += change
-        notes.append(f"{preset.strip()} {change:+d}")
-    return difficulty, tuple(notes)
+        level = preset.strip().lstrip("+-").partition(":")[2].strip()
+        sign = "-" if preset.strip().startswith("-") else ""
+        out.append(Modifier(-change, f"{PRESET_PREFIX}{sign}{key}:{level}", CONDITION_KIND))
+    return tuple(out)

@@ -21,7 +21,6 @@ from referee.systems.mneme.tables import (
     BLEED_MINUTES,
     CARE_FOR,
     CARE_LEVELS,
-    CONDITIONS,
     HEALING,
     ROUNDS_PER_MINUTE,
     TARGETED,
@@ -70,30 +69,34 @@ def condition(character: Character, options: Options) -> str:
     return condition_for(character.damage, thresholds(character, options))
 
 
-def severity(name: str) -> int:
-    """Index of a condition on the scale Unhurt < ... < Dying."""
-    return CONDITIONS.index(name)
-
-
 def bleeds_from(single_roll: int, character: Character, options: Options) -> bool:
     """Bleeding: one damage roll at or above the Seriously Wounded threshold (ch. 7)."""
     return single_roll > 0 and single_roll >= thresholds(character, options).seriously
 
 
-def targeted_threshold(location: str, hp: int) -> int:
-    """Damage one attack must deal to a location for its effect: the share of HP,
-    rounded down as the Seriously Wounded threshold is, at least 1 (ch. 7, Targeted Damage)."""
+def targeted_threshold(location: str, hp: int) -> Fraction:
+    """Damage one attack must deal to a location for its effect: the share of HP as an
+    exact fraction, with no rounding (ch. 7, Targeted Damage: limbs >= 1/3 HP, extremities,
+    head and vitals >= 1/10 HP): at HP 25 a limb needs 25/3, so 8 damage is not enough."""
     if location not in TARGETED:
         raise RulesError(f"unknown location {location!r}; known: {', '.join(TARGETED)}")
     share, _ = TARGETED[location]
-    return max(1, int(hp * share))
+    return share * hp
 
 
 def targeted_effect(location: str, damage: int, hp: int) -> str | None:
-    """Crippled / Stunned / Bleeding when the damage to the location reaches its threshold."""
-    if damage >= targeted_threshold(location, hp):
+    """Crippled / Stunned / Bleeding when the damage one attack dealt to the location
+    reaches its threshold (compared exactly; no damage has no effect)."""
+    if damage > 0 and damage >= targeted_threshold(location, hp):
         return TARGETED[location][1]
     return None
+
+
+def movement_data(cond: str) -> dict[str, object]:
+    """Movement as an outcome reports it: ``{"speed": "3/4", "dash": false}`` (ch. 7,
+    Seriously Wounded: 3/4 speed, no Dash; Critically Wounded and Dying: immobile)."""
+    speed, dash = movement(cond)
+    return {"speed": f"{speed.numerator}/{speed.denominator}", "dash": dash}
 
 
 def movement(cond: str) -> tuple[Fraction, bool]:
@@ -176,36 +179,41 @@ def dying_rolls_replaced(care: str) -> bool:
     return care == "intensive"
 
 
-def first_due_round(character: Character, options: Options, care: str = "none") -> int | None:
+def first_due_round(
+    character: Character, options: Options, care: str = "none", offset: int = 0
+) -> int | None:
     """The first round (0-based) in which a dying roll falls due, ``None`` if never
     (ch. 7, Dying): while Dying, every round, after first aid's stabilisation runs out; a
-    Bleeding character becomes Dying after the minutes it takes to bleed past HP."""
+    Bleeding character becomes Dying after the minutes it takes to bleed past HP.
+    ``offset``: rounds already gone of the character's current minute."""
     if character.dead or dying_rolls_replaced(care):
         return None
     hp = thresholds(character, options).hp
-    stab = stabilised_rounds(character)
+    stab = stabilised_rounds(character, offset)
     if character.damage > hp:
         return stab
     if "Bleeding" not in character.conditions:
         return None
     minutes = (hp + 1 - character.damage) * BLEED_MINUTES
-    return max(stab, minutes * ROUNDS_PER_MINUTE)
+    return max(stab, minutes * ROUNDS_PER_MINUTE - offset)
 
 
-def stabilised_rounds(character: Character) -> int:
-    """Rounds of first-aid stabilisation left (End hours from the first aid)."""
+def stabilised_rounds(character: Character, offset: int = 0) -> int:
+    """Rounds of first-aid stabilisation left (End hours from the first aid), ``offset``
+    rounds of the current minute being gone already."""
     if "Stabilised" not in character.conditions:
         return 0
-    return character.stabilised_minutes * ROUNDS_PER_MINUTE
+    return max(0, character.stabilised_minutes * ROUNDS_PER_MINUTE - offset)
 
 
 def due_segments(
-    character: Character, rounds: int, options: Options, care: str = "none"
+    character: Character, rounds: int, options: Options, care: str = "none", offset: int = 0
 ) -> Iterator[Segment]:
     """The dying rolls due over the next ``rounds`` rounds, grouped by the damage the
     character has when each falls due (ch. 7, Dying; Bleeding: +1 damage at the end of
-    each minute, so the wound penalty grows). Lazy: a roller stops at the first failure."""
-    first = first_due_round(character, options, care)
+    each minute, so the wound penalty grows; ``offset`` rounds of the current minute are
+    gone already). Lazy: a roller stops at the first failure."""
+    first = first_due_round(character, options, care, offset)
     if first is None or first >= rounds:
         return
     hp = thresholds(character, options).hp
@@ -213,8 +221,9 @@ def due_segments(
     per_minute = ROUNDS_PER_MINUTE * BLEED_MINUTES
     r = first
     while r < rounds:
-        damage = character.damage + (r // per_minute if bleeding else 0)
-        end = min(rounds, (r // per_minute + 1) * per_minute) if bleeding else rounds
+        done = (offset + r) // per_minute
+        damage = character.damage + (done if bleeding else 0)
+        end = min(rounds, (done + 1) * per_minute - offset) if bleeding else rounds
         if damage > hp:
             yield Segment(damage, end - r, r)
         r = end
@@ -230,6 +239,7 @@ def pass_time(
     care: str = "none",
     therapy: str | None = None,
     supervised: bool = True,
+    offset: int = 0,
     options: Options,
 ) -> ClockResult:
     """Apply a span of time to a character (ch. 7, Healing and Recovery).
@@ -246,6 +256,8 @@ def pass_time(
     * Dying rolls that fall due are counted (``dying_rolls_due``) and noted; this pure
       clock never rolls them (:mod:`referee.systems.mneme.dying` does).
     * Therapy reduces one characteristic's damage by 1 per 3 days, once damage is healed.
+
+    ``offset``: rounds already gone of the character's current minute.
     """
     total_minutes = minutes + 60 * hours + 24 * 60 * days
     if min(minutes, hours, days) < 0:
@@ -261,7 +273,7 @@ def pass_time(
     notes: list[str] = []
     c = character
     rounds = total_minutes * ROUNDS_PER_MINUTE
-    first = first_due_round(c, options, care)
+    first = first_due_round(c, options, care, offset)
     due = 0 if first is None else max(0, rounds - first)
     if due and first is not None:
         notes.append(f"Dying: {due} dying roll(s) due, one per round from round {first + 1}")

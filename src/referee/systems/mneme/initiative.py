@@ -11,37 +11,44 @@ the ``initiative_ties`` option.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution, joint
-from referee.dice.roller import Roller, is_manual
-from referee.errors import OddsTooComplex, RulesError
-from referee.systems.base import Modifier, Outcome, Procedure
-from referee.systems.mneme.actions import Check, InitiativePC, RollInitiative
-from referee.systems.mneme.checks import MAX_MODIFIER, check_procedure, kept_indices
+from referee.dice.roller import Roller
+from referee.errors import IllegalAction, OddsTooComplex, RulesError
+from referee.systems.base import Dice, Modifier, Outcome, Plan, Procedure, Trace
+from referee.systems.mneme.actions import (
+    CheckInputs,
+    EndEncounter,
+    InitiativePC,
+    RollInitiative,
+)
+from referee.systems.mneme.changes import Changes
+from referee.systems.mneme.checks import check_procedure, kept_indices
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import SYSTEM, build
+from referee.systems.mneme.state import State, Steps
+from referee.systems.mneme.tables import MINOR_ACTIONS
+from referee.systems.mneme.task import build
 
 MAX_PCS = 20
 """Most PCs in one Initiative roll (bounds untrusted input)."""
 MAX_ODDS_PCS = 4
-"""Most PCs whose whole turn order has exact odds (pairwise odds have no such limit)."""
+"""Most PCs whose whole turn order has exact odds."""
 MAX_REROLLS = 20
 """Rerolls of one tied group before it is left simultaneous (``reroll`` ties)."""
 
-Steps = tuple[tuple[str, ...], ...]
-"""A turn order: steps of names, first step first; the names in one step are tied."""
+SYSTEM = "mneme"
 
 
 @dataclass(frozen=True)
 class Entrant:
-    """A PC ready to roll: name, the modifiers that apply, net Advantage steps and the
-    characteristic modifier (for ties broken by characteristic)."""
+    """A PC ready to roll: the id in the turn order, the name shown, the modifiers that
+    apply, net Advantage steps and the characteristic modifier (for ties)."""
 
+    id: str
     name: str
     modifiers: tuple[Modifier, ...]
     steps: int
@@ -55,13 +62,7 @@ class Entrant:
     @property
     def procedure(self) -> Procedure[int, int]:
         """The Initiative roll: ``.roll`` on faces, ``.odds`` exact."""
-        return initiative_procedure(self.modifier, self.steps)
-
-
-def initiative_procedure(modifier: int, steps: int = 0) -> Procedure[int, int]:
-    """Initiative = 2d6 (3d6 keeping two for a net Advantage / Disadvantage) + modifier:
-    the check's procedure against Difficulty 0 (companion facts, turn economy)."""
-    return check_procedure(modifier, 0, steps)
+        return check_procedure(self.modifier, 0, self.steps)
 
 
 def relevant_skill(known: Mapping[str, int], candidates: Sequence[str]) -> str:
@@ -71,27 +72,30 @@ def relevant_skill(known: Mapping[str, int], candidates: Sequence[str]) -> str:
     return max(have, key=lambda t: t[0])[1] if have else candidates[0]
 
 
-def entrant(pc: InitiativePC, options: Options) -> Entrant:
-    """The PC's Initiative modifiers: from the sheet (characteristic modifier, the best
-    relevant skill, wound penalty) or as given."""
-    check = Check(difficulty=0, advantage=pc.advantage, disadvantage=pc.disadvantage)
-    if pc.sheet is None:
+def entrant(pc: InitiativePC, state: State | None, options: Options) -> Entrant:
+    """The PC's Initiative modifiers: from the seated character's sheet (characteristic
+    modifier, the best relevant skill, wound penalty) or, with ``modifier``, as given."""
+    bare = CheckInputs(difficulty=0, advantage=pc.advantage, disadvantage=pc.disadvantage)
+    if pc.modifier is not None:
         if pc.characteristic or pc.skill:
-            raise RulesError(f"Initiative for {pc.name!r}: a characteristic or skill needs a sheet")
-        if not pc.name.strip():
+            raise RulesError(f"Initiative for {pc.who!r}: a characteristic or skill needs a sheet")
+        if not pc.who.strip():
             raise RulesError("a PC rolling Initiative needs a name")
-        for what, v in (("modifier", pc.modifier), ("ChM", pc.characteristic_modifier or 0)):
-            if abs(v) > MAX_MODIFIER:
-                raise RulesError(f"Initiative {what} of {pc.name!r} must be within ±{MAX_MODIFIER}")
-        built = build(check, None, options)
+        built = build(bare, None, options)
         mods = (Modifier(pc.modifier, "Initiative modifier", "competence"),) if pc.modifier else ()
-        return Entrant(pc.name.strip(), mods, built.steps, pc.characteristic_modifier)
-    if pc.modifier or pc.characteristic_modifier is not None:
-        raise RulesError(f"Initiative for {pc.name or pc.sheet.name!r}: a sheet or a modifier")
-    sheet = pc.sheet
+        return Entrant(
+            pc.who.strip(), pc.who.strip(), mods, built.steps, pc.characteristic_modifier
+        )
+    if pc.characteristic_modifier is not None:
+        raise RulesError(f"Initiative for {pc.who!r}: a sheet or a modifier, not both")
+    if state is None:
+        raise IllegalAction(f"no character {pc.who!r} at this table")
+    sheet = state.character(pc.who).sheet
+    if sheet.dead:
+        raise IllegalAction(f"{sheet.name} is dead")
     characteristic = pc.characteristic or options.initiative_characteristic
     skill = pc.skill or relevant_skill(sheet.skills, options.initiative_skills)
-    check = Check(
+    check = CheckInputs(
         difficulty=0,
         advantage=pc.advantage,
         disadvantage=pc.disadvantage,
@@ -99,21 +103,23 @@ def entrant(pc: InitiativePC, options: Options) -> Entrant:
         skill=skill,
     )
     built = build(check, sheet, options)
-    name = pc.name.strip() or sheet.name
-    return Entrant(name, built.applied, built.steps, sheet.modifier(characteristic))
+    return Entrant(pc.who, sheet.name, built.applied, built.steps, sheet.modifier(characteristic))
 
 
-def entrants(action: RollInitiative, options: Options) -> tuple[Entrant, ...]:
-    """Every PC of the roll, checked: 1..20 PCs, distinct names, and a characteristic
-    modifier for each when ties go by characteristic."""
-    if not 1 <= len(action.pcs) <= MAX_PCS:
-        raise RulesError(f"Initiative needs 1..{MAX_PCS} PCs, not {len(action.pcs)}")
-    out = tuple(entrant(pc, options) for pc in action.pcs)
+def entrants(action: RollInitiative, state: State | None, options: Options) -> tuple[Entrant, ...]:
+    """Every PC of the roll (none named: every living seated character), checked: 1..20
+    PCs, distinct names, and a characteristic modifier for each when ties go by it."""
+    pcs = action.pcs
+    if not pcs and state is not None:
+        pcs = tuple(InitiativePC(c) for c, s in state.characters.items() if not s.sheet.dead)
+    if not 1 <= len(pcs) <= MAX_PCS:
+        raise RulesError(f"Initiative needs 1..{MAX_PCS} PCs, not {len(pcs)}")
+    out = tuple(entrant(pc, state, options) for pc in pcs)
     seen: set[str] = set()
     for e in out:
-        if e.name.lower() in seen:
-            raise RulesError(f"two PCs are named {e.name!r}: Initiative needs distinct names")
-        seen.add(e.name.lower())
+        if e.id.lower() in seen:
+            raise RulesError(f"two PCs are named {e.id!r}: Initiative needs distinct names")
+        seen.add(e.id.lower())
         if options.initiative_ties == "characteristic" and e.characteristic_modifier is None:
             raise RulesError(
                 f"ties broken by characteristic need {e.name}'s characteristic modifier"
@@ -155,16 +161,14 @@ def flatten(steps: Steps) -> tuple[str, ...]:
 class InitiativeRoll:
     """One PC's Initiative roll: faces, the kept ones, and the total."""
 
-    name: str
+    entrant: Entrant
     faces: tuple[int, ...]
-    steps: int
-    modifier: int
     total: int
 
     @property
     def kept(self) -> tuple[int, ...]:
         """Indices of the two kept dice."""
-        return kept_indices(self.faces, self.steps)
+        return kept_indices(self.faces, self.entrant.steps)
 
     def dice(self) -> tuple[DieRoll, ...]:
         """The faces as dice (dropped ones marked)."""
@@ -174,140 +178,49 @@ class InitiativeRoll:
     def data(self) -> dict[str, Any]:
         """JSON data."""
         return {
-            "name": self.name,
+            "id": self.entrant.id,
+            "name": self.entrant.name,
             "faces": list(self.faces),
             "kept": [i in self.kept for i in range(len(self.faces))],
             "dice": sum(self.faces[i] for i in self.kept),
-            "modifier": self.modifier,
-            "advantage": self.steps,
+            "modifier": self.entrant.modifier,
+            "advantage": self.entrant.steps,
             "initiative": self.total,
         }
 
 
-def roll_one(e: Entrant, roller: Roller) -> InitiativeRoll:
-    """Roll one PC's Initiative."""
-    faces, total = e.procedure.roll(roller)
-    return InitiativeRoll(e.name, faces, e.steps, e.modifier, total)
+Take = Callable[[Entrant], InitiativeRoll]
 
 
-def _reroll(
-    group: tuple[str, ...],
-    by_name: Mapping[str, Entrant],
-    roller: Roller,
-    log: list[list[InitiativeRoll]],
+def reroll(
+    group: tuple[str, ...], by_id: Mapping[str, Entrant], take: Take, log: list[Any]
 ) -> Steps:
-    """Tied PCs roll again only to order themselves, until no tie is left."""
+    """Tied PCs roll again only to order themselves, until no tie is left (at most
+    :data:`MAX_REROLLS` times a group, then it stays tied)."""
     for _ in range(MAX_REROLLS):
-        rolls = [roll_one(by_name[n], roller) for n in group]
+        rolls = [take(by_id[n]) for n in group]
         log.append(rolls)
-        parts = partition([(r.name, r.total) for r in rolls])
+        parts = partition([(r.entrant.id, r.total) for r in rolls])
         if len(parts) > 1:
             out: list[tuple[str, ...]] = []
             for p in parts:
-                out += [p] if len(p) == 1 else _reroll(p, by_name, roller, log)
+                out += [p] if len(p) == 1 else reroll(p, by_id, take, log)
             return tuple(out)
     return (group,)
 
 
-def _label(rolls: Sequence[InitiativeRoll], steps: Steps) -> str:
-    total = {r.name: r.total for r in rolls}
-    return " > ".join(" = ".join(f"{n} {total[n]}" for n in step) for step in steps)
-
-
-def resolve_initiative(
-    action: RollInitiative, state: object, roller: Roller, options: Options
-) -> Outcome:
-    """Roll Initiative for every PC and order the turns (descending Initiative)."""
-    es = entrants(action, options)
-    rolls = [roll_one(e, roller) for e in es]
-    ties = options.initiative_ties
-    steps = partition([(r.name, r.total) for r in rolls])
-    log: list[list[InitiativeRoll]] = []
-    if ties == "reroll":
-        by_name = {e.name: e for e in es}
-        broken: list[tuple[str, ...]] = []
-        for step in steps:
-            broken += [step] if len(step) == 1 else _reroll(step, by_name, roller, log)
-        steps = tuple(broken)
-    else:
-        steps = settle(steps, {e.name: e.characteristic_modifier for e in es}, ties)
-    dice = [d for r in rolls for d in r.dice()]
-    dice += [d for group in log for r in group for d in r.dice()]
-    details: dict[str, Any] = {
-        "pcs": [
-            {**r.data(), "sources": [str(m) for m in e.modifiers]}
-            for r, e in zip(rolls, es, strict=True)
-        ],
-        "order": list(flatten(steps)),
-        "steps": [list(s) for s in steps],
-        "ties": ties,
-        "rerolls": [[r.data() for r in group] for group in log],
-    }
-    if ties == "reroll" and any(len(step) > 1 for step in steps):
-        details["unbroken_ties"] = [list(step) for step in steps if len(step) > 1]
-    return Outcome(
-        SYSTEM,
-        "initiative",
-        faces=tuple(dice),
-        label=_label(rolls, steps),
-        details=details,
-        manual=is_manual(roller),
-        rolls=roller.records,
-    )
-
-
-# ---------------------------------------------------------------------------
-# exact odds
-
-
-def initiative_odds(pc: InitiativePC, options: Options) -> Distribution[int]:
-    """Exact distribution of one PC's Initiative (the same rule as the roll)."""
-    return entrant(pc, options).procedure.odds()
-
-
-def compare(a: int, b: int) -> str:
-    """'first' when A's Initiative is higher, 'second' when B's is, else 'tie'."""
-    return "first" if a > b else "second" if a < b else "tie"
-
-
-def break_pair(d: Distribution[str], a: Entrant, b: Entrant, ties: str) -> Distribution[str]:
-    """Apply the tie rule to a comparison of A and B: rerolls repeat until the tie breaks
-    (so the result is the comparison given no tie); by characteristic, the higher ChM."""
-    if ties == "reroll":
-        return d.condition(lambda o: o != "tie")
-    if ties == "characteristic":
-        ca, cb = a.characteristic_modifier, b.characteristic_modifier
-        if ca is None or cb is None:
-            raise RulesError("ties broken by characteristic need both characteristic modifiers")
-        if ca != cb:
-            winner = "first" if ca > cb else "second"
-            return d.map(lambda o: winner if o == "tie" else o)
-    return d
-
-
-@dataclass(frozen=True)
-class Precedence:
-    """P(A acts before B), P(B before A) and P(they tie and act together)."""
-
-    first: Fraction
-    second: Fraction
-    tie: Fraction
-
-
-def precedence(a: InitiativePC, b: InitiativePC, options: Options) -> Precedence:
-    """The exact chance that PC A acts before PC B, after, or at the same step."""
-    ea, eb = entrant(a, options), entrant(b, options)
-    d = break_pair(
-        ea.procedure.odds().combine(eb.procedure.odds(), compare),
-        ea,
-        eb,
-        options.initiative_ties,
-    )
-    return Precedence(
-        Fraction(d.probability("first")),
-        Fraction(d.probability("second")),
-        Fraction(d.probability("tie")),
-    )
+def order_of(
+    totals: Sequence[tuple[str, int]], es: Sequence[Entrant], ties: str, take: Take, log: list[Any]
+) -> Steps:
+    """The turn order from the Initiatives, ties broken by the ``initiative_ties`` rule."""
+    steps = partition(totals)
+    if ties != "reroll":
+        return settle(steps, {e.id: e.characteristic_modifier for e in es}, ties)
+    by_id = {e.id: e for e in es}
+    out: list[tuple[str, ...]] = []
+    for step in steps:
+        out += [step] if len(step) == 1 else reroll(step, by_id, take, log)
+    return tuple(out)
 
 
 def _concat(d: Distribution[Steps], more: Distribution[Steps]) -> Distribution[Steps]:
@@ -316,56 +229,155 @@ def _concat(d: Distribution[Steps], more: Distribution[Steps]) -> Distribution[S
 
 def _group_order(
     group: tuple[str, ...],
-    by_name: Mapping[str, Entrant],
+    by_id: Mapping[str, Entrant],
     cache: dict[tuple[str, ...], Distribution[Steps]],
 ) -> Distribution[Steps]:
     """The order a tied group ends in by rerolling: its rolls given they are not all
-    equal, with any smaller tie rerolled in turn."""
+    equal (the rerolls repeat the same roll), with any smaller tie rerolled in turn."""
     if group not in cache:
-        rolls = joint(*(by_name[n].procedure.odds() for n in group))
+        rolls = joint(*(by_id[n].procedure.odds() for n in group))
         split = rolls.condition(lambda ts: len(set(ts)) > 1)
         cache[group] = split.bind(
-            lambda ts: _rerolled(partition(list(zip(group, ts, strict=True))), by_name, cache)
+            lambda ts: _rerolled(partition(list(zip(group, ts, strict=True))), by_id, cache)
         )
     return cache[group]
 
 
 def _rerolled(
-    steps: Steps,
-    by_name: Mapping[str, Entrant],
-    cache: dict[tuple[str, ...], Distribution[Steps]],
+    steps: Steps, by_id: Mapping[str, Entrant], cache: dict[tuple[str, ...], Distribution[Steps]]
 ) -> Distribution[Steps]:
     out: Distribution[Steps] = Distribution.constant(())
     for step in steps:
         single: Steps = (step,)
-        part = (
-            Distribution.constant(single) if len(step) == 1 else _group_order(step, by_name, cache)
-        )
+        part = Distribution.constant(single) if len(step) == 1 else _group_order(step, by_id, cache)
         out = _concat(out, part)
     return out
 
 
-def order_odds(action: RollInitiative, options: Options) -> Distribution[Steps]:
-    """Exact distribution of the whole turn order (up to 4 PCs)."""
-    es = entrants(action, options)
-    if len(es) > MAX_ODDS_PCS:
+class _Order(Dice[Steps]):
+    """Breaking the ties of rolled Initiatives as a dice program: rerolls (``reroll``)
+    are made and recorded; the exact odds are the order given no tie left (the rerolls
+    repeat the same roll; the safeguard of :data:`MAX_REROLLS` rerolls is ignored, its
+    chance being below 10^-18)."""
+
+    __slots__ = ("es", "ties", "totals")
+
+    def __init__(self, totals: tuple[tuple[str, int], ...], es: tuple[Entrant, ...], ties: str):
+        self.totals, self.es, self.ties = totals, es, ties
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> Steps:
+        def take(e: Entrant) -> InitiativeRoll:
+            faces, total = e.procedure.roll(roller)
+            trace.append(faces)
+            return InitiativeRoll(e, faces, total)
+
+        return order_of(self.totals, self.es, self.ties, take, [])
+
+    def odds(self) -> Distribution[Steps]:
+        steps = partition(self.totals)
+        if self.ties != "reroll":
+            return Distribution.constant(
+                settle(steps, {e.id: e.characteristic_modifier for e in self.es}, self.ties)
+            )
+        return _rerolled(steps, {e.id: e for e in self.es}, {})
+
+    def brute(self) -> Distribution[Steps]:
+        steps = partition(self.totals)
+        if self.ties == "reroll" and any(len(s) > 1 for s in steps):
+            raise OddsTooComplex("rerolled ties cannot be enumerated (unbounded rerolls)")
+        return self.odds()
+
+    def first_dice(self) -> tuple[tuple[int, int], ...]:
+        return ()
+
+
+def _label(rolls: Sequence[InitiativeRoll], steps: Steps) -> str:
+    total = {r.entrant.id: r.total for r in rolls}
+    return " > ".join(" = ".join(f"{n} {total[n]}" for n in step) for step in steps)
+
+
+def plan_initiative(action: RollInitiative, state: State, options: Options) -> Plan:
+    """Roll Initiative for every PC and order the turns (descending Initiative); the
+    encounter's first round begins with every budget full. The odds report the turn
+    order (up to 4 PCs), or with ``report='totals'`` each PC's Initiative."""
+    es = entrants(action, state, options)
+    ties = options.initiative_ties
+    rolled: Dice[tuple[int, ...]] = Dice.pure(())
+    for e in es:
+        rolled = rolled.pair(Dice.of(e.procedure)).map(lambda t: (*t[0], t[1]))
+    ids = tuple(e.id for e in es)
+
+    def order(totals: tuple[int, ...]) -> Dice[tuple[tuple[int, ...], Steps]]:
+        pairs = tuple(zip(ids, totals, strict=True))
+        return _Order(pairs, es, ties).map(lambda steps: (totals, steps))
+
+    program = rolled.bind(order)
+
+    def view(result: tuple[tuple[int, ...], Steps]) -> Hashable:
+        totals, steps = result
+        return tuple(zip(ids, totals, strict=True)) if action.report == "totals" else steps
+
+    def finish(result: tuple[tuple[int, ...], Steps], trace: Trace) -> Outcome:
+        totals, steps = result
+        entries: Iterator[tuple[int, ...]] = iter(trace)
+        rolls = [InitiativeRoll(e, next(entries), t) for e, t in zip(es, totals, strict=True)]
+        log: list[list[InitiativeRoll]] = []
+
+        def take(e: Entrant) -> InitiativeRoll:
+            faces = next(entries)
+            return InitiativeRoll(e, faces, e.procedure.apply(faces))
+
+        order_of(tuple(zip(ids, totals, strict=True)), es, ties, take, log)
+        dice = [d for r in rolls for d in r.dice()]
+        dice += [d for group in log for r in group for d in r.dice()]
+        details: dict[str, Any] = {
+            "pcs": [{**r.data(), "sources": [str(m) for m in r.entrant.modifiers]} for r in rolls],
+            "order": list(flatten(steps)),
+            "steps": [list(s) for s in steps],
+            "ties": ties,
+            "rerolls": [[r.data() for r in group] for group in log],
+        }
+        if ties == "reroll" and any(len(step) > 1 for step in steps):
+            details["unbroken_ties"] = [list(step) for step in steps if len(step) > 1]
+        changes = Changes(state)
+        changes.table("order", value=[list(s) for s in steps])
+        changes.table("round", value=1)
+        for r in rolls:
+            if r.entrant.id in state.characters:
+                seat = state.character(r.entrant.id)
+                changes.set(r.entrant.id, "initiative", r.total, "Initiative")
+                if seat.minor_left != MINOR_ACTIONS or seat.free_taken:
+                    changes.set(r.entrant.id, "minor_left", MINOR_ACTIONS, "the encounter begins")
+                    changes.set(r.entrant.id, "free_taken", 0, "the encounter begins")
+        return Outcome(
+            SYSTEM,
+            "initiative",
+            faces=tuple(dice),
+            label=_label(rolls, steps),
+            changes=changes.build(),
+            details=details,
+        )
+
+    plan = Plan.of(program, finish, view)
+    if len(es) <= MAX_ODDS_PCS:
+        return plan
+
+    def too_many() -> Distribution[Hashable]:
         raise OddsTooComplex(
             f"exact turn-order odds take at most {MAX_ODDS_PCS} PCs (pairwise odds take any)"
         )
-    names = [e.name for e in es]
-    totals = joint(*(e.procedure.odds() for e in es))
-    ties = options.initiative_ties
-    chm = {e.name: e.characteristic_modifier for e in es}
 
-    def steps_of(ts: tuple[Any, ...]) -> Steps:
-        return partition(list(zip(names, ts, strict=True)))
+    return Plan(plan.resolve, too_many, too_many, plan.dice)
 
-    if ties != "reroll":
-        return totals.map(lambda ts: settle(steps_of(ts), chm, ties))
-    by_name = {e.name: e for e in es}
-    cache: dict[tuple[str, ...], Distribution[Steps]] = {}
 
-    def step_odds(ts: tuple[Any, ...]) -> Distribution[Steps]:
-        return _rerolled(steps_of(ts), by_name, cache)
-
-    return totals.bind(step_odds)
+def plan_end_encounter(action: EndEncounter, state: State, options: Options) -> Plan:
+    """The encounter ends: no turn order, no round, no Initiative kept."""
+    changes = Changes(state)
+    changes.table("order", value=[])
+    changes.table("round", value=0)
+    for cid, seat in state.characters.items():
+        if seat.initiative is not None:
+            changes.set(cid, "initiative", None, "the encounter ended")
+    return Plan.fixed(
+        Outcome(SYSTEM, "end-encounter", label="The encounter ends", changes=changes.build())
+    )

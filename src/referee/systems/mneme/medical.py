@@ -104,21 +104,6 @@ def patient_load(conditions: Iterable[str]) -> int:
     return sum(CARE_LOAD.get(care_level(c), 0) for c in conditions)
 
 
-def check_ward(
-    conditions: Iterable[str],
-    medic: int,
-    options: Options,
-    *,
-    supervisor_medic: int | None = None,
-) -> tuple[int, int]:
-    """``(load, capacity)``; :class:`IllegalAction` if the caregiver is overloaded."""
-    load = patient_load(conditions)
-    capacity = care_capacity(medic, options, supervisor_medic=supervisor_medic)
-    if load > capacity:
-        raise IllegalAction(f"a ward of {load} light-care equivalents exceeds capacity {capacity}")
-    return load, capacity
-
-
 def intensive_care_needs_roll(supervisor_medic: int, equipped: bool) -> bool:
     """Intensive care without Medic 2+ supervision (with tools, help and resources) needs
     a Difficulty 8 End roll (ch. 7, Intensive Care). An AI sickbay counts as Medic 2."""
@@ -140,3 +125,16 @@ def surgery_allowed(condition: str, facility: bool, end: int | None = None) -> N
         raise IllegalAction("surgery requires a hospital or sickbay")
     if condition in ("Unhurt", "Wounded"):
         raise IllegalAction(f"a {condition} character does not need surgery")
+
+
+UNSUPERVISED_NOTE = (
+    "intensive care needs a Medic 2+ or an AI sickbay supervising: without one, the "
+    "patient rolls End at 8 (success heals 2, failure calls for a dying roll)"
+)
+"""What a table is told when intensive care lacks its supervision (ch. 7, Intensive Care)."""
+
+
+def supervised(medic: int, supervisor_medic: int | None, ai_sickbay: bool) -> bool:
+    """Whether intensive care has the supervision it requires: a Medic 2+ character (the
+    caregiver or a supervisor) or an AI sickbay (ch. 7, Intensive Care)."""
+    return ai_sickbay or max(medic, supervisor_medic or 0) >= 2

@@ -17,6 +17,8 @@ TIME_RULES = ("smallest_unit", "percentage")
 MASSIVE_WOUNDS = ("before", "after")
 SURGERY_TIME = ("one_plus", "times")
 INITIATIVE_TIES = ("simultaneous", "characteristic", "reroll")
+RATE_OF_ATTACK_RULES = ("effect_exceeds", "rolls_exceed")
+CONDITION_STACKING = ("by_condition", "one_kind")
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,21 @@ class Options:
         "most_favourable",
         "Modifiers of one kind: 'most_favourable' = only the highest applies; "
         "'best_bonus_worst_penalty' = the largest bonus and the largest penalty both apply.",
+    )
+    condition_stacking: str = option(
+        "by_condition",
+        "How conditions combine, given by number (--mod V:condition:NAME) or by preset "
+        "(concealment:mostly...), both alike: 'by_condition' = different conditions add up "
+        "and one condition named twice counts once, by the 'stacking' rule; 'one_kind' = all "
+        "conditions are one kind of modifier, so only the 'stacking' rule's choice applies.",
+    )
+    rate_of_attack_rule: str = option(
+        "effect_exceeds",
+        "Damage rolls against a limited Rate of Attack (ch. 7): 'effect_exceeds' = only an "
+        "Effect exceeding the RoA rolls them all (SE + 1, or FE) and keeps the highest RoA; "
+        "otherwise min(rolls, RoA) rolls are made (the SE 3 / RoA 3 example: three rolls); "
+        "'rolls_exceed' = whenever the rolls exceed the RoA, roll them all and keep the highest "
+        "RoA (SE 3 / RoA 3: four rolls, three kept).",
     )
     max_net_advantage: int = option(
         1,
@@ -129,6 +146,10 @@ class Options:
             raise RulesError(f"surgery_time must be one of {SURGERY_TIME}")
         if self.time_rule not in TIME_RULES:
             raise RulesError(f"time_rule must be one of {TIME_RULES}")
+        if self.rate_of_attack_rule not in RATE_OF_ATTACK_RULES:
+            raise RulesError(f"rate_of_attack_rule must be one of {RATE_OF_ATTACK_RULES}")
+        if self.condition_stacking not in CONDITION_STACKING:
+            raise RulesError(f"condition_stacking must be one of {CONDITION_STACKING}")
         if self.initiative_ties not in INITIATIVE_TIES:
             raise RulesError(f"initiative_ties must be one of {INITIATIVE_TIES}")
         if not self.initiative_skills:

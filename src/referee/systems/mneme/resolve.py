@@ -1,183 +1,127 @@
-"""Resolving checks and attacks into Outcomes, and their exact odds (Mneme CE ch. 2, ch. 7).
+"""Checks, attacks and damage rolls as plans (Mneme CE ch. 2, Core Task Resolution;
+ch. 7, Outcomes: Damage).
 
-Every roll goes through :func:`build` -> a :class:`~referee.systems.base.Procedure`;
-``resolve_*`` applies its rule to rolled faces and ``*_odds`` to the exact
-distribution, so odds and rolls share one rule.
+Each ``plan_*`` builds one dice program - the check's procedure, then the damage rolls
+its Effect brings (:class:`~referee.systems.mneme.damage.DamageProgram`) - and a
+``finish`` that reads the recorded faces back into the outcome. Resolving samples the
+program; the odds are the exact distribution of the same program, so they cannot
+disagree with a roll.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
-from referee.dice.roller import Roller, is_manual
-from referee.errors import RulesError
-from referee.systems.base import Change, Modifier, Outcome, Procedure
-from referee.systems.mneme.actions import Attack, Check, Mitigating, TakeDamage, Threat
-from referee.systems.mneme.checks import check_procedure, kept_indices, net_advantage, stack
-from referee.systems.mneme.checks import wound_penalty as wound_value
-from referee.systems.mneme.damage import (
+from referee.dice.roller import Roller
+from referee.errors import IllegalAction
+from referee.systems.base import Dice, Outcome, Plan, Procedure, Trace
+from referee.systems.mneme.actions import (
+    Attack,
+    Check,
+    CheckInputs,
     DamageRolls,
-    damage_odds,
-    p_single_roll_at_least,
-    per_roll_odds,
-    roll_damage,
-    rolls_on_success,
+    Mitigating,
+    TakeDamage,
+    Threat,
 )
+from referee.systems.mneme.changes import Changes
+from referee.systems.mneme.damage import (
+    DAMAGE,
+    DamageProgram,
+    DamageSpec,
+    Quiet,
+    Report,
+    Target,
+    bleeding_exact,
+    kept_count,
+    kept_total,
+    minimum_for,
+    reads_one_roll,
+    roll_count,
+)
+from referee.systems.mneme.damage import DamageRolls as Rolled
 from referee.systems.mneme.effects import (
-    combined_difficulty,
+    Mitigation,
     costly_success,
     fail_degree,
     median_duration,
     mitigate,
-    stealth_skill,
     task_time,
 )
 from referee.systems.mneme.equipment import (
-    attack_target,
-    attack_target_hp,
-    attack_weapon,
+    Cover,
+    armour_of,
     cover_for,
-    threat_armour,
-    threat_damage,
-    violent_action,
+    damage_source,
+    defence_skill,
+    violent_bleeds,
+    weapon_skill,
 )
-from referee.systems.mneme.health import bleeds_from, condition_for, targeted_effect, thresholds
+from referee.systems.mneme.health import (
+    bleeds_from,
+    condition_for,
+    movement_data,
+    targeted_effect,
+    thresholds,
+)
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.state import State
+from referee.systems.mneme.task import Built, build
 
 SYSTEM = "mneme"
 
-
-@dataclass(frozen=True)
-class Built:
-    """A check ready to roll: its procedure and how its numbers were derived."""
-
-    procedure: Procedure[int, int]
-    applied: tuple[Modifier, ...]
-    dropped: tuple[Modifier, ...]
-    difficulty: int
-    steps: int
-    missing_skills: tuple[str, ...]
-
-    @property
-    def modifier(self) -> int:
-        """The total of the modifiers that apply."""
-        return sum(m.value for m in self.applied)
+RESTRICTED = ("Seriously Wounded", "Critically Wounded", "Dying")
+"""Conditions whose movement an outcome reports (3/4 speed and no Dash, or immobile)."""
 
 
-def build(check: Check, state: Character | None, options: Options) -> Built:
-    """Collect modifiers (Competence, wound penalty, given ones), stack them by kind,
-    apply combined difficulties and Advantage, and build the check's procedure."""
-    mods: list[Modifier] = list(check.modifiers)
-    difficulty = check.difficulty
-    missing: tuple[str, ...] = ()
-    if state is None:
-        if check.characteristic or check.skill or check.combined_skills:
-            raise RulesError("a characteristic or skill check needs a character sheet")
-    else:
-        if check.stealth and not check.characteristic:
-            raise RulesError("a stealth roll needs the characteristic it adds to")
-        if check.characteristic:
-            skill = check.skill or (check.combined_skills[0] if check.combined_skills else None)
-            if check.stealth:
-                skill = stealth_skill(state.skills, options) or "Recon"
-            cmp = state.competence(check.characteristic, skill, options)
-            what = check.characteristic + (f" + {skill}" if skill else "")
-            if skill and state.skill(skill) is None:
-                what += " (unskilled)"
-            mods.append(Modifier(cmp, f"Competence ({what})", "competence"))
-        elif check.skill:
-            raise RulesError("a skill check needs the characteristic it adds to")
-        if check.combined_skills:
-            difficulty, missing = combined_difficulty(
-                difficulty, check.combined_skills, state.skills
-            )
-        if check.wounds:
-            wp = wound_value(state.damage, options)
-            if wp:
-                mods.append(Modifier(wp, f"wound penalty ({state.damage} damage)", "wound"))
-    applied, dropped = stack(mods, options)
-    steps = net_advantage(check.advantage, check.disadvantage, options)
-    total = sum(m.value for m in applied)
-    return Built(
-        check_procedure(total, difficulty, steps), applied, dropped, difficulty, steps, missing
-    )
+def sheet_of(state: State, cid: str | None) -> Character | None:
+    """The sheet of the character ``cid`` (``None`` for none); :class:`IllegalAction`
+    naming the characters at the table when there is no such character."""
+    return None if cid is None else state.character(cid).sheet
 
 
-def roll_built(
-    built: Built, roller: Roller, *, compound: bool = False
-) -> tuple[tuple[int, ...], int]:
-    """Roll a built check. ``compound``: more dice follow (damage), so hand-entered faces
-    are checked only for the check's own dice here; the damage dice check their own."""
-    proc = built.procedure
-    if compound and is_manual(roller):
-        need = sum(c for c, _ in proc.groups)
-        remaining = tuple(getattr(roller, "remaining", ()))
-        proc.check_manual(remaining[:need], "the check")
-        faces = proc.roll_faces(roller)
-        return faces, proc.apply(faces)
-    return proc.roll(roller)
-
-
-def _faces(built: Built, faces: tuple[int, ...]) -> tuple[DieRoll, ...]:
-    kept = set(kept_indices(faces, built.steps))
-    return tuple(DieRoll(f, 6, i in kept) for i, f in enumerate(faces))
-
-
-def _base_details(built: Built, faces: tuple[int, ...], effect: int) -> dict[str, Any]:
-    dice = sum(faces[i] for i in kept_indices(faces, built.steps))
-    return {
-        "dice": dice,
-        "modifier": built.modifier,
-        "roll": dice + built.modifier,
-        "difficulty": built.difficulty,
-        "effect": effect,
-        "advantage": built.steps,
-        "dropped_modifiers": [str(m) for m in built.dropped],
-        "missing_skills": list(built.missing_skills),
-        ("success_effect" if effect >= 0 else "fail_effect"): abs(effect),
-    }
-
-
-def check_outcome(
-    action: str,
-    built: Built,
-    effect: int,
-    roller: Roller,
-    *,
-    faces: tuple[DieRoll, ...],
-    label: str,
-    details: dict[str, Any],
-    changes: tuple[Change, ...] | list[Change] = (),
-    success: bool | None = None,
-) -> Outcome:
-    """The Outcome of a rolled check (and what followed it): the check's modifiers,
-    Difficulty and Effect, success by default ``Effect >= 0``, and how the dice came."""
-    return Outcome(
-        SYSTEM,
-        action,
-        faces=faces,
-        modifiers=built.applied,
-        target=built.difficulty,
-        result=effect,
-        success=effect >= 0 if success is None else success,
-        label=label,
-        changes=tuple(changes),
-        details=details,
-        manual=is_manual(roller),
-        rolls=roller.records,
-    )
-
-
-def _label(effect: int) -> str:
+def effect_label(effect: int) -> str:
+    """'Success Effect N' or 'Fail Effect N'."""
     return f"Success Effect {effect}" if effect >= 0 else f"Fail Effect {-effect}"
 
 
-def _timing(check: Check, effect: int, details: dict[str, Any], options: Options) -> None:
+def condition_report(sheet: Character, options: Options) -> dict[str, Any]:
+    """The HP condition a sheet is in, with its movement when it is restricted (ch. 7,
+    Seriously Wounded: 3/4 speed and no Dash; worse: immobile)."""
+    cond = condition_for(sheet.damage, thresholds(sheet, options))
+    out: dict[str, Any] = {"condition": cond}
+    if cond in RESTRICTED:
+        out["movement"] = movement_data(cond)
+    return out
+
+
+def plan_fast(procedure: Procedure[int, int], finish: Callable[[int, Trace], Outcome]) -> Plan:
+    """A plan that rolls one check: its odds are the procedure's own Effect distribution,
+    with no mapping over it (the check's odds are the hot path the benchmarks measure)."""
+
+    def resolve(roller: Roller) -> Outcome:
+        trace: list[tuple[int, ...]] = []
+        result = Dice.of(procedure).sample(roller, trace)
+        return finish(result, tuple(trace))
+
+    def brute() -> Distribution[Hashable]:
+        return cast("Distribution[Hashable]", Dice.of(procedure).brute())
+
+    odds = cast("Callable[[], Distribution[Hashable]]", procedure.odds)
+    return Plan(resolve, odds, brute, procedure.groups)
+
+
+def _allow_costly(check: CheckInputs, options: Options) -> None:
+    if check.costly_success and not options.costly_success:
+        raise IllegalAction("Costly Success is not allowed at this table (option costly_success)")
+
+
+def _timing(check: CheckInputs, effect: int, details: dict[str, Any], options: Options) -> None:
     """The time the task takes, from its duration roll and the Effect (ch. 2)."""
     if check.duration is None:
         return
@@ -186,366 +130,495 @@ def _timing(check: Check, effect: int, details: dict[str, Any], options: Options
     details["time"] = task_time(median, effect, options, check.unit)
 
 
-def no_stakes(action: str) -> Outcome:
-    """No stakes, no roll (ch. 2, Stakes): the task only takes time and attention."""
-    return Outcome(SYSTEM, action, success=None, label="No roll: no stakes")
-
-
-def resolve_check(
-    check: Check, state: Character | None, roller: Roller, options: Options
-) -> Outcome:
-    """Roll a check: Effect, Success / Fail Effect, mitigation, Costly Success."""
-    if not check.stakes:
-        return no_stakes("check")
-    violent = violent_action(state, options) if check.violent else ()
-    built = build(check, state, options)
-    faces, effect = built.procedure.roll(roller)
-    details = _base_details(built, faces, effect)
-    if violent:
-        details["bleeding"] = True
-    success = effect >= 0
-    label = _label(effect)
-    degree = fail_degree(effect)
-    if not success:
-        if check.costly_success:
-            degree = costly_success(degree, options)
-            details["costly_success"] = {"fail_effect": degree, "success_effect": 0}
-            success, label = True, f"Costly Success (Fail Effect {degree})"
-        if check.mitigating is not None:
-            m = mitigate(
-                degree, check.mitigating.conditions, check.mitigating.cover, check.mitigating.skill
-            )
-            details["mitigation"] = list(m.steps)
-            details["cover_absorbed"] = m.cover_absorbed
-            if m.ordinary_failure and not success:
-                label = "Ordinary Failure"
-            elif not success:
-                label = f"Fail Effect {m.remaining} (mitigated from {degree})"
-        if check.costly_failure and not success:
-            details["costly_failure"] = degree
-            label = f"Costly Failure (degree {degree})"
-    _timing(check, effect, details, options)
-    return check_outcome(
-        "check",
-        built,
-        effect,
-        roller,
-        faces=_faces(built, faces),
-        label=label,
-        details=details,
-        changes=violent,
-        success=success,
-    )
-
-
-def check_odds(check: Check, state: Character | None, options: Options) -> Distribution[int]:
-    """Exact distribution of the check's Effect (the same rule as :func:`resolve_check`)."""
-    if not check.stakes:
-        raise RulesError("a task without stakes is not rolled, so it has no odds")
-    return build(check, state, options).procedure.odds()
+def _costly_label(degree: int, m: Mitigation | None) -> str:
+    """Costly Success, with what mitigation left of its Fail Effect."""
+    if m is None or m.remaining == degree:
+        return f"Costly Success (Fail Effect {degree})"
+    if m.ordinary_failure:
+        return f"Costly Success (Fail Effect {degree}, mitigated to 0: no harm)"
+    return f"Costly Success (Fail Effect {degree}, mitigated to {m.remaining})"
 
 
 # ---------------------------------------------------------------------------
-# damage
+# checks
 
 
-def _rolls_data(r: DamageRolls) -> dict[str, Any]:
-    return {
-        "expression": r.expression,
-        "raw": list(r.raw),
-        "dealt": list(r.dealt),
-        "kept": list(r.kept),
-        "total": r.total,
-    }
+def plan_check(action: Check, state: State, options: Options) -> Plan:
+    """A check (ch. 2): Effect, Success / Fail Effect, Costly Success, mitigation, Costly
+    Failure, task time; a violent action by a Critically Wounded character makes them
+    Bleed. No stakes: no roll."""
+    if not action.stakes:
+        return Plan.fixed(Outcome(SYSTEM, "check", label="No roll: no stakes"))
+    sheet = sheet_of(state, action.actor)
+    bleeds = violent_bleeds(sheet, options) if action.violent else False
+    _allow_costly(action, options)
+    built = build(action, sheet, options)
+
+    def finish(effect: int, trace: Trace) -> Outcome:
+        faces = trace[0]
+        details = built.details(faces, effect)
+        changes = Changes(state)
+        if bleeds and action.actor is not None:
+            details["bleeding"] = True
+            changes.add(action.actor, "Bleeding", "a violent action while Critically Wounded")
+        success, label = effect >= 0, effect_label(effect)
+        degree = fail_degree(effect)
+        if not success:
+            if action.costly_success:
+                degree = costly_success(degree, options)
+                details["costly_success"] = {"fail_effect": degree, "success_effect": 0}
+                success = True
+            m = None
+            if action.mitigating is not None:
+                mit = action.mitigating
+                skill = mit.skill if mit.skill is not None else built.skill_level
+                m = mitigate(degree, mit.conditions, mit.cover, skill)
+                details["mitigation"] = list(m.steps)
+                details["cover_absorbed"] = m.cover_absorbed
+            if action.costly_success:
+                label = _costly_label(degree, m)
+            elif m is not None:
+                label = (
+                    "Ordinary Failure"
+                    if m.ordinary_failure
+                    else f"Fail Effect {m.remaining} (mitigated from {degree})"
+                )
+            if action.costly_failure and not success:
+                details["costly_failure"] = degree
+                label = f"Costly Failure (degree {degree})"
+        _timing(action, effect, details, options)
+        return Outcome(
+            SYSTEM,
+            "check",
+            faces=built.dice(faces),
+            modifiers=built.applied,
+            target=built.difficulty,
+            result=effect,
+            success=success,
+            label=label,
+            changes=changes.build(),
+            details=details,
+        )
+
+    return plan_fast(built.procedure, finish)
+
+
+# ---------------------------------------------------------------------------
+# what damage odds report
+
+
+def report_for(kind: str, victim: Character | None, options: Options) -> Report[Any]:
+    """The statistic damage odds report about ``victim`` (ch. 7): the damage dealt, the HP
+    condition they end in, whether one roll reaches the Seriously Wounded threshold
+    (Bleeding), or whether the damage exceeds their HP (massive damage)."""
+    if kind == "damage":
+        return DAMAGE
+    if victim is None:
+        raise IllegalAction(f"odds of {kind} need the character struck (a target)")
+    t = thresholds(victim, options)
+    base = victim.damage
+    if kind == "condition":
+        return Report(
+            "condition",
+            lambda values, keep: condition_for(base + kept_total(values, keep), t),
+            lambda per, n, keep: DAMAGE.exact(per, n, keep).map(
+                lambda d: condition_for(base + d, t)
+            ),
+        )
+    hp = victim.hp
+    if kind == "massive":
+        return Report(
+            "massive",
+            lambda values, keep: kept_total(values, keep) > hp,
+            lambda per, n, keep: DAMAGE.exact(per, n, keep).map(lambda d: d > hp),
+        )
+    floor = max(1, t.seriously)
+    return Report(
+        "bleeding", reads_one_roll(floor), lambda per, n, _keep: bleeding_exact(per, n, floor)
+    )
+
+
+def aftermath(before: Character, rolls: Rolled, options: Options) -> dict[str, Any]:
+    """What damage does to a character (ch. 7, HP thresholds): the condition they end in
+    (and its movement), Bleeding from one roll at the Seriously Wounded threshold, and
+    massive damage (more than HP in one attack: an End roll at 8 is due)."""
+    out = condition_report(replace(before, damage=before.damage + rolls.total), options)
+    if bleeds_from(rolls.largest, before, options):
+        out["bleeding"] = True
+    if rolls.total > before.hp:
+        out["massive_damage"] = True
+    return out
+
+
+def _hurt(
+    changes: Changes, cid: str | None, before: Character | None, rolls: Rolled, options: Options
+) -> dict[str, Any]:
+    """Apply damage rolls to a seated character: the damage and Bleeding; returns the
+    aftermath to report."""
+    if cid is None or before is None:
+        return {}
+    changes.damage(cid, rolls.total, "damage rolls")
+    after = aftermath(before, rolls, options)
+    if after.get("bleeding"):
+        changes.add(cid, "Bleeding", "one roll reached the Seriously Wounded threshold")
+    return after
+
+
+# ---------------------------------------------------------------------------
+# a Fail Effect's damage
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A Fail Effect's damage ready to roll (ch. 7, Damage Rolls; Fail Effect and Damage
+    to Protection): the mitigation, the cover's rolls and the victim's."""
+
+    degree: int
+    mitigation: Mitigation
+    cover: Cover
+    cover_rolls: DamageProgram[int]
+    rolls: DamageProgram[Hashable]
+
+    @property
+    def program(self) -> Dice[Hashable]:
+        """The cover's rolls (made first, not read by the odds), then the victim's."""
+        if not self.cover_rolls.rolls:
+            return self.rolls
+        return Quiet(self.cover_rolls).pair(self.rolls).map(lambda pair: pair[1])
+
+    @property
+    def entries(self) -> int:
+        """How many recorded rolls the program makes (before any massive-damage roll)."""
+        return self.cover_rolls.rolls + self.rolls.rolls
 
 
 def incoming(
     degree: int,
     threat: Threat,
-    state: Character | None,
-    roller: Roller,
+    victim: Character | None,
+    owner: Character | None,
+    skill: int,
     options: Options,
-) -> tuple[dict[str, Any], tuple[Change, ...], tuple[DieRoll, ...]]:
-    """Damage rolls a Fail Effect brings against the character (ch. 7).
+    report: Report[Any],
+    after: Callable[[int], Dice[Any] | None] | None = None,
+) -> Incoming:
+    """The damage rolls a Fail Effect of ``degree`` brings against ``victim`` (ch. 7).
 
-    Mitigation (conditions, cover, skill) first; the cover takes as many rolls as the
-    points it absorbed; the character takes one roll per point left, the highest summed
-    Rate of Attack kept, armour per roll, minimum 1 per roll at a Fail Effect of 6+.
+    Mitigation first: conditions, cover, then skill (``skill`` is the defender's level,
+    used when the threat's mitigation gives none). The cover takes as many rolls as the
+    points it absorbed; the victim takes one roll per point left, limited by the Rate of
+    Attack (:func:`~referee.systems.mneme.damage.roll_count`), armour per roll, at least
+    1 per roll at a Fail Effect of 6+.
     """
+    spec = damage_source(threat.damage, threat.weapon, threat.rate_of_attack, owner)
+    armour = armour_of(threat.armour, victim)
     mit: Mitigating = threat.mitigating
-    spec = threat_damage(threat)
-    armour = threat_armour(threat, state)
-    cover = cover_for(threat, state)
-    m = mitigate(degree, mit.conditions, cover.protection, mit.skill)
-    data: dict[str, Any] = {"fail_effect": degree, "mitigation": list(m.steps)}
-    changes: list[Change] = []
+    cover = cover_for(mit, threat.cover_armour, victim)
+    m = mitigate(
+        degree, mit.conditions, cover.protection, mit.skill if mit.skill is not None else skill
+    )
+    absorbed = m.cover_absorbed
+    cover_rolls = DamageProgram(spec, absorbed, absorbed, cover.armour, 0, options, DAMAGE)
+    n, keep = roll_count(m.remaining, spec.rate_of_attack, options, success=False)
+    rolls = DamageProgram(
+        spec, n, keep, armour, minimum_for(m.remaining, options), options, report, after
+    )
+    return Incoming(degree, m, cover, cover_rolls, rolls)
+
+
+def incoming_outcome(
+    inc: Incoming,
+    entries: list[tuple[int, ...]],
+    changes: Changes,
+    cid: str | None,
+    victim: Character | None,
+    options: Options,
+) -> dict[str, Any]:
+    """Read a Fail Effect's rolls back from their faces: what the cover and the victim
+    took, as details and changes."""
+    data: dict[str, Any] = {"fail_effect": inc.degree, "mitigation": list(inc.mitigation.steps)}
     dice: list[DieRoll] = []
-    if m.cover_absorbed:
-        hit = roll_damage(
-            spec,
-            m.cover_absorbed,
-            cover.armour,
-            roller,
-            options=options,
-            keep=m.cover_absorbed,
-        )
-        data["cover_rolls"] = _rolls_data(hit)
-        dice += [d for group in hit.dice for d in group]
-        taken = hit.total if cover.hp_left is None else min(hit.total, cover.hp_left)
+    cover_n = inc.cover_rolls.rolls
+    if cover_n:
+        hit = inc.cover_rolls.replay(entries[:cover_n])
+        data["cover_rolls"] = hit.data()
+        hp_left = inc.cover.hp_left
+        taken = hit.total if hp_left is None else min(hit.total, hp_left)
         data["cover_damage"] = taken
-        if cover.hp_left is not None:
-            data["cover_destroyed"] = taken >= cover.hp_left
-        changes.append(
-            Change(cover.where, "damage", delta=taken, reason="the cover took the rolls")
-        )
-    rolls = roll_damage(
-        spec,
-        m.remaining,
-        armour,
-        roller,
-        effect_degree=m.remaining,
-        options=options,
-    )
-    data["damage_rolls"] = _rolls_data(rolls)
+        if hp_left is not None:
+            data["cover_destroyed"] = taken >= hp_left
+        if cid is not None and inc.cover.index is not None and taken:
+            changes.protection(cid, inc.cover.index, taken, "the cover took the rolls")
+        dice += [d for group in hit.dice for d in group]
+    rolls = inc.rolls.replay(entries[cover_n : inc.entries])
+    data["damage_rolls"] = rolls.data()
     data["damage"] = rolls.total
-    data["ordinary_failure"] = m.ordinary_failure
+    data["ordinary_failure"] = inc.mitigation.ordinary_failure
+    data.update(_hurt(changes, cid, victim, rolls, options))
     dice += [d for group in rolls.dice for d in group]
-    if rolls.total:
-        changes.append(Change("self", "damage", delta=rolls.total, reason="damage rolls"))
-    if state is not None:
-        data.update(aftermath(rolls, state, options))
-        if data.get("bleeding"):
-            changes.append(
-                Change(
-                    "self",
-                    "conditions",
-                    value="Bleeding",
-                    reason="one roll reached the Seriously Wounded threshold",
-                )
-            )
-    return data, tuple(changes), tuple(dice)
+    data["_dice"] = dice
+    return data
 
 
-def aftermath(rolls: DamageRolls, victim: Character, options: Options) -> dict[str, Any]:
-    """What the damage does to a character with a sheet (ch. 7, HP thresholds): the
-    condition they end in, Bleeding from one roll at the Seriously Wounded threshold,
-    and massive damage (more than HP in one attack: an End roll at 8 is due)."""
-    out: dict[str, Any] = {
-        "condition": condition_for(victim.damage + rolls.total, thresholds(victim, options))
-    }
-    if bleeds_from(rolls.largest, victim, options):
-        out["bleeding"] = True
-    if rolls.total > victim.hp:
-        out["massive_damage"] = True
-    return out
+def _massive_after(
+    victim: Character | None, options: Options
+) -> Callable[[int], Dice[Any] | None] | None:
+    """The End roll at 8 massive damage calls for, rolled at once when the kept rolls
+    exceed the victim's HP (ch. 7, Massive Damage)."""
+    if victim is None:
+        return None
+    sheet = victim
+
+    def after(total: int) -> Dice[Any] | None:
+        if total <= sheet.hp:
+            return None
+        return Dice.of(massive_built(sheet, total, options).procedure)
+
+    return after
 
 
-def massive_check(options: Options) -> Check:
-    """The End roll after massive damage: Difficulty 8 (option), wound penalties apply
-    (ch. 7, Massive Damage)."""
-    return Check(difficulty=options.massive_damage_difficulty, characteristic="End")
+def massive_built(victim: Character, total: int, options: Options) -> Built:
+    """The End roll after massive damage: Difficulty 8 (option), wound penalties as they
+    were before the attack (option ``massive_damage_wounds``: or including it)."""
+    sheet = victim
+    if options.massive_damage_wounds == "after":
+        sheet = replace(victim, damage=victim.damage + total)
+    check = CheckInputs(difficulty=options.massive_damage_difficulty, characteristic="End")
+    return build(check, sheet, options)
 
 
-def massive_result(ok: bool, options: Options) -> tuple[str, tuple[Change, ...]]:
+def massive_result(ok: bool, options: Options) -> tuple[str, str | None]:
     """Surviving massive damage leaves the character Crippled; failing is death (option:
-    Dying instead)."""
+    Dying instead, which the damage already makes them). ``(label, condition to add)``."""
     if ok:
-        return "Survived, crippled", (
-            Change("self", "conditions", value="Crippled", reason="massive damage"),
-        )
+        return "Survived, crippled", "Crippled"
     if options.massive_damage_kills:
-        return "Dead", (Change("self", "conditions", value="Dead", reason="massive damage"),)
-    return "Dying", ()
+        return "Dead", "Dead"
+    return "Dying", None
 
 
-def resolve_take_damage(
-    action: TakeDamage, state: Character | None, roller: Roller, options: Options
-) -> Outcome:
-    """Apply a known Fail Effect's damage rolls to the character."""
+# ---------------------------------------------------------------------------
+# take-damage
+
+
+def plan_take_damage(action: TakeDamage, state: State, options: Options) -> Plan:
+    """Damage rolls against the character from a known Fail Effect (ch. 7): mitigation,
+    the cover's rolls, the character's (limited Rate of Attack, armour each); Bleeding
+    and massive damage; with ``massive_roll`` the End roll at 8 at once."""
     if action.fail_effect < 0:
-        raise RulesError("a Fail Effect degree cannot be negative")
-    data, changes, dice = incoming(action.fail_effect, action.threat, state, roller, options)
-    label = "Ordinary Failure" if data["ordinary_failure"] else f"{data['damage']} damage"
-    if action.massive_roll and data.get("massive_damage") and state is not None:
-        victim = state
-        if options.massive_damage_wounds == "after":
-            victim = replace(state, damage=state.damage + data["damage"])
-        built = build(massive_check(options), victim, options)
-        faces, effect = built.procedure.roll(roller)
-        dice += _faces(built, faces)
-        result, more = massive_result(effect >= 0, options)
-        data["massive_roll"] = {**_base_details(built, faces, effect), "result": result}
-        changes += more
-        label += f"; massive damage: {result}"
-    return Outcome(
-        SYSTEM,
-        "take-damage",
-        faces=dice,
-        result=data["damage"],
-        success=None,
-        label=label,
-        changes=changes,
-        details=data,
-        manual=is_manual(roller),
-        rolls=roller.records,
+        raise IllegalAction(f"a Fail Effect degree cannot be negative ({action.fail_effect})")
+    victim = sheet_of(state, action.actor)
+    attacker = sheet_of(state, action.threat.attacker)
+    report = report_for(action.report, victim, options)
+    skill = defence_skill(victim, action.skill)
+    after = _massive_after(victim, options) if action.massive_roll else None
+    inc = incoming(
+        action.fail_effect, action.threat, victim, attacker, skill, options, report, after
     )
 
+    def finish(_result: Hashable, trace: Trace) -> Outcome:
+        entries = list(trace)
+        changes = Changes(state)
+        data = incoming_outcome(inc, entries, changes, action.actor, victim, options)
+        dice: list[DieRoll] = data.pop("_dice")
+        label = "Ordinary Failure" if data["ordinary_failure"] else f"{data['damage']} damage"
+        if len(entries) > inc.entries and victim is not None and action.actor is not None:
+            built = massive_built(victim, data["damage"], options)
+            faces = entries[inc.entries]
+            effect = built.procedure.apply(faces)
+            dice += built.dice(faces)
+            result, added = massive_result(effect >= 0, options)
+            data["massive_roll"] = {**built.details(faces, effect), "result": result}
+            if added:
+                changes.add(action.actor, added, "massive damage")
+            label += f"; massive damage: {result}"
+        return Outcome(
+            SYSTEM,
+            "take-damage",
+            faces=tuple(dice),
+            result=data["damage"],
+            label=label,
+            changes=changes.build(),
+            details=data,
+        )
 
-def resolve_attack(
-    action: Attack, state: Character | None, roller: Roller, options: Options
-) -> Outcome:
-    """An attack: check, then the weapon's damage rolls on a success (SE + 1 rolls, the
-    highest RoA kept, target armour per roll), or the threat's on a failure."""
-    spec, check = attack_weapon(action, state)
-    target = attack_target(action)
-    violent = violent_action(state, options)
-    built = build(check, state, options)
-    faces, effect = roll_built(built, roller, compound=True)
-    details = _base_details(built, faces, effect)
-    changes: list[Change] = list(violent)
-    if violent:
-        details["bleeding"] = True
-    all_dice = list(_faces(built, faces))
-    success = effect >= 0
-    label = _label(effect)
-    se: int | None = effect if success else None
-    struck_back = 0
-    if not success:
-        degree = fail_degree(effect)
-        if check.costly_success:
-            struck_back = costly_success(degree, options)
-            details["costly_success"] = {"fail_effect": struck_back, "success_effect": 0}
-            se, success, label = 0, True, f"Costly Success (Fail Effect {struck_back})"
-        else:
-            struck_back = degree
-    if se is not None:
-        n = rolls_on_success(se)
-        hit = roll_damage(spec, n, target, roller, effect_degree=se, options=options)
-        details["weapon_rolls"] = _rolls_data(hit)
-        details["damage_dealt"] = hit.total
-        all_dice += [d for group in hit.dice for d in group]
-        changes.append(Change("target", "damage", delta=hit.total, reason="weapon damage"))
-        if action.target_sheet is not None:
-            details["target"] = aftermath(hit, action.target_sheet, options)
-            if details["target"].get("bleeding"):
-                changes.append(
-                    Change(
-                        "target",
-                        "conditions",
-                        value="Bleeding",
-                        reason="one roll reached the Seriously Wounded threshold",
-                    )
-                )
-        if action.location is not None:
-            target_hp = attack_target_hp(action)
-            if target_hp is None:
-                raise RulesError("targeted damage needs the target's HP (target_hp)")
-            hurt = targeted_effect(action.location, hit.total, target_hp)
-            details["targeted"] = {"location": action.location, "effect": hurt}
-            if hurt:
-                changes.append(
-                    Change("target", "conditions", value=hurt, reason=f"targeted {action.location}")
-                )
-        label += f": {hit.total} damage"
-    if struck_back and action.threat is not None:
-        data, more, dice = incoming(struck_back, action.threat, state, roller, options)
-        details["incoming"] = data
-        changes += more
-        all_dice += dice
-        if data["ordinary_failure"] and se is None:
-            label = "Ordinary Failure"
-        else:
-            label += f"; took {data['damage']} damage"
-    return check_outcome(
-        "attack",
-        built,
-        effect,
-        roller,
-        faces=tuple(all_dice),
-        label=label,
-        details=details,
-        changes=tuple(changes),
-        success=success,
-    )
+    return Plan.of(inc.program, finish)
 
 
-def attack_odds(action: Attack, state: Character | None, options: Options) -> Distribution[int]:
-    """Exact distribution of the damage the attack deals to its target (0 on a miss)."""
-    spec, check = attack_weapon(action, state)
-    target = attack_target(action)
-    built = build(check, state, options)
-    effects = built.procedure.odds()
-    cache: dict[int, Distribution[int]] = {}
+# ---------------------------------------------------------------------------
+# damage-rolls
 
-    def dealt_for(effect: int) -> Distribution[int]:
-        se = effect if effect >= 0 else (0 if check.costly_success else None)
-        if se is None:
-            return Distribution.constant(0)
-        if se not in cache:
-            cache[se] = damage_odds(
-                spec,
-                rolls_on_success(se),
-                target,
-                effect_degree=se,
-                options=options,
+
+def plan_damage_rolls(action: DamageRolls, state: State, options: Options) -> Plan:
+    """``rolls`` damage rolls with no check (a hazard; rolls worked out by hand): the
+    highest Rate of Attack count, armour per roll, minimum 1 each at Effect 6+."""
+    victim = sheet_of(state, action.target)
+    attacker = sheet_of(state, action.attacker)
+    spec = damage_source(action.damage, action.weapon, action.rate_of_attack, attacker)
+    armour = armour_of(action.armour, victim)
+    report = report_for(action.report, victim, options)
+    keep = kept_count(action.rolls, spec.rate_of_attack)
+    minimum = minimum_for(action.effect, options)
+    program = DamageProgram(spec, action.rolls, keep, armour, minimum, options, report)
+
+    def finish(_result: Hashable, trace: Trace) -> Outcome:
+        rolls = program.replay(list(trace))
+        changes = Changes(state)
+        details: dict[str, Any] = {"damage_rolls": rolls.data(), "damage": rolls.total}
+        details.update(_hurt(changes, action.target, victim, rolls, options))
+        return Outcome(
+            SYSTEM,
+            "damage-rolls",
+            faces=tuple(d for group in rolls.dice for d in group),
+            result=rolls.total,
+            label=f"{rolls.total} damage",
+            changes=changes.build(),
+            details=details,
+        )
+
+    return Plan.of(program, finish)
+
+
+# ---------------------------------------------------------------------------
+# attacks
+
+
+@dataclass(frozen=True)
+class _AttackParts:
+    """An attack's pieces: the damage source, the check as rolled, the target's armour."""
+
+    spec: DamageSpec
+    check: CheckInputs
+    armour: Target
+
+
+def _attack_parts(
+    action: Attack, attacker: Character | None, victim: Character | None
+) -> _AttackParts:
+    spec = damage_source(action.damage, action.weapon, action.rate_of_attack, attacker)
+    check = action.check
+    skill = weapon_skill(action.weapon, attacker)
+    if check.characteristic and not check.skill and not check.combined_skills and skill:
+        check = replace(check, skill=skill)
+    return _AttackParts(spec, check, armour_of(action.armour, victim))
+
+
+def plan_attack(action: Attack, state: State, options: Options) -> Plan:
+    """An attack (ch. 7, Damage): the check; on a Success Effect the weapon's damage
+    rolls against the target (SE + 1 limited by the Rate of Attack, armour per roll);
+    on a failure (or a Costly Success's Fail Effect) the threat's rolls against the
+    attacker, with the attack's skill as the last defence. The odds report the damage
+    dealt to the target (or, by ``report``, its condition, Bleeding or massive damage)."""
+    attacker = sheet_of(state, action.actor)
+    victim = sheet_of(state, action.target)
+    parts = _attack_parts(action, attacker, victim)
+    spec, check, armour = parts.spec, parts.check, parts.armour
+    bleeds = violent_bleeds(attacker, options)
+    _allow_costly(check, options)
+    built = build(check, attacker, options)
+    report = report_for(action.report, victim, options)
+    miss = report.read((), 0)
+    target_hp = action.target_hp if action.target_hp is not None else None
+    if action.location is not None and target_hp is None:
+        if victim is None:
+            raise IllegalAction("targeted damage needs the target's HP (a target, or target_hp)")
+        target_hp = victim.hp
+    threat = action.threat
+    threat_owner = sheet_of(state, threat.attacker) if threat is not None else None
+    hits: dict[int, DamageProgram[Hashable]] = {}
+    strikes: dict[int, Incoming] = {}
+
+    def hit(se: int) -> DamageProgram[Hashable]:
+        if se not in hits:
+            n, keep = roll_count(se, spec.rate_of_attack, options)
+            hits[se] = DamageProgram(
+                spec, n, keep, armour, minimum_for(se, options), options, report
             )
-        return cache[se]
+        return hits[se]
 
-    return effects.bind(dealt_for)
+    def strike(degree: int) -> Incoming:
+        assert threat is not None
+        if degree not in strikes:
+            strikes[degree] = incoming(
+                degree, threat, attacker, threat_owner, built.skill_level, options, DAMAGE
+            )
+        return strikes[degree]
 
+    def struck_back(effect: int) -> int:
+        degree = fail_degree(effect)
+        return costly_success(degree, options) if check.costly_success else degree
 
-def take_damage_odds(
-    action: TakeDamage, options: Options, state: Character | None = None
-) -> Distribution[int]:
-    """Exact distribution of the damage a known Fail Effect deals to the character (worn
-    armour from ``state`` when the threat gives none)."""
-    mit = action.threat.mitigating
-    cover = cover_for(action.threat, state)
-    m = mitigate(action.fail_effect, mit.conditions, cover.protection, mit.skill)
-    return damage_odds(
-        threat_damage(action.threat),
-        m.remaining,
-        threat_armour(action.threat, state),
-        effect_degree=m.remaining,
-        options=options,
-    )
+    def branch(effect: int) -> Dice[Hashable]:
+        if effect >= 0:
+            return hit(effect)
+        first: Dice[Hashable] = hit(0) if check.costly_success else Dice.pure(miss)
+        if threat is None:
+            return first
+        return first.pair(Quiet(strike(struck_back(effect)).program)).map(lambda p: p[0])
 
+    program = Dice.of(built.procedure).bind(branch)
 
-def condition_odds(
-    damage: Distribution[int], character: Character, options: Options
-) -> Distribution[str]:
-    """The probability of each HP condition the character ends in after the damage."""
-    t = thresholds(character, options)
-    base = character.damage
-    return damage.map(lambda d: condition_for(base + d, t))
+    def finish(_result: Hashable, trace: Trace) -> Outcome:
+        entries = list(trace)
+        faces = entries[0]
+        effect = built.procedure.apply(faces)
+        details = built.details(faces, effect)
+        changes = Changes(state)
+        if bleeds and action.actor is not None:
+            details["bleeding"] = True
+            changes.add(action.actor, "Bleeding", "a violent action while Critically Wounded")
+        dice = list(built.dice(faces))
+        success, label = effect >= 0, effect_label(effect)
+        se: int | None = effect if success else None
+        back = 0
+        at = 1
+        if not success:
+            back = struck_back(effect)
+            if check.costly_success:
+                details["costly_success"] = {"fail_effect": back, "success_effect": 0}
+                se, success = 0, True
+        if se is not None:
+            program_ = hit(se)
+            rolls = program_.replay(entries[at : at + program_.rolls])
+            at += program_.rolls
+            details["weapon_rolls"] = rolls.data()
+            details["damage_dealt"] = rolls.total
+            dice += [d for group in rolls.dice for d in group]
+            if victim is not None and action.target is not None:
+                details["target"] = _hurt(changes, action.target, victim, rolls, options)
+            if action.location is not None:
+                assert target_hp is not None
+                hurt = targeted_effect(action.location, rolls.total, target_hp)
+                details["targeted"] = {"location": action.location, "effect": hurt}
+                if hurt and action.target is not None:
+                    changes.add(action.target, hurt, f"targeted {action.location}")
+            label = (
+                _costly_label(back, None) if check.costly_success and effect < 0 else label
+            ) + f": {rolls.total} damage"
+        if back and threat is not None:
+            inc = strike(back)
+            data = incoming_outcome(
+                inc, entries[at : at + inc.entries], changes, action.actor, attacker, options
+            )
+            dice += data.pop("_dice")
+            details["incoming"] = data
+            if check.costly_success:
+                label = _costly_label(back, inc.mitigation) + label[label.index(":") :]
+            if data["ordinary_failure"] and se is None:
+                label = "Ordinary Failure"
+            else:
+                label += f"; took {data['damage']} damage"
+        return Outcome(
+            SYSTEM,
+            "attack",
+            faces=tuple(dice),
+            modifiers=built.applied,
+            target=built.difficulty,
+            result=effect,
+            success=success,
+            label=label,
+            changes=changes.build(),
+            details=details,
+        )
 
-
-def bleeding_odds(
-    per_roll: Distribution[int], rolls: int, character: Character, options: Options
-) -> Fraction:
-    """P(the character starts Bleeding): one of the rolls reaches the Seriously Wounded
-    threshold (ch. 7, Bleeding), the same test as :func:`aftermath`."""
-    return p_single_roll_at_least(per_roll, rolls, max(1, thresholds(character, options).seriously))
-
-
-def massive_damage_odds(damage: Distribution[int], character: Character) -> Fraction:
-    """P(the attack deals more than the character's HP: massive damage, ch. 7)."""
-    return Fraction(damage.probability_where(lambda d: d > character.hp))
-
-
-def attack_bleeding_odds(
-    action: Attack, state: Character | None, victim: Character, options: Options
-) -> Fraction:
-    """P(the attack makes the victim Bleed): over the check's Effects, one of the SE + 1
-    damage rolls reaching the Seriously Wounded threshold (ch. 7, Bleeding), the same
-    rolls :func:`resolve_attack` makes."""
-    spec, check = attack_weapon(action, state)
-    target = attack_target(action)
-    total = Fraction(0)
-    for effect, p in build(check, state, options).procedure.odds().probabilities().items():
-        se = effect if effect >= 0 else (0 if check.costly_success else None)
-        if se is None:
-            continue
-        per = per_roll_odds(spec, target, effect_degree=se, options=options)
-        total += Fraction(p) * bleeding_odds(per, rolls_on_success(se), victim, options)
-    return total
+    return Plan.of(program, finish)

@@ -1,122 +1,203 @@
-"""The Mneme CE :class:`~referee.systems.base.Ruleset`: actions, resolve, odds."""
+"""The Mneme CE :class:`~referee.systems.base.Ruleset`: every action, its plan, and
+what a table shows of the state (chapters 2 and 7 of the combat rules)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
+from functools import cache
 from typing import Any
 
-from referee.dice.odds import Distribution
-from referee.dice.roller import Roller
-from referee.errors import Problem, RulesError
-from referee.systems.base import Outcome
-from referee.systems.mneme import budget as b
-from referee.systems.mneme import clock as k
-from referee.systems.mneme import initiative as i
-from referee.systems.mneme import resolve as r
-from referee.systems.mneme import treatment as t
+from referee.errors import Problem
+from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset, load_record
 from referee.systems.mneme.actions import (
     Attack,
+    CareWard,
     Check,
-    DyingRounds,
+    DamageRolls,
+    EndEncounter,
     FirstAid,
+    PassRounds,
     PassTime,
     RollInitiative,
+    SetCare,
     SpendAction,
     Stimulant,
     Surgery,
     SurvivalRoll,
     TakeDamage,
 )
+from referee.systems.mneme.budget import plan_spend_action
+from referee.systems.mneme.checks import wound_penalty
+from referee.systems.mneme.clock import plan_pass_rounds, plan_pass_time, plan_set_care
+from referee.systems.mneme.health import condition, movement, thresholds
+from referee.systems.mneme.initiative import plan_end_encounter, plan_initiative
+from referee.systems.mneme.medical import care_level
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character, validate
+from referee.systems.mneme.resolve import (
+    plan_attack,
+    plan_check,
+    plan_damage_rolls,
+    plan_take_damage,
+)
+from referee.systems.mneme.sheet import EXAMPLES, Character, example_data, validate
+from referee.systems.mneme.state import Seat, State
+from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
+from referee.systems.mneme.treatment import (
+    plan_care_ward,
+    plan_first_aid,
+    plan_stimulant,
+    plan_surgery,
+    plan_survival,
+)
 
-ACTIONS: Mapping[str, type[Any]] = {
+ACTIONS: Mapping[str, type[Action]] = {
     "check": Check,
     "attack": Attack,
     "take-damage": TakeDamage,
+    "damage-rolls": DamageRolls,
     "survival": SurvivalRoll,
     "first-aid": FirstAid,
     "surgery": Surgery,
-    "pass-time": PassTime,
-    "dying-rounds": DyingRounds,
     "stimulant": Stimulant,
+    "care": CareWard,
+    "set-care": SetCare,
+    "pass-time": PassTime,
+    "pass-rounds": PassRounds,
     "initiative": RollInitiative,
+    "end-encounter": EndEncounter,
     "spend-action": SpendAction,
 }
+"""Every Mneme CE action by name."""
+
+_PLANS: Mapping[type[Action], Callable[[Any, State, Options], Plan]] = {
+    Check: plan_check,
+    Attack: plan_attack,
+    TakeDamage: plan_take_damage,
+    DamageRolls: plan_damage_rolls,
+    SurvivalRoll: plan_survival,
+    FirstAid: plan_first_aid,
+    Surgery: plan_surgery,
+    Stimulant: plan_stimulant,
+    CareWard: plan_care_ward,
+    SetCare: plan_set_care,
+    PassTime: plan_pass_time,
+    PassRounds: plan_pass_rounds,
+    RollInitiative: plan_initiative,
+    EndEncounter: plan_end_encounter,
+    SpendAction: plan_spend_action,
+}
+
+_EMPTY = State()
 
 
-def _state(state: Any) -> Character | None:
-    if state is None or isinstance(state, Character):
-        return state
-    raise RulesError(f"Mneme CE state must be a Character or None, not {type(state).__name__}")
+def span_text(rounds: int) -> str:
+    """Rounds of 6 seconds as days, hours, minutes and seconds ('2 d 3 h 10 min')."""
+    seconds = rounds * 60 // ROUNDS_PER_MINUTE
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{v} {u}" for v, u in ((days, "d"), (hours, "h"), (minutes, "min"), (secs, "s"))]
+    shown = [p for p in parts if not p.startswith("0 ")]
+    return " ".join(shown) or "0 s"
 
 
-class MnemeRuleset:
+@cache
+def _examples() -> Mapping[str, Character]:
+    return {name: load_record(Character, example_data(name)) for name in EXAMPLES}
+
+
+class MnemeRuleset(Ruleset[Character, State, Options]):
     """Mneme CE (chapters 2 and 7 of the combat rules)."""
 
     name = "mneme"
     title = "Mneme CE"
     sheet_type = Character
+    state_type = State
     options_type = Options
 
-    def validate(self, sheet: Any, options: Any) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks."""
-        return validate(sheet, options)
-
-    def actions(self) -> Mapping[str, type[Any]]:
+    def actions(self) -> Mapping[str, type[Action]]:
         """Action name -> action type."""
         return ACTIONS
 
-    def resolve(self, action: Any, state: Any, roller: Roller, options: Any) -> Outcome:
-        """Resolve one action with dice from ``roller``."""
-        rule = _RESOLVE.get(type(action))
-        if rule is None:
-            raise RulesError(f"Mneme CE cannot resolve {type(action).__name__}")
-        return rule(action, _state(state), roller, options)
+    def validate(self, sheet: Character, options: Options) -> tuple[Problem, ...]:
+        """Every rule the sheet breaks."""
+        return validate(sheet, options)
 
-    def odds(self, action: Any, state: Any, options: Any) -> Distribution[Any]:
-        """Exact distribution: the Effect for checks and medical checks, damage dealt for
-        attacks and damage rolls, the result label for survival rolls, Alive/Dead for
-        dying rounds, the condition the clock ends in (Dead if a dying roll fails), the
-        turn order (steps of tied names) for Initiative, and the Minor actions left after
-        spending actions."""
-        rule = _ODDS.get(type(action))
-        if rule is None:
-            raise RulesError(f"Mneme CE has no odds for {type(action).__name__}")
-        return rule(action, _state(state), options)
+    def seat(self, state: State, cid: str, sheet: Character, options: Options) -> State:
+        """Seat ``sheet`` as ``cid``, keeping what the table tracks about it if seated."""
+        characters = dict(state.characters)
+        old = characters.get(cid)
+        characters[cid] = Seat(sheet) if old is None else replace(old, sheet=sheet)
+        return replace(state, characters=characters)
 
+    def unseat(self, state: State, cid: str) -> State:
+        """As the base, and the character leaves the encounter's turn order."""
+        left = super().unseat(state, cid)
+        order = tuple(kept for step in left.order if (kept := tuple(n for n in step if n != cid)))
+        return replace(left, order=order)
 
-_RESOLVE: Mapping[type[Any], Callable[[Any, Character | None, Roller, Options], Outcome]] = {
-    Check: r.resolve_check,
-    Attack: r.resolve_attack,
-    TakeDamage: r.resolve_take_damage,
-    SurvivalRoll: t.resolve_survival,
-    FirstAid: t.resolve_first_aid,
-    Surgery: t.resolve_surgery,
-    PassTime: lambda a, s, roller, o: k.resolve_pass_time(a, s, o, roller),
-    DyingRounds: k.resolve_dying_rounds,
-    Stimulant: lambda a, s, _roller, o: k.resolve_stimulant(a, s, o),
-    RollInitiative: i.resolve_initiative,
-    SpendAction: lambda a, _s, _roller, _o: b.spend_outcome(a.kind, a.count, a.budget),
-}
-"""Action type -> the rule that resolves it with dice."""
+    def examples(self) -> Mapping[str, Character]:
+        """The package's example characters (``ada``, ``raider``, ``tess``)."""
+        return _examples()
 
-_ODDS: Mapping[type[Any], Callable[[Any, Character | None, Options], Distribution[Any]]] = {
-    Check: r.check_odds,
-    Attack: r.attack_odds,
-    TakeDamage: lambda a, s, o: r.take_damage_odds(a, o, s),
-    SurvivalRoll: t.survival_outcome_odds,
-    FirstAid: lambda a, s, o: r.build(t.first_aid_check(a), s, o).procedure.odds(),
-    Surgery: lambda a, s, o: r.build(t.surgery_check(a), s, o).procedure.odds(),
-    PassTime: k.pass_time_odds,
-    DyingRounds: k.dying_rounds_odds,
-    Stimulant: lambda a, s, o: Distribution.constant(k.resolve_stimulant(a, s, o).label),
-    RollInitiative: lambda a, _s, o: i.order_odds(a, o),
-    SpendAction: lambda a, _s, _o: Distribution.constant(
-        b.after(a.kind, a.count, a.budget).minor_left
-    ),
-}
-"""Action type -> the exact odds of the same rule."""
+    def check_pending(self, action: Action, state: State | None) -> None:
+        """As the base; no state at all (``None``) is a table with nothing pending."""
+        if state is not None:
+            super().check_pending(action, state)
+
+    def plan(self, action: Action, state: State | None, options: Options) -> Plan:
+        """The action's plan; ``None`` for the state is an empty table (a bare check)."""
+        return _PLANS[type(action)](action, _EMPTY if state is None else state, options)
+
+    def tracker(self, state: State, options: Options) -> JSONObject:
+        """The clock, the encounter's round and turn order, and for each character what a
+        referee watches: HP and thresholds, damage, condition, wound penalty, movement,
+        conditions, stabilisation, activity and care, actions left and Initiative."""
+        names = {cid: seat.sheet.name for cid, seat in state.characters.items()}
+        order = " > ".join(" = ".join(names.get(n, n) for n in step) for step in state.order)
+        table: list[JSONValue] = [
+            ["Clock", span_text(state.clock)],
+            ["Round", state.round if state.round else "no encounter"],
+            ["Turn order", order or "none"],
+        ]
+        rows: dict[str, JSONValue] = {}
+        for cid, seat in state.characters.items():
+            rows[cid] = self._seat_rows(seat, options)
+        return {"table": table, "characters": rows}
+
+    @staticmethod
+    def _seat_rows(seat: Seat, options: Options) -> list[JSONValue]:
+        s = seat.sheet
+        t = thresholds(s, options)
+        cond = "Dead" if s.dead else condition(s, options)
+        speed, dash = movement(cond if cond != "Dead" else "Dying")
+        moves = "normal" if dash else ("immobile" if not speed else f"{speed} speed, no Dash")
+        rows: list[JSONValue] = [
+            ["Name", s.name],
+            ["HP", s.hp],
+            ["Damage", s.damage],
+            ["Condition", cond],
+            ["Wound penalty", wound_penalty(s.damage, options)],
+            ["Seriously Wounded at", t.seriously],
+            ["Critically Wounded at", t.critically],
+            ["Movement", moves],
+            ["Conditions", ", ".join(s.conditions) or "none"],
+        ]
+        if "Stabilised" in s.conditions:
+            rows.append(["Stabilised for", span_text(s.stabilised_minutes * ROUNDS_PER_MINUTE)])
+        needs = care_level(cond) if cond != "Dead" else "none"
+        rows += [
+            ["Activity", seat.activity.replace("_", " ")],
+            ["Care", f"{seat.care} (needs {needs})"],
+            ["Minor actions left", seat.minor_left],
+            ["Initiative", seat.initiative if seat.initiative is not None else "none"],
+        ]
+        if seat.care == "intensive" and not seat.supervised:
+            rows.append(["Supervision", "none: End rolls at 8 are due"])
+        if seat.therapy:
+            rows.append(["Therapy", seat.therapy])
+        return rows
 
 
 RULESET = MnemeRuleset()

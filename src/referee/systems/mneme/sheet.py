@@ -292,17 +292,17 @@ def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
     return tuple(p)
 
 
-def example_data() -> dict[str, Any]:
-    """A small legal character as JSON data (used by the CLI demo and tests)."""
-    return {
-        "schema": 1,
-        "name": "Ada Vance",
-        "characteristics": {"Str": 7, "Dex": 9, "End": 8, "Int": 10, "Edu": 8, "Soc": 6},
-        "skills": {"Gun Combat": 1, "Melee": 0, "Medic": 1, "Recon": 1, "Athletics": 0},
-        "weapons": [
-            {"name": "Automatic Rifle", "damage": "3d6-2", "rate_of_attack": 4},
-            {"name": "Broadsword", "damage": "3d3-2", "rate_of_attack": 1, "skill": "Melee"},
-        ],
-        "armour": [{"name": "Flak Jacket", "rating": 4}],
-        "protection": [{"name": "Shield", "protection": 2, "hp": 10, "armour": 2}],
-    }
+def example_data(name: str = "ada") -> dict[str, Any]:
+    """One of the package's example characters as JSON data (``data/<name>.json``):
+    ``ada`` (Ada Vance, armed with the texts' automatic rifle and broadsword, a Flak Jacket
+    and a Shield), ``raider`` (an adversary) and ``tess`` (End 14 on HP 18)."""
+    import json
+    from importlib.resources import files
+
+    text = files("referee.systems.mneme").joinpath("data", f"{name}.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+EXAMPLES = ("ada", "raider", "tess")
+"""The ids of the example characters (``data/<id>.json``)."""

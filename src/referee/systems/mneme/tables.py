@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Final, TypeAlias
+from typing import Final, Literal, TypeAlias
 
 from referee.systems.base import Ladder
 
@@ -56,7 +56,10 @@ Difficulties 2d6 alone cannot reach (probability 0).
 SCALES: Final = MappingProxyType({"": 1, "D": 10, "H": 100, "K": 1000})
 """Mneme CE ch. 7, Damage Scale: Deka x10, Heka x100, Kilo x1,000."""
 
-SCALE_ORDER: Final = ("", "D", "H", "K")
+Scale: TypeAlias = Literal["", "D", "H", "K"]
+"""A damage, armour or HP scale as action fields carry it."""
+
+SCALE_ORDER: Final[tuple[Scale, ...]] = ("", "D", "H", "K")
 
 PHYSICAL: Final = ("Str", "Dex", "End")
 MENTAL: Final = ("Int", "Edu", "Soc")
@@ -76,8 +79,20 @@ ROUNDS_PER_MINUTE: Final = 10
 ACTIVITIES: Final = ("strenuous", "moderate", "light", "full_rest")
 """Activity levels of the healing table (strenuous loses the day's progress)."""
 
+Activity: TypeAlias = Literal["strenuous", "moderate", "light", "full_rest"]
+
 CARE_LEVELS: Final = ("none", "light", "moderate", "serious", "intensive")
 """Mneme CE ch. 7, Care Levels (with 'none')."""
+
+Care: TypeAlias = Literal["none", "light", "moderate", "serious", "intensive"]
+
+Condition: TypeAlias = Literal[
+    "Unhurt", "Wounded", "Seriously Wounded", "Critically Wounded", "Dying"
+]
+"""An HP condition as an action field names it."""
+
+Location: TypeAlias = Literal["limb", "extremity", "head", "vitals"]
+"""A targeted location (ch. 7, Targeted Damage)."""
 
 CARE_LOAD: Final = MappingProxyType({"light": 1, "moderate": 2, "serious": 4, "intensive": 8})
 """Mneme CE ch. 7, Care Levels: equivalent light-care patient load."""
