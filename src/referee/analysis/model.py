@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from referee.systems.base import Action, Outcome, Plan, Ruleset
 
 from .errors import AnalysisError
-from .freeze import freeze
+from .freeze import SheetKeys, freeze
 
 Memo = Hashable
 """What a policy remembers between two actions (``None`` mostly)."""
@@ -57,6 +57,7 @@ class ConflictModel(ABC):
     POLICIES: ClassVar[tuple[str, ...]] = ("attack",)
 
     def __post_init__(self) -> None:
+        self.sheet_keys: SheetKeys = {}
         known = set(self.state.characters)
         for cid in (*self.side_a, *self.side_b):
             if cid not in known:
@@ -97,7 +98,7 @@ class ConflictModel(ABC):
     def key(self, state: Any) -> Hashable:
         """The state as a chain node's key: everything the rules may read (a model drops
         what they never read, such as a round counter that only matters when it is 0)."""
-        return freeze(state)
+        return freeze(state, self.sheet_keys)
 
     def start(self) -> tuple[Any, Memo]:
         """The first node: the table as given and an empty memo."""

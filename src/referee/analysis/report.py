@@ -7,6 +7,10 @@ import io
 from typing import Any
 
 
+HORIZON = 40
+"""Rounds listed one by one in text (the rest as one line)."""
+
+
 def _pct(x: float) -> str:
     return f"{x * 100:.3f}%"
 
@@ -56,14 +60,15 @@ def conflict_text(result: dict[str, Any]) -> str:
         beyond = result["rounds_beyond"]["value"]
     else:
         total = max(1, result["runs"])
-        shown = [(int(k), v / total) for k, v in result["rounds"].items() if v / total > 5e-5]
-        beyond = 0.0
+        every = [(int(k), v / total) for k, v in result["rounds"].items()]
+        shown = [(k, p) for k, p in every if k <= HORIZON and p > 5e-5]
+        beyond = sum(p for k, p in every if k > HORIZON)
     if shown:
         lines.append(f"  {unit}s until it ends:")
         for k, p in shown:
             lines.append(f"    {k:4d}  {_pct(p):>9}  " + "#" * max(1, round(40 * p)))
     if beyond > 5e-5:
-        lines.append(f"    more than {result['horizon']}: {_pct(beyond)}")
+        lines.append(f"    more than {result.get('horizon', HORIZON)}: {_pct(beyond)}")
     return "\n".join(lines)
 
 

@@ -24,7 +24,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "seats": {"mick": "example:boxer", "bo": "example:boxer"},
         "params": {"life_roles": {"mick": "Professional Boxer", "bo": "Professional Boxer"}},
     },
-    "mneme": {"seats": {"ada": "example:ada", "raider": "example:raider"}},
+    "mneme": {
+        "seats": {"ada": "example:ada", "raider": "example:raider"},
+        "params": {"weapons": {"ada": "Broadsword", "raider": "Broadsword"}},
+    },
 }
 """Each game's default table: two of the text's (or the package's) example characters."""
 

@@ -165,9 +165,11 @@ class Table:
     target: list[int] = field(default_factory=list)
     ticks: list[int] = field(default_factory=list)
     hints: dict[Hashable, Any] = field(default_factory=dict)
+    too_big: set[Any] = field(default_factory=set)
     _arrays: tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]] | None = None
 
     def node(self, state: Any, memo: Memo) -> int:
+        """The node of ``(state, memo)``, added (not yet expanded) when new."""
         key = (self.model.key(state), memo)
         found = self.index.get(key)
         if found is not None:
@@ -188,12 +190,13 @@ class Table:
         state, memo = self.states[i], self.memos[i]
         step = self.model.next(state, memo)
         plan = self.model.plan(state, step.action)
-        if first_size(plan, self.model.exchangeable) > self.budget:
+        if step.action in self.too_big or first_size(plan, self.model.exchangeable) > self.budget:
             self.start[i] = -2
             return
         try:
             moves = transitions(self.model, state, memo, budget=self.budget, hints=self.hints)
         except ChainTooLarge:
+            self.too_big.add(step.action)  # the same action elsewhere is as big: go direct
             self.start[i] = -2
             return
         self.start[i] = len(self.target)

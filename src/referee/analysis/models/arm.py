@@ -70,7 +70,7 @@ class ArmMelee(ConflictModel):
     def key(self, state: Any) -> Hashable:
         """The round number only matters as 'a round is running' (the one-action rule)."""
         s: State = state
-        return freeze(replace(s, round=min(s.round, 1)))
+        return freeze(replace(s, round=min(s.round, 1)), self.sheet_keys)
 
     def out(self, state: Any, cid: str) -> bool:
         seat: Seat = state.characters[cid]
