@@ -199,8 +199,9 @@ def _mnemonic(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[
 
 
 def _mneme(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Variant]]:
+    from referee.systems.mneme.actions import Check
+
     rs = get("mneme")
-    kind = rs.actions()["check"]
     difficulty = _int(params, "difficulty", 8) if x is None else x
     bonus = _int(params, "bonus", 0)
     levels = _list(params, "levels", LEVELS)
@@ -211,7 +212,7 @@ def _mneme(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Var
         if level not in LEVELS:
             raise AnalysisError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
         adv, dis = int(level == "advantage"), int(level == "disadvantage")
-        action = kind(difficulty=difficulty, modifiers=mods, advantage=adv, disadvantage=dis)
+        action = Check(difficulty=difficulty, modifiers=mods, advantage=adv, disadvantage=dis)
         out.append(Variant(level, action, opts))
     return f"Mneme CE check, 2d6 {bonus:+d} against Difficulty {difficulty}", "Effect", out
 
@@ -260,11 +261,19 @@ VARIANTS: dict[str, Callable[[Mapping[str, Any], int | None], tuple[str, str, li
     "mongrel": _mongrel,
 }
 
+
+def _number(value: Hashable) -> int:
+    """A whole-number result (Mnemonic's CheckResult and Mneme's Effect are ints)."""
+    if isinstance(value, int):
+        return int(value)
+    raise AnalysisError(f"not a number: {value!r}")
+
+
 STATS: dict[str, Callable[[Hashable], int]] = {
-    "mnemonic": lambda r: int(r),  # type: ignore[call-overload]
-    "mneme": lambda r: int(r),  # type: ignore[call-overload]
-    "arm": lambda r: int(getattr(r, "result", r)),  # type: ignore[call-overload]
-    "mongrel": lambda r: int(getattr(r, "effect", 0)),
+    "mnemonic": _number,
+    "mneme": _number,
+    "arm": lambda r: _number(getattr(r, "result", r)),  # a pushed roll: its result
+    "mongrel": lambda r: _number(getattr(r, "effect", 0)),
 }
 SUCCESS = {"mnemonic": 0, "mneme": 0, "arm": 0, "mongrel": 1}
 """The smallest statistic that is a success."""

@@ -6,7 +6,6 @@ import csv
 import io
 from typing import Any
 
-
 HORIZON = 40
 """Rounds listed one by one in text (the rest as one line)."""
 

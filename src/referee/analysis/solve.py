@@ -180,11 +180,13 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
                 value[i] = solved[r]
     start = value[0]
     assert start is not None
-    p = dict(zip(VERDICTS, start[:k_labels], strict=True))
+    probs = dict(zip(VERDICTS, start[:k_labels], strict=True))
     damage = dict(zip(fighters, start[k_labels:-1], strict=True))
-    expected = start[-1] if p["endless"] == 0 else None
+    expected = start[-1] if probs["endless"] == 0 else None
     rounds, beyond = rounds_distribution(chain, horizon)
-    return ExactResult(model.describe(), len(chain), p, damage, expected, rounds, beyond, horizon)
+    return ExactResult(
+        model.describe(), len(chain), probs, damage, expected, rounds, beyond, horizon
+    )
 
 
 def _end_values(chain: Chain, i: int, verdict: str) -> list[Fraction]:

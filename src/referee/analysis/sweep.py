@@ -146,17 +146,17 @@ def run(
     from dask.distributed import Client, LocalCluster
 
     if scheduler is not None:
-        with Client(scheduler) as client:
+        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
             return list(client.gather(client.map(run_cell, todo, pure=False)))
     n = max(1, workers)
     with (
-        LocalCluster(
+        LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=n,
             threads_per_worker=1,
             processes=processes,
             dashboard_address=None,
             silence_logs=40,
         ) as cluster,
-        Client(cluster) as client,
+        Client(cluster) as client,  # type: ignore[no-untyped-call]
     ):
         return list(client.gather(client.map(run_cell, todo, pure=False)))

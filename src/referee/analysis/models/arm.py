@@ -78,7 +78,7 @@ class ArmMelee(ConflictModel):
 
     def damage(self, state: Any, cid: str) -> int:
         seat: Seat = state.characters[cid]
-        return seat.wound + seat.shock
+        return int(seat.wound + seat.shock)
 
     def fighter_mods(self, cid: str) -> tuple[str, ...]:
         """The mods ``cid`` attacks with."""
@@ -120,4 +120,5 @@ class ArmMelee(ConflictModel):
         return outcome.result
 
     def size_estimate(self) -> int:
-        return (37 * 8 * 4) ** len(self.fighters) * 4 ** len(self.fighters)
+        size: int = (37 * 8 * 4 * 4) ** len(self.fighters)
+        return size

@@ -71,7 +71,7 @@ class MnemonicFight(ConflictModel):
 
     def damage(self, state: Any, cid: str) -> int:
         seat: Seat = state.characters[cid]
-        return seat.status.injuries
+        return int(seat.status.injuries)
 
     def next(self, state: Any, memo: Memo) -> Step:
         assert isinstance(memo, tuple)
@@ -117,4 +117,5 @@ class MnemonicFight(ConflictModel):
 
     def size_estimate(self) -> int:
         deck = 5**12 if "card" in str(self.options.randomizer) else 1
-        return (4 * 12) ** len(self.fighters) * len(self.fighters) * 3 * deck
+        size: int = (4 * 12) ** len(self.fighters) * len(self.fighters) * 3 * deck
+        return size

@@ -93,7 +93,8 @@ class MongrelConflict(ConflictModel):
             return Step(Recover(cid), 1)
         them = s.characters[target]
         defend = self.policy(target) != "attack" and them.ap >= 1 and not them.collapsed
-        return Step(Attack(cid, target, self.weapon(cid), defend=defend), 1)
+        expertise: Any = self.weapon(cid)
+        return Step(Attack(cid, target, expertise, defend=defend), 1)
 
     def viewed(self, step: Step) -> bool:
         """An attack's odds are its :class:`~referee.systems.mongrel.checks.CheckResult`,
