@@ -170,14 +170,25 @@ def _sheet(
 
 
 def _set(data: dict[str, Any], path: str, value: Any, cid: str) -> None:
+    """Set ``value`` at a dotted ``path`` of sheet JSON (a number picks a list item)."""
     keys = [k for k in path.split(".") if k]
     if not keys:
         raise AnalysisError(f"{cid}: an empty override path")
     node: Any = data
     for k in keys[:-1]:
-        if not isinstance(node, dict) or k not in node:
-            raise AnalysisError(f"{cid}: the sheet has no {path!r}")
-        node = node[k]
-    if not isinstance(node, dict):
+        node = _step(node, k, path, cid)
+    last = keys[-1]
+    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = value
+    elif isinstance(node, dict):
+        node[last] = value
+    else:
         raise AnalysisError(f"{cid}: the sheet has no {path!r}")
-    node[keys[-1]] = value
+
+
+def _step(node: Any, key: str, path: str, cid: str) -> Any:
+    if isinstance(node, dict) and key in node:
+        return node[key]
+    if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+        return node[int(key)]
+    raise AnalysisError(f"{cid}: the sheet has no {path!r}")

@@ -72,7 +72,9 @@ def wilson(successes: int, n: int, z: float) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # no rounding above 0 ...
+    high = 1.0 if successes == n else min(1.0, centre + half)  # ... or below 1
+    return low, high
 
 
 def runs_needed(precision: float, z: float) -> int:
@@ -281,11 +283,14 @@ def simulate(
     batch: int = BATCH,
     progress: bool = False,
     on_batch: Callable[[int], None] | None = None,
+    budget: int = SIM_BUDGET,
 ) -> SimResult:
     """Simulate ``model``'s conflict ``runs`` times (or until ``precision`` is met).
 
     ``precision`` is the widest half-width wanted for the win probabilities at
-    ``confidence``; unreachable within ``max_runs`` it is refused at once.
+    ``confidence``; unreachable within ``max_runs`` it is refused at once. ``budget``:
+    the face combinations a state's step may have to be tabulated (0: every run is
+    resolved directly by the game).
     """
     z = z_for(confidence)
     if runs < 1 or batch < 1:
@@ -308,7 +313,7 @@ def simulate(
     child_steps, child_direct = seq.spawn(2)
     rng = np.random.Generator(np.random.PCG64(child_steps))
     roller = NumpyRoller(np.random.Generator(np.random.PCG64(child_direct)))
-    table = Table(model)
+    table = Table(model, budget)
     fighters = model.fighters
     counts = np.zeros(len(VERDICT_CODES), dtype=np.int64)
     dmg_sum = np.zeros(len(fighters))
