@@ -37,7 +37,7 @@ def _first_attack(game: str, **params: Any) -> tuple[ConflictModel, Any, Plan, A
 
 
 def test_outcomes_sum_to_one_and_match_the_games_odds() -> None:
-    model, state, plan, step = _first_attack("mongrel")
+    model, _state, plan, step = _first_attack("mongrel")
     found = outcomes(plan, exchangeable=False)
     assert sum(p for p, _ in found) == 1
     assert len(found) == 6 ** plan.dice[0][0]  # one entry per face sequence
@@ -51,7 +51,7 @@ def test_outcomes_sum_to_one_and_match_the_games_odds() -> None:
 
 @pytest.mark.parametrize("game", ["mongrel", "mnemonic"])
 def test_exchangeable_multisets_give_the_same_changes(game: str) -> None:
-    model, state, plan, _ = _first_attack(game)
+    model, _state, plan, _ = _first_attack(game)
     assert model.exchangeable
     full = _by_changes(outcomes(plan, exchangeable=False))
     multisets = _by_changes(outcomes(plan, exchangeable=True))
@@ -72,7 +72,7 @@ def test_three_d12_is_exchangeable_too() -> None:
 
 @pytest.mark.parametrize("game", ["mongrel", "arm", "mneme"])
 def test_the_odds_view_shortcut_equals_full_enumeration(game: str) -> None:
-    model, state, plan, step = _first_attack(game)
+    model, _state, plan, step = _first_attack(game)
     assert model.viewed(step)
     full = _by_changes(outcomes(plan, exchangeable=model.exchangeable, budget=200_000))
     hints: dict[Hashable, Any] = {}
@@ -83,7 +83,7 @@ def test_the_odds_view_shortcut_equals_full_enumeration(game: str) -> None:
 
 
 def test_arm_strike_view_equals_full_enumeration() -> None:
-    model, state, plan, step = _first_attack("arm")
+    model, state, _plan, _step = _first_attack("arm")
     moves = transitions(model, state, model.start()[1])
     for _p, new, memo, _t in moves:  # the blow that lands: christine takes it, brad strikes
         nxt = model.next(new, memo)
@@ -92,13 +92,17 @@ def test_arm_strike_view_equals_full_enumeration() -> None:
             strike = model.next(landed, memo2)
             plan2 = model.plan(landed, strike.action)
             full = _by_changes(outcomes(plan2))
-            assert _by_changes(by_view(plan2, lambda o: model.view(strike, o))) == full
+
+            def view(o: Outcome, step: Any = strike) -> Hashable:
+                return model.view(step, o)
+
+            assert _by_changes(by_view(plan2, view)) == full
             return
     raise AssertionError("no blow landed")
 
 
 def test_too_many_faces_are_refused_before_resolving() -> None:
-    model, state, plan, _ = _first_attack("mongrel")
+    _model, _state, plan, _ = _first_attack("mongrel")
     assert first_size(plan, exchangeable=False) == 6**6
     with pytest.raises(ChainTooLarge, match="simulate instead"):
         outcomes(plan, exchangeable=False, budget=1000)

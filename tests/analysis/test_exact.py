@@ -137,7 +137,7 @@ def test_a_chain_over_its_bound_is_refused_with_the_way_out() -> None:
 def test_bad_policies_and_characters_fail_before_any_work() -> None:
     sc = Scenario.default("mongrel")
     sc.policies = {"vooruk": "run-away"}
-    with pytest.raises(AnalysisError, match="unknown policy 'run-away'.*attack, defend"):
+    with pytest.raises(AnalysisError, match=r"unknown policy 'run-away'.*attack, defend"):
         sc.model()
     sc = Scenario.default("arm")
     sc.a = ("nobody",)

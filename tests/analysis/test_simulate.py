@@ -81,7 +81,7 @@ def test_precision_stops_early_and_is_met() -> None:
 
 def test_unreachable_precision_is_refused_at_once() -> None:
     began = time.perf_counter()
-    with pytest.raises(AnalysisError, match="may need .* runs"):
+    with pytest.raises(AnalysisError, match=r"may need .* runs"):
         simulate(Scenario.default("mongrel").model(), precision=1e-6)
     with pytest.raises(AnalysisError, match="precision must be"):
         simulate(Scenario.default("mongrel").model(), precision=0)
