@@ -71,7 +71,7 @@ def test_conflict_exact_and_simulated(capsys: pytest.CaptureFixture[str]) -> Non
 def test_bad_input_is_one_line_before_any_work(
     capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
-    code, out, err = _run(capsys, "analyze", *argv)
+    code, _out, err = _run(capsys, "analyze", *argv)
     assert code != 0 and message in err and err.count("\n") == 1
 
 
