@@ -103,3 +103,23 @@ def test_odds_and_import_referee_never_load_the_heavy_libraries() -> None:
     assert not heavy & _modules(
         "from referee.cli.main import run\nrun(['analyze', 'compare', 'arm', '--json'])"
     )
+
+
+def test_page_data_for_the_web_is_json_with_svg() -> None:
+    from referee.analysis.page import page_data
+    from referee.systems.base import get
+
+    data = page_data("mnemonic")
+    assert data["errors"] == {}
+    assert data["compare"]["svg"].lstrip().startswith("<?xml")
+    assert data["conflict"]["method"] == "exact" and "<svg" in data["conflict"]["svg"]
+    json.dumps(data)
+    rs = get("arm")  # a table's own state and options, a chain over the bound: simulated
+    opts = rs.options_type()
+    state = rs.initial_state(opts)
+    for cid in ("alex", "brad"):
+        state = rs.seat(state, cid, rs.examples()[cid], opts)
+    page = page_data("arm", state, opts, max_states=50, runs=500)
+    assert page["conflict"]["method"] == "simulated" and page["conflict"]["runs"] == 500
+    lonely = rs.seat(rs.initial_state(opts), "alex", rs.examples()["alex"], opts)
+    assert "at least one character" in page_data("arm", lonely, opts)["errors"]["conflict"]
