@@ -11,7 +11,7 @@ import pytest
 from referee.analysis.chain import explore
 from referee.analysis.errors import AnalysisError
 from referee.analysis.scenario import Scenario
-from referee.analysis.simulate import SimResult, runs_needed, simulate, wilson, z_for
+from referee.analysis.simulate import SimResult, Table, runs_needed, simulate, wilson, z_for
 from referee.analysis.solve import ExactResult, solve
 
 
@@ -55,9 +55,14 @@ def test_the_same_seed_gives_the_same_numbers() -> None:
     one = simulate(model(), runs=5000, seed=7).data()
     two = simulate(model(), runs=5000, seed=7).data()
     other = simulate(model(), runs=5000, seed=8).data()
-    for d in (one, two, other):
+    m = model()
+    table = Table(m)
+    simulate(m, runs=3000, seed=1, table=table)  # tabulates part of the chain first
+    reused = simulate(m, runs=5000, seed=7, table=table).data()
+    for d in (one, two, other, reused):
         d.pop("seconds")
-    assert one == two
+        d.pop("states")
+    assert one == two == reused
     assert one != other
 
 
@@ -97,3 +102,23 @@ def test_wilson_interval_brackets_the_proportion() -> None:
     assert low == 0 and 0 < high < 0.2
     low, high = wilson(50, 100, z)
     assert low < 0.5 < high
+
+
+def test_the_check_kernel_draws_the_games_exact_odds() -> None:
+    import numpy as np
+
+    from referee.analysis.compare import compare
+    from referee.analysis.kernel import CheckSampler
+
+    dist = compare("mneme", {"difficulty": 8}).series["plain"]  # 2d6 - 8
+    sampler = CheckSampler(dist)
+    assert sampler.total == 36
+    n = 400_000
+    counts = sampler.counts(n, np.random.default_rng(1), chunk=50_000)
+    assert counts.sum() == n
+    z = z_for(0.999)
+    for outcome, c in zip(sampler.outcomes, counts.tolist(), strict=True):
+        low, high = wilson(c, n, z)
+        assert low <= float(dist.probability(outcome)) <= high
+    big = compare("mongrel", {"tn": 4, "dice": "6", "modes": "over"}).series["6d6 over"]
+    assert CheckSampler(big).draw(10, np.random.default_rng(2)).shape == (10,)

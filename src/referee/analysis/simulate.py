@@ -284,13 +284,15 @@ def simulate(
     progress: bool = False,
     on_batch: Callable[[int], None] | None = None,
     budget: int = SIM_BUDGET,
+    table: Table | None = None,
 ) -> SimResult:
     """Simulate ``model``'s conflict ``runs`` times (or until ``precision`` is met).
 
     ``precision`` is the widest half-width wanted for the win probabilities at
     ``confidence``; unreachable within ``max_runs`` it is refused at once. ``budget``:
     the face combinations a state's step may have to be tabulated (0: every run is
-    resolved directly by the game).
+    resolved directly by the game). ``table`` reuses the states tabulated by an earlier
+    simulation of the same model (the numbers do not change; only the time).
     """
     z = z_for(confidence)
     if runs < 1 or batch < 1:
@@ -313,7 +315,8 @@ def simulate(
     child_steps, child_direct = seq.spawn(2)
     rng = np.random.Generator(np.random.PCG64(child_steps))
     roller = NumpyRoller(np.random.Generator(np.random.PCG64(child_direct)))
-    table = Table(model, budget)
+    if table is None or table.model is not model:
+        table = Table(model, budget)
     fighters = model.fighters
     counts = np.zeros(len(VERDICT_CODES), dtype=np.int64)
     dmg_sum = np.zeros(len(fighters))
