@@ -49,7 +49,8 @@ class CheckSampler(Generic[H]):
         if self._lut is not None:
             kind = np.uint8 if self.total <= 256 else np.uint32
             picks = rng.integers(0, self.total, size=n, dtype=kind)
-            return self._lut[picks]
+            drawn: NDArray[np.int32] = self._lut[picks]
+            return drawn
         assert self._cum is not None
         found = np.searchsorted(self._cum, rng.random(n), side="right")
         return np.minimum(found, len(self.outcomes) - 1).astype(np.int32)
