@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/referee demo
+	$(BIN)/referee serve --demo
 
 test: system lint typecheck pytest
 

@@ -217,8 +217,9 @@ def _game_cli(name: str) -> Any:
     return importlib.import_module(spec_name)
 
 
-GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "analyze")
-"""The command groups beside the core commands: one per game, the live table and the
+GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "serve", "analyze")
+"""The command groups beside the core commands: one per game, the live table,
+``serve`` (the web table, whose FastAPI is imported only when it runs) and the
 designer analysis."""
 
 _registered: set[str] = set()
@@ -233,6 +234,11 @@ def _register(name: str) -> None:
         from referee.cli.table import app as table_app
 
         app.add_typer(table_app, name="table")
+        return
+    if name == "serve":
+        from referee.cli.serve import register
+
+        register(app)
         return
     if name == "analyze":
         from referee.cli.analyze import app as analyze_app

@@ -331,7 +331,7 @@ def odds(
     """The exact odds of an action before it is taken, on what you may know."""
     service = _service(db)
     fields = _fields(service, table, action, pairs)
-    _chosen, dist = service.odds(table, who, action, fields)
+    _chosen, dist, _chance = service.odds(table, who, action, fields)
     print_odds(dist, as_json=as_json)
 
 

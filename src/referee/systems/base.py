@@ -30,6 +30,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.dice.odds import Distribution
@@ -306,7 +307,9 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
                 f"{' or '.join(first.choices)} as {first.actor})"
             )
 
-    def _plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
+    def planned(self, action: Action, state: StateT, options: OptionsT) -> Plan:
+        """:meth:`plan` after the checks every action passes: it is one of this game's
+        actions, and it answers the decision the rules wait for, if any."""
         self.action_name(action)
         self.check_pending(action, state)
         return self.plan(action, state, options)
@@ -314,7 +317,7 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     def resolve(self, action: Action, state: StateT, roller: Roller, options: OptionsT) -> Outcome:
         """Resolve ``action`` with dice from ``roller``; the outcome records exactly the
         rolls it made and whether the faces were entered by hand."""
-        plan = self._plan(action, state, options)
+        plan = self.planned(action, state, options)
         before = len(roller.records)
         outcome = plan.resolve(roller)
         manual = outcome.manual or is_manual(roller)  # a plan may know faces came by hand
@@ -322,13 +325,18 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def odds(self, action: Action, state: StateT, options: OptionsT) -> Distribution[Hashable]:
         """The exact distribution of what :meth:`resolve` reports, from the same plan."""
-        return self._plan(action, state, options).odds()
+        return self.planned(action, state, options).odds()
+
+    def chance(self, action: Action, state: StateT, options: OptionsT) -> Fraction | None:
+        """The exact chance that ``action`` succeeds, where its rules say what success is
+        (``None`` for an action that neither succeeds nor fails, such as the turn order)."""
+        return self.planned(action, state, options).chance()
 
     def dice_for(
         self, action: Action, state: StateT, options: OptionsT
     ) -> tuple[tuple[int, int], ...]:
         """The dice a player at a real table rolls first for ``action``."""
-        return self._plan(action, state, options).dice
+        return self.planned(action, state, options).dice
 
     # -- records -------------------------------------------------------------
 

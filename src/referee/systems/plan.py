@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Generic, TypeAlias, TypeVar
 
 from referee.dice.evaluate import check_faces_for
@@ -274,7 +275,7 @@ class Plan:
     distribution of the same program, so the two cannot drift.
     """
 
-    __slots__ = ("_brute", "_odds", "_resolve", "dice")
+    __slots__ = ("_brute", "_chance", "_odds", "_resolve", "dice")
 
     def __init__(
         self,
@@ -282,28 +283,34 @@ class Plan:
         odds: Callable[[], Distribution[Hashable]],
         brute: Callable[[], Distribution[Hashable]],
         dice: Groups,
+        chance: Callable[[], Fraction] | None = None,
     ) -> None:
         self._resolve, self._odds, self._brute, self.dice = resolve, odds, brute, dice
+        self._chance = chance
 
     @staticmethod
     def of(
         dice: Dice[R],
         finish: Callable[[R, Trace], Outcome],
         view: Callable[[R], Hashable] = _identity,
+        success: Callable[[R], bool] | None = None,
     ) -> Plan:
         """A plan from a dice program: ``finish(result, trace)`` builds the outcome of a
-        roll; the odds are the distribution of ``view(result)``."""
+        roll; the odds are the distribution of ``view(result)``; ``success(result)``, when
+        given, says which results succeed (for :meth:`chance`)."""
 
         def resolve(roller: Roller) -> Outcome:
             trace: list[tuple[int, ...]] = []
             result = dice.sample(roller, trace)
             return finish(result, tuple(trace))
 
+        chance = None if success is None else lambda: dice.odds().probability_where(success)
         return Plan(
             resolve,
             lambda: dice.odds().map(view),
             lambda: dice.brute().map(view),
             dice.first_dice(),
+            chance,
         )
 
     @staticmethod
@@ -311,16 +318,25 @@ class Plan:
         """A plan with nothing to roll: always ``outcome``; its odds are ``value`` for
         certain (the label when no value is given)."""
         certain: Hashable = outcome.label if value is None else value
+        known = None if outcome.success is None else Fraction(int(outcome.success))
         return Plan(
             lambda _roller: outcome,
             lambda: Distribution.constant(certain),
             lambda: Distribution.constant(certain),
             (),
+            None if known is None else lambda: known,
         )
 
     def resolve(self, roller: Roller) -> Outcome:
         """Roll the program and build the outcome."""
         return self._resolve(roller)
+
+    def then(self, after: Callable[[Outcome], Outcome]) -> Plan:
+        """The same plan whose outcome passes through ``after`` (a game adding what every
+        outcome implies, e.g. the decisions the state after it waits for); the odds and
+        the chance stay the same."""
+        inner = self._resolve
+        return Plan(lambda r: after(inner(r)), self._odds, self._brute, self.dice, self._chance)
 
     def odds(self) -> Distribution[Hashable]:
         """The exact distribution of what :meth:`resolve` reports."""
@@ -329,3 +345,21 @@ class Plan:
     def brute(self) -> Distribution[Hashable]:
         """The same distribution by enumerating faces (a test oracle for :meth:`odds`)."""
         return self._brute()
+
+    def chance(self) -> Fraction | None:
+        """The chance of success, when the plan says what succeeds or its odds do (every
+        outcome a true/false or a value with a true/false ``success``); else ``None``."""
+        if self._chance is not None:
+            return self._chance()
+        probs = self.odds().probabilities()
+        flags = [_succeeds(o) for o in probs]
+        if not probs or any(f is None for f in flags):
+            return None
+        return sum((p for p, f in zip(probs.values(), flags, strict=True) if f), Fraction(0))
+
+
+def _succeeds(outcome: object) -> bool | None:
+    if isinstance(outcome, bool):
+        return outcome
+    flag = getattr(outcome, "success", None)
+    return flag if isinstance(flag, bool) else None

@@ -28,6 +28,20 @@ MAX_TEXT = 10_000
 """No text field of a record loaded from untrusted input may be longer than this."""
 
 
+_ADAPTERS: dict[Any, Any] = {}
+
+
+def _adapter(cls: Any) -> Any:
+    """pydantic's validator for a record type, built once per type (building one costs
+    milliseconds: a live table loads actions and outcomes on every command)."""
+    found = _ADAPTERS.get(cls)
+    if found is None:
+        from pydantic import TypeAdapter
+
+        found = _ADAPTERS[cls] = TypeAdapter(cls)
+    return found
+
+
 def _loc(loc: Sequence[Any]) -> str:
     return ".".join(str(p) for p in loc) or "(root)"
 
@@ -40,7 +54,7 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
     defines ``SCHEMA_VERSION`` and ``migrate(data, version)``, older records
     (``"schema"`` key) are migrated first.
     """
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import ValidationError
 
     if isinstance(data, Mapping):
         data = dict(data)
@@ -52,7 +66,7 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
                 raise InvalidSheet([Problem(rule, "schema", "unsupported schema version", version)])
             data = migrate(data, version)
     unknown = _unknown_keys(cls, data, (), rule) if is_dataclass(cls) else []
-    adapter: Any = TypeAdapter(cls)
+    adapter = _adapter(cls)
     try:
         record: T = adapter.validate_python(data)
     except ValidationError as e:
@@ -103,7 +117,6 @@ def _nested(hint: Any, value: Any, path: tuple[Any, ...]) -> list[tuple[Any, tup
 
 def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list[Problem]:
     """Keys in ``data`` that no field of the dataclass ``cls`` (or nested ones) accepts."""
-    import typing
 
     if not isinstance(data, Mapping):
         return []
@@ -112,7 +125,7 @@ def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list
         Problem(rule, _loc((*path, k)), "unknown field", data[k]) for k in data if k not in names
     ]
     try:
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
     except Exception:  # unresolved forward references: skip the nested check
         return problems
     for name in (k for k in data if k in names):  # data order: problems in a stable order
@@ -123,9 +136,7 @@ def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list
 
 def dump_record(record: Any) -> dict[str, Any]:
     """A JSON-ready dict of a dataclass record, with ``"schema"`` when versioned."""
-    from pydantic import TypeAdapter
-
-    data: dict[str, Any] = TypeAdapter(type(record)).dump_python(record, mode="json")
+    data: dict[str, Any] = _adapter(type(record)).dump_python(record, mode="json")
     version = getattr(type(record), "SCHEMA_VERSION", None)
     if version is not None:
         data = {"schema": version, **data}

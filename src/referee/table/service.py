@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from fractions import Fraction
 from typing import Any, Final, cast
 
 from referee.dice.odds import Distribution
@@ -133,6 +134,7 @@ class TableService:
         self._subscribers: dict[str, list[Callable[[Event], None]]] = {}
         self._published: dict[str, int] = {}
         self._lock = threading.RLock()
+        self._writers: dict[str, threading.Lock] = {}
 
     # -- reading ---------------------------------------------------------------
 
@@ -243,14 +245,18 @@ class TableService:
 
     def odds(
         self, ref: str, by: str, action: str, fields: JSONValue
-    ) -> tuple[Action, Distribution[Hashable]]:
-        """The exact odds of an action before it is taken, on what ``by`` may know."""
+    ) -> tuple[Action, Distribution[Hashable], Fraction | None]:
+        """The exact odds of an action before it is taken, on what ``by`` may know: the
+        action, the distribution of what it reports, and its chance of success (``None``
+        where the game's rules give the action no success or failure)."""
         seen = self.view(ref, by)
         role = seen.role_of(by)
-        chosen = seen.ruleset.load_action(action, fields)
+        rules = seen.ruleset
+        chosen = rules.load_action(action, fields)
         if role == "player":
             self._may_act(seen, by, chosen)
-        return chosen, seen.ruleset.odds(chosen, seen.state, seen.options)
+        plan = rules.planned(chosen, seen.state, seen.options)
+        return chosen, plan.odds(), plan.chance()
 
     # -- subscribers -----------------------------------------------------------
 
@@ -321,8 +327,24 @@ class TableService:
 
     # -- writing ---------------------------------------------------------------
 
+    def _writer(self, tid: str) -> threading.Lock:
+        """The lock this process's writers of one table take turns with (added for the web
+        table, where many requests write one table at once): they queue instead of racing
+        for the same seq and retrying. Writers in other processes still race optimistically."""
+        with self._lock:
+            lock = self._writers.get(tid)
+            if lock is None:
+                lock = self._writers[tid] = threading.Lock()
+            return lock
+
     def _command(self, ref: str, by: str | None, build: Build, expect: int | None = None) -> Done:
         tid = self.table(ref).id
+        with self._writer(tid):
+            return self._attempts(ref, tid, by, build, expect)
+
+    def _attempts(
+        self, ref: str, tid: str, by: str | None, build: Build, expect: int | None
+    ) -> Done:
         for attempt in range(RETRIES):
             if attempt:
                 time.sleep(random.uniform(0, min(0.25, 0.002 * 2 ** min(attempt, 8))))

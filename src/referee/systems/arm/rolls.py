@@ -192,13 +192,17 @@ def held(check: Check, plus: int, minus: int, state: State) -> Outcome:
 def check_plan(check: Check, state: State, options: Options) -> Plan:
     """The plan of a check in its push mode (see the module text)."""
     mode = _mode(check, options)
+
+    def stands(r: Roll) -> bool:  # the chance of success counts the roll as it stands
+        return not check.failed(r[0])
+
     if mode == "always":
 
         def always(result: Roll, trace: Trace) -> Outcome:
             f = trace[0]
             return finished(check, Rolled(f[0], f[1], f[2]), f, state)
 
-        return Plan.of(pushed_dice(), always, lambda r: Pushed(check.view(r[0]), r[1]))
+        return Plan.of(pushed_dice(), always, lambda r: Pushed(check.view(r[0]), r[1]), stands)
     if mode == "if-needed":
 
         def if_needed(result: Roll, trace: Trace) -> Outcome:
@@ -208,7 +212,7 @@ def check_plan(check: Check, state: State, options: Options) -> Plan:
             return finished(check, rolled, f + extra, state)
 
         dice = if_needed_dice(needs_push(check.failed, options))
-        return Plan.of(dice, if_needed, lambda r: Pushed(check.view(r[0]), r[1]))
+        return Plan.of(dice, if_needed, lambda r: Pushed(check.view(r[0]), r[1]), stands)
     offer = check.failed if options.push_offer == "failure" else (lambda _roll: True)
 
     def plain(result: Roll, trace: Trace) -> Outcome:
@@ -217,7 +221,7 @@ def check_plan(check: Check, state: State, options: Options) -> Plan:
             return held(check, f[0], f[1], state)
         return finished(check, Rolled(f[0], f[1]), f, state)
 
-    return Plan.of(plain_dice(), plain, lambda r: check.view(r[0]))
+    return Plan.of(plain_dice(), plain, lambda r: check.view(r[0]), stands)
 
 
 def settle_plan(check: Check, record: HeldRoll, push: bool, state: State, options: Options) -> Plan:
@@ -243,4 +247,9 @@ def settle_plan(check: Check, record: HeldRoll, push: bool, state: State, option
         return done(finished(check, rolled, trace[0], state))
 
     dice: Dice[Roll] = push_die()
-    return Plan.of(dice, pushed, lambda r: Pushed(check.view(value + r[0]), r[1]))
+    return Plan.of(
+        dice,
+        pushed,
+        lambda r: Pushed(check.view(value + r[0]), r[1]),
+        lambda r: not check.failed(value + r[0]),
+    )

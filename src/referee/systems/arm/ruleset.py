@@ -223,8 +223,7 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 def _with_pending(inner: Plan, state: State) -> Plan:
     """``inner`` whose outcomes also set ``pending`` to what the state after them waits for."""
 
-    def resolve(roller: Any) -> Outcome:
-        outcome = inner.resolve(roller)
+    def settle(outcome: Outcome) -> Outcome:
         after = apply_changes(state, outcome.changes)
         wanted = decisions(after.attacks, after.held)
         if wanted == after.pending:
@@ -232,7 +231,7 @@ def _with_pending(inner: Plan, state: State) -> Plan:
         change = Change(TABLE, "pending", value=jsonable(wanted), reason="what the rules wait for")
         return replace(outcome, changes=(*outcome.changes, change))
 
-    return Plan(resolve, inner.odds, inner.brute, inner.dice)
+    return inner.then(settle)
 
 
 RULESET = ArmRuleset()

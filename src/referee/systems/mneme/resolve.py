@@ -113,7 +113,9 @@ def plan_fast(procedure: Procedure[int, int], finish: Callable[[int, Trace], Out
         return cast("Distribution[Hashable]", Dice.of(procedure).brute())
 
     odds = cast("Callable[[], Distribution[Hashable]]", procedure.odds)
-    return Plan(resolve, odds, brute, procedure.groups)
+    return Plan(  # an Effect of 0 or more is a success (ch. 2)
+        resolve, odds, brute, procedure.groups, lambda: procedure.odds().at_least(0)
+    )
 
 
 def _allow_costly(check: CheckInputs, options: Options) -> None:

@@ -1,0 +1,311 @@
+"""Benchmark of the web table's live fan-out: 50 WebSocket clients on one table.
+
+Run: ``python bench/bench_web.py [--quick] [--db URL]``. Writes its section of
+bench/RESULTS.md between ``<!-- web -->`` markers (appended if absent). One
+``referee serve`` process on 127.0.0.1 (a temporary SQLite file unless
+``--db``), the clients and the load in this process; everything is bounded
+in count and time and stops by itself.
+
+* **fan-out latency**: 50 participants each hold a WebSocket on one table
+  while the referee's commands (a Mnemonic check, resolved, folded and
+  appended) arrive at 200/s, open loop. For each command: the time from
+  sending it to the moment the *last* of the 50 clients has received its
+  event, p50 and p99 (target p99 <= 50 ms). Measured from the send, so it
+  includes the command's own processing (an upper bound of "accepted ->
+  received"); the command's own round trip is reported beside it.
+* **throughput**: with the 50 clients still connected, 16 senders send as
+  fast as the server answers for a few seconds: commands/s one server process
+  sustains, every event delivered to every client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+RESULTS = Path(__file__).with_name("RESULTS.md")
+START, END = "<!-- web -->", "<!-- /web -->"
+SEQ = re.compile(r'"seq":(\d+)')
+CLIENTS = int(__import__("os").environ.get("BENCH_CLIENTS", "50"))
+RATE = 200
+CALM = 40
+SENDERS = 16
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    referee = Path(sys.executable).parent / "referee"
+    main = "import sys; from referee.cli.main import run; sys.exit(run(sys.argv[1:]))"
+    command = [str(referee)] if referee.exists() else [sys.executable, "-c", main]
+    proc = subprocess.Popen(
+        [*command, "serve", "--port", str(port), "--db", db, "--log-level", "warning"],
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit(f"the server did not start: {log.read_text()}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU a process has used (Linux)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+class Clients:
+    """The 50 WebSocket clients: when each received each seq."""
+
+    def __init__(self, base: str, tid: str, tokens: list[str]) -> None:
+        self.url = f"{base.replace('http', 'ws')}/ws/tables/{tid}"
+        self.tokens = tokens
+        self.received: list[dict[int, float]] = [{} for _ in tokens]
+        self.tasks: list[asyncio.Task[None]] = []
+        self.ready = 0
+
+    async def _run(self, i: int, after: int, ready: asyncio.Event) -> None:
+        headers = {"authorization": f"Bearer {self.tokens[i]}"}
+        got = self.received[i]
+        async with websockets.connect(
+            f"{self.url}?after={after}", additional_headers=headers, max_size=2**20
+        ) as ws:
+            async for text in ws:
+                now = time.perf_counter()
+                assert isinstance(text, str)
+                if text.startswith('{"type":"live"'):
+                    self.ready += 1
+                    if self.ready == len(self.tokens):
+                        ready.set()
+                    continue
+                m = SEQ.search(text)
+                if m and text.startswith('{"type":"event"'):
+                    got.setdefault(int(m.group(1)), now)
+
+    async def start(self, after: int) -> None:
+        ready = asyncio.Event()
+        self.tasks = [
+            asyncio.create_task(self._run(i, after, ready)) for i in range(len(self.tokens))
+        ]
+        await asyncio.wait_for(ready.wait(), 60)
+
+    async def wait_for(self, seqs: set[int], timeout: float) -> bool:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if all(seqs <= got.keys() for got in self.received):
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    async def stop(self) -> None:
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def run(base: str, commands: int, burst_seconds: float) -> dict[str, Any]:
+    async with httpx.AsyncClient(
+        base_url=base, timeout=30, limits=httpx.Limits(max_connections=64)
+    ) as http:
+        made = (
+            await http.post(
+                "/api/tables", json={"game": "mnemonic", "name": "bench", "referee": "Ron"}
+            )
+        ).json()
+        tid = made["table"]["id"]
+        ron = {"authorization": f"Bearer {made['token']}"}
+        tokens = []
+        for i in range(CLIENTS):
+            r = await http.post(
+                f"/api/tables/{tid}/invites", json={"name": f"P{i:02d}"}, headers=ron
+            )
+            tokens.append(r.json()["token"])
+        head = (await http.get(f"/api/tables/{tid}", headers=ron)).json()["seq"]
+        clients = Clients(base, tid, tokens)
+        await clients.start(head)
+        body = {"action": "check", "fields": {"aptitude": 7}}
+
+        errors = 0
+
+        async def open_loop(rate: float, count: int) -> dict[str, float]:
+            """``count`` commands at ``rate``/s whatever the answers; latency per command."""
+            nonlocal errors
+            sent: dict[int, float] = {}
+            round_trips: list[float] = []
+
+            async def one(at: float) -> None:
+                nonlocal errors
+                await asyncio.sleep(max(0.0, at - time.perf_counter()))
+                t0 = time.perf_counter()
+                r = await http.post(f"/api/tables/{tid}/actions", json=body, headers=ron)
+                if r.status_code != 201:
+                    errors += 1
+                    return
+                round_trips.append(time.perf_counter() - t0)
+                sent[r.json()["seq"]] = t0
+
+            start = time.perf_counter() + 0.2
+            await asyncio.gather(*(one(start + i / rate) for i in range(count)))
+            elapsed = time.perf_counter() - start
+            complete = await clients.wait_for(set(sent), 60)
+            latencies = [
+                max(got[seq] for got in clients.received) - t0
+                for seq, t0 in sent.items()
+                if all(seq in got for got in clients.received)
+            ]
+            return {
+                "commands": len(sent),
+                "rate": rate,
+                "answered": len(sent) / elapsed,
+                "p50": pct(latencies, 0.50) * 1000,
+                "p99": pct(latencies, 0.99) * 1000,
+                "max": max(latencies) * 1000,
+                "rtt50": statistics.median(round_trips) * 1000,
+                "complete": float(complete and len(latencies) == len(sent)),
+            }
+
+        # 1. the issue's load: RATE commands/s, open loop
+        target = await open_loop(RATE, commands)
+        # 2. below saturation: what the fan-out itself costs
+        calm = await open_loop(CALM, max(100, commands // 4))
+
+        # 2. closed loop: as fast as one server process answers
+        done = 0
+        stop_at = time.perf_counter() + burst_seconds
+        burst_seqs: set[int] = set()
+
+        async def sender() -> None:
+            nonlocal done, errors
+            while time.perf_counter() < stop_at:
+                r = await http.post(f"/api/tables/{tid}/actions", json=body, headers=ron)
+                if r.status_code == 201:
+                    done += 1
+                    burst_seqs.add(r.json()["seq"])
+                else:
+                    errors += 1
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(sender() for _ in range(SENDERS)))
+        burst = time.perf_counter() - t0
+        delivered = await clients.wait_for(burst_seqs, 60)
+        drained = time.perf_counter() - t0
+        await clients.stop()
+    return {
+        "target": target,
+        "calm": calm,
+        "throughput": done / burst,
+        "total": target["commands"] + calm["commands"] + done,
+        "delivered_rate": done / drained,
+        "burst_complete": float(delivered),
+        "errors": errors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("--db", help="a database URL (default: a temporary SQLite file)")
+    args = parser.parse_args()
+    commands, burst = (200, 2.0) if args.quick else (1000, 5.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        port = free_port()
+        server = start_server(db, port, Path(tmp) / "server.log")
+        load = float(Path("/proc/loadavg").read_text().split()[0])
+        before = cpu_seconds(server.pid)
+        try:
+            r = asyncio.run(run(f"http://127.0.0.1:{port}", commands, burst))
+            r["cpu_ms"] = (cpu_seconds(server.pid) - before) / r["total"] * 1000
+            r["load"] = load
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    kind = "PostgreSQL" if args.db and args.db.startswith("postgres") else "SQLite (WAL, FULL)"
+    t, c = r["target"], r["calm"]
+    met = "yes" if t["p99"] <= 50 and t["complete"] else "no"
+
+    def rows(label: str, m: dict[str, float]) -> list[str]:
+        return [
+            f"| {label}: commands sent / answered per s | {m['commands']:,.0f} at "
+            f"{m['rate']:.0f}/s / {m['answered']:.0f}/s | - | - |",
+            f"| {label}: sent -> last of {CLIENTS} received, p50 (ms) | {m['p50']:.1f} | - | - |",
+            f"| {label}: sent -> last of {CLIENTS} received, p99 (ms) | {m['p99']:.1f} | "
+            + (f"<= 50 | {met} |" if m is t else "- | - |"),
+            f"| {label}: max (ms) / the command's own round trip p50 (ms) | {m['max']:.1f} / "
+            f"{m['rtt50']:.1f} | - | - |",
+            f"| {label}: every event reached every client | "
+            f"{'yes' if m['complete'] else 'NO'} | yes | {'yes' if m['complete'] else 'no'} |",
+        ]
+
+    lines = [
+        START,
+        f"## Web table fan-out (measured {time.strftime('%Y-%m-%d')}, `python bench/bench_web.py`)",
+        "",
+        f"One `referee serve` process on 127.0.0.1 ({kind}); {CLIENTS} WebSocket clients, each",
+        "a participant of one table, and the load, in one other process. Commands are the",
+        "referee's Mnemonic checks (authorized, resolved, folded, appended durably, pushed to",
+        "every client redacted for them). Latency: from sending a command to the moment the",
+        "last of the clients has its event (so it includes the command's own processing).",
+        f"Machine: 2 cores shared with other work (load average {r['load']:.1f} at the start).",
+        "",
+        "| measure | value | target | met |",
+        "|---|---|---|---|",
+        *rows(f"{RATE}/s", t),
+        *rows(f"{CALM}/s", c),
+        f"| commands/s one server process sustains ({SENDERS} senders, {CLIENTS} clients) "
+        f"| {r['throughput']:,.0f} | - | - |",
+        f"| ... every one delivered to every client | "
+        f"{'yes' if r['burst_complete'] else 'NO'} | yes | - |",
+        f"| server CPU per command, all phases (ms) | {r['cpu_ms']:.1f} | - | - |",
+        f"| errors | {r['errors']:.0f} | 0 | {'yes' if not r['errors'] else 'no'} |",
+        END,
+    ]
+    section = "\n".join(lines)
+    print(section)
+    if not args.quick:
+        text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
+        if START in text and END in text:
+            head, rest = text.split(START, 1)
+            _old, tail = rest.split(END, 1)
+            text = head + section + tail
+        else:
+            text = text.rstrip() + "\n\n" + section + "\n"
+        RESULTS.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

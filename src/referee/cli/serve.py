@@ -1,0 +1,96 @@
+"""``referee serve``: the web table on a database (FastAPI under uvicorn).
+
+FastAPI and uvicorn are imported only when the command runs, so other
+commands (``referee odds``) start without them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+DB_OPTION: Any = typer.Option(
+    None,
+    "--db",
+    help="Database URL (sqlite:///FILE or postgresql://...); default: REFEREE_DATABASE_URL, "
+    "else a SQLite file in your data directory.",
+    envvar="REFEREE_DATABASE_URL",
+)
+
+ORIGIN_OPTION: Any = typer.Option(
+    None,
+    "--origin",
+    help="A public origin the pages are served from behind a proxy that rewrites Host "
+    "(e.g. https://table.example.org); repeatable.",
+)
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="The TCP port."),
+    db: str | None = DB_OPTION,
+    demo: bool = typer.Option(
+        False, "--demo", help="Create one demo table per game (if absent) and print its links."
+    ),
+    origin: list[str] | None = ORIGIN_OPTION,
+    forwarded_allow_ips: str = typer.Option(
+        "127.0.0.1",
+        "--forwarded-allow-ips",
+        help="Proxies trusted to set X-Forwarded-Proto/For (comma-separated, or *).",
+    ),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level."),
+) -> None:
+    """Serve the web table: pages, the JSON API (/docs) and live WebSockets."""
+    import uvicorn
+
+    from referee.cli.common import handle_errors
+    from referee.table.service import TableService
+    from referee.table.store import Store
+    from referee.table.tokens import Tokens
+    from referee.web import create_app
+
+    @handle_errors
+    def build() -> Any:
+        service = TableService(Store(db))
+        tokens = Tokens(service.store)
+        if demo:
+            _print_demo(service, tokens, host, port)
+        return create_app(service, tokens=tokens, trusted_origins=origin or ())
+
+    app = build()
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    typer.echo(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # compressing each frame per socket cost more than it saved
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+        log_level=log_level,
+    )
+
+
+def _print_demo(service: Any, tokens: Any, host: str, port: int) -> None:
+    from referee.web.demo import demo_tables
+
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    tables, skipped = demo_tables(service, tokens)
+    for t in tables:
+        state = "created" if t.created else "kept"
+        typer.echo(f"\n{t.title}: table {t.name} ({state})")
+        for who, token in t.tokens.items():
+            label = "referee" if who == "Referee" else f"player {who}"
+            typer.echo(f"  {label:12} {base}/join/{token}")
+    for note in skipped:
+        typer.echo(f"\n(no demo table for {note})")
+    if tables:
+        typer.echo("\nOpen the referee's link first; each player's link in another browser.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to the ``referee`` command."""
+    app.command("serve")(serve)

@@ -1,0 +1,163 @@
+"""Capability tokens: the secret links that let a browser act as one participant of a table.
+
+A token is 32 random bytes from :mod:`secrets` (URL-safe text). The database
+keeps only its SHA-256, so a copy of the database gives nobody a way in. Each
+token names a table and a participant; what that participant may do is the
+table's business (their role in the log), so a referee who demotes a player
+changes what the player's link allows. A token is revoked by marking it; a
+revoked token opens nothing.
+
+Stored in the ``tokens`` table (Alembic revision 0002) of the same database
+as the tables, through the store's engines, so every server process sharing
+a PostgreSQL database honours the same links.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    ForeignKey,
+    Row,
+    String,
+    Table,
+    insert,
+    select,
+    update,
+)
+
+from referee.table.store import Store, metadata
+
+TOKEN_BYTES = 32
+"""Random bytes in a token (256 bits)."""
+
+MAX_TOKEN_TEXT = 128
+"""A presented token longer than this is refused without hashing it."""
+
+tokens_t = Table(
+    "tokens",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("hash", String(64), nullable=False, unique=True),
+    Column("table_id", String(40), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("name", String(200), nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("revoked", String(40), nullable=True),
+)
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a token opens: participant ``name`` at table ``table_id``.
+
+    ``id`` is the token's public handle (to list and revoke it; it reveals
+    nothing of the secret); ``kind`` says how it was made (``referee`` at the
+    table's creation, ``invite`` by a referee, ``demo`` by ``referee serve --demo``).
+    """
+
+    id: str
+    table_id: str
+    name: str
+    kind: str
+    created: str
+    revoked: str | None = None
+
+
+def digest(token: str) -> str:
+    """The stored form of a token: SHA-256 hex of its text."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Tokens:
+    """The tokens of one database (the store's engines and schema)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def issue(self, table_id: str, name: str, kind: str = "invite") -> tuple[str, Grant]:
+        """A new token for participant ``name``: ``(secret text, grant)``. The secret is
+        returned once and never stored."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        grant = Grant(
+            id="k" + secrets.token_hex(6),
+            table_id=table_id,
+            name=name,
+            kind=kind,
+            created=datetime.now(UTC).isoformat(timespec="microseconds"),
+        )
+        with self.store.writer.begin() as conn:
+            conn.execute(insert(tokens_t).values(hash=digest(token), **grant.__dict__))
+        return token, grant
+
+    def check(self, token: str) -> Grant | None:
+        """The grant of a live token; ``None`` for an unknown, malformed or revoked one."""
+        if not token or len(token) > MAX_TOKEN_TEXT:
+            return None
+        with self.store.reader.begin() as conn:
+            row = conn.execute(select(tokens_t).where(tokens_t.c.hash == digest(token))).first()
+        if row is None or row.revoked is not None:
+            return None
+        return _grant(row)
+
+    def list(self, table_id: str) -> list[Grant]:
+        """Every token of a table, revoked ones included, oldest first."""
+        with self.store.reader.begin() as conn:
+            rows = conn.execute(
+                select(tokens_t)
+                .where(tokens_t.c.table_id == table_id)
+                .order_by(tokens_t.c.created, tokens_t.c.id)
+            )
+            return [_grant(r) for r in rows]
+
+    def revoke(self, table_id: str, token_id: str) -> bool:
+        """Revoke one token of a table; False if the table has no such live token."""
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        with self.store.writer.begin() as conn:
+            done = conn.execute(
+                update(tokens_t)
+                .where(
+                    tokens_t.c.table_id == table_id,
+                    tokens_t.c.id == token_id,
+                    tokens_t.c.revoked.is_(None),
+                )
+                .values(revoked=stamp)
+            )
+        return bool(done.rowcount)
+
+    def revoke_kind(self, table_id: str, kind: str) -> int:
+        """Revoke every live token of one kind at a table (how many)."""
+        return self._revoke_where(table_id, tokens_t.c.kind == kind)
+
+    def revoke_name(self, table_id: str, name: str) -> int:
+        """Revoke every live token of one participant (who left the table); how many."""
+        return self._revoke_where(table_id, tokens_t.c.name == name)
+
+    def _revoke_where(self, table_id: str, clause: ColumnElement[bool]) -> int:
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        with self.store.writer.begin() as conn:
+            done = conn.execute(
+                update(tokens_t)
+                .where(tokens_t.c.table_id == table_id, clause, tokens_t.c.revoked.is_(None))
+                .values(revoked=stamp)
+            )
+        return int(done.rowcount)
+
+
+def _grant(row: Row[Any]) -> Grant:
+    m = row._mapping
+    revoked = m["revoked"]
+    return Grant(
+        id=str(m["id"]),
+        table_id=str(m["table_id"]),
+        name=str(m["name"]),
+        kind=str(m["kind"]),
+        created=str(m["created"]),
+        revoked=None if revoked is None else str(revoked),
+    )

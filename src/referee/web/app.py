@@ -1,0 +1,332 @@
+"""The web table's application: :func:`create_app` wires the service to HTTP and WebSockets.
+
+The edges hold no rules. Every request is translated into one
+:class:`~referee.table.service.TableService` call made as the participant
+its token names (the service authorizes it again), and every answer is
+turned into HTML or JSON. What the pieces do:
+
+* :mod:`referee.web.api` - the JSON API (documented at ``/docs``);
+* :mod:`referee.web.pages` - the server-rendered pages and their fragments;
+* :mod:`referee.web.live` - the WebSocket fan-out;
+* :mod:`referee.web.auth` - tokens, cookies and origin checks.
+
+Bad input never reaches a traceback: every error the rules raise becomes a
+4xx answer with a message (JSON for the API, a page for a browser), and
+request bodies are bounded before anything parses them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from referee.errors import InvalidSheet, RulesError
+from referee.systems.base import problem_data
+from referee.table.events import LogError
+from referee.table.service import Forbidden, StaleTable, TableService
+from referee.table.store import StoreError
+from referee.table.tokens import Tokens
+from referee.web.auth import same_origin
+from referee.web.live import Hub
+from referee.web.render import Renderer
+
+log = logging.getLogger("referee.web")
+
+MAX_BODY: Final = 512 * 1024
+"""The largest request body (bytes) but for an import."""
+
+MAX_IMPORT: Final = 32 * 1024 * 1024
+"""The largest import (an exported table as JSON), in bytes."""
+
+IMPORT_PATH: Final = "/api/import"
+
+SECURITY_HEADERS: Final = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+
+@dataclass
+class Web:
+    """What every route needs: the service, the tokens, the live hub and the templates."""
+
+    service: TableService
+    tokens: Tokens
+    hub: Hub
+    renderer: Renderer
+    trusted_origins: frozenset[str]
+
+    def origin_ok(self, request: Request | WebSocket) -> bool:
+        """True if the request came from a page of this site."""
+        return same_origin(request.headers, self.trusted_origins)
+
+
+def web_of(request: Request | WebSocket) -> Web:
+    """The :class:`Web` of the app serving ``request``."""
+    found: Web = request.app.state.web
+    return found
+
+
+# ---------------------------------------------------------------------------
+# errors
+
+
+class WebError(Exception):
+    """A refusal the web layer itself makes (no token, wrong table...)."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def status_of(error: RulesError) -> int:
+    """The HTTP status for an error the rules or the store raised."""
+    if isinstance(error, Forbidden):
+        return 403
+    if isinstance(error, StaleTable):
+        return 409
+    if isinstance(error, StoreError) and str(error).startswith("no table"):
+        return 404
+    if isinstance(error, StoreError) and "already exists" in str(error):
+        return 409
+    if isinstance(error, StoreError):
+        return 503
+    return 422
+
+
+def _wants_html(request: Request) -> bool:
+    path = request.url.path
+    if path.startswith("/api/") or path.startswith("/docs") or path == "/openapi.json":
+        return False
+    if path.startswith("/t/") and path.count("/") > 2:  # fragments answer JSON
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+def error_response(request: Request, status: int, detail: str, **extra: Any) -> Response:
+    """A 4xx answer: JSON ``{"detail": ..., ...}``, or a page for a browser."""
+    if _wants_html(request):
+        html = web_of(request).renderer.page("error.html", status=status, detail=detail)
+        return HTMLResponse(html, status_code=status)
+    return JSONResponse({"detail": detail, **extra}, status_code=status)
+
+
+def _install_errors(app: FastAPI) -> None:
+    async def rules(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RulesError)
+        extra: dict[str, Any] = {}
+        if isinstance(exc, InvalidSheet):
+            extra["problems"] = [problem_data(p) for p in exc.problems]
+        if isinstance(exc, LogError):
+            extra["seq"] = exc.seq
+        return error_response(request, status_of(exc), str(exc), **extra)
+
+    async def web_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WebError)
+        return error_response(request, exc.status, exc.detail)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+        return error_response(request, exc.status_code, detail)
+
+    async def invalid(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        problems = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            problems.append({"field": loc or "(body)", "message": str(err.get("msg", ""))})
+        text = "; ".join(f"{p['field']}: {p['message']}" for p in problems) or "invalid request"
+        return error_response(request, 422, text, problems=problems)
+
+    async def too_deep(request: Request, exc: Exception) -> Response:
+        return error_response(request, 400, "the JSON is nested too deeply")
+
+    async def crashed(request: Request, exc: Exception) -> Response:
+        log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+        return error_response(request, 500, "internal error (the server's log has the details)")
+
+    app.add_exception_handler(RulesError, rules)
+    app.add_exception_handler(WebError, web_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(RecursionError, too_deep)
+    app.add_exception_handler(Exception, crashed)
+
+
+# ---------------------------------------------------------------------------
+# middleware
+
+
+class Guard:
+    """Bound every request body, and add the security headers to every answer.
+
+    A body over the bound (by its ``Content-Length`` or, when chunked, as it
+    arrives) gets 413 before the application sees any of it.
+    """
+
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, max_import: int = MAX_IMPORT):
+        self.app = app
+        self.max_body = max_body
+        self.max_import = max_import
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.max_import if scope["path"] == IMPORT_PATH else self.max_body
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                for k, v in SECURITY_HEADERS.items():
+                    if k.encode() not in present:
+                        headers.append((k.encode(), v.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        declared = None
+        for k, v in scope.get("headers", []):
+            if k == b"content-length":
+                try:
+                    declared = int(v)
+                except ValueError:
+                    await _refuse(send_with_headers, 400, "a bad Content-Length")
+                    return
+        if declared is not None and declared > limit:
+            await _refuse(send_with_headers, 413, f"the request body is over {limit:,} bytes")
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS") or declared is not None:
+            await self.app(scope, receive, send_with_headers)
+            return
+        # a chunked body: read it whole (bounded), then hand it on
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            body = message.get("body", b"")
+            size += len(body)
+            if size > limit:
+                await _refuse(send_with_headers, 413, f"the request body is over {limit:,} bytes")
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send_with_headers)
+
+
+async def _refuse(send: Callable[[Message], Any], status: int, detail: str) -> None:
+    import json
+
+    body = json.dumps({"detail": detail}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+# ---------------------------------------------------------------------------
+# the app
+
+
+def create_app(
+    service: TableService,
+    *,
+    tokens: Tokens | None = None,
+    trusted_origins: Collection[str] = (),
+    watch: bool = True,
+    max_body: int = MAX_BODY,
+    max_import: int = MAX_IMPORT,
+) -> FastAPI:
+    """The web table over ``service`` (see the module text).
+
+    ``trusted_origins`` are origins besides the request's own host that may send
+    state-changing requests (the public address behind a reverse proxy that
+    rewrites ``Host``). ``watch`` starts the service's fan-out of other
+    processes' appends (PostgreSQL LISTEN/NOTIFY, SQLite polling) for the app's
+    lifetime.
+    """
+    renderer = Renderer()
+    hub = Hub(service, renderer.entry)
+    state = Web(
+        service=service,
+        tokens=tokens or Tokens(service.store),
+        hub=hub,
+        renderer=renderer,
+        trusted_origins=frozenset(o.rstrip("/") for o in trusted_origins),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        import asyncio
+
+        hub.bind(asyncio.get_running_loop())
+        stop = service.watch() if watch else None
+        try:
+            yield
+        finally:
+            if stop is not None:
+                stop()
+
+    app = FastAPI(
+        title="referee web table",
+        version="1",
+        summary="A live table for Mnemonic, Mongrel, Mneme CE and ARM: the JSON API.",
+        description=(
+            "Every call acts as the participant whose capability token it presents: "
+            "`Authorization: Bearer TOKEN` (or the browser's session cookie, set by an "
+            'invite link `/join/TOKEN`). Errors answer `{"detail": message}` with a 4xx '
+            "status; invalid sheets and actions add `problems`, every broken rule named."
+        ),
+        lifespan=lifespan,
+        redoc_url=None,
+    )
+    app.state.web = state
+    _install_errors(app)
+    app.add_middleware(Guard, max_body=max_body, max_import=max_import)
+    app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
+
+    from referee.web.api import router as api_router
+    from referee.web.pages import router as page_router
+
+    app.include_router(api_router)
+    app.include_router(page_router)
+    return app

@@ -1,0 +1,292 @@
+"""Live updates: every table's new events pushed to its browsers, redacted per viewer.
+
+One :class:`Hub` per server process. A browser's WebSocket becomes a
+:class:`Connection` of one table and one participant. The hub subscribes to
+the service for each table that has connections; the service calls it from
+whichever thread appended the event (a request of this process, or the watch
+thread that hears PostgreSQL's NOTIFY from another process), always in seq
+order and once each, and the hub hands the event to the event loop.
+
+A connection that (re)connects says the last seq it saw. It is registered
+*before* the missed events are read, so an event appended meanwhile is both
+read and buffered; seqs already sent are skipped, so the browser gets every
+event after its seq exactly once, in order: no gap, no duplicate.
+
+Redaction happens here per viewer (:func:`referee.table.service.redact`), and
+each distinct redacted form is serialised once per event, however many
+browsers receive it. A browser that falls too far behind is closed and
+reconnects from its last seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from referee.systems.base import JSONObject
+from referee.table.events import Event
+from referee.table.service import TableService, redact
+from referee.table.state import Viewer, can_see
+
+log = logging.getLogger("referee.web")
+
+MAX_QUEUE: Final = 5000
+"""Messages a connection may have waiting; past this it is closed (it reconnects)."""
+
+CATCH_UP_PAGE: Final = 500
+"""Missed events are read in pages of this many."""
+
+MAX_CLIENT_MESSAGE: Final = 4096
+"""The largest message a browser may send (characters)."""
+
+CLOSE_BEHIND: Final = 4008
+CLOSE_LEFT: Final = 4003
+
+Render = Callable[[JSONObject], str]
+
+
+def _dump(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+"""A redacted event -> its log entry as HTML."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One browser's WebSocket on one table, as one participant."""
+
+    ws: WebSocket
+    table_id: str
+    viewer: Viewer
+    last: int
+    catching_up: bool = True
+    buffer: list[Event] = field(default_factory=list)
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    closed: bool = False
+    close_code: int | None = None
+
+    def put(self, message: str) -> None:
+        """Queue one message (or close the connection if it is too far behind)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.end(CLOSE_BEHIND)
+            return
+        self.queue.put_nowait(message)
+
+    def end(self, code: int | None = None) -> None:
+        """Stop sending after what is queued (and close with ``code``)."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+
+class Hub:
+    """The live connections of one server process (see the module text)."""
+
+    def __init__(self, service: TableService, render: Render) -> None:
+        self.service = service
+        self.render = render
+        self.tables: dict[str, set[Connection]] = {}
+        self._cancel: dict[str, Callable[[], None]] = {}
+        self._ready: dict[str, asyncio.Event] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the hub's connections live on."""
+        self._loop = loop
+
+    @property
+    def connections(self) -> int:
+        """How many browsers are connected."""
+        return sum(len(c) for c in self.tables.values())
+
+    # -- messages ----------------------------------------------------------
+
+    def message(
+        self, event: Event, viewer: Viewer, revealed: frozenset[int], kind: str = "event"
+    ) -> str:
+        """The JSON text a viewer is sent for an event."""
+        shown = redact(event, viewer, revealed)
+        return _dump({"type": kind, "event": shown, "html": self.render(shown)})
+
+    def _offer(self, conn: Connection, event: Event, cache: dict[bool, str]) -> None:
+        if event.seq <= conn.last:
+            return  # already sent (read while catching up)
+        # what a viewer is sent depends only on whether they may see the payload (a
+        # redacted event reads the same for everyone): one text per form, not per viewer
+        visible = can_see(event, conn.viewer)
+        text = cache.get(visible)
+        if text is None:
+            text = cache[visible] = self.message(event, conn.viewer, frozenset())
+        conn.put(text)
+        conn.last = event.seq
+        self._after(conn, event)
+
+    def _after(self, conn: Connection, event: Event) -> None:
+        """What an event means for the connection itself: a new role, leaving."""
+        p = event.payload
+        if event.visibility != "public" or p.get("name") != conn.viewer.name:
+            return
+        if event.kind == "role-changed" and isinstance(p.get("role"), str):
+            role = str(p["role"])
+            if role in ("referee", "player", "observer"):
+                conn.viewer = Viewer(conn.viewer.name, role)  # type: ignore[arg-type]
+                conn.put(_dump({"type": "reload", "reason": f"your role is now {role}"}))
+        elif event.kind == "participant-left":
+            conn.put(_dump({"type": "left"}))
+            conn.end(CLOSE_LEFT)
+
+    # -- from the service --------------------------------------------------
+
+    def _from_service(self, event: Event) -> None:
+        """Called by the service in the appending thread: hand over to the loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._dispatch, event)
+
+    def _dispatch(self, event: Event) -> None:
+        conns = self.tables.get(event.table)
+        if not conns:
+            return
+        cache: dict[bool, str] = {}
+        for conn in list(conns):
+            if conn.catching_up:
+                conn.buffer.append(event)
+            else:
+                self._offer(conn, event, cache)
+        target = event.payload.get("seq")
+        if event.kind == "reveal" and isinstance(target, int):
+            loop = self._loop
+            if loop is not None:
+                task = loop.create_task(self._send_revealed(event.table, target))
+                self._tasks.add(task)  # kept until done (the loop holds tasks weakly)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _send_revealed(self, table_id: str, seq: int) -> None:
+        """After a reveal, every browser gets the revealed event whole."""
+        found = await run_in_threadpool(self.service.store.events, table_id, seq - 1, seq)
+        if not found:
+            return
+        target = found[0]
+        text = ""
+        for conn in list(self.tables.get(table_id, ())):
+            if conn.catching_up or target.seq > conn.last:
+                continue  # it will read it whole when it catches up
+            text = text or self.message(target, conn.viewer, frozenset({seq}), "updated")
+            conn.put(text)
+
+    # -- connections ---------------------------------------------------------
+
+    async def attach(self, conn: Connection) -> None:
+        """Register a connection once its table's subscription is active (subscribing if it
+        is the table's first): an event appended after this returns reaches it."""
+        tid = conn.table_id
+        while True:
+            ready = self._ready.get(tid)
+            if ready is None:
+                ready = self._ready[tid] = asyncio.Event()
+                try:
+                    cancel = await run_in_threadpool(
+                        self.service.subscribe, tid, self._from_service
+                    )
+                except BaseException:
+                    del self._ready[tid]
+                    ready.set()
+                    raise
+                self._cancel[tid] = cancel
+                ready.set()
+            else:
+                await ready.wait()
+            if self._ready.get(tid) is ready and tid in self._cancel:
+                self.tables.setdefault(tid, set()).add(conn)
+                return
+            # the subscription ended while we waited (its last browser left): start again
+
+    def detach(self, conn: Connection) -> None:
+        """Forget a connection (unsubscribing from its table if it was the last)."""
+        conns = self.tables.get(conn.table_id)
+        if conns is None or conn not in conns:
+            return
+        conns.discard(conn)
+        if not conns:
+            del self.tables[conn.table_id]
+            self._ready.pop(conn.table_id, None)
+            cancel = self._cancel.pop(conn.table_id, None)
+            if cancel is not None:
+                cancel()
+
+    async def catch_up(self, conn: Connection) -> int:
+        """Send everything after ``conn.last`` the viewer may see, then go live."""
+        while True:
+            missed = await run_in_threadpool(
+                self.service.log, conn.table_id, conn.viewer.name, conn.last, CATCH_UP_PAGE
+            )
+            for shown in missed:
+                seq = shown.get("seq")
+                if not isinstance(seq, int) or seq <= conn.last:
+                    continue
+                conn.put(_dump({"type": "event", "event": shown, "html": self.render(shown)}))
+                conn.last = seq
+            if len(missed) < CATCH_UP_PAGE:
+                break
+        conn.catching_up = False
+        buffered, conn.buffer = conn.buffer, []
+        for event in buffered:
+            self._offer(conn, event, {})
+        conn.put(_dump({"type": "live", "seq": conn.last}))
+        return conn.last
+
+    async def serve(self, conn: Connection) -> None:
+        """Run one connection until either side closes it."""
+        sender = asyncio.create_task(self._send_loop(conn))
+        try:
+            await self.attach(conn)
+            await self.catch_up(conn)
+            while not conn.closed:
+                text = await conn.ws.receive_text()
+                if len(text) > MAX_CLIENT_MESSAGE:
+                    await conn.ws.close(1009, "message too big")
+                    break
+                try:
+                    msg = json.loads(text)
+                except (json.JSONDecodeError, RecursionError):
+                    conn.put(_dump({"type": "error", "detail": "messages are JSON"}))
+                    continue
+                if isinstance(msg, dict) and msg.get("type") == "ping":
+                    conn.put(_dump({"type": "pong", "seq": conn.last}))
+                else:
+                    conn.put(_dump({"type": "error", "detail": "unknown message"}))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.detach(conn)
+            conn.end()
+            with contextlib.suppress(Exception):
+                await sender
+
+    async def _send_loop(self, conn: Connection) -> None:
+        ws = conn.ws
+        try:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    break
+                await ws.send_text(text)
+            if conn.close_code is not None and ws.application_state == WebSocketState.CONNECTED:
+                await ws.close(conn.close_code)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            conn.closed = True

@@ -1,0 +1,292 @@
+"""The pages: the tables list, joining by a link, the table itself, and its fragments.
+
+Pages are rendered on the server (Jinja2) from the same service calls as the
+JSON API; ``static/app.js`` keeps them live. The fragments under
+``/t/{tid}/...`` are the pieces the script refreshes after each event and
+the odds preview it asks for while a form is filled in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Path, Query, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.websockets import WebSocketState
+
+from referee.errors import InvalidSheet, RulesError
+from referee.systems.base import describe_options, problem_data
+from referee.table.state import TableState, Viewer
+from referee.web.api import (
+    MAX_SEQ,
+    TABLE_ID,
+    OddsIn,
+    Reader,
+    authenticate,
+    bounded,
+    contract_games,
+    rules_call,
+)
+from referee.web.app import Web, WebError, web_of
+from referee.web.auth import Caller, clear_session, presented, set_session, table_cookies
+from referee.web.live import Connection
+from referee.web.views import (
+    Seat,
+    action_forms,
+    field_suggestions,
+    forms_for,
+    odds_view,
+    seats,
+    table_rows,
+)
+
+router = APIRouter(include_in_schema=False)
+
+RECENT: Final = 200
+"""The table page shows this many newest events; older ones load on request."""
+
+TableId = Annotated[str, Path(pattern=TABLE_ID)]
+
+
+def _html(web: Web, name: str, code: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(web.renderer.page(name, **context), status_code=code)
+
+
+# ---------------------------------------------------------------------------
+# the tables list and joining
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request) -> HTMLResponse:
+    """The tables this browser holds links for, and a form to create or import one."""
+    web = web_of(request)
+    mine = []
+    for tid, token in table_cookies(request).items():
+        grant = web.tokens.check(token)
+        if grant is None or grant.table_id != tid:
+            continue
+        try:
+            ts = web.service.load(tid)
+        except Exception:  # a table gone from the database: not listed
+            continue
+        if grant.name in ts.participants:
+            mine.append({"ts": ts, "me": grant.name, "role": ts.participants[grant.name]})
+    games = [
+        {"name": n, "title": r.title, "options": describe_options(r.options_type)}
+        for n, r in contract_games()
+    ]
+    return _html(web, "index.html", mine=mine, games=games, title="Tables")
+
+
+@router.get("/join/{token}", response_class=HTMLResponse, name="join")
+def join(request: Request, token: Annotated[str, Path(max_length=128)]) -> HTMLResponse:
+    """An invite link: keep its token in this browser, then go to the table.
+
+    The answer is a page (not a redirect) so that the SameSite=Strict cookie is
+    sent with the next request even when the link was opened from another site."""
+    web = web_of(request)
+    grant = web.tokens.check(token)
+    if grant is None:
+        return _html(
+            web,
+            "error.html",
+            404,
+            status=404,
+            detail="This link is unknown or was revoked: ask the referee for a new one.",
+        )
+    response = _html(web, "join.html", grant=grant, next=f"/t/{grant.table_id}")
+    set_session(response, request, grant.table_id, token)
+    return response
+
+
+# ---------------------------------------------------------------------------
+# the table page
+
+
+def _caller(request: Request, tid: str) -> Caller:
+    return authenticate(request, tid, write=False)
+
+
+def _actable(seat_list: list[Seat], caller: Caller) -> list[Seat]:
+    return [s for s in seat_list if caller.referee or s.owner == caller.name]
+
+
+def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[str, Any]:
+    """Everything the table page shows the caller (the live fragments need no log)."""
+    ts = web.service.view(caller.table_id, caller.name)
+    rules = ts.ruleset
+    per_character, table_forms = forms_for(action_forms(rules), referee=caller.referee)
+    seat_list = sorted(seats(ts), key=lambda s: s.owner != caller.name)  # yours first
+    events = (
+        web.service.log(caller.table_id, caller.name, after=max(0, ts.seq - RECENT))
+        if with_log
+        else []
+    )
+    entries = [web.renderer.entry(e, undone=e.get("seq") in ts.undone) for e in events]
+    current = rules.dump_options(ts.options)
+    options = [
+        {**o, "value": current.get(o["name"], o["default"])}
+        for o in describe_options(rules.options_type)
+    ]
+    ctx: dict[str, Any] = {
+        "title": ts.name,
+        "ts": ts,
+        "me": caller,
+        "rules": rules,
+        "seats": seat_list,
+        "actable": _actable(seat_list, caller),
+        "per_character": per_character,
+        "table_forms": table_forms,
+        "entries": entries,
+        "first_seq": events[0]["seq"] if events else 0,
+        "table_rows": table_rows(ts),
+        "pending": ts.state.pending,
+        "options": options,
+        "examples": list(rules.examples()),
+        "invites": web.tokens.list(caller.table_id) if caller.referee else [],
+    }
+    sheets = [s.sheet for s in seat_list if s.sheet]
+
+    def suggest(seat: Seat) -> dict[str, list[str]]:
+        return field_suggestions(per_character, seat.sheet, sheets)
+
+    ctx["suggest"] = suggest
+    ctx["self_ctx"] = ctx
+    return ctx
+
+
+@router.get("/t/{tid}", response_class=HTMLResponse)
+def table_page(request: Request, tid: TableId) -> HTMLResponse:
+    """The table: participants, sheets, actions with their odds, the log, the tracker."""
+    web = web_of(request)
+    caller = _caller(request, tid)
+    return _html(web, "table.html", **table_context(web, caller))
+
+
+@router.get("/t/{tid}/panels")
+def panels(caller: Reader, request: Request) -> JSONResponse:
+    """The live parts of the table page, re-rendered after an event."""
+    web = web_of(request)
+    ctx = table_context(web, caller, with_log=False)
+    env = web.renderer.env
+    card = env.get_template("_card.html").module
+    panel = env.get_template("_actpanel.html").module
+    ts: TableState = ctx["ts"]
+    return JSONResponse(
+        {
+            "seq": ts.seq,
+            "cards": {
+                s.id: {"live": str(card.live(s, ctx)), "card": str(card.card(s, ctx))}  # type: ignore[attr-defined]
+                for s in ctx["seats"]
+            },
+            "panels": {
+                s.id: str(panel.panel(s, ctx))  # type: ignore[attr-defined]
+                for s in ctx["actable"]
+            },
+            "characters": [{"id": s.id, "name": s.name, "owner": s.owner} for s in ctx["seats"]],
+            "tracker": env.get_template("_tracker.html").render(**ctx),
+            "pending": env.get_template("_pending.html").render(**ctx),
+            "participants": env.get_template("_participants.html").render(**ctx),
+            "undone": sorted(ts.undone),
+            "role": caller.role,
+            "people": [{"name": n, "role": r} for n, r in ts.participants.items()],
+        }
+    )
+
+
+@router.post("/t/{tid}/preview")
+def preview(caller: Reader, body: OddsIn, request: Request) -> JSONResponse:
+    """The odds preview of a form being filled in: the chart, or every problem by field."""
+    web = web_of(request)
+    bounded(body.fields, "fields")
+    try:
+        _chosen, dist, chance = rules_call(
+            lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields)
+        )
+    except InvalidSheet as e:
+        problems = [problem_data(p) for p in e.problems]
+        html = web.renderer.page("_odds.html", odds=None, problems=problems, error=None)
+        return JSONResponse({"ok": False, "html": html, "problems": problems})
+    except (RulesError, WebError) as e:
+        text = e.detail if isinstance(e, WebError) else str(e)
+        html = web.renderer.page("_odds.html", odds=None, problems=[], error=text)
+        return JSONResponse({"ok": False, "html": html, "problems": [], "detail": text})
+    view = odds_view(dist, chance)
+    html = web.renderer.page("_odds.html", odds=view, problems=[], error=None)
+    return JSONResponse({"ok": True, "html": html, "problems": [], **view.data()})
+
+
+@router.get("/t/{tid}/entries")
+def entries(
+    caller: Reader,
+    request: Request,
+    before: Annotated[int, Query(ge=1, le=MAX_SEQ)],
+) -> JSONResponse:
+    """Older log entries: up to 200 before ``before``, oldest first."""
+    web = web_of(request)
+    start = max(0, before - 1 - RECENT)
+    ts = web.service.view(caller.table_id, caller.name)
+    events = web.service.log(caller.table_id, caller.name, after=start, limit=before - 1 - start)
+    html = "".join(web.renderer.entry(e, undone=e.get("seq") in ts.undone) for e in events)
+    return JSONResponse({"html": html, "first": events[0]["seq"] if events else 0})
+
+
+@router.post("/t/{tid}/forget")
+def forget(request: Request, tid: TableId) -> Response:
+    """Forget this table's link in this browser (the link itself stays valid)."""
+    web = web_of(request)
+    if not web.origin_ok(request):
+        raise WebError(403, "refused: the request did not come from this site's pages")
+    response = JSONResponse({"forgotten": tid})
+    clear_session(response, request, tid)
+    return response
+
+
+# ---------------------------------------------------------------------------
+# the live socket
+
+
+@router.websocket("/ws/tables/{tid}")
+async def socket(websocket: WebSocket, tid: str) -> None:
+    """Every new event of the table, redacted for the participant, in seq order.
+
+    Connect with ``?after=SEQ`` (the last seq seen): the events after it come
+    first, exactly once each, then a ``{"type": "live"}`` message, then each new
+    event as it is appended (by this process or, through the database, another)."""
+    from starlette.concurrency import run_in_threadpool
+
+    web = web_of(websocket)
+    if not web.origin_ok(websocket) and websocket.headers.get("origin") is not None:
+        await websocket.close(1008, "origin refused")
+        return
+    try:
+        after = int(websocket.query_params.get("after", "0"))
+    except ValueError:
+        after = -1
+    if not 0 <= after <= MAX_SEQ or len(tid) > 40:
+        await websocket.close(1008, "bad request")
+        return
+    found = presented(websocket, tid)
+    if found is None:
+        await websocket.close(1008, "this table needs its invite link")
+        return
+    grant = await run_in_threadpool(web.tokens.check, found[0])
+    if grant is None or grant.table_id != tid:
+        await websocket.close(1008, "unknown or revoked link")
+        return
+    try:
+        ts = await run_in_threadpool(web.service.load, tid)
+    except Exception:
+        await websocket.close(1008, "no such table")
+        return
+    role = ts.participants.get(grant.name)
+    if role is None:
+        await websocket.close(1008, "no longer at this table")
+        return
+    await websocket.accept()
+    conn = Connection(websocket, tid, Viewer(grant.name, role), after)
+    await web.hub.serve(conn)
+    if websocket.application_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):  # the browser may be gone already
+            await websocket.close()

@@ -1,0 +1,86 @@
+"""Jinja2: the pages, their fragments and each log entry, server-rendered and autoescaped."""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from referee.systems.base import JSONObject, JSONValue
+from referee.web.views import field_text, simple_list, value_text
+
+HERE = Path(__file__).parent
+
+
+def _pct(p: Fraction | float | None, digits: int = 2) -> str:
+    if p is None:
+        return "-"
+    return f"{float(p) * 100:.{digits}f}%"
+
+
+def _frac(p: Fraction | None) -> str:
+    if p is None:
+        return "-"
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _clock(stamp: JSONValue) -> str:
+    text = str(stamp or "")
+    return text[11:19] if len(text) >= 19 else text
+
+
+def _signed(n: JSONValue) -> str:
+    if isinstance(n, int) and not isinstance(n, bool):
+        return f"{n:+d}"
+    return str(n)
+
+
+def _json(value: JSONValue, indent: int | None = 2) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+def _domid(text: JSONValue) -> str:
+    raw = str(text)
+    clean = re.sub(r"[^A-Za-z0-9_-]+", "_", raw)[:40]
+    return f"{clean}-{zlib.crc32(raw.encode()):08x}"
+
+
+def environment() -> Environment:
+    """The templates of :mod:`referee.web` with their filters."""
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html", "svg"], default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pct"] = _pct
+    env.filters["frac"] = _frac
+    env.filters["clock"] = _clock
+    env.filters["signed"] = _signed
+    env.filters["tojson_text"] = _json
+    env.filters["vtext"] = value_text
+    env.filters["ftext"] = field_text
+    env.filters["domid"] = _domid
+    env.tests["simple_list"] = simple_list
+    return env
+
+
+class Renderer:
+    """Renders pages and fragments; :meth:`entry` is what the live hub calls per event."""
+
+    def __init__(self) -> None:
+        self.env = environment()
+        self._entry = self.env.get_template("_entry.html")
+
+    def page(self, name: str, **context: Any) -> str:
+        """A whole template."""
+        return self.env.get_template(name).render(**context)
+
+    def entry(self, event: JSONObject, undone: bool = False) -> str:
+        """One log entry (a redacted event) as HTML."""
+        return self._entry.render(e=event, undone=undone)

@@ -1,0 +1,325 @@
+"""What the pages show, computed from the service's answers (no rules here).
+
+Everything in this module turns data the service and the game's contract
+already give (``describe_fields``, ``describe_options``, an odds
+:class:`~referee.dice.odds.Distribution`, a redacted event) into the plain
+values the templates and the JSON API print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, is_dataclass
+from fractions import Fraction
+from typing import Any
+
+from referee.dice.odds import Distribution, fraction_text
+from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
+from referee.table.state import TableState
+
+MAX_BARS = 40
+"""The odds chart shows at most this many bars; wider distributions are grouped in ranges."""
+
+
+# ---------------------------------------------------------------------------
+# odds
+
+
+def success_of(outcome: object) -> bool | None:
+    """Whether an odds outcome is a success, when the game's outcome says so."""
+    if isinstance(outcome, bool):
+        return outcome
+    flag = getattr(outcome, "success", None)
+    if isinstance(flag, bool):
+        return flag
+    if isinstance(outcome, Mapping):
+        value = outcome.get("success")
+        return value if isinstance(value, bool) else None
+    return None
+
+
+def outcome_label(outcome: object) -> str:
+    """A short text for one outcome of an odds distribution."""
+    if isinstance(outcome, bool):
+        return "success" if outcome else "failure"
+    if isinstance(outcome, int):
+        return str(int(outcome))
+    label = getattr(outcome, "label", None)
+    if isinstance(label, str) and label:
+        return label
+    if isinstance(outcome, tuple):
+        return " / ".join(outcome_label(o) for o in outcome)
+    text = str(outcome)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of the odds chart: an outcome (or a range of them) and its probability."""
+
+    label: str
+    probability: Fraction
+    success: bool | None = None
+
+    @property
+    def percent(self) -> float:
+        """The probability in percent."""
+        return float(self.probability) * 100
+
+
+@dataclass(frozen=True)
+class Odds:
+    """An action's exact odds as the pages and the API show them."""
+
+    success: Fraction | None
+    rows: tuple[tuple[JSONValue, str, Fraction], ...]
+    bars: tuple[Bar, ...]
+    mean: Fraction | None = None
+    grouped: int = 1
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def success_percent(self) -> float | None:
+        """P(success) in percent (``None`` when the outcomes do not say success or not)."""
+        return None if self.success is None else float(self.success) * 100
+
+    def data(self) -> JSONObject:
+        """The odds as JSON (exact fractions as ``"num/den"`` text)."""
+        return {
+            "success": None
+            if self.success is None
+            else {"probability": fraction_text(self.success), "percent": self.success_percent},
+            "mean": None if self.mean is None else fraction_text(self.mean),
+            "distribution": [
+                {
+                    "outcome": o,
+                    "label": label,
+                    "probability": fraction_text(p),
+                    "percent": float(p) * 100,
+                }
+                for o, label, p in self.rows
+            ],
+        }
+
+
+def odds_view(dist: Distribution[Hashable], success: Fraction | None = None) -> Odds:
+    """The success chance (the game's, from the same plan), every outcome's probability and
+    the chart's bars of ``dist``."""
+    probs = dist.probabilities()
+    flags = [success_of(o) for o in probs]
+    rows = tuple((_plain(o), outcome_label(o), p) for o, p in probs.items())
+    mean: Fraction | None = None
+    if probs and all(isinstance(o, int) and not isinstance(o, bool) for o in probs):
+        mean = dist.mean()
+    items = list(zip(rows, flags, strict=True))
+    size = max(1, -(-len(items) // MAX_BARS))
+    bars: list[Bar] = []
+    for i in range(0, len(items), size):
+        group = items[i : i + size]
+        first, last = group[0][0][1], group[-1][0][1]
+        label = first if len(group) == 1 else f"{first}..{last}"
+        kinds = {f for _, f in group}
+        bars.append(
+            Bar(
+                label,
+                sum((r[2] for r, _ in group), Fraction(0)),
+                kinds.pop() if len(kinds) == 1 else None,
+            )
+        )
+    return Odds(success, rows, tuple(bars), mean, size)
+
+
+def _plain(outcome: object) -> JSONValue:
+    if isinstance(outcome, int) and not isinstance(outcome, bool):
+        return int(outcome)
+    try:
+        return jsonable(outcome)
+    except Exception:  # an outcome JSON cannot carry: its text
+        return str(outcome)
+
+
+# ---------------------------------------------------------------------------
+# action forms
+
+
+@dataclass(frozen=True)
+class ActionForm:
+    """One action of the game as a form: its name, fields, and whose it is."""
+
+    name: str
+    doc: str
+    fields: tuple[JSONObject, ...]
+    referee_only: bool
+    has_actor: bool
+
+
+def action_forms(rules: Ruleset[Any, Any, Any]) -> list[ActionForm]:
+    """Every action of the game with its described fields (the contract's own
+    :func:`describe_fields`)."""
+    out = []
+    for name, kind in rules.actions().items():
+        described = tuple(describe_fields(kind))
+        doc = (kind.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ").replace("``", "")
+        out.append(
+            ActionForm(
+                name=name,
+                doc=doc,
+                fields=described,
+                referee_only=bool(getattr(kind, "referee_only", False)),
+                has_actor=any(f["name"] == "actor" for f in described),
+            )
+        )
+    return out
+
+
+def forms_for(
+    forms: Sequence[ActionForm], *, referee: bool
+) -> tuple[list[ActionForm], list[ActionForm]]:
+    """``(per-character actions, table actions)`` a viewer may take: a player the
+    actions of a character (an ``actor`` field, not the referee's); a referee those
+    and every other action."""
+    per_character = [f for f in forms if f.has_actor and not f.referee_only]
+    table = [f for f in forms if not f.has_actor or f.referee_only] if referee else []
+    return per_character, table
+
+
+def field_text(value: JSONValue) -> str:
+    """A default value as the text a form control starts with."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        return str(value)
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def simple_list(desc: Mapping[str, Any]) -> bool:
+    """True for a list of plain values (typed as comma-separated text)."""
+    items = desc.get("items")
+    return (
+        desc.get("type") == "list"
+        and isinstance(items, Mapping)
+        and items.get("type") in ("integer", "string", "choice")
+    )
+
+
+# ---------------------------------------------------------------------------
+# characters
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seated character as a sheet card shows it."""
+
+    id: str
+    name: str
+    owner: str | None
+    rows: list[list[JSONValue]]
+    findings: tuple[JSONObject, ...]
+    sheet: JSONObject | None
+
+
+def seats(ts: TableState) -> list[Seat]:
+    """The characters of a table view with their tracker rows, findings and sheet."""
+    rules = ts.ruleset
+    tracked = rules.tracker(ts.state, ts.options)
+    per_char = tracked.get("characters", {})
+    rows_of = per_char if isinstance(per_char, dict) else {}
+    out = []
+    for cid, seated in ts.state.characters.items():
+        sheet_rec = getattr(seated, "sheet", None)
+        sheet: JSONObject | None = None
+        if sheet_rec is not None and is_dataclass(sheet_rec):
+            try:
+                sheet = rules.dump_sheet(sheet_rec)
+            except Exception:  # a game whose seat holds something else: no editor prefill
+                sheet = None
+        name = getattr(sheet_rec, "name", None) or getattr(seated, "name", None) or cid
+        rows = rows_of.get(cid, [])
+        out.append(
+            Seat(
+                id=cid,
+                name=str(name),
+                owner=ts.owners.get(cid),
+                rows=[list(r) for r in rows if isinstance(r, list | tuple)]
+                if isinstance(rows, list)
+                else [],
+                findings=tuple(ts.findings.get(cid, ())),
+                sheet=sheet,
+            )
+        )
+    return out
+
+
+def table_rows(ts: TableState) -> list[list[JSONValue]]:
+    """The tracker's rows for the whole table."""
+    tracked = ts.ruleset.tracker(ts.state, ts.options)
+    rows = tracked.get("table", [])
+    return [list(r) for r in rows if isinstance(r, list | tuple)] if isinstance(rows, list) else []
+
+
+def value_text(value: JSONValue) -> str:
+    """A tracker value as short text."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(value_text(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {value_text(v)}" for k, v in value.items()) or "-"
+    return str(value)
+
+
+PREFIXES = ("defender_", "opponent_", "target_", "victim_")
+
+
+def _names_in(value: JSONValue) -> list[str]:
+    if isinstance(value, dict):
+        return [str(k) for k in value]
+    if isinstance(value, list):
+        out = []
+        for item in value:
+            if isinstance(item, str):
+                out.append(item)
+            elif isinstance(item, dict) and isinstance(item.get("name"), str):
+                out.append(str(item["name"]))
+        return out
+    return []
+
+
+def suggestions(field_name: str, own: JSONObject | None, others: Sequence[JSONObject]) -> list[str]:
+    """Names a text field of an action may take, offered (never enforced) from the sheets:
+    ``talent`` from the acting character's ``talents``, ``defender_talent`` from everyone's.
+    Only a typing aid: the rules check whatever is sent."""
+    base = field_name
+    sheets: list[JSONObject] = [own] if own else []
+    for prefix in PREFIXES:
+        if field_name.startswith(prefix):
+            base = field_name.removeprefix(prefix)
+            sheets = list(others)
+    found: list[str] = []
+    for sheet in sheets:
+        for key in (base, base + "s", base + "es"):
+            for name in _names_in(sheet.get(key)):
+                if name not in found:
+                    found.append(name)
+    return found[:100]
+
+
+def field_suggestions(
+    forms: Sequence[ActionForm], own: JSONObject | None, others: Sequence[JSONObject]
+) -> dict[str, list[str]]:
+    """``suggestions`` for every text field of these forms (by field name)."""
+    out: dict[str, list[str]] = {}
+    for form in forms:
+        for desc in form.fields:
+            name = str(desc["name"])
+            if desc.get("type") == "string" and not desc.get("ref") and name not in out:
+                found = suggestions(name, own, others)
+                if found:
+                    out[name] = found
+    return out

@@ -1,0 +1,191 @@
+"""The web tests' servers and tables.
+
+``site`` is a real uvicorn server on 127.0.0.1 (a free port) serving the app
+over a fresh SQLite database; ``table`` is a Mnemonic table made through the
+API with a referee, two players (Ann owns Mickey Ruane, Ben the Swiftsure)
+and an observer, each with their own token. PostgreSQL cases use the same
+throwaway server pattern as tests/table (skipped unless
+``REFEREE_REQUIRE_POSTGRES=1``, when a missing server fails instead).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from referee.table import throwaway
+from referee.table.service import TableService
+from referee.table.store import Store
+from referee.table.tokens import Tokens
+from referee.web import create_app
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[throwaway.Server]:
+    try:
+        server = throwaway.start()
+    except throwaway.NoPostgres as e:
+        if os.environ.get("REFEREE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required here: {e}")
+        pytest.skip(f"no PostgreSQL: {e}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'referee.db'}"
+    server: throwaway.Server = request.getfixturevalue("pg_server")
+    return server.new_database()
+
+
+class Uvicorn:
+    """A uvicorn server running an app in a thread of the test process."""
+
+    def __init__(self, app: Any, port: int) -> None:
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.port = port
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+@dataclass
+class Site:
+    """A running web table and what the tests need to reach it."""
+
+    base: str
+    url: str
+    service: TableService
+    tokens: Tokens
+    server: Uvicorn
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.base, headers=headers, timeout=30)
+
+
+def start_site(url: str) -> Site:
+    service = TableService(Store(url))
+    tokens = Tokens(service.store)
+    app = create_app(service, tokens=tokens)
+    server = Uvicorn(app, throwaway.free_port())
+    server.start()
+    return Site(f"http://127.0.0.1:{server.port}", url, service, tokens, server)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    running = start_site(f"sqlite:///{tmp_path / 'web.db'}")
+    yield running
+    running.server.stop()
+    running.service.store.close()
+
+
+@dataclass
+class Table:
+    """A table made through the API and its participants' tokens."""
+
+    id: str
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def auth(self, who: str) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.tokens[who]}"}
+
+
+def make_table(site: Site, game: str = "mnemonic", name: str = "Friday") -> Table:
+    with site.client() as http:
+        made = http.post("/api/tables", json={"game": game, "name": name, "referee": "Ron"})
+        assert made.status_code == 201, made.text
+        body = made.json()
+        table = Table(body["table"]["id"], {"Ron": body["token"]})
+        ron = table.auth("Ron")
+        for who, role in (("Ann", "player"), ("Ben", "player"), ("Obi", "observer")):
+            r = http.post(
+                f"/api/tables/{table.id}/invites", json={"name": who, "role": role}, headers=ron
+            )
+            assert r.status_code == 201, r.text
+            table.tokens[who] = r.json()["token"]
+        if game == "mnemonic":
+            for example, owner in (("boxer", "Ann"), ("frigate", "Ben")):
+                r = http.post(
+                    f"/api/tables/{table.id}/characters",
+                    json={"example": example, "owner": owner},
+                    headers=ron,
+                )
+                assert r.status_code == 201, r.text
+    return table
+
+
+@pytest.fixture
+def table(site: Site) -> Table:
+    return make_table(site)
+
+
+@pytest.fixture
+def new_table() -> Any:
+    """``new_table(site, game, name)``: another table made through the API."""
+    return make_table
+
+
+@pytest.fixture
+def new_site() -> Iterator[Any]:
+    """``new_site(url)``: another running server (stopped after the test)."""
+    started: list[Site] = []
+
+    def start(url: str) -> Site:
+        running = start_site(url)
+        started.append(running)
+        return running
+
+    yield start
+    for running in started:
+        running.server.stop()
+        running.service.store.close()
+
+
+@pytest.fixture(scope="module")
+def shared_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """One server for a whole module (schemathesis runs many cases against it)."""
+    folder = tmp_path_factory.mktemp("shared")
+    running = start_site(f"sqlite:///{folder / 'web.db'}")
+    yield running
+    running.server.stop()
+    running.service.store.close()
+
+
+@pytest.fixture(scope="module")
+def shared_table(shared_site: Site) -> Table:
+    return make_table(shared_site, name="Shared")

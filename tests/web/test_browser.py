@@ -1,0 +1,382 @@
+"""The table in real browsers: Playwright driving Debian's Chromium (no browser download).
+
+A referee and two players in three browser contexts share one table over a
+real uvicorn server. Skipped where /usr/bin/chromium is missing, unless
+``REFEREE_REQUIRE_BROWSER=1`` (CI), when that fails the run. Screenshots of
+the table page for every game go to ``$REFEREE_ARTIFACTS`` (default
+``artifacts/``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Site, Table
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is required here (apt-get install chromium)")
+        pytest.skip(f"no {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    folder = Path(os.environ.get("REFEREE_ARTIFACTS", "artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Person:
+    """One participant's browser: a context of its own, the table page, its WebSocket frames."""
+
+    def __init__(self, browser: Any, site: Site, token: str, **context: Any) -> None:
+        self.context = browser.new_context(**context)
+        self.page = self.context.new_page()
+        self.frames: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._socket)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(f"{site.base}/join/{token}")
+        self.page.wait_for_url("**/t/*")
+        self.page.wait_for_selector("#conn.live")
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
+
+    def entry(self, seq: int) -> Any:
+        return self.page.locator(f"#log li[data-seq='{seq}']")
+
+    def seqs(self) -> list[int]:
+        return [
+            int(s)
+            for s in self.page.locator("#log li.entry").evaluate_all(
+                "els => els.map(e => e.dataset.seq)"
+            )
+        ]
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _panel(person: Person, actor: str) -> Any:
+    page = person.page
+    if page.locator("#act-as").is_visible():
+        page.select_option("#act-as", actor)
+    return page.locator(f"#panels section.actpanel[data-actor='{actor}']")
+
+
+def _form(panel: Any, action: str) -> Any:
+    panel.locator(".action-pick").select_option(action)
+    return panel.locator(f"form.action[data-action='{action}']")
+
+
+def _cli_success(aptitude: int, chances: int) -> str:
+    """P(success) as ``referee mnemonic odds --json`` prints it (the CLI's exact figure)."""
+    code = "import sys; from referee.cli.main import run; sys.exit(run(sys.argv[1:]))"
+    args = ["mnemonic", "odds", "-a", str(aptitude), "--chances", str(chances), "--json"]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+    )
+    return str(json.loads(done.stdout)["p_success"])
+
+
+def test_a_referee_and_two_players_share_one_table(
+    browser: Any, site: Site, table: Table, artifacts: Path
+) -> None:
+    ron = Person(browser, site, table.tokens["Ron"])
+    ann = Person(browser, site, table.tokens["Ann"])
+    ben = Person(browser, site, table.tokens["Ben"], color_scheme="dark")
+    try:
+        # the odds preview follows the form, and is the CLI's exact figure
+        form = _form(_panel(ann, "mickey-ruane"), "sheet-check")
+        form.locator("[data-field='talent']").fill("Tough")
+        chance = form.locator(".preview .chance strong")
+        chance.wait_for()
+        assert chance.get_attribute("data-success") == _cli_success(8, 0) == "2/3"
+        form.locator("[data-field='chances']").fill("-3")
+        form.locator(".preview .chance strong[data-success='5/12']").wait_for()
+        assert chance.inner_text() == "41.67%"
+        assert _cli_success(8, -3) == "5/12"
+        assert form.locator(".preview svg.chart rect").count() == 12
+
+        # Ann rolls: the entry appears in the other two logs
+        form.locator("button[type=submit]").click()
+        form.locator(".status", has_text="event #").wait_for()
+        rolled = max(ann.seqs())
+        for other in (ron, ben):
+            entry = other.entry(rolled)
+            entry.wait_for()
+            assert "Mickey Ruane: Tough check" in entry.inner_text()
+            assert entry.locator(".die").count() >= 1
+            assert "Chances Poor (-3)" in entry.inner_text()
+
+        # the referee's secret roll: its payload reaches neither player, in DOM or frames
+        rform = _form(_panel(ron, "swiftsure"), "sheet-check")
+        rform.locator("[data-field='talent']").fill("Sturdy")
+        rform.locator("[data-common='visibility']").select_option("referee")
+        rform.locator("button[type=submit]").click()
+        rform.locator(".status", has_text="event #").wait_for()
+        secret = max(ron.seqs())
+        salt = site.service.store.events(table.id, after=secret - 1, upto=secret)[0].salt
+        for player in (ann, ben):
+            entry = player.entry(secret)
+            entry.wait_for()
+            assert "redacted" in (entry.get_attribute("class") or "")
+            assert "rolled in secret" in entry.inner_text()
+            assert salt not in player.page.content()
+            assert not any(salt in f for f in player.frames)
+            assert any(f'"seq":{secret}' in f for f in player.frames)  # it did arrive, redacted
+        assert "Swiftsure: Sturdy check" in ron.entry(secret).inner_text()
+
+        # the referee undoes Ann's roll: every browser shows it undone
+        ron.entry(rolled).locator("button.entry-do[data-what='undo']").click()
+        for person in (ron, ann, ben):
+            person.page.locator(f"#log li.undone[data-seq='{rolled}']").wait_for()
+
+        # Ben reloads while Ann keeps rolling: he catches up, no gap, no duplicate
+        with site.client(table.tokens["Ann"]) as http:
+            ben.page.reload()
+            for _ in range(3):
+                http.post(f"/api/tables/{table.id}/notes", json={"text": "while Ben reloads"})
+            ben.page.wait_for_selector("#conn.live")
+            for _ in range(2):
+                http.post(f"/api/tables/{table.id}/notes", json={"text": "after he is back"})
+        head = site.service.load(table.id).seq
+        ben.entry(head).wait_for()
+        assert ben.seqs() == list(range(1, head + 1))
+        ann.entry(head).wait_for()
+        assert ann.seqs() == list(range(1, head + 1))
+
+        # an invalid value shows its message before anything is rolled
+        table_form = _form(ron.page.locator("section.table-actions"), "check")
+        table_form.locator("[data-field='aptitude']").fill("13")
+        alert = table_form.locator(".preview [role=alert]")
+        alert.wait_for()
+        assert "12" in alert.inner_text() and "13" in alert.inner_text()
+        table_form.locator("button[type=submit]").click()
+        table_form.locator(".status.bad").wait_for()
+        assert "12" in table_form.locator(".status").inner_text()
+
+        # a sheet typed in is checked as it is typed, every broken rule named
+        ann.page.locator("details.add-char summary").click()
+        ann.page.fill(
+            "#ac-sheet", '{"name": "Nell", "primary_role": "x", "talents": {"Agile": 99}}'
+        )
+        ann.page.locator("#ac-v li").first.wait_for()
+        assert "Breaks" in ann.page.locator("#ac-v").inner_text()
+        assert ann.page.locator("#ac-sheet").get_attribute("aria-invalid") == "true"
+
+        ron.page.screenshot(path=str(artifacts / "three-browsers-referee.png"), full_page=True)
+        ann.page.screenshot(path=str(artifacts / "three-browsers-ann.png"), full_page=True)
+        ben.page.screenshot(path=str(artifacts / "three-browsers-ben-dark.png"), full_page=True)
+        for person in (ron, ann, ben):
+            assert person.errors == []
+    finally:
+        for person in (ron, ann, ben):
+            person.close()
+
+
+def test_keyboard_and_phone(browser: Any, site: Site, table: Table, artifacts: Path) -> None:
+    ann = Person(
+        browser, site, table.tokens["Ann"], viewport={"width": 390, "height": 800}, is_mobile=True
+    )
+    try:
+        page = ann.page
+        assert page.locator("#sheets").is_visible() and not page.locator("#log-pane").is_visible()
+        page.locator("#tab-sheets").focus()
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.id") == "tab-actions"
+        assert page.locator("#actions").is_visible() and not page.locator("#sheets").is_visible()
+        form = page.locator("#panels form.action:not([hidden])").first
+        form.locator("[data-field='talent']").focus()
+        page.keyboard.type("Tough")
+        form.locator(".preview .chance").wait_for()
+        page.keyboard.press("Enter")  # submits the form from the keyboard
+        form.locator(".status", has_text="event #").wait_for()
+        page.locator("#tab-actions").focus()
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")
+        assert page.locator("#log-pane").is_visible()
+        entry = page.locator("#log li.kind-action-resolved").last
+        entry.wait_for()
+        assert page.locator("#log").get_attribute("aria-live") == "polite"
+        page.screenshot(path=str(artifacts / "phone-ann-log.png"))
+    finally:
+        ann.close()
+
+
+def test_screenshots_of_every_game(
+    browser: Any, site: Site, artifacts: Path, new_table: Any
+) -> None:
+    from referee.web.api import contract_games
+
+    for game, rules in contract_games():
+        made = new_table(site, game, f"shots-{game}")
+        seated = site.service.load(made.id).state.characters
+        for i, example in enumerate(() if seated else rules.examples()):
+            site.service.add_character(
+                made.id, example, owner="Ann" if i == 0 else "Ben", force=True
+            )
+        ron = Person(browser, site, made.tokens["Ron"], viewport={"width": 1400, "height": 1000})
+        try:
+            ron.page.wait_for_timeout(600)
+            ron.page.screenshot(path=str(artifacts / f"table-{game}-light.png"))
+            assert ron.errors == []
+        finally:
+            ron.close()
+        for scheme, size in (
+            ("dark", {"width": 1400, "height": 1000}),
+            ("light", {"width": 390, "height": 800}),
+        ):
+            person = Person(browser, site, made.tokens["Ann"], viewport=size, color_scheme=scheme)
+            try:
+                person.page.wait_for_timeout(600)
+                kind = "phone" if size["width"] < 500 else "desktop"
+                person.page.screenshot(path=str(artifacts / f"table-{game}-{kind}-{scheme}.png"))
+                assert person.errors == []
+            finally:
+                person.close()
+
+
+def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifacts: Path) -> None:
+    """Create a table with a house rule, invite a player, seat an example for her, correct
+    the state by hand, roll in secret and reveal it, revoke the link - all by clicking."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{site.base}/")
+        page.select_option("#c-game", "mnemonic")
+        page.fill("#c-name", "Clicked")
+        page.fill("#c-ref", "Rita")
+        page.locator("details.options summary").click()
+        box = page.locator("fieldset.game-options[data-game='mnemonic']")
+        box.locator("[data-option='randomizer']").fill("3d12")
+        page.click("#create button[type=submit]")
+        page.locator("#create .status a.button").click()
+        page.wait_for_selector("#conn.live")
+        tid = page.locator("#main").get_attribute("data-table")
+        assert site.service.load(tid).options.randomizer == "3d12"
+
+        page.fill("#inv-name", "Ann")
+        page.click("#invite button[type=submit]")
+        link = page.locator("#inv-link")
+        link.wait_for()
+        assert "/join/" in link.input_value()
+        ann = browser.new_context()
+        ann_page = ann.new_page()
+        ann_page.goto(link.input_value())
+        ann_page.wait_for_selector("#conn.live")
+
+        page.locator("details.add-char summary").click()
+        page.locator("#ac-owner option[value='Ann']").wait_for(state="attached")
+        page.select_option("#ac-example", "boxer")
+        page.select_option("#ac-owner", "Ann")
+        page.click("#add-char button[type=submit]")
+        ann_page.locator("#cards article[data-cid='mickey-ruane']").wait_for()
+        ann_page.locator("#panels section[data-actor='mickey-ruane']").wait_for()
+
+        page.locator("#edit").evaluate("f => f.closest('details').open = true")
+        page.select_option("#ed-target", "mickey-ruane")
+        page.fill("#ed-field", "status.injuries")
+        page.fill("#ed-value", "1")
+        page.fill("#ed-reason", "fell down the stairs")
+        page.click("#edit button[type=submit]")
+        ann_page.locator("#log .kind-state-edited", has_text="fell down the stairs").wait_for()
+
+        form = page.locator("section.table-actions form.action[data-action='check']")
+        form.locator("[data-field='aptitude']").fill("6")
+        form.locator("[data-common='visibility']").select_option("referee")
+        form.locator("button[type=submit]").click()
+        form.locator(".status", has_text="event #").wait_for()
+        secret = max(
+            int(s)
+            for s in page.locator("#log li.entry").evaluate_all(
+                "els => els.map(e => e.dataset.seq)"
+            )
+        )
+        hidden = ann_page.locator(f"#log li[data-seq='{secret}']")
+        hidden.wait_for()
+        assert "rolled in secret" in hidden.inner_text()
+        page.locator(f"#log li[data-seq='{secret}'] button[data-what='reveal']").click()
+        ann_page.locator(f"#log li[data-seq='{secret}']:not(.redacted) .faces").wait_for()
+
+        ann_page.fill("#note-text", "Ready when you are")
+        ann_page.click("#note button[type=submit]")
+        page.locator("#log .kind-note", has_text="Ready when you are").wait_for()
+
+        page.locator("#invites li", has_text="Ann").locator("button.revoke").click()
+        page.locator("#invites li", has_text="Ann").locator(".badge", has_text="revoked").wait_for()
+        ann_page.reload()
+        assert "revoked" in ann_page.content() or "invite link" in ann_page.content()
+        page.screenshot(path=str(artifacts / "referee-clicked-table.png"), full_page=True)
+        assert errors == []
+        ann.close()
+    finally:
+        context.close()
+
+
+def test_a_pending_decision_is_a_button(
+    browser: Any, site: Site, artifacts: Path, new_table: Any
+) -> None:
+    """Mongrel: a terminal hit on a collapsed character waits for its player's decision;
+    the player's page shows the choices as buttons and answering clears them everywhere."""
+    made = new_table(site, "mongrel", "Terminal")
+    svc = site.service
+    svc.add_character(made.id, "vooruk", owner="Ben", force=True)
+    svc.add_character(made.id, "giazza", owner="Ann", force=True)
+    svc.act(made.id, "Ron", "start-conflict", {})
+    for effect in (5, 3, 2, 1):  # the text's Giazza collapses, then a terminal hit
+        svc.act(made.id, "Ron", "take-damage", {"victim": "giazza", "effect": effect})
+    assert svc.load(made.id).state.pending
+    ann = Person(browser, site, made.tokens["Ann"])
+    ron = Person(browser, site, made.tokens["Ron"])
+    try:
+        choice = ann.page.locator("#tracker button.choice[data-action='spend-resolve-to-survive']")
+        choice.wait_for()
+        assert ann.page.locator("#pending-top .decision").inner_text().startswith("giazza")
+        choice.click()
+        form = ann.page.locator(
+            "#panels section[data-actor='giazza'] form[data-action='spend-resolve-to-survive']"
+        )
+        assert form.is_visible()
+        ann.page.screenshot(path=str(artifacts / "pending-decision.png"), full_page=True)
+        form.locator("button[type=submit]").click()
+        form.locator(".status", has_text="event #").wait_for()
+        for person in (ann, ron):
+            person.page.locator("#tracker .pending").wait_for(state="detached")
+            person.page.locator("#pending-top .pending").wait_for(state="detached")
+        assert "Infernal Resolve spent" in ron.page.locator("#log li.entry").last.inner_text()
+    finally:
+        ann.close()
+        ron.close()
