@@ -3,9 +3,11 @@
 Game states are frozen dataclasses, but they hold mappings (the characters by id)
 and a sheet each. :func:`freeze` turns any such value into nested tuples. A sheet
 is large and, in most games, never changes in a fight; Mneme CE keeps the damage
-on it, so every hit makes a new sheet object. Sheets are therefore keyed by value,
-once per object: ``sheets`` (one per chain) remembers each sheet object's key
-(and holds the object, so its identity is never reused).
+on it, so every hit makes a new sheet object. Records (frozen dataclasses: seats,
+sheets, decisions) are therefore keyed by value once per object: ``sheets`` (one
+per chain) remembers each record object's key and holds the object, so its
+identity is never reused. Game records are immutable (rules are pure), so a
+record's key never goes stale.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ from collections.abc import Hashable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-_SHEETS = ("sheet",)
-"""Field names whose values are keyed once per object."""
-
 SheetKeys = dict[int, tuple[object, Hashable]]
+
+
+def _record(value: Any, sheets: SheetKeys | None) -> Hashable:
+    parts: list[Hashable] = [type(value).__name__]
+    for f in fields(value):
+        parts.append(freeze(getattr(value, f.name), sheets))
+    return tuple(parts)
 
 
 def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
@@ -25,18 +31,13 @@ def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
     if value is None or isinstance(value, bool | int | str | float):
         return value
     if is_dataclass(value) and not isinstance(value, type):
-        parts: list[Hashable] = [type(value).__name__]
-        for f in fields(value):
-            item = getattr(value, f.name)
-            if f.name in _SHEETS and sheets is not None:
-                found = sheets.get(id(item))
-                if found is None:
-                    found = (item, freeze(item, sheets))
-                    sheets[id(item)] = found
-                parts.append(found[1])
-            else:
-                parts.append(freeze(item, sheets))
-        return tuple(parts)
+        if sheets is not None:
+            found = sheets.get(id(value))
+            if found is None:
+                found = (value, _record(value, sheets))
+                sheets[id(value)] = found
+            return found[1]
+        return _record(value, sheets)
     if isinstance(value, Mapping):
         return tuple(sorted((str(k), freeze(v, sheets)) for k, v in value.items()))
     if isinstance(value, list | tuple):
