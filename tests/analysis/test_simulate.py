@@ -122,3 +122,12 @@ def test_the_check_kernel_draws_the_games_exact_odds() -> None:
         assert low <= float(dist.probability(outcome)) <= high
     big = compare("mongrel", {"tn": 4, "dice": "6", "modes": "over"}).series["6d6 over"]
     assert CheckSampler(big).draw(10, np.random.default_rng(2)).shape == (10,)
+
+
+def test_a_mongrel_defence_policy_exact_and_simulated_agree() -> None:
+    sc = Scenario.default("mongrel")
+    sc.policies = {"vooruk": "defend", "giazza": "balanced"}
+    sc.params = {"until": "collapsed"}
+    exact = solve(explore(sc.model()))
+    assert exact.p["a"] + exact.p["b"] == 1
+    _inside(exact, simulate(sc.model(), runs=20_000, seed=21))
