@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from referee.errors import IllegalAction, RulesError
+from referee.errors import IllegalAction
 from referee.systems.base import Plan
 
 from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes
@@ -45,8 +45,6 @@ def transitions(
     try:
         plan = model.plan(state, step.action)
         found = _found(model, step, plan, budget, hints)
-    except ChainTooLarge:
-        raise
     except IllegalAction as e:
         name = model.ruleset.action_name(step.action)
         raise AnalysisError(f"the policy chose {name}, which the rules refuse: {e}") from None
@@ -141,10 +139,7 @@ def explore(
         i = todo.pop()
         if chain.verdicts[i] is not None:
             continue
-        try:
-            moves = transitions(model, chain.states[i], chain.memos[i], budget=budget, hints=hints)
-        except RulesError:
-            raise
+        moves = transitions(model, chain.states[i], chain.memos[i], budget=budget, hints=hints)
         for p, new, after, ticks in moves:
             j, fresh = chain.node(new, after)
             if fresh:
