@@ -1,7 +1,7 @@
 """Benchmark of the web table's live fan-out: 50 WebSocket clients on one table.
 
-Run: ``python bench/bench_web.py [--quick] [--db URL]``. Writes its section of
-bench/RESULTS.md between ``<!-- web -->`` markers (appended if absent). One
+Run by ``make bench`` (``bench/run.py web`` writes its section of RESULTS.md), or
+alone: ``python bench/bench_web.py [--quick] [--db URL]`` prints it. One
 ``referee serve`` process on 127.0.0.1 (a temporary SQLite file unless
 ``--db``), the clients and the load in this process; everything is bounded
 in count and time and stops by itself.
@@ -34,8 +34,6 @@ from typing import Any
 import httpx
 import websockets
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
-START, END = "<!-- web -->", "<!-- /web -->"
 SEQ = re.compile(r'"seq":(\d+)')
 CLIENTS = int(__import__("os").environ.get("BENCH_CLIENTS", "50"))
 RATE = 200
@@ -232,14 +230,11 @@ async def run(base: str, commands: int, burst_seconds: float) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    parser.add_argument("--db", help="a database URL (default: a temporary SQLite file)")
-    args = parser.parse_args()
-    commands, burst = (200, 2.0) if args.quick else (1000, 5.0)
+def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, object]]]:
+    """This benchmark's section of RESULTS.md and its targets (``bench/run.py web``)."""
+    commands, burst = (200, 2.0) if quick else (1000, 5.0)
     with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        db = url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
         server = start_server(db, port, Path(tmp) / "server.log")
         load = float(Path("/proc/loadavg").read_text().split()[0])
@@ -254,7 +249,7 @@ def main() -> None:
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
-    kind = "PostgreSQL" if args.db and args.db.startswith("postgres") else "SQLite (WAL, FULL)"
+    kind = "PostgreSQL" if url and url.startswith("postgres") else "SQLite (WAL, FULL)"
     t, c = r["target"], r["calm"]
     met = "yes" if t["p99"] <= 50 and t["complete"] else "no"
 
@@ -272,7 +267,6 @@ def main() -> None:
         ]
 
     lines = [
-        START,
         f"## Web table fan-out (measured {time.strftime('%Y-%m-%d')}, `python bench/bench_web.py`)",
         "",
         f"One `referee serve` process on 127.0.0.1 ({kind}); {CLIENTS} WebSocket clients, each",
@@ -292,19 +286,32 @@ def main() -> None:
         f"{'yes' if r['burst_complete'] else 'NO'} | yes | - |",
         f"| server CPU per command, all phases (ms) | {r['cpu_ms']:.1f} | - | - |",
         f"| errors | {r['errors']:.0f} | 0 | {'yes' if not r['errors'] else 'no'} |",
-        END,
+        "",
     ]
-    section = "\n".join(lines)
-    print(section)
-    if not args.quick:
-        text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-        if START in text and END in text:
-            head, rest = text.split(START, 1)
-            _old, tail = rest.split(END, 1)
-            text = head + section + tail
-        else:
-            text = text.rstrip() + "\n\n" + section + "\n"
-        RESULTS.write_text(text)
+    targets: list[dict[str, object]] = [
+        {
+            "label": f"Web table: {CLIENTS} clients at {RATE} commands/s, p99 to the last client",
+            "figure": f"{t['p99']:.1f} ms",
+            "needed": "≤ 50 ms",
+            "met": met == "yes",
+        },
+        {
+            "label": "Web table: every event reached every client",
+            "figure": "yes" if t["complete"] and c["complete"] else "no",
+            "needed": "all",
+            "met": bool(t["complete"] and c["complete"]),
+        },
+    ]
+    return "\n".join(lines), targets
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("--db", help="a database URL (default: a temporary SQLite file)")
+    args = parser.parse_args()
+    text, _targets = section(args.quick, args.db)
+    print(text)
 
 
 if __name__ == "__main__":

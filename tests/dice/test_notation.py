@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from referee.dice.evaluate import odds, roll
 from referee.dice.notation import (
+    _TOKEN,
     MAX_DICE,
     MAX_LENGTH,
     MAX_SIDES,
@@ -244,3 +246,135 @@ def test_any_unicode_text_parses_or_raises_notation_error_with_a_valid_position(
         assert 0 <= e.position <= len(text)
         return
     assert parse(str(expr)) == expr
+
+
+# ---------------------------------------------------------------------------
+# the hand-written parser: what could follow, caching, nesting, the node classes
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "expected"),
+    [
+        # after a number: it may still be a pool's count
+        ("3x", 1, "'*', '+', '-', 'd' or the end of the expression"),
+        ("(3", 2, "')', '*', '+', '-' or 'd'"),
+        # after a pool with its selection, nothing more for the pool
+        ("2d6kh2x", 6, "'*', '+', '-' or the end of the expression"),
+        ("(2d6>=3", 7, "')', '*', '+' or '-'"),
+        # after a closing parenthesis
+        ("(d6)d", 4, "'*', '+', '-' or the end of the expression"),
+        # where an operand begins
+        ("-", 1, "'(', '-', 'd' or a number"),
+        ("2*", 2, "'(', '-', 'd' or a number"),
+        ("3d6>=", 5, "a number"),
+        ("d", 1, "a number"),
+    ],
+)
+def test_what_could_follow_is_listed_exactly(text: str, position: int, expected: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse(text)
+    assert info.value.position == position
+    assert info.value.expected == expected
+
+
+def test_a_syntax_error_anywhere_is_reported_before_a_bound() -> None:
+    # the count is out of range, but the text does not parse at all: that comes first
+    with pytest.raises(NotationError, match="ends too early"):
+        parse("0d6+")
+    with pytest.raises(NotationError, match="dice count 0"):
+        parse("0d6+1")
+
+
+def test_parsed_expressions_are_cached_and_shared() -> None:
+    assert parse("3d6kh2+1") is parse("3d6kh2+1")
+    with pytest.raises(NotationError, match="must be text"):
+        parse(["2d6"])  # type: ignore[arg-type]
+
+
+def test_nesting_up_to_the_length_limit_parses() -> None:
+    depth = (MAX_LENGTH - 1) // 2
+    text = "(" * depth + "1" + ")" * depth
+    assert parse(text) == Const(1)
+    assert parse("-" * (MAX_LENGTH - 2) + "d6").dice() == ((1, 6),)
+    assert str(parse("-(" * 66 + "1" + ")" * 66)) == "-" * 66 + "1"
+
+
+@settings(max_examples=200)
+@given(trees, st.data())
+def test_any_whitespace_between_tokens_parses_to_the_same_tree(
+    tree: Expr, data: st.DataObject
+) -> None:
+    tokens = [t for t in re.findall(r"[0-9]+|kh|kl|med|>=|<=|[-+*()d<>=]", str(tree))]
+    gaps = data.draw(
+        st.lists(
+            st.sampled_from(["", " ", "\t", "\n ", "\u3000"]),
+            min_size=len(tokens) + 1,
+            max_size=len(tokens) + 1,
+        )
+    )
+    text = gaps[0] + "".join(t + g for t, g in zip(tokens, gaps[1:], strict=True))
+    if len(text) <= MAX_LENGTH:
+        assert parse(text) == tree
+
+
+def test_nodes_are_immutable_values() -> None:
+    import pickle
+
+    node = BinOp("+", Pool(3, 6, "kh", keep=2), Neg(Const(1)))
+    with pytest.raises(AttributeError):
+        node.op = "-"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del node.left  # type: ignore[misc]
+    assert node == BinOp("+", Pool(3, 6, "kh", 2), Neg(Const(1)))
+    assert hash(node) == hash(BinOp("+", Pool(3, 6, "kh", 2), Neg(Const(1))))
+    assert node != Pool(3, 6) and Const(1) != Neg(Const(1))
+    assert pickle.loads(pickle.dumps(node)) == node
+    assert repr(Pool(2, 6)) == "Pool(count=2, sides=6, select='sum', keep=0, target=0)"
+    with pytest.raises(ValueError):
+        Pool(3, 6, "kh", keep=4)
+    match node:
+        case BinOp("+", Pool(count, sides), _):
+            assert (count, sides) == (3, 6)
+        case _:
+            raise AssertionError("nodes support pattern matching")
+
+
+def test_importing_the_dice_package_for_odds_loads_no_rolling_machinery() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, referee.dice; referee.dice.odds('3d6kh2+1'); "
+        "print([m for m in ('dataclasses', 'random', 'secrets', 'fractions', 'referee.errors')"
+        " if m in sys.modules]); "
+        "print(referee.dice.roll('2d6', referee.dice.SeededRoller(1)).total)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded, total = out.stdout.split("\n")[:2]
+    assert loaded == "[]"
+    assert 2 <= int(total) <= 12
+
+
+_PIECES = [*"0123456789dkhlme+-<>= ", "kh", "med", "d6", "\u3000"]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_the_one_pool_fast_path_builds_what_the_parser_builds(text: str) -> None:
+    from referee.dice.notation import _Parser, _simple
+
+    simple = _simple(text)
+    if simple is None:
+        return
+    tokens = _TOKEN.findall(text)
+    parser = _Parser(tokens)
+    assert parser.sum(0) == simple and parser.problem is None
+
+
+@pytest.mark.parametrize(
+    "text", ["2d6", " 3 d 6 kh 2 ", "4d6>=5", "d20+3", "2d6-03", "3d12med", "d6-d6", "2d6+d4-1-1"]
+)
+def test_the_fast_path_takes_the_commonest_expressions(text: str) -> None:
+    from referee.dice.notation import _simple
+
+    assert _simple(text.lower()) == parse(text)

@@ -189,3 +189,18 @@ def test_every_rolled_result_is_possible_under_the_odds(
     rolled = tuple(faces) if dice else (3, 4)  # zero Expertise: one die twice
     result = proc.apply(rolled)
     assert check_odds(dice, tn, mode, identity).probability(result) > 0  # type: ignore[arg-type]
+
+
+def test_effect_odds_are_the_checks_effects_for_every_pool() -> None:
+    """The Effect read off the binomial row equals the check's result mapped to its Effect
+    (0 for a failure) in every mode, TN and Identity, special cases included."""
+    from referee.systems.mongrel.checks import check_odds, effect_odds
+
+    for dice in range(0, 7):
+        for tn in range(0, 9):
+            for mode in ("under", "over"):
+                for identity in (0, 3):
+                    mapped = check_odds(dice, tn, mode, identity).map(
+                        lambda r: r.effect if r.success else 0
+                    )
+                    assert effect_odds(dice, tn, mode, identity) == mapped, (dice, tn, mode)

@@ -333,3 +333,23 @@ def test_a_working_outside_a_conflict_needs_no_turn() -> None:
     assert out.success and out.result == 1 and after.hours == 2
     started = _do(state, StartConflict())[1]
     assert started.order == ("vooruk", "alwia")
+
+
+def test_the_net_effect_alone_equals_the_attacks_net_effect() -> None:
+    """occult_effect_odds combines each check's results; occult_attack combines their
+    statistics: the net Effect must be the same distribution, resisted or not."""
+    from referee.systems.mongrel.sorcery import occult_attack, occult_effect_odds
+
+    for dice, spirit, identity, spent in ((6, 6, 4, 3), (3, 4, 2, 1), (2, 5, 0, 2)):
+        for resist in (None, (4, 4, 2), (1, 6, 1)):
+            for mode in ("subtract", "cancel"):
+                more = (
+                    {}
+                    if resist is None
+                    else dict(
+                        resist_dice=resist[0], resist_spirit=resist[1], resist_identity=resist[2]
+                    )
+                )
+                whole = occult_attack(dice, spirit, identity, spent, resist_mode=mode, **more)
+                alone = occult_effect_odds(dice, spirit, identity, spent, resist_mode=mode, **more)
+                assert alone == whole.odds().map(lambda r: r.effect), (dice, resist, mode)

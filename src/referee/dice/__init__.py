@@ -2,22 +2,60 @@
 
 * :mod:`referee.dice.roller` - where faces come from (seeded, scripted, manual, system).
 * :mod:`referee.dice.notation` - dice expressions as immutable trees.
-* :mod:`referee.dice.evaluate` - rolling an expression, or its exact odds.
+* :mod:`referee.dice.evaluate` - the exact odds of an expression.
+* :mod:`referee.dice.rolling` - rolling an expression with a roller.
 * :mod:`referee.dice.odds` - exact distributions with integer weights.
 * :mod:`referee.dice.render` - text and JSON views of results.
+
+``import referee.dice`` loads only what exact odds need; the rolling names
+(:func:`roll`, :class:`Rolled`, the rollers...) load on first use, so a
+program that asks for odds never imports ``random``, ``secrets`` or
+``dataclasses``.
 """
 
-from referee.dice.evaluate import DieRoll, Rolled, check_faces, check_faces_for, odds, roll
+from typing import TYPE_CHECKING, Any
+
+from referee.dice.evaluate import odds
 from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
 from referee.dice.odds import Distribution
-from referee.dice.roller import (
-    ManualRoller,
-    Roller,
-    RollRecord,
-    ScriptedRoller,
-    SeededRoller,
-    SystemRoller,
-)
+
+if TYPE_CHECKING:
+    from referee.dice.roller import (
+        ManualRoller,
+        Roller,
+        RollRecord,
+        ScriptedRoller,
+        SeededRoller,
+        SystemRoller,
+    )
+    from referee.dice.rolling import DieRoll, Rolled, check_faces, check_faces_for, roll
+
+_LAZY = {
+    "DieRoll": "referee.dice.rolling",
+    "Rolled": "referee.dice.rolling",
+    "check_faces": "referee.dice.rolling",
+    "check_faces_for": "referee.dice.rolling",
+    "roll": "referee.dice.rolling",
+    "ManualRoller": "referee.dice.roller",
+    "Roller": "referee.dice.roller",
+    "RollRecord": "referee.dice.roller",
+    "ScriptedRoller": "referee.dice.roller",
+    "SeededRoller": "referee.dice.roller",
+    "SystemRoller": "referee.dice.roller",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The rolling names, imported on first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BinOp",

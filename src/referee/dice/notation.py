@@ -17,15 +17,23 @@ Grammar (whitespace is ignored, ASCII letters are case-insensitive)::
 tree. Untrusted input is bounded: at most :data:`MAX_LENGTH` characters,
 :data:`MAX_DICE` dice in all, :data:`MAX_SIDES` sides per die and constants up
 to :data:`MAX_CONSTANT`; anything beyond is a :class:`NotationError`.
+
+The parser is written by hand (recursive descent over one regex scan): no
+grammar is built at run time, a typical expression parses in a few
+microseconds, and the last :data:`PARSE_CACHE_SIZE` texts are remembered. An
+error names the position of the offending character or token and every
+terminal that could have come there (the ones a grammar-driven LALR parser
+would accept after the same prefix).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 from functools import lru_cache
-from typing import Any, ClassVar, Union
+from typing import TYPE_CHECKING
 
-from referee.errors import NotationError
+if TYPE_CHECKING:
+    from referee.errors import NotationError
 
 MAX_LENGTH = 200
 MAX_DICE = 1000
@@ -35,20 +43,77 @@ MAX_CONSTANT = 1_000_000
 COMPARISONS = (">=", "<=", ">", "<", "=")
 
 
+def _notation_error(
+    message: str, *, text: str = "", position: int = 0, expected: str = ""
+) -> NotationError:
+    """The error to raise; :mod:`referee.errors` is imported on the first error only
+    (it loads :mod:`dataclasses`, which a query that parses never needs)."""
+    from referee.errors import NotationError
+
+    return NotationError(message, text=text, position=position, expected=expected)
+
+
 # ---------------------------------------------------------------------------
 # the tree
 
 
-@dataclass(frozen=True, slots=True)
-class Const:
+class FrozenNodeError(AttributeError):
+    """An attempt to change a node of an expression tree (they are immutable)."""
+
+
+class _Node:
+    """Immutable value objects with slots: equal and hashed by their fields.
+
+    Written by hand rather than with :mod:`dataclasses` (which imports
+    :mod:`inspect`): ``import referee.dice`` and a first answer then cost a
+    fraction of the time. Equality, hashing, ``repr`` and refusing assignment
+    behave as a frozen dataclass does.
+    """
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.__class__.__name__, *self._key()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{self.__class__.__name__}({shown})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenNodeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenNodeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return self.__class__, self._key()
+
+
+_set = object.__setattr__
+
+
+class Const(_Node):
     """An integer constant (non-negative; negation is :class:`Neg`)."""
 
+    __slots__ = ("value",)
+    _fields = ("value",)
+    __match_args__ = ("value",)
+    precedence = 4
     value: int
-    precedence: ClassVar[int] = 4
 
-    def __post_init__(self) -> None:
-        if self.value < 0:
+    def __init__(self, value: int) -> None:
+        if value < 0:
             raise ValueError("Const holds a non-negative value; use Neg for a minus sign")
+        _set(self, "value", value)
 
     def __str__(self) -> str:
         return str(self.value)
@@ -58,8 +123,7 @@ class Const:
         return ()
 
 
-@dataclass(frozen=True, slots=True)
-class Pool:
+class Pool(_Node):
     """``count`` dice of ``sides`` sides, and what to do with them.
 
     ``select`` is one of ``"sum"`` (add them), ``"kh"`` / ``"kl"`` (keep the
@@ -68,22 +132,32 @@ class Pool:
     face compares true against ``target``).
     """
 
+    __slots__ = ("count", "keep", "select", "sides", "target")
+    _fields = ("count", "sides", "select", "keep", "target")
+    __match_args__ = ("count", "sides", "select", "keep", "target")
+    precedence = 4
     count: int
     sides: int
-    select: str = "sum"
-    keep: int = 0
-    target: int = 0
-    precedence: ClassVar[int] = 4
+    select: str
+    keep: int
+    target: int
 
-    def __post_init__(self) -> None:
-        if self.count < 1 or self.sides < 1:
+    def __init__(
+        self, count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0
+    ) -> None:
+        _set(self, "count", count)
+        _set(self, "sides", sides)
+        _set(self, "select", select)
+        _set(self, "keep", keep)
+        _set(self, "target", target)
+        if count < 1 or sides < 1:
             raise ValueError(f"a pool needs at least one die of at least one side: {self!r}")
-        if self.select in ("kh", "kl") and not 0 <= self.keep <= self.count:
-            raise ValueError(f"cannot keep {self.keep} of {self.count} dice")
-        if self.select == "med" and self.count % 2 == 0:
-            raise ValueError(f"the median needs an odd number of dice, not {self.count}")
-        if self.select not in ("sum", "kh", "kl", "med", *COMPARISONS):
-            raise ValueError(f"unknown pool selection {self.select!r}")
+        if select in ("kh", "kl") and not 0 <= keep <= count:
+            raise ValueError(f"cannot keep {keep} of {count} dice")
+        if select == "med" and count % 2 == 0:
+            raise ValueError(f"the median needs an odd number of dice, not {count}")
+        if select not in ("sum", "kh", "kl", "med", *COMPARISONS):
+            raise ValueError(f"unknown pool selection {select!r}")
 
     def __str__(self) -> str:
         base = f"{'' if self.count == 1 else self.count}d{self.sides}"
@@ -113,12 +187,17 @@ class Pool:
         return face == t
 
 
-@dataclass(frozen=True, slots=True)
-class Neg:
+class Neg(_Node):
     """The negation of an expression."""
 
+    __slots__ = ("operand",)
+    _fields = ("operand",)
+    __match_args__ = ("operand",)
+    precedence = 3
     operand: Expr
-    precedence: ClassVar[int] = 3
+
+    def __init__(self, operand: Expr) -> None:
+        _set(self, "operand", operand)
 
     def __str__(self) -> str:
         inner = str(self.operand)
@@ -131,17 +210,22 @@ class Neg:
         return self.operand.dice()
 
 
-@dataclass(frozen=True, slots=True)
-class BinOp:
+class BinOp(_Node):
     """``left op right`` with ``op`` one of ``+``, ``-``, ``*``."""
 
+    __slots__ = ("left", "op", "right")
+    _fields = ("op", "left", "right")
+    __match_args__ = ("op", "left", "right")
     op: str
     left: Expr
     right: Expr
 
-    def __post_init__(self) -> None:
-        if self.op not in ("+", "-", "*"):
-            raise ValueError(f"unknown operator {self.op!r}")
+    def __init__(self, op: str, left: Expr, right: Expr) -> None:
+        if op not in ("+", "-", "*"):
+            raise ValueError(f"unknown operator {op!r}")
+        _set(self, "op", op)
+        _set(self, "left", left)
+        _set(self, "right", right)
 
     @property
     def precedence(self) -> int:
@@ -163,36 +247,35 @@ class BinOp:
         return self.left.dice() + self.right.dice()
 
 
-Expr = Union[Const, Pool, Neg, BinOp]  # noqa: UP007 - used at runtime in isinstance checks
+Expr = Const | Pool | Neg | BinOp
+"""Any node of an expression tree (a union usable in ``isinstance`` checks)."""
 
 
 # ---------------------------------------------------------------------------
-# parsing
+# parsing: a hand-written recursive-descent parser over one regex scan
 
-_GRAMMAR = r"""
-?expr: term
-     | expr "+" term   -> add
-     | expr "-" term   -> sub
-?term: factor
-     | term "*" factor -> mul
-?factor: atom
-       | "-" factor    -> neg
-?atom: INT             -> const
-     | pool
-     | "(" expr ")"
-pool: [INT] DIE INT [select]
-?select: KH INT   -> keep_high
-       | KL INT   -> keep_low
-       | MED      -> median
-       | CMP INT  -> count
-DIE: "d"
-KH: "kh"
-KL: "kl"
-MED: "med"
-CMP: ">=" | "<=" | ">" | "<" | "="
-INT: /[0-9]+/
-%ignore /\s+/
-"""
+_TOKEN = re.compile(r"\s*([0-9]+|kh|kl|med|>=|<=|[-+*()d<>=]|\Z|.)", re.DOTALL)
+"""One token after any whitespace: a number, a word or symbol, the end of the
+text (empty), or any other single character (which the parser reports)."""
+
+_KINDS = {
+    "d": "DIE",
+    "kh": "KH",
+    "kl": "KL",
+    "med": "MED",
+    ">=": "CMP",
+    "<=": "CMP",
+    ">": "CMP",
+    "<": "CMP",
+    "=": "CMP",
+    "+": "PLUS",
+    "-": "MINUS",
+    "*": "STAR",
+    "(": "LPAR",
+    ")": "RPAR",
+    "": "$END",
+}
+"""Each token's terminal name (a number is ``INT``; anything else is not a token)."""
 
 _FRIENDLY = {
     "INT": "a number",
@@ -209,37 +292,51 @@ _FRIENDLY = {
     "$END": "the end of the expression",
 }
 
+# What may come next, by where the parser stands. Together they are exactly the
+# terminals t for which "text so far + t" begins some valid expression.
+_START = frozenset({"INT", "DIE", "LPAR", "MINUS"})
+"""Where an operand begins: after an operator, '(' or a unary minus, or at the start."""
+_NUMBER = frozenset({"INT"})
+"""After 'd', 'kh', 'kl' or a comparison."""
+_OPERATORS = frozenset({"STAR", "PLUS", "MINUS"})
+"""After any complete operand (plus ')' inside parentheses, or the end outside)."""
+_AFTER_CONSTANT = frozenset({"DIE"})
+"""A number just read may still be the count of a pool."""
+_AFTER_POOL = frozenset({"KH", "KL", "MED", "CMP"})
+"""A pool without a selection may still take one."""
+_NOTHING: frozenset[str] = frozenset()
 
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
-
-@lru_cache(maxsize=1)
-def _parser() -> Any:
-    from lark import Lark
-
-    return Lark(_GRAMMAR, start="expr", parser="lalr", propagate_positions=False)
+_new = object.__new__
 
 
-def _accepts(text: str, position: int) -> set[str]:
-    """Every terminal the parser accepts after ``text[:position]``.
-
-    The LALR error reports only what its state expects after default
-    reductions ("d6)" would say just '+' or '-'); feeding the prefix to the
-    interactive parser and asking it lists everything that could follow,
-    including the end. Empty if the prefix itself does not parse.
-    """
-    from lark.exceptions import LarkError
-
-    try:
-        interactive = _parser().parse_interactive(text[:position])
-        interactive.exhaust_lexer()
-        return set(interactive.accepts())
-    except LarkError:
-        return set()
+def _pool(count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0) -> Pool:
+    """A :class:`Pool` the parser has already checked (skips ``__post_init__``)."""
+    node: Pool = _new(Pool)
+    _set(node, "count", count)
+    _set(node, "sides", sides)
+    _set(node, "select", select)
+    _set(node, "keep", keep)
+    _set(node, "target", target)
+    return node
 
 
-def _expected(names: Any) -> str:
-    seen = sorted({_FRIENDLY.get(str(n), str(n)) for n in names})
+def _binop(op: str, left: Expr, right: Expr) -> BinOp:
+    """A :class:`BinOp` whose operator the parser read (skips ``__post_init__``)."""
+    node: BinOp = _new(BinOp)
+    _set(node, "op", op)
+    _set(node, "left", left)
+    _set(node, "right", right)
+    return node
+
+
+PARSE_CACHE_SIZE = 1024
+"""Parsed expressions kept (least recently used dropped first); trees are immutable."""
+
+
+def _expected(names: frozenset[str]) -> str:
+    seen = sorted({_FRIENDLY[n] for n in names})
     if not seen:
         return ""
     if len(seen) == 1:
@@ -247,129 +344,287 @@ def _expected(names: Any) -> str:
     return ", ".join(seen[:-1]) + " or " + seen[-1]
 
 
-class _Builder:
-    """Turns lark's parse tree into :data:`Expr` nodes, enforcing the bounds."""
+class _Syntax(Exception):
+    """Internal: token ``index`` is not allowed where it stands; ``expected`` is what is."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, index: int, expected: frozenset[str]) -> None:
+        self.index = index
+        self.expected = expected
+
+
+class _Parser:
+    """Recursive descent over the scanned tokens, building :data:`Expr` nodes.
+
+    ``sum`` reads ``product (("+" | "-") product)*`` and ``*`` chains in one
+    loop, ``operand`` reads unary minuses and an atom; each parenthesis level
+    costs two stack frames, so the longest allowed text nests safely. A token
+    the grammar does not allow raises :class:`_Syntax` at once. A number out of
+    range is only noted (the first one): a syntax error anywhere in the text
+    is reported before it, as the grammar-then-bounds order always did.
+    """
+
+    __slots__ = ("dice", "i", "problem", "tokens")
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.i = 0
         self.dice = 0
+        self.problem: tuple[str, int, str] | None = None
 
-    def fail(self, message: str, position: int, expected: str = "") -> NotationError:
-        return NotationError(message, text=self.text, position=position, expected=expected)
+    def sum(self, depth: int) -> Expr:
+        """An expression up to ')' (inside parentheses) or the end of the text."""
+        tokens = self.tokens
+        total: Expr | None = None
+        op = ""
+        product, after = self.operand(depth)
+        while True:
+            tok = tokens[self.i]
+            if tok == "*":
+                self.i += 1
+                right, after = self.operand(depth)
+                product = _binop("*", product, right)
+            elif tok == "+" or tok == "-":
+                self.i += 1
+                total = product if total is None else _binop(op, total, product)
+                op = tok
+                product, after = self.operand(depth)
+            elif tok == (")" if depth else ""):
+                return product if total is None else _binop(op, total, product)
+            else:
+                closer = "RPAR" if depth else "$END"
+                raise _Syntax(self.i, _OPERATORS | after | {closer})
 
-    def number(self, token: Any, what: str, low: int, high: int) -> int:
-        raw = str(token)
-        digits = raw.lstrip("0") or "0"  # leading zeros never make a number too long
-        if len(digits) > 9 or not low <= int(digits) <= high:
-            raise self.fail(
-                f"{what} {raw} is out of range {low}..{high}",
-                token.start_pos,
-                f"a number from {low} to {high}",
-            )
-        return int(digits)
+    def operand(self, depth: int) -> tuple[Expr, frozenset[str]]:
+        """``-``* then a number, a pool or a parenthesised expression.
 
-    def build(self, node: Any) -> Expr:
-        from lark import Token
+        Returns the node and what else may follow it besides operators.
+        """
+        tokens = self.tokens
+        i = self.i
+        tok = tokens[i]
+        negations = 0
+        while tok == "-":
+            negations += 1
+            i += 1
+            tok = tokens[i]
+        node: Expr
+        if tok == "(":
+            self.i = i + 1
+            node = self.sum(depth + 1)
+            self.i += 1  # the ')'
+            after = _NOTHING
+        elif tok == "d" or "0" <= tok[:1] <= "9":
+            node, after = self.atom(i)
+        else:
+            raise _Syntax(i, _START)
+        while negations:
+            node = Neg(node)
+            negations -= 1
+        return node, after
 
-        if isinstance(node, Token):  # a bare INT at the top
-            return Const(self.number(node, "constant", 0, MAX_CONSTANT))
-        kind = node.data
-        kids = node.children
-        if kind == "const":
-            return Const(self.number(kids[0], "constant", 0, MAX_CONSTANT))
-        if kind in ("add", "sub", "mul"):
-            op = {"add": "+", "sub": "-", "mul": "*"}[kind]
-            return BinOp(op, self.build(kids[0]), self.build(kids[1]))
-        if kind == "neg":
-            return Neg(self.build(kids[0]))
-        if kind == "pool":
-            return self.pool(kids)
-        raise self.fail(f"unexpected {kind}", 0)  # pragma: no cover - grammar is closed
-
-    def pool(self, kids: list[Any]) -> Pool:
-        count_tok, die_tok, sides_tok, select = kids
-        count = 1 if count_tok is None else self.number(count_tok, "dice count", 1, MAX_DICE)
-        sides = self.number(sides_tok, "sides", 1, MAX_SIDES)
+    def atom(self, i: int) -> tuple[Expr, frozenset[str]]:
+        """A constant or a pool starting at token ``i`` (a number or 'd')."""
+        tokens = self.tokens
+        count = 1
+        count_at = -1
+        if tokens[i] != "d":
+            if tokens[i + 1] != "d":
+                self.i = i + 1
+                return Const(self.number(i, "constant", 0, MAX_CONSTANT)), _AFTER_CONSTANT
+            count_at = i
+            count = self.number(i, "dice count", 1, MAX_DICE)
+            i += 1
+        die_at = i
+        if not "0" <= tokens[i + 1][:1] <= "9":
+            raise _Syntax(i + 1, _NUMBER)
+        sides = self.number(i + 1, "sides", 1, MAX_SIDES)
         self.dice += count
         if self.dice > MAX_DICE:
-            raise self.fail(
-                f"too many dice: more than {MAX_DICE} in one expression", die_tok.start_pos
-            )
-        if select is None:
-            return Pool(count, sides)
-        kind = select.data
-        args = select.children
-        if kind in ("keep_high", "keep_low"):
-            keep = self.number(args[1], "keep count", 0, count)
-            return Pool(count, sides, "kh" if kind == "keep_high" else "kl", keep=keep)
-        if kind == "median":
+            self.note(f"too many dice: more than {MAX_DICE} in one expression", die_at, "")
+        i += 2
+        select = tokens[i]
+        node: Pool
+        if select == "kh" or select == "kl":
+            if not "0" <= tokens[i + 1][:1] <= "9":
+                raise _Syntax(i + 1, _NUMBER)
+            keep = self.number(i + 1, "keep count", 0, count)
+            node = _pool(count, sides, select, keep)
+            i += 2
+        elif select == "med":
             if count % 2 == 0:
-                where = 0 if count_tok is None else count_tok.start_pos
-                raise self.fail(
+                self.note(
                     f"the median needs an odd number of dice, not {count}",
-                    where,
+                    count_at,
                     "an odd dice count",
                 )
-            return Pool(count, sides, "med")
-        target = self.number(args[1], "target", 0, MAX_SIDES + 1)
-        return Pool(count, sides, str(args[0]), target=target)
+                node = Pool(count, sides)  # never returned: the note is raised
+            else:
+                node = _pool(count, sides, "med")
+            i += 1
+        elif select in COMPARISONS:
+            if not "0" <= tokens[i + 1][:1] <= "9":
+                raise _Syntax(i + 1, _NUMBER)
+            target = self.number(i + 1, "target", 0, MAX_SIDES + 1)
+            node = _pool(count, sides, select, 0, target)
+            i += 2
+        else:
+            self.i = i
+            return _pool(count, sides), _AFTER_POOL
+        self.i = i
+        return node, _NOTHING
+
+    def number(self, index: int, what: str, low: int, high: int) -> int:
+        """The number at token ``index``; out of ``low..high`` it is noted and ``low`` used."""
+        raw = self.tokens[index]
+        value = int(raw)  # at most MAX_LENGTH digits; leading zeros are fine
+        if low <= value <= high:
+            return value
+        self.note(
+            f"{what} {raw} is out of range {low}..{high}", index, f"a number from {low} to {high}"
+        )
+        return low
+
+    def note(self, message: str, index: int, expected: str) -> None:
+        """Keep the first bound broken (reported if the whole text parses)."""
+        if self.problem is None:
+            self.problem = (message, index, expected)
+
+
+_SHAPE = (
+    r"(?:[0-9]*\s*d\s*[0-9]+\s*(?:(?:kh|kl)\s*[0-9]+\s*|med\s*|(?:>=|<=|>|<|=)\s*[0-9]+\s*)?"
+    r"|[0-9]+\s*)"
+)
+_LINEAR = re.compile(rf"\s*{_SHAPE}(?:[-+]\s*{_SHAPE})*")
+"""The commonest expressions: terms joined by ``+`` and ``-`` (``2d6``, ``3d6kh2+1``,
+``d6-d6``), without parentheses, unary minus or ``*``."""
+_PART = re.compile(
+    r"([-+]?)\s*(?:([0-9]*)\s*d\s*([0-9]+)\s*"
+    r"(?:(kh|kl)\s*([0-9]+)\s*|(med)\s*|(>=|<=|>|<|=)\s*([0-9]+)\s*)?"
+    r"|([0-9]+)\s*)"
+)
+"""One term of such a sum and its sign: the same shape, its parts captured."""
+
+
+def _simple(lowered: str) -> Expr | None:
+    """The tree of a plain sum of pools and numbers within every bound, else None.
+
+    The same tree the parser builds (left-associative); anything else (a
+    bound broken, an error to report, parentheses, ``*``) is left to the parser.
+    """
+    if _LINEAR.fullmatch(lowered) is None:
+        return None
+    tree: Expr | None = None
+    dice = 0
+    for (
+        sign,
+        count_text,
+        sides_text,
+        kind,
+        keep_text,
+        med,
+        op,
+        target_text,
+        number,
+    ) in _PART.findall(lowered):
+        term: Expr
+        if number:
+            value = int(number)
+            if value > MAX_CONSTANT:
+                return None
+            term = Const(value)
+        else:
+            count = int(count_text) if count_text else 1
+            sides = int(sides_text)
+            dice += count
+            if count < 1 or dice > MAX_DICE or not 1 <= sides <= MAX_SIDES:
+                return None
+            if kind:
+                keep = int(keep_text)
+                if keep > count:
+                    return None
+                term = _pool(count, sides, kind, keep)
+            elif med:
+                if not count % 2:
+                    return None
+                term = _pool(count, sides, "med")
+            elif op:
+                target = int(target_text)
+                if target > MAX_SIDES + 1:
+                    return None
+                term = _pool(count, sides, op, 0, target)
+            else:
+                term = _pool(count, sides)
+        tree = term if tree is None else _binop(sign, tree, term)
+    return tree
+
+
+def _position(lowered: str, index: int) -> int:
+    """Where token ``index`` starts (scanned again: positions cost only on errors)."""
+    if index < 0:
+        return 0
+    for n, match in enumerate(_TOKEN.finditer(lowered)):
+        if n == index:
+            return match.start(1)
+    raise AssertionError("token index beyond the scan")  # pragma: no cover
+
+
+def _syntax_error(text: str, lowered: str, tokens: list[str], error: _Syntax) -> NotationError:
+    expected = _expected(error.expected)
+    tok = tokens[error.index]
+    if tok == "":
+        return _notation_error(
+            "expression ends too early", text=text, position=len(text), expected=expected
+        )
+    position = _position(lowered, error.index)
+    if tok in _KINDS or "0" <= tok[0] <= "9":
+        message = f"unexpected {tok}"
+    else:
+        message = f"unexpected character {text[position]!r}"
+    return _notation_error(message, text=text, position=position, expected=expected)
 
 
 def parse(text: str) -> Expr:
     """Parse dice notation into an expression tree.
 
-    Raises :class:`NotationError` with the position and what was expected, or
-    when the expression exceeds a bound (length, dice, sides, constants).
+    Raises :class:`NotationError` with the position and everything that could
+    have come there, or when the expression exceeds a bound (length, dice,
+    sides, constants). The last :data:`PARSE_CACHE_SIZE` texts parsed are
+    remembered.
     """
     if not isinstance(text, str):
-        raise NotationError("dice notation must be text")
+        raise _notation_error("dice notation must be text")
+    return _parse(text)
+
+
+@lru_cache(maxsize=PARSE_CACHE_SIZE)
+def _parse(text: str) -> Expr:
     if len(text) > MAX_LENGTH:
-        raise NotationError(
+        raise _notation_error(
             f"expression is {len(text)} characters long; at most {MAX_LENGTH}",
             text=text[:MAX_LENGTH],
             position=MAX_LENGTH,
         )
-    if not text.strip():
-        raise NotationError(
-            "empty dice expression", text=text, position=0, expected="a number or dice such as 2d6"
-        )
     # ASCII only: str.lower() maps e.g. the Kelvin sign to "k", so "3d6\u212ah2"
     # would be accepted, and some characters lower to two, shifting positions
-    lowered = text.translate(_LOWER)
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
+    lowered = text.lower() if text.isascii() else text.translate(_LOWER)
+    simple = _simple(lowered)
+    if simple is not None:
+        return simple
+    tokens = _TOKEN.findall(lowered)
+    if not tokens[0]:  # nothing but whitespace
+        raise _notation_error(
+            "empty dice expression", text=text, position=0, expected="a number or dice such as 2d6"
+        )
+    parser = _Parser(tokens)
     try:
-        tree = _parser().parse(lowered)
-    except UnexpectedCharacters as e:
-        pos = e.pos_in_stream or 0
-        raise NotationError(
-            f"unexpected character {text[pos]!r}",
-            text=text,
-            position=pos,
-            expected=_expected(_accepts(lowered, pos) or e.allowed),
-        ) from None
-    except UnexpectedToken as e:
-        if e.token.type == "$END":
-            raise NotationError(
-                "expression ends too early",
-                text=text,
-                position=len(text),
-                expected=_expected(_accepts(lowered, len(text)) or e.expected),
-            ) from None
-        raise NotationError(
-            f"unexpected {e.token!s}",
-            text=text,
-            position=e.token.start_pos,
-            expected=_expected(_accepts(lowered, e.token.start_pos) or e.expected),
-        ) from None
-    except UnexpectedEOF as e:  # pragma: no cover - LALR reports $END as a token
-        raise NotationError(
-            "expression ends too early",
-            text=text,
-            position=len(text),
-            expected=_expected(e.expected),
-        ) from None
-    return _Builder(text).build(tree)
+        tree = parser.sum(0)
+    except _Syntax as error:
+        raise _syntax_error(text, lowered, tokens, error) from None
+    if parser.problem is not None:
+        message, index, expected = parser.problem
+        position = _position(lowered, index)
+        raise _notation_error(message, text=text, position=position, expected=expected)
+    return tree
 
 
 def canonical(text: str) -> str:

@@ -249,3 +249,22 @@ def procedure(
 def check_odds(dice: int, tn: int, mode: Mode, identity: int = 0) -> Distribution[CheckResult]:
     """The exact distribution of a check's result."""
     return procedure(dice, tn, mode, identity).odds()
+
+
+def effect_odds(dice: int, tn: int, mode: Mode, identity: int = 0) -> Distribution[int]:
+    """The exact distribution of a check's Effect, 0 for a failure (Mongrel, Basics).
+
+    Where no special case can apply, a roll succeeds when at least one die meets
+    the TN and its Effect is those dice plus the Identity (RULINGS), so the Effect
+    is read straight off the binomial row of dice meeting the TN; elsewhere (the
+    scoped 6s and 1s cases, zero Expertise) it is the check's result mapped.
+    """
+    sixes, ones = needs(tn, mode)
+    if dice == 0 or sixes or ones:
+        return check_odds(dice, tn, mode, identity).map(lambda r: r.effect if r.success else 0)
+    check_bounds(dice, tn, mode, identity)
+    ok = sum(1 for f in range(1, 7) if meets(f, tn, mode))
+    row = _binomial(dice, ok, 6 - ok)
+    weights = {0: row[0]} if row[0] else {}
+    weights.update({k + identity: w for k, w in enumerate(row) if k and w})
+    return Distribution.trusted(weights, 6**dice, ordered=True)

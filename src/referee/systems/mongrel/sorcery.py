@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
+from referee.dice.odds import Distribution
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Dice, Outcome, Plan, Procedure, Trace
 
@@ -190,6 +191,50 @@ def occult_attack(
 ) -> Procedure[tuple[Any, Any], OccultResult]:
     """An Occult attack from plain numbers: the working under the sorcerer's own Spirit,
     optionally resisted (``resist_dice`` Resist under ``resist_spirit``)."""
+    working, resist = _attack_parts(
+        dice, spirit, identity, resolve_spent, resolve_available, scope_modifier,
+        resist_dice, resist_spirit, resist_identity,
+    )  # fmt: skip
+    return occult_attack_procedure(working, resist, resist_mode)
+
+
+def occult_effect_odds(
+    dice: int,
+    spirit: int,
+    identity: int,
+    resolve_spent: int,
+    resolve_available: int | None = None,
+    scope_modifier: int = 0,
+    resist_dice: int | None = None,
+    resist_spirit: int | None = None,
+    resist_identity: int = 0,
+    resist_mode: ResistMode = "subtract",
+) -> Distribution[int]:
+    """The exact distribution of an Occult attack's net Effect alone (the same working
+    and Resist as :func:`occult_attack`, and the same :func:`net_effect`): each check's
+    few results are combined, not every pair of their statistics."""
+    working, resist = _attack_parts(
+        dice, spirit, identity, resolve_spent, resolve_available, scope_modifier,
+        resist_dice, resist_spirit, resist_identity,
+    )  # fmt: skip
+    check_resist_mode(resist_mode)
+    mine = working.odds()
+    if resist is None:
+        return mine.map(lambda w: net_effect(w, None, resist_mode))
+    return mine.combine(resist.odds(), lambda w, r: net_effect(w, r, resist_mode))
+
+
+def _attack_parts(
+    dice: int,
+    spirit: int,
+    identity: int,
+    resolve_spent: int,
+    resolve_available: int | None,
+    scope_modifier: int,
+    resist_dice: int | None,
+    resist_spirit: int | None,
+    resist_identity: int,
+) -> tuple[Procedure[Any, CheckResult], Procedure[Any, CheckResult] | None]:
     working = occult_procedure(
         dice,
         spirit,
@@ -204,7 +249,7 @@ def occult_attack(
         if resist_spirit is None:
             raise RulesError("a Resist roll needs the resisting character's Spirit")
         resist = resist_procedure(resist_dice, resist_spirit, resist_identity)
-    return occult_attack_procedure(working, resist, resist_mode)
+    return working, resist
 
 
 def occult_roll_plan(a: OccultRoll, state: object, options: Options) -> Plan:
