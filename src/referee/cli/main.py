@@ -217,9 +217,10 @@ def _game_cli(name: str) -> Any:
     return importlib.import_module(spec_name)
 
 
-GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "serve")
-"""The command groups beside the core commands: one per game, the live table, and
-``serve`` (the web table, whose FastAPI is imported only when it runs)."""
+GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "serve", "analyze")
+"""The command groups beside the core commands: one per game, the live table,
+``serve`` (the web table, whose FastAPI is imported only when it runs) and the
+designer analysis."""
 
 _registered: set[str] = set()
 
@@ -238,6 +239,11 @@ def _register(name: str) -> None:
         from referee.cli.serve import register
 
         register(app)
+        return
+    if name == "analyze":
+        from referee.cli.analyze import app as analyze_app
+
+        app.add_typer(analyze_app, name="analyze")
         return
     module = _game_cli(name)
     if module is not None:

@@ -1,0 +1,140 @@
+"""A Mneme CE exchange of attacks until an HP threshold, as a chain over the game's own
+state (ch. 7, Outcomes: Damage; Hit Points).
+
+The fighters take turns, side a's first, each making the game's ``attack`` with
+its weapon (``weapons``; default the first on its sheet) on a check of
+``characteristic`` plus the weapon's skill against ``difficulty`` (the game adds
+Competence, wound penalties and, for a Critically Wounded attacker, Bleeding).
+A hit brings the weapon's damage rolls (Success Effect + 1, Rate of Attack,
+armour per roll: the game's rules). The exchange ends when a side reaches the
+HP condition ``until`` (``Seriously Wounded``, ``Critically Wounded`` or
+``Dying``), read by the game's own ``condition_for``.
+
+Policies:
+
+* ``attack`` - attack on every turn; a miss costs the attacker nothing (two
+  characters who both roll: what a referee does when adversaries are played as
+  characters);
+* ``fail-effect`` - the PC rules of ch. 7: only this character rolls, and on a
+  failure the opponent's weapon strikes it once per point of Fail Effect (the
+  attack's ``threat``). A side with this policy never takes its own turn.
+
+Exact chains read the game's odds of the damage dealt when one roll cannot make
+the target Bleed (then that number decides every change); otherwise, and with
+``fail-effect`` (whose struck-back damage the odds do not report), every face is
+enumerated, which a big weapon quickly takes past the bound: simulate then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.systems.base import Outcome
+from referee.systems.mneme.actions import Attack, CheckInputs, DamageRolls, Threat
+from referee.systems.mneme.health import bleeds_from, condition_for, thresholds
+from referee.systems.mneme.state import Seat
+
+from ..errors import AnalysisError
+from ..model import ConflictModel, Memo, Step
+
+CONDITIONS = ("Wounded", "Seriously Wounded", "Critically Wounded", "Dying")
+
+
+@dataclass
+class MnemeExchange(ConflictModel):
+    """Mneme CE characters trading attacks (see the module text)."""
+
+    until: str = "Critically Wounded"
+    weapons: Mapping[str, str] = field(default_factory=dict)
+    characteristic: str = "Dex"
+    difficulty: int = 8
+    POLICIES: ClassVar[tuple[str, ...]] = ("attack", "fail-effect")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.until not in CONDITIONS:
+            raise AnalysisError(f"until must be one of {', '.join(CONDITIONS)}, not {self.until!r}")
+        for cid in self.fighters:
+            sheet = self.state.characters[cid].sheet
+            names = [w.name for w in sheet.weapons]
+            if not names:
+                raise AnalysisError(f"{cid} carries no weapon")
+            chosen = self.weapons.get(cid)
+            if chosen is not None and chosen not in names:
+                raise AnalysisError(f"{cid} carries no {chosen!r} (weapons: {', '.join(names)})")
+        if all(self.policy(c) == "fail-effect" for c in self.fighters):
+            raise AnalysisError("someone must roll: not every fighter can be fail-effect")
+        self._bleeds: dict[tuple[str, str], bool] = {}
+
+    def weapon(self, cid: str) -> str:
+        """The weapon ``cid`` attacks with."""
+        return self.weapons.get(cid) or self.state.characters[cid].sheet.weapons[0].name
+
+    def start(self) -> tuple[Any, Memo]:
+        return self.state, 0
+
+    def out(self, state: Any, cid: str) -> bool:
+        sheet = state.characters[cid].sheet
+        cond = condition_for(sheet.damage, thresholds(sheet, self.options))
+        return (
+            CONDITIONS.index(cond) >= CONDITIONS.index(self.until) if cond in CONDITIONS else False
+        )
+
+    def damage(self, state: Any, cid: str) -> int:
+        seat: Seat = state.characters[cid]
+        return int(seat.sheet.damage)
+
+    def _rollers(self) -> tuple[str, ...]:
+        return tuple(c for c in self.fighters if self.policy(c) != "fail-effect")
+
+    def next(self, state: Any, memo: Memo) -> Step:
+        assert isinstance(memo, int)
+        order = self._rollers()
+        for k in range(len(order)):
+            at = (memo + k) % len(order)
+            cid = order[at]
+            if self.out(state, cid):
+                continue
+            target = next((t for t in self.opponents(cid) if not self.out(state, t)), None)
+            if target is None:
+                break
+            threat = None
+            if self.policy(target) == "fail-effect":
+                threat = Threat(weapon=self.weapon(target), attacker=target)
+            check = CheckInputs(difficulty=self.difficulty, characteristic=self.characteristic)
+            ticks = 1 if memo == 0 or at < memo else 0
+            action = Attack(
+                actor=cid, target=target, check=check, weapon=self.weapon(cid), threat=threat
+            )
+            return Step(action, ticks)
+        raise AnalysisError("no fighter can act")
+
+    def after(self, state: Any, memo: Memo, step: Step, outcome: Outcome, new: Any) -> Memo:
+        order = self._rollers()
+        assert isinstance(step.action, Attack)
+        return (order.index(str(step.action.actor)) + 1) % len(order)
+
+    def viewed(self, step: Step) -> bool:
+        """An attack with no strike back whose single roll can never make the target
+        Bleed: the damage dealt (what the odds report) decides every change."""
+        a = step.action
+        if not isinstance(a, Attack) or a.threat is not None or a.target is None:
+            return False
+        key = (str(a.actor), a.target)
+        if key not in self._bleeds:
+            one = DamageRolls(rolls=1, weapon=a.weapon, attacker=a.actor, target=a.target)
+            worst = self.ruleset.odds(one, self.state, self.options).max()
+            victim = self.state.characters[a.target].sheet
+            self._bleeds[key] = bleeds_from(int(worst), victim, self.options)
+        return not self._bleeds[key]
+
+    def view(self, step: Step, outcome: Outcome) -> Hashable:
+        return int(str(outcome.details.get("damage_dealt", 0)))
+
+    def size_estimate(self) -> int:
+        size = 4
+        for cid in self.fighters:
+            size *= (self.state.characters[cid].sheet.hp + 40) * 4
+        return size

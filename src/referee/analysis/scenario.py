@@ -1,0 +1,194 @@
+"""A conflict from plain inputs (what the command line, a sweep cell or the web gives):
+the game, who sits at the table, the two sides, policies, model parameters, house
+rules and overrides of sheet values. Everything is JSON-ready, so a sweep ships a
+scenario to a Dask worker and the worker rebuilds the model with the game's rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from referee.errors import RulesError
+from referee.systems.base import Ruleset, get, load_record
+
+from .errors import AnalysisError
+from .model import ConflictModel
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "mongrel": {"seats": {"vooruk": "example:vooruk", "giazza": "example:giazza"}},
+    "arm": {"seats": {"brad": "example:brad", "christine": "example:christine"}},
+    "mnemonic": {
+        "seats": {"mick": "example:boxer", "bo": "example:boxer"},
+        "params": {"life_roles": {"mick": "Professional Boxer", "bo": "Professional Boxer"}},
+    },
+    "mneme": {
+        "seats": {"ada": "example:ada", "raider": "example:raider"},
+        "params": {"weapons": {"ada": "Broadsword", "raider": "Broadsword"}},
+    },
+}
+"""Each game's default table: two of the text's (or the package's) example characters."""
+
+
+def _model_type(game: str) -> type[ConflictModel]:
+    if game == "mongrel":
+        from .models.mongrel import MongrelConflict
+
+        return MongrelConflict
+    if game == "arm":
+        from .models.arm import ArmMelee
+
+        return ArmMelee
+    if game == "mnemonic":
+        from .models.mnemonic import MnemonicFight
+
+        return MnemonicFight
+    if game == "mneme":
+        from .models.mneme import MnemeExchange
+
+        return MnemeExchange
+    raise AnalysisError(f"unknown game {game!r}; known: {', '.join(DEFAULTS)}")
+
+
+@dataclass
+class Scenario:
+    """A conflict's inputs (see the module text). ``seats`` maps an id to
+    ``"example:NAME"`` or a sheet as JSON; ``overrides`` sets sheet values by dotted
+    path (``{"vooruk": {"expertise.Rend": 4}}``)."""
+
+    game: str
+    seats: dict[str, Any] = field(default_factory=dict)
+    a: tuple[str, ...] = ()
+    b: tuple[str, ...] = ()
+    policies: dict[str, str] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @staticmethod
+    def default(game: str) -> Scenario:
+        """The game's default conflict: its two example characters, one a side."""
+        key = game.strip().lower()
+        if key not in DEFAULTS:
+            raise AnalysisError(f"unknown game {game!r}; known: {', '.join(DEFAULTS)}")
+        d = DEFAULTS[key]
+        seats = dict(d["seats"])
+        ids = tuple(seats)
+        return Scenario(key, seats, ids[:1], ids[1:2], params=dict(d.get("params", {})))
+
+    def data(self) -> dict[str, Any]:
+        """The scenario as JSON."""
+        return {
+            "game": self.game,
+            "seats": self.seats,
+            "a": list(self.a),
+            "b": list(self.b),
+            "policies": self.policies,
+            "params": self.params,
+            "options": self.options,
+            "overrides": self.overrides,
+        }
+
+    @staticmethod
+    def load(data: Mapping[str, Any]) -> Scenario:
+        """A scenario from :meth:`data`'s JSON."""
+        known = {f.name for f in fields(Scenario)}
+        extra = set(data) - known
+        if extra:
+            raise AnalysisError(f"unknown scenario keys: {', '.join(sorted(extra))}")
+        return Scenario(
+            str(data["game"]),
+            dict(data.get("seats", {})),
+            tuple(data.get("a", ())),
+            tuple(data.get("b", ())),
+            dict(data.get("policies", {})),
+            dict(data.get("params", {})),
+            dict(data.get("options", {})),
+            {k: dict(v) for k, v in data.get("overrides", {}).items()},
+        )
+
+    def model(self) -> ConflictModel:
+        """The conflict model, with the characters seated by the game's own rules."""
+        ruleset = get(self.game)
+        options = ruleset.load_options(self.options) if self.options else ruleset.options_type()
+        state = ruleset.initial_state(options)
+        for cid, spec in self.seats.items():
+            sheet = _sheet(ruleset, cid, spec, self.overrides.get(cid, {}))
+            state = ruleset.seat(state, cid, sheet, options)
+        unknown = set(self.overrides) - set(self.seats)
+        if unknown:
+            raise AnalysisError(
+                f"overrides for characters not seated: {', '.join(sorted(unknown))}"
+            )
+        kind = _model_type(self.game)
+        names = {f.name for f in fields(kind)}
+        bad = [k for k in self.params if k not in names or k in _BASE]
+        if bad:
+            extra = sorted(names - _BASE)
+            raise AnalysisError(
+                f"unknown parameter(s) {', '.join(bad)} for {self.game}; known: {', '.join(extra)}"
+            )
+        return kind(
+            ruleset,
+            options,
+            state,
+            tuple(self.a),
+            tuple(self.b),
+            dict(self.policies),
+            **self.params,
+        )
+
+
+_BASE = {"ruleset", "options", "state", "side_a", "side_b", "policies", "exchangeable", "unit"}
+
+
+def _sheet(
+    ruleset: Ruleset[Any, Any, Any], cid: str, spec: Any, overrides: Mapping[str, Any]
+) -> Any:
+    if isinstance(spec, str) and spec.startswith("example:"):
+        name = spec.split(":", 1)[1]
+        examples = ruleset.examples()
+        if name not in examples:
+            known = ", ".join(examples)
+            raise AnalysisError(f"{cid}: no example {name!r} in {ruleset.name}; known: {known}")
+        sheet = examples[name]
+    elif isinstance(spec, Mapping):
+        sheet = ruleset.load_sheet(dict(spec))
+    else:
+        raise AnalysisError(f"{cid}: a seat is 'example:NAME' or a sheet as JSON, not {spec!r}")
+    if not overrides:
+        return sheet
+    data = json.loads(json.dumps(ruleset.dump_sheet(sheet)))
+    for path, value in overrides.items():
+        _set(data, path, value, cid)
+    try:
+        return load_record(ruleset.sheet_type, data, rule=f"{cid}'s sheet")
+    except RulesError as e:
+        raise AnalysisError(f"{cid}: the override does not give a valid sheet: {e}") from None
+
+
+def _set(data: dict[str, Any], path: str, value: Any, cid: str) -> None:
+    """Set ``value`` at a dotted ``path`` of sheet JSON (a number picks a list item)."""
+    keys = [k for k in path.split(".") if k]
+    if not keys:
+        raise AnalysisError(f"{cid}: an empty override path")
+    node: Any = data
+    for k in keys[:-1]:
+        node = _step(node, k, path, cid)
+    last = keys[-1]
+    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = value
+    elif isinstance(node, dict):
+        node[last] = value
+    else:
+        raise AnalysisError(f"{cid}: the sheet has no {path!r}")
+
+
+def _step(node: Any, key: str, path: str, cid: str) -> Any:
+    if isinstance(node, dict) and key in node:
+        return node[key]
+    if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+        return node[int(key)]
+    raise AnalysisError(f"{cid}: the sheet has no {path!r}")

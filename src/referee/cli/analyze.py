@@ -1,0 +1,277 @@
+"""``referee analyze``: variants of a check side by side, whole conflicts exactly or by
+simulation, and sweeps on Dask (see docs/analysis.md). numpy, matplotlib and dask are
+imported inside the commands that use them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from referee.cli.common import JSON_OPTION, console, emit_json, fail, handle_errors, load_json_file
+
+app = typer.Typer(
+    name="analyze",
+    help="Designer analysis: compare check variants, exact conflicts, simulation, sweeps.",
+    no_args_is_help=True,
+)
+
+PARAM_HELP = "A parameter NAME=VALUE (repeatable); see docs/analysis.md for each game's."
+PNG_OPTION: Any = typer.Option(None, "--png", help="Write the chart as PNG to this file.")
+SVG_OPTION: Any = typer.Option(None, "--svg", help="Write the chart as SVG to this file.")
+CSV_OPTION: Any = typer.Option(None, "--csv", help="Write the numbers as CSV to this file.")
+PARAM_OPTION: Any = typer.Option(None, "--param", "-p", help=PARAM_HELP)
+GRID_OPTION: Any = typer.Option(
+    None, "--grid", help="AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)"
+)
+
+
+def _pairs(items: list[str] | None, what: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items or []:
+        if "=" not in item:
+            fail(f"{what} {item!r}: write NAME=VALUE")
+        key, value = item.split("=", 1)
+        out[key.strip()] = _value(value.strip())
+    return out
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _charts(png: str | None, svg: str | None, draw: Any) -> None:
+    for path, fmt in ((png, "png"), (svg, "svg")):
+        if path:
+            Path(path).write_bytes(draw(fmt))
+            print(f"wrote {path}", file=sys.stderr)
+
+
+@app.command()
+@handle_errors
+def compare(
+    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
+    param: list[str] = PARAM_OPTION,
+    show: str = typer.Option("at-least", "--show", help="exact, at-least or at-most"),
+    csv_path: str | None = CSV_OPTION,
+    png: str | None = PNG_OPTION,
+    svg: str | None = SVG_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Variants of one check side by side: exact, at-least and at-most per value.
+
+    Mnemonic: -p aptitude=6 -p chances=3 [-p randomizers=d12,3d12]; Mneme CE:
+    -p difficulty=8 -p bonus=1; ARM: -p total=8 -p difficulty=6; Mongrel: -p tn=4
+    -p identity=2 [-p dice=1,2,3] [-p modes=under]."""
+    from referee.analysis.compare import compare as run
+
+    comp = run(game, _pairs(param, "--param"))
+    comp.table(show)  # a bad --show fails before anything is written
+    if csv_path:
+        Path(csv_path).write_text(comp.csv())
+    from referee.analysis.charts import comparison_chart
+
+    _charts(png, svg, lambda fmt: comparison_chart(comp, fmt, show))
+    if as_json:
+        emit_json(comp.data())
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{comp.title}: P({show.replace('-', ' ')})", title_justify="left")
+    table.add_column(comp.stat, justify="right")
+    for label in comp.series:
+        table.add_column(label, justify="right")
+    for value, row in zip(comp.values(), comp.table(show), strict=True):
+        table.add_row(str(value), *(f"{float(p) * 100:.2f}%" if p else "-" for p in row))
+    success = comp.p_success()
+    table.add_row("success", *(f"{float(success[k]) * 100:.2f}%" for k in comp.series))
+    console.print(table)
+
+
+@app.command()
+@handle_errors
+def curve(
+    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
+    param: list[str] = PARAM_OPTION,
+    csv_path: str | None = CSV_OPTION,
+    png: str | None = PNG_OPTION,
+    svg: str | None = SVG_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """P(success) of each variant over the check's main number (Aptitude, Difficulty,
+    total - difficulty, target number)."""
+    from referee.analysis.compare import curve as run
+
+    cur = run(game, _pairs(param, "--param"))
+    if csv_path:
+        Path(csv_path).write_text(cur.csv())
+    from referee.analysis.charts import curve_chart
+
+    _charts(png, svg, lambda fmt: curve_chart(cur, fmt))
+    if as_json:
+        emit_json(cur.data())
+        return
+    from rich.table import Table
+
+    table = Table(title=cur.title, title_justify="left")
+    table.add_column(cur.x, justify="right")
+    for label in cur.series:
+        table.add_column(label, justify="right")
+    for i, x in enumerate(cur.xs):
+        table.add_row(str(x), *(f"{float(ps[i]) * 100:.1f}%" for ps in cur.series.values()))
+    console.print(table)
+
+
+def _scenario(
+    game: str,
+    seat: list[str] | None,
+    side_a: str | None,
+    side_b: str | None,
+    policy: list[str] | None,
+    param: list[str] | None,
+    options: str | None,
+    override: list[str] | None,
+) -> Any:
+    from referee.analysis.scenario import Scenario
+
+    sc = Scenario.default(game)
+    seats = _pairs(seat, "--seat")
+    if seats:
+        sc.seats = {
+            k: (v if isinstance(v, str) and v.startswith("example:") else load_json_file(str(v)))
+            for k, v in seats.items()
+        }
+        ids = tuple(sc.seats)
+        sc.a, sc.b = ids[:1], ids[1:2]
+    if side_a:
+        sc.a = tuple(x.strip() for x in side_a.split(",") if x.strip())
+    if side_b:
+        sc.b = tuple(x.strip() for x in side_b.split(",") if x.strip())
+    sc.policies = {k: str(v) for k, v in _pairs(policy, "--policy").items()}
+    sc.params.update(_pairs(param, "--param"))
+    if options:
+        data = load_json_file(options)
+        if not isinstance(data, dict):
+            fail("--options must hold a JSON object")
+        sc.options = data
+    for item in override or []:
+        key, _, value = item.partition("=")
+        cid, _, path = key.partition(".")
+        if not path or not _:
+            fail(f"--override {item!r}: write ID.PATH=VALUE")
+        sc.overrides.setdefault(cid, {})[path] = _value(value)
+    return sc
+
+
+SEAT_OPTION: Any = typer.Option(None, "--seat", help="ID=example:NAME or ID=sheet.json")
+A_OPTION: Any = typer.Option(None, "--a", help="side a: ids, comma-separated")
+B_OPTION: Any = typer.Option(None, "--b", help="side b: ids, comma-separated")
+POLICY_OPTION: Any = typer.Option(None, "--policy", help="ID=POLICY (repeatable)")
+OPTIONS_OPTION: Any = typer.Option(None, "--options", help="the table's house rules (JSON)")
+OVERRIDE_OPTION: Any = typer.Option(None, "--override", help="ID.PATH=VALUE on a sheet")
+
+
+@app.command()
+@handle_errors
+def conflict(
+    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
+    seat: list[str] = SEAT_OPTION,
+    side_a: str | None = A_OPTION,
+    side_b: str | None = B_OPTION,
+    policy: list[str] = POLICY_OPTION,
+    param: list[str] = PARAM_OPTION,
+    options: str | None = OPTIONS_OPTION,
+    override: list[str] = OVERRIDE_OPTION,
+    simulate: bool = typer.Option(False, "--simulate", help="Monte Carlo instead of exact"),
+    runs: int = typer.Option(100_000, "--runs", help="simulated conflicts (at most)"),
+    precision: float | None = typer.Option(
+        None, "--precision", help="stop once every win probability is this close"
+    ),
+    confidence: float = typer.Option(0.999, "--confidence", help="of every interval"),
+    seed: int = typer.Option(0, "--seed", help="the simulation's seed"),
+    max_states: int = typer.Option(20_000, "--max-states", help="the exact chain's bound"),
+    horizon: int = typer.Option(40, "--horizon", help="rounds listed one by one"),
+    png: str | None = PNG_OPTION,
+    svg: str | None = SVG_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """A whole conflict: P(each side wins), P(draw), its length and the damage taken -
+    exact fractions by a Markov chain, or simulated with --simulate."""
+    sc = _scenario(game, seat, side_a, side_b, policy, param, options, override)
+    model = sc.model()
+    if simulate:
+        from referee.analysis.simulate import simulate as sim
+
+        result = sim(
+            model,
+            runs=runs,
+            seed=seed,
+            precision=precision,
+            confidence=confidence,
+            progress=sys.stderr.isatty() and not as_json,
+        ).data()
+    else:
+        from referee.analysis.chain import explore
+        from referee.analysis.solve import solve
+
+        result = solve(explore(model, max_states=max_states), horizon=horizon).data()
+    from referee.analysis.charts import conflict_chart
+
+    _charts(png, svg, lambda fmt: conflict_chart(result, fmt))
+    if as_json:
+        emit_json(result)
+        return
+    from referee.analysis.report import conflict_text
+
+    console.print(conflict_text(result), markup=False)
+
+
+@app.command()
+@handle_errors
+def sweep(
+    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
+    grid: list[str] = GRID_OPTION,
+    seat: list[str] = SEAT_OPTION,
+    side_a: str | None = A_OPTION,
+    side_b: str | None = B_OPTION,
+    policy: list[str] = POLICY_OPTION,
+    param: list[str] = PARAM_OPTION,
+    options: str | None = OPTIONS_OPTION,
+    runs: int = typer.Option(20_000, "--runs", help="simulated conflicts per cell"),
+    seed: int = typer.Option(0, "--seed", help="the sweep's seed (each cell derives its own)"),
+    exact: bool = typer.Option(False, "--exact", help="exact chains instead of simulation"),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="a Dask scheduler address (default: a LocalCluster here)"
+    ),
+    workers: int = typer.Option(1, "--workers", help="LocalCluster workers (0: no Dask)"),
+    processes: bool = typer.Option(False, "--processes", help="LocalCluster worker processes"),
+    csv_path: str | None = CSV_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """A grid of conflicts on Dask; each cell's seed comes from --seed and the cell, so
+    the numbers are the same on one machine and on a cluster."""
+    from referee.analysis.sweep import jobs, run
+
+    base = _scenario(game, seat, side_a, side_b, policy, param, options, None)
+    axes: dict[str, list[Any]] = {}
+    for item in grid or []:
+        name, _, values = item.partition("=")
+        if not values:
+            fail(f"--grid {item!r}: write AXIS=V1,V2")
+        axes[name.strip()] = [_value(v.strip()) for v in values.split(",") if v.strip()]
+    todo = jobs(base, axes, seed=seed, runs=runs, exact=exact)
+    results = run(todo, scheduler=scheduler, workers=workers, processes=processes)
+    from referee.analysis.report import sweep_csv, sweep_text
+
+    if csv_path:
+        Path(csv_path).write_text(sweep_csv(results))
+    if as_json:
+        emit_json({"scenario": base.data(), "seed": seed, "runs": runs, "cells": results})
+        return
+    console.print(sweep_text(results), markup=False)
