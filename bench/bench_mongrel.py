@@ -24,7 +24,7 @@ from referee.systems.mongrel.checks import (
     meets,
     needs,
 )
-from referee.systems.mongrel.sorcery import occult_effect_odds
+from referee.systems.mongrel.sorcery import attack_parts, net_effect_odds
 
 TITLE = "Mongrel"
 
@@ -124,7 +124,8 @@ def _net(bonus: int) -> Any:
 
 
 def _ours_occult() -> Any:
-    return occult_effect_odds(6, 6, 4, 3, resist_dice=4, resist_spirit=4, resist_identity=2)
+    parts = attack_parts(6, 6, 4, 3, resist_dice=4, resist_spirit=4, resist_identity=2)
+    return net_effect_odds(*parts)
 
 
 def _result_view(result: Any) -> Any:
@@ -215,7 +216,7 @@ def cases() -> list[Case]:
                     )
                 },
             },
-            note="occult_effect_odds: each check's results combined by the net-Effect rule",
+            note="net_effect_odds: each check's results combined by the net-Effect rule",
         )
     )
     return out

@@ -336,9 +336,9 @@ def test_a_working_outside_a_conflict_needs_no_turn() -> None:
 
 
 def test_the_net_effect_alone_equals_the_attacks_net_effect() -> None:
-    """occult_effect_odds combines each check's results; occult_attack combines their
+    """net_effect_odds combines each check's results; occult_attack combines their
     statistics: the net Effect must be the same distribution, resisted or not."""
-    from referee.systems.mongrel.sorcery import occult_attack, occult_effect_odds
+    from referee.systems.mongrel.sorcery import attack_parts, net_effect_odds, occult_attack
 
     for dice, spirit, identity, spent in ((6, 6, 4, 3), (3, 4, 2, 1), (2, 5, 0, 2)):
         for resist in (None, (4, 4, 2), (1, 6, 1)):
@@ -351,5 +351,6 @@ def test_the_net_effect_alone_equals_the_attacks_net_effect() -> None:
                     )
                 )
                 whole = occult_attack(dice, spirit, identity, spent, resist_mode=mode, **more)
-                alone = occult_effect_odds(dice, spirit, identity, spent, resist_mode=mode, **more)
+                parts = attack_parts(dice, spirit, identity, spent, **more)
+                alone = net_effect_odds(*parts, mode)
                 assert alone == whole.odds().map(lambda r: r.effect), (dice, resist, mode)

@@ -3,14 +3,12 @@
 ``site`` is a real uvicorn server on 127.0.0.1 (a free port) serving the app
 over a fresh SQLite database; ``table`` is a Mnemonic table made through the
 API with a referee, two players (Ann owns Mickey Ruane, Ben the Swiftsure)
-and an observer, each with their own token. PostgreSQL cases use the same
-throwaway server pattern as tests/table (skipped unless
-``REFEREE_REQUIRE_POSTGRES=1``, when a missing server fails instead).
+and an observer, each with their own token. PostgreSQL cases use the session's
+throwaway server (``pg_server`` / ``store_url`` in tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -27,26 +25,6 @@ from referee.table.service import TableService
 from referee.table.store import Store
 from referee.table.tokens import Tokens
 from referee.web import create_app
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[throwaway.Server]:
-    try:
-        server = throwaway.start()
-    except throwaway.NoPostgres as e:
-        if os.environ.get("REFEREE_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"PostgreSQL is required here: {e}")
-        pytest.skip(f"no PostgreSQL: {e}")
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'referee.db'}"
-    server: throwaway.Server = request.getfixturevalue("pg_server")
-    return server.new_database()
 
 
 class Uvicorn:

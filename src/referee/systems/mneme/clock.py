@@ -147,6 +147,21 @@ class _Span:
     dying: DyingProgram | None
 
 
+def _fates(
+    spans: list[_Span], rolling: list[_Span], options: Options
+) -> Callable[[tuple[bool, ...]], Hashable]:
+    """What the odds report: each character's condition at the end, Dead where its dying
+    rolls failed (``alive`` holds one flag per character still rolling)."""
+
+    def view(alive: tuple[bool, ...]) -> Hashable:
+        fate = dict(zip((s.cid for s in rolling), alive, strict=True))
+        return tuple(
+            (s.cid, condition(s.alive, options) if fate.get(s.cid, True) else "Dead") for s in spans
+        )
+
+    return view
+
+
 def _segments(
     sheet: Character, rounds: int, options: Options, care: str, offset: int
 ) -> Callable[[], Iterator[Segment]]:
@@ -194,11 +209,7 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
         )
     rolling = [s for s in spans if s.dying is not None]
 
-    def view(alive: tuple[bool, ...]) -> Hashable:
-        fate = dict(zip((s.cid for s in rolling), alive, strict=True))
-        return tuple(
-            (s.cid, condition(s.alive, options) if fate.get(s.cid, True) else "Dead") for s in spans
-        )
+    view = _fates(spans, rolling, options)
 
     def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
         entries = iter(trace)
@@ -288,11 +299,7 @@ def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan
         spans.append(_Span(cid, sheet, alive, DyingProgram(sheet, segs, options) if due else None))
     rolling = [s for s in spans if s.dying is not None]
 
-    def view(alive: tuple[bool, ...]) -> Hashable:
-        fate = dict(zip((s.cid for s in rolling), alive, strict=True))
-        return tuple(
-            (s.cid, condition(s.alive, options) if fate.get(s.cid, True) else "Dead") for s in spans
-        )
+    view = _fates(spans, rolling, options)
 
     def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
         entries = iter(trace)

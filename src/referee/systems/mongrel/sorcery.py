@@ -191,14 +191,29 @@ def occult_attack(
 ) -> Procedure[tuple[Any, Any], OccultResult]:
     """An Occult attack from plain numbers: the working under the sorcerer's own Spirit,
     optionally resisted (``resist_dice`` Resist under ``resist_spirit``)."""
-    working, resist = _attack_parts(
+    working, resist = attack_parts(
         dice, spirit, identity, resolve_spent, resolve_available, scope_modifier,
         resist_dice, resist_spirit, resist_identity,
     )  # fmt: skip
     return occult_attack_procedure(working, resist, resist_mode)
 
 
-def occult_effect_odds(
+def net_effect_odds(
+    working: Procedure[Any, CheckResult],
+    resist: Procedure[Any, CheckResult] | None,
+    mode: ResistMode = "subtract",
+) -> Distribution[int]:
+    """The exact distribution of an Occult attack's net Effect alone (the working and the
+    Resist of :func:`attack_parts`, the rule :func:`net_effect`): each check's few results
+    are combined, not every pair of their statistics."""
+    check_resist_mode(mode)
+    mine = working.odds()
+    if resist is None:
+        return mine.map(lambda w: net_effect(w, None, mode))
+    return mine.combine(resist.odds(), lambda w, r: net_effect(w, r, mode))
+
+
+def attack_parts(
     dice: int,
     spirit: int,
     identity: int,
@@ -208,33 +223,9 @@ def occult_effect_odds(
     resist_dice: int | None = None,
     resist_spirit: int | None = None,
     resist_identity: int = 0,
-    resist_mode: ResistMode = "subtract",
-) -> Distribution[int]:
-    """The exact distribution of an Occult attack's net Effect alone (the same working
-    and Resist as :func:`occult_attack`, and the same :func:`net_effect`): each check's
-    few results are combined, not every pair of their statistics."""
-    working, resist = _attack_parts(
-        dice, spirit, identity, resolve_spent, resolve_available, scope_modifier,
-        resist_dice, resist_spirit, resist_identity,
-    )  # fmt: skip
-    check_resist_mode(resist_mode)
-    mine = working.odds()
-    if resist is None:
-        return mine.map(lambda w: net_effect(w, None, resist_mode))
-    return mine.combine(resist.odds(), lambda w, r: net_effect(w, r, resist_mode))
-
-
-def _attack_parts(
-    dice: int,
-    spirit: int,
-    identity: int,
-    resolve_spent: int,
-    resolve_available: int | None,
-    scope_modifier: int,
-    resist_dice: int | None,
-    resist_spirit: int | None,
-    resist_identity: int,
 ) -> tuple[Procedure[Any, CheckResult], Procedure[Any, CheckResult] | None]:
+    """The working (under the sorcerer's own Spirit) and the optional Resist of an Occult
+    attack from plain numbers."""
     working = occult_procedure(
         dice,
         spirit,
