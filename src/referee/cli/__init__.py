@@ -1,1 +1,1 @@
-"""The ``referee`` command line: Typer commands, Rich output, ``--json`` everywhere."""
+"""The ``referee`` command line: click commands, Rich output, ``--json`` everywhere."""

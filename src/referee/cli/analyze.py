@@ -9,23 +9,34 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import typer
+import click
 
-from referee.cli.common import JSON_OPTION, console, emit_json, fail, handle_errors, load_json_file
+from referee.cli.common import (
+    JSON_OPTION,
+    console,
+    emit_json,
+    fail,
+    handle_errors,
+    listed,
+    load_json_file,
+)
 
-app = typer.Typer(
+app = click.Group(
     name="analyze",
     help="Designer analysis: compare check variants, exact conflicts, simulation, sweeps.",
     no_args_is_help=True,
 )
 
 PARAM_HELP = "A parameter NAME=VALUE (repeatable); see docs/analysis.md for each game's."
-PNG_OPTION: Any = typer.Option(None, "--png", help="Write the chart as PNG to this file.")
-SVG_OPTION: Any = typer.Option(None, "--svg", help="Write the chart as SVG to this file.")
-CSV_OPTION: Any = typer.Option(None, "--csv", help="Write the numbers as CSV to this file.")
-PARAM_OPTION: Any = typer.Option(None, "--param", "-p", help=PARAM_HELP)
-GRID_OPTION: Any = typer.Option(
-    None, "--grid", help="AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)"
+PNG_OPTION = click.option("--png", help="Write the chart as PNG to this file.")
+SVG_OPTION = click.option("--svg", help="Write the chart as SVG to this file.")
+CSV_OPTION = click.option("--csv", "csv_path", help="Write the numbers as CSV to this file.")
+PARAM_OPTION = click.option("--param", "-p", multiple=True, callback=listed, help=PARAM_HELP)
+GRID_OPTION = click.option(
+    "--grid",
+    multiple=True,
+    callback=listed,
+    help="AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)",
 )
 
 
@@ -54,15 +65,22 @@ def _charts(png: str | None, svg: str | None, draw: Any) -> None:
 
 
 @app.command()
+@click.argument("game", help="mnemonic, mneme, arm or mongrel")
+@PARAM_OPTION
+@click.option("--show", default="at-least", help="exact, at-least or at-most")
+@CSV_OPTION
+@PNG_OPTION
+@SVG_OPTION
+@JSON_OPTION
 @handle_errors
 def compare(
-    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
-    param: list[str] = PARAM_OPTION,
-    show: str = typer.Option("at-least", "--show", help="exact, at-least or at-most"),
-    csv_path: str | None = CSV_OPTION,
-    png: str | None = PNG_OPTION,
-    svg: str | None = SVG_OPTION,
-    as_json: bool = JSON_OPTION,
+    game: str,
+    param: list[str],
+    show: str,
+    csv_path: str | None,
+    png: str | None,
+    svg: str | None,
+    as_json: bool,
 ) -> None:
     """Variants of one check side by side: exact, at-least and at-most per value.
 
@@ -95,14 +113,20 @@ def compare(
 
 
 @app.command()
+@click.argument("game", help="mnemonic, mneme, arm or mongrel")
+@PARAM_OPTION
+@CSV_OPTION
+@PNG_OPTION
+@SVG_OPTION
+@JSON_OPTION
 @handle_errors
 def curve(
-    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
-    param: list[str] = PARAM_OPTION,
-    csv_path: str | None = CSV_OPTION,
-    png: str | None = PNG_OPTION,
-    svg: str | None = SVG_OPTION,
-    as_json: bool = JSON_OPTION,
+    game: str,
+    param: list[str],
+    csv_path: str | None,
+    png: str | None,
+    svg: str | None,
+    as_json: bool,
 ) -> None:
     """P(success) of each variant over the check's main number (Aptitude, Difficulty,
     total - difficulty, target number)."""
@@ -169,37 +193,59 @@ def _scenario(
     return sc
 
 
-SEAT_OPTION: Any = typer.Option(None, "--seat", help="ID=example:NAME or ID=sheet.json")
-A_OPTION: Any = typer.Option(None, "--a", help="side a: ids, comma-separated")
-B_OPTION: Any = typer.Option(None, "--b", help="side b: ids, comma-separated")
-POLICY_OPTION: Any = typer.Option(None, "--policy", help="ID=POLICY (repeatable)")
-OPTIONS_OPTION: Any = typer.Option(None, "--options", help="the table's house rules (JSON)")
-OVERRIDE_OPTION: Any = typer.Option(None, "--override", help="ID.PATH=VALUE on a sheet")
+SEAT_OPTION = click.option(
+    "--seat", multiple=True, callback=listed, help="ID=example:NAME or ID=sheet.json"
+)
+A_OPTION = click.option("--a", "side_a", help="side a: ids, comma-separated")
+B_OPTION = click.option("--b", "side_b", help="side b: ids, comma-separated")
+POLICY_OPTION = click.option(
+    "--policy", multiple=True, callback=listed, help="ID=POLICY (repeatable)"
+)
+OPTIONS_OPTION = click.option("--options", help="the table's house rules (JSON)")
+OVERRIDE_OPTION = click.option(
+    "--override", multiple=True, callback=listed, help="ID.PATH=VALUE on a sheet"
+)
 
 
 @app.command()
+@click.argument("game", help="mnemonic, mneme, arm or mongrel")
+@SEAT_OPTION
+@A_OPTION
+@B_OPTION
+@POLICY_OPTION
+@PARAM_OPTION
+@OPTIONS_OPTION
+@OVERRIDE_OPTION
+@click.option("--simulate", is_flag=True, help="Monte Carlo instead of exact")
+@click.option("--runs", default=100000, help="simulated conflicts (at most)")
+@click.option("--precision", type=float, help="stop once every win probability is this close")
+@click.option("--confidence", default=0.999, help="of every interval")
+@click.option("--seed", default=0, help="the simulation's seed")
+@click.option("--max-states", default=20000, help="the exact chain's bound")
+@click.option("--horizon", default=40, help="rounds listed one by one")
+@PNG_OPTION
+@SVG_OPTION
+@JSON_OPTION
 @handle_errors
 def conflict(
-    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
-    seat: list[str] = SEAT_OPTION,
-    side_a: str | None = A_OPTION,
-    side_b: str | None = B_OPTION,
-    policy: list[str] = POLICY_OPTION,
-    param: list[str] = PARAM_OPTION,
-    options: str | None = OPTIONS_OPTION,
-    override: list[str] = OVERRIDE_OPTION,
-    simulate: bool = typer.Option(False, "--simulate", help="Monte Carlo instead of exact"),
-    runs: int = typer.Option(100_000, "--runs", help="simulated conflicts (at most)"),
-    precision: float | None = typer.Option(
-        None, "--precision", help="stop once every win probability is this close"
-    ),
-    confidence: float = typer.Option(0.999, "--confidence", help="of every interval"),
-    seed: int = typer.Option(0, "--seed", help="the simulation's seed"),
-    max_states: int = typer.Option(20_000, "--max-states", help="the exact chain's bound"),
-    horizon: int = typer.Option(40, "--horizon", help="rounds listed one by one"),
-    png: str | None = PNG_OPTION,
-    svg: str | None = SVG_OPTION,
-    as_json: bool = JSON_OPTION,
+    game: str,
+    seat: list[str],
+    side_a: str | None,
+    side_b: str | None,
+    policy: list[str],
+    param: list[str],
+    options: str | None,
+    override: list[str],
+    simulate: bool,
+    runs: int,
+    precision: float | None,
+    confidence: float,
+    seed: int,
+    max_states: int,
+    horizon: int,
+    png: str | None,
+    svg: str | None,
+    as_json: bool,
 ) -> None:
     """A whole conflict: P(each side wins), P(draw), its length and the damage taken -
     exact fractions by a Markov chain, or simulated with --simulate."""
@@ -233,26 +279,40 @@ def conflict(
 
 
 @app.command()
+@click.argument("game", help="mnemonic, mneme, arm or mongrel")
+@GRID_OPTION
+@SEAT_OPTION
+@A_OPTION
+@B_OPTION
+@POLICY_OPTION
+@PARAM_OPTION
+@OPTIONS_OPTION
+@click.option("--runs", default=20000, help="simulated conflicts per cell")
+@click.option("--seed", default=0, help="the sweep's seed (each cell derives its own)")
+@click.option("--exact", is_flag=True, help="exact chains instead of simulation")
+@click.option("--scheduler", help="a Dask scheduler address (default: a LocalCluster here)")
+@click.option("--workers", default=1, help="LocalCluster workers (0: no Dask)")
+@click.option("--processes", is_flag=True, help="LocalCluster worker processes")
+@CSV_OPTION
+@JSON_OPTION
 @handle_errors
 def sweep(
-    game: str = typer.Argument(..., help="mnemonic, mneme, arm or mongrel"),
-    grid: list[str] = GRID_OPTION,
-    seat: list[str] = SEAT_OPTION,
-    side_a: str | None = A_OPTION,
-    side_b: str | None = B_OPTION,
-    policy: list[str] = POLICY_OPTION,
-    param: list[str] = PARAM_OPTION,
-    options: str | None = OPTIONS_OPTION,
-    runs: int = typer.Option(20_000, "--runs", help="simulated conflicts per cell"),
-    seed: int = typer.Option(0, "--seed", help="the sweep's seed (each cell derives its own)"),
-    exact: bool = typer.Option(False, "--exact", help="exact chains instead of simulation"),
-    scheduler: str | None = typer.Option(
-        None, "--scheduler", help="a Dask scheduler address (default: a LocalCluster here)"
-    ),
-    workers: int = typer.Option(1, "--workers", help="LocalCluster workers (0: no Dask)"),
-    processes: bool = typer.Option(False, "--processes", help="LocalCluster worker processes"),
-    csv_path: str | None = CSV_OPTION,
-    as_json: bool = JSON_OPTION,
+    game: str,
+    grid: list[str],
+    seat: list[str],
+    side_a: str | None,
+    side_b: str | None,
+    policy: list[str],
+    param: list[str],
+    options: str | None,
+    runs: int,
+    seed: int,
+    exact: bool,
+    scheduler: str | None,
+    workers: int,
+    processes: bool,
+    csv_path: str | None,
+    as_json: bool,
 ) -> None:
     """A grid of conflicts on Dask; each cell's seed comes from --seed and the cell, so
     the numbers are the same on one machine and on a cluster."""

@@ -10,19 +10,21 @@ commands reach every action; these are the short forms.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 from rich.console import Console
 from rich.table import Table
 
 from referee.cli.common import (
-    FACES_HELP,
-    OPTIONS_HELP,
-    SEED_HELP,
+    FACES_OPTION,
+    JSON_OPTION,
+    OPTIONS_OPTION,
+    SEED_OPTION,
     console,
     emit_json,
     handle_errors,
+    listed,
     load_json_file,
     load_options,
     report_problems,
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     from referee.systems.arm.state import State
     from referee.systems.base import Action, Outcome
 
-app = typer.Typer(
+app = click.Group(
     name="arm",
     help="ARM 1.2: d6-d6 checks with pushing, exact odds, damage, logs and units, sheets.",
     no_args_is_help=True,
@@ -51,44 +53,43 @@ SITUATIONS = ("circled", "standstill", "after-berserk")
 PUSH_HELP = "Push: roll a third d6 (+1 on 2-6; 2-5 also costs one level of shock)."
 
 
-def _opt(*names: str, help: str) -> Any:
-    return typer.Option(*names, help=help)
-
-
-Json = Annotated[bool, _opt("--json", help="Print machine-readable JSON instead of text.")]
-OptionsFile = Annotated[str | None, _opt("--options", help=OPTIONS_HELP)]
-Seed = Annotated[int | None, _opt("--seed", help=SEED_HELP)]
-Exact = Annotated[bool, _opt("--exact", help="Use 10^(log/5) instead of the chart.")]
-Faces = Annotated[str | None, _opt("--faces", help=FACES_HELP)]
-PushFlag = Annotated[bool, _opt("--push", help=PUSH_HELP)]
-WhenNeeded = Annotated[
-    bool,
-    _opt(
-        "--push-when-needed",
-        help="Push only a roll that needs it, decided after the roll (the table's "
-        "push_when_needed): the push's shock counts only then.",
-    ),
-]
-Difficulty = Annotated[
-    str,
-    _opt("--difficulty", help="A number or a preset: trivial, simple, 50/50, tough, very tough."),
-]
-Total = Annotated[int | None, _opt("--total", help="Stat + mods (log value).")]
-SheetFile = Annotated[str | None, _opt("--sheet", help="A character sheet (JSON), with --stat.")]
-Stat = Annotated[str | None, _opt("--stat", help="The stat rolled from --sheet (e.g. Fitness).")]
-Mods = Annotated[list[str] | None, _opt("--mod", help="A mod of --sheet that applies (repeat).")]
-Melee = Annotated[
-    str | None, _opt("--melee", help="With --sheet: attack, parry or dodge (weapon modifiers).")
-]
-Weapon = Annotated[str | None, _opt("--weapon", help="The weapon used (default: the first).")]
-Situations = Annotated[
-    list[str] | None,
-    _opt("--situation", help="With --melee: circled (+1), standstill (+2), after-berserk (-2)."),
-]
-Helper = Annotated[int | None, _opt("--helper", help="An optional helper task's result.")]
-HelperSmall = Annotated[bool, _opt("--helper-small", help="The helper's effect is small (+1).")]
-Actor = Annotated[str, _opt("--actor", help="Who rolls (named in state changes).")]
-Round = Annotated[str, _opt("--round", help="Round length, e.g. 3s or 10min.")]
+EXACT = click.option("--exact", is_flag=True, help="Use 10^(log/5) instead of the chart.")
+PUSH = click.option("--push", is_flag=True, help=PUSH_HELP)
+WHEN_NEEDED = click.option(
+    "--push-when-needed",
+    "when_needed",
+    is_flag=True,
+    help="Push only a roll that needs it, decided after the roll (the table's "
+    "push_when_needed): the push's shock counts only then.",
+)
+DIFFICULTY = click.option(
+    "--difficulty",
+    required=True,
+    help="A number or a preset: trivial, simple, 50/50, tough, very tough.",
+)
+TOTAL = click.option("--total", type=int, help="Stat + mods (log value).")
+SHEET_FILE = click.option("--sheet", help="A character sheet (JSON), with --stat.")
+STAT = click.option("--stat", help="The stat rolled from --sheet (e.g. Fitness).")
+MODS = click.option(
+    "--mod", "mods", multiple=True, callback=listed, help="A mod of --sheet that applies (repeat)."
+)
+MELEE = click.option("--melee", help="With --sheet: attack, parry or dodge (weapon modifiers).")
+WEAPON = click.option("--weapon", help="The weapon used (default: the first).")
+SITUATIONS_OPTION = click.option(
+    "--situation",
+    "situations",
+    multiple=True,
+    callback=listed,
+    help="With --melee: circled (+1), standstill (+2), after-berserk (-2).",
+)
+HELPER = click.option("--helper", type=int, help="An optional helper task's result.")
+HELPER_SMALL = click.option(
+    "--helper-small", is_flag=True, help="The helper's effect is small (+1)."
+)
+ACTOR = click.option("--actor", default="actor", help="Who rolls (named in state changes).")
+ROUND = click.option(
+    "--round", "round_length", required=True, help="Round length, e.g. 3s or 10min."
+)
 
 
 # ---------------------------------------------------------------------------
@@ -199,22 +200,36 @@ def _task(flags: dict[str, Any]) -> tuple[Task, State, Options]:
 
 
 @app.command()
+@DIFFICULTY
+@TOTAL
+@PUSH
+@WHEN_NEEDED
+@SHEET_FILE
+@STAT
+@MODS
+@MELEE
+@WEAPON
+@SITUATIONS_OPTION
+@HELPER
+@HELPER_SMALL
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def odds(
-    difficulty: Difficulty,
-    total: Total = None,
-    push: PushFlag = False,
-    when_needed: WhenNeeded = False,
-    sheet: SheetFile = None,
-    stat: Stat = None,
-    mods: Mods = None,
-    melee: Melee = None,
-    weapon: Weapon = None,
-    situations: Situations = None,
-    helper: Helper = None,
-    helper_small: HelperSmall = False,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    difficulty: str,
+    total: int | None,
+    push: bool,
+    when_needed: bool,
+    sheet: str | None,
+    stat: str | None,
+    mods: list[str] | None,
+    melee: str | None,
+    weapon: str | None,
+    situations: list[str] | None,
+    helper: int | None,
+    helper_small: bool,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result.
 
@@ -260,25 +275,42 @@ def odds(
 
 
 @app.command()
+@DIFFICULTY
+@TOTAL
+@PUSH
+@WHEN_NEEDED
+@SHEET_FILE
+@STAT
+@MODS
+@MELEE
+@WEAPON
+@SITUATIONS_OPTION
+@HELPER
+@HELPER_SMALL
+@FACES_OPTION
+@SEED_OPTION
+@ACTOR
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def check(
-    difficulty: Difficulty,
-    total: Total = None,
-    push: PushFlag = False,
-    when_needed: WhenNeeded = False,
-    sheet: SheetFile = None,
-    stat: Stat = None,
-    mods: Mods = None,
-    melee: Melee = None,
-    weapon: Weapon = None,
-    situations: Situations = None,
-    helper: Helper = None,
-    helper_small: HelperSmall = False,
-    faces: Faces = None,
-    seed: Seed = None,
-    actor: Actor = "actor",
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    difficulty: str,
+    total: int | None,
+    push: bool,
+    when_needed: bool,
+    sheet: str | None,
+    stat: str | None,
+    mods: list[str] | None,
+    melee: str | None,
+    weapon: str | None,
+    situations: list[str] | None,
+    helper: int | None,
+    helper_small: bool,
+    faces: str | None,
+    seed: int | None,
+    actor: str,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Roll one check: the total, the result and its meaning (and a push's shock cost)."""
     from referee.systems.base import outcome_data
@@ -336,28 +368,44 @@ def _levels(report: object) -> Levels:
 
 
 @app.command()
+@click.option("--result", required=True, type=int, help="Result of the successful attack.")
+@click.option("--damage", "value", type=int, help="The weapon's damage value.")
+@click.option("--toughness", type=int, help="The defender's Toughness.")
+@click.option("--strength", default=0, help="Strength mod, when it applies.")
+@click.option("--armour", help="Armour value, or wound/shock.")
+@click.option("--stun", is_flag=True, help="A stunning attack (fists, clubs...).")
+@click.option("--attacker", help="The attacker's sheet.")
+@click.option("--defender", help="The defender's sheet.")
+@WEAPON
+@click.option("--ignore", help="Damage it cannot do: wound/shock.")
+@PUSH
+@click.option("--wound", default=0, help="The defender's wound level 0-5.")
+@click.option("--shock", default=0, help="The defender's shock level 0-5.")
+@click.option("--odds", "show_odds", is_flag=True, help="Exact level odds, not a roll.")
+@FACES_OPTION
+@SEED_OPTION
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def damage(
-    result: Annotated[int, _opt("--result", help="Result of the successful attack.")],
-    value: Annotated[int | None, _opt("--damage", help="The weapon's damage value.")] = None,
-    toughness: Annotated[int | None, _opt("--toughness", help="The defender's Toughness.")] = None,
-    strength: Annotated[int, _opt("--strength", help="Strength mod, when it applies.")] = 0,
-    armour: Annotated[str | None, _opt("--armour", help="Armour value, or wound/shock.")] = None,
-    stun: Annotated[bool, _opt("--stun", help="A stunning attack (fists, clubs...).")] = False,
-    attacker: Annotated[str | None, _opt("--attacker", help="The attacker's sheet.")] = None,
-    defender: Annotated[str | None, _opt("--defender", help="The defender's sheet.")] = None,
-    weapon: Weapon = None,
-    ignore: Annotated[
-        str | None, _opt("--ignore", help="Damage it cannot do: wound/shock.")
-    ] = None,
-    push: PushFlag = False,
-    wound: Annotated[int, _opt("--wound", help="The defender's wound level 0-5.")] = 0,
-    shock: Annotated[int, _opt("--shock", help="The defender's shock level 0-5.")] = 0,
-    show_odds: Annotated[bool, _opt("--odds", help="Exact level odds, not a roll.")] = False,
-    faces: Faces = None,
-    seed: Seed = None,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    result: int,
+    value: int | None,
+    toughness: int | None,
+    strength: int,
+    armour: str | None,
+    stun: bool,
+    attacker: str | None,
+    defender: str | None,
+    weapon: str | None,
+    ignore: str | None,
+    push: bool,
+    wound: int,
+    shock: int,
+    show_odds: bool,
+    faces: str | None,
+    seed: int | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Roll (or give exact odds of) the damage of a landed blow through the damage table.
 
@@ -433,22 +481,32 @@ def damage(
 
 
 @app.command(context_settings=NEGATIVE)
+@click.argument("kind", help="preset, modifier, melee, ranged, soul or spell.")
+@click.argument("name", required=False, help="Preset, melee action, operation...")
+@click.option("--size", default=0, help="Target's size: + large, - small.")
+@click.option("--attack-result", type=int, help="The attack's result (defences).")
+@click.option("--distance", default=0, help="Log distance (ranged).")
+@click.option("--moving", is_flag=True, help="A moving target (ranged).")
+@click.option("--cover", default=0, help="Cover modifier (ranged).")
+@click.option("--weather", default=0, help="Weather modifier (ranged).")
+@WEAPON
+@click.option("--fitness", type=int, help="Ranged: Fitness for FIT+7.")
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def difficulty(
-    kind: Annotated[str, typer.Argument(help="preset, modifier, melee, ranged, soul or spell.")],
-    name: Annotated[str | None, typer.Argument(help="Preset, melee action, operation...")] = None,
-    size: Annotated[int, _opt("--size", help="Target's size: + large, - small.")] = 0,
-    attack_result: Annotated[
-        int | None, _opt("--attack-result", help="The attack's result (defences).")
-    ] = None,
-    distance: Annotated[int, _opt("--distance", help="Log distance (ranged).")] = 0,
-    moving: Annotated[bool, _opt("--moving", help="A moving target (ranged).")] = False,
-    cover: Annotated[int, _opt("--cover", help="Cover modifier (ranged).")] = 0,
-    weather: Annotated[int, _opt("--weather", help="Weather modifier (ranged).")] = 0,
-    weapon: Weapon = None,
-    fitness: Annotated[int | None, _opt("--fitness", help="Ranged: Fitness for FIT+7.")] = None,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    kind: str,
+    name: str | None,
+    size: int,
+    attack_result: int | None,
+    distance: int,
+    moving: bool,
+    cover: int,
+    weather: int,
+    weapon: str | None,
+    fitness: int | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """A difficulty number from the text's guides: presets, melee table, ranged, magic."""
     kinds = ("preset", "modifier", "melee", "ranged", "soul", "spell")
@@ -466,12 +524,16 @@ def difficulty(
 
 
 @app.command("log", context_settings=NEGATIVE)
+@click.argument("measure", help="A positive measure, e.g. 1342 or 0.25.")
+@EXACT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def log_command(
-    measure: Annotated[str, typer.Argument(help="A positive measure, e.g. 1342 or 0.25.")],
-    exact: Exact = False,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    measure: str,
+    exact: bool,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """The log of a measure (1342 -> 16)."""
     outcome = _look_up("log-of", {"measure": measure}, _options(options_file, **_method(exact)))
@@ -482,12 +544,16 @@ def log_command(
 
 
 @app.command("measure", context_settings=NEGATIVE)
+@click.argument("log", type=int, help="A log value, e.g. -3.")
+@EXACT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def measure_command(
-    log: Annotated[int, typer.Argument(help="A log value, e.g. -3.")],
-    exact: Exact = False,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    log: int,
+    exact: bool,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """The measure of a log (-3 -> 0.25)."""
     outcome = _look_up("measure-of", {"log": log}, _options(options_file, **_method(exact)))
@@ -498,15 +564,22 @@ def measure_command(
 
 
 @app.command(context_settings=NEGATIVE)
+@click.argument("log", type=int, help="The log value to convert.")
+@click.option("--from", "source", default="m", help="Unit now: m, ft/s, m/s/s, h ...")
+@click.option("--to", "target", default="m", help="Unit wanted: ft, 1e6km/h/h, ft/round ...")
+@click.option("--round", "round_length", help="For round units, e.g. 3s.")
+@EXACT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def convert(
-    log: Annotated[int, typer.Argument(help="The log value to convert.")],
-    source: Annotated[str, _opt("--from", help="Unit now: m, ft/s, m/s/s, h ...")] = "m",
-    target: Annotated[str, _opt("--to", help="Unit wanted: ft, 1e6km/h/h, ft/round ...")] = "m",
-    round_length: Annotated[str | None, _opt("--round", help="For round units, e.g. 3s.")] = None,
-    exact: Exact = False,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    log: int,
+    source: str,
+    target: str,
+    round_length: str | None,
+    exact: bool,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Convert a log between units by adding logs (per-units reverse the sign)."""
     data = {"log": log, "source": source, "target": target, "round_length": round_length}
@@ -519,18 +592,28 @@ def convert(
 
 
 @app.command(context_settings=NEGATIVE)
+@click.argument("rate", type=int, help="The movement rate (a log speed), e.g. 5.")
+@ROUND
+@click.option("--from", "source", default="m/s", help="The rate's unit.")
+@click.option("--to", "target", default="m", help="Distance unit for one round, e.g. ft.")
+@PUSH
+@FACES_OPTION
+@SEED_OPTION
+@EXACT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def move(
-    rate: Annotated[int, typer.Argument(help="The movement rate (a log speed), e.g. 5.")],
-    round_length: Round,
-    source: Annotated[str, _opt("--from", help="The rate's unit.")] = "m/s",
-    target: Annotated[str, _opt("--to", help="Distance unit for one round, e.g. ft.")] = "m",
-    push: PushFlag = False,
-    faces: Faces = None,
-    seed: Seed = None,
-    exact: Exact = False,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    rate: int,
+    round_length: str,
+    source: str,
+    target: str,
+    push: bool,
+    faces: str | None,
+    seed: int | None,
+    exact: bool,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """How far a movement rate goes in one round, optionally pushed (Corven: 5 -> 100 ft/3 s)."""
     if faces is not None and not push:
@@ -561,15 +644,27 @@ def move(
 
 
 @app.command(context_settings=NEGATIVE)
+@click.argument(
+    "logs",
+    type=int,
+    nargs=-1,
+    callback=listed,
+    required=True,
+    help="Each participant's stat + mods.",
+)
+@click.option(
+    "--helpers", is_flag=True, help="Add the log of the other helpers (the text's words)."
+)
+@EXACT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def group(
-    logs: Annotated[list[int], typer.Argument(help="Each participant's stat + mods.")],
-    helpers: Annotated[
-        bool, _opt("--helpers", help="Add the log of the other helpers (the text's words).")
-    ] = False,
-    exact: Exact = False,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    logs: list[int],
+    helpers: bool,
+    exact: bool,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """The combined log of a group effort (it depends on the values, never on their order)."""
     count = {"group_count": "helpers"} if helpers else {}
@@ -587,13 +682,18 @@ def group(
 
 
 @app.command()
+@click.argument("path", help="A character sheet as JSON.")
+@click.option("--setting", help="A setting JSON.")
+@click.option("--template", help="The template it came from.")
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def validate(
-    path: Annotated[str, typer.Argument(help="A character sheet as JSON.")],
-    setting: Annotated[str | None, _opt("--setting", help="A setting JSON.")] = None,
-    template: Annotated[str | None, _opt("--template", help="The template it came from.")] = None,
-    options_file: OptionsFile = None,
-    as_json: Json = False,
+    path: str,
+    setting: str | None,
+    template: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Validate a character against the setting (and its template): every problem, its cost."""
     from referee.systems.arm.catalog import Setting
@@ -613,7 +713,10 @@ def validate(
 
 
 @app.command()
-def setting(as_json: Json = False) -> None:
+@JSON_OPTION
+def setting(
+    as_json: bool,
+) -> None:
     """The shipped setting (the text's stats, limits, costs, weapons, armour, spells) to edit."""
     from referee.systems.base import dump_record
 
@@ -633,7 +736,10 @@ def setting(as_json: Json = False) -> None:
 
 
 @app.command()
-def notes(as_json: Json = False) -> None:
+@JSON_OPTION
+def notes(
+    as_json: bool,
+) -> None:
     """Where the ARM text disagrees with itself, and what this package does."""
     from dataclasses import asdict
 

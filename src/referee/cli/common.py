@@ -1,4 +1,5 @@
-"""What every command shares: one-line errors, JSON output, hand-entered faces."""
+"""What every command shares: the shared click options, one-line errors, JSON output,
+hand-entered faces."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar, cast
 
-import typer
+import click
 
-from referee.dice.roller import ManualRoller, Roller, SeededRoller, SystemRoller, parse_faces
 from referee.errors import DiceError, Problem, RulesError
 
 P = ParamSpec("P")
@@ -18,6 +18,13 @@ R = TypeVar("R")
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from referee.dice.roller import Roller
+
+
+def listed(ctx: click.Context, param: click.Parameter, value: tuple[Any, ...]) -> list[Any] | None:
+    """A repeatable option's or a variadic argument's values as a list; ``None`` if none."""
+    return list(value) if value else None
 
 
 class _LazyConsole:
@@ -38,20 +45,22 @@ class _LazyConsole:
 console = cast("Console", _LazyConsole())
 err_console = cast("Console", _LazyConsole(stderr=True))
 
-JSON_OPTION = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
+JSON_OPTION = click.option(
+    "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."
+)
 FACES_HELP = (
     "Faces rolled on physical dice, e.g. 6,3,1,1: used instead of the roller and "
     "checked against the dice this roll needs."
 )
 SEED_HELP = "Seed for a reproducible roll (default: the system's secure generator)."
-FACES_OPTION: Any = typer.Option(None, "--faces", help=FACES_HELP)
-SEED_OPTION: Any = typer.Option(None, "--seed", help=SEED_HELP)
+FACES_OPTION = click.option("--faces", help=FACES_HELP)
+SEED_OPTION = click.option("--seed", type=int, help=SEED_HELP)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print one clear line to stderr and exit non-zero."""
     err_console.print(f"error: {message}", markup=False, soft_wrap=True)
-    raise typer.Exit(code)
+    raise click.exceptions.Exit(code)
 
 
 def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -76,11 +85,17 @@ def emit_json(data: Any) -> None:
 
 def faces_option(text: str | None) -> tuple[int, ...] | None:
     """Parse a ``--faces`` value (``"6,3,1,1"``); ``None`` when not given."""
-    return None if text is None else parse_faces(text)
+    if text is None:
+        return None
+    from referee.dice.roller import parse_faces
+
+    return parse_faces(text)
 
 
 def make_roller(faces: Sequence[int] | None, seed: int | None) -> Roller:
     """Hand-entered faces, else a seeded roller, else the system roller."""
+    from referee.dice.roller import ManualRoller, SeededRoller, SystemRoller
+
     if faces is not None:
         return ManualRoller(faces)
     if seed is not None:
@@ -120,7 +135,7 @@ def report_problems(
     else:
         console.print(valid_text, markup=False)
     if problems:
-        raise typer.Exit(1)
+        raise click.exceptions.Exit(1)
 
 
 def all_faces_used(roller: Roller) -> None:
@@ -149,15 +164,15 @@ def load_json_file(path: str) -> Any:
 # the contract at the edge: options, state, actions, outcomes
 
 OPTIONS_HELP = "The table's house rules as JSON (a game's options; missing ones take defaults)."
-OPTIONS_OPTION: Any = typer.Option(None, "--options", help=OPTIONS_HELP)
+OPTIONS_OPTION = click.option("--options", "options_file", help=OPTIONS_HELP)
 STATE_HELP = "The table state as JSON (from --save or `referee table show --json`)."
-STATE_OPTION: Any = typer.Option(None, "--state", help=STATE_HELP)
-SAVE_OPTION: Any = typer.Option(None, "--save", help="Write the state after the action here.")
+STATE_OPTION = click.option("--state", "state_file", help=STATE_HELP)
+SAVE_OPTION = click.option("--save", help="Write the state after the action here.")
 SEAT_HELP = (
     "Seat a character: ID=FILE (a sheet as JSON) or ID=example:NAME (one of the rule "
     "text's example characters); repeatable."
 )
-SEAT_OPTION: Any = typer.Option(None, "--seat", help=SEAT_HELP)
+SEAT_OPTION = click.option("--seat", multiple=True, callback=listed, help=SEAT_HELP)
 
 
 def load_options(ruleset: Any, path: str | None) -> Any:

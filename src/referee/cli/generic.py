@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
+import click
 
 from referee.cli.common import (
     FACES_OPTION,
@@ -24,6 +24,7 @@ from referee.cli.common import (
     console,
     emit_json,
     handle_errors,
+    listed,
     load_options,
     load_state,
     outcome_text,
@@ -32,15 +33,20 @@ from referee.cli.common import (
     write_json_file,
 )
 
-FIELDS_ARG: Any = typer.Argument(None, help="The action's fields as key=value words.")
+FIELDS_ARG = click.argument(
+    "pairs", nargs=-1, callback=listed, help="The action's fields as key=value words."
+)
 
 
-def add_generic_commands(app: typer.Typer, game: str) -> None:
+def add_generic_commands(app: click.Group, game: str) -> None:
     """Add ``actions``, ``act`` and ``odds-of`` for ``game`` to its command group."""
 
     @app.command("actions")
+    @JSON_OPTION
     @handle_errors
-    def actions(as_json: bool = JSON_OPTION) -> None:
+    def actions(
+        as_json: bool,
+    ) -> None:
         """Every action of this game with its fields (type, default, bounds, meaning)."""
         from referee.systems.base import describe_fields, get
 
@@ -63,17 +69,26 @@ def add_generic_commands(app: typer.Typer, game: str) -> None:
                 console.print(f"  {f['name']}: {'; '.join(bits)}{doc}", markup=False)
 
     @app.command("act")
+    @click.argument("action", help="The action's name (see `actions`).")
+    @FIELDS_ARG
+    @STATE_OPTION
+    @SEAT_OPTION
+    @OPTIONS_OPTION
+    @SAVE_OPTION
+    @SEED_OPTION
+    @FACES_OPTION
+    @JSON_OPTION
     @handle_errors
     def act(
-        action: str = typer.Argument(..., help="The action's name (see `actions`)."),
-        pairs: list[str] | None = FIELDS_ARG,
-        state_file: str | None = STATE_OPTION,
-        seat: list[str] | None = SEAT_OPTION,
-        options_file: str | None = OPTIONS_OPTION,
-        save: str | None = SAVE_OPTION,
-        seed: int | None = SEED_OPTION,
-        faces: str | None = FACES_OPTION,
-        as_json: bool = JSON_OPTION,
+        action: str,
+        pairs: list[str] | None,
+        state_file: str | None,
+        seat: list[str] | None,
+        options_file: str | None,
+        save: str | None,
+        seed: int | None,
+        faces: str | None,
+        as_json: bool,
     ) -> None:
         """Resolve one action against a state; print its outcome (and --save the new state)."""
         from referee.systems.base import outcome_data
@@ -91,14 +106,20 @@ def add_generic_commands(app: typer.Typer, game: str) -> None:
         console.print(outcome_text(outcome), markup=False)
 
     @app.command("odds-of")
+    @click.argument("action", help="The action's name (see `actions`).")
+    @FIELDS_ARG
+    @STATE_OPTION
+    @SEAT_OPTION
+    @OPTIONS_OPTION
+    @JSON_OPTION
     @handle_errors
     def odds_of(
-        action: str = typer.Argument(..., help="The action's name (see `actions`)."),
-        pairs: list[str] | None = FIELDS_ARG,
-        state_file: str | None = STATE_OPTION,
-        seat: list[str] | None = SEAT_OPTION,
-        options_file: str | None = OPTIONS_OPTION,
-        as_json: bool = JSON_OPTION,
+        action: str,
+        pairs: list[str] | None,
+        state_file: str | None,
+        seat: list[str] | None,
+        options_file: str | None,
+        as_json: bool,
     ) -> None:
         """The exact distribution of what an action would report, before anything is rolled."""
         ruleset, options, state, chosen = _prepare(

@@ -1,15 +1,19 @@
-"""The ``referee`` command: dice, odds, and one sub-command group per game."""
+"""The ``referee`` command: dice, odds, and one sub-command group per game.
+
+A group beside the core commands (a game, ``table``, ``serve``, ``analyze``) is
+imported only when the command line names it, so ``referee odds 2d6`` loads no
+game, no Rich and no web framework and starts fast.
+"""
 
 from __future__ import annotations
 
 import importlib
 import os
 import sys
-from fractions import Fraction
 from importlib.util import find_spec
 from typing import Any
 
-import typer
+import click
 
 from referee.cli.common import (
     FACES_OPTION,
@@ -23,24 +27,57 @@ from referee.cli.common import (
     make_roller,
     report_problems,
 )
-from referee.systems.base import SYSTEMS
+from referee.systems import SYSTEMS
 
-app = typer.Typer(
+GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "serve", "analyze")
+"""The command groups beside the core commands: one per game, the live table,
+``serve`` (the web table, whose FastAPI is imported only when it runs) and the
+designer analysis."""
+
+
+class Referee(click.Group):
+    """The top-level group: each of :data:`GROUPS` is imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.commands, *(n for n in GROUPS if n not in self.commands)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in GROUPS and cmd_name not in self.commands:
+            loaded = _load(cmd_name)
+            if loaded is not None:
+                self.add_command(loaded, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as e:  # suggest the groups not loaded too
+            raise click.exceptions.NoSuchCommand(
+                e.command_name, possibilities=self.list_commands(ctx), ctx=ctx
+            ) from None
+
+
+app = Referee(
     name="referee",
     help="Rules engine, exact odds and live table for Mnemonic, Mongrel, Mneme CE and ARM.",
     no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
+    context_settings={"show_default": True},
 )
 
 
 @app.command()
+@click.argument("expression", help="Dice notation, e.g. 3d6kh2+1 or 4d6>=3.")
+@SEED_OPTION
+@FACES_OPTION
+@JSON_OPTION
 @handle_errors
 def roll(
-    expression: str = typer.Argument(..., help="Dice notation, e.g. 3d6kh2+1 or 4d6>=3."),
-    seed: int | None = SEED_OPTION,
-    faces: str | None = FACES_OPTION,
-    as_json: bool = JSON_OPTION,
+    expression: str,
+    seed: int | None,
+    faces: str | None,
+    as_json: bool,
 ) -> None:
     """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
     from referee.dice.evaluate import check_faces
@@ -66,10 +103,12 @@ def roll(
 
 
 @app.command()
+@click.argument("expression", help="Dice notation, e.g. 2d6 or 3d12med.")
+@JSON_OPTION
 @handle_errors
 def odds(
-    expression: str = typer.Argument(..., help="Dice notation, e.g. 2d6 or 3d12med."),
-    as_json: bool = JSON_OPTION,
+    expression: str,
+    as_json: bool,
 ) -> None:
     """Show the exact distribution of a dice expression, with at-least / at-most columns."""
     from referee.dice.evaluate import odds as exact
@@ -97,6 +136,8 @@ def show_distribution(
     ranges (``lo..hi``) of equal count, each with its exact summed probability:
     a row per outcome made ``referee odds 20d1000`` print 19,981 rows for 9 s.
     """
+    from fractions import Fraction
+
     probs = dist.probabilities()
     items = list(probs.items())
     size = -(-len(items) // max_rows) if max_rows > 0 else 1
@@ -137,7 +178,10 @@ def show_distribution(
 
 
 @app.command()
-def games(as_json: bool = JSON_OPTION) -> None:
+@JSON_OPTION
+def games(
+    as_json: bool,
+) -> None:
     """List the games this installation knows."""
     from referee.systems.base import get, names
 
@@ -150,10 +194,12 @@ def games(as_json: bool = JSON_OPTION) -> None:
 
 
 @app.command()
+@click.argument("game", help="Game name (see `referee games`).")
+@JSON_OPTION
 @handle_errors
 def options(
-    game: str = typer.Argument(..., help="Game name (see `referee games`)."),
-    as_json: bool = JSON_OPTION,
+    game: str,
+    as_json: bool,
 ) -> None:
     """Show a game's house-rule options with their defaults (the product's rulings)."""
     from referee.systems.base import describe_options, get
@@ -174,11 +220,14 @@ def options(
 
 
 @app.command()
+@click.argument("game", help="Game name.")
+@click.argument("path", help="A character sheet as JSON.")
+@JSON_OPTION
 @handle_errors
 def validate(
-    game: str = typer.Argument(..., help="Game name."),
-    path: str = typer.Argument(..., help="A character sheet as JSON."),
-    as_json: bool = JSON_OPTION,
+    game: str,
+    path: str,
+    as_json: bool,
 ) -> None:
     """Validate a character sheet file against a game's rules (every problem is listed)."""
     from referee.systems.base import get, load_record
@@ -203,7 +252,6 @@ def demo() -> None:
         console.print(to_text(roll_expr(text, roller)), markup=False)
     show_distribution("2d6", exact("2d6"))
     for name in SYSTEMS:
-        _register(name)
         module = _game_cli(name)
         if module is not None and hasattr(module, "demo"):
             console.rule(name)
@@ -217,74 +265,43 @@ def _game_cli(name: str) -> Any:
     return importlib.import_module(spec_name)
 
 
-GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "serve", "analyze")
-"""The command groups beside the core commands: one per game, the live table,
-``serve`` (the web table, whose FastAPI is imported only when it runs) and the
-designer analysis."""
-
-_registered: set[str] = set()
-
-
-def _register(name: str) -> None:
-    """Add one command group to the app (imported only when a command needs it)."""
-    if name in _registered:
-        return
-    _registered.add(name)
-    if name == "table":
-        from referee.cli.table import app as table_app
-
-        app.add_typer(table_app, name="table")
-        return
+def _load(name: str) -> click.Command | None:
+    """One of :data:`GROUPS`, imported now; a game's group gets the generic commands."""
     if name == "serve":
-        from referee.cli.serve import register
+        from referee.cli.serve import serve
 
-        register(app)
-        return
-    if name == "analyze":
-        from referee.cli.analyze import app as analyze_app
-
-        app.add_typer(analyze_app, name="analyze")
-        return
+        return serve
     module = _game_cli(name)
-    if module is not None:
+    if module is None:
+        return None
+    group: click.Group = module.app
+    if name in SYSTEMS:
         from referee.cli.generic import add_generic_commands
 
-        add_generic_commands(module.app, name)
-        app.add_typer(module.app, name=name)
-
-
-def _register_for(argv: list[str]) -> None:
-    """Import only the group the command line names; every group for help or a typo.
-
-    ``referee odds 2d6`` loads no game at all, so a one-off command starts fast."""
-    first = next((a for a in argv if not a.startswith("-")), None)
-    core = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
-    if first in GROUPS:
-        _register(first)
-    elif first not in core:
-        for name in GROUPS:
-            _register(name)
+        add_generic_commands(group, name)
+    return group
 
 
 def run(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and unexpected failures become one line on stderr."""
     args = sys.argv[1:] if argv is None else argv
-    _register_for(args)
     try:
-        result = app(args=args, standalone_mode=False)
-    except typer.Exit as e:
-        return e.exit_code
-    except typer.Abort:
+        result = app.main(args=args, prog_name="referee", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, and exit 2
+        click.echo(e.format_message())
+        print(f"error: missing command ({e.ctx.command_path} --help for usage)", file=sys.stderr)
+        return 2
+    except click.Abort:
         print("error: aborted", file=sys.stderr)
         return 1
+    except click.ClickException as e:  # usage errors
+        ctx = getattr(e, "ctx", None)
+        where = f" ({ctx.command_path} --help for usage)" if ctx is not None else ""
+        print(f"error: {e.format_message()}{where}", file=sys.stderr)
+        return e.exit_code
     except KeyboardInterrupt:
         return 130
     except Exception as e:
-        if hasattr(e, "format_message") and hasattr(e, "exit_code"):  # usage errors
-            ctx = getattr(e, "ctx", None)
-            where = f" ({ctx.command_path} --help for usage)" if ctx is not None else ""
-            print(f"error: {e.format_message()}{where}", file=sys.stderr)
-            return int(e.exit_code)
         if os.environ.get("REFEREE_DEBUG"):  # a bug: one line unless debugging
             raise
         print(f"error: internal error {type(e).__name__}: {e}", file=sys.stderr)

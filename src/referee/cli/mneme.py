@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-import typer
+import click
 from rich.console import Console
 from rich.table import Table
 
@@ -25,6 +25,7 @@ from referee.cli.common import (
     emit_json,
     faces_option,
     handle_errors,
+    listed,
     load_json_file,
     load_options,
     load_state,
@@ -36,48 +37,78 @@ from referee.dice.odds import fraction_text
 from referee.errors import RulesError
 from referee.systems.base import Modifier, Outcome, outcome_data
 
-app = typer.Typer(
+app = click.Group(
     name="mneme",
     help="Mneme CE: 2d6 checks with Effects, exact odds, damage rolls, wounds and healing.",
     no_args_is_help=True,
 )
 
 ARMOUR_HELP = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
-Opt: Any = typer.Option
-MODIFIER: Any = Opt(0, "--modifier", "-m", help="Total modifier added to 2d6.")
-DIFFICULTY: Any = Opt("8", "--difficulty", "-d", help="A number or a name (Easy ... Formidable).")
-ADVANTAGE: Any = Opt(0, "--advantage", help="Advantages (cancel Disadvantages one for one).")
-DISADVANTAGE: Any = Opt(0, "--disadvantage", help="Disadvantages.")
-MODS: Any = Opt(
-    None,
+MODIFIER = click.option("--modifier", "-m", default=0, help="Total modifier added to 2d6.")
+DIFFICULTY = click.option(
+    "--difficulty", "-d", default="8", help="A number or a name (Easy ... Formidable)."
+)
+ADVANTAGE = click.option(
+    "--advantage", default=0, help="Advantages (cancel Disadvantages one for one)."
+)
+DISADVANTAGE = click.option("--disadvantage", default=0, help="Disadvantages.")
+MODS = click.option(
     "--mod",
+    "mods",
+    multiple=True,
+    callback=listed,
     help="A typed modifier VALUE:KIND[:SOURCE], KIND one of competence, equipment, condition, "
     "action; repeatable. Of one kind only the most favourable applies (conditions: per "
     "condition, option condition_stacking).",
 )
-CONDITIONS: Any = Opt(
-    None,
+CONDITIONS = click.option(
     "--condition",
+    "conditions",
+    multiple=True,
+    callback=listed,
     help="A condition preset on the Difficulty: concealment|cover:partial|mostly|full, "
     "'close quarters:ranged', 'superior firepower:1..3', 'superior position:1..2', "
     "outnumbered:minor|significant|overwhelming; '-' for the PC's edge. Repeatable.",
 )
-SHEET: Any = Opt(None, "--sheet", help="The character's sheet (JSON).")
-CHARACTERISTIC: Any = Opt(None, "--characteristic", "-c", help="With a sheet: the characteristic.")
-SKILL: Any = Opt(None, "--skill", help="With a sheet: the skill rolled.")
-STEALTH: Any = Opt(False, "--stealth", help="With --sheet: a stealth roll (Recon or Streetwise).")
-COMBINED: Any = Opt(None, "--combined", help="Skills the task combines, rolled one first.")
-WEAPON: Any = Opt(None, "--weapon", "-w", help="A weapon on the attacker's sheet.")
-ATTACKER: Any = Opt(None, "--attacker", help="The attacker's sheet (JSON).")
-RATE: Any = Opt(None, "--rate", "-r", help="Rate of Attack (the adversaries' summed).")
-EXTRA: Any = Opt(0, "--modifier", "-m", help="Extra modifier (tools, equipment...).")
-OUT: Any = Opt(None, "--out", help="Write the updated sheet here (JSON).")
-PATH: Any = typer.Argument(..., help="The character's sheet (JSON).")
-WARD: Any = typer.Argument(..., help="Each patient's condition (Wounded, Dying...).")
-SHEETS: Any = typer.Argument(None, help="PC sheets (JSON) rolling Initiative.")
-PCS: Any = Opt(None, "--pc", help="A PC without a sheet: NAME:MOD[:CHM]. Repeatable.")
-ADV_PC: Any = Opt(None, "--advantage", help="A PC's name: one step of Advantage. Repeatable.")
-DIS_PC: Any = Opt(None, "--disadvantage", help="A PC's name: one step. Repeatable.")
+SHEET = click.option("--sheet", help="The character's sheet (JSON).")
+CHARACTERISTIC = click.option("--characteristic", "-c", help="With a sheet: the characteristic.")
+SKILL = click.option("--skill", help="With a sheet: the skill rolled.")
+STEALTH = click.option(
+    "--stealth", is_flag=True, help="With --sheet: a stealth roll (Recon or Streetwise)."
+)
+COMBINED = click.option("--combined", help="Skills the task combines, rolled one first.")
+WEAPON = click.option("--weapon", "-w", help="A weapon on the attacker's sheet.")
+ATTACKER = click.option("--attacker", help="The attacker's sheet (JSON).")
+RATE = click.option("--rate", "-r", type=int, help="Rate of Attack (the adversaries' summed).")
+EXTRA = click.option("--modifier", "-m", default=0, help="Extra modifier (tools, equipment...).")
+OUT = click.option("--out", help="Write the updated sheet here (JSON).")
+PATH = click.argument("path", help="The character's sheet (JSON).")
+WARD = click.argument(
+    "conditions",
+    nargs=-1,
+    callback=listed,
+    required=True,
+    help="Each patient's condition (Wounded, Dying...).",
+)
+SHEETS = click.argument(
+    "sheets", nargs=-1, callback=listed, help="PC sheets (JSON) rolling Initiative."
+)
+PCS = click.option(
+    "--pc",
+    "pcs",
+    multiple=True,
+    callback=listed,
+    help="A PC without a sheet: NAME:MOD[:CHM]. Repeatable.",
+)
+ADV_PC = click.option(
+    "--advantage",
+    multiple=True,
+    callback=listed,
+    help="A PC's name: one step of Advantage. Repeatable.",
+)
+DIS_PC = click.option(
+    "--disadvantage", multiple=True, callback=listed, help="A PC's name: one step. Repeatable."
+)
 MOD_KINDS = ("competence", "equipment", "condition", "action")
 """Kinds of modifier (Mneme CE ch. 2, Modifiers to Rolls); Advantage has its own options."""
 
@@ -220,29 +251,46 @@ def _rolls_text(outcome: Outcome, key: str) -> str:
 
 
 @app.command()
+@MODIFIER
+@DIFFICULTY
+@ADVANTAGE
+@DISADVANTAGE
+@click.option("--costly", is_flag=True, help="Take a failure as a Costly Success.")
+@click.option("--duration", help="The task's duration roll, e.g. 1d6.")
+@click.option("--unit", default=1, help="With --duration: its smallest unit.")
+@click.option("--mitigate", help="Mitigating Factors: conditions,cover,skill.")
+@MODS
+@CONDITIONS
+@SHEET
+@CHARACTERISTIC
+@SKILL
+@STEALTH
+@COMBINED
+@FACES_OPTION
+@SEED_OPTION
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def check(
-    modifier: int = MODIFIER,
-    difficulty: str = DIFFICULTY,
-    advantage: int = ADVANTAGE,
-    disadvantage: int = DISADVANTAGE,
-    costly: bool = Opt(False, "--costly", help="Take a failure as a Costly Success."),
-    duration: str | None = Opt(None, "--duration", help="The task's duration roll, e.g. 1d6."),
-    unit: int = Opt(1, "--unit", help="With --duration: its smallest unit."),
-    mitigate: str | None = Opt(
-        None, "--mitigate", help="Mitigating Factors: conditions,cover,skill."
-    ),
-    mods: list[str] | None = MODS,
-    conditions: list[str] | None = CONDITIONS,
-    sheet: str | None = SHEET,
-    characteristic: str | None = CHARACTERISTIC,
-    skill: str | None = SKILL,
-    stealth: bool = STEALTH,
-    combined: str | None = COMBINED,
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    modifier: int,
+    difficulty: str,
+    advantage: int,
+    disadvantage: int,
+    costly: bool,
+    duration: str | None,
+    unit: int,
+    mitigate: str | None,
+    mods: list[str] | None,
+    conditions: list[str] | None,
+    sheet: str | None,
+    characteristic: str | None,
+    skill: str | None,
+    stealth: bool,
+    combined: str | None,
+    faces: str | None,
+    seed: int | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs Difficulty."""
     from referee.dice.evaluate import check_faces_for
@@ -284,21 +332,34 @@ def check(
 
 
 @app.command()
+@MODIFIER
+@DIFFICULTY
+@ADVANTAGE
+@DISADVANTAGE
+@MODS
+@CONDITIONS
+@SHEET
+@CHARACTERISTIC
+@SKILL
+@STEALTH
+@COMBINED
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def odds(
-    modifier: int = MODIFIER,
-    difficulty: str = DIFFICULTY,
-    advantage: int = ADVANTAGE,
-    disadvantage: int = DISADVANTAGE,
-    mods: list[str] | None = MODS,
-    conditions: list[str] | None = CONDITIONS,
-    sheet: str | None = SHEET,
-    characteristic: str | None = CHARACTERISTIC,
-    skill: str | None = SKILL,
-    stealth: bool = STEALTH,
-    combined: str | None = COMBINED,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    modifier: int,
+    difficulty: str,
+    advantage: int,
+    disadvantage: int,
+    mods: list[str] | None,
+    conditions: list[str] | None,
+    sheet: str | None,
+    characteristic: str | None,
+    skill: str | None,
+    stealth: bool,
+    combined: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Exact odds of a check: the chance of success and every Effect (failures included)."""
     from referee.systems.mneme.actions import Check
@@ -325,27 +386,42 @@ def odds(
 
 
 @app.command("attack-odds")
+@click.argument("damage", required=False, help="Damage of one roll: 3d6-2, 'D 3d3'...")
+@WEAPON
+@ATTACKER
+@click.option("--armour", "-a", default="0", help=ARMOUR_HELP)
+@click.option("--rolls", "-n", type=int, help="Number of damage rolls; default 1.")
+@click.option("--difficulty", "-d", help="Odds of a whole attack: its check at this Difficulty.")
+@MODIFIER
+@ADVANTAGE
+@DISADVANTAGE
+@click.option("--rate", "-r", type=int, help="Rate of Attack (default: unlimited).")
+@click.option("--effect", default=0, help="Effect degree of the rolls (6+: at least 1 each).")
+@click.option("--scale", default="", help="Damage scale: '', D, H or K.")
+@click.option("--armour-scale", default="", help="Armour scale: '', D, H or K.")
+@click.option("--target-scale", default="", help="Target's own scale.")
+@click.option("--sheet", help="Target's sheet: the odds of each condition.")
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def attack_odds(
-    damage: str | None = typer.Argument(None, help="Damage of one roll: 3d6-2, 'D 3d3'..."),
-    weapon: str | None = WEAPON,
-    attacker: str | None = ATTACKER,
-    armour: str = Opt("0", "--armour", "-a", help=ARMOUR_HELP),
-    rolls: int | None = Opt(None, "--rolls", "-n", help="Number of damage rolls; default 1."),
-    difficulty: str | None = Opt(
-        None, "--difficulty", "-d", help="Odds of a whole attack: its check at this Difficulty."
-    ),
-    modifier: int = MODIFIER,
-    advantage: int = ADVANTAGE,
-    disadvantage: int = DISADVANTAGE,
-    rate: int | None = Opt(None, "--rate", "-r", help="Rate of Attack (default: unlimited)."),
-    effect: int = Opt(0, "--effect", help="Effect degree of the rolls (6+: at least 1 each)."),
-    scale: str = Opt("", "--scale", help="Damage scale: '', D, H or K."),
-    armour_scale: str = Opt("", "--armour-scale", help="Armour scale: '', D, H or K."),
-    target_scale: str = Opt("", "--target-scale", help="Target's own scale."),
-    sheet: str | None = Opt(None, "--sheet", help="Target's sheet: the odds of each condition."),
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    damage: str | None,
+    weapon: str | None,
+    attacker: str | None,
+    armour: str,
+    rolls: int | None,
+    difficulty: str | None,
+    modifier: int,
+    advantage: int,
+    disadvantage: int,
+    rate: int | None,
+    effect: int,
+    scale: str,
+    armour_scale: str,
+    target_scale: str,
+    sheet: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Exact distribution of damage dealt by k rolls, keeping the highest RoA, armour per roll
     (or, with --difficulty, by a whole attack: the check, then its damage rolls)."""
@@ -400,28 +476,44 @@ def attack_odds(
 
 
 @app.command()
+@click.argument("damage", required=False, help="Weapon damage, e.g. 3d6-2 (or --weapon).")
+@click.option("--weapon", "-w", help="A weapon on --sheet.")
+@click.option("--sheet", help="The attacker's sheet (JSON).")
+@CHARACTERISTIC
+@click.option("--skill", help="With --sheet: the skill (default the weapon's).")
+@click.option("--target-sheet", help="The target's sheet (JSON).")
+@MODIFIER
+@DIFFICULTY
+@ADVANTAGE
+@DISADVANTAGE
+@click.option("--armour", "-a", help=ARMOUR_HELP + " Default the target's.")
+@click.option("--rate", "-r", type=int, help="Weapon's Rate of Attack.")
+@MODS
+@CONDITIONS
+@click.option("--faces", help=FACES_HELP + " The check's dice first.")
+@SEED_OPTION
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def attack(
-    damage: str | None = typer.Argument(None, help="Weapon damage, e.g. 3d6-2 (or --weapon)."),
-    weapon: str | None = Opt(None, "--weapon", "-w", help="A weapon on --sheet."),
-    sheet: str | None = Opt(None, "--sheet", help="The attacker's sheet (JSON)."),
-    characteristic: str | None = CHARACTERISTIC,
-    skill: str | None = Opt(
-        None, "--skill", help="With --sheet: the skill (default the weapon's)."
-    ),
-    target_sheet: str | None = Opt(None, "--target-sheet", help="The target's sheet (JSON)."),
-    modifier: int = MODIFIER,
-    difficulty: str = DIFFICULTY,
-    advantage: int = ADVANTAGE,
-    disadvantage: int = DISADVANTAGE,
-    armour: str | None = Opt(None, "--armour", "-a", help=ARMOUR_HELP + " Default the target's."),
-    rate: int | None = Opt(None, "--rate", "-r", help="Weapon's Rate of Attack."),
-    mods: list[str] | None = MODS,
-    conditions: list[str] | None = CONDITIONS,
-    faces: str | None = Opt(None, "--faces", help=FACES_HELP + " The check's dice first."),
-    seed: int | None = SEED_OPTION,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    damage: str | None,
+    weapon: str | None,
+    sheet: str | None,
+    characteristic: str | None,
+    skill: str | None,
+    target_sheet: str | None,
+    modifier: int,
+    difficulty: str,
+    advantage: int,
+    disadvantage: int,
+    armour: str | None,
+    rate: int | None,
+    mods: list[str] | None,
+    conditions: list[str] | None,
+    faces: str | None,
+    seed: int | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Roll an attack: the check, then its damage rolls (SE + 1 up to the RoA), armour each."""
     from referee.systems.mneme.actions import Attack, CheckInputs
@@ -452,28 +544,44 @@ def attack(
 
 
 @app.command("take-damage")
+@click.argument("damage", required=False, help="Adversaries' damage per roll, e.g. 3d3-2.")
+@WEAPON
+@ATTACKER
+@click.option("--fail-effect", "-f", required=True, type=int, help="Fail Effect degree.")
+@RATE
+@click.option("--armour", "-a", help=ARMOUR_HELP + " Default: worn.")
+@click.option("--conditions", default=0, help="First-priority mitigation.")
+@click.option("--cover", default=0, help="Cover / protection value (absorbs rolls).")
+@click.option("--cover-object", type=int, help="--sheet's protection object N.")
+@click.option("--skill", type=int, help="Skill mitigation (default: from --sheet).")
+@click.option("--defence-skill", "defence", help="The failed check's skill (--sheet).")
+@click.option("--sheet", help="Your sheet (armour, cover, Bleeding).")
+@click.option("--out", help="Write the updated --sheet here.")
+@click.option("--massive-roll", is_flag=True, help="Roll massive damage's End roll at once.")
+@FACES_OPTION
+@SEED_OPTION
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def take_damage(
-    damage: str | None = typer.Argument(None, help="Adversaries' damage per roll, e.g. 3d3-2."),
-    weapon: str | None = WEAPON,
-    attacker: str | None = ATTACKER,
-    fail_effect: int = Opt(..., "--fail-effect", "-f", help="Fail Effect degree."),
-    rate: int | None = RATE,
-    armour: str | None = Opt(None, "--armour", "-a", help=ARMOUR_HELP + " Default: worn."),
-    conditions: int = Opt(0, "--conditions", help="First-priority mitigation."),
-    cover: int = Opt(0, "--cover", help="Cover / protection value (absorbs rolls)."),
-    cover_object: int | None = Opt(None, "--cover-object", help="--sheet's protection object N."),
-    skill: int | None = Opt(None, "--skill", help="Skill mitigation (default: from --sheet)."),
-    defence: str | None = Opt(None, "--defence-skill", help="The failed check's skill (--sheet)."),
-    sheet: str | None = Opt(None, "--sheet", help="Your sheet (armour, cover, Bleeding)."),
-    out: str | None = Opt(None, "--out", help="Write the updated --sheet here."),
-    massive_roll: bool = Opt(
-        False, "--massive-roll", help="Roll massive damage's End roll at once."
-    ),
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    damage: str | None,
+    weapon: str | None,
+    attacker: str | None,
+    fail_effect: int,
+    rate: int | None,
+    armour: str | None,
+    conditions: int,
+    cover: int,
+    cover_object: int | None,
+    skill: int | None,
+    defence: str | None,
+    sheet: str | None,
+    out: str | None,
+    massive_roll: bool,
+    faces: str | None,
+    seed: int | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Roll the damage a Fail Effect brings: mitigation, cover's rolls, yours (RoA limited)."""
     from referee.systems.mneme.actions import Mitigating, TakeDamage, Threat
@@ -528,24 +636,36 @@ def _single(outcome: Outcome, cid: str) -> dict[str, Any]:
 
 
 @app.command()
+@PATH
+@click.option("--days", default=0, help="Days passing.")
+@click.option("--hours", default=0, help="Hours passing.")
+@click.option("--minutes", default=0, help="Minutes passing.")
+@click.option("--activity", default="full_rest", help="strenuous, moderate, light or full_rest.")
+@click.option("--care", default="none", help="none, light, moderate, serious, intensive.")
+@click.option("--unsupervised", is_flag=True, help="Intensive care without a Medic 2+.")
+@click.option("--therapy", help="Characteristic under therapy.")
+@click.option("--roll-dying/--note-dying", default=True, help="Roll due dying rolls, or note.")
+@click.option("--faces", help=FACES_HELP + " (dying rolls)")
+@SEED_OPTION
+@OUT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def clock(
-    path: str = PATH,
-    days: int = Opt(0, "--days", help="Days passing."),
-    hours: int = Opt(0, "--hours", help="Hours passing."),
-    minutes: int = Opt(0, "--minutes", help="Minutes passing."),
-    activity: str = Opt("full_rest", "--activity", help="strenuous, moderate, light or full_rest."),
-    care: str = Opt("none", "--care", help="none, light, moderate, serious, intensive."),
-    unsupervised: bool = Opt(False, "--unsupervised", help="Intensive care without a Medic 2+."),
-    therapy: str | None = Opt(None, "--therapy", help="Characteristic under therapy."),
-    roll_dying: bool = Opt(
-        True, "--roll-dying/--note-dying", help="Roll due dying rolls, or note."
-    ),
-    faces: str | None = Opt(None, "--faces", help=FACES_HELP + " (dying rolls)"),
-    seed: int | None = SEED_OPTION,
-    out: str | None = OUT,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    path: str,
+    days: int,
+    hours: int,
+    minutes: int,
+    activity: str,
+    care: str,
+    unsupervised: bool,
+    therapy: str | None,
+    roll_dying: bool,
+    faces: str | None,
+    seed: int | None,
+    out: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Let time pass at an activity and care level (set-care, then pass-time): healing,
     bleeding, stabilisation, therapy and due dying rolls."""
@@ -574,16 +694,24 @@ def clock(
 
 
 @app.command()
+@PATH
+@click.option("--rounds", "-n", default=1, help="Rounds passing.")
+@click.option("--odds", "show_odds", is_flag=True, help="Exact odds of surviving; no roll.")
+@FACES_OPTION
+@SEED_OPTION
+@OUT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def dying(
-    path: str = PATH,
-    rounds: int = Opt(1, "--rounds", "-n", help="Rounds passing."),
-    show_odds: bool = Opt(False, "--odds", help="Exact odds of surviving; no roll."),
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    out: str | None = OUT,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    path: str,
+    rounds: int,
+    show_odds: bool,
+    faces: str | None,
+    seed: int | None,
+    out: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Rounds pass for a Dying character: End vs 4 each round (wound penalties); fail = dead."""
     from referee.systems.mneme.actions import PassRounds
@@ -611,18 +739,28 @@ def dying(
 
 
 @app.command()
+@PATH
+@click.argument("kind", help="dying, massive or intensive.")
+@click.option("--supervisor-medic", type=int, help="Intensive care: Medic.")
+@click.option("--ai-sickbay", is_flag=True, help="Intensive care in an AI sickbay.")
+@click.option("--no-tools", is_flag=True, help="Intensive care without tools.")
+@FACES_OPTION
+@SEED_OPTION
+@OUT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def survival(
-    path: str = PATH,
-    kind: str = typer.Argument(..., help="dying, massive or intensive."),
-    supervisor_medic: int | None = Opt(None, "--supervisor-medic", help="Intensive care: Medic."),
-    ai_sickbay: bool = Opt(False, "--ai-sickbay", help="Intensive care in an AI sickbay."),
-    no_tools: bool = Opt(False, "--no-tools", help="Intensive care without tools."),
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    out: str | None = OUT,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    path: str,
+    kind: str,
+    supervisor_medic: int | None,
+    ai_sickbay: bool,
+    no_tools: bool,
+    faces: str | None,
+    seed: int | None,
+    out: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """An End roll: dying (vs 4), massive damage (vs 8) or intensive care (vs 8)."""
     ruleset = _ruleset()
@@ -642,18 +780,28 @@ def survival(
 
 
 @app.command("first-aid")
+@click.argument("medic", help="The medic's sheet (JSON).")
+@click.option("--patient", help="The patient's sheet (JSON).")
+@click.option("--self", "on_self", is_flag=True, help="First aid on oneself (Difficulty 10).")
+@EXTRA
+@click.option("--rounds-left", type=int, help="One round of the task: N to go.")
+@FACES_OPTION
+@SEED_OPTION
+@click.option("--out", help="Write the patient's sheet here (JSON).")
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def first_aid(
-    medic: str = typer.Argument(..., help="The medic's sheet (JSON)."),
-    patient: str | None = Opt(None, "--patient", help="The patient's sheet (JSON)."),
-    on_self: bool = Opt(False, "--self", help="First aid on oneself (Difficulty 10)."),
-    modifier: int = EXTRA,
-    rounds_left: int | None = Opt(None, "--rounds-left", help="One round of the task: N to go."),
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    out: str | None = Opt(None, "--out", help="Write the patient's sheet here (JSON)."),
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    medic: str,
+    patient: str | None,
+    on_self: bool,
+    modifier: int,
+    rounds_left: int | None,
+    faces: str | None,
+    seed: int | None,
+    out: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """First aid: heals the Effect (at least 1), stops Bleeding, stabilises the Dying."""
     from referee.systems.mneme.actions import FirstAid
@@ -674,19 +822,32 @@ def first_aid(
 
 
 @app.command()
+@click.argument("surgeon", help="The surgeon's sheet (JSON).")
+@click.option("--patient", help="The patient's sheet: End and condition.")
+@click.option("--end", "patient_end", type=int, help="Patient's End (no --patient).")
+@click.option(
+    "--condition", "patient_condition", default="Seriously Wounded", help="(no --patient)"
+)
+@click.option("--no-facility", is_flag=True, help="No hospital or sickbay (refused).")
+@EXTRA
+@FACES_OPTION
+@SEED_OPTION
+@click.option("--out", help="Write the patient's sheet here (JSON).")
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def surgery(
-    surgeon: str = typer.Argument(..., help="The surgeon's sheet (JSON)."),
-    patient: str | None = Opt(None, "--patient", help="The patient's sheet: End and condition."),
-    patient_end: int | None = Opt(None, "--end", help="Patient's End (no --patient)."),
-    patient_condition: str = Opt("Seriously Wounded", "--condition", help="(no --patient)"),
-    no_facility: bool = Opt(False, "--no-facility", help="No hospital or sickbay (refused)."),
-    modifier: int = EXTRA,
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    out: str | None = Opt(None, "--out", help="Write the patient's sheet here (JSON)."),
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    surgeon: str,
+    patient: str | None,
+    patient_end: int | None,
+    patient_condition: str,
+    no_facility: bool,
+    modifier: int,
+    faces: str | None,
+    seed: int | None,
+    out: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Surgery, a Medic check at 8: heals 2 x SE; Medic skill cuts a Fail Effect, what is left
     multiplies the time and, above half the patient's End, harms them by twice it."""
@@ -712,14 +873,20 @@ def surgery(
 
 
 @app.command()
+@WARD
+@click.option("--medic", default=0, help="The caregiver's Medic level.")
+@click.option("--supervisor-medic", type=int, help="A supervisor's Medic.")
+@click.option("--ai-sickbay", is_flag=True, help="An AI sickbay supervises intensive care.")
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def care(
-    conditions: list[str] = WARD,
-    medic: int = Opt(0, "--medic", help="The caregiver's Medic level."),
-    supervisor_medic: int | None = Opt(None, "--supervisor-medic", help="A supervisor's Medic."),
-    ai_sickbay: bool = Opt(False, "--ai-sickbay", help="An AI sickbay supervises intensive care."),
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    conditions: list[str],
+    medic: int,
+    supervisor_medic: int | None,
+    ai_sickbay: bool,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Medical care: the ward's load in light-care patients against the caregiver's capacity
     (8 at Medic 0, doubling per level and under a Medic 2+ supervisor), and whether the
@@ -741,12 +908,16 @@ def care(
 
 
 @app.command()
+@PATH
+@OUT
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def stimulant(
-    path: str = PATH,
-    out: str | None = OUT,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    path: str,
+    out: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """An adrenaline shot or combat stimulant wakes a Critically Wounded character."""
     from referee.systems.mneme.actions import Stimulant
@@ -762,9 +933,14 @@ def stimulant(
 
 
 @app.command()
+@PATH
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def validate(
-    path: str = PATH, options_file: str | None = OPTIONS_OPTION, as_json: bool = JSON_OPTION
+    path: str,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Validate a Mneme CE sheet, listing every problem; shows HP and condition when valid."""
     ruleset = _ruleset()
@@ -869,20 +1045,32 @@ def _initiative_odds(action: Any, state: Any, options: Any, as_json: bool) -> No
 
 
 @app.command()
+@SHEETS
+@PCS
+@click.option("--characteristic", "-c", help="With sheets (Dex).")
+@click.option("--skill", help="With sheets (the best of Tactics and Recon).")
+@ADV_PC
+@DIS_PC
+@click.option("--ties", help="simultaneous, characteristic or reroll.")
+@click.option("--odds", "show_odds", is_flag=True, help="Exact odds instead of a roll.")
+@FACES_OPTION
+@SEED_OPTION
+@OPTIONS_OPTION
+@JSON_OPTION
 @handle_errors
 def initiative(
-    sheets: list[str] | None = SHEETS,
-    pcs: list[str] | None = PCS,
-    characteristic: str | None = Opt(None, "--characteristic", "-c", help="With sheets (Dex)."),
-    skill: str | None = Opt(None, "--skill", help="With sheets (the best of Tactics and Recon)."),
-    advantage: list[str] | None = ADV_PC,
-    disadvantage: list[str] | None = DIS_PC,
-    ties: str | None = Opt(None, "--ties", help="simultaneous, characteristic or reroll."),
-    show_odds: bool = Opt(False, "--odds", help="Exact odds instead of a roll."),
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    options_file: str | None = OPTIONS_OPTION,
-    as_json: bool = JSON_OPTION,
+    sheets: list[str] | None,
+    pcs: list[str] | None,
+    characteristic: str | None,
+    skill: str | None,
+    advantage: list[str] | None,
+    disadvantage: list[str] | None,
+    ties: str | None,
+    show_odds: bool,
+    faces: str | None,
+    seed: int | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Roll Initiative once for the encounter: 2d6 + ChM + a relevant skill per PC; turns
     go in descending Initiative (adversaries act through the PCs' Fail Effects)."""

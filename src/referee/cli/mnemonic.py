@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 from rich.console import Console
 
 from referee.cli.common import (
@@ -24,6 +24,7 @@ from referee.cli.common import (
     emit_json,
     faces_option,
     handle_errors,
+    listed,
     load_json_file,
     load_state,
     make_roller,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from referee.systems.mnemonic.options import Options
     from referee.systems.mnemonic.state import State
 
-app = typer.Typer(
+app = click.Group(
     name="mnemonic",
     help="Mnemonic: Success Checks with six randomizers, exact odds, fights and injuries.",
     no_args_is_help=True,
@@ -57,14 +58,16 @@ REFEREE_HELP = "Verbal methods played live: the referee's number (verbal-ab: e.g
 OPTIONS_HELP = "The table's house rules as JSON (e.g. randomizer); flags override them."
 FALLBACK_HELP = "With no --role: relevant (Primary +3), irrelevant (Primary +0) or lucky."
 
-OPTIONS_FILE: Any = typer.Option(None, "--options", help=OPTIONS_HELP)
-RANDOMIZER: Any = typer.Option(None, "--randomizer", "-r", help=RANDOMIZER_HELP)
-CHANCES: Any = typer.Option("0", "--chances", "-c", help=CHANCES_HELP)
-FACES: Any = typer.Option(None, "--faces", help=CARD_FACES_HELP)
-DRAWN: Any = typer.Option(None, "--drawn", help=DRAWN_HELP)
-ACTOR: Any = typer.Option(None, "--actor", help="A character seated at the table.")
-ROLE: Any = typer.Option(None, "--role", help="The Life Role.")
-ODDS: Any = typer.Option(False, "--odds", help="Show the exact odds instead of rolling.")
+OPTIONS_FILE = click.option("--options", "options_file", help=OPTIONS_HELP)
+RANDOMIZER = click.option("--randomizer", "-r", help=RANDOMIZER_HELP)
+CHANCES = click.option("--chances", "-c", default="0", help=CHANCES_HELP)
+FACES = click.option("--faces", help=CARD_FACES_HELP)
+DRAWN = click.option("--drawn", help=DRAWN_HELP)
+ACTOR = click.option("--actor", help="A character seated at the table.")
+ROLE = click.option("--role", help="The Life Role.")
+ODDS = click.option(
+    "--odds", "show_odds", is_flag=True, help="Show the exact odds instead of rolling."
+)
 RESIST_HELP = "Resisting Aptitude: Life Role or Primary (+3) plus best Talent (or --victim)."
 STATUS_HELP = "The victim's Status: Fine, Hurt, inactive (unconscious) ... (default: Fine)."
 
@@ -215,15 +218,22 @@ def _show_shares(data: dict[str, str]) -> None:
 
 
 @app.command()
+@click.option("--aptitude", "-a", required=True, type=int, help="Aptitude 0..12.")
+@CHANCES
+@RANDOMIZER
+@DRAWN
+@STATE_OPTION
+@OPTIONS_FILE
+@JSON_OPTION
 @handle_errors
 def odds(
-    aptitude: int = typer.Option(..., "--aptitude", "-a", help="Aptitude 0..12."),
-    chances: str = CHANCES,
-    randomizer: str | None = RANDOMIZER,
-    drawn: str | None = DRAWN,
-    state_file: str | None = STATE_OPTION,
-    options_file: str | None = OPTIONS_FILE,
-    as_json: bool = JSON_OPTION,
+    aptitude: int,
+    chances: str,
+    randomizer: str | None,
+    drawn: str | None,
+    state_file: str | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Exact odds of a Success Check: P(success) and each number of Successes / Failures."""
     from referee.systems.mnemonic.actions import Check
@@ -240,30 +250,50 @@ def odds(
 
 
 @app.command()
+@click.option(
+    "--aptitude", "-a", type=int, help="Aptitude 0..12 (Talent + Life Role); or a character."
+)
+@CHANCES
+@RANDOMIZER
+@click.option("--sheet", help="A character (JSON) to check.")
+@ACTOR
+@click.option("--talent", help="With a character: the Talent.")
+@ROLE
+@click.option("--fallback", default="relevant", help=FALLBACK_HELP)
+@click.option("--lucky", is_flag=True, help="The table uses the optional Talent Lucky.")
+@FACES
+@click.option("--player", help=PLAYER_HELP)
+@click.option("--referee", help=REFEREE_HELP)
+@DRAWN
+@click.option("--degree", is_flag=True, help="Add the optional degree label.")
+@OPTIONS_FILE
+@STATE_OPTION
+@SEAT_OPTION
+@SAVE_OPTION
+@SEED_OPTION
+@JSON_OPTION
 @handle_errors
 def check(
-    aptitude: int | None = typer.Option(
-        None, "--aptitude", "-a", help="Aptitude 0..12 (Talent + Life Role); or a character."
-    ),
-    chances: str = CHANCES,
-    randomizer: str | None = RANDOMIZER,
-    sheet: str | None = typer.Option(None, "--sheet", help="A character (JSON) to check."),
-    actor: str | None = ACTOR,
-    talent: str | None = typer.Option(None, "--talent", help="With a character: the Talent."),
-    role: str | None = ROLE,
-    fallback: str = typer.Option("relevant", "--fallback", help=FALLBACK_HELP),
-    lucky: bool = typer.Option(False, "--lucky", help="The table uses the optional Talent Lucky."),
-    faces: str | None = FACES,
-    player: str | None = typer.Option(None, "--player", help=PLAYER_HELP),
-    referee: str | None = typer.Option(None, "--referee", help=REFEREE_HELP),
-    drawn: str | None = DRAWN,
-    degree: bool = typer.Option(False, "--degree", help="Add the optional degree label."),
-    options_file: str | None = OPTIONS_FILE,
-    state_file: str | None = STATE_OPTION,
-    seat: list[str] | None = SEAT_OPTION,
-    save: str | None = SAVE_OPTION,
-    seed: int | None = SEED_OPTION,
-    as_json: bool = JSON_OPTION,
+    aptitude: int | None,
+    chances: str,
+    randomizer: str | None,
+    sheet: str | None,
+    actor: str | None,
+    talent: str | None,
+    role: str | None,
+    fallback: str,
+    lucky: bool,
+    faces: str | None,
+    player: str | None,
+    referee: str | None,
+    drawn: str | None,
+    degree: bool,
+    options_file: str | None,
+    state_file: str | None,
+    seat: list[str] | None,
+    save: str | None,
+    seed: int | None,
+    as_json: bool,
 ) -> None:
     """Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role)."""
     from referee.systems.mnemonic import RULESET
@@ -289,11 +319,14 @@ def check(
 
 
 @app.command()
+@click.argument("path", help="A Mnemonic character as JSON.")
+@OPTIONS_FILE
+@JSON_OPTION
 @handle_errors
 def sheet(
-    path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
-    options_file: str | None = OPTIONS_FILE,
-    as_json: bool = JSON_OPTION,
+    path: str,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Show a character with each rating's level name."""
     from referee.systems.mnemonic import RULESET
@@ -312,28 +345,48 @@ def sheet(
 
 
 @app.command()
+@click.option("--aptitude", "-a", type=int, help="Or --actor.")
+@CHANCES
+@ACTOR
+@click.option("--target", help="The one attacked (seated).")
+@click.option("--talent", default="Dangerous", help="With --actor: the Talent.")
+@ROLE
+@click.option("--dodge", default=0, help="Chances steps the defence worsens (0..10).")
+@click.option("--opposed", is_flag=True, help="Opposed rolls: the defender rolls too.")
+@click.option("--defender-aptitude", type=int, help="Opposed.")
+@click.option("--defender-chances", default="0", help="Opposed.")
+@RANDOMIZER
+@FACES
+@DRAWN
+@OPTIONS_FILE
+@STATE_OPTION
+@SEAT_OPTION
+@SAVE_OPTION
+@SEED_OPTION
+@ODDS
+@JSON_OPTION
 @handle_errors
 def attack(
-    aptitude: int | None = typer.Option(None, "--aptitude", "-a", help="Or --actor."),
-    chances: str = CHANCES,
-    actor: str | None = ACTOR,
-    target: str | None = typer.Option(None, "--target", help="The one attacked (seated)."),
-    talent: str = typer.Option("Dangerous", "--talent", help="With --actor: the Talent."),
-    role: str | None = ROLE,
-    dodge: int = typer.Option(0, "--dodge", help="Chances steps the defence worsens (0..10)."),
-    opposed: bool = typer.Option(False, "--opposed", help="Opposed rolls: the defender rolls too."),
-    defender_aptitude: int | None = typer.Option(None, "--defender-aptitude", help="Opposed."),
-    defender_chances: str = typer.Option("0", "--defender-chances", help="Opposed."),
-    randomizer: str | None = RANDOMIZER,
-    faces: str | None = FACES,
-    drawn: str | None = DRAWN,
-    options_file: str | None = OPTIONS_FILE,
-    state_file: str | None = STATE_OPTION,
-    seat: list[str] | None = SEAT_OPTION,
-    save: str | None = SAVE_OPTION,
-    seed: int | None = SEED_OPTION,
-    show_odds: bool = ODDS,
-    as_json: bool = JSON_OPTION,
+    aptitude: int | None,
+    chances: str,
+    actor: str | None,
+    target: str | None,
+    talent: str,
+    role: str | None,
+    dodge: int,
+    opposed: bool,
+    defender_aptitude: int | None,
+    defender_chances: str,
+    randomizer: str | None,
+    faces: str | None,
+    drawn: str | None,
+    options_file: str | None,
+    state_file: str | None,
+    seat: list[str] | None,
+    save: str | None,
+    seed: int | None,
+    show_odds: bool,
+    as_json: bool,
 ) -> None:
     """An attack: only the attacker rolls (the defender's action worsens the Chances),
     or opposed rolls."""
@@ -360,26 +413,44 @@ def attack(
 
 
 @app.command()
+@click.option("--aptitude", "-a", type=int, help=RESIST_HELP)
+@click.option("--chances", "-c", default="0", help="Of remaining active.")
+@click.option("--worst", required=True, help="unconscious, immobilized or dead.")
+@click.option("--victim", help="A seated victim.")
+@click.option("--status", help=STATUS_HELP)
+@click.option("--injuries", type=int, help="Earlier injuries.")
+@ROLE
+@click.option("--talent", help="The Talent (default: the best).")
+@RANDOMIZER
+@FACES
+@DRAWN
+@OPTIONS_FILE
+@STATE_OPTION
+@SEAT_OPTION
+@SAVE_OPTION
+@SEED_OPTION
+@ODDS
+@JSON_OPTION
 @handle_errors
 def injury(
-    aptitude: int | None = typer.Option(None, "--aptitude", "-a", help=RESIST_HELP),
-    chances: str = typer.Option("0", "--chances", "-c", help="Of remaining active."),
-    worst: str = typer.Option(..., "--worst", help="unconscious, immobilized or dead."),
-    victim: str | None = typer.Option(None, "--victim", help="A seated victim."),
-    status: str | None = typer.Option(None, "--status", help=STATUS_HELP),
-    injuries: int | None = typer.Option(None, "--injuries", help="Earlier injuries."),
-    role: str | None = ROLE,
-    talent: str | None = typer.Option(None, "--talent", help="The Talent (default: the best)."),
-    randomizer: str | None = RANDOMIZER,
-    faces: str | None = FACES,
-    drawn: str | None = DRAWN,
-    options_file: str | None = OPTIONS_FILE,
-    state_file: str | None = STATE_OPTION,
-    seat: list[str] | None = SEAT_OPTION,
-    save: str | None = SAVE_OPTION,
-    seed: int | None = SEED_OPTION,
-    show_odds: bool = ODDS,
-    as_json: bool = JSON_OPTION,
+    aptitude: int | None,
+    chances: str,
+    worst: str,
+    victim: str | None,
+    status: str | None,
+    injuries: int | None,
+    role: str | None,
+    talent: str | None,
+    randomizer: str | None,
+    faces: str | None,
+    drawn: str | None,
+    options_file: str | None,
+    state_file: str | None,
+    seat: list[str] | None,
+    save: str | None,
+    seed: int | None,
+    show_odds: bool,
+    as_json: bool,
 ) -> None:
     """An injury check: the victim's new Status (Hurt, or inactive as the worst outcome)."""
     from referee.systems.mnemonic.actions import Injury
@@ -428,23 +499,38 @@ def _contender(text: str, state: State) -> Any:
 
 
 @app.command()
+@click.argument(
+    "contenders",
+    nargs=-1,
+    callback=listed,
+    required=True,
+    help="NAME:AGILE_APTITUDE[:CHANCES], or a seated character's id.",
+)
+@RANDOMIZER
+@FACES
+@DRAWN
+@click.option("--rank-failures", is_flag=True, help="Fewest Failures first.")
+@OPTIONS_FILE
+@STATE_OPTION
+@SEAT_OPTION
+@SAVE_OPTION
+@SEED_OPTION
+@ODDS
+@JSON_OPTION
 @handle_errors
 def order(
-    contenders: Annotated[
-        list[str],
-        typer.Argument(help="NAME:AGILE_APTITUDE[:CHANCES], or a seated character's id."),
-    ],
-    randomizer: str | None = RANDOMIZER,
-    faces: str | None = FACES,
-    drawn: str | None = DRAWN,
-    rank_failures: bool = typer.Option(False, "--rank-failures", help="Fewest Failures first."),
-    options_file: str | None = OPTIONS_FILE,
-    state_file: str | None = STATE_OPTION,
-    seat: list[str] | None = SEAT_OPTION,
-    save: str | None = SAVE_OPTION,
-    seed: int | None = SEED_OPTION,
-    show_odds: bool = ODDS,
-    as_json: bool = JSON_OPTION,
+    contenders: list[str],
+    randomizer: str | None,
+    faces: str | None,
+    drawn: str | None,
+    rank_failures: bool,
+    options_file: str | None,
+    state_file: str | None,
+    seat: list[str] | None,
+    save: str | None,
+    seed: int | None,
+    show_odds: bool,
+    as_json: bool,
 ) -> None:
     """Order of action by Agile checks: most Successes first, ties act together."""
     from referee.systems.mnemonic.actions import AgileOrder
@@ -479,15 +565,22 @@ def order(
 
 
 @app.command()
+@click.argument("path", help="A Mnemonic character as JSON.")
+@click.option("--lucky/--no-lucky", default=None, help="Use Talent Lucky.")
+@click.option("--creation", help="free, trade, free-raises.")
+@click.option("--start", type=int, help="Starting Talent rating (3).")
+@click.option("--free-raises", type=int, help="Free raises (3).")
+@OPTIONS_FILE
+@JSON_OPTION
 @handle_errors
 def validate(
-    path: str = typer.Argument(..., help="A Mnemonic character as JSON."),
-    lucky: bool | None = typer.Option(None, "--lucky/--no-lucky", help="Use Talent Lucky."),
-    creation: str | None = typer.Option(None, "--creation", help="free, trade, free-raises."),
-    start: int | None = typer.Option(None, "--start", help="Starting Talent rating (3)."),
-    free_raises: int | None = typer.Option(None, "--free-raises", help="Free raises (3)."),
-    options_file: str | None = OPTIONS_FILE,
-    as_json: bool = JSON_OPTION,
+    path: str,
+    lucky: bool | None,
+    creation: str | None,
+    start: int | None,
+    free_raises: int | None,
+    options_file: str | None,
+    as_json: bool,
 ) -> None:
     """Validate a character: every broken rule is listed."""
     from referee.systems.mnemonic import RULESET

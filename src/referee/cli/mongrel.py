@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import typer
+import click
 from rich.console import Console
 from rich.table import Table
 
@@ -32,17 +32,27 @@ from referee.cli.common import (
 from referee.dice.odds import fraction_text
 from referee.errors import RulesError
 
-app = typer.Typer(
+app = click.Group(
     name="mongrel",
     help="Mongrel: pools of d6 against attributes, Action Points, Infernal Resolve.",
     no_args_is_help=True,
 )
 
-DICE = typer.Option(..., "--dice", help="Dice in the pool (the Expertise); 0 = zero Expertise.")
-TN = typer.Option(..., "--tn", help="The attribute rolled against (before any Modifier).")
-MODE = typer.Option(..., "--mode", help="under: own attribute; over: a target's attribute.")
-IDENTITY = typer.Option(0, "--identity", help="The governing Identity score, added to Effect.")
-DIFFICULTY = typer.Option(0, "--difficulty", help="Modifier 0-4: always makes the roll harder.")
+DICE = click.option(
+    "--dice", required=True, type=int, help="Dice in the pool (the Expertise); 0 = zero Expertise."
+)
+TN = click.option(
+    "--tn", required=True, type=int, help="The attribute rolled against (before any Modifier)."
+)
+MODE = click.option(
+    "--mode", required=True, help="under: own attribute; over: a target's attribute."
+)
+IDENTITY = click.option(
+    "--identity", default=0, help="The governing Identity score, added to Effect."
+)
+DIFFICULTY = click.option(
+    "--difficulty", default=0, help="Modifier 0-4: always makes the roll harder."
+)
 SHEET = "sheet"
 """The id a sheet file is seated under at a one-character table."""
 
@@ -88,14 +98,20 @@ def _act(state: Any, action: Any, options: Any, **roll: Any) -> tuple[Any, Any]:
 
 
 @app.command()
+@DICE
+@TN
+@MODE
+@IDENTITY
+@DIFFICULTY
+@JSON_OPTION
 @handle_errors
 def odds(
-    dice: int = DICE,
-    tn: int = TN,
-    mode: str = MODE,
-    identity: int = IDENTITY,
-    difficulty: int = DIFFICULTY,
-    as_json: bool = JSON_OPTION,
+    dice: int,
+    tn: int,
+    mode: str,
+    identity: int,
+    difficulty: int,
+    as_json: bool,
 ) -> None:
     """Exact chance of success and of each Effect (successful outcomes only)."""
     from referee.systems.mongrel.actions import Check
@@ -119,16 +135,24 @@ def odds(
 
 
 @app.command()
+@DICE
+@TN
+@MODE
+@IDENTITY
+@DIFFICULTY
+@FACES_OPTION
+@SEED_OPTION
+@JSON_OPTION
 @handle_errors
 def check(
-    dice: int = DICE,
-    tn: int = TN,
-    mode: str = MODE,
-    identity: int = IDENTITY,
-    difficulty: int = DIFFICULTY,
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    as_json: bool = JSON_OPTION,
+    dice: int,
+    tn: int,
+    mode: str,
+    identity: int,
+    difficulty: int,
+    faces: str | None,
+    seed: int | None,
+    as_json: bool,
 ) -> None:
     """Resolve one task roll: faces, successes and Effect."""
     from referee.systems.base import outcome_data
@@ -162,15 +186,18 @@ def check(
 
 
 @app.command()
+@click.argument(
+    "path", help="A Mongrel character sheet (JSON), or an example's name (alwia, vooruk, ...)."
+)
+@click.option(
+    "--options", "options_path", help='The table\'s options (JSON), e.g. {"max_score": 6}.'
+)
+@JSON_OPTION
 @handle_errors
 def validate(
-    path: str = typer.Argument(
-        ..., help="A Mongrel character sheet (JSON), or an example's name (alwia, vooruk, ...)."
-    ),
-    options_path: str | None = typer.Option(
-        None, "--options", help='The table\'s options (JSON), e.g. {"max_score": 6}.'
-    ),
-    as_json: bool = JSON_OPTION,
+    path: str,
+    options_path: str | None,
+    as_json: bool,
 ) -> None:
     """Validate a sheet: every broken creation rule, with approvals shown."""
     from referee.systems.mongrel.sheet import derived
@@ -206,13 +233,14 @@ def validate(
         if not open_:
             console.print(f"{path}: valid", markup=False)
     if open_:
-        raise typer.Exit(1)
+        raise click.exceptions.Exit(1)
 
 
 @app.command()
+@click.argument("name", help="alwia (ahvia), vooruk or giazza (ghiazza).")
 @handle_errors
 def example(
-    name: str = typer.Argument(..., help="alwia (ahvia), vooruk or giazza (ghiazza)."),
+    name: str,
 ) -> None:
     """Print one of the text's example characters as a JSON sheet."""
     from referee.systems.mongrel.examples import example as by_name
@@ -240,18 +268,29 @@ def _save_sheet(sheet: Any, save: str | None) -> None:
 
 
 @app.command()
+@click.argument("path", help="A Mongrel character sheet (JSON).")
+@click.option("--reason", required=True, help="Why the referee allows it (recorded).")
+@click.option(
+    "--field",
+    "fields",
+    default="",
+    help="Approve the problems at these field paths (comma-separated).",
+)
+@click.option("--all", "every", is_flag=True, help="Approve every open problem.")
+@click.option("--by", default="", help="Who approved it.")
+@OPTIONS_OPTION
+@click.option("--save", help="Write the approved sheet here.")
+@JSON_OPTION
 @handle_errors
 def approve(
-    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
-    reason: str = typer.Option(..., "--reason", help="Why the referee allows it (recorded)."),
-    fields: str = typer.Option(
-        "", "--field", help="Approve the problems at these field paths (comma-separated)."
-    ),
-    every: bool = typer.Option(False, "--all", help="Approve every open problem."),
-    by: str = typer.Option("", "--by", help="Who approved it."),
-    options_file: str | None = OPTIONS_OPTION,
-    save: str | None = typer.Option(None, "--save", help="Write the approved sheet here."),
-    as_json: bool = JSON_OPTION,
+    path: str,
+    reason: str,
+    fields: str,
+    every: bool,
+    by: str,
+    options_file: str | None,
+    save: str | None,
+    as_json: bool,
 ) -> None:
     """Referee approval: record a reason for rules a sheet breaks, so it validates."""
     from referee.systems.mongrel.actions import ApproveSheet
@@ -275,22 +314,30 @@ def approve(
 
 
 @app.command()
+@click.argument("path", help="A Mongrel character sheet (JSON).")
+@click.option("--award", default=0, help="Session award first: 1 or 2 points (0: none).")
+@click.option("--vow", is_flag=True, help="With --award: +1 for risk taken for the Vow.")
+@click.option("--expertise", help="Raise this Expertise.")
+@click.option("--identity", help="Raise man, beast or demon.")
+@click.option("--reduce", help="With --identity: lower this Identity by 1 (cost x2, not x5).")
+@click.option("--attribute", help="Raise this attribute.")
+@click.option(
+    "--used", default="", help="Features used last session, comma-separated (only these may rise)."
+)
+@click.option("--save", help="Write the improved sheet here.")
+@JSON_OPTION
 @handle_errors
 def improve(
-    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
-    award: int = typer.Option(0, "--award", help="Session award first: 1 or 2 points (0: none)."),
-    vow: bool = typer.Option(False, "--vow", help="With --award: +1 for risk taken for the Vow."),
-    expertise: str | None = typer.Option(None, "--expertise", help="Raise this Expertise."),
-    identity: str | None = typer.Option(None, "--identity", help="Raise man, beast or demon."),
-    reduce: str | None = typer.Option(
-        None, "--reduce", help="With --identity: lower this Identity by 1 (cost x2, not x5)."
-    ),
-    attribute: str | None = typer.Option(None, "--attribute", help="Raise this attribute."),
-    used: str = typer.Option(
-        "", "--used", help="Features used last session, comma-separated (only these may rise)."
-    ),
-    save: str | None = typer.Option(None, "--save", help="Write the improved sheet here."),
-    as_json: bool = JSON_OPTION,
+    path: str,
+    award: int,
+    vow: bool,
+    expertise: str | None,
+    identity: str | None,
+    reduce: str | None,
+    attribute: str | None,
+    used: str,
+    save: str | None,
+    as_json: bool,
 ) -> None:
     """Character points: award a session's points, then buy one raise (unspent points are saved)."""
     from referee.systems.mongrel.actions import AwardPoints
@@ -338,17 +385,18 @@ def improve(
 
 
 @app.command()
+@click.argument("path", help="A Mongrel character sheet (JSON).")
+@click.option("--transfer", help="FROM:TO:N - receive N with TO, paying 2N from FROM.")
+@click.option("--sacrifice", help="Give a seller 1 Credit from this House's account.")
+@click.option("--save", help="Write the sheet with its accounts here.")
+@JSON_OPTION
 @handle_errors
 def credit(
-    path: str = typer.Argument(..., help="A Mongrel character sheet (JSON)."),
-    transfer: str | None = typer.Option(
-        None, "--transfer", help="FROM:TO:N - receive N with TO, paying 2N from FROM."
-    ),
-    sacrifice: str | None = typer.Option(
-        None, "--sacrifice", help="Give a seller 1 Credit from this House's account."
-    ),
-    save: str | None = typer.Option(None, "--save", help="Write the sheet with its accounts here."),
-    as_json: bool = JSON_OPTION,
+    path: str,
+    transfer: str | None,
+    sacrifice: str | None,
+    save: str | None,
+    as_json: bool,
 ) -> None:
     """House Credit accounts: show them, transfer at 2:1, or sacrifice 1 to a seller."""
     from referee.systems.mongrel.options import Options
@@ -378,14 +426,20 @@ def credit(
 
 
 @app.command()
+@click.option("--dice", required=True, type=int, help="Dice of the buying Expertise (0 = zero).")
+@click.option("--social", required=True, type=int, help="The seller's Social.")
+@click.option("--credit", required=True, type=int, help="The buyer's Credit with the House.")
+@FACES_OPTION
+@SEED_OPTION
+@JSON_OPTION
 @handle_errors
 def buy(
-    dice: int = typer.Option(..., "--dice", help="Dice of the buying Expertise (0 = zero)."),
-    social: int = typer.Option(..., "--social", help="The seller's Social."),
-    credit: int = typer.Option(..., "--credit", help="The buyer's Credit with the House."),
-    faces: str | None = FACES_OPTION,
-    seed: int | None = SEED_OPTION,
-    as_json: bool = JSON_OPTION,
+    dice: int,
+    social: int,
+    credit: int,
+    faces: str | None,
+    seed: int | None,
+    as_json: bool,
 ) -> None:
     """Roll to buy: a die above the seller's Social and within one's Credit buys it."""
     from referee.systems.base import probability_map
@@ -406,34 +460,46 @@ def buy(
 
 
 @app.command()
+@click.option("--dice", required=True, type=int, help="Occult Expertise (+ Power dice); 0 = zero.")
+@click.option("--tn", required=True, type=int, help="The sorcerer's own Spirit (rolled under).")
+@click.option(
+    "--resolve", default=1, help="Infernal Resolve spent before the roll (1+; each beyond 1: +1)."
+)
+@click.option("--identity", default=0, help="The sorcerer's Demon, added to Effect.")
+@click.option("--range", "range_mod", default=0, help="Long-range Modifier 0-4.")
+@click.option("--scale", "scale_mod", default=0, help="Large area / time-scale Modifier 0-4.")
+@DIFFICULTY
+@click.option(
+    "--resist-dice", type=int, help="The target resists: its Resist Expertise (0 = zero)."
+)
+@click.option("--resist-tn", type=int, help="The resisting target's own Spirit (rolled under).")
+@click.option(
+    "--resist-identity", default=0, help="The resisting target's Demon, added to its Effect."
+)
+@click.option("--resist-mode", help="subtract (the default ruling) or cancel; else the options'.")
+@OPTIONS_OPTION
+@click.option("--odds", "show_odds", is_flag=True, help="Exact odds instead of a roll.")
+@click.option("--faces", help=FACES_HELP + " Working, then Resist.")
+@SEED_OPTION
+@JSON_OPTION
 @handle_errors
 def occult(
-    dice: int = typer.Option(..., "--dice", help="Occult Expertise (+ Power dice); 0 = zero."),
-    tn: int = typer.Option(..., "--tn", help="The sorcerer's own Spirit (rolled under)."),
-    resolve: int = typer.Option(
-        1, "--resolve", help="Infernal Resolve spent before the roll (1+; each beyond 1: +1)."
-    ),
-    identity: int = typer.Option(0, "--identity", help="The sorcerer's Demon, added to Effect."),
-    range_mod: int = typer.Option(0, "--range", help="Long-range Modifier 0-4."),
-    scale_mod: int = typer.Option(0, "--scale", help="Large area / time-scale Modifier 0-4."),
-    difficulty: int = DIFFICULTY,
-    resist_dice: int | None = typer.Option(
-        None, "--resist-dice", help="The target resists: its Resist Expertise (0 = zero)."
-    ),
-    resist_tn: int | None = typer.Option(
-        None, "--resist-tn", help="The resisting target's own Spirit (rolled under)."
-    ),
-    resist_identity: int = typer.Option(
-        0, "--resist-identity", help="The resisting target's Demon, added to its Effect."
-    ),
-    resist_mode: str | None = typer.Option(
-        None, "--resist-mode", help="subtract (the default ruling) or cancel; else the options'."
-    ),
-    options_file: str | None = OPTIONS_OPTION,
-    show_odds: bool = typer.Option(False, "--odds", help="Exact odds instead of a roll."),
-    faces: str | None = typer.Option(None, "--faces", help=FACES_HELP + " Working, then Resist."),
-    seed: int | None = SEED_OPTION,
-    as_json: bool = JSON_OPTION,
+    dice: int,
+    tn: int,
+    resolve: int,
+    identity: int,
+    range_mod: int,
+    scale_mod: int,
+    difficulty: int,
+    resist_dice: int | None,
+    resist_tn: int | None,
+    resist_identity: int,
+    resist_mode: str | None,
+    options_file: str | None,
+    show_odds: bool,
+    faces: str | None,
+    seed: int | None,
+    as_json: bool,
 ) -> None:
     """An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds."""
     from referee.systems.mongrel.actions import OccultRoll
@@ -510,13 +576,14 @@ _HEADINGS = {
 
 
 @app.command()
+@click.option("--name", required=True, help="The character's name.")
+@click.option("--vow", default="", help="The character's Vow.")
+@click.option("--choices", help="Option numbers for every step, comma-separated (else asked).")
 @handle_errors
 def build(
-    name: str = typer.Option(..., "--name", help="The character's name."),
-    vow: str = typer.Option("", "--vow", help="The character's Vow."),
-    choices: str | None = typer.Option(
-        None, "--choices", help="Option numbers for every step, comma-separated (else asked)."
-    ),
+    name: str,
+    vow: str,
+    choices: str | None,
 ) -> None:
     """Create a character step by step: each step lists only the legal choices."""
     from referee.systems.mongrel.builder import Builder
@@ -584,20 +651,24 @@ def _show_conflict(session: Any, as_json: bool) -> None:
 
 
 @app.command()
+@click.argument("path", help="A conflict script (JSON: fighters and actions).")
+@SEED_OPTION
+@click.option(
+    "--interactive", is_flag=True, help="After the script, read commands from standard input."
+)
+@click.option(
+    "--options", "options_file", help="The table's house rules (JSON), instead of the script's."
+)
+@click.option("--save", help="Store the conflict (with every face rolled) as a script here.")
+@JSON_OPTION
 @handle_errors
 def conflict(
-    path: str = typer.Argument(..., help="A conflict script (JSON: fighters and actions)."),
-    seed: int | None = SEED_OPTION,
-    interactive: bool = typer.Option(
-        False, "--interactive", help="After the script, read commands from standard input."
-    ),
-    options_file: str | None = typer.Option(
-        None, "--options", help="The table's house rules (JSON), instead of the script's."
-    ),
-    save: str | None = typer.Option(
-        None, "--save", help="Store the conflict (with every face rolled) as a script here."
-    ),
-    as_json: bool = JSON_OPTION,
+    path: str,
+    seed: int | None,
+    interactive: bool,
+    options_file: str | None,
+    save: str | None,
+    as_json: bool,
 ) -> None:
     """Run a scripted conflict, optionally continuing interactively (type 'help')."""
     from referee.cli.mongrel_script import COMMANDS, load_session, parse_command

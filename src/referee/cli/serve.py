@@ -8,38 +8,48 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
+import click
 
-DB_OPTION: Any = typer.Option(
-    None,
+from referee.cli.common import listed
+
+DB_OPTION = click.option(
     "--db",
+    envvar="REFEREE_DATABASE_URL",
     help="Database URL (sqlite:///FILE or postgresql://...); default: REFEREE_DATABASE_URL, "
     "else a SQLite file in your data directory.",
-    envvar="REFEREE_DATABASE_URL",
 )
 
-ORIGIN_OPTION: Any = typer.Option(
-    None,
+ORIGIN_OPTION = click.option(
     "--origin",
+    multiple=True,
+    callback=listed,
     help="A public origin the pages are served from behind a proxy that rewrites Host "
     "(e.g. https://table.example.org); repeatable.",
 )
 
 
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", help="The address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, help="The TCP port.")
+@DB_OPTION
+@click.option(
+    "--demo", is_flag=True, help="Create one demo table per game (if absent) and print its links."
+)
+@ORIGIN_OPTION
+@click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1",
+    help="Proxies trusted to set X-Forwarded-Proto/For (comma-separated, or *).",
+)
+@click.option("--log-level", default="info", help="uvicorn's log level.")
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on."),
-    port: int = typer.Option(8000, "--port", min=1, max=65535, help="The TCP port."),
-    db: str | None = DB_OPTION,
-    demo: bool = typer.Option(
-        False, "--demo", help="Create one demo table per game (if absent) and print its links."
-    ),
-    origin: list[str] | None = ORIGIN_OPTION,
-    forwarded_allow_ips: str = typer.Option(
-        "127.0.0.1",
-        "--forwarded-allow-ips",
-        help="Proxies trusted to set X-Forwarded-Proto/For (comma-separated, or *).",
-    ),
-    log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level."),
+    host: str,
+    port: int,
+    db: str | None,
+    demo: bool,
+    origin: list[str] | None,
+    forwarded_allow_ips: str,
+    log_level: str,
 ) -> None:
     """Serve the web table: pages, the JSON API (/docs) and live WebSockets."""
     import uvicorn
@@ -60,7 +70,7 @@ def serve(
 
     app = build()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)")
+    click.echo(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)")
     uvicorn.run(
         app,
         host=host,
@@ -81,16 +91,11 @@ def _print_demo(service: Any, tokens: Any, host: str, port: int) -> None:
     tables, skipped = demo_tables(service, tokens)
     for t in tables:
         state = "created" if t.created else "kept"
-        typer.echo(f"\n{t.title}: table {t.name} ({state})")
+        click.echo(f"\n{t.title}: table {t.name} ({state})")
         for who, token in t.tokens.items():
             label = "referee" if who == "Referee" else f"player {who}"
-            typer.echo(f"  {label:12} {base}/join/{token}")
+            click.echo(f"  {label:12} {base}/join/{token}")
     for note in skipped:
-        typer.echo(f"\n(no demo table for {note})")
+        click.echo(f"\n(no demo table for {note})")
     if tables:
-        typer.echo("\nOpen the referee's link first; each player's link in another browser.")
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``serve`` to the ``referee`` command."""
-    app.command("serve")(serve)
+        click.echo("\nOpen the referee's link first; each player's link in another browser.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import typer
+import click
 
 from referee.cli.common import (
     FACES_OPTION,
@@ -21,37 +21,42 @@ from referee.cli.common import (
     emit_json,
     faces_option,
     handle_errors,
+    listed,
     load_json_file,
     outcome_text,
     print_odds,
     write_json_file,
 )
 
-app = typer.Typer(
+app = click.Group(
     name="table",
     help="Live tables: an event log per table on SQLite or PostgreSQL, shared by many.",
     no_args_is_help=True,
 )
-char_app = typer.Typer(help="Seat, update and remove characters.", no_args_is_help=True)
-app.add_typer(char_app, name="char")
+char_app = click.Group("char", help="Seat, update and remove characters.", no_args_is_help=True)
+app.add_command(char_app)
 
-DB_OPTION: Any = typer.Option(
-    None,
-    "--db",
-    help="Database URL (sqlite:///FILE or postgresql://...).",
-    envvar="REFEREE_DATABASE_URL",
+DB_OPTION = click.option(
+    "--db", envvar="REFEREE_DATABASE_URL", help="Database URL (sqlite:///FILE or postgresql://...)."
 )
-AS_OPTION: Any = typer.Option(..., "--as", help="The participant acting.")
-AS_VIEW: Any = typer.Option(None, "--as", help="See it as this participant (default: everything).")
-TABLE_ARG: Any = typer.Argument(..., help="The table's id or name.")
-VIS_OPTION: Any = typer.Option(
-    "public", "--visibility", help="public, referee (secret), blind or private."
+AS_OPTION = click.option("--as", "who", required=True, help="The participant acting.")
+AS_VIEW = click.option("--as", "who", help="See it as this participant (default: everything).")
+TABLE_ARG = click.argument("table", help="The table's id or name.")
+VIS_OPTION = click.option(
+    "--visibility", default="public", help="public, referee (secret), blind or private."
 )
-FIELDS_ARG: Any = typer.Argument(None, help="The action's fields as key=value words.")
-ADD_OPTION: Any = typer.Option(
-    None, "--add", help="ID.FIELD=N adds N (a character id, or 'table'); repeatable."
+FIELDS_ARG = click.argument(
+    "pairs", nargs=-1, callback=listed, help="The action's fields as key=value words."
 )
-SET_OPTION: Any = typer.Option(None, "--set", help="ID.FIELD=JSON sets a value; repeatable.")
+ADD_OPTION = click.option(
+    "--add",
+    multiple=True,
+    callback=listed,
+    help="ID.FIELD=N adds N (a character id, or 'table'); repeatable.",
+)
+SET_OPTION = click.option(
+    "--set", "set_", multiple=True, callback=listed, help="ID.FIELD=JSON sets a value; repeatable."
+)
 
 
 def _service(db: str | None) -> Any:
@@ -102,17 +107,24 @@ def event_line(e: dict[str, Any]) -> str:
 
 
 @app.command("new")
+@click.argument("game", help="The game (see `referee games`).")
+@click.option("--name", required=True, help="The table's unique name.")
+@click.option("--referee", default="Referee", help="The referee's name.")
+@click.option("--options", "options_file", help="House rules as JSON.")
+@click.option(
+    "--seed", type=int, help="A playtest table: every roll comes from this seed (replayable)."
+)
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def new(
-    game: str = typer.Argument(..., help="The game (see `referee games`)."),
-    name: str = typer.Option(..., "--name", help="The table's unique name."),
-    referee: str = typer.Option("Referee", "--referee", help="The referee's name."),
-    options_file: str | None = typer.Option(None, "--options", help="House rules as JSON."),
-    seed: int | None = typer.Option(
-        None, "--seed", help="A playtest table: every roll comes from this seed (replayable)."
-    ),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    game: str,
+    name: str,
+    referee: str,
+    options_file: str | None,
+    seed: int | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Create a table; its referee is its first participant."""
     options = None if options_file is None else load_json_file(options_file)
@@ -124,8 +136,13 @@ def new(
 
 
 @app.command("list")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
-def list_(db: str | None = DB_OPTION, as_json: bool = JSON_OPTION) -> None:
+def list_(
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Every table in the database."""
     service = _service(db)
     rows = [
@@ -146,12 +163,16 @@ def list_(db: str | None = DB_OPTION, as_json: bool = JSON_OPTION) -> None:
 
 
 @app.command("show")
+@TABLE_ARG
+@AS_VIEW
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def show(
-    table: str = TABLE_ARG,
-    who: str | None = AS_VIEW,
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    who: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """The table's state: participants, characters, findings, and the game's tracker."""
     from referee.table.service import table_data
@@ -181,51 +202,70 @@ def show(
 
 
 @app.command("join")
+@TABLE_ARG
+@click.argument("name", help="The participant's name.")
+@click.option("--role", default="player", help="referee, player or observer.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def join(
-    table: str = TABLE_ARG,
-    name: str = typer.Argument(..., help="The participant's name."),
-    role: str = typer.Option("player", "--role", help="referee, player or observer."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    name: str,
+    role: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Add a participant."""
     _done(_service(db).join(table, name, role), as_json)
 
 
 @app.command("leave")
+@TABLE_ARG
+@click.argument("name", help="The participant's name.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def leave(
-    table: str = TABLE_ARG,
-    name: str = typer.Argument(..., help="The participant's name."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    name: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Remove a participant (their characters stay)."""
     _done(_service(db).leave(table, name), as_json)
 
 
 @app.command("role")
+@TABLE_ARG
+@click.argument("name", help="The participant's name.")
+@click.argument("new_role", help="referee, player or observer.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def role(
-    table: str = TABLE_ARG,
-    name: str = typer.Argument(..., help="The participant's name."),
-    new_role: str = typer.Argument(..., help="referee, player or observer."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    name: str,
+    new_role: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Change a participant's role."""
     _done(_service(db).set_role(table, name, new_role), as_json)
 
 
 @app.command("options")
+@TABLE_ARG
+@click.argument("path", help="The house rules as JSON.")
+@click.option("--as", "who", help="The referee changing them.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def options(
-    table: str = TABLE_ARG,
-    path: str = typer.Argument(..., help="The house rules as JSON."),
-    who: str | None = typer.Option(None, "--as", help="The referee changing them."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    path: str,
+    who: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Replace the table's house rules."""
     _done(_service(db).set_options(table, load_json_file(path), by=who), as_json)
@@ -239,16 +279,24 @@ def _sheet_arg(value: str) -> Any:
 
 
 @char_app.command("add")
+@TABLE_ARG
+@click.argument("sheet", help="A sheet as a .json file, or an example's name.")
+@click.option("--owner", help="The participant who plays it.")
+@click.option("--id", "cid", help="Its id (default: from its name).")
+@click.option("--force", is_flag=True, help="Seat it even if it breaks rules (marked).")
+@click.option("--as", "who", help="Who seats it (default: the operator).")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def char_add(
-    table: str = TABLE_ARG,
-    sheet: str = typer.Argument(..., help="A sheet as a .json file, or an example's name."),
-    owner: str | None = typer.Option(None, "--owner", help="The participant who plays it."),
-    cid: str | None = typer.Option(None, "--id", help="Its id (default: from its name)."),
-    force: bool = typer.Option(False, "--force", help="Seat it even if it breaks rules (marked)."),
-    who: str | None = typer.Option(None, "--as", help="Who seats it (default: the operator)."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    sheet: str,
+    owner: str | None,
+    cid: str | None,
+    force: bool,
+    who: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Seat a character (its validator findings travel with it)."""
     done = _service(db).add_character(
@@ -258,15 +306,22 @@ def char_add(
 
 
 @char_app.command("update")
+@TABLE_ARG
+@click.argument("cid", help="The character's id.")
+@click.argument("sheet", help="The new sheet (.json) or an example's name.")
+@click.option("--force", is_flag=True, help="Accept a sheet that breaks rules.")
+@click.option("--as", "who", help="Who updates it.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def char_update(
-    table: str = TABLE_ARG,
-    cid: str = typer.Argument(..., help="The character's id."),
-    sheet: str = typer.Argument(..., help="The new sheet (.json) or an example's name."),
-    force: bool = typer.Option(False, "--force", help="Accept a sheet that breaks rules."),
-    who: str | None = typer.Option(None, "--as", help="Who updates it."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    cid: str,
+    sheet: str,
+    force: bool,
+    who: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Replace a character's sheet (what the table tracks about it stays)."""
     _done(
@@ -275,13 +330,18 @@ def char_update(
 
 
 @char_app.command("remove")
+@TABLE_ARG
+@click.argument("cid", help="The character's id.")
+@click.option("--as", "who", help="The referee.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def char_remove(
-    table: str = TABLE_ARG,
-    cid: str = typer.Argument(..., help="The character's id."),
-    who: str | None = typer.Option(None, "--as", help="The referee."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    cid: str,
+    who: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Take a character off the table."""
     _done(_service(db).remove_character(table, cid, by=who), as_json)
@@ -295,19 +355,26 @@ def _fields(service: Any, table: str, action: str, pairs: list[str] | None) -> A
 
 
 @app.command("act")
+@TABLE_ARG
+@click.argument("action", help="The action (see `referee GAME actions`).")
+@FIELDS_ARG
+@AS_OPTION
+@VIS_OPTION
+@FACES_OPTION
+@click.option("--expect", type=int, help="Refuse unless the table is still at this event.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def act(
-    table: str = TABLE_ARG,
-    action: str = typer.Argument(..., help="The action (see `referee GAME actions`)."),
-    pairs: list[str] | None = FIELDS_ARG,
-    who: str = AS_OPTION,
-    visibility: str = VIS_OPTION,
-    faces: str | None = FACES_OPTION,
-    expect: int | None = typer.Option(
-        None, "--expect", help="Refuse unless the table is still at this event."
-    ),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    action: str,
+    pairs: list[str] | None,
+    who: str,
+    visibility: str,
+    faces: str | None,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Take an action of the game: resolve it, record it, show its outcome."""
     service = _service(db)
@@ -319,14 +386,20 @@ def act(
 
 
 @app.command("odds")
+@TABLE_ARG
+@click.argument("action", help="The action (see `referee GAME actions`).")
+@FIELDS_ARG
+@AS_OPTION
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def odds(
-    table: str = TABLE_ARG,
-    action: str = typer.Argument(..., help="The action (see `referee GAME actions`)."),
-    pairs: list[str] | None = FIELDS_ARG,
-    who: str = AS_OPTION,
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    action: str,
+    pairs: list[str] | None,
+    who: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """The exact odds of an action before it is taken, on what you may know."""
     service = _service(db)
@@ -336,28 +409,40 @@ def odds(
 
 
 @app.command("note")
+@TABLE_ARG
+@click.argument("text", help="The note or chat line.")
+@AS_OPTION
+@VIS_OPTION
+@click.option("--to", help="For a private note: who it is for.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def note(
-    table: str = TABLE_ARG,
-    text: str = typer.Argument(..., help="The note or chat line."),
-    who: str = AS_OPTION,
-    visibility: str = VIS_OPTION,
-    to: str | None = typer.Option(None, "--to", help="For a private note: who it is for."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    text: str,
+    who: str,
+    visibility: str,
+    to: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Write a note or chat line to the log."""
     _done(_service(db).note(table, who, text, visibility=visibility, audience=to), as_json)
 
 
 @app.command("log")
+@TABLE_ARG
+@AS_VIEW
+@click.option("--after", default=0, help="Only events after this seq.")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def log(
-    table: str = TABLE_ARG,
-    who: str | None = AS_VIEW,
-    after: int = typer.Option(0, "--after", help="Only events after this seq."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    who: str | None,
+    after: int,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """The log, as a participant may see it."""
     events = _service(db).log(table, who, after=after)
@@ -369,54 +454,76 @@ def log(
 
 
 @app.command("undo")
+@TABLE_ARG
+@click.argument("seq", type=int, required=False, help="The event to undo (default: the newest).")
+@AS_OPTION
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def undo(
-    table: str = TABLE_ARG,
-    seq: int | None = typer.Argument(None, help="The event to undo (default: the newest)."),
-    who: str = AS_OPTION,
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    seq: int | None,
+    who: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Take back an action or edit (the log keeps it)."""
     _done(_service(db).undo(table, seq, by=who), as_json)
 
 
 @app.command("redo")
+@TABLE_ARG
+@click.argument("seq", type=int, required=False, help="The undone event (default: the newest).")
+@AS_OPTION
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def redo(
-    table: str = TABLE_ARG,
-    seq: int | None = typer.Argument(None, help="The undone event (default: the newest)."),
-    who: str = AS_OPTION,
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    seq: int | None,
+    who: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Put back an undone action or edit."""
     _done(_service(db).redo(table, seq, by=who), as_json)
 
 
 @app.command("reveal")
+@TABLE_ARG
+@click.argument("seq", type=int, help="The hidden event to show everyone.")
+@AS_OPTION
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def reveal(
-    table: str = TABLE_ARG,
-    seq: int = typer.Argument(..., help="The hidden event to show everyone."),
-    who: str = AS_OPTION,
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    seq: int,
+    who: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Show a hidden roll or note to everyone."""
     _done(_service(db).reveal(table, seq, by=who), as_json)
 
 
 @app.command("edit")
+@TABLE_ARG
+@AS_OPTION
+@ADD_OPTION
+@SET_OPTION
+@click.option("--reason", required=True, help="Why (kept in the log).")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def edit(
-    table: str = TABLE_ARG,
-    who: str = AS_OPTION,
-    add: list[str] | None = ADD_OPTION,
-    set_: list[str] | None = SET_OPTION,
-    reason: str = typer.Option(..., "--reason", help="Why (kept in the log)."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    table: str,
+    who: str,
+    add: list[str] | None,
+    set_: list[str] | None,
+    reason: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Correct the game state by hand (the referee), with a reason."""
     changes = [_edit_word(w, delta=True) for w in add or []]
@@ -444,12 +551,16 @@ def _edit_word(word: str, *, delta: bool) -> dict[str, Any]:
 
 
 @app.command("export")
+@TABLE_ARG
+@click.option("--as", "who", help="Export this participant's view.")
+@click.option("--out", help="Write here (default: standard output).")
+@DB_OPTION
 @handle_errors
 def export(
-    table: str = TABLE_ARG,
-    who: str | None = typer.Option(None, "--as", help="Export this participant's view."),
-    out: str | None = typer.Option(None, "--out", help="Write here (default: standard output)."),
-    db: str | None = DB_OPTION,
+    table: str,
+    who: str | None,
+    out: str | None,
+    db: str | None,
 ) -> None:
     """The table as JSON: whole for the referee, a player's redacted view with --as."""
     from referee.table.audit import export as export_table
@@ -462,11 +573,14 @@ def export(
 
 
 @app.command("import")
+@click.argument("path", help="An export (JSON).")
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
 def import_(
-    path: str = typer.Argument(..., help="An export (JSON)."),
-    db: str | None = DB_OPTION,
-    as_json: bool = JSON_OPTION,
+    path: str,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Import an exported table after verifying all of it (nothing is written otherwise)."""
     from referee.table.audit import import_table
@@ -479,8 +593,15 @@ def import_(
 
 
 @app.command("verify")
+@TABLE_ARG
+@DB_OPTION
+@JSON_OPTION
 @handle_errors
-def verify(table: str = TABLE_ARG, db: str | None = DB_OPTION, as_json: bool = JSON_OPTION) -> None:
+def verify(
+    table: str,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Re-check the hash chain and replay every action from its recorded faces."""
     from referee.table.audit import verify as verify_table
 
@@ -492,4 +613,4 @@ def verify(table: str = TABLE_ARG, db: str | None = DB_OPTION, as_json: bool = J
     else:
         console.print(f"BROKEN at event {report.seq}: {report.problem}", markup=False)
     if not report.ok:
-        raise typer.Exit(1)
+        raise click.exceptions.Exit(1)

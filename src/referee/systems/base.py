@@ -45,6 +45,7 @@ from referee.errors import (
     Problem,
     RulesError,
 )
+from referee.systems import SYSTEMS as SYSTEMS
 from referee.systems.outcome import (
     TABLE,
     Change,
@@ -369,13 +370,7 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 # ---------------------------------------------------------------------------
 # the registry
 
-SYSTEMS: dict[str, str] = {
-    "mnemonic": "referee.systems.mnemonic",
-    "mongrel": "referee.systems.mongrel",
-    "mneme": "referee.systems.mneme",
-    "arm": "referee.systems.arm",
-}
-"""Game name -> the package that implements it (imported on first use)."""
+# The registry, SYSTEMS (game name -> package), lives in referee.systems.
 
 
 @cache
