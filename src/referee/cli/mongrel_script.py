@@ -245,7 +245,7 @@ def parse_command(line: str) -> tuple[Action | None, tuple[int, ...] | None]:
     if kind not in _NEED:
         raise RulesError(f"unknown command {kind!r}; type help")
     if len(rest) < _NEED[kind]:
-        raise RulesError(f"{kind} needs {_NEED[kind]} click.argument(s)")
+        raise RulesError(f"{kind} needs {_NEED[kind]} argument(s)")
     try:
         item = _item(kind, rest)
     except ValueError:
