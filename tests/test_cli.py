@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -145,3 +147,42 @@ def test_write_json_file_reports_an_unwritable_path(tmp_path: object) -> None:
     assert load_json_file(str(target)) == {"name": "Ahvia", "size": 2}
     with pytest.raises(RulesError, match="cannot write"):
         write_json_file(str(Path(str(tmp_path)) / "missing" / "x.json"), {})
+
+
+GAMES = ("mnemonic", "mongrel", "mneme", "arm")
+
+
+def _imported(*argv: str) -> tuple[str, set[str]]:
+    """Run ``referee ARGV`` in a fresh interpreter, as the console script does: its
+    output, and every module in ``sys.modules`` once the command is done."""
+    code = (
+        "import sys\nfrom referee.cli.main import run\n"
+        f"code = run({list(argv)!r})\n"
+        "print(' '.join(sys.modules), file=sys.stderr)\nsys.exit(code)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout, set(done.stderr.split())
+
+
+def _under(modules: set[str], *packages: str) -> set[str]:
+    return {m for m in modules for p in packages if m == p or m.startswith(p + ".")}
+
+
+def test_referee_odds_starts_without_games_rich_or_pydantic() -> None:
+    """Issue 9: a one-off ``referee odds`` loads click and the dice, nothing more."""
+    out, modules = _imported("odds", "2d6", "--json")
+    assert json.loads(out)["outcomes"]["7"] == "1/6"
+    assert "click" in modules and "referee.dice.evaluate" in modules
+    heavy = ("typer", "pydantic", "rich", "fastapi", "uvicorn", "numpy", "matplotlib", "dask")
+    games = [f"referee.{kind}.{g}" for kind in ("systems", "cli") for g in GAMES]
+    not_needed = ("referee.systems.base", "referee.table", "referee.web", "fractions")
+    assert _under(modules, *heavy, *games, *not_needed) == set()
+
+
+def test_a_game_command_loads_that_game_only() -> None:
+    out, modules = _imported("mneme", "odds", "--modifier", "2", "--difficulty", "8", "--json")
+    assert json.loads(out)["p_success"] == "13/18"
+    assert "referee.systems.mneme" in modules and "referee.cli.mneme" in modules
+    others = [f"referee.{kind}.{g}" for kind in ("systems", "cli") for g in GAMES if g != "mneme"]
+    heavy = ("typer", "pydantic", "rich", "fastapi", "uvicorn", "numpy")
+    assert _under(modules, *others, *heavy) == set()

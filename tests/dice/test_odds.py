@@ -380,3 +380,22 @@ def test_bad_requests_raise_the_rules_error_family(bad: object) -> None:
     with pytest.raises(DiceError) as info:
         bad()  # type: ignore[operator]
     assert isinstance(info.value, RulesError)
+
+
+@given(st.integers(-(10**30), 10**30), st.integers(1, 10**30))
+def test_ratio_text_is_the_fraction_text_of_the_ratio(numerator: int, denominator: int) -> None:
+    from referee.dice.odds import fraction_text, ratio_text
+
+    assert ratio_text(numerator, denominator) == fraction_text(Fraction(numerator, denominator))
+
+
+@pytest.mark.parametrize("text", ["2d6", "1d6-4", "2d6-1d20", "3d12med", "4d6kh3-10", "1d1-1"])
+def test_the_odds_json_is_the_fractions_of_the_distribution(text: str) -> None:
+    """distribution_data reads the integer weights; the figures are the Fractions'."""
+    from referee.dice.odds import fraction_text
+    from referee.dice.render import distribution_data
+
+    dist = odds(text)
+    outcomes = {str(o): fraction_text(p) for o, p in dist.probabilities().items()}
+    expected = {"expression": text, "outcomes": outcomes, "mean": fraction_text(dist.mean())}
+    assert distribution_data(text, dist) == expected

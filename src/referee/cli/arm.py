@@ -13,8 +13,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from referee.cli.common import (
     FACES_OPTION,
@@ -33,6 +31,8 @@ from referee.cli.common import (
 from referee.errors import RulesError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from referee.systems.arm.actions import Task
     from referee.systems.arm.options import Options
     from referee.systems.arm.play import Levels
@@ -265,6 +265,8 @@ def odds(
         for label, found in (("only when needed", needed), ("every roll", always)):
             cost = found.probability_where(lambda o: isinstance(o, Pushed) and o.shock == 1)
             console.print(f"pushing {label}: P(a level of shock) = {fraction_text(cost)}")
+    from rich.table import Table
+
     table = Table()
     for col in ("result", "exact", "%", "meaning"):
         table.add_column(col, justify="left" if col == "meaning" else "right")

@@ -7,10 +7,8 @@ game, no Rich and no web framework and starts fast.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
-from importlib.util import find_spec
 from typing import Any
 
 import click
@@ -259,6 +257,9 @@ def demo() -> None:
 
 
 def _game_cli(name: str) -> Any:
+    import importlib
+    from importlib.util import find_spec
+
     spec_name = f"referee.cli.{name}"
     if find_spec(spec_name) is None:
         return None

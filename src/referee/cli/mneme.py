@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from referee.cli.common import (
     FACES_HELP,
@@ -36,6 +34,10 @@ from referee.cli.common import (
 from referee.dice.odds import fraction_text
 from referee.errors import RulesError
 from referee.systems.base import Modifier, Outcome, outcome_data
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 app = click.Group(
     name="mneme",
@@ -373,6 +375,8 @@ def odds(
         effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
         emit_json({"p_success": fraction_text(p), "effect": effects})
         return
+    from rich.table import Table
+
     table = Table(title=f"success {fraction_text(p)} = {float(p) * 100:.2f}%", title_justify="left")
     for col in ("Effect", "exact", "%"):
         table.add_column(col, justify="right")
@@ -1032,6 +1036,8 @@ def _initiative_odds(action: Any, state: Any, options: Any, as_json: bool) -> No
         return
     for n, d in dists.items():
         console.print(f"{n}: Initiative {d.min()}..{d.max()}, mean {float(d.mean()):.2f}")
+    from rich.table import Table
+
     table = Table(title=f"who acts first (ties: {options.initiative_ties})", title_justify="left")
     for col in ("A", "B", "A first", "B first", "tie"):
         table.add_column(col, justify="left" if len(col) == 1 else "right")
@@ -1088,6 +1094,8 @@ def initiative(
         emit_json({**outcome_data(outcome), "order": d["order"], "steps": d["steps"]})
         return
     rolled = {str(p["id"]): p for p in outcome.items("pcs") if isinstance(p, dict)}
+    from rich.table import Table
+
     table = Table(title=f"Initiative (ties: {options.initiative_ties})", title_justify="left")
     for col in ("turn", "PC", "dice", "modifier", "Initiative"):
         table.add_column(col, justify="left" if col in ("PC", "dice") else "right")

@@ -10,7 +10,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
 
 from referee.cli.common import (
     FACES_HELP,
@@ -37,6 +36,8 @@ from referee.errors import RulesError
 from referee.systems.base import Action, Outcome, outcome_data, slug
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from referee.systems.mnemonic.options import Options
     from referee.systems.mnemonic.state import State
 

@@ -9,11 +9,9 @@ creation steps and ``conflict`` replays a script (:mod:`referee.cli.mongrel_scri
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from referee.cli.common import (
     FACES_HELP,
@@ -23,6 +21,7 @@ from referee.cli.common import (
     SEED_OPTION,
     console,
     emit_json,
+    err_console,
     handle_errors,
     load_json_file,
     load_options,
@@ -31,6 +30,10 @@ from referee.cli.common import (
 )
 from referee.dice.odds import fraction_text
 from referee.errors import RulesError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 app = click.Group(
     name="mongrel",
@@ -75,6 +78,8 @@ def _effects(dist: Any) -> dict[str, str]:
 
 
 def _effect_table(title: str, effect: dict[str, str]) -> None:
+    from rich.table import Table
+
     table = Table(title=title)
     for col in ("Effect", "exact", "%"):
         table.add_column(col, justify="right")
@@ -590,7 +595,7 @@ def build(
 
     b = Builder()
     given = [c.strip() for c in choices.split(",")] if choices else None
-    err = Console(stderr=True, highlight=False)
+    err = err_console
     while b.step is not None:
         opts = b.options()
         if given is not None:
@@ -637,6 +642,8 @@ def _show_conflict(session: Any, as_json: bool) -> None:
         console.print(line, markup=False)
     for d in state.pending:
         console.print(f"waiting for {d.actor}: {d.prompt}", markup=False)
+    from rich.table import Table
+
     table = Table(
         title=f"next: {state.next}   order: {' > '.join(state.order)}   hours: {state.hours}"
     )

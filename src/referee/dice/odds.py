@@ -1038,3 +1038,11 @@ def joint(*dists: Distribution[Any]) -> Distribution[tuple[Any, ...]]:
 def fraction_text(p: Fraction) -> str:
     """A probability as ``"num/den"`` in lowest terms (``"1/1"``, ``"0/1"`` included)."""
     return f"{p.numerator}/{p.denominator}"
+
+
+def ratio_text(numerator: int, denominator: int) -> str:
+    """``fraction_text(Fraction(numerator, denominator))`` without importing
+    :mod:`fractions` (and :mod:`decimal` with it): a command that prints odds as JSON
+    needs no Fraction. ``denominator`` is positive (a total weight)."""
+    g = gcd(numerator, denominator)
+    return f"{numerator // g}/{denominator // g}"

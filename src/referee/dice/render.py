@@ -6,11 +6,14 @@ visitors turn it into plain text or JSON-ready data.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.dice.evaluate import Rolled
 from referee.dice.notation import BinOp, Const, Neg, Pool
-from referee.dice.odds import Distribution, fraction_text
+from referee.dice.odds import ratio_text
+
+if TYPE_CHECKING:  # types only: the odds' JSON needs no rolling (and so no rollers)
+    from referee.dice.evaluate import Rolled
+    from referee.dice.odds import Distribution
 
 
 def _dice_text(rolled: Rolled) -> str:
@@ -50,9 +53,11 @@ def to_data(rolled: Rolled) -> dict[str, Any]:
 
 
 def distribution_data(expression: str, dist: Distribution[int]) -> dict[str, Any]:
-    """The CLI's odds JSON: outcomes as reduced fractions, and the mean."""
+    """The CLI's odds JSON: outcomes as reduced fractions, and the mean (from the
+    integer weights: no Fraction is made)."""
+    total = dist.total
     return {
         "expression": expression,
-        "outcomes": {str(o): fraction_text(p) for o, p in dist.probabilities().items()},
-        "mean": fraction_text(dist.mean()),
+        "outcomes": {str(o): ratio_text(w, total) for o, w in dist.items()},
+        "mean": ratio_text(sum(o * w for o, w in dist.items()), total),
     }

@@ -13,7 +13,6 @@ of the architecture). Every roll a roller makes is recorded as a
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -123,6 +122,8 @@ class SystemRoller(_RecordingRoller):
     kind = "system"
 
     def _faces(self, n: int, sides: int) -> tuple[int, ...]:
+        import secrets  # here, not above: a command that only reads odds never loads it
+
         return tuple(secrets.randbelow(sides) + 1 for _ in range(n))
 
 
