@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
+from importlib import import_module
 from typing import Any
 
 from referee.errors import Problem
@@ -27,29 +28,12 @@ from referee.systems.mneme.actions import (
     SurvivalRoll,
     TakeDamage,
 )
-from referee.systems.mneme.budget import plan_spend_action
 from referee.systems.mneme.checks import wound_penalty
-from referee.systems.mneme.clock import plan_pass_rounds, plan_pass_time, plan_set_care
 from referee.systems.mneme.health import condition, movement, thresholds
-from referee.systems.mneme.initiative import plan_end_encounter, plan_initiative
-from referee.systems.mneme.medical import care_level
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import (
-    plan_attack,
-    plan_check,
-    plan_damage_rolls,
-    plan_take_damage,
-)
 from referee.systems.mneme.sheet import EXAMPLES, Character, example_data, validate
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
-from referee.systems.mneme.treatment import (
-    plan_care_ward,
-    plan_first_aid,
-    plan_stimulant,
-    plan_surgery,
-    plan_survival,
-)
 
 ACTIONS: Mapping[str, type[Action]] = {
     "check": Check,
@@ -70,23 +54,36 @@ ACTIONS: Mapping[str, type[Action]] = {
 }
 """Every Mneme CE action by name."""
 
-_PLANS: Mapping[type[Action], Callable[[Any, State, Options], Plan]] = {
-    Check: plan_check,
-    Attack: plan_attack,
-    TakeDamage: plan_take_damage,
-    DamageRolls: plan_damage_rolls,
-    SurvivalRoll: plan_survival,
-    FirstAid: plan_first_aid,
-    Surgery: plan_surgery,
-    Stimulant: plan_stimulant,
-    CareWard: plan_care_ward,
-    SetCare: plan_set_care,
-    PassTime: plan_pass_time,
-    PassRounds: plan_pass_rounds,
-    RollInitiative: plan_initiative,
-    EndEncounter: plan_end_encounter,
-    SpendAction: plan_spend_action,
+_PLANS: Mapping[type[Action], str] = {
+    Check: "resolve.plan_check",
+    Attack: "resolve.plan_attack",
+    TakeDamage: "resolve.plan_take_damage",
+    DamageRolls: "resolve.plan_damage_rolls",
+    SurvivalRoll: "treatment.plan_survival",
+    FirstAid: "treatment.plan_first_aid",
+    Surgery: "treatment.plan_surgery",
+    Stimulant: "treatment.plan_stimulant",
+    CareWard: "treatment.plan_care_ward",
+    SetCare: "clock.plan_set_care",
+    PassTime: "clock.plan_pass_time",
+    PassRounds: "clock.plan_pass_rounds",
+    RollInitiative: "initiative.plan_initiative",
+    EndEncounter: "initiative.plan_end_encounter",
+    SpendAction: "budget.plan_spend_action",
 }
+"""Each action's plan, as ``module.function`` of this package: a module is imported when
+an action first needs it, so a one-off check loads no clock, Initiative or medical rules."""
+
+
+@cache
+def _planner(where: str) -> Callable[[Any, State, Options], Plan]:
+    """The plan function at ``module.function`` (see :data:`_PLANS`)."""
+    module, _, name = where.partition(".")
+    found: Callable[[Any, State, Options], Plan] = getattr(
+        import_module(f"referee.systems.mneme.{module}"), name
+    )
+    return found
+
 
 _EMPTY = State()
 
@@ -148,7 +145,8 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
 
     def plan(self, action: Action, state: State | None, options: Options) -> Plan:
         """The action's plan; ``None`` for the state is an empty table (a bare check)."""
-        return _PLANS[type(action)](action, _EMPTY if state is None else state, options)
+        planner = _planner(_PLANS[type(action)])
+        return planner(action, _EMPTY if state is None else state, options)
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """The clock, the encounter's round and turn order, and for each character what a
@@ -186,6 +184,8 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         ]
         if "Stabilised" in s.conditions:
             rows.append(["Stabilised for", span_text(s.stabilised_minutes * ROUNDS_PER_MINUTE)])
+        from referee.systems.mneme.medical import care_level
+
         needs = care_level(cond) if cond != "Dead" else "none"
         rows += [
             ["Activity", seat.activity.replace("_", " ")],
