@@ -15,6 +15,7 @@ from referee.cli.common import listed
 DB_OPTION = click.option(
     "--db",
     envvar="REFEREE_DATABASE_URL",
+    show_envvar=True,
     help="Database URL (sqlite:///FILE or postgresql://...); default: REFEREE_DATABASE_URL, "
     "else a SQLite file in your data directory.",
 )

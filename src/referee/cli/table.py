@@ -37,7 +37,10 @@ char_app = click.Group("char", help="Seat, update and remove characters.", no_ar
 app.add_command(char_app)
 
 DB_OPTION = click.option(
-    "--db", envvar="REFEREE_DATABASE_URL", help="Database URL (sqlite:///FILE or postgresql://...)."
+    "--db",
+    envvar="REFEREE_DATABASE_URL",
+    show_envvar=True,
+    help="Database URL (sqlite:///FILE or postgresql://...).",
 )
 AS_OPTION = click.option("--as", "who", required=True, help="The participant acting.")
 AS_VIEW = click.option("--as", "who", help="See it as this participant (default: everything).")
