@@ -169,6 +169,15 @@ class TableService:
             self._cache[row.id] = ts
         return ts
 
+    def current(self, ref: str) -> TableState:
+        """The table as this process last knew it (loaded if it knows nothing yet): no read
+        of the database, for checks that a command re-checks on the state it writes on
+        (who is at the table, in what role)."""
+        tid = self.table(ref).id
+        with self._lock:
+            cached = self._cache.get(tid)
+        return cached if cached is not None else self.load(tid)
+
     def _cold(self, tid: str) -> TableState:
         undone, revealed = self._final_sets(tid)
         base = self._valid_snapshot(tid, 10**12, undone)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -78,8 +79,14 @@ def digest(token: str) -> str:
 class Tokens:
     """The tokens of one database (the store's engines and schema)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, remember: float = 1.0) -> None:
         self.store = store
+        self.remember = remember
+        self._seen: dict[str, tuple[float, Grant]] = {}
+
+    def forget(self) -> None:
+        """Drop every remembered check (after a revocation in this process)."""
+        self._seen.clear()
 
     def issue(self, table_id: str, name: str, kind: str = "invite") -> tuple[str, Grant]:
         """A new token for participant ``name``: ``(secret text, grant)``. The secret is
@@ -100,11 +107,22 @@ class Tokens:
         """The grant of a live token; ``None`` for an unknown, malformed or revoked one."""
         if not token or len(token) > MAX_TOKEN_TEXT:
             return None
+        key = digest(token)
+        now = time.monotonic()
+        seen = self._seen.get(key)
+        if seen is not None and now - seen[0] < self.remember:
+            return seen[1]  # a live grant checked this last second (revocation is immediate
+            # in this process and reaches other processes within ``remember`` seconds)
         with self.store.reader.begin() as conn:
-            row = conn.execute(select(tokens_t).where(tokens_t.c.hash == digest(token))).first()
+            row = conn.execute(select(tokens_t).where(tokens_t.c.hash == key)).first()
         if row is None or row.revoked is not None:
+            self._seen.pop(key, None)
             return None
-        return _grant(row)
+        grant = _grant(row)
+        if len(self._seen) > 10_000:
+            self._seen.clear()
+        self._seen[key] = (now, grant)
+        return grant
 
     def list(self, table_id: str) -> list[Grant]:
         """Every token of a table, revoked ones included, oldest first."""
@@ -118,6 +136,7 @@ class Tokens:
 
     def revoke(self, table_id: str, token_id: str) -> bool:
         """Revoke one token of a table; False if the table has no such live token."""
+        self.forget()
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         with self.store.writer.begin() as conn:
             done = conn.execute(
@@ -140,6 +159,7 @@ class Tokens:
         return self._revoke_where(table_id, tokens_t.c.name == name)
 
     def _revoke_where(self, table_id: str, clause: ColumnElement[bool]) -> int:
+        self.forget()
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         with self.store.writer.begin() as conn:
             done = conn.execute(

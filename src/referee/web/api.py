@@ -224,7 +224,7 @@ def authenticate(request: Request, tid: str, *, write: bool) -> Caller:
         raise WebError(401, "this link is unknown or was revoked: ask the referee for a new one")
     if write and via == "cookie" and not web.origin_ok(request):
         raise WebError(403, "refused: the request did not come from this site's pages")
-    ts = web.service.load(tid)
+    ts = web.service.current(tid)
     if ts.id != tid:
         raise WebError(404, f"no table {tid!r}")
     role = ts.participants.get(grant.name)

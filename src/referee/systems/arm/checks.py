@@ -47,30 +47,21 @@ def read_pushed(faces: tuple[int, ...]) -> Roll:
     return faces[0] - faces[1] + bonus, cost
 
 
-_D6_MINUS_D6 = (0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0)
-"""Ways for d6 - d6 to equal i - 6 (i = 0..12): the shape of the roll, not a memo."""
+def _d6_minus_d6() -> Distribution[int]:
+    """The plus die minus the minus die, computed by the dice core (ARM 1.2, Task
+    Resolution: every check rolls d6 - d6)."""
+    die = Distribution.die(6)
+    return die - die
 
 
 def exact_plain() -> Distribution[Roll]:
-    """d6 - d6 in closed form: weight 6 - |d| for d in -5..5 (total 36)."""
-    w = _D6_MINUS_D6
-    return Distribution.trusted({(d, 0): w[d + 6] for d in range(-5, 6)}, 36, ordered=True)
+    """d6 - d6 with no push: ``(roll, shock cost 0)``."""
+    return _d6_minus_d6().map(lambda d: (d, 0))
 
 
 def exact_pushed() -> Distribution[Roll]:
-    """d6 - d6 with a push die: 1 -> +0 free, 2-5 -> +1 costing shock, 6 -> +1 free.
-
-    Closed form over 216 sequences: ``(r, 0)`` has weight w(r) (push 1) + w(r - 1)
-    (push 6) and ``(r, 1)`` weight 4 w(r - 1), where w(d) = 6 - |d| on -5..5.
-    """
-    w = _D6_MINUS_D6
-    weights: dict[Roll, int] = {}
-    for r in range(-5, 7):
-        below = w[r + 5]  # w(r - 1), shifted: w[i] = weight of d6 - d6 = i - 6
-        weights[(r, 0)] = w[r + 6] + below
-        if below:
-            weights[(r, 1)] = 4 * below
-    return Distribution.trusted(weights, 216, ordered=True)
+    """d6 - d6 with a push die: 1 -> +0 free, 2-5 -> +1 costing shock, 6 -> +1 free."""
+    return _d6_minus_d6().combine(exact_push_die(), lambda d, p: (d + p[0], p[1]))
 
 
 def read_push_die(faces: tuple[int, ...]) -> Roll:
