@@ -186,3 +186,37 @@ def test_a_game_command_loads_that_game_only() -> None:
     others = [f"referee.{kind}.{g}" for kind in ("systems", "cli") for g in GAMES if g != "mneme"]
     heavy = ("typer", "pydantic", "rich", "fastapi", "uvicorn", "numpy")
     assert _under(modules, *others, *heavy) == set()
+
+
+def test_text_output_draws_its_own_table() -> None:
+    """The text form prints a boxed table without a terminal-rendering library."""
+    out, modules = _imported("mneme", "odds", "--modifier", "2", "--difficulty", "8")
+    assert out.splitlines()[0] == "success 13/18 = 72.22%"
+    assert "│     +6 │  1/36 │  2.78 │" in out
+    assert _under(modules, "rich", "pydantic") == set()
+
+
+def test_a_table_falls_back_to_ascii_where_box_characters_cannot_print() -> None:
+    import io
+
+    from referee.cli.text import Console, Table
+
+    table = Table(title="odds", title_justify="left")
+    table.add_column("total", justify="right")
+    table.add_column("meaning")
+    table.add_row("12", "boxcars")
+    table.add_row("2")
+    buffer = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    Console(file=buffer).print(table)
+    buffer.seek(0)
+    assert buffer.read().splitlines() == [
+        "odds",
+        "+-------+---------+",
+        "| total | meaning |",
+        "+=======+=========+",
+        "|    12 | boxcars |",
+        "|     2 |         |",
+        "+-------+---------+",
+    ]
+    with pytest.raises(ValueError, match="3 cells for 2 columns"):
+        table.add_row("1", "2", "3")

@@ -216,12 +216,11 @@ def test_errors_are_one_line(
 def test_demo_prints_a_short_tour() -> None:
     from io import StringIO
 
-    from rich.console import Console
-
     from referee.cli.arm import demo
+    from referee.cli.text import Console
 
     buffer = StringIO()
-    demo(Console(file=buffer, width=120))
+    demo(Console(file=buffer))
     text = buffer.getvalue()
     assert "log of 1342 = 16" in text and "100 ft" in text
     assert 4 <= len(text.strip().splitlines()) <= 12

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import io
 import json
 from collections import Counter
 from fractions import Fraction
@@ -213,13 +214,12 @@ def test_help_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    from rich.console import Console
-
     from referee.cli.mneme import demo
+    from referee.cli.text import Console
 
-    console = Console(record=True, width=100)
-    demo(console)
-    text = console.export_text()
+    buffer = io.StringIO()
+    demo(Console(file=buffer))
+    text = buffer.getvalue()
     assert "2d6+1 vs 8 succeeds 7/12" in text and "Flak Jacket" in text
 
 

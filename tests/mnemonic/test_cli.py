@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -204,13 +205,12 @@ def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 
 
 def test_demo_runs() -> None:
-    from rich.console import Console
-
     from referee.cli.mnemonic import demo
+    from referee.cli.text import Console
 
-    console = Console(record=True, width=100)
-    demo(console)
-    text = console.export_text()
+    buffer = io.StringIO()
+    demo(Console(file=buffer))
+    text = buffer.getvalue()
     assert "P(success)" in text and "three cards" in text and "injury check" in text
 
 

@@ -219,12 +219,11 @@ def test_scripted_conflict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 def test_demo_runs() -> None:
     from io import StringIO
 
-    from rich.console import Console
-
     from referee.cli.mongrel import demo
+    from referee.cli.text import Console
 
     buf = StringIO()
-    demo(Console(file=buf, width=100))
+    demo(Console(file=buf))
     assert "Effect 6" in buf.getvalue()
 
 

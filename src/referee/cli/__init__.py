@@ -1,1 +1,1 @@
-"""The ``referee`` command line: click commands, Rich output, ``--json`` everywhere."""
+"""The ``referee`` command line: click commands, plain-text tables, ``--json`` everywhere."""

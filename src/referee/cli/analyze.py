@@ -99,7 +99,7 @@ def compare(
     if as_json:
         emit_json(comp.data())
         return
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=f"{comp.title}: P({show.replace('-', ' ')})", title_justify="left")
     table.add_column(comp.stat, justify="right")
@@ -141,7 +141,7 @@ def curve(
     if as_json:
         emit_json(cur.data())
         return
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=cur.title, title_justify="left")
     table.add_column(cur.x, justify="right")

@@ -31,8 +31,7 @@ from referee.cli.common import (
 from referee.errors import RulesError
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
+    from referee.cli.text import Console
     from referee.systems.arm.actions import Task
     from referee.systems.arm.options import Options
     from referee.systems.arm.play import Levels
@@ -265,7 +264,7 @@ def odds(
         for label, found in (("only when needed", needed), ("every roll", always)):
             cost = found.probability_where(lambda o: isinstance(o, Pushed) and o.shock == 1)
             console.print(f"pushing {label}: P(a level of shock) = {fraction_text(cost)}")
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table()
     for col in ("result", "exact", "%", "meaning"):

@@ -7,18 +7,17 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
+from referee.cli.text import Console
 from referee.errors import DiceError, Problem, RulesError
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from referee.dice.roller import Roller
 
 
@@ -27,23 +26,8 @@ def listed(ctx: click.Context, param: click.Parameter, value: tuple[Any, ...]) -
     return list(value) if value else None
 
 
-class _LazyConsole:
-    """A Rich console made on first use: commands that print JSON never import Rich."""
-
-    def __init__(self, *, stderr: bool = False) -> None:
-        self._stderr = stderr
-        self._console: Console | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._console is None:
-            from rich.console import Console
-
-            self._console = Console(stderr=self._stderr, highlight=False)
-        return getattr(self._console, name)
-
-
-console = cast("Console", _LazyConsole())
-err_console = cast("Console", _LazyConsole(stderr=True))
+console = Console()
+err_console = Console(stderr=True)
 
 JSON_OPTION = click.option(
     "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."

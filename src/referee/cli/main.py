@@ -128,7 +128,7 @@ MAX_ROWS = 60
 def show_distribution(
     title: str, dist: Any, *, value_header: str = "value", max_rows: int = MAX_ROWS
 ) -> None:
-    """Render an integer distribution as a Rich table with a bar per outcome.
+    """Render an integer distribution as a text table with a bar per outcome.
 
     With more than ``max_rows`` outcomes, consecutive outcomes are grouped into
     ranges (``lo..hi``) of equal count, each with its exact summed probability:
@@ -149,7 +149,7 @@ def show_distribution(
     title = f"{title}   mean {float(dist.mean()):.4g}"
     if size > 1:
         title += f"   ({len(items):,} outcomes in ranges of {size})"
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=title, title_justify="left")
     table.add_column(value_header, justify="right")
@@ -206,7 +206,7 @@ def options(
     if as_json:
         emit_json(described)
         return
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=f"{game} options")
     table.add_column("option")

@@ -36,7 +36,7 @@ from referee.errors import RulesError
 from referee.systems.base import Modifier, Outcome, outcome_data
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from referee.cli.text import Console
 
 
 app = click.Group(
@@ -375,7 +375,7 @@ def odds(
         effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
         emit_json({"p_success": fraction_text(p), "effect": effects})
         return
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=f"success {fraction_text(p)} = {float(p) * 100:.2f}%", title_justify="left")
     for col in ("Effect", "exact", "%"):
@@ -1036,7 +1036,7 @@ def _initiative_odds(action: Any, state: Any, options: Any, as_json: bool) -> No
         return
     for n, d in dists.items():
         console.print(f"{n}: Initiative {d.min()}..{d.max()}, mean {float(d.mean()):.2f}")
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=f"who acts first (ties: {options.initiative_ties})", title_justify="left")
     for col in ("A", "B", "A first", "B first", "tie"):
@@ -1094,7 +1094,7 @@ def initiative(
         emit_json({**outcome_data(outcome), "order": d["order"], "steps": d["steps"]})
         return
     rolled = {str(p["id"]): p for p in outcome.items("pcs") if isinstance(p, dict)}
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=f"Initiative (ties: {options.initiative_ties})", title_justify="left")
     for col in ("turn", "PC", "dice", "modifier", "Initiative"):

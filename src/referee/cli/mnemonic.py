@@ -36,8 +36,7 @@ from referee.errors import RulesError
 from referee.systems.base import Action, Outcome, outcome_data, slug
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
+    from referee.cli.text import Console
     from referee.systems.mnemonic.options import Options
     from referee.systems.mnemonic.state import State
 

@@ -32,7 +32,7 @@ from referee.dice.odds import fraction_text
 from referee.errors import RulesError
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from referee.cli.text import Console
 
 
 app = click.Group(
@@ -78,7 +78,7 @@ def _effects(dist: Any) -> dict[str, str]:
 
 
 def _effect_table(title: str, effect: dict[str, str]) -> None:
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(title=title)
     for col in ("Effect", "exact", "%"):
@@ -642,7 +642,7 @@ def _show_conflict(session: Any, as_json: bool) -> None:
         console.print(line, markup=False)
     for d in state.pending:
         console.print(f"waiting for {d.actor}: {d.prompt}", markup=False)
-    from rich.table import Table
+    from referee.cli.text import Table
 
     table = Table(
         title=f"next: {state.next}   order: {' > '.join(state.order)}   hours: {state.hours}"
