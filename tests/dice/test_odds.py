@@ -69,6 +69,22 @@ def test_map_bind_condition_and_arithmetic() -> None:
     assert d6.clamp(2, 5).probability(2) == Fraction(1, 3)
 
 
+@given(st.dictionaries(st.integers(-20, 20), st.integers(1, 9), min_size=1, max_size=12))
+def test_map_keeps_each_weight_with_its_outcome_whatever_the_rule_order(
+    weights: dict[int, int],
+) -> None:
+    """A decreasing rule (a target minus the roll) is reversed rather than sorted, a
+    merging one adds weights: both give what counting outcome by outcome gives."""
+    dist = Distribution(weights)
+    for rule in (lambda x: 7 - x, lambda x: max(0, 3 - x), lambda x: x * x, lambda x: -x // 4):
+        counted: dict[int, int] = {}
+        for outcome, weight in weights.items():
+            counted[rule(outcome)] = counted.get(rule(outcome), 0) + weight
+        mapped = dist.map(rule)
+        assert mapped.weights() == dict(sorted(counted.items()))
+        assert list(mapped.outcomes()) == sorted(counted)
+
+
 def test_equality_is_by_probability_not_by_raw_weight() -> None:
     assert Distribution({1: 2, 2: 2}) == Distribution({1: 1, 2: 1})
     assert hash(Distribution({1: 2, 2: 2})) == hash(Distribution({1: 1, 2: 1}))

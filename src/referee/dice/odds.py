@@ -257,11 +257,17 @@ class Distribution(Generic[T]):
         """The distribution of ``f(X)``: apply a rule to every outcome."""
         weights = self._weights
         keys = list(map(f, weights))
-        out = dict(zip(keys, weights.values(), strict=True))
+        values: Iterable[int] = weights.values()
+        first, last = keys[0], keys[-1]
+        # a decreasing rule (a target minus a roll): reverse instead of sorting later
+        if isinstance(first, int) and isinstance(last, int) and first > last:
+            keys.reverse()
+            values = list(weights.values())[::-1]
+        out = dict(zip(keys, values, strict=True))
         if len(out) < len(keys):  # outcomes merged: add their weights
             out = {}
             get = out.get
-            for k, w in zip(keys, weights.values(), strict=True):
+            for k, w in zip(keys, values, strict=True):
                 out[k] = get(k, 0) + w
         return Distribution._raw(out, self._total)
 
@@ -386,15 +392,18 @@ def _ordered(weights: dict[T, int]) -> dict[T, int]:
     keys = list(weights)
     if len(keys) < 2:
         return weights
-    kind = type(keys[0])
-    if (getattr(kind, "__lt__", None), getattr(kind, "__gt__", None)) == _NO_ORDER:
-        return weights
+    if not isinstance(keys[0], int):  # ints (and their subclasses) always compare
+        kind = type(keys[0])
+        if (getattr(kind, "__lt__", None), getattr(kind, "__gt__", None)) == _NO_ORDER:
+            return weights
     try:
         ordered: list[T] = sorted(cast("list[Any]", keys))
     except TypeError:
         return weights
     if ordered == keys:
         return weights
+    if ordered[0] == keys[-1] and ordered == keys[::-1]:  # a decreasing rule: reverse
+        return dict(zip(ordered, reversed(weights.values()), strict=True))
     return dict(zip(ordered, map(weights.__getitem__, ordered), strict=True))
 
 

@@ -82,7 +82,8 @@ class Deck:
         """The exact distribution of the next card's value."""
         if not self.cards:
             raise IllegalAction("the deck is empty: reshuffle it")
-        return Distribution(self.counts())
+        # the counts of a sorted tuple: positive ints, values ascending
+        return Distribution.trusted(self.counts(), len(self.cards), ordered=True)
 
     def median_of_three(self) -> Distribution[int]:
         """The exact distribution of the middle value of the next three cards.
