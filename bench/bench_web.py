@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 import websockets
 
-SEQ = re.compile(r'"seq":(\d+)')
+EVENT_SEQ = re.compile(r'\{"type":"event","event":\{"table":"[^"]*","seq":(\d+)')
 CLIENTS = int(__import__("os").environ.get("BENCH_CLIENTS", "50"))
 RATE = 200
 CALM = 40
@@ -102,14 +102,13 @@ class Clients:
             async for text in ws:
                 now = time.perf_counter()
                 assert isinstance(text, str)
-                if text.startswith('{"type":"live"'):
+                # one message, or several that waited together as one JSON array
+                for m in EVENT_SEQ.finditer(text):
+                    got.setdefault(int(m.group(1)), now)
+                if '{"type":"live"' in text:
                     self.ready += 1
                     if self.ready == len(self.tokens):
                         ready.set()
-                    continue
-                m = SEQ.search(text)
-                if m and text.startswith('{"type":"event"'):
-                    got.setdefault(int(m.group(1)), now)
 
     async def start(self, after: int) -> None:
         ready = asyncio.Event()

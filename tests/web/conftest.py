@@ -9,9 +9,11 @@ throwaway server (``pg_server`` / ``store_url`` in tests/conftest.py).
 
 from __future__ import annotations
 
+import json
 import threading
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,3 +169,49 @@ def shared_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 @pytest.fixture(scope="module")
 def shared_table(shared_site: Site) -> Table:
     return make_table(shared_site, name="Shared")
+
+
+class LiveSocket:
+    """A table's WebSocket read one message at a time: the server may send several
+    waiting messages as one frame (a JSON array), and this hands them out in order,
+    each as the text it would have had alone. ``frames`` keeps every raw frame."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.pending: deque[str] = deque()
+        self.frames: list[str] = []
+
+    def recv(self, timeout: float | None = None) -> str:
+        if not self.pending:
+            text = self.ws.recv(timeout=timeout)
+            self.frames.append(text)
+            if not text.startswith("["):
+                return str(text)
+            self.pending.extend(json.dumps(m, separators=(",", ":")) for m in json.loads(text))
+        return self.pending.popleft()
+
+    def send(self, text: str) -> None:
+        self.ws.send(text)
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def __enter__(self) -> LiveSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.ws.close()
+
+
+Connect = Callable[..., LiveSocket]
+
+
+@pytest.fixture
+def ws_connect() -> Connect:
+    """``websockets``' sync ``connect``, answering a :class:`LiveSocket`."""
+    import websockets.sync.client as wsc
+
+    def connect(url: str, **kwargs: Any) -> LiveSocket:
+        return LiveSocket(wsc.connect(url, **kwargs))
+
+    return connect

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 if TYPE_CHECKING:
-    from tests.web.conftest import Site, Table
+    from tests.web.conftest import Connect, LiveSocket, Site, Table
 
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
 
@@ -99,15 +99,16 @@ def test_a_player_acts_only_for_their_own_characters(site: Site, table: Table) -
         assert r.status_code == 201
 
 
-def test_hidden_and_blind_rolls_never_reach_a_players_browser(site: Site, table: Table) -> None:
-    import websockets.sync.client as wsc
+def test_hidden_and_blind_rolls_never_reach_a_players_browser(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
 
     url = f"{site.ws_base}/ws/tables/{table.id}?after=0"
-    ann_ws = wsc.connect(url, additional_headers=table.auth("Ann"))
-    ben_ws = wsc.connect(url, additional_headers=table.auth("Ben"))
+    ann_ws = ws_connect(url, additional_headers=table.auth("Ann"))
+    ben_ws = ws_connect(url, additional_headers=table.auth("Ben"))
     frames: dict[str, list[str]] = {"Ann": [], "Ben": []}
 
-    def drain(ws: wsc.ClientConnection, who: str, until_seq: int) -> None:
+    def drain(ws: LiveSocket, who: str, until_seq: int) -> None:
         seen = 0
         while seen < until_seq:
             text = ws.recv(timeout=10)
@@ -165,12 +166,12 @@ def test_hidden_and_blind_rolls_never_reach_a_players_browser(site: Site, table:
     assert whole[private_seq].salt in json.dumps(_events(site, table, "Ann"))
 
 
-def test_a_reconnecting_client_gets_exactly_what_it_missed(site: Site, table: Table) -> None:
+def test_a_reconnecting_client_gets_exactly_what_it_missed(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
     import threading
 
-    import websockets.sync.client as wsc
-
-    def receive(ws: wsc.ClientConnection, until: int) -> list[int]:
+    def receive(ws: LiveSocket, until: int) -> list[int]:
         seqs: list[int] = []
         while not seqs or seqs[-1] < until:
             msg = json.loads(ws.recv(timeout=10))
@@ -179,11 +180,17 @@ def test_a_reconnecting_client_gets_exactly_what_it_missed(site: Site, table: Ta
         return seqs
 
     head = len(_events(site, table, "Ben"))
-    ws = wsc.connect(
+    ws = ws_connect(
         f"{site.ws_base}/ws/tables/{table.id}?after=0", additional_headers=table.auth("Ben")
     )
     assert receive(ws, head) == list(range(1, head + 1))
     assert json.loads(ws.recv(timeout=10)) == {"type": "live", "seq": head}
+    # what waited together (the whole catch-up and the "live" mark) came as one frame,
+    # a JSON array of the same messages in order
+    first = json.loads(ws.frames[0])
+    assert isinstance(first, list) and len(first) == head + 1
+    assert [m["event"]["seq"] for m in first[:-1]] == list(range(1, head + 1))
+    assert first[-1] == {"type": "live", "seq": head}
     ws.close()
     with site.client(table.tokens["Ann"]) as ann:  # while Ben is away
         for _ in range(5):
@@ -200,7 +207,7 @@ def test_a_reconnecting_client_gets_exactly_what_it_missed(site: Site, table: Ta
 
     racer = threading.Thread(target=roll)
     racer.start()
-    ws = wsc.connect(
+    ws = ws_connect(
         f"{site.ws_base}/ws/tables/{table.id}?after={head}", additional_headers=table.auth("Ben")
     )
     racer.join()
@@ -210,10 +217,9 @@ def test_a_reconnecting_client_gets_exactly_what_it_missed(site: Site, table: Ta
     assert got == list(range(head + 1, final + 1))  # no gap, no duplicate, in order
 
 
-def test_undo_and_redo_reach_every_browser(site: Site, table: Table) -> None:
-    import websockets.sync.client as wsc
+def test_undo_and_redo_reach_every_browser(site: Site, table: Table, ws_connect: Connect) -> None:
 
-    ws = wsc.connect(
+    ws = ws_connect(
         f"{site.ws_base}/ws/tables/{table.id}?after=0", additional_headers=table.auth("Ben")
     )
     with site.client(table.tokens["Ann"]) as ann:
@@ -313,7 +319,9 @@ def test_bad_input_gets_a_clear_4xx_never_a_500(site: Site, table: Table) -> Non
 
 
 def test_cookie_requests_that_change_things_must_come_from_this_site(
-    site: Site, table: Table
+    site: Site,
+    table: Table,
+    ws_connect: Connect,
 ) -> None:
     cookies = {f"referee_{table.id}": table.tokens["Ann"]}
     host = site.base.removeprefix("http://")
@@ -328,11 +336,10 @@ def test_cookie_requests_that_change_things_must_come_from_this_site(
         assert same.status_code == 201
         fetch = browser.post(url, json={"text": "hi"}, headers={"sec-fetch-site": "same-origin"})
         assert fetch.status_code == 201
-    import websockets.sync.client as wsc
     from websockets.exceptions import ConnectionClosed, InvalidStatus
 
     with pytest.raises((ConnectionClosed, InvalidStatus)):
-        ws = wsc.connect(
+        ws = ws_connect(
             f"{site.ws_base}/ws/tables/{table.id}",
             additional_headers={"cookie": f"referee_{table.id}={table.tokens['Ann']}"},
             origin="https://evil.example",  # type: ignore[arg-type]
@@ -340,11 +347,12 @@ def test_cookie_requests_that_change_things_must_come_from_this_site(
         ws.recv(timeout=5)
 
 
-def test_websocket_messages_are_bounded_and_checked(site: Site, table: Table) -> None:
-    import websockets.sync.client as wsc
+def test_websocket_messages_are_bounded_and_checked(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
     from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-    ws = wsc.connect(
+    ws = ws_connect(
         f"{site.ws_base}/ws/tables/{table.id}?after=0", additional_headers=table.auth("Ann")
     )
     while json.loads(ws.recv(timeout=10))["type"] != "live":
@@ -359,12 +367,12 @@ def test_websocket_messages_are_bounded_and_checked(site: Site, table: Table) ->
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     for bad in ("?after=-1", "?after=x"):
         with pytest.raises((ConnectionClosed, InvalidStatus)):
-            ws = wsc.connect(
+            ws = ws_connect(
                 f"{site.ws_base}/ws/tables/{table.id}{bad}", additional_headers=table.auth("Ann")
             )
             ws.recv(timeout=5)
     with pytest.raises((ConnectionClosed, InvalidStatus)):
-        ws = wsc.connect(
+        ws = ws_connect(
             f"{site.ws_base}/ws/tables/{table.id}", additional_headers={"authorization": "Bearer x"}
         )
         ws.recv(timeout=5)
@@ -516,12 +524,13 @@ def test_the_cookie_is_secure_behind_a_tls_proxy(site: Site) -> None:
         assert r.json()["link"].startswith("https://")
 
 
-def test_a_new_role_reloads_and_leaving_closes_the_socket(site: Site, table: Table) -> None:
-    import websockets.sync.client as wsc
+def test_a_new_role_reloads_and_leaving_closes_the_socket(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
     from websockets.exceptions import ConnectionClosed
 
-    def live(who: str) -> wsc.ClientConnection:
-        ws = wsc.connect(
+    def live(who: str) -> LiveSocket:
+        ws = ws_connect(
             f"{site.ws_base}/ws/tables/{table.id}?after=0", additional_headers=table.auth(who)
         )
         while json.loads(ws.recv(timeout=10))["type"] != "live":
@@ -549,11 +558,11 @@ def test_a_new_role_reloads_and_leaving_closes_the_socket(site: Site, table: Tab
 
 
 def test_many_sockets_joining_and_leaving_at_once_each_get_every_event(
-    site: Site, table: Table
+    site: Site,
+    table: Table,
+    ws_connect: Connect,
 ) -> None:
     import threading
-
-    import websockets.sync.client as wsc
 
     url = f"{site.ws_base}/ws/tables/{table.id}?after=0"
     stop = threading.Event()
@@ -561,11 +570,11 @@ def test_many_sockets_joining_and_leaving_at_once_each_get_every_event(
 
     def churn() -> None:  # browsers that come and go while the others listen
         while not stop.is_set():
-            with wsc.connect(url, additional_headers=table.auth("Obi")) as ws:
+            with ws_connect(url, additional_headers=table.auth("Obi")) as ws:
                 ws.recv(timeout=10)
 
     def listen(i: int, final: threading.Event) -> None:
-        with wsc.connect(url, additional_headers=table.auth("Ben" if i % 2 else "Ann")) as ws:
+        with ws_connect(url, additional_headers=table.auth("Ben" if i % 2 else "Ann")) as ws:
             seqs: list[int] = []
             while not (final.is_set() and seqs and seqs[-1] >= final_seq[0]):
                 try:

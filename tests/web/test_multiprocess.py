@@ -12,12 +12,15 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 from referee.table.throwaway import free_port
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Connect
 
 pytestmark = [
     pytest.mark.timeout(180),
@@ -86,8 +89,8 @@ def _until(ws: Any, seq: int) -> list[dict[str, Any]]:
 
 def test_a_roll_through_one_process_reaches_a_player_on_another(
     two: tuple[Process, Process],
+    ws_connect: Connect,
 ) -> None:
-    import websockets.sync.client as wsc
 
     a, b = two
     made = httpx.post(
@@ -106,7 +109,7 @@ def test_a_roll_through_one_process_reaches_a_player_on_another(
     assert r.status_code == 201
     # Ann's browser talks to process B (the tokens live in the shared database too)
     assert httpx.get(f"{b.base}/api/tables/{tid}", headers=ann).status_code == 200
-    ws = wsc.connect(
+    ws = ws_connect(
         f"{b.base.replace('http', 'ws')}/ws/tables/{tid}?after=0", additional_headers=ann
     )
     head = httpx.get(f"{a.base}/api/tables/{tid}", headers=ron).json()["seq"]
@@ -133,7 +136,7 @@ def test_a_roll_through_one_process_reaches_a_player_on_another(
     assert all("outcome" in e["payload"] for i, e in enumerate(got) if i != 2)
     ws.close()
     # and the other way round: Ann acts through B, the referee's socket on A hears it
-    ws = wsc.connect(
+    ws = ws_connect(
         f"{a.base.replace('http', 'ws')}/ws/tables/{tid}?after={seqs[-1]}", additional_headers=ron
     )
     assert json.loads(ws.recv(timeout=20))["type"] == "live"

@@ -178,6 +178,12 @@ class TableService:
             cached = self._cache.get(tid)
         return cached if cached is not None else self.load(tid)
 
+    def holds(self, ref: str) -> bool:
+        """Whether :meth:`current` would answer ``ref`` from memory (no database read)."""
+        with self._lock:
+            row = self._rows.get(ref)
+            return row is not None and row.id in self._cache
+
     def _cold(self, tid: str) -> TableState:
         undone, revealed = self._final_sets(tid)
         base = self._valid_snapshot(tid, 10**12, undone)

@@ -103,6 +103,11 @@ class Tokens:
             conn.execute(insert(tokens_t).values(hash=digest(token), **grant.__dict__))
         return token, grant
 
+    def remembered(self, token: str) -> bool:
+        """Whether :meth:`check` would answer ``token`` from memory (no database read)."""
+        seen = self._seen.get(digest(token)) if token and len(token) <= MAX_TOKEN_TEXT else None
+        return seen is not None and time.monotonic() - seen[0] < self.remember
+
     def check(self, token: str) -> Grant | None:
         """The grant of a live token; ``None`` for an unknown, malformed or revoked one."""
         if not token or len(token) > MAX_TOKEN_TEXT:

@@ -16,6 +16,11 @@ Redaction happens here per viewer (:func:`referee.table.service.redact`), and
 each distinct redacted form is serialised once per event, however many
 browsers receive it. A browser that falls too far behind is closed and
 reconnects from its last seq.
+
+Messages that wait for one browser together (a catch-up, or a burst of
+events faster than its socket drains) go out in one frame as a JSON array of
+the same messages, in order: one write instead of many, so a busy table costs
+less per event the busier it gets.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ CATCH_UP_PAGE: Final = 500
 
 MAX_CLIENT_MESSAGE: Final = 4096
 """The largest message a browser may send (characters)."""
+
+MAX_BATCH: Final = 64
+"""Messages sent together in one frame, at most, when several wait for one browser."""
 
 CLOSE_BEHIND: Final = 4008
 CLOSE_LEFT: Final = 4003
@@ -278,12 +286,21 @@ class Hub:
 
     async def _send_loop(self, conn: Connection) -> None:
         ws = conn.ws
+        queue = conn.queue
         try:
-            while True:
-                text = await conn.queue.get()
+            ending = False
+            while not ending:
+                text = await queue.get()
                 if text is None:
                     break
-                await ws.send_text(text)
+                batch = [text]
+                while len(batch) < MAX_BATCH and not queue.empty():
+                    more = queue.get_nowait()
+                    if more is None:
+                        ending = True
+                        break
+                    batch.append(more)
+                await ws.send_text(text if len(batch) == 1 else f"[{','.join(batch)}]")
             if conn.close_code is not None and ws.application_state == WebSocketState.CONNECTED:
                 await ws.close(conn.close_code)
         except (WebSocketDisconnect, RuntimeError, OSError):

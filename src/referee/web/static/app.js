@@ -322,6 +322,32 @@ function connState(text, kind) {
   connEl.classList.toggle("down", kind === "down");
 }
 
+function onMessage(msg) {
+  // one live message; false when the socket was closed over a gap
+  if (msg.type === "event") {
+    const seq = msg.event.seq;
+    if (seq <= lastSeq) return true; // already shown
+    if (seq !== lastSeq + 1) {
+      socket.close(); // a gap: reconnect from what we have
+      return false;
+    }
+    addEntry(msg);
+    lastSeq = seq;
+    main.dataset.seq = String(seq);
+    refreshSoon();
+  } else if (msg.type === "updated") {
+    replaceEntry(msg);
+    refreshSoon();
+  } else if (msg.type === "live") {
+    connState("live", "live");
+  } else if (msg.type === "reload") {
+    location.reload();
+  } else if (msg.type === "left") {
+    connState("you are no longer at this table", "down");
+  }
+  return true;
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${proto}//${location.host}/ws/tables/${tid}?after=${lastSeq}`);
@@ -332,32 +358,15 @@ function connect() {
     pinger = setInterval(() => socket.readyState === 1 && socket.send('{"type":"ping"}'), 25000);
   });
   socket.addEventListener("message", (ev) => {
-    let msg;
+    let data;
     try {
-      msg = JSON.parse(ev.data);
+      data = JSON.parse(ev.data);
     } catch {
       return;
     }
-    if (msg.type === "event") {
-      const seq = msg.event.seq;
-      if (seq <= lastSeq) return; // already shown
-      if (seq !== lastSeq + 1) {
-        socket.close(); // a gap: reconnect from what we have
-        return;
-      }
-      addEntry(msg);
-      lastSeq = seq;
-      main.dataset.seq = String(seq);
-      refreshSoon();
-    } else if (msg.type === "updated") {
-      replaceEntry(msg);
-      refreshSoon();
-    } else if (msg.type === "live") {
-      connState("live", "live");
-    } else if (msg.type === "reload") {
-      location.reload();
-    } else if (msg.type === "left") {
-      connState("you are no longer at this table", "down");
+    // messages that waited together arrive as one array, in order
+    for (const msg of Array.isArray(data) ? data : [data]) {
+      if (!onMessage(msg)) return;
     }
   });
   socket.addEventListener("close", (ev) => {
