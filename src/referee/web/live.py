@@ -17,10 +17,13 @@ each distinct redacted form is serialised once per event, however many
 browsers receive it. A browser that falls too far behind is closed and
 reconnects from its last seq.
 
-Messages that wait for one browser together (a catch-up, or a burst of
-events faster than its socket drains) go out in one frame as a JSON array of
-the same messages, in order: one write instead of many, so a busy table costs
-less per event the busier it gets.
+Messages that wait for one browser together go out in one frame as a JSON
+array of the same messages, in order: a catch-up, a burst faster than the
+socket drains, and the events of a busy table, which pushes to its browsers
+at most once per :data:`PUSH_GAP` (8 ms; a quiet table's event goes at once,
+a busy table's waits at most that long). One write per browser per push
+instead of one per event, so a busy table costs less per event the busier it
+gets.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
@@ -55,17 +59,21 @@ MAX_CLIENT_MESSAGE: Final = 4096
 MAX_BATCH: Final = 64
 """Messages sent together in one frame, at most, when several wait for one browser."""
 
+PUSH_GAP: Final = 0.008
+"""Seconds between two pushes of one table to its browsers, at least: an event that
+comes sooner after the last push waits for the next (at most this long) and goes
+with the others that came meanwhile, in one frame per browser. A quiet table's
+events go at once."""
+
 CLOSE_BEHIND: Final = 4008
 CLOSE_LEFT: Final = 4003
 
 Render = Callable[[JSONObject], str]
+"""A redacted event -> its log entry as HTML."""
 
 
 def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-"""A redacted event -> its log entry as HTML."""
 
 
 @dataclass(eq=False)
@@ -110,6 +118,8 @@ class Hub:
         self._ready: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: dict[str, list[Event]] = {}
+        self._pushed: dict[str, float] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the hub's connections live on."""
@@ -129,32 +139,44 @@ class Hub:
         shown = redact(event, viewer, revealed)
         return _dump({"type": kind, "event": shown, "html": self.render(shown)})
 
-    def _offer(self, conn: Connection, event: Event, cache: dict[bool, str]) -> None:
-        if event.seq <= conn.last:
-            return  # already sent (read while catching up)
-        # what a viewer is sent depends only on whether they may see the payload (a
-        # redacted event reads the same for everyone): one text per form, not per viewer
-        visible = can_see(event, conn.viewer)
-        text = cache.get(visible)
-        if text is None:
-            text = cache[visible] = self.message(event, conn.viewer, frozenset())
-        conn.put(text)
-        conn.last = event.seq
-        self._after(conn, event)
+    def _offer(
+        self, conn: Connection, events: list[Event], cache: dict[tuple[int, bool], str]
+    ) -> None:
+        """Queue what ``conn`` has not had of ``events`` (in seq order) as one message, or
+        one array of messages. What a viewer is sent depends only on whether they may see
+        the payload (a redacted event reads the same for everyone): one text per event
+        and form, not per viewer."""
+        texts: list[str] = []
+        for event in events:
+            if event.seq <= conn.last:
+                continue  # already sent (read while catching up)
+            visible = can_see(event, conn.viewer)
+            text = cache.get((event.seq, visible))
+            if text is None:
+                text = cache[event.seq, visible] = self.message(event, conn.viewer, frozenset())
+            texts.append(text)
+            conn.last = event.seq
+            texts.extend(self._after(conn, event))
+        if texts:
+            conn.put(texts[0] if len(texts) == 1 else f"[{','.join(texts)}]")
+        if conn.close_code == CLOSE_LEFT:
+            conn.end(CLOSE_LEFT)
 
-    def _after(self, conn: Connection, event: Event) -> None:
-        """What an event means for the connection itself: a new role, leaving."""
+    def _after(self, conn: Connection, event: Event) -> list[str]:
+        """What an event means for the connection itself (a new role, leaving): the
+        messages that say so. Leaving marks the connection to close once they are sent."""
         p = event.payload
         if event.visibility != "public" or p.get("name") != conn.viewer.name:
-            return
+            return []
         if event.kind == "role-changed" and isinstance(p.get("role"), str):
             role = str(p["role"])
             if role in ("referee", "player", "observer"):
                 conn.viewer = Viewer(conn.viewer.name, role)  # type: ignore[arg-type]
-                conn.put(_dump({"type": "reload", "reason": f"your role is now {role}"}))
+                return [_dump({"type": "reload", "reason": f"your role is now {role}"})]
         elif event.kind == "participant-left":
-            conn.put(_dump({"type": "left"}))
-            conn.end(CLOSE_LEFT)
+            conn.close_code = CLOSE_LEFT
+            return [_dump({"type": "left"})]
+        return []
 
     # -- from the service --------------------------------------------------
 
@@ -165,15 +187,22 @@ class Hub:
             loop.call_soon_threadsafe(self._dispatch, event)
 
     def _dispatch(self, event: Event) -> None:
-        conns = self.tables.get(event.table)
-        if not conns:
+        """An appended event, on the loop: push it now if the table's last push was
+        :data:`PUSH_GAP` ago, else at that time with whatever else comes meanwhile."""
+        tid = event.table
+        if not self.tables.get(tid):
             return
-        cache: dict[bool, str] = {}
-        for conn in list(conns):
-            if conn.catching_up:
-                conn.buffer.append(event)
+        waiting = self._waiting.get(tid)
+        if waiting is not None:
+            waiting.append(event)  # a push is already due
+        else:
+            loop = self._loop
+            wait = self._pushed.get(tid, -PUSH_GAP) + PUSH_GAP - time.monotonic()
+            if wait <= 0 or loop is None:
+                self._push(tid, [event])
             else:
-                self._offer(conn, event, cache)
+                self._waiting[tid] = [event]
+                loop.call_later(wait, self._push_waiting, tid)
         target = event.payload.get("seq")
         if event.kind == "reveal" and isinstance(target, int):
             loop = self._loop
@@ -181,6 +210,19 @@ class Hub:
                 task = loop.create_task(self._send_revealed(event.table, target))
                 self._tasks.add(task)  # kept until done (the loop holds tasks weakly)
                 task.add_done_callback(self._tasks.discard)
+
+    def _push_waiting(self, tid: str) -> None:
+        self._push(tid, self._waiting.pop(tid, []))
+
+    def _push(self, tid: str, events: list[Event]) -> None:
+        """Send ``events`` (in seq order) to every browser of the table."""
+        self._pushed[tid] = time.monotonic()
+        cache: dict[tuple[int, bool], str] = {}
+        for conn in list(self.tables.get(tid, ())):
+            if conn.catching_up:
+                conn.buffer.extend(events)
+            else:
+                self._offer(conn, events, cache)
 
     async def _send_revealed(self, table_id: str, seq: int) -> None:
         """After a reveal, every browser gets the revealed event whole."""
@@ -230,6 +272,7 @@ class Hub:
         conns.discard(conn)
         if not conns:
             del self.tables[conn.table_id]
+            self._pushed.pop(conn.table_id, None)
             self._ready.pop(conn.table_id, None)
             cancel = self._cancel.pop(conn.table_id, None)
             if cancel is not None:
@@ -251,8 +294,7 @@ class Hub:
                 break
         conn.catching_up = False
         buffered, conn.buffer = conn.buffer, []
-        for event in buffered:
-            self._offer(conn, event, {})
+        self._offer(conn, buffered, {})
         conn.put(_dump({"type": "live", "seq": conn.last}))
         return conn.last
 

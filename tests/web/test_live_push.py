@@ -1,0 +1,49 @@
+"""The hub's pushes: a quiet table's event goes at once; a busy table's events that
+come within one push gap go together, one frame per browser, in seq order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from referee.table.service import TableService
+from referee.table.state import Viewer
+from referee.table.store import Store
+from referee.web.live import PUSH_GAP, Connection, Hub
+
+
+def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) -> None:
+    service = TableService(Store(f"sqlite:///{tmp_path / 't.db'}"))
+    tid = service.create("mnemonic", "Night", "Kim", seed=3).table.id
+    service.join(tid, "Ann", "player")
+    events = [service.note(tid, "Kim", f"line {i}").event for i in range(4)]
+    hidden = service.note(tid, "Kim", "for me", visibility="referee").event
+
+    async def scenario() -> tuple[list[Any], list[Any]]:
+        hub = Hub(service, lambda shown: f"<li>{shown['seq']}</li>")
+        hub.bind(asyncio.get_running_loop())
+        ann = Connection(ws=None, table_id=tid, viewer=Viewer("Ann", "player"), last=0)  # type: ignore[arg-type]
+        kim = Connection(ws=None, table_id=tid, viewer=Viewer("Kim", "referee"), last=0)  # type: ignore[arg-type]
+        for conn in (ann, kim):
+            conn.catching_up = False
+        hub.tables[tid] = {ann, kim}
+        hub._dispatch(events[0])  # a quiet table: pushed at once
+        first = [json.loads(ann.queue.get_nowait())]
+        for e in (*events[1:], hidden):  # within the gap: wait for the next push
+            hub._dispatch(e)
+        assert ann.queue.empty()
+        await asyncio.sleep(PUSH_GAP * 2)
+        batch = json.loads(ann.queue.get_nowait())
+        kim_frames = [json.loads(kim.queue.get_nowait()) for _ in range(2)]
+        assert ann.queue.empty() and kim.queue.empty()
+        return [*first, batch], kim_frames
+
+    ann_frames, kim_frames = asyncio.run(scenario())
+    assert ann_frames[0]["event"]["seq"] == events[0].seq
+    batch = ann_frames[1]
+    assert [m["event"]["seq"] for m in batch] == [e.seq for e in (*events[1:], hidden)]
+    assert "payload" not in batch[-1]["event"]  # the referee's note, redacted for Ann
+    assert "for me" not in json.dumps(ann_frames)
+    assert kim_frames[1][-1]["event"]["payload"]["text"] == "for me"
