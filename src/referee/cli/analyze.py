@@ -19,6 +19,7 @@ from referee.cli.common import (
     handle_errors,
     listed,
     load_json_file,
+    stacked,
 )
 
 app = click.Group(
@@ -207,14 +208,13 @@ OVERRIDE_OPTION = click.option(
 )
 
 
+CONFLICT = stacked(SEAT_OPTION, A_OPTION, B_OPTION, POLICY_OPTION, PARAM_OPTION, OPTIONS_OPTION)
+"""Who fights whom, how, and under which house rules."""
+
+
 @app.command()
 @click.argument("game", help="mnemonic, mneme, arm or mongrel")
-@SEAT_OPTION
-@A_OPTION
-@B_OPTION
-@POLICY_OPTION
-@PARAM_OPTION
-@OPTIONS_OPTION
+@CONFLICT
 @OVERRIDE_OPTION
 @click.option("--simulate", is_flag=True, help="Monte Carlo instead of exact")
 @click.option("--runs", default=100000, help="simulated conflicts (at most)")
@@ -281,12 +281,7 @@ def conflict(
 @app.command()
 @click.argument("game", help="mnemonic, mneme, arm or mongrel")
 @GRID_OPTION
-@SEAT_OPTION
-@A_OPTION
-@B_OPTION
-@POLICY_OPTION
-@PARAM_OPTION
-@OPTIONS_OPTION
+@CONFLICT
 @click.option("--runs", default=20000, help="simulated conflicts per cell")
 @click.option("--seed", default=0, help="the sweep's seed (each cell derives its own)")
 @click.option("--exact", is_flag=True, help="exact chains instead of simulation")

@@ -27,6 +27,7 @@ from referee.cli.common import (
     load_options,
     report_problems,
     resolve_action,
+    stacked,
 )
 from referee.errors import RulesError
 
@@ -198,19 +199,25 @@ def _task(flags: dict[str, Any]) -> tuple[Task, State, Options]:
     return action, _table(options, {actor: who}), options
 
 
+CHECK_INPUTS = stacked(
+    DIFFICULTY,
+    TOTAL,
+    PUSH,
+    WHEN_NEEDED,
+    SHEET_FILE,
+    STAT,
+    MODS,
+    MELEE,
+    WEAPON,
+    SITUATIONS_OPTION,
+    HELPER,
+    HELPER_SMALL,
+)
+"""What a check is made of: difficulty, total or sheet, pushing, modifiers, helpers."""
+
+
 @app.command()
-@DIFFICULTY
-@TOTAL
-@PUSH
-@WHEN_NEEDED
-@SHEET_FILE
-@STAT
-@MODS
-@MELEE
-@WEAPON
-@SITUATIONS_OPTION
-@HELPER
-@HELPER_SMALL
+@CHECK_INPUTS
 @OPTIONS_OPTION
 @JSON_OPTION
 @handle_errors
@@ -276,18 +283,7 @@ def odds(
 
 
 @app.command()
-@DIFFICULTY
-@TOTAL
-@PUSH
-@WHEN_NEEDED
-@SHEET_FILE
-@STAT
-@MODS
-@MELEE
-@WEAPON
-@SITUATIONS_OPTION
-@HELPER
-@HELPER_SMALL
+@CHECK_INPUTS
 @FACES_OPTION
 @SEED_OPTION
 @ACTOR

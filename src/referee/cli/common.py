@@ -16,6 +16,7 @@ from referee.errors import DiceError, Problem, RulesError
 
 P = ParamSpec("P")
 R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
     from referee.dice.roller import Roller
@@ -28,6 +29,19 @@ def listed(ctx: click.Context, param: click.Parameter, value: tuple[Any, ...]) -
 
 console = Console()
 err_console = Console(stderr=True)
+
+
+def stacked(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
+    """Several option decorators as one, in the order written (``@stacked(A, B)`` is
+    ``@A @B``): the options a family of commands shares, listed once."""
+
+    def apply(func: F) -> F:
+        for decorate in reversed(decorators):
+            func = decorate(func)
+        return func
+
+    return apply
+
 
 JSON_OPTION = click.option(
     "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."

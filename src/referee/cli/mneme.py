@@ -29,6 +29,7 @@ from referee.cli.common import (
     load_state,
     report_problems,
     resolve_action,
+    stacked,
     write_json_file,
 )
 from referee.dice.odds import fraction_text
@@ -252,22 +253,21 @@ def _rolls_text(outcome: Outcome, key: str) -> str:
 # checks
 
 
+SHEET_INPUTS = stacked(MODS, CONDITIONS, SHEET, CHARACTERISTIC, SKILL, STEALTH, COMBINED)
+"""A check's modifiers from the table and from a sheet."""
+
+
+ODDS_INPUTS = stacked(MODIFIER, DIFFICULTY, ADVANTAGE, DISADVANTAGE)
+"""The check itself: modifier, Difficulty, Advantage and Disadvantage."""
+
+
 @app.command()
-@MODIFIER
-@DIFFICULTY
-@ADVANTAGE
-@DISADVANTAGE
+@ODDS_INPUTS
 @click.option("--costly", is_flag=True, help="Take a failure as a Costly Success.")
 @click.option("--duration", help="The task's duration roll, e.g. 1d6.")
 @click.option("--unit", default=1, help="With --duration: its smallest unit.")
 @click.option("--mitigate", help="Mitigating Factors: conditions,cover,skill.")
-@MODS
-@CONDITIONS
-@SHEET
-@CHARACTERISTIC
-@SKILL
-@STEALTH
-@COMBINED
+@SHEET_INPUTS
 @FACES_OPTION
 @SEED_OPTION
 @OPTIONS_OPTION
@@ -334,17 +334,8 @@ def check(
 
 
 @app.command()
-@MODIFIER
-@DIFFICULTY
-@ADVANTAGE
-@DISADVANTAGE
-@MODS
-@CONDITIONS
-@SHEET
-@CHARACTERISTIC
-@SKILL
-@STEALTH
-@COMBINED
+@ODDS_INPUTS
+@SHEET_INPUTS
 @OPTIONS_OPTION
 @JSON_OPTION
 @handle_errors
@@ -486,10 +477,7 @@ def attack_odds(
 @CHARACTERISTIC
 @click.option("--skill", help="With --sheet: the skill (default the weapon's).")
 @click.option("--target-sheet", help="The target's sheet (JSON).")
-@MODIFIER
-@DIFFICULTY
-@ADVANTAGE
-@DISADVANTAGE
+@ODDS_INPUTS
 @click.option("--armour", "-a", help=ARMOUR_HELP + " Default the target's.")
 @click.option("--rate", "-r", type=int, help="Weapon's Rate of Attack.")
 @MODS

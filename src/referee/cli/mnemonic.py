@@ -28,6 +28,7 @@ from referee.cli.common import (
     load_state,
     make_roller,
     report_problems,
+    stacked,
     write_json_file,
 )
 from referee.dice.odds import fraction_text
@@ -249,6 +250,10 @@ def odds(
     _show_odds(title, dist, as_json)
 
 
+TABLE_ROLL = stacked(OPTIONS_FILE, STATE_OPTION, SEAT_OPTION, SAVE_OPTION, SEED_OPTION)
+"""A check at a table: house rules, the state file, who sits where, saving, the seed."""
+
+
 @app.command()
 @click.option(
     "--aptitude", "-a", type=int, help="Aptitude 0..12 (Talent + Life Role); or a character."
@@ -266,11 +271,7 @@ def odds(
 @click.option("--referee", help=REFEREE_HELP)
 @DRAWN
 @click.option("--degree", is_flag=True, help="Add the optional degree label.")
-@OPTIONS_FILE
-@STATE_OPTION
-@SEAT_OPTION
-@SAVE_OPTION
-@SEED_OPTION
+@TABLE_ROLL
 @JSON_OPTION
 @handle_errors
 def check(
@@ -358,11 +359,7 @@ def sheet(
 @RANDOMIZER
 @FACES
 @DRAWN
-@OPTIONS_FILE
-@STATE_OPTION
-@SEAT_OPTION
-@SAVE_OPTION
-@SEED_OPTION
+@TABLE_ROLL
 @ODDS
 @JSON_OPTION
 @handle_errors
@@ -424,11 +421,7 @@ def attack(
 @RANDOMIZER
 @FACES
 @DRAWN
-@OPTIONS_FILE
-@STATE_OPTION
-@SEAT_OPTION
-@SAVE_OPTION
-@SEED_OPTION
+@TABLE_ROLL
 @ODDS
 @JSON_OPTION
 @handle_errors
@@ -510,11 +503,7 @@ def _contender(text: str, state: State) -> Any:
 @FACES
 @DRAWN
 @click.option("--rank-failures", is_flag=True, help="Fewest Failures first.")
-@OPTIONS_FILE
-@STATE_OPTION
-@SEAT_OPTION
-@SAVE_OPTION
-@SEED_OPTION
+@TABLE_ROLL
 @ODDS
 @JSON_OPTION
 @handle_errors
