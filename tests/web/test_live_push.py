@@ -11,7 +11,7 @@ from typing import Any
 from referee.table.service import TableService
 from referee.table.state import Viewer
 from referee.table.store import Store
-from referee.web.live import PUSH_GAP, Connection, Hub
+from referee.web.live import BUSY_RATE, PUSH_GAP, Connection, Hub
 
 
 def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) -> None:
@@ -31,7 +31,12 @@ def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) ->
         hub.tables[tid] = {ann, kim}
         hub._dispatch(events[0])  # a quiet table: pushed at once
         first = [json.loads(ann.queue.get_nowait())]
-        for e in (*events[1:], hidden):  # within the gap: wait for the next push
+        await asyncio.sleep(PUSH_GAP / 5)
+        hub._dispatch(events[1])  # soon after, but the table is not busy: at once too
+        first.append(json.loads(ann.queue.get_nowait()))
+        kim.queue.get_nowait()
+        hub._pace[tid] = 0.5 / BUSY_RATE  # events have been coming at twice the busy rate
+        for e in (*events[2:], hidden):  # within the gap of a busy table: wait, together
             hub._dispatch(e)
         assert ann.queue.empty()
         await asyncio.sleep(PUSH_GAP * 2)
@@ -41,9 +46,9 @@ def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) ->
         return [*first, batch], kim_frames
 
     ann_frames, kim_frames = asyncio.run(scenario())
-    assert ann_frames[0]["event"]["seq"] == events[0].seq
-    batch = ann_frames[1]
-    assert [m["event"]["seq"] for m in batch] == [e.seq for e in (*events[1:], hidden)]
+    assert [f["event"]["seq"] for f in ann_frames[:2]] == [events[0].seq, events[1].seq]
+    batch = ann_frames[2]
+    assert [m["event"]["seq"] for m in batch] == [e.seq for e in (*events[2:], hidden)]
     assert "payload" not in batch[-1]["event"]  # the referee's note, redacted for Ann
     assert "for me" not in json.dumps(ann_frames)
     assert kim_frames[1][-1]["event"]["payload"]["text"] == "for me"

@@ -19,11 +19,12 @@ reconnects from its last seq.
 
 Messages that wait for one browser together go out in one frame as a JSON
 array of the same messages, in order: a catch-up, a burst faster than the
-socket drains, and the events of a busy table, which pushes to its browsers
-at most once per :data:`PUSH_GAP` (8 ms; a quiet table's event goes at once,
-a busy table's waits at most that long). One write per browser per push
-instead of one per event, so a busy table costs less per event the busier it
-gets.
+socket drains, and the events of a busy table: past :data:`BUSY_RATE` events
+a second, a table pushes to its browsers at most once per :data:`PUSH_GAP`
+(25 ms; an event waits at most that long); below it, each event goes at once.
+One write per browser per push instead of one per event (a write to a socket
+is the dearest step of a push), so a busy table costs less per event the
+busier it gets.
 """
 
 from __future__ import annotations
@@ -59,11 +60,14 @@ MAX_CLIENT_MESSAGE: Final = 4096
 MAX_BATCH: Final = 64
 """Messages sent together in one frame, at most, when several wait for one browser."""
 
-PUSH_GAP: Final = 0.008
-"""Seconds between two pushes of one table to its browsers, at least: an event that
-comes sooner after the last push waits for the next (at most this long) and goes
-with the others that came meanwhile, in one frame per browser. A quiet table's
-events go at once."""
+BUSY_RATE: Final = 100
+"""Events a second (a moving average) past which a table counts as busy."""
+
+PUSH_GAP: Final = 0.025
+"""Seconds between two pushes of a busy table to its browsers, at least: an event
+that comes sooner after the last push waits for the next (at most this long) and
+goes with the others that came meanwhile, one frame per browser. A table under
+:data:`BUSY_RATE` pushes each event at once."""
 
 CLOSE_BEHIND: Final = 4008
 CLOSE_LEFT: Final = 4003
@@ -120,6 +124,8 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[str, list[Event]] = {}
         self._pushed: dict[str, float] = {}
+        self._last_event: dict[str, float] = {}
+        self._pace: dict[str, float] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the hub's connections live on."""
@@ -187,18 +193,24 @@ class Hub:
             loop.call_soon_threadsafe(self._dispatch, event)
 
     def _dispatch(self, event: Event) -> None:
-        """An appended event, on the loop: push it now if the table's last push was
-        :data:`PUSH_GAP` ago, else at that time with whatever else comes meanwhile."""
+        """An appended event, on the loop: push it now if the table is not busy or its
+        last push was :data:`PUSH_GAP` ago, else at that time with whatever else comes
+        meanwhile."""
         tid = event.table
         if not self.tables.get(tid):
             return
+        now = time.monotonic()
+        # the table's pace: a moving average of the time between its events
+        since = now - self._last_event.get(tid, now - 1.0)
+        pace = self._pace[tid] = 0.8 * self._pace.get(tid, 1.0) + 0.2 * since
+        self._last_event[tid] = now
         waiting = self._waiting.get(tid)
         if waiting is not None:
             waiting.append(event)  # a push is already due
         else:
             loop = self._loop
-            wait = self._pushed.get(tid, -PUSH_GAP) + PUSH_GAP - time.monotonic()
-            if wait <= 0 or loop is None:
+            wait = self._pushed.get(tid, -PUSH_GAP) + PUSH_GAP - now
+            if wait <= 0 or loop is None or pace * BUSY_RATE > 1:
                 self._push(tid, [event])
             else:
                 self._waiting[tid] = [event]
@@ -272,7 +284,8 @@ class Hub:
         conns.discard(conn)
         if not conns:
             del self.tables[conn.table_id]
-            self._pushed.pop(conn.table_id, None)
+            for times in (self._pushed, self._last_event, self._pace):
+                times.pop(conn.table_id, None)
             self._ready.pop(conn.table_id, None)
             cancel = self._cancel.pop(conn.table_id, None)
             if cancel is not None:
