@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from itertools import accumulate, repeat
 from math import comb, gcd
 from math import pow as float_pow
-from operator import sub
+from operator import add, mul, sub
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ class Distribution(Generic[T]):
     def __sub__(self: Distribution[int], other: Distribution[int] | int) -> Distribution[int]:
         if isinstance(other, int):
             return self.shift(-other)
-        return convolve(self, -other)
+        return difference(self, other)
 
     def __rsub__(self: Distribution[int], other: int) -> Distribution[int]:
         return (-self).shift(other)
@@ -404,11 +404,21 @@ def _check_pairs(a: int, b: int) -> None:
 
 
 def convolve(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
-    """The distribution of ``X + Y`` for independent integer ``X``, ``Y``."""
+    """The distribution of ``X + Y`` for independent integer ``X``, ``Y``.
+
+    Outcomes without gaps (dice, sums, counts) go as rows of coefficients
+    (:func:`convolve_rows`); others pair every outcome with every outcome.
+    """
     aw, bw = a._weights, b._weights
     if len(aw) < len(bw):
         aw, bw = bw, aw
     _check_pairs(len(aw), len(bw))
+    first = dense_row(a)
+    second = dense_row(b) if first is not None else None
+    if first is not None and second is not None:
+        return from_row(
+            first[0] + second[0], convolve_rows(first[1], second[1]), a._total * b._total
+        )
     out: dict[int, int] = {}
     get = out.get
     for y, wy in bw.items():
@@ -416,6 +426,71 @@ def convolve(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
             k = x + y
             out[k] = get(k, 0) + wx * wy
     return Distribution._raw(out, a._total * b._total)
+
+
+def difference(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
+    """The distribution of ``X - Y`` for independent integer ``X``, ``Y``: :func:`convolve`
+    with ``-Y``, whose row is ``Y``'s reversed."""
+    first = dense_row(a)
+    second = dense_row(b) if first is not None else None
+    if first is None or second is None:
+        return convolve(a, -b)
+    _check_pairs(len(a._weights), len(b._weights))
+    low_b, row_b = second
+    row_b.reverse()
+    low = first[0] - (low_b + len(row_b) - 1)
+    return from_row(low, convolve_rows(first[1], row_b), a._total * b._total)
+
+
+def dense_row(d: Distribution[Any]) -> tuple[int, list[int]] | None:
+    """``(low, weights)`` when the outcomes of ``d`` are exactly the integers ``low``,
+    ``low + 1``, ... with none missing, else None: ``d`` as the coefficients of a
+    polynomial, ``weights[i]`` the weight of ``low + i`` (a new list)."""
+    weights = d._weights
+    keys = list(weights)
+    low = keys[0]
+    if type(low) is not int or keys != list(range(low, low + len(keys))):
+        return None
+    return low, list(weights.values())
+
+
+def from_row(low: int, row: list[int], total: int) -> Distribution[int]:
+    """The distribution giving ``low + i`` the weight ``row[i]`` (zeros left out).
+
+    ``row`` holds non-negative ints, not all zero, summing to ``total``.
+    """
+    weights = dict(zip(range(low, low + len(row)), row, strict=True))
+    if 0 in row:
+        weights = {x: w for x, w in weights.items() if w}
+    return Distribution._raw(weights, total, ordered=True)
+
+
+def convolve_rows(a: list[int], b: list[int]) -> list[int]:
+    """The coefficients of the product of two polynomials, lowest degree first.
+
+    ``X + Y`` on rows of weights (:func:`dense_row`). One pass per coefficient of
+    the shorter row: a multiple of the longer added into a slice of the result,
+    the multiplications and additions done by ``map`` in C, no dictionary
+    lookups. A flat row (a fair die) is a sliding window over the other row:
+    the difference of its prefix sums ``width`` apart, two passes in all.
+    """
+    if len(a) < len(b):
+        a, b = b, a
+    if b.count(b[0]) != len(b) and a.count(a[0]) == len(a):
+        a, b = b, a  # the flat one as the window
+    width = len(b)
+    w = b[0]
+    if width == 1:
+        return [x * w for x in a]
+    if b.count(w) == width:
+        prefix = list(accumulate(a + [0] * (width - 1)))
+        out = list(map(sub, prefix, [0] * width + prefix[:-width]))
+        return out if w == 1 else [x * w for x in out]
+    size = len(a)
+    out = [0] * (size + width - 1)
+    for j, w in enumerate(b):
+        out[j : j + size] = map(add, out[j : j + size], map(mul, a, repeat(w)))
+    return out
 
 
 def product_of(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
@@ -522,12 +597,12 @@ def shifted_sum_of_dice(n: int, sides: int, shift: int) -> Distribution[int]:
     low = n + shift
     size = n * (sides - 1) + 1
     if size < MEMO_FROM:
-        weights = dict(zip(range(low, low + size), _fair_counts(n, sides), strict=True))
+        weights = dict(zip(range(low, low + size), fair_counts(n, sides), strict=True))
         return Distribution._raw(weights, sides**n, ordered=True)
     key = (sides, n)
     found = _SUMS.get(key)
     if found is None:
-        counts = _fair_counts(n, sides)
+        counts = fair_counts(n, sides)
         found = Distribution._raw(
             dict(zip(range(n, n + size), counts, strict=True)), sides**n, ordered=True
         )
@@ -535,7 +610,7 @@ def shifted_sum_of_dice(n: int, sides: int, shift: int) -> Distribution[int]:
     return found.shift(shift)
 
 
-def _fair_counts(n: int, s: int) -> list[int]:
+def fair_counts(n: int, s: int) -> list[int]:
     """Coefficients of ``(1 + x + ... + x**(s-1))**n`` by the three-term recurrence."""
     if n == 1:  # one die is flat, two a triangle
         return [1] * s
@@ -1048,9 +1123,19 @@ def count_successes(
 def count_of_dice(n: int, sides: int, op: str, target: int) -> Distribution[int]:
     """How many of ``n`` fair dice show a face ``op`` ``target`` (``>=``, ``<=``, ``>``,
     ``<``, ``=``): :func:`count_successes` on a die, the faces counted by arithmetic
-    and each binomial term from the one before."""
+    and each binomial term from the one before (:func:`count_row`)."""
     if n < 0 or sides < 1:
         raise _dice_error(f"cannot roll {n}d{sides}")
+    return from_row(0, count_row(n, sides, op, target), sides**n)
+
+
+def count_row(n: int, sides: int, op: str, target: int) -> list[int]:
+    """The ways ``0, 1, ..., n`` of ``n`` fair dice show a face ``op`` ``target``.
+
+    :func:`count_of_dice` as a row of weights (:func:`dense_row`): binomial terms
+    ``C(n, k) hits**k misses**(n-k)``, each from the one before; a row with
+    zeros when every face counts or none does.
+    """
     if op == ">=":
         hits = sides - max(target, 1) + 1
     elif op == ">":
@@ -1065,15 +1150,16 @@ def count_of_dice(n: int, sides: int, op: str, target: int) -> Distribution[int]
         raise _dice_error(f"unknown comparison {op!r}")
     hits = max(hits, 0)
     misses = sides - hits
-    total = sides**n
     if not hits or not misses:
-        return Distribution._raw({n if hits else 0: total}, total, ordered=True)
-    weights = {}
+        row = [0] * (n + 1)
+        row[n if hits else 0] = sides**n
+        return row
+    row = []
     w = misses**n
     for k in range(n + 1):
-        weights[k] = w
+        row.append(w)
         w = w * (n - k) * hits // ((k + 1) * misses)
-    return Distribution._raw(weights, total, ordered=True)
+    return row
 
 
 def joint(*dists: Distribution[Any]) -> Distribution[tuple[Any, ...]]:
