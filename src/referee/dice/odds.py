@@ -65,10 +65,19 @@ def _too_complex(message: str) -> OddsTooComplex:
     return OddsTooComplex(message)
 
 
-def _fraction(numerator: int, denominator: int) -> Fraction:
-    from fractions import Fraction
+_FRACTION: list[type[Fraction]] = []
+"""The :class:`~fractions.Fraction` class once :func:`_fraction` has imported it."""
 
-    return Fraction(numerator, denominator)
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)``; :mod:`fractions` is imported on the first
+    call, the class kept after it (an import statement on every probability was a
+    fifth of a quick answer's time)."""
+    if not _FRACTION:
+        from fractions import Fraction
+
+        _FRACTION.append(Fraction)
+    return _FRACTION[0](numerator, denominator)
 
 
 MAX_SUPPORT = 2_000_000
@@ -219,11 +228,11 @@ class Distribution(Generic[T]):
 
     def at_least(self: Distribution[Any], value: Any) -> Fraction:
         """P(X >= value)."""
-        return _fraction(sum(w for o, w in self._weights.items() if o >= value), self._total)
+        return _fraction(sum([w for o, w in self._weights.items() if o >= value]), self._total)
 
     def at_most(self: Distribution[Any], value: Any) -> Fraction:
         """P(X <= value)."""
-        return _fraction(sum(w for o, w in self._weights.items() if o <= value), self._total)
+        return _fraction(sum([w for o, w in self._weights.items() if o <= value]), self._total)
 
     def mean(self: Distribution[Any]) -> Fraction:
         """The expected value (numeric outcomes only)."""

@@ -55,8 +55,10 @@ def _d6_minus_d6() -> Distribution[int]:
 
 
 def exact_plain() -> Distribution[Roll]:
-    """d6 - d6 with no push: ``(roll, shock cost 0)``."""
-    return _d6_minus_d6().map(lambda d: (d, 0))
+    """d6 - d6 with no push: ``(roll, shock cost 0)``, in the order of the rolls."""
+    rolls = _d6_minus_d6()
+    pairs = {(roll, 0): weight for roll, weight in rolls.items()}
+    return Distribution.trusted(pairs, rolls.total, ordered=True)
 
 
 def exact_pushed() -> Distribution[Roll]:
