@@ -468,7 +468,7 @@ def from_row(low: int, row: list[int], total: int) -> Distribution[int]:
 
     ``row`` holds non-negative ints, not all zero, summing to ``total``.
     """
-    weights = dict(zip(range(low, low + len(row)), row, strict=True))
+    weights = dict(enumerate(row, low))  # outcome low + i: row[i]
     if 0 in row:
         weights = {x: w for x, w in weights.items() if w}
     return Distribution._raw(weights, total, ordered=True)
@@ -606,15 +606,13 @@ def shifted_sum_of_dice(n: int, sides: int, shift: int) -> Distribution[int]:
     low = n + shift
     size = n * (sides - 1) + 1
     if size < MEMO_FROM:
-        weights = dict(zip(range(low, low + size), fair_counts(n, sides), strict=True))
+        weights = dict(enumerate(fair_counts(n, sides), low))
         return Distribution._raw(weights, sides**n, ordered=True)
     key = (sides, n)
     found = _SUMS.get(key)
     if found is None:
         counts = fair_counts(n, sides)
-        found = Distribution._raw(
-            dict(zip(range(n, n + size), counts, strict=True)), sides**n, ordered=True
-        )
+        found = Distribution._raw(dict(enumerate(counts, n)), sides**n, ordered=True)
         _SUMS.put(key, found)
     return found.shift(shift)
 
@@ -898,9 +896,7 @@ def extreme_of_dice(n: int, sides: int, highest: bool = True) -> Distribution[in
     differences, total = _face_differences(sides, n)
     if not highest:  # the lowest is x -> sides + 1 - x
         differences.reverse()
-    return Distribution._raw(
-        dict(zip(range(1, sides + 1), differences, strict=True)), total, ordered=True
-    )
+    return Distribution._raw(dict(enumerate(differences, 1)), total, ordered=True)
 
 
 def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
