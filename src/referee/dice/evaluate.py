@@ -25,6 +25,7 @@ from referee.dice.notation import (
     Pool,
     linear_terms,
     parse,
+    term_node,
 )
 from referee.dice.odds import (
     MEMO_FROM,
@@ -373,7 +374,8 @@ def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
 
     A small sum (:data:`SMALL_SUM`) of added and counted dice is added up at once
     as rows (:func:`_rows_sum`, :func:`~referee.dice.odds.count_row`), without
-    expression nodes or an estimate.
+    expression nodes or an estimate; a lone pool that keeps, counts or takes the
+    median is estimated and computed as its own node, as :func:`odds` does a tree.
     """
     offset = 0
     pools: dict[int, tuple[int, int]] = {}
@@ -399,6 +401,12 @@ def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
         if len(grouped) == 1 and size <= SMALL_SUM:
             sides, (count, negated) = grouped[0]
             return shifted_sum_of_dice(count, sides, offset - negated * (sides + 1))
+    elif len(found) == 1:  # one pool that keeps, counts or takes the median: as its tree
+        node = term_node(found[0])
+        estimate = cost(node)
+        if estimate > ODDS_BUDGET:
+            raise _refusal(node, estimate)
+        return _odds(node)
     if (
         counted
         and size <= SMALL_SUM
@@ -409,10 +417,7 @@ def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
             for sign, select, count, sides, _, target in others
         ]
         return _rows_sum(offset, grouped, rows)
-    nodes: list[tuple[int, Expr]] = [
-        (sign, Pool(count, sides, select, keep, target))
-        for sign, select, count, sides, keep, target in others
-    ]
+    nodes: list[tuple[int, Expr]] = [(term[0], term_node(term)) for term in others]
     terms = (offset, grouped, nodes)
     estimate = _sum_cost(terms)[0]
     if estimate > ODDS_BUDGET:

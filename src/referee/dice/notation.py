@@ -584,10 +584,16 @@ def _simple(lowered: str) -> Expr | None:
     if terms is None:
         return None
     tree: Expr | None = None
-    for sign, select, count, sides, keep, target in terms:
-        term: Expr = Const(count) if not select else _pool(count, sides, select, keep, target)
-        tree = term if tree is None else _binop("-" if sign < 0 else "+", tree, term)
+    for term in terms:
+        node = term_node(term)
+        tree = node if tree is None else _binop("-" if term[0] < 0 else "+", tree, node)
     return tree
+
+
+def term_node(term: LinearTerm) -> Const | Pool:
+    """The node of a term that :func:`linear_terms` read (its bounds already checked)."""
+    _, select, count, sides, keep, target = term
+    return _pool(count, sides, select, keep, target) if select else Const(count)
 
 
 def _position(lowered: str, index: int) -> int:
