@@ -298,10 +298,12 @@ class Distribution(Generic[T]):
         """The distribution of ``f(X, Y)`` for independent ``X`` (self) and ``Y``."""
         _check_pairs(len(self._weights), len(other._weights))
         out: dict[Any, int] = {}
+        get = out.get
+        pairs = list(other._weights.items())
         for a, wa in self._weights.items():
-            for b, wb in other._weights.items():
+            for b, wb in pairs:
                 k = f(a, b)
-                out[k] = out.get(k, 0) + wa * wb
+                out[k] = get(k, 0) + wa * wb
         return Distribution._raw(out, self._total * other._total)
 
     # -- arithmetic on integer outcomes ---------------------------------

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from referee.dice.evaluate import odds
 from referee.dice.odds import Distribution
 from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import (
@@ -48,10 +49,9 @@ def read_pushed(faces: tuple[int, ...]) -> Roll:
 
 
 def _d6_minus_d6() -> Distribution[int]:
-    """The plus die minus the minus die, computed by the dice core (ARM 1.2, Task
-    Resolution: every check rolls d6 - d6)."""
-    die = Distribution.die(6)
-    return die - die
+    """The plus die minus the minus die, computed by the dice core from the rule's own
+    notation (ARM 1.2, Task Resolution: every check rolls d6 - d6)."""
+    return odds("d6-d6")
 
 
 def exact_plain() -> Distribution[Roll]:
