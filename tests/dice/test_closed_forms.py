@@ -214,6 +214,16 @@ def test_the_power_table_shares_factors_exactly() -> None:
     assert odds_module._powers([7, 12, 49, 1001], 50) == {c: c**50 for c in (7, 12, 49, 1001)}
 
 
+@pytest.mark.parametrize("n", [1, 23, 24, 25, 100, 1000])
+def test_odd_powers_and_face_differences_are_exact(n: int) -> None:
+    # odd multiples of 3 come from 3**n times a smaller power; even faces are shifts
+    for top in (*range(1, 40), 999, 1000):
+        assert odds_module._odd_powers(top, n) == [m**n for m in range(1, top + 1, 2)]
+        differences, total = odds_module._face_differences(top, n)
+        assert differences == [x**n - (x - 1) ** n for x in range(1, top + 1)]
+        assert total == top**n
+
+
 # ---------------------------------------------------------------------------
 # keep k of many: binomial tails over the cumulative weights
 

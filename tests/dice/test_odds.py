@@ -14,7 +14,7 @@ from scipy.stats import chisquare
 
 from referee.dice.brute import brute_force
 from referee.dice.evaluate import ODDS_BUDGET, cost, odds, roll
-from referee.dice.notation import Pool, parse
+from referee.dice.notation import Expr, Pool, parse
 from referee.dice.odds import (
     Distribution,
     count_successes,
@@ -27,7 +27,7 @@ from referee.dice.odds import (
     sum_of_dice,
 )
 from referee.dice.roller import ScriptedRoller, SeededRoller
-from referee.errors import DiceError, OddsTooComplex, RulesError
+from referee.errors import DiceError, NotationError, OddsTooComplex, RulesError
 
 # ---------------------------------------------------------------------------
 # the Distribution API
@@ -148,6 +148,16 @@ SMALL = [
     "(d4-3)*-(d3-2)",
     "3d6-2",
     "2d6kh1+d4",
+    # plain sums read straight from the text: rows of sums and counts
+    "d6-d6+d6>=2+2",
+    "2d4-d6>=3-1",
+    "d6>=2+d4<2",
+    "5-2d6>=7",
+    "d4>=1-2d3",
+    "3-2",
+    "d3+d5-d7",
+    "3d4kl2-d6>=4+2d3",
+    "3d3med-d4+1",
 ]
 
 
@@ -228,6 +238,38 @@ def test_sampled_frequencies_pass_chi_square_against_exact_odds(text: str) -> No
     expected = [float(dist.probability(o)) * samples for o in dist.outcomes()]
     observed = [counts[o] for o in dist.outcomes()]
     assert chisquare(observed, expected).pvalue > 0.001
+
+
+def _pairwise(a: dict[int, int], b: dict[int, int], sign: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for x, wx in a.items():
+        for y, wy in b.items():
+            out[x + sign * y] = out.get(x + sign * y, 0) + wx * wy
+    return dict(sorted(out.items()))
+
+
+_SMALL_WEIGHTS = st.one_of(
+    st.dictionaries(st.integers(-6, 9), st.integers(1, 10**20), min_size=1, max_size=7),
+    st.builds(
+        lambda low, size, w: dict.fromkeys(range(low, low + size), w),  # a flat die
+        st.integers(-5, 5),
+        st.integers(1, 12),
+        st.integers(1, 3),
+    ),
+)
+
+
+@settings(max_examples=200)
+@given(_SMALL_WEIGHTS, _SMALL_WEIGHTS)
+def test_sums_and_differences_by_rows_are_the_pairwise_sums(
+    a: dict[int, int], b: dict[int, int]
+) -> None:
+    # outcomes without gaps go as rows of coefficients (flat ones as a sliding
+    # window), the others pair by pair: the same weights, in order, either way
+    x, y = Distribution(a), Distribution(b)
+    for found, sign in ((x + y, 1), (x - y, -1)):
+        assert list(found.items()) == list(_pairwise(a, b, sign).items())
+        assert found.total == x.total * y.total
 
 
 def test_trusted_constructor_keeps_given_weights() -> None:
@@ -313,6 +355,77 @@ def test_odds_budget_refuses_what_was_measured_slow(text: str) -> None:
 )
 def test_odds_budget_still_allows_what_is_quick(text: str) -> None:
     assert cost(parse(text)) <= ODDS_BUDGET
+
+
+_TERM_TEXT = st.one_of(
+    st.integers(0, 30).map(str),
+    st.builds("{}d{}".format, st.integers(1, 12), st.sampled_from([1, 2, 3, 4, 6, 10, 100])),
+    st.builds(
+        "{}d{}{}{}".format,
+        st.integers(1, 6),
+        st.integers(1, 8),
+        st.sampled_from([">=", "<=", ">", "<", "="]),
+        st.integers(0, 9),
+    ),
+    st.builds("{0}d{1}kh{2}".format, st.integers(3, 5), st.integers(1, 6), st.integers(0, 3)),
+    st.builds("{0}d{1}kl{2}".format, st.integers(3, 5), st.integers(1, 6), st.integers(0, 3)),
+    st.builds("{}d{}med".format, st.sampled_from([1, 3, 5]), st.integers(1, 9)),
+    st.sampled_from(["1000d1000", "100d6-50d500", "1000d6kh998", "120d1000"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("+-"), _TERM_TEXT), min_size=1, max_size=4))
+def test_a_plain_sum_from_its_text_is_the_sum_of_its_tree(terms: list[tuple[str, str]]) -> None:
+    # the text is read into terms without a tree (notation.linear_terms); the
+    # answer, to the weight, and any refusal are those of the parsed tree
+    text = terms[0][1] + "".join(sign + term for sign, term in terms[1:])
+    try:
+        tree = parse(text)
+    except NotationError as wrong:
+        with pytest.raises(NotationError) as caught_wrong:
+            odds(text)
+        assert str(caught_wrong.value) == str(wrong)
+        return
+    try:
+        expected = odds(tree)
+    except OddsTooComplex as refused:
+        with pytest.raises(OddsTooComplex) as caught:
+            odds(text)
+        assert str(caught.value) == str(refused)
+        return
+    found = odds(text)
+    assert found.weights() == expected.weights() and found.total == expected.total
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 64), st.integers(1, 64), st.booleans(), st.integers(0, 65)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_small_sums_skip_an_estimate_far_below_the_budget(
+    parts: list[tuple[int, int, bool, int]],
+) -> None:
+    # odds() does not estimate a plain sum of added and counted dice within
+    # SMALL_SUM dice times sides: its estimate is tens of thousands of steps at most
+    from referee.dice.evaluate import SMALL_SUM, _sum_cost
+
+    pools: dict[int, tuple[int, int]] = {}
+    counted: list[tuple[int, Expr]] = []
+    size = 0
+    for count, sides, adds, target in parts:
+        if size + count * sides > SMALL_SUM:
+            break
+        size += count * sides
+        if adds:
+            dice, _ = pools.get(sides, (0, 0))
+            pools[sides] = (dice + count, 0)
+        else:
+            counted.append((1, Pool(count, sides, ">=", min(target, sides + 1))))
+    assert _sum_cost((0, list(pools.items()), counted))[0] < ODDS_BUDGET // 100
 
 
 def test_clamp_refuses_an_empty_range() -> None:

@@ -13,14 +13,31 @@ use: a program that only asks for odds never imports the rollers.
 from __future__ import annotations
 
 from math import log2
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
+from referee.dice.notation import (
+    COMPARISONS,
+    BinOp,
+    Const,
+    Expr,
+    LinearTerm,
+    Neg,
+    Pool,
+    linear_terms,
+    parse,
+    term_node,
+)
 from referee.dice.odds import (
+    MEMO_FROM,
     Distribution,
     convolve,
+    convolve_rows,
     count_of_dice,
+    count_row,
+    dense_row,
     extreme_of_dice,
+    fair_counts,
+    from_row,
     keep_highest,
     keep_lowest,
     keep_microseconds,
@@ -228,24 +245,71 @@ def _terms(expr: Expr) -> _Terms:
 
 
 def _sum_odds(terms: _Terms) -> Distribution[int]:
-    """Odds of a sum of terms: grouped fair dice, constants as one shift."""
+    """Odds of a sum of terms: grouped fair dice, constants as one shift.
+
+    Small parts without gaps (every sum of fewer than :data:`MEMO_FROM` outcomes,
+    and every other term whose outcomes are consecutive: counts, kept dice)
+    are added as rows of coefficients (:func:`convolve_rows`), the constant
+    folded into the lowest outcome, one distribution built at the end.
+    """
     offset, pools, others = terms
     if len(pools) == 1 and not others:  # one sum of dice and a constant: built in place
         sides, (count, negated) = pools[0]
         return shifted_sum_of_dice(count, sides, offset - negated * (sides + 1))
-    parts: list[Distribution[int]] = []
-    for sides, (count, negated) in pools:
-        parts.append(sum_of_dice(count, sides))
-        offset -= negated * (sides + 1)
-    for sign, term in others:
-        d = _odds(term)
-        parts.append(-d if sign < 0 else d)
-    if not parts:
+    found = [(sign, _odds(term)) for sign, term in others]
+    if not pools and not found:  # numbers only
         return Distribution.constant(offset)
-    result = parts[0]
-    for d in parts[1:]:
+    if not pools and len(found) == 1:  # one term and a constant
+        sign, d = found[0]
+        return (-d if sign < 0 else d).shift(offset)
+    rows = [dense_row(d) for _, d in found]
+    if all(count * (sides - 1) < MEMO_FROM for sides, (count, _) in pools) and all(
+        row is not None for row in rows
+    ):
+        parts = [
+            (sign, *cast("tuple[int, list[int]]", row), d.total)
+            for (sign, d), row in zip(found, rows, strict=True)
+        ]
+        return _rows_sum(offset, pools, parts)
+    dists: list[Distribution[int]] = []
+    for sides, (count, negated) in pools:
+        dists.append(sum_of_dice(count, sides))
+        offset -= negated * (sides + 1)
+    for sign, d in found:
+        dists.append(-d if sign < 0 else d)
+    result = dists[0]
+    for d in dists[1:]:
         result = convolve(result, d)
     return result.shift(offset)
+
+
+_Row = tuple[int, int, list[int], int]
+"""A part of a sum as a row: ``(sign, lowest outcome, weights of it and each next
+integer, total weight)``."""
+
+
+def _rows_sum(
+    low: int, pools: list[tuple[int, tuple[int, int]]], rows: list[_Row]
+) -> Distribution[int]:
+    """``low`` plus small sums of fair dice (``pools`` as in :data:`_Terms`) plus
+    ``rows``: every part a row of coefficients (:func:`fair_counts`, signed rows
+    reversed), multiplied together (:func:`convolve_rows`), one distribution built
+    from the product. At least one part."""
+    acc: list[int] | None = None
+    total = 1
+    for sides, (count, negated) in pools:
+        counts = fair_counts(count, sides)
+        acc = counts if acc is None else convolve_rows(acc, counts)
+        low += count - negated * (sides + 1)
+        total *= sides**count
+    for sign, first, weights, weight in rows:
+        if sign < 0:
+            weights.reverse()
+            first = -(first + len(weights) - 1)
+        acc = weights if acc is None else convolve_rows(acc, weights)
+        low += first
+        total *= weight
+    return from_row(low, cast("list[int]", acc), total)
 
 
 def _odds(expr: Expr) -> Distribution[int]:
@@ -273,14 +337,89 @@ def odds(expression: Expr | str) -> Distribution[int]:
     """The exact distribution of an expression's total.
 
     Raises :class:`OddsTooComplex` at once (before computing) when the estimated
-    work exceeds :data:`ODDS_BUDGET`.
+    work exceeds :data:`ODDS_BUDGET`. A text that is a plain sum (``2d6+1``,
+    ``d6-d6``, ``d6-d6+d6>=2+2``) is read straight into its terms
+    (:func:`~referee.dice.notation.linear_terms`), without a tree.
     """
+    if isinstance(expression, str):
+        found = linear_terms(expression)
+        if found is not None:
+            return _linear_odds(expression, found)
     expr = as_expr(expression)
     terms = _terms(expr) if _is_sum(expr) else None  # a sum's terms, read once
     estimate = cost(expr) if terms is None else _sum_cost(terms)[0]
     if estimate > ODDS_BUDGET:
-        raise _too_complex(
-            f"exact odds of {expr} would take about {estimate:,} steps "
-            f"(limit {ODDS_BUDGET:,}); use fewer dice or sides"
-        )
+        raise _refusal(expr, estimate)
     return _odds(expr) if terms is None else _sum_odds(terms)
+
+
+def _refusal(expr: Expr, estimate: int) -> OddsTooComplex:
+    return _too_complex(
+        f"exact odds of {expr} would take about {estimate:,} steps "
+        f"(limit {ODDS_BUDGET:,}); use fewer dice or sides"
+    )
+
+
+SMALL_SUM = 256
+"""Dice times sides, over the pools of a plain sum of added and counted dice, up to
+which :func:`odds` skips the estimate: such a sum is estimated at a few tens of
+thousands of steps at most, far inside :data:`ODDS_BUDGET` (tested), and takes
+microseconds, less than estimating it."""
+
+
+def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
+    """:func:`odds` of a plain sum from its terms: what :func:`_terms` reads from the
+    tree (dice of the same sides grouped, numbers as one offset), then the same
+    estimate and the same sum.
+
+    A small sum (:data:`SMALL_SUM`) of added and counted dice is added up at once
+    as rows (:func:`_rows_sum`, :func:`~referee.dice.odds.count_row`), without
+    expression nodes or an estimate; a lone pool that keeps, counts or takes the
+    median is estimated and computed as its own node, as :func:`odds` does a tree.
+    """
+    offset = 0
+    pools: dict[int, tuple[int, int]] = {}
+    others: list[LinearTerm] = []
+    size = 0
+    counted = True
+    for term in found:
+        sign, select, count, sides, _, _ = term
+        if not select:
+            offset += sign * count
+            continue
+        size += count * sides
+        if select == "sum":
+            dice, negated = pools.get(sides, (0, 0))
+            pools[sides] = (dice + count, negated + count if sign < 0 else negated)
+        else:
+            counted = counted and select in COMPARISONS
+            others.append(term)
+    grouped = list(pools.items())
+    if not others:
+        if not grouped:
+            return Distribution.constant(offset)
+        if len(grouped) == 1 and size <= SMALL_SUM:
+            sides, (count, negated) = grouped[0]
+            return shifted_sum_of_dice(count, sides, offset - negated * (sides + 1))
+    elif len(found) == 1:  # one pool that keeps, counts or takes the median: as its tree
+        node = term_node(found[0])
+        estimate = cost(node)
+        if estimate > ODDS_BUDGET:
+            raise _refusal(node, estimate)
+        return _odds(node)
+    if (
+        counted
+        and size <= SMALL_SUM
+        and all(count * (sides - 1) < MEMO_FROM for sides, (count, _) in grouped)
+    ):
+        rows = [
+            (sign, 0, count_row(count, sides, select, target), sides**count)
+            for sign, select, count, sides, _, target in others
+        ]
+        return _rows_sum(offset, grouped, rows)
+    nodes: list[tuple[int, Expr]] = [(term[0], term_node(term)) for term in others]
+    terms = (offset, grouped, nodes)
+    estimate = _sum_cost(terms)[0]
+    if estimate > ODDS_BUDGET:
+        raise _refusal(parse(text), estimate)
+    return _sum_odds(terms)

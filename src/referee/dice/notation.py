@@ -490,33 +490,34 @@ class _Parser:
             self.problem = (message, index, expected)
 
 
-_SHAPE = (
-    r"(?:[0-9]*\s*d\s*[0-9]+\s*(?:(?:kh|kl)\s*[0-9]+\s*|med\s*|(?:>=|<=|>|<|=)\s*[0-9]+\s*)?"
-    r"|[0-9]+\s*)"
-)
-_LINEAR = re.compile(rf"\s*{_SHAPE}(?:[-+]\s*{_SHAPE})*")
-"""The commonest expressions: terms joined by ``+`` and ``-`` (``2d6``, ``3d6kh2+1``,
-``d6-d6``), without parentheses, unary minus or ``*``."""
-_PART = re.compile(
+_TERM = re.compile(
     r"([-+]?)\s*(?:([0-9]*)\s*d\s*([0-9]+)\s*"
     r"(?:(kh|kl)\s*([0-9]+)\s*|(med)\s*|(>=|<=|>|<|=)\s*([0-9]+)\s*)?"
-    r"|([0-9]+)\s*)"
+    r"|([0-9]+)\s*)|(.)",
+    re.DOTALL,
 )
-"""One term of such a sum and its sign: the same shape, its parts captured."""
+"""One term of a plain sum and its sign, its parts captured, or (last group) any
+other single character. Every position of a text matches one or the other, so
+``findall`` reads a text from end to end without skipping: a text is a plain sum
+when no character is left over."""
+
+LinearTerm = tuple[int, str, int, int, int, int]
+"""One term of a plain sum: ``(sign, select, count, sides, keep, target)``, ``sign``
+1 or -1, ``select`` as in :class:`Pool`; a number has ``select`` ``""`` and its
+value in ``count``."""
 
 
-def _simple(lowered: str) -> Expr | None:
-    """The tree of a plain sum of pools and numbers within every bound, else None.
+def _linear_terms(lowered: str) -> list[LinearTerm] | None:
+    """The terms of a plain sum of pools and numbers within every bound, else None.
 
-    The same tree the parser builds (left-associative); anything else (a
-    bound broken, an error to report, parentheses, ``*``) is left to the parser.
+    The commonest expressions: terms joined by ``+`` and ``-`` (``2d6``,
+    ``3d6kh2+1``, ``d6-d6``), without parentheses, unary minus or ``*``. Anything
+    else (a bound broken, an error to report) is left to the parser.
     """
-    if _LINEAR.fullmatch(lowered) is None:
-        return None
-    tree: Expr | None = None
+    terms: list[LinearTerm] = []
     dice = 0
     for (
-        sign,
+        sign_text,
         count_text,
         sides_text,
         kind,
@@ -525,37 +526,74 @@ def _simple(lowered: str) -> Expr | None:
         op,
         target_text,
         number,
-    ) in _PART.findall(lowered):
-        term: Expr
+        other,
+    ) in _TERM.findall(lowered):
+        if other or bool(sign_text) != bool(terms):  # only the first term is unsigned
+            return None
+        sign = -1 if sign_text == "-" else 1
         if number:
             value = int(number)
             if value > MAX_CONSTANT:
                 return None
-            term = Const(value)
-        else:
-            count = int(count_text) if count_text else 1
-            sides = int(sides_text)
-            dice += count
-            if count < 1 or dice > MAX_DICE or not 1 <= sides <= MAX_SIDES:
+            terms.append((sign, "", value, 0, 0, 0))
+            continue
+        count = int(count_text) if count_text else 1
+        sides = int(sides_text)
+        dice += count
+        if count < 1 or dice > MAX_DICE or not 1 <= sides <= MAX_SIDES:
+            return None
+        if kind:
+            keep = int(keep_text)
+            if keep > count:
                 return None
-            if kind:
-                keep = int(keep_text)
-                if keep > count:
-                    return None
-                term = _pool(count, sides, kind, keep)
-            elif med:
-                if not count % 2:
-                    return None
-                term = _pool(count, sides, "med")
-            elif op:
-                target = int(target_text)
-                if target > MAX_SIDES + 1:
-                    return None
-                term = _pool(count, sides, op, 0, target)
-            else:
-                term = _pool(count, sides)
-        tree = term if tree is None else _binop(sign, tree, term)
+            terms.append((sign, kind, count, sides, keep, 0))
+        elif med:
+            if not count % 2:
+                return None
+            terms.append((sign, "med", count, sides, 0, 0))
+        elif op:
+            target = int(target_text)
+            if target > MAX_SIDES + 1:
+                return None
+            terms.append((sign, op, count, sides, 0, target))
+        else:
+            terms.append((sign, "sum", count, sides, 0, 0))
+    return terms or None
+
+
+def linear_terms(text: str) -> list[LinearTerm] | None:
+    """The terms of ``text`` when it is a plain sum the parser would accept, else None.
+
+    What :func:`parse` reads first, without building a tree: the parts of
+    ``2d6``, ``d6-d6+d6>=2+2`` or ``3d6kh2+1``, each signed, numbers included.
+    ``None`` for anything else (parentheses, ``*``, a unary minus, an error or
+    a broken bound), which :func:`parse` then reads or reports.
+    """
+    if len(text) > MAX_LENGTH:
+        return None
+    return _linear_terms(text.lower() if text.isascii() else text.translate(_LOWER))
+
+
+def _simple(lowered: str) -> Expr | None:
+    """The tree of a plain sum of pools and numbers within every bound, else None.
+
+    The same tree the parser builds (left-associative); anything else (a
+    bound broken, an error to report, parentheses, ``*``) is left to the parser.
+    """
+    terms = _linear_terms(lowered)
+    if terms is None:
+        return None
+    tree: Expr | None = None
+    for term in terms:
+        node = term_node(term)
+        tree = node if tree is None else _binop("-" if term[0] < 0 else "+", tree, node)
     return tree
+
+
+def term_node(term: LinearTerm) -> Const | Pool:
+    """The node of a term that :func:`linear_terms` read (its bounds already checked)."""
+    _, select, count, sides, keep, target = term
+    return _pool(count, sides, select, keep, target) if select else Const(count)
 
 
 def _position(lowered: str, index: int) -> int:

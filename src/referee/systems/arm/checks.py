@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from referee.dice.evaluate import odds
 from referee.dice.odds import Distribution
 from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import (
@@ -48,15 +49,16 @@ def read_pushed(faces: tuple[int, ...]) -> Roll:
 
 
 def _d6_minus_d6() -> Distribution[int]:
-    """The plus die minus the minus die, computed by the dice core (ARM 1.2, Task
-    Resolution: every check rolls d6 - d6)."""
-    die = Distribution.die(6)
-    return die - die
+    """The plus die minus the minus die, computed by the dice core from the rule's own
+    notation (ARM 1.2, Task Resolution: every check rolls d6 - d6)."""
+    return odds("d6-d6")
 
 
 def exact_plain() -> Distribution[Roll]:
-    """d6 - d6 with no push: ``(roll, shock cost 0)``."""
-    return _d6_minus_d6().map(lambda d: (d, 0))
+    """d6 - d6 with no push: ``(roll, shock cost 0)``, in the order of the rolls."""
+    rolls = _d6_minus_d6()
+    pairs = {(roll, 0): weight for roll, weight in rolls.items()}
+    return Distribution.trusted(pairs, rolls.total, ordered=True)
 
 
 def exact_pushed() -> Distribution[Roll]:
