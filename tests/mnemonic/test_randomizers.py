@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from referee.dice.brute import brute_force
 from referee.dice.odds import Distribution
+from referee.errors import IllegalAction
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.randomizers import (
     pair_procedure,
+    randomizer_odds,
     randomizer_procedure,
     read_median,
 )
@@ -23,6 +25,19 @@ from referee.systems.mnemonic.randomizers import (
 def test_exact_matches_brute_force(name: str) -> None:
     proc = randomizer_procedure(name)
     assert proc.exact() == brute_force(proc.groups, proc.read)
+
+
+@pytest.mark.parametrize("name", ["d12", "3d12", "verbal", "verbal-ab", "cards", "3cards"])
+def test_the_odds_shortcut_is_the_procedures_exact(name: str) -> None:
+    """``randomizer_odds`` (the odds without building a procedure) counts by brute force
+    what the procedure reads from every face, on a fresh deck and a short one."""
+    for deck in (Deck(), Deck().without([1, 1, 5, 5, 5, 12, 9, 3, 3, 3, 3])):
+        proc = randomizer_procedure(name, deck)
+        if sum(count * sides for count, sides in proc.groups) < 150:  # small enough to count
+            assert randomizer_odds(name, deck) == brute_force(proc.groups, proc.read)
+        assert randomizer_odds(name, deck) == proc.exact()
+    with pytest.raises(IllegalAction, match="the deck has 2 card"):
+        randomizer_odds("3cards", Deck((4, 9)))
 
 
 def test_three_cards_by_every_ordered_draw_without_replacement() -> None:

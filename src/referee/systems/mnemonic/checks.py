@@ -43,6 +43,7 @@ from referee.systems.mnemonic.randomizers import (
     cards_needed,
     check_randomizer,
     drawn_cards,
+    randomizer_odds,
     randomizer_procedure,
     read_median,
     uses_cards,
@@ -423,7 +424,7 @@ def check_odds(
     name = check_randomizer(randomizer or options.randomizer)
     deck, _ = deck_for(name, deck, options)
     apt, chance = check_aptitude(aptitude), chances_value(chances)
-    return check_procedure(apt, chance, name, deck, options.check_formula).odds()
+    return randomizer_odds(name, deck).map(check_rule(apt, chance, options.check_formula))
 
 
 def odds_data(dist: Distribution[Any]) -> dict[str, Any]:

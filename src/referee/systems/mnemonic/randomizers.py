@@ -158,6 +158,33 @@ def verbal_ab_exact() -> Distribution[int]:
     return Distribution(weights)
 
 
+def randomizer_odds(name: str, deck: Deck | None = None) -> Distribution[int]:
+    """The exact distribution of the randomizer's value 1..12 (for cards, the next draw
+    from ``deck`` as it stands, a full deck when none is given): what
+    :func:`randomizer_procedure`'s ``exact`` gives, without building the procedure."""
+    key = check_randomizer(name)
+    exact = _EXACT.get(key)
+    if exact is not None:
+        return exact()
+    deck = Deck() if deck is None else deck
+    need = cards_needed(key)
+    _enough_cards(deck, need)
+    return deck.next_card() if need == 1 else deck.median_of_three()
+
+
+def _enough_cards(deck: Deck, k: int) -> None:
+    if len(deck) < k:
+        raise IllegalAction(f"the deck has {len(deck)} card(s) left, {k} needed: reshuffle it")
+
+
+_EXACT = {
+    "d12": d12_exact,
+    "3d12": median_d12_exact,
+    "verbal": verbal_exact,
+    "verbal-ab": verbal_ab_exact,
+}
+
+
 def randomizer_procedure(name: str, deck: Deck | None = None) -> Procedure[int, int]:
     """The randomizer as a procedure whose statistic and result are its value 1..12.
 
@@ -180,9 +207,8 @@ def randomizer_procedure(name: str, deck: Deck | None = None) -> Procedure[int, 
 
 
 def _card_procedure(deck: Deck, k: int) -> Procedure[int, int]:
+    _enough_cards(deck, k)
     n = len(deck)
-    if n < k:
-        raise IllegalAction(f"the deck has {n} card(s) left, {k} needed: reshuffle it")
     groups = tuple((1, n - i) for i in range(k))
     if k == 1:
 
