@@ -23,10 +23,15 @@ class CardError(RulesError):
     """Card values entered by hand that the deck cannot supply."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deck:
     """The cards still in the deck, as a sorted tuple of values (order is irrelevant:
-    every remaining card is equally likely to be drawn next)."""
+    every remaining card is equally likely to be drawn next).
+
+    The count of each value is kept beside the cards (counted once, when the deck is
+    made and checked, not on every odds query); it is derived, so it is not a field:
+    equality, hashing and the deck's JSON are its cards alone.
+    """
 
     cards: tuple[int, ...] = tuple(v for v in CARD_VALUES for _ in range(CARD_COPIES))
 
@@ -39,13 +44,15 @@ class Deck:
             )
         if list(self.cards) != sorted(self.cards):
             object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+        self.__dict__["counted"] = dict(sorted(counts.items()))
 
     def __len__(self) -> int:
         return len(self.cards)
 
     def counts(self) -> dict[int, int]:
-        """Cards left of each value (values with none left are omitted)."""
-        return dict(Counter(self.cards))
+        """Cards left of each value, ascending (values with none left are omitted)."""
+        counted: dict[int, int] = self.__dict__["counted"]
+        return dict(counted)
 
     def drawn(self) -> tuple[int, ...]:
         """The card values out of the deck since the last reshuffle (sorted); a full
