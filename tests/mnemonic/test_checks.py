@@ -170,6 +170,27 @@ def test_card_odds_follow_the_deck() -> None:
     assert odds_data(check_odds(3, 0, deck=deck, randomizer="cards"))["p_success"] == "1/10"
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 12), max_size=40))
+def test_a_decks_counts_are_its_cards_counted_and_not_part_of_its_value(
+    taken: list[int],
+) -> None:
+    """The counts a deck keeps (made once, with the deck) are its cards counted, in
+    value order; the deck's JSON, equality and hash are its cards alone."""
+    from referee.systems.outcome import jsonable
+
+    left = list(Deck().cards)
+    for v in taken:
+        if v in left:
+            left.remove(v)
+    deck = Deck(tuple(reversed(left)))  # any order in: sorted on the way
+    assert deck.counts() == dict(sorted(Counter(left).items()))
+    assert jsonable(deck) == {"cards": sorted(left)}
+    assert deck == Deck(tuple(left)) and hash(deck) == hash(Deck(tuple(left)))
+    deck.counts()[1] = 99  # a copy: the deck is unchanged
+    assert deck.counts() == dict(sorted(Counter(left).items()))
+
+
 @pytest.mark.parametrize(("text", "value"), [("Good", 6), ("terrible", -9), ("+4", 4), ("-5", -5)])
 def test_chances_names_and_numbers(text: str, value: int) -> None:
     assert chances_value(text) == value
