@@ -52,3 +52,29 @@ def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) ->
     assert "payload" not in batch[-1]["event"]  # the referee's note, redacted for Ann
     assert "for me" not in json.dumps(ann_frames)
     assert kim_frames[1][-1]["event"]["payload"]["text"] == "for me"
+
+
+def test_messages_waiting_together_go_as_one_flat_array() -> None:
+    """A queued array (a push of several events) and single messages behind it leave
+    in one frame: a flat array of every message, in order, never an array in one."""
+
+    class Socket:
+        def __init__(self) -> None:
+            self.frames: list[str] = []
+            self.application_state = None
+
+        async def send_text(self, text: str) -> None:
+            self.frames.append(text)
+
+    async def scenario() -> list[str]:
+        hub = Hub(None, str)  # type: ignore[arg-type]
+        socket = Socket()
+        conn = Connection(ws=socket, table_id="t", viewer=Viewer("Ann", "player"), last=0)  # type: ignore[arg-type]
+        for text in ('[{"n":1},{"n":2}]', '{"n":3}', '[{"n":4}]', '{"n":5}'):
+            conn.put(text)
+        conn.end()
+        await hub._send_loop(conn)
+        return socket.frames
+
+    frames = asyncio.run(scenario())
+    assert [json.loads(f) for f in frames] == [[{"n": n} for n in range(1, 6)]]

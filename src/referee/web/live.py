@@ -355,7 +355,10 @@ class Hub:
                         ending = True
                         break
                     batch.append(more)
-                await ws.send_text(text if len(batch) == 1 else f"[{','.join(batch)}]")
+                if len(batch) > 1:  # one flat array: a queued array gives its messages
+                    inner = (t[1:-1] if t[0] == "[" else t for t in batch)
+                    text = f"[{','.join(inner)}]"
+                await ws.send_text(text)
             if conn.close_code is not None and ws.application_state == WebSocketState.CONNECTED:
                 await ws.close(conn.close_code)
         except (WebSocketDisconnect, RuntimeError, OSError):
