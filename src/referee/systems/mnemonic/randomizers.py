@@ -19,11 +19,14 @@ faces (principle 1):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from referee.dice.odds import Distribution, median_of
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Procedure
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.tables import RANDOMIZERS
+from referee.systems.plan import Groups
 
 LETTERS = {1: "A", 2: "B"}
 """Verbal A/B letters as faces."""
@@ -158,14 +161,25 @@ def verbal_ab_exact() -> Distribution[int]:
     return Distribution(weights)
 
 
+_Dice = tuple[Groups, Callable[[tuple[int, ...]], int], Callable[[], Distribution[int]]]
+_DICE: dict[str, _Dice] = {
+    "d12": (((1, 12),), read_d12, d12_exact),
+    "3d12": (((3, 12),), read_median, median_d12_exact),
+    "verbal": (((1, 12), (1, 12)), read_verbal, verbal_exact),
+    "verbal-ab": (((1, 6), (1, 2), (1, 6), (1, 2)), read_verbal_ab, verbal_ab_exact),
+}
+"""The dice randomizers: the dice rolled, the value read from their faces, its exact
+distribution."""
+
+
 def randomizer_odds(name: str, deck: Deck | None = None) -> Distribution[int]:
     """The exact distribution of the randomizer's value 1..12 (for cards, the next draw
     from ``deck`` as it stands, a full deck when none is given): what
     :func:`randomizer_procedure`'s ``exact`` gives, without building the procedure."""
     key = check_randomizer(name)
-    exact = _EXACT.get(key)
-    if exact is not None:
-        return exact()
+    dice = _DICE.get(key)
+    if dice is not None:
+        return dice[2]()
     deck = Deck() if deck is None else deck
     need = cards_needed(key)
     _enough_cards(deck, need)
@@ -177,33 +191,17 @@ def _enough_cards(deck: Deck, k: int) -> None:
         raise IllegalAction(f"the deck has {len(deck)} card(s) left, {k} needed: reshuffle it")
 
 
-_EXACT = {
-    "d12": d12_exact,
-    "3d12": median_d12_exact,
-    "verbal": verbal_exact,
-    "verbal-ab": verbal_ab_exact,
-}
-
-
 def randomizer_procedure(name: str, deck: Deck | None = None) -> Procedure[int, int]:
     """The randomizer as a procedure whose statistic and result are its value 1..12.
 
     Card randomizers need the table's ``deck`` as it currently stands.
     """
     key = check_randomizer(name)
-    if key == "d12":
-        return Procedure(((1, 12),), read_d12, d12_exact, _identity)
-    if key == "3d12":
-        return Procedure(((3, 12),), read_median, median_d12_exact, _identity)
-    if key == "verbal":
-        return Procedure(((1, 12), (1, 12)), read_verbal, verbal_exact, _identity)
-    if key == "verbal-ab":
-        return Procedure(
-            ((1, 6), (1, 2), (1, 6), (1, 2)), read_verbal_ab, verbal_ab_exact, _identity
-        )
-    if deck is None:
-        deck = Deck()
-    return _card_procedure(deck, cards_needed(key))
+    dice = _DICE.get(key)
+    if dice is not None:
+        groups, read, exact = dice
+        return Procedure(groups, read, exact, _identity)
+    return _card_procedure(Deck() if deck is None else deck, cards_needed(key))
 
 
 def _card_procedure(deck: Deck, k: int) -> Procedure[int, int]:
