@@ -85,6 +85,35 @@ def test_map_keeps_each_weight_with_its_outcome_whatever_the_rule_order(
         assert list(mapped.outcomes()) == sorted(counted)
 
 
+@given(
+    st.dictionaries(st.integers(-20, 20), st.integers(1, 9), min_size=1, max_size=12),
+    st.integers(-10, 60),
+    st.sampled_from([1, -1]),
+)
+def test_relabel_reads_each_outcome_through_the_table_in_order(
+    weights: dict[int, int], offset: int, sign: int
+) -> None:
+    """labels[offset + sign * x], counted outcome by outcome; an index off either end
+    of the table is refused before anything is built (no negative index wraps)."""
+    labels = [f"label {i}" for i in range(41)]
+    dist = Distribution(weights)
+    indices = [offset + sign * x for x in weights]
+    if min(indices) < 0 or max(indices) >= len(labels):
+        with pytest.raises(IndexError, match="outside 41 labels"):
+            dist.relabel(offset, sign, labels)
+        return
+    relabelled = dist.relabel(offset, sign, labels)
+    by_index = sorted((offset + sign * x, w) for x, w in weights.items())
+    assert relabelled.weights() == {labels[i]: w for i, w in by_index}
+    assert list(relabelled.outcomes()) == [labels[i] for i, _ in by_index]
+    assert relabelled.total == dist.total
+
+
+def test_relabel_refuses_a_sign_other_than_one_or_minus_one() -> None:
+    with pytest.raises(DiceError, match="sign is \\+1 or -1, not 2"):
+        Distribution.die(6).relabel(0, 2, list(range(20)))
+
+
 def test_equality_is_by_probability_not_by_raw_weight() -> None:
     assert Distribution({1: 2, 2: 2}) == Distribution({1: 1, 2: 1})
     assert hash(Distribution({1: 2, 2: 2})) == hash(Distribution({1: 1, 2: 1}))

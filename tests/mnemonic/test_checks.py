@@ -17,15 +17,18 @@ from referee.systems.base import Outcome
 from referee.systems.mnemonic import RULESET
 from referee.systems.mnemonic.actions import Check
 from referee.systems.mnemonic.checks import (
+    RESULT_SPAN,
     CheckResult,
     chances_value,
     check_odds,
     check_procedure,
+    check_rule,
     odds_data,
     success_check,
 )
 from referee.systems.mnemonic.deck import CardError, Deck
 from referee.systems.mnemonic.options import Options
+from referee.systems.mnemonic.randomizers import randomizer_odds
 from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import RANDOMIZERS
 
@@ -293,6 +296,36 @@ def test_check_formula_plus_reads_faces_the_other_way_with_the_same_odds(
     assert check_odds(7, 2, options=plus, randomizer=randomizer) == check_odds(
         7, 2, randomizer=randomizer
     )
+
+
+@pytest.mark.parametrize("formula", ["minus", "plus"])
+@pytest.mark.parametrize("randomizer", ["d12", "3d12", "verbal", "verbal-ab", "cards"])
+@pytest.mark.parametrize(("aptitude", "chances"), [(0, -60), (7, 3), (12, 60), (0, 0)])
+def test_the_rule_over_a_whole_distribution_is_the_rule_on_each_value(
+    formula: str, randomizer: str, aptitude: int, chances: int
+) -> None:
+    """CheckRule.over (the odds) gives what calling the rule value by value gives
+    (the roll), down to the result type, at the extremes of valid input."""
+    rule = check_rule(aptitude, chances, formula)
+    values = randomizer_odds(randomizer)
+    over = rule.over(values)
+    counted: dict[int, int] = {}
+    for value, weight in values.items():
+        counted[rule(value)] = counted.get(rule(value), 0) + weight
+    assert over.weights() == dict(sorted(counted.items()))
+    assert all(type(r) is CheckResult for r in over.outcomes())
+    assert (
+        check_odds(aptitude, chances, randomizer=randomizer, options=Options(check_formula=formula))
+        == over
+    )
+
+
+def test_the_rule_over_results_beyond_the_table_still_counts_them() -> None:
+    """A rule built past the valid inputs' span falls back to calling it per value."""
+    rule = check_rule(RESULT_SPAN + 5, 0)
+    over = rule.over(randomizer_odds("d12"))
+    assert over.outcomes() == tuple(CheckResult(RESULT_SPAN + 5 - v) for v in range(12, 0, -1))
+    assert all(type(r) is CheckResult for r in over.outcomes())
 
 
 def test_check_formula_plus_on_a_rolled_face() -> None:

@@ -33,7 +33,7 @@ code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, repeat
 from math import comb, gcd
 from math import pow as float_pow
@@ -350,6 +350,33 @@ class Distribution(Generic[T]):
         return Distribution._raw(
             {o + k: w for o, w in self._weights.items()}, self._total, ordered=True
         )
+
+    def relabel(
+        self: Distribution[int], offset: int, sign: int, labels: Sequence[U]
+    ) -> Distribution[U]:
+        """The distribution of ``labels[offset + sign * X]``, ``sign`` +1 or -1.
+
+        A one-to-one relabelling of integer outcomes through a table (a game's
+        interned results, say), so no outcomes merge and their order is kept
+        (reversed for -1). One dict built in a comprehension: no Python call per
+        outcome. :class:`IndexError` names the first index outside ``labels``
+        before anything is built (no negative index wraps around).
+        """
+        weights = self._weights
+        first, last = next(iter(weights)), next(reversed(weights))
+        if sign == -1:
+            low, high = offset - last, offset - first
+        elif sign == 1:
+            low, high = offset + first, offset + last
+        else:
+            raise _dice_error(f"a relabelling's sign is +1 or -1, not {sign!r}")
+        if low < 0 or high >= len(labels):
+            raise IndexError(f"table indices {low}..{high} fall outside {len(labels)} labels")
+        if sign == -1:
+            out = {labels[offset - x]: w for x, w in reversed(weights.items())}
+        else:
+            out = {labels[offset + x]: w for x, w in weights.items()}
+        return Distribution._raw(out, self._total, ordered=True)
 
     def clamp(
         self: Distribution[int], low: int | None = None, high: int | None = None

@@ -5,10 +5,11 @@ add the Chances modifier. A total of 0 or more succeeds with total + 1
 Successes; a negative total fails with -total Failures. The optional degree
 label reads the count on the Chances ladder (RULINGS.md).
 
-One rule function serves both evaluations: a :class:`PreparedCheck` rolls the
+One rule serves both evaluations: a :class:`PreparedCheck` rolls the
 randomizer's procedure and reads its value through :func:`check_rule`, both
-when it resolves a roll and when it maps the randomizer's exact distribution,
-so a check's odds cannot disagree with its roll. Every check of the package
+when it resolves a roll and when it maps the randomizer's exact distribution
+(:meth:`CheckRule.over` applies the same map to every value at once), so a
+check's odds cannot disagree with its roll. Every check of the package
 (plain, attack, opposed, Agile order, injury) is built from it.
 """
 
@@ -35,7 +36,7 @@ from referee.systems.base import (
     Trace,
     jsonable,
 )
-from referee.systems.mnemonic.aptitude import Aptitude, check_aptitude
+from referee.systems.mnemonic.aptitude import APTITUDE_MAX, Aptitude, check_aptitude
 from referee.systems.mnemonic.deck import Deck, card_name
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import (
@@ -153,24 +154,51 @@ def chances_text(value: int) -> str:
     return f"{value:+d}"
 
 
-def check_rule(aptitude: int, chances: int, formula: str = "minus") -> Callable[[int], CheckResult]:
-    """The Success Check as a function of the randomizer value: the check result
-    (Aptitude - value, or with ``formula="plus"`` Aptitude + value - 13) plus Chances."""
+RESULT_SPAN = APTITUDE_MAX + CHANCES_LIMIT + 13
+"""Every check result that valid inputs can give lies within +-RESULT_SPAN."""
+
+RESULTS = tuple(CheckResult(total) for total in range(-RESULT_SPAN, RESULT_SPAN + 1))
+"""Those results made once (immutable ints), so exact odds label outcomes from a table."""
+
+
+class CheckRule:
+    """The Success Check as a function of the randomizer value: ``offset + sign * value``.
+
+    Aptitude - value + Chances (``sign`` -1), or with the ``"plus"`` formula
+    Aptitude + value - 13 + Chances (``sign`` +1). Calling it reads one value
+    (a roll); :meth:`over` applies the same map to a whole distribution (the odds).
+    A plain slotted class: made per check, it costs less than a frozen record.
+    """
+
+    __slots__ = ("offset", "sign")
+
+    def __init__(self, offset: int, sign: int) -> None:
+        self.offset = offset
+        self.sign = sign
+
+    def __repr__(self) -> str:
+        return f"CheckRule(offset={self.offset}, sign={self.sign})"
+
+    def __call__(self, value: int) -> CheckResult:
+        return CheckResult(self.offset + self.sign * value)
+
+    def over(self, values: Distribution[int]) -> Distribution[CheckResult]:
+        """The rule over every randomizer value at once: one-to-one, so nothing merges;
+        results come from :data:`RESULTS` (any other range falls back to calling it)."""
+        try:
+            return values.relabel(self.offset + RESULT_SPAN, self.sign, RESULTS)
+        except IndexError:
+            return values.map(self)
+
+
+def check_rule(aptitude: int, chances: int, formula: str = "minus") -> CheckRule:
+    """The Success Check's rule: the check result (Aptitude - value, or with
+    ``formula="plus"`` Aptitude + value - 13) plus Chances."""
     if formula == "minus":
-        base = aptitude + chances
-
-        def rule(value: int) -> CheckResult:
-            return CheckResult(base - value)
-
-        return rule
+        return CheckRule(aptitude + chances, -1)
     if formula != "plus":
         raise RulesError(f"unknown check formula {formula!r}; known: minus, plus")
-    low = aptitude + chances - 13
-
-    def plus(value: int) -> CheckResult:
-        return CheckResult(low + value)
-
-    return plus
+    return CheckRule(aptitude + chances - 13, 1)
 
 
 def value_modifiers(value: int, source: str, formula: str) -> tuple[Modifier, ...]:
@@ -202,7 +230,7 @@ def deck_for(
         full = Deck()
         return full, len(deck) < len(full)
     need = cards_needed(randomizer) * checks
-    if len(deck) >= need:
+    if len(deck.cards) >= need:
         return deck, False
     if options.reshuffle_when_short:
         return Deck(), True
@@ -423,8 +451,8 @@ def check_odds(
     options = options or DEFAULT_OPTIONS
     name = check_randomizer(randomizer or options.randomizer)
     deck, _ = deck_for(name, deck, options)
-    apt, chance = check_aptitude(aptitude), chances_value(chances)
-    return randomizer_odds(name, deck).map(check_rule(apt, chance, options.check_formula))
+    rule = check_rule(check_aptitude(aptitude), chances_value(chances), options.check_formula)
+    return rule.over(randomizer_odds(name, deck))
 
 
 def odds_data(dist: Distribution[Any]) -> dict[str, Any]:

@@ -87,10 +87,11 @@ class Deck:
 
     def next_card(self) -> Distribution[int]:
         """The exact distribution of the next card's value."""
-        if not self.cards:
+        n = len(self.cards)
+        if not n:
             raise IllegalAction("the deck is empty: reshuffle it")
         # the counts of a sorted tuple: positive ints, values ascending
-        return Distribution.trusted(self.counts(), len(self.cards), ordered=True)
+        return Distribution.trusted(dict(self.__dict__["counted"]), n, ordered=True)
 
     def median_of_three(self) -> Distribution[int]:
         """The exact distribution of the middle value of the next three cards.

@@ -49,9 +49,12 @@ def uses_cards(name: str) -> bool:
     return name in ("cards", "3cards")
 
 
+_CARDS_NEEDED = {"cards": 1, "3cards": 3}
+
+
 def cards_needed(name: str) -> int:
     """How many cards one check draws (0 for dice and verbal methods)."""
-    return {"cards": 1, "3cards": 3}.get(name, 0)
+    return _CARDS_NEEDED.get(name, 0)
 
 
 # -- readings of the faces (the rule's statistic) ---------------------------
@@ -176,18 +179,20 @@ def randomizer_odds(name: str, deck: Deck | None = None) -> Distribution[int]:
     """The exact distribution of the randomizer's value 1..12 (for cards, the next draw
     from ``deck`` as it stands, a full deck when none is given): what
     :func:`randomizer_procedure`'s ``exact`` gives, without building the procedure."""
-    key = check_randomizer(name)
-    dice = _DICE.get(key)
+    dice = _DICE.get(name)  # a name as the options spell it, without normalizing it
+    if dice is None:
+        key = check_randomizer(name)
+        dice = _DICE.get(key)
     if dice is not None:
         return dice[2]()
     deck = Deck() if deck is None else deck
-    need = cards_needed(key)
+    need = _CARDS_NEEDED[key]
     _enough_cards(deck, need)
     return deck.next_card() if need == 1 else deck.median_of_three()
 
 
 def _enough_cards(deck: Deck, k: int) -> None:
-    if len(deck) < k:
+    if len(deck.cards) < k:
         raise IllegalAction(f"the deck has {len(deck)} card(s) left, {k} needed: reshuffle it")
 
 
