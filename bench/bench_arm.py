@@ -3,7 +3,7 @@
 Two ways of ours, both computed (nothing is tabled): the dice engine from the
 check's text (``d6-d6+2``, and ``d6-d6+d6>=2+2`` pushed: the push die adds 1
 unless it shows a 1), parse included, as the peers compute theirs; and the ARM
-package's own ``task_odds`` / ``damage_odds``, whose d6 - d6 comes from the
+package's own ``task_odds`` / ``damage_levels_odds``, whose d6 - d6 comes from the
 dice core. All agree exactly with the peers before anything is timed.
 """
 
@@ -19,7 +19,7 @@ from harness import Case, exact_view
 from referee.dice.evaluate import odds
 from referee.dice.odds import Distribution
 from referee.systems.arm.checks import task_odds
-from referee.systems.arm.damage import Blow, damage_odds
+from referee.systems.arm.damage import Blow, damage_levels_odds
 from referee.systems.arm.options import Options
 from referee.systems.arm.tables import DAMAGE_TABLE
 
@@ -76,12 +76,13 @@ def package_check(push: bool) -> tuple[Any, Fraction]:
     return found.result, found.p_success
 
 
-def _levels(roll: int) -> tuple[int, int]:
+def _levels(roll: int) -> tuple[int, int, bool]:
+    """What the peers compute: (wound level, shock level, Destroyed at a wound margin of 16+)."""
     total = BLOW.attack + roll
     wm, sm = total - BLOW.toughness - BLOW.wound_armour, total - BLOW.toughness - BLOW.shock_armour
     wound = DAMAGE_TABLE[min(wm, 11)][0] if wm >= 0 else 0
     shock = DAMAGE_TABLE[min(sm, 11)][1] if sm >= 0 else 0
-    return wound, shock
+    return wound, shock, wm >= 16
 
 
 def _view(result: Any) -> Any:
@@ -137,7 +138,7 @@ def cases() -> list[Case]:
         ),
         Case(
             "damage levels: ARM package",
-            lambda: damage_odds(BLOW).map(lambda d: (d.wound, d.shock)),
+            lambda: damage_levels_odds(BLOW),
             damage_peers,
             view=_view,
             min_ratio=2,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
@@ -23,7 +24,7 @@ from referee.dice.odds import Distribution
 from referee.systems.arm import RULESET
 from referee.systems.arm import actions as a
 from referee.systems.arm.checks import push_when_needed_odds, task_odds
-from referee.systems.arm.damage import Blow, damage_odds
+from referee.systems.arm.damage import Blow, damage_levels_odds, damage_odds
 from referee.systems.arm.options import Options
 from referee.systems.arm.play import Levels
 from referee.systems.arm.rolls import Pushed
@@ -71,19 +72,27 @@ TABLE = {  # Damage: 'Result Wound Shock', copied row by row
 
 
 def blow(
-    attack: int, toughness: int, wound_armour: int, shock_armour: int, stun: bool, roll: int
+    attack: int,
+    toughness: int,
+    wound_armour: int,
+    shock_armour: int,
+    stun: bool,
+    roll: int,
+    shift: int = 1,
+    destroyed_at: int = 16,
 ) -> tuple[int, int, bool]:
     """Damage: 'roll only once, but make two subtractions'; a result of 0 or more is
-    looked up; a stunning attack moves one from Wound to Shock; '16+ Destroyed'."""
+    looked up; a stunning attack moves one (``shift``) from Wound to Shock; '16+
+    Destroyed'."""
     total = attack + roll
     w, s = total - toughness - wound_armour, total - toughness - shock_armour
     wound = WOUNDS.index(TABLE[min(w, 11)][0]) if w >= 0 else 0
     shock = SHOCKS.index(TABLE[min(s, 11)][1]) if s >= 0 else 0
     if stun and w >= 0:
-        wound = max(0, wound - 1)
+        wound = max(0, wound - shift)
     if stun and s >= 0:
-        shock = min(5, shock + 1)
-    return wound, shock, w >= 16
+        shock = min(5, shock + shift)
+    return wound, shock, w >= destroyed_at
 
 
 def count(outcomes: list[Hashable]) -> Distribution[Hashable]:
@@ -180,6 +189,7 @@ def test_damage_odds(b: Blow) -> None:
 
     reader = plain(read)
     assert damage_odds(b).map(lambda d: (d.wound, d.shock, d.destroyed)) == reader
+    assert damage_levels_odds(b) == reader
     pushed = always(read)
     assert (
         damage_odds(b, PUSHING, push=True).map(
@@ -187,6 +197,41 @@ def test_damage_odds(b: Blow) -> None:
         )
         == pushed
     )
+    assert damage_levels_odds(b, PUSHING, push=True) == pushed.map(lambda x: x.result)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [Options(), Options(armour_counts=False), Options(stun_shift=2), Options(destroyed_at=8)],
+)
+@pytest.mark.parametrize("ignore", [None, "wound", "shock"])
+def test_damage_levels_odds_follow_the_table_options_and_ignored_sides(
+    opts: Options, ignore: str | None
+) -> None:
+    """The levels alone against the text's reading with the table's options (armour
+    not counted, a stun shift of 2, Destroyed at 8) and a side the blow ignores; the
+    full record agrees with them."""
+    for b in BLOWS:
+        b = replace(b, ignore=ignore)  # type: ignore[arg-type]
+
+        def read(roll: int, b: Blow = b) -> tuple[int, int, bool]:
+            wound, shock, destroyed = blow(
+                b.attack,
+                b.toughness,
+                b.wound_armour if opts.armour_counts else 0,
+                b.shock_armour if opts.armour_counts else 0,
+                b.stun,
+                roll,
+                opts.stun_shift,
+                opts.destroyed_at,
+            )
+            if b.ignore == "wound":
+                return 0, shock, False
+            return wound, 0 if b.ignore == "shock" else shock, destroyed
+
+        assert damage_levels_odds(b, opts) == plain(read)
+        full = damage_odds(b, opts).map(lambda d: (d.wound, d.shock, d.destroyed))
+        assert full == plain(read)
 
 
 # ---------------------------------------------------------------------------

@@ -66,6 +66,14 @@ def exact_pushed() -> Distribution[Roll]:
     return _d6_minus_d6().combine(exact_push_die(), lambda d, p: (d + p[0], p[1]))
 
 
+def roll_odds(push: bool) -> Distribution[int]:
+    """The value of a d6 - d6 roll alone (with the push die's bonus when pushed), for
+    rules that read nothing else of it."""
+    if push:
+        return _d6_minus_d6() + exact_push_die().map(lambda p: p[0])
+    return _d6_minus_d6()
+
+
 def read_push_die(faces: tuple[int, ...]) -> Roll:
     """The push die alone: (bonus, shock cost) = 1 -> (0, 0), 2-5 -> (1, 1), 6 -> (1, 0)."""
     return PUSH_BONUS[faces[0]]

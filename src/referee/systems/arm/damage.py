@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from referee.dice.odds import Distribution
-from referee.systems.arm.checks import MAX_VALUE, Roll, allowed, statistic
+from referee.systems.arm.checks import MAX_VALUE, Roll, allowed, roll_odds, statistic
 from referee.systems.arm.options import DEFAULT_OPTIONS, Options
 from referee.systems.arm.tables import (
     DAMAGE_TABLE,
@@ -90,39 +90,88 @@ def _label(destroyed: bool, wound: int, shock: int, middle: str, end: str) -> st
     return f"{WOUND_LEVELS[wound]}{middle}{SHOCK_LEVELS[shock]}{end}"
 
 
-def table_levels(margin: int) -> tuple[int, int]:
-    """The damage table: a margin of 0 or more -> (wound, shock); below 0 -> (0, 0)."""
-    if margin < 0:
-        return 0, 0
-    return DAMAGE_TABLE[min(margin, len(DAMAGE_TABLE) - 1)]
+Levels = tuple[int, int, bool]
+"""What a blow does to a condition: (wound level, shock level, Destroyed)."""
+
+
+def damage_columns(shift: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The damage table's wound and shock columns by margin 0, 1, ..., with a stunning
+    attack's ``shift`` applied: wound levels less ``shift`` (not below 0), shock levels
+    plus ``shift`` (capped at 5)."""
+    return (
+        tuple(max(0, wound - shift) for wound, _ in DAMAGE_TABLE),
+        tuple(min(LEVEL_CAP, shock + shift) for _, shock in DAMAGE_TABLE),
+    )
+
+
+COLUMNS = tuple(damage_columns(shift) for shift in range(LEVEL_CAP + 1))
+""":func:`damage_columns` for every shift 0..5, made once (a stun shift past the levels
+is read the same as 5)."""
+
+_NOTHING = (0,) * len(DAMAGE_TABLE)
+
+
+def guards(blow: Blow, options: Options) -> tuple[int, int]:
+    """What the blow total must beat on each side: Toughness plus the wound (shock)
+    armour, when the table counts armour (ARM 1.2, Damage: two subtractions)."""
+    armour = options.armour_counts
+    return (
+        blow.toughness + (blow.wound_armour if armour else 0),
+        blow.toughness + (blow.shock_armour if armour else 0),
+    )
+
+
+def levels_rule(blow: Blow, options: Options) -> Callable[[int], Levels]:
+    """The rule: the d6 - d6 (+ push) roll -> (wound level, shock level, Destroyed).
+
+    One roll, two subtractions (ARM 1.2, Damage): blow result + damage value
+    (+ strength) + roll minus each side's guard (:func:`guards`); a margin of 0
+    or more is read on the damage table (past its last row, the last row); a
+    stunning attack moves ``stun_shift`` levels from wound to shock; a side the
+    blow ignores does nothing, and a blow that does no wounds destroys nothing.
+    """
+    wound_guard, shock_guard = guards(blow, options)
+    wound_base, shock_base = blow.attack - wound_guard, blow.attack - shock_guard
+    wound_column, shock_column = COLUMNS[min(options.stun_shift, LEVEL_CAP) if blow.stun else 0]
+    wounds = blow.ignore != "wound"
+    if not wounds:
+        wound_column = _NOTHING
+    if blow.ignore == "shock":
+        shock_column = _NOTHING
+    destroyed_at = options.destroyed_at if wounds else None
+    top = len(DAMAGE_TABLE) - 1
+
+    def rule(roll: int) -> Levels:
+        wm, sm = wound_base + roll, shock_base + roll
+        return (
+            (wound_column[wm] if wm < top else wound_column[top]) if wm >= 0 else 0,
+            (shock_column[sm] if sm < top else shock_column[top]) if sm >= 0 else 0,
+            destroyed_at is not None and wm >= destroyed_at,
+        )
+
+    return rule
 
 
 def damage_rule(blow: Blow, options: Options) -> Callable[[Roll], Damage]:
-    """The rule: the (d6 - d6 [+ push], push cost) roll -> :class:`Damage`.
-
-    One roll, two subtractions (ARM 1.2, Damage); a side the blow ignores
-    does nothing, and a blow that does no wounds destroys nothing.
-    """
-    armour = options.armour_counts
-    wound_guard = blow.toughness + (blow.wound_armour if armour else 0)
-    shock_guard = blow.toughness + (blow.shock_armour if armour else 0)
-    shift = options.stun_shift if blow.stun else 0
-    toughness = blow.toughness
-    attack = blow.attack
-
-    wounds, shocks = blow.ignore != "wound", blow.ignore != "shock"
+    """The rule: the (d6 - d6 [+ push], push cost) roll -> :class:`Damage`: the
+    margins over :func:`guards` and the levels of :func:`levels_rule`."""
+    levels = levels_rule(blow, options)
+    wound_guard, shock_guard = guards(blow, options)
+    attack, toughness = blow.attack, blow.toughness
 
     def rule(stat: Roll) -> Damage:
         total = attack + stat[0]
-        wm, sm = total - wound_guard, total - shock_guard
-        wound = table_levels(wm)[0] if wounds else 0
-        shock = table_levels(sm)[1] if shocks else 0
-        if shift and wounds and wm >= 0:
-            wound = max(0, wound - shift)
-        if shift and shocks and sm >= 0:
-            shock = min(LEVEL_CAP, shock + shift)
-        destroyed = wounds and wm >= options.destroyed_at
-        return Damage(total, total - toughness, wm, sm, wound, shock, destroyed, stat[1])
+        wound, shock, destroyed = levels(stat[0])
+        return Damage(
+            total,
+            total - toughness,
+            total - wound_guard,
+            total - shock_guard,
+            wound,
+            shock,
+            destroyed,
+            stat[1],
+        )
 
     return rule
 
@@ -142,8 +191,20 @@ def damage_procedure(
 def damage_odds(
     blow: Blow, options: Options | None = None, push: bool = False
 ) -> Distribution[Damage]:
-    """Exact distribution of what a blow does (same rule as the roll)."""
+    """Exact distribution of what a blow does, every number of it (same rule as the roll)."""
     return damage_procedure(blow, options, push).odds()
+
+
+def damage_levels_odds(
+    blow: Blow, options: Options | None = None, push: bool = False
+) -> Distribution[Levels]:
+    """Exact distribution of the levels a blow deals: (wound, shock, Destroyed).
+
+    The designer's question ("how often does this axe put Alex down?"): the
+    same :func:`levels_rule` as the roll, mapped over the d6 - d6 (+ push)
+    roll's values, with no :class:`Damage` record built per outcome.
+    """
+    return roll_odds(push).map(levels_rule(blow, allowed(options, push)))
 
 
 # ---------------------------------------------------------------------------
