@@ -46,6 +46,26 @@ def test_procedure_rolls_and_computes_odds_with_one_rule() -> None:
     assert check.exact() == brute_force(check.groups, check.read)
 
 
+def test_a_bulk_rule_gives_the_odds_its_own_map_would_give() -> None:
+    """A rule with ``over`` (Mneme's Effect, Mnemonic's check) maps a whole distribution
+    at once; the procedure's odds use it, and they are what mapping it value by value
+    gives, for every Advantage step and a spread of modifiers and Difficulties."""
+    from referee.systems.mneme.checks import check_procedure
+    from referee.systems.mnemonic.checks import check_procedure as mnemonic_procedure
+
+    for steps in (-2, -1, 0, 1, 2):
+        for modifier, difficulty in ((3, 8), (-4, 0), (12, -7)):
+            procedure = check_procedure(modifier, difficulty, steps)
+            assert hasattr(procedure.rule, "over")
+            mapped = procedure.exact().map(procedure.rule)
+            assert procedure.odds().weights() == mapped.weights()
+            assert procedure.odds() == brute_force(procedure.groups, procedure.apply)
+    for formula in ("minus", "plus"):
+        proc = mnemonic_procedure(7, 3, "3d12", formula=formula)
+        assert proc.odds().weights() == proc.exact().map(proc.rule).weights()
+        assert proc.odds() == brute_force(proc.groups, proc.apply)
+
+
 def test_procedure_validates_hand_entered_faces_before_rolling() -> None:
     check = _two_d6_beats(8)
     with pytest.raises(DiceError, match=r"needs 2 faces .2d6.; 1 given"):

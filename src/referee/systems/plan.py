@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeAlias, TypeVar
+from typing import Generic, Protocol, TypeAlias, TypeVar, cast
 
 from referee.dice.evaluate import check_faces_for
 from referee.dice.odds import Distribution
@@ -92,8 +92,22 @@ class Procedure(Generic[S, R]):
         return faces, self.apply(faces)
 
     def odds(self) -> Distribution[R]:
-        """The exact distribution of the rule's result."""
+        """The exact distribution of the rule's result: the rule mapped over ``exact()``,
+        or, for a rule that is a :class:`BulkRule`, its own ``over`` (the same map
+        applied to the whole distribution at once)."""
+        over = getattr(self.rule, "over", None)
+        if over is not None:
+            return cast("BulkRule[S, R]", self.rule).over(self.exact())
         return self.exact().map(self.rule)
+
+
+class BulkRule(Protocol[S, R]):
+    """A rule that can also apply itself to a whole distribution (a shift, or a
+    one-to-one relabelling): ``over(d)`` must equal ``d.map(rule)``, only cheaper."""
+
+    def __call__(self, stat: S, /) -> R: ...
+
+    def over(self, stats: Distribution[S], /) -> Distribution[R]: ...
 
 
 def _identity(value: S) -> S:

@@ -8,7 +8,7 @@ Difficulty``. Rolling and exact odds apply that same rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 
 from referee.dice.odds import Distribution, keep_highest, keep_lowest, sum_of_dice
@@ -183,13 +183,32 @@ def _read(steps: int, faces: tuple[int, ...]) -> int:
     return sum(faces[i] for i in kept_indices(faces, steps))
 
 
-def _effect(modifier: int, difficulty: int, dice: int) -> int:
-    return dice + modifier - difficulty
+class EffectRule:
+    """The check's rule: Effect = dice + modifiers - Difficulty (ch. 2, Effect).
+
+    A shift of the dice: calling it reads one roll, :meth:`over` shifts a whole
+    distribution of dice at once (a procedure's odds use it).
+    """
+
+    __slots__ = ("offset",)
+
+    def __init__(self, modifier: int, difficulty: int) -> None:
+        self.offset = modifier - difficulty
+
+    def __repr__(self) -> str:
+        return f"EffectRule(offset={self.offset})"
+
+    def __call__(self, dice: int) -> int:
+        return dice + self.offset
+
+    def over(self, dice: Distribution[int]) -> Distribution[int]:
+        """Every Effect at once: the dice's distribution shifted."""
+        return dice.shift(self.offset)
 
 
-def effect_rule(modifier: int, difficulty: int) -> Callable[[int], int]:
+def effect_rule(modifier: int, difficulty: int) -> EffectRule:
     """The check's rule: Effect = dice + modifiers - Difficulty (ch. 2, Effect)."""
-    return partial(_effect, modifier, difficulty)
+    return EffectRule(modifier, difficulty)
 
 
 def check_procedure(modifier: int, difficulty: int, steps: int) -> Procedure[int, int]:
