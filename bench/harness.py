@@ -288,8 +288,32 @@ def measure(
                 else:
                     caches.clear()
                 slot.samples.append(_time(slot.func))
-        rows.append(_row(case, slots))
+        row = _row(case, slots)
+        if case.target_us is not None:
+            row["ours_back"] = _back_to_back(case.ours, caches)
+            row["met"] = row["met_ratio"] and row["ours_back"] * 1e6 <= case.target_us
+        rows.append(row)
     return rows
+
+
+BACK_TO_BACK = 31
+"""Calls of ours, one after another, for a microsecond ceiling."""
+
+
+def _back_to_back(func: Callable[[], Any], caches: Caches) -> float:
+    """The median of calls made one after another, every cache cleared before each.
+
+    How the earlier issues' microsecond ceilings (Mneme CE <= 20 us, Mnemonic <= 30 us)
+    were measured: the libraries' caches cleared, no other library's call in between.
+    Interleaved, a call of a few microseconds also pays for refetching its code into
+    the processor's caches after a peer's millisecond of work, which the ratio targets
+    count (both sides pay it) but a ceiling on our own time should not.
+    """
+    samples = []
+    for _ in range(BACK_TO_BACK):
+        caches.clear()
+        samples.append(_time(func))
+    return statistics.median(samples)
 
 
 def _wants_more(slot: Slot, budget_s: float, min_samples: int) -> bool:
@@ -324,9 +348,7 @@ def _row(case: Case, slots: list[Slot]) -> dict[str, Any]:
             fastest[slot.who] = min(fastest.get(slot.who, float("inf")), min(slot.samples))
     peer_fastest = [fastest[lib] for lib in case.peers if lib in fastest]
     ratio_min = min(peer_fastest) / fastest["ours"] if peer_fastest else None
-    met = (case.target_us is None or ours[0] * 1e6 <= case.target_us) and (
-        case.min_ratio is None or ratio is None or ratio >= case.min_ratio
-    )
+    met_ratio = case.min_ratio is None or ratio is None or ratio >= case.min_ratio
     return {
         "case": case,
         "ours": ours,
@@ -336,7 +358,8 @@ def _row(case: Case, slots: list[Slot]) -> dict[str, Any]:
         "ratio": ratio,
         "ratio_warm": ratio_warm,
         "ratio_min": ratio_min,
-        "met": met,
+        "met_ratio": met_ratio,
+        "met": met_ratio,
     }
 
 

@@ -45,7 +45,12 @@ second is taken once. Figures are medians of single calls in microseconds. Ours 
 an expression parsed beforehand. "speed-up" is the best peer's median over ours, cold
 against cold and warm against warm; the target is the cold one. "minima" divides each
 side's fastest cold call instead (the least disturbed by other work on the machine, which
-slows the shortest calls most). The coldness audit then re-times each case in fresh
+slows the shortest calls most). The microsecond ceilings of earlier issues (Mneme CE,
+Mnemonic) are judged as those issues measured them: "back to back", the median of 31 calls
+of ours made one after another with every cache cleared before each, no other library's
+call in between (interleaved, a call of a few microseconds also pays for refetching its
+code after a peer's millisecond of work: the ratio counts that, as both sides pay it).
+The coldness audit then re-times each case in fresh
 interpreters, after warming up on a different case: the first call, and the median of
 eight more with every cache cleared before each, so a cache the clearing missed would
 show as an in-process figure far below the fresh cleared repeats. Imports and command
@@ -79,9 +84,10 @@ def _targets(title: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             figure = f"{us(r['ours'][0])} µs"
             needed = ""
         if case.target_us is not None:
-            needed = f"{needed}, ≤ {case.target_us:g} µs" if needed else f"≤ {case.target_us:g} µs"
-            if case.min_ratio is None or not peers:
-                figure = f"{us(r['ours'][0])} µs"
+            ceiling = f"≤ {case.target_us:g} µs back to back"
+            needed = f"{needed}, {ceiling}" if needed else ceiling
+            back = f"{us(r['ours_back'])} µs back to back"
+            figure = back if case.min_ratio is None or not peers else f"{figure}; {back}"
         found.append(
             {"label": f"{title}: {case.name}", "figure": figure, "needed": needed, "met": r["met"]}
         )
