@@ -442,7 +442,7 @@ def _ordered(weights: dict[T, int]) -> dict[T, int]:
         return weights
     if ordered[0] == keys[-1] and ordered == keys[::-1]:  # a decreasing rule: reverse
         return dict(zip(ordered, reversed(weights.values()), strict=True))
-    return dict(zip(ordered, map(weights.__getitem__, ordered), strict=True))
+    return {outcome: weights[outcome] for outcome in ordered}
 
 
 def _check_pairs(a: int, b: int) -> None:
