@@ -18,6 +18,7 @@ from referee.dice.notation import (
     BinOp,
     Const,
     Expr,
+    FrozenNodeError,
     Neg,
     Pool,
     canonical,
@@ -337,6 +338,16 @@ def test_nodes_are_immutable_values() -> None:
             assert (count, sides) == (3, 6)
         case _:
             raise AssertionError("nodes support pattern matching")
+    # a node is a tuple of its fields inside, but never a plain tuple's equal, nor ordered
+    plain = (2, 6, "sum", 0, 0)
+    assert Pool(2, 6) != plain and plain != Pool(2, 6)
+    assert not Pool(2, 6) == plain  # noqa: SIM201 - the == path itself
+    assert Const(3) != Pool(3, 1) and Neg(Const(1)) != (Const(1),)
+    assert len({Const(1), Const(1), Neg(Const(1))}) == 2
+    with pytest.raises(TypeError):
+        _ = Pool(2, 6) < Pool(3, 6)  # type: ignore[operator]
+    with pytest.raises(FrozenNodeError):
+        Pool(2, 6).count = 3  # type: ignore[misc]
 
 
 def test_importing_the_dice_package_for_odds_loads_no_rolling_machinery() -> None:

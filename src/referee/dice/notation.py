@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -61,31 +62,44 @@ class FrozenNodeError(AttributeError):
     """An attempt to change a node of an expression tree (they are immutable)."""
 
 
-class _Node:
-    """Immutable value objects with slots: equal and hashed by their fields.
+class _Node(tuple[object, ...]):
+    """Immutable value objects: equal and hashed by their fields, in order.
 
-    Written by hand rather than with :mod:`dataclasses` (which imports
-    :mod:`inspect`): ``import referee.dice`` and a first answer then cost a
-    fraction of the time. Equality, hashing, ``repr`` and refusing assignment
-    behave as a frozen dataclass does.
+    A node is a tuple of its fields (read by name through C-level getters), so
+    making one is a single tuple allocation: parsing a typical expression costs
+    a few microseconds. Written by hand rather than with :mod:`dataclasses`
+    (which imports :mod:`inspect`): ``import referee.dice`` and a first answer
+    then cost a fraction of the time. Equality (same class, same fields),
+    hashing, ``repr``, pickling and refusing assignment behave as a frozen
+    dataclass does; a node is never equal to a plain tuple.
     """
 
     __slots__ = ()
     _fields: tuple[str, ...] = ()
 
     def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, f) for f in self._fields)
+        return tuple(self)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() == other._key()
+            return False if isinstance(other, tuple) else NotImplemented
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return True if isinstance(other, tuple) else NotImplemented
+        return tuple.__ne__(self, other)
+
+    def _unordered(self, other: object) -> bool:
+        return NotImplemented  # type: ignore[no-any-return]
+
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered  # nodes have no order (as before)
 
     def __hash__(self) -> int:
-        return hash((self.__class__.__name__, *self._key()))
+        return hash((self.__class__.__name__, *self))
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        shown = ", ".join(f"{f}={v!r}" for f, v in zip(self._fields, self, strict=True))
         return f"{self.__class__.__name__}({shown})"
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -95,25 +109,33 @@ class _Node:
         raise FrozenNodeError(f"cannot delete field {name!r}")
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return self.__class__, self._key()
+        return self.__class__, tuple(self)
 
 
-_set = object.__setattr__
+_tuple_new = tuple.__new__
+
+
+def _getters(*names: str) -> tuple[property, ...]:
+    """Read-only properties reading a node's fields by position (C getters)."""
+    return tuple(property(itemgetter(i), doc=f"The node's {name}.") for i, name in enumerate(names))
 
 
 class Const(_Node):
     """An integer constant (non-negative; negation is :class:`Neg`)."""
 
-    __slots__ = ("value",)
+    __slots__ = ()
     _fields = ("value",)
     __match_args__ = ("value",)
     precedence = 4
-    value: int
+    if TYPE_CHECKING:
+        value: int
+    else:
+        (value,) = _getters(*_fields)
 
-    def __init__(self, value: int) -> None:
+    def __new__(cls, value: int) -> Const:
         if value < 0:
             raise ValueError("Const holds a non-negative value; use Neg for a minus sign")
-        _set(self, "value", value)
+        return _tuple_new(cls, (value,))
 
     def __str__(self) -> str:
         return str(self.value)
@@ -132,32 +154,32 @@ class Pool(_Node):
     face compares true against ``target``).
     """
 
-    __slots__ = ("count", "keep", "select", "sides", "target")
+    __slots__ = ()
     _fields = ("count", "sides", "select", "keep", "target")
     __match_args__ = ("count", "sides", "select", "keep", "target")
     precedence = 4
-    count: int
-    sides: int
-    select: str
-    keep: int
-    target: int
+    if TYPE_CHECKING:
+        count: int  # type: ignore[assignment]  # the field shadows tuple.count
+        sides: int
+        select: str
+        keep: int
+        target: int
+    else:
+        count, sides, select, keep, target = _getters(*_fields)
 
-    def __init__(
-        self, count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0
-    ) -> None:
-        _set(self, "count", count)
-        _set(self, "sides", sides)
-        _set(self, "select", select)
-        _set(self, "keep", keep)
-        _set(self, "target", target)
+    def __new__(
+        cls, count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0
+    ) -> Pool:
+        node = _tuple_new(cls, (count, sides, select, keep, target))
         if count < 1 or sides < 1:
-            raise ValueError(f"a pool needs at least one die of at least one side: {self!r}")
+            raise ValueError(f"a pool needs at least one die of at least one side: {node!r}")
         if select in ("kh", "kl") and not 0 <= keep <= count:
             raise ValueError(f"cannot keep {keep} of {count} dice")
         if select == "med" and count % 2 == 0:
             raise ValueError(f"the median needs an odd number of dice, not {count}")
         if select not in ("sum", "kh", "kl", "med", *COMPARISONS):
             raise ValueError(f"unknown pool selection {select!r}")
+        return node
 
     def __str__(self) -> str:
         base = f"{'' if self.count == 1 else self.count}d{self.sides}"
@@ -190,14 +212,17 @@ class Pool(_Node):
 class Neg(_Node):
     """The negation of an expression."""
 
-    __slots__ = ("operand",)
+    __slots__ = ()
     _fields = ("operand",)
     __match_args__ = ("operand",)
     precedence = 3
-    operand: Expr
+    if TYPE_CHECKING:
+        operand: Expr
+    else:
+        (operand,) = _getters(*_fields)
 
-    def __init__(self, operand: Expr) -> None:
-        _set(self, "operand", operand)
+    def __new__(cls, operand: Expr) -> Neg:
+        return _tuple_new(cls, (operand,))
 
     def __str__(self) -> str:
         inner = str(self.operand)
@@ -213,19 +238,20 @@ class Neg(_Node):
 class BinOp(_Node):
     """``left op right`` with ``op`` one of ``+``, ``-``, ``*``."""
 
-    __slots__ = ("left", "op", "right")
+    __slots__ = ()
     _fields = ("op", "left", "right")
     __match_args__ = ("op", "left", "right")
-    op: str
-    left: Expr
-    right: Expr
+    if TYPE_CHECKING:
+        op: str
+        left: Expr
+        right: Expr
+    else:
+        op, left, right = _getters(*_fields)
 
-    def __init__(self, op: str, left: Expr, right: Expr) -> None:
+    def __new__(cls, op: str, left: Expr, right: Expr) -> BinOp:
         if op not in ("+", "-", "*"):
             raise ValueError(f"unknown operator {op!r}")
-        _set(self, "op", op)
-        _set(self, "left", left)
-        _set(self, "right", right)
+        return _tuple_new(cls, (op, left, right))
 
     @property
     def precedence(self) -> int:
@@ -308,27 +334,20 @@ _NOTHING: frozenset[str] = frozenset()
 
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
-_new = object.__new__
-
 
 def _pool(count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0) -> Pool:
-    """A :class:`Pool` the parser has already checked (skips ``__post_init__``)."""
-    node: Pool = _new(Pool)
-    _set(node, "count", count)
-    _set(node, "sides", sides)
-    _set(node, "select", select)
-    _set(node, "keep", keep)
-    _set(node, "target", target)
-    return node
+    """A :class:`Pool` the parser has already checked (skips the constructor's checks)."""
+    return _tuple_new(Pool, (count, sides, select, keep, target))
+
+
+def _const(value: int) -> Const:
+    """A :class:`Const` the parser has already checked (a non-negative number)."""
+    return _tuple_new(Const, (value,))
 
 
 def _binop(op: str, left: Expr, right: Expr) -> BinOp:
-    """A :class:`BinOp` whose operator the parser read (skips ``__post_init__``)."""
-    node: BinOp = _new(BinOp)
-    _set(node, "op", op)
-    _set(node, "left", left)
-    _set(node, "right", right)
-    return node
+    """A :class:`BinOp` whose operator the parser read (skips the constructor's check)."""
+    return _tuple_new(BinOp, (op, left, right))
 
 
 PARSE_CACHE_SIZE = 1024
@@ -430,7 +449,7 @@ class _Parser:
         if tokens[i] != "d":
             if tokens[i + 1] != "d":
                 self.i = i + 1
-                return Const(self.number(i, "constant", 0, MAX_CONSTANT)), _AFTER_CONSTANT
+                return _const(self.number(i, "constant", 0, MAX_CONSTANT)), _AFTER_CONSTANT
             count_at = i
             count = self.number(i, "dice count", 1, MAX_DICE)
             i += 1
@@ -593,7 +612,7 @@ def _simple(lowered: str) -> Expr | None:
 def term_node(term: LinearTerm) -> Const | Pool:
     """The node of a term that :func:`linear_terms` read (its bounds already checked)."""
     _, select, count, sides, keep, target = term
-    return _pool(count, sides, select, keep, target) if select else Const(count)
+    return _pool(count, sides, select, keep, target) if select else _const(count)
 
 
 def _position(lowered: str, index: int) -> int:
