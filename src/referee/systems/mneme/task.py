@@ -6,8 +6,7 @@ on the Difficulty, combined difficulties and Advantage, ready as one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.dice.evaluate import DieRoll
 from referee.errors import RulesError
@@ -30,14 +29,15 @@ if TYPE_CHECKING:
     from referee.systems.mneme.actions import CheckInputs
 
 
-@dataclass(frozen=True)
-class Built:
+class Built(NamedTuple):
     """A check ready to roll: its procedure and how its numbers were derived.
 
     ``applied`` are the roll's modifiers; ``dropped`` those that did not stack;
     ``conditions`` the presets that changed the Difficulty; ``skill`` the skill rolled
     and ``skill_level`` its level on the sheet (0 unskilled or without a sheet: the
-    last defence against a Fail Effect, ch. 2, Skill Checks).
+    last defence against a Fail Effect, ch. 2, Skill Checks). An immutable record
+    made for every check (a named tuple: a frozen dataclass of nine fields cost a
+    sixth of a check's odds).
     """
 
     procedure: Procedure[int, int]
