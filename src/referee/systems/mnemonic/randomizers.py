@@ -181,12 +181,12 @@ def randomizer_odds(name: str, deck: Deck | None = None) -> Distribution[int]:
     :func:`randomizer_procedure`'s ``exact`` gives, without building the procedure."""
     dice = _DICE.get(name)  # a name as the options spell it, without normalizing it
     if dice is None:
-        key = check_randomizer(name)
-        dice = _DICE.get(key)
+        name = check_randomizer(name)
+        dice = _DICE.get(name)
     if dice is not None:
         return dice[2]()
     deck = Deck() if deck is None else deck
-    need = _CARDS_NEEDED[key]
+    need = _CARDS_NEEDED[name]
     _enough_cards(deck, need)
     return deck.next_card() if need == 1 else deck.median_of_three()
 
