@@ -68,7 +68,7 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
     unknown = _unknown_keys(cls, data, (), rule) if is_dataclass(cls) else []
     adapter = _adapter(cls)
     try:
-        record: T = adapter.validate_python(data)
+        record: T = adapter.validate_json(_as_json(data, rule), strict=True)
     except ValidationError as e:
         problems = [
             Problem(rule, _loc(err["loc"]), err["msg"], err.get("input"))
@@ -83,6 +83,21 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
     if out_of_bounds:
         raise InvalidSheet(out_of_bounds)
     return record
+
+
+def _as_json(data: Any, rule: str) -> str:
+    """``data`` as JSON text, for pydantic's strict JSON mode: a number is a number and
+    text is text (``"7"`` is not 7, ``true`` is not 1), while JSON's lists and objects
+    still read as tuples and records. A value JSON cannot hold (``NaN``, infinity, an
+    object of no JSON type) is refused, named."""
+    try:
+        return json.dumps(data, allow_nan=False, ensure_ascii=False)
+    except ValueError:
+        raise InvalidSheet(
+            [Problem(rule, "(root)", "numbers must be finite (no NaN or infinity)")]
+        ) from None
+    except TypeError as e:
+        raise InvalidSheet([Problem(rule, "(root)", f"not JSON data: {e}")]) from None
 
 
 def _nested(hint: Any, value: Any, path: tuple[Any, ...]) -> list[tuple[Any, tuple[Any, ...], Any]]:

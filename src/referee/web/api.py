@@ -26,11 +26,12 @@ from referee.table.service import Done, TableService, redact, table_data
 from referee.table.state import TableState, Viewer
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, presented, set_session, table_cookies
+from referee.web.strict import StrictRoute
 from referee.web.views import odds_view
 
 log = logging.getLogger("referee.web")
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=StrictRoute)
 
 T = TypeVar("T")
 
@@ -47,9 +48,10 @@ JSONObjectIn = dict[str, Any]
 
 
 class Strict(BaseModel):
-    """Request bodies refuse unknown keys."""
+    """Request bodies refuse unknown keys and take every value as its own type: ``"7"``
+    is no number and ``true`` no 1 (a wrong type is refused, the field named)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ---------------------------------------------------------------------------

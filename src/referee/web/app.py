@@ -152,7 +152,11 @@ def _install_errors(app: FastAPI) -> None:
         problems = []
         for err in exc.errors():
             loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-            problems.append({"field": loc or "(body)", "message": str(err.get("msg", ""))})
+            message = str(err.get("msg", ""))
+            if err.get("type") == "json_invalid":  # where in the text, and what
+                loc = f"(body, character {loc})"
+                message = f"{message}: {err.get('ctx', {}).get('error', '')}"
+            problems.append({"field": loc or "(body)", "message": message})
         text = "; ".join(f"{p['field']}: {p['message']}" for p in problems) or "invalid request"
         return error_response(request, 422, text, problems=problems)
 

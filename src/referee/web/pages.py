@@ -31,6 +31,7 @@ from referee.web.api import (
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, clear_session, presented, set_session, table_cookies
 from referee.web.live import Connection
+from referee.web.strict import StrictRoute
 from referee.web.views import (
     Seat,
     action_forms,
@@ -41,7 +42,7 @@ from referee.web.views import (
     table_rows,
 )
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=StrictRoute)
 
 RECENT: Final = 200
 """The table page shows this many newest events; older ones load on request."""
