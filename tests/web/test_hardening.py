@@ -3,13 +3,15 @@ anyone who can reach the server, probing the web table on a real uvicorn server.
 
 from __future__ import annotations
 
+import json
+import time
 from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 if TYPE_CHECKING:
-    from tests.web.conftest import Site, Table
+    from tests.web.conftest import Connect, Site, Table
 
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
 
@@ -81,3 +83,119 @@ def test_wrong_types_are_refused_naming_the_field(site: Site, table: Table) -> N
             f"/api/tables/{tid}/odds", json={"action": "check", "fields": {"aptitude": 7}}
         )
         assert ok.status_code == 200, ok.text
+
+
+# -- finding 7: frames the server does not read ---------------------------------------------
+
+
+def _live(ws: Any) -> None:
+    while json.loads(ws.recv(timeout=10)).get("type") != "live":
+        pass
+
+
+def test_a_binary_frame_closes_the_socket_with_a_code_not_a_crash(
+    site: Site, table: Table, ws_connect: Connect, caplog: pytest.LogCaptureFixture
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    ws = ws_connect(f"{site.ws_base}/ws/tables/{table.id}", additional_headers=table.auth("Ann"))
+    _live(ws)
+    ws.ws.send(b"\x00\x01binary")
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(5):
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code in (1003, 1008)
+    assert "Traceback" not in caplog.text and "KeyError" not in caplog.text
+    # the server still serves that table's sockets
+    again = ws_connect(f"{site.ws_base}/ws/tables/{table.id}", additional_headers=table.auth("Ann"))
+    _live(again)
+    again.close()
+
+
+# -- finding 8: a cookie handshake needs this site's Origin ----------------------------------
+
+
+def test_a_cookie_handshake_without_an_origin_is_refused(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    url = f"{site.ws_base}/ws/tables/{table.id}"
+    cookie = {"cookie": f"referee_{table.id}={table.tokens['Ann']}"}
+    with pytest.raises((ConnectionClosed, InvalidStatus)):
+        ws = ws_connect(url, additional_headers=cookie)  # websockets sends no Origin
+        ws.recv(timeout=5)
+    same = ws_connect(url, additional_headers=cookie, origin=site.base)  # type: ignore[arg-type]
+    _live(same)  # a page of this site is let in
+    same.close()
+    bearer = ws_connect(url, additional_headers=table.auth("Ann"))  # a program: no Origin needed
+    _live(bearer)
+    bearer.close()
+
+
+# -- finding 1: a revoked link stops streaming ------------------------------------------------
+
+
+def _closed_within(ws: Any, seconds: float) -> tuple[int | None, list[str], float]:
+    """Read until the socket closes; (close code, texts seen, seconds it took)."""
+    from websockets.exceptions import ConnectionClosed
+
+    start = time.monotonic()
+    seen: list[str] = []
+    try:
+        while time.monotonic() - start < seconds:
+            seen.append(ws.recv(timeout=seconds))
+    except ConnectionClosed as e:
+        return (e.rcvd.code if e.rcvd else None), seen, time.monotonic() - start
+    except TimeoutError:
+        pass
+    return None, seen, time.monotonic() - start
+
+
+def test_revoking_a_link_closes_its_sockets_within_a_second(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
+    ron = table.auth("Ron")
+    with site.client() as http:
+        made = http.post(
+            f"/api/tables/{table.id}/invites", json={"name": "Ben"}, headers=ron
+        ).json()
+        ws = ws_connect(
+            f"{site.ws_base}/ws/tables/{table.id}?after=999999",
+            additional_headers={"authorization": f"Bearer {made['token']}"},
+        )
+        _live(ws)
+        gone = http.delete(f"/api/tables/{table.id}/invites/{made['id']}", headers=ron)
+        assert gone.status_code == 200, gone.text
+        for i in range(3):  # private notes to Ben after the revocation never reach the socket
+            note = {"text": f"secret {i}", "visibility": "private", "to": "Ben"}
+            assert (
+                http.post(f"/api/tables/{table.id}/notes", json=note, headers=ron).status_code
+                == 201
+            )
+        code, seen, took = _closed_within(ws, 5)
+        assert code == 1008 and took < 1.5, (code, took)
+        assert not any("secret" in t for t in seen), seen
+
+
+def test_a_revocation_by_another_process_closes_the_sockets_here(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
+    """Another server process on the same database revokes the link (here: the tokens
+    table written directly, as that process would): this process's sweep closes it."""
+    from referee.table.tokens import Tokens
+
+    ron = table.auth("Ron")
+    with site.client() as http:
+        made = http.post(
+            f"/api/tables/{table.id}/invites", json={"name": "Ben"}, headers=ron
+        ).json()
+    ws = ws_connect(
+        f"{site.ws_base}/ws/tables/{table.id}",
+        additional_headers={"authorization": f"Bearer {made['token']}"},
+    )
+    _live(ws)
+    other = Tokens(site.service.store)  # a second Tokens: nothing shared with the app's
+    assert other.revoke(table.id, made["id"])
+    code, _seen, took = _closed_within(ws, 5)
+    assert code == 1008 and took < 1.5, (code, took)

@@ -139,6 +139,23 @@ class Tokens:
             )
             return [_grant(r) for r in rows]
 
+    def revoked_among(self, ids: set[str]) -> set[str]:
+        """The ids among ``ids`` whose tokens are revoked (or gone): one read, so a process
+        can close the sockets another process's revocation ended."""
+        if not ids:
+            return set()
+        wanted = sorted(ids)
+        live: set[str] = set()
+        with self.store.reader.begin() as conn:
+            for i in range(0, len(wanted), 500):
+                rows = conn.execute(
+                    select(tokens_t.c.id).where(
+                        tokens_t.c.id.in_(wanted[i : i + 500]), tokens_t.c.revoked.is_(None)
+                    )
+                )
+                live.update(str(r[0]) for r in rows)
+        return ids - live
+
     def revoke(self, table_id: str, token_id: str) -> bool:
         """Revoke one token of a table; False if the table has no such live token."""
         self.forget()

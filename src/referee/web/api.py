@@ -655,8 +655,10 @@ def revoke(
 ) -> dict[str, Any]:
     """Revoke an invite link: it opens nothing from now on (browsers holding it included)."""
     referee_only(caller, "revoke invites")
-    if not web_of(request).tokens.revoke(caller.table_id, kid):
+    web = web_of(request)
+    if not web.tokens.revoke(caller.table_id, kid):
         raise WebError(404, f"no live invite {kid!r} at this table")
+    web.hub.close_grants_soon({kid})  # its open sockets close now (other processes: a sweep)
     return {"revoked": kid}
 
 

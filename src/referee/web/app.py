@@ -289,10 +289,11 @@ def create_app(
     lifetime.
     """
     renderer = Renderer()
-    hub = Hub(service, renderer.entry)
+    tokens = tokens or Tokens(service.store)
+    hub = Hub(service, renderer.entry, tokens.revoked_among)
     state = Web(
         service=service,
-        tokens=tokens or Tokens(service.store),
+        tokens=tokens,
         hub=hub,
         renderer=renderer,
         trusted_origins=frozenset(o.rstrip("/") for o in trusted_origins),
@@ -304,9 +305,11 @@ def create_app(
 
         hub.bind(asyncio.get_running_loop())
         stop = service.watch() if watch else None
+        sweeper = asyncio.create_task(hub.sweep())
         try:
             yield
         finally:
+            sweeper.cancel()
             if stop is not None:
                 stop()
 

@@ -8,7 +8,9 @@ where the request came from.
 * A state-changing request authenticated by the cookie must come from this
   site: its ``Origin`` (or, without one, ``Sec-Fetch-Site``) is checked
   against the ``Host`` it was sent to and the origins the server was told to
-  trust. A WebSocket handshake is checked the same way.
+  trust. A WebSocket handshake that presents the cookie must carry this site's
+  ``Origin`` (browsers always send one with a handshake); a program's handshake
+  with a bearer token may carry none, but a foreign one is refused.
 """
 
 from __future__ import annotations

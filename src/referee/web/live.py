@@ -71,6 +71,17 @@ goes with the others that came meanwhile, one frame per browser. A table under
 
 CLOSE_BEHIND: Final = 4008
 CLOSE_LEFT: Final = 4003
+CLOSE_POLICY: Final = 1008
+"""A link revoked (here or by another process): the browser shows why and stays closed."""
+CLOSE_UNREADABLE: Final = 1003
+"""A frame the server does not read (binary): closed, never a crash."""
+
+SWEEP: Final = 0.5
+"""Seconds between two checks of the open sockets' links against the database, so a
+link revoked by another server process closes its sockets within a second."""
+
+Revoked = Callable[[set[str]], set[str]]
+"""The ids among some token ids that are revoked (a database read)."""
 
 Render = Callable[[JSONObject], str]
 """A redacted event -> its log entry as HTML."""
@@ -88,11 +99,13 @@ class Connection:
     table_id: str
     viewer: Viewer
     last: int
+    grant_id: str = ""
     catching_up: bool = True
     buffer: list[Event] = field(default_factory=list)
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
     close_code: int | None = None
+    close_reason: str = ""
 
     def put(self, message: str) -> None:
         """Queue one message (or close the connection if it is too far behind)."""
@@ -103,20 +116,24 @@ class Connection:
             return
         self.queue.put_nowait(message)
 
-    def end(self, code: int | None = None) -> None:
+    def end(self, code: int | None = None, reason: str = "") -> None:
         """Stop sending after what is queued (and close with ``code``)."""
         if not self.closed:
             self.closed = True
             self.close_code = code
+            self.close_reason = reason
             self.queue.put_nowait(None)
 
 
 class Hub:
     """The live connections of one server process (see the module text)."""
 
-    def __init__(self, service: TableService, render: Render) -> None:
+    def __init__(
+        self, service: TableService, render: Render, revoked: Revoked | None = None
+    ) -> None:
         self.service = service
         self.render = render
+        self.revoked = revoked
         self.tables: dict[str, set[Connection]] = {}
         self._cancel: dict[str, Callable[[], None]] = {}
         self._ready: dict[str, asyncio.Event] = {}
@@ -135,6 +152,40 @@ class Hub:
     def connections(self) -> int:
         """How many browsers are connected."""
         return sum(len(c) for c in self.tables.values())
+
+    # -- revoked links -------------------------------------------------------
+
+    def close_grants(self, ids: set[str], reason: str = "your link was revoked") -> int:
+        """Close every socket opened with one of these links (on the loop); how many."""
+        closed = 0
+        for conns in list(self.tables.values()):
+            for conn in list(conns):
+                if conn.grant_id in ids and not conn.closed:
+                    conn.end(CLOSE_POLICY, reason)
+                    closed += 1
+        return closed
+
+    def close_grants_soon(self, ids: set[str]) -> None:
+        """:meth:`close_grants` from any thread (a request that revoked links)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.close_grants, ids)
+
+    async def sweep(self) -> None:
+        """Every :data:`SWEEP` seconds, close the sockets whose links were revoked (by any
+        process: the database says), for as long as the loop runs."""
+        while True:
+            await asyncio.sleep(SWEEP)
+            ids = {c.grant_id for conns in self.tables.values() for c in conns if c.grant_id}
+            if not ids or self.revoked is None:
+                continue
+            try:
+                gone = await run_in_threadpool(self.revoked, ids)
+            except Exception as e:  # the database away for a moment: try again next sweep
+                log.warning("could not check the open sockets' links: %s", e)
+                continue
+            if gone:
+                self.close_grants(gone)
 
     # -- messages ----------------------------------------------------------
 
@@ -318,7 +369,13 @@ class Hub:
             await self.attach(conn)
             await self.catch_up(conn)
             while not conn.closed:
-                text = await conn.ws.receive_text()
+                frame = await conn.ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if not isinstance(text, str):
+                    conn.end(CLOSE_UNREADABLE, "text frames only")
+                    break
                 if len(text) > MAX_CLIENT_MESSAGE:
                     await conn.ws.close(1009, "message too big")
                     break
@@ -360,7 +417,7 @@ class Hub:
                     text = f"[{','.join(inner)}]"
                 await ws.send_text(text)
             if conn.close_code is not None and ws.application_state == WebSocketState.CONNECTED:
-                await ws.close(conn.close_code)
+                await ws.close(conn.close_code, conn.close_reason)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:

@@ -258,7 +258,13 @@ async def socket(websocket: WebSocket, tid: str) -> None:
     from starlette.concurrency import run_in_threadpool
 
     web = web_of(websocket)
-    if not web.origin_ok(websocket) and websocket.headers.get("origin") is not None:
+    found = presented(websocket, tid)
+    origin = websocket.headers.get("origin")
+    if (origin is not None or (found and found[1] == "cookie")) and not (
+        origin is not None and web.origin_ok(websocket)
+    ):
+        # a browser always sends Origin with a handshake: the cookie is honoured only with
+        # this site's; a program with a bearer token may send none
         await websocket.close(1008, "origin refused")
         return
     try:
@@ -268,7 +274,6 @@ async def socket(websocket: WebSocket, tid: str) -> None:
     if not 0 <= after <= MAX_SEQ or len(tid) > 40:
         await websocket.close(1008, "bad request")
         return
-    found = presented(websocket, tid)
     if found is None:
         await websocket.close(1008, "this table needs its invite link")
         return
@@ -286,7 +291,7 @@ async def socket(websocket: WebSocket, tid: str) -> None:
         await websocket.close(1008, "no longer at this table")
         return
     await websocket.accept()
-    conn = Connection(websocket, tid, Viewer(grant.name, role), after)
+    conn = Connection(websocket, tid, Viewer(grant.name, role), after, grant.id)
     await web.hub.serve(conn)
     if websocket.application_state == WebSocketState.CONNECTED:
         with contextlib.suppress(Exception):  # the browser may be gone already
