@@ -199,3 +199,34 @@ def test_a_revocation_by_another_process_closes_the_sockets_here(
     assert other.revoke(table.id, made["id"])
     code, _seen, took = _closed_within(ws, 5)
     assert code == 1008 and took < 1.5, (code, took)
+
+
+# -- finding 9: whispers between players ------------------------------------------------------
+
+
+def test_a_player_whispers_to_another_player_in_the_page_as_in_the_api(
+    site: Site, table: Table
+) -> None:
+    """The ruling: a whisper reaches its addressee and the referees; players may whisper to
+    each other, and the page offers what the API takes."""
+    with site.client(table.tokens["Ann"]) as ann:
+        sent = ann.post(
+            f"/api/tables/{table.id}/notes",
+            json={"text": "meet me at the docks", "visibility": "private", "to": "Ben"},
+        )
+        assert sent.status_code == 201, sent.text
+        seq = sent.json()["seq"]
+    texts = {}
+    for who in ("Ben", "Ron", "Obi"):
+        with site.client(table.tokens[who]) as http:
+            log = http.get(f"/api/tables/{table.id}/log").json()
+        entry = next(e for e in log if e["seq"] == seq)
+        texts[who] = json.dumps(entry)
+    assert "docks" in texts["Ben"] and "docks" in texts["Ron"]
+    assert "docks" not in texts["Obi"]
+    with httpx.Client(
+        base_url=site.base, cookies={f"referee_{table.id}": table.tokens["Ann"]}
+    ) as b:
+        page = b.get(f"/t/{table.id}", headers={"accept": "text/html"}).text
+    assert 'id="note-to"' in page and '<option value="Ben">Ben</option>' in page
+    assert "a whisper to" in page
