@@ -27,12 +27,14 @@ from referee.table.service import TableService
 from referee.table.store import Store
 from referee.table.tokens import Tokens
 from referee.web import create_app
+from referee.web.limits import Limits
 
 
 class Uvicorn:
-    """A uvicorn server running an app in a thread of the test process."""
+    """A uvicorn server running an app in a thread of the test process (trusting
+    ``X-Forwarded-For`` from ``forwarded``, as ``referee serve`` does from 127.0.0.1)."""
 
-    def __init__(self, app: Any, port: int) -> None:
+    def __init__(self, app: Any, port: int, forwarded: str = "127.0.0.1") -> None:
         config = uvicorn.Config(
             app,
             host="127.0.0.1",
@@ -40,6 +42,7 @@ class Uvicorn:
             log_level="warning",
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,
+            forwarded_allow_ips=forwarded,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -77,11 +80,11 @@ class Site:
         return httpx.Client(base_url=self.base, headers=headers, timeout=30)
 
 
-def start_site(url: str) -> Site:
+def start_site(url: str, limits: Limits | None = None, forwarded: str = "127.0.0.1") -> Site:
     service = TableService(Store(url))
     tokens = Tokens(service.store)
-    app = create_app(service, tokens=tokens)
-    server = Uvicorn(app, throwaway.free_port())
+    app = create_app(service, tokens=tokens, limits=limits)
+    server = Uvicorn(app, throwaway.free_port(), forwarded)
     server.start()
     return Site(f"http://127.0.0.1:{server.port}", url, service, tokens, server)
 
@@ -145,8 +148,8 @@ def new_site() -> Iterator[Any]:
     """``new_site(url)``: another running server (stopped after the test)."""
     started: list[Site] = []
 
-    def start(url: str) -> Site:
-        running = start_site(url)
+    def start(url: str, limits: Limits | None = None, forwarded: str = "127.0.0.1") -> Site:
+        running = start_site(url, limits, forwarded)
         started.append(running)
         return running
 

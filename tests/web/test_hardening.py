@@ -230,3 +230,105 @@ def test_a_player_whispers_to_another_player_in_the_page_as_in_the_api(
         page = b.get(f"/t/{table.id}", headers={"accept": "text/html"}).text
     assert 'id="note-to"' in page and '<option value="Ben">Ben</option>' in page
     assert "a whisper to" in page
+
+
+# -- quotas and rate limits ------------------------------------------------------------------
+
+
+def _create(http: httpx.Client, name: str, **headers: str) -> httpx.Response:
+    body = {"game": "mnemonic", "name": name, "referee": "Ron"}
+    return http.post("/api/tables", json=body, headers=headers)
+
+
+def test_table_creation_is_limited_per_client_address(new_site: Any, tmp_path: Any) -> None:
+    from referee.web.limits import Limits
+
+    site = new_site(f"sqlite:///{tmp_path / 'q.db'}", Limits(tables_per_hour=3600, tables_burst=3))
+    with site.client() as http:
+        for i in range(3):
+            assert _create(http, f"T{i}").status_code == 201
+        refused = _create(http, "T3")
+        assert refused.status_code == 429, refused.text
+        assert int(refused.headers["retry-after"]) >= 1
+        assert "tables made from this address" in refused.json()["detail"]
+        # behind the trusted proxy (127.0.0.1 here), another client has its own quota
+        assert _create(http, "T4", **{"x-forwarded-for": "203.0.113.7"}).status_code == 201
+        assert _create(http, "T5", **{"x-forwarded-for": "203.0.113.7"}).status_code == 201
+        # importing makes a table too: the same quota
+        assert http.post("/api/import", json={"table": {}}).status_code == 429
+        time.sleep(1.1)  # the bucket fills at one table a second here
+        assert _create(http, "T6").status_code == 201
+
+
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(new_site: Any, tmp_path: Any) -> None:
+    from referee.web.limits import Limits
+
+    limits = Limits(tables_per_hour=1, tables_burst=2)
+    site = new_site(f"sqlite:///{tmp_path / 'u.db'}", limits, forwarded="192.0.2.1")
+    with site.client() as http:
+        assert _create(http, "A", **{"x-forwarded-for": "203.0.113.1"}).status_code == 201
+        assert _create(http, "B", **{"x-forwarded-for": "203.0.113.2"}).status_code == 201
+        # 127.0.0.1 is no trusted proxy here: the header is ignored, the peer counts
+        third = _create(http, "C", **{"x-forwarded-for": "203.0.113.3"})
+        assert third.status_code == 429, third.text
+
+
+def test_the_server_holds_at_most_its_cap_of_tables(new_site: Any, tmp_path: Any) -> None:
+    from referee.web.limits import Limits
+
+    site = new_site(f"sqlite:///{tmp_path / 'c.db'}", Limits(max_tables=2))
+    with site.client() as http:
+        assert _create(http, "A").status_code == 201
+        assert _create(http, "B").status_code == 201
+        full = _create(http, "C", **{"x-forwarded-for": "203.0.113.9"})
+        assert full.status_code == 429 and "limit of 2 tables" in full.json()["detail"]
+
+
+def test_requests_per_link_and_invites_per_table_are_limited(new_site: Any, tmp_path: Any) -> None:
+    from referee.web.limits import Limits
+
+    limits = Limits(requests_per_second=1, requests_burst=5, invites_per_table=2)
+    site = new_site(f"sqlite:///{tmp_path / 'r.db'}", limits)
+    with site.client() as http:
+        made = _create(http, "Q").json()
+    tid, ron = made["table"]["id"], {"authorization": f"Bearer {made['token']}"}
+    with site.client() as http:
+        answers = [http.get(f"/api/tables/{tid}", headers=ron) for _ in range(8)]
+        codes = [a.status_code for a in answers]
+        assert codes[:5] == [200] * 5 and 429 in codes[5:], codes
+        limited = next(a for a in answers if a.status_code == 429)
+        assert int(limited.headers["retry-after"]) >= 1
+        assert "requests with this link" in limited.json()["detail"]
+    site2 = new_site(f"sqlite:///{tmp_path / 'i.db'}", Limits(invites_per_table=2))
+    with site2.client() as http:
+        made = _create(http, "I").json()
+        tid, ron = made["table"]["id"], {"authorization": f"Bearer {made['token']}"}
+        for who in ("Ann", "Ben"):
+            assert (
+                http.post(f"/api/tables/{tid}/invites", json={"name": who}, headers=ron).status_code
+                == 201
+            )
+        third = http.post(f"/api/tables/{tid}/invites", json={"name": "Cai"}, headers=ron)
+        assert third.status_code == 429 and "limit of 2 invite links" in third.json()["detail"]
+
+
+def test_odds_slots_per_link_and_buckets_refill() -> None:
+    from referee.web.limits import Buckets, InFlight, TooMany
+
+    slots = InFlight(2, "odds")
+    with slots.slot("k"), slots.slot("k"):
+        with pytest.raises(TooMany) as third, slots.slot("k"):
+            pass
+        assert third.value.retry_after == 1
+        with slots.slot("other"):  # another link has its own slots
+            pass
+    with slots.slot("k"), slots.slot("k"):  # released after use
+        pass
+    bucket = Buckets(rate=10, burst=2, what="calls")
+    bucket.take("a")
+    bucket.take("a")
+    with pytest.raises(TooMany) as empty:
+        bucket.take("a")
+    assert empty.value.retry_after == 1
+    time.sleep(0.15)
+    bucket.take("a")  # one more after a tenth of a second at 10 a second

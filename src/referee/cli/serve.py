@@ -30,6 +30,39 @@ ORIGIN_OPTION = click.option(
 )
 
 
+LIMIT_HELP = {
+    "tables_per_hour": "Tables one client address may create or import an hour.",
+    "tables_burst": "Tables one address may create at once before the hourly rate applies.",
+    "max_tables": "Tables the server holds at most.",
+    "requests_per_second": "Requests one link may make a second, sustained.",
+    "requests_burst": "Requests one link may make at once before that rate applies.",
+    "invites_per_table": "Invite links one table may make (revoked ones count).",
+    "odds_per_token": "Odds or previews one link may have computing at once.",
+    "odds_workers": "Threads that compute odds and previews, off the event loop.",
+}
+
+
+def limit_options(fn: Any) -> Any:
+    """One option per quota of :class:`referee.web.limits.Limits`, with its default and
+    its ``REFEREE_*`` variable."""
+    from dataclasses import fields
+
+    from referee.web.limits import Limits
+
+    for f in reversed(fields(Limits)):
+        fn = click.option(
+            "--" + f.name.replace("_", "-"),
+            f.name,
+            type=float if f.type == "float" else int,
+            default=f.default,
+            envvar="REFEREE_" + f.name.upper(),
+            show_envvar=True,
+            show_default=True,
+            help=LIMIT_HELP[f.name],
+        )(fn)
+    return fn
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", help="The address to listen on.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, help="The TCP port.")
@@ -44,6 +77,7 @@ ORIGIN_OPTION = click.option(
     help="Proxies trusted to set X-Forwarded-Proto/For (comma-separated, or *).",
 )
 @click.option("--log-level", default="info", help="uvicorn's log level.")
+@limit_options
 def serve(
     host: str,
     port: int,
@@ -52,8 +86,12 @@ def serve(
     origin: list[str] | None,
     forwarded_allow_ips: str,
     log_level: str,
+    **limits: Any,
 ) -> None:
-    """Serve the web table: pages, the JSON API (/docs) and live WebSockets."""
+    """Serve the web table: pages, the JSON API (/docs) and live WebSockets.
+
+    The quotas (--tables-per-hour ... --odds-workers, 0 switches one off) answer 429 with
+    Retry-After past their limit; docs/web.md explains each."""
     import uvicorn
 
     from referee.cli.common import handle_errors
@@ -68,7 +106,11 @@ def serve(
         tokens = Tokens(service.store)
         if demo:
             _print_demo(service, tokens, host, port)
-        return create_app(service, tokens=tokens, trusted_origins=origin or ())
+        from referee.web.limits import Limits
+
+        return create_app(
+            service, tokens=tokens, trusted_origins=origin or (), limits=Limits(**limits)
+        )
 
     app = build()
     # what is loaded by now (the app, the games, the libraries) lives as long as the

@@ -55,6 +55,7 @@ from referee.table.events import (
     Visibility,
     check_event,
 )
+from referee.table.lru import LRU
 from referee.table.state import (
     EVERYTHING,
     ROLES,
@@ -75,6 +76,10 @@ MAX_NAME = 64
 
 MAX_NOTE = 4000
 """The longest note or chat message."""
+
+CACHED_TABLES = 1000
+"""Tables whose folded state a service keeps in memory, the most recently used (each
+participant's view of them too, up to four times as many); others are read again."""
 
 RETRIES = 200
 """How many times a command that lost the race for a seq is tried again (with a random
@@ -126,12 +131,15 @@ Build = Callable[[TableState], tuple[Kind, JSONObject, Visibility, str | None, l
 class TableService:
     """The live tables of one database (see the module text)."""
 
-    def __init__(self, store: Store, *, snapshot_every: int = 500) -> None:
+    def __init__(
+        self, store: Store, *, snapshot_every: int = 500, cached_tables: int = CACHED_TABLES
+    ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
-        self._cache: dict[str, TableState] = {}
-        self._rows: dict[str, TableRow] = {}
-        self._views: dict[tuple[str, str | None, Role], TableState] = {}
+        # bounded: a server anyone can reach must not keep every table ever made in memory
+        self._cache: LRU[str, TableState] = LRU(cached_tables)
+        self._rows: LRU[str, TableRow] = LRU(4 * cached_tables)
+        self._views: LRU[tuple[str, str | None, Role], TableState] = LRU(4 * cached_tables)
         self._subscribers: dict[str, list[Callable[[Event], None]]] = {}
         self._published: dict[str, int] = {}
         self._lock = threading.RLock()

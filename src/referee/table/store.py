@@ -233,6 +233,13 @@ class Store:
             rows = conn.execute(select(tables_t).order_by(tables_t.c.created, tables_t.c.id))
             return [TableRow(*r) for r in rows]
 
+    def table_count(self) -> int:
+        """How many tables the database holds."""
+        from sqlalchemy import func
+
+        with self._read() as conn:
+            return int(conn.execute(select(func.count()).select_from(tables_t)).scalar_one())
+
     def find(self, ref: str) -> TableRow:
         """The table whose id or unique name is ``ref``; :class:`StoreError` if none."""
         with self._read() as conn:

@@ -8,6 +8,7 @@ redacted for them, the state is their view.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -192,6 +193,27 @@ def bounded(value: Any, what: str, depth: int = MAX_DEPTH) -> Any:
     return value
 
 
+async def off_loop(request: Request, caller: Caller, fn: Callable[[], T]) -> T:
+    """:func:`rules_call` of ``fn`` in the server's odds pool (a few threads, off the event
+    loop), holding one of the caller's odds slots (:mod:`referee.web.limits`)."""
+    web = web_of(request)
+    with web.quotas.odds.slot(caller.grant.id):
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(web.pool, rules_call, fn)
+
+
+def client_address(request: Request) -> str:
+    """Who is asking, for the quotas: the peer, or what a trusted proxy forwarded (uvicorn
+    reads ``X-Forwarded-For`` only from the proxies ``--forwarded-allow-ips`` names)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def new_table_quota(request: Request) -> None:
+    """Refuse a new table (made or imported) over the address's rate or the server's cap."""
+    web = web_of(request)
+    web.quotas.new_table(client_address(request), web.service.store.table_count())
+
+
 def rules_call(fn: Callable[[], T]) -> T:
     """Run a service call; an error a game's code raises on odd input is a 422, not a 500."""
     try:
@@ -226,6 +248,7 @@ def authenticate(request: Request, tid: str, *, write: bool) -> Caller:
     grant = web.tokens.check(token)
     if grant is None or grant.table_id != tid:
         raise WebError(401, "this link is unknown or was revoked: ask the referee for a new one")
+    web.quotas.requests.take(grant.id)
     if write and via == "cookie" and not web.origin_ok(request):
         raise WebError(403, "refused: the request did not come from this site's pages")
     ts = web.service.current(tid)
@@ -341,6 +364,7 @@ def create_table(body: CreateTable, request: Request, response: Response) -> Cre
         known = ", ".join(n for n, _ in contract_games())
         raise WebError(422, f"no game {body.game!r} can run a table; known: {known}")
     bounded(body.options, "options")
+    new_table_quota(request)
     done = rules_call(
         lambda: web.service.create(
             body.game, body.name, body.referee, options=body.options, seed=body.seed
@@ -387,6 +411,7 @@ def import_export(request: Request, response: Response, body: JSONObjectIn) -> C
     if not web.origin_ok(request) and request.headers.get("origin") is not None:
         raise WebError(403, "refused: the request did not come from this site's pages")
     bounded(body, "the export", depth=64)
+    new_table_quota(request)
     report = rules_call(lambda: import_table(web.service, body))
     table = body.get("table")
     tid = str(table.get("id")) if isinstance(table, dict) else ""
@@ -423,13 +448,16 @@ def table_log(
 
 
 @router.post("/tables/{tid}/odds", tags=["actions"])
-def odds(caller: Reader, body: OddsIn, request: Request) -> dict[str, Any]:
+async def odds(caller: Reader, body: OddsIn, request: Request) -> dict[str, Any]:
     """The exact odds of an action before anything is rolled: the success chance (when
-    the game's outcome says success or not) and every outcome's probability."""
+    the game's outcome says success or not) and every outcome's probability. Computed off
+    the event loop, a few at once per link (429 past that)."""
     web = web_of(request)
     bounded(body.fields, "fields")
-    chosen, dist, chance = rules_call(
-        lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields)
+    chosen, dist, chance = await off_loop(
+        request,
+        caller,
+        lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields),
     )
     view = odds_view(dist, chance)
     ts = web.service.load(caller.table_id)
@@ -634,6 +662,7 @@ def invite(caller: Writer, body: InviteIn, request: Request) -> InviteOut:
     new). Send it to them privately: whoever opens it acts as them."""
     referee_only(caller, "invite")
     web = web_of(request)
+    web.quotas.invite(sum(g.kind == "invite" for g in web.tokens.list(caller.table_id)))
     ts = web.service.load(caller.table_id)
     name = body.name.strip()
     if name not in ts.participants:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ from referee.table.service import Forbidden, StaleTable, TableService
 from referee.table.store import StoreError
 from referee.table.tokens import Tokens
 from referee.web.auth import same_origin
+from referee.web.limits import Limits, Quotas, TooMany
 from referee.web.live import Hub
 from referee.web.render import Renderer
 
@@ -71,6 +73,10 @@ class Web:
     hub: Hub
     renderer: Renderer
     trusted_origins: frozenset[str]
+    quotas: Quotas
+    pool: ThreadPoolExecutor
+    """Where odds and previews are computed: a few threads, off the event loop, so a
+    costly one never holds up another table's commands."""
 
     def origin_ok(self, request: Request | WebSocket) -> bool:
         """True if the request came from a page of this site."""
@@ -120,12 +126,18 @@ def _wants_html(request: Request) -> bool:
     return "text/html" in request.headers.get("accept", "")
 
 
-def error_response(request: Request, status: int, detail: str, **extra: Any) -> Response:
+def error_response(
+    request: Request,
+    status: int,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
     """A 4xx answer: JSON ``{"detail": ..., ...}``, or a page for a browser."""
     if _wants_html(request):
         html = web_of(request).renderer.page("error.html", status=status, detail=detail)
-        return HTMLResponse(html, status_code=status)
-    return JSONResponse({"detail": detail, **extra}, status_code=status)
+        return HTMLResponse(html, status_code=status, headers=headers)
+    return JSONResponse({"detail": detail, **extra}, status_code=status, headers=headers)
 
 
 def _install_errors(app: FastAPI) -> None:
@@ -160,6 +172,11 @@ def _install_errors(app: FastAPI) -> None:
         text = "; ".join(f"{p['field']}: {p['message']}" for p in problems) or "invalid request"
         return error_response(request, 422, text, problems=problems)
 
+    async def too_many(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TooMany)
+        headers = {"retry-after": str(exc.retry_after)}
+        return error_response(request, 429, exc.detail, headers=headers)
+
     async def too_deep(request: Request, exc: Exception) -> Response:
         return error_response(request, 400, "the JSON is nested too deeply")
 
@@ -171,6 +188,7 @@ def _install_errors(app: FastAPI) -> None:
     app.add_exception_handler(WebError, web_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(TooMany, too_many)
     app.add_exception_handler(RecursionError, too_deep)
     app.add_exception_handler(Exception, crashed)
 
@@ -279,8 +297,12 @@ def create_app(
     watch: bool = True,
     max_body: int = MAX_BODY,
     max_import: int = MAX_IMPORT,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web table over ``service`` (see the module text).
+
+    ``limits`` are the quotas and rate limits (:mod:`referee.web.limits`; default:
+    :class:`~referee.web.limits.Limits`' documented defaults).
 
     ``trusted_origins`` are origins besides the request's own host that may send
     state-changing requests (the public address behind a reverse proxy that
@@ -297,6 +319,10 @@ def create_app(
         hub=hub,
         renderer=renderer,
         trusted_origins=frozenset(o.rstrip("/") for o in trusted_origins),
+        quotas=Quotas(limits or Limits()),
+        pool=ThreadPoolExecutor(
+            max_workers=max(1, (limits or Limits()).odds_workers), thread_name_prefix="odds"
+        ),
     )
 
     @asynccontextmanager
@@ -310,6 +336,7 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
+            state.pool.shutdown(wait=False, cancel_futures=True)
             if stop is not None:
                 stop()
 

@@ -26,10 +26,11 @@ from referee.web.api import (
     authenticate,
     bounded,
     contract_games,
-    rules_call,
+    off_loop,
 )
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, clear_session, presented, set_session, table_cookies
+from referee.web.limits import TooMany
 from referee.web.live import Connection
 from referee.web.strict import StrictRoute
 from referee.web.views import (
@@ -197,13 +198,16 @@ def panels(caller: Reader, request: Request) -> JSONResponse:
 
 
 @router.post("/t/{tid}/preview")
-def preview(caller: Reader, body: OddsIn, request: Request) -> JSONResponse:
-    """The odds preview of a form being filled in: the chart, or every problem by field."""
+async def preview(caller: Reader, body: OddsIn, request: Request) -> JSONResponse:
+    """The odds preview of a form being filled in: the chart, or every problem by field
+    (computed off the event loop, as the API's odds)."""
     web = web_of(request)
     bounded(body.fields, "fields")
     try:
-        _chosen, dist, chance = rules_call(
-            lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields)
+        _chosen, dist, chance = await off_loop(
+            request,
+            caller,
+            lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields),
         )
     except InvalidSheet as e:
         problems = [problem_data(p) for p in e.problems]
@@ -280,6 +284,11 @@ async def socket(websocket: WebSocket, tid: str) -> None:
     grant = await run_in_threadpool(web.tokens.check, found[0])
     if grant is None or grant.table_id != tid:
         await websocket.close(1008, "unknown or revoked link")
+        return
+    try:
+        web.quotas.requests.take(grant.id)
+    except TooMany as e:
+        await websocket.close(1013, e.detail)  # "try again later"
         return
     try:
         ts = await run_in_threadpool(web.service.load, tid)
