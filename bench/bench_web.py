@@ -53,12 +53,18 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+UNLIMITED = ("--requests-per-second", "0", "--tables-per-hour", "0")
+"""This bench's one referee link sends 200 commands a second: past the default quota."""
+
+
+def start_server(
+    db: str, port: int, log: Path, extra: tuple[str, ...] = UNLIMITED
+) -> subprocess.Popen[bytes]:
     referee = Path(sys.executable).parent / "referee"
     main = "import sys; from referee.cli.main import run; sys.exit(run(sys.argv[1:]))"
     command = [str(referee)] if referee.exists() else [sys.executable, "-c", main]
     proc = subprocess.Popen(
-        [*command, "serve", "--port", str(port), "--db", db, "--log-level", "warning"],
+        [*command, "serve", "--port", str(port), "--db", db, "--log-level", "warning", *extra],
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
     )
