@@ -104,15 +104,13 @@ def test_the_attackers_damage_roll_is_offered_a_push() -> None:
     state = _landed()
     state, held = _do(state, a.Strike("brad", damage=7), 2, 2)
     assert held.details["waiting"] and held.result == 4
-    assert [(d.actor, d.choices) for d in state.pending][0] == ("brad", ("push", "accept"))
+    assert (state.pending[0].actor, state.pending[0].choices) == ("brad", ("push", "accept"))
     with pytest.raises(IllegalAction, match="answer with push or accept as brad"):
         RULESET.odds(a.Push("alex"), state, PUSHING)  # not the defender's roll
     odds = RULESET.odds(a.Push("brad"), state, PUSHING)
     brute = _brute_force_push(5, 7, 1, 0)
     assert odds.total == 6 and sum(brute.values()) == 6
-    assert {k: odds.probability(k) for k in brute} == {
-        k: Fraction(n, 6) for k, n in brute.items()
-    }
+    assert {k: odds.probability(k) for k in brute} == {k: Fraction(n, 6) for k, n in brute.items()}
     after, kept = _do(state, a.Accept("brad"))
     assert (kept.details["total"], kept.details["wound_label"], kept.details["shock_label"]) == (
         13,

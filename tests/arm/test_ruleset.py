@@ -124,7 +124,9 @@ def test_the_state_survives_json_and_replays() -> None:
     )
     assert state.held is not None  # Brad's hit is his to push or accept
     assert RULESET.load_state(RULESET.dump_state(state)) == state
-    state = RULESET.apply(state, RULESET.resolve(a.Accept("brad"), state, ScriptedRoller([]), PUSHING))
+    state = RULESET.apply(
+        state, RULESET.resolve(a.Accept("brad"), state, ScriptedRoller([]), PUSHING)
+    )
     data = RULESET.dump_state(state)
     assert RULESET.load_state(data) == state
     assert data["attacks"][0]["stage"] == "incoming"  # type: ignore[index]
