@@ -210,7 +210,7 @@ class Shoot(Action):
     against 4 (6 moving) - size + twice the log distance + cover + weather."""
 
     actor: str = param(doc="who shoots", ref="character")
-    weapon: str = param("Long bow", "a ranged weapon or set spell of the setting")
+    weapon: str = param("Long bow", "a ranged weapon or set spell of the table's setting")
     distance: int = param(0, "the log of the distance in metres", ge=-100, le=100)
     target: str | None = param(None, "who is shot at", ref="character")
     moving: bool = param(False, "the target is moving")
