@@ -198,6 +198,30 @@ def _shoot(draw: st.DrawFn) -> tuple[State, Action]:
 
 
 @st.composite
+def _thrown(draw: st.DrawFn) -> tuple[State, Action]:
+    """A weapon the referee added to the table's setting, thrown (and dodged) in play."""
+    state = table()
+    kind = draw(st.sampled_from(["thrown", "aimed", "melee"]))
+    ranged = kind != "melee"
+    add = a.AddWeapon(
+        "Spear",
+        draw(st.integers(0, 12)),
+        kind,  # type: ignore[arg-type]
+        accuracy=draw(st.integers(-3, 20)) if ranged else 0,
+        max_range=draw(st.none() | st.integers(0, 12)) if ranged else None,
+        dodgeable=draw(st.none() | st.booleans()) if ranged else None,
+        attack=0 if ranged else draw(st.integers(-2, 2)),
+    )
+    if draw(st.booleans()):
+        return state, add
+    state = RULESET.apply(state, RULESET.resolve(add, state, ScriptedRoller([]), OPTIONS))
+    actor, other = _pair(draw)
+    if not ranged:
+        return state, a.Damage(other, draw(st.integers(0, 6)), actor, "Spear", push=draw(PUSH))
+    return state, a.Shoot(actor, "Spear", draw(st.integers(-3, 12)), other, push=draw(PUSH))
+
+
+@st.composite
 def _move(draw: st.DrawFn) -> tuple[State, Action]:
     if draw(st.booleans()):
         return table(), a.Move(
@@ -276,6 +300,7 @@ BUILDERS: dict[str, st.SearchStrategy[tuple[State, Action]]] = {
     "strike": _strike(),
     "damage": _damage(),
     "shoot": _shoot(),
+    "add-weapon": _thrown(),
     "move": _move(),
     "magic": _magic(),
     "push-accept": _decision(),
@@ -291,7 +316,7 @@ def test_every_action_type_is_generated() -> None:
         "take-blow", "strike", "damage", "shoot", "move", "cast", "soul-magic", "push", "accept",
         "next-round", "end-combat", "lose-action", "impose-penalty", "take-damage", "recover",
         "record-wound", "remove-wound", "log-of", "measure-of", "convert", "difficulty",
-        "group-log",
+        "group-log", "add-weapon",
     }  # fmt: skip
     assert covered == set(RULESET.actions())
 

@@ -161,6 +161,7 @@ def test_the_push_decision_after_a_failed_defence() -> None:
     opts = Options(pushing=True)
     t = Table(opts)
     t.do(a.Attack("christine", "alex", mods=("Rapiers",)), 3, 4)  # result 5 (no circling)
+    t.do(a.Accept("christine"))  # her hit is offered a push too (a better result): kept
     failed = t.do(a.Defend("alex", prepared=True), 4, 4)  # 6 + 0 against 7: -1
     assert failed.details["waiting"] and failed.result == -1
     assert (t.state.pending[0].actor, t.state.pending[0].choices) == ("alex", ("push", "accept"))
@@ -174,6 +175,7 @@ def test_the_push_decision_after_a_failed_defence() -> None:
 def _incoming() -> object:
     t = Table(Options(pushing=True))
     t.do(a.Attack("christine", "alex", mods=("Rapiers",)), 3, 4)
+    t.do(a.Accept("christine"))
     return t.state
 
 

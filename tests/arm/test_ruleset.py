@@ -78,13 +78,13 @@ def test_a_failed_roll_waits_for_the_push_decision() -> None:
     kept = RULESET.resolve(a.Accept("brad"), state, ScriptedRoller([]), PUSHING)
     assert (kept.result, kept.success) == (-1, False) and not kept.faces
     assert RULESET.apply(state, kept).characters["brad"].shock == 0
-    # a success is not held (push_offer = failure) unless the table offers a push on any roll
-    ok = RULESET.resolve(a.Task("brad", 6, "Fitness"), _table(), ScriptedRoller([4, 4]), PUSHING)
-    assert ok.success and "waiting" not in ok.details
-    anyroll = Options(pushing=True, push_offer="any")
+    # a success is held too by default ("or a better result"), not with push_offer = failure
     assert RULESET.resolve(
-        a.Task("brad", 6, "Fitness"), _table(), ScriptedRoller([4, 4]), anyroll
+        a.Task("brad", 6, "Fitness"), _table(), ScriptedRoller([4, 4]), PUSHING
     ).details["waiting"]
+    failures = Options(pushing=True, push_offer="failure")
+    ok = RULESET.resolve(a.Task("brad", 6, "Fitness"), _table(), ScriptedRoller([4, 4]), failures)
+    assert ok.success and "waiting" not in ok.details
 
 
 def test_a_held_attack_settles_into_the_melee_sequence() -> None:
@@ -121,6 +121,11 @@ def test_the_state_survives_json_and_replays() -> None:
     state = _table()
     state = RULESET.apply(
         state, RULESET.resolve(a.Attack("brad", "alex"), state, ScriptedRoller([6, 1]), PUSHING)
+    )
+    assert state.held is not None  # Brad's hit is his to push or accept
+    assert RULESET.load_state(RULESET.dump_state(state)) == state
+    state = RULESET.apply(
+        state, RULESET.resolve(a.Accept("brad"), state, ScriptedRoller([]), PUSHING)
     )
     data = RULESET.dump_state(state)
     assert RULESET.load_state(data) == state

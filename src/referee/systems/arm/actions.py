@@ -7,7 +7,9 @@ Rolls (each a d6 - d6 roll the roller may push, ARM 1.2, Pushing): ``task``,
 Pushing); ``cast`` and ``soul-magic`` (Magic); ``push`` and ``accept`` answer
 a roll waiting for its push decision. The referee's: ``next-round``,
 ``end-combat``, ``lose-action``, ``impose-penalty`` (Rounds), ``take-damage``,
-``recover``, ``record-wound``, ``remove-wound`` (Damage). Reference look-ups
+``recover``, ``record-wound``, ``remove-wound`` (Damage), ``add-weapon`` (the
+table's setting: Character Creation's lists, Combat (Melee) and (Ranged)'s
+weapon tables). Reference look-ups
 that change nothing: ``log-of``, ``measure-of``, ``convert``, ``difficulty``,
 ``group-log`` (Scale, Rounds, Task Resolution).
 """
@@ -208,7 +210,7 @@ class Shoot(Action):
     against 4 (6 moving) - size + twice the log distance + cover + weather."""
 
     actor: str = param(doc="who shoots", ref="character")
-    weapon: str = param("Long bow", "a ranged weapon or set spell of the setting")
+    weapon: str = param("Long bow", "a ranged weapon or set spell of the table's setting")
     distance: int = param(0, "the log of the distance in metres", ge=-100, le=100)
     target: str | None = param(None, "who is shot at", ref="character")
     moving: bool = param(False, "the target is moving")
@@ -384,6 +386,38 @@ class RemoveWound(Action):
     index: int = param(0, "which wound (0 = the first recorded)", ge=0, le=99)
 
 
+@dataclass(frozen=True)
+class AddWeapon(Action):
+    """Add a weapon to the table's setting, for play from then on (ARM 1.2: the referee
+    keeps the lists; Combat (Ranged): "If launching the weapon is a throwing task (eg.
+    spears, stones), use Fitness ... an aiming task (eg. bows, guns) use Dexterity";
+    "Certain slow weapons (eg. stones, spears) may be dodged")."""
+
+    referee_only: ClassVar[bool] = True
+    name: str = param(doc="the weapon's name (e.g. Spear)")
+    damage: int = param(doc="its damage value", ge=-100, le=100)
+    kind: Literal["thrown", "aimed", "melee"] = param(
+        "thrown", "thrown (Fitness: spears, stones), aimed (Dexterity: bows, guns) or melee"
+    )
+    accuracy: int = param(0, "thrown or aimed: its accuracy", ge=-100, le=100)
+    max_range: int | None = param(
+        None, "thrown or aimed: its maximum log range (empty: unlimited)", ge=-100, le=100
+    )
+    range_stat: str | None = param(
+        None, "thrown or aimed: a stat added to the range (the long bow's FIT+7: Fitness)"
+    )
+    dodgeable: bool | None = param(
+        None, "thrown or aimed: a slow missile that may be dodged (default: thrown yes, aimed no)"
+    )
+    attack: int = param(0, "melee: its attack modifier", ge=-_MOD, le=_MOD)
+    parry: int = param(0, "melee: its parry modifier", ge=-_MOD, le=_MOD)
+    stun: bool = param(False, "melee: a stunning attack (a level moves from wound to shock)")
+    strength: bool | None = param(
+        None, "a strength mod adds to its damage (default: melee and thrown yes, aimed no)"
+    )
+    replace: bool = param(False, "replace the setting's weapon of that name")
+
+
 # ---------------------------------------------------------------------------
 # reference look-ups (ARM 1.2, Scale, Rounds, Task Resolution, combat tables)
 
@@ -463,6 +497,7 @@ ACTIONS: dict[str, type[Action]] = {
     "recover": Recover,
     "record-wound": RecordWound,
     "remove-wound": RemoveWound,
+    "add-weapon": AddWeapon,
     "log-of": LogOf,
     "measure-of": MeasureOf,
     "convert": Convert,

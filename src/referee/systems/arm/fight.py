@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 
 from referee.systems.arm import actions as a
-from referee.systems.arm.catalog import DEFAULT_SETTING, RangedWeapon, Spell, Weapon
+from referee.systems.arm.catalog import RangedWeapon, Setting, Spell, Weapon
 from referee.systems.arm.combat import (
     dodge_missile_difficulty,
     in_range,
@@ -161,7 +161,7 @@ def plan_attack(x: a.Attack, state: State, options: Options) -> Check:
     if kind == "counter-blow" and in_round(state, options) and not countered:
         raise IllegalAction("a counter-blow follows a counter-blow defence (defend counter)")
     turn = take_turn(state, x.actor, kind, options)
-    weapon = seat.sheet.weapon(x.weapon)
+    weapon = seat.sheet.weapon(x.weapon, state.setting)
     parts = total_of(seat, "Fitness", x.mods)[1]
     add(parts, weapon.attack, f"{weapon.name} attack", "weapon")
     if seat.weakness and seat.weakness == x.target:
@@ -206,11 +206,11 @@ def plan_defend(x: a.Defend, state: State, options: Options) -> Check:
     if attack.kind == "ranged":
         if x.how != "dodge" or x.counter:
             raise IllegalAction("a missile can only be dodged")
-        missile = missile_named(attack.weapon)
+        missile = missile_named(state.setting, attack.weapon)
         base = dodge_missile_difficulty(missile, 0, prepared=prepared, options=options)
     else:
         if x.how == "parry":
-            weapon = seat.sheet.weapon(x.weapon)
+            weapon = seat.sheet.weapon(x.weapon, state.setting)
             add(parts, weapon.parry, f"{weapon.name} parry", "weapon")
         elif x.weapon is not None:
             raise IllegalAction("a dodge uses no weapon; name a weapon only to parry")
@@ -344,9 +344,12 @@ def plan_strike(x: a.Strike, state: State, options: Options) -> Check:
     hitter = state.character(x.actor).sheet
     target = state.character(attack.target).sheet
     if attack.kind == "melee":
-        blow = melee_blow(hitter, target, attack.result, weapon=attack.weapon)
+        blow = melee_blow(
+            hitter, target, attack.result, weapon=attack.weapon, setting=state.setting
+        )
     else:
-        blow = ranged_blow(hitter, target, missile_named(attack.weapon), attack.result)
+        missile = missile_named(state.setting, attack.weapon)
+        blow = ranged_blow(hitter, target, missile, attack.result, setting=state.setting)
     if x.damage is not None:
         blow = replace(blow, damage=x.damage)
     done = attacks_change(state, _without(state, attack))
@@ -356,17 +359,20 @@ def plan_strike(x: a.Strike, state: State, options: Options) -> Check:
 
 
 def _weapon_for(x: a.Damage, state: State) -> Weapon | RangedWeapon | Spell | None:
+    """The weapon of a blow by the numbers: carried by the attacker, else the table's
+    setting's melee weapon, ranged weapon or spell of that name."""
+    setting = state.setting
     if x.weapon is None:
         if x.actor is not None and state.character(x.actor).sheet.weapons:
-            return state.character(x.actor).sheet.weapon()
+            return state.character(x.actor).sheet.weapon(None, setting)
         return None
     if x.actor is not None:
         sheet = state.character(x.actor).sheet
         for entry in sheet.weapons:
             if entry.name.lower() == x.weapon.strip().lower():
-                return resolve_weapon(entry)
-    found = DEFAULT_SETTING.weapon(x.weapon)
-    return found if found is not None else missile_named(x.weapon)
+                return resolve_weapon(entry, setting)
+    found = setting.weapon(x.weapon)
+    return found if found is not None else missile_named(setting, x.weapon)
 
 
 def plan_damage(x: a.Damage, state: State, options: Options) -> Check:
@@ -380,11 +386,11 @@ def plan_damage(x: a.Damage, state: State, options: Options) -> Check:
     if x.strength is not None:
         strength = x.strength
     elif x.actor is not None and getattr(weapon, "strength", False):
-        strength = state.character(x.actor).sheet.mod(DEFAULT_SETTING.strength_mod)
+        strength = state.character(x.actor).sheet.mod(state.setting.strength_mod)
     else:
         strength = 0
     stun = x.stun if x.stun is not None else bool(getattr(weapon, "stun", False))
-    wound_armour, shock_armour = target.armour_values()
+    wound_armour, shock_armour = target.armour_values(state.setting)
     blow = Blow(
         result=x.result,
         damage=value,
@@ -402,11 +408,16 @@ def plan_damage(x: a.Damage, state: State, options: Options) -> Check:
 # ranged (ARM 1.2, Combat (Ranged))
 
 
-def missile_named(name: str) -> RangedWeapon | Spell:
-    found = DEFAULT_SETTING.ranged_weapon(name) or DEFAULT_SETTING.spell(name)
+def missile_named(setting: Setting, name: str) -> RangedWeapon | Spell:
+    """The ranged weapon or set spell called ``name`` in the table's ``setting``; a clear
+    error naming the known ones (the referee adds weapons with ``add-weapon``)."""
+    found = setting.ranged_weapon(name) or setting.spell(name)
     if found is None:
-        known = [w.name for w in DEFAULT_SETTING.ranged] + [s.name for s in DEFAULT_SETTING.spells]
-        raise IllegalAction(f"unknown ranged weapon {name!r}; known: {', '.join(known)}")
+        known = [w.name for w in setting.ranged] + [s.name for s in setting.spells]
+        raise IllegalAction(
+            f"unknown ranged weapon {name!r}; known: {', '.join(known) or 'none'} "
+            "(the referee adds one with add-weapon)"
+        )
     return found
 
 
@@ -415,7 +426,7 @@ def plan_shoot(x: a.Shoot, state: State, options: Options) -> Check:
     moving target) - size + twice the log distance + cover + weather; a target beyond
     the weapon's range cannot be hit. A set spell must be cast before it is flung."""
     seat = state.character(x.actor)
-    missile = missile_named(x.weapon)
+    missile = missile_named(state.setting, x.weapon)
     if x.target is not None:
         if x.target == x.actor:
             raise IllegalAction("shoot at someone else")

@@ -38,10 +38,11 @@ class Options:
         "Off refuses every push.",
     )
     push_offer: Literal["failure", "any"] = option(
-        "failure",
-        "When a roll waits for its roller's push decision (an action's push = ask): after a "
-        "failed roll only ('if a character really needs a success'), or after every roll "
-        "('or a better result').",
+        "any",
+        "When a roll waits for its roller's push decision (an action's push = ask): after "
+        "every d6 - d6 roll of the character's own, the attacker's damage roll included "
+        "(any: the text's 'a success, or a better result'), or after a failed roll only "
+        "(failure: 'really needs a success').",
     )
     push_when_needed: Literal["failure", "saveable"] = option(
         "failure",

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from referee.dice.evaluate import DieRoll
 from referee.systems.arm import actions as a
-from referee.systems.arm.catalog import DEFAULT_SETTING
 from referee.systems.arm.checks import (
     Roll,
     helper_bonus,
@@ -244,6 +243,7 @@ def plan_task(x: a.Task, state: State, options: Options) -> Check:
             circled="circled" in x.situations,
             standstill="standstill" in x.situations,
             after_berserk="after-berserk" in x.situations,
+            setting=state.setting,
             options=options,
         )
     add(parts, x.modifier, "GM's modifier", "other")
@@ -440,7 +440,7 @@ def plan_cast(x: a.Cast, state: State, options: Options) -> Check:
     """A set spell: Wit or Willpower (as the spell allows) + mods against its difficulty.
     A spell that is flung (the fire-ball) is then ready in the caster's hand."""
     seat = state.character(x.actor)
-    spell = spell_named(DEFAULT_SETTING, x.spell)
+    spell = spell_named(state.setting, x.spell)
     if x.stat not in spell.stats:
         raise IllegalAction(f"{spell.name} is cast with {' or '.join(spell.stats)}, not {x.stat}")
     turn = take_turn(state, x.actor, "cast", options)

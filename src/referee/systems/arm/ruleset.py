@@ -18,7 +18,13 @@ from typing import Any, ClassVar
 from referee.errors import RulesError
 from referee.systems.arm import actions as a
 from referee.systems.arm import fight, play, upkeep
-from referee.systems.arm.catalog import DEFAULT_SETTING, Setting, setting_problems
+from referee.systems.arm.catalog import (
+    DEFAULT_SETTING,
+    RangedWeapon,
+    Setting,
+    Weapon,
+    setting_problems,
+)
 from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy
 from referee.systems.arm.examples import PREMADES, premade
 from referee.systems.arm.options import Options
@@ -68,6 +74,7 @@ PLANNERS: dict[type[Action], Planner] = {
     a.Recover: upkeep.plan_recover,
     a.RecordWound: upkeep.plan_record_wound,
     a.RemoveWound: upkeep.plan_remove_wound,
+    a.AddWeapon: upkeep.plan_add_weapon,
     a.LogOf: upkeep.plan_log_of,
     a.MeasureOf: upkeep.plan_measure_of,
     a.Convert: upkeep.plan_convert,
@@ -191,6 +198,14 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
         ]
         for decision in state.pending:
             table.append(["waiting for", f"{decision.actor}: {decision.prompt}"])
+        shipped: tuple[Weapon | RangedWeapon, ...] = (
+            *DEFAULT_SETTING.weapons,
+            *DEFAULT_SETTING.ranged,
+        )
+        added: tuple[Weapon | RangedWeapon, ...] = (*state.setting.weapons, *state.setting.ranged)
+        for weapon in added:
+            if weapon not in shipped:  # the referee's additions to the text's examples
+                table.append(["weapon", f"{weapon.name}: {upkeep.weapon_text(weapon)}"])
         characters: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             rows: list[JSONValue] = [

@@ -9,7 +9,10 @@ tracks who has acted, who prepared a defence (circling prepares one
 automatically), who found a weakness by circling (+1 to attack next round)
 and who owes a penalty next round (after a berserk attack). The table keeps
 the round number and length, the attacks waiting for a defence or a damage
-roll, and a roll waiting for its push decision (ARM 1.2, Pushing).
+roll, a roll waiting for its push decision (ARM 1.2, Pushing), and its own
+setting: the weapons, armour and spells play consults (ARM 1.2, Character
+Creation: the referee keeps the lists), the text's examples until the referee
+adds to them.
 
 Stored vs derived (principle 5): the decisions the rules wait for
 (``pending``) are derived from the attacks and the held roll by
@@ -23,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from referee.systems.arm.catalog import DEFAULT_SETTING, Setting
 from referee.systems.arm.damage import Condition, NamedWound
 from referee.systems.arm.sheet import Sheet
 from referee.systems.base import Decision, GameState, param
@@ -103,6 +107,11 @@ class State(GameState[Seat]):
     round_length: str = param("2s", "how long a round lasts (melee: 2 seconds)")
     attacks: tuple[Attack, ...] = param((), "attacks waiting for a defence or damage")
     held: HeldRoll | None = param(None, "a roll waiting for its push decision")
+    setting: Setting = param(
+        doc="the table's setting: the weapons, armour and spells play consults (the text's "
+        "examples until the referee adds to it)",
+        factory=lambda: DEFAULT_SETTING,
+    )
 
 
 def decisions(attacks: tuple[Attack, ...], held: HeldRoll | None) -> tuple[Decision, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from referee.systems.arm import actions as a
-from referee.systems.arm.catalog import DEFAULT_SETTING
+from referee.systems.arm.catalog import RangedWeapon, Weapon
 from referee.systems.arm.checks import (
     difficulty_named,
     modifier_named,
@@ -171,6 +171,86 @@ def plan_remove_wound(x: a.RemoveWound, state: State, options: Options) -> Plan:
     return fixed("remove-wound", f"{x.target}: {gone.description} healed", [change])
 
 
+def plan_add_weapon(x: a.AddWeapon, state: State, options: Options) -> Plan:
+    """A weapon added to the table's setting (the referee's lists, ARM 1.2, Character
+    Creation), used by ``attack``, ``shoot``, ``strike`` and ``damage`` from then on.
+
+    A thrown weapon is rolled with Fitness and an aimed one with Dexterity (Combat
+    (Ranged)); by default a thrown weapon is a slow missile that may be dodged
+    ("stones, spears") and an aimed one is not ("bullets, arrows"), and a strength
+    mod adds to a melee or thrown weapon's damage but not to an aimed one's.
+    """
+    setting = state.setting
+    name = " ".join(x.name.split())
+    if not name:
+        raise IllegalAction("a weapon needs a name")
+    ranged = x.kind != "melee"
+    wrong = (
+        [f for f in ("attack", "parry", "stun") if getattr(x, f)]
+        if ranged
+        else [
+            f
+            for f, v in (
+                ("accuracy", x.accuracy),
+                ("max_range", x.max_range),
+                ("range_stat", x.range_stat),
+                ("dodgeable", x.dodgeable),
+            )
+            if v not in (None, 0)
+        ]
+    )
+    if wrong:
+        other = "melee" if ranged else "thrown or aimed"
+        raise IllegalAction(
+            f"{', '.join(wrong)}: for a {other} weapon, not a {x.kind} one ({name})"
+        )
+    if x.range_stat is not None and x.range_stat not in setting.stats:
+        known = ", ".join(setting.stats)
+        raise IllegalAction(f"range_stat {x.range_stat!r} is not a stat of the setting: {known}")
+    listed = setting.ranged_weapon(name) if ranged else setting.weapon(name)
+    if listed is not None and not x.replace:
+        raise IllegalAction(f"the setting already has {listed.name!r} (replace=true to change it)")
+    if ranged and setting.spell(name) is not None:
+        raise IllegalAction(f"{name!r} is a spell of the setting; name the weapon otherwise")
+    key = "ranged" if ranged else "weapons"
+    kept = [w for w in getattr(setting, key) if w.name.lower() != name.lower()]
+    weapon: RangedWeapon | Weapon
+    if ranged:
+        thrown = x.kind == "thrown"
+        weapon = RangedWeapon(
+            name,
+            x.damage,
+            x.accuracy,
+            x.max_range,
+            range_stat=x.range_stat,
+            aimed=not thrown,
+            dodgeable=thrown if x.dodgeable is None else x.dodgeable,
+            strength=thrown if x.strength is None else x.strength,
+        )
+    else:
+        strong = True if x.strength is None else x.strength
+        weapon = Weapon(name, x.damage, x.attack, x.parry, stun=x.stun, strength=strong)
+    change = Change(
+        TABLE, f"setting.{key}", value=jsonable([*kept, weapon]), reason="the referee's weapon"
+    )
+    label = f"{name} added to the setting: {weapon_text(weapon)}"
+    return fixed("add-weapon", label, [change], weapon=jsonable(weapon), list=key)
+
+
+def weapon_text(w: RangedWeapon | Weapon) -> str:
+    """A weapon's values in a line (the tracker and the add-weapon label)."""
+    if isinstance(w, Weapon):
+        stun = ", stun" if w.stun else ""
+        return f"melee, damage {w.damage}, attack {w.attack:+d}, parry {w.parry:+d}{stun}"
+    reach = "unlimited" if w.max_range is None else str(w.max_range)
+    if w.range_stat and w.max_range is not None:
+        reach = f"{w.range_stat} + {w.max_range}"
+    how = "aimed (Dexterity)" if w.aimed else "thrown (Fitness)"
+    dodge = ", may be dodged" if w.dodgeable else ""
+    strong = ", + strength" if w.strength else ""
+    return f"{how}, damage {w.damage}{strong}, accuracy {w.accuracy:+d}, range {reach}{dodge}"
+
+
 # ---------------------------------------------------------------------------
 # reference look-ups (ARM 1.2, Scale, Rounds, Task Resolution, combat tables)
 
@@ -216,7 +296,7 @@ def plan_difficulty(x: a.Difficulty, state: State, options: Options) -> Plan:
     key = "modifier" if x.kind == "modifier" else "difficulty"
     if x.kind == "ranged":
         if x.weapon is not None:
-            missile = missile_named(x.weapon)
+            missile = missile_named(state.setting, x.weapon)
             stats = None if x.fitness is None else {"Fitness": x.fitness}
             limit = max_range(missile, stats)
             if limit is not None and x.distance > limit:
@@ -242,7 +322,7 @@ def plan_difficulty(x: a.Difficulty, state: State, options: Options) -> Plan:
     elif x.kind == "soul":
         found = soul_difficulty(x.name)
     else:
-        found = spell_named(DEFAULT_SETTING, x.name).difficulty
+        found = spell_named(state.setting, x.name).difficulty
     label = f"modifier {found:+d}" if key == "modifier" else f"difficulty {found}"
     out = Outcome("arm", "difficulty", result=found, label=label, details={key: found})
     return Plan.fixed(out, found)

@@ -25,8 +25,8 @@ from .options import Options
 from .scene import SYSTEM, Scene
 from .sheet import Approval, Sheet, attribute, identity_now, level
 from .state import State
-from .tables import ATTRIBUTES, IDENTITIES, POWER, canonical_expertise
-from .validation import R_ATTR, R_POWER_PRIMARY, sex_guideline_kept, unapproved
+from .tables import ATTRIBUTES, IDENTITIES, POWER, TRACK, TRACK_HIGH, canonical_expertise
+from .validation import R_ATTR, R_POWER_PRIMARY, R_TRACK, sex_guideline_kept, unapproved
 from .wealth import social_changed
 
 
@@ -86,7 +86,8 @@ def raise_identity(
 
 
 def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
-    """+1 attribute for level × 5, refused if it breaks the primary / sex / age rules."""
+    """+1 attribute for level × 5, refused if it breaks the primary / sex / age rules or
+    takes Size or Physique off the Size/Physique table (1 to 7)."""
     if name not in ATTRIBUTES:
         raise IllegalAction(f"unknown attribute {name!r}")
     cur = attribute(sheet, name)
@@ -95,7 +96,9 @@ def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
     v = {a: attribute(out, a) for a in ATTRIBUTES}
     primary = sheet.identity.primary
     why = ""
-    if primary == "man" and name in ("size", "spirit"):
+    if name in TRACK and v[name] > TRACK_HIGH:
+        why = f"the Size/Physique table runs to {TRACK_HIGH}"
+    elif primary == "man" and name in ("size", "spirit"):
         why = "Primary-Man keeps Size and Spirit at 4"
     elif primary == "beast" and not v["size"] > v["spirit"]:
         why = "Primary-Beast: Size must exceed Spirit"
@@ -112,7 +115,8 @@ def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
     elif not sex_guideline_kept(v["physique"], v["beauty"], sheet.sex) and v["social"] > 4:
         why = "the sex guideline is ignored, so Social cannot exceed 4"
     if why:
-        raise InvalidSheet([Problem(R_ATTR, f"attributes.{name}", why, cur + 1)])
+        rule = R_TRACK if why.startswith("the Size/Physique") else R_ATTR
+        raise InvalidSheet([Problem(rule, f"attributes.{name}", why, cur + 1)])
     if name == "social" and out.credit is not None:  # unstored accounts follow Social already
         out = replace(out, credit=social_changed(out.credit, sheet.house, cur, cur + 1))
     return out

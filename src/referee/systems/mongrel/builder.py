@@ -29,6 +29,9 @@ from .tables import (
     POWER,
     POWERS,
     SEXES,
+    TRACK,
+    TRACK_HIGH,
+    TRACK_LOW,
 )
 from .validation import build, candidates, form_choices, sex_guideline_kept
 
@@ -112,8 +115,9 @@ class Builder:
         return list(AGES)
 
     def _opt_size_spirit(self) -> list[tuple[int, int]]:
+        """(Size, Spirit) summing to 8, Size on the Size/Physique table (1 to 7)."""
         primary = self.value("primary")
-        pairs = [(s, PAIR_SUM - s) for s in range(PAIR_SUM + 1)]
+        pairs = [(s, PAIR_SUM - s) for s in range(TRACK_LOW, TRACK_HIGH + 1)]
         if primary == "man":
             return [(4, 4)]
         if primary == "beast":
@@ -121,7 +125,8 @@ class Builder:
         return [p for p in pairs if p[1] > p[0]]
 
     def _opt_physique_beauty(self) -> list[tuple[int, int]]:
-        return [(p, PAIR_SUM - p) for p in range(PAIR_SUM + 1)]
+        """(Physique, Beauty) summing to 8, Physique on the Size/Physique table (1 to 7)."""
+        return [(p, PAIR_SUM - p) for p in range(TRACK_LOW, TRACK_HIGH + 1)]
 
     def _opt_speed_social(self) -> list[tuple[int, int]]:
         """(Speed, Social); with the sex guideline ignored and old, Speed already lowered."""
@@ -154,8 +159,10 @@ class Builder:
         }
 
     def _lower(self, name: str) -> list[int]:
-        """Voluntary lowering (Mongrel, Attributes): by 0 up to the whole value."""
-        return list(range(self._chosen_attributes()[name] + 1))
+        """Voluntary lowering (Mongrel, Attributes): by 0 up to the whole value; Size and
+        Physique only down to 1, the Size/Physique table's first row and column."""
+        floor = TRACK_LOW if name in TRACK else 0
+        return list(range(self._chosen_attributes()[name] - floor + 1))
 
     def _taken(self) -> set[str]:
         taken: set[str] = set()

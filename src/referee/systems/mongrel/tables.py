@@ -20,6 +20,12 @@ PAIRS: Final[tuple[tuple[str, str], ...]] = (
     ("speed", "social"),
 )
 PAIR_SUM: Final = 8
+TRACK: Final[tuple[str, ...]] = ("size", "physique")
+"""The attributes the Size/Physique table is drawn from (Mongrel, Physical damage)."""
+TRACK_LOW: Final = 1
+TRACK_HIGH: Final = 7
+"""The Size/Physique table's rows and columns run 1 to 7 (Mongrel, Physical damage): a
+character's Size and Physique are always on it (0 would make any hit terminal)."""
 IDENTITY_POINTS: Final = 6
 
 AREAS: Final = MappingProxyType(

@@ -32,6 +32,9 @@ from .tables import (
     POWER,
     POWERS,
     SEXES,
+    TRACK,
+    TRACK_HIGH,
+    TRACK_LOW,
 )
 
 R_IDENTITY = "Mongrel: Character Creation, Identity"
@@ -41,6 +44,7 @@ R_SEX = "Mongrel: Character Creation, Attributes (sex guideline)"
 R_AGE = "Mongrel: Character Creation, Attributes (age)"
 R_OLD_IGNORED = "Mongrel: Character Creation, Attributes (old with the sex guideline ignored)"
 R_LOWER = "Mongrel: Character Creation, Attributes (lowering)"
+R_TRACK = "Mongrel: Physical damage (the Size/Physique table runs 1 to 7)"
 R_EXPERTISE = "Mongrel: Character Creation, Expertise"
 R_STEP1 = "Mongrel: Character Creation, Expertise step 1"
 R_STEPS = "Mongrel: Character Creation, Expertise steps 2-4"
@@ -75,6 +79,7 @@ def problems(sheet: Sheet, options: Options | None = None) -> tuple[Problem, ...
     out += _identity(sheet)
     out += _attributes(sheet)
     out += _lowering(sheet)
+    out += _on_the_table(sheet)
     out += _choices(sheet)
     out += _expertise(sheet)
     out += _powers(sheet)
@@ -219,6 +224,31 @@ def _lowering(sheet: Sheet) -> Iterable[Problem]:
             yield Problem(R_LOWER, f"lowered.{name}", "attributes may only be lowered", amount)
         elif amount > sheet.attributes.get(name):
             yield Problem(R_LOWER, f"lowered.{name}", "cannot lower below 0", amount)
+
+
+def _on_the_table(sheet: Sheet) -> Iterable[Problem]:
+    """Size and Physique stay on the Size/Physique table (1 to 7): as chosen, after
+    voluntary lowering, and after character-point raises (Mongrel, Physical damage).
+    A negative value or a lowering past 0 is already reported by the attribute rules."""
+    for name in TRACK:
+        chosen = sheet.attributes.get(name)
+        down = sheet.lowered.get(name, 0)
+        title = name.title()
+        if chosen == 0 or chosen > TRACK_HIGH:
+            yield Problem(
+                R_TRACK, f"attributes.{name}", f"{title} is {TRACK_LOW} to {TRACK_HIGH}", chosen
+            )
+        elif chosen > 0 and 0 <= down <= chosen and chosen - down < TRACK_LOW:
+            yield Problem(
+                R_TRACK, f"lowered.{name}", f"{title} cannot be lowered below {TRACK_LOW}", down
+            )
+        elif attribute(sheet, name) > TRACK_HIGH >= chosen:
+            yield Problem(
+                R_TRACK,
+                f"raised.{name}",
+                f"{title} cannot be raised above {TRACK_HIGH}",
+                attribute(sheet, name),
+            )
 
 
 def _choices(sheet: Sheet) -> Iterable[Problem]:
