@@ -59,10 +59,29 @@ def test_a_mnemonic_night_at_the_table(tmp_path: Path) -> None:
     with pytest.raises(Forbidden, match="reshuffle is the referee's action"):
         service.act(tid, "Ann", "reshuffle", {})
 
-    # Mickey attacks at Fair (+3): Dangerous Fairly 4 + Primary Moderately 3 = 7
-    attack = service.act(
+    # Mickey attacks at Fair (+3): Dangerous Fairly 4 + Primary Moderately 3 = 7. How the
+    # frigate defends is its side's choice (no player owns it: the referee's), so the
+    # attack waits for Kim's answer, with no card drawn yet
+    proposed = service.act(
         tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure", "chances": "Fair"}
     )
+    assert (proposed.event.kind, proposed.event.rolls) == ("action-proposed", ())
+    assert proposed.event.payload["ask"] == dict.fromkeys(
+        ("defense", "defender_talent", "defender_life_role", "defender_fallback"), "swiftsure"
+    )
+    assert len(proposed.table.state.deck.cards) == 46
+    with pytest.raises(Forbidden, match="defender_talent is 'swiftsure'.s choice"):
+        service.act(
+            tid,
+            "Ann",
+            "attack",
+            {"actor": "mickey-ruane", "target": "swiftsure", "defender_talent": "Fast"},
+        )
+    with pytest.raises(Forbidden, match="their owner decides it"):
+        service.decide(tid, proposed.event.seq, {}, by="Ann")
+    attack = service.decide(tid, proposed.event.seq, {}, by="Kim")  # Agile, as by default
+    assert attack.event.actor == "Ann" and attack.event.payload["decided_by"] == "Kim"
+    assert attack.table.proposals == {}
     out = attack.event.payload["outcome"]
     card = _card(out)
     total = 7 - card + 3

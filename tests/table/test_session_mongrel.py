@@ -59,14 +59,30 @@ def test_a_mongrel_conflict_at_the_table(tmp_path: Path) -> None:
     with pytest.raises(Forbidden, match="start-conflict is the referee's action"):
         service.act(tid, "Ann", "start-conflict", {})
 
-    # Vooruk's Rend: 6d6 under his Physique 7, six successes + Beast 4 = Effect 10
-    hit = service.act(
+    # Vooruk's Rend: 6d6 under his Physique 7, six successes + Beast 4 = Effect 10. Whether
+    # Giazza defends (1 AP) and shunts damage to Beauty is Bea's choice: Ann may not make it
+    # for her, and the attack waits for Bea's answer before any die counts
+    with pytest.raises(Forbidden, match="defend is 'giazza'.s choice"):
+        service.act(
+            tid,
+            "Ann",
+            "attack",
+            {"actor": "vooruk", "target": "giazza", "expertise": "Rend", "defend": True},
+        )
+    assert _fighter(service, tid, "giazza").ap == 4  # nothing was spent
+    proposed = service.act(
         tid,
         "Ann",
         "attack",
         {"actor": "vooruk", "target": "giazza", "expertise": "Rend"},
         faces=[1, 2, 3, 4, 5, 6],
     )
+    assert proposed.event.kind == "action-proposed"
+    assert proposed.event.payload["ask"] == {"defend": "giazza", "shunt_to_beauty": "giazza"}
+    with pytest.raises(Forbidden, match="their owner decides it"):
+        service.decide(tid, proposed.event.seq, {"defend": False}, by="Ann")
+    hit = service.decide(tid, proposed.event.seq, {"defend": False}, by="Bea")
+    assert hit.event.actor == "Ann" and hit.event.payload["proposal"] == proposed.event.seq
     out = hit.event.payload["outcome"]
     assert (out["target"], out["result"], out["success"]) == (7, 10, True)
     assert out["details"]["successes"] == 6 and out["manual"] is True
@@ -91,16 +107,19 @@ def test_a_mongrel_conflict_at_the_table(tmp_path: Path) -> None:
     assert (g.damage, g.ap, g.physique_loss) == (0, 4, 0)
     assert undone.table.state.order == ("vooruk", "giazza")
 
-    # the text's Giazza: hit for 5, 3 and 2 collapses (Physique -1 moves the track)
+    # the text's Giazza: hit for 5, 3 and 2 collapses (Physique -1 moves the track); each
+    # time Bea is asked whether she shunts any of it to Beauty, and keeps it all
     track = []
     for effect in (5, 3, 2):
-        done = service.act(tid, "Ron", "take-damage", {"victim": "giazza", "effect": effect})
+        asked = service.act(tid, "Ron", "take-damage", {"victim": "giazza", "effect": effect})
+        done = service.decide(tid, asked.event.seq, {"shunt_to_beauty": 0}, by="Bea")
         g = done.table.state.characters["giazza"]
         track.append((g.damage, g.physique_loss, g.ap, g.collapsed))
     assert track == [(5, 1, 3, False), (8, 2, 2, False), (10, 2, 0, True)]
 
     # any hit with Effect >= 1 on a collapsed character is terminal: Bea decides
-    terminal = service.act(tid, "Ron", "take-damage", {"victim": "giazza", "effect": 1})
+    asked = service.act(tid, "Ron", "take-damage", {"victim": "giazza", "effect": 1})
+    terminal = service.decide(tid, asked.event.seq, {}, by="Bea")
     decision = terminal.table.state.pending
     assert [(d.actor, d.choices) for d in decision] == [
         ("giazza", ("spend-resolve-to-survive", "accept-fate"))
@@ -127,7 +146,17 @@ def test_a_mongrel_conflict_at_the_table(tmp_path: Path) -> None:
 def test_the_session_exports_imports_and_redacts(tmp_path: Path) -> None:
     service, tid = _setup(f"sqlite:///{tmp_path / 'a.db'}")
     service.act(tid, "Ron", "start-conflict", {})
-    service.act(tid, "Ron", "take-damage", {"victim": "giazza", "effect": 3}, visibility="referee")
+    # the referee's secret damage: Bea chooses whether Giazza shunts any to Beauty, in a
+    # proposal only she (and the referees) see; then the damage is rolled in secret
+    asked = service.act(
+        tid, "Ron", "take-damage", {"victim": "giazza", "effect": 3}, visibility="referee"
+    )
+    assert (asked.event.kind, asked.event.visibility, asked.event.audience) == (
+        "action-proposed",
+        "private",
+        "Bea",
+    )
+    service.decide(tid, asked.event.seq, {}, by="Bea")
     service.note(tid, "Ron", "Giazza hears footsteps", visibility="private", audience="Bea")
     whole = export(service, tid)
     for_ann = export(service, tid, "Ann")
@@ -136,8 +165,9 @@ def test_the_session_exports_imports_and_redacts(tmp_path: Path) -> None:
     assert "footsteps" not in text and "take-damage" not in text and "giazza" in text
     hidden = [e for e in for_ann["events"] if e.get("redacted")]
     assert [(e["seq"], e.get("kind"), e.get("actor")) for e in hidden] == [
-        (8, "action-resolved", "Ron"),  # Ann sees that the referee rolled in secret
-        (9, None, None),  # and that something private happened, nothing more
+        (8, None, None),  # Ann sees that something private happened, nothing more
+        (9, "action-resolved", "Ron"),  # that the referee rolled in secret
+        (10, None, None),
     ]
     assert all("salt" not in e and "rolls" not in e and "payload" not in e for e in hidden)
     # Ann's view of the state does not know what the secret damage did

@@ -29,7 +29,7 @@ import importlib
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass, fields, replace
 from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
@@ -146,6 +146,47 @@ class Action:
         """The ids of the characters who take this action (empty: the referee's)."""
         actor = getattr(self, "actor", None)
         return (actor,) if isinstance(actor, str) else ()
+
+    def decisions(self) -> dict[str, tuple[str, ...]]:
+        """The fields given a value other than their default that are another character's
+        choice (declared ``param(decided_by=...)``), each with the characters whose choice
+        it is: a player may give them only for characters they own."""
+        return {k: ids for k, (ids, given) in self.deciders().items() if given}
+
+    def deciders(self) -> dict[str, tuple[tuple[str, ...], bool]]:
+        """Every field that is a character's choice (``param(decided_by=...)``) and names
+        one: the characters whose choice it is, and whether the field holds a value other
+        than its default."""
+        out: dict[str, tuple[tuple[str, ...], bool]] = {}
+        for name, by, default in _decided_fields(type(self)):
+            who = getattr(self, by)
+            ids = (
+                (who,)
+                if isinstance(who, str)
+                else tuple(w for w in who or () if isinstance(w, str))
+            )
+            if ids:
+                out[name] = (ids, getattr(self, name) != default)
+        return out
+
+
+_DECIDED: dict[object, tuple[tuple[str, str, Any], ...]] = {}
+
+
+def _decided_fields(cls: type[Action]) -> tuple[tuple[str, str, Any], ...]:
+    """``(field, deciding field, default)`` for every field of ``cls`` declared with
+    ``decided_by`` (a required field has no default: any value is a choice); read once
+    per action type."""
+    found = _DECIDED.get(cls)
+    if found is None:
+        out = []
+        for f in fields(cls):
+            by = f.metadata.get("decided_by")
+            if by:
+                default = f.default_factory() if f.default_factory is not MISSING else f.default
+                out.append((f.name, str(by), default))
+        found = _DECIDED[cls] = tuple(out)
+    return found
 
 
 def slug(name: str) -> str:

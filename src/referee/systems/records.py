@@ -192,16 +192,20 @@ def param(
     le: int | None = None,
     ref: str | None = None,
     factory: Callable[[], Any] | None = None,
+    decided_by: str | None = None,
 ) -> Any:
     """Declare one field of an action: its default, its meaning and its bounds.
 
     ``ge`` / ``le`` bound a number (or each number of a tuple) and are checked
     whenever the record is built; ``ref="character"`` says the value is a
     character id of the table's state (a form offers the characters).
+    ``decided_by`` names the field holding the character(s) whose choice this field
+    is (a target's defence, an opponent's resisting stat): at a table, only their
+    owner or the referee may give it a value other than its default.
     """
     # not "ge"/"le": pydantic would read those keys as its own constraints and apply them
     # to every member of a union (``int | str`` fails); the bounds are checked here instead
-    meta = {"doc": doc, "lowest": ge, "highest": le, "ref": ref}
+    meta = {"doc": doc, "lowest": ge, "highest": le, "ref": ref, "decided_by": decided_by}
     if factory is not None:
         return field(default_factory=factory, metadata=meta)
     return field(default=default, metadata=meta)

@@ -31,6 +31,8 @@ Kind = Literal[
     "character-updated",
     "character-removed",
     "action-resolved",
+    "action-proposed",
+    "proposal-closed",
     "state-edited",
     "note",
     "undo",

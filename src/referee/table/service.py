@@ -34,6 +34,7 @@ from typing import Any, Final, cast
 
 from referee.dice.odds import Distribution
 from referee.dice.roller import ManualRoller, Roller, SeededRoller, SystemRoller
+from referee.dice.rolling import check_faces_for
 from referee.errors import DiceError, IllegalAction, RulesError
 from referee.systems.base import (
     Action,
@@ -368,13 +369,26 @@ class TableService:
                 lock = self._writers[tid] = threading.Lock()
             return lock
 
-    def _command(self, ref: str, by: str | None, build: Build, expect: int | None = None) -> Done:
+    def _command(
+        self,
+        ref: str,
+        by: str | None,
+        build: Build,
+        expect: int | None = None,
+        actor: Callable[[TableState], str] | None = None,
+    ) -> Done:
         tid = self.table(ref).id
         with self._writer(tid):
-            return self._attempts(ref, tid, by, build, expect)
+            return self._attempts(ref, tid, by, build, expect, actor)
 
     def _attempts(
-        self, ref: str, tid: str, by: str | None, build: Build, expect: int | None
+        self,
+        ref: str,
+        tid: str,
+        by: str | None,
+        build: Build,
+        expect: int | None,
+        actor: Callable[[TableState], str] | None = None,
     ) -> Done:
         for attempt in range(RETRIES):
             if attempt:
@@ -394,7 +408,7 @@ class TableService:
                 table=tid,
                 seq=ts.seq + 1,
                 time=now(),
-                actor=SYSTEM_ACTOR if by is None else by,
+                actor=actor(ts) if actor is not None else SYSTEM_ACTOR if by is None else by,
                 kind=kind,
                 payload=payload,
                 visibility=visibility,
@@ -599,7 +613,17 @@ class TableService:
         faces: Sequence[int] | None = None,
         expect: int | None = None,
     ) -> Done:
-        """Resolve one action of the game for participant ``by`` and record its outcome."""
+        """Resolve one action of the game for participant ``by`` and record its outcome.
+
+        A field that is another character's choice (``param(decided_by=...)``: a target's
+        defence, an opponent's resisting stat) is that character's owner's to set, or the
+        referee's for a character no player owns. A player who gives one a value for a
+        character they do not own is refused; left at its default, the action is not
+        rolled but *proposed* (an ``action-proposed`` event, every refusal checked first):
+        it waits for the one who decides to answer (:meth:`decide`), and is rolled then. A
+        referee's value other than the default overrides; the referee's default for a
+        player's character asks that player too. A proposal of a hidden action (secret,
+        blind, private) is private to who answers it and its proposer."""
 
         def build(ts: TableState) -> Any:
             rules = ts.ruleset
@@ -607,21 +631,128 @@ class TableService:
             if by is not None and ts.role_of(by) != "referee":
                 self._may_act(ts, by, chosen)
             shown = self._visibility(ts, by, visibility)
-            roller = self._roller(ts, faces)
-            outcome = rules.resolve(chosen, ts.state, roller, ts.options)
-            left = getattr(roller, "remaining", ())
-            if faces is not None and left:
-                raise DiceError(f"{len(left)} face(s) more than this action rolls: {list(left)}")
-            payload: JSONObject = {
-                "action": rules.action_name(chosen),
-                "fields": rules.action_data(chosen),
-                "outcome": outcome_data(outcome),
-            }
-            rolls = [cast(JSONObject, jsonable(r.to_dict())) for r in outcome.rolls]
-            audience = by if shown == "private" else None
-            return "action-resolved", payload, shown, audience, rolls
+            asked = self._asked(ts, by, chosen)
+            if asked:
+                plan = rules.planned(chosen, ts.state, ts.options)  # what refuses it, now
+                if faces is not None:  # physical dice: at least those it rolls first
+                    need = sum(c for c, _ in plan.dice)
+                    check_faces_for(plan.dice, list(faces)[:need] if len(faces) > need else faces)
+                proposal: JSONObject = {
+                    "action": rules.action_name(chosen),
+                    "fields": rules.action_data(chosen),
+                    "ask": cast(JSONObject, asked),
+                    "visibility": shown,
+                    "faces": list(faces) if faces is not None else None,
+                }
+                if shown == "public":
+                    return "action-proposed", proposal, "public", None, []
+                # a hidden action is shown to who answers it (and its proposer), no one else
+                answers = ts.owners.get(next(iter(asked.values())))
+                return "action-proposed", proposal, "private", answers or by, []
+            return self._resolution(ts, chosen, faces, shown, by)
 
         return self._command(ref, by, build, expect)
+
+    def _resolution(
+        self,
+        ts: TableState,
+        chosen: Action,
+        faces: Sequence[int] | None,
+        shown: Visibility,
+        actor: str | None,
+        extra: JSONObject | None = None,
+    ) -> Any:
+        """Draw the dice of an action that nothing refuses any more, and its event."""
+        rules = ts.ruleset
+        roller = self._roller(ts, faces)
+        outcome = rules.resolve(chosen, ts.state, roller, ts.options)
+        left = getattr(roller, "remaining", ())
+        if faces is not None and left:
+            raise DiceError(f"{len(left)} face(s) more than this action rolls: {list(left)}")
+        payload: JSONObject = {
+            "action": rules.action_name(chosen),
+            "fields": rules.action_data(chosen),
+            "outcome": outcome_data(outcome),
+            **(extra or {}),
+        }
+        rolls = [cast(JSONObject, jsonable(r.to_dict())) for r in outcome.rolls]
+        audience = actor if shown == "private" else None
+        return "action-resolved", payload, shown, audience, rolls
+
+    def _asked(self, ts: TableState, by: str | None, chosen: Action) -> dict[str, str]:
+        """The fields of ``chosen`` that wait for someone else's decision (field -> the
+        character whose choice it is); refuses a player's value for another's choice."""
+        if by is None:
+            return {}  # the system (a script, the command line without --as) decides all
+        referee = ts.role_of(by) == "referee"
+        asked: dict[str, str] = {}
+        for name, (ids, given) in chosen.deciders().items():
+            for cid in ids:
+                owner = ts.owners.get(cid)
+                if owner == by or (referee and (given or owner is None)):
+                    continue
+                if given:
+                    raise Forbidden(
+                        f"{name} is {cid!r}'s choice: only their owner or the referee sets it "
+                        "(leave it out, and they are asked)"
+                    )
+                asked.setdefault(name, cid)
+        return asked
+
+    def decide(self, ref: str, seq: int, values: JSONValue, *, by: str | None = None) -> Done:
+        """Answer a proposed action (:meth:`act`): ``values`` for the fields it asks (the
+        ones left out keep their defaults), by the owner of the character whose choice
+        they are (the referee for one no player owns, or overriding). The action is then
+        checked again on the table as it is now and rolled, as its proposer's."""
+        if not isinstance(values, dict):
+            raise RulesError("a decision is an object of the asked fields and their values")
+
+        def build(ts: TableState) -> Any:
+            found = ts.proposals.get(seq)
+            if found is None:
+                raise RulesError(f"no action waits for a decision at event {seq}")
+            ask = found.get("ask")
+            ask = ask if isinstance(ask, dict) else {}
+            unknown = sorted(k for k in values if k not in ask)
+            if unknown:
+                raise RulesError(f"event {seq} asks {', '.join(ask)}; not {', '.join(unknown)}")
+            if by is not None and ts.role_of(by) != "referee":
+                for name, cid in ask.items():
+                    if ts.owners.get(str(cid)) != by:
+                        raise Forbidden(f"{name} is {cid!r}'s choice: their owner decides it")
+            rules = ts.ruleset
+            fields = found.get("fields")
+            merged = {**(fields if isinstance(fields, dict) else {}), **values}
+            chosen = rules.load_action(str(found.get("action")), merged)
+            proposer = str(found.get("by"))
+            if ts.participants.get(proposer) not in (None, "referee"):
+                self._may_act(ts, proposer, chosen)  # still their character, still a player
+            faces = found.get("faces")
+            shown = found.get("visibility")
+            return self._resolution(
+                ts,
+                chosen,
+                [f for f in faces if isinstance(f, int)] if isinstance(faces, list) else None,
+                shown if shown in ("public", "referee", "blind", "private") else "public",
+                proposer,
+                {"proposal": seq, "decided_by": by if by is not None else SYSTEM_ACTOR},
+            )
+
+        return self._command(ref, by, build, actor=lambda ts: str(ts.proposals[seq].get("by")))
+
+    def withdraw(self, ref: str, seq: int, *, by: str | None = None) -> Done:
+        """Withdraw a proposed action that waits for a decision (its proposer or the
+        referee); nothing was rolled for it."""
+
+        def build(ts: TableState) -> Any:
+            found = ts.proposals.get(seq)
+            if found is None:
+                raise RulesError(f"no action waits for a decision at event {seq}")
+            if by is not None and ts.role_of(by) != "referee" and found.get("by") != by:
+                raise Forbidden("only who proposed it, or the referee, withdraws it")
+            return "proposal-closed", {"seq": seq, "withdrawn": True}, "public", None, []
+
+        return self._command(ref, by, build)
 
     def _roller(self, ts: TableState, faces: Sequence[int] | None) -> Roller:
         if faces is not None:
@@ -918,6 +1049,25 @@ def table_data(ts: TableState) -> JSONObject:
             {"actor": d.actor, "prompt": d.prompt, "choices": list(d.choices)}
             for d in ts.state.pending
         ],
+        "proposals": [proposal_data(ts, seq, p) for seq, p in sorted(ts.proposals.items())],
         "undone": sorted(ts.undone),
         "state": rules.dump_state(ts.state),
+    }
+
+
+def proposal_data(ts: TableState, seq: int, p: JSONObject) -> JSONObject:
+    """An action waiting for a decision, as JSON: who proposed it, what it asks of whom
+    (each asked field, the character whose choice it is and who answers: their owner, or
+    the referee for a character no player owns) and the fields it holds so far."""
+    ask = p.get("ask")
+    asked = ask if isinstance(ask, dict) else {}
+    return {
+        "seq": seq,
+        "by": p.get("by"),
+        "action": p.get("action"),
+        "fields": p.get("fields"),
+        "ask": [
+            {"field": k, "character": v, "answers": ts.owners.get(str(v)) or "the referee"}
+            for k, v in asked.items()
+        ],
     }

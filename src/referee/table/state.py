@@ -23,6 +23,7 @@ from referee.errors import RulesError
 from referee.systems.base import (
     Change,
     JSONObject,
+    JSONValue,
     Outcome,
     Ruleset,
     get,
@@ -90,6 +91,9 @@ class TableState:
     undone: frozenset[int] = frozenset()
     revealed: frozenset[int] = frozenset()
     hidden: tuple[Hidden, ...] = ()
+    proposals: Mapping[int, JSONObject] = field(default_factory=dict)
+    """Actions waiting for another participant's decision, by the seq that proposed them:
+    ``{"by", "action", "fields", "ask", "visibility"}`` (see :meth:`TableService.act`)."""
 
     @property
     def ruleset(self) -> Ruleset[Any, Any, Any]:
@@ -181,15 +185,25 @@ def _apply(ts: TableState, e: Event) -> TableState:
             findings = {k: v for k, v in ts.findings.items() if k != cid}
             return replace(ts, state=rules.unseat(ts.state, cid), owners=owners, findings=findings)
         case "action-resolved":
-            return replace(
-                ts, state=rules.apply(ts.state, outcome_from_data(p["outcome"], trusted=True))
-            )
+            state = rules.apply(ts.state, outcome_from_data(p["outcome"], trusted=True))
+            return replace(ts, state=state, proposals=_closed(ts, p.get("proposal")))
+        case "action-proposed":
+            return replace(ts, proposals={**ts.proposals, e.seq: {**p, "by": e.actor}})
+        case "proposal-closed":
+            return replace(ts, proposals=_closed(ts, p.get("seq")))
         case "state-edited":
             changes = tuple(_change(c) for c in p["changes"])  # type: ignore[union-attr]
             edit = Outcome(rules.name, "edit", changes=changes)
             return replace(ts, state=rules.apply(ts.state, edit))
         case _:
             return ts
+
+
+def _closed(ts: TableState, seq: JSONValue) -> Mapping[int, JSONObject]:
+    """The open proposals less the one ``seq`` names (if any)."""
+    if not isinstance(seq, int) or seq not in ts.proposals:
+        return ts.proposals
+    return {k: v for k, v in ts.proposals.items() if k != seq}
 
 
 def _change(data: Any) -> Change:
@@ -304,6 +318,7 @@ def snapshot_data(ts: TableState) -> JSONObject:
         "undone": sorted(ts.undone),
         "revealed": sorted(ts.revealed),
         "hidden": [[h.seq, h.visibility, h.audience, h.actor] for h in ts.hidden],
+        "proposals": {str(k): v for k, v in ts.proposals.items()},
     }
 
 
@@ -325,4 +340,5 @@ def snapshot_state(data: Any) -> TableState:
         undone=frozenset(data["undone"]),
         revealed=frozenset(data["revealed"]),
         hidden=tuple(Hidden(s, v, a, w) for s, v, a, w in data["hidden"]),
+        proposals={int(k): v for k, v in data.get("proposals", {}).items()},
     )

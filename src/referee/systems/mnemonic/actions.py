@@ -123,6 +123,7 @@ class Attack(MnemonicAction):
         "how much the defender's action worsens the Chances (0 or less; one step is -3)",
         ge=-CHANCES_LIMIT,
         le=0,
+        decided_by="target",
     )
     defender_aptitude: int | None = param(
         None,
@@ -130,9 +131,15 @@ class Attack(MnemonicAction):
         ge=0,
         le=APTITUDE_MAX,
     )
-    defender_talent: str = param("Agile", "opposed rolls: the defender's Talent (with a target)")
-    defender_life_role: str | None = param(None, "opposed rolls: the defender's Life Role")
-    defender_fallback: Fallback = param("relevant", "opposed rolls: " + FALLBACK_DOC)
+    defender_talent: str = param(
+        "Agile", "opposed rolls: the defender's Talent (with a target)", decided_by="target"
+    )
+    defender_life_role: str | None = param(
+        None, "opposed rolls: the defender's Life Role", decided_by="target"
+    )
+    defender_fallback: Fallback = param(
+        "relevant", "opposed rolls: " + FALLBACK_DOC, decided_by="target"
+    )
     defender_chances: int | str = param(0, "opposed rolls: the defender's " + CHANCES_DOC)
 
 

@@ -156,7 +156,7 @@ class Attack(Action):
     actor: str = param(doc="the attacker", ref="character")
     target: str = param(doc="the character attacked", ref="character")
     expertise: ExpertiseName = param(doc="the attacking Expertise (Rend, Melee, Burn, Chill...)")
-    defend: bool = param(False, "the target spends 1 AP to defend")
+    defend: bool = param(False, "the target spends 1 AP to defend", decided_by="target")
     attribute: AttributeName | None = param(
         None, "the attribute rolled against (default: the Expertise's)"
     )
@@ -166,7 +166,11 @@ class Attack(Action):
         0, "the target's armour, taken off a physical hit's Effect", ge=0, le=MAX_BONUS
     )
     shunt_to_beauty: int = param(
-        0, "points of a physical hit the target shunts to Beauty", ge=0, le=MAX_SCORE
+        0,
+        "points of a physical hit the target shunts to Beauty",
+        ge=0,
+        le=MAX_SCORE,
+        decided_by="target",
     )
     power: str | None = param(None, "a Power whose points add dice to the Expertise")
 
@@ -182,7 +186,9 @@ class Occult(Action):
         1, "Infernal Resolve spent before the roll (at least 1)", ge=1, le=MAX_SCORE
     )
     target: str | None = param(None, "the character attacked (none: a working)", ref="character")
-    resist: bool = param(False, "the target resists (Resist under its own Spirit)")
+    resist: bool = param(
+        False, "the target resists (Resist under its own Spirit)", decided_by="target"
+    )
     attribute: AttributeName | None = param(
         None, "the sorcerer's attribute rolled under (default Spirit)"
     )
@@ -233,7 +239,9 @@ class TakeDamage(Action):
     effect: int = param(doc="the damage's Effect", ge=0, le=MAX_SCORE)
     weapon: int = param(0, "points added to the Effect", ge=0, le=MAX_BONUS)
     armor: int = param(0, "armour taken off the Effect", ge=0, le=MAX_BONUS)
-    shunt_to_beauty: int = param(0, "points the victim shunts to Beauty", ge=0, le=MAX_SCORE)
+    shunt_to_beauty: int = param(
+        0, "points the victim shunts to Beauty", ge=0, le=MAX_SCORE, decided_by="victim"
+    )
 
 
 @dataclass(frozen=True)
