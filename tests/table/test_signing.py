@@ -263,17 +263,20 @@ def test_a_forger_who_re_signs_or_edits_the_head(
         verify_file(moved)
     # signed again with the forger's own key: it imports, as signed by *that* key only
     forger = signing.load_signer(tmp_path / "forger.pem")
-    from referee.table.events import event_from_data as read
-
     resigned = {
         **cut,
-        "head": signing.sign_head(forger, doc["table"]["id"], [read(e) for e in cut["events"]]),
+        "head": signing.sign_head(
+            forger, doc["table"]["id"], [event_from_data(e) for e in cut["events"]]
+        ),
     }
     own = signing.trusted_keys(own=signing.server_signer(db))
     report = verify_file(resigned, own)
-    assert (report.signature, report.key) == ("untrusted", forger.id) and forger.id != doc["head"][
-        "key"
-    ]
+    assert (report.signature, report.key) == ("untrusted", forger.id)
+    assert forger.id != doc["head"]["key"]
+    # a head honestly signed for another table does not fit this one
+    elsewhere = signing.sign_head(forger, "t-other", [event_from_data(e) for e in doc["events"]])
+    with pytest.raises(LogError, match="the signed head is table 't-other''s, not"):
+        verify_file({**doc, "head": elsewhere})
     # claiming the server's key id for the forger's key is caught
     with pytest.raises(LogError, match=r"names key .* but carries key"):
         verify_file({**resigned, "head": {**resigned["head"], "key": doc["head"]["key"]}}, own)
