@@ -553,22 +553,87 @@ def _edit_word(word: str, *, delta: bool) -> dict[str, Any]:
     return {"target": target, "field": fld, "value": value}
 
 
+KEY_OPTION = click.option(
+    "--key",
+    "key_file",
+    envvar="REFEREE_SIGNING_KEY",
+    show_envvar=True,
+    help="The server's signing key file (default: beside the SQLite database, else in "
+    "your data directory; made on first use).",
+)
+TRUST_OPTION = click.option(
+    "--trust",
+    multiple=True,
+    callback=listed,
+    help="A public key whose signature is trusted (base64 or hex, or a file); repeatable. "
+    "The server's own key is always trusted.",
+)
+REQUIRE_OPTION = click.option(
+    "--require-trusted", is_flag=True, help="Refuse a file not signed by a trusted key."
+)
+
+
+def _signer(db: str | None, key_file: str | None) -> Any:
+    """The server's key: ``--key``, else the one kept for the database ``--db``."""
+    from pathlib import Path
+
+    from referee.table.signing import load_signer, server_signer
+    from referee.table.store import default_url
+
+    if key_file:
+        return load_signer(Path(key_file).expanduser())
+    return server_signer(db or default_url())
+
+
+def _trusted(db: str | None, key_file: str | None, trust: list[str] | None) -> dict[str, bytes]:
+    from referee.table.signing import trusted_keys
+
+    return trusted_keys(trust or [], own=_signer(db, key_file))
+
+
+@app.command("key")
+@KEY_OPTION
+@DB_OPTION
+@JSON_OPTION
+@handle_errors
+def key(
+    key_file: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """The server's public key (give it to another server's --trust) and its id."""
+    from referee.table.signing import public_text
+
+    signer = _signer(db, key_file)
+    data = {"key": signer.id, "public_key": public_text(signer.public), "file": str(signer.path)}
+    if as_json:
+        emit_json(data)
+        return
+    console.print(
+        f"{data['public_key']}  (key {data['key']}, kept in {data['file']})", markup=False
+    )
+
+
 @app.command("export")
 @TABLE_ARG
 @click.option("--as", "who", help="Export this participant's view.")
 @click.option("--out", help="Write here (default: standard output).")
+@KEY_OPTION
 @DB_OPTION
 @handle_errors
 def export(
     table: str,
     who: str | None,
     out: str | None,
+    key_file: str | None,
     db: str | None,
 ) -> None:
-    """The table as JSON: whole for the referee, a player's redacted view with --as."""
+    """The table as JSON, its head signed with the server's key: whole for the referee,
+    a player's redacted view with --as."""
     from referee.table.audit import export as export_table
 
-    data = export_table(_service(db), table, who)
+    service = _service(db)
+    data = export_table(service, table, who, signer=_signer(db, key_file))
     if out is None:
         emit_json(data)
     else:
@@ -577,43 +642,80 @@ def export(
 
 @app.command("import")
 @click.argument("path", help="An export (JSON).")
+@TRUST_OPTION
+@REQUIRE_OPTION
+@KEY_OPTION
 @DB_OPTION
 @JSON_OPTION
 @handle_errors
 def import_(
     path: str,
+    trust: list[str] | None,
+    require_trusted: bool,
+    key_file: str | None,
     db: str | None,
     as_json: bool,
 ) -> None:
-    """Import an exported table after verifying all of it (nothing is written otherwise)."""
+    """Import an exported table after verifying all of it (nothing is written otherwise);
+    says whether it is signed by a trusted key."""
     from referee.table.audit import import_table
 
-    report = import_table(_service(db), load_json_file(path))
+    service = _service(db)
+    trusted = _trusted(db, key_file, trust)
+    report = import_table(service, load_json_file(path), trusted, require_trusted=require_trusted)
     if as_json:
         emit_json(report.data())
         return
-    console.print(f"imported {report.events} events; chain and replays verified", markup=False)
+    console.print(
+        f"imported {report.events} events; chain and replays verified; {report.signed}",
+        markup=False,
+    )
 
 
 @app.command("verify")
-@TABLE_ARG
+@click.argument("table", help="The table's id or name, or an export file.")
+@TRUST_OPTION
+@REQUIRE_OPTION
+@KEY_OPTION
 @DB_OPTION
 @JSON_OPTION
 @handle_errors
 def verify(
     table: str,
+    trust: list[str] | None,
+    require_trusted: bool,
+    key_file: str | None,
     db: str | None,
     as_json: bool,
 ) -> None:
-    """Re-check the hash chain and replay every action from its recorded faces."""
-    from referee.table.audit import verify as verify_table
+    """Re-check the hash chain and replay every action from its recorded faces: of a
+    stored table, or of an export file (which is not imported; its signature is
+    reported as an import would)."""
+    from pathlib import Path
 
-    report = verify_table(_service(db), table)
+    from referee.table.audit import Report, verify_file
+    from referee.table.audit import verify as verify_table
+    from referee.table.events import LogError
+
+    service = _service(db)
+    if Path(table).is_file():
+        trusted = _trusted(db, key_file, trust)
+        try:
+            report = verify_file(load_json_file(table), trusted, require_trusted=require_trusted)
+        except LogError as e:
+            report = Report(False, 0, e.seq, str(e).split(": ", 1)[-1] if e.seq else str(e))
+    else:
+        report = verify_table(service, table)
     if as_json:
         emit_json(report.data())
     elif report.ok:
-        console.print(f"ok: {report.events} events, chain and replays verified", markup=False)
-    else:
+        signed = f"; {report.signed}" if report.signature is not None else ""
+        console.print(
+            f"ok: {report.events} events, chain and replays verified{signed}", markup=False
+        )
+    elif report.seq:
         console.print(f"BROKEN at event {report.seq}: {report.problem}", markup=False)
+    else:
+        console.print(f"BROKEN: {report.problem}", markup=False)
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -7,15 +7,19 @@ action replayed from its recorded faces giving the very outcome stored (a
 seeded table's faces must also be the ones its seed gives). It reports the
 first seq that does not match.
 
-An export is ``{"schema": 1, "table": {...}, "events": [...]}``. A referee's
-export is whole; a player's is their redacted view (and cannot be imported).
-Import verifies the whole file first and writes nothing unless all of it
-holds; the imported table has the same id, state and hashes.
+An export is ``{"schema": 1, "table": {...}, "events": [...], "head": {...}}``.
+A referee's export is whole; a player's is their redacted view (and cannot be
+imported). ``head`` is the server's signed head (:mod:`referee.table.signing`);
+a file without one (as every export before signing had) is unsigned. Import
+verifies the whole file first and writes nothing unless all of it holds; the
+imported table has the same id, state and hashes. A file is bounded by its
+events (:data:`MAX_EVENTS`) and its nesting (:data:`MAX_DEPTH`), never by a
+count of its JSON values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -24,11 +28,25 @@ from referee.errors import DiceError, RulesError
 from referee.systems.base import JSONObject, JSONValue, outcome_data
 from referee.table.events import GENESIS, Event, LogError, event_from_data
 from referee.table.service import TableService, derived_seed, redact
+from referee.table.signing import (
+    Checked,
+    Signature,
+    Signer,
+    check_head,
+    describe,
+    sign_head,
+)
 from referee.table.state import TableState, advance, created, snapshot_data
 from referee.table.store import StoreError, TableRow
 
 SCHEMA: Final = 1
 """The export format's version."""
+
+MAX_EVENTS: Final = 1_000_000
+"""The most events an export may hold (a long campaign's table is tens of thousands)."""
+
+MAX_DEPTH: Final = 64
+"""The deepest nesting of JSON an export may hold."""
 
 CHECKPOINT_EVERY = 200
 """How often :func:`verify_events` keeps a folded state to refold from after an undo."""
@@ -88,16 +106,33 @@ def _record(r: JSONObject, seq: int) -> RollRecord:
 
 @dataclass(frozen=True)
 class Report:
-    """What :func:`verify_events` found: ``ok``, or the first bad ``seq`` and why."""
+    """What :func:`verify_events` found: ``ok``, or the first bad ``seq`` and why; for a
+    file, also its ``signature`` ("trusted", "untrusted" or "unsigned") and the key's id."""
 
     ok: bool
     events: int
     seq: int = 0
     problem: str = ""
+    signature: Signature | None = None
+    key: str = ""
 
     def data(self) -> JSONObject:
-        """The report as JSON."""
-        return {"ok": self.ok, "events": self.events, "seq": self.seq, "problem": self.problem}
+        """The report as JSON (``signature`` and ``key`` only for a file)."""
+        out: JSONObject = {
+            "ok": self.ok,
+            "events": self.events,
+            "seq": self.seq,
+            "problem": self.problem,
+        }
+        if self.signature is not None:
+            out["signature"] = self.signature
+            out["key"] = self.key or None
+        return out
+
+    @property
+    def signed(self) -> str:
+        """The signature as a phrase: "signed by trusted key ..." or "unsigned"."""
+        return describe(Checked(self.signature or "unsigned", self.key))
 
 
 def verify_events(
@@ -204,19 +239,37 @@ def verify(service: TableService, ref: str) -> Report:
 # export and import
 
 
-def export(service: TableService, ref: str, name: str | None = None) -> JSONObject:
+def export(
+    service: TableService, ref: str, name: str | None = None, signer: Signer | None = None
+) -> JSONObject:
     """A table as JSON: whole for the referee (``name`` None or a referee), else the
-    participant's redacted view."""
+    participant's redacted view; with ``signer``, its head signed (the same head either
+    way: a redacted event keeps its hash)."""
     full = service.load(ref)
     viewer = full.viewer(name)
     row = service.table(ref)
     events = service.store.events(row.id)
-    return {
+    data: JSONObject = {
         "schema": SCHEMA,
         "table": {"id": row.id, "name": row.name, "game": row.game, "created": row.created},
         "redacted": not viewer.sees_all,
         "events": [redact(e, viewer, full.revealed) for e in events],
     }
+    if signer is not None and events:
+        data["head"] = sign_head(signer, row.id, events)
+    return data
+
+
+def _check_depth(value: JSONValue, limit: int = MAX_DEPTH) -> None:
+    """Refuse JSON nested deeper than ``limit`` (walked without recursion)."""
+    stack: list[tuple[JSONValue, int]] = [(value, 0)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict | list):
+            if level >= limit:
+                raise LogError(f"the export is nested more than {limit} levels deep")
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((c, level + 1) for c in children)
 
 
 def read_export(data: JSONValue) -> tuple[TableRow, list[Event]]:
@@ -231,6 +284,9 @@ def read_export(data: JSONValue) -> tuple[TableRow, list[Event]]:
     raw = data.get("events")
     if not isinstance(table, dict) or not isinstance(raw, list):
         raise LogError("an export has 'table' (an object) and 'events' (a list)")
+    if len(raw) > MAX_EVENTS:
+        raise LogError(f"the export holds {len(raw):,} events; at most {MAX_EVENTS:,}")
+    _check_depth(data)
     try:
         row = TableRow(
             str(table["id"]), str(table["name"]), str(table["game"]), str(table["created"])
@@ -241,17 +297,50 @@ def read_export(data: JSONValue) -> tuple[TableRow, list[Event]]:
     return row, events
 
 
-def import_table(service: TableService, data: JSONValue) -> Report:
-    """Verify an export completely, then store it as it was (same id, state, hashes).
-
-    :class:`LogError` (the first bad seq) or :class:`StoreError` (the id or name is
-    taken); nothing is written unless everything holds."""
+def _checked_file(
+    data: JSONValue, trusted: Mapping[str, bytes] | None, require_trusted: bool, every: int
+) -> tuple[TableRow, list[Event], Checked, dict[int, TableState]]:
     row, events = read_export(data)
-    every = service.snapshot_every
-    final, kept = verify_events(events, row.id, frozenset(range(every, len(events) + 1, every)))
+    head = data.get("head") if isinstance(data, dict) else None
+    checked = check_head(head, row.id, events, dict(trusted or {}))
+    if require_trusted and checked.signature != "trusted":
+        raise LogError(f"the file is {describe(checked)}; only a trusted signature is taken")
+    keep = frozenset(range(every, len(events) + 1, every)) if every else frozenset()
+    final, kept = verify_events(events, row.id, keep)
     if final.name != row.name or final.game != row.game:
         raise LogError("the table entry does not match the log's first event", 1)
+    return row, events, checked, kept
+
+
+def verify_file(
+    data: JSONValue, trusted: Mapping[str, bytes] | None = None, *, require_trusted: bool = False
+) -> Report:
+    """Check an export as :func:`import_table` would, writing nothing: the report says
+    whether it holds and how it is signed (a bad file raises :class:`LogError`)."""
+    _row, events, checked, _kept = _checked_file(data, trusted, require_trusted, 0)
+    return Report(True, len(events), signature=checked.signature, key=checked.key)
+
+
+def import_table(
+    service: TableService,
+    data: JSONValue,
+    trusted: Mapping[str, bytes] | None = None,
+    *,
+    require_trusted: bool = False,
+) -> Report:
+    """Verify an export completely, then store it as it was (same id, state, hashes).
+
+    ``trusted`` holds the public keys (raw bytes by id) whose signature is trusted;
+    the report says "trusted", "untrusted" (a valid signature by another key) or
+    "unsigned". A signed head that does not name the file's last event (a cut tail,
+    a log changed and rehashed) is refused, and so is any file but a trusted one
+    with ``require_trusted``. :class:`LogError` (the first bad seq) or
+    :class:`StoreError` (the id or name is taken); nothing is written unless
+    everything holds."""
+    row, events, checked, kept = _checked_file(
+        data, trusted, require_trusted, service.snapshot_every
+    )
     service.store.create(row, events)
     for seq, ts in sorted(kept.items()):
         service.store.put_snapshot(row.id, seq, snapshot_data(ts))
-    return Report(True, len(events))
+    return Report(True, len(events), signature=checked.signature, key=checked.key)

@@ -22,8 +22,10 @@ from starlette.concurrency import run_in_threadpool
 
 from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import JSONObject, JSONValue, Ruleset, get, names, problem_data
+from referee.table import signing
 from referee.table.audit import export, import_table, verify
 from referee.table.service import Done, TableService, redact, table_data
+from referee.table.signing import Signer
 from referee.table.state import TableState, Viewer
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, presented, set_session, table_cookies
@@ -402,17 +404,35 @@ def my_tables(request: Request) -> list[TableSummary]:
     return out
 
 
+class Imported(Created):
+    events: int = Field(description="How many events were verified and stored.")
+    signature: Literal["trusted", "untrusted", "unsigned"] = Field(
+        description="trusted: signed by this server's key or one it trusts; untrusted: "
+        "signed by another key (named in `key`); unsigned: no signed head."
+    )
+    key: str | None = Field(None, description="The id of the key that signed the file.")
+
+
+def server_signer(web: Web) -> Signer:
+    """This server's signing key (kept beside its SQLite database or in its data
+    directory; ``REFEREE_SIGNING_KEY`` names another file)."""
+    return signing.server_signer(web.service.store.url)
+
+
 @router.post("/import", status_code=201, tags=["tables"])
-def import_export(request: Request, response: Response, body: JSONObjectIn) -> Created:
+def import_export(request: Request, response: Response, body: JSONObjectIn) -> Imported:
     """Import a referee's export after verifying all of it (the hash chain, every event,
-    every replayed roll); nothing is written unless it all holds. You become the
-    imported table's first referee."""
+    every replayed roll, and its signed head if it has one); nothing is written unless
+    it all holds. A signed file whose tail was cut, or whose log was changed and
+    rehashed, is refused. ``signature`` says whether the file is signed by a key this
+    server trusts (its own, or one in ``REFEREE_TRUSTED_KEYS``). You become the imported
+    table's first referee. Bounded by bytes (32 MiB) and events, not by JSON values."""
     web = web_of(request)
     if not web.origin_ok(request) and request.headers.get("origin") is not None:
         raise WebError(403, "refused: the request did not come from this site's pages")
-    bounded(body, "the export", depth=64)
     new_table_quota(request)
-    report = rules_call(lambda: import_table(web.service, body))
+    trusted = signing.trusted_keys(own=server_signer(web))
+    report = rules_call(lambda: import_table(web.service, body, trusted))
     table = body.get("table")
     tid = str(table.get("id")) if isinstance(table, dict) else ""
     ts = web.service.load(tid)
@@ -421,7 +441,14 @@ def import_export(request: Request, response: Response, body: JSONObjectIn) -> C
         raise WebError(422, f"imported {report.events} events, but the table has no referee")
     token, _grant = web.tokens.issue(ts.id, referee, "referee")
     set_session(response, request, ts.id, token)
-    return Created(table=summary(ts, referee), link=link_for(request, token), token=token)
+    return Imported(
+        table=summary(ts, referee),
+        link=link_for(request, token),
+        token=token,
+        events=report.events,
+        signature=report.signature or "unsigned",
+        key=report.key or None,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -489,9 +516,10 @@ def validate_sheet(caller: Reader, body: SheetIn, request: Request) -> dict[str,
 
 @router.get("/tables/{tid}/export", tags=["table"])
 def export_table(caller: Reader, request: Request) -> Response:
-    """The table as JSON: whole for a referee (importable), your redacted view otherwise."""
+    """The table as JSON: whole for a referee (importable), your redacted view otherwise;
+    its ``head`` (the last event's seq and hash) signed with the server's key."""
     web = web_of(request)
-    data = export(web.service, caller.table_id, caller.name)
+    data = export(web.service, caller.table_id, caller.name, signer=server_signer(web))
     table = data.get("table")
     name = str(table.get("name", "table")) if isinstance(table, dict) else "table"
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "table"
