@@ -221,11 +221,17 @@ def treatments(table: State) -> st.SearchStrategy[Action]:
     survival = st.builds(
         SurvivalRoll,
         st.sampled_from(living),
-        st.sampled_from(["dying", "massive", "intensive"]),
+        st.sampled_from(["dying", "intensive"]),
         modifiers,
         st.one_of(st.none(), st.integers(0, 3)),
         st.booleans(),
         st.booleans(),
+    ) | st.builds(  # standing alone, a massive-damage roll names the damage before the hit
+        SurvivalRoll,
+        st.sampled_from(living),
+        st.just("massive"),
+        modifiers,
+        damage_before=st.integers(0, 40),
     )
     aid = st.builds(
         FirstAid,

@@ -210,6 +210,10 @@ class SurvivalRoll(Action):
     (Difficulty 8 after massive damage) or 'intensive' (intensive care, Difficulty 8)
     (ch. 7, Dying, Massive Damage, Intensive Care).
 
+    A massive-damage roll at a table follows the hit that dealt it (the table waits for
+    it); standing alone it needs ``damage_before``, the damage before that hit, since the
+    wound penalty is the one the character had then (option ``massive_damage_wounds``).
+
     Intensive care under a Medic 2+ supervisor (``supervisor_medic``) or an AI sickbay,
     ``equipped`` with tools, help and resources, makes no roll. Otherwise a success heals
     2 and a failure brings a dying roll, rolled at once.
@@ -223,6 +227,12 @@ class SurvivalRoll(Action):
     )
     ai_sickbay: bool = param(False, "intensive care in an AI sickbay")
     equipped: bool = param(True, "intensive care with tools, help and resources")
+    damage_before: int | None = param(
+        None,
+        "massive: the damage the character had before the hit (none: the hit the table waits on)",
+        ge=0,
+        le=1_000_000,
+    )
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
 from referee.errors import IllegalAction
-from referee.systems.base import Dice, Outcome, Plan, Procedure, Trace
+from referee.systems.base import Decision, Dice, Modifier, Outcome, Plan, Procedure, Trace
 from referee.systems.mneme.actions import (
     Attack,
     Check,
@@ -252,17 +252,47 @@ def aftermath(before: Character, rolls: Rolled, options: Options) -> dict[str, A
     return out
 
 
+MASSIVE_CHOICES = ("survival",)
+"""How a character answers the massive-damage roll the table waits for."""
+
+
+def owe_massive_roll(changes: Changes, cid: str, before: Character, options: Options) -> None:
+    """Massive damage (ch. 7): the character's next step is the End roll at 8 with the
+    wound penalties, so the table waits for it (``survival`` with kind ``massive``), and
+    the seat keeps the damage the character had before the hit, whose wound penalty the
+    roll uses by default (option ``massive_damage_wounds``)."""
+    changes.set(cid, "massive_before", before.damage, "massive damage: the End roll is due")
+    changes.wait_for(
+        Decision(
+            cid,
+            f"{before.name} took massive damage (more than HP {before.hp} in one attack): "
+            f"roll End at {options.massive_damage_difficulty} with the wound penalties "
+            "(survival, kind massive)",
+            MASSIVE_CHOICES,
+        )
+    )
+
+
 def _hurt(
-    changes: Changes, cid: str | None, before: Character | None, rolls: Rolled, options: Options
+    changes: Changes,
+    cid: str | None,
+    before: Character | None,
+    rolls: Rolled,
+    options: Options,
+    owe_massive: bool = True,
 ) -> dict[str, Any]:
-    """Apply damage rolls to a seated character: the damage and Bleeding; returns the
-    aftermath to report."""
+    """Apply damage rolls to a seated character: the damage and Bleeding, and massive
+    damage's End roll as the table's next step (unless ``owe_massive`` is false: the
+    roll is made at once); returns the aftermath to report."""
     if cid is None or before is None:
         return {}
     changes.damage(cid, rolls.total, "damage rolls")
     after = aftermath(before, rolls, options)
     if after.get("bleeding"):
         changes.add(cid, "Bleeding", "one roll reached the Seriously Wounded threshold")
+    if after.get("massive_damage") and owe_massive and not before.dead:
+        owe_massive_roll(changes, cid, before, options)
+        after["massive_roll_due"] = True
     return after
 
 
@@ -335,9 +365,10 @@ def incoming_outcome(
     cid: str | None,
     victim: Character | None,
     options: Options,
+    owe_massive: bool = True,
 ) -> dict[str, Any]:
     """Read a Fail Effect's rolls back from their faces: what the cover and the victim
-    took, as details and changes."""
+    took, as details and changes (``owe_massive``: see :func:`_hurt`)."""
     data: dict[str, Any] = {"fail_effect": inc.degree, "mitigation": list(inc.mitigation.steps)}
     dice: list[DieRoll] = []
     cover_n = inc.cover_rolls.rolls
@@ -356,7 +387,7 @@ def incoming_outcome(
     data["damage_rolls"] = rolls.data()
     data["damage"] = rolls.total
     data["ordinary_failure"] = inc.mitigation.ordinary_failure
-    data.update(_hurt(changes, cid, victim, rolls, options))
+    data.update(_hurt(changes, cid, victim, rolls, options, owe_massive))
     dice += [d for group in rolls.dice for d in group]
     data["_dice"] = dice
     return data
@@ -379,13 +410,17 @@ def _massive_after(
     return after
 
 
-def massive_built(victim: Character, total: int, options: Options) -> Built:
+def massive_built(
+    victim: Character, total: int, options: Options, modifiers: tuple[Modifier, ...] = ()
+) -> Built:
     """The End roll after massive damage: Difficulty 8 (option), wound penalties as they
     were before the attack (option ``massive_damage_wounds``: or including it)."""
     sheet = victim
     if options.massive_damage_wounds == "after":
         sheet = replace(victim, damage=victim.damage + total)
-    check = CheckInputs(difficulty=options.massive_damage_difficulty, characteristic="End")
+    check = CheckInputs(
+        difficulty=options.massive_damage_difficulty, modifiers=modifiers, characteristic="End"
+    )
     return build(check, sheet, options)
 
 
@@ -421,9 +456,13 @@ def plan_take_damage(action: TakeDamage, state: State, options: Options) -> Plan
     def finish(_result: Hashable, trace: Trace) -> Outcome:
         entries = list(trace)
         changes = Changes(state)
-        data = incoming_outcome(inc, entries, changes, action.actor, victim, options)
+        data = incoming_outcome(
+            inc, entries, changes, action.actor, victim, options, not action.massive_roll
+        )
         dice: list[DieRoll] = data.pop("_dice")
         label = "Ordinary Failure" if data["ordinary_failure"] else f"{data['damage']} damage"
+        if data.get("massive_roll_due"):
+            label += "; massive damage: End roll due"
         if len(entries) > inc.entries and victim is not None and action.actor is not None:
             built = massive_built(victim, data["damage"], options)
             faces = entries[inc.entries]
