@@ -118,7 +118,22 @@ def check_actions(table: State) -> st.SearchStrategy[Action]:
     rolled = st.tuples(st.sampled_from(_able(table)), inputs(True), st.booleans()).map(
         lambda t: Check(**t[1], actor=t[0], violent=t[2], duration="1d6")
     )
-    return st.one_of(bare, rolled, st.just(Check(stakes=False)))
+    # a PC's roll against an adversary's attack: its Fail Effect is the attack (ch. 2)
+    defended = st.builds(
+        lambda actor, kw, threat: Check(**{**kw, "mitigating": None}, actor=actor, threat=threat),
+        st.sampled_from(_able(table)),
+        inputs(True),
+        st.builds(
+            Threat,
+            st.just(""),
+            st.just("Broadsword"),
+            st.just("raider"),
+            st.one_of(st.none(), st.integers(1, 3)),
+            armour,
+            mitigating,
+        ),
+    )
+    return st.one_of(bare, rolled, defended, st.just(Check(stakes=False)))
 
 
 def attacks(table: State) -> st.SearchStrategy[Action]:
@@ -156,8 +171,10 @@ def attacks(table: State) -> st.SearchStrategy[Action]:
 
     @st.composite
     def draw(d: Any) -> Attack:
-        actor = d(st.sampled_from([None, *_able(table)]))
         target = d(st.sampled_from([None, *IDS]))
+        # the referee doesn't roll: an adversary (the raider) attacks only an adversary
+        able = [c for c in _able(table) if c != "raider" or target == "raider"]
+        actor = d(st.sampled_from([None, *able]))
         kw = d(inputs(actor is not None))
         return build(actor, target, {**kw, "difficulty": d(st.integers(7, 12))}, d)
 
@@ -292,7 +309,8 @@ def clocks(table: State) -> st.SearchStrategy[Action]:
 
 
 def turns(table: State) -> st.SearchStrategy[Action]:
-    named = st.lists(st.sampled_from(_able(table)), min_size=1, max_size=3, unique=True).map(
+    pcs = [c for c in _able(table) if c != "raider"]  # an adversary rolls no Initiative
+    named = st.lists(st.sampled_from(pcs), min_size=1, max_size=3, unique=True).map(
         lambda ids: RollInitiative(tuple(InitiativePC(i) for i in ids))
     )
     bare = st.lists(

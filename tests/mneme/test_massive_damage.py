@@ -73,6 +73,8 @@ def test_an_attack_dealing_massive_damage_makes_the_end_roll_the_next_step() -> 
     assert tess.sheet.damage == 28 and tess.massive_before == 0
     (waiting,) = after.pending
     assert waiting.actor == "tess" and waiting.choices == ("survival",)
+    shown = dict(RULESET.tracker(after, OPT)["table"])  # type: ignore[arg-type]
+    assert "roll End at 8" in shown["Waiting for Tess"]
     # nothing else happens at the table until she rolls
     with pytest.raises(IllegalAction, match="waiting for tess"):
         RULESET.odds(PassRounds(1), after, OPT)

@@ -108,14 +108,6 @@ class CheckInputs:
 
 
 @dataclass(frozen=True)
-class Check(CheckInputs, Action):
-    """A check by ``actor`` (their sheet gives Competence and wound penalties), or a bare
-    check with the modifiers given when no character rolls it (ch. 2)."""
-
-    actor: str | None = param(None, "the character rolling (none: a bare check)", ref="character")
-
-
-@dataclass(frozen=True)
 class Threat:
     """What strikes the character on a Fail Effect (ch. 7, Damage Rolls): the adversaries'
     damage per roll, or a weapon on the ``attacker``'s sheet, with the adversaries' summed
@@ -133,6 +125,22 @@ class Threat:
         factory=Mitigating, doc="Mitigating Factors (conditions, cover, skill)"
     )
     cover_armour: Target | None = param(None, "the cover's own armour (none: the object's)")
+
+
+@dataclass(frozen=True)
+class Check(CheckInputs, Action):
+    """A check by ``actor`` (their sheet gives Competence and wound penalties), or a bare
+    check with the modifiers given when no character rolls it (ch. 2).
+
+    ``threat``: the roll a PC makes against an adversary's attack (ch. 2, Referee Doesn't
+    Roll: the PC rolls, the adversary's attack is the roll's Fail Effect): on a failure
+    the threat's damage rolls strike the actor, through the threat's Mitigating Factors
+    with the check's skill as the last defence."""
+
+    actor: str | None = param(None, "the character rolling (none: a bare check)", ref="character")
+    threat: Threat | None = param(
+        None, "the adversary's attack this roll meets: its damage strikes on a Fail Effect"
+    )
 
 
 @dataclass(frozen=True)

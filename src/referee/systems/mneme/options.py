@@ -19,6 +19,7 @@ SURGERY_TIME = ("one_plus", "times")
 INITIATIVE_TIES = ("simultaneous", "characteristic", "reroll")
 RATE_OF_ATTACK_RULES = ("effect_exceeds", "rolls_exceed")
 CONDITION_STACKING = ("by_condition", "one_kind")
+ADVERSARY_ATTACKS = ("fail_effect", "referee_rolls")
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,14 @@ class Options:
         "character had before the attack; 'after' = those of the damage including it "
         "(which makes surviving all but impossible).",
     )
+    adversary_attacks: str = option(
+        "fail_effect",
+        "An adversary's attack on a PC (ch. 2, Referee Doesn't Roll): 'fail_effect' = it is "
+        "the Fail Effect of the PC's own roll (an attack or check by the PC with the "
+        "adversary as its threat), and an attack rolled by an adversary against anyone but "
+        "another adversary is refused; 'referee_rolls' = the referee may roll the "
+        "adversary's attack as a PC would (a house rule the text does not use).",
+    )
     intensive_care_heal: int = option(
         2, "Damage healed by a successful unsupervised intensive-care roll."
     )
@@ -150,6 +159,8 @@ class Options:
             raise RulesError(f"rate_of_attack_rule must be one of {RATE_OF_ATTACK_RULES}")
         if self.condition_stacking not in CONDITION_STACKING:
             raise RulesError(f"condition_stacking must be one of {CONDITION_STACKING}")
+        if self.adversary_attacks not in ADVERSARY_ATTACKS:
+            raise RulesError(f"adversary_attacks must be one of {ADVERSARY_ATTACKS}")
         if self.initiative_ties not in INITIATIVE_TIES:
             raise RulesError(f"initiative_ties must be one of {INITIATIVE_TIES}")
         if not self.initiative_skills:

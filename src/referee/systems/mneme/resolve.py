@@ -155,6 +155,27 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
     bleeds = violent_bleeds(sheet, options) if action.violent else False
     _allow_costly(action, options)
     built = build(action, sheet, options)
+    threat = action.threat
+    if threat is not None and action.mitigating is not None:
+        raise IllegalAction(
+            "a check meeting a threat takes its Mitigating Factors from the threat "
+            "(threat.mitigating), not from the check"
+        )
+    threat_owner = sheet_of(state, threat.attacker) if threat is not None else None
+    strikes: dict[int, Incoming] = {}
+
+    def strike(degree: int) -> Incoming:
+        assert threat is not None
+        if degree not in strikes:
+            strikes[degree] = incoming(
+                degree, threat, sheet, threat_owner, built.skill_level, options, DAMAGE
+            )
+        return strikes[degree]
+
+    def struck(effect: int) -> int:
+        """The Fail Effect the threat strikes with (a Costly Success's, if taken)."""
+        degree = fail_degree(effect)
+        return costly_success(degree, options) if action.costly_success else degree
 
     def finish(effect: int, trace: Trace) -> Outcome:
         faces = trace[0]
@@ -189,10 +210,24 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
                 details["costly_failure"] = degree
                 label = f"Costly Failure (degree {degree})"
         _timing(action, effect, details, options)
+        dice = built.dice(faces)
+        if threat is not None and effect < 0:
+            inc = strike(struck(effect))
+            data = incoming_outcome(
+                inc, list(trace[1 : 1 + inc.entries]), changes, action.actor, sheet, options
+            )
+            dice += tuple(data.pop("_dice"))
+            details["incoming"] = data
+            if action.costly_success:
+                label = _costly_label(inc.degree, inc.mitigation)
+            elif data["ordinary_failure"]:
+                label = "Ordinary Failure"
+            else:
+                label += f"; took {data['damage']} damage"
         return Outcome(
             SYSTEM,
             "check",
-            faces=built.dice(faces),
+            faces=dice,
             modifiers=built.applied,
             target=built.difficulty,
             result=effect,
@@ -202,7 +237,17 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
             details=details,
         )
 
-    return plan_fast(built.procedure, finish)
+    if threat is None:
+        return plan_fast(built.procedure, finish)
+
+    def branch(effect: int) -> Dice[int]:
+        if effect >= 0:
+            return Dice.pure(effect)
+        hits = Quiet(strike(struck(effect)).program)
+        return Dice.pure(effect).pair(hits).map(lambda pair: pair[0])
+
+    program = Dice.of(built.procedure).bind(branch)
+    return Plan.of(program, finish, success=lambda effect: effect >= 0)
 
 
 # ---------------------------------------------------------------------------
@@ -544,6 +589,27 @@ def _attack_parts(
     return _AttackParts(spec, check, armour_of(action.armour, victim))
 
 
+def referee_does_not_roll(
+    action: Attack, attacker: Character | None, victim: Character | None, options: Options
+) -> None:
+    """Refuse an attack rolled by an adversary against anyone but another adversary (ch. 2,
+    Referee Doesn't Roll: any threat to a PC is the PC rolling against a Difficulty, and
+    the adversaries' attacks are the PCs' Fail Effects), unless the table's option
+    ``adversary_attacks`` is 'referee_rolls'."""
+    if options.adversary_attacks == "referee_rolls" or attacker is None:
+        return
+    if not attacker.adversary or (victim is not None and victim.adversary):
+        return
+    who = victim.name if victim is not None else "the PC"
+    pc = action.target or "the PC"
+    raise IllegalAction(
+        f"the referee doesn't roll (ch. 2): {attacker.name}'s attack on {who} is the Fail "
+        f"Effect of {who}'s own roll, an attack or check by {pc} with threat.attacker="
+        f"{action.actor} (threat.weapon names the weapon); the table's option "
+        "adversary_attacks='referee_rolls' lets the referee roll it"
+    )
+
+
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     """An attack (ch. 7, Damage): the check; on a Success Effect the weapon's damage
     rolls against the target (SE + 1 limited by the Rate of Attack, armour per roll);
@@ -552,6 +618,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     dealt to the target (or, by ``report``, its condition, Bleeding or massive damage)."""
     attacker = sheet_of(state, action.actor)
     victim = sheet_of(state, action.target)
+    referee_does_not_roll(action, attacker, victim, options)
     parts = _attack_parts(action, attacker, victim)
     spec, check, armour = parts.spec, parts.check, parts.armour
     bleeds = violent_bleeds(attacker, options)

@@ -159,6 +159,8 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
             ["Round", state.round if state.round else "no encounter"],
             ["Turn order", order or "none"],
         ]
+        for d in state.pending:  # a roll the table waits for (massive damage's End roll)
+            table.append([f"Waiting for {names.get(d.actor, d.actor)}", d.prompt])
         rows: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             rows[cid] = self._seat_rows(seat, options)

@@ -83,6 +83,9 @@ class Character:
     armour: tuple[Armour, ...] = ()
     protection: tuple[Protection, ...] = ()
     scale: str = ""
+    adversary: bool = False
+    """An adversary, the referee's: it makes no rolls against the PCs (ch. 2, Referee
+    Doesn't Roll), which roll against it instead."""
 
     # -- derived ---------------------------------------------------------
     def characteristic(self, name: str) -> int:
