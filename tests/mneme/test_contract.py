@@ -23,6 +23,7 @@ from referee.systems.base import Action, Modifier
 from referee.systems.conformance import check_action, replay
 from referee.systems.mneme import RULESET
 from referee.systems.mneme.actions import (
+    Aim,
     Attack,
     CareWard,
     Check,
@@ -62,6 +63,11 @@ BATTERED = seated(
 )
 """Ada Seriously Wounded and Bleeding, the Raider Critically Wounded but awake, Tess Dying
 and stabilised for one more minute."""
+BATTERED = replace(
+    BATTERED,
+    characters={**BATTERED.characters, "ada": replace(BATTERED.characters["ada"], aim=1)},
+)
+"""... and Ada has aimed one Minor action (+1 on her next attack, lost on anything else)."""
 IDS = ("ada", "raider", "tess")
 TABLES = st.sampled_from([FRESH, BATTERED])
 
@@ -325,7 +331,8 @@ def turns(table: State) -> st.SearchStrategy[Action]:
         st.sampled_from(["free", "minor", "significant"]),
         st.just(1),
     )
-    return st.one_of(named, bare, spend, st.just(EndEncounter()))
+    aim = st.builds(Aim, st.sampled_from(_able(table)), st.integers(1, 2))
+    return st.one_of(named, bare, spend, aim, st.just(EndEncounter()))
 
 
 KINDS = {
@@ -352,6 +359,7 @@ def test_every_action_type_is_generated() -> None:
     covered = {
         Check, Attack, TakeDamage, DamageRolls, SurvivalRoll, FirstAid, Surgery, Stimulant,
         CareWard, SetCare, PassTime, PassRounds, RollInitiative, EndEncounter, SpendAction,
+        Aim,
     }  # fmt: skip
     assert set(RULESET.actions().values()) == covered
     assert all(name == name.lower() and " " not in name for name in RULESET.actions())

@@ -393,3 +393,16 @@ class CareWard(Action):
     medic: int = param(0, "the caregiver's Medic level", ge=0, le=20)
     supervisor_medic: int | None = param(None, "a supervising Medic's level", ge=0, le=20)
     ai_sickbay: bool = param(False, "an AI sickbay supervises intensive care")
+
+
+@dataclass(frozen=True)
+class Aim(Action):
+    """Aim (ch. 2, Modifiers to Rolls: "Some Modifiers are Temporary (e.g., Aim Modifier
+    increases as minor actions are used)"): spend ``count`` Minor actions of the round
+    aiming; each adds the option ``aim_step`` to the character's Aim modifier, up to
+    ``aim_max``. Their next attack adds it as an action modifier and spends it; it is
+    lost when they take damage or do anything else (options ``aim_lost_on_damage``,
+    ``aim_lost_on_other_action``) and when the encounter ends."""
+
+    actor: str = param(doc="the character aiming", ref="character")
+    count: int = param(1, "Minor actions spent aiming", ge=1, le=MAX_INPUT)

@@ -387,13 +387,15 @@ def plan_initiative(action: RollInitiative, state: State, options: Options) -> P
 
 
 def plan_end_encounter(action: EndEncounter, state: State, options: Options) -> Plan:
-    """The encounter ends: no turn order, no round, no Initiative kept."""
+    """The encounter ends: no turn order, no round, no Initiative or aim kept."""
     changes = Changes(state)
     changes.table("order", value=[])
     changes.table("round", value=0)
     for cid, seat in state.characters.items():
         if seat.initiative is not None:
             changes.set(cid, "initiative", None, "the encounter ended")
+        if seat.aim:
+            changes.set(cid, "aim", 0, "the encounter ended: the aim is lost")
     return Plan.fixed(
         Outcome(SYSTEM, "end-encounter", label="The encounter ends", changes=changes.build())
     )

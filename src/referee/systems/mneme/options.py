@@ -105,6 +105,24 @@ class Options:
         "another adversary is refused; 'referee_rolls' = the referee may roll the "
         "adversary's attack as a PC would (a house rule the text does not use).",
     )
+    aim_step: int = option(
+        1,
+        "Aim (ch. 2, a temporary modifier that increases as minor actions are used): the "
+        "modifier each Minor action spent aiming adds (the text gives no number).",
+    )
+    aim_max: int = option(
+        3,
+        "The most the Aim modifier can build to (the text gives no number; 3 is one round's "
+        "Minor actions at +1 each).",
+    )
+    aim_lost_on_damage: bool = option(
+        True, "Taking damage loses the Aim modifier built so far (it is temporary)."
+    )
+    aim_lost_on_other_action: bool = option(
+        True,
+        "Any other action of the aiming character but aiming again or attacking (a check, "
+        "spending an action, first aid...) loses the Aim modifier.",
+    )
     intensive_care_heal: int = option(
         2, "Damage healed by a successful unsupervised intensive-care roll."
     )
@@ -167,5 +185,7 @@ class Options:
             raise RulesError("initiative_skills needs at least one skill")
         if not 0 <= self.max_net_advantage <= 3:
             raise RulesError("max_net_advantage must be 0..3")
+        if not 0 <= self.aim_step <= self.aim_max <= 100:
+            raise RulesError("aim_step and aim_max must satisfy 0 <= aim_step <= aim_max <= 100")
         if self.wound_penalty_step < 1:
             raise RulesError("wound_penalty_step must be at least 1")

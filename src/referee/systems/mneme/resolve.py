@@ -28,6 +28,7 @@ from referee.systems.mneme.actions import (
     TakeDamage,
     Threat,
 )
+from referee.systems.mneme.aim import aim_modifier
 from referee.systems.mneme.changes import Changes
 from referee.systems.mneme.damage import (
     DAMAGE,
@@ -621,6 +622,9 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     referee_does_not_roll(action, attacker, victim, options)
     parts = _attack_parts(action, attacker, victim)
     spec, check, armour = parts.spec, parts.check, parts.armour
+    aim = aim_modifier(state.characters.get(action.actor) if action.actor else None)
+    if aim is not None:  # the Aim modifier built so far (ch. 2), spent by this attack
+        check = replace(check, modifiers=(*check.modifiers, aim))
     bleeds = violent_bleeds(attacker, options)
     _allow_costly(check, options)
     built = build(check, attacker, options)
@@ -675,6 +679,9 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         if bleeds and action.actor is not None:
             details["bleeding"] = True
             changes.add(action.actor, "Bleeding", "a violent action while Critically Wounded")
+        if aim is not None and action.actor is not None:
+            details["aim"] = aim.value
+            changes.set(action.actor, "aim", 0, "the attack spends the aim")
         dice = list(built.dice(faces))
         success, label = effect >= 0, effect_label(effect)
         se: int | None = effect if success else None

@@ -12,6 +12,7 @@ from typing import Any
 from referee.errors import Problem
 from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset, load_record
 from referee.systems.mneme.actions import (
+    Aim,
     Attack,
     CareWard,
     Check,
@@ -51,6 +52,7 @@ ACTIONS: Mapping[str, type[Action]] = {
     "initiative": RollInitiative,
     "end-encounter": EndEncounter,
     "spend-action": SpendAction,
+    "aim": Aim,
 }
 """Every Mneme CE action by name."""
 
@@ -70,6 +72,7 @@ _PLANS: Mapping[type[Action], str] = {
     RollInitiative: "initiative.plan_initiative",
     EndEncounter: "initiative.plan_end_encounter",
     SpendAction: "budget.plan_spend_action",
+    Aim: "aim.plan_aim",
 }
 """Each action's plan, as ``module.function`` of this package: a module is imported when
 an action first needs it, so a one-off check loads no clock, Initiative or medical rules."""
@@ -146,7 +149,13 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
     def plan(self, action: Action, state: State | None, options: Options) -> Plan:
         """The action's plan; ``None`` for the state is an empty table (a bare check)."""
         planner = _planner(_PLANS[type(action)])
-        return planner(action, _EMPTY if state is None else state, options)
+        table = _EMPTY if state is None else state
+        plan = planner(action, table, options)
+        if any(seat.aim for seat in table.characters.values()):  # an aim can be lost
+            from referee.systems.mneme.aim import lose_aim
+
+            return plan.then(lambda outcome: lose_aim(action, table, outcome, options))
+        return plan
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """The clock, the encounter's round and turn order, and for each character what a
@@ -194,6 +203,7 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
             ["Care", f"{seat.care} (needs {needs})"],
             ["Minor actions left", seat.minor_left],
             ["Initiative", seat.initiative if seat.initiative is not None else "none"],
+            ["Aim", f"+{seat.aim}" if seat.aim else "none"],
         ]
         if seat.care == "intensive" and not seat.supervised:
             rows.append(["Supervision", "none: End rolls at 8 are due"])
