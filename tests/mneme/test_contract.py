@@ -43,6 +43,7 @@ from referee.systems.mneme.actions import (
     SurvivalRoll,
     TakeDamage,
     Threat,
+    UsePsionics,
 )
 from referee.systems.mneme.damage import Target
 from referee.systems.mneme.options import Options
@@ -50,8 +51,11 @@ from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 EXAMPLES = RULESET.examples()
-FRESH = seated(dict(EXAMPLES))
-"""The example characters, unhurt."""
+TESS = EXAMPLES["tess"]
+FRESH = seated(
+    {**EXAMPLES, "tess": replace(TESS, characteristics={**TESS.characteristics, "Psi": 9})}
+)
+"""The example characters, unhurt; Tess has Psionic Strength 9."""
 BATTERED = seated(
     {
         "ada": replace(EXAMPLES["ada"], damage=9, conditions=("Bleeding",)),
@@ -332,6 +336,9 @@ def turns(table: State) -> st.SearchStrategy[Action]:
         st.just(1),
     )
     aim = st.builds(Aim, st.sampled_from(_able(table)), st.integers(1, 2))
+    if table is FRESH:  # Tess, with Psi 9, spends Psionic Points
+        psi = st.builds(UsePsionics, st.just("tess"), st.integers(1, 9))
+        return st.one_of(named, bare, spend, aim, psi, st.just(EndEncounter()))
     return st.one_of(named, bare, spend, aim, st.just(EndEncounter()))
 
 
@@ -359,7 +366,7 @@ def test_every_action_type_is_generated() -> None:
     covered = {
         Check, Attack, TakeDamage, DamageRolls, SurvivalRoll, FirstAid, Surgery, Stimulant,
         CareWard, SetCare, PassTime, PassRounds, RollInitiative, EndEncounter, SpendAction,
-        Aim,
+        Aim, UsePsionics,
     }  # fmt: skip
     assert set(RULESET.actions().values()) == covered
     assert all(name == name.lower() and " " not in name for name in RULESET.actions())

@@ -406,3 +406,16 @@ class Aim(Action):
 
     actor: str = param(doc="the character aiming", ref="character")
     count: int = param(1, "Minor actions spent aiming", ge=1, le=MAX_INPUT)
+
+
+@dataclass(frozen=True)
+class UsePsionics(Action):
+    """Spend Psionic Points (ch. 7, Healing and Mental Characteristics: "Use of Psionics
+    falls under Exhaustion Rules; each Psionic Point equals 1 hour of moderate activity"):
+    ``points`` of the character's Psionic Strength (Psi) are spent as Psi damage, and each
+    brings exhaustion damage (option ``psionic_exhaustion``), which makes the character
+    Wounded (ch. 7, Wounded) until it heals; Psi comes back as it does."""
+
+    actor: str = param(doc="the psion", ref="character")
+    points: int = param(1, "Psionic Points spent", ge=1, le=MAX_INPUT)
+    power: str = param("", "what the points are spent on (a note for the log)")

@@ -123,6 +123,12 @@ class Options:
         "Any other action of the aiming character but aiming again or attacking (a check, "
         "spending an action, first aid...) loses the Aim modifier.",
     )
+    psionic_exhaustion: int = option(
+        1,
+        "Exhaustion damage per Psionic Point spent (ch. 7: each point equals 1 hour of "
+        "moderate activity under the exhaustion rules, a chapter outside the texts; 1 hour "
+        "of moderate activity is taken as 1 point).",
+    )
     intensive_care_heal: int = option(
         2, "Damage healed by a successful unsupervised intensive-care roll."
     )
@@ -187,5 +193,7 @@ class Options:
             raise RulesError("max_net_advantage must be 0..3")
         if not 0 <= self.aim_step <= self.aim_max <= 100:
             raise RulesError("aim_step and aim_max must satisfy 0 <= aim_step <= aim_max <= 100")
+        if not 1 <= self.psionic_exhaustion <= 100:
+            raise RulesError("psionic_exhaustion must be 1..100")
         if self.wound_penalty_step < 1:
             raise RulesError("wound_penalty_step must be at least 1")

@@ -94,7 +94,7 @@ def effect_label(effect: int) -> str:
 def condition_report(sheet: Character, options: Options) -> dict[str, Any]:
     """The HP condition a sheet is in, with its movement when it is restricted (ch. 7,
     Seriously Wounded: 3/4 speed and no Dash; worse: immobile)."""
-    cond = condition_for(sheet.damage, thresholds(sheet, options))
+    cond = condition_for(sheet.damage, thresholds(sheet, options), sheet.exhaustion > 0)
     out: dict[str, Any] = {"condition": cond}
     if cond in RESTRICTED:
         out["movement"] = movement_data(cond)
@@ -265,12 +265,13 @@ def report_for(kind: str, victim: Character | None, options: Options) -> Report[
         raise IllegalAction(f"odds of {kind} need the character struck (a target)")
     t = thresholds(victim, options)
     base = victim.damage
+    tired = victim.exhaustion > 0
     if kind == "condition":
         return Report(
             "condition",
-            lambda values, keep: condition_for(base + kept_total(values, keep), t),
+            lambda values, keep: condition_for(base + kept_total(values, keep), t, tired),
             lambda per, n, keep: DAMAGE.exact(per, n, keep).map(
-                lambda d: condition_for(base + d, t)
+                lambda d: condition_for(base + d, t, tired)
             ),
         )
     hp = victim.hp

@@ -28,6 +28,7 @@ from referee.systems.mneme.actions import (
     Surgery,
     SurvivalRoll,
     TakeDamage,
+    UsePsionics,
 )
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
@@ -53,6 +54,7 @@ ACTIONS: Mapping[str, type[Action]] = {
     "end-encounter": EndEncounter,
     "spend-action": SpendAction,
     "aim": Aim,
+    "psionics": UsePsionics,
 }
 """Every Mneme CE action by name."""
 
@@ -73,6 +75,7 @@ _PLANS: Mapping[type[Action], str] = {
     EndEncounter: "initiative.plan_end_encounter",
     SpendAction: "budget.plan_spend_action",
     Aim: "aim.plan_aim",
+    UsePsionics: "psionics.plan_use_psionics",
 }
 """Each action's plan, as ``module.function`` of this package: a module is imported when
 an action first needs it, so a one-off check loads no clock, Initiative or medical rules."""
@@ -193,6 +196,12 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
             ["Movement", moves],
             ["Conditions", ", ".join(s.conditions) or "none"],
         ]
+        if "Psi" in s.characteristics:
+            rows.append(
+                ["Psionic Strength", f"{s.characteristic('Psi')} of {s.characteristics['Psi']}"]
+            )
+        if s.exhaustion:
+            rows.append(["Exhaustion", s.exhaustion])
         if "Stabilised" in s.conditions:
             rows.append(["Stabilised for", span_text(s.stabilised_minutes * ROUNDS_PER_MINUTE)])
         from referee.systems.mneme.medical import care_level
