@@ -148,3 +148,21 @@ def test_at_a_live_table_the_roll_is_the_next_step(tmp_path: Path) -> None:
     assert out["label"] == "Survived, crippled"  # type: ignore[index]
     assert out["details"]["wounds_from_damage"] == 0  # type: ignore[index]
     assert table_data(service.load(tid))["pending"] == []
+
+
+def test_the_command_line_roll_takes_the_damage_before(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import json
+
+    from referee.cli.main import run
+    from referee.systems.mneme.sheet import example_data
+
+    sheet = tmp_path / "tess.json"
+    sheet.write_text(json.dumps({**example_data("tess"), "damage": 28}), encoding="utf-8")
+    assert run(["mneme", "survival", str(sheet), "massive", "--faces", "3,3"]) == 1
+    assert "needs damage_before" in capsys.readouterr().err
+    args = ["mneme", "survival", str(sheet), "massive", "--damage-before", "0"]
+    assert run([*args, "--faces", "3,3"]) == 0
+    out = capsys.readouterr().out
+    assert "Survived, crippled" in out and "13/18" in out

@@ -154,8 +154,8 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         planner = _planner(_PLANS[type(action)])
         table = _EMPTY if state is None else state
         plan = planner(action, table, options)
-        if any(seat.aim for seat in table.characters.values()):  # an aim can be lost
-            from referee.systems.mneme.aim import lose_aim
+        if table.characters and any(seat.aim for seat in table.characters.values()):
+            from referee.systems.mneme.aim import lose_aim  # an aim can be lost
 
             return plan.then(lambda outcome: lose_aim(action, table, outcome, options))
         return plan
