@@ -23,6 +23,7 @@ from referee.systems.base import Action, Modifier
 from referee.systems.conformance import check_action, replay
 from referee.systems.mneme import RULESET
 from referee.systems.mneme.actions import (
+    Aim,
     Attack,
     CareWard,
     Check,
@@ -42,6 +43,7 @@ from referee.systems.mneme.actions import (
     SurvivalRoll,
     TakeDamage,
     Threat,
+    UsePsionics,
 )
 from referee.systems.mneme.damage import Target
 from referee.systems.mneme.options import Options
@@ -49,8 +51,11 @@ from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 EXAMPLES = RULESET.examples()
-FRESH = seated(dict(EXAMPLES))
-"""The example characters, unhurt."""
+TESS = EXAMPLES["tess"]
+FRESH = seated(
+    {**EXAMPLES, "tess": replace(TESS, characteristics={**TESS.characteristics, "Psi": 9})}
+)
+"""The example characters, unhurt; Tess has Psionic Strength 9."""
 BATTERED = seated(
     {
         "ada": replace(EXAMPLES["ada"], damage=9, conditions=("Bleeding",)),
@@ -62,6 +67,11 @@ BATTERED = seated(
 )
 """Ada Seriously Wounded and Bleeding, the Raider Critically Wounded but awake, Tess Dying
 and stabilised for one more minute."""
+BATTERED = replace(
+    BATTERED,
+    characters={**BATTERED.characters, "ada": replace(BATTERED.characters["ada"], aim=1)},
+)
+"""... and Ada has aimed one Minor action (+1 on her next attack, lost on anything else)."""
 IDS = ("ada", "raider", "tess")
 TABLES = st.sampled_from([FRESH, BATTERED])
 
@@ -118,7 +128,22 @@ def check_actions(table: State) -> st.SearchStrategy[Action]:
     rolled = st.tuples(st.sampled_from(_able(table)), inputs(True), st.booleans()).map(
         lambda t: Check(**t[1], actor=t[0], violent=t[2], duration="1d6")
     )
-    return st.one_of(bare, rolled, st.just(Check(stakes=False)))
+    # a PC's roll against an adversary's attack: its Fail Effect is the attack (ch. 2)
+    defended = st.builds(
+        lambda actor, kw, threat: Check(**{**kw, "mitigating": None}, actor=actor, threat=threat),
+        st.sampled_from(_able(table)),
+        inputs(True),
+        st.builds(
+            Threat,
+            st.just(""),
+            st.just("Broadsword"),
+            st.just("raider"),
+            st.one_of(st.none(), st.integers(1, 3)),
+            armour,
+            mitigating,
+        ),
+    )
+    return st.one_of(bare, rolled, defended, st.just(Check(stakes=False)))
 
 
 def attacks(table: State) -> st.SearchStrategy[Action]:
@@ -156,8 +181,10 @@ def attacks(table: State) -> st.SearchStrategy[Action]:
 
     @st.composite
     def draw(d: Any) -> Attack:
-        actor = d(st.sampled_from([None, *_able(table)]))
         target = d(st.sampled_from([None, *IDS]))
+        # the referee doesn't roll: an adversary (the raider) attacks only an adversary
+        able = [c for c in _able(table) if c != "raider" or target == "raider"]
+        actor = d(st.sampled_from([None, *able]))
         kw = d(inputs(actor is not None))
         return build(actor, target, {**kw, "difficulty": d(st.integers(7, 12))}, d)
 
@@ -221,11 +248,17 @@ def treatments(table: State) -> st.SearchStrategy[Action]:
     survival = st.builds(
         SurvivalRoll,
         st.sampled_from(living),
-        st.sampled_from(["dying", "massive", "intensive"]),
+        st.sampled_from(["dying", "intensive"]),
         modifiers,
         st.one_of(st.none(), st.integers(0, 3)),
         st.booleans(),
         st.booleans(),
+    ) | st.builds(  # standing alone, a massive-damage roll names the damage before the hit
+        SurvivalRoll,
+        st.sampled_from(living),
+        st.just("massive"),
+        modifiers,
+        damage_before=st.integers(0, 40),
     )
     aid = st.builds(
         FirstAid,
@@ -286,7 +319,8 @@ def clocks(table: State) -> st.SearchStrategy[Action]:
 
 
 def turns(table: State) -> st.SearchStrategy[Action]:
-    named = st.lists(st.sampled_from(_able(table)), min_size=1, max_size=3, unique=True).map(
+    pcs = [c for c in _able(table) if c != "raider"]  # an adversary rolls no Initiative
+    named = st.lists(st.sampled_from(pcs), min_size=1, max_size=3, unique=True).map(
         lambda ids: RollInitiative(tuple(InitiativePC(i) for i in ids))
     )
     bare = st.lists(
@@ -301,7 +335,11 @@ def turns(table: State) -> st.SearchStrategy[Action]:
         st.sampled_from(["free", "minor", "significant"]),
         st.just(1),
     )
-    return st.one_of(named, bare, spend, st.just(EndEncounter()))
+    aim = st.builds(Aim, st.sampled_from(_able(table)), st.integers(1, 2))
+    if table is FRESH:  # Tess, with Psi 9, spends Psionic Points
+        psi = st.builds(UsePsionics, st.just("tess"), st.integers(1, 9))
+        return st.one_of(named, bare, spend, aim, psi, st.just(EndEncounter()))
+    return st.one_of(named, bare, spend, aim, st.just(EndEncounter()))
 
 
 KINDS = {
@@ -328,6 +366,7 @@ def test_every_action_type_is_generated() -> None:
     covered = {
         Check, Attack, TakeDamage, DamageRolls, SurvivalRoll, FirstAid, Surgery, Stimulant,
         CareWard, SetCare, PassTime, PassRounds, RollInitiative, EndEncounter, SpendAction,
+        Aim, UsePsionics,
     }  # fmt: skip
     assert set(RULESET.actions().values()) == covered
     assert all(name == name.lower() and " " not in name for name in RULESET.actions())

@@ -303,7 +303,8 @@ def test_first_aid_as_a_thirty_round_task() -> None:
 @pytest.mark.parametrize("damage", [0, 3, 9, 20, 27])
 def test_rolled_survival_results_are_possible_under_the_odds(damage: int) -> None:
     for kind in ("dying", "massive", "intensive"):
-        action = SurvivalRoll("pc", kind)  # type: ignore[arg-type]
+        before = 0 if kind == "massive" else None  # standing alone: the damage before the hit
+        action = SurvivalRoll("pc", kind, damage_before=before)  # type: ignore[arg-type]
         table = alone(hurt(PC, damage))
         dist = RULESET.odds(action, table, OPT)
         assert sum(dist.probabilities().values()) == 1

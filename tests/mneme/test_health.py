@@ -299,7 +299,7 @@ def test_intensive_care_and_massive_damage() -> None:
     assert bad.details["dying_roll_required"] is True
     assert bad.label == "Dying roll: Dead" and bad.changes[0].value == ["Dead"]
     massive = RULESET.resolve(
-        SurvivalRoll("pc", "massive"), alone(hurt(30)), ScriptedRoller([1, 2]), OPT
+        SurvivalRoll("pc", "massive", damage_before=0), alone(hurt(30)), ScriptedRoller([1, 2]), OPT
     )
     assert massive.label == "Dead"
 

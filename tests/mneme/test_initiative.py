@@ -34,6 +34,8 @@ from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 ADA = RULESET.examples()["ada"]  # Dex 9 (ChM +1), Recon 1, no Tactics
+RAIDER = RULESET.examples()["raider"]  # an adversary: Dex 8 (ChM 0), Tactics 0
+MERC = replace(RAIDER, name="Raider", adversary=False)  # a PC with the raider's numbers
 EMPTY = State()
 
 
@@ -310,7 +312,7 @@ def test_bad_rosters_are_clear_errors() -> None:
 def test_initiative_starts_the_encounter_and_the_table_keeps_the_order() -> None:
     """The order and each seated PC's Initiative are kept for the encounter; rounds then
     count up; ending the encounter clears them."""
-    table = seated({"ada": ADA, "raider": RULESET.examples()["raider"]})
+    table = seated({"ada": ADA, "raider": MERC})
     out = RULESET.resolve(RollInitiative(), table, ScriptedRoller([6, 6, 1, 1]), OPT)
     table = RULESET.apply(table, out)
     assert table.order == (("ada",), ("raider",)) and table.round == 1
@@ -373,9 +375,23 @@ def test_whole_order_odds_are_bounded() -> None:
 
 
 def test_a_character_who_leaves_the_table_leaves_the_turn_order() -> None:
-    table = seated({"ada": ADA, "raider": RULESET.examples()["raider"]})
+    table = seated({"ada": ADA, "raider": MERC})
     table = RULESET.apply(
         table, RULESET.resolve(RollInitiative(), table, ScriptedRoller([3, 3, 3, 3]), OPT)
     )
     assert table.order == (("ada",), ("raider",))  # 6 + 2 against 6 + 0
     assert RULESET.unseat(table, "raider").order == (("ada",),)
+
+
+def test_adversaries_roll_no_initiative() -> None:
+    """The referee doesn't roll (ch. 2): with no PCs named every seated character but the
+    adversaries rolls, and naming an adversary is refused, unless the table's option
+    ``adversary_attacks`` lets the referee roll for them."""
+    table = seated({"ada": ADA, "raider": RAIDER})
+    out = RULESET.resolve(RollInitiative(), table, ScriptedRoller([3, 3]), OPT)
+    assert RULESET.apply(table, out).order == (("ada",),)  # 6 + 2: only Ada rolls
+    with pytest.raises(IllegalAction, match="Raider is an adversary"):
+        RULESET.odds(RollInitiative((InitiativePC("raider"),)), table, OPT)
+    rolls = Options(adversary_attacks="referee_rolls")
+    both = RULESET.resolve(RollInitiative(), table, ScriptedRoller([3, 3, 3, 3]), rolls)
+    assert RULESET.apply(table, both).order == (("ada",), ("raider",))

@@ -2,16 +2,19 @@
 
 Mo referees and plays the raider; Ann plays Ada Vance, Tia plays Tess (the
 package's example characters). Initiative, Ada's automatic rifle (one Success
-Effect: two damage rolls of 3d6-2 through a Flak Jacket), the raider's miss,
-an undo and redo, Tess's first aid, then two days of moderate care; export,
-import and audit.
-"""
+Effect: two damage rolls of 3d6-2 through a Flak Jacket), the raider's swing
+refused (the referee doesn't roll) and met by Ada's own roll, whose Fail Effect
+it is; an undo and redo, Tess's first aid, then two days of moderate care;
+export, import and audit."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
+from referee.errors import IllegalAction
 from referee.table.audit import export, import_table, verify
 from referee.table.service import TableService, table_data
 from referee.table.store import Store
@@ -65,24 +68,34 @@ def test_a_firefight_and_its_aftermath(tmp_path: Path) -> None:
     assert (raider["Wound penalty"], raider["Conditions"]) == (-3, "Bleeding")
     assert raider["Movement"] == "3/4 speed, no Dash"
 
-    # the raider swings back: 1 + 1 + Competence 2 - wound penalty 3 = 1 against 8
-    miss = service.act(
-        tid,
-        "Mo",
-        "attack",
-        {
-            "actor": "raider",
-            "target": "ada-vance",
-            "weapon": "Broadsword",
-            "check": {"characteristic": "Str", "skill": "Melee"},
-        },
-        faces=[1, 1],
-    )
-    assert (miss.event.payload["outcome"]["result"], miss.event.payload["outcome"]["success"]) == (
-        -7,
+    # the raider swings back. The referee doesn't roll (ch. 2): his attack is refused...
+    swing = {
+        "actor": "raider",
+        "target": "ada-vance",
+        "weapon": "Broadsword",
+        "check": {"characteristic": "Str", "skill": "Melee"},
+    }
+    with pytest.raises(IllegalAction, match="the referee doesn't roll"):
+        service.act(tid, "Mo", "attack", swing, faces=[1, 1])
+    # ...and is the Fail Effect of Ada's own roll: Str 7 (ChM 0) + Melee 0, [4, 3] = 7
+    # against 8 is Fail Effect 1, her Melee 0 mitigates nothing, so one broadsword roll
+    # strikes her: 3 + 3 + 1 - 2 = 5, less her Flak Jacket's 4: 1 damage
+    meet = {
+        "actor": "ada-vance",
+        "characteristic": "Str",
+        "skill": "Melee",
+        "threat": {"weapon": "Broadsword", "attacker": "raider"},
+    }
+    met = service.act(tid, "Ann", "check", meet, faces=[4, 3, 3, 3, 1])
+    out = met.event.payload["outcome"]
+    assert (out["result"], out["success"], out["label"]) == (
+        -1,
         False,
+        "Fail Effect 1; took 1 damage",
     )
-    assert [m["value"] for m in miss.event.payload["outcome"]["modifiers"]] == [2, -3]
+    incoming = out["details"]["incoming"]
+    assert (incoming["damage_rolls"]["raw"], incoming["damage"]) == ([5], 1)
+    assert _rows(service, tid, "ada-vance")["Damage"] == 1
 
     # the referee takes Ada's shot back and puts it back
     service.undo(tid, hit.event.seq, by="Mo")

@@ -605,7 +605,8 @@ def take_damage(
         console.print(f"massive damage: End {m['roll']} vs {m['difficulty']} -> {m['result']}")
     elif d.get("massive_damage"):
         console.print(
-            "massive damage: an End roll at 8 is due (referee mneme survival FILE massive)"
+            "massive damage: an End roll at 8 is due (referee mneme survival FILE massive "
+            "--damage-before N, the damage before this hit)"
         )
     if "condition" in d:
         moves = outcome.record("movement")
@@ -736,6 +737,11 @@ def dying(
 @click.option("--supervisor-medic", type=int, help="Intensive care: Medic.")
 @click.option("--ai-sickbay", is_flag=True, help="Intensive care in an AI sickbay.")
 @click.option("--no-tools", is_flag=True, help="Intensive care without tools.")
+@click.option(
+    "--damage-before",
+    type=int,
+    help="Massive: the damage before the hit (its wound penalty is the roll's).",
+)
 @FACES_OPTION
 @SEED_OPTION
 @OUT
@@ -748,6 +754,7 @@ def survival(
     supervisor_medic: int | None,
     ai_sickbay: bool,
     no_tools: bool,
+    damage_before: int | None,
     faces: str | None,
     seed: int | None,
     out: str | None,
@@ -758,7 +765,12 @@ def survival(
     ruleset = _ruleset()
     options = load_options(ruleset, options_file)
     state = _table(options, pc=path)
-    fields = {"actor": "pc", "supervisor_medic": supervisor_medic, "ai_sickbay": ai_sickbay}
+    fields = {
+        "actor": "pc",
+        "supervisor_medic": supervisor_medic,
+        "ai_sickbay": ai_sickbay,
+        "damage_before": damage_before,
+    }
     action = ruleset.action_type("survival")(kind=kind, equipped=not no_tools, **fields)
     outcome = _roll(action, state, options, faces, seed)
     _save(out, state, outcome, "pc", "--out needs a sheet")

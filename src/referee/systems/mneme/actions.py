@@ -108,14 +108,6 @@ class CheckInputs:
 
 
 @dataclass(frozen=True)
-class Check(CheckInputs, Action):
-    """A check by ``actor`` (their sheet gives Competence and wound penalties), or a bare
-    check with the modifiers given when no character rolls it (ch. 2)."""
-
-    actor: str | None = param(None, "the character rolling (none: a bare check)", ref="character")
-
-
-@dataclass(frozen=True)
 class Threat:
     """What strikes the character on a Fail Effect (ch. 7, Damage Rolls): the adversaries'
     damage per roll, or a weapon on the ``attacker``'s sheet, with the adversaries' summed
@@ -133,6 +125,22 @@ class Threat:
         factory=Mitigating, doc="Mitigating Factors (conditions, cover, skill)"
     )
     cover_armour: Target | None = param(None, "the cover's own armour (none: the object's)")
+
+
+@dataclass(frozen=True)
+class Check(CheckInputs, Action):
+    """A check by ``actor`` (their sheet gives Competence and wound penalties), or a bare
+    check with the modifiers given when no character rolls it (ch. 2).
+
+    ``threat``: the roll a PC makes against an adversary's attack (ch. 2, Referee Doesn't
+    Roll: the PC rolls, the adversary's attack is the roll's Fail Effect): on a failure
+    the threat's damage rolls strike the actor, through the threat's Mitigating Factors
+    with the check's skill as the last defence."""
+
+    actor: str | None = param(None, "the character rolling (none: a bare check)", ref="character")
+    threat: Threat | None = param(
+        None, "the adversary's attack this roll meets: its damage strikes on a Fail Effect"
+    )
 
 
 @dataclass(frozen=True)
@@ -210,6 +218,10 @@ class SurvivalRoll(Action):
     (Difficulty 8 after massive damage) or 'intensive' (intensive care, Difficulty 8)
     (ch. 7, Dying, Massive Damage, Intensive Care).
 
+    A massive-damage roll at a table follows the hit that dealt it (the table waits for
+    it); standing alone it needs ``damage_before``, the damage before that hit, since the
+    wound penalty is the one the character had then (option ``massive_damage_wounds``).
+
     Intensive care under a Medic 2+ supervisor (``supervisor_medic``) or an AI sickbay,
     ``equipped`` with tools, help and resources, makes no roll. Otherwise a success heals
     2 and a failure brings a dying roll, rolled at once.
@@ -223,6 +235,12 @@ class SurvivalRoll(Action):
     )
     ai_sickbay: bool = param(False, "intensive care in an AI sickbay")
     equipped: bool = param(True, "intensive care with tools, help and resources")
+    damage_before: int | None = param(
+        None,
+        "massive: the damage the character had before the hit (none: the hit the table waits on)",
+        ge=0,
+        le=1_000_000,
+    )
 
 
 @dataclass(frozen=True)
@@ -375,3 +393,29 @@ class CareWard(Action):
     medic: int = param(0, "the caregiver's Medic level", ge=0, le=20)
     supervisor_medic: int | None = param(None, "a supervising Medic's level", ge=0, le=20)
     ai_sickbay: bool = param(False, "an AI sickbay supervises intensive care")
+
+
+@dataclass(frozen=True)
+class Aim(Action):
+    """Aim (ch. 2, Modifiers to Rolls: "Some Modifiers are Temporary (e.g., Aim Modifier
+    increases as minor actions are used)"): spend ``count`` Minor actions of the round
+    aiming; each adds the option ``aim_step`` to the character's Aim modifier, up to
+    ``aim_max``. Their next attack adds it as an action modifier and spends it; it is
+    lost when they take damage or do anything else (options ``aim_lost_on_damage``,
+    ``aim_lost_on_other_action``) and when the encounter ends."""
+
+    actor: str = param(doc="the character aiming", ref="character")
+    count: int = param(1, "Minor actions spent aiming", ge=1, le=MAX_INPUT)
+
+
+@dataclass(frozen=True)
+class UsePsionics(Action):
+    """Spend Psionic Points (ch. 7, Healing and Mental Characteristics: "Use of Psionics
+    falls under Exhaustion Rules; each Psionic Point equals 1 hour of moderate activity"):
+    ``points`` of the character's Psionic Strength (Psi) are spent as Psi damage, and each
+    brings exhaustion damage (option ``psionic_exhaustion``), which makes the character
+    Wounded (ch. 7, Wounded) until it heals; Psi comes back as it does."""
+
+    actor: str = param(doc="the psion", ref="character")
+    points: int = param(1, "Psionic Points spent", ge=1, le=MAX_INPUT)
+    power: str = param("", "what the points are spent on (a note for the log)")

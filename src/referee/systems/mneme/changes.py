@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.systems.base import TABLE, Change, JSONValue, jsonable
+from referee.systems.base import TABLE, Change, Decision, JSONValue, jsonable
 from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.state import State
 
@@ -25,6 +25,7 @@ class Changes:
         self._out: list[Change] = []
         self._damage: dict[str, int] = {}
         self._conditions: dict[str, tuple[list[str], list[str]]] = {}
+        self._pending: list[Decision] = list(state.pending)
 
     def _sheet(self, cid: str) -> Character:
         return self.state.character(cid).sheet
@@ -69,6 +70,17 @@ class Changes:
         """Change a field of the table itself."""
         self._out.append(Change(TABLE, field, delta=delta, value=value))
 
+    def wait_for(self, decision: Decision) -> None:
+        """The rules wait for ``decision`` after this outcome (a roll the character owes)."""
+        self._pending.append(decision)
+
+    def answered(self, cid: str, choice: str) -> None:
+        """The first decision ``cid`` owes that ``choice`` answers is answered."""
+        for i, d in enumerate(self._pending):
+            if d.actor == cid and choice in d.choices:
+                del self._pending[i]
+                return
+
     def sheet(self, cid: str) -> Character:
         """The character's sheet as these changes leave it (damage and conditions)."""
         s = self._sheet(cid)
@@ -78,6 +90,10 @@ class Changes:
     def build(self) -> tuple[Change, ...]:
         """Every change, conditions last (one per character whose conditions changed)."""
         out = list(self._out)
+        if tuple(self._pending) != self.state.pending:
+            out.append(
+                Change(TABLE, "pending", value=jsonable(tuple(self._pending)), reason="decisions")
+            )
         for cid, (conds, reasons) in self._conditions.items():
             if tuple(conds) != self._sheet(cid).conditions:
                 out.append(Change(cid, "sheet.conditions", value=conds, reason="; ".join(reasons)))

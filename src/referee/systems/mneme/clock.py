@@ -121,7 +121,8 @@ def sheet_changes(
     for new in after.conditions:
         if new not in before.conditions:
             changes.add(cid, new, reason)
-    for name in ("healing_progress", "therapy_days", "stabilised_minutes"):
+    names = ("healing_progress", "therapy_days", "stabilised_minutes")
+    for name in (*names, "exhaustion", "exhaustion_progress"):
         if getattr(after, name) != getattr(before, name):
             changes.set(cid, f"sheet.{name}", getattr(after, name), reason)
     if after.characteristic_damage != before.characteristic_damage:

@@ -50,11 +50,12 @@ def thresholds(character: Character, options: Options) -> Thresholds:
     return Thresholds(best, 2 * best, hp)
 
 
-def condition_for(damage: int, t: Thresholds) -> str:
+def condition_for(damage: int, t: Thresholds, exhausted: bool = False) -> str:
     """The HP condition for a damage total: Unhurt, Wounded, Seriously Wounded,
-    Critically Wounded (damage <= HP) or Dying (damage > HP)."""
+    Critically Wounded (damage <= HP) or Dying (damage > HP). ``exhausted``: the character
+    has damage from exhaustion, which makes them Wounded at least (ch. 7, Wounded)."""
     if damage <= 0:
-        return "Unhurt"
+        return "Wounded" if exhausted else "Unhurt"
     if damage > t.hp:
         return "Dying"
     if damage >= t.critically:
@@ -66,7 +67,8 @@ def condition_for(damage: int, t: Thresholds) -> str:
 
 def condition(character: Character, options: Options) -> str:
     """The character's HP condition now."""
-    return condition_for(character.damage, thresholds(character, options))
+    t = thresholds(character, options)
+    return condition_for(character.damage, t, character.exhaustion > 0)
 
 
 def bleeds_from(single_roll: int, character: Character, options: Options) -> bool:
@@ -294,6 +296,8 @@ def pass_time(
     else:
         c, healed, days_left = _heal(c, total_minutes, activity, care, options, notes)
     c = _stabilisation(c, total_minutes, options, notes)
+    if c.exhaustion:
+        c = recover_exhaustion(c, total_minutes, activity, care, options, notes)
     if "Awake" in c.conditions and condition(c, options) != "Critically Wounded":
         c = with_condition(c, "Awake", False)
         notes.append("no longer Critically Wounded: Awake ends")
@@ -341,6 +345,42 @@ def _heal(
     if healed:
         notes.append(f"healed {healed} damage")
     return replace(c, damage=damage, healing_progress=progress), healed, days_left
+
+
+def recover_exhaustion(
+    c: Character, total_minutes: int, activity: str, care: str, options: Options, notes: list[str]
+) -> Character:
+    """Damage from exhaustion heals at the Wounded rates of the healing table for the
+    activity and care (ch. 7: the character "can be considered Wounded from damage from
+    Exhaustion"), beside any other damage; strenuous activity loses the progress. Psionic
+    Strength spent comes back with it: Psi damage never exceeds the Psionic Points the
+    exhaustion left still stands for (``psionic_exhaustion`` per point)."""
+    if activity == "strenuous":
+        notes.append("strenuous activity: exhaustion recovery lost")
+        return replace(c, exhaustion_progress=Fraction(0))
+    rate = healing_rate("Wounded", activity, care)
+    if rate is None:
+        return c
+    points, per_days = rate
+    gained = c.exhaustion_progress + Fraction(total_minutes, 24 * 60) * points / per_days
+    recovered = min(c.exhaustion, int(gained))
+    left = c.exhaustion - recovered
+    progress = gained - int(gained) if left else Fraction(0)
+    out = replace(c, exhaustion=left, exhaustion_progress=progress)
+    if not recovered:
+        return out
+    notes.append(f"exhaustion: -{recovered}")
+    k = options.psionic_exhaustion
+    psi = c.characteristic_damage.get("Psi", 0)
+    restored = min(psi, -(-c.exhaustion // k) - (-(-left // k)))
+    if restored:
+        damage = dict(c.characteristic_damage)
+        damage["Psi"] = psi - restored
+        if not damage["Psi"]:
+            del damage["Psi"]
+        out = replace(out, characteristic_damage=damage)
+        notes.append(f"Psionic Strength: +{restored}")
+    return out
 
 
 def _stabilisation(

@@ -107,11 +107,27 @@ def entrant(pc: InitiativePC, state: State | None, options: Options) -> Entrant:
 
 
 def entrants(action: RollInitiative, state: State | None, options: Options) -> tuple[Entrant, ...]:
-    """Every PC of the roll (none named: every living seated character), checked: 1..20
-    PCs, distinct names, and a characteristic modifier for each when ties go by it."""
+    """Every PC of the roll (none named: every living seated character but the
+    adversaries), checked: 1..20 PCs, distinct names, no adversary (they act through the
+    PCs' Fail Effects, ch. 2, Referee Doesn't Roll; unless the option
+    ``adversary_attacks`` lets the referee roll for them), and a characteristic modifier
+    for each when ties go by it."""
     pcs = action.pcs
+    rolls_for_them = options.adversary_attacks == "referee_rolls"
     if not pcs and state is not None:
-        pcs = tuple(InitiativePC(c) for c, s in state.characters.items() if not s.sheet.dead)
+        pcs = tuple(
+            InitiativePC(c)
+            for c, s in state.characters.items()
+            if not s.sheet.dead and (rolls_for_them or not s.sheet.adversary)
+        )
+    if state is not None and not rolls_for_them:
+        for pc in pcs:
+            seat = state.characters.get(pc.who)
+            if seat is not None and seat.sheet.adversary and pc.modifier is None:
+                raise IllegalAction(
+                    f"{seat.sheet.name} is an adversary: adversaries roll no Initiative, "
+                    "they act through the PCs' Fail Effects (option adversary_attacks)"
+                )
     if not 1 <= len(pcs) <= MAX_PCS:
         raise RulesError(f"Initiative needs 1..{MAX_PCS} PCs, not {len(pcs)}")
     out = tuple(entrant(pc, state, options) for pc in pcs)
@@ -371,13 +387,15 @@ def plan_initiative(action: RollInitiative, state: State, options: Options) -> P
 
 
 def plan_end_encounter(action: EndEncounter, state: State, options: Options) -> Plan:
-    """The encounter ends: no turn order, no round, no Initiative kept."""
+    """The encounter ends: no turn order, no round, no Initiative or aim kept."""
     changes = Changes(state)
     changes.table("order", value=[])
     changes.table("round", value=0)
     for cid, seat in state.characters.items():
         if seat.initiative is not None:
             changes.set(cid, "initiative", None, "the encounter ended")
+        if seat.aim:
+            changes.set(cid, "aim", 0, "the encounter ended: the aim is lost")
     return Plan.fixed(
         Outcome(SYSTEM, "end-encounter", label="The encounter ends", changes=changes.build())
     )

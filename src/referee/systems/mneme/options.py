@@ -19,6 +19,7 @@ SURGERY_TIME = ("one_plus", "times")
 INITIATIVE_TIES = ("simultaneous", "characteristic", "reroll")
 RATE_OF_ATTACK_RULES = ("effect_exceeds", "rolls_exceed")
 CONDITION_STACKING = ("by_condition", "one_kind")
+ADVERSARY_ATTACKS = ("fail_effect", "referee_rolls")
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,38 @@ class Options:
         "character had before the attack; 'after' = those of the damage including it "
         "(which makes surviving all but impossible).",
     )
+    adversary_attacks: str = option(
+        "fail_effect",
+        "An adversary's attack on a PC (ch. 2, Referee Doesn't Roll): 'fail_effect' = it is "
+        "the Fail Effect of the PC's own roll (an attack or check by the PC with the "
+        "adversary as its threat), and an attack rolled by an adversary against anyone but "
+        "another adversary is refused; 'referee_rolls' = the referee may roll the "
+        "adversary's attack as a PC would (a house rule the text does not use).",
+    )
+    aim_step: int = option(
+        1,
+        "Aim (ch. 2, a temporary modifier that increases as minor actions are used): the "
+        "modifier each Minor action spent aiming adds (the text gives no number).",
+    )
+    aim_max: int = option(
+        3,
+        "The most the Aim modifier can build to (the text gives no number; 3 is one round's "
+        "Minor actions at +1 each).",
+    )
+    aim_lost_on_damage: bool = option(
+        True, "Taking damage loses the Aim modifier built so far (it is temporary)."
+    )
+    aim_lost_on_other_action: bool = option(
+        True,
+        "Any other action of the aiming character but aiming again or attacking (a check, "
+        "spending an action, first aid...) loses the Aim modifier.",
+    )
+    psionic_exhaustion: int = option(
+        1,
+        "Exhaustion damage per Psionic Point spent (ch. 7: each point equals 1 hour of "
+        "moderate activity under the exhaustion rules, a chapter outside the texts; 1 hour "
+        "of moderate activity is taken as 1 point).",
+    )
     intensive_care_heal: int = option(
         2, "Damage healed by a successful unsupervised intensive-care roll."
     )
@@ -150,11 +183,17 @@ class Options:
             raise RulesError(f"rate_of_attack_rule must be one of {RATE_OF_ATTACK_RULES}")
         if self.condition_stacking not in CONDITION_STACKING:
             raise RulesError(f"condition_stacking must be one of {CONDITION_STACKING}")
+        if self.adversary_attacks not in ADVERSARY_ATTACKS:
+            raise RulesError(f"adversary_attacks must be one of {ADVERSARY_ATTACKS}")
         if self.initiative_ties not in INITIATIVE_TIES:
             raise RulesError(f"initiative_ties must be one of {INITIATIVE_TIES}")
         if not self.initiative_skills:
             raise RulesError("initiative_skills needs at least one skill")
         if not 0 <= self.max_net_advantage <= 3:
             raise RulesError("max_net_advantage must be 0..3")
+        if not 0 <= self.aim_step <= self.aim_max <= 100:
+            raise RulesError("aim_step and aim_max must satisfy 0 <= aim_step <= aim_max <= 100")
+        if not 1 <= self.psionic_exhaustion <= 100:
+            raise RulesError("psionic_exhaustion must be 1..100")
         if self.wound_penalty_step < 1:
             raise RulesError("wound_penalty_step must be at least 1")

@@ -18,7 +18,7 @@ from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
 from referee.errors import IllegalAction
-from referee.systems.base import Dice, Outcome, Plan, Procedure, Trace
+from referee.systems.base import Decision, Dice, Modifier, Outcome, Plan, Procedure, Trace
 from referee.systems.mneme.actions import (
     Attack,
     Check,
@@ -28,6 +28,7 @@ from referee.systems.mneme.actions import (
     TakeDamage,
     Threat,
 )
+from referee.systems.mneme.aim import aim_modifier
 from referee.systems.mneme.changes import Changes
 from referee.systems.mneme.damage import (
     DAMAGE,
@@ -93,7 +94,7 @@ def effect_label(effect: int) -> str:
 def condition_report(sheet: Character, options: Options) -> dict[str, Any]:
     """The HP condition a sheet is in, with its movement when it is restricted (ch. 7,
     Seriously Wounded: 3/4 speed and no Dash; worse: immobile)."""
-    cond = condition_for(sheet.damage, thresholds(sheet, options))
+    cond = condition_for(sheet.damage, thresholds(sheet, options), sheet.exhaustion > 0)
     out: dict[str, Any] = {"condition": cond}
     if cond in RESTRICTED:
         out["movement"] = movement_data(cond)
@@ -155,6 +156,27 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
     bleeds = violent_bleeds(sheet, options) if action.violent else False
     _allow_costly(action, options)
     built = build(action, sheet, options)
+    threat = action.threat
+    if threat is not None and action.mitigating is not None:
+        raise IllegalAction(
+            "a check meeting a threat takes its Mitigating Factors from the threat "
+            "(threat.mitigating), not from the check"
+        )
+    threat_owner = sheet_of(state, threat.attacker) if threat is not None else None
+    strikes: dict[int, Incoming] = {}
+
+    def strike(degree: int) -> Incoming:
+        assert threat is not None
+        if degree not in strikes:
+            strikes[degree] = incoming(
+                degree, threat, sheet, threat_owner, built.skill_level, options, DAMAGE
+            )
+        return strikes[degree]
+
+    def struck(effect: int) -> int:
+        """The Fail Effect the threat strikes with (a Costly Success's, if taken)."""
+        degree = fail_degree(effect)
+        return costly_success(degree, options) if action.costly_success else degree
 
     def finish(effect: int, trace: Trace) -> Outcome:
         faces = trace[0]
@@ -189,10 +211,24 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
                 details["costly_failure"] = degree
                 label = f"Costly Failure (degree {degree})"
         _timing(action, effect, details, options)
+        dice = built.dice(faces)
+        if threat is not None and effect < 0:
+            inc = strike(struck(effect))
+            data = incoming_outcome(
+                inc, list(trace[1 : 1 + inc.entries]), changes, action.actor, sheet, options
+            )
+            dice += tuple(data.pop("_dice"))
+            details["incoming"] = data
+            if action.costly_success:
+                label = _costly_label(inc.degree, inc.mitigation)
+            elif data["ordinary_failure"]:
+                label = "Ordinary Failure"
+            else:
+                label += f"; took {data['damage']} damage"
         return Outcome(
             SYSTEM,
             "check",
-            faces=built.dice(faces),
+            faces=dice,
             modifiers=built.applied,
             target=built.difficulty,
             result=effect,
@@ -202,7 +238,17 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
             details=details,
         )
 
-    return plan_fast(built.procedure, finish)
+    if threat is None:
+        return plan_fast(built.procedure, finish)
+
+    def branch(effect: int) -> Dice[int]:
+        if effect >= 0:
+            return Dice.pure(effect)
+        hits = Quiet(strike(struck(effect)).program)
+        return Dice.pure(effect).pair(hits).map(lambda pair: pair[0])
+
+    program = Dice.of(built.procedure).bind(branch)
+    return Plan.of(program, finish, success=lambda effect: effect >= 0)
 
 
 # ---------------------------------------------------------------------------
@@ -219,12 +265,13 @@ def report_for(kind: str, victim: Character | None, options: Options) -> Report[
         raise IllegalAction(f"odds of {kind} need the character struck (a target)")
     t = thresholds(victim, options)
     base = victim.damage
+    tired = victim.exhaustion > 0
     if kind == "condition":
         return Report(
             "condition",
-            lambda values, keep: condition_for(base + kept_total(values, keep), t),
+            lambda values, keep: condition_for(base + kept_total(values, keep), t, tired),
             lambda per, n, keep: DAMAGE.exact(per, n, keep).map(
-                lambda d: condition_for(base + d, t)
+                lambda d: condition_for(base + d, t, tired)
             ),
         )
     hp = victim.hp
@@ -252,17 +299,47 @@ def aftermath(before: Character, rolls: Rolled, options: Options) -> dict[str, A
     return out
 
 
+MASSIVE_CHOICES = ("survival",)
+"""How a character answers the massive-damage roll the table waits for."""
+
+
+def owe_massive_roll(changes: Changes, cid: str, before: Character, options: Options) -> None:
+    """Massive damage (ch. 7): the character's next step is the End roll at 8 with the
+    wound penalties, so the table waits for it (``survival`` with kind ``massive``), and
+    the seat keeps the damage the character had before the hit, whose wound penalty the
+    roll uses by default (option ``massive_damage_wounds``)."""
+    changes.set(cid, "massive_before", before.damage, "massive damage: the End roll is due")
+    changes.wait_for(
+        Decision(
+            cid,
+            f"{before.name} took massive damage (more than HP {before.hp} in one attack): "
+            f"roll End at {options.massive_damage_difficulty} with the wound penalties "
+            "(survival, kind massive)",
+            MASSIVE_CHOICES,
+        )
+    )
+
+
 def _hurt(
-    changes: Changes, cid: str | None, before: Character | None, rolls: Rolled, options: Options
+    changes: Changes,
+    cid: str | None,
+    before: Character | None,
+    rolls: Rolled,
+    options: Options,
+    owe_massive: bool = True,
 ) -> dict[str, Any]:
-    """Apply damage rolls to a seated character: the damage and Bleeding; returns the
-    aftermath to report."""
+    """Apply damage rolls to a seated character: the damage and Bleeding, and massive
+    damage's End roll as the table's next step (unless ``owe_massive`` is false: the
+    roll is made at once); returns the aftermath to report."""
     if cid is None or before is None:
         return {}
     changes.damage(cid, rolls.total, "damage rolls")
     after = aftermath(before, rolls, options)
     if after.get("bleeding"):
         changes.add(cid, "Bleeding", "one roll reached the Seriously Wounded threshold")
+    if after.get("massive_damage") and owe_massive and not before.dead:
+        owe_massive_roll(changes, cid, before, options)
+        after["massive_roll_due"] = True
     return after
 
 
@@ -335,9 +412,10 @@ def incoming_outcome(
     cid: str | None,
     victim: Character | None,
     options: Options,
+    owe_massive: bool = True,
 ) -> dict[str, Any]:
     """Read a Fail Effect's rolls back from their faces: what the cover and the victim
-    took, as details and changes."""
+    took, as details and changes (``owe_massive``: see :func:`_hurt`)."""
     data: dict[str, Any] = {"fail_effect": inc.degree, "mitigation": list(inc.mitigation.steps)}
     dice: list[DieRoll] = []
     cover_n = inc.cover_rolls.rolls
@@ -356,7 +434,7 @@ def incoming_outcome(
     data["damage_rolls"] = rolls.data()
     data["damage"] = rolls.total
     data["ordinary_failure"] = inc.mitigation.ordinary_failure
-    data.update(_hurt(changes, cid, victim, rolls, options))
+    data.update(_hurt(changes, cid, victim, rolls, options, owe_massive))
     dice += [d for group in rolls.dice for d in group]
     data["_dice"] = dice
     return data
@@ -379,13 +457,17 @@ def _massive_after(
     return after
 
 
-def massive_built(victim: Character, total: int, options: Options) -> Built:
+def massive_built(
+    victim: Character, total: int, options: Options, modifiers: tuple[Modifier, ...] = ()
+) -> Built:
     """The End roll after massive damage: Difficulty 8 (option), wound penalties as they
     were before the attack (option ``massive_damage_wounds``: or including it)."""
     sheet = victim
     if options.massive_damage_wounds == "after":
         sheet = replace(victim, damage=victim.damage + total)
-    check = CheckInputs(difficulty=options.massive_damage_difficulty, characteristic="End")
+    check = CheckInputs(
+        difficulty=options.massive_damage_difficulty, modifiers=modifiers, characteristic="End"
+    )
     return build(check, sheet, options)
 
 
@@ -421,9 +503,13 @@ def plan_take_damage(action: TakeDamage, state: State, options: Options) -> Plan
     def finish(_result: Hashable, trace: Trace) -> Outcome:
         entries = list(trace)
         changes = Changes(state)
-        data = incoming_outcome(inc, entries, changes, action.actor, victim, options)
+        data = incoming_outcome(
+            inc, entries, changes, action.actor, victim, options, not action.massive_roll
+        )
         dice: list[DieRoll] = data.pop("_dice")
         label = "Ordinary Failure" if data["ordinary_failure"] else f"{data['damage']} damage"
+        if data.get("massive_roll_due"):
+            label += "; massive damage: End roll due"
         if len(entries) > inc.entries and victim is not None and action.actor is not None:
             built = massive_built(victim, data["damage"], options)
             faces = entries[inc.entries]
@@ -505,6 +591,27 @@ def _attack_parts(
     return _AttackParts(spec, check, armour_of(action.armour, victim))
 
 
+def referee_does_not_roll(
+    action: Attack, attacker: Character | None, victim: Character | None, options: Options
+) -> None:
+    """Refuse an attack rolled by an adversary against anyone but another adversary (ch. 2,
+    Referee Doesn't Roll: any threat to a PC is the PC rolling against a Difficulty, and
+    the adversaries' attacks are the PCs' Fail Effects), unless the table's option
+    ``adversary_attacks`` is 'referee_rolls'."""
+    if options.adversary_attacks == "referee_rolls" or attacker is None:
+        return
+    if not attacker.adversary or (victim is not None and victim.adversary):
+        return
+    who = victim.name if victim is not None else "the PC"
+    pc = action.target or "the PC"
+    raise IllegalAction(
+        f"the referee doesn't roll (ch. 2): {attacker.name}'s attack on {who} is the Fail "
+        f"Effect of {who}'s own roll, an attack or check by {pc} with threat.attacker="
+        f"{action.actor} (threat.weapon names the weapon); the table's option "
+        "adversary_attacks='referee_rolls' lets the referee roll it"
+    )
+
+
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     """An attack (ch. 7, Damage): the check; on a Success Effect the weapon's damage
     rolls against the target (SE + 1 limited by the Rate of Attack, armour per roll);
@@ -513,8 +620,12 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     dealt to the target (or, by ``report``, its condition, Bleeding or massive damage)."""
     attacker = sheet_of(state, action.actor)
     victim = sheet_of(state, action.target)
+    referee_does_not_roll(action, attacker, victim, options)
     parts = _attack_parts(action, attacker, victim)
     spec, check, armour = parts.spec, parts.check, parts.armour
+    aim = aim_modifier(state.characters.get(action.actor) if action.actor else None)
+    if aim is not None:  # the Aim modifier built so far (ch. 2), spent by this attack
+        check = replace(check, modifiers=(*check.modifiers, aim))
     bleeds = violent_bleeds(attacker, options)
     _allow_costly(check, options)
     built = build(check, attacker, options)
@@ -569,6 +680,9 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         if bleeds and action.actor is not None:
             details["bleeding"] = True
             changes.add(action.actor, "Bleeding", "a violent action while Critically Wounded")
+        if aim is not None and action.actor is not None:
+            details["aim"] = aim.value
+            changes.set(action.actor, "aim", 0, "the attack spends the aim")
         dice = list(built.dice(faces))
         success, label = effect >= 0, effect_label(effect)
         se: int | None = effect if success else None

@@ -12,6 +12,7 @@ from typing import Any
 from referee.errors import Problem
 from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset, load_record
 from referee.systems.mneme.actions import (
+    Aim,
     Attack,
     CareWard,
     Check,
@@ -27,6 +28,7 @@ from referee.systems.mneme.actions import (
     Surgery,
     SurvivalRoll,
     TakeDamage,
+    UsePsionics,
 )
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
@@ -51,6 +53,8 @@ ACTIONS: Mapping[str, type[Action]] = {
     "initiative": RollInitiative,
     "end-encounter": EndEncounter,
     "spend-action": SpendAction,
+    "aim": Aim,
+    "psionics": UsePsionics,
 }
 """Every Mneme CE action by name."""
 
@@ -70,6 +74,8 @@ _PLANS: Mapping[type[Action], str] = {
     RollInitiative: "initiative.plan_initiative",
     EndEncounter: "initiative.plan_end_encounter",
     SpendAction: "budget.plan_spend_action",
+    Aim: "aim.plan_aim",
+    UsePsionics: "psionics.plan_use_psionics",
 }
 """Each action's plan, as ``module.function`` of this package: a module is imported when
 an action first needs it, so a one-off check loads no clock, Initiative or medical rules."""
@@ -146,7 +152,13 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
     def plan(self, action: Action, state: State | None, options: Options) -> Plan:
         """The action's plan; ``None`` for the state is an empty table (a bare check)."""
         planner = _planner(_PLANS[type(action)])
-        return planner(action, _EMPTY if state is None else state, options)
+        table = _EMPTY if state is None else state
+        plan = planner(action, table, options)
+        if table.characters and any(seat.aim for seat in table.characters.values()):
+            from referee.systems.mneme.aim import lose_aim  # an aim can be lost
+
+            return plan.then(lambda outcome: lose_aim(action, table, outcome, options))
+        return plan
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """The clock, the encounter's round and turn order, and for each character what a
@@ -159,6 +171,8 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
             ["Round", state.round if state.round else "no encounter"],
             ["Turn order", order or "none"],
         ]
+        for d in state.pending:  # a roll the table waits for (massive damage's End roll)
+            table.append([f"Waiting for {names.get(d.actor, d.actor)}", d.prompt])
         rows: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             rows[cid] = self._seat_rows(seat, options)
@@ -182,6 +196,12 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
             ["Movement", moves],
             ["Conditions", ", ".join(s.conditions) or "none"],
         ]
+        if "Psi" in s.characteristics:
+            rows.append(
+                ["Psionic Strength", f"{s.characteristic('Psi')} of {s.characteristics['Psi']}"]
+            )
+        if s.exhaustion:
+            rows.append(["Exhaustion", s.exhaustion])
         if "Stabilised" in s.conditions:
             rows.append(["Stabilised for", span_text(s.stabilised_minutes * ROUNDS_PER_MINUTE)])
         from referee.systems.mneme.medical import care_level
@@ -192,6 +212,7 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
             ["Care", f"{seat.care} (needs {needs})"],
             ["Minor actions left", seat.minor_left],
             ["Initiative", seat.initiative if seat.initiative is not None else "none"],
+            ["Aim", f"+{seat.aim}" if seat.aim else "none"],
         ]
         if seat.care == "intensive" and not seat.supervised:
             rows.append(["Supervision", "none: End rolls at 8 are due"])

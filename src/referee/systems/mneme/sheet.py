@@ -83,6 +83,13 @@ class Character:
     armour: tuple[Armour, ...] = ()
     protection: tuple[Protection, ...] = ()
     scale: str = ""
+    exhaustion: int = 0
+    """Damage from exhaustion (ch. 7: psionics falls under the exhaustion rules; it can
+    make the character Wounded); it heals at the Wounded rates, restoring Psi with it."""
+    exhaustion_progress: Fraction = Fraction(0)
+    adversary: bool = False
+    """An adversary, the referee's: it makes no rolls against the PCs (ch. 2, Referee
+    Doesn't Roll), which roll against it instead."""
 
     # -- derived ---------------------------------------------------------
     def characteristic(self, name: str) -> int:
@@ -258,6 +265,17 @@ def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
             )
         )
     p += _stabilised_problems(sheet)
+    if not 0 <= sheet.exhaustion <= MAX_DAMAGE:
+        p.append(Problem(RULE_HP, "exhaustion", "must be 0 or more", sheet.exhaustion))
+    if not 0 <= sheet.exhaustion_progress < 1:
+        p.append(
+            Problem(
+                RULE_HP,
+                "exhaustion_progress",
+                "must be a fraction of a point in [0, 1)",
+                str(sheet.exhaustion_progress),
+            )
+        )
     if sheet.therapy_days < 0:
         p.append(Problem(RULE_HP, "therapy_days", "cannot be negative", sheet.therapy_days))
     p += _scale_problem("scale", sheet.scale)

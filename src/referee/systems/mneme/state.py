@@ -36,6 +36,10 @@ class Seat:
     minor_left: int = param(MINOR_ACTIONS, "Minor actions left this round", ge=0)
     free_taken: int = param(0, "free actions taken this round", ge=0)
     initiative: int | None = param(None, "Initiative in this encounter")
+    aim: int = param(0, "the Aim modifier built for the next attack (minor actions aiming)", ge=0)
+    massive_before: int | None = param(
+        None, "the damage before the attack whose massive damage awaits an End roll", ge=0
+    )
 
 
 Steps = tuple[tuple[str, ...], ...]

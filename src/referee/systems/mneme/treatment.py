@@ -38,11 +38,18 @@ from referee.systems.mneme.medical import (
     surgery_result,
 )
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import SYSTEM, condition_report, massive_result, plan_fast
+from referee.systems.mneme.resolve import (
+    MASSIVE_CHOICES,
+    SYSTEM,
+    condition_report,
+    massive_built,
+    massive_result,
+    plan_fast,
+)
 from referee.systems.mneme.sheet import Character
 from referee.systems.mneme.state import State
 from referee.systems.mneme.tables import INTENSIVE_CARE_DIFFICULTY, SURGERY_DIFFICULTY
-from referee.systems.mneme.task import build
+from referee.systems.mneme.task import Built, build
 
 SURVIVAL_KINDS = ("dying", "massive", "intensive")
 MEDIC_CHARACTERISTIC = "Edu"
@@ -88,6 +95,41 @@ def survival_label(kind: str, ok: bool, options: Options, heal: int = 0) -> str:
     return f"Healed {heal}" if ok else "Dying roll required"
 
 
+def owes_massive_roll(state: State, cid: str) -> bool:
+    """Whether the table waits for ``cid``'s massive-damage End roll (ch. 7)."""
+    return state.character(cid).massive_before is not None and any(
+        d.actor == cid and d.choices == MASSIVE_CHOICES for d in state.pending
+    )
+
+
+def massive_check(
+    action: SurvivalRoll, state: State, sheet: Character, options: Options
+) -> tuple[Built, int]:
+    """The massive-damage End roll (ch. 7, Massive Damage: End at 8 with wound penalties)
+    and the damage whose wound penalty it takes. By default (``massive_damage_wounds``
+    'before') that is the damage before the hit: the one the table recorded when the hit
+    was dealt, or ``damage_before`` for a roll standing alone; with 'after', the damage
+    the sheet has now, the hit included."""
+    waiting = owes_massive_roll(state, action.actor)
+    recorded = state.character(action.actor).massive_before
+    given = action.damage_before
+    if waiting and given is not None and given != recorded:
+        raise IllegalAction(
+            f"{sheet.name}'s massive-damage roll is for the hit the table recorded: "
+            f"{recorded} damage before it, not {given}"
+        )
+    if options.massive_damage_wounds == "after":
+        return massive_built(sheet, 0, options, action.modifiers), sheet.damage
+    before = recorded if waiting else given
+    if before is None:
+        raise IllegalAction(
+            f"a massive-damage roll for {sheet.name} standing alone needs damage_before, "
+            "the damage they had before the hit: its wound penalty is the roll's (option "
+            "massive_damage_wounds 'before')"
+        )
+    return massive_built(replace(sheet, damage=before), 0, options, action.modifiers), before
+
+
 def plan_survival(action: SurvivalRoll, state: State, options: Options) -> Plan:
     """Dying: fail = dead. Massive damage: fail = dead (option: Dying), success =
     Crippled. Intensive care: no roll under supervision; otherwise a success heals 2
@@ -107,7 +149,18 @@ def plan_survival(action: SurvivalRoll, state: State, options: Options) -> Plan:
                 details={"supervised": True},
             )
         )
-    built = build(survival_check(action, options), sheet, options)
+    if action.damage_before is not None and action.kind != "massive":
+        raise IllegalAction("damage_before is only for a massive-damage roll (kind massive)")
+    waiting = owes_massive_roll(state, action.actor)
+    if waiting and action.kind != "massive":
+        raise IllegalAction(
+            f"{sheet.name} owes the massive-damage End roll first (survival, kind massive)"
+        )
+    wounds_from: int | None = None
+    if action.kind == "massive":
+        built, wounds_from = massive_check(action, state, sheet, options)
+    else:
+        built = build(survival_check(action, options), sheet, options)
     heal = min(options.intensive_care_heal, sheet.damage)
     dying = build(survival_check(SurvivalRoll(action.actor), options), sheet, options)
 
@@ -132,9 +185,13 @@ def plan_survival(action: SurvivalRoll, state: State, options: Options) -> Plan:
         if action.kind == "dying" and not ok:
             changes.add(cid, "Dead", "failed dying roll")
         elif action.kind == "massive":
+            details["wounds_from_damage"] = wounds_from
             added = massive_result(ok, options)[1]
             if added:
                 changes.add(cid, added, "massive damage")
+            if waiting:
+                changes.set(cid, "massive_before", None, "massive-damage roll made")
+                changes.answered(cid, "survival")
         elif action.kind == "intensive":
             details["dying_roll_required"] = not ok
             if ok and heal:
