@@ -31,7 +31,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import cpu_seconds, free_port, pct, start_server  # noqa: E402
+from bench_web import cpu_seconds, free_port, pct, start_server
 
 GRID = [
     f"{n}d{s}{tail}"
@@ -183,7 +183,8 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
         "|---|---|---|---|",
         f"| costliest odds allowed, alone (ms) | {r['slowest_ms']:.0f} | ≤ 500 | "
         f"{'yes' if r['slowest_ms'] <= 500 else 'no'} |",
-        f"| notes, no load: p50 / p99 (ms) | {pct(calm, 0.5):.1f} / {pct(calm, 0.99):.1f} | - | - |",
+        f"| notes, no load: p50 / p99 (ms) | {pct(calm, 0.5):.1f} / "
+        f"{pct(calm, 0.99):.1f} | - | - |",
         f"| notes, {CLIENTS} clients asking the costliest odds: p50 / p99 / max (ms) | "
         f"{pct(loaded, 0.5):.1f} / {p99:.1f} / {max(loaded):.1f} | p99 ≤ 50 | "
         f"{'yes' if met else 'no'} |",

@@ -70,7 +70,7 @@ def test_a_mnemonic_night_at_the_table(tmp_path: Path) -> None:
         ("defense", "defender_talent", "defender_life_role", "defender_fallback"), "swiftsure"
     )
     assert len(proposed.table.state.deck.cards) == 46
-    with pytest.raises(Forbidden, match="defender_talent is 'swiftsure'.s choice"):
+    with pytest.raises(Forbidden, match=r"defender_talent is 'swiftsure'.s choice"):
         service.act(
             tid,
             "Ann",

@@ -62,7 +62,7 @@ def test_a_mongrel_conflict_at_the_table(tmp_path: Path) -> None:
     # Vooruk's Rend: 6d6 under his Physique 7, six successes + Beast 4 = Effect 10. Whether
     # Giazza defends (1 AP) and shunts damage to Beauty is Bea's choice: Ann may not make it
     # for her, and the attack waits for Bea's answer before any die counts
-    with pytest.raises(Forbidden, match="defend is 'giazza'.s choice"):
+    with pytest.raises(Forbidden, match=r"defend is 'giazza'.s choice"):
         service.act(
             tid,
             "Ann",
