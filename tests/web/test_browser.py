@@ -356,12 +356,21 @@ def test_a_pending_decision_is_a_button(
     svc.add_character(made.id, "vooruk", owner="Ben", force=True)
     svc.add_character(made.id, "giazza", owner="Ann", force=True)
     svc.act(made.id, "Ron", "start-conflict", {})
-    for effect in (5, 3, 2, 1):  # the text's Giazza collapses, then a terminal hit
-        svc.act(made.id, "Ron", "take-damage", {"victim": "giazza", "effect": effect})
-    assert svc.load(made.id).state.pending
+    for effect in (5, 3, 2):  # the text's Giazza collapses (Ann keeps all the damage)
+        asked = svc.act(made.id, "Ron", "take-damage", {"victim": "giazza", "effect": effect})
+        svc.decide(made.id, asked.event.seq, {}, by="Ann")
+    # then a terminal hit: whether Giazza shunts any to Beauty is Ann's choice, in her page
+    asked = svc.act(made.id, "Ron", "take-damage", {"victim": "giazza", "effect": 1})
     ann = Person(browser, site, made.tokens["Ann"])
     ron = Person(browser, site, made.tokens["Ron"])
     try:
+        proposal = ann.page.locator(f"#pending-top form.decide-form[data-seq='{asked.event.seq}']")
+        proposal.wait_for()
+        assert "waits for giazza's choice (Ann answers)" in proposal.inner_text()
+        assert ron.page.locator("#tracker .pending").inner_text().count("waits for giazza") == 1
+        proposal.get_by_label("shunt to beauty").fill("0")
+        ann.page.screenshot(path=str(artifacts / "proposal-decision.png"), full_page=True)
+        proposal.locator("button[type=submit]").click()
         choice = ann.page.locator("#tracker button.choice[data-action='spend-resolve-to-survive']")
         choice.wait_for()
         assert ann.page.locator("#pending-top .decision").inner_text().startswith("giazza")

@@ -332,3 +332,64 @@ def test_odds_slots_per_link_and_buckets_refill() -> None:
     assert empty.value.retry_after == 1
     time.sleep(0.15)
     bucket.take("a")  # one more after a tenth of a second at 10 a second
+
+
+# -- finding 2: a player spends only what they own -------------------------------------------
+
+
+def test_a_player_cannot_spend_another_players_action_points_over_http(
+    site: Site, new_table: Any
+) -> None:
+    """As reported: Ann (alwia's... here vooruk's owner) posted an attack with defend=true on
+    Ben's giazza, and giazza lost an AP. Now: 403, nothing spent; left out, Ben is asked."""
+    table = new_table(site, "mongrel", "Conflict")
+    ron, tid = table.auth("Ron"), table.id
+    with site.client() as http:
+        for example, owner in (("vooruk", "Ann"), ("giazza", "Ben")):
+            r = http.post(
+                f"/api/tables/{tid}/characters",
+                json={"example": example, "owner": owner, "force": True},
+                headers=ron,
+            )
+            assert r.status_code == 201, r.text
+        assert (
+            http.post(
+                f"/api/tables/{tid}/actions", json={"action": "start-conflict"}, headers=ron
+            ).status_code
+            == 201
+        )
+        attack = {"actor": "vooruk", "target": "giazza", "expertise": "Rend"}
+        spent = http.post(
+            f"/api/tables/{tid}/actions",
+            json={"action": "attack", "fields": {**attack, "defend": True}},
+            headers=table.auth("Ann"),
+        )
+        assert spent.status_code == 403 and "defend is 'giazza'" in spent.json()["detail"]
+        view = http.get(f"/api/tables/{tid}", headers=table.auth("Ben")).json()
+        assert view["state"]["characters"]["giazza"]["ap"] == 4
+        asked = http.post(
+            f"/api/tables/{tid}/actions",
+            json={"action": "attack", "fields": attack, "faces": [1] * 6},
+            headers=table.auth("Ann"),
+        )
+        assert asked.status_code == 201 and asked.json()["event"]["kind"] == "action-proposed"
+        seq = asked.json()["seq"]
+        view = http.get(f"/api/tables/{tid}", headers=table.auth("Ben")).json()
+        assert view["proposals"][0]["ask"][0] == {
+            "field": "defend",
+            "character": "giazza",
+            "answers": "Ben",
+        }
+        url = f"/api/tables/{tid}/proposals/{seq}"
+        assert (
+            http.post(url, json={"fields": {"defend": True}}, headers=table.auth("Ann")).status_code
+            == 403
+        )
+        done = http.post(url, json={"fields": {"defend": True}}, headers=table.auth("Ben"))
+        assert done.status_code == 201, done.text
+        assert done.json()["event"]["actor"] == "Ann"
+        view = http.get(f"/api/tables/{tid}", headers=table.auth("Ben")).json()
+        assert view["state"]["characters"]["giazza"]["ap"] == 3  # Ben's own choice
+        assert view["proposals"] == []
+        with httpx.Client(base_url=site.base, cookies={f"referee_{tid}": table.tokens["Ben"]}) as b:
+            assert b.get(f"/t/{tid}", headers={"accept": "text/html"}).status_code == 200

@@ -93,6 +93,9 @@ def event_line(e: dict[str, Any]) -> str:
 
         body = outcome_text(outcome_from_data(p["outcome"], trusted=True))
         return f"{head}{shown}: {body}"
+    if kind == "action-proposed":
+        asks = ", ".join(f"{k} ({v})" for k, v in p.get("ask", {}).items())
+        return f"{head}{shown}: proposed {p['action']}, waiting for the choice of {asks}"
     if kind == "note":
         to = f" to {e['audience']}" if e.get("audience") else ""
         return f"{head}{shown}{to}: {p['text']}"
@@ -202,6 +205,13 @@ def show(
             console.print(f"  ! {p['field']}: {p['message']} [{p['rule']}]", markup=False)
     for d in data["pending"]:
         console.print(f"waiting for {d['actor']}: {d['prompt']}", markup=False)
+    for p in data.get("proposals", []):
+        asks = ", ".join(f"{a['field']} ({a['character']}, {a['answers']})" for a in p["ask"])
+        console.print(
+            f"#{p['seq']} {p['by']}'s {p['action']} waits for: {asks} "
+            f"(referee table decide TABLE {p['seq']} field=value --as NAME)",
+            markup=False,
+        )
 
 
 @app.command("join")
@@ -386,6 +396,38 @@ def act(
         table, who, action, fields, visibility=visibility, faces=faces_option(faces), expect=expect
     )
     _done(done, as_json)
+
+
+@app.command("decide")
+@TABLE_ARG
+@click.argument("seq", type=int, help="The proposed action's event (see `table show`).")
+@FIELDS_ARG
+@AS_OPTION
+@DB_OPTION
+@JSON_OPTION
+@handle_errors
+def decide(
+    table: str, seq: int, pairs: list[str] | None, who: str, db: str | None, as_json: bool
+) -> None:
+    """Answer an action that waits for your choice (field=value for the fields it asks;
+    others keep their defaults): it is then rolled, as its proposer's."""
+    service = _service(db)
+    found = service.load(table).proposals.get(seq)
+    action = str(found.get("action")) if found is not None else ""
+    fields = _fields(service, table, action, pairs) if found is not None else {}
+    _done(service.decide(table, seq, fields, by=who), as_json)
+
+
+@app.command("withdraw")
+@TABLE_ARG
+@click.argument("seq", type=int, help="The proposed action's event.")
+@AS_OPTION
+@DB_OPTION
+@JSON_OPTION
+@handle_errors
+def withdraw(table: str, seq: int, who: str, db: str | None, as_json: bool) -> None:
+    """Withdraw an action that waits for a decision (its proposer or the referee)."""
+    _done(_service(db).withdraw(table, seq, by=who), as_json)
 
 
 @app.command("odds")

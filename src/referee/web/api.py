@@ -92,6 +92,13 @@ class NoteIn(Strict):
     to: Name | None = Field(None, description="A private note: who it is for.")
 
 
+class DecisionIn(Strict):
+    fields: JSONObjectIn = Field(
+        default_factory=dict,
+        description="Values for the fields the action asks (others: defaults).",
+    )
+
+
 class SeqIn(Strict):
     seq: int | None = Field(None, ge=1, le=MAX_SEQ, description="Default: the newest.")
 
@@ -571,6 +578,34 @@ def note(caller: Writer, body: NoteIn, request: Request) -> EventOut:
         caller.table_id, caller.name, body.text, visibility=body.visibility, audience=body.to
     )
     return event_out(web, done, caller)
+
+
+@router.post("/tables/{tid}/proposals/{seq}", status_code=201, tags=["actions"])
+async def decide(
+    caller: Writer,
+    body: DecisionIn,
+    request: Request,
+    seq: Annotated[int, Path(ge=1, le=MAX_SEQ)],
+) -> Response:
+    """Answer an action that waits for your decision (a target's defence, an opponent's
+    choice: the fields its proposal asks, as the owner of that character or the referee);
+    the action is then checked again and rolled, as its proposer's."""
+    web = web_of(request)
+    bounded(body.fields, "fields")
+    done = await run_in_threadpool(
+        rules_call,
+        lambda: web.service.decide(caller.table_id, seq, body.fields, by=caller.name),
+    )
+    return event_response(done, caller)
+
+
+@router.delete("/tables/{tid}/proposals/{seq}", tags=["actions"])
+def withdraw(
+    caller: Writer, request: Request, seq: Annotated[int, Path(ge=1, le=MAX_SEQ)]
+) -> EventOut:
+    """Withdraw an action that waits for a decision (its proposer or the referee)."""
+    web = web_of(request)
+    return event_out(web, web.service.withdraw(caller.table_id, seq, by=caller.name), caller)
 
 
 @router.post("/tables/{tid}/undo", status_code=201, tags=["actions"])

@@ -16,7 +16,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.websockets import WebSocketState
 
 from referee.errors import InvalidSheet, RulesError
-from referee.systems.base import describe_options, problem_data
+from referee.systems.base import describe_fields, describe_options, problem_data
+from referee.table.service import proposal_data
 from referee.table.state import TableState, Viewer
 from referee.web.api import (
     MAX_SEQ,
@@ -144,6 +145,7 @@ def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[st
         "first_seq": events[0]["seq"] if events else 0,
         "table_rows": table_rows(ts),
         "pending": ts.state.pending,
+        "proposals": proposal_views(ts, caller),
         "options": options,
         "examples": list(rules.examples()),
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],
@@ -156,6 +158,28 @@ def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[st
     ctx["suggest"] = suggest
     ctx["self_ctx"] = ctx
     return ctx
+
+
+def proposal_views(ts: TableState, caller: Caller) -> list[dict[str, Any]]:
+    """The actions waiting for a decision that the caller may see: what each asks, of
+    whom, the asked fields' descriptions (for the answer's form), and whether the caller
+    answers it or may withdraw it."""
+    out = []
+    for seq, p in sorted(ts.proposals.items()):
+        ask = p.get("ask")
+        asked = {str(k): str(v) for k, v in ask.items()} if isinstance(ask, dict) else {}
+        kind = ts.ruleset.actions().get(str(p.get("action")))
+        described = [d for d in describe_fields(kind) if d["name"] in asked] if kind else []
+        answers = {ts.owners.get(cid) for cid in asked.values()}
+        out.append(
+            {
+                **proposal_data(ts, seq, p),
+                "described": described,
+                "mine": caller.referee or caller.name in answers,
+                "withdraw": caller.referee or p.get("by") == caller.name,
+            }
+        )
+    return out
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)

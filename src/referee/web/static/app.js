@@ -48,6 +48,10 @@ function debounce(fn, ms) {
   };
 }
 
+function logStatus() {
+  return document.getElementById("log-status");
+}
+
 function statusOf(form) {
   return form.querySelector(":scope > .status, .status");
 }
@@ -231,7 +235,8 @@ async function submitAction(form) {
       visibility: common.visibility,
       faces: common.faces,
     });
-    say(status, `Done: event #${done.seq} in the log.`, "good");
+    const waiting = done.event && done.event.kind === "action-proposed";
+    say(status, waiting ? `Waiting for a decision (event #${done.seq}): nothing is rolled until it comes.` : `Done: event #${done.seq} in the log.`, "good");
     const facesBox = $("[data-common=faces]", form);
     if (facesBox) facesBox.value = "";
   } catch (e) {
@@ -647,6 +652,9 @@ async function onClick(ev) {
       const form = $$("form.action", panel).find((f) => !f.hidden);
       const first = form && form.querySelector("input:not([type=hidden]), select, textarea, button");
       (first || pick).focus();
+    } else if (b.classList.contains("withdraw")) {
+      await api("DELETE", `/api/tables/${tid}/proposals/${b.dataset.seq}`);
+      say(logStatus, `withdrew #${b.dataset.seq}`, "good");
     } else if (b.classList.contains("revoke")) {
       await api("DELETE", `/api/tables/${tid}/invites/${encodeURIComponent(b.dataset.kid)}`);
       const badge = document.createElement("span");
@@ -691,6 +699,17 @@ async function onSubmit(ev) {
   try {
     if (form.classList.contains("action")) {
       await submitAction(form);
+    } else if (form.classList.contains("decide-form")) {
+      const { fields, errors } = formFields(form);
+      showFieldErrors(form, errors);
+      if (errors.length) {
+        say(status, errors.map((e) => `${e.field}: ${e.message}`).join("; "), "bad");
+        return;
+      }
+      const done = await api("POST", `/api/tables/${tid}/proposals/${form.dataset.seq}`, { fields });
+      say(logStatus(), `Rolled #${form.dataset.seq}: event #${done.seq}.`, "good");
+      document.activeElement?.blur(); // the answered form goes with the next redraw
+      await refresh();
     } else if (form.classList.contains("sheet-form")) {
       const sheet = parseSheet($(".sheet-json", form), status);
       if (sheet === undefined) return;
