@@ -78,6 +78,7 @@ def test_canonical_spelling(text: str, canon: str) -> None:
 @pytest.mark.parametrize(
     ("text", "position", "expected"),
     [
+        ("3d6kh", 5, "a number"),
         ("3d6ro", 5, "a comparison (>=, <=, >, <, =) or a number"),
         ("2d", 2, "a number"),
         ("(1+2", 4, "')'"),
@@ -264,8 +265,12 @@ def test_any_unicode_text_parses_or_raises_notation_error_with_a_valid_position(
         ("2d6kh2x", 6, "'*', '+', '-', a label such as [fire] or the end of the expression"),
         ("(2d6>=3", 7, "')', '*', '+', '-' or a label such as [fire]"),
         # after a closing parenthesis
-        ("(d6)d", 4, "'*', '+', '-', 'cs', 'dh', 'dl', 'k', 'kh', 'kl', 'med', "
-         "a comparison (>=, <=, >, <, =), a label such as [fire] or the end of the expression"),
+        (
+            "(d6)d",
+            4,
+            "'*', '+', '-', 'cs', 'dh', 'dl', 'k', 'kh', 'kl', 'med', "
+            "a comparison (>=, <=, >, <, =), a label such as [fire] or the end of the expression",
+        ),
         # where an operand begins
         ("-", 1, "'(', '-', 'd' or a number"),
         ("2*", 2, "'(', '-', 'd' or a number"),

@@ -775,10 +775,10 @@ class _Parser:
         tokens = self.tokens
         tok = tokens[i]
         if tok in _SELECT_WORD:
-            if _is_int(tokens[i + 1]):
-                keep = self.number(i + 1, "keep count" if tok[0] == "k" else "drop count", 0, count)
-                return _SELECT_WORD[tok], keep, 0, i + 2
-            return _SELECT_WORD[tok], min(1, count), 0, i + 1  # kh alone keeps one die
+            if not _is_int(tokens[i + 1]):
+                raise _Syntax(i + 1, _NUMBER)
+            keep = self.number(i + 1, "keep count" if tok[0] == "k" else "drop count", 0, count)
+            return _SELECT_WORD[tok], keep, 0, i + 2
         if tok == "med":
             if count % 2 == 0:
                 self.note(

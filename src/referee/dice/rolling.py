@@ -233,7 +233,13 @@ def check_faces(
     try:
         _roll(expr, script, _Draws())
     except DiceError as error:
-        raise DiceError(f"{expr}: {error}") from None
+        if script.remaining:  # a face the die cannot show
+            raise DiceError(f"{expr}: {error}") from None
+        raise DiceError(
+            f"{expr} needs more faces than the {len(faces)} given: a roll still rerolls or "
+            "explodes after the last (faces go die by die, each with its rerolls and "
+            "explosions)"
+        ) from None
     left = script.remaining
     if left:
         raise DiceError(
