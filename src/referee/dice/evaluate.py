@@ -30,6 +30,7 @@ from referee.dice.notation import (
     Neg,
     Pool,
     compare,
+    hit_range,
     linear_terms,
     parse,
     term_node,
@@ -469,6 +470,11 @@ def _modified_odds(pool: Pool, die: Die) -> Distribution[int]:
     n, s, select, keep = pool.count, pool.sides, pool.select, pool.keep
     if die.fate and select == "sum":  # nd3 - 2n
         return shifted_sum_of_dice(n, 3, -2 * n)
+    if select == "sum" and die.reroll == "rr" and not (die.explode or die.low or die.high):
+        hit = hit_range(die.reroll_op, die.reroll_at, s)
+        if hit and (hit.start == 1 or hit.stop == s + 1):  # the faces left are consecutive
+            low = hit.stop if hit.start == 1 else 1
+            return shifted_sum_of_dice(n, s - len(hit), n * (low - 1))
     if select in COMPARISONS and die.explode == "!":  # each roll counts on its own
         weights, total = faces.hits_weights(s, die, select, pool.target)
         return repeat_sum(Distribution.trusted(weights, total, ordered=True), n)
@@ -665,6 +671,9 @@ def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
             offset += sign * count
             continue
         size += count * sides
+        if select == "fate":  # sign * (count d3 - 2 count)
+            offset -= sign * 2 * count
+            select = "sum"
         if select == "sum":
             dice, negated = pools.get(sides, (0, 0))
             pools[sides] = (dice + count, negated + count if sign < 0 else negated)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.dice.notation import EXPLODE_DEPTH, MAX_DEPTH, Die, compare
+from referee.dice.notation import EXPLODE_DEPTH, MAX_DEPTH, Die, compare, hit_range
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -49,12 +49,12 @@ def face_weights(sides: int, die: Die) -> tuple[Weights, int]:
     faces = range(1, sides + 1)
     if not die.reroll:
         return dict.fromkeys(faces, 1), sides
-    hit = [compare(f, die.reroll_op, die.reroll_at) for f in faces]
-    hits = sum(hit)
+    hit = hit_range(die.reroll_op, die.reroll_at, sides)
+    hits = len(hit)
     if die.reroll == "rr":
-        kept = {f: 1 for f, h in zip(faces, hit, strict=True) if not h}
+        kept = {f: 1 for f in faces if f not in hit}
         return kept, len(kept)
-    return {f: hits + (0 if h else sides) for f, h in zip(faces, hit, strict=True)}, sides * sides
+    return {f: hits + (0 if f in hit else sides) for f in faces}, sides * sides
 
 
 def _split(sides: int, die: Die) -> tuple[Weights, Weights, int]:

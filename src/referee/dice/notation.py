@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import product
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -303,6 +304,19 @@ def compare(value: int, op: str, target: int) -> bool:
     return value == target
 
 
+def hit_range(op: str, target: int, sides: int) -> range:
+    """The faces ``1..sides`` for which ``face op target`` holds (always consecutive)."""
+    if op == ">=":
+        return range(max(target, 1), sides + 1)
+    if op == ">":
+        return range(max(target + 1, 1), sides + 1)
+    if op == "<=":
+        return range(1, min(target, sides) + 1)
+    if op == "<":
+        return range(1, min(target - 1, sides) + 1)
+    return range(target, target + 1) if 1 <= target <= sides else range(0)
+
+
 FATE = Die(fate=True)
 """The die of ``dF``: a d3 read as -1, 0, +1."""
 
@@ -405,11 +419,14 @@ def die_problem(die: Die, sides: int) -> str:
     """Why ``die`` cannot be rolled on ``sides`` sides (``""`` when it can)."""
     if die.fate:
         return "" if sides == 3 else "a Fate die is a d3 read as -1, 0, +1"
-    faces = range(1, sides + 1)
-    if die.reroll == "rr" and all(die.rerolls(f) for f in faces):
+    if die.reroll == "rr" and len(hit_range(die.reroll_op, die.reroll_at, sides)) == sides:
         op = "" if die.reroll_op == "=" else die.reroll_op
         return f"rr{op}{die.reroll_at} rerolls every face of a d{sides}: it would never stop"
-    if die.explode and all(die.explodes(f, sides) for f in faces):
+    if die.explode and (
+        sides == 1
+        if not die.explode_op
+        else len(hit_range(die.explode_op, die.explode_at, sides)) == sides
+    ):
         return f"the explosion takes every face of a d{sides}: it would never stop"
     return ""
 
@@ -800,15 +817,20 @@ class _Parser:
     def condition(self, i: int, sides: int) -> tuple[str, int, int]:
         """A face condition at token ``i``: ``N`` (equal) or a comparison and ``N``."""
         tokens = self.tokens
+        tok = tokens[i]
         op = "="
-        if tokens[i] in COMPARISONS:
-            op = tokens[i]
+        if tok in COMPARISONS:
+            op = tok
             i += 1
-            if not _is_int(tokens[i]):
+            tok = tokens[i]
+            if not "0" <= tok[:1] <= "9":
                 raise _Syntax(i, _NUMBER)
-        elif not _is_int(tokens[i]):
+        elif not "0" <= tok[:1] <= "9":
             raise _Syntax(i, _CONDITION)
-        return op, self.number(i, "face", 0, max(sides, 1) + 1), i + 1
+        value = int(tok)
+        if value > sides + 1:
+            value = self.number(i, "face", 0, sides + 1)
+        return op, value, i + 1
 
     def atom(self, i: int) -> tuple[Expr, frozenset[str]]:
         """A constant or a pool starting at token ``i`` (a number or 'd')."""
@@ -839,7 +861,7 @@ class _Parser:
         i += 2
         die = FATE if fate else None
         if not fate and tokens[i] in ("ro", "rr", "r", "!", "x", "!!", "mi", "min", "ma", "max"):
-            die, i = self.modifiers(i, sides, count_at)
+            die, i = self.modifiers(i, sides)
         tok = tokens[i]
         if tok in _SELECT_WORD or tok in ("med", "cs", *COMPARISONS):
             if tok == "med" and count % 2 == 0:
@@ -854,66 +876,68 @@ class _Parser:
             self.i = i
             return _pool(count, sides, select, keep, target, die), _LABEL
         self.i = i
-        after = _SELECTIONS | _LABEL
-        if not fate:
-            after = after | {k for k, slot in _MODIFIERS.items() if not _used(die, slot)}
+        if fate:
+            after = _AFTER_FATE
+        elif die is None:
+            after = _AFTER_PLAIN
+        else:
+            after = _AFTER_MODIFIED[
+                bool(die.reroll), bool(die.explode), bool(die.low), bool(die.high)
+            ]
         return _pool(count, sides, "sum", 0, 0, die), after
 
-    def modifiers(self, i: int, sides: int, count_at: int) -> tuple[Die, int]:
+    def modifiers(self, i: int, sides: int) -> tuple[Die, int]:
         """Rerolls, an explosion and clamps from token ``i``, each at most once."""
         tokens = self.tokens
-        reroll, reroll_op, reroll_at = "", "", 0
-        explode, explode_op, explode_at = "", "", 0
-        low = high = 0
-        seen: set[str] = set()
+        reroll = reroll_op = explode = explode_op = ""
+        reroll_at = explode_at = low = high = 0
         while True:
             tok = tokens[i]
-            start = i
-            if tok in ("ro", "rr", "r"):
-                slot = "reroll"
-                if tok == "r" and not (_is_int(tokens[i + 1]) or tokens[i + 1] in COMPARISONS):
-                    raise _Refusal(
-                        i,
-                        "a bare r rerolls 1s once on Foundry but repeatedly on Roll20: write "
-                        "ro1 to reroll once or rr1 to reroll until the face is not a 1",
-                        "'ro' or 'rr' and a face",
-                    )
-                reroll = "rr" if tok == "r" else tok
+            if tok == "ro" or tok == "rr" or tok == "r":
+                if reroll:
+                    raise _Refusal(i, f"a pool takes one reroll; {tok} is a second")
+                if tok == "r":
+                    after = tokens[i + 1]
+                    if not ("0" <= after[:1] <= "9" or after in COMPARISONS):
+                        raise _Refusal(
+                            i,
+                            "a bare r rerolls 1s once on Foundry but repeatedly on Roll20: "
+                            "write ro1 to reroll once or rr1 to reroll until the face is not a 1",
+                            "'ro' or 'rr' and a face",
+                        )
+                    tok = "rr"
+                reroll = tok
                 reroll_op, reroll_at, i = self.condition(i + 1, sides)
-            elif tok in ("!", "x", "!!"):
-                slot = "explosion"
+            elif tok == "!" or tok == "x" or tok == "!!":
+                if explode:
+                    raise _Refusal(i, f"a pool takes one explosion; {tok} is a second")
                 explode = "!!" if tok == "!!" else "!"
                 i += 1
-                if _is_int(tokens[i]) or tokens[i] in COMPARISONS:
+                tok = tokens[i]
+                if "0" <= tok[:1] <= "9" or tok in COMPARISONS:
                     explode_op, explode_at, i = self.condition(i, sides)
-            elif tok in ("mi", "min", "ma", "max"):
-                slot = "minimum" if tok.startswith("mi") else "maximum"
-                if not _is_int(tokens[i + 1]):
+            elif tok == "mi" or tok == "min" or tok == "ma" or tok == "max":
+                what = "minimum" if tok[1] == "i" else "maximum"
+                if low if what == "minimum" else high:
+                    raise _Refusal(i, f"a pool takes one {what}; {tok} is a second")
+                if not "0" <= tokens[i + 1][:1] <= "9":
                     raise _Syntax(i + 1, _NUMBER)
-                value = self.number(i + 1, slot, 1, sides)
-                if slot == "minimum":
+                value = self.number(i + 1, what, 1, sides)
+                if what == "minimum":
                     low = value
                 else:
                     high = value
                 i += 2
             else:
                 break
-            if slot in seen:
-                raise _Refusal(start, f"a pool takes one {slot}; {tok} is a second")
-            seen.add(slot)
         if low and high and low > high:
             raise _Refusal(i - 1, f"the minimum {low} is above the maximum {high}")
-        die = _tuple_new(
-            Die,
-            (
-                reroll,
-                *(reroll_op, reroll_at, explode, explode_op, explode_at, low, high),
-                *(False, EXPLODE_DEPTH),
-            ),
-        )
-        problem = die_problem(die, sides)
-        if problem:
-            raise _Refusal(i - 1, problem)
+        fields = (reroll, reroll_op, reroll_at, explode, explode_op, explode_at, low, high)
+        die = _tuple_new(Die, (*fields, False, EXPLODE_DEPTH))
+        if reroll == "rr" or explode:  # only these can go on for ever
+            problem = die_problem(die, sides)
+            if problem:
+                raise _Refusal(i - 1, problem)
         return die, i
 
     def number(self, index: int, what: str, low: int, high: int) -> int:
@@ -933,13 +957,25 @@ class _Parser:
             self.problem = (message, index, expected)
 
 
-def _used(die: Die | None, slot: str) -> bool:
-    """Whether ``die`` already has the modifier ``slot`` (a field of :class:`Die`)."""
-    return die is not None and bool(getattr(die, slot))
+_AFTER_FATE = _SELECTIONS | _LABEL
+"""After Fate dice: a selection or a label (they take no modifier)."""
+_AFTER_PLAIN = _AFTER_FATE | frozenset(_MODIFIERS)
+"""After a plain pool: a selection, a label or any modifier."""
+_AFTER_MODIFIED = {
+    used: _AFTER_FATE
+    | {
+        kind
+        for kind, slot in _MODIFIERS.items()
+        if not used[("reroll", "explode", "low", "high").index(slot)]
+    }
+    for used in product((False, True), repeat=4)
+}
+"""After a pool with some modifiers (keyed by which of reroll, explode, low, high it
+has): a selection, a label or a modifier it does not have yet."""
 
 
 _TERM = re.compile(
-    r"([-+]?)\s*(?:([0-9]*)\s*d\s*([0-9]+)\s*"
+    r"([-+]?)\s*(?:([0-9]*)\s*d\s*([0-9]+|%|f)\s*"
     r"(?:(kh|kl)\s*([0-9]+)\s*|(med)\s*|(>=|<=|>|<|=)\s*([0-9]+)\s*)?"
     r"|([0-9]+)\s*)|(.)",
     re.DOTALL,
@@ -951,8 +987,8 @@ when no character is left over."""
 
 LinearTerm = tuple[int, str, int, int, int, int]
 """One term of a plain sum: ``(sign, select, count, sides, keep, target)``, ``sign``
-1 or -1, ``select`` as in :class:`Pool`; a number has ``select`` ``""`` and its
-value in ``count``."""
+1 or -1, ``select`` as in :class:`Pool` or ``"fate"`` (``count`` Fate dice added);
+a number has ``select`` ``""`` and its value in ``count``."""
 
 
 def _linear_terms(lowered: str) -> list[LinearTerm] | None:
@@ -986,8 +1022,13 @@ def _linear_terms(lowered: str) -> list[LinearTerm] | None:
             terms.append((sign, "", value, 0, 0, 0))
             continue
         count = int(count_text) if count_text else 1
-        sides = int(sides_text)
         dice += count
+        if sides_text == "f":  # Fate dice: a sum only here (a selection goes to the parser)
+            if kind or med or op or count < 1 or dice > MAX_DICE:
+                return None
+            terms.append((sign, "fate", count, 3, 0, 0))
+            continue
+        sides = 100 if sides_text == "%" else int(sides_text)
         if count < 1 or dice > MAX_DICE or not 1 <= sides <= MAX_SIDES:
             return None
         if kind:
@@ -1041,7 +1082,14 @@ def _simple(lowered: str) -> Expr | None:
 def term_node(term: LinearTerm) -> Const | Pool:
     """The node of a term that :func:`linear_terms` read (its bounds already checked)."""
     _, select, count, sides, keep, target = term
+    if select == "fate":
+        return _pool(count, 3, "sum", 0, 0, FATE)
     return _pool(count, sides, select, keep, target) if select else _const(count)
+
+
+_MODIFIER_CHARS = frozenset("!xr[c")
+"""Letters of forms a plain sum never holds (``!``, ``x``, ``ro``/``rr``, labels,
+``cs``): a text with one goes straight to the parser."""
 
 
 def _position(lowered: str, index: int) -> int:
@@ -1093,9 +1141,10 @@ def _parse(text: str) -> Expr:
     # ASCII only: str.lower() maps e.g. the Kelvin sign to "k", so "3d6\u212ah2"
     # would be accepted, and some characters lower to two, shifting positions
     lowered = text.lower() if text.isascii() else text.translate(_LOWER)
-    simple = _simple(lowered)
-    if simple is not None:
-        return simple
+    if _MODIFIER_CHARS.isdisjoint(lowered):  # rerolls, explosions, labels: the parser's
+        simple = _simple(lowered)
+        if simple is not None:
+            return simple
     if "[" in lowered:  # labels keep the case they were typed in
         tokens = [
             text[m.start(1) : m.end(1)] if m.group(1)[:1] == "[" else m.group(1)
