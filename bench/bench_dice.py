@@ -323,6 +323,9 @@ def extra(quick: bool = False) -> tuple[str, list[dict[str, Any]]]:
         "",
     ]
     if not quick:
+        accepted_md, accepted_target = refusals.accepted_audit()
+        parts.append(accepted_md)
+        targets.append(accepted_target)
         audit_md, none_answered = refusals.audit()
         parts.append(audit_md)
         targets.append(

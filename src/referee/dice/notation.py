@@ -1060,7 +1060,8 @@ def linear_terms(text: str) -> list[LinearTerm] | None:
     """
     if len(text) > MAX_LENGTH:
         return None
-    return _linear_terms(text.lower() if text.isascii() else text.translate(_LOWER))
+    lowered = text.lower() if text.isascii() else text.translate(_LOWER)
+    return _linear_terms(lowered) if _MODIFIER_CHARS.isdisjoint(lowered) else None
 
 
 def _simple(lowered: str) -> Expr | None:
