@@ -16,9 +16,11 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from referee.dice.evaluate import beyond_depth, check_faces, odds, roll
-from referee.dice.notation import EXPLODE_DEPTH, Die, Labeled, Pool, parse
+from referee.dice.notation import EXPLODE_DEPTH, Die, Labeled, Pool, die_problem, parse
 from referee.dice.render import to_data, to_text
 from referee.dice.roller import ScriptedRoller, SeededRoller
 from referee.errors import DiceError, NotationError
@@ -443,3 +445,50 @@ def test_rolls_lie_in_the_support_and_match_the_odds(text: str) -> None:
     stat, df = _chi_square(law, counts, n)
     assert df >= 1
     assert stat < _CRITICAL[min(df, 30)] * (1 if df <= 30 else df / 30), (stat, df)
+
+
+# ---------------------------------------------------------------------------
+# every tree with modifiers prints as text that parses back to it
+
+_CMP = st.sampled_from([">=", "<=", ">", "<", "="])
+
+
+@st.composite
+def _modified_pools(draw: st.DrawFn) -> Pool:
+    sides = draw(st.integers(2, 12))
+    n = draw(st.integers(1, 5))
+    if draw(st.booleans()):
+        die = Die(fate=True)
+        sides = 3
+    else:
+        reroll = draw(st.sampled_from(["", "ro", "rr"]))
+        explode = draw(st.sampled_from(["", "!", "!!"]))
+        explode_op = draw(st.sampled_from(["", ">=", "<=", ">", "<", "="])) if explode else ""
+        low = draw(st.integers(0, sides))
+        high = draw(st.integers(0, sides))
+        if low and high and low > high:
+            low, high = high, low
+        die = Die(
+            reroll,
+            draw(_CMP) if reroll else "",
+            draw(st.integers(0, sides + 1)) if reroll else 0,
+            explode,
+            explode_op,
+            draw(st.integers(0, sides + 1)) if explode_op else 0,
+            low,
+            high,
+        )
+    assume(die_problem(die, sides) == "")
+    select = draw(st.sampled_from(["sum", "kh", "kl", "dh", "dl", "med", ">=", "<", "="]))
+    if select == "med" and n % 2 == 0:
+        select = "sum"
+    keep = draw(st.integers(0, n)) if select in ("kh", "kl", "dh", "dl") else 0
+    target = draw(st.integers(0, sides + 1)) if select in (">=", "<", "=") else 0
+    return Pool(n, sides, select, keep, target, die)
+
+
+@settings(max_examples=300)
+@given(_modified_pools(), st.booleans())
+def test_modified_pools_print_back_to_the_same_tree(pool: Pool, labelled: bool) -> None:
+    tree = Labeled(pool, "Fire 2") if labelled else pool
+    assert parse(str(tree)) == tree

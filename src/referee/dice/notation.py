@@ -356,6 +356,8 @@ class Pool(_Node):
         target: int = 0,
         die: Die | None = None,
     ) -> Pool:
+        if die is not None and not (die.fate or die.reroll or die.explode or die.low or die.high):
+            die = None  # a die without modifiers is a plain die
         node = _tuple_new(cls, (count, sides, select, keep, target, die))
         if count < 1 or sides < 1:
             raise ValueError(f"a pool needs at least one die of at least one side: {node!r}")
