@@ -23,7 +23,7 @@ from referee.dice.evaluate import beyond_depth, check_faces, odds, roll
 from referee.dice.notation import EXPLODE_DEPTH, Die, Labeled, Pool, die_problem, parse
 from referee.dice.render import to_data, to_text
 from referee.dice.roller import ScriptedRoller, SeededRoller
-from referee.errors import DiceError, NotationError
+from referee.errors import DiceError, NotationError, OddsTooComplex
 
 # ---------------------------------------------------------------------------
 # the brute force: histories of one die, then every combination of dice
@@ -297,6 +297,14 @@ def test_bad_forms_say_what_and_where(text: str, message: str, position: int) ->
     assert info.value.position == position
 
 
+@pytest.mark.parametrize("text", ["2d6-4dF", "4dF+d%-3", "d%-d%", "3dF-3dF", "2d3-2dF+1"])
+def test_plain_sums_with_fate_and_percentile_dice_read_as_their_trees(text: str) -> None:
+    # odds() reads a plain sum straight from the text; the tree must agree
+    from referee.dice.evaluate import _odds
+
+    assert odds(text) == _odds(parse(text))
+
+
 def test_labels_keep_their_case_and_are_ignored_by_the_odds() -> None:
     assert odds("2d6[Fire]+1d4[cold]") == odds("2d6+d4")
     rolled = roll("2d6[Fire]+1d4[cold]", ScriptedRoller([6, 3, 4]))
@@ -349,9 +357,7 @@ def test_fate_and_clamped_dice_show_their_values() -> None:
     assert fate.total == 1 and to_text(fate) == "4dF[-, 0, +, +] = 1"
     assert [d.worth for d in fate.dice] == [-1, 0, 1, 1]
     clamped = roll("2d20mi10", ScriptedRoller([3, 17]))
-    assert clamped.total == 27 and to_text(clamped) == "d20mi10[3->10, 17] = 27".replace(
-        "d20", "2d20"
-    )
+    assert clamped.total == 27 and to_text(clamped) == "2d20mi10[3->10, 17] = 27"
 
 
 def test_counting_with_explosions_counts_every_roll() -> None:
@@ -492,3 +498,24 @@ def _modified_pools(draw: st.DrawFn) -> Pool:
 def test_modified_pools_print_back_to_the_same_tree(pool: Pool, labelled: bool) -> None:
     tree = Labeled(pool, "Fire 2") if labelled else pool
     assert parse(str(tree)) == tree
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="0123456789d+-*()khlmeiaD<>=!xrocsfF%[] ", max_size=30))
+def test_any_text_with_modifiers_rolls_within_its_odds_or_is_refused_clearly(text: str) -> None:
+    try:
+        expr = parse(text)
+    except NotationError as e:
+        assert 0 <= e.position <= len(text)
+        return
+    assert parse(str(expr)) == expr
+    try:
+        law = odds(expr)
+    except OddsTooComplex:
+        return
+    try:
+        total = roll(expr, SeededRoller(0)).total
+    except DiceError as e:  # a roll expected to draw too many dice, refused before drawing
+        assert "would draw" in str(e)
+        return
+    assert total in law
