@@ -4,14 +4,27 @@ Grammar (whitespace is ignored, ASCII letters are case-insensitive)::
 
     expr   := term (("+" | "-") term)*
     term   := factor ("*" factor)*
-    factor := "-" factor | atom
-    atom   := INT | pool | "(" expr ")"
-    pool   := [INT] "d" INT [select]
-    select := "kh" INT        keep the INT highest dice      3d6kh2
-            | "kl" INT        keep the INT lowest dice       3d6kl2
-            | "med"           the median of an odd pool      3d12med
-            | CMP INT         count dice meeting a target    4d6>=3
+    factor := "-" factor | atom [LABEL]
+    atom   := INT | pool | "(" expr ")" [select]     (select: on one pool only)
+    pool   := [INT] "d" (INT | "%" | "F") mod* [select]
+    mod    := ("ro" | "rr" | "r") cond  reroll once / until the face fails cond
+            | ("!" | "x" | "!!") [cond] explode (compound: !!) on cond, else the top face
+            | ("mi" | "min") INT        each roll worth at least INT
+            | ("ma" | "max") INT        each roll worth at most INT
+    cond   := [CMP] INT                 a face (equal) or a comparison
+    select := ("kh" | "k") INT        keep the INT highest dice      3d6kh2
+            | "kl" INT                keep the INT lowest dice       3d6kl2
+            | "dh" INT | "dl" INT     drop the INT highest / lowest  4d6dl1
+            | "med"                   the median of an odd pool      3d12med
+            | ["cs"] CMP INT          count dice meeting a target    4d6>=3
     CMP    := ">=" | "<=" | ">" | "<" | "="
+    LABEL  := "[" text "]"            kept in a roll, ignored by the odds
+
+Each modifier at most once per pool, all before the selection; a comparison right
+after ``!`` is the explosion's (``10d6!>=5``), so counting after a bare ``!`` is
+written with ``cs`` (``10d6!cs>=5``). A bare ``r`` without a face is refused with an
+error naming ``ro`` and ``rr`` (Foundry and Roll20 read it differently); ``r`` with a
+face is Roll20's ``rr``. ``d%`` is ``d100``; ``dF`` a Fate die (:class:`Die`).
 
 ``str()`` of a tree is its canonical notation, which parses back to an equal
 tree. Untrusted input is bounded: at most :data:`MAX_LENGTH` characters,
