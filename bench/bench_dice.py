@@ -13,6 +13,7 @@ from typing import Any
 
 import icepool
 from dyce import H, P
+from dyce.evaluation import expand, explode_n
 
 import refusals
 from harness import Case, dyce_keep_survey, first_answer_seconds, process_seconds
@@ -114,12 +115,69 @@ def cases() -> list[Case]:
             {"(1000 @ P(6)).at(slice(-3, None))": lambda: (1000 @ P(6)).at(slice(-3, None))},
         ),
     ]
+    table += _notation_cases()
     out = []
     for text, ice_forms, dyce_forms in table:
         case = _from_text(text)
         case.peers = {"icepool": ice_forms, "dyce": dyce_forms}
         out.append(case)
     return out
+
+
+def _reroll_once(r: Any) -> Any:
+    return H(6) if r.outcome == 1 else r.outcome
+
+
+def _explode_five(r: Any, left: int, done: int) -> Any:
+    return H(6) if r.outcome >= 5 else r.outcome
+
+
+def _notation_cases() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Issue 25's forms, each with icepool's and dyce's formulation of the same exact
+    answer. Explosions are compared at the same depth: 9 extra rolls a die, the last
+    counted at its face (referee's default, icepool's ``explode(depth=9)``, dyce's
+    ``explode_n(n=9)``)."""
+    ice = icepool
+    return [
+        (
+            "4d6dl1",
+            {"d6.highest(4, 3)": lambda: ice.d6.highest(4, 3)},
+            {
+                "(4 @ P(6)).at(slice(-3, None))": lambda: (4 @ P(6)).at(slice(-3, None)),
+                "survey": lambda: dyce_keep_survey(H(6), 4, 3),
+            },
+        ),
+        (
+            "4d6ro1",
+            {"4 @ d6.reroll([1], depth=1)": lambda: 4 @ ice.d6.reroll([1], depth=1)},
+            {"4 @ expand(reroll a 1, H(6))": lambda: 4 @ expand(_reroll_once, H(6))},
+        ),
+        (
+            "4d6rr1",
+            {"4 @ d6.reroll([1], depth='inf')": lambda: 4 @ ice.d6.reroll([1], depth="inf")},
+            {"4 @ H(6) without the 1": lambda: 4 @ H({f: c for f, c in H(6).items() if f != 1})},
+        ),
+        (
+            "3d6!",
+            {"3 @ d6.explode(depth=9)": lambda: 3 @ ice.d6.explode(depth=9)},
+            {"3 @ explode_n(H(6), n=9)": lambda: 3 @ explode_n(H(6), n=9)},
+        ),
+        (
+            "10d6!>=5",
+            {"10 @ d6.explode([5, 6], depth=9)": lambda: 10 @ ice.d6.explode([5, 6], depth=9)},
+            {
+                "10 @ explode_n(H(6), n=9, resolver=on 5+)": lambda: (
+                    10 @ explode_n(H(6), n=9, resolver=_explode_five)
+                )
+            },
+        ),
+        (
+            "4dF",
+            {"4 @ Die([-1, 0, 1])": lambda: 4 @ ice.Die([-1, 0, 1])},
+            {"4 @ H((-1, 0, 1))": lambda: 4 @ H((-1, 0, 1))},
+        ),
+        ("d%", {"d(100)": lambda: ice.d(100)}, {"H(100)": lambda: H(100)}),
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -135,7 +193,7 @@ def _referee_script() -> str:
 
 
 PARSE_TARGET_US = 5.0
-PARSE_TEXTS = ("2d6+3", "3d6kh2", "4d6>=5")
+PARSE_TEXTS = ("2d6+3", "3d6kh2", "4d6>=5", "4d6ro1kh3")
 
 
 def _parse_times(calls: int) -> tuple[list[str], list[dict[str, Any]]]:
@@ -265,6 +323,9 @@ def extra(quick: bool = False) -> tuple[str, list[dict[str, Any]]]:
         "",
     ]
     if not quick:
+        accepted_md, accepted_target = refusals.accepted_audit()
+        parts.append(accepted_md)
+        targets.append(accepted_target)
         audit_md, none_answered = refusals.audit()
         parts.append(audit_md)
         targets.append(

@@ -1,4 +1,11 @@
-"""Refusal audit: does referee refuse anything a peer answers in under a second?
+"""Refusal audits: does referee refuse anything a peer answers in under a second, and
+does everything it accepts from outside answer quickly?
+
+:func:`accepted_audit` walks a grid of expressions (keep / drop on 10 to 1000 dice of 2
+to 1000 sides, explosions, rerolls, clamps, Fate) through
+``referee.dice.evaluate.check_cost`` (the bound for text from outside, issue 20
+finding 5) and times the exact odds and a roll of every one it accepts, in CPU
+seconds, every cache cleared: the slowest is the figure.
 
 :func:`audit` lists a grid of pool expressions (sums, keep highest, medians)
 and a few products and differences, keeps those ``referee.dice.evaluate.odds``
@@ -77,6 +84,107 @@ def _peer(lib: str, text: str) -> Any:
             x, y = pool(a), pool(b)
             return x * y if op == "*" else x - y
     return pool(text)
+
+
+ACCEPTED_LIMIT_S = 0.4
+"""Issue 20 finding 5: no request may cost more than 0.5 s of CPU; the dice part of
+one gets 0.4 s."""
+
+
+def untrusted_grid() -> list[str]:
+    """Keep / drop, explosions, rerolls, clamps and Fate over 10 to 1000 dice of 2 to
+    1000 sides: the forms an outsider may type, near and past the bound."""
+    out = []
+    for n in (10, 30, 100, 300, 1000):
+        half = max(1, n // 2)
+        odd = n if n % 2 else n - 1
+        for s in (2, 6, 20, 100, 1000):
+            out += [
+                f"{n}d{s}",
+                f"{n}d{s}kh{half}",
+                f"{n}d{s}kh3",
+                f"{n}d{s}dl1",
+                f"{n}d{s}dh{half}",
+                f"{odd}d{s}med",
+                f"{n}d{s}!",
+                f"{n}d{s}!!",
+                f"{n}d{s}!>={max(2, s // 2)}",
+                f"{n}d{s}!cs>={s}",
+                f"{n}d{s}!kh1",
+                f"{n}d{s}!kh3",
+                f"{n}d{s}!kh{half}",
+                f"{odd}d{s}!!med",
+                f"{n}d{s}ro1",
+                f"{n}d{s}rr1",
+                f"{n}d{s}rr<{s}",
+                f"{n}d{s}ro1kh{half}",
+                f"{n}d{s}ro<{s // 2 + 1}kh3",
+                f"{n}d{s}rr1>={s}",
+                f"{n}d{s}mi{max(1, s // 2)}",
+            ]
+        out += [f"{n}dF", f"{n}dFkh{half}", f"{odd}dFmed"]
+    out += ["4d1000*4d1000", "2d1000*2d1000", "100d6-50d500", "500d20-500d20"]
+    return out
+
+
+def accepted_audit() -> tuple[str, dict[str, Any]]:
+    """Markdown, and the target: the slowest odds or roll of an accepted expression."""
+    import gc
+
+    from referee.dice.evaluate import _odds, check_cost, roll
+    from referee.dice.notation import _parse, parse
+    from referee.dice.odds import clear_caches
+    from referee.dice.roller import SeededRoller
+    from referee.errors import OddsTooComplex
+
+    texts = untrusted_grid()
+    accepted: list[tuple[float, float, str]] = []
+    refused = 0
+    for text in texts:
+        try:
+            check_cost(text)
+        except OddsTooComplex:
+            refused += 1
+            continue
+        expr = parse(text)
+        clear_caches()
+        _parse.cache_clear()
+        gc.collect()
+        t0 = time.process_time()
+        _odds(expr)
+        took = time.process_time() - t0
+        t0 = time.process_time()
+        roll(expr, SeededRoller(1))
+        rolled = time.process_time() - t0
+        accepted.append((took, rolled, text))
+    accepted.sort(reverse=True)
+    slowest_odds = accepted[0]
+    slowest_roll = max(accepted, key=lambda row: row[1])
+    worst = max(slowest_odds[0], slowest_roll[1])
+    met = worst <= ACCEPTED_LIMIT_S
+    lines = [
+        "### Accepted from outside ⇒ fast (issue 20 finding 5)",
+        "",
+        f"Of {len(texts)} expressions on a grid of keep / drop, explosions, rerolls, clamps "
+        "and Fate dice (10 to 1000 dice of 2 to 1000 sides), `check_cost` (the bound for "
+        f"text from outside) refuses {refused} and accepts {len(accepted)}. Each accepted one "
+        "was asked for its exact odds and rolled once, every cache cleared, in CPU seconds. "
+        f"Slowest odds: `{slowest_odds[2]}` in {slowest_odds[0] * 1e3:.0f} ms; slowest roll: "
+        f"`{slowest_roll[2]}` in {slowest_roll[1] * 1e3:.1f} ms (limit "
+        f"{ACCEPTED_LIMIT_S * 1e3:.0f} ms: {'met' if met else '**not met**'}).",
+        "",
+        "| slowest accepted | odds ms | roll ms |",
+        "|---|---|---|",
+        *(f"| `{t}` | {a * 1e3:.1f} | {r * 1e3:.2f} |" for a, r, t in accepted[:8]),
+        "",
+    ]
+    target = {
+        "label": "slowest exact odds or roll of an expression `check_cost` accepts (CPU)",
+        "figure": f"{worst * 1e3:.0f} ms (`{slowest_odds[2]}`)",
+        "needed": f"≤ {ACCEPTED_LIMIT_S * 1e3:.0f} ms",
+        "met": met,
+    }
+    return "\n".join(lines), target
 
 
 class _Late(Exception):

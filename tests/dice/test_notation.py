@@ -79,6 +79,7 @@ def test_canonical_spelling(text: str, canon: str) -> None:
     ("text", "position", "expected"),
     [
         ("3d6kh", 5, "a number"),
+        ("3d6ro", 5, "a comparison (>=, <=, >, <, =) or a number"),
         ("2d", 2, "a number"),
         ("(1+2", 4, "')'"),
         ("1+*2", 2, "a number"),
@@ -257,18 +258,24 @@ def test_any_unicode_text_parses_or_raises_notation_error_with_a_valid_position(
     ("text", "position", "expected"),
     [
         # after a number: it may still be a pool's count
-        ("3x", 1, "'*', '+', '-', 'd' or the end of the expression"),
-        ("(3", 2, "')', '*', '+', '-' or 'd'"),
+        ("3x", 1, "'*', '+', '-', 'd', a label such as [fire] or the end of the expression"),
+        ("(3", 2, "')', '*', '+', '-', 'd' or a label such as [fire]"),
         # after a pool with its selection, nothing more for the pool
-        ("2d6kh2x", 6, "'*', '+', '-' or the end of the expression"),
-        ("(2d6>=3", 7, "')', '*', '+' or '-'"),
+        # (modifiers come before the selection)
+        ("2d6kh2x", 6, "'*', '+', '-', a label such as [fire] or the end of the expression"),
+        ("(2d6>=3", 7, "')', '*', '+', '-' or a label such as [fire]"),
         # after a closing parenthesis
-        ("(d6)d", 4, "'*', '+', '-' or the end of the expression"),
+        (
+            "(d6)d",
+            4,
+            "'*', '+', '-', 'cs', 'dh', 'dl', 'k', 'kh', 'kl', 'med', "
+            "a comparison (>=, <=, >, <, =), a label such as [fire] or the end of the expression",
+        ),
         # where an operand begins
         ("-", 1, "'(', '-', 'd' or a number"),
         ("2*", 2, "'(', '-', 'd' or a number"),
         ("3d6>=", 5, "a number"),
-        ("d", 1, "a number"),
+        ("d", 1, "'%', 'F' or a number"),
     ],
 )
 def test_what_could_follow_is_listed_exactly(text: str, position: int, expected: str) -> None:

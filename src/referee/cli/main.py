@@ -65,25 +65,34 @@ app = Referee(
 )
 
 
+DEPTH_OPTION = click.option(
+    "--depth",
+    type=click.IntRange(0, 100),
+    default=9,
+    help="Extra rolls one exploding die may make (! and !!); the last counts at its face.",
+)
+
+
 @app.command()
-@click.argument("expression", help="Dice notation, e.g. 3d6kh2+1 or 4d6>=3.")
+@click.argument("expression", help="Dice notation, e.g. 3d6kh2+1, 4d6>=3, 4d6ro1kh3 or 3d6!.")
 @SEED_OPTION
 @FACES_OPTION
+@DEPTH_OPTION
 @JSON_OPTION
 @handle_errors
 def roll(
     expression: str,
     seed: int | None,
     faces: str | None,
+    depth: int,
     as_json: bool,
 ) -> None:
     """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
-    from referee.dice.evaluate import check_faces
+    from referee.dice.evaluate import as_expr, check_faces
     from referee.dice.evaluate import roll as roll_expr
-    from referee.dice.notation import parse
     from referee.dice.render import to_data, to_text
 
-    expr = parse(expression)
+    expr = as_expr(expression, depth)
     hand = faces_option(faces)
     if hand is not None:
         check_faces(expr, hand)
@@ -101,24 +110,38 @@ def roll(
 
 
 @app.command()
-@click.argument("expression", help="Dice notation, e.g. 2d6 or 3d12med.")
+@click.argument("expression", help="Dice notation, e.g. 2d6, 3d12med, 4d6dl1 or 10d6!>=5.")
+@DEPTH_OPTION
 @JSON_OPTION
 @handle_errors
 def odds(
     expression: str,
+    depth: int,
     as_json: bool,
 ) -> None:
-    """Show the exact distribution of a dice expression, with at-least / at-most columns."""
+    """Show the exact distribution of a dice expression, with at-least / at-most columns.
+
+    With exploding dice, also the probability that a die would explode more than
+    --depth times (those rolls are counted at the bound).
+    """
+    from referee.dice.evaluate import as_expr, beyond_depth, explodes
     from referee.dice.evaluate import odds as exact
-    from referee.dice.notation import parse
     from referee.dice.render import distribution_data
 
-    expr = parse(expression)
+    expr = as_expr(expression, depth)
     dist = exact(expr)
+    beyond = (depth, beyond_depth(expr)) if explodes(expr) else None
     if as_json:
-        emit_json(distribution_data(str(expr), dist))
+        emit_json(distribution_data(str(expr), dist, beyond))
         return
     show_distribution(str(expr), dist)
+    if beyond is not None:
+        p = beyond[1]
+        console.print(
+            f"beyond depth {depth}: p = {p.numerator}/{p.denominator} "
+            f"({float(p):.3g}; counted at the bound)",
+            markup=False,
+        )
 
 
 MAX_ROWS = 60

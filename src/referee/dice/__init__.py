@@ -2,7 +2,9 @@
 
 * :mod:`referee.dice.roller` - where faces come from (seeded, scripted, manual, system).
 * :mod:`referee.dice.notation` - dice expressions as immutable trees.
-* :mod:`referee.dice.evaluate` - the exact odds of an expression.
+* :mod:`referee.dice.evaluate` - the exact odds of an expression; :func:`check_cost`,
+  the bound on an expression from outside; :func:`beyond_depth`.
+* :mod:`referee.dice.faces` - one die with rerolls, explosions or clamps: its exact law.
 * :mod:`referee.dice.rolling` - rolling an expression with a roller.
 * :mod:`referee.dice.odds` - exact distributions with integer weights.
 * :mod:`referee.dice.render` - text and JSON views of results.
@@ -15,8 +17,14 @@ program that asks for odds never imports ``random``, ``secrets`` or
 
 from typing import TYPE_CHECKING, Any
 
-from referee.dice.evaluate import odds
-from referee.dice.notation import BinOp, Const, Expr, Neg, Pool, parse
+from referee.dice.evaluate import (
+    ROLL_BUDGET,
+    UNTRUSTED_BUDGET,
+    beyond_depth,
+    check_cost,
+    odds,
+)
+from referee.dice.notation import EXPLODE_DEPTH, BinOp, Const, Die, Expr, Labeled, Neg, Pool, parse
 from referee.dice.odds import Distribution
 
 if TYPE_CHECKING:
@@ -58,11 +66,16 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "EXPLODE_DEPTH",
+    "ROLL_BUDGET",
+    "UNTRUSTED_BUDGET",
     "BinOp",
     "Const",
+    "Die",
     "DieRoll",
     "Distribution",
     "Expr",
+    "Labeled",
     "ManualRoller",
     "Neg",
     "Pool",
@@ -72,6 +85,8 @@ __all__ = [
     "ScriptedRoller",
     "SeededRoller",
     "SystemRoller",
+    "beyond_depth",
+    "check_cost",
     "check_faces",
     "check_faces_for",
     "odds",

@@ -15,14 +15,22 @@ from __future__ import annotations
 from math import log2
 from typing import TYPE_CHECKING, Any, cast
 
+from referee.dice import faces
+from referee.dice.faces import expected_draws
 from referee.dice.notation import (
     COMPARISONS,
+    EXPLODE_DEPTH,
+    MAX_DEPTH,
     BinOp,
     Const,
+    Die,
     Expr,
+    Labeled,
     LinearTerm,
     Neg,
     Pool,
+    compare,
+    hit_range,
     linear_terms,
     parse,
     term_node,
@@ -42,11 +50,14 @@ from referee.dice.odds import (
     keep_lowest,
     keep_microseconds,
     median_of,
+    repeat_sum,
     shifted_sum_of_dice,
     sum_of_dice,
 )
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from referee.dice.rolling import DieRoll as DieRoll
     from referee.dice.rolling import Rolled as Rolled
     from referee.dice.rolling import check_faces as check_faces
@@ -82,9 +93,46 @@ _PRODUCT_WEIGHT = 8
 """How many convolution steps one pair of a product ``X * Y`` costs (measured)."""
 
 
-def as_expr(expression: Expr | str) -> Expr:
-    """Accept either a parsed tree or notation text."""
-    return parse(expression) if isinstance(expression, str) else expression
+def as_expr(expression: Expr | str, depth: int = EXPLODE_DEPTH) -> Expr:
+    """Accept either a parsed tree or notation text; explosions bounded at ``depth``."""
+    expr = parse(expression) if isinstance(expression, str) else expression
+    return expr if depth == EXPLODE_DEPTH else with_depth(expr, depth)
+
+
+def with_depth(expr: Expr, depth: int) -> Expr:
+    """The same tree with every exploding die bounded at ``depth`` extra rolls."""
+    if not 0 <= depth <= MAX_DEPTH:
+        raise _depth_error(depth)
+    if isinstance(expr, Pool):
+        die = expr.die
+        if die is None or not die.explode or die.depth == depth:
+            return expr
+        bounded = Die(
+            reroll=die.reroll,
+            reroll_op=die.reroll_op,
+            reroll_at=die.reroll_at,
+            explode=die.explode,
+            explode_op=die.explode_op,
+            explode_at=die.explode_at,
+            low=die.low,
+            high=die.high,
+            fate=die.fate,
+            depth=depth,
+        )
+        return Pool(expr.count, expr.sides, expr.select, expr.keep, expr.target, bounded)
+    if isinstance(expr, Neg):
+        return Neg(with_depth(expr.operand, depth))
+    if isinstance(expr, Labeled):
+        return Labeled(with_depth(expr.operand, depth), expr.label)
+    if isinstance(expr, BinOp):
+        return BinOp(expr.op, with_depth(expr.left, depth), with_depth(expr.right, depth))
+    return expr
+
+
+def _depth_error(depth: int) -> Exception:
+    from referee.errors import DiceError
+
+    return DiceError(f"explosion depth {depth} is outside 0..{MAX_DEPTH}")
 
 
 # ---------------------------------------------------------------------------
@@ -97,13 +145,20 @@ def _span(expr: Expr) -> tuple[int, int]:
         return expr.value, expr.value
     if isinstance(expr, Pool):
         n, s = expr.count, expr.sides
+        lo, hi = (1, s) if expr.die is None else _die_span(s, expr.die)
         if expr.select == "sum":
-            return n, n * s
+            return n * lo, n * hi
         if expr.select in ("kh", "kl"):
-            return expr.keep, expr.keep * s
+            return expr.keep * lo, expr.keep * hi
+        if expr.select in ("dh", "dl"):
+            return (n - expr.keep) * lo, (n - expr.keep) * hi
         if expr.select == "med":
-            return 1, s
+            return lo, hi
+        if expr.die is not None and expr.die.explode == "!":  # every roll may count
+            return 0, n * (expr.die.depth + 1)
         return 0, n
+    if isinstance(expr, Labeled):
+        return _span(expr.operand)
     if isinstance(expr, Neg):
         lo, hi = _span(expr.operand)
         return -hi, -lo
@@ -116,8 +171,20 @@ def _span(expr: Expr) -> tuple[int, int]:
     return min(corners), max(corners)
 
 
+def _die_span(sides: int, die: Die) -> tuple[int, int]:
+    """Lowest and highest value of one die with modifiers (all its rolls added)."""
+    if die.fate:
+        return -1, 1
+    low = max(1, die.low)
+    high = min(sides, die.high) if die.high else sides
+    if die.explode:
+        return low, high * (die.depth + 1)
+    return low, high
+
+
 def cost(expr: Expr) -> int:
-    """A rough count of the elementary steps :func:`odds` will take."""
+    """A count of the elementary steps :func:`odds` will take (it errs high): about
+    :data:`_UNITS_PER_MICROSECOND` a microsecond on the machine it was fitted on."""
     return _cost(expr)[0]
 
 
@@ -140,6 +207,8 @@ def _pool_microseconds(n: int, s: int, select: str, keep: int) -> float:
     :func:`~referee.dice.odds.keep_microseconds`, which its own guard uses too.
     """
     bits = n * log2(s) if s > 1 else 0.0
+    if select in ("dh", "dl"):
+        select, keep = ("kl" if select == "dh" else "kh"), n - keep
     if select in ("kh", "kl") and keep == n:
         select = "sum"
     if select == "sum":  # the three-term recurrence: half the coefficients
@@ -147,13 +216,59 @@ def _pool_microseconds(n: int, s: int, select: str, keep: int) -> float:
         return steps * (0.25 + bits / 2500 + steps / 50000) + 2
     if select in ("kh", "kl"):
         return keep_microseconds(s, s - 1, n, keep, bits)
-    if select == "med":  # Horner's rule on the tail polynomial: half the pool's degrees
-        return s * (n // 2 + 1) * (0.12 + bits / 12000) + 2
+    if select == "med":  # Horner's rule on the tail polynomial: half the pool's degrees,
+        # whose coefficients (two binomials and a power each) cost more with n
+        return (n // 2 + 1) * (s * (0.12 + bits / 12000) + 5 + n / 30) + 2
     return 0.2 * (n + s) + 2
 
 
+def _modified_microseconds(expr: Pool) -> float:
+    """Estimated time of a pool whose dice have modifiers: one die's law (its
+    explosion's chain of convolutions), then the pool's method on that law, costed
+    as :func:`keep_microseconds` and :func:`_pool_microseconds` cost a die's."""
+    die = cast("Die", expr.die)
+    n, s, select, keep = expr.count, expr.sides, expr.select, expr.keep
+    if die.fate:
+        if select == "sum":
+            return _pool_microseconds(n, 3, "sum", 0)
+        return _pool_microseconds(n, 3, select, keep)
+    lo, hi = _die_span(s, die)
+    span = hi - lo
+    outcomes = span + 1
+    chain = 2.0 * s
+    die_bits = log2(s) + 1
+    if die.explode:
+        go = sum(1 for f in range(1, s + 1) if die.explodes(f, s))
+        rolls = die.depth + 1
+        # prefix (k * go outcomes) times go, and times the stopping faces, per level
+        chain = sum((k * go + 1) * s for k in range(rolls)) * (0.3 + rolls * die_bits / 2000)
+        die_bits *= rolls
+    if die.reroll:
+        die_bits *= 2
+    bits = n * die_bits
+    if select in ("dh", "dl"):
+        select, keep = ("kl" if select == "dh" else "kh"), n - keep
+    if select in ("kh", "kl") and keep == n:
+        select = "sum"
+    if select == "sum":  # Miller's recurrence: each coefficient from every outcome
+        size = n * span + 1  # (small-by-big steps: about 0.15 + bits / 60000 us each)
+        return chain + size * outcomes * (0.3 + bits / 30000) + 2
+    if select in ("kh", "kl"):  # twice the plain die's estimate (an explosion's law
+        # has unequal weights: 1000d100!kh1 ran 1.3 times the single estimate)
+        return chain + 2 * keep_microseconds(outcomes, span, n, keep, bits)
+    if select == "med":
+        return chain + (n // 2 + 1) * (outcomes * (0.12 + bits / 12000) + 5 + n / 30) + 2
+    if die.explode == "!":  # hits per die over depth + 1 rolls, then their sum
+        rolls = die.depth + 1
+        return chain + n * rolls * rolls * (0.3 + bits / 2500) + 2
+    return chain + (n + outcomes) * (1 + bits / 2500) + 2
+
+
 def _pool_cost(expr: Pool) -> int:
-    us = _pool_microseconds(expr.count, expr.sides, expr.select, expr.keep)
+    if expr.die is not None:
+        us = _modified_microseconds(expr)
+    else:
+        us = _pool_microseconds(expr.count, expr.sides, expr.select, expr.keep)
     return int(us * _UNITS_PER_MICROSECOND) + 1
 
 
@@ -164,7 +279,12 @@ def _cost(expr: Expr) -> tuple[int, int]:
     if isinstance(expr, Pool):
         # at least the bits of s**n, without computing it (the pair costs below
         # were fitted with this bound)
-        return _pool_cost(expr), expr.count * (expr.sides - 1).bit_length()
+        bits = expr.count * (expr.sides - 1).bit_length()
+        if expr.die is not None and expr.die.explode:
+            bits *= expr.die.depth + 1
+        return _pool_cost(expr), bits
+    if isinstance(expr, Labeled):
+        return _cost(expr.operand)
     if isinstance(expr, BinOp) and expr.op == "*":
         (ca, ba), (cb, bb) = _cost(expr.left), _cost(expr.right)
         la = _span(expr.left)
@@ -181,6 +301,8 @@ _Terms = tuple[int, list[tuple[int, tuple[int, int]]], list[tuple[int, Expr]]]
 
 
 def _is_sum(expr: Expr) -> bool:
+    while isinstance(expr, Labeled):
+        expr = expr.operand
     return isinstance(expr, Neg) or (isinstance(expr, BinOp) and expr.op != "*")
 
 
@@ -215,6 +337,8 @@ def _flatten(expr: Expr, sign: int, out: list[tuple[int, Expr]]) -> None:
         _flatten(expr.right, sign if expr.op == "+" else -sign, out)
     elif isinstance(expr, Neg):
         _flatten(expr.operand, -sign, out)
+    elif isinstance(expr, Labeled):
+        _flatten(expr.operand, sign, out)
     else:
         out.append((sign, expr))
 
@@ -236,7 +360,7 @@ def _terms(expr: Expr) -> _Terms:
     for sign, term in flat:
         if isinstance(term, Const):
             offset += sign * term.value
-        elif isinstance(term, Pool) and term.select == "sum":
+        elif isinstance(term, Pool) and term.select == "sum" and term.die is None:
             count, negated = pools.get(term.sides, (0, 0))
             pools[term.sides] = (count + term.count, negated + (term.count if sign < 0 else 0))
         else:
@@ -317,6 +441,11 @@ def _odds(expr: Expr) -> Distribution[int]:
         return Distribution.constant(expr.value)
     if isinstance(expr, Pool):
         n, s, sel = expr.count, expr.sides, expr.select
+        if expr.die is not None:
+            return _modified_odds(expr, expr.die)
+        if sel == "dh" or sel == "dl":
+            sel = "kl" if sel == "dh" else "kh"
+            expr = Pool(n, s, sel, n - expr.keep)
         if sel == "sum":
             return sum_of_dice(n, s)
         if sel in ("kh", "kl") and expr.keep == 1:
@@ -328,29 +457,183 @@ def _odds(expr: Expr) -> Distribution[int]:
         if sel == "med":
             return median_of(Distribution.die(s), n)
         return count_of_dice(n, s, sel, expr.target)
+    if isinstance(expr, Labeled):
+        return _odds(expr.operand)
     if isinstance(expr, BinOp) and expr.op == "*":
         return _odds(expr.left) * _odds(expr.right)
     return _sum_odds(_terms(expr))
 
 
-def odds(expression: Expr | str) -> Distribution[int]:
+def _modified_odds(pool: Pool, die: Die) -> Distribution[int]:
+    """A pool of dice with modifiers: one die's exact law (:mod:`referee.dice.faces`),
+    then the pool's selection on ``n`` independent copies of it."""
+    n, s, select, keep = pool.count, pool.sides, pool.select, pool.keep
+    if die.fate and select == "sum":  # nd3 - 2n
+        return shifted_sum_of_dice(n, 3, -2 * n)
+    if select == "sum" and die.reroll == "rr" and not (die.explode or die.low or die.high):
+        hit = hit_range(die.reroll_op, die.reroll_at, s)
+        if hit and (hit.start == 1 or hit.stop == s + 1):  # the faces left are consecutive
+            low = hit.stop if hit.start == 1 else 1
+            return shifted_sum_of_dice(n, s - len(hit), n * (low - 1))
+    if select in COMPARISONS and die.explode == "!":  # each roll counts on its own
+        weights, total = faces.hits_weights(s, die, select, pool.target)
+        return repeat_sum(Distribution.trusted(weights, total, ordered=True), n)
+    weights, total = faces.die_weights(s, die)
+    values = list(weights)
+    if (
+        select == "sum"
+        and len(set(weights.values())) == 1
+        and values[-1] - values[0] == len(values) - 1
+    ):
+        # equally likely consecutive values (a clamp-free rr, say): a fair die shifted
+        return shifted_sum_of_dice(n, len(values), n * (values[0] - 1))
+    one = Distribution.trusted(weights, total, ordered=True)
+    if select == "sum":
+        return repeat_sum(one, n)
+    if select in ("dh", "dl"):
+        select, keep = ("kl" if select == "dh" else "kh"), n - keep
+    if select == "kh":
+        return keep_highest(one, n, keep)
+    if select == "kl":
+        return keep_lowest(one, n, keep)
+    if select == "med":
+        return median_of(one, n)
+    op, target = select, pool.target
+    hits = sum(w for v, w in weights.items() if compare(v, op, target))
+    return from_row(0, _binomial_row(n, hits, total - hits), total**n)
+
+
+def _binomial_row(n: int, hits: int, misses: int) -> list[int]:
+    """``C(n, k) hits**k misses**(n-k)`` for ``k = 0..n``, each term from the one before
+    (as :func:`~referee.dice.odds.count_row` does for a plain die)."""
+    if not hits or not misses:
+        row = [0] * (n + 1)
+        row[n if hits else 0] = (hits + misses) ** n
+        return row
+    row = []
+    w = misses**n
+    for k in range(n + 1):
+        row.append(w)
+        w = w * (n - k) * hits // ((k + 1) * misses)
+    return row
+
+
+def odds(expression: Expr | str, *, depth: int = EXPLODE_DEPTH) -> Distribution[int]:
     """The exact distribution of an expression's total.
 
-    Raises :class:`OddsTooComplex` at once (before computing) when the estimated
-    work exceeds :data:`ODDS_BUDGET`. A text that is a plain sum (``2d6+1``,
-    ``d6-d6``, ``d6-d6+d6>=2+2``) is read straight into its terms
-    (:func:`~referee.dice.notation.linear_terms`), without a tree.
+    Exploding dice explode at most ``depth`` times each (:data:`EXPLODE_DEPTH`
+    unless set): the answer is the exact law of the roll :func:`roll` makes with
+    the same depth, and :func:`beyond_depth` is the probability that a die would
+    have gone on exploding. Raises :class:`OddsTooComplex` at once (before
+    computing) when the estimated work exceeds :data:`ODDS_BUDGET`. A text that
+    is a plain sum (``2d6+1``, ``d6-d6``, ``d6-d6+d6>=2+2``) is read straight
+    into its terms (:func:`~referee.dice.notation.linear_terms`), without a tree.
     """
     if isinstance(expression, str):
         found = linear_terms(expression)
         if found is not None:
             return _linear_odds(expression, found)
-    expr = as_expr(expression)
+    expr = as_expr(expression, depth)
     terms = _terms(expr) if _is_sum(expr) else None  # a sum's terms, read once
     estimate = cost(expr) if terms is None else _sum_cost(terms)[0]
     if estimate > ODDS_BUDGET:
         raise _refusal(expr, estimate)
     return _odds(expr) if terms is None else _sum_odds(terms)
+
+
+UNTRUSTED_BUDGET = 4_000_000
+"""Estimated steps (:func:`cost`) allowed for an expression from outside (a web
+request): about 0.2 s of work by the estimate, which errs high, so under 0.4 s
+of CPU on the machine it was fitted on. :data:`ODDS_BUDGET` (about a second)
+stays the bound for the command line and for the games' own expressions."""
+
+ROLL_BUDGET = 20_000
+"""Expected faces drawn (rerolls and explosions included) that rolling an
+expression from outside may take: a few milliseconds of rolling."""
+
+TRUSTED_ROLL_BUDGET = 200_000
+"""Expected faces drawn that :func:`roll` accepts from any caller."""
+
+
+def roll_cost(expr: Expr) -> float:
+    """The expected number of faces rolling ``expr`` draws (rerolls and explosions
+    included; an explosion at most ``depth`` extra rolls a die)."""
+    if isinstance(expr, Const):
+        return 0.0
+    if isinstance(expr, Pool):
+        return expr.count * expected_draws(expr.sides, expr.die)
+    if isinstance(expr, (Neg, Labeled)):
+        return roll_cost(expr.operand)
+    return roll_cost(expr.left) + roll_cost(expr.right)
+
+
+def check_cost(
+    expression: Expr | str,
+    *,
+    depth: int = EXPLODE_DEPTH,
+    budget: int = UNTRUSTED_BUDGET,
+    roll_budget: int = ROLL_BUDGET,
+) -> None:
+    """Refuse, before any work, an expression too costly to answer for an outsider.
+
+    The one check to make on an untrusted dice expression before asking its odds,
+    previewing or rolling it: parses it (a :class:`NotationError` if it does not),
+    then raises :class:`OddsTooComplex` naming the limit when the estimated work of
+    its exact odds (:func:`cost`, which errs high) exceeds ``budget``
+    (:data:`UNTRUSTED_BUDGET`) or the faces it is expected to draw when rolled
+    (:func:`roll_cost`: deep explosions, rerolls until a rare face) exceed
+    ``roll_budget`` (:data:`ROLL_BUDGET`). The same bound serves odds, preview and
+    roll: an expression that passes can be asked for all three.
+    """
+    expr = as_expr(expression, depth)
+    draws = roll_cost(expr)
+    if draws > roll_budget:
+        raise _too_complex(
+            f"rolling {expr} would draw about {draws:,.0f} dice on average "
+            f"(limit {roll_budget:,}); use fewer dice or a likelier reroll condition"
+        )
+    estimate = _sum_cost(_terms(expr))[0] if _is_sum(expr) else cost(expr)
+    if estimate > budget:
+        raise _too_complex(
+            f"exact odds of {expr} would take about {estimate:,} steps "
+            f"(limit {budget:,} for an expression from outside); use fewer dice or sides"
+        )
+
+
+def beyond_depth(expression: Expr | str, *, depth: int = EXPLODE_DEPTH) -> Fraction:
+    """The probability that some die of the expression would explode more than
+    ``depth`` times: the part of the unbounded odds that :func:`odds` (and a roll
+    with the same depth) counts at the bound instead. 0 without exploding dice.
+
+    The dice are independent, so it is ``1 - prod((1 - p_i ** (depth + 1)) ** n_i)``
+    over the exploding pools (``p_i`` the chance one roll explodes), whatever the
+    arithmetic around them.
+    """
+    from fractions import Fraction
+
+    expr = as_expr(expression, depth)
+    stays = Fraction(1)
+    for pool in _pools(expr):
+        if pool.die is not None and pool.die.explode:
+            weight, total = faces.beyond_die(pool.sides, pool.die)
+            stays *= (1 - Fraction(weight, total)) ** pool.count
+    return 1 - stays
+
+
+def explodes(expression: Expr | str) -> bool:
+    """Whether the expression has exploding dice (so :func:`beyond_depth` can be above 0)."""
+    expr = as_expr(expression)
+    return any(p.die is not None and p.die.explode for p in _pools(expr))
+
+
+def _pools(expr: Expr) -> list[Pool]:
+    if isinstance(expr, Pool):
+        return [expr]
+    if isinstance(expr, (Neg, Labeled)):
+        return _pools(expr.operand)
+    if isinstance(expr, BinOp):
+        return _pools(expr.left) + _pools(expr.right)
+    return []
 
 
 def _refusal(expr: Expr, estimate: int) -> OddsTooComplex:
@@ -388,6 +671,9 @@ def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
             offset += sign * count
             continue
         size += count * sides
+        if select == "fate":  # sign * (count d3 - 2 count)
+            offset -= sign * 2 * count
+            select = "sum"
         if select == "sum":
             dice, negated = pools.get(sides, (0, 0))
             pools[sides] = (dice + count, negated + count if sign < 0 else negated)

@@ -4,14 +4,27 @@ Grammar (whitespace is ignored, ASCII letters are case-insensitive)::
 
     expr   := term (("+" | "-") term)*
     term   := factor ("*" factor)*
-    factor := "-" factor | atom
-    atom   := INT | pool | "(" expr ")"
-    pool   := [INT] "d" INT [select]
-    select := "kh" INT        keep the INT highest dice      3d6kh2
-            | "kl" INT        keep the INT lowest dice       3d6kl2
-            | "med"           the median of an odd pool      3d12med
-            | CMP INT         count dice meeting a target    4d6>=3
+    factor := "-" factor | atom [LABEL]
+    atom   := INT | pool | "(" expr ")" [select]     (select: on one pool only)
+    pool   := [INT] "d" (INT | "%" | "F") mod* [select]
+    mod    := ("ro" | "rr" | "r") cond  reroll once / until the face fails cond
+            | ("!" | "x" | "!!") [cond] explode (compound: !!) on cond, else the top face
+            | ("mi" | "min") INT        each roll worth at least INT
+            | ("ma" | "max") INT        each roll worth at most INT
+    cond   := [CMP] INT                 a face (equal) or a comparison
+    select := ("kh" | "k") INT        keep the INT highest dice      3d6kh2
+            | "kl" INT                keep the INT lowest dice       3d6kl2
+            | "dh" INT | "dl" INT     drop the INT highest / lowest  4d6dl1
+            | "med"                   the median of an odd pool      3d12med
+            | ["cs"] CMP INT          count dice meeting a target    4d6>=3
     CMP    := ">=" | "<=" | ">" | "<" | "="
+    LABEL  := "[" text "]"            kept in a roll, ignored by the odds
+
+Each modifier at most once per pool, all before the selection; a comparison right
+after ``!`` is the explosion's (``10d6!>=5``), so counting after a bare ``!`` is
+written with ``cs`` (``10d6!cs>=5``). A bare ``r`` without a face is refused with an
+error naming ``ro`` and ``rr`` (Foundry and Roll20 read it differently); ``r`` with a
+face is Roll20's ``rr``. ``d%`` is ``d100``; ``dF`` a Fate die (:class:`Die`).
 
 ``str()`` of a tree is its canonical notation, which parses back to an equal
 tree. Untrusted input is bounded: at most :data:`MAX_LENGTH` characters,
@@ -30,6 +43,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import product
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -42,6 +56,14 @@ MAX_SIDES = 1000
 MAX_CONSTANT = 1_000_000
 
 COMPARISONS = (">=", "<=", ">", "<", "=")
+
+EXPLODE_DEPTH = 9
+"""Extra rolls one die may make by exploding unless set otherwise (icepool's default
+depth too); a roll that still meets the condition at the last of them counts at its
+face, and the odds report how likely that was (:func:`referee.dice.beyond_depth`)."""
+
+MAX_DEPTH = 100
+"""The deepest explosion a tree may ask for."""
 
 
 def _notation_error(
@@ -145,18 +167,188 @@ class Const(_Node):
         return ()
 
 
+class Die(_Node):
+    """How each die of a pool is rolled, when it is not a plain fair die.
+
+    * ``reroll``: ``""``, ``"ro"`` (reroll once) or ``"rr"`` (reroll until the
+      face no longer meets the condition); the condition is ``reroll_op``
+      (one of :data:`COMPARISONS`) against ``reroll_at``.
+    * ``explode``: ``""``, ``"!"`` (a face meeting the condition rolls one more
+      die, added; the extra rolls are dice of their own for counting) or
+      ``"!!"`` (compounding: the extra rolls make one die); ``explode_op`` is
+      ``""`` for the highest face, else a comparison against ``explode_at``.
+    * ``low`` / ``high``: each roll's value is raised to ``low`` / lowered to
+      ``high`` (``mi`` / ``ma``); 0 when absent.
+    * ``fate``: a Fate (Fudge) die, a d3 read as -1, 0, +1 (no other modifier).
+    * ``depth``: at most this many extra rolls per die by exploding
+      (:data:`EXPLODE_DEPTH` unless set through ``odds(..., depth=)`` /
+      ``roll(..., depth=)``; not part of the notation).
+    """
+
+    __slots__ = ()
+    _fields = (
+        "reroll",
+        "reroll_op",
+        "reroll_at",
+        "explode",
+        "explode_op",
+        "explode_at",
+        "low",
+        "high",
+        "fate",
+        "depth",
+    )
+    __match_args__ = (
+        "reroll",
+        "reroll_op",
+        "reroll_at",
+        "explode",
+        "explode_op",
+        "explode_at",
+        "low",
+        "high",
+        "fate",
+        "depth",
+    )
+    if TYPE_CHECKING:
+        reroll: str
+        reroll_op: str
+        reroll_at: int
+        explode: str
+        explode_op: str
+        explode_at: int
+        low: int
+        high: int
+        fate: bool
+        depth: int
+    else:
+        (
+            reroll,
+            reroll_op,
+            reroll_at,
+            explode,
+            explode_op,
+            explode_at,
+            low,
+            high,
+            fate,
+            depth,
+        ) = _getters(*_fields)
+
+    def __new__(
+        cls,
+        reroll: str = "",
+        reroll_op: str = "",
+        reroll_at: int = 0,
+        explode: str = "",
+        explode_op: str = "",
+        explode_at: int = 0,
+        low: int = 0,
+        high: int = 0,
+        fate: bool = False,
+        depth: int = EXPLODE_DEPTH,
+    ) -> Die:
+        node = _tuple_new(
+            cls,
+            (reroll, reroll_op, reroll_at, explode, explode_op, explode_at, low, high, fate, depth),
+        )
+        if not 0 <= depth <= MAX_DEPTH:
+            raise ValueError(f"explosion depth {depth} is outside 0..{MAX_DEPTH}")
+        if reroll not in ("", "ro", "rr") or (reroll and reroll_op not in COMPARISONS):
+            raise ValueError(f"unknown reroll {reroll!r} {reroll_op!r}: {node!r}")
+        if explode not in ("", "!", "!!") or (explode_op and explode_op not in COMPARISONS):
+            raise ValueError(f"unknown explosion {explode!r} {explode_op!r}: {node!r}")
+        if low < 0 or high < 0 or (low and high and low > high):
+            raise ValueError(f"clamps out of order: {node!r}")
+        if fate and (reroll or explode or low or high):
+            raise ValueError("a Fate die takes no reroll, explosion or clamp")
+        return node
+
+    def text(self) -> str:
+        """The modifiers as notation (``ro<3``, ``!``, ``!>=5``, ``mi3``...)."""
+        out = ""
+        if self.reroll:
+            op = "" if self.reroll_op == "=" else self.reroll_op
+            out += f"{self.reroll}{op}{self.reroll_at}"
+        if self.explode:
+            out += self.explode
+            if self.explode_op:
+                op = "" if self.explode_op == "=" else self.explode_op
+                out += f"{op}{self.explode_at}"
+        if self.low:
+            out += f"mi{self.low}"
+        if self.high:
+            out += f"ma{self.high}"
+        return out
+
+    def rerolls(self, face: int) -> bool:
+        """Does a roll showing ``face`` get rerolled?"""
+        return bool(self.reroll) and compare(face, self.reroll_op, self.reroll_at)
+
+    def explodes(self, face: int, sides: int) -> bool:
+        """Does a roll showing ``face`` (after rerolls) roll one more die?"""
+        if not self.explode:
+            return False
+        if not self.explode_op:
+            return face == sides
+        return compare(face, self.explode_op, self.explode_at)
+
+    def value(self, face: int) -> int:
+        """What a roll showing ``face`` is worth: Fate's -1/0/+1, clamped by ``mi``/``ma``."""
+        if self.fate:
+            return face - 2
+        if self.low and face < self.low:
+            return self.low
+        if self.high and face > self.high:
+            return self.high
+        return face
+
+
+def compare(value: int, op: str, target: int) -> bool:
+    """``value op target`` for ``op`` in :data:`COMPARISONS`."""
+    if op == ">=":
+        return value >= target
+    if op == "<=":
+        return value <= target
+    if op == ">":
+        return value > target
+    if op == "<":
+        return value < target
+    return value == target
+
+
+def hit_range(op: str, target: int, sides: int) -> range:
+    """The faces ``1..sides`` for which ``face op target`` holds (always consecutive)."""
+    if op == ">=":
+        return range(max(target, 1), sides + 1)
+    if op == ">":
+        return range(max(target + 1, 1), sides + 1)
+    if op == "<=":
+        return range(1, min(target, sides) + 1)
+    if op == "<":
+        return range(1, min(target - 1, sides) + 1)
+    return range(target, target + 1) if 1 <= target <= sides else range(0)
+
+
+FATE = Die(fate=True)
+"""The die of ``dF``: a d3 read as -1, 0, +1."""
+
+
 class Pool(_Node):
     """``count`` dice of ``sides`` sides, and what to do with them.
 
     ``select`` is one of ``"sum"`` (add them), ``"kh"`` / ``"kl"`` (keep the
-    ``keep`` highest / lowest and add those), ``"med"`` (the median die of an
+    ``keep`` highest / lowest and add those), ``"dh"`` / ``"dl"`` (drop the
+    ``keep`` highest / lowest and add the rest), ``"med"`` (the median die of an
     odd pool), or a comparison from :data:`COMPARISONS` (count the dice whose
-    face compares true against ``target``).
+    value compares true against ``target``). ``die`` says how each die is
+    rolled (:class:`Die`: rerolls, explosions, clamps, Fate), ``None`` for a
+    plain fair die.
     """
 
     __slots__ = ()
-    _fields = ("count", "sides", "select", "keep", "target")
-    __match_args__ = ("count", "sides", "select", "keep", "target")
+    _fields = ("count", "sides", "select", "keep", "target", "die")
+    __match_args__ = ("count", "sides", "select", "keep", "target", "die")
     precedence = 4
     if TYPE_CHECKING:
         count: int  # type: ignore[assignment]  # the field shadows tuple.count
@@ -164,49 +356,124 @@ class Pool(_Node):
         select: str
         keep: int
         target: int
+        die: Die | None
     else:
-        count, sides, select, keep, target = _getters(*_fields)
+        count, sides, select, keep, target, die = _getters(*_fields)
 
     def __new__(
-        cls, count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0
+        cls,
+        count: int,
+        sides: int,
+        select: str = "sum",
+        keep: int = 0,
+        target: int = 0,
+        die: Die | None = None,
     ) -> Pool:
-        node = _tuple_new(cls, (count, sides, select, keep, target))
+        if die is not None and not (die.fate or die.reroll or die.explode or die.low or die.high):
+            die = None  # a die without modifiers is a plain die
+        node = _tuple_new(cls, (count, sides, select, keep, target, die))
         if count < 1 or sides < 1:
             raise ValueError(f"a pool needs at least one die of at least one side: {node!r}")
-        if select in ("kh", "kl") and not 0 <= keep <= count:
-            raise ValueError(f"cannot keep {keep} of {count} dice")
+        if select in SELECTS_KEEP and not 0 <= keep <= count:
+            raise ValueError(f"cannot keep or drop {keep} of {count} dice")
         if select == "med" and count % 2 == 0:
             raise ValueError(f"the median needs an odd number of dice, not {count}")
-        if select not in ("sum", "kh", "kl", "med", *COMPARISONS):
+        if select not in ("sum", "med", *SELECTS_KEEP, *COMPARISONS):
             raise ValueError(f"unknown pool selection {select!r}")
+        if die is not None:
+            problem = die_problem(die, sides)
+            if problem:
+                raise ValueError(problem)
         return node
 
+    def __repr__(self) -> str:
+        if self.die is None:  # the plain pool's repr, as before dice had modifiers
+            return (
+                f"Pool(count={self.count!r}, sides={self.sides!r}, select={self.select!r}, "
+                f"keep={self.keep!r}, target={self.target!r})"
+            )
+        return _Node.__repr__(self)
+
     def __str__(self) -> str:
-        base = f"{'' if self.count == 1 else self.count}d{self.sides}"
+        die = self.die
+        count = "" if self.count == 1 else self.count
+        if die is not None and die.fate:
+            base = f"{count}dF"
+        else:
+            base = f"{count}d{self.sides}" + ("" if die is None else die.text())
         if self.select == "sum":
             return base
-        if self.select in ("kh", "kl"):
+        if self.select in SELECTS_KEEP:
             return f"{base}{self.select}{self.keep}"
         if self.select == "med":
             return f"{base}med"
+        if die is not None and die.explode and not die.explode_op:
+            base += "cs"  # 3d6!>=5 would read as the explosion's own range
         return f"{base}{self.select}{self.target}"
 
     def dice(self) -> tuple[tuple[int, int], ...]:
-        """The ``(count, sides)`` groups this expression rolls, in order."""
+        """The ``(count, sides)`` groups this expression rolls, in order (before any
+        reroll or explosion adds more)."""
         return ((self.count, self.sides),)
 
     def counts(self, face: int) -> bool:
-        """For a counting pool: does ``face`` meet the target?"""
-        op, t = self.select, self.target
-        if op == ">=":
-            return face >= t
-        if op == "<=":
-            return face <= t
-        if op == ">":
-            return face > t
-        if op == "<":
-            return face < t
-        return face == t
+        """For a counting pool: does ``face`` (a die's value) meet the target?"""
+        return compare(face, self.select, self.target)
+
+    def variable(self) -> bool:
+        """Whether the number of dice rolled depends on the faces (rerolls, explosions)."""
+        die = self.die
+        return die is not None and bool(die.reroll or die.explode)
+
+
+SELECTS_KEEP = ("kh", "kl", "dh", "dl")
+"""Selections that keep or drop ``keep`` dice."""
+
+
+def die_problem(die: Die, sides: int) -> str:
+    """Why ``die`` cannot be rolled on ``sides`` sides (``""`` when it can)."""
+    if die.fate:
+        return "" if sides == 3 else "a Fate die is a d3 read as -1, 0, +1"
+    if die.reroll == "rr" and len(hit_range(die.reroll_op, die.reroll_at, sides)) == sides:
+        op = "" if die.reroll_op == "=" else die.reroll_op
+        return f"rr{op}{die.reroll_at} rerolls every face of a d{sides}: it would never stop"
+    if die.explode and (
+        sides == 1
+        if not die.explode_op
+        else len(hit_range(die.explode_op, die.explode_at, sides)) == sides
+    ):
+        return f"the explosion takes every face of a d{sides}: it would never stop"
+    return ""
+
+
+class Labeled(_Node):
+    """An expression with a label in square brackets (``2d6[fire]``): kept in the
+    roll's derivation, ignored by the odds."""
+
+    __slots__ = ()
+    _fields = ("operand", "label")
+    __match_args__ = ("operand", "label")
+    precedence = 4
+    if TYPE_CHECKING:
+        operand: Expr
+        label: str
+    else:
+        operand, label = _getters(*_fields)
+
+    def __new__(cls, operand: Expr, label: str) -> Labeled:
+        if "]" in label or "[" in label:
+            raise ValueError(f"a label cannot hold square brackets: {label!r}")
+        return _tuple_new(cls, (operand, label))
+
+    def __str__(self) -> str:
+        inner = str(self.operand)
+        if self.operand.precedence < self.precedence:
+            inner = f"({inner})"
+        return f"{inner}[{self.label}]"
+
+    def dice(self) -> tuple[tuple[int, int], ...]:
+        """The ``(count, sides)`` groups this expression rolls, in order."""
+        return self.operand.dice()
 
 
 class Neg(_Node):
@@ -273,22 +540,43 @@ class BinOp(_Node):
         return self.left.dice() + self.right.dice()
 
 
-Expr = Const | Pool | Neg | BinOp
+Expr = Const | Pool | Neg | BinOp | Labeled
 """Any node of an expression tree (a union usable in ``isinstance`` checks)."""
 
 
 # ---------------------------------------------------------------------------
 # parsing: a hand-written recursive-descent parser over one regex scan
 
-_TOKEN = re.compile(r"\s*([0-9]+|kh|kl|med|>=|<=|[-+*()d<>=]|\Z|.)", re.DOTALL)
-"""One token after any whitespace: a number, a word or symbol, the end of the
-text (empty), or any other single character (which the parser reports)."""
+_TOKEN = re.compile(
+    r"\s*([0-9]+|kh|kl|k|dh|dl|d|med|min|max|mi|ma|ro|rr|r|cs|!!|!|x|f|%|\[[^\]]*\]?"
+    r"|>=|<=|[-+*()<>=]|\Z|.)",
+    re.DOTALL,
+)
+"""One token after any whitespace: a number, a word or symbol, a label in square
+brackets, the end of the text (empty), or any other single character (which the
+parser reports)."""
 
 _KINDS = {
     "d": "DIE",
     "kh": "KH",
     "kl": "KL",
+    "k": "K",
+    "dh": "DH",
+    "dl": "DL",
     "med": "MED",
+    "cs": "CS",
+    "ro": "RO",
+    "rr": "RR",
+    "r": "R",
+    "!": "BANG",
+    "x": "BANG",
+    "!!": "BANGBANG",
+    "mi": "MI",
+    "min": "MI",
+    "ma": "MA",
+    "max": "MA",
+    "f": "FATE",
+    "%": "PERCENT",
     ">=": "CMP",
     "<=": "CMP",
     ">": "CMP",
@@ -301,7 +589,8 @@ _KINDS = {
     ")": "RPAR",
     "": "$END",
 }
-"""Each token's terminal name (a number is ``INT``; anything else is not a token)."""
+"""Each token's terminal name (a number is ``INT``, a label ``LABEL``; anything else
+is not a token)."""
 
 _FRIENDLY = {
     "INT": "a number",
@@ -313,7 +602,20 @@ _FRIENDLY = {
     "DIE": "'d'",
     "KH": "'kh'",
     "KL": "'kl'",
+    "K": "'k'",
+    "DH": "'dh'",
+    "DL": "'dl'",
     "MED": "'med'",
+    "CS": "'cs'",
+    "RO": "'ro'",
+    "RR": "'rr'",
+    "BANG": "'!'",
+    "BANGBANG": "'!!'",
+    "MI": "'mi'",
+    "MA": "'ma'",
+    "FATE": "'F'",
+    "PERCENT": "'%'",
+    "LABEL": "a label such as [fire]",
     "CMP": "a comparison (>=, <=, >, <, =)",
     "$END": "the end of the expression",
 }
@@ -323,21 +625,41 @@ _FRIENDLY = {
 _START = frozenset({"INT", "DIE", "LPAR", "MINUS"})
 """Where an operand begins: after an operator, '(' or a unary minus, or at the start."""
 _NUMBER = frozenset({"INT"})
-"""After 'd', 'kh', 'kl' or a comparison."""
+"""After 'kh', 'kl', 'mi', 'ma' or a comparison."""
+_SIDES = frozenset({"INT", "FATE", "PERCENT"})
+"""After 'd': the sides, 'F' (Fate) or '%' (percentile)."""
+_CONDITION = frozenset({"INT", "CMP"})
+"""After 'ro' or 'rr': a face, or a comparison and a face."""
 _OPERATORS = frozenset({"STAR", "PLUS", "MINUS"})
 """After any complete operand (plus ')' inside parentheses, or the end outside)."""
-_AFTER_CONSTANT = frozenset({"DIE"})
-"""A number just read may still be the count of a pool."""
-_AFTER_POOL = frozenset({"KH", "KL", "MED", "CMP"})
-"""A pool without a selection may still take one."""
+_AFTER_CONSTANT = frozenset({"DIE", "LABEL"})
+"""A number just read may still be the count of a pool, or take a label."""
+_SELECTIONS = frozenset({"KH", "KL", "K", "DH", "DL", "MED", "CMP", "CS"})
+"""What picks or counts a pool's dice."""
+_MODIFIERS = {"RO": "reroll", "RR": "reroll", "BANG": "explode", "BANGBANG": "explode"}
+_MODIFIERS.update({"MI": "low", "MA": "high"})
+"""A die's modifiers, by the slot each fills (each at most once, before a selection)."""
+_AFTER_GROUP = _SELECTIONS | {"LABEL"}
+"""After ')': a selection (when the group is one pool) or a label."""
+_LABEL = frozenset({"LABEL"})
 _NOTHING: frozenset[str] = frozenset()
 
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
+_SELECT_WORD = {"kh": "kh", "k": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
+"""The selection each keep / drop word makes (``k`` is short for ``kh``)."""
 
-def _pool(count: int, sides: int, select: str = "sum", keep: int = 0, target: int = 0) -> Pool:
+
+def _pool(
+    count: int,
+    sides: int,
+    select: str = "sum",
+    keep: int = 0,
+    target: int = 0,
+    die: Die | None = None,
+) -> Pool:
     """A :class:`Pool` the parser has already checked (skips the constructor's checks)."""
-    return _tuple_new(Pool, (count, sides, select, keep, target))
+    return _tuple_new(Pool, (count, sides, select, keep, target, die))
 
 
 def _const(value: int) -> Const:
@@ -369,6 +691,20 @@ class _Syntax(Exception):
     def __init__(self, index: int, expected: frozenset[str]) -> None:
         self.index = index
         self.expected = expected
+
+
+class _Refusal(Exception):
+    """Internal: the text is well formed up to token ``index`` but means nothing we roll
+    (a bare ``r``, a modifier twice, a selection on a group that is not a pool)."""
+
+    def __init__(self, index: int, message: str, expected: str = "") -> None:
+        self.index = index
+        self.message = message
+        self.expected = expected
+
+
+def _is_int(tok: str) -> bool:
+    return "0" <= tok[:1] <= "9"
 
 
 class _Parser:
@@ -414,7 +750,7 @@ class _Parser:
                 raise _Syntax(self.i, _OPERATORS | after | {closer})
 
     def operand(self, depth: int) -> tuple[Expr, frozenset[str]]:
-        """``-``* then a number, a pool or a parenthesised expression.
+        """``-``* then a number, a pool or a parenthesised expression, and a label.
 
         Returns the node and what else may follow it besides operators.
         """
@@ -431,15 +767,85 @@ class _Parser:
             self.i = i + 1
             node = self.sum(depth + 1)
             self.i += 1  # the ')'
-            after = _NOTHING
-        elif tok == "d" or "0" <= tok[:1] <= "9":
+            after = _AFTER_GROUP
+            if tokens[self.i] in _SELECT_WORD or tokens[self.i] in ("med", "cs", *COMPARISONS):
+                node, after = self.group_selection(node, self.i)
+        elif tok == "d" or _is_int(tok):
             node, after = self.atom(i)
         else:
             raise _Syntax(i, _START)
+        if tokens[self.i][:1] == "[":
+            node = self.label(node, self.i)
+            after = _NOTHING
         while negations:
             node = Neg(node)
             negations -= 1
         return node, after
+
+    def label(self, node: Expr, i: int) -> Labeled:
+        """The label at token ``i`` on ``node``."""
+        tok = self.tokens[i]
+        if not tok.endswith("]") or len(tok) < 2:
+            raise _Refusal(i, "a label is not closed", "']'")
+        self.i = i + 1
+        return _tuple_new(Labeled, (node, tok[1:-1].strip()))
+
+    def group_selection(self, node: Expr, i: int) -> tuple[Expr, frozenset[str]]:
+        """A selection after a parenthesised group: ``(3d6!)kh1`` is ``3d6!kh1``."""
+        if not (isinstance(node, Pool) and node.select == "sum"):
+            raise _Refusal(
+                i,
+                f"{self.tokens[i]} picks dice from one pool; ({node}) is not a pool of dice",
+                "an operator or the end of the expression",
+            )
+        select, keep, target, i = self.selection(i, node.count)
+        self.i = i
+        return _pool(node.count, node.sides, select, keep, target, node.die), _LABEL
+
+    def selection(self, i: int, count: int) -> tuple[str, int, int, int]:
+        """The selection starting at token ``i``: ``(select, keep, target, next index)``."""
+        tokens = self.tokens
+        tok = tokens[i]
+        if tok in _SELECT_WORD:
+            if not _is_int(tokens[i + 1]):
+                raise _Syntax(i + 1, _NUMBER)
+            keep = self.number(i + 1, "keep count" if tok[0] == "k" else "drop count", 0, count)
+            return _SELECT_WORD[tok], keep, 0, i + 2
+        if tok == "med":
+            if count % 2 == 0:
+                self.note(
+                    f"the median needs an odd number of dice, not {count}",
+                    i,
+                    "an odd dice count",
+                )
+            return "med", 0, 0, i + 1
+        if tok == "cs":
+            i += 1
+            if tokens[i] not in COMPARISONS:
+                raise _Syntax(i, frozenset({"CMP"}))
+        op = tokens[i]
+        if not _is_int(tokens[i + 1]):
+            raise _Syntax(i + 1, _NUMBER)
+        target = self.number(i + 1, "target", 0, MAX_SIDES + 1)
+        return op, 0, target, i + 2
+
+    def condition(self, i: int, sides: int) -> tuple[str, int, int]:
+        """A face condition at token ``i``: ``N`` (equal) or a comparison and ``N``."""
+        tokens = self.tokens
+        tok = tokens[i]
+        op = "="
+        if tok in COMPARISONS:
+            op = tok
+            i += 1
+            tok = tokens[i]
+            if not "0" <= tok[:1] <= "9":
+                raise _Syntax(i, _NUMBER)
+        elif not "0" <= tok[:1] <= "9":
+            raise _Syntax(i, _CONDITION)
+        value = int(tok)
+        if value > sides + 1:
+            value = self.number(i, "face", 0, sides + 1)
+        return op, value, i + 1
 
     def atom(self, i: int) -> tuple[Expr, frozenset[str]]:
         """A constant or a pool starting at token ``i`` (a number or 'd')."""
@@ -454,43 +860,100 @@ class _Parser:
             count = self.number(i, "dice count", 1, MAX_DICE)
             i += 1
         die_at = i
-        if not "0" <= tokens[i + 1][:1] <= "9":
-            raise _Syntax(i + 1, _NUMBER)
-        sides = self.number(i + 1, "sides", 1, MAX_SIDES)
+        tok = tokens[i + 1]
+        fate = False
+        if tok == "%":
+            sides = 100
+        elif tok == "f":
+            sides, fate = 3, True
+        elif _is_int(tok):
+            sides = self.number(i + 1, "sides", 1, MAX_SIDES)
+        else:
+            raise _Syntax(i + 1, _SIDES)
         self.dice += count
         if self.dice > MAX_DICE:
             self.note(f"too many dice: more than {MAX_DICE} in one expression", die_at, "")
         i += 2
-        select = tokens[i]
-        node: Pool
-        if select == "kh" or select == "kl":
-            if not "0" <= tokens[i + 1][:1] <= "9":
-                raise _Syntax(i + 1, _NUMBER)
-            keep = self.number(i + 1, "keep count", 0, count)
-            node = _pool(count, sides, select, keep)
-            i += 2
-        elif select == "med":
-            if count % 2 == 0:
+        die = FATE if fate else None
+        if not fate and tokens[i] in ("ro", "rr", "r", "!", "x", "!!", "mi", "min", "ma", "max"):
+            die, i = self.modifiers(i, sides)
+        tok = tokens[i]
+        if tok in _SELECT_WORD or tok in ("med", "cs", *COMPARISONS):
+            if tok == "med" and count % 2 == 0:
                 self.note(
                     f"the median needs an odd number of dice, not {count}",
                     count_at,
                     "an odd dice count",
                 )
-                node = Pool(count, sides)  # never returned: the note is raised
-            else:
-                node = _pool(count, sides, "med")
-            i += 1
-        elif select in COMPARISONS:
-            if not "0" <= tokens[i + 1][:1] <= "9":
-                raise _Syntax(i + 1, _NUMBER)
-            target = self.number(i + 1, "target", 0, MAX_SIDES + 1)
-            node = _pool(count, sides, select, 0, target)
-            i += 2
-        else:
+                self.i = i + 1
+                return _pool(count, sides, "sum", 0, 0, die), _LABEL
+            select, keep, target, i = self.selection(i, count)
             self.i = i
-            return _pool(count, sides), _AFTER_POOL
+            return _pool(count, sides, select, keep, target, die), _LABEL
         self.i = i
-        return node, _NOTHING
+        if fate:
+            after = _AFTER_FATE
+        elif die is None:
+            after = _AFTER_PLAIN
+        else:
+            after = _AFTER_MODIFIED[
+                bool(die.reroll), bool(die.explode), bool(die.low), bool(die.high)
+            ]
+        return _pool(count, sides, "sum", 0, 0, die), after
+
+    def modifiers(self, i: int, sides: int) -> tuple[Die, int]:
+        """Rerolls, an explosion and clamps from token ``i``, each at most once."""
+        tokens = self.tokens
+        reroll = reroll_op = explode = explode_op = ""
+        reroll_at = explode_at = low = high = 0
+        while True:
+            tok = tokens[i]
+            if tok == "ro" or tok == "rr" or tok == "r":
+                if reroll:
+                    raise _Refusal(i, f"a pool takes one reroll; {tok} is a second")
+                if tok == "r":
+                    after = tokens[i + 1]
+                    if not ("0" <= after[:1] <= "9" or after in COMPARISONS):
+                        raise _Refusal(
+                            i,
+                            "a bare r rerolls 1s once on Foundry but repeatedly on Roll20: "
+                            "write ro1 to reroll once or rr1 to reroll until the face is not a 1",
+                            "'ro' or 'rr' and a face",
+                        )
+                    tok = "rr"
+                reroll = tok
+                reroll_op, reroll_at, i = self.condition(i + 1, sides)
+            elif tok == "!" or tok == "x" or tok == "!!":
+                if explode:
+                    raise _Refusal(i, f"a pool takes one explosion; {tok} is a second")
+                explode = "!!" if tok == "!!" else "!"
+                i += 1
+                tok = tokens[i]
+                if "0" <= tok[:1] <= "9" or tok in COMPARISONS:
+                    explode_op, explode_at, i = self.condition(i, sides)
+            elif tok == "mi" or tok == "min" or tok == "ma" or tok == "max":
+                what = "minimum" if tok[1] == "i" else "maximum"
+                if low if what == "minimum" else high:
+                    raise _Refusal(i, f"a pool takes one {what}; {tok} is a second")
+                if not "0" <= tokens[i + 1][:1] <= "9":
+                    raise _Syntax(i + 1, _NUMBER)
+                value = self.number(i + 1, what, 1, sides)
+                if what == "minimum":
+                    low = value
+                else:
+                    high = value
+                i += 2
+            else:
+                break
+        if low and high and low > high:
+            raise _Refusal(i - 1, f"the minimum {low} is above the maximum {high}")
+        fields = (reroll, reroll_op, reroll_at, explode, explode_op, explode_at, low, high)
+        die = _tuple_new(Die, (*fields, False, EXPLODE_DEPTH))
+        if reroll == "rr" or explode:  # only these can go on for ever
+            problem = die_problem(die, sides)
+            if problem:
+                raise _Refusal(i - 1, problem)
+        return die, i
 
     def number(self, index: int, what: str, low: int, high: int) -> int:
         """The number at token ``index``; out of ``low..high`` it is noted and ``low`` used."""
@@ -509,8 +972,25 @@ class _Parser:
             self.problem = (message, index, expected)
 
 
+_AFTER_FATE = _SELECTIONS | _LABEL
+"""After Fate dice: a selection or a label (they take no modifier)."""
+_AFTER_PLAIN = _AFTER_FATE | frozenset(_MODIFIERS)
+"""After a plain pool: a selection, a label or any modifier."""
+_AFTER_MODIFIED = {
+    used: _AFTER_FATE
+    | {
+        kind
+        for kind, slot in _MODIFIERS.items()
+        if not used[("reroll", "explode", "low", "high").index(slot)]
+    }
+    for used in product((False, True), repeat=4)
+}
+"""After a pool with some modifiers (keyed by which of reroll, explode, low, high it
+has): a selection, a label or a modifier it does not have yet."""
+
+
 _TERM = re.compile(
-    r"([-+]?)\s*(?:([0-9]*)\s*d\s*([0-9]+)\s*"
+    r"([-+]?)\s*(?:([0-9]*)\s*d\s*([0-9]+|%|f)\s*"
     r"(?:(kh|kl)\s*([0-9]+)\s*|(med)\s*|(>=|<=|>|<|=)\s*([0-9]+)\s*)?"
     r"|([0-9]+)\s*)|(.)",
     re.DOTALL,
@@ -522,8 +1002,8 @@ when no character is left over."""
 
 LinearTerm = tuple[int, str, int, int, int, int]
 """One term of a plain sum: ``(sign, select, count, sides, keep, target)``, ``sign``
-1 or -1, ``select`` as in :class:`Pool`; a number has ``select`` ``""`` and its
-value in ``count``."""
+1 or -1, ``select`` as in :class:`Pool` or ``"fate"`` (``count`` Fate dice added);
+a number has ``select`` ``""`` and its value in ``count``."""
 
 
 def _linear_terms(lowered: str) -> list[LinearTerm] | None:
@@ -557,8 +1037,13 @@ def _linear_terms(lowered: str) -> list[LinearTerm] | None:
             terms.append((sign, "", value, 0, 0, 0))
             continue
         count = int(count_text) if count_text else 1
-        sides = int(sides_text)
         dice += count
+        if sides_text == "f":  # Fate dice: a sum only here (a selection goes to the parser)
+            if kind or med or op or count < 1 or dice > MAX_DICE:
+                return None
+            terms.append((sign, "fate", count, 3, 0, 0))
+            continue
+        sides = 100 if sides_text == "%" else int(sides_text)
         if count < 1 or dice > MAX_DICE or not 1 <= sides <= MAX_SIDES:
             return None
         if kind:
@@ -590,7 +1075,8 @@ def linear_terms(text: str) -> list[LinearTerm] | None:
     """
     if len(text) > MAX_LENGTH:
         return None
-    return _linear_terms(text.lower() if text.isascii() else text.translate(_LOWER))
+    lowered = text.lower() if text.isascii() else text.translate(_LOWER)
+    return _linear_terms(lowered) if _MODIFIER_CHARS.isdisjoint(lowered) else None
 
 
 def _simple(lowered: str) -> Expr | None:
@@ -612,7 +1098,14 @@ def _simple(lowered: str) -> Expr | None:
 def term_node(term: LinearTerm) -> Const | Pool:
     """The node of a term that :func:`linear_terms` read (its bounds already checked)."""
     _, select, count, sides, keep, target = term
+    if select == "fate":
+        return _pool(count, 3, "sum", 0, 0, FATE)
     return _pool(count, sides, select, keep, target) if select else _const(count)
+
+
+_MODIFIER_CHARS = frozenset("!xr[c")
+"""Letters of forms a plain sum never holds (``!``, ``x``, ``ro``/``rr``, labels,
+``cs``): a text with one goes straight to the parser."""
 
 
 def _position(lowered: str, index: int) -> int:
@@ -664,10 +1157,17 @@ def _parse(text: str) -> Expr:
     # ASCII only: str.lower() maps e.g. the Kelvin sign to "k", so "3d6\u212ah2"
     # would be accepted, and some characters lower to two, shifting positions
     lowered = text.lower() if text.isascii() else text.translate(_LOWER)
-    simple = _simple(lowered)
-    if simple is not None:
-        return simple
-    tokens = _TOKEN.findall(lowered)
+    if _MODIFIER_CHARS.isdisjoint(lowered):  # rerolls, explosions, labels: the parser's
+        simple = _simple(lowered)
+        if simple is not None:
+            return simple
+    if "[" in lowered:  # labels keep the case they were typed in
+        tokens = [
+            text[m.start(1) : m.end(1)] if m.group(1)[:1] == "[" else m.group(1)
+            for m in _TOKEN.finditer(lowered)
+        ]
+    else:
+        tokens = _TOKEN.findall(lowered)
     if not tokens[0]:  # nothing but whitespace
         raise _notation_error(
             "empty dice expression", text=text, position=0, expected="a number or dice such as 2d6"
@@ -677,6 +1177,11 @@ def _parse(text: str) -> Expr:
         tree = parser.sum(0)
     except _Syntax as error:
         raise _syntax_error(text, lowered, tokens, error) from None
+    except _Refusal as refusal:
+        position = _position(lowered, refusal.index)
+        raise _notation_error(
+            refusal.message, text=text, position=position, expected=refusal.expected
+        ) from None
     if parser.problem is not None:
         message, index, expected = parser.problem
         position = _position(lowered, index)

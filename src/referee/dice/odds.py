@@ -777,13 +777,17 @@ def keep_microseconds(outcomes: int, span: int, n: int, keep: int, bits: float) 
     powers = outcomes * (0.3 + float_pow(bits / 2500, 1.5))  # one power per cumulative weight
     if keep == 1 or keep == n:
         return powers + 2
+    # the binomial tails: for each value and kept count, up to min(keep, n - keep + 1)
+    # terms, each a binomial coefficient times powers of numbers of up to ``bits``
+    # bits (1000d2kh500: 250,000 terms of 1,000 bits, most of its time)
+    tails = outcomes * keep * min(keep, n - keep + 1) / 2 * (0.5 + bits / 700)
     if bits <= PACKED_KEEP_BITS:  # whole packed polynomials per value and kept count
         size = keep * span * (bits + 16)
-        return outcomes * keep * (1 + float_pow(size / 4000, 1.35)) + 2
+        return tails + outcomes * keep * (1 + float_pow(size / 4000, 1.35)) + 2
     # spread: a big scalar times each small coefficient, plus the small packed powers
     size = keep * span * (keep * bits / n + 8)
     spread = 0.35 * outcomes * span * keep * keep / 2
-    return powers + spread + outcomes * keep * float_pow(size / 4000, 1.35) + 2
+    return powers + tails + spread + outcomes * keep * float_pow(size / 4000, 1.35) + 2
 
 
 def _unpack(packed: int, slots: int, width_bytes: int) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.dice.notation import BinOp, Const, Neg, Pool
+from referee.dice.notation import BinOp, Const, Labeled, Neg, Pool
 from referee.dice.odds import ratio_text
 
 if TYPE_CHECKING:  # types only: the odds' JSON needs no rolling (and so no rollers)
@@ -16,8 +16,32 @@ if TYPE_CHECKING:  # types only: the odds' JSON needs no rolling (and so no roll
     from referee.dice.odds import Distribution
 
 
+def _die_text(face: int, value: int | None, fate: bool) -> str:
+    if fate and value is not None:
+        return {-1: "-", 0: "0", 1: "+"}[value]
+    return str(face) if value is None else f"{face}->{value}"
+
+
 def _dice_text(rolled: Rolled) -> str:
-    shown = [str(d.face) if d.kept else f"({d.face})" for d in rolled.dice]
+    """Each die with all its rolls: a rerolled face struck out with ``~`` before the
+    face that replaced it, an explosion joined to the roll before it by ``!``, dice
+    that do not count in parentheses."""
+    fate = isinstance(rolled.expr, Pool) and rolled.expr.die is not None and rolled.expr.die.fate
+    shown: list[str] = []
+    before = None
+    for d in rolled.dice:
+        text = _die_text(d.face, d.value, fate)
+        if d.rerolled:
+            text = f"~{text}"
+        elif not d.kept:
+            text = f"({text})"
+        if before is not None and before.rerolled:
+            shown[-1] += " " + text
+        elif before is not None and d.exploded:
+            shown[-1] += "!" + text
+        else:
+            shown.append(text)
+        before = d
     return "[" + ", ".join(shown) + "]"
 
 
@@ -30,6 +54,8 @@ def _text(rolled: Rolled, parent: int) -> str:
     if isinstance(e, Neg):
         inner = _text(rolled.parts[0], e.precedence)
         return f"-{inner}"
+    if isinstance(e, Labeled):
+        return f"{e.label}: {_text(rolled.parts[0], e.precedence)}"
     assert isinstance(e, BinOp)
     left = _text(rolled.parts[0], e.precedence)
     right = _text(rolled.parts[1], e.precedence + 1)
@@ -46,18 +72,43 @@ def to_data(rolled: Rolled) -> dict[str, Any]:
     """A JSON-ready tree: expression, total, dice (face, sides, kept) and parts."""
     data: dict[str, Any] = {"expression": str(rolled.expr), "total": rolled.total}
     if rolled.dice:
-        data["dice"] = [{"face": d.face, "sides": d.sides, "kept": d.kept} for d in rolled.dice]
+        data["dice"] = [
+            _die_data(d.face, d.sides, d.kept, d.value, d.rerolled, d.exploded) for d in rolled.dice
+        ]
+    if isinstance(rolled.expr, Labeled):
+        data["label"] = rolled.expr.label
     if rolled.parts:
         data["parts"] = [to_data(p) for p in rolled.parts]
     return data
 
 
-def distribution_data(expression: str, dist: Distribution[int]) -> dict[str, Any]:
+def _die_data(
+    face: int, sides: int, kept: bool, value: int | None, rerolled: bool, exploded: bool
+) -> dict[str, Any]:
+    data: dict[str, Any] = {"face": face, "sides": sides, "kept": kept}
+    if value is not None:
+        data["value"] = value
+    if rerolled:
+        data["rerolled"] = True
+    if exploded:
+        data["exploded"] = True
+    return data
+
+
+def distribution_data(
+    expression: str, dist: Distribution[int], beyond: tuple[int, Any] | None = None
+) -> dict[str, Any]:
     """The CLI's odds JSON: outcomes as reduced fractions, and the mean (from the
-    integer weights: no Fraction is made)."""
+    integer weights: no Fraction is made). ``beyond``: ``(depth, probability)`` for
+    an expression with exploding dice, given as ``{"depth": 9, "p": "num/den"}``
+    under ``"beyond_depth"``: the chance a die would have exploded past the depth."""
     total = dist.total
-    return {
+    data: dict[str, Any] = {
         "expression": expression,
         "outcomes": {str(o): ratio_text(w, total) for o, w in dist.items()},
         "mean": ratio_text(sum(o * w for o, w in dist.items()), total),
     }
+    if beyond is not None:
+        depth, p = beyond
+        data["beyond_depth"] = {"depth": depth, "p": ratio_text(p.numerator, p.denominator)}
+    return data
