@@ -64,7 +64,7 @@ def _observers(http: httpx.Client, tid: str, ron: dict[str, str], n: int) -> lis
 def _attack(damage: str) -> dict[str, Any]:
     return {
         "action": "attack",
-        "fields": {"actor": "raider", "target": "ada-vance", "damage": damage},
+        "fields": {"actor": "ada-vance", "target": "raider", "damage": damage},
     }
 
 
@@ -92,7 +92,8 @@ def run(base: str, seconds: float) -> dict[str, Any]:
             r.raise_for_status()
         observers = _observers(http, mneme, ron, CLIENTS)
         other, other_ron = _table(http, "Quiet", "mnemonic")
-        # 1. the costliest odds allowed
+        # 1. the costliest odds allowed (after a first answer has started the odds worker)
+        http.post(f"/api/tables/{mneme}/odds", json=_attack("2d6"), headers=observers[0])
         answered: list[tuple[float, str]] = []
         refused: list[tuple[str, str]] = []
         for damage in GRID:

@@ -38,7 +38,7 @@ LIMIT_HELP = {
     "requests_burst": "Requests one link may make at once before that rate applies.",
     "invites_per_table": "Invite links one table may make (revoked ones count).",
     "odds_per_token": "Odds or previews one link may have computing at once.",
-    "odds_workers": "Threads that compute odds and previews, off the event loop.",
+    "odds_workers": "Worker processes that compute odds and previews.",
 }
 
 

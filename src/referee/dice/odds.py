@@ -34,6 +34,8 @@ code serves "3d6 keep 2" and "six damage rolls of 3d6-2 keep the best three".
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import accumulate, repeat
 from math import comb, gcd
 from math import pow as float_pow
@@ -283,6 +285,7 @@ class Distribution(Generic[T]):
     def bind(self, f: Callable[[T], Distribution[U]]) -> Distribution[U]:
         """Chain a dependent step: for each outcome ``x``, continue with ``f(x)``."""
         parts = [(w, f(o)) for o, w in self._weights.items()]
+        _check_pairs(1, sum(len(d._weights) for _, d in parts))
         common = 1
         for _, d in parts:
             common = common * d._total // gcd(common, d._total)
@@ -448,6 +451,8 @@ def _ordered(weights: dict[T, int]) -> dict[T, int]:
 def _check_pairs(a: int, b: int) -> None:
     if a * b > 50 * MAX_SUPPORT:
         raise _too_complex(f"combining {a} by {b} outcomes is too much work for exact odds")
+    if _BUDGET.get() is not None:
+        _afford(a * b / PAIRS_PER_MICROSECOND, f"combining {a} by {b} outcomes")
 
 
 def convolve(a: Distribution[int], b: Distribution[int]) -> Distribution[int]:
@@ -734,10 +739,8 @@ def _power_sum(items: list[tuple[int, int]], n: int, total: int) -> Distribution
         counts = _unpack(poly**n, size, width_bytes)
     else:
         terms = [(x - low, w) for x, w in items[1:]]
-        if size * len(terms) * (0.3 + total.bit_length() / 2500) > MAX_MICROSECONDS:
-            raise _too_complex(
-                f"adding {n} rolls of {len(items)} outcomes is too much work for exact odds"
-            )
+        estimate = size * len(terms) * (0.3 + total.bit_length() / 2500)
+        _afford(estimate, f"adding {n} rolls of {len(items)} outcomes")
         a0 = items[0][1]
         counts = [0] * size
         counts[0] = a0**n
@@ -762,7 +765,47 @@ MAX_MICROSECONDS = 5_000_000
 
 Expressions typed by users meet the tighter budget of
 :func:`referee.dice.evaluate.odds` first; this stops runaway work in
-distributions built in code."""
+distributions built in code. A caller answering someone else (the web's odds) sets
+a tighter ceiling for its own context with :func:`limited_work`."""
+
+PAIRS_PER_MICROSECOND = 5
+"""Outcome pairs :func:`convolve` and friends combine in a microsecond, at most (it errs
+high: big weights take longer), to turn a time ceiling into a count of pairs."""
+
+_BUDGET: ContextVar[list[float] | None] = ContextVar("referee_work_budget", default=None)
+"""``[microseconds left, microseconds given]`` of the innermost :func:`limited_work`."""
+
+
+@contextmanager
+def limited_work(microseconds: float) -> Iterator[None]:
+    """Within the block (this thread or task only), every costly step of exact odds
+    spends its estimated time from ``microseconds``, and a step that would overdraw it
+    is refused before it starts (:class:`OddsTooComplex`, naming the limit): what a
+    server sets around the odds it computes for a request, so that whatever a game
+    builds from an outsider's input stays within the request's time, all steps
+    together."""
+    token = _BUDGET.set([float(microseconds), float(microseconds)])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def _afford(estimate: float, what: str) -> None:
+    """Spend ``estimate`` microseconds of the request's budget on a step (``what``), or
+    refuse it; with no budget set, refuse only a step past :data:`MAX_MICROSECONDS`."""
+    budget = _BUDGET.get()
+    if budget is None:
+        if estimate > MAX_MICROSECONDS:
+            raise _too_complex(f"{what} is too much work for exact odds")
+        return
+    if estimate > budget[0]:
+        raise _too_complex(
+            f"{what} is too much work for exact odds (about {estimate / 1000:,.0f} ms, and "
+            f"{budget[0] / 1000:,.0f} ms are left of the {budget[1] / 1000:,.0f} ms a request "
+            "may take)"
+        )
+    budget[0] -= estimate
 
 
 def keep_microseconds(outcomes: int, span: int, n: int, keep: int, bits: float) -> float:
@@ -969,11 +1012,10 @@ def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
         return Distribution._raw(_highest(items, n), total, ordered=True)
     low = items[0][0]
     span = items[-1][0] - low
-    if keep_microseconds(len(items), span, n, keep, total.bit_length()) > MAX_MICROSECONDS:
-        raise _too_complex(
-            f"keeping {keep} of {n} rolls over {len(items)} outcomes is too much work "
-            "for exact odds"
-        )
+    _afford(
+        keep_microseconds(len(items), span, n, keep, total.bit_length()),
+        f"keeping {keep} of {n} rolls over {len(items)} outcomes",
+    )
     if total.bit_length() <= PACKED_KEEP_BITS:
         weights = _keep_packed(items, n, keep, total)
     else:

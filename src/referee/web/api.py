@@ -13,6 +13,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping
+from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Annotated, Any, Final, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -30,7 +31,8 @@ from referee.table.state import TableState, Viewer
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, presented, set_session, table_cookies
 from referee.web.strict import StrictRoute
-from referee.web.views import odds_view
+from referee.web.worker import Answer, answer, compute, odds_in_worker
+from referee.web.worker import pool as worker_pool
 
 log = logging.getLogger("referee.web")
 
@@ -202,13 +204,31 @@ def bounded(value: Any, what: str, depth: int = MAX_DEPTH) -> Any:
     return value
 
 
-async def off_loop(request: Request, caller: Caller, fn: Callable[[], T]) -> T:
-    """:func:`rules_call` of ``fn`` in the server's odds pool (a few threads, off the event
-    loop), holding one of the caller's odds slots (:mod:`referee.web.limits`)."""
+REQUEST_MICROSECONDS: Final = 400_000
+"""The work one odds or preview may take, estimated before each step of it (under the
+0.5 s of CPU a request may cost): past it the step is refused (422, naming the limit)."""
+
+
+async def odds_off_loop(
+    request: Request, caller: Caller, action: str, fields: Any, html: bool = False
+) -> Answer:
+    """The odds of ``action`` for the caller, computed in the server's odds pool (worker
+    processes, :mod:`referee.web.worker`), holding one of the caller's odds slots
+    (:mod:`referee.web.limits`) and within :data:`REQUEST_MICROSECONDS` of estimated
+    work (:func:`~referee.dice.odds.limited_work`)."""
     web = web_of(request)
+    args = (caller.table_id, caller.name, action, fields, REQUEST_MICROSECONDS, html)
     with web.quotas.odds.slot(caller.grant.id):
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(web.pool, rules_call, fn)
+        try:
+            if isinstance(web.pool, ThreadPoolExecutor):
+                found = await loop.run_in_executor(web.pool, compute, web.service, *args)
+            else:
+                found = await loop.run_in_executor(web.pool, odds_in_worker, *args)
+        except BrokenExecutor:
+            web.pool = worker_pool(web.service, web.workers)  # a worker died: start anew
+            raise WebError(503, "the odds worker stopped; try again") from None
+    return answer(found)
 
 
 def client_address(request: Request) -> str:
@@ -486,20 +506,9 @@ async def odds(caller: Reader, body: OddsIn, request: Request) -> dict[str, Any]
     """The exact odds of an action before anything is rolled: the success chance (when
     the game's outcome says success or not) and every outcome's probability. Computed off
     the event loop, a few at once per link (429 past that)."""
-    web = web_of(request)
     bounded(body.fields, "fields")
-    chosen, dist, chance = await off_loop(
-        request,
-        caller,
-        lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields),
-    )
-    view = odds_view(dist, chance)
-    ts = web.service.load(caller.table_id)
-    return {
-        "action": ts.ruleset.action_name(chosen),
-        "fields": ts.ruleset.action_data(chosen),
-        **view.data(),
-    }
+    name, fields, data, _html = await odds_off_loop(request, caller, body.action, body.fields)
+    return {"action": name, "fields": fields, **data}
 
 
 @router.post("/tables/{tid}/validate", tags=["characters"])

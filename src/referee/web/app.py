@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +42,7 @@ from referee.web.auth import same_origin
 from referee.web.limits import Limits, Quotas, TooMany
 from referee.web.live import Hub
 from referee.web.render import Renderer
+from referee.web.worker import pool as odds_pool
 
 log = logging.getLogger("referee.web")
 
@@ -74,9 +75,10 @@ class Web:
     renderer: Renderer
     trusted_origins: frozenset[str]
     quotas: Quotas
-    pool: ThreadPoolExecutor
-    """Where odds and previews are computed: a few threads, off the event loop, so a
-    costly one never holds up another table's commands."""
+    pool: Executor
+    """Where odds and previews are computed: a few worker processes (:mod:`referee.web.worker`),
+    so a costly one never holds up another table's commands."""
+    workers: int = 1
 
     def origin_ok(self, request: Request | WebSocket) -> bool:
         """True if the request came from a page of this site."""
@@ -320,9 +322,8 @@ def create_app(
         renderer=renderer,
         trusted_origins=frozenset(o.rstrip("/") for o in trusted_origins),
         quotas=Quotas(limits or Limits()),
-        pool=ThreadPoolExecutor(
-            max_workers=max(1, (limits or Limits()).odds_workers), thread_name_prefix="odds"
-        ),
+        pool=odds_pool(service, max(1, (limits or Limits()).odds_workers)),
+        workers=max(1, (limits or Limits()).odds_workers),
     )
 
     @asynccontextmanager

@@ -16,8 +16,8 @@ limit; nothing is done for it.
 * **Invites per table**: ``invites_per_table`` links made for one table, revoked
   ones counted (revoking does not give a link back).
 * **Odds at once per token**: ``odds_per_token`` odds or previews of one link
-  computed at the same time; they run in a pool of ``odds_workers`` threads off
-  the event loop.
+  computed at the same time; they run in a pool of ``odds_workers`` worker
+  processes (:mod:`referee.web.worker`), never in the server's own.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Limits:
     requests_burst: int = 200
     invites_per_table: int = 100
     odds_per_token: int = 2
-    odds_workers: int = 2
+    odds_workers: int = 1
 
     @classmethod
     def off(cls) -> Limits:

@@ -27,7 +27,7 @@ from referee.web.api import (
     authenticate,
     bounded,
     contract_games,
-    off_loop,
+    odds_off_loop,
 )
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, clear_session, presented, set_session, table_cookies
@@ -39,7 +39,6 @@ from referee.web.views import (
     action_forms,
     field_suggestions,
     forms_for,
-    odds_view,
     seats,
     table_rows,
 )
@@ -228,10 +227,8 @@ async def preview(caller: Reader, body: OddsIn, request: Request) -> JSONRespons
     web = web_of(request)
     bounded(body.fields, "fields")
     try:
-        _chosen, dist, chance = await off_loop(
-            request,
-            caller,
-            lambda: web.service.odds(caller.table_id, caller.name, body.action, body.fields),
+        _name, _fields, data, html = await odds_off_loop(
+            request, caller, body.action, body.fields, html=True
         )
     except InvalidSheet as e:
         problems = [problem_data(p) for p in e.problems]
@@ -241,9 +238,7 @@ async def preview(caller: Reader, body: OddsIn, request: Request) -> JSONRespons
         text = e.detail if isinstance(e, WebError) else str(e)
         html = web.renderer.page("_odds.html", odds=None, problems=[], error=text)
         return JSONResponse({"ok": False, "html": html, "problems": [], "detail": text})
-    view = odds_view(dist, chance)
-    html = web.renderer.page("_odds.html", odds=view, problems=[], error=None)
-    return JSONResponse({"ok": True, "html": html, "problems": [], **view.data()})
+    return JSONResponse({"ok": True, "html": html, "problems": [], **data})
 
 
 @router.get("/t/{tid}/entries")

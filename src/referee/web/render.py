@@ -26,7 +26,9 @@ def _pct(p: Fraction | float | None, digits: int = 2) -> str:
 def _frac(p: Fraction | None) -> str:
     if p is None:
         return "-"
-    return f"{p.numerator}/{p.denominator}"
+    from referee.web.views import exact_text
+
+    return exact_text(p) or "(an exact fraction too long to write)"
 
 
 def _clock(stamp: JSONValue) -> str:

@@ -8,6 +8,7 @@ values the templates and the JSON API print.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, is_dataclass
 from fractions import Fraction
@@ -84,22 +85,34 @@ class Odds:
         return None if self.success is None else float(self.success) * 100
 
     def data(self) -> JSONObject:
-        """The odds as JSON (exact fractions as ``"num/den"`` text)."""
+        """The odds as JSON (exact fractions as ``"num/den"`` text; ``null`` for one whose
+        numbers run past the digits Python writes, :func:`exact_text`)."""
         return {
             "success": None
             if self.success is None
-            else {"probability": fraction_text(self.success), "percent": self.success_percent},
-            "mean": None if self.mean is None else fraction_text(self.mean),
+            else {"probability": exact_text(self.success), "percent": self.success_percent},
+            "mean": None if self.mean is None else exact_text(self.mean),
             "distribution": [
                 {
                     "outcome": o,
                     "label": label,
-                    "probability": fraction_text(p),
+                    "probability": exact_text(p),
                     "percent": float(p) * 100,
                 }
                 for o, label, p in self.rows
             ],
         }
+
+
+def exact_text(p: Fraction) -> str | None:
+    """``"num/den"``, or ``None`` when either number has more digits than Python converts
+    to text (``sys.get_int_max_str_digits``, 4,300 by default: a guard against costly
+    conversions, left in place); the percentage beside it still says how likely."""
+    limit = sys.get_int_max_str_digits()
+    bits = max(p.numerator.bit_length(), p.denominator.bit_length())
+    if limit and bits > limit * 3.3:
+        return None
+    return fraction_text(p)
 
 
 def odds_view(dist: Distribution[Hashable], success: Fraction | None = None) -> Odds:

@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any, Generic, TypeVar
 
 from referee.dice.brute import all_faces, brute_force
-from referee.dice.evaluate import DieRoll, Rolled
+from referee.dice.evaluate import DieRoll, Rolled, check_cost
 from referee.dice.evaluate import odds as expression_odds
 from referee.dice.evaluate import roll as roll_expression
 from referee.dice.notation import Expr, parse
@@ -80,6 +80,9 @@ class DamageSpec:
     _expr: Expr = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # an expression from outside (an action's field, a sheet's weapon) is costed before
+        # anything rolls it or asks its odds: refused over the untrusted budget, limit named
+        check_cost(self.expression)
         object.__setattr__(self, "_expr", parse(self.expression))
         multiplier(self.scale)
         if self.rate_of_attack is not None and not 1 <= self.rate_of_attack <= MAX_DAMAGE_ROLLS:

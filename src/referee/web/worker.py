@@ -1,0 +1,121 @@
+"""Odds computed in worker processes: a costly question never holds up the server.
+
+Exact odds are pure CPU work in Python, and big-integer arithmetic holds the
+interpreter's lock while it runs: computed in a thread of the server, a few costly
+previews slow every other table's commands and pushes (measured: a note took 0.6 s
+at the median while four clients asked costly odds). So the server hands each odds
+question to a small pool of worker processes (``spawn``: fresh interpreters, never
+a fork of a threaded server). Each worker opens the same database read-only and
+keeps its own :class:`~referee.table.service.TableService`, so only names and JSON
+cross the process boundary on the way in; the answer comes back pickled.
+
+Errors come back as data and are raised again in the server as the same kinds
+(a sheet's problems, a refusal, a rules error), so an answer reads the same as if
+it had been computed in place.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from referee.dice.odds import limited_work
+from referee.errors import InvalidSheet, Problem, RulesError
+from referee.systems.base import JSONObject, JSONValue
+from referee.table.service import Forbidden, TableService
+from referee.table.store import Store
+from referee.web.render import Renderer
+from referee.web.views import odds_view
+
+Answer = tuple[str, JSONObject, JSONObject, str | None]
+"""The action's name and fields as taken, its odds as JSON and (for a preview) as the
+page's HTML: all the work of an answer, done in the worker (even the exact fractions'
+text), so the server only passes text on."""
+
+_RENDERER: Renderer | None = None
+
+
+def _renderer() -> Renderer:
+    global _RENDERER
+    if _RENDERER is None:
+        _RENDERER = Renderer()
+    return _RENDERER
+
+
+_SERVICE: TableService | None = None
+
+
+def _start(url: str) -> None:
+    """A worker's start: its own service on the server's database (no migration)."""
+    global _SERVICE
+    _SERVICE = TableService(Store(url, migrate=False))
+
+
+def odds_in_worker(
+    table: str, by: str, action: str, fields: JSONValue, microseconds: float, html: bool
+) -> tuple[str, Any]:
+    """:meth:`TableService.odds` within ``microseconds`` of estimated work, the answer or
+    the error as data: ``("ok", answer)``, ``("sheet", problems)``, ``("forbidden",
+    message)``, ``("rules", message)`` or ``("bad", message)``."""
+    service = _SERVICE
+    if service is None:
+        raise RuntimeError("the odds worker was not started")
+    return compute(service, table, by, action, fields, microseconds, html)
+
+
+def compute(
+    service: TableService,
+    table: str,
+    by: str,
+    action: str,
+    fields: JSONValue,
+    microseconds: float,
+    html: bool = False,
+) -> tuple[str, Any]:
+    """The odds (or the error) as :func:`odds_in_worker` answers them, on ``service``;
+    with ``html``, the preview's HTML too."""
+    try:
+        with limited_work(microseconds):
+            chosen, dist, chance = service.odds(table, by, action, fields)
+            rules = service.load(table).ruleset
+            view = odds_view(dist, chance)
+            page = (
+                _renderer().page("_odds.html", odds=view, problems=[], error=None) if html else None
+            )
+            return "ok", (rules.action_name(chosen), rules.action_data(chosen), view.data(), page)
+    except InvalidSheet as e:
+        return "sheet", list(e.problems)
+    except Forbidden as e:
+        return "forbidden", str(e)
+    except RulesError as e:
+        return "rules", str(e)
+    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
+        return "bad", f"the rules cannot handle this input: {type(e).__name__}: {e}"
+
+
+def answer(found: tuple[str, Any]) -> Answer:
+    """The answer of :func:`compute`, or its error raised again as its own kind."""
+    kind, value = found
+    if kind == "ok":
+        name, data, json, page = value
+        return name, data, json, page
+    if kind == "sheet":
+        raise InvalidSheet([p for p in value if isinstance(p, Problem)])
+    if kind == "forbidden":
+        raise Forbidden(str(value))
+    raise RulesError(str(value))
+
+
+def pool(service: TableService, workers: int) -> Executor:
+    """Worker processes on ``service``'s database; threads for an in-memory database,
+    which another process cannot open."""
+    url = service.store.url
+    if url in ("sqlite://", "sqlite:///:memory:") or ":memory:" in url:
+        return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="odds")
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start,
+        initargs=(url,),
+    )
