@@ -393,3 +393,61 @@ def test_a_player_cannot_spend_another_players_action_points_over_http(
         assert view["proposals"] == []
         with httpx.Client(base_url=site.base, cookies={f"referee_{tid}": table.tokens["Ben"]}) as b:
             assert b.get(f"/t/{tid}", headers={"accept": "text/html"}).status_code == 200
+
+
+# -- finding 5: costly odds are refused before any work, and never stall the server -----------
+
+
+def test_costly_odds_from_an_observer_are_refused_naming_the_limit(
+    site: Site, new_table: Any
+) -> None:
+    table = new_table(site, "mneme", "Costly")
+    ron, tid = table.auth("Ron"), table.id
+    with site.client() as http:
+        for example in ("ada", "raider"):
+            r = http.post(f"/api/tables/{tid}/characters", json={"example": example}, headers=ron)
+            assert r.status_code == 201, r.text
+        fields = {"actor": "ada-vance", "target": "raider"}
+        for damage, limit in (
+            ("1000d2kh500", "limit 4,000,000 for an expression from outside"),  # as reported
+            ("300d1000>=2", "ms a request may take"),  # cheap alone, costly as the attack's
+        ):
+            start = time.monotonic()
+            r = http.post(
+                f"/api/tables/{tid}/odds",
+                json={"action": "attack", "fields": {**fields, "damage": damage}},
+                headers=table.auth("Obi"),
+            )
+            assert r.status_code == 422 and limit in r.json()["detail"], (damage, r.text)
+            assert time.monotonic() - start < 5  # refused before the work (was 10.7 s)
+            r = http.post(
+                f"/t/{tid}/preview",
+                json={"action": "attack", "fields": {**fields, "damage": damage}},
+                headers=table.auth("Obi"),
+            )
+            assert r.status_code == 200 and limit in r.json()["detail"], r.text
+        ok = http.post(
+            f"/api/tables/{tid}/odds",
+            json={"action": "attack", "fields": {**fields, "damage": "3d6"}},
+            headers=table.auth("Obi"),
+        )
+        assert ok.status_code == 200, ok.text
+
+
+def test_the_security_headers_and_the_join_page(site: Site, table: Table) -> None:
+    with httpx.Client(base_url=site.base) as http:
+        page = http.get(f"/join/{table.tokens['Ann']}", headers={"accept": "text/html"})
+    csp = page.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["referrer-policy"] == "no-referrer"
+    assert "<script>" not in page.text  # no inline script: the page's own file moves on
+    assert f'data-next="/t/{table.id}"' in page.text  # app.js replaces the address
+    js = http_get_text(site, "/static/app.js")
+    assert "location.replace(main.dataset.next)" in js
+
+
+def http_get_text(site: Site, path: str) -> str:
+    with httpx.Client(base_url=site.base) as http:
+        return http.get(path).text

@@ -337,7 +337,7 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
-            state.pool.shutdown(wait=False, cancel_futures=True)
+            state.pool.shutdown(wait=True, cancel_futures=True)  # workers end with the server
             if stop is not None:
                 stop()
 

@@ -17,6 +17,9 @@ it had been computed in place.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -47,9 +50,18 @@ _SERVICE: TableService | None = None
 
 
 def _start(url: str) -> None:
-    """A worker's start: its own service on the server's database (no migration)."""
+    """A worker's start: its own service on the server's database (no migration), and a
+    watch that ends the worker when the server is gone (however it ended)."""
     global _SERVICE
     _SERVICE = TableService(Store(url, migrate=False))
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
 
 
 def odds_in_worker(
