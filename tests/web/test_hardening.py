@@ -152,19 +152,26 @@ def _closed_within(ws: Any, seconds: float) -> tuple[int | None, list[str], floa
     return None, seen, time.monotonic() - start
 
 
+def _bens_new_link_live(site: Site, table: Table, ws_connect: Connect) -> tuple[Any, Any]:
+    """A new invite for Ben (the referee's answer) and a socket opened with it, live."""
+    with site.client() as http:
+        made = http.post(
+            f"/api/tables/{table.id}/invites", json={"name": "Ben"}, headers=table.auth("Ron")
+        ).json()
+    ws = ws_connect(
+        f"{site.ws_base}/ws/tables/{table.id}",
+        additional_headers={"authorization": f"Bearer {made['token']}"},
+    )
+    _live(ws)
+    return made, ws
+
+
 def test_revoking_a_link_closes_its_sockets_within_a_second(
     site: Site, table: Table, ws_connect: Connect
 ) -> None:
     ron = table.auth("Ron")
+    made, ws = _bens_new_link_live(site, table, ws_connect)
     with site.client() as http:
-        made = http.post(
-            f"/api/tables/{table.id}/invites", json={"name": "Ben"}, headers=ron
-        ).json()
-        ws = ws_connect(
-            f"{site.ws_base}/ws/tables/{table.id}?after=999999",
-            additional_headers={"authorization": f"Bearer {made['token']}"},
-        )
-        _live(ws)
         gone = http.delete(f"/api/tables/{table.id}/invites/{made['id']}", headers=ron)
         assert gone.status_code == 200, gone.text
         for i in range(3):  # private notes to Ben after the revocation never reach the socket
@@ -185,16 +192,7 @@ def test_a_revocation_by_another_process_closes_the_sockets_here(
     table written directly, as that process would): this process's sweep closes it."""
     from referee.table.tokens import Tokens
 
-    ron = table.auth("Ron")
-    with site.client() as http:
-        made = http.post(
-            f"/api/tables/{table.id}/invites", json={"name": "Ben"}, headers=ron
-        ).json()
-    ws = ws_connect(
-        f"{site.ws_base}/ws/tables/{table.id}",
-        additional_headers={"authorization": f"Bearer {made['token']}"},
-    )
-    _live(ws)
+    made, ws = _bens_new_link_live(site, table, ws_connect)
     other = Tokens(site.service.store)  # a second Tokens: nothing shared with the app's
     assert other.revoke(table.id, made["id"])
     code, _seen, took = _closed_within(ws, 5)

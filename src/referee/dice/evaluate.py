@@ -38,6 +38,7 @@ from referee.dice.notation import (
 from referee.dice.odds import (
     MEMO_FROM,
     Distribution,
+    binomial_row,
     convolve,
     convolve_rows,
     count_of_dice,
@@ -500,22 +501,7 @@ def _modified_odds(pool: Pool, die: Die) -> Distribution[int]:
         return median_of(one, n)
     op, target = select, pool.target
     hits = sum(w for v, w in weights.items() if compare(v, op, target))
-    return from_row(0, _binomial_row(n, hits, total - hits), total**n)
-
-
-def _binomial_row(n: int, hits: int, misses: int) -> list[int]:
-    """``C(n, k) hits**k misses**(n-k)`` for ``k = 0..n``, each term from the one before
-    (as :func:`~referee.dice.odds.count_row` does for a plain die)."""
-    if not hits or not misses:
-        row = [0] * (n + 1)
-        row[n if hits else 0] = (hits + misses) ** n
-        return row
-    row = []
-    w = misses**n
-    for k in range(n + 1):
-        row.append(w)
-        w = w * (n - k) * hits // ((k + 1) * misses)
-    return row
+    return from_row(0, binomial_row(n, hits, total - hits), total**n)
 
 
 def odds(expression: Expr | str, *, depth: int = EXPLODE_DEPTH) -> Distribution[int]:

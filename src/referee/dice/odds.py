@@ -1238,10 +1238,16 @@ def count_row(n: int, sides: int, op: str, target: int) -> list[int]:
     else:
         raise _dice_error(f"unknown comparison {op!r}")
     hits = max(hits, 0)
-    misses = sides - hits
+    return binomial_row(n, hits, sides - hits)
+
+
+def binomial_row(n: int, hits: int, misses: int) -> list[int]:
+    """``C(n, k) hits**k misses**(n-k)`` for ``k = 0..n``: the ways ``k`` of ``n`` dice
+    land among ``hits`` of ``hits + misses`` equally weighted faces, each term from the
+    one before (a row with zeros when every face hits or none does)."""
     if not hits or not misses:
         row = [0] * (n + 1)
-        row[n if hits else 0] = sides**n
+        row[n if hits else 0] = (hits + misses) ** n
         return row
     row = []
     w = misses**n
