@@ -109,7 +109,11 @@ def serve(
         from referee.web.limits import Limits
 
         return create_app(
-            service, tokens=tokens, trusted_origins=origin or (), limits=Limits(**limits)
+            service,
+            tokens=tokens,
+            trusted_origins=origin or (),
+            limits=Limits(**limits),
+            warm=True,
         )
 
     app = build()

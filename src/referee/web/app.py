@@ -43,6 +43,7 @@ from referee.web.limits import Limits, Quotas, TooMany
 from referee.web.live import Hub
 from referee.web.render import Renderer
 from referee.web.worker import pool as odds_pool
+from referee.web.worker import ready as worker_ready
 
 log = logging.getLogger("referee.web")
 
@@ -300,11 +301,13 @@ def create_app(
     max_body: int = MAX_BODY,
     max_import: int = MAX_IMPORT,
     limits: Limits | None = None,
+    warm: bool = False,
 ) -> FastAPI:
     """The web table over ``service`` (see the module text).
 
     ``limits`` are the quotas and rate limits (:mod:`referee.web.limits`; default:
-    :class:`~referee.web.limits.Limits`' documented defaults).
+    :class:`~referee.web.limits.Limits`' documented defaults). ``warm`` starts the odds
+    worker with the app (``referee serve``), not at the first preview.
 
     ``trusted_origins`` are origins besides the request's own host that may send
     state-changing requests (the public address behind a reverse proxy that
@@ -333,6 +336,8 @@ def create_app(
         hub.bind(asyncio.get_running_loop())
         stop = service.watch() if watch else None
         sweeper = asyncio.create_task(hub.sweep())
+        if warm:
+            state.pool.submit(worker_ready)
         try:
             yield
         finally:

@@ -64,6 +64,12 @@ def _start(url: str) -> None:
     threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
 
 
+def ready() -> bool:
+    """Nothing: submitted once at a server's start, so its worker is spawned (and has
+    imported the games) before the first preview waits for it."""
+    return _SERVICE is not None
+
+
 def odds_in_worker(
     table: str, by: str, action: str, fields: JSONValue, microseconds: float, html: bool
 ) -> tuple[str, Any]:
