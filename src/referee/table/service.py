@@ -631,6 +631,22 @@ class TableService:
             if by is not None and ts.role_of(by) != "referee":
                 self._may_act(ts, by, chosen)
             shown = self._visibility(ts, by, visibility)
+            seen = self._partial_view(ts, by)
+            if seen is None:
+                return decided(ts, chosen, shown)
+            # a player who cannot see everything is refused on what they know, and a
+            # refusal only the hidden events explain names none of them
+            rules.planned(chosen, seen.state, seen.options)
+            try:
+                return decided(ts, chosen, shown)
+            except (IllegalAction, DiceError) as e:
+                raise IllegalAction(
+                    "this cannot be done now, for a reason you cannot see (something happened "
+                    "out of your sight): ask the referee"
+                ) from e
+
+        def decided(ts: TableState, chosen: Action, shown: Visibility) -> Any:
+            rules = ts.ruleset
             asked = self._asked(ts, by, chosen)
             if asked:
                 plan = rules.planned(chosen, ts.state, ts.options)  # what refuses it, now
@@ -652,6 +668,16 @@ class TableService:
             return self._resolution(ts, chosen, faces, shown, by)
 
         return self._command(ref, by, build, expect)
+
+    def _partial_view(self, ts: TableState, by: str | None) -> TableState | None:
+        """``by``'s view of the table when it is not the whole truth (a player or observer
+        from whom some event is hidden), else None."""
+        if by is None:
+            return None
+        viewer = ts.viewer(by)
+        if viewer.sees_all or all(can_see(_stub(h), viewer, ts.revealed) for h in ts.hidden):
+            return None
+        return self.view(ts.id, by)
 
     def _resolution(
         self,
