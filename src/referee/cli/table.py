@@ -93,6 +93,11 @@ def event_line(e: dict[str, Any]) -> str:
 
         body = outcome_text(outcome_from_data(p["outcome"], trusted=True))
         return f"{head}{shown}: {body}"
+    if kind == "action-failed":
+        faces = " ".join(str(f) for r in e.get("rolls", []) for f in r.get("faces", []))
+        return (
+            f"{head}{shown}: {p['action']} failed after its dice were drawn [{faces}]: {p['error']}"
+        )
     if kind == "action-proposed":
         asks = ", ".join(f"{k} ({v})" for k, v in p.get("ask", {}).items())
         return f"{head}{shown}: proposed {p['action']}, waiting for the choice of {asks}"

@@ -165,6 +165,8 @@ def verify_events(
             continue
         if e.kind == "action-resolved":
             _replay_action(ts, e)
+        elif e.kind == "action-failed":
+            _replay_failure(ts, e)
         fetch = _list_fetch(events)
         ts = advance(ts, e, fetch, _list_checkpoint(checkpoints, events))
         if ts.seq % CHECKPOINT_EVERY == 0:
@@ -191,6 +193,21 @@ def _list_checkpoint(checkpoints: list[TableState], events: Sequence[Event]) -> 
         return checkpoints[0]
 
     return pick
+
+
+def _replay_failure(ts: TableState, e: Event) -> None:
+    """An action logged as failed after its dice were drawn must fail the same way again
+    from its recorded faces (the refusal and the dice are what the log says)."""
+    p = e.payload
+    rules = ts.ruleset
+    try:
+        action = rules.load_action(str(p["action"]), p["fields"])
+        rules.resolve(action, ts.state, ReplayRoller(list(e.rolls), e.seq), ts.options)
+    except (RulesError, KeyError, TypeError) as err:
+        if str(err) == p.get("error"):
+            return
+        raise LogError(f"the failed action fails otherwise on replay: {err}", e.seq) from None
+    raise LogError("the failed action succeeds on replay from its faces", e.seq)
 
 
 def _replay_action(ts: TableState, e: Event) -> None:

@@ -31,6 +31,7 @@ Kind = Literal[
     "character-updated",
     "character-removed",
     "action-resolved",
+    "action-failed",
     "action-proposed",
     "proposal-closed",
     "state-edited",

@@ -688,10 +688,29 @@ class TableService:
         actor: str | None,
         extra: JSONObject | None = None,
     ) -> Any:
-        """Draw the dice of an action that nothing refuses any more, and its event."""
+        """Draw the dice of an action that nothing refuses any more, and its event.
+
+        Should the rules still refuse it once the server has drawn dice for it (a game's
+        refusal that its plan did not make first), the draw is not lost: an
+        ``action-failed`` event records the action, the refusal and every die drawn, so
+        nobody can roll again until the dice please them (faces entered by hand are the
+        caller's own input: refused, not logged)."""
         rules = ts.ruleset
         roller = self._roller(ts, faces)
-        outcome = rules.resolve(chosen, ts.state, roller, ts.options)
+        try:
+            outcome = rules.resolve(chosen, ts.state, roller, ts.options)
+        except RulesError as e:
+            drawn = list(roller.records)
+            if faces is not None or not drawn:
+                raise
+            failed: JSONObject = {
+                "action": rules.action_name(chosen),
+                "fields": rules.action_data(chosen),
+                "error": str(e),
+                **(extra or {}),
+            }
+            records = [cast(JSONObject, jsonable(r.to_dict())) for r in drawn]
+            return "action-failed", failed, shown, actor if shown == "private" else None, records
         left = getattr(roller, "remaining", ())
         if faces is not None and left:
             raise DiceError(f"{len(left)} face(s) more than this action rolls: {list(left)}")

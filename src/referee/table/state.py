@@ -187,6 +187,8 @@ def _apply(ts: TableState, e: Event) -> TableState:
         case "action-resolved":
             state = rules.apply(ts.state, outcome_from_data(p["outcome"], trusted=True))
             return replace(ts, state=state, proposals=_closed(ts, p.get("proposal")))
+        case "action-failed":  # its dice were drawn and logged; it changed nothing
+            return replace(ts, proposals=_closed(ts, p.get("proposal")))
         case "action-proposed":
             return replace(ts, proposals={**ts.proposals, e.seq: {**p, "by": e.actor}})
         case "proposal-closed":

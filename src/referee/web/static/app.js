@@ -235,6 +235,10 @@ async function submitAction(form) {
       visibility: common.visibility,
       faces: common.faces,
     });
+    if (done.event && done.event.kind === "action-failed") {
+      say(status, `Refused after the dice were drawn (logged as event #${done.seq}): ${done.event.payload.error}`, "bad");
+      return;
+    }
     const waiting = done.event && done.event.kind === "action-proposed";
     say(status, waiting ? `Waiting for a decision (event #${done.seq}): nothing is rolled until it comes.` : `Done: event #${done.seq} in the log.`, "good");
     const facesBox = $("[data-common=faces]", form);
