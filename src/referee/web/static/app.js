@@ -492,6 +492,7 @@ async function refresh() {
   document.getElementById("tracker").innerHTML = data.tracker;
   const top = document.getElementById("pending-top");
   if (top && !top.contains(document.activeElement)) top.innerHTML = data.pending;
+  markWaiting();
   const people = document.getElementById("participants");
   if (!people.contains(document.activeElement)) people.innerHTML = data.participants;
   const now = new Set(data.undone);
@@ -910,11 +911,25 @@ document.addEventListener("input", onInput);
 document.addEventListener("change", onChange);
 document.addEventListener("keydown", onKey);
 
+// a decision that waits for me marks the Actions tab (on a phone it may be out of sight)
+function markWaiting() {
+  const tab = document.getElementById("tab-actions");
+  const top = document.getElementById("pending-top");
+  if (!tab || !top) return;
+  const actors = new Set($$("section.actpanel").map((s) => s.dataset.actor));
+  const mine =
+    top.querySelector(".decide-form button[type=submit]") ||
+    [...top.querySelectorAll("button.choice")].some((b) => actors.has(b.dataset.actor));
+  tab.toggleAttribute("data-waiting", Boolean(mine));
+  tab.setAttribute("aria-label", mine ? "Actions (a decision waits for you)" : "Actions");
+}
+
 if (main?.dataset.next) {
   location.replace(main.dataset.next); // the join page: the token leaves the address bar
 }
 
 if (tid && logEl) {
+  markWaiting();
   for (const s of (main.dataset.undone || "").split(",")) if (s) undone.add(Number(s));
   for (const s of (main.dataset.revealed || "").split(",")) if (s) revealed.add(Number(s));
   const entries = $$("li.entry", logEl);
