@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PORT ?= 8000
 
 .PHONY: run test system lint typecheck pytest bench clean
 
@@ -13,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/referee serve --demo
+	$(BIN)/referee serve --demo --port $(PORT)
 
 test: system lint typecheck pytest
 
