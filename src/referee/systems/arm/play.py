@@ -45,7 +45,9 @@ from referee.systems.arm.state import Seat, State
 from referee.systems.arm.tables import (
     LEVEL_CAP,
     RESULT_LADDER,
+    SHOCK_LEVELS,
     SOUL_MOD,
+    WOUND_LEVELS,
 )
 from referee.systems.base import (
     Action,
@@ -70,6 +72,20 @@ class Levels:
     wound: int
     shock: int
     destroyed: bool
+
+    @property
+    def label(self) -> str:
+        """The levels in the text's words (ARM 1.2, Damage): "no harm", or the wound and
+        shock levels, and Destroyed."""
+        if not (self.wound or self.shock or self.destroyed):
+            return "no harm"
+        top = len(WOUND_LEVELS) - 1
+        parts = [
+            f"wound {WOUND_LEVELS[min(self.wound, top)]}" if self.wound else "",
+            f"shock {SHOCK_LEVELS[min(self.shock, top)]}" if self.shock else "",
+            "Destroyed" if self.destroyed else "",
+        ]
+        return ", ".join(p for p in parts if p)
 
 
 # ---------------------------------------------------------------------------

@@ -47,6 +47,13 @@ class CheckResult:
     effect: int
     special: str = ""
 
+    @property
+    def label(self) -> str:
+        """The result in words, as odds list it: "failure" or "success, Effect N" (with
+        the special case that decided it, if one did)."""
+        said = f"success, Effect {self.effect}" if self.success else "failure"
+        return f"{said} ({self.special})" if self.special else said
+
     def data(self) -> dict[str, bool | int | str]:
         """The result as JSON-ready data (success, successes, effect, special)."""
         return {

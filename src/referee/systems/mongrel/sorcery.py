@@ -130,6 +130,16 @@ class OccultResult:
         """Whether the working itself succeeded (a resisted working may still do no harm)."""
         return self.working.success
 
+    @property
+    def label(self) -> str:
+        """The working in words: it fails, is resisted to no harm, or its net Effect."""
+        if not self.working.success:
+            return "the working fails"
+        resisted = ", resisted" if self.resist is not None and self.resist.success else ""
+        if self.effect <= 0:
+            return "no harm" + resisted
+        return f"Effect {self.effect} on the target{resisted}"
+
 
 def net_effect(working: CheckResult, resist: CheckResult | None, mode: ResistMode) -> int:
     """The Occult Effect left after Resist (product ruling; ``resist_mode``)."""

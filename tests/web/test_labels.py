@@ -1,0 +1,91 @@
+"""Outcome labels are written for people (issue 19, defect 2: Mongrel's odds rows read
+``CheckResult(success=True, successes=6, ...`` and the chart bars "CheckR"). Every game's
+odds, through the table's own odds and the page's view of them, name their outcomes in
+words: no row or bar is a program's repr."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.table.service import TableService
+from referee.table.store import Store
+from referee.web.views import odds_view
+
+REPR = re.compile(r"\w+\(\w+=|object at 0x|<\w+")
+
+CASES: dict[str, tuple[tuple[str, ...], list[tuple[str, dict[str, Any]]]]] = {
+    "mongrel": (
+        ("vooruk", "giazza"),
+        [
+            ("check", {"dice": 4, "tn": 3}),
+            ("task", {"actor": "vooruk", "expertise": "Rend"}),
+            ("occult-roll", {"resist_dice": 2, "resist_tn": 3}),
+            ("attack", {"actor": "vooruk", "target": "giazza", "expertise": "Rend"}),
+        ],
+    ),
+    "mnemonic": (
+        ("boxer", "frigate"),
+        [
+            ("check", {"aptitude": 7}),
+            ("attack", {"actor": "mickey-ruane", "target": "swiftsure"}),
+            ("injury", {"worst": "immobilized", "victim": "swiftsure"}),
+        ],
+    ),
+    "mneme": (
+        ("ada", "raider"),
+        [
+            ("check", {}),
+            ("attack", {"actor": "ada-vance", "target": "raider", "damage": "2d6"}),
+            ("survival", {"actor": "ada-vance"}),
+        ],
+    ),
+    "arm": (
+        ("alex", "brad"),
+        [
+            ("task", {"actor": "brad", "stat": "Fitness"}),
+            ("contest", {"actor": "brad", "opponent": "alex"}),
+            ("damage", {"target": "alex", "result": 3, "damage": 6}),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_every_odds_row_and_bar_is_named_in_words(tmp_path: Path, game: str) -> None:
+    service = TableService(Store(f"sqlite:///{tmp_path / 'l.db'}"))
+    tid = service.create(game, "Labels", "Ron").table.id
+    seats, actions = CASES[game]
+    for example in seats:
+        service.add_character(tid, example, force=True)
+    if game == "mongrel":
+        service.act(tid, "Ron", "start-conflict", {})
+    for action, fields in actions:
+        _chosen, dist, chance = service.odds(tid, "Ron", action, fields)
+        view = odds_view(dist, chance)
+        labels = [label for _, label, _ in view.rows] + [b.label for b in view.bars]
+        assert labels, (game, action)
+        bad = [text for text in labels if REPR.search(text)]
+        assert bad == [], (game, action, bad)
+
+
+def test_the_words_say_the_result() -> None:
+    from referee.systems.arm.play import Levels
+    from referee.systems.mongrel.checks import CheckResult
+    from referee.systems.mongrel.sorcery import OccultResult
+
+    assert CheckResult(True, 6, 10).label == "success, Effect 10"
+    assert CheckResult(False, 0, 0).label == "failure"
+    assert CheckResult(True, 3, 1, "half sixes succeed").label == (
+        "success, Effect 1 (half sixes succeed)"
+    )
+    hit = CheckResult(True, 2, 5)
+    assert OccultResult(CheckResult(False, 0, 0), None, 0).label == "the working fails"
+    assert OccultResult(hit, CheckResult(True, 2, 5), 0).label == "no harm, resisted"
+    assert OccultResult(hit, None, 5).label == "Effect 5 on the target"
+    assert Levels(0, 0, False).label == "no harm"
+    assert Levels(2, 2, False).label == "wound Moderate, shock Giddy"  # the text's axe blow
+    assert Levels(5, 0, True).label == "wound Dead, Destroyed"
