@@ -42,10 +42,10 @@ class Limits:
     tables_per_hour: int = 30
     tables_burst: int = 10
     max_tables: int = 10_000
-    requests_per_second: float = 20.0
-    requests_burst: int = 200
+    requests_per_second: float = 50.0
+    requests_burst: int = 500
     invites_per_table: int = 100
-    odds_per_token: int = 2
+    odds_per_token: int = 4
     odds_workers: int = 1
 
     @classmethod

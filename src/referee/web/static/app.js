@@ -196,6 +196,10 @@ async function preview(form) {
     showFieldErrors(form, data.problems);
   } catch (e) {
     if (previewSerial.get(form) !== serial) return;
+    if (e.status === 429) {
+      setTimeout(() => previewSoon(form), 1000); // over the link's quota: ask again shortly
+      return;
+    }
     box.textContent = e.message;
   }
 }
