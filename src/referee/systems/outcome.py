@@ -201,7 +201,7 @@ def outcome_data(outcome: Outcome) -> JSONObject:
     return {
         "system": outcome.system,
         "action": outcome.action,
-        "faces": [{"face": d.face, "sides": d.sides, "kept": d.kept} for d in outcome.faces],
+        "faces": [_face_data(d) for d in outcome.faces],
         "modifiers": [
             {"value": m.value, "source": m.source, "kind": m.kind} for m in outcome.modifiers
         ],
@@ -228,6 +228,32 @@ def outcome_data(outcome: Outcome) -> JSONObject:
     }
 
 
+def _face_data(d: DieRoll) -> JSONObject:
+    """One die as JSON: face, sides, kept, and what the notation's modifiers added only
+    where they apply (a Fate die's or clamped face's ``value``, ``rerolled``,
+    ``exploded``), so a plain die's record is what it always was."""
+    out: JSONObject = {"face": d.face, "sides": d.sides, "kept": d.kept}
+    if d.value is not None:
+        out["value"] = d.value
+    if d.rerolled:
+        out["rerolled"] = True
+    if d.exploded:
+        out["exploded"] = True
+    return out
+
+
+def _face(f: dict[str, Any]) -> DieRoll:
+    """A die :func:`_face_data` wrote."""
+    return DieRoll(
+        f["face"],
+        f["sides"],
+        f["kept"],
+        f.get("value"),
+        f.get("rerolled", False),
+        f.get("exploded", False),
+    )
+
+
 def outcome_from_data(data: JSONValue, *, trusted: bool = False) -> Outcome:
     """The :class:`Outcome` that :func:`outcome_data` wrote; :class:`RulesError` naming
     the first field that is missing or of the wrong type.
@@ -245,7 +271,9 @@ def outcome_from_data(data: JSONValue, *, trusted: bool = False) -> Outcome:
     return Outcome(
         system=loaded.system,
         action=loaded.action,
-        faces=tuple(DieRoll(f.face, f.sides, f.kept) for f in loaded.faces),
+        faces=tuple(
+            DieRoll(f.face, f.sides, f.kept, f.value, f.rerolled, f.exploded) for f in loaded.faces
+        ),
         modifiers=tuple(Modifier(m.value, m.source, m.kind) for m in loaded.modifiers),
         target=loaded.target,
         result=loaded.result,
@@ -264,7 +292,7 @@ def _trusted_outcome(d: dict[str, Any]) -> Outcome:
     return Outcome(
         system=d["system"],
         action=d["action"],
-        faces=tuple(DieRoll(f["face"], f["sides"], f["kept"]) for f in d["faces"]),
+        faces=tuple(_face(f) for f in d["faces"]),
         modifiers=tuple(Modifier(m["value"], m["source"], m["kind"]) for m in d["modifiers"]),
         target=d["target"],
         result=d["result"],
@@ -290,6 +318,9 @@ class _Face:
     face: int
     sides: int
     kept: bool = True
+    value: int | None = None
+    rerolled: bool = False
+    exploded: bool = False
 
 
 @dataclass(frozen=True)
