@@ -418,6 +418,6 @@ def test_generic_act_odds_of_and_actions(
     assert code == 1 and "pushing is switched off" in capsys.readouterr().err
     assert run(["arm", "actions", "--json"]) == 0
     described = json.loads(capsys.readouterr().out)
-    assert set(described) == set(RULESET.actions())
+    assert set(described) == set(RULESET.every_action())
     fields = {f["name"]: f for f in described["defend"]}
     assert fields["how"]["choices"] == ["dodge", "parry"] and fields["actor"]["ref"] == "character"

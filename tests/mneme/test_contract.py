@@ -417,7 +417,7 @@ def test_generic_commands_reach_the_actions(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     code, listed = _run(capsys, "actions", "--json")
-    assert code == 0 and set(listed) == set(RULESET.actions())
+    assert code == 0 and set(listed) == set(RULESET.every_action())
     fields = {f["name"]: f for f in listed["attack"]}
     assert fields["target"]["ref"] == "character" and fields["report"]["type"] == "choice"
     seats = ["--seat", "ada=example:ada", "--seat", "raider=example:raider"]

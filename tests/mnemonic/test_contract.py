@@ -230,7 +230,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 def test_generic_actions_lists_every_action(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _cli(capsys, "actions", "--json")
     listed = json.loads(out)
-    assert code == 0 and list(listed) == list(RULESET.actions())
+    assert code == 0 and list(listed) == list(RULESET.every_action())
     fields = {f["name"]: f for f in listed["attack"]}
     assert fields["actor"]["ref"] == "character" and fields["defense"]["le"] == 0
     assert fields["fallback"]["choices"] == ["relevant", "irrelevant", "lucky"]

@@ -222,7 +222,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 def test_generic_actions_lists_every_action(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "mongrel", "actions", "--json")
     listed = json.loads(out)
-    assert code == 0 and list(listed) == list(RULESET.actions())
+    assert code == 0 and list(listed) == list(RULESET.every_action())
     attack = {f["name"]: f for f in listed["attack"]}
     assert attack["actor"]["ref"] == "character" and attack["difficulty"]["le"] == 4
     assert "Rend" in attack["expertise"]["choices"]

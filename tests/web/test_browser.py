@@ -389,3 +389,33 @@ def test_a_pending_decision_is_a_button(
     finally:
         ann.close()
         ron.close()
+
+
+def test_the_dice_tray_in_the_page(browser: Any, site: Site, table: Table, artifacts: Path) -> None:
+    """A player types dice as at any virtual table, sees the exact odds before rolling,
+    and rolls for their eyes only: the referee's page and frames never get the result."""
+    ann = Person(browser, site, table.tokens["Ann"], viewport={"width": 390, "height": 844})
+    ron = Person(browser, site, table.tokens["Ron"])
+    try:
+        ann.page.locator("#tab-actions").click()
+        tray = ann.page.locator("section.dice-tray form.action[data-action='roll']")
+        tray.get_by_label("dice", exact=True).fill("2d6+1")
+        preview = tray.locator(".preview")
+        ann.page.wait_for_function(
+            "el => el.innerHTML.includes('1/36')", arg=preview.element_handle()
+        )  # 2 and 12 at 1/36: the exact odds as you type
+        preview.scroll_into_view_if_needed()
+        ann.page.screenshot(path=str(artifacts / "phone-dice-tray.png"), full_page=False)
+        tray.locator("[data-common=visibility]").select_option("self")
+        tray.locator("button[type=submit]").click()
+        tray.locator(".status", has_text="event #").wait_for()
+        seq = max(ann.seqs())
+        assert "2d6+1 =" in ann.entry(seq).inner_text()
+        ron.entry(seq).wait_for()
+        assert "only they see" in ron.entry(seq).inner_text()
+        assert "2d6+1" not in ron.entry(seq).inner_text()
+        assert not any("2d6+1" in f for f in ron.frames)
+        assert ann.errors == [] and ron.errors == []
+    finally:
+        ann.close()
+        ron.close()

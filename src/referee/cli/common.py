@@ -230,7 +230,10 @@ def outcome_text(outcome: Any) -> str:
     their sources, target, result, label and every state change."""
     lines = [f"{outcome.action}: {outcome.label}" if outcome.label else outcome.action]
     if outcome.faces:
-        shown = " ".join(str(d.face) if d.kept else f"({d.face})" for d in outcome.faces)
+        shown = " ".join(
+            str(d.worth) + ("!" if d.exploded else "") if d.kept else f"({d.worth})"
+            for d in outcome.faces
+        )
         hand = " (entered by hand)" if outcome.manual else ""
         lines.append(f"  faces {shown}{hand}")
     for m in outcome.modifiers:

@@ -51,7 +51,7 @@ def add_generic_commands(app: click.Group, game: str) -> None:
         from referee.systems.base import describe_fields, get
 
         ruleset = get(game)
-        described = {n: describe_fields(t) for n, t in ruleset.actions().items()}
+        described = {n: describe_fields(t) for n, t in ruleset.every_action().items()}
         if as_json:
             emit_json(described)
             return

@@ -46,7 +46,9 @@ AS_OPTION = click.option("--as", "who", required=True, help="The participant act
 AS_VIEW = click.option("--as", "who", help="See it as this participant (default: everything).")
 TABLE_ARG = click.argument("table", help="The table's id or name.")
 VIS_OPTION = click.option(
-    "--visibility", default="public", help="public, referee (secret), blind or private."
+    "--visibility",
+    default="public",
+    help="public, referee (secret), blind, private, or self (a free roll only its roller sees).",
 )
 FIELDS_ARG = click.argument(
     "pairs", nargs=-1, callback=listed, help="The action's fields as key=value words."

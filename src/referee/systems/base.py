@@ -136,6 +136,9 @@ class Action:
     """
 
     referee_only: ClassVar[bool] = False
+    free: ClassVar[bool] = False
+    """A free action (the dice tray's roll): anyone but an observer takes it, it changes
+    nothing, and no decision the rules wait for holds it up."""
 
     def __post_init__(self) -> None:
         problems = bound_problems(self, rule=type(self).__name__)
@@ -307,11 +310,22 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     # -- derived once, for every game ----------------------------------------
 
+    def every_action(self) -> Mapping[str, type[Action]]:
+        """The game's :meth:`actions` and the ones every table has, defined once for all
+        games (the dice tray's ``roll``, :mod:`referee.systems.tray`)."""
+        found = self.__dict__.get("_every")
+        if found is None:
+            from referee.systems.tray import Roll
+
+            found = self.__dict__["_every"] = {**self.actions(), "roll": Roll}
+        return found
+
     def action_name(self, action: Action) -> str:
-        """The name :meth:`actions` gives ``action``'s type; :class:`IllegalAction` if none."""
+        """The name :meth:`every_action` gives ``action``'s type; :class:`IllegalAction` if
+        none."""
         names = self.__dict__.get("_names")
         if names is None:  # built once: the odds path asks this on every call
-            names = {kind: name for name, kind in self.actions().items()}
+            names = {kind: name for name, kind in self.every_action().items()}
             self.__dict__["_names"] = names
         found: str | None = names.get(type(action))
         if found is None:
@@ -320,9 +334,9 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def action_type(self, name: str) -> type[Action]:
         """The action type called ``name``; :class:`IllegalAction` listing the known names."""
-        found = self.actions().get(name.strip().lower())
+        found = self.every_action().get(name.strip().lower())
         if found is None:
-            known = ", ".join(self.actions())
+            known = ", ".join(self.every_action())
             raise IllegalAction(f"{self.title} has no action {name!r}; known: {known}")
         return found
 
@@ -354,6 +368,11 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         """:meth:`plan` after the checks every action passes: it is one of this game's
         actions, and it answers the decision the rules wait for, if any."""
         self.action_name(action)
+        if action.free:  # the dice tray's roll: the same at every table, held up by nothing
+            from referee.systems.tray import Roll, roll_plan
+
+            assert isinstance(action, Roll)
+            return roll_plan(action, self.name)
         self.check_pending(action, state)
         return self.plan(action, state, options)
 

@@ -44,14 +44,16 @@ Kind = Literal[
 
 KINDS: Final = frozenset(get_args(Kind))
 
-Visibility = Literal["public", "referee", "blind", "private"]
+Visibility = Literal["public", "referee", "blind", "private", "self"]
 """Who sees an event's payload:
 
 * ``public`` - everyone at the table;
 * ``referee`` - the referees only (the referee's secret roll);
 * ``blind`` - a player's roll whose result only the referees see (the player
   and the others see what was attempted, not what came of it);
-* ``private`` - one participant (``audience``) and the referees.
+* ``private`` - one participant (``audience``) and the referees;
+* ``self`` - its roller alone, not even the referees (a free roll of the dice
+  tray only: it changes nothing at the table, so no view of it differs).
 """
 
 VISIBILITIES: Final = frozenset(get_args(Visibility))

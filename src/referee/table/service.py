@@ -631,6 +631,11 @@ class TableService:
             if by is not None and ts.role_of(by) != "referee":
                 self._may_act(ts, by, chosen)
             shown = self._visibility(ts, by, visibility)
+            if shown == "self" and not chosen.free:
+                raise RulesError(
+                    "only a free roll of the dice tray is seen by its roller alone; "
+                    "an action of the game is at least the referee's to see"
+                )
             seen = self._partial_view(ts, by)
             if seen is None:
                 return decided(ts, chosen, shown)
@@ -778,7 +783,7 @@ class TableService:
                 ts,
                 chosen,
                 [f for f in faces if isinstance(f, int)] if isinstance(faces, list) else None,
-                shown if shown in ("public", "referee", "blind", "private") else "public",
+                shown if shown in ("public", "referee", "blind", "private", "self") else "public",
                 proposer,
                 {"proposal": seq, "decided_by": by if by is not None else SYSTEM_ACTOR},
             )
@@ -940,6 +945,8 @@ class TableService:
             return
         name = ts.ruleset.action_name(action)
         actors = action.actors()
+        if action.free:
+            return  # the dice tray: anyone at the table rolls it
         if action.referee_only or not actors:
             raise Forbidden(f"{name} is the referee's action")
         for cid in actors:
@@ -978,9 +985,9 @@ class TableService:
         self._referee(ts, by, "seat a character that breaks the rules")
 
     def _visibility(self, ts: TableState, by: str | None, visibility: str) -> Visibility:
-        if visibility not in ("public", "referee", "blind", "private"):
+        if visibility not in ("public", "referee", "blind", "private", "self"):
             raise RulesError(
-                f"unknown visibility {visibility!r}; known: public, referee, blind, private"
+                f"unknown visibility {visibility!r}; known: public, referee, blind, private, self"
             )
         referee = by is None or ts.role_of(by) == "referee"
         if visibility == "referee" and not referee:
@@ -1013,7 +1020,7 @@ def redact(event: Event, viewer: Viewer, revealed: frozenset[int]) -> JSONObject
         "prev_hash": event.prev_hash,
         "hash": event.hash,
     }
-    if event.visibility in ("blind", "referee"):
+    if event.visibility in ("blind", "referee", "self"):
         shown["actor"] = event.actor
         shown["kind"] = event.kind
     if event.visibility == "blind":

@@ -56,6 +56,8 @@ EVERYTHING: Final = Viewer(None, "referee")
 
 def can_see(event: Event, viewer: Viewer, revealed: frozenset[int] = frozenset()) -> bool:
     """Whether ``viewer`` may see ``event``'s payload (its visibility, or a later reveal)."""
+    if event.visibility == "self":  # the roller alone (and the whole truth: the audit)
+        return viewer.name is None or viewer.name == event.actor
     if viewer.sees_all or event.visibility == "public" or event.seq in revealed:
         return True
     if event.visibility == "private":

@@ -46,7 +46,7 @@ MAX_DEPTH: Final = 12
 MAX_ITEMS: Final = 5000
 
 Name = Annotated[str, Field(min_length=1, max_length=64)]
-VisibilityName = Literal["public", "referee", "blind", "private"]
+VisibilityName = Literal["public", "referee", "blind", "private", "self"]
 RoleName = Literal["referee", "player", "observer"]
 TableId = Annotated[str, Path(pattern=TABLE_ID, description="The table's id.")]
 JSONObjectIn = dict[str, Any]
@@ -375,7 +375,7 @@ def games() -> list[dict[str, Any]]:
             "name": name,
             "title": rules.title,
             "options": describe_options(rules.options_type),
-            "actions": {a: describe_fields(t) for a, t in rules.actions().items()},
+            "actions": {a: describe_fields(t) for a, t in rules.every_action().items()},
             "examples": list(rules.examples()),
         }
         for name, rules in contract_games()

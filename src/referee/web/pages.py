@@ -39,6 +39,7 @@ from referee.web.views import (
     action_forms,
     field_suggestions,
     forms_for,
+    free_forms,
     seats,
     table_rows,
 )
@@ -118,7 +119,8 @@ def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[st
     """Everything the table page shows the caller (the live fragments need no log)."""
     ts = web.service.view(caller.table_id, caller.name)
     rules = ts.ruleset
-    per_character, table_forms = forms_for(action_forms(rules), referee=caller.referee)
+    every = action_forms(rules)
+    per_character, table_forms = forms_for(every, referee=caller.referee)
     seat_list = sorted(seats(ts), key=lambda s: s.owner != caller.name)  # yours first
     events = (
         web.service.log(caller.table_id, caller.name, after=max(0, ts.seq - RECENT))
@@ -140,6 +142,7 @@ def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[st
         "actable": _actable(seat_list, caller),
         "per_character": per_character,
         "table_forms": table_forms,
+        "tray_forms": free_forms(every) if caller.role != "observer" else [],
         "entries": entries,
         "first_seq": events[0]["seq"] if events else 0,
         "table_rows": table_rows(ts),
@@ -167,7 +170,7 @@ def proposal_views(ts: TableState, caller: Caller) -> list[dict[str, Any]]:
     for seq, p in sorted(ts.proposals.items()):
         ask = p.get("ask")
         asked = {str(k): str(v) for k, v in ask.items()} if isinstance(ask, dict) else {}
-        kind = ts.ruleset.actions().get(str(p.get("action")))
+        kind = ts.ruleset.every_action().get(str(p.get("action")))
         described = [d for d in describe_fields(kind) if d["name"] in asked] if kind else []
         answers = {ts.owners.get(cid) for cid in asked.values()}
         out.append(

@@ -164,13 +164,14 @@ class ActionForm:
     fields: tuple[JSONObject, ...]
     referee_only: bool
     has_actor: bool
+    free: bool = False
 
 
 def action_forms(rules: Ruleset[Any, Any, Any]) -> list[ActionForm]:
     """Every action of the game with its described fields (the contract's own
     :func:`describe_fields`)."""
     out = []
-    for name, kind in rules.actions().items():
+    for name, kind in rules.every_action().items():
         described = tuple(describe_fields(kind))
         doc = (kind.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ").replace("``", "")
         out.append(
@@ -180,6 +181,7 @@ def action_forms(rules: Ruleset[Any, Any, Any]) -> list[ActionForm]:
                 fields=described,
                 referee_only=bool(getattr(kind, "referee_only", False)),
                 has_actor=any(f["name"] == "actor" for f in described),
+                free=bool(getattr(kind, "free", False)),
             )
         )
     return out
@@ -190,10 +192,18 @@ def forms_for(
 ) -> tuple[list[ActionForm], list[ActionForm]]:
     """``(per-character actions, table actions)`` a viewer may take: a player the
     actions of a character (an ``actor`` field, not the referee's); a referee those
-    and every other action."""
-    per_character = [f for f in forms if f.has_actor and not f.referee_only]
-    table = [f for f in forms if not f.has_actor or f.referee_only] if referee else []
+    and every other action. The free ones (the dice tray) are in neither: every
+    participant but an observer has them (:func:`free_forms`)."""
+    per_character = [f for f in forms if f.has_actor and not f.referee_only and not f.free]
+    table = (
+        [f for f in forms if (not f.has_actor or f.referee_only) and not f.free] if referee else []
+    )
     return per_character, table
+
+
+def free_forms(forms: Sequence[ActionForm]) -> list[ActionForm]:
+    """The actions anyone at the table takes (the dice tray's roll)."""
+    return [f for f in forms if f.free]
 
 
 def field_text(value: JSONValue) -> str:
