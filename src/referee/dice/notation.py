@@ -198,18 +198,7 @@ class Die(_Node):
         "fate",
         "depth",
     )
-    __match_args__ = (
-        "reroll",
-        "reroll_op",
-        "reroll_at",
-        "explode",
-        "explode_op",
-        "explode_at",
-        "low",
-        "high",
-        "fate",
-        "depth",
-    )
+    __match_args__ = _fields
     if TYPE_CHECKING:
         reroll: str
         reroll_op: str
