@@ -12,13 +12,11 @@ say of itself.
 from __future__ import annotations
 
 import base64
-import copy
 import hashlib
 import json
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from referee.cli.main import run
 from referee.table import audit, signing
 from referee.table.audit import export, import_table, verify_file
-from referee.table.events import GENESIS, LogError, event_from_data
+from referee.table.events import LogError, event_from_data
 from referee.table.service import TableService
 from referee.table.store import Store
 
@@ -42,50 +40,12 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def rechain(doc: Doc) -> Doc:
-    """A forger's repair: renumber the events 1, 2, 3... and recompute every prev_hash
-    and hash, so the chain holds again (the head, if any, is left as it was)."""
-    prev = GENESIS
-    rebuilt = []
-    for i, item in enumerate(doc["events"], start=1):
-        e = replace(event_from_data(item), seq=i, prev_hash=prev)
-        e = replace(e, hash=hashlib.sha256(_canon(e.hashed_content()).encode()).hexdigest())
-        rebuilt.append(e.data())
-        prev = e.hash
-    return {**doc, "events": rebuilt}
+FORGERIES = ("cut tail", "edited note", "swapped events")  # tests/conftest.py: forgeries
 
 
-def _canon(value: Any) -> str:  # the chain's canonical JSON, written out here
+def _canon(value: Any) -> str:  # the signed head's canonical JSON, written out here
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
-
-def cut_tail(doc: Doc) -> Doc:
-    """The last two events dropped (what is left is a valid chain as it stands)."""
-    return {**doc, "events": doc["events"][:-2]}
-
-
-def edit_note(doc: Doc) -> Doc:
-    """The first note's text changed, the chain recomputed."""
-    out = copy.deepcopy(doc)
-    note = next(e for e in out["events"] if e["kind"] == "note")
-    note["payload"]["text"] = "I never said that"
-    return rechain(out)
-
-
-def swap_two(doc: Doc) -> Doc:
-    """Two actions swapped (their rolls now in the other order), the chain recomputed."""
-    out = copy.deepcopy(doc)
-    events = out["events"]
-    i, j = [n for n, e in enumerate(events) if e["kind"] == "action-resolved"][:2]
-    events[i], events[j] = events[j], events[i]
-    return rechain(out)
-
-
-ATTACKS: dict[str, Callable[[Doc], Doc]] = {
-    "cut tail": cut_tail,
-    "edited note": edit_note,
-    "swapped events": swap_two,
-}
 
 REFUSALS = {
     "cut tail": "the signed head is event 14 but the file ends at event 12",
@@ -160,12 +120,16 @@ def test_an_export_carries_its_head_signed_with_the_servers_key(
     assert signing.server_signer(db).id == head["key"]
 
 
-@pytest.mark.parametrize("attack", list(ATTACKS))
+@pytest.mark.parametrize("attack", FORGERIES)
 def test_a_signed_file_cut_or_rehashed_is_refused_by_import_and_verify(
-    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, attack: str
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    attack: str,
+    forgeries: dict[str, Callable[[Doc], Doc]],
 ) -> None:
     doc, _db = _exported(capsys, home)
-    forged = ATTACKS[attack](doc)
+    forged = forgeries[attack](doc)
     assert forged["head"] == doc["head"]  # the forger kept the server's signed head
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(forged))
@@ -181,12 +145,16 @@ def test_a_signed_file_cut_or_rehashed_is_refused_by_import_and_verify(
     assert TableService(Store(other)).store.tables() == []  # nothing written
 
 
-@pytest.mark.parametrize("attack", list(ATTACKS))
+@pytest.mark.parametrize("attack", FORGERIES)
 def test_the_same_attacks_unsigned_import_and_are_reported_unsigned(
-    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, attack: str
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    attack: str,
+    forgeries: dict[str, Callable[[Doc], Doc]],
 ) -> None:
     doc, db = _exported(capsys, home)
-    forged = unsigned(ATTACKS[attack](doc))
+    forged = unsigned(forgeries[attack](doc))
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(forged))
     code, out, _ = _run(capsys, "table", "verify", str(path), "--db", db, "--json")
@@ -253,10 +221,13 @@ def test_trust_the_servers_own_key_or_one_given(
 
 
 def test_a_forger_who_re_signs_or_edits_the_head(
-    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    forgeries: dict[str, Callable[[Doc], Doc]],
 ) -> None:
     doc, db = _exported(capsys, home)
-    cut = cut_tail(doc)
+    cut = forgeries["cut tail"](doc)
     # the head moved to the cut file's end: the server's signature no longer holds
     moved = {**cut, "head": {**doc["head"], "seq": 12, "hash": cut["events"][-1]["hash"]}}
     with pytest.raises(LogError, match=r"the head's signature .* does not hold"):

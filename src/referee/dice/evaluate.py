@@ -553,6 +553,16 @@ def roll_cost(expr: Expr) -> float:
     return roll_cost(expr.left) + roll_cost(expr.right)
 
 
+def draws_over(expr: Expr, limit: int) -> str:
+    """Why rolling ``expr`` is refused when it is expected to draw more than ``limit``
+    faces (:func:`roll_cost`), or ``""`` when it is not: the one rule behind both the
+    outsider's bound (:func:`check_cost`) and every roll's (``rolling.roll``)."""
+    draws = roll_cost(expr)
+    if draws <= limit:
+        return ""
+    return f"rolling {expr} would draw about {draws:,.0f} dice on average (limit {limit:,})"
+
+
 def check_cost(
     expression: Expr | str,
     *,
@@ -572,12 +582,9 @@ def check_cost(
     roll: an expression that passes can be asked for all three.
     """
     expr = as_expr(expression, depth)
-    draws = roll_cost(expr)
-    if draws > roll_budget:
-        raise _too_complex(
-            f"rolling {expr} would draw about {draws:,.0f} dice on average "
-            f"(limit {roll_budget:,}); use fewer dice or a likelier reroll condition"
-        )
+    too_many = draws_over(expr, roll_budget)
+    if too_many:
+        raise _too_complex(f"{too_many}; use fewer dice or a likelier reroll condition")
     estimate = _sum_cost(_terms(expr))[0] if _is_sum(expr) else cost(expr)
     if estimate > budget:
         raise _too_complex(

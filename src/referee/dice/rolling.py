@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.dice.evaluate import TRUSTED_ROLL_BUDGET, as_expr, roll_cost
+from referee.dice.evaluate import TRUSTED_ROLL_BUDGET, as_expr, draws_over
 from referee.dice.notation import EXPLODE_DEPTH, Const, Die, Expr, Labeled, Neg, Pool
 from referee.dice.roller import Roller, ScriptedRoller, _is_face
 from referee.errors import DiceError
@@ -195,12 +195,9 @@ def roll(expression: Expr | str, roller: Roller, *, depth: int = EXPLODE_DEPTH) 
     to draw more than :data:`~referee.dice.evaluate.TRUSTED_ROLL_BUDGET` faces.
     """
     expr = as_expr(expression, depth)
-    draws = roll_cost(expr)
-    if draws > TRUSTED_ROLL_BUDGET:
-        raise DiceError(
-            f"rolling {expr} would draw about {draws:,.0f} dice on average "
-            f"(limit {TRUSTED_ROLL_BUDGET:,})"
-        )
+    too_many = draws_over(expr, TRUSTED_ROLL_BUDGET)
+    if too_many:
+        raise DiceError(too_many)
     return _roll(expr, roller, _Draws())
 
 
