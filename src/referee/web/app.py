@@ -317,7 +317,7 @@ def create_app(
     """
     renderer = Renderer()
     tokens = tokens or Tokens(service.store)
-    hub = Hub(service, renderer.entry, tokens.revoked_among)
+    hub = Hub(service, renderer.entry, tokens.revoked_among)  # panels: set below, as pages
     state = Web(
         service=service,
         tokens=tokens,
@@ -365,8 +365,10 @@ def create_app(
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
 
     from referee.web.api import router as api_router
+    from referee.web.pages import pushed_panels
     from referee.web.pages import router as page_router
 
+    hub.panels = pushed_panels(state)  # each viewer's redrawn panels ride on the push
     app.include_router(api_router)
     app.include_router(page_router)
     return app
