@@ -137,6 +137,10 @@ def test_each_roll_reads_with_its_dice_result_and_its_exact_chance(
     assert "rolled Swiftsure: Sturdy check" in line
     assert re.search(r"chance of success \d+/\d+ \(\d+\.\d\d%\)", line)
 
+    # the table's own business
+    assert "**(system)** added Ann as player" in _line(made, 2)
+    assert "**Kim** created the table, a Mnemonic (Alpha-Zulu Games) table" in _line(made, 1)
+
     # table talk
     assert "**Ann** said _\\[whisper to Ben\\]_: “meet me at the \\<docks\\> \\*tonight\\*”" in (
         _line(made, whisper)

@@ -374,11 +374,13 @@ def _line(e: JSONObject, undone: frozenset[int], chance: Fraction | str | None) 
         case "character-removed":
             return replace(base, text=f"removed {p.get('id')}")
         case "participant-joined":
-            return replace(base, text=f"{p.get('name')} joined as {p.get('role')}")
+            joined = "joined" if p.get("name") == actor else f"added {p.get('name')}"
+            return replace(base, text=f"{joined} as {p.get('role')}")
         case "participant-left":
-            return replace(base, text=f"{p.get('name')} left")
+            left = "left the table" if p.get("name") == actor else f"removed {p.get('name')}"
+            return replace(base, text=left)
         case "role-changed":
-            return replace(base, text=f"{p.get('name')} is now {p.get('role')}")
+            return replace(base, text=f"made {p.get('name')} {p.get('role')}")
         case "options-changed":
             return replace(base, text="changed the house rules")
         case "table-created":
@@ -388,7 +390,7 @@ def _line(e: JSONObject, undone: frozenset[int], chance: Fraction | str | None) 
                 game = get(str(p.get("game"))).title
             except RulesError:
                 game = str(p.get("game"))
-            return replace(base, text=f"created the table ({game}){extra}")
+            return replace(base, text=f"created the table, a {game} table{extra}")
         case _:
             return replace(base, text=kind or "something happened")
 
@@ -501,7 +503,8 @@ def _html_line(line: Line) -> str:
     if line.quote:
         body += f'<blockquote class="quote">{_h(line.quote)}</blockquote>'
     if line.facts:
-        body += '<ul class="facts">' + "".join(f"<li>{_h(f)}</li>" for f in line.facts) + "</ul>"
+        body += '<p class="facts">' + " · ".join(f"<span>{_h(f)}</span>" for f in line.facts)
+        body += "</p>"
     if line.verdict or line.odds:
         body += '<p class="verdict">'
         if line.verdict:
@@ -544,6 +547,7 @@ body { font: 16px/1.45 Georgia, "Noto Serif", serif; color: #1d1f24; background:
 .recap ol.lines { list-style: none; padding: 0; margin: 0; }
 .recap li.line { padding: 0.3rem 0; border-bottom: 1px dotted #ccc; break-inside: avoid; }
 .recap time, .recap .seq { color: #666; font-variant-numeric: tabular-nums; }
+.recap h2 time { color: inherit; }
 .recap .tag { font-size: 0.8em; border: 1px solid #999; border-radius: 999px; padding: 0 0.4em; }
 .recap .undone .what, .recap .undone .facts,
 .recap .undone .verdict { text-decoration: line-through; }
