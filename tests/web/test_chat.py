@@ -240,7 +240,7 @@ def test_chat_and_the_log_filter_in_three_browsers(browser: Any, site: Site, tab
         assert tab.get_attribute("aria-label") == "Chat, 1 unread"
         assert not ben.page.locator("#chat-pane").is_visible()
         ben.page.locator("#tab-log").focus()
-        ben.page.keyboard.press("ArrowRight")  # the Chat tab, from the keyboard
+        ben.page.keyboard.press("ArrowLeft")  # the Chat tab, from the keyboard
         assert ben.page.evaluate("document.activeElement.id") == "tab-chat"
         assert ben.page.locator("#chat-pane").is_visible()
         assert tab.locator(".unread").count() == 0 and tab.get_attribute("aria-label") == "Chat"
