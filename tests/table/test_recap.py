@@ -139,7 +139,7 @@ def test_each_roll_reads_with_its_dice_result_and_its_exact_chance(
 
     # the table's own business
     assert "**(system)** added Ann as player" in _line(made, 2)
-    assert "**Kim** created the table, a Mnemonic (Alpha-Zulu Games) table" in _line(made, 1)
+    assert "**Kim** created the table for Mnemonic (Alpha-Zulu Games)" in _line(made, 1)
 
     # table talk
     assert "**Ann** said _\\[whisper to Ben\\]_: “meet me at the \\<docks\\> \\*tonight\\*”" in (
@@ -159,7 +159,7 @@ def test_the_recap_is_grouped_by_session_date(night: tuple[TableService, str]) -
     assert by_day[SATURDAY] == [e.seq for e in events if e.time.startswith(SATURDAY)]
     text = to_markdown(made)
     assert text.index("## Friday 20 November 2026") < text.index("## Saturday 21 November 2026")
-    assert "2 session date(s)" in text
+    assert "2 session dates, 16 events; times are UTC." in text
     page = to_html(made)
     assert page.count('<section class="day">') == 2
     assert f'<time datetime="{SATURDAY}">Saturday 21 November 2026</time>' in page
@@ -263,3 +263,18 @@ def test_the_recap_from_the_command_line(
     assert "'Zed' has not joined table 'Docks'" in err and "Traceback" not in err
     assert run(["table", "recap", "Docks", "--format", "pdf", "--db", db]) != 0
     assert "pdf" in capsys.readouterr().err
+
+
+def test_odds_past_the_recaps_bounds_are_left_out_and_said_so(
+    night: tuple[TableService, str],
+) -> None:
+    service, tid = night
+    events = service.store.events(tid)
+    viewer = service.load(tid).viewer("Kim")
+    tough = 6
+    none_left = to_markdown(recap(events, viewer, seconds=0))
+    assert "chance of success not computed (the recap's time for odds ran out)" in _line(
+        recap(events, viewer, seconds=0), tough
+    )
+    assert "2/3" not in none_left and "7/12" not in none_left
+    assert "chance of success 2/3 (66.67%)" in _line(recap(events, viewer), tough)

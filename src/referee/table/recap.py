@@ -20,13 +20,15 @@ either: for a referee it is the exact chance the roll had; for a player, the
 chance on what they were shown (the same unless something hidden changed the
 acting character). The odds are not stored in the log, so each is computed
 again within a budget of estimated work per roll
-(:func:`referee.dice.odds.limited_work`); one over it is left out, said so.
+(:func:`referee.dice.odds.limited_work`), and all of a recap's odds within
+:data:`RECAP_SECONDS`; one over either is left out, said so.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -42,6 +44,10 @@ from referee.table.state import TableState, Viewer, created, replay, step
 
 ROLL_MICROSECONDS: Final = 200_000
 """The estimated work one roll's odds may take in a recap (0.2 s), as a request's odds."""
+
+RECAP_SECONDS: Final = 5.0
+"""The time all of one recap's odds may take together (a long campaign's log): past it,
+the remaining rolls' chances are left out, said so, so that no recap ties up a server."""
 
 CHECKPOINT_EVERY: Final = 200
 """How often the fold keeps a state to refold from after an undo or a redo."""
@@ -107,6 +113,12 @@ class Recap:
     role: str
     days: tuple[Day, ...]
     events: int
+
+    @property
+    def summary(self) -> str:
+        """How much it covers: "2 session dates, 41 events"."""
+        days = f"{len(self.days)} session date{'' if len(self.days) == 1 else 's'}"
+        return f"{days}, {self.events} event{'' if self.events == 1 else 's'}"
 
     @property
     def who(self) -> str:
@@ -390,15 +402,21 @@ def _line(e: JSONObject, undone: frozenset[int], chance: Fraction | str | None) 
                 game = get(str(p.get("game"))).title
             except RulesError:
                 game = str(p.get("game"))
-            return replace(base, text=f"created the table, a {game} table{extra}")
+            return replace(base, text=f"created the table for {game}{extra}")
         case _:
             return replace(base, text=kind or "something happened")
 
 
-def recap(events: Sequence[Event], viewer: Viewer, *, work: float = ROLL_MICROSECONDS) -> Recap:
+def recap(
+    events: Sequence[Event],
+    viewer: Viewer,
+    *,
+    work: float = ROLL_MICROSECONDS,
+    seconds: float = RECAP_SECONDS,
+) -> Recap:
     """The recap of a whole log (from its ``table-created`` event) as ``viewer`` may see
     it (see the module text); ``work`` is the estimated microseconds one roll's odds may
-    take."""
+    take, ``seconds`` the time all of them may take together."""
     if not events:
         raise RulesError("the log is empty: nothing to recap")
     first = created(events[0])
@@ -408,11 +426,15 @@ def recap(events: Sequence[Event], viewer: Viewer, *, work: float = ROLL_MICROSE
     opening = _line(shown, undone, None)
     if opening is not None:
         lines.append(opening)
+    deadline = time.monotonic() + seconds
     for e, before in _states_before(events, viewer, revealed):
         shown = redact(e, viewer, revealed)
         chance: Fraction | str | None = None
         if e.kind == "action-resolved" and not shown.get("redacted"):
-            chance = _chance(before, e.payload, work)
+            if time.monotonic() < deadline:
+                chance = _chance(before, e.payload, work)
+            else:
+                chance = "not computed (the recap's time for odds ran out)"
         line = _line(shown, undone, chance)
         if line is not None:
             lines.append(line)
@@ -470,8 +492,7 @@ def to_markdown(r: Recap) -> str:
     out = [
         f"# {md_escape(r.table)}: recap",
         "",
-        f"{md_escape(r.game)}, {md_escape(r.who)}. {len(r.days)} session date(s), "
-        f"{r.events} events; times are UTC.",
+        f"{md_escape(r.game)}, {md_escape(r.who)}. {r.summary}; times are UTC.",
     ]
     for day in r.days:
         out += ["", f"## {day.title}", ""]
@@ -524,8 +545,7 @@ def to_html(r: Recap) -> str:
     out = [
         '<article class="recap">',
         f"<header><h1>{_h(r.table)}: recap</h1>",
-        f'<p class="meta">{_h(r.game)}, {_h(r.who)}. {len(r.days)} session date(s), '
-        f"{r.events} events; times are UTC.</p></header>",
+        f'<p class="meta">{_h(r.game)}, {_h(r.who)}. {_h(r.summary)}; times are UTC.</p></header>',
     ]
     for day in r.days:
         out.append(
