@@ -38,7 +38,17 @@ def _filename(name: str, ext: str) -> str:
     return f"{safe}-recap.{ext}"
 
 
-@router.get("/api/tables/{tid}/recap", tags=["table"])
+@router.get(
+    "/api/tables/{tid}/recap",
+    tags=["table"],
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The recap: Markdown (format=md) or a whole HTML page (format=html).",
+            "content": {"text/markdown": {}, "text/html": {}},
+        }
+    },
+)
 def recap_api(
     caller: Reader,
     request: Request,
