@@ -304,8 +304,8 @@ def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifac
         page.locator(f"#log li[data-seq='{secret}'] button[data-what='reveal']").click()
         ann_page.locator(f"#log li[data-seq='{secret}']:not(.redacted) .faces").wait_for()
 
-        ann_page.fill("#note-text", "Ready when you are")
-        ann_page.click("#note button[type=submit]")
+        ann_page.fill("#chat-text", "Ready when you are")
+        ann_page.click("#chat-form button[type=submit]")
         page.locator("#log .kind-note", has_text="Ready when you are").wait_for()
 
         page.locator("#invites li", has_text="Ann").locator("button.revoke").click()

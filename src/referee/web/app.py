@@ -367,8 +367,10 @@ def create_app(
     from referee.web.api import router as api_router
     from referee.web.pages import pushed_panels
     from referee.web.pages import router as page_router
+    from referee.web.recaps import router as recap_router
 
     hub.panels = pushed_panels(state)  # each viewer's redrawn panels ride on the push
     app.include_router(api_router)
+    app.include_router(recap_router)
     app.include_router(page_router)
     return app

@@ -758,15 +758,6 @@ async function onSubmit(ev) {
       if (force && force.checked) body.force = true;
       const done = await api("POST", `/api/tables/${tid}/characters`, body);
       say(status, `Seated ${done.event.payload.id}.`, "good");
-    } else if (form.id === "note") {
-      const text = document.getElementById("note-text");
-      const vis = document.getElementById("note-vis").value;
-      const to = document.getElementById("note-to");
-      const body = { text: text.value, visibility: vis };
-      if (vis === "private" && to) body.to = to.value;
-      await api("POST", `/api/tables/${tid}/notes`, body);
-      text.value = "";
-      say(status, "", "");
     } else if (form.id === "invite") {
       const name = document.getElementById("inv-name").value.trim();
       const made = await api("POST", `/api/tables/${tid}/invites`, { name, role: document.getElementById("inv-role").value });
