@@ -119,9 +119,13 @@ function formFields(form) {
   const errors = [];
   const off = [];
   for (const box of $$("[data-present]", form)) {
+    // a record left out is sent as null, and nothing inside it is sent (not even its own
+    // left-out records: {"threat": {"armour": null}} would be a threat with no damage)
+    const path = box.dataset.present;
+    if (off.some((prefix) => path.startsWith(prefix))) continue;
     if (!box.checked) {
-      off.push(box.dataset.present + ".");
-      setPath(fields, box.dataset.present, null);
+      off.push(path + ".");
+      setPath(fields, path, null);
     }
   }
   for (const c of $$("[data-field]", form)) {
