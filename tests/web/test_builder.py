@@ -1,0 +1,241 @@
+"""The character builder through the HTTP API and in the page (issue 19, "Characters
+made in the page")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee.systems.base import get
+
+from .conftest import Site, Table, make_table
+
+GAMES = ("mnemonic", "mongrel", "mneme", "arm")
+
+# A legal character per game, as a user fills the form in from scratch.
+FRESH: dict[str, dict[str, Any]] = {
+    "mnemonic": {
+        "name": "Nell",
+        "primary_role": "human, female, 28",
+        "talent_list": "standard",
+        **{
+            f"talent.standard.{t}": v
+            for t, v in zip(
+                ("Agile", "Dangerous", "Disciplined", "Handy", "Influential", "Smart", "Tough"),
+                (4, 2, 3, 3, 3, 5, 3),
+                strict=True,
+            )
+        },
+        "life_roles": [{"role": "Sailor", "rating": 4}],
+    },
+    "mongrel": {
+        "name": "Kesh",
+        "man": 2,
+        "beast": 1,
+        "demon": 3,
+        "primary": "demon",
+        "form": "human",
+        "sex": "male",
+        "age": "adult",
+        "house": "Mekag",
+        "size": 3,
+        "spirit": 5,
+        "physique": 4,
+        "beauty": 4,
+        "speed": 4,
+        "social": 4,
+        "step2": ["Know", "Lie"],
+        "step3": ["Burn", "Melee"],
+        "step4": ["Chill", "Stalk"],
+        "power.demon.Wings": 1,
+    },
+    "mneme": {
+        "name": "Ola",
+        **{f"char.{c}": 8 for c in ("Str", "Dex", "End", "Int", "Edu", "Soc")},
+        "skills": [{"skill": "Gun Combat", "level": 1}],
+        "weapons": [{"name": "Pistol", "damage": "3d6-3", "rate_of_attack": 1}],
+        "armour": [{"name": "Flak Jacket", "rating": 4}],
+    },
+    "arm": {
+        "name": "Dana",
+        "race": "human",
+        "chp": 240,
+        **{f"stat.{s}": 6 for s in ("Fitness", "Dexterity", "Toughness", "Wit", "Charisma")},
+        "stat.Willpower": 6,
+        "weapons": [{"name": "Knife (20cm)"}],
+        "armour": "Leather",
+    },
+}
+
+
+def _check(site: Site, game: str, answers: dict[str, Any], **extra: Any) -> Any:
+    with site.client() as http:
+        return http.post(f"/api/games/{game}/builder/check", json={"answers": answers, **extra})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_has_a_builder_spec(site: Site, game: str) -> None:
+    with site.client() as http:
+        r = http.get(f"/api/games/{game}/builder")
+    assert r.status_code == 200, r.text
+    spec = r.json()
+    assert spec["game"] == game and spec["sections"]
+    kinds = {f["kind"] for s in spec["sections"] for f in s["fields"]}
+    keys = [f["key"] for s in spec["sections"] for f in s["fields"]]
+    assert "name" in keys and len(keys) == len(set(keys))
+    assert kinds <= {"text", "number", "choice", "multi", "rows"}
+    for s in spec["sections"]:
+        for f in s["fields"]:
+            assert f["label"], f
+            if f["kind"] in ("choice", "multi"):
+                assert f["choices"], f
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_answers_make_a_legal_sheet(site: Site, game: str) -> None:
+    r = _check(site, game, FRESH[game])
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["problems"] == [] and body["legal"] is True
+    rules = get(game)
+    sheet = rules.load_sheet(body["sheet"])
+    assert rules.validate(sheet, rules.options_type()) == ()
+    assert all(b["ok"] for b in body["budgets"])
+
+
+def test_the_built_sheet_has_the_answers(site: Site) -> None:
+    body = _check(site, "mongrel", FRESH["mongrel"]).json()
+    sheet = body["sheet"]
+    assert sheet["identity"] == {"man": 2, "beast": 1, "demon": 3, "primary": "demon"}
+    assert sheet["expertise"]["Know"] == 1 + 3 + 0  # step 1, step 2
+    assert sheet["expertise"]["Resist"] == 1 + 1  # step 1, Area A's +1 from Know
+    assert sheet["powers"] == {"Wings": 1}
+    budgets = {b["key"]: b for b in body["budgets"]}
+    assert budgets["identity"]["spent"] == 6 and budgets["identity"]["left"] == 0
+    assert budgets["powers"]["total"] == 1  # Diabolic Power 1 from step 1
+
+
+@pytest.mark.parametrize(
+    ("game", "change", "field", "words"),
+    [
+        ("mongrel", {"demon": 4}, "man", "Identity points: 1 over (7 spent of 6)"),
+        ("mongrel", {"size": 4}, "size", "Size + Spirit: 1 over (9 spent of 8)"),
+        ("mongrel", {"power.demon.Wings": 2}, "power.demon.Inhuman (waist down)", "1 over"),
+        ("arm", {"chp": 239}, "chp", "Character points (chp): 1 over (240 spent of 239)"),
+    ],
+)
+def test_an_overspent_budget_is_named_by_field(
+    site: Site, game: str, change: dict[str, Any], field: str, words: str
+) -> None:
+    body = _check(site, game, {**FRESH[game], **change}).json()
+    assert body["legal"] is False
+    found = [p for p in body["problems"] if p["field"] == field]
+    assert any(words in p["message"] for p in found), body["problems"]
+    budget = next(b for b in body["budgets"] if field in b["fields"])
+    assert budget["ok"] is False and budget["left"] == -1
+
+
+def test_a_trade_table_counts_raises(site: Site) -> None:
+    answers = dict(FRESH["mnemonic"])  # raises: +1 Agile, +2 Smart; drops: -1 Dangerous
+    body = _check(site, "mnemonic", answers, options={"creation": "trade"}).json()
+    budget = body["budgets"][0]
+    assert (budget["spent"], budget["total"]) == (2, 0) and not body["legal"]
+    answers["talent.standard.Tough"] = 1  # two drops pay for them
+    body = _check(site, "mnemonic", answers, options={"creation": "trade"}).json()
+    assert body["legal"], body["problems"]
+
+
+def test_a_field_out_of_bounds_is_named(site: Site) -> None:
+    body = _check(site, "mneme", {**FRESH["mneme"], "char.Str": 16}).json()
+    assert not body["legal"]
+    assert [p["field"] for p in body["problems"]] == ["char.Str"]
+    assert "from 2 to 15" in body["problems"][0]["message"]
+
+
+def test_the_offered_choices_follow_the_answers(site: Site) -> None:
+    body = _check(site, "mongrel", {**FRESH["mongrel"], "man": 4, "demon": 1}).json()
+    assert body["offered"]["primary"] == ["man"]
+    assert any(p["field"] == "primary" for p in body["problems"])
+
+
+@pytest.mark.parametrize(
+    ("answers", "where"),
+    [
+        ({"nonsense": 1}, "answers.nonsense"),
+        ({"man": "two"}, "answers.man"),
+        ({"man": True}, "answers.man"),
+        ({"name": "x" * 201}, "answers.name"),
+        ({"step2": "Know"}, "answers.step2"),
+        ({"step2": [{"a": 1}]}, "answers.step2"),
+    ],
+)
+def test_bad_answers_are_refused_naming_the_field(
+    site: Site, answers: dict[str, Any], where: str
+) -> None:
+    r = _check(site, "mongrel", answers)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"].startswith(where)
+
+
+def test_bad_payloads_are_refused(site: Site) -> None:
+    with site.client() as http:
+        r = http.post("/api/games/mongrel/builder/check", json={"answers": [], "x": 1})
+        assert r.status_code == 422 and "answers" in r.text and "x" in r.json()["detail"]
+        r = http.post(
+            "/api/games/mneme/builder/check",
+            json={"answers": {"skills": [{"skill": "a", "level": 1, "extra": 2}]}},
+        )
+        assert r.status_code == 422 and r.json()["detail"].startswith("answers.skills.0.extra")
+        rows = [{"skill": f"s{i}", "level": 1} for i in range(41)]
+        r = http.post("/api/games/mneme/builder/check", json={"answers": {"skills": rows}})
+        assert r.status_code == 422 and "at most" in r.json()["detail"]
+        r = http.post(
+            "/api/games/arm/builder/check",
+            content=b'{"answers": {"chp": 1e400}}',
+            headers={"content-type": "application/json"},
+        )
+        assert r.status_code == 422
+        r = http.post(
+            "/api/games/mnemonic/builder/check",
+            json={"answers": {}, "options": {"creation": "bribe"}},
+        )
+        assert r.status_code == 422 and r.json()["detail"].startswith("options:")
+        assert http.get("/api/games/chess/builder").status_code == 404
+        big = {f"k{i}": 1 for i in range(201)}
+        r = http.post("/api/games/arm/builder/check", json={"answers": big})
+        assert r.status_code == 422 and "answers" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_start_from_each_example(site: Site, game: str) -> None:
+    rules = get(game)
+    for example in rules.examples():
+        with site.client() as http:
+            r = http.get(f"/api/games/{game}/builder/examples/{example}")
+        assert r.status_code == 200, r.text
+        answers = r.json()["answers"]
+        body = _check(site, game, answers).json()
+        assert body["legal"], (example, body["problems"])
+
+
+def test_the_table_builds_under_its_house_rules(site: Site) -> None:
+    table = make_table(site, "mnemonic", "Trade")
+    ron = table.auth("Ron")
+    with site.client() as http:
+        r = http.put(
+            f"/api/tables/{table.id}/options", json={"options": {"creation": "trade"}}, headers=ron
+        )
+        assert r.status_code == 200, r.text
+        spec = http.get(f"/api/tables/{table.id}/builder", headers=table.auth("Ann")).json()
+        assert "each raise is paid by a drop" in spec["help"]
+        r = http.post(
+            f"/api/tables/{table.id}/builder/check",
+            json={"answers": FRESH["mnemonic"]},
+            headers=table.auth("Ann"),
+        )
+        assert r.status_code == 200 and not r.json()["legal"]
+        r = http.post(f"/api/tables/{table.id}/builder/check", json={"answers": {}})
+        assert r.status_code == 401
+        r = http.get(f"/api/tables/{table.id}/builder/examples/frigate", headers=table.auth("Ann"))
+        assert r.json()["answers"]["talent.frigate.Fast"] == 5
