@@ -9,7 +9,7 @@ import pytest
 
 from referee.systems.base import get
 
-from .conftest import Site, Table, make_table
+from .conftest import Site, make_table
 
 GAMES = ("mnemonic", "mongrel", "mneme", "arm")
 

@@ -20,7 +20,7 @@ from pydantic import Field
 
 from referee.errors import RulesError
 from referee.systems import building
-from referee.systems.base import JSONObject, Ruleset
+from referee.systems.base import Ruleset
 from referee.web.api import JSONObjectIn, Reader, Strict, bounded, contract_games, rules_call
 from referee.web.app import WebError, error_response, web_of
 from referee.web.strict import StrictRoute
