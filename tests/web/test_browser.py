@@ -187,7 +187,8 @@ def test_a_referee_and_two_players_share_one_table(
         assert "12" in table_form.locator(".status").inner_text()
 
         # a sheet typed in is checked as it is typed, every broken rule named
-        ann.page.locator("details.add-char summary").click()
+        ann.page.locator("details.add-char > summary").click()
+        ann.page.locator("details.advanced > summary").click()  # under the builder
         ann.page.fill(
             "#ac-sheet", '{"name": "Nell", "primary_role": "x", "talents": {"Agile": 99}}'
         )

@@ -239,3 +239,49 @@ def test_the_table_builds_under_its_house_rules(site: Site) -> None:
         assert r.status_code == 401
         r = http.get(f"/api/tables/{table.id}/builder/examples/frigate", headers=table.auth("Ann"))
         assert r.json()["answers"]["talent.frigate.Fast"] == 5
+
+
+# -- the texts' example characters, marked as such --------------------------------
+
+
+def _cards(site: Site, table_id: str, token: str) -> dict[str, str]:
+    with site.client(token) as http:
+        r = http.get(f"/t/{table_id}/panels")
+    assert r.status_code == 200, r.text
+    return {cid: c["live"] for cid, c in r.json()["cards"].items()}
+
+
+def test_an_example_is_marked_with_its_documented_discrepancies(site: Site) -> None:
+    table = make_table(site, "mongrel", "Examples")
+    for example in ("alwia", "vooruk", "giazza"):
+        site.service.add_character(table.id, example, owner="Ann", force=True)
+    cards = _cards(site, table.id, table.tokens["Ann"])
+    alwia = cards["alwia"]
+    assert "The rule text&#39;s example character" in alwia or "rule text's example" in alwia
+    assert "Mongrel: Examples of character creation" in alwia
+    assert "5 documented findings" in alwia and "Breaks" not in alwia
+    assert "Resist is 0" in alwia and "expertise.Resist" in alwia
+    assert "Rend 6 is out of reach" in cards["vooruk"] and "Breaks" not in cards["vooruk"]
+    assert "2 documented findings" in cards["giazza"]
+
+
+def test_an_example_changed_to_break_more_still_warns(site: Site) -> None:
+    table = make_table(site, "mongrel", "Edited")
+    rules = get("mongrel")
+    sheet = rules.dump_sheet(rules.examples()["giazza"])
+    sheet["house"] = "Nowhere"
+    site.service.add_character(table.id, sheet, owner="Ann", force=True)
+    live = _cards(site, table.id, table.tokens["Ann"])["giazza"]
+    assert "example character" not in live  # no longer the text's sheet: a character like any
+    assert "Breaks 3 rules" in live and "house" in live
+
+
+def test_package_examples_are_not_the_texts(site: Site) -> None:
+    table = make_table(site, "mneme", "Ada")
+    site.service.add_character(table.id, "ada", owner="Ann")
+    live = _cards(site, table.id, table.tokens["Ann"])["ada-vance"]
+    assert "An example character of the package" in live and "Breaks" not in live
+    table = make_table(site, "arm", "Alex")
+    site.service.add_character(table.id, "alex", owner="Ann")
+    live = _cards(site, table.id, table.tokens["Ann"])["alex"]
+    assert "ARM 1.2: Combat (Melee)" in live and "Sword (6D/0A/-1P)" in live

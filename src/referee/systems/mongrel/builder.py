@@ -427,7 +427,11 @@ class MongrelForm(GameBuilder):
             if value in legal:
                 b = b.choose(value)
                 return True
-            if value is not None and not (isinstance(value, int) and value < 0):
+            missing = value is None or any(
+                isinstance(v, int) and v < 0
+                for v in (value if isinstance(value, tuple) else (value,))
+            )
+            if not missing:
                 problems.append(Problem(rule_of(step), where, what, jsonable(value)))
             return False
 
