@@ -385,7 +385,7 @@ def check(ruleset: Ruleset[Any, Any, Any], answers: object, options: Any) -> Che
     problems += draft.problems
     spent = [p for b in draft.budgets if (p := b.problem()) is not None]
     problems += spent
-    said = {(p.rule, p.field) for p in spent}  # a budget's own words say it once
+    said = {p.field for p in problems}  # a field the form already faults: said once
     sheet = draft.sheet
     if sheet is not None:
         try:
@@ -396,7 +396,7 @@ def check(ruleset: Ruleset[Any, Any, Any], answers: object, options: Any) -> Che
             found = tuple(ruleset.validate(loaded, options))
         for p in found:
             where = field_of(spec, p.field)
-            if (p.rule, where) not in said:
+            if where not in said:
                 problems.append(Problem(p.rule, where, p.message, jsonable(p.value)))
     unique: list[Problem] = []
     for p in problems:

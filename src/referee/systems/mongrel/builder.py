@@ -568,6 +568,11 @@ class MongrelForm(GameBuilder):
         for a in ATTRIBUTES:
             out[a] = getattr(attrs, a)
             out[f"lower_{a}"] = s.lowered.get(a, 0)
+        if s.age == "old" and not sex_guideline_kept(attrs.physique, attrs.beauty, s.sex):
+            # the builder lowered Speed for them (old, guideline ignored): Social 4, and
+            # the Speed chosen is what is left after that lowering
+            out["speed"] = max(PAIR_SUM - attrs.social - s.lowered.get("speed", 0), 0)
+            out["lower_speed"] = 0
         if s.steps is not None:
             chosen: tuple[tuple[str, ...], ...] = (s.steps.step2, s.steps.step3, s.steps.step4)
         else:
