@@ -62,8 +62,8 @@ def test_ratings_run_from_not_at_all_to_extremely() -> None:
     assert [p.field for p in checked.problems] == ["talent.standard.Agile"]
     spec = get("mnemonic").builder().spec(Options())  # type: ignore[union-attr]
     agile = spec.fields()["talent.standard.Agile"]
-    assert [c.label for c in agile.choices][0] == "Not At All (+0)"
-    assert [c.label for c in agile.choices][-1] == "Extremely (+6)"
+    labels = [c.label for c in agile.choices]
+    assert (labels[0], labels[-1]) == ("Not At All (+0)", "Extremely (+6)")
 
 
 def test_a_frigate_uses_its_own_talent_list() -> None:
