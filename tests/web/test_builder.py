@@ -228,7 +228,8 @@ def test_the_table_builds_under_its_house_rules(site: Site) -> None:
         )
         assert r.status_code == 200, r.text
         spec = http.get(f"/api/tables/{table.id}/builder", headers=table.auth("Ann")).json()
-        assert "each raise is paid by a drop" in spec["help"]
+        talents = next(s for s in spec["sections"] if s["key"] == "talents")
+        assert "each raise is paid by a drop" in talents["help"]
         r = http.post(
             f"/api/tables/{table.id}/builder/check",
             json={"answers": FRESH["mnemonic"]},
@@ -285,3 +286,183 @@ def test_package_examples_are_not_the_texts(site: Site) -> None:
     site.service.add_character(table.id, "alex", owner="Ann")
     live = _cards(site, table.id, table.tokens["Ann"])["alex"]
     assert "ARM 1.2: Combat (Melee)" in live and "Sword (6D/0A/-1P)" in live
+
+
+# -- in the browser: built from scratch with the keyboard, and from an example -----------
+
+browser = pytest.importorskip("tests.web.test_browser").browser  # the module's Chromium
+artifacts = pytest.importorskip("tests.web.test_browser").artifacts
+
+
+def _open_builder(browser: Any, site: Site, token: str, **context: Any) -> Any:
+    from tests.web.test_browser import Person
+
+    person = Person(browser, site, token, **context)
+    page = person.page
+    page.locator("details.add-char > summary").focus()
+    page.keyboard.press("Enter")  # opens the fold
+    page.locator("#builder .bd-section").first.wait_for()
+    return person
+
+
+def _type_into(page: Any, spec: dict[str, Any], answers: dict[str, Any]) -> None:
+    """Fill the form as a keyboard user: type into inputs, type a choice's label into its
+    select, Space on checkboxes, Enter on "Add a row"."""
+    fields = {f["key"]: f for s in spec["sections"] for f in s["fields"]}
+
+    def label_of(field: dict[str, Any], value: Any) -> str:
+        return str(next(c["label"] for c in field["choices"] if c["value"] == value))
+
+    def put(control: Any, field: dict[str, Any], value: Any) -> None:
+        control.focus()
+        if field["kind"] == "choice":
+            page.keyboard.type(label_of(field, value))
+            assert control.evaluate("e => e.selectedOptions[0].textContent") == label_of(
+                field, value
+            ), field["key"]
+        else:
+            page.keyboard.press("Control+A")
+            page.keyboard.type(str(value))
+
+    for key, value in answers.items():
+        field = fields[key]
+        wrap = page.locator(f".bd-field[data-key='{key}']")
+        if field["kind"] == "multi":
+            for v in value:
+                wrap.get_by_label(label_of(field, v), exact=True).focus()
+                page.keyboard.press("Space")
+        elif field["kind"] == "rows":
+            for row in value:
+                wrap.locator("button.bd-add").focus()
+                page.keyboard.press("Enter")
+                last = wrap.locator(".bd-row").last
+                for col in field["columns"]:
+                    if col["key"] in row:
+                        put(last.locator(f"[data-col='{col['key']}']"), col, row[col["key"]])
+        else:
+            put(wrap.locator("input, select").first, field, value)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_player_builds_and_seats_a_character_with_the_keyboard(
+    browser: Any, site: Site, artifacts: Any, game: str
+) -> None:
+    table = make_table(site, game, f"Build {game}")
+    with site.client() as http:
+        spec = http.get(f"/api/games/{game}/builder").json()
+    ann = _open_builder(browser, site, table.tokens["Ann"], viewport={"width": 1280, "height": 800})
+    try:
+        page = ann.page
+        seat = page.locator("#bd-seat")
+        assert seat.is_disabled()
+        page.locator("#bd-example").focus()
+        page.keyboard.press("Tab")  # the first field follows "Start from"
+        assert page.evaluate("document.activeElement.dataset.key") in ("name",)
+        _type_into(page, spec, FRESH[game])
+        verdict = page.locator("#bd-verdict")
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to seat')"
+        )
+        assert seat.is_enabled()
+        budgets = page.locator("#bd-budgets li")
+        assert budgets.count() == len(_check(site, game, FRESH[game]).json()["budgets"])
+        assert page.locator("#bd-budgets li.bad").count() == 0
+        page.locator("#builder .bd-field").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"builder-{game}.png"))
+        # one point too many: the budget turns, the field says why, Seat turns off
+        first_number = next(
+            (k for k, v in FRESH[game].items() if isinstance(v, int) and k != "chp"), None
+        )
+        if game in ("mongrel", "arm"):
+            key = "demon" if game == "mongrel" else "chp"
+            box = page.locator(f".bd-field[data-key='{key}'] input")
+            box.focus()
+            page.keyboard.press("Control+A")
+            page.keyboard.type(str(FRESH[game][key] + 1 if game == "mongrel" else 239))
+            page.keyboard.press("Tab")
+            page.locator("#bd-budgets li.bad").wait_for()
+            assert "1 over" in page.locator("#bd-budgets li.bad").inner_text()
+            problem = page.locator(".bd-field .bd-problem:not(:empty)").first
+            assert "1 over" in problem.inner_text()
+            assert seat.is_disabled()
+            page.screenshot(path=str(artifacts / f"builder-{game}-over.png"))
+            box.focus()
+            page.keyboard.press("Control+A")
+            page.keyboard.type(str(FRESH[game][key]))
+            page.wait_for_function(
+                "() => document.getElementById('bd-verdict').textContent.includes('ready')"
+            )
+        assert first_number is not None
+        seat.focus()
+        page.keyboard.press("Enter")
+        verdict.filter(has_text="Seated").wait_for()
+        name = FRESH[game]["name"]
+        page.locator("#cards article.card h3", has_text=name).wait_for()
+        seated = site.service.load(table.id)
+        cid = next(
+            c for c, who in seated.owners.items() if who == "Ann" and c.startswith(name.lower())
+        )
+        assert seated.findings.get(cid, ()) == ()
+        assert ann.errors == []
+    finally:
+        ann.close()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", GAMES)
+def test_start_from_an_example_fills_the_form(
+    browser: Any, site: Site, artifacts: Any, game: str
+) -> None:
+    table = make_table(site, game, f"Example {game}")
+    example = next(iter(get(game).examples()))
+    ron = _open_builder(browser, site, table.tokens["Ron"], viewport={"width": 1280, "height": 800})
+    try:
+        page = ron.page
+        page.locator("#bd-example").select_option(example)
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to seat')"
+        )
+        name = page.locator(".bd-field[data-key='name'] input").input_value()
+        assert name == str(get(game).dump_sheet(get(game).examples()[example])["name"])
+        # the user changes it: a new name, and it is still legal
+        box = page.locator(".bd-field[data-key='name'] input")
+        box.fill(f"{name} the Second")
+        page.wait_for_timeout(400)
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to seat')"
+        )
+        page.select_option("#bd-owner", "Ben")
+        page.locator("#bd-seat").click()
+        page.locator("#bd-verdict", has_text="Seated").wait_for()
+        seated = site.service.load(table.id)
+        assert "Ben" in seated.owners.values()
+        assert all(not f for f in seated.findings.values())
+        assert ron.errors == []
+    finally:
+        ron.close()
+
+
+@pytest.mark.timeout(300)
+def test_the_builder_on_a_phone(browser: Any, site: Site, artifacts: Any) -> None:
+    table = make_table(site, "mongrel", "Phone")
+    ann = _open_builder(
+        browser, site, table.tokens["Ann"], viewport={"width": 390, "height": 844}, is_mobile=True
+    )
+    try:
+        page = ann.page
+        page.locator("#bd-example").select_option("vooruk")
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to seat')"
+        )
+        box = page.locator(".bd-field[data-key='size'] input")
+        box.fill("6")
+        page.locator("#bd-budgets li.bad").wait_for()
+        box.scroll_into_view_if_needed()
+        bar = page.locator(".bd-bar").bounding_box()
+        assert bar is not None and bar["y"] + bar["height"] <= 844 + 1  # the bar stays on screen
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(artifacts / "phone-builder.png"))
+        assert ann.errors == []
+    finally:
+        ann.close()

@@ -143,7 +143,6 @@ class MnemonicForm(GameBuilder):
             "Mnemonic",
             (who, talents, roles),
             rule="Mnemonic: character creation",
-            help=policy,
         )
 
     def assemble(self, answers: Answers, options: Options) -> Draft:

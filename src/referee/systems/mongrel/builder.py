@@ -450,7 +450,13 @@ class MongrelForm(GameBuilder):
                 ("size_spirit", "physique_beauty", "speed_social"), _PAIR_FIELDS, strict=True
             )
         }
-        walked = take("identity", trio, "man", "not a legal Identity: at most one may be 0")
+        walked = take(
+            "identity",
+            # a wrong total is the budget's to say; a right one the builder judges
+            trio if sum(trio) == IDENTITY_POINTS else None,
+            "man",
+            "not a legal Identity: at most one may be 0",
+        )
         walked = walked and take(
             "primary", answers.get("primary"), "primary", "the primary Identity is the highest"
         )

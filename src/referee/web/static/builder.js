@@ -311,7 +311,7 @@ function verdict(count) {
   v.classList.toggle("good", lastLegal);
   v.classList.toggle("bad", !lastLegal);
   if (lastLegal) v.textContent = "The character follows every rule: ready to seat.";
-  else if (!lastSheet) v.textContent = `Not finished: ${count} thing${count === 1 ? "" : "s"} to fill in or fix.`;
+  else if (!lastSheet) v.textContent = `${count} thing${count === 1 ? "" : "s"} to fill in or fix before it can be seated.`;
   else v.textContent = `Breaks ${count} rule${count === 1 ? "" : "s"}${forced ? " (the referee may seat it anyway)" : ""}.`;
 }
 
