@@ -299,7 +299,8 @@ def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifac
         ann_page.goto(link.input_value())
         ann_page.wait_for_selector("#conn.live")
 
-        page.locator("details.add-char summary").click()
+        page.locator("details.add-char > summary").click()
+        page.locator("details.advanced > summary").click()  # the JSON form, under the builder
         page.locator("#ac-owner option[value='Ann']").wait_for(state="attached")
         page.select_option("#ac-example", "boxer")
         page.select_option("#ac-owner", "Ann")
