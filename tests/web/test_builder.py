@@ -512,3 +512,38 @@ def test_the_builder_api_has_no_server_errors(site: Site) -> None:
             failures.append(f"{operation.method.upper()} {operation.path}: {e}")
     assert operations == 6
     assert failures == []
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", GAMES)
+def test_axe_finds_nothing_in_the_builder(browser: Any, site: Site, game: str) -> None:
+    """axe-core on the builder form (every fold open, a problem shown) and the seated
+    example's card, as a player on a phone: no violation at all."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    table = make_table(site, game, f"Axe {game}")
+    example = next(iter(get(game).examples()))
+    if game != "mnemonic":  # make_table seats Mnemonic's examples already
+        site.service.add_character(table.id, example, owner="Ann", force=True)
+    ann = _open_builder(
+        browser, site, table.tokens["Ann"], viewport={"width": 390, "height": 844}, is_mobile=True
+    )
+    try:
+        page = ann.page
+        page.locator("#bd-example").select_option(example)
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready')"
+        )
+        page.locator(".bd-field[data-key='name'] input").fill("")
+        page.keyboard.press("Tab")
+        page.locator(".bd-problem:not(:empty)").first.wait_for()
+        for fold in page.locator("#builder details > summary").all():
+            fold.click()
+        for card in page.locator("#cards details > summary").all():
+            card.click()
+        options = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}}
+        for where in ("#builder", "#cards"):
+            found = Axe().run(page, context=where, options=options).response["violations"]
+            assert [(v["id"], v["nodes"][0]["target"]) for v in found] == [], where
+    finally:
+        ann.close()
