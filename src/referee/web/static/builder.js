@@ -368,7 +368,13 @@ async function start() {
     const t = ev.target;
     if (t.id === "bd-force") return verdict(document.querySelectorAll(".bd-problem:not(:empty)").length);
     if (t.id === "bd-example") {
-      if (!t.value) return;
+      if (!t.value) {
+        fill({}); // a blank form: every field back to its default
+        showAll = false;
+        touched.clear();
+        await check();
+        return;
+      }
       try {
         const got = await api("GET", `/api/tables/${tid}/builder/examples/${encodeURIComponent(t.value)}`);
         fill(got.answers);
