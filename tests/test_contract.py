@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
-from typing import Literal
+from typing import ClassVar, Literal
 
 import pytest
 from hypothesis import given
@@ -44,6 +44,7 @@ from referee.systems.base import (
     slug,
 )
 from referee.systems.conformance import ContractBroken, check_action, replay
+from referee.systems.tray import Roll
 
 # ---------------------------------------------------------------------------
 # a two-rule game for the tests
@@ -89,6 +90,8 @@ class Yield(Action):
 @dataclass(frozen=True)
 class NextRound(Action):
     """The referee's."""
+
+    moves_time: ClassVar[bool] = True
 
 
 def _damage(margin: int) -> Dice[int]:
@@ -274,13 +277,24 @@ def test_unknown_action_type_and_name_are_illegal() -> None:
         TOY.odds(Strike("zed", "bob"), _table(), Options())
 
 
-def test_pending_decision_refuses_other_actions() -> None:
+def test_a_pending_decision_holds_up_only_what_depends_on_it() -> None:
+    """A decision holds up its own character, actions on it, the wrong answerer and time
+    moving on; other characters' actions and free rolls go on (issue 19, defect 4)."""
     state = _table()
-    waiting = State(state.characters, (Decision("bob", "bow or flee?", ("yield",)),), 0)
+    state = TOY.seat(state, "carl", Sheet("Carl", 1), Options())
+    waiting = replace(state, pending=(Decision("bob", "bow or flee?", ("yield",)),))
     with pytest.raises(IllegalAction, match=r"waiting for bob: bow or flee\? \(answer with yield"):
         TOY.resolve(NextRound(), waiting, SeededRoller(1), Options())
     with pytest.raises(IllegalAction, match="as bob"):
         TOY.resolve(Yield("ann"), waiting, SeededRoller(1), Options())  # not ann's to answer
+    for involving_bob in (Strike("ann", "bob"), Strike("bob", "carl")):
+        with pytest.raises(IllegalAction, match="waiting for bob"):
+            TOY.resolve(involving_bob, waiting, SeededRoller(1), Options())
+    assert Strike("ann", "bob").characters() == ("ann", "bob")
+    hit = TOY.resolve(Strike("ann", "carl"), waiting, ScriptedRoller([6, 6, 3, 3]), Options())
+    assert hit.result == 14  # 12 + Ann's skill 2; the 2d3 of damage roll too
+    assert [f for r in hit.rolls for f in r.faces] == [6, 6, 3, 3]
+    assert TOY.resolve(Roll("2d6"), waiting, ScriptedRoller([2, 5]), Options()).result == 7
     TOY.resolve(Yield("bob"), waiting, SeededRoller(1), Options())
 
 

@@ -46,8 +46,11 @@ def test_the_melee_example_at_a_table(tmp_path: Path) -> None:
     assert [(d.actor, d.choices) for d in charge.table.state.pending] == [  # type: ignore[attr-defined]
         ("alex", ("defend", "take-blow"))
     ]
+    # only what depends on Alex's decision waits: an action on Alex, and the next round
     with pytest.raises(IllegalAction, match="waiting for alex"):
-        act("Dana", "move", {"actor": "christine"})
+        act("Dana", "attack", {"actor": "christine", "target": "alex"}, 3, 5)
+    with pytest.raises(IllegalAction, match="waiting for alex"):
+        act("Dana", "next-round", {})
     dive = act("Ann", "defend", {"actor": "alex"}, 4, 1)  # difficulty 2 + Brad's 2
     assert _numbers(dive) == (5, "Astonishing success", True)
     act("Dana", "move", {"actor": "christine"})

@@ -124,8 +124,16 @@ def test_a_mongrel_conflict_at_the_table(tmp_path: Path) -> None:
     assert [(d.actor, d.choices) for d in decision] == [
         ("giazza", ("spend-resolve-to-survive", "accept-fate"))
     ]
+    # only what depends on Bea's decision waits (issue 19, defect 4): Giazza's own action
+    # and time moving on; the referee's plain check and a secret roll go on, logged
     with pytest.raises(IllegalAction, match="waiting for giazza"):
-        service.act(tid, "Ann", "recover", {"actor": "vooruk"})
+        service.act(tid, "Ron", "recover", {"actor": "giazza"})
+    with pytest.raises(IllegalAction, match="waiting for giazza"):
+        service.act(tid, "Ron", "start-conflict", {})
+    plain = service.act(tid, "Ron", "check", {"dice": 2, "tn": 4}, faces=[2, 5])
+    assert plain.event.payload["outcome"]["details"]["successes"] == 1  # type: ignore[index]
+    secret = service.act(tid, "Ron", "check", {"dice": 1, "tn": 4}, visibility="referee", faces=[3])
+    assert secret.event.visibility == "referee" and secret.event.seq == plain.event.seq + 1
     saved = service.act(tid, "Bea", "spend-resolve-to-survive", {"actor": "giazza"})
     g = saved.table.state.characters["giazza"]
     assert saved.event.payload["outcome"]["label"].startswith(

@@ -10,6 +10,7 @@ throwaway server (``pg_server`` / ``store_url`` in tests/conftest.py).
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections import deque
@@ -218,3 +219,37 @@ def ws_connect() -> Connect:
         return LiveSocket(wsc.connect(url, **kwargs))
 
     return connect
+
+
+# ---------------------------------------------------------------------------
+# the browser (Debian's Chromium driven by Playwright; no download)
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is required here (apt-get install chromium)")
+        pytest.skip(f"no {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    folder = Path(os.environ.get("REFEREE_ARTIFACTS", "artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

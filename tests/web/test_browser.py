@@ -10,10 +10,8 @@ the table page for every game go to ``$REFEREE_ARTIFACTS`` (default
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,37 +20,8 @@ import pytest
 if TYPE_CHECKING:
     from tests.web.conftest import Site, Table
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is required here (apt-get install chromium)")
-        pytest.skip(f"no {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def artifacts() -> Path:
-    folder = Path(os.environ.get("REFEREE_ARTIFACTS", "artifacts"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 class Person:
@@ -94,9 +63,13 @@ def _panel(person: Person, actor: str) -> Any:
     return page.locator(f"#panels section.actpanel[data-actor='{actor}']")
 
 
-def _form(panel: Any, action: str) -> Any:
+def _form(panel: Any, action: str, more: bool = True) -> Any:
+    """The form of ``action`` in a panel, chosen, with its "more" fold opened (``more``)."""
     panel.locator(".action-pick").select_option(action)
-    return panel.locator(f"form.action[data-action='{action}']")
+    form = panel.locator(f"form.action[data-action='{action}']")
+    if more:
+        form.locator("details.more").evaluate("d => { d.open = true; }")
+    return form
 
 
 def _cli_success(aptitude: int, chances: int) -> str:
@@ -229,7 +202,7 @@ def test_keyboard_and_phone(browser: Any, site: Site, table: Table, artifacts: P
         assert page.locator("#log-pane").is_visible()
         entry = page.locator("#log li.kind-action-resolved").last
         entry.wait_for()
-        assert page.locator("#log").get_attribute("aria-live") == "polite"
+        assert page.locator(".log-region[role=log]").get_attribute("aria-live") == "polite"
         page.screenshot(path=str(artifacts / "phone-ann-log.png"))
     finally:
         ann.close()
@@ -333,8 +306,8 @@ def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifac
         page.locator(f"#log li[data-seq='{secret}'] button[data-what='reveal']").click()
         ann_page.locator(f"#log li[data-seq='{secret}']:not(.redacted) .faces").wait_for()
 
-        ann_page.fill("#note-text", "Ready when you are")
-        ann_page.click("#note button[type=submit]")
+        ann_page.fill("#chat-text", "Ready when you are")
+        ann_page.click("#chat-form button[type=submit]")
         page.locator("#log .kind-note", has_text="Ready when you are").wait_for()
 
         page.locator("#invites li", has_text="Ann").locator("button.revoke").click()

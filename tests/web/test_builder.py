@@ -290,8 +290,7 @@ def test_package_examples_are_not_the_texts(site: Site) -> None:
 
 # -- in the browser: built from scratch with the keyboard, and from an example -----------
 
-browser = pytest.importorskip("tests.web.test_browser").browser  # the module's Chromium
-artifacts = pytest.importorskip("tests.web.test_browser").artifacts
+# ``browser`` (Chromium) and ``artifacts`` (the screenshots' folder) are tests/web/conftest.py's.
 
 
 def _open_builder(browser: Any, site: Site, token: str, **context: Any) -> Any:

@@ -226,8 +226,8 @@ def test_a_player_whispers_to_another_player_in_the_page_as_in_the_api(
         base_url=site.base, cookies={f"referee_{table.id}": table.tokens["Ann"]}
     ) as b:
         page = b.get(f"/t/{table.id}", headers={"accept": "text/html"}).text
-    assert 'id="note-to"' in page and '<option value="Ben">Ben</option>' in page
-    assert "a whisper to" in page
+    assert 'id="chat-to"' in page and '<option value="Ben">Ben</option>' in page
+    assert '<option value="@referee" data-to="Ron">the referee (Ron)</option>' in page
 
 
 # -- quotas and rate limits ------------------------------------------------------------------

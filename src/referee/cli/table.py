@@ -768,3 +768,32 @@ def verify(
         console.print(f"BROKEN: {report.problem}", markup=False)
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+@app.command("recap")
+@TABLE_ARG
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "html"]),
+    default="md",
+    show_default=True,
+    help="Markdown, or an HTML page standing alone.",
+)
+@click.option("--as", "who", help="The recap as this participant may see it (default: all).")
+@click.option("--out", help="Write here (default: standard output).")
+@DB_OPTION
+@handle_errors
+def recap(table: str, fmt: str, who: str | None, out: str | None, db: str | None) -> None:
+    """A readable recap of the table's log: who did what, each roll with its dice and its
+    chance of success, grouped by session date; as a participant sees it with --as."""
+    from pathlib import Path
+
+    from referee.table.recap import html_document, recap_of, to_markdown
+
+    made = recap_of(_service(db), table, who)
+    text = to_markdown(made) if fmt == "md" else html_document(made)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        Path(out).write_text(text, encoding="utf-8")

@@ -142,6 +142,10 @@ class Action:
     free: ClassVar[bool] = False
     """A free action (the dice tray's roll): anyone but an observer takes it, it changes
     nothing, and no decision the rules wait for holds it up."""
+    moves_time: ClassVar[bool] = False
+    """An action that moves the table's time or turn on (a new round, rounds or hours
+    passing, a new turn order): it waits for every decision the rules wait for, since
+    the decision belongs to the moment it leaves."""
 
     def __post_init__(self) -> None:
         problems = bound_problems(self, rule=type(self).__name__)
@@ -152,6 +156,17 @@ class Action:
         """The ids of the characters who take this action (empty: the referee's)."""
         actor = getattr(self, "actor", None)
         return (actor,) if isinstance(actor, str) else ()
+
+    def characters(self) -> tuple[str, ...]:
+        """Every character this action involves: its actors and every character a field
+        names (declared ``param(ref="character")``), each once, in field order."""
+        found = list(self.actors())
+        for name in _character_fields(type(self)):
+            value = getattr(self, name)
+            for cid in (value,) if isinstance(value, str) else value or ():
+                if isinstance(cid, str) and cid and cid not in found:
+                    found.append(cid)
+        return tuple(found)
 
     def decisions(self) -> dict[str, tuple[str, ...]]:
         """The fields given a value other than their default that are another character's
@@ -192,6 +207,20 @@ def _decided_fields(cls: type[Action]) -> tuple[tuple[str, str, Any], ...]:
                 default = f.default_factory() if f.default_factory is not MISSING else f.default
                 out.append((f.name, str(by), default))
         found = _DECIDED[cls] = tuple(out)
+    return found
+
+
+_NAMING: dict[object, tuple[str, ...]] = {}
+
+
+def _character_fields(cls: type[Action]) -> tuple[str, ...]:
+    """The fields of ``cls`` that name characters (``param(ref="character")``); read once
+    per action type."""
+    found = _NAMING.get(cls)
+    if found is None:
+        found = _NAMING[cls] = tuple(
+            f.name for f in fields(cls) if f.metadata.get("ref") == "character"
+        )
     return found
 
 
@@ -366,19 +395,30 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         return dump_record(action)
 
     def check_pending(self, action: Action, state: StateT) -> None:
-        """Refuse an action while the rules wait for a decision it does not answer: the
-        action must be one of the decision's choices, taken by the character it waits for
-        (an action with no actor - the referee's - may answer for anyone)."""
+        """Refuse an action that depends on a decision the rules wait for; everything else
+        goes on while a player decides.
+
+        An action depends on a decision when it would answer it but is taken by another
+        character than the one it waits for (the referee's, with no actor, answers for
+        anyone); when it involves the waiting character (as actor or in a field naming
+        characters: :meth:`Action.characters`) without answering; or when it moves the
+        table's time or turn on (``moves_time``). Other characters' actions, the
+        referee's plain rolls and free rolls go on.
+        """
         if not state.pending:
             return
-        first = state.pending[0]
         name = self.action_name(action)
         actors = action.actors()
-        if name not in first.choices or (actors and first.actor not in actors):
-            raise IllegalAction(
-                f"waiting for {first.actor}: {first.prompt} (answer with "
-                f"{' or '.join(first.choices)} as {first.actor})"
-            )
+        asked = [d for d in state.pending if name in d.choices]
+        if any(not actors or d.actor in actors for d in asked):
+            return  # it answers a decision
+        involved = set(action.characters())
+        for d in state.pending:
+            if d in asked or action.moves_time or d.actor in involved:
+                raise IllegalAction(
+                    f"waiting for {d.actor}: {d.prompt} (answer with "
+                    f"{' or '.join(d.choices)} as {d.actor})"
+                )
 
     def planned(self, action: Action, state: StateT, options: OptionsT) -> Plan:
         """:meth:`plan` after the checks every action passes: it is one of this game's

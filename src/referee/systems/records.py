@@ -193,6 +193,7 @@ def param(
     ref: str | None = None,
     factory: Callable[[], Any] | None = None,
     decided_by: str | None = None,
+    main: bool = False,
 ) -> Any:
     """Declare one field of an action: its default, its meaning and its bounds.
 
@@ -202,10 +203,19 @@ def param(
     ``decided_by`` names the field holding the character(s) whose choice this field
     is (a target's defence, an opponent's resisting stat): at a table, only their
     owner or the referee may give it a value other than its default.
+    ``main`` marks one of the action's most-used options: a form shows it beside the
+    required fields, before the rest (folded under "more").
     """
     # not "ge"/"le": pydantic would read those keys as its own constraints and apply them
     # to every member of a union (``int | str`` fails); the bounds are checked here instead
-    meta = {"doc": doc, "lowest": ge, "highest": le, "ref": ref, "decided_by": decided_by}
+    meta = {
+        "doc": doc,
+        "lowest": ge,
+        "highest": le,
+        "ref": ref,
+        "decided_by": decided_by,
+        "main": main or None,
+    }
     if factory is not None:
         return field(default_factory=factory, metadata=meta)
     return field(default=default, metadata=meta)
@@ -289,7 +299,14 @@ def describe_fields(cls: Any) -> list[JSONObject]:
             desc["default"] = jsonable(f.default_factory())
         else:
             desc["required"] = True
-        for key, meta in (("doc", "doc"), ("ge", "lowest"), ("le", "highest"), ("ref", "ref")):
+        for key, meta in (
+            ("doc", "doc"),
+            ("ge", "lowest"),
+            ("le", "highest"),
+            ("ref", "ref"),
+            ("decided_by", "decided_by"),
+            ("main", "main"),
+        ):
             if f.metadata.get(meta) not in (None, ""):
                 desc[key] = f.metadata[meta]
         out.append(desc)

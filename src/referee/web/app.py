@@ -317,7 +317,7 @@ def create_app(
     """
     renderer = Renderer()
     tokens = tokens or Tokens(service.store)
-    hub = Hub(service, renderer.entry, tokens.revoked_among)
+    hub = Hub(service, renderer.entry, tokens.revoked_among)  # panels: set below, as pages
     state = Web(
         service=service,
         tokens=tokens,
@@ -366,9 +366,13 @@ def create_app(
 
     from referee.web.api import router as api_router
     from referee.web.build_api import router as build_router
+    from referee.web.pages import pushed_panels
     from referee.web.pages import router as page_router
+    from referee.web.recaps import router as recap_router
 
+    hub.panels = pushed_panels(state)  # each viewer's redrawn panels ride on the push
     app.include_router(api_router)
     app.include_router(build_router)  # the character builder (web/build_api.py)
+    app.include_router(recap_router)
     app.include_router(page_router)
     return app

@@ -86,6 +86,14 @@ Revoked = Callable[[set[str]], set[str]]
 Render = Callable[[JSONObject], str]
 """A redacted event -> its log entry as HTML."""
 
+Panels = Callable[[str, Viewer], JSONObject | None]
+"""A table id and a viewer -> the live parts of the page as that viewer sees them now
+(cards, action panels, tracker, decisions, participants), read in a worker thread."""
+
+STILL: Final = frozenset({"note", "action-failed"})
+"""Event kinds that change nothing a page's panels show: the push carries their entry
+alone."""
+
 
 def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -129,11 +137,17 @@ class Hub:
     """The live connections of one server process (see the module text)."""
 
     def __init__(
-        self, service: TableService, render: Render, revoked: Revoked | None = None
+        self,
+        service: TableService,
+        render: Render,
+        revoked: Revoked | None = None,
+        panels: Panels | None = None,
     ) -> None:
         self.service = service
         self.render = render
         self.revoked = revoked
+        self.panels = panels
+        self._drawing: dict[tuple[str, str | None, str], bool] = {}
         self.tables: dict[str, set[Connection]] = {}
         self._cancel: dict[str, Callable[[], None]] = {}
         self._ready: dict[str, asyncio.Event] = {}
@@ -281,11 +295,55 @@ class Hub:
         """Send ``events`` (in seq order) to every browser of the table."""
         self._pushed[tid] = time.monotonic()
         cache: dict[tuple[int, bool], str] = {}
+        redraw = any(e.kind not in STILL for e in events)
         for conn in list(self.tables.get(tid, ())):
             if conn.catching_up:
                 conn.buffer.extend(events)
             else:
                 self._offer(conn, events, cache)
+                if redraw:
+                    self._redraw(conn)
+
+    # -- what each viewer redraws ---------------------------------------------
+
+    def _redraw(self, conn: Connection) -> None:
+        """After an event that changes what the page shows, send ``conn`` its viewer's
+        re-rendered panels (one rendering per viewer and table, shared by the viewer's
+        browsers; events that come while it renders are drawn once more after it)."""
+        if self.panels is None or self._loop is None:
+            return
+        key = (conn.table_id, conn.viewer.name, conn.viewer.role)
+        if key in self._drawing:
+            self._drawing[key] = True  # draw again when the running one is done
+            return
+        self._drawing[key] = False
+        task = self._loop.create_task(self._draw(key))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _draw(self, key: tuple[str, str | None, str]) -> None:
+        tid, name, role = key
+        panels = self.panels
+        assert panels is not None
+        try:
+            while True:
+                viewer = Viewer(name, role)  # type: ignore[arg-type]
+                try:
+                    data = await run_in_threadpool(panels, tid, viewer)
+                except Exception as e:  # a page that cannot draw: the browser keeps its own
+                    log.warning("could not draw the panels of %s for %s: %s", tid, name, e)
+                    data = None
+                if data is not None:
+                    text = _dump({"type": "panels", **data})
+                    for conn in list(self.tables.get(tid, ())):
+                        same = (conn.viewer.name, conn.viewer.role) == (name, role)
+                        if same and not conn.catching_up:
+                            conn.put(text)
+                if not self._drawing.get(key):
+                    break
+                self._drawing[key] = False
+        finally:
+            self._drawing.pop(key, None)
 
     async def _send_revealed(self, table_id: str, seq: int) -> None:
         """After a reveal, every browser gets the revealed event whole."""

@@ -9,6 +9,8 @@ the odds preview it asks for while a form is filled in.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Path, Query, Request, WebSocket
@@ -16,9 +18,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.websockets import WebSocketState
 
 from referee.errors import InvalidSheet, RulesError
-from referee.systems.base import describe_fields, describe_options, problem_data
+from referee.systems.base import JSONObject, describe_fields, describe_options, problem_data
 from referee.table.service import proposal_data
-from referee.table.state import TableState, Viewer
+from referee.table.state import Role, TableState, Viewer
 from referee.web.api import (
     MAX_SEQ,
     TABLE_ID,
@@ -111,11 +113,13 @@ def _caller(request: Request, tid: str) -> Caller:
     return authenticate(request, tid, write=False)
 
 
-def _actable(seat_list: list[Seat], caller: Caller) -> list[Seat]:
+def _actable(seat_list: list[Seat], caller: Caller | Participant) -> list[Seat]:
     return [s for s in seat_list if caller.referee or s.owner == caller.name]
 
 
-def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[str, Any]:
+def table_context(
+    web: Web, caller: Caller | Participant, *, with_log: bool = True
+) -> dict[str, Any]:
     """Everything the table page shows the caller (the live fragments need no log)."""
     ts = web.service.view(caller.table_id, caller.name)
     rules = ts.ruleset
@@ -162,7 +166,7 @@ def table_context(web: Web, caller: Caller, *, with_log: bool = True) -> dict[st
     return ctx
 
 
-def proposal_views(ts: TableState, caller: Caller) -> list[dict[str, Any]]:
+def proposal_views(ts: TableState, caller: Caller | Participant) -> list[dict[str, Any]]:
     """The actions waiting for a decision that the caller may see: what each asks, of
     whom, the asked fields' descriptions (for the answer's form), and whether the caller
     answers it or may withdraw it."""
@@ -192,35 +196,70 @@ def table_page(request: Request, tid: TableId) -> HTMLResponse:
     return _html(web, "table.html", **table_context(web, caller))
 
 
-@router.get("/t/{tid}/panels")
-def panels(caller: Reader, request: Request) -> JSONResponse:
-    """The live parts of the table page, re-rendered after an event."""
-    web = web_of(request)
+@dataclass(frozen=True)
+class Participant:
+    """Who a page or a pushed fragment is rendered for: a table, a name and a role (an
+    authenticated :class:`Caller`, or the viewer of a live connection)."""
+
+    table_id: str
+    name: str
+    role: Role
+
+    @property
+    def referee(self) -> bool:
+        """True for the table's referees."""
+        return self.role == "referee"
+
+
+def panels_data(web: Web, caller: Caller | Participant) -> JSONObject:
+    """The live parts of the table page as ``caller`` sees them now: every card, the
+    caller's action panels, the tracker, the decisions waited for, the participants
+    (what a push carries after an event, and ``/t/{tid}/panels`` answers)."""
     ctx = table_context(web, caller, with_log=False)
     env = web.renderer.env
     card = env.get_template("_card.html").module
     panel = env.get_template("_actpanel.html").module
     ts: TableState = ctx["ts"]
-    return JSONResponse(
-        {
-            "seq": ts.seq,
-            "cards": {
-                s.id: {"live": str(card.live(s, ctx)), "card": str(card.card(s, ctx))}  # type: ignore[attr-defined]
-                for s in ctx["seats"]
-            },
-            "panels": {
-                s.id: str(panel.panel(s, ctx))  # type: ignore[attr-defined]
-                for s in ctx["actable"]
-            },
-            "characters": [{"id": s.id, "name": s.name, "owner": s.owner} for s in ctx["seats"]],
-            "tracker": env.get_template("_tracker.html").render(**ctx),
-            "pending": env.get_template("_pending.html").render(**ctx),
-            "participants": env.get_template("_participants.html").render(**ctx),
-            "undone": sorted(ts.undone),
-            "role": caller.role,
-            "people": [{"name": n, "role": r} for n, r in ts.participants.items()],
-        }
-    )
+    return {
+        "seq": ts.seq,
+        "cards": {
+            s.id: {"live": str(card.live(s, ctx)), "card": str(card.card(s, ctx))}  # type: ignore[attr-defined]
+            for s in ctx["seats"]
+        },
+        "panels": {
+            s.id: str(panel.panel(s, ctx))  # type: ignore[attr-defined]
+            for s in ctx["actable"]
+        },
+        "characters": [{"id": s.id, "name": s.name, "owner": s.owner} for s in ctx["seats"]],
+        "tracker": env.get_template("_tracker.html").render(**ctx),
+        "pending": env.get_template("_pending.html").render(**ctx),
+        "participants": env.get_template("_participants.html").render(**ctx),
+        "undone": sorted(ts.undone),
+        "role": caller.role,
+        "people": [{"name": n, "role": r} for n, r in ts.participants.items()],
+    }
+
+
+def pushed_panels(web: Web) -> Callable[[str, Viewer], JSONObject | None]:
+    """What the live hub calls to render a viewer's panels after an event (in a worker
+    thread); ``None`` for a viewer no longer at the table."""
+
+    def render(tid: str, viewer: Viewer) -> JSONObject | None:
+        if viewer.name is None:
+            return None
+        try:
+            return panels_data(web, Participant(tid, viewer.name, viewer.role))
+        except RulesError:  # the table or the participant is gone: nothing to draw
+            return None
+
+    return render
+
+
+@router.get("/t/{tid}/panels")
+def panels(caller: Reader, request: Request) -> JSONResponse:
+    """The live parts of the table page, re-rendered (a browser that reconnects asks for
+    them; after each event the push carries them)."""
+    return JSONResponse(panels_data(web_of(request), caller))
 
 
 @router.post("/t/{tid}/preview")

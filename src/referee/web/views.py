@@ -12,7 +12,7 @@ import sys
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, is_dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from referee.dice.odds import Distribution, fraction_text
 from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
@@ -166,6 +166,42 @@ class ActionForm:
     referee_only: bool
     has_actor: bool
     free: bool = False
+
+    @property
+    def first(self) -> tuple[JSONObject, ...]:
+        """The fields a form shows first (:func:`split_fields`)."""
+        return split_fields(self.fields)[0]
+
+    @property
+    def more(self) -> tuple[JSONObject, ...]:
+        """The fields a form folds under "more"."""
+        return split_fields(self.fields)[1]
+
+
+MAIN_DEFAULT: Final = 2
+"""Optional fields a form shows first when the game marks none of its action's as main."""
+
+
+def split_fields(
+    described: Sequence[JSONObject],
+) -> tuple[tuple[JSONObject, ...], tuple[JSONObject, ...]]:
+    """``(first, more)``: the required fields, the characters it names and the ones the
+    game marks as most used (``param(main=True)``) first, in their order; when the game
+    marks none, the first :data:`MAIN_DEFAULT` plain options too (not another's choice,
+    not a nested record or a list). Everything else is folded under "more"."""
+    marked = any(d.get("main") for d in described)
+    first: list[JSONObject] = []
+    more: list[JSONObject] = []
+    spare = 0 if marked else MAIN_DEFAULT
+    for d in described:
+        if d.get("required") or d.get("ref") == "character" or d.get("main"):
+            first.append(d)
+        elif spare and not d.get("decided_by") and d.get("type") not in ("object", "list", "json"):
+            first.append(d)
+            spare -= 1
+        else:
+            more.append(d)
+    return tuple(first), tuple(more)
 
 
 def action_forms(rules: Ruleset[Any, Any, Any]) -> list[ActionForm]:

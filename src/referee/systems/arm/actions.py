@@ -316,6 +316,8 @@ class NextRound(Action):
     """Start the next round: actions and prepared defences reset, circling and berserk
     effects of the last round apply."""
 
+    moves_time: ClassVar[bool] = True
+
     referee_only: ClassVar[bool] = True
     length: str | None = param(None, "a new round length (e.g. 2s, 10min)")
 

@@ -179,6 +179,13 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
             return settle_plan(check, record, isinstance(action, a.Push), before, options)
         planned = self._planned(action, state, options)
         if isinstance(planned, Check):
+            if state.held is not None:  # one roll at a time waits for its push decision
+                held = state.held
+                raise IllegalAction(
+                    f"waiting for {held.actor}: {held.actor}'s {held.action} roll waits for "
+                    f"push or accept before another roll (answer with push or accept as "
+                    f"{held.actor})"
+                )
             return check_plan(planned, state, options)
         return planned
 

@@ -299,6 +299,8 @@ class PassTime(Action):
     in ``who``) heals, bleeds, is stabilised, has therapy, at their own activity and
     care; ``dying_rolls``: make the dying rolls that fall due, else only note them."""
 
+    moves_time: ClassVar[bool] = True
+
     referee_only: ClassVar[bool] = True
 
     days: int = param(0, "days", ge=0, le=MAX_DAYS)
@@ -313,6 +315,8 @@ class PassRounds(Action):
     """Combat rounds pass (6 seconds each): every Dying character makes an End roll at 4
     each round a roll is due until one fails (ch. 7, Dying), Bleeding adds 1 damage a
     minute, stabilisation counts down, and each PC's action budget is restored."""
+
+    moves_time: ClassVar[bool] = True
 
     referee_only: ClassVar[bool] = True
 
@@ -353,6 +357,8 @@ class RollInitiative(Action):
     """Roll Initiative once for the encounter: 2d6 + characteristic modifier + a relevant
     skill for each PC; turns go in descending Initiative and the encounter's first round
     begins. Adversaries roll nothing: they act through the PCs' Fail Effects."""
+
+    moves_time: ClassVar[bool] = True
 
     referee_only: ClassVar[bool] = True
 

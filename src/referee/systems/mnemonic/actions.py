@@ -198,6 +198,8 @@ class AgileOrder(MnemonicAction):
     """The order of action by Success Checks using Agile ("timing of actions"): most
     Successes act first; equal numbers act simultaneously."""
 
+    moves_time: ClassVar[bool] = True
+
     contenders: tuple[Contender, ...] = param(doc="the characters checking, in the order they draw")
 
 
@@ -205,6 +207,8 @@ class AgileOrder(MnemonicAction):
 class RefereeOrder(MnemonicAction):
     """The referee's order of action ("timing of actions"): groups in turn, each
     acting simultaneously."""
+
+    moves_time: ClassVar[bool] = True
 
     referee_only: ClassVar[bool] = True
 

@@ -129,6 +129,8 @@ class StartConflict(Action):
     """Begin complex task resolution: order by Beast, then Man, then Demon; a coin
     (a die for more than two) breaks remaining ties."""
 
+    moves_time: ClassVar[bool] = True
+
     fighters: tuple[str, ...] = param(
         (), "the characters taking part (empty: every living seated character)"
     )

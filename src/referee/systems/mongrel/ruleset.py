@@ -102,13 +102,6 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         planner = PLANS.get(type(action))
         if planner is None:
             raise IllegalAction(f"Mongrel has no action {type(action).__name__}")
-        if state.pending:
-            first = state.pending[0]
-            actor = getattr(action, "actor", None)
-            if actor is not None and actor != first.actor:
-                raise IllegalAction(
-                    f"waiting for {first.actor}: {first.prompt} (only {first.actor} answers)"
-                )
         try:
             return planner(action, state, options)
         except IllegalAction:

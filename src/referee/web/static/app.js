@@ -212,9 +212,11 @@ function previewSoon(form) {
 }
 
 function refreshPreviews() {
-  for (const form of $$("form.action")) {
-    if (!form.hidden && !form.closest("section[hidden]") && $(".preview", form)?.dataset.shown) preview(form);
-  }
+  // the table changed: the odds of the form in view (only it) are asked again
+  const shown = $$("form.action").find(
+    (form) => !form.hidden && !form.closest("section[hidden], [hidden]") && $(".preview", form)?.dataset.shown,
+  );
+  if (shown) previewSoon(shown);
 }
 
 async function submitAction(form) {
@@ -347,12 +349,17 @@ function onMessage(msg) {
     addEntry(msg);
     lastSeq = seq;
     main.dataset.seq = String(seq);
-    refreshSoon();
+    if (catchingUp) missed = true;
+  } else if (msg.type === "panels") {
+    // the push carries this viewer's redrawn cards, panels, tracker and decisions
+    if (msg.seq >= drawnSeq) applyPanels(msg);
   } else if (msg.type === "updated") {
     replaceEntry(msg);
-    refreshSoon();
   } else if (msg.type === "live") {
     connState("live", "live");
+    catchingUp = false;
+    if (missed) refresh(); // events came while away: draw the table as it is now
+    missed = false;
   } else if (msg.type === "reload") {
     location.reload();
   } else if (msg.type === "left") {
@@ -366,6 +373,7 @@ function connect() {
   socket = new WebSocket(`${proto}//${location.host}/ws/tables/${tid}?after=${lastSeq}`);
   socket.addEventListener("open", () => {
     retry = 0;
+    catchingUp = true;
     connState("catching up…");
     clearInterval(pinger);
     pinger = setInterval(() => socket.readyState === 1 && socket.send('{"type":"ping"}'), 25000);
@@ -455,13 +463,23 @@ function syncPeople(people) {
   fill(document.getElementById("note-to"), people.map((p) => p.name).filter((n) => n !== me), null);
 }
 
+let catchingUp = true; // until the socket says "live"
+let missed = false; // events arrived while catching up: redraw once live
+let drawnSeq = 0; // the newest table state drawn
+
 async function refresh() {
+  // a browser that was away asks for its panels once; after that every push carries them
   let data;
   try {
     data = await api("GET", `/t/${tid}/panels`);
   } catch {
     return;
   }
+  if (data.seq >= drawnSeq) applyPanels(data);
+}
+
+function applyPanels(data) {
+  drawnSeq = data.seq;
   if (data.role !== role) {
     location.reload();
     return;
@@ -505,7 +523,6 @@ async function refresh() {
   refreshPreviews();
 }
 
-const refreshSoon = debounce(refresh, 200);
 
 // ---------------------------------------------------------------------------
 // sheets: live validation, seating, saving
@@ -717,8 +734,7 @@ async function onSubmit(ev) {
       }
       const done = await api("POST", `/api/tables/${tid}/proposals/${form.dataset.seq}`, { fields });
       say(logStatus(), `Rolled #${form.dataset.seq}: event #${done.seq}.`, "good");
-      document.activeElement?.blur(); // the answered form goes with the next redraw
-      await refresh();
+      document.activeElement?.blur(); // the answered form goes with the next redraw (pushed)
     } else if (form.classList.contains("sheet-form")) {
       const sheet = parseSheet($(".sheet-json", form), status);
       if (sheet === undefined) return;
@@ -742,15 +758,6 @@ async function onSubmit(ev) {
       if (force && force.checked) body.force = true;
       const done = await api("POST", `/api/tables/${tid}/characters`, body);
       say(status, `Seated ${done.event.payload.id}.`, "good");
-    } else if (form.id === "note") {
-      const text = document.getElementById("note-text");
-      const vis = document.getElementById("note-vis").value;
-      const to = document.getElementById("note-to");
-      const body = { text: text.value, visibility: vis };
-      if (vis === "private" && to) body.to = to.value;
-      await api("POST", `/api/tables/${tid}/notes`, body);
-      text.value = "";
-      say(status, "", "");
     } else if (form.id === "invite") {
       const name = document.getElementById("inv-name").value.trim();
       const made = await api("POST", `/api/tables/${tid}/invites`, { name, role: document.getElementById("inv-role").value });

@@ -1,0 +1,598 @@
+"""A readable recap of a table's log, for whoever asks: Markdown or HTML text.
+
+:func:`recap` reads a whole log (every event from the table's creation) as one
+participant may see it and gives a :class:`Recap`: the events grouped by the
+date of their timestamps (one group per session date, UTC), each said in a
+line of words - who did what, each roll with its dice, result and, where the
+action has a success, the exact chance it had. :func:`to_markdown`,
+:func:`to_html` (a fragment) and :func:`html_document` (a page standing alone)
+write it out. Nothing here knows a game: the actions' odds come from the
+game's own ``Ruleset.chance``.
+
+What a viewer may see is decided as for the log API: every event goes through
+:func:`referee.table.service.redact` for the viewer first, and the lines are
+written from what that leaves, so a player's recap holds no result of a
+referee's secret or blind roll and no other participant's whisper. The chance
+of a roll is computed on the table *as the viewer could know it* just before
+the roll (the log folded for that viewer, with the undos made by then), so a
+hidden roll's effect on the state does not leak through a later roll's odds
+either: for a referee it is the exact chance the roll had; for a player, the
+chance on what they were shown (the same unless something hidden changed the
+acting character). The odds are not stored in the log, so each is computed
+again within a budget of estimated work per roll
+(:func:`referee.dice.odds.limited_work`), and all of a recap's odds within
+:data:`RECAP_SECONDS`; one over either is left out, said so.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from fractions import Fraction
+from typing import Final, Literal
+
+from referee.dice.odds import limited_work
+from referee.errors import OddsTooComplex, RulesError
+from referee.systems.base import JSONObject, JSONValue, get
+from referee.table.events import Event
+from referee.table.service import TableService, redact
+from referee.table.state import TableState, Viewer, created, replay, step
+
+ROLL_MICROSECONDS: Final = 200_000
+"""The estimated work one roll's odds may take in a recap (0.2 s), as a request's odds."""
+
+RECAP_SECONDS: Final = 5.0
+"""The time all of one recap's odds may take together (a long campaign's log): past it,
+the remaining rolls' chances are left out, said so, so that no recap ties up a server."""
+
+CHECKPOINT_EVERY: Final = 200
+"""How often the fold keeps a state to refold from after an undo or a redo."""
+
+LineKind = Literal["roll", "chat", "table"]
+"""What a line is about: a roll of the dice, table talk, or the table's own business."""
+
+VISIBILITY_WORDS: Final = {
+    "referee": "secret",
+    "blind": "blind",
+    "private": "private",
+    "self": "only the roller",
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One event of the recap, in words (plain text: the writers escape it)."""
+
+    seq: int
+    time: str
+    actor: str
+    kind: LineKind
+    text: str
+    """What happened: "rolled Mickey Ruane: Tough check", "joined as player"."""
+    quote: str = ""
+    """A chat line's or a correction's own words."""
+    facts: tuple[str, ...] = ()
+    """A roll's derivation: its dice, modifiers, target, result and what it changed."""
+    verdict: str = ""
+    """A roll's success or failure, with its label ("success - 2 Successes")."""
+    odds: str = ""
+    """The roll's chance of success ("chance of success 2/3 (66.67%)"), or why none."""
+    hidden: str = ""
+    """Who else saw it: "whisper to Ben", "secret", "blind" ("" for everyone)."""
+    undone: bool = False
+
+
+@dataclass(frozen=True)
+class Day:
+    """The lines of one session date (UTC), in log order."""
+
+    date: str
+    lines: tuple[Line, ...]
+
+    @property
+    def title(self) -> str:
+        """The date in words: "Friday 20 November 2026"."""
+        try:
+            d = date.fromisoformat(self.date)
+        except ValueError:
+            return self.date
+        return f"{d:%A} {d.day} {d:%B %Y}"
+
+
+@dataclass(frozen=True)
+class Recap:
+    """A table's log in words for one viewer (see the module text)."""
+
+    table: str
+    game: str
+    viewer: str | None
+    role: str
+    days: tuple[Day, ...]
+    events: int
+
+    @property
+    def summary(self) -> str:
+        """How much it covers: "2 session dates, 41 events"."""
+        days = f"{len(self.days)} session date{'' if len(self.days) == 1 else 's'}"
+        return f"{days}, {self.events} event{'' if self.events == 1 else 's'}"
+
+    @property
+    def who(self) -> str:
+        """Whose view this is, in words."""
+        if self.viewer is None:
+            return "the whole log"
+        return f"as {self.viewer} ({self.role}) sees it"
+
+
+# ---------------------------------------------------------------------------
+# folding the log as the viewer knew it
+
+
+def _undo_sets(events: Iterable[Event]) -> tuple[frozenset[int], frozenset[int]]:
+    """The undone and revealed events at the end of the log."""
+    undone: set[int] = set()
+    revealed: set[int] = set()
+    for e in events:
+        target = e.payload.get("seq")
+        if not isinstance(target, int):
+            continue
+        if e.kind == "undo":
+            undone.add(target)
+        elif e.kind == "redo":
+            undone.discard(target)
+        elif e.kind == "reveal":
+            revealed.add(target)
+    return frozenset(undone), frozenset(revealed)
+
+
+def _states_before(
+    events: Sequence[Event], viewer: Viewer, revealed: frozenset[int]
+) -> Iterable[tuple[Event, TableState]]:
+    """Each event with the table just before it, as ``viewer`` knew it then: folded for the
+    viewer (what they may not see left out), with the undos made so far (an undo refolds
+    from a kept state before the event it takes back, as :func:`state.advance` does)."""
+    ts = created(events[0])
+    kept: list[TableState] = [ts]
+    undone: frozenset[int] = frozenset()
+    for e in events[1:]:
+        yield e, ts
+        target = e.payload.get("seq")
+        if e.kind in ("undo", "redo") and isinstance(target, int) and 1 <= target < e.seq:
+            undone = undone | {target} if e.kind == "undo" else undone - {target}
+            base = next(
+                (
+                    k
+                    for k in reversed(kept)
+                    if k.seq < target
+                    and {u for u in undone if u <= k.seq} == {u for u in k.undone if u <= k.seq}
+                ),
+                kept[0],
+            )
+            kept = [k for k in kept if k.seq <= base.seq]
+            ts = replay(
+                base,
+                events[base.seq : ts.seq],
+                undone=undone,
+                revealed=revealed,
+                viewer=viewer,
+                strict=False,
+            )
+        ts = replace(
+            step(ts, e, undone=undone, revealed=revealed, viewer=viewer, strict=False),
+            undone=undone,
+        )
+        if ts.seq % CHECKPOINT_EVERY == 0:
+            kept.append(ts)
+
+
+def _chance(before: TableState, payload: JSONObject, work: float) -> Fraction | str | None:
+    """The chance of success of the action in ``payload`` on the table ``before`` it: a
+    fraction, ``None`` (the action has no success), or why it is not known."""
+    rules = before.ruleset
+    try:
+        with limited_work(work):
+            action = rules.load_action(str(payload.get("action")), payload.get("fields"))
+            return rules.chance(action, before.state, before.options)
+    except OddsTooComplex:
+        return "too much work to compute again here"
+    except (RulesError, KeyError, TypeError, ValueError, ArithmeticError):
+        return "not known from what you were shown"
+
+
+def odds_text(p: Fraction) -> str:
+    """A chance as "2/3 (66.67%)" (the fraction left out when it is too long to read)."""
+    pct = f"{float(p) * 100:.2f}%"
+    exact = f"{p.numerator}/{p.denominator}"
+    return f"{exact} ({pct})" if len(exact) <= 24 else pct
+
+
+# ---------------------------------------------------------------------------
+# lines
+
+
+def _text(value: JSONValue) -> str:
+    """A JSON value in words (lists joined, objects as key: value)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _change(c: JSONValue) -> str:
+    if not isinstance(c, dict):
+        return _text(c)
+    where = f"{c.get('target')}.{c.get('field')}"
+    delta = c.get("delta")
+    how = f"{delta:+d}" if isinstance(delta, int) else f"= {_text(c.get('value'))}"
+    reason = c.get("reason")
+    return f"{where} {how}" + (f" ({reason})" if reason else "")
+
+
+def _dice(outcome: JSONObject) -> str:
+    faces = outcome.get("faces")
+    if not isinstance(faces, list) or not faces:
+        return ""
+    shown = []
+    for f in faces:
+        if not isinstance(f, dict):
+            continue
+        worth = f.get("value", f.get("face"))
+        if worth is None:
+            worth = f.get("face")
+        note = [] if f.get("kept", True) else ["dropped"]
+        note += [k for k in ("rerolled", "exploded") if f.get(k)]
+        shown.append(f"{worth}" + (f" ({', '.join(note)})" if note else ""))
+    return "dice " + ", ".join(shown)
+
+
+def _roll_line(base: Line, payload: JSONObject, chance: Fraction | str | None) -> Line:
+    outcome = payload.get("outcome")
+    o: JSONObject = outcome if isinstance(outcome, dict) else {}
+    facts: list[str] = []
+    dice = _dice(o)
+    if dice:
+        facts.append(dice + (" (entered by hand)" if o.get("manual") else ""))
+    mods = o.get("modifiers")
+    if isinstance(mods, list) and mods:
+        facts.append(
+            ", ".join(
+                f"{m.get('value'):+d} {m.get('source')}"
+                if isinstance(m, dict) and isinstance(m.get("value"), int)
+                else _text(m)
+                for m in mods
+            )
+        )
+    for key in ("target", "result"):
+        if o.get(key) is not None:
+            facts.append(f"{key} {o.get(key)}")
+    changes = o.get("changes")
+    if isinstance(changes, list) and changes:
+        facts.append("changes " + "; ".join(_change(c) for c in changes))
+    success = o.get("success")
+    label = str(o.get("label") or "")
+    verdict = (
+        {True: "success", False: "failure"}.get(success, "") if isinstance(success, bool) else ""
+    )
+    verdict = " - ".join(x for x in (verdict, label) if x)
+    if isinstance(chance, Fraction):
+        odds = f"chance of success {odds_text(chance)}"
+    elif isinstance(chance, str):
+        odds = f"chance of success {chance}"
+    else:
+        odds = ""
+    decided = payload.get("decided_by")
+    what = str(o.get("action") or payload.get("action") or "an action")
+    fields = payload.get("fields")
+    if what == payload.get("action") and isinstance(fields, dict) and fields.get("dice"):
+        what = f"the dice {fields.get('dice')}"  # the dice tray: what was rolled
+    text = f"rolled {what}" + (f" (as proposed; {decided} decided)" if decided else "")
+    return replace(base, text=text, facts=tuple(facts), verdict=verdict, odds=odds)
+
+
+def _hidden(e: JSONObject) -> str:
+    vis = str(e.get("visibility", "public"))
+    if vis == "public":
+        return ""
+    if vis == "private" and e.get("audience"):
+        return f"private to {e.get('audience')}"
+    return VISIBILITY_WORDS.get(vis, vis)
+
+
+def _line(e: JSONObject, undone: frozenset[int], chance: Fraction | str | None) -> Line | None:
+    """The line of one redacted event (``None``: nothing the viewer may read)."""
+    seq = int(str(e.get("seq", 0)))
+    actor = str(e.get("actor") or "someone")
+    kind = str(e.get("kind") or "")
+    raw = e.get("payload")
+    p: JSONObject = raw if isinstance(raw, dict) else {}
+    base = Line(seq, str(e.get("time", "")), actor, "table", "", hidden=_hidden(e))
+    base = replace(base, undone=seq in undone)
+    if e.get("redacted"):
+        vis = e.get("visibility")
+        if vis == "blind":
+            what = str(p.get("action") or "an action")
+            return replace(
+                base, kind="roll", text=f"rolled {what} blind (only the referee sees the result)"
+            )
+        if vis == "referee" and kind in ("action-resolved", "action-failed"):
+            return replace(base, kind="roll", text="rolled in secret")
+        if vis == "referee":
+            return replace(base, text=f"did something only the referees see ({kind})")
+        if vis == "self":
+            return replace(base, kind="roll", text="rolled dice only they see")
+        return None  # another's private event: not even who
+    match kind:
+        case "action-resolved":
+            return _roll_line(replace(base, kind="roll"), p, chance)
+        case "action-failed":
+            rolls = e.get("rolls")
+            faces = [
+                str(f)
+                for r in (rolls if isinstance(rolls, list) else [])
+                if isinstance(r, dict) and isinstance(r.get("faces"), list)
+                for f in r["faces"]
+            ]
+            return replace(
+                base,
+                kind="roll",
+                text=f"rolled {p.get('action')}, refused after its dice were drawn",
+                facts=(f"dice {', '.join(faces)}",) if faces else (),
+                verdict=str(p.get("error") or ""),
+            )
+        case "note":
+            hidden = base.hidden
+            if e.get("visibility") == "private":
+                hidden = f"whisper to {e.get('audience')}"
+            elif e.get("visibility") == "referee":
+                hidden = "to the referees only"
+            return replace(
+                base, kind="chat", text="said", quote=str(p.get("text", "")), hidden=hidden
+            )
+        case "action-proposed":
+            ask = p.get("ask")
+            asked = ask if isinstance(ask, dict) else {}
+            whose = ", ".join(sorted({str(v) for v in asked.values()}))
+            text = f"proposed {p.get('action')}, waiting for {whose or 'a decision'}"
+            return replace(base, text=text)
+        case "proposal-closed":
+            return replace(base, text=f"withdrew the proposal #{p.get('seq')}")
+        case "undo" | "redo" | "reveal":
+            verb = {"undo": "undid", "redo": "redid", "reveal": "revealed"}[kind]
+            return replace(base, text=f"{verb} #{p.get('seq')}")
+        case "state-edited":
+            changes = p.get("changes")
+            listed = [_change(c) for c in changes] if isinstance(changes, list) else []
+            return replace(
+                base,
+                text="corrected the state by hand",
+                quote=str(p.get("reason", "")),
+                facts=tuple(listed),
+            )
+        case "character-added" | "character-updated":
+            sheet = p.get("sheet")
+            name = sheet.get("name") if isinstance(sheet, dict) else None
+            verb = "seated" if kind == "character-added" else "updated"
+            owner = f" for {p.get('owner')}" if p.get("owner") else ""
+            return replace(base, text=f"{verb} {name or p.get('id')} ({p.get('id')}){owner}")
+        case "character-removed":
+            return replace(base, text=f"removed {p.get('id')}")
+        case "participant-joined":
+            joined = "joined" if p.get("name") == actor else f"added {p.get('name')}"
+            return replace(base, text=f"{joined} as {p.get('role')}")
+        case "participant-left":
+            left = "left the table" if p.get("name") == actor else f"removed {p.get('name')}"
+            return replace(base, text=left)
+        case "role-changed":
+            return replace(base, text=f"made {p.get('name')} {p.get('role')}")
+        case "options-changed":
+            return replace(base, text="changed the house rules")
+        case "table-created":
+            seed = p.get("seed")
+            extra = f", a playtest table with seed {seed}" if seed is not None else ""
+            try:
+                game = get(str(p.get("game"))).title
+            except RulesError:
+                game = str(p.get("game"))
+            return replace(base, text=f"created the table for {game}{extra}")
+        case _:
+            return replace(base, text=kind or "something happened")
+
+
+def recap(
+    events: Sequence[Event],
+    viewer: Viewer,
+    *,
+    work: float = ROLL_MICROSECONDS,
+    seconds: float = RECAP_SECONDS,
+) -> Recap:
+    """The recap of a whole log (from its ``table-created`` event) as ``viewer`` may see
+    it (see the module text); ``work`` is the estimated microseconds one roll's odds may
+    take, ``seconds`` the time all of them may take together."""
+    if not events:
+        raise RulesError("the log is empty: nothing to recap")
+    first = created(events[0])
+    undone, revealed = _undo_sets(events)
+    lines: list[Line] = []
+    shown = redact(events[0], viewer, revealed)
+    opening = _line(shown, undone, None)
+    if opening is not None:
+        lines.append(opening)
+    deadline = time.monotonic() + seconds
+    for e, before in _states_before(events, viewer, revealed):
+        shown = redact(e, viewer, revealed)
+        chance: Fraction | str | None = None
+        if e.kind == "action-resolved" and not shown.get("redacted"):
+            if time.monotonic() < deadline:
+                chance = _chance(before, e.payload, work)
+            else:
+                chance = "not computed (the recap's time for odds ran out)"
+        line = _line(shown, undone, chance)
+        if line is not None:
+            lines.append(line)
+    days: dict[str, list[Line]] = {}
+    for line in lines:
+        days.setdefault(line.time[:10], []).append(line)
+    role = "referee" if viewer.sees_all else viewer.role
+    return Recap(
+        table=first.name,
+        game=first.ruleset.title,
+        viewer=viewer.name,
+        role=role,
+        days=tuple(Day(d, tuple(ls)) for d, ls in days.items()),
+        events=len(events),
+    )
+
+
+# ---------------------------------------------------------------------------
+# writing it out
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~!])")
+
+
+def md_escape(text: str) -> str:
+    """Text that Markdown shows as written (its markup characters escaped; no HTML)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _clock(stamp: str) -> str:
+    return stamp[11:16] if len(stamp) >= 16 else stamp
+
+
+def _md_line(line: Line) -> str:
+    parts = [
+        f"**{_clock(line.time)}** #{line.seq} **{md_escape(line.actor)}** {md_escape(line.text)}"
+    ]
+    if line.hidden:
+        parts[0] += f" _\\[{md_escape(line.hidden)}\\]_"
+    if line.undone:
+        parts[0] += " _\\[undone\\]_"
+    if line.quote:
+        quoted = md_escape(line.quote).replace("\n", "  \n  ")
+        parts[0] += f": “{quoted}”"
+    tail = [md_escape(f) for f in line.facts]
+    if line.verdict:
+        tail.append(f"**{md_escape(line.verdict)}**")
+    if line.odds:
+        tail.append(md_escape(line.odds))
+    text = parts[0] + ("  \n  " + "; ".join(tail) if tail else "")
+    return f"- {text}"
+
+
+def to_markdown(r: Recap) -> str:
+    """The recap as Markdown: a heading per session date, a list item per event."""
+    out = [
+        f"# {md_escape(r.table)}: recap",
+        "",
+        f"{md_escape(r.game)}, {md_escape(r.who)}. {r.summary}; times are UTC.",
+    ]
+    for day in r.days:
+        out += ["", f"## {day.title}", ""]
+        out += [_md_line(line) for line in day.lines]
+    return "\n".join(out) + "\n"
+
+
+def _h(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _html_line(line: Line) -> str:
+    classes = ["line", line.kind]
+    if line.undone:
+        classes.append("undone")
+    if line.hidden:
+        classes.append("hidden")
+    head = (
+        f'<time datetime="{_h(line.time)}">{_h(_clock(line.time))}</time> '
+        f'<span class="seq">#{line.seq}</span> '
+        f'<strong class="who">{_h(line.actor)}</strong> '
+        f'<span class="what">{_h(line.text)}</span>'
+    )
+    if line.hidden:
+        head += f' <span class="tag">{_h(line.hidden)}</span>'
+    if line.undone:
+        head += ' <span class="tag">undone</span>'
+    body = ""
+    if line.quote:
+        body += f'<blockquote class="quote">{_h(line.quote)}</blockquote>'
+    if line.facts:
+        body += '<p class="facts">' + " · ".join(f"<span>{_h(f)}</span>" for f in line.facts)
+        body += "</p>"
+    if line.verdict or line.odds:
+        body += '<p class="verdict">'
+        if line.verdict:
+            body += f"<strong>{_h(line.verdict)}</strong>"
+        if line.odds:
+            body += f' <span class="odds">{_h(line.odds)}</span>'
+        body += "</p>"
+    return (
+        f'<li class="{" ".join(classes)}" id="r{line.seq}" data-kind="{line.kind}">'
+        f"{head}{body}</li>"
+    )
+
+
+def to_html(r: Recap) -> str:
+    """The recap as an HTML fragment (an ``<article class="recap">``), every text escaped
+    and no script."""
+    out = [
+        '<article class="recap">',
+        f"<header><h1>{_h(r.table)}: recap</h1>",
+        f'<p class="meta">{_h(r.game)}, {_h(r.who)}. {_h(r.summary)}; times are UTC.</p></header>',
+    ]
+    for day in r.days:
+        out.append(
+            f'<section class="day"><h2><time datetime="{_h(day.date)}">{_h(day.title)}</time></h2>'
+        )
+        out.append('<ol class="lines">')
+        out += [_html_line(line) for line in day.lines]
+        out.append("</ol></section>")
+    out.append("</article>")
+    return "\n".join(out) + "\n"
+
+
+RECAP_CSS: Final = """
+body { font: 16px/1.45 Georgia, "Noto Serif", serif; color: #1d1f24; background: #fff;
+  max-width: 46rem; margin: 1.5rem auto; padding: 0 1rem; }
+.recap h1 { font-size: 1.6rem; margin: 0 0 0.2rem; }
+.recap .meta { color: #555; margin: 0 0 1rem; }
+.recap h2 { font-size: 1.2rem; border-bottom: 1px solid #bbb; margin: 1.4rem 0 0.4rem; }
+.recap ol.lines { list-style: none; padding: 0; margin: 0; }
+.recap li.line { padding: 0.3rem 0; border-bottom: 1px dotted #ccc; break-inside: avoid; }
+.recap time, .recap .seq { color: #666; font-variant-numeric: tabular-nums; }
+.recap h2 time { color: inherit; }
+.recap .tag { font-size: 0.8em; border: 1px solid #999; border-radius: 999px; padding: 0 0.4em; }
+.recap .undone .what, .recap .undone .facts,
+.recap .undone .verdict { text-decoration: line-through; }
+.recap .facts { margin: 0.1rem 0 0 1.2rem; padding: 0; font-size: 0.92em; }
+.recap .verdict { margin: 0.1rem 0 0 1.2rem; }
+.recap .odds { color: #444; }
+.recap blockquote { margin: 0.15rem 0 0 1.2rem; font-style: italic; white-space: pre-wrap; }
+@media print { body { margin: 0; max-width: none; } .recap h2 { break-after: avoid; } }
+""".strip()
+"""The stand-alone page's style (print-friendly; the HTML answer allows exactly it)."""
+
+
+def html_document(r: Recap) -> str:
+    """The recap as a whole HTML page standing alone (its style inline, no script)."""
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_h(r.table)}: recap</title>\n<style>{RECAP_CSS}</style>\n</head>\n<body>\n"
+        f"{to_html(r)}</body>\n</html>\n"
+    )
+
+
+def recap_of(service: TableService, ref: str, name: str | None = None) -> Recap:
+    """The recap of a stored table as participant ``name`` may see it (``None``: the whole
+    log): its events read from the service's store, then :func:`recap`."""
+    full = service.load(ref)
+    viewer = full.viewer(name)
+    return recap(service.store.events(full.id), viewer)
