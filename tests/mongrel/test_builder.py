@@ -152,3 +152,97 @@ def test_raising_size_or_physique_past_the_table_is_refused() -> None:
     rich = replace(sheet, character_points=100, raised={"physique": 1})  # Physique 7
     with pytest.raises(InvalidSheet, match="runs to 7"):
         raise_attribute(rich, "physique", ("physique",))
+
+
+# -- the page's form (referee.systems.building) ---------------------------------------
+
+from referee.systems import building  # noqa: E402
+from referee.systems.base import get  # noqa: E402
+from referee.systems.mongrel.builder import BUILDER  # noqa: E402
+from referee.systems.mongrel.options import Options  # noqa: E402
+
+FORM: dict[str, object] = {
+    "name": "Kesh",
+    "man": 2,
+    "beast": 1,
+    "demon": 3,
+    "primary": "demon",
+    "form": "human",
+    "sex": "male",
+    "age": "adult",
+    "house": "Mekag",
+    "size": 3,
+    "spirit": 5,
+    "physique": 4,
+    "beauty": 4,
+    "speed": 4,
+    "social": 4,
+    "step2": ["Know", "Lie"],
+    "step3": ["Burn", "Melee"],
+    "step4": ["Chill", "Stalk"],
+    "power.demon.Wings": 1,
+}
+
+
+def _check(**change: object) -> building.Checked:
+    return building.check(get("mongrel"), {**FORM, **change}, Options())
+
+
+def test_the_form_makes_a_sheet_that_validates() -> None:
+    checked = _check()
+    assert checked.legal and checked.problems == ()
+    sheet = get("mongrel").load_sheet(checked.sheet)
+    assert problems(sheet) == ()
+    assert sheet.expertise["Diabolic Power"] == 1 and sheet.powers == {"Wings": 1}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_every_path_the_builder_offers_is_a_legal_form(data: st.DataObject) -> None:
+    b = Builder()
+    while b.step is not None:
+        b = b.choose(data.draw(st.sampled_from(b.options()), label=b.step))
+    sheet = b.sheet("Path", "a vow")
+    answers = BUILDER.answers_of(get("mongrel").dump_sheet(sheet), Options())
+    checked = building.check(get("mongrel"), answers, Options())
+    assert checked.legal, checked.problems
+
+
+def _over(checked: building.Checked, field: str) -> list[str]:
+    return [p.message for p in checked.problems if p.field == field]
+
+
+def test_identity_points_are_six() -> None:
+    """Character Creation, Identity: 6 points; a seventh is refused."""
+    checked = _check(demon=4)
+    assert "Identity points: 1 over (7 spent of 6)" in _over(checked, "man")
+    assert not checked.legal and checked.sheet is None
+    assert _check(demon=2).budgets[0].left == 1 and not _check(demon=2).legal
+
+
+def test_each_attribute_pair_sums_to_eight() -> None:
+    """Character Creation, Attributes: Size + Spirit, Physique + Beauty, Speed + Social = 8."""
+    for first, value in (("size", 4), ("physique", 5), ("speed", 5)):
+        checked = _check(**{first: value})
+        assert any("1 over (9 spent of 8)" in m for m in _over(checked, first)), first
+        assert not checked.legal
+
+
+def test_power_points_are_the_power_expertise_level() -> None:
+    """Character Creation, Powers: Diabolic Power 1 (step 1) buys one point of powers."""
+    checked = _check(**{"power.demon.Tail": 1})
+    field = "power.demon.Inhuman (waist down)"
+    assert any("1 over (2 spent of 1)" in m for m in _over(checked, field))
+    # step 3 raises Diabolic Power by 2: three points, one spent
+    raised = _check(step3=["Burn", "Diabolic Power"], step4=["Chill", "Melee"])
+    power = next(b for b in raised.budgets if b.key == "powers")
+    assert (power.total, power.spent, power.left) == (3, 1, 2) and not raised.legal
+    assert "2 still to spend" in _over(raised, field)[0]
+
+
+def test_a_choice_the_rules_do_not_offer_is_named() -> None:
+    checked = _check(primary="man")  # Demon 3 is the highest
+    assert checked.offered["primary"] == ("demon",)
+    assert any("highest" in p.message for p in checked.problems if p.field == "primary")
+    checked = _check(step3=["Know", "Burn"])  # Know was raised in step 2
+    assert [p.field for p in checked.problems] == ["step3"]

@@ -160,7 +160,8 @@ def test_a_referee_and_two_players_share_one_table(
         assert "12" in table_form.locator(".status").inner_text()
 
         # a sheet typed in is checked as it is typed, every broken rule named
-        ann.page.locator("details.add-char summary").click()
+        ann.page.locator("details.add-char > summary").click()
+        ann.page.locator("details.advanced > summary").click()  # under the builder
         ann.page.fill(
             "#ac-sheet", '{"name": "Nell", "primary_role": "x", "talents": {"Agile": 99}}'
         )
@@ -271,7 +272,8 @@ def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifac
         ann_page.goto(link.input_value())
         ann_page.wait_for_selector("#conn.live")
 
-        page.locator("details.add-char summary").click()
+        page.locator("details.add-char > summary").click()
+        page.locator("details.advanced > summary").click()  # the JSON form, under the builder
         page.locator("#ac-owner option[value='Ann']").wait_for(state="attached")
         page.select_option("#ac-example", "boxer")
         page.select_option("#ac-owner", "Ann")

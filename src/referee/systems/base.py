@@ -32,7 +32,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
 from fractions import Fraction
 from functools import cache
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
@@ -71,6 +71,9 @@ from referee.systems.records import (
     param,
 )
 from referee.systems.state import Decision, GameState, apply_changes
+
+if TYPE_CHECKING:
+    from referee.systems.building import ExampleInfo, GameBuilder
 
 __all__ = [
     "TABLE",
@@ -308,6 +311,19 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def examples(self) -> Mapping[str, SheetT]:
         """The rule text's example characters by id (seated at demo tables)."""
+        return {}
+
+    def builder(self) -> GameBuilder | None:
+        """The game's guided character builder (its package's ``builder.BUILDER``, see
+        :mod:`referee.systems.building`), or ``None``."""
+        from referee.systems.building import game_builder
+
+        return game_builder(self.name)
+
+    def example_info(self) -> Mapping[str, ExampleInfo]:
+        """Where each of :meth:`examples` comes from (the rule text's section, or the
+        package) and its documented discrepancies, by id
+        (:func:`referee.systems.building.example_mark`)."""
         return {}
 
     def initial_state(self, options: OptionsT) -> StateT:

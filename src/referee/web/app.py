@@ -365,12 +365,14 @@ def create_app(
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
 
     from referee.web.api import router as api_router
+    from referee.web.build_api import router as build_router
     from referee.web.pages import pushed_panels
     from referee.web.pages import router as page_router
     from referee.web.recaps import router as recap_router
 
     hub.panels = pushed_panels(state)  # each viewer's redrawn panels ride on the push
     app.include_router(api_router)
+    app.include_router(build_router)  # the character builder (web/build_api.py)
     app.include_router(recap_router)
     app.include_router(page_router)
     return app

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from referee.dice.odds import Distribution, fraction_text
 from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
+from referee.systems.building import ExampleMark, example_mark
 from referee.table.state import TableState
 
 MAX_BARS = 40
@@ -279,6 +280,9 @@ class Seat:
     rows: list[list[JSONValue]]
     findings: tuple[JSONObject, ...]
     sheet: JSONObject | None
+    example: ExampleMark | None = None
+    """Set when the sheet is exactly one of the game's examples (its documented
+    discrepancies are not a warning): :func:`referee.systems.building.example_mark`."""
 
 
 def seats(ts: TableState) -> list[Seat]:
@@ -308,6 +312,7 @@ def seats(ts: TableState) -> list[Seat]:
                 else [],
                 findings=tuple(ts.findings.get(cid, ())),
                 sheet=sheet,
+                example=example_mark(rules, sheet, ts.findings.get(cid, ())),
             )
         )
     return out

@@ -27,6 +27,7 @@ from referee.systems.arm.catalog import (
 )
 from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy
 from referee.systems.arm.examples import PREMADES, premade
+from referee.systems.arm.examples import info as example_info
 from referee.systems.arm.options import Options
 from referee.systems.arm.rolls import Check, check_plan, settle_plan
 from referee.systems.arm.sheet import Sheet, point_cost, template_problems, validate
@@ -47,6 +48,7 @@ from referee.systems.base import (
     jsonable,
     load_record,
 )
+from referee.systems.building import ExampleInfo
 
 Planner = Callable[[Any, State, Options], "play.Planned"]
 
@@ -128,6 +130,10 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
     def examples(self) -> Mapping[str, Sheet]:
         """The melee example's fighters: Alex, Brad and Christine (package data)."""
         return {name: premade(name) for name in PREMADES}
+
+    def example_info(self) -> Mapping[str, ExampleInfo]:
+        """The melee example's fighters and the text's discrepancies that touch them."""
+        return example_info()
 
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``sheet`` as ``cid`` (its recorded damage carried in), or replace the sheet

@@ -27,6 +27,7 @@ from referee.systems.base import (
     jsonable,
     load_record,
 )
+from referee.systems.building import ExampleInfo, ExampleNote
 from referee.systems.mnemonic.actions import (
     ACTIONS,
     AgileOrder,
@@ -96,6 +97,27 @@ class MnemonicRuleset(Ruleset[Character, State, Options]):
         return {
             cid: load_record(Character, json.loads((data / f"{cid}.json").read_text("utf-8")))
             for cid in EXAMPLES
+        }
+
+    def example_info(self) -> Mapping[str, ExampleInfo]:
+        """The frigate is the text's ("unusual primary roles"); the boxer the package's."""
+        return {
+            "frigate": ExampleInfo(
+                True,
+                "Mnemonic: unusual primary roles",
+                (
+                    ExampleNote(
+                        "The text names the frigate's Talents (Fast, Maneuverable, Sturdy, "
+                        "Well-Armed) and Life Roles but rates none: the ratings are the "
+                        "package's."
+                    ),
+                ),
+            ),
+            "boxer": ExampleInfo(
+                False,
+                "an example character of the package (the professional boxer the text's "
+                "injury rule mentions)",
+            ),
         }
 
     def hand_faces(

@@ -16,12 +16,28 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, Problem
+from referee.systems.building import (
+    Answers,
+    Budget,
+    BuilderSpec,
+    Draft,
+    Field,
+    GameBuilder,
+    Section,
+    choices,
+    number,
+    picks,
+    text,
+)
+from referee.systems.outcome import JSONObject, JSONValue, jsonable
 
 from .sheet import Attributes, CreationSteps, Identity, Sheet
 from .tables import (
     AGES,
     ATTRIBUTES,
+    BODY_FORMS,
+    EXPERTISE,
     HOUSES,
     IDENTITIES,
     IDENTITY_POINTS,
@@ -33,7 +49,7 @@ from .tables import (
     TRACK_HIGH,
     TRACK_LOW,
 )
-from .validation import build, candidates, form_choices, sex_guideline_kept
+from .validation import build, candidates, closest_build, form_choices, sex_guideline_kept
 
 STEPS: tuple[str, ...] = (
     "identity",
@@ -226,3 +242,355 @@ class Builder:
             lowered=lowered,
             steps=CreationSteps(self.value("step2"), self.value("step3"), self.value("step4")),
         )
+
+
+# ---------------------------------------------------------------------------
+# the page's form (referee.systems.building): the same steps as one form
+
+R_IDENTITY = "Mongrel: Character Creation, Identity"
+R_ATTRS = "Mongrel: Character Creation, Attributes"
+R_LOWER = "Mongrel: Character Creation, Attributes (lowering)"
+R_STEPS = "Mongrel: Character Creation, Expertise steps 2-4"
+R_POWERS = "Mongrel: Character Creation, Powers"
+R_HOUSE = "Mongrel: The Seven Houses"
+
+_PAIR_FIELDS = (("size", "spirit"), ("physique", "beauty"), ("speed", "social"))
+_STEP_GAIN = {"step2": "+3 to each (and +1 to the rest of their Areas)", "step3": "+2 to each"}
+
+
+def _power_key(identity: str, power: str) -> str:
+    return f"power.{identity}.{power}"
+
+
+def _number_field(key: str, label: str, low: int, high: int, **kw: Any) -> Field:
+    return Field(key, label, "number", low=low, high=high, **kw)
+
+
+class MongrelForm(GameBuilder):
+    """Mongrel's Character Creation as one form. Its legality is :class:`Builder`'s:
+    the answers are walked through the builder's steps in order, so a form that
+    passes is a path of offered choices, and every sheet it makes validates."""
+
+    def spec(self, options: Any) -> BuilderSpec:
+        """Identity (6 points, at most one 0, the primary the highest), body and
+        background, the three attribute pairs (each summing to 8), voluntary lowering,
+        Expertise steps 2-4 (two each) and the Power points."""
+        n = _number_field
+        identity = Section(
+            "identity",
+            "Identity",
+            (
+                Field("name", "Name", "text", low=1, high=64, sheet="name", rule=R_IDENTITY),
+                n("man", "Man", 0, IDENTITY_POINTS, sheet="identity.man", rule=R_IDENTITY),
+                n("beast", "Beast", 0, IDENTITY_POINTS, sheet="identity.beast", rule=R_IDENTITY),
+                n("demon", "Demon", 0, IDENTITY_POINTS, sheet="identity.demon", rule=R_IDENTITY),
+                Field(
+                    "primary",
+                    "Primary Identity",
+                    "choice",
+                    choices=choices(IDENTITIES),
+                    help="the highest of the three (a tie: either)",
+                    sheet="identity.primary",
+                    rule=R_IDENTITY,
+                ),
+            ),
+            help=f"Share {IDENTITY_POINTS} points among Man, Beast and Demon; at most one "
+            "may be 0.",
+            rule=R_IDENTITY,
+        )
+        forms = tuple(dict.fromkeys(f for fs in BODY_FORMS.values() for f in fs))
+        body = Section(
+            "body",
+            "Body and background",
+            (
+                Field("form", "Body form", "choice", choices=choices(forms), sheet="form"),
+                Field("sex", "Sex", "choice", choices=choices(SEXES), sheet="sex"),
+                Field("age", "Age", "choice", choices=choices(AGES), sheet="age"),
+                Field(
+                    "house", "House", "choice", choices=choices(HOUSES), sheet="house", rule=R_HOUSE
+                ),
+                Field("vow", "Vow", "text", high=200, required=False, sheet="vow"),
+            ),
+            rule=R_IDENTITY,
+        )
+        attrs = Section(
+            "attributes",
+            "Attributes",
+            tuple(
+                n(a, a.capitalize(), 0, PAIR_SUM, sheet=f"attributes.{a}", rule=R_ATTRS)
+                for pair in _PAIR_FIELDS
+                for a in pair
+            ),
+            help="Size + Spirit, Physique + Beauty and Speed + Social each sum to "
+            f"{PAIR_SUM}; the primary Identity, sex and age decide which of a pair is higher.",
+            rule=R_ATTRS,
+        )
+        lower = Section(
+            "lowering",
+            "Lower an attribute (optional)",
+            tuple(
+                n(
+                    f"lower_{a}",
+                    f"Lower {a.capitalize()} by",
+                    0,
+                    PAIR_SUM,
+                    default=0,
+                    required=False,
+                    sheet=f"lowered.{a}",
+                    rule=R_LOWER,
+                )
+                for a in ATTRIBUTES
+            ),
+            help="After choosing, any attribute may be lowered; Size and Physique not below 1.",
+            rule=R_LOWER,
+            folded=True,
+        )
+        every = choices(tuple(EXPERTISE))
+        steps = Section(
+            "expertise",
+            "Expertise",
+            tuple(
+                Field(
+                    s,
+                    f"Step {s[-1]}: two Expertises, {_STEP_GAIN.get(s, '+1 to each')}",
+                    "multi",
+                    choices=every,
+                    low=2,
+                    high=2,
+                    sheet="steps." + s,
+                    rule=R_STEPS,
+                )
+                for s in ("step2", "step3", "step4")
+            ),
+            help="Step 1 gives 1 in every Expertise of the primary Identity. Steps 2 to 4 "
+            "each raise two Expertises not raised in an earlier step; a Power Expertise "
+            "only for the primary Identity.",
+            rule=R_STEPS,
+        )
+        powers = Section(
+            "powers",
+            "Powers",
+            tuple(
+                n(
+                    _power_key(ident, p),
+                    p,
+                    0,
+                    12,
+                    default=0,
+                    required=False,
+                    sheet=f"powers.{p}",
+                    rule=R_POWERS,
+                    shown_when=("primary", ident),
+                )
+                for ident in IDENTITIES
+                for p in POWERS[ident]
+            ),
+            help="The Power Expertise's level in points, spent on the primary Identity's powers.",
+            rule=R_POWERS,
+        )
+        return BuilderSpec(
+            "mongrel",
+            "Mongrel",
+            (identity, body, attrs, lower, steps, powers),
+            rule="Mongrel: Character Creation",
+        )
+
+    def assemble(self, answers: Answers, options: Any) -> Draft:
+        """Walk :class:`Builder` through the answers; the first answer it does not offer
+        is the problem (later steps wait for it)."""
+
+        def num(key: str) -> int:
+            return number(answers, key, -1)
+
+        trio = (num("man"), num("beast"), num("demon"))
+        budgets = [
+            Budget(
+                "identity",
+                "Identity points",
+                IDENTITY_POINTS,
+                sum(max(v, 0) for v in trio),
+                ("man", "beast", "demon"),
+                R_IDENTITY,
+                exact=True,
+            )
+        ]
+        old_ignored = False
+        offered: dict[str, tuple[JSONValue, ...]] = {}
+        problems: list[Problem] = []
+        b = Builder()
+
+        def take(step: str, value: Any, where: str, what: str) -> bool:
+            nonlocal b
+            legal = b.options()
+            if step in ("primary", "form", "sex", "age", "house"):
+                offered[step] = tuple(legal)
+            if value in legal:
+                b = b.choose(value)
+                return True
+            missing = value is None or any(
+                isinstance(v, int) and v < 0
+                for v in (value if isinstance(value, tuple) else (value,))
+            )
+            if not missing:
+                problems.append(Problem(rule_of(step), where, what, jsonable(value)))
+            return False
+
+        def rule_of(step: str) -> str:
+            if step.startswith("lower_"):
+                return R_LOWER
+            if step.startswith("step"):
+                return R_STEPS
+            return {"powers": R_POWERS, "house": R_HOUSE}.get(
+                step, R_ATTRS if "_" in step else R_IDENTITY
+            )
+
+        pairs = {
+            step: (num(a), num(c))
+            for step, (a, c) in zip(
+                ("size_spirit", "physique_beauty", "speed_social"), _PAIR_FIELDS, strict=True
+            )
+        }
+        walked = take(
+            "identity",
+            # a wrong total is the budget's to say; a right one the builder judges
+            trio if sum(trio) == IDENTITY_POINTS else None,
+            "man",
+            "not a legal Identity: at most one may be 0",
+        )
+        walked = walked and take(
+            "primary", answers.get("primary"), "primary", "the primary Identity is the highest"
+        )
+        for step in ("form", "sex", "age"):
+            walked = walked and take(step, answers.get(step), step, "not offered for this Identity")
+        for step, (first, _) in zip(pairs, _PAIR_FIELDS, strict=True):
+            if walked and step == "speed_social":
+                phys, beauty = pairs["physique_beauty"]
+                old_ignored = b.value("age") == "old" and not sex_guideline_kept(
+                    phys, beauty, b.value("sex")
+                )
+            walked = walked and take(step, pairs[step], first, self._pair_rule(b, step))
+        for a in ATTRIBUTES:
+            walked = walked and take(
+                f"lower_{a}",
+                number(answers, f"lower_{a}", 0),
+                f"lower_{a}",
+                "lowered too far (Size and Physique stay at 1 or more)",
+            )
+        for step in ("step2", "step3", "step4"):
+            if walked:
+                legal = b.options()
+                offered[step] = tuple(dict.fromkeys(e for pair in legal for e in pair))
+            chosen = picks(answers, step)
+            value = self._pair(b, chosen) if walked and len(chosen) == 2 else None
+            walked = walked and take(
+                step, value, step, "not two Expertises offered at this step (see the choices)"
+            )
+        primary = answers.get("primary")
+        if isinstance(primary, str) and primary in IDENTITIES:
+            alloc = tuple(
+                sorted(
+                    (p, number(answers, _power_key(primary, p)))
+                    for p in POWERS[primary]
+                    if number(answers, _power_key(primary, p)) > 0
+                )
+            )
+            if walked:
+                points = b._levels()[POWER[primary]]
+                budgets.append(
+                    Budget(
+                        "powers",
+                        f"Power points ({POWER[primary]} {points})",
+                        points,
+                        sum(v for _, v in alloc),
+                        tuple(_power_key(primary, p) for p in POWERS[primary]),
+                        R_POWERS,
+                        exact=True,
+                    )
+                )
+                # a wrong total is the budget's problem; a right one the builder judges
+                walked = sum(v for _, v in alloc) == points and take(
+                    "powers",
+                    alloc,
+                    _power_key(primary, POWERS[primary][0]),
+                    "not a legal allocation of the Power points",
+                )
+        walked = walked and take("house", answers.get("house"), "house", "not one of the Houses")
+        for step, (first, second) in zip(pairs, _PAIR_FIELDS, strict=True):
+            high, low = pairs[step]
+            exact = not (step == "speed_social" and old_ignored)
+            budgets.append(
+                Budget(
+                    step,
+                    f"{first.capitalize()} + {second.capitalize()}",
+                    PAIR_SUM,
+                    max(high, 0) + max(low, 0),
+                    (first, second),
+                    R_ATTRS,
+                    exact=exact,
+                )
+            )
+        sheet: JSONObject | None = None
+        if walked and b.step is None:
+            made = b.sheet(text(answers, "name"), text(answers, "vow"))
+            from .ruleset import RULESET
+
+            sheet = RULESET.dump_sheet(made)
+        return Draft(sheet, tuple(budgets), offered, tuple(problems))
+
+    @staticmethod
+    def _pair_rule(b: Builder, step: str) -> str:
+        legal = b.options()
+        shown = ", ".join(f"{x}/{y}" for x, y in legal[:8])
+        return f"not offered here; legal pairs: {shown}" if legal else "no legal pair"
+
+    @staticmethod
+    def _pair(b: Builder, chosen: list[str]) -> tuple[str, str] | None:
+        order = candidates(b.value("primary"))
+        if any(c not in order for c in chosen):
+            return None
+        x, y = sorted(chosen, key=order.index)
+        return (x, y)
+
+    def answers_of(self, sheet: JSONObject, options: Any) -> dict[str, JSONValue]:
+        """A Mongrel sheet as answers: its recorded steps, or (the text's examples record
+        none) the closest legal build of its Expertise levels."""
+        from .ruleset import RULESET
+
+        s: Sheet = RULESET.load_sheet(sheet)
+        ident = s.identity
+        out: dict[str, JSONValue] = {
+            "name": s.name,
+            "man": ident.man,
+            "beast": ident.beast,
+            "demon": ident.demon,
+            "primary": ident.primary,
+            "form": s.form,
+            "sex": s.sex,
+            "age": s.age,
+            "house": s.house,
+            "vow": s.vow,
+        }
+        attrs = s.attributes
+        for a in ATTRIBUTES:
+            out[a] = getattr(attrs, a)
+            out[f"lower_{a}"] = s.lowered.get(a, 0)
+        if s.age == "old" and not sex_guideline_kept(attrs.physique, attrs.beauty, s.sex):
+            # the builder lowered Speed for them (old, guideline ignored): Social 4, and
+            # the Speed chosen is what is left after that lowering
+            out["speed"] = max(PAIR_SUM - attrs.social - s.lowered.get("speed", 0), 0)
+            out["lower_speed"] = 0
+        if s.steps is not None:
+            chosen: tuple[tuple[str, ...], ...] = (s.steps.step2, s.steps.step3, s.steps.step4)
+        else:
+            found = closest_build(ident.primary, dict(s.expertise))
+            chosen = (found.step2, found.step3, found.step4)
+        for step, pair in zip(("step2", "step3", "step4"), chosen, strict=True):
+            out[step] = list(pair)
+        for p, v in s.powers.items():
+            if p in POWERS[ident.primary]:
+                out[_power_key(ident.primary, p)] = v
+        return out
+
+
+BUILDER = MongrelForm()
+"""Mongrel's page builder (:mod:`referee.systems.building`)."""

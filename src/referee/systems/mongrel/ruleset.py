@@ -15,11 +15,12 @@ from typing import Any, ClassVar
 
 from referee.errors import IllegalAction, Problem, RulesError
 from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset
+from referee.systems.building import ExampleInfo
 
 from . import advancement, conflict, wealth
 from .actions import ACTIONS
 from .damage import terminal_at, wound_threshold
-from .examples import EXAMPLES, example
+from .examples import EXAMPLES, INFO, example
 from .options import Options
 from .sheet import Sheet, validate
 from .sorcery import occult_roll_plan
@@ -78,6 +79,10 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
     def examples(self) -> Mapping[str, Sheet]:
         """Alwia (Ahvia), Vooruk and Giazza (Ghiazza), by id."""
         return {name: example(name) for name in EXAMPLES}
+
+    def example_info(self) -> Mapping[str, ExampleInfo]:
+        """The text's three examples and their documented discrepancies."""
+        return INFO
 
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``cid`` fresh (AP = Speed, Infernal Resolve = Spirit), or replace its sheet

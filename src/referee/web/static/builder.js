@@ -1,0 +1,426 @@
+// The guided character builder (templates/_builder.html). It draws the game's form from the
+// builder spec the server sends (sections of text, number, choice, multi-choice and row-list
+// fields), sends the answers to be checked as they change, shows each problem next to its
+// field and the budgets below, and enables "Seat" only for a legal sheet (the referee may
+// force one in). Every rule is the server's: this module only draws and moves answers.
+
+const main = document.getElementById("main");
+const tid = main?.dataset.table;
+const form = document.getElementById("builder");
+const box = document.getElementById("bd-sections");
+
+let spec = null;
+let lastSheet = null;
+let lastLegal = false;
+let checking = 0;
+const touched = new Set(); // fields the user has been at: only their problems show
+let showAll = false; // after "start from" or a Seat attempt, every problem shows
+let lastResult = null;
+
+async function api(method, url, body) {
+  const init = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, init);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+const domId = (key) => "bd-f-" + key.replace(/[^A-Za-z0-9_-]+/g, "_");
+
+// ---------------------------------------------------------------------------
+// drawing the form
+
+function control(field, id, describedBy) {
+  const common = { id, "aria-describedby": describedBy, dataset: { key: field.key, kind: field.kind } };
+  if (field.kind === "text") {
+    return el("input", { ...common, type: "text", maxlength: field.high ?? 200, autocomplete: "off" });
+  }
+  if (field.kind === "number") {
+    return el("input", { ...common, type: "number", step: 1, inputmode: "numeric", min: field.low, max: field.high });
+  }
+  if (field.kind === "choice") {
+    const select = el("select", common);
+    const hasBlank = field.choices.some((c) => c.value === "");
+    if (!hasBlank) select.append(el("option", { value: "", text: "choose…" }));
+    for (const c of field.choices) select.append(el("option", { value: JSON.stringify(c.value), text: c.label }));
+    return select;
+  }
+  return null;
+}
+
+function setValue(c, value) {
+  if (c.tagName === "SELECT") {
+    c.value = value === null || value === undefined ? "" : JSON.stringify(value);
+    if (c.selectedIndex < 0) c.value = "";
+  } else c.value = value === null || value === undefined ? "" : String(value);
+}
+
+function readValue(c) {
+  const kind = c.dataset.kind;
+  const text = (c.value ?? "").trim();
+  if (text === "") return undefined;
+  if (kind === "number") {
+    const n = Number(text);
+    return Number.isInteger(n) ? n : text; // not a whole number: the server says so
+  }
+  if (kind === "choice") return JSON.parse(c.value);
+  return c.value;
+}
+
+function hint(field) {
+  const parts = [];
+  if (field.help) parts.push(field.help);
+  if (field.kind === "number" && field.low !== null && field.high !== null) parts.push(`${field.low} to ${field.high}`);
+  return parts.join("; ");
+}
+
+function drawField(field) {
+  const id = domId(field.key);
+  const problemId = `${id}-p`;
+  const hintId = `${id}-h`;
+  const wrap = el("div", { class: `field bd-field bd-${field.kind}`, dataset: { key: field.key } });
+  if (field.shown_when) {
+    wrap.dataset.whenField = field.shown_when.field;
+    wrap.dataset.whenValue = JSON.stringify(field.shown_when.value);
+  }
+  const hintText = hint(field);
+  const described = [hintText ? hintId : null, problemId].filter(Boolean).join(" ");
+  if (field.kind === "multi") {
+    const set = el("fieldset", { id, class: "bd-multi", "aria-describedby": described, dataset: { key: field.key, kind: "multi" } });
+    set.append(el("legend", { text: field.label }));
+    const grid = el("div", { class: "bd-choices" });
+    field.choices.forEach((c, i) => {
+      const cid = `${id}-${i}`;
+      const box = el("input", { type: "checkbox", id: cid, value: JSON.stringify(c.value) });
+      grid.append(el("label", { class: "check", for: cid }, box, c.label));
+    });
+    set.append(grid);
+    wrap.append(set);
+  } else if (field.kind === "rows") {
+    const set = el("fieldset", { id, class: "bd-rows", "aria-describedby": described, dataset: { key: field.key, kind: "rows" } });
+    set.append(el("legend", { text: field.label }));
+    const list = el("ol", { class: "bd-rowlist" });
+    const add = el("button", { type: "button", class: "small bd-add", text: `Add a row to ${field.label}` });
+    add.addEventListener("click", () => {
+      addRow(field, list, {});
+      list.lastElementChild?.querySelector("input, select")?.focus();
+      checkSoon();
+    });
+    set.append(list, add);
+    wrap.append(set);
+  } else {
+    wrap.append(el("label", { for: id, text: field.label }), control(field, id, described));
+    if (field.default !== null && field.default !== undefined) setValue(wrap.querySelector("input, select"), field.default);
+  }
+  if (hintText) wrap.append(el("span", { class: "hint", id: hintId, text: hintText }));
+  wrap.append(el("p", { class: "bd-problem field-error", id: problemId }));
+  return wrap;
+}
+
+function addRow(field, list, values) {
+  const n = list.children.length + 1;
+  const li = el("li", { class: "bd-row row" });
+  for (const col of field.columns) {
+    const id = `${domId(field.key)}-${n}-${col.key}-${Math.random().toString(36).slice(2, 7)}`;
+    const c = control(col, id, null);
+    c.dataset.col = col.key;
+    const v = values[col.key] ?? col.default;
+    if (v !== null && v !== undefined) setValue(c, v);
+    li.append(el("span", { class: "bd-cell" }, el("label", { for: id, text: `${col.label}` }), c));
+  }
+  const remove = el("button", { type: "button", class: "small danger", text: "Remove", "aria-label": `Remove row ${n} of ${field.label}` });
+  remove.addEventListener("click", () => {
+    li.remove();
+    checkSoon();
+  });
+  li.append(remove);
+  list.append(li);
+}
+
+function draw() {
+  box.replaceChildren();
+  if (spec.help) box.append(el("p", { class: "muted small", text: spec.help }));
+  for (const s of spec.sections) {
+    const inner = [];
+    if (s.help || s.rule) inner.push(el("p", { class: "muted small", text: [s.help, s.rule ? `[${s.rule}]` : ""].filter(Boolean).join(" ") }));
+    for (const f of s.fields) inner.push(drawField(f));
+    const grid = el("div", { class: "bd-grid" }, ...inner);
+    if (s.folded) box.append(el("details", { class: "bd-section" }, el("summary", { text: s.title }), grid));
+    else box.append(el("fieldset", { class: "bd-section" }, el("legend", { text: s.title }), grid));
+  }
+  applyWhen();
+}
+
+// ---------------------------------------------------------------------------
+// answers
+
+function fieldBox(key) {
+  return box.querySelector(`.bd-field[data-key="${CSS.escape(key)}"]`);
+}
+
+function readField(wrap) {
+  const key = wrap.dataset.key;
+  const field = fields.get(key);
+  if (field.kind === "multi") {
+    return [...wrap.querySelectorAll("input[type=checkbox]:checked")].map((b) => JSON.parse(b.value));
+  }
+  if (field.kind === "rows") {
+    return [...wrap.querySelectorAll(".bd-row")].map((li) => {
+      const row = {};
+      for (const c of li.querySelectorAll("[data-col]")) {
+        const v = readValue(c);
+        if (v !== undefined) row[c.dataset.col] = v;
+      }
+      return row;
+    });
+  }
+  return readValue(wrap.querySelector("input, select"));
+}
+
+function answers() {
+  const out = {};
+  for (const wrap of box.querySelectorAll(".bd-field")) {
+    if (wrap.hidden) continue;
+    const v = readField(wrap);
+    if (v !== undefined) out[wrap.dataset.key] = v;
+  }
+  return out;
+}
+
+function fill(given) {
+  for (const wrap of box.querySelectorAll(".bd-field")) {
+    const field = fields.get(wrap.dataset.key);
+    const v = given[field.key];
+    if (field.kind === "multi") {
+      const want = new Set((v || []).map((x) => JSON.stringify(x)));
+      for (const b of wrap.querySelectorAll("input[type=checkbox]")) b.checked = want.has(b.value);
+    } else if (field.kind === "rows") {
+      const list = wrap.querySelector(".bd-rowlist");
+      list.replaceChildren();
+      for (const row of v || []) addRow(field, list, row);
+    } else {
+      setValue(wrap.querySelector("input, select"), v === undefined ? field.default : v);
+    }
+  }
+  applyWhen();
+}
+
+function applyWhen() {
+  for (const wrap of box.querySelectorAll(".bd-field[data-when-field]")) {
+    const ctl = fieldBox(wrap.dataset.whenField)?.querySelector("input, select");
+    const value = ctl ? readValue(ctl) : undefined;
+    wrap.hidden = JSON.stringify(value) !== wrap.dataset.whenValue;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// the server's verdict
+
+function keyOf(problemField) {
+  // the longest field key that is the problem's field or a prefix of it (rows: key.0.col)
+  let best = "";
+  for (const key of fields.keys()) {
+    if ((problemField === key || problemField.startsWith(key + ".")) && key.length > best.length) best = key;
+  }
+  return best;
+}
+
+function show(result) {
+  lastResult = result;
+  lastSheet = result.sheet;
+  lastLegal = result.legal;
+  const byField = new Map();
+  const general = [];
+  for (const p of result.problems) {
+    const key = keyOf(p.field);
+    const wrap = key ? fieldBox(key) : null;
+    if (!wrap || wrap.hidden) general.push(p);
+    else byField.set(key, [...(byField.get(key) || []), p]);
+  }
+  for (const wrap of box.querySelectorAll(".bd-field")) {
+    const shown = showAll || touched.has(wrap.dataset.key);
+    const found = shown ? byField.get(wrap.dataset.key) || [] : [];
+    const out = wrap.querySelector(".bd-problem");
+    out.textContent = found.map((p) => p.message + (p.rule ? ` [${p.rule}]` : "")).join(" · ");
+    const ctl = wrap.querySelector("input:not([type=checkbox]), select, fieldset");
+    if (ctl) {
+      if (found.length) ctl.setAttribute("aria-invalid", "true");
+      else ctl.removeAttribute("aria-invalid");
+    }
+  }
+  // the choices still legal after the other answers
+  for (const [key, legal] of Object.entries(result.offered || {})) {
+    const wrap = fieldBox(key);
+    if (!wrap) continue;
+    const allowed = new Set(legal.map((v) => JSON.stringify(v)));
+    for (const opt of wrap.querySelectorAll("option")) {
+      if (opt.value !== "") opt.disabled = !allowed.has(opt.value) && !opt.selected;
+    }
+    for (const b of wrap.querySelectorAll("input[type=checkbox]")) {
+      b.disabled = !allowed.has(b.value) && !b.checked;
+    }
+  }
+  const budgets = document.getElementById("bd-budgets");
+  budgets.replaceChildren();
+  for (const b of result.budgets) {
+    const words = b.tally
+      ? `${b.label}: ${b.total}`
+      : b.left < 0
+        ? `${b.label}: ${b.spent} of ${b.total}, ${-b.left} over`
+        : `${b.label}: ${b.spent} of ${b.total}, ${b.left} left`;
+    const kind = b.tally ? "tally" : b.left < 0 ? "bad" : b.ok ? "ok" : "todo";
+    budgets.append(el("li", { class: kind, text: words }));
+  }
+  const gen = document.getElementById("bd-general");
+  gen.replaceChildren();
+  if (general.length) {
+    const ul = el("ul");
+    for (const p of general) ul.append(el("li", { text: `${p.field ? p.field + ": " : ""}${p.message}${p.rule ? ` [${p.rule}]` : ""}` }));
+    gen.append(ul);
+  }
+  verdict(result.problems.length);
+}
+
+function verdict(count) {
+  const seat = document.getElementById("bd-seat");
+  const force = document.getElementById("bd-force");
+  const forced = Boolean(force && force.checked && lastSheet);
+  seat.disabled = !(lastLegal || forced);
+  const v = document.getElementById("bd-verdict");
+  v.classList.toggle("good", lastLegal);
+  v.classList.toggle("bad", !lastLegal);
+  if (lastLegal) v.textContent = "The character follows every rule: ready to seat.";
+  else if (!lastSheet) v.textContent = `${count} thing${count === 1 ? "" : "s"} to fill in or fix before it can be seated.`;
+  else v.textContent = `Breaks ${count} rule${count === 1 ? "" : "s"}${forced ? " (the referee may seat it anyway)" : ""}.`;
+}
+
+async function check() {
+  const mine = ++checking;
+  try {
+    const result = await api("POST", `/api/tables/${tid}/builder/check`, { answers: answers() });
+    if (mine === checking) show(result);
+  } catch (e) {
+    if (mine !== checking) return;
+    lastLegal = false;
+    lastSheet = null;
+    document.getElementById("bd-general").textContent = e.message;
+    verdict(1);
+  }
+}
+
+let timer = 0;
+function checkSoon() {
+  clearTimeout(timer);
+  timer = setTimeout(check, 250);
+}
+
+// ---------------------------------------------------------------------------
+// wiring
+
+const fields = new Map();
+
+async function start() {
+  if (!form || !tid) return;
+  try {
+    spec = await api("GET", `/api/tables/${tid}/builder`);
+  } catch (e) {
+    box.textContent = `The builder is not available: ${e.message}`;
+    return;
+  }
+  for (const s of spec.sections) for (const f of s.fields) fields.set(f.key, f);
+  draw();
+  const touch = (t) => {
+    const key = t.closest?.(".bd-field")?.dataset.key;
+    if (key) touched.add(key);
+  };
+  form.addEventListener("focusout", (ev) => {
+    touch(ev.target);
+    if (lastResult) show(lastResult);
+  });
+  form.addEventListener("input", (ev) => {
+    if (ev.target.id === "bd-id") return;
+    touch(ev.target);
+    applyWhen();
+    checkSoon();
+  });
+  form.addEventListener("change", async (ev) => {
+    const t = ev.target;
+    if (t.id === "bd-force") return verdict(document.querySelectorAll(".bd-problem:not(:empty)").length);
+    if (t.id === "bd-example") {
+      if (!t.value) {
+        fill({}); // a blank form: every field back to its default
+        showAll = false;
+        touched.clear();
+        await check();
+        return;
+      }
+      try {
+        const got = await api("GET", `/api/tables/${tid}/builder/examples/${encodeURIComponent(t.value)}`);
+        fill(got.answers);
+        showAll = true;
+        await check();
+      } catch (e) {
+        document.getElementById("bd-general").textContent = e.message;
+      }
+      return;
+    }
+    touch(t);
+    applyWhen();
+    checkSoon();
+  });
+  form.addEventListener("submit", seat);
+  await check();
+}
+
+async function seat(ev) {
+  ev.preventDefault();
+  ev.stopPropagation();
+  clearTimeout(timer);
+  showAll = true;
+  await check();
+  const force = document.getElementById("bd-force");
+  const forced = Boolean(force && force.checked);
+  const v = document.getElementById("bd-verdict");
+  if (!lastSheet || (!lastLegal && !forced)) {
+    v.textContent = "Fix the problems shown first.";
+    return;
+  }
+  const body = { sheet: lastSheet };
+  const id = document.getElementById("bd-id").value.trim();
+  if (id) body.id = id;
+  const owner = document.getElementById("bd-owner");
+  if (owner && owner.value) body.owner = owner.value;
+  if (forced && !lastLegal) body.force = true;
+  try {
+    const done = await api("POST", `/api/tables/${tid}/characters`, body);
+    v.classList.add("good");
+    v.classList.remove("bad");
+    v.textContent = `Seated ${done.event.payload.id}.`;
+  } catch (e) {
+    v.classList.add("bad");
+    v.textContent = e.message;
+  }
+}
+
+start();
