@@ -89,3 +89,22 @@ def test_the_words_say_the_result() -> None:
     assert Levels(0, 0, False).label == "no harm"
     assert Levels(2, 2, False).label == "wound Moderate, shock Giddy"  # the text's axe blow
     assert Levels(5, 0, True).label == "wound Dead, Destroyed"
+
+
+def test_an_action_that_rolls_nothing_draws_no_chart(tmp_path: Path) -> None:
+    """Mongrel's Recover rolls no die (+1 AP from 0, else back to the maximum): its preview
+    says what happens, in words, with no chart; a check keeps its chart."""
+    from referee.web.render import Renderer
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'n.db'}"))
+    tid = service.create("mongrel", "Nothing", "Ron").table.id
+    for example in ("vooruk", "giazza"):
+        service.add_character(tid, example, force=True)
+    service.act(tid, "Ron", "start-conflict", {})
+    first = service.load(tid).state.order[0]
+    _chosen, dist, chance = service.odds(tid, "Ron", "recover", {"actor": first})
+    html = Renderer().page("_odds.html", odds=odds_view(dist, chance), problems=[], error=None)
+    assert "<svg" not in html and "No dice decide this" in html
+    _chosen, dist, chance = service.odds(tid, "Ron", "check", {"dice": 2, "tn": 3})
+    html = Renderer().page("_odds.html", odds=odds_view(dist, chance), problems=[], error=None)
+    assert "<svg" in html and "No dice decide this" not in html
