@@ -209,6 +209,12 @@ def test_an_evening_at_the_table(browser: Any, site: Site, game: str) -> None:
     ann = Person(browser, site, made.tokens["Ann"], viewport={"width": 1280, "height": 800})
     ben = Person(browser, site, made.tokens["Ben"], viewport={"width": 390, "height": 844})
     people = {"Ron": ron, "Ann": ann, "Ben": ben}
+    fetched: dict[str, list[str]] = {name: [] for name in people}
+    for name, p in people.items():  # data flows one way: what a page asks for itself
+        p.page.on(
+            "request",
+            lambda r, name=name: fetched[name].append(r.url) if "/panels" in r.url else None,
+        )
     done: list[str] = []
     try:
         # 1. the referee opens the moment
@@ -339,7 +345,7 @@ def test_an_evening_at_the_table(browser: Any, site: Site, game: str) -> None:
         # 12-13. Ben's connection drops; the referee acts twice; Ben catches up
         ben.context.set_offline(True)  # no new connection gets through, and the open one
         _drop(site, "Ben")  # is cut (as a server restart or a lost network cuts it)
-        ben.page.locator("#conn.down").wait_for(timeout=15000)
+        ben.page.locator("#conn.down").wait_for(state="attached", timeout=20000)
         first = _roll_tray(ron, "2d8", "public")
         _chat(ron, "", f"while you were away, Ben ({game})")
         ben.context.set_offline(False)
@@ -356,6 +362,10 @@ def test_an_evening_at_the_table(browser: Any, site: Site, game: str) -> None:
             assert seqs == sorted(set(seqs)), (name, seqs)
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), (name, "a gap", seqs)
             assert p.errors == [], (name, p.errors)
+        # the pushes carried every redraw: only Ben, back from a gap, asked for his panels
+        assert fetched["Ron"] == [] and fetched["Ann"] == [], fetched
+        assert len(fetched["Ben"]) <= 1, fetched
+        assert any('"type":"panels"' in f for f in ann.frames)
         ben_text = "\n".join(ben.frames) + ben.page.content()
         assert f"only for the referee {game}" not in ben_text
         assert len(done) >= 12, done

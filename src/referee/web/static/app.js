@@ -467,6 +467,26 @@ function syncPeople(people) {
   fill(document.getElementById("note-to"), people.map((p) => p.name).filter((n) => n !== me), null);
 }
 
+const laterHtml = new Map(); // element id -> the html to draw once focus leaves it
+
+function redrawLater(id, html) {
+  const el = document.getElementById(id);
+  if (!el) return;
+  if (el.contains(document.activeElement)) laterHtml.set(id, html);
+  else {
+    laterHtml.delete(id);
+    el.innerHTML = html;
+  }
+}
+
+document.addEventListener("focusout", () => {
+  if (laterHtml.size === 0) return;
+  setTimeout(() => {
+    for (const [id, html] of [...laterHtml]) redrawLater(id, html);
+    markWaiting();
+  }, 0);
+});
+
 let catchingUp = true; // until the socket says "live"
 let missed = false; // events arrived while catching up: redraw once live
 let drawnSeq = 0; // the newest table state drawn
@@ -516,11 +536,10 @@ function applyPanels(data) {
   syncCharacterSelects(data.characters);
   syncPeople(data.people);
   document.getElementById("tracker").innerHTML = data.tracker;
-  const top = document.getElementById("pending-top");
-  if (top && !top.contains(document.activeElement)) top.innerHTML = data.pending;
+  // a part being used (focus inside) is redrawn once focus leaves it, never under the hand
+  redrawLater("pending-top", data.pending);
+  redrawLater("participants", data.participants);
   markWaiting();
-  const people = document.getElementById("participants");
-  if (!people.contains(document.activeElement)) people.innerHTML = data.participants;
   const now = new Set(data.undone);
   for (const seq of [...undone]) if (!now.has(seq)) markUndone(seq, false);
   for (const seq of now) if (!undone.has(seq)) markUndone(seq, true);
