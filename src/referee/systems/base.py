@@ -70,6 +70,7 @@ from referee.systems.records import (
     option,
     param,
 )
+from referee.systems.sheetview import SheetView
 from referee.systems.state import Decision, GameState, apply_changes
 
 __all__ = [
@@ -296,6 +297,16 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         """The outcome's changes folded into ``state`` (pure; the same for a replayed
         outcome loaded from JSON)."""
         return apply_changes(state, outcome.changes)
+
+    def sheet_view(self, sheet: SheetT, seat: object | None, options: OptionsT) -> SheetView:
+        """The sheet laid out as the game's own character sheet, for people
+        (:mod:`referee.systems.sheetview`); ``seat`` is the character's record at a table
+        (what play tracks about it), or ``None`` for a sheet not seated. The default lists
+        the sheet's fields in words; each game's ``present.py`` overrides it."""
+        from referee.systems.sheetview import neutral_view
+
+        data = self.dump_sheet(sheet)
+        return neutral_view(str(data.get("name") or "character"), data)
 
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],
