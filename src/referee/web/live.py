@@ -43,8 +43,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from referee.systems.base import JSONObject
 from referee.table.events import Event
-from referee.table.service import TableService, redact
-from referee.table.state import Viewer, can_see
+from referee.table.service import TableService, redact, redaction_key
+from referee.table.state import SHEET_KINDS, TableState, Viewer
 
 log = logging.getLogger("referee.web")
 
@@ -193,24 +193,32 @@ class Hub:
         self, event: Event, viewer: Viewer, revealed: frozenset[int], kind: str = "event"
     ) -> str:
         """The JSON text a viewer is sent for an event."""
-        shown = redact(event, viewer, revealed)
+        shown = redact(event, viewer, revealed, self._table(event))
         return _dump({"type": kind, "event": shown, "html": self.render(shown)})
 
+    def _table(self, event: Event) -> TableState | None:
+        """The table now, for an event whose payload holds a sheet (who may see it depends
+        on the table's sheets setting and the character's owner); ``None`` for others."""
+        if event.kind not in SHEET_KINDS:
+            return None
+        return self.service.current(event.table)
+
     def _offer(
-        self, conn: Connection, events: list[Event], cache: dict[tuple[int, bool], str]
+        self, conn: Connection, events: list[Event], cache: dict[tuple[int, bool, bool], str]
     ) -> None:
         """Queue what ``conn`` has not had of ``events`` (in seq order) as one message, or
         one array of messages. What a viewer is sent depends only on whether they may see
-        the payload (a redacted event reads the same for everyone): one text per event
-        and form, not per viewer."""
+        the payload (a redacted event reads the same for everyone) and, for a seating,
+        whether they may see its sheet (:func:`redaction_key`): one text per event and
+        form, not per viewer."""
         texts: list[str] = []
         for event in events:
             if event.seq <= conn.last:
                 continue  # already sent (read while catching up)
-            visible = can_see(event, conn.viewer)
-            text = cache.get((event.seq, visible))
+            key = (event.seq, *redaction_key(event, conn.viewer, frozenset(), self._table(event)))
+            text = cache.get(key)
             if text is None:
-                text = cache[event.seq, visible] = self.message(event, conn.viewer, frozenset())
+                text = cache[key] = self.message(event, conn.viewer, frozenset())
             texts.append(text)
             conn.last = event.seq
             texts.extend(self._after(conn, event))
@@ -280,7 +288,7 @@ class Hub:
     def _push(self, tid: str, events: list[Event]) -> None:
         """Send ``events`` (in seq order) to every browser of the table."""
         self._pushed[tid] = time.monotonic()
-        cache: dict[tuple[int, bool], str] = {}
+        cache: dict[tuple[int, bool, bool], str] = {}
         for conn in list(self.tables.get(tid, ())):
             if conn.catching_up:
                 conn.buffer.extend(events)
@@ -293,12 +301,15 @@ class Hub:
         if not found:
             return
         target = found[0]
-        text = ""
+        table = self._table(target)
+        texts: dict[tuple[bool, bool], str] = {}
         for conn in list(self.tables.get(table_id, ())):
             if conn.catching_up or target.seq > conn.last:
                 continue  # it will read it whole when it catches up
-            text = text or self.message(target, conn.viewer, frozenset({seq}), "updated")
-            conn.put(text)
+            key = redaction_key(target, conn.viewer, frozenset({seq}), table)
+            if key not in texts:
+                texts[key] = self.message(target, conn.viewer, frozenset({seq}), "updated")
+            conn.put(texts[key])
 
     # -- connections ---------------------------------------------------------
 
