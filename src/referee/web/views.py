@@ -16,7 +16,8 @@ from typing import Any
 
 from referee.dice.odds import Distribution, fraction_text
 from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
-from referee.table.state import TableState
+from referee.systems.sheetview import SheetView
+from referee.table.state import EVERYTHING, TableState, Viewer
 
 MAX_BARS = 40
 """The odds chart shows at most this many bars; wider distributions are grouped in ranges."""
@@ -235,7 +236,11 @@ def simple_list(desc: Mapping[str, Any]) -> bool:
 
 @dataclass(frozen=True)
 class Seat:
-    """One seated character as a sheet card shows it."""
+    """One seated character as a sheet card shows it to one viewer: ``sheet`` (the JSON
+    the editor starts from), ``view`` (the sheet laid out as the game's own) and the
+    validator's ``findings`` are there only when the viewer may see the sheet
+    (:meth:`~referee.table.state.TableState.sees_sheet`); the name and the tracker's
+    rows always are."""
 
     id: str
     name: str
@@ -243,10 +248,13 @@ class Seat:
     rows: list[list[JSONValue]]
     findings: tuple[JSONObject, ...]
     sheet: JSONObject | None
+    view: SheetView | None = None
+    shown: bool = True
 
 
-def seats(ts: TableState) -> list[Seat]:
-    """The characters of a table view with their tracker rows, findings and sheet."""
+def seats(ts: TableState, viewer: Viewer = EVERYTHING) -> list[Seat]:
+    """The characters of a table view with their tracker rows and, where ``viewer`` may
+    see them, their sheets (as JSON and laid out) and the validator's findings."""
     rules = ts.ruleset
     tracked = rules.tracker(ts.state, ts.options)
     per_char = tracked.get("characters", {})
@@ -254,14 +262,17 @@ def seats(ts: TableState) -> list[Seat]:
     out = []
     for cid, seated in ts.state.characters.items():
         sheet_rec = getattr(seated, "sheet", None)
+        name = getattr(sheet_rec, "name", None) or getattr(seated, "name", None) or cid
+        rows = rows_of.get(cid, [])
+        shown = ts.sees_sheet(viewer, cid)
         sheet: JSONObject | None = None
-        if sheet_rec is not None and is_dataclass(sheet_rec):
+        view: SheetView | None = None
+        if shown and sheet_rec is not None and is_dataclass(sheet_rec):
             try:
                 sheet = rules.dump_sheet(sheet_rec)
             except Exception:  # a game whose seat holds something else: no editor prefill
                 sheet = None
-        name = getattr(sheet_rec, "name", None) or getattr(seated, "name", None) or cid
-        rows = rows_of.get(cid, [])
+            view = rules.sheet_view(sheet_rec, seated, ts.options)
         out.append(
             Seat(
                 id=cid,
@@ -270,8 +281,10 @@ def seats(ts: TableState) -> list[Seat]:
                 rows=[list(r) for r in rows if isinstance(r, list | tuple)]
                 if isinstance(rows, list)
                 else [],
-                findings=tuple(ts.findings.get(cid, ())),
+                findings=tuple(ts.findings.get(cid, ())) if shown else (),
                 sheet=sheet,
+                view=view,
+                shown=shown,
             )
         )
     return out
