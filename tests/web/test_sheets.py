@@ -357,3 +357,49 @@ def test_each_games_card_shows_its_sheet_and_prints_as_sheets(
 def _pages(pdf: bytes) -> int:
     """How many pages a PDF has (its page objects)."""
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def test_a_sheet_the_layout_cannot_read_is_listed_in_words() -> None:
+    rules = get("mongrel")
+    sheet = rules.examples()["alwia"]
+    from dataclasses import replace
+
+    odd = replace(sheet, identity=replace(sheet.identity, primary="dragon"))  # type: ignore[arg-type]
+    view = rules.sheet_view_safe(odd, None, rules.load_options({}))
+    rows = {r.label: r.value for s in view.sections for r in s.rows}
+    assert rows["House"] == "Mekag" and view.name == "Alwia"
+    assert all("_" not in r for r in rows)
+
+
+@pytest.mark.timeout(300)
+def test_the_referee_opens_the_sheets_from_the_table_tab(
+    browser: Any, site: Site, table: Table
+) -> None:
+    ron_ctx, ron = _open(browser, site, table.tokens["Ron"], viewport=DESKTOP)
+    ann_ctx, ann = _open(browser, site, table.tokens["Ann"], viewport=DESKTOP)
+    try:
+        frigate = ann.locator("article.card[data-cid='swiftsure']")
+        assert frigate.locator("section.sheet").count() == 0
+        assert FRIGATE_ONLY not in ann.content()
+        # Ann folds her own sheet: it stays folded when the cards are redrawn
+        ann.locator("article.card[data-cid='mickey-ruane'] details.sheet-box > summary").click()
+        assert not ann.locator("article.card[data-cid='mickey-ruane'] section.sheet").is_visible()
+        box = ron.locator("#sheets-setting")
+        assert (
+            ron.locator("label[for='sh-shown']").inner_text() == "Who sees each character's sheet"
+        )
+        ron.select_option("#sh-shown", "everyone")
+        box.locator("button[type='submit']").click()
+        ron.wait_for_selector("#sheets-setting .status.good")
+        # Ann's page learns it from the live socket and redraws the cards
+        frigate.locator("section.sheet").wait_for(timeout=10_000)
+        assert frigate.locator("table.sheet-grid th", has_text=FRIGATE_ONLY).count() == 1
+        assert not ann.locator("article.card[data-cid='mickey-ruane'] section.sheet").is_visible()
+        ron.select_option("#sh-shown", "owner")
+        box.locator("button[type='submit']").click()
+        frigate.locator("p.sheet-private").wait_for(timeout=10_000)
+        assert frigate.locator("section.sheet").count() == 0
+        assert ron.errors == [] and ann.errors == []  # type: ignore[attr-defined]
+    finally:
+        ron_ctx.close()
+        ann_ctx.close()

@@ -308,6 +308,15 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         data = self.dump_sheet(sheet)
         return neutral_view(str(data.get("name") or "character"), data)
 
+    def sheet_view_safe(self, sheet: SheetT, seat: object | None, options: OptionsT) -> SheetView:
+        """:meth:`sheet_view`, or the neutral listing of the sheet's fields if the game's
+        layout cannot read this sheet (one the referee seated although it breaks rules):
+        a page shows every seated sheet, never an error instead."""
+        try:
+            return self.sheet_view(sheet, seat, options)
+        except (RulesError, KeyError, TypeError, ValueError, IndexError):
+            return Ruleset.sheet_view(self, sheet, seat, options)
+
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],
         "characters": {id: [[label, value]...]}}``. The default lists every field."""

@@ -38,3 +38,33 @@ if (form && tid) {
 window.addEventListener("beforeprint", () => {
   for (const d of document.querySelectorAll("details.sheet-box")) d.open = true;
 });
+window.addEventListener("afterprint", () => {
+  for (const d of document.querySelectorAll("details.sheet-box")) {
+    const cid = d.closest("article.card")?.dataset.cid;
+    if (cid && folded.has(cid)) d.open = false;
+  }
+});
+
+// a sheet folded by hand stays folded when the card is redrawn after an event
+const folded = new Set();
+document.addEventListener(
+  "toggle",
+  (ev) => {
+    const d = ev.target;
+    if (!(d instanceof HTMLDetailsElement) || !d.classList.contains("sheet-box")) return;
+    const cid = d.closest("article.card")?.dataset.cid;
+    if (!cid) return;
+    if (d.open) folded.delete(cid);
+    else folded.add(cid);
+  },
+  true,
+);
+const cards = document.getElementById("cards");
+if (cards) {
+  new MutationObserver(() => {
+    for (const d of cards.querySelectorAll("details.sheet-box[open]")) {
+      const cid = d.closest("article.card")?.dataset.cid;
+      if (cid && folded.has(cid)) d.open = false;
+    }
+  }).observe(cards, { childList: true, subtree: true });
+}
