@@ -1,5 +1,6 @@
-"""The ARM character sheet as people read it (ARM 1.2, Character Creation, Task
-Resolution, Combat (Melee) and Damage).
+"""The ARM character sheet as people read it (ARM 1.2, section 1: Stats, Situational
+Modifiers, Movement Rates, Damage; section 2: Combat (Melee), whose example lists Alex,
+Brad and Christine by stats, armour, weapon and mods).
 
 An ARM sheet lists the six stats as log values, movement, the mods (signed ones
 such as "+1 Swords", absolute ones such as "4 Large", special ones that open a
@@ -110,7 +111,7 @@ def sheet_view(
             points,
         ),
         kind=f"{sheet.race}, {sheet.kind}",
-        source="ARM 1.2: Character Creation; Combat (Melee); Damage",
+        source="ARM 1.2: Stats; Situational Modifiers; Movement Rates; Damage; Combat (Melee)",
         notes=(sheet.notes,) if sheet.notes else (),
     )
 

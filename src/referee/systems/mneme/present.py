@@ -1,5 +1,5 @@
-"""The Mneme CE character sheet as people read it (Mneme CE ch. 2, Characteristics and
-Skills; ch. 7, Hit Points, Injury Conditions, Weapons and Armor).
+"""The Mneme CE character sheet as people read it (Mneme CE ch. 2, Core Mechanics:
+Characteristic Modifier and Skills; ch. 7, Outcomes: Armor, Character HP Thresholds).
 
 The layout is the usual Mneme CE sheet: the six characteristics (physical Str,
 Dex, End; mental Int, Edu, Soc; Psi when the character has it) each with its
@@ -112,7 +112,7 @@ def sheet_view(sheet: Character, seat: object | None, options: Options) -> Sheet
         sheet.name,
         sections,
         kind="adversary" if sheet.adversary else "",
-        source="Mneme CE ch. 2 (Characteristics, Skills) and ch. 7 (Hit Points, Weapons, Armor)",
+        source="Mneme CE ch. 2, Core Mechanics (ChM, skills); ch. 7, Outcomes (armor, HP)",
     )
 
 
