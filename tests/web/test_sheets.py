@@ -403,3 +403,64 @@ def test_the_referee_opens_the_sheets_from_the_table_tab(
     finally:
         ron_ctx.close()
         ann_ctx.close()
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
+def test_a_sheet_seated_through_another_process_is_judged_by_the_setting_now(
+    store_url: str, tmp_path: Path, ws_connect: Connect
+) -> None:
+    """Ann's socket is on process B; the referee, through process A, first shows sheets to
+    everyone, then keeps them to their owners and seats Ben's frigate: B judges the
+    frigate's seating by the table now, not by what it last knew."""
+    import httpx
+    from tests.web.test_multiprocess import Process
+
+    a = Process(store_url, tmp_path / "a.log")
+    try:
+        b = Process(store_url, tmp_path / "b.log")
+    except Exception:
+        a.stop()
+        raise
+    try:
+        made = httpx.post(
+            f"{a.base}/api/tables", json={"game": "mnemonic", "name": "Two", "referee": "Ron"}
+        ).json()
+        tid, ron = made["table"]["id"], {"authorization": f"Bearer {made['token']}"}
+        tokens = {
+            who: httpx.post(
+                f"{a.base}/api/tables/{tid}/invites", json={"name": who}, headers=ron
+            ).json()["token"]
+            for who in ("Ann", "Ben")
+        }
+        ann = {"authorization": f"Bearer {tokens['Ann']}"}
+        sheets = f"{a.base}/api/tables/{tid}/sheets"
+        shown = httpx.put(sheets, json={"sheets": "everyone"}, headers=ron)
+        assert shown.status_code == 200
+        ws = ws_connect(
+            f"{b.base.replace('http', 'ws')}/ws/tables/{tid}?after=0", additional_headers=ann
+        )
+        texts = [ws.recv(timeout=20)]
+        while json.loads(texts[-1])["type"] != "live":
+            texts.append(ws.recv(timeout=20))
+        kept = httpx.put(sheets, json={"sheets": "owner"}, headers=ron)
+        assert kept.status_code == 200
+        seated = httpx.post(
+            f"{a.base}/api/tables/{tid}/characters",
+            json={"example": "frigate", "owner": "Ben"},
+            headers=ron,
+        )
+        assert seated.status_code == 201 and FRIGATE_ONLY in seated.text
+        last = seated.json()["seq"]
+        seen = 0
+        while seen < last:
+            texts.append(ws.recv(timeout=20))
+            msg = json.loads(texts[-1])
+            if msg["type"] == "event":
+                seen = msg["event"]["seq"]
+        ws.close()
+        pushed = "\n".join(texts)
+        assert "Swiftsure" in pushed and FRIGATE_ONLY not in pushed
+    finally:
+        a.stop()
+        b.stop()

@@ -143,6 +143,7 @@ class Hub:
         self._pushed: dict[str, float] = {}
         self._last_event: dict[str, float] = {}
         self._pace: dict[str, float] = {}
+        self._sheets_at: dict[str, TableState] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the hub's connections live on."""
@@ -197,11 +198,16 @@ class Hub:
         return _dump({"type": kind, "event": shown, "html": self.render(shown)})
 
     def _table(self, event: Event) -> TableState | None:
-        """The table now, for an event whose payload holds a sheet (who may see it depends
-        on the table's sheets setting and the character's owner); ``None`` for others."""
+        """The table at or after ``event``, for an event whose payload holds a sheet (who
+        may see it depends on the table's sheets setting and the character's owner);
+        ``None`` for others. Read from the database (an event appended by another process
+        is judged by that process's setting too), once per table and newer seq."""
         if event.kind not in SHEET_KINDS:
             return None
-        return self.service.current(event.table)
+        known = self._sheets_at.get(event.table)
+        if known is None or known.seq < event.seq:
+            known = self._sheets_at[event.table] = self.service.load(event.table)
+        return known
 
     def _offer(
         self, conn: Connection, events: list[Event], cache: dict[tuple[int, bool, bool], str]
@@ -301,7 +307,9 @@ class Hub:
         if not found:
             return
         target = found[0]
-        table = self._table(target)
+        table = None
+        if target.kind in SHEET_KINDS:  # judged by the table now (a reveal may come late)
+            table = await run_in_threadpool(self.service.load, table_id)
         texts: dict[tuple[bool, bool], str] = {}
         for conn in list(self.tables.get(table_id, ())):
             if conn.catching_up or target.seq > conn.last:
@@ -348,6 +356,7 @@ class Hub:
             del self.tables[conn.table_id]
             for times in (self._pushed, self._last_event, self._pace):
                 times.pop(conn.table_id, None)
+            self._sheets_at.pop(conn.table_id, None)
             self._ready.pop(conn.table_id, None)
             cancel = self._cancel.pop(conn.table_id, None)
             if cancel is not None:
