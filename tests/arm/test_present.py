@@ -32,7 +32,7 @@ def test_alex_reads_as_an_arm_sheet() -> None:
     }
     assert _grid(view, "Mods") == {"Swords": ("+1", "signed")}
     # "Sword (6D/0A/-1P)"
-    assert _grid(view, "Gear") == {"Sword": ("6D", "+0A", "-1P", "")}
+    assert _grid(view, "Gear") == {"Sword": ("6D", "+0A", "-1P")}
     assert _grid(view, "Armour") == {"Chain": ("4", "2")}
     assert _rows(view, "Wounds and shock") == {"Wound": "Unharmed (0)", "Shock": "Unharmed (0)"}
 
@@ -42,6 +42,18 @@ def test_a_seated_character_shows_the_tracked_levels() -> None:
     hurt = Seat(sheet, wound=1, shock=3)
     view = RULESET.sheet_view(sheet, hurt, OPTS)
     assert _rows(view, "Wounds and shock") == {"Wound": "Light (1)", "Shock": "Reeling (3)"}
-    assert _grid(view, "Gear")["Rapier"] == ("4D", "+1A", "+1P", "")
+    assert _grid(view, "Gear")["Rapier"] == ("4D", "+1A", "+1P")
     assert _grid(view, "Armour") == {"Leather": ("2", "0")}
     assert _grid(view, "Mods") == {"Rapiers": ("+2", "signed")}
+
+
+def test_a_stunning_weapon_is_noted() -> None:
+    from dataclasses import replace
+
+    from referee.systems.arm.sheet import WeaponEntry
+
+    alex = RULESET.examples()["alex"]
+    armed = replace(alex, weapons=(*alex.weapons, WeaponEntry("Club (50cm)")))
+    grid = _grid(RULESET.sheet_view(armed, None, OPTS), "Gear")
+    assert grid["Sword"] == ("6D", "+0A", "-1P", "")
+    assert grid["Club (50cm)"] == ("3D", "+0A", "+0P", "stuns")

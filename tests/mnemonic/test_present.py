@@ -19,7 +19,12 @@ def test_the_boxer_reads_with_his_ratings() -> None:
     view = RULESET.sheet_view(RULESET.examples()["boxer"], None, OPTS)
     assert view.name == "Mickey Ruane"
     assert [s.title for s in view.sections] == ["Primary Role", "Talents", "Life Roles", "Status"]
-    assert view.section("Primary Role").rows[0].value == "human, male, 34, broken nose"
+    primary = view.section("Primary Role")
+    assert primary.rows[0].value == "human, male, 34, broken nose"
+    assert primary.note == (
+        "Stands in for a Life Role at Moderately (+3) where it fits the task, "
+        "Not At All (+0) where it does not"
+    )
     talents = _grid(view, "Talents")
     assert talents["Tough"] == ("Very", "+5")
     assert talents["Agile"] == ("Fairly", "+4")

@@ -64,11 +64,11 @@ def sheet_view(
             armour_rows = ((a.name, str(a.wound), str(a.shock)),)
         except RulesError:
             armour_rows = ((sheet.armour.name, "?", "?"),)
-    gear = Section(
-        "Gear",
-        grid=Grid(("Weapon", "Damage", "Attack", "Parry", "Notes"), tuple(weapons)),
-        note="" if weapons else "no weapon",
-    )
+    columns: tuple[str, ...] = ("Weapon", "Damage", "Attack", "Parry", "Notes")
+    cells: tuple[tuple[str, ...], ...] = tuple(weapons)
+    if not any(w[4] for w in weapons):  # no weapon stuns or goes without strength
+        columns, cells = columns[:4], tuple(w[:4] for w in weapons)
+    gear = Section("Gear", grid=Grid(columns, cells), note="" if weapons else "no weapon")
     armour = Section(
         "Armour",
         grid=Grid(("Armour", "Wound armour", "Shock armour"), armour_rows),

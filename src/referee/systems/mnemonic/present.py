@@ -26,16 +26,19 @@ def _ratings(ratings: Mapping[str, int], options: Options, heading: str) -> Grid
 
 
 def sheet_view(sheet: Character, seat: object | None, options: Options) -> SheetView:
-    """The Primary Role, the Talents and the Life Roles with their ratings (named levels
+    """The Primary Role (with the ratings it stands in for a Life Role at under the
+    table's options), the Talents and the Life Roles with their ratings (named levels
     under the table's ``rating_names`` and their values), and the Status: the Status the
     table tracks when ``seat`` is given, else the sheet's."""
     status = getattr(seat, "status", None) or sheet.status
     listed = "the table's standard list" if sheet.talent_list == "standard" else sheet.talent_list
+    fits, not_fits = options.primary_relevant, options.primary_irrelevant
     primary = Section(
         "Primary Role",
-        (Row("Primary Role", sheet.primary_role),),
-        note="Rated Moderately (+3) where it stands in for a Life Role that fits, "
-        "Not At All (+0) where it does not",
+        (Row("What it is", sheet.primary_role),),
+        note=f"Stands in for a Life Role at {options.rating_name(fits)} ({signed(fits)}) "
+        f"where it fits the task, {options.rating_name(not_fits)} ({signed(not_fits)}) "
+        "where it does not",
     )
     talents = Section(
         "Talents", grid=_ratings(sheet.talents, options, "Talent"), note=f"From {listed}"
@@ -52,7 +55,7 @@ def sheet_view(sheet: Character, seat: object | None, options: Options) -> Sheet
     return SheetView(
         sheet.name,
         (primary, talents, roles, health),
-        kind=sheet.primary_role,
+        kind="",  # the Primary Role is the sheet's first box
         source="Mnemonic, Referee's Guide: unusual primary roles; determining aptitude",
         notes=(sheet.notes,) if sheet.notes else (),
     )
