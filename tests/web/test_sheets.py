@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from referee.errors import RulesError
 from referee.systems.base import get, names
 from referee.table.service import TableService
 from referee.table.store import Store
@@ -44,11 +45,49 @@ def _audit(label: object, value: object, where: str) -> None:
     assert not re.search(r"\b[a-z]+_[a-z]+\b", text), f"{where}: {label} = {text!r}"
 
 
+CHANCY = frozenset({"attack"})
+PLAY: dict[str, Any] = {
+    "mongrel": lambda ids: [
+        ("start-conflict", {}),
+        ("take-damage", {"victim": ids["Giazza"], "effect": 7}),
+        ("attack", {"actor": ids["Vooruk"], "target": ids["Alwia"], "expertise": "Rend"}),
+    ],
+    "mnemonic": lambda ids: [
+        (
+            "set-status",
+            {
+                "target": ids["Swiftsure"],
+                "condition": "inactive",
+                "inactive_as": "immobilized",
+                "injuries": 2,
+            },
+        ),
+    ],
+    "mneme": lambda ids: [
+        ("set-care", {"actor": ids["Ada Vance"], "activity": "light", "care": "moderate"}),
+        ("initiative", {}),
+    ],
+    "arm": lambda ids: [
+        ("take-damage", {"target": ids["Alex"], "wound": 2, "shock": 3}),
+        ("impose-penalty", {"target": ids["Alex"], "value": -2, "when": "now"}),
+        ("prepare", {"actor": ids["Christine"]}),
+    ],
+}
+"""A little play at each demo table, so the tracker shows more than fresh characters."""
+
+
 def test_every_games_demo_table_tracker_reads_as_people_speak(tmp_path: Path) -> None:
     service = TableService(Store(f"sqlite:///{tmp_path / 'demo.db'}"))
     made, skipped = demo_tables(service, Tokens(service.store))
     assert skipped == [] and {t.name for t in made} == {f"demo-{g}" for g in names()}
     for demo in made:
+        ts = service.load(demo.id)
+        ids = {getattr(seat.sheet, "name", cid): cid for cid, seat in ts.state.characters.items()}
+        for action, fields in PLAY[ts.game](ids):  # some play, so more rows show
+            try:
+                service.act(demo.id, "Referee", action, fields)
+            except RulesError as e:  # a roll the dice refuse (a missed attack): say which
+                assert action in CHANCY, f"{ts.game} {action}: {e}"
         ts = service.load(demo.id)
         tracked = ts.ruleset.tracker(ts.state, ts.options)
         assert tracked["table"] and tracked["characters"]
