@@ -319,14 +319,21 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],
-        "characters": {id: [[label, value]...]}}``. The default lists every field."""
+        "characters": {id: [[label, value]...]}}``, labels in words. The default lists every
+        field but the sheet (which :meth:`sheet_view` lays out, and which a table may keep
+        to its player)."""
+        from referee.systems.sheetview import words
+
         data = self.dump_state(state)
         characters = data.pop("characters", {})
         rows = {
-            cid: [[k, v] for k, v in fields_.items()] if isinstance(fields_, dict) else []
+            cid: [[words(k), v] for k, v in fields_.items() if k != "sheet"]
+            if isinstance(fields_, dict)
+            else []
             for cid, fields_ in (characters.items() if isinstance(characters, dict) else [])
         }
-        return {"table": [[k, v] for k, v in data.items() if k != "schema"], "characters": rows}
+        table = [[words(k), v] for k, v in data.items() if k != "schema"]
+        return {"table": table, "characters": rows}
 
     # -- derived once, for every game ----------------------------------------
 
