@@ -73,7 +73,7 @@ def sheet_view(sheet: Character, seat: object | None, options: Options) -> Sheet
         tuple((a.name, _scaled(str(a.rating), a.scale)) for a in sheet.armour),
     )
     shields = Grid(
-        ("Protection", "Protection", "AR", "Hits"),
+        ("Cover or shield", "Protection", "AR", "Hits"),
         tuple(
             (
                 p.name,
