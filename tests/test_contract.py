@@ -400,3 +400,16 @@ def test_brute_oracle_enumerates_every_face() -> None:
 
 def _faces(sides: int) -> list[tuple[int, int]]:
     return list(product(range(1, sides + 1), repeat=2))
+
+
+def test_the_neutral_tracker_and_sheet_read_in_words() -> None:
+    rules = ToyRules()
+    options = Options()
+    state = rules.seat(State(), "ann", Sheet("Ann", 2), options)
+    tracked = rules.tracker(state, options)
+    assert tracked["table"] == [["Pending", []], ["Round", 0]]
+    rows = dict(tracked["characters"]["ann"])  # type: ignore[call-overload,index]
+    assert rows["Wounds"] == 0 and "Sheet" not in rows and "sheet" not in rows
+    view = rules.sheet_view(Sheet("Ann", 2), None, options)
+    assert view.name == "Ann"
+    assert [(r.label, r.value) for r in view.sections[0].rows] == [("Skill", "2")]

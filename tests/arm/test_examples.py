@@ -454,7 +454,7 @@ def test_the_melee_example_as_actions_on_a_table() -> None:
     t.do(a.NextRound())
     assert t.state.characters["alex"].penalty == -2
     tracker = RULESET.tracker(t.state, t.options)["characters"]
-    assert ["wound", "Moderate (2)"] in tracker["alex"] and ["shock", "Reeling (3)"] in tracker[
+    assert ["Wound", "Moderate (2)"] in tracker["alex"] and ["Shock", "Reeling (3)"] in tracker[
         "alex"
     ]
 

@@ -155,8 +155,8 @@ def test_the_table_setting_is_used_for_melee_and_survives_json() -> None:
     assert bow is not None and (bow.damage, bow.accuracy, bow.max_range) == (6, 14, None)
     assert len(state.setting.ranged) == len(DEFAULT_SETTING.ranged)
     shown = RULESET.tracker(state, OPTS)["table"]
-    assert ["weapon", "Halberd: melee, damage 9, attack -1, parry -1"] in shown  # type: ignore[operator]
-    assert ["weapon", "Long bow: aimed (Dexterity), damage 6, accuracy +14, range unlimited"] in (
+    assert ["Weapon Halberd", "melee, damage 9, attack -1, parry -1"] in shown  # type: ignore[operator]
+    assert ["Weapon Long bow", "aimed (Dexterity), damage 6, accuracy +14, range unlimited"] in (
         shown  # type: ignore[operator]
     )
 

@@ -256,15 +256,15 @@ def test_tracker_shows_what_a_referee_wants_to_see() -> None:
     )
     shown = RULESET.tracker(state, Options(randomizer="cards"))
     assert shown["table"] == [
-        ["randomizer", "cards"],
-        ["deck", "46 cards left; drawn: Ace, Queen"],
-        ["order of action", "ann & bo then cy"],
+        ["Randomizer", "cards"],
+        ["Deck", "46 cards left; drawn: Ace, Queen"],
+        ["Order of action", "ann & bo then cy"],
     ]
     rows = dict(shown["characters"]["ann"])
-    assert rows["Status"] == "inactive (unconscious)" and rows["injuries"] == 2
-    assert rows["Talents"].startswith("Agile Moderately (+3)")
-    assert rows["Life Roles"] == "Sailor Very (+5)"
-    assert RULESET.tracker(State(), Options())["table"] == [["randomizer", "d12"]]
+    assert rows["Status"] == "inactive (unconscious)" and rows["Injuries"] == 2
+    # the ratings are the sheet's (present.py), which the table may keep to its player
+    assert "Talents" not in rows and "Life Roles" not in rows
+    assert RULESET.tracker(State(), Options())["table"] == [["Randomizer", "d12"]]
 
 
 def test_every_option_is_documented_with_its_name() -> None:

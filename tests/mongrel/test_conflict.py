@@ -213,9 +213,10 @@ def test_the_tracker_shows_what_a_referee_needs() -> None:
     _, hit = _do(c, Attack("vooruk", "giazza", "Rend"), (1, 1, 1, 1, 1, 1))
     shown = RULESET.tracker(hit, OPTS)
     table = dict(shown["table"])  # type: ignore[arg-type]
-    assert table["conflict"] == "giazza > alwia > vooruk" and table["next"] == "giazza"
-    assert "spend-resolve-to-survive or accept-fate" in table["waiting for giazza"]
+    assert table["Conflict order"] == "Giazza > Alwia > Vooruk"
+    assert table["Next to act"] == "Giazza"
+    assert "spend-resolve-to-survive or accept-fate" in table["Waiting for Giazza"]
     giazza = dict(shown["characters"]["giazza"])  # type: ignore[call-overload,index]
     assert giazza["Action Points"] == "0 / 4" and giazza["Infernal Resolve"] == "4 / 4"
-    assert giazza["damage"] == "10 (Size 4; collapses past 9; terminal at 17)"
-    assert giazza["condition"] == "terminal" and giazza["Physique"] == "5 (6 - 1)"
+    assert giazza["Damage"] == "10 (collapses past 9; terminal at 17)"
+    assert giazza["Condition"] == "Terminal" and giazza["Physique"] == "5 (6 less 1 lost)"

@@ -191,7 +191,8 @@ def show(
     from referee.table.service import table_data
 
     service = _service(db)
-    data: Any = table_data(service.view(table, who))
+    seen = service.view(table, who)
+    data: Any = table_data(seen, seen.viewer(who))
     if as_json:
         emit_json(data)
         return
@@ -200,6 +201,8 @@ def show(
     )
     for name, role in data["participants"].items():
         console.print(f"  {role:8} {name}", markup=False)
+    seen = "everyone" if data["sheets"] == "everyone" else "their owner and the referee"
+    console.print(f"  character sheets are shown to {seen}", markup=False)
     tracker = data["tracker"]
     for label, value in tracker.get("table", []):
         console.print(f"  {label}: {value}", markup=False)
@@ -289,6 +292,25 @@ def options(
 ) -> None:
     """Replace the table's house rules."""
     _done(_service(db).set_options(table, load_json_file(path), by=who), as_json)
+
+
+@app.command("sheets")
+@TABLE_ARG
+@click.argument("shown", help="owner (each player sees only their own) or everyone.")
+@click.option("--as", "who", help="The referee choosing.")
+@DB_OPTION
+@JSON_OPTION
+@handle_errors
+def sheets(
+    table: str,
+    shown: str,
+    who: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Choose who sees other players' character sheets: owner or everyone (the referee
+    always sees every sheet, a player always their own)."""
+    _done(_service(db).set_sheets(table, shown, by=who), as_json)
 
 
 def _sheet_arg(value: str) -> Any:

@@ -70,6 +70,7 @@ from referee.systems.records import (
     option,
     param,
 )
+from referee.systems.sheetview import SheetView
 from referee.systems.state import Decision, GameState, apply_changes
 
 if TYPE_CHECKING:
@@ -342,16 +343,42 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         outcome loaded from JSON)."""
         return apply_changes(state, outcome.changes)
 
+    def sheet_view(self, sheet: SheetT, seat: object | None, options: OptionsT) -> SheetView:
+        """The sheet laid out as the game's own character sheet, for people
+        (:mod:`referee.systems.sheetview`); ``seat`` is the character's record at a table
+        (what play tracks about it), or ``None`` for a sheet not seated. The default lists
+        the sheet's fields in words; each game's ``present.py`` overrides it."""
+        from referee.systems.sheetview import neutral_view
+
+        data = self.dump_sheet(sheet)
+        return neutral_view(str(data.get("name") or "character"), data)
+
+    def sheet_view_safe(self, sheet: SheetT, seat: object | None, options: OptionsT) -> SheetView:
+        """:meth:`sheet_view`, or the neutral listing of the sheet's fields if the game's
+        layout cannot read this sheet (one the referee seated although it breaks rules):
+        a page shows every seated sheet, never an error instead."""
+        try:
+            return self.sheet_view(sheet, seat, options)
+        except (RulesError, KeyError, TypeError, ValueError, IndexError):
+            return Ruleset.sheet_view(self, sheet, seat, options)
+
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],
-        "characters": {id: [[label, value]...]}}``. The default lists every field."""
+        "characters": {id: [[label, value]...]}}``, labels in words. The default lists every
+        field but the sheet (which :meth:`sheet_view` lays out, and which a table may keep
+        to its player)."""
+        from referee.systems.sheetview import words
+
         data = self.dump_state(state)
         characters = data.pop("characters", {})
         rows = {
-            cid: [[k, v] for k, v in fields_.items()] if isinstance(fields_, dict) else []
+            cid: [[words(k), v] for k, v in fields_.items() if k != "sheet"]
+            if isinstance(fields_, dict)
+            else []
             for cid, fields_ in (characters.items() if isinstance(characters, dict) else [])
         }
-        return {"table": [[k, v] for k, v in data.items() if k != "schema"], "characters": rows}
+        table = [[words(k), v] for k, v in data.items() if k != "schema"]
+        return {"table": table, "characters": rows}
 
     # -- derived once, for every game ----------------------------------------
 

@@ -270,7 +270,7 @@ def export(
         "schema": SCHEMA,
         "table": {"id": row.id, "name": row.name, "game": row.game, "created": row.created},
         "redacted": not viewer.sees_all,
-        "events": [redact(e, viewer, full.revealed) for e in events],
+        "events": [redact(e, viewer, full.revealed, full) for e in events],
     }
     if signer is not None and events:
         data["head"] = sign_head(signer, row.id, events)

@@ -24,6 +24,7 @@ from referee.systems.base import JSONObject, JSONValue
 Kind = Literal[
     "table-created",
     "options-changed",
+    "sheets-shown",
     "participant-joined",
     "participant-left",
     "role-changed",

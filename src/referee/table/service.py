@@ -60,13 +60,16 @@ from referee.table.lru import LRU
 from referee.table.state import (
     EVERYTHING,
     ROLES,
+    SHEET_KINDS,
     Role,
+    SheetsShown,
     TableState,
     Viewer,
     advance,
     can_see,
     created,
     replay,
+    sheets_setting,
     snapshot_data,
     snapshot_state,
 )
@@ -271,7 +274,7 @@ class TableService:
         full = self.load(ref)
         viewer = full.viewer(name)
         return [
-            redact(e, viewer, full.revealed)
+            redact(e, viewer, full.revealed, full)
             for e in self.store.events(full.id, after=after, limit=limit)
         ]
 
@@ -519,6 +522,18 @@ class TableService:
                 None,
                 [],
             )
+
+        return self._command(ref, by, build)
+
+    def set_sheets(self, ref: str, sheets: str, *, by: str | None = None) -> Done:
+        """Who sees other participants' character sheets (the referee): ``owner`` (each
+        player their own) or ``everyone``. A table setting, the same for every game,
+        recorded as a ``sheets-shown`` event so it is audited and replayed."""
+        chosen: SheetsShown = sheets_setting(sheets.strip().lower())
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "choose who sees the sheets")
+            return "sheets-shown", {"sheets": chosen}, "public", None, []
 
         return self._command(ref, by, build)
 
@@ -1001,15 +1016,26 @@ class TableService:
 # helpers
 
 
-def redact(event: Event, viewer: Viewer, revealed: frozenset[int]) -> JSONObject:
+def redact(
+    event: Event,
+    viewer: Viewer,
+    revealed: frozenset[int],
+    table: TableState | None = None,
+) -> JSONObject:
     """``event`` as ``viewer`` may see it: whole, or without what they may not see.
 
     A blind roll shows what was attempted but not what came of it; a referee's
     secret roll shows that the referee rolled; a private event shows only that
     something happened. The hash stays (the chain's shape is public) but the
     salt goes with the payload, so the hash gives nothing away.
+
+    With ``table`` (the table now), a character's seating or new sheet shows its
+    sheet only to those :meth:`TableState.sees_sheet` allows; the others read that
+    it was seated, its name and its owner (:func:`sheet_hidden`).
     """
     if can_see(event, viewer, revealed):
+        if table is not None and sheet_hidden(event, viewer, table):
+            return _without_sheet(event)
         return event.data()
     shown: JSONObject = {
         "table": event.table,
@@ -1028,6 +1054,39 @@ def redact(event: Event, viewer: Viewer, revealed: frozenset[int]) -> JSONObject
             k: event.payload[k] for k in ("action", "fields") if k in event.payload
         }
         shown["payload"] = attempted
+    return shown
+
+
+def sheet_hidden(event: Event, viewer: Viewer, table: TableState) -> bool:
+    """Whether ``event`` holds a sheet ``viewer`` may not see (under the table's sheets
+    setting now and the character's owner now)."""
+    if event.kind not in SHEET_KINDS:
+        return False
+    return not table.sees_sheet(viewer, str(event.payload.get("id", "")))
+
+
+def redaction_key(
+    event: Event, viewer: Viewer, revealed: frozenset[int], table: TableState | None
+) -> tuple[bool, bool]:
+    """What :func:`redact` shows ``viewer`` of ``event`` depends only on this pair
+    (whether they see the payload, whether its sheet is hidden): viewers with the same key
+    are sent the same text."""
+    hidden = table is not None and sheet_hidden(event, viewer, table)
+    return can_see(event, viewer, revealed), hidden
+
+
+def _without_sheet(event: Event) -> JSONObject:
+    """A seating or sheet update with its sheet taken out: the character's id, name and
+    owner stay. Its salt goes too (as with every redacted payload)."""
+    p = event.payload
+    sheet = p.get("sheet")
+    name = sheet.get("name") if isinstance(sheet, dict) else None
+    shown = {**event.data(), "salt": "", "sheet_hidden": True}
+    shown["payload"] = {
+        "id": p.get("id"),
+        "owner": p.get("owner"),
+        "sheet": {"name": name} if isinstance(name, str) else None,
+    }
     return shown
 
 
@@ -1080,10 +1139,22 @@ def _change_data(data: JSONValue, i: int) -> JSONObject:
     }
 
 
-def table_data(ts: TableState) -> JSONObject:
+def table_data(ts: TableState, viewer: Viewer = EVERYTHING) -> JSONObject:
     """A table's state as JSON: who is there, the characters' owners and findings, the
-    house rules, the game's tracker and the decisions the rules wait for."""
+    house rules, who sees the sheets, the game's tracker and the decisions the rules wait
+    for. For ``viewer``, the sheets (and the validator's findings about them) they may not
+    see are left out of ``state`` and ``findings`` (:meth:`TableState.sees_sheet`)."""
     rules = ts.ruleset
+    state = rules.dump_state(ts.state)
+    hidden = {cid for cid in ts.state.characters if not ts.sees_sheet(viewer, cid)}
+    seated = state.get("characters")
+    if hidden and isinstance(seated, dict):
+        state["characters"] = {
+            cid: ({k: v for k, v in rec.items() if k != "sheet"} if cid in hidden else rec)
+            if isinstance(rec, dict)
+            else rec
+            for cid, rec in seated.items()
+        }
     return {
         "id": ts.id,
         "name": ts.name,
@@ -1094,8 +1165,9 @@ def table_data(ts: TableState) -> JSONObject:
         "seeded": ts.seed is not None,
         "participants": dict(ts.participants),
         "owners": dict(ts.owners),
-        "findings": {k: list(v) for k, v in ts.findings.items()},
+        "findings": {k: list(v) for k, v in ts.findings.items() if k not in hidden},
         "options": rules.dump_options(ts.options),
+        "sheets": ts.sheets,
         "tracker": rules.tracker(ts.state, ts.options),
         "pending": [
             {"actor": d.actor, "prompt": d.prompt, "choices": list(d.choices)}
@@ -1103,7 +1175,12 @@ def table_data(ts: TableState) -> JSONObject:
         ],
         "proposals": [proposal_data(ts, seq, p) for seq, p in sorted(ts.proposals.items())],
         "undone": sorted(ts.undone),
-        "state": rules.dump_state(ts.state),
+        "state": state,
+        "sheet_views": {
+            cid: rules.sheet_view_safe(seat.sheet, seat, ts.options).data()
+            for cid, seat in ts.state.characters.items()
+            if cid not in hidden and hasattr(seat, "sheet")
+        },
     }
 
 

@@ -37,6 +37,27 @@ acts for their own characters; an observer only reads."""
 
 ROLES: Final = frozenset(get_args(Role))
 
+SheetsShown = Literal["owner", "everyone"]
+"""Who sees a character's sheet besides its owner and the referees (a table setting, the
+same at every game's table): ``owner`` - nobody else (the others see its name and its
+tracker rows); ``everyone`` - every participant."""
+
+SHEETS_SHOWN: Final = frozenset(get_args(SheetsShown))
+
+DEFAULT_SHEETS: Final[SheetsShown] = "owner"
+"""A new table keeps sheets to their owners (and the referees), as the virtual tabletops
+do by default; the referee opens them with one ``sheets-shown`` event."""
+
+SHEET_KINDS: Final = frozenset({"character-added", "character-updated"})
+"""The events whose payload holds a whole sheet."""
+
+
+def sheets_setting(value: object) -> SheetsShown:
+    """``value`` as a sheets setting; :class:`RulesError` naming the ones there are."""
+    if value not in SHEETS_SHOWN:
+        raise RulesError(f"unknown sheets setting {value!r}; known: owner, everyone")
+    return value  # type: ignore[return-value]
+
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
@@ -96,6 +117,16 @@ class TableState:
     proposals: Mapping[int, JSONObject] = field(default_factory=dict)
     """Actions waiting for another participant's decision, by the seq that proposed them:
     ``{"by", "action", "fields", "ask", "visibility"}`` (see :meth:`TableService.act`)."""
+    sheets: SheetsShown = DEFAULT_SHEETS
+    """Who sees other participants' character sheets (:data:`SheetsShown`)."""
+
+    def sees_sheet(self, viewer: Viewer, cid: str) -> bool:
+        """Whether ``viewer`` may see character ``cid``'s sheet: a referee (and the whole
+        truth) always, its owner always, anyone else when the table shows sheets to
+        everyone."""
+        if viewer.sees_all or self.sheets == "everyone":
+            return True
+        return viewer.name is not None and self.owners.get(cid) == viewer.name
 
     @property
     def ruleset(self) -> Ruleset[Any, Any, Any]:
@@ -161,6 +192,8 @@ def _apply(ts: TableState, e: Event) -> TableState:
     match e.kind:
         case "options-changed":
             return replace(ts, options=rules.load_options(p["options"]))
+        case "sheets-shown":
+            return replace(ts, sheets=sheets_setting(p.get("sheets")))
         case "participant-joined" | "role-changed":
             role = str(p["role"])
             if role not in ROLES:
@@ -323,6 +356,9 @@ def snapshot_data(ts: TableState) -> JSONObject:
         "revealed": sorted(ts.revealed),
         "hidden": [[h.seq, h.visibility, h.audience, h.actor] for h in ts.hidden],
         "proposals": {str(k): v for k, v in ts.proposals.items()},
+        # written only when set, so the snapshots written before the setting existed
+        # still equal the fold of their log (the audit compares them)
+        **({"sheets": ts.sheets} if ts.sheets != DEFAULT_SHEETS else {}),
     }
 
 
@@ -345,4 +381,5 @@ def snapshot_state(data: Any) -> TableState:
         revealed=frozenset(data["revealed"]),
         hidden=tuple(Hidden(s, v, a, w) for s, v, a, w in data["hidden"]),
         proposals={int(k): v for k, v in data.get("proposals", {}).items()},
+        sheets=sheets_setting(data.get("sheets", DEFAULT_SHEETS)),
     )

@@ -126,6 +126,13 @@ class OptionsIn(Strict):
     options: JSONObjectIn
 
 
+class SheetsIn(Strict):
+    sheets: Literal["owner", "everyone"] = Field(
+        description="Who sees other players' character sheets: owner (each player their "
+        "own; the referee all) or everyone."
+    )
+
+
 class CharacterIn(Strict):
     example: str | None = Field(None, max_length=64, description="An example character's id.")
     sheet: JSONObjectIn | None = Field(None, description="A sheet as JSON.")
@@ -323,14 +330,15 @@ def referee_only(caller: Caller, what: str) -> None:
 def event_out(web: Web, done: Done, caller: Caller) -> EventOut:
     """A command's event as the caller may see it."""
     viewer = Viewer(caller.name, done.table.participants.get(caller.name, "observer"))
-    return EventOut(seq=done.event.seq, event=redact(done.event, viewer, done.table.revealed))
+    shown = redact(done.event, viewer, done.table.revealed, done.table)
+    return EventOut(seq=done.event.seq, event=shown)
 
 
 def event_response(done: Done, caller: Caller) -> Response:
     """:func:`event_out` as a 201 answer, serialized once (the hot path of a table: an
     event is JSON already, so it skips the response model's second walk over it)."""
     viewer = Viewer(caller.name, done.table.participants.get(caller.name, "observer"))
-    shown = redact(done.event, viewer, done.table.revealed)
+    shown = redact(done.event, viewer, done.table.revealed, done.table)
     body = json.dumps({"seq": done.event.seq, "event": shown}, separators=(",", ":"))
     return Response(body, status_code=201, media_type="application/json")
 
@@ -354,7 +362,8 @@ def summary(ts: TableState, name: str) -> TableSummary:
 
 def view_data(service: TableService, caller: Caller) -> JSONObject:
     """The table as the caller may know it."""
-    data = table_data(service.view(caller.table_id, caller.name))
+    seen = service.view(caller.table_id, caller.name)
+    data = table_data(seen, seen.viewer(caller.name))
     data["me"] = {"name": caller.name, "role": caller.role}
     return data
 
@@ -658,6 +667,15 @@ def set_options(caller: Writer, body: OptionsIn, request: Request) -> EventOut:
     done = rules_call(
         lambda: web.service.set_options(caller.table_id, body.options, by=caller.name)
     )
+    return event_out(web, done, caller)
+
+
+@router.put("/tables/{tid}/sheets", tags=["referee"])
+def set_sheets(caller: Writer, body: SheetsIn, request: Request) -> EventOut:
+    """Choose who sees other players' character sheets (the referee): ``owner`` or
+    ``everyone``. A player always sees their own; the referee sees every sheet."""
+    web = web_of(request)
+    done = rules_call(lambda: web.service.set_sheets(caller.table_id, body.sheets, by=caller.name))
     return event_out(web, done, caller)
 
 

@@ -43,8 +43,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from referee.systems.base import JSONObject
 from referee.table.events import Event
-from referee.table.service import TableService, redact
-from referee.table.state import Viewer, can_see
+from referee.table.service import TableService, redact, redaction_key
+from referee.table.state import SHEET_KINDS, TableState, Viewer
 
 log = logging.getLogger("referee.web")
 
@@ -157,6 +157,7 @@ class Hub:
         self._pushed: dict[str, float] = {}
         self._last_event: dict[str, float] = {}
         self._pace: dict[str, float] = {}
+        self._sheets_at: dict[str, TableState] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the hub's connections live on."""
@@ -207,24 +208,37 @@ class Hub:
         self, event: Event, viewer: Viewer, revealed: frozenset[int], kind: str = "event"
     ) -> str:
         """The JSON text a viewer is sent for an event."""
-        shown = redact(event, viewer, revealed)
+        shown = redact(event, viewer, revealed, self._table(event))
         return _dump({"type": kind, "event": shown, "html": self.render(shown)})
 
+    def _table(self, event: Event) -> TableState | None:
+        """The table at or after ``event``, for an event whose payload holds a sheet (who
+        may see it depends on the table's sheets setting and the character's owner);
+        ``None`` for others. Read from the database (an event appended by another process
+        is judged by that process's setting too), once per table and newer seq."""
+        if event.kind not in SHEET_KINDS:
+            return None
+        known = self._sheets_at.get(event.table)
+        if known is None or known.seq < event.seq:
+            known = self._sheets_at[event.table] = self.service.load(event.table)
+        return known
+
     def _offer(
-        self, conn: Connection, events: list[Event], cache: dict[tuple[int, bool], str]
+        self, conn: Connection, events: list[Event], cache: dict[tuple[int, bool, bool], str]
     ) -> None:
         """Queue what ``conn`` has not had of ``events`` (in seq order) as one message, or
         one array of messages. What a viewer is sent depends only on whether they may see
-        the payload (a redacted event reads the same for everyone): one text per event
-        and form, not per viewer."""
+        the payload (a redacted event reads the same for everyone) and, for a seating,
+        whether they may see its sheet (:func:`redaction_key`): one text per event and
+        form, not per viewer."""
         texts: list[str] = []
         for event in events:
             if event.seq <= conn.last:
                 continue  # already sent (read while catching up)
-            visible = can_see(event, conn.viewer)
-            text = cache.get((event.seq, visible))
+            key = (event.seq, *redaction_key(event, conn.viewer, frozenset(), self._table(event)))
+            text = cache.get(key)
             if text is None:
-                text = cache[event.seq, visible] = self.message(event, conn.viewer, frozenset())
+                text = cache[key] = self.message(event, conn.viewer, frozenset())
             texts.append(text)
             conn.last = event.seq
             texts.extend(self._after(conn, event))
@@ -294,7 +308,7 @@ class Hub:
     def _push(self, tid: str, events: list[Event]) -> None:
         """Send ``events`` (in seq order) to every browser of the table."""
         self._pushed[tid] = time.monotonic()
-        cache: dict[tuple[int, bool], str] = {}
+        cache: dict[tuple[int, bool, bool], str] = {}
         redraw = any(e.kind not in STILL for e in events)
         for conn in list(self.tables.get(tid, ())):
             if conn.catching_up:
@@ -351,12 +365,17 @@ class Hub:
         if not found:
             return
         target = found[0]
-        text = ""
+        table = None
+        if target.kind in SHEET_KINDS:  # judged by the table now (a reveal may come late)
+            table = await run_in_threadpool(self.service.load, table_id)
+        texts: dict[tuple[bool, bool], str] = {}
         for conn in list(self.tables.get(table_id, ())):
             if conn.catching_up or target.seq > conn.last:
                 continue  # it will read it whole when it catches up
-            text = text or self.message(target, conn.viewer, frozenset({seq}), "updated")
-            conn.put(text)
+            key = redaction_key(target, conn.viewer, frozenset({seq}), table)
+            if key not in texts:
+                texts[key] = self.message(target, conn.viewer, frozenset({seq}), "updated")
+            conn.put(texts[key])
 
     # -- connections ---------------------------------------------------------
 
@@ -395,6 +414,7 @@ class Hub:
             del self.tables[conn.table_id]
             for times in (self._pushed, self._last_event, self._pace):
                 times.pop(conn.table_id, None)
+            self._sheets_at.pop(conn.table_id, None)
             self._ready.pop(conn.table_id, None)
             cancel = self._cancel.pop(conn.table_id, None)
             if cancel is not None:

@@ -125,7 +125,9 @@ def table_context(
     rules = ts.ruleset
     every = action_forms(rules)
     per_character, table_forms = forms_for(every, referee=caller.referee)
-    seat_list = sorted(seats(ts), key=lambda s: s.owner != caller.name)  # yours first
+    seat_list = sorted(  # yours first
+        seats(ts, ts.viewer(caller.name)), key=lambda s: s.owner != caller.name
+    )
     events = (
         web.service.log(caller.table_id, caller.name, after=max(0, ts.seq - RECENT))
         if with_log

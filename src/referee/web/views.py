@@ -17,7 +17,8 @@ from typing import Any, Final
 from referee.dice.odds import Distribution, fraction_text
 from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
 from referee.systems.building import ExampleMark, example_mark
-from referee.table.state import TableState
+from referee.systems.sheetview import SheetView
+from referee.table.state import EVERYTHING, TableState, Viewer
 
 MAX_BARS = 40
 """The odds chart shows at most this many bars; wider distributions are grouped in ranges."""
@@ -272,7 +273,11 @@ def simple_list(desc: Mapping[str, Any]) -> bool:
 
 @dataclass(frozen=True)
 class Seat:
-    """One seated character as a sheet card shows it."""
+    """One seated character as a sheet card shows it to one viewer: ``sheet`` (the JSON
+    the editor starts from), ``view`` (the sheet laid out as the game's own) and the
+    validator's ``findings`` are there only when the viewer may see the sheet
+    (:meth:`~referee.table.state.TableState.sees_sheet`); the name and the tracker's
+    rows always are."""
 
     id: str
     name: str
@@ -283,10 +288,13 @@ class Seat:
     example: ExampleMark | None = None
     """Set when the sheet is exactly one of the game's examples (its documented
     discrepancies are not a warning): :func:`referee.systems.building.example_mark`."""
+    view: SheetView | None = None
+    shown: bool = True
 
 
-def seats(ts: TableState) -> list[Seat]:
-    """The characters of a table view with their tracker rows, findings and sheet."""
+def seats(ts: TableState, viewer: Viewer = EVERYTHING) -> list[Seat]:
+    """The characters of a table view with their tracker rows and, where ``viewer`` may
+    see them, their sheets (as JSON and laid out) and the validator's findings."""
     rules = ts.ruleset
     tracked = rules.tracker(ts.state, ts.options)
     per_char = tracked.get("characters", {})
@@ -294,14 +302,17 @@ def seats(ts: TableState) -> list[Seat]:
     out = []
     for cid, seated in ts.state.characters.items():
         sheet_rec = getattr(seated, "sheet", None)
+        name = getattr(sheet_rec, "name", None) or getattr(seated, "name", None) or cid
+        rows = rows_of.get(cid, [])
+        shown = ts.sees_sheet(viewer, cid)
         sheet: JSONObject | None = None
-        if sheet_rec is not None and is_dataclass(sheet_rec):
+        view: SheetView | None = None
+        if shown and sheet_rec is not None and is_dataclass(sheet_rec):
             try:
                 sheet = rules.dump_sheet(sheet_rec)
             except Exception:  # a game whose seat holds something else: no editor prefill
                 sheet = None
-        name = getattr(sheet_rec, "name", None) or getattr(seated, "name", None) or cid
-        rows = rows_of.get(cid, [])
+            view = rules.sheet_view_safe(sheet_rec, seated, ts.options)
         out.append(
             Seat(
                 id=cid,
@@ -310,9 +321,11 @@ def seats(ts: TableState) -> list[Seat]:
                 rows=[list(r) for r in rows if isinstance(r, list | tuple)]
                 if isinstance(rows, list)
                 else [],
-                findings=tuple(ts.findings.get(cid, ())),
+                findings=tuple(ts.findings.get(cid, ())) if shown else (),
                 sheet=sheet,
-                example=example_mark(rules, sheet, ts.findings.get(cid, ())),
+                example=example_mark(rules, sheet, ts.findings.get(cid, ())) if shown else None,
+                view=view,
+                shown=shown,
             )
         )
     return out

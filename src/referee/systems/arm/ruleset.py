@@ -49,6 +49,7 @@ from referee.systems.base import (
     load_record,
 )
 from referee.systems.building import ExampleInfo
+from referee.systems.sheetview import SheetView
 
 Planner = Callable[[Any, State, Options], "play.Planned"]
 
@@ -203,14 +204,25 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     # -- what a table shows ------------------------------------------------------
 
+    def sheet_view(self, sheet: Sheet, seat: object | None, options: Options) -> SheetView:
+        """The sheet laid out as the game's own (:mod:`.present`)."""
+        from referee.systems.arm.present import sheet_view
+
+        return sheet_view(sheet, seat, options)
+
     def tracker(self, state: State, options: Options) -> JSONObject:
-        """The round, what the rules wait for, and each character's levels and round."""
+        """What a table shows of the state, in words: the round, what the rules wait for
+        (by name), the referee's added weapons; each character's wound and shock levels
+        ("Wound: Light (1)"), named wounds and this round's state (ARM 1.2, Damage;
+        Combat (Melee))."""
+        names = {cid: seat.sheet.name for cid, seat in state.characters.items()}
         table: list[JSONValue] = [
-            ["round", state.round if state.round else "no round running"],
-            ["round length", state.round_length],
+            ["Round", state.round if state.round else "no round running"],
+            ["Round length", state.round_length],
         ]
         for decision in state.pending:
-            table.append(["waiting for", f"{decision.actor}: {decision.prompt}"])
+            who = names.get(decision.actor, decision.actor)
+            table.append([f"Waiting for {who}", decision.prompt])
         shipped: tuple[Weapon | RangedWeapon, ...] = (
             *DEFAULT_SETTING.weapons,
             *DEFAULT_SETTING.ranged,
@@ -218,32 +230,35 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
         added: tuple[Weapon | RangedWeapon, ...] = (*state.setting.weapons, *state.setting.ranged)
         for weapon in added:
             if weapon not in shipped:  # the referee's additions to the text's examples
-                table.append(["weapon", f"{weapon.name}: {upkeep.weapon_text(weapon)}"])
+                table.append([f"Weapon {weapon.name}", upkeep.weapon_text(weapon)])
         characters: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             rows: list[JSONValue] = [
-                ["name", seat.sheet.name],
-                ["wound", f"{WOUND_LEVELS[seat.wound]} ({seat.wound})"],
-                ["shock", f"{SHOCK_LEVELS[seat.shock]} ({seat.shock})"],
+                ["Name", seat.sheet.name],
+                ["Wound", f"{WOUND_LEVELS[seat.wound]} ({seat.wound})"],
+                ["Shock", f"{SHOCK_LEVELS[seat.shock]} ({seat.shock})"],
             ]
             if seat.destroyed:
-                rows.append(["destroyed", True])
+                rows.append(["Destroyed", "yes"])
             for i, w in enumerate(seat.wounds):
-                rows.append([f"wound {i + 1}", f"{w.description} ({WOUND_LEVELS[w.level]})"])
+                rows.append([f"Wound {i + 1}", f"{w.description} ({WOUND_LEVELS[w.level]})"])
             if seat.acted:
-                rows.append(["acted", ", ".join(seat.acted)])
+                done = ", ".join(a.replace("-", " ") for a in seat.acted)
+                rows.append(["Acted this round", done])
             if seat.prepared:
-                rows.append(["prepared defence", True])
+                rows.append(["Prepared defence", "yes"])
             if seat.weakness:
-                rows.append(["attack bonus", f"+{options.circling_bonus} against {seat.weakness}"])
+                target = names.get(seat.weakness, seat.weakness)
+                rows.append(["Attack bonus", f"+{options.circling_bonus} against {target}"])
             if seat.found:
-                rows.append(["weakness found", f"{seat.found} (next round)"])
+                found = names.get(seat.found, seat.found)
+                rows.append(["Weakness found", f"{found} (next round)"])
             if seat.penalty:
-                rows.append(["penalty this round", seat.penalty])
+                rows.append(["Penalty this round", f"{seat.penalty:+d}"])
             if seat.next_penalty:
-                rows.append(["penalty next round", seat.next_penalty])
+                rows.append(["Penalty next round", f"{seat.next_penalty:+d}"])
             if seat.readied:
-                rows.append(["spell ready", seat.readied])
+                rows.append(["Spell ready", seat.readied])
             characters[cid] = rows
         return {"table": table, "characters": characters}
 

@@ -36,6 +36,7 @@ from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import EXAMPLES, Character, example_data, validate
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
+from referee.systems.sheetview import SheetView
 
 ACTIONS: Mapping[str, type[Action]] = {
     "check": Check,
@@ -159,6 +160,12 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
 
             return plan.then(lambda outcome: lose_aim(action, table, outcome, options))
         return plan
+
+    def sheet_view(self, sheet: Character, seat: object | None, options: Options) -> SheetView:
+        """The sheet laid out as the game's own (:mod:`.present`)."""
+        from referee.systems.mneme.present import sheet_view
+
+        return sheet_view(sheet, seat, options)
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """The clock, the encounter's round and turn order, and for each character what a

@@ -56,6 +56,7 @@ from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import uses_cards
 from referee.systems.mnemonic.sheet import Character, Status, validate
 from referee.systems.mnemonic.state import Seat, State
+from referee.systems.sheetview import SheetView
 
 EXAMPLES = ("boxer", "frigate")
 """The example characters in the package's data (``data/<id>.json``)."""
@@ -287,29 +288,31 @@ class MnemonicRuleset(Ruleset[Character, State, Options]):
 
     # -- what a table shows ------------------------------------------------
 
+    def sheet_view(self, sheet: Character, seat: object | None, options: Options) -> SheetView:
+        """The sheet laid out as the game's own (:mod:`.present`)."""
+        from referee.systems.mnemonic.present import sheet_view
+
+        return sheet_view(sheet, seat, options)
+
     def tracker(self, state: State, options: Options) -> JSONObject:
-        """The randomizer, the deck (when cards are in use or drawn), the order of
-        action; each character's name, Primary Role, Status, injuries and ratings."""
-        table: list[JSONValue] = [["randomizer", options.randomizer]]
+        """What a table shows of the state, in words: the randomizer, the deck (when cards
+        are in use or drawn), the order of action; each character's name, Primary Role,
+        Status and injuries. The Talents and Life Roles with their ratings are on the sheet
+        (:mod:`.present`), which the table's sheets setting may keep to its player."""
+        table: list[JSONValue] = [["Randomizer", options.randomizer]]
         if uses_cards(options.randomizer) or len(state.deck) < len(Deck()):
             out = ", ".join(card_name(c) for c in state.deck.drawn()) or "none"
-            table.append(["deck", f"{len(state.deck)} cards left; drawn: {out}"])
+            table.append(["Deck", f"{len(state.deck)} cards left; drawn: {out}"])
         if state.order:
-            table.append(["order of action", order_label(state.order)])
+            table.append(["Order of action", order_label(state.order)])
         characters: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             sheet = seat.sheet
-
-            def rated(ratings: Mapping[str, int]) -> str:
-                return ", ".join(f"{n} {options.rating_name(v)} (+{v})" for n, v in ratings.items())
-
             characters[cid] = [
-                ["name", sheet.name],
+                ["Name", sheet.name],
                 ["Primary Role", sheet.primary_role],
                 ["Status", str(seat.status)],
-                ["injuries", seat.status.injuries],
-                ["Talents", rated(sheet.talents)],
-                ["Life Roles", rated(sheet.life_roles) or "none"],
+                ["Injuries", seat.status.injuries],
             ]
         return {"table": table, "characters": characters}
 

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from referee.errors import IllegalAction, Problem, RulesError
 from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset
 from referee.systems.building import ExampleInfo
+from referee.systems.sheetview import SheetView
 
 from . import advancement, conflict, wealth
 from .actions import ACTIONS
@@ -109,16 +110,31 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         except RulesError as e:  # a bound or a creation rule the action would break
             raise IllegalAction(str(e)) from None
 
+    def sheet_view(self, sheet: Sheet, seat: object | None, options: Options) -> SheetView:
+        """The sheet laid out as the game's own (:mod:`.present`)."""
+        from referee.systems.mongrel.present import sheet_view
+
+        return sheet_view(sheet, seat, options)
+
     def tracker(self, state: State, options: Options) -> JSONObject:
-        """What a referee wants to see: the conflict, the clock, decisions awaited, and per
-        character AP, Infernal Resolve, the damage track and its stage."""
+        """What a table shows of the state, in words: the conflict's order and who acts
+        next (by name), the hours gone, the decisions awaited; per character the Action
+        Points and Infernal Resolve left of their maximums, the damage track and its
+        stage (Mongrel, Physical damage; Fatigue). The Identity scores that order a
+        conflict are on the sheet (:mod:`.present`), not here: who may see a sheet is
+        the table's choice, the tracker everyone sees."""
+        names = {cid: f.name for cid, f in state.characters.items()}
         table: list[JSONValue] = [
-            ["conflict", " > ".join(state.order) if state.order else "none"],
-            ["next", state.next or ""],
-            ["hours elapsed", state.hours],
+            [
+                "Conflict order",
+                " > ".join(names.get(c, c) for c in state.order) if state.order else "none",
+            ],
+            ["Next to act", names.get(state.next, state.next) if state.next else "nobody"],
+            ["Hours elapsed", state.hours],
         ]
         for d in state.pending:
-            table.append([f"waiting for {d.actor}", f"{d.prompt} ({' or '.join(d.choices)})"])
+            who = names.get(d.actor, d.actor)
+            table.append([f"Waiting for {who}", f"{d.prompt} ({' or '.join(d.choices)})"])
         characters: dict[str, JSONValue] = {
             cid: _rows(f, state, options) for cid, f in state.characters.items()
         }
@@ -126,34 +142,33 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
 
 
 def _rows(f: Fighter, state: State, options: Options) -> list[JSONValue]:
-    i = f.identity
     fatigued = f.refreshes >= f.physique
     counted = f.refreshes if fatigued or f.refresh_hour == state.hours else 0
+    condition = f.condition or "fine"
     rows: list[JSONValue] = [
-        ["name", f.name],
+        ["Name", f.name],
         ["Action Points", f"{f.ap} / {f.effective_ap_max}"],
         ["Infernal Resolve", f"{f.ir} / {f.ir_max}"],
         [
-            "damage",
-            f"{f.damage} (Size {f.size}; collapses past {wound_threshold(f, options)}; "
+            "Damage",
+            f"{f.damage} (collapses past {wound_threshold(f, options)}; "
             f"terminal at {terminal_at(f, options)})",
         ],
         [
             "Physique",
             f"{f.physique}"
-            + (f" ({f.base_physique} - {f.physique_loss})" if f.physique_loss else ""),
+            + (f" ({f.base_physique} less {f.physique_loss} lost)" if f.physique_loss else ""),
         ],
         [
             "Beauty",
             f"{f.beauty}"
             + (f" ({f.beauty_permanent} lost for good)" if f.beauty_permanent else ""),
         ],
-        ["condition", f.condition or "fine"],
+        ["Condition", condition[:1].upper() + condition[1:]],
         [
-            "full refreshes this hour",
+            "Full refreshes this hour",
             f"{counted} / {f.physique}" + (" (fatigued)" if fatigued else ""),
         ],
-        ["order key (Beast, Man, Demon)", f"{i.beast}, {i.man}, {i.demon}"],
     ]
     return rows
 

@@ -1,0 +1,179 @@
+"""A character sheet as people read it: one presentation shared by every game.
+
+Each game lays its sheet out the way its own rule text does (its
+``present.py``, behind :meth:`referee.systems.base.Ruleset.sheet_view`); the
+web card, the print stylesheet and the JSON API show the result without
+knowing any game. A :class:`SheetView` is a title and :class:`Section` values;
+a section holds labelled :class:`Row` values, a :class:`Grid` (a small table:
+Expertise with levels, weapons with their damage), or both. Every value is
+already text for people ("+1", "4 / 6", "Hurt"), never a field name or a
+program's repr.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from referee.systems.outcome import JSONObject, JSONValue
+
+
+@dataclass(frozen=True)
+class Row:
+    """One labelled value: ``Spirit`` - ``6``; ``note`` says more (how it is derived)."""
+
+    label: str
+    value: str
+    note: str = ""
+
+    def data(self) -> JSONObject:
+        """The row as JSON."""
+        out: JSONObject = {"label": self.label, "value": self.value}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A small table: column headings and rows of text cells (as many as headings)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    def __post_init__(self) -> None:
+        for row in self.rows:
+            if len(row) != len(self.columns):
+                raise ValueError(f"a grid row of {len(row)} cells under {len(self.columns)}")
+
+    def data(self) -> JSONObject:
+        """The grid as JSON."""
+        return {"columns": list(self.columns), "rows": [list(r) for r in self.rows]}
+
+
+@dataclass(frozen=True)
+class Section:
+    """One box of the sheet (Identity, Expertise, Weapons...): its rows, its grid, or both,
+    and an optional line of text under the title."""
+
+    title: str
+    rows: tuple[Row, ...] = ()
+    grid: Grid | None = None
+    note: str = ""
+
+    def data(self) -> JSONObject:
+        """The section as JSON."""
+        out: JSONObject = {"title": self.title, "rows": [r.data() for r in self.rows]}
+        if self.grid is not None:
+            out["grid"] = self.grid.data()
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    @property
+    def empty(self) -> bool:
+        """Whether the section shows nothing (no rows, no grid rows, no note)."""
+        return not self.rows and (self.grid is None or not self.grid.rows) and not self.note
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A whole sheet: whose it is, what it is (``kind``: "Demon, House Mekag"), its
+    sections in the order the game's own sheet has them, and the rule text's section
+    the layout follows (``source``)."""
+
+    name: str
+    sections: tuple[Section, ...]
+    kind: str = ""
+    source: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def data(self) -> JSONObject:
+        """The sheet as JSON (the API's ``sheet_view``)."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "source": self.source,
+            "sections": [s.data() for s in self.sections if not s.empty],
+            "notes": list(self.notes),
+        }
+
+    def section(self, title: str) -> Section:
+        """The section called ``title``; :class:`KeyError` naming those there are."""
+        for s in self.sections:
+            if s.title == title:
+                return s
+        raise KeyError(
+            f"no section {title!r}; sections: {', '.join(s.title for s in self.sections)}"
+        )
+
+
+# ---------------------------------------------------------------------------
+# helpers the games share
+
+
+def signed(value: int) -> str:
+    """A modifier as people write it: ``+2``, ``-1``, ``+0``."""
+    return f"{value:+d}"
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def words(name: str) -> str:
+    """A field name in words: ``rate_of_attack`` -> ``Rate of attack``, ``talentList`` ->
+    ``Talent list`` (text that is already words is kept, first letter raised)."""
+    text = _CAMEL.sub(" ", name.replace("_", " ").replace("-", " ")).strip()
+    text = re.sub(r"\s+", " ", text)
+    if text and text == text.lower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def value_words(value: JSONValue) -> str:
+    """A JSON value as short text for people (no brackets, no quotes, no ``None``)."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(value_words(v) for v in value) or "none"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{words(str(k))} {value_words(v)}" for k, v in value.items())
+        return inner or "none"
+    return str(value)
+
+
+def rows_of(pairs: Iterable[tuple[str, object]]) -> tuple[Row, ...]:
+    """Rows from ``(label, value)`` pairs, each value as text."""
+    return tuple(Row(label, str(value)) for label, value in pairs)
+
+
+def ratings_grid(ratings: Mapping[str, int], heading: str, level: str = "Level") -> Grid:
+    """A two-column grid of names and their numbers, in the sheet's order."""
+    return Grid((heading, level), tuple((n, str(v)) for n, v in ratings.items()))
+
+
+def neutral_view(name: str, data: JSONObject) -> SheetView:
+    """A sheet no game laid out: every field of its JSON in words, nested records as their
+    own sections (the base's default for :meth:`~referee.systems.base.Ruleset.sheet_view`)."""
+    plain: list[Row] = []
+    sections: list[Section] = []
+    for key, value in data.items():
+        if key in ("schema", "name"):
+            continue
+        if (
+            isinstance(value, dict)
+            and value
+            and all(not isinstance(v, dict | list) for v in value.values())
+        ):
+            sections.append(
+                Section(
+                    words(key),
+                    rows=tuple(Row(words(str(k)), value_words(v)) for k, v in value.items()),
+                )
+            )
+        else:
+            plain.append(Row(words(key), value_words(value)))
+    return SheetView(name, (Section("Character", tuple(plain)), *sections))

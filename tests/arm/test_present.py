@@ -1,0 +1,59 @@
+"""ARM's sheet: stats, mods, gear, wounds and shock (present.py)."""
+
+from __future__ import annotations
+
+from referee.systems.arm.ruleset import RULESET
+from referee.systems.arm.state import Seat
+from referee.systems.sheetview import SheetView
+
+OPTS = RULESET.load_options({})
+
+
+def _grid(view: SheetView, title: str) -> dict[str, tuple[str, ...]]:
+    grid = view.section(title).grid
+    assert grid is not None
+    return {row[0]: row[1:] for row in grid.rows}
+
+
+def _rows(view: SheetView, title: str) -> dict[str, str]:
+    return {r.label: r.value for r in view.section(title).rows}
+
+
+def test_alex_reads_as_an_arm_sheet() -> None:
+    view = RULESET.sheet_view(RULESET.examples()["alex"], None, OPTS)
+    assert view.name == "Alex" and view.kind == "human, premade"
+    assert _grid(view, "Stats") == {
+        "Fitness": ("6",),
+        "Dexterity": ("7",),
+        "Toughness": ("5",),
+        "Wit": ("7",),
+        "Charisma": ("8",),
+        "Willpower": ("6",),
+    }
+    assert _grid(view, "Mods") == {"Swords": ("+1", "signed")}
+    # "Sword (6D/0A/-1P)"
+    assert _grid(view, "Gear") == {"Sword": ("6D", "+0A", "-1P")}
+    assert _grid(view, "Armour") == {"Chain": ("4", "2")}
+    assert _rows(view, "Wounds and shock") == {"Wound": "Unharmed (0)", "Shock": "Unharmed (0)"}
+
+
+def test_a_seated_character_shows_the_tracked_levels() -> None:
+    sheet = RULESET.examples()["christine"]
+    hurt = Seat(sheet, wound=1, shock=3)
+    view = RULESET.sheet_view(sheet, hurt, OPTS)
+    assert _rows(view, "Wounds and shock") == {"Wound": "Light (1)", "Shock": "Reeling (3)"}
+    assert _grid(view, "Gear")["Rapier"] == ("4D", "+1A", "+1P")
+    assert _grid(view, "Armour") == {"Leather": ("2", "0")}
+    assert _grid(view, "Mods") == {"Rapiers": ("+2", "signed")}
+
+
+def test_a_stunning_weapon_is_noted() -> None:
+    from dataclasses import replace
+
+    from referee.systems.arm.sheet import WeaponEntry
+
+    alex = RULESET.examples()["alex"]
+    armed = replace(alex, weapons=(*alex.weapons, WeaponEntry("Club (50cm)")))
+    grid = _grid(RULESET.sheet_view(armed, None, OPTS), "Gear")
+    assert grid["Sword"] == ("6D", "+0A", "-1P", "")
+    assert grid["Club (50cm)"] == ("3D", "+0A", "+0P", "stuns")
