@@ -364,9 +364,11 @@ def create_app(
     app.add_middleware(Guard, max_body=max_body, max_import=max_import)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
 
+    from referee.web.analysis_routes import router as analysis_router
     from referee.web.api import router as api_router
     from referee.web.pages import router as page_router
 
     app.include_router(api_router)
     app.include_router(page_router)
+    app.include_router(analysis_router)
     return app
