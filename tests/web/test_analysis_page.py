@@ -9,8 +9,10 @@ requests past a bound, a slot or the work budget are refused, the limit named.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -355,3 +357,101 @@ def test_a_slow_analysis_does_not_stall_another_tables_notes(demo: Demo) -> None
     assert waits, "the analysis ended before any note was written"
     assert done and done[0] > max(waits)
     assert sorted(waits)[len(waits) // 2] < 0.5, waits  # the notes never waited for it
+
+
+# -- in a browser --------------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is required here (apt-get install chromium)")
+        pytest.skip(f"no {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    folder = Path(os.environ.get("REFEREE_ARTIFACTS", "artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+# who looks, and whom they pick: a player, their own character against another
+BROWSER_PICKS = {
+    "mnemonic": ("Ann", "mickey-ruane", "bo", "", ""),
+    "mongrel": ("Ann", "alwia", "vooruk", "", ""),
+    "mneme": ("Ann", "ada-vance", "raider", "attack", "fail-effect"),
+    "arm": ("Cai", "christine", "brad", "", ""),
+}
+
+
+@pytest.mark.parametrize("game", ["mnemonic", "mongrel", "mneme", "arm"])
+def test_a_player_opens_the_analysis_picks_two_characters_and_sees_who_wins(
+    browser: Any, demo: Demo, game: str, artifacts: Path
+) -> None:
+    who, a, b, pa, pb = BROWSER_PICKS[game]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{demo.site.base}/join/{demo.tokens[game][who]}")
+        page.wait_for_url("**/t/*")
+        page.get_by_role("link", name="Analysis").click()
+        page.wait_for_url("**/analysis")
+        assert page.locator("svg.analysis-chart").count() >= 2  # the variants and the curve
+        page.select_option("#pick-a", [a])
+        page.select_option("#pick-b", [b])
+        if pa:
+            page.select_option("#policy-a", pa)
+        if pb:
+            page.select_option("#policy-b", pb)
+        page.get_by_role("button", name="Who wins?").click()
+        page.wait_for_url("**/analysis?*", timeout=60_000)
+        row_a = page.locator("#wins tr[data-side='a']")
+        row_b = page.locator("#wins tr[data-side='b']")
+        names = demo.site.service.load(demo.ids[game]).state.characters
+        assert str(names[a].sheet.name) in row_a.locator("th").inner_text()
+        assert str(names[b].sheet.name) in row_b.locator("th").inner_text()
+        shown = [float(r.locator("strong").inner_text().rstrip("%")) for r in (row_a, row_b)]
+        assert all(0 <= s <= 100 for s in shown)
+        if page.locator("#wins tbody tr").count() == 2:  # no draw, no endless fight
+            assert abs(sum(shown) - 100) < 0.05
+        method = page.locator("#method").inner_text()
+        assert method.startswith(("Exact", "Simulated"))
+        if method.startswith("Simulated"):
+            assert " runs" in method
+        assert page.locator("svg.analysis-chart").count() == 3
+        assert page.locator("svg.analysis-chart title").first.text_content()
+        assert not errors, errors
+        page.screenshot(path=str(artifacts / f"analysis-{game}.png"))
+        page.screenshot(path=str(artifacts / f"analysis-{game}-whole.png"), full_page=True)
+        if game == "mongrel":
+            phone = browser.new_context(
+                viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True
+            )
+            small = phone.new_page()
+            small.goto(f"{demo.site.base}/join/{demo.tokens[game][who]}")
+            small.wait_for_url("**/t/*")
+            small.goto(page.url)
+            small.locator("#wins").scroll_into_view_if_needed()
+            small.screenshot(path=str(artifacts / "phone-analysis.png"))
+            phone.close()
+    finally:
+        context.close()

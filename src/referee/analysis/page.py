@@ -150,11 +150,14 @@ def _conflict(
                 return {**solve(explore(model, max_states=max_states)).data(), "why": ""}
         except ChainTooLarge as e:
             why = str(e)
-        except budget.WorkLimit as e:
+        except budget.WorkLimit:
             left = budget.left()
-            if left is not None and left <= 0:
+            if seconds is None or (left is not None and left <= 0):
                 raise
-            why = str(e)
+            why = (
+                f"the exact chain needs more than its third of the work budget "
+                f"({seconds / 3 * 1000:,.0f} ms)"
+            )
         batch = min(runs, 100) if seconds is not None else min(runs, 20_000)
         found = simulate(
             model,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Hashable
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Annotated, Any, Final
@@ -154,6 +154,8 @@ def analyse(
         cid: str(getattr(getattr(seat, "sheet", None), "name", None) or cid)
         for cid, seat in view.state.characters.items()
     }
+    counts = Counter(visible.values())
+    visible = {c: n if counts[n] == 1 else f"{n} ({c})" for c, n in visible.items()}
     side_a = _side(a, visible, "a")
     side_b = _side(b, visible, "b")
     ids = list(visible)
