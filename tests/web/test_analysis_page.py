@@ -228,6 +228,16 @@ def test_a_player_picks_only_whom_they_may_see(demo: Demo) -> None:
     assert text.endswith("(you can pick: alwia, giazza, vooruk)")
     assert page.status_code == 422 and "you can see" in page.text
     assert 'value="hidden-ghoul"' not in page.text  # the form offers only whom she sees
+    with demo.client("mongrel", "Referee") as ref:  # an observer picks as a player does
+        made = ref.post(f"/api/tables/{tid}/invites", json={"name": "Obi", "role": "observer"})
+        assert made.status_code == 201, made.text
+    with demo.site.client(made.json()["token"]) as obi:
+        seen_by_obi = obi.get(f"/api/tables/{tid}/analysis", params={"b": ["giazza"]})
+        refused = obi.get(f"/api/tables/{tid}/analysis", params={"a": ["hidden-ghoul"]})
+    assert seen_by_obi.status_code == 200, seen_by_obi.text
+    assert "hidden-ghoul" not in [c["id"] for c in seen_by_obi.json()["characters"]]
+    assert seen_by_obi.json()["a"] == ["alwia"]  # nobody of his own: the first he sees
+    assert refused.status_code == 422 and "you can see" in refused.json()["detail"]
     with demo.client("mongrel", "Referee") as ref:
         assert ref.delete(f"/api/tables/{tid}/characters/hidden-ghoul").status_code == 200
 

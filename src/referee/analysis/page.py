@@ -38,6 +38,7 @@ def page_data(
     seed: int = 0,
     seconds: float | None = None,
     confidence: float = 0.999,
+    variants: bool = True,
 ) -> dict[str, Any]:
     """Everything an analysis page shows for ``game`` at a table (see the module text).
 
@@ -51,13 +52,16 @@ def page_data(
     gets a third of it, and a chain that passes ``max_states`` or its third is simulated
     in what is left, stopping after the last batch of runs that fits (the result says
     how many of ``runs`` were done). A simulation whose first batch does not fit raises
-    :class:`~.budget.WorkLimit`: the request is over its budget.
+    :class:`~.budget.WorkLimit`: the request is over its budget. ``variants=False``
+    leaves out the variants and curves (a caller that keeps them: they depend only on
+    the game, the options and ``check``).
     """
     from .budget import WorkLimit
 
     out: dict[str, Any] = {"game": game, "errors": {}}
     try:
-        out.update(variants_data(game, options, check))
+        if variants:
+            out.update(variants_data(game, options, check))
     except RulesError as e:
         out["errors"]["compare"] = str(e)
     try:

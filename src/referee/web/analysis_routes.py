@@ -146,7 +146,7 @@ def analyse(
     the view's characters, the picks, the variants, the curves and the conflict, each
     chart as SVG ready for a page. Raises a rules error (a refusal) for a pick the
     viewer cannot see or a request over its budget."""
-    from referee.analysis.page import page_data, variants_data
+    from referee.analysis.page import page_data
 
     view = service.view(table, by)
     rules = view.ruleset
@@ -184,6 +184,7 @@ def analyse(
     if hit is not None:
         return hit
     with limited_work(REQUEST_MICROSECONDS):
+        data: dict[str, Any] = {"game": rules.name, "errors": {}}
         if side_a and side_b:
             data = page_data(
                 rules.name,
@@ -197,23 +198,15 @@ def analyse(
                 seed=seed,
                 seconds=seconds,
                 confidence=CONFIDENCE,
+                variants=False,
             )
         else:
-            data = {"game": rules.name, "errors": {}}
-            try:
-                data.update(variants_data(rules.name, view.options))
-            except RulesError as e:
-                data["errors"]["compare"] = str(e)
             data["errors"]["conflict"] = "a fight needs two characters you can see"
+        try:
+            data.update(_variants(rules.name, view.options, rules.title))
+        except RulesError as e:
+            data["errors"]["compare"] = str(e)
     title = rules.title
-    if "compare" in data:
-        data["compare"]["svg"] = inline_svg(
-            data["compare"]["svg"], f"{title}: {data['compare']['title']}", "compare"
-        )
-    if "curve" in data:
-        data["curve"]["svg"] = inline_svg(
-            data["curve"]["svg"], f"{title}: {data['curve']['title']}", "curve"
-        )
     if "conflict" in data:
         conflict = data["conflict"]
         who = f"{' + '.join(side_a)} against {' + '.join(side_b)}"
@@ -246,6 +239,22 @@ def analyse(
     plain: dict[str, Any] = json.loads(json.dumps(data, default=float))  # numpy numbers too
     _keep(key, plain)
     return plain
+
+
+def _variants(game: str, options: Any, title: str) -> dict[str, Any]:
+    """The variants and curves of ``game`` under ``options``, their charts ready for a
+    page (kept: they depend on nothing else)."""
+    from referee.analysis.page import variants_data
+
+    key = ("variants", game, repr(options))
+    hit = _cached(key)
+    if hit is not None:
+        return hit
+    data = variants_data(game, options)
+    for part in ("compare", "curve"):
+        data[part]["svg"] = inline_svg(data[part]["svg"], f"{title}: {data[part]['title']}", part)
+    _keep(key, data)
+    return data
 
 
 def compute(service: TableService, *args: Any) -> tuple[str, Any]:
