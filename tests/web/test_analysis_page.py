@@ -465,3 +465,29 @@ def test_a_player_opens_the_analysis_picks_two_characters_and_sees_who_wins(
             phone.close()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_analysis_page_passes_an_axe_audit(
+    browser: Any, demo: Demo, size: tuple[int, int]
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    try:
+        page.goto(f"{demo.site.base}/join/{demo.tokens['mongrel']['Ann']}")
+        page.wait_for_url("**/t/*")
+        page.goto(f"{demo.site.base}/t/{demo.ids['mongrel']}/analysis?a=alwia&b=vooruk")
+        page.locator("#wins").wait_for()
+        for details in page.locator("details").all():  # the folded tables too
+            details.evaluate("d => d.open = true")
+        found = Axe().run(page)
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['help']} - {[n['target'] for n in v['nodes']][:3]}"
+            for v in found.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert bad == []
+    finally:
+        context.close()
