@@ -491,3 +491,37 @@ def test_the_analysis_page_passes_an_axe_audit(
         assert bad == []
     finally:
         context.close()
+
+
+def test_the_variants_follow_the_tables_house_rules(demo: Demo) -> None:
+    tid = demo.ids["mneme"]
+    with demo.client("mneme", "Referee") as ref, demo.client("mneme", "Ben") as ben:
+        before = ben.get(f"/api/tables/{tid}/analysis", params={"policy_b": "fail-effect"})
+        assert before.status_code == 200, before.text
+        shown = {k: v["exact"] for k, v in before.json()["compare"]["p_success"].items()}
+        # 2d6 against 8, by counting: plain 15/36; Advantage keeps the best two of three
+        three = list(product(_d6(), _d6(), _d6()))
+        best = Fraction(sum(sum(sorted(t)[1:]) >= 8 for t in three), 216)
+        worst = Fraction(sum(sum(sorted(t)[:2]) >= 8 for t in three), 216)
+        assert shown == {"disadvantage": str(worst), "plain": "5/12", "advantage": str(best)}
+        # a table that allows no net Advantage: every variant is the plain roll
+        r = ref.put(f"/api/tables/{tid}/options", json={"options": {"max_net_advantage": 0}})
+        assert r.status_code == 200, r.text
+        after = ben.get(f"/api/tables/{tid}/analysis", params={"policy_b": "fail-effect"})
+        assert after.status_code == 200, after.text
+        assert after.json()["options"]["max_net_advantage"] == 0
+        assert {v["exact"] for v in after.json()["compare"]["p_success"].values()} == {"5/12"}
+        assert ref.put(f"/api/tables/{tid}/options", json={"options": {}}).status_code == 200
+
+
+def test_the_page_refuses_in_a_page(demo: Demo) -> None:
+    tid = demo.ids["arm"]
+    html = {"accept": "text/html"}
+    with demo.client("arm", "Ann") as ann:
+        big = ann.get(f"/t/{tid}/analysis", params={"max_states": MAX_STATES + 1}, headers=html)
+    assert big.status_code == 422 and big.headers["content-type"].startswith("text/html")
+    assert "max_states" in big.text and str(MAX_STATES) in big.text
+    with httpx.Client(base_url=demo.site.base) as nobody:
+        page = nobody.get(f"/t/{tid}/analysis", headers=html)
+    assert page.status_code == 401 and "invite link" in page.text
+    assert page.headers["content-type"].startswith("text/html")

@@ -124,7 +124,8 @@ def _wants_html(request: Request) -> bool:
     path = request.url.path
     if path.startswith("/api/") or path.startswith("/docs") or path == "/openapi.json":
         return False
-    if path.startswith("/t/") and path.count("/") > 2:  # fragments answer JSON
+    if path.startswith("/t/") and path.count("/") > 2 and not path.endswith("/analysis"):
+        # fragments answer JSON (the analysis view is a page)
         return False
     return "text/html" in request.headers.get("accept", "")
 
