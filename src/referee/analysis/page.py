@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.errors import RulesError
+from referee.errors import OddsTooComplex, RulesError
 from referee.systems.base import get
-
-from .errors import ChainTooLarge
 
 QUICK_STEPS = 0
 """Under a work budget, simulated runs are resolved by the game one at a time (no
@@ -152,7 +150,7 @@ def _conflict(
             half = budget.within(seconds / 3) if seconds is not None else nullcontext()
             with half:
                 return {**solve(explore(model, max_states=max_states)).data(), "why": ""}
-        except ChainTooLarge as e:
+        except OddsTooComplex as e:  # a chain past max_states, a step past its budget
             why = str(e)
         except budget.WorkLimit:
             left = budget.left()

@@ -10,8 +10,9 @@ picks among the characters they can see, and a referee's secret roll that change
 character changes nothing of a player's analysis. Nothing is computed on the event
 loop: the work goes to the server's odds pool (:mod:`referee.web.worker`), holds one
 of the link's odds slots (429 past them, :mod:`referee.web.limits`), and runs within
-a work budget (:data:`ANALYSIS_SECONDS` of CPU, :mod:`referee.analysis.budget`; the
-dice odds inside it within the odds' own :data:`~referee.web.api.REQUEST_MICROSECONDS`).
+a work budget: the fight :data:`ANALYSIS_SECONDS` of CPU (:mod:`referee.analysis.budget`,
+its dice odds an estimate as long, :func:`~referee.dice.odds.limited_work`), the
+variants and curves an odds preview's :data:`~referee.web.api.REQUEST_MICROSECONDS`.
 ``max_states`` and ``runs`` are bounded; a request past a bound or the budget is
 refused (422), the limit named.
 """
@@ -183,9 +184,10 @@ def analyse(
     hit = _cached(key)
     if hit is not None:
         return hit
-    with limited_work(REQUEST_MICROSECONDS):
-        data: dict[str, Any] = {"game": rules.name, "errors": {}}
-        if side_a and side_b:
+    data: dict[str, Any] = {"game": rules.name, "errors": {}}
+    if side_a and side_b:
+        # the fight's own dice odds spend from an estimate as long as its CPU budget
+        with limited_work(seconds * 1_000_000):
             data = page_data(
                 rules.name,
                 view.state,
@@ -200,12 +202,13 @@ def analyse(
                 confidence=CONFIDENCE,
                 variants=False,
             )
-        else:
-            data["errors"]["conflict"] = "a fight needs two characters you can see"
-        try:
+    else:
+        data["errors"]["conflict"] = "a fight needs two characters you can see"
+    try:
+        with limited_work(REQUEST_MICROSECONDS):  # the variants: an odds preview's budget
             data.update(_variants(rules.name, view.options, rules.title))
-        except RulesError as e:
-            data["errors"]["compare"] = str(e)
+    except RulesError as e:
+        data["errors"]["compare"] = str(e)
     title = rules.title
     if "conflict" in data:
         conflict = data["conflict"]
