@@ -525,3 +525,32 @@ def test_the_page_refuses_in_a_page(demo: Demo) -> None:
         page = nobody.get(f"/t/{tid}/analysis", headers=html)
     assert page.status_code == 401 and "invite link" in page.text
     assert page.headers["content-type"].startswith("text/html")
+
+
+def test_the_fight_models_plain_parameters_are_set_by_name(demo: Demo) -> None:
+    tid = demo.ids["mnemonic"]
+    fight = {"a": ["mickey-ruane"], "b": ["bo"]}
+    with demo.client("mnemonic", "Ann") as ann:
+        plain = ann.get(f"/api/tables/{tid}/analysis", params=fight)
+        names = [p["name"] for p in plain.json()["params"]]
+        assert {"worst", "chances", "injury_chances"} <= set(names)
+        # each injury check one Chances step easier to shrug off: a longer fight
+        tougher = ann.get(f"/api/tables/{tid}/analysis", params={**fight, "m.injury_chances": "3"})
+        assert tougher.status_code == 200, tougher.text
+        longer = tougher.json()["conflict"]["expected_rounds"]
+        assert _p(longer) > _p(plain.json()["conflict"]["expected_rounds"])
+        assert {p["name"]: p["value"] for p in tougher.json()["params"]}["injury_chances"] == 3
+        for bad, words in (
+            ({"m.armour": "3"}, "no model parameter 'armour' for mnemonic; known: worst"),
+            ({"m.chances": "lots"}, "m.chances must be a whole number, not 'lots'"),
+            ({"m.chances": "5000"}, "between -1000 and 1000"),
+        ):
+            r = ann.get(f"/api/tables/{tid}/analysis", params={**fight, **bad})
+            assert r.status_code == 422 and words in r.json()["detail"], r.text
+        page = ann.get(
+            f"/t/{tid}/analysis",
+            params={**fight, "m.injury_chances": "3"},
+            headers={"accept": "text/html"},
+        )
+    assert 'for="m-injury_chances"' in page.text
+    assert 'name="m.injury_chances" type="number" min="-1000" max="1000" value="3"' in page.text

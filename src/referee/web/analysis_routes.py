@@ -130,6 +130,58 @@ def model_policies(game: str) -> tuple[str, ...]:
     return tuple(_model_type(game).POLICIES)
 
 
+MAX_PARAMS: Final = 12
+"""Model parameters one request may set."""
+
+
+def model_params(game: str) -> list[dict[str, Any]]:
+    """The conflict model's plain parameters (a whole number or a word, each with its
+    default: Mneme CE's ``until`` and ``difficulty``, ARM's ``threshold``...), which a
+    request sets as ``m.NAME=VALUE``. Per-character maps (weapons, Life Roles) are left
+    to their defaults."""
+    import dataclasses
+
+    from referee.analysis.scenario import _BASE, _model_type
+
+    out = []
+    for f in dataclasses.fields(_model_type(game)):
+        if f.name in _BASE or not isinstance(f.default, int | str):
+            continue
+        kind = "integer" if isinstance(f.default, int) else "text"
+        out.append({"name": f.name, "default": f.default, "kind": kind})
+    return out
+
+
+def parse_params(game: str, given: list[tuple[str, str]]) -> dict[str, int | str]:
+    """``m.NAME=VALUE`` pairs as the model's parameters (a value equal to the default,
+    or empty, is left out); an unknown name or a word for a number is refused, named."""
+    known = {str(p["name"]): p for p in model_params(game)}
+    out: dict[str, int | str] = {}
+    if len(given) > MAX_PARAMS:
+        raise RulesError(f"at most {MAX_PARAMS} model parameters (m.NAME=VALUE)")
+    for name, raw in given:
+        desc = known.get(name)
+        if desc is None:
+            names = ", ".join(known) or "none"
+            raise RulesError(f"no model parameter {name!r} for {game}; known: {names}")
+        text = raw.strip()
+        if not text or len(text) > 64:
+            if len(text) > 64:
+                raise RulesError(f"m.{name}: at most 64 characters")
+            continue
+        value: int | str = text
+        if desc["kind"] == "integer":
+            try:
+                value = int(text)
+            except ValueError:
+                raise RulesError(f"m.{name} must be a whole number, not {text!r}") from None
+            if not -1000 <= value <= 1000:
+                raise RulesError(f"m.{name} must be between -1000 and 1000, not {value}")
+        if value != desc["default"]:
+            out[name] = value
+    return out
+
+
 def analyse(
     service: TableService,
     table: str,
@@ -142,6 +194,7 @@ def analyse(
     runs: int,
     seed: int,
     seconds: float = ANALYSIS_SECONDS,
+    given: list[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """The analysis of ``table`` as participant ``by`` may see it (see the module text):
     the view's characters, the picks, the variants, the curves and the conflict, each
@@ -167,6 +220,7 @@ def analyse(
         side_b = tuple(c for c in ids if c not in side_a)[:1]
     policies = model_policies(rules.name)
     chosen = _policies(policies, side_a, side_b, policy_a, policy_b)
+    params = parse_params(rules.name, given or [])
     options = rules.dump_options(view.options)
     key = (
         view.id,
@@ -177,6 +231,7 @@ def analyse(
         side_a,
         side_b,
         tuple(sorted(chosen.items())),
+        tuple(sorted(params.items())),
         max_states,
         runs,
         seed,
@@ -195,6 +250,7 @@ def analyse(
                 a=side_a,
                 b=side_b,
                 policies=chosen,
+                params=params,
                 max_states=max_states,
                 runs=runs,
                 seed=seed,
@@ -229,6 +285,10 @@ def analyse(
             },
             "policies": list(policies),
             "policy": {"a": policy_a or policies[0], "b": policy_b or policies[0]},
+            "params": [
+                {**p, "value": params.get(str(p["name"]), p["default"])}
+                for p in model_params(rules.name)
+            ],
             "limits": {
                 "max_states": max_states,
                 "runs": runs,
@@ -297,7 +357,20 @@ async def analysis_off_loop(
     """The caller's analysis, computed in the odds pool under one of the link's odds
     slots (as :func:`referee.web.api.odds_off_loop`)."""
     web = web_of(request)
-    args = (caller.table_id, caller.name, a, b, policy_a, policy_b, max_states, runs, seed)
+    given = [(k[2:], v) for k, v in request.query_params.multi_items() if k.startswith("m.")]
+    args = (
+        caller.table_id,
+        caller.name,
+        a,
+        b,
+        policy_a,
+        policy_b,
+        max_states,
+        runs,
+        seed,
+        ANALYSIS_SECONDS,
+        given,
+    )
     with web.quotas.odds.slot(caller.grant.id):
         loop = asyncio.get_running_loop()
         try:
@@ -334,8 +407,10 @@ async def analysis_api(
     and a fight between side ``a`` and side ``b`` (characters you can see; repeat ``a=``
     for more than one): exact when its chain stays within ``max_states`` and a third of
     the work budget, else simulated (``runs`` at most; the answer says how many were
-    done, and the interval). Each chart is SVG. Computed off the event loop, a few at
-    once per link (429 past that); past a bound or the budget: 422, the limit named."""
+    done, and the interval). The fight model's plain parameters go as ``m.NAME=VALUE``
+    (``m.until=Dying``; the answer's ``params`` lists them). Each chart is SVG. Computed
+    off the event loop, a few at once per link (429 past that); past a bound or the
+    budget: 422, the limit named."""
     return await analysis_off_loop(
         request, caller, a, b, policy_a, policy_b, max_states, runs, seed
     )
@@ -377,6 +452,7 @@ async def analysis_page(
             "b": [],
             "policies": list(model_policies(view.ruleset.name)),
             "policy": {"a": policy_a, "b": policy_b},
+            "params": [{**p, "value": p["default"]} for p in model_params(view.ruleset.name)],
             "errors": {},
             "limits": {"max_states": max_states, "runs": runs, "seed": seed},
         }
