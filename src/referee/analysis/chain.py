@@ -17,6 +17,7 @@ from typing import Any
 from referee.errors import IllegalAction
 from referee.systems.base import Plan
 
+from . import budget as work
 from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes
 from .errors import AnalysisError, ChainTooLarge
 from .model import ConflictModel, Memo, Step
@@ -137,6 +138,7 @@ def explore(
     hints: dict[Hashable, Any] = {}
     while todo:
         i = todo.pop()
+        work.check("the exact chain")
         if chain.verdicts[i] is not None:
             continue
         moves = transitions(model, chain.states[i], chain.memos[i], budget=budget, hints=hints)

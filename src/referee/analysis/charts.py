@@ -29,6 +29,12 @@ def _pyplot() -> Any:
     return plt
 
 
+def _text(s: str) -> str:
+    """Text from a table (a character's id) drawn as itself: matplotlib reads ``$...$``
+    as mathematics, so a dollar sign is escaped."""
+    return s.replace("$", r"\$")
+
+
 def _save(fig: Any, fmt: str) -> bytes:
     if fmt not in FORMATS:
         raise AnalysisError(f"chart format must be png or svg, not {fmt!r}")
@@ -82,8 +88,8 @@ def conflict_chart(result: dict[str, Any], fmt: str = "png") -> bytes:
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), width_ratios=(1, 2))
     model = result["model"]
     labels = {
-        "a": " + ".join(model["a"]),
-        "b": " + ".join(model["b"]),
+        "a": _text(" + ".join(model["a"])),
+        "b": _text(" + ".join(model["b"])),
         "draw": "draw",
         "endless": "endless",
     }

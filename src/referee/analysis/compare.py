@@ -20,6 +20,7 @@ total − difficulty, target number) and gives P(success) per variant.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
@@ -177,7 +178,9 @@ def _list(params: Mapping[str, Any], name: str, default: tuple[str, ...]) -> tup
     return tuple(out)
 
 
-def _mnemonic(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Variant]]:
+def _mnemonic(
+    params: Mapping[str, Any], x: int | None, base: Any = None
+) -> tuple[str, str, list[Variant]]:
     from referee.systems.mnemonic.actions import Check
 
     rs = get("mnemonic")
@@ -189,7 +192,7 @@ def _mnemonic(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[
             raise AnalysisError(f"unknown randomizer {r!r}; known: {', '.join(RANDOMIZERS)}")
     out = []
     for r in randomizers:
-        opts = rs.options_type(randomizer=r)
+        opts = _with(rs.options_type, base, randomizer=r)
         out.append(Variant(r, Check(aptitude, chances), opts))
     return (
         f"Mnemonic Success Check, Aptitude {aptitude}, Chances {chances}",
@@ -198,14 +201,16 @@ def _mnemonic(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[
     )
 
 
-def _mneme(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Variant]]:
+def _mneme(
+    params: Mapping[str, Any], x: int | None, base: Any = None
+) -> tuple[str, str, list[Variant]]:
     from referee.systems.mneme.actions import Check
 
     rs = get("mneme")
     difficulty = _int(params, "difficulty", 8) if x is None else x
     bonus = _int(params, "bonus", 0)
     levels = _list(params, "levels", LEVELS)
-    opts = rs.options_type()
+    opts = _with(rs.options_type, base)
     out = []
     mods = (Modifier(bonus, "bonus", "other"),) if bonus else ()
     for level in levels:
@@ -217,14 +222,16 @@ def _mneme(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Var
     return f"Mneme CE check, 2d6 {bonus:+d} against Difficulty {difficulty}", "Effect", out
 
 
-def _arm(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Variant]]:
+def _arm(
+    params: Mapping[str, Any], x: int | None, base: Any = None
+) -> tuple[str, str, list[Variant]]:
     from referee.systems.arm.actions import Task
 
     rs = get("arm")
     difficulty = _int(params, "difficulty", 6)
     total = _int(params, "total", 6) if x is None else difficulty + x
     pushes = _list(params, "pushes", PUSHES)
-    opts = rs.options_type(pushing=True)
+    opts = _with(rs.options_type, base, pushing=True)
     state = rs.seat(rs.initial_state(opts), "roller", rs.examples()["alex"], opts)
     out = []
     for push in pushes:
@@ -235,7 +242,9 @@ def _arm(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Varia
     return f"ARM task, total {total} against difficulty {difficulty}", "result", out
 
 
-def _mongrel(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[Variant]]:
+def _mongrel(
+    params: Mapping[str, Any], x: int | None, base: Any = None
+) -> tuple[str, str, list[Variant]]:
     from referee.systems.mongrel.actions import Check
 
     rs = get("mongrel")
@@ -243,7 +252,7 @@ def _mongrel(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[V
     identity = _int(params, "identity", 0)
     modes = _list(params, "modes", ("under", "over"))
     dice = [int(d) for d in _list(params, "dice", ("1", "2", "3", "4", "5", "6"))]
-    opts = rs.options_type()
+    opts = _with(rs.options_type, base)
     out = []
     for mode in modes:
         if mode not in ("under", "over"):
@@ -254,7 +263,18 @@ def _mongrel(params: Mapping[str, Any], x: int | None) -> tuple[str, str, list[V
     return f"Mongrel task roll against TN {tn} (Identity {identity})", "Effect", out
 
 
-VARIANTS: dict[str, Callable[[Mapping[str, Any], int | None], tuple[str, str, list[Variant]]]] = {
+def _with(kind: Callable[..., Any], base: Any, **fixed: Any) -> Any:
+    """The options of a variant: a table's own house rules (``base``; default: the game's
+    defaults) with what the variant itself sets (``fixed``: the randomizer compared, the
+    pushing that ARM's push variants need)."""
+    if base is None:
+        return kind(**fixed)
+    return dataclasses.replace(base, **fixed) if fixed else base
+
+
+Variants = Callable[[Mapping[str, Any], int | None, Any], tuple[str, str, list[Variant]]]
+
+VARIANTS: dict[str, Variants] = {
     "mnemonic": _mnemonic,
     "mneme": _mneme,
     "arm": _arm,
@@ -299,24 +319,26 @@ def _odds(game: str, v: Variant) -> Distribution[int]:
     return rs.odds(v.action, state, v.options).map(STATS[game])
 
 
-def compare(game: str, params: Mapping[str, Any] | None = None) -> Comparison:
-    """The exact distribution of the game's statistic for each variant of one check."""
+def compare(game: str, params: Mapping[str, Any] | None = None, options: Any = None) -> Comparison:
+    """The exact distribution of the game's statistic for each variant of one check,
+    under ``options`` (a table's house rules; default: the game's defaults)."""
     key = _known(game)
-    title, stat, variants = VARIANTS[key](params or {}, None)
+    title, stat, variants = VARIANTS[key](params or {}, None, options)
     comp = Comparison(key, title, stat, SUCCESS[key])
     for v in variants:
         comp.series[v.label] = _odds(key, v)
     return comp
 
 
-def curve(game: str, params: Mapping[str, Any] | None = None) -> Curve:
-    """P(success) of each variant over the check's main number (see :data:`CURVES`)."""
+def curve(game: str, params: Mapping[str, Any] | None = None, options: Any = None) -> Curve:
+    """P(success) of each variant over the check's main number (see :data:`CURVES`),
+    under ``options`` as :func:`compare`."""
     key = _known(game)
     x_name, xs = CURVES[key]
     series: dict[str, list[Fraction]] = {}
     title = ""
     for x in xs:
-        title, _stat, variants = VARIANTS[key](params or {}, x)
+        title, _stat, variants = VARIANTS[key](params or {}, x, options)
         for v in variants:
             series.setdefault(v.label, []).append(_odds(key, v).at_least(SUCCESS[key]))
     base = title.split(",")[0]

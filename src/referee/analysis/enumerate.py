@@ -29,6 +29,7 @@ from math import comb, factorial
 from referee.dice.roller import RollRecord
 from referee.systems.base import Outcome, Plan
 
+from . import budget as work
 from .errors import ChainTooLarge
 from .freeze import freeze
 
@@ -116,6 +117,7 @@ def outcomes(
     leaves = 0
     while stack:
         prefix, p = stack.pop()
+        work.check("enumerating one step's dice")
         try:
             outcome = plan.resolve(PathRoller(prefix))
         except NeedDice as need:
@@ -199,6 +201,7 @@ def by_view(
     tried = 0
     while stack and len(met) < len(wanted):
         prefix = stack.pop()
+        work.check("finding one step's results")
         try:
             outcome = plan.resolve(PathRoller(prefix))
         except NeedDice as need:

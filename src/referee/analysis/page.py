@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.errors import RulesError
+from referee.errors import OddsTooComplex, RulesError
 from referee.systems.base import get
 
-from .errors import ChainTooLarge
+QUICK_STEPS = 0
+"""Under a work budget, simulated runs are resolved by the game one at a time (no
+state's step is tabulated first): at the few hundred runs a request affords,
+tabulating the steps costs more than it saves (measured on the demo tables)."""
 
 
 def page_data(
@@ -31,31 +34,77 @@ def page_data(
     max_states: int = 4_000,
     runs: int = 20_000,
     seed: int = 0,
+    seconds: float | None = None,
+    confidence: float = 0.999,
+    variants: bool = True,
 ) -> dict[str, Any]:
     """Everything an analysis page shows for ``game`` at a table (see the module text).
 
     ``state`` / ``options`` default to the game's example conflict; ``a`` and ``b`` to
     the first two seated characters; ``check`` holds the variant parameters (as the
-    ``compare`` command's ``-p``). A part that cannot be made says why under
-    ``errors`` instead of failing the page.
+    ``compare`` command's ``-p``); the variants are computed under ``options`` (the
+    table's own house rules). A part that cannot be made says why under ``errors``
+    instead of failing the page.
+
+    ``seconds`` bounds the conflict's work (:mod:`.budget`, CPU time): the exact chain
+    gets a third of it, and a chain that passes ``max_states`` or its third is simulated
+    in what is left, stopping after the last batch of runs that fits (the result says
+    how many of ``runs`` were done). A simulation whose first batch does not fit raises
+    :class:`~.budget.WorkLimit`: the request is over its budget. ``variants=False``
+    leaves out the variants and curves (a caller that keeps them: they depend only on
+    the game, the options and ``check``).
     """
-    from .charts import comparison_chart, conflict_chart, curve_chart
-    from .compare import compare, curve
+    from .budget import WorkLimit
 
     out: dict[str, Any] = {"game": game, "errors": {}}
     try:
-        comp = compare(game, check or {})
-        out["compare"] = {**comp.data(), "svg": comparison_chart(comp, "svg").decode()}
-        cur = curve(game, check or {})
-        out["curve"] = {**cur.data(), "svg": curve_chart(cur, "svg").decode()}
+        if variants:
+            out.update(variants_data(game, options, check))
     except RulesError as e:
         out["errors"]["compare"] = str(e)
     try:
-        result = _conflict(game, state, options, a, b, policies, params, max_states, runs, seed)
-        out["conflict"] = {**result, "svg": conflict_chart(result, "svg").decode()}
+        result = _conflict(
+            game,
+            state,
+            options,
+            a,
+            b,
+            policies,
+            params,
+            max_states,
+            runs,
+            seed,
+            seconds,
+            confidence,
+        )
+        out["conflict"] = {**result, "svg": _conflict_svg(result)}
+    except WorkLimit:
+        raise
     except RulesError as e:
         out["errors"]["conflict"] = str(e)
     return out
+
+
+def variants_data(
+    game: str, options: Any = None, check: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The check variants (``compare``) and P(success) curves (``curve``) of ``game``
+    under ``options``, each as JSON with its SVG chart."""
+    from .charts import comparison_chart, curve_chart
+    from .compare import compare, curve
+
+    comp = compare(game, check or {}, options)
+    cur = curve(game, check or {}, options)
+    return {
+        "compare": {**comp.data(), "svg": comparison_chart(comp, "svg").decode()},
+        "curve": {**cur.data(), "svg": curve_chart(cur, "svg").decode()},
+    }
+
+
+def _conflict_svg(result: dict[str, Any]) -> str:
+    from .charts import conflict_chart
+
+    return conflict_chart(result, "svg").decode()
 
 
 def _conflict(
@@ -69,10 +118,15 @@ def _conflict(
     max_states: int,
     runs: int,
     seed: int,
+    seconds: float | None = None,
+    confidence: float = 0.999,
 ) -> dict[str, Any]:
+    from contextlib import nullcontext
+
+    from . import budget
     from .chain import explore
     from .scenario import Scenario, _model_type
-    from .simulate import simulate
+    from .simulate import SIM_BUDGET, simulate
     from .solve import solve
 
     if state is None:
@@ -89,7 +143,31 @@ def _conflict(
         model = _model_type(ruleset.name)(
             ruleset, opts, state, side_a, side_b, dict(policies or {}), **dict(params or {})
         )
-    try:
-        return solve(explore(model, max_states=max_states)).data()
-    except ChainTooLarge:
-        return simulate(model, runs=runs, seed=seed).data()
+    whole = budget.within(seconds) if seconds is not None else nullcontext()
+    with whole:
+        why = ""
+        try:
+            half = budget.within(seconds / 3) if seconds is not None else nullcontext()
+            with half:
+                return {**solve(explore(model, max_states=max_states)).data(), "why": ""}
+        except OddsTooComplex as e:  # a chain past max_states, a step past its budget
+            why = str(e)
+        except budget.WorkLimit:
+            left = budget.left()
+            if seconds is None or (left is not None and left <= 0):
+                raise
+            why = (
+                f"the exact chain needs more than its third of the work budget "
+                f"({seconds / 3 * 1000:,.0f} ms)"
+            )
+        batch = min(runs, 100) if seconds is not None else min(runs, 20_000)
+        found = simulate(
+            model,
+            runs=runs,
+            seed=seed,
+            confidence=confidence,
+            batch=batch,
+            fit_budget=seconds is not None,
+            budget=QUICK_STEPS if seconds is not None else SIM_BUDGET,
+        )
+        return {**found.data(), "why": why}

@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from referee.dice.roller import RollRecord
 
+from . import budget as work
 from .chain import transitions
 from .enumerate import first_size
 from .errors import AnalysisError, ChainTooLarge
@@ -130,6 +131,8 @@ class SimResult:
     stopped_early: bool
     seconds: float
     unfinished: int = 0
+    asked: int = 0
+    """The runs asked for, when the work budget stopped the simulation before them."""
 
     def data(self) -> dict[str, Any]:
         return {
@@ -147,6 +150,7 @@ class SimResult:
             "stopped_early": self.stopped_early,
             "unfinished": self.unfinished,
             "seconds": self.seconds,
+            "asked": self.asked or self.runs,
         }
 
 
@@ -248,6 +252,7 @@ def run_batch(
     steps = 0
     verdict = np.asarray(table.verdict, dtype=np.int64)
     while active.size and steps < MAX_STEPS:
+        work.check("the simulation")
         steps += 1
         nodes = cur[active]
         for i in np.unique(nodes).tolist():
@@ -264,6 +269,7 @@ def run_batch(
             rounds[moving] += ticks[pos]
         if not tab.all():
             for run in active[~tab].tolist():
+                work.check("the simulation")
                 j, t = _direct(table, int(cur[run]), roller)
                 cur[run] = j
                 rounds[run] += t
@@ -285,6 +291,7 @@ def simulate(
     on_batch: Callable[[int], None] | None = None,
     budget: int = SIM_BUDGET,
     table: Table | None = None,
+    fit_budget: bool = False,
 ) -> SimResult:
     """Simulate ``model``'s conflict ``runs`` times (or until ``precision`` is met).
 
@@ -293,6 +300,10 @@ def simulate(
     the face combinations a state's step may have to be tabulated (0: every run is
     resolved directly by the game). ``table`` reuses the states tabulated by an earlier
     simulation of the same model (the numbers do not change; only the time).
+    ``fit_budget``: under a work budget (:mod:`.budget`), stop when it is spent and keep
+    the batches done until then (the batch under way is dropped; the result says how
+    many runs were asked). The first batch must fit, else :class:`~.budget.WorkLimit`.
+    The runs done depend on the machine's speed; the numbers of a given count do not.
     """
     z = z_for(confidence)
     if runs < 1 or batch < 1:
@@ -327,11 +338,18 @@ def simulate(
     done = 0
     unfinished = 0
     early = False
+    limited = False
     bar = _Progress(target_runs) if progress else None
     try:
         while done < target_runs:
             size = min(batch, target_runs - done)
-            cur, rounds, left = run_batch(table, size, rng, roller)
+            try:
+                cur, rounds, left = run_batch(table, size, rng, roller)
+            except work.WorkLimit:
+                if not (fit_budget and done):
+                    raise
+                limited = True  # the batch under way is dropped: whole batches only
+                break
             unfinished += left
             verdict = np.asarray(table.verdict, dtype=np.int64)[cur]
             verdict[verdict < 0] = VERDICT_CODES["endless"]  # never ended within MAX_STEPS
@@ -378,6 +396,7 @@ def simulate(
         early,
         time.perf_counter() - began,
         unfinished,
+        target_runs if limited else 0,
     )
 
 

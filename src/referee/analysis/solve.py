@@ -21,6 +21,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
+from . import budget as work
 from .chain import Chain
 from .errors import AnalysisError
 
@@ -77,6 +78,7 @@ def _eliminate(rows: list[dict[int, Fraction]], rhs: list[list[Fraction]]) -> li
     """Solve ``rows · x = rhs`` (sparse rows, several right-hand sides) exactly."""
     m = len(rows)
     for col in range(m):
+        work.check("solving the exact chain")
         pivot = next((r for r in range(col, m) if rows[r].get(col)), None)
         if pivot is None:
             raise AnalysisError("a singular chain: a loop the conflict can never leave")
@@ -143,6 +145,7 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
     width = k_labels + len(fighters) + 1  # verdicts, damages, rounds
     value: list[list[Fraction] | None] = [None] * len(chain)
     for comp in components(chain):
+        work.check("solving the exact chain")
         members = set(comp)
         exits = any(j not in members for i in comp for _, j, _ in chain.edges[i])
         ended = [i for i in comp if chain.verdicts[i] is not None]

@@ -124,7 +124,8 @@ def _wants_html(request: Request) -> bool:
     path = request.url.path
     if path.startswith("/api/") or path.startswith("/docs") or path == "/openapi.json":
         return False
-    if path.startswith("/t/") and path.count("/") > 2:  # fragments answer JSON
+    if path.startswith("/t/") and path.count("/") > 2 and not path.endswith("/analysis"):
+        # fragments answer JSON (the analysis view is a page)
         return False
     return "text/html" in request.headers.get("accept", "")
 
@@ -364,6 +365,7 @@ def create_app(
     app.add_middleware(Guard, max_body=max_body, max_import=max_import)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
 
+    from referee.web.analysis_routes import router as analysis_router
     from referee.web.api import router as api_router
     from referee.web.build_api import router as build_router
     from referee.web.pages import pushed_panels
@@ -375,4 +377,5 @@ def create_app(
     app.include_router(build_router)  # the character builder (web/build_api.py)
     app.include_router(recap_router)
     app.include_router(page_router)
+    app.include_router(analysis_router)
     return app
