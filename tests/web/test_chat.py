@@ -28,7 +28,6 @@ ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
 ]
-DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 
 # -- the API and the socket ---------------------------------------------------------------
@@ -210,7 +209,9 @@ def _shown(page: Any, selector: str) -> int:
 
 
 @pytest.mark.timeout(300)
-def test_chat_and_the_log_filter_in_three_browsers(browser: Any, site: Site, table: Table) -> None:
+def test_chat_and_the_log_filter_in_three_browsers(
+    browser: Any, site: Site, table: Table, artifacts: Path
+) -> None:
     ron = Person(browser, site, table.tokens["Ron"], viewport={"width": 1280, "height": 800})
     ann = Person(browser, site, table.tokens["Ann"], viewport={"width": 1280, "height": 800})
     ben = Person(
@@ -310,16 +311,16 @@ def test_chat_and_the_log_filter_in_three_browsers(browser: Any, site: Site, tab
         page.locator("#log-filter input[value='all']").check()
         assert _shown(page, "#log li.entry") == total + 1
 
-        # the pictures of the docs
+        # the pictures of the docs (docs/img holds the ones taken here and looked at)
         ron.page.locator("#chat-text").fill("Roll me a Tough check, Mickey.")
-        ron.page.screenshot(path=str(DOCS_IMG / "chat.png"))
-        ben.page.screenshot(path=str(DOCS_IMG / "phone-chat.png"))
+        ron.page.screenshot(path=str(artifacts / "chat.png"))
+        ben.page.screenshot(path=str(artifacts / "phone-chat.png"))
         recap = ron.context.new_page()
         recap.set_viewport_size({"width": 1280, "height": 800})
         recap.goto(f"{site.base}/t/{table.id}/recap")
         recap.locator("article.recap").wait_for()
         assert "chance of success 2/3 (66.67%)" in recap.locator("article.recap").inner_text()
-        recap.screenshot(path=str(DOCS_IMG / "recap.png"))
+        recap.screenshot(path=str(artifacts / "recap.png"))
         for person in (ron, ann, ben):
             assert person.errors == []
     finally:

@@ -82,8 +82,9 @@ class Pattern:
 
 
 def _attack_fields(game: str, actor: str, target: str) -> dict[str, Any]:
-    """The attack as the page's form sends it: the two characters, a required choice at
-    the form's first option, and (Mneme CE) the damage typed in."""
+    """The attack as the page's form sends it: the two characters, a required choice (at
+    the form's first option here; what the page chose is read from it before rolling),
+    and (Mneme CE) the damage typed in."""
     from referee.systems.records import describe_fields
 
     fields: dict[str, Any] = {"actor": actor, "target": target}
@@ -256,13 +257,15 @@ def test_an_evening_at_the_table(browser: Any, site: Site, game: str) -> None:
         except RulesError:  # not Ann's turn (the conflict's order): Ben attacks
             attacker, target, attacking, defending = ben_char, ann_char, ben, ann
             fields = _attack_fields(game, attacker, target)
-        faces = _failing_faces(site, made.id, game, fields)
         if attacking.page.locator("#tab-actions").is_visible():
             attacking.page.locator("#tab-actions").click()
         form = _form(_panel(attacking, attacker), "attack")
         form.locator("[data-field='target']").select_option(target)
         if game == "mneme":
             form.locator("[data-field='damage']").fill("2d6")
+        for name in [n for n in fields if n not in ("actor", "target", "damage")]:
+            fields[name] = form.locator(f"[data-field='{name}']").input_value()  # as the page
+        faces = _failing_faces(site, made.id, game, fields)
         form.locator("[data-common='faces']").fill(", ".join(map(str, faces)))
         sent: list[Any] = []
         attacking.page.on(

@@ -390,12 +390,14 @@ def suggestions(field_name: str, own: JSONObject | None, others: Sequence[JSONOb
 def field_suggestions(
     forms: Sequence[ActionForm], own: JSONObject | None, others: Sequence[JSONObject]
 ) -> dict[str, list[str]]:
-    """``suggestions`` for every text field of these forms (by field name)."""
+    """``suggestions`` for every text or choice field of these forms (by field name): a
+    text field offers them, a required choice starts at the first of them."""
     out: dict[str, list[str]] = {}
     for form in forms:
         for desc in form.fields:
             name = str(desc["name"])
-            if desc.get("type") == "string" and not desc.get("ref") and name not in out:
+            kind = desc.get("type")
+            if kind in ("string", "choice") and not desc.get("ref") and name not in out:
                 found = suggestions(name, own, others)
                 if found:
                     out[name] = found
