@@ -63,6 +63,15 @@ CASES: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("roll", {"dice": "d6-d6"}),
     ],
 }
+TYPED: dict[tuple[str, str], Any] = {
+    ("mongrel", "check"): lambda i: {"dice": 1 + i % 8, "tn": 1 + i % 6},
+    ("mongrel", "task"): lambda i: {"difficulty": i % 5},
+    ("mnemonic", "check"): lambda i: {"aptitude": 1 + i % 12},
+    ("mneme", "check"): lambda i: {"difficulty": 4 + i % 9},
+    ("arm", "task"): lambda i: {"difficulty": i % 10},
+}
+"""What a player types between two previews, round by round (every roll of the tray
+too): the same question is never asked twice in a row, so no cache answers it."""
 OPENING = {"mongrel": ("start-conflict", {})}
 """What the referee does first, so the conflict's actions have their moment."""
 GAP = 0.025
@@ -115,8 +124,12 @@ def run(base: str, db: str, rounds: int) -> dict[str, Any]:
                 http.post(
                     f"/t/{tid}/preview", json={"action": case[0], "fields": case[1]}, headers=ron
                 )
-            for _ in range(rounds):
-                for action, fields in cases:
+            for i in range(rounds):
+                for action, base in cases:
+                    typed = TYPED.get((game, action))
+                    fields = {**base, **(typed(i) if typed else {})}
+                    if action == "roll":
+                        fields = {"dice": f"{1 + i % 7}d{(4, 6, 8, 10, 12, 20)[i % 6]}+{i % 5}"}
                     start = time.perf_counter()
                     r = http.post(
                         f"/t/{tid}/preview",
@@ -163,8 +176,10 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
         "One `referee serve` process on 127.0.0.1, default quotas, SQLite; each game's table",
         "seats the text's example characters. The page's own request, `POST /t/{tid}/preview`",
         f"(the odds rendered as HTML), for the most-used actions and the dice tray, {rounds}",
-        f"rounds, one request at a time, {GAP * 1000:.0f} ms apart. Reference: the same odds",
-        "computed in one process by the package (`Ruleset.odds`), the rules' own share.",
+        f"rounds, one request at a time, {GAP * 1000:.0f} ms apart, the numbers typed changing",
+        "every round (dice, targets, difficulties, the tray's expression). Reference: the",
+        "same odds computed in one process by the package (`Ruleset.odds`), the rules' own",
+        "share.",
         f"Machine: 2 cores shared with other work (load average {load:.1f} at the start).",
         "",
         "| game | previews | p50 (ms) | p99 (ms) | max (ms) | reference p50 / p99 (ms) |",
