@@ -9,10 +9,8 @@ requests past a bound, a slot or the work budget are refused, the limit named.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -370,36 +368,6 @@ def test_a_slow_analysis_does_not_stall_another_tables_notes(demo: Demo) -> None
 
 
 # -- in a browser --------------------------------------------------------------------------
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is required here (apt-get install chromium)")
-        pytest.skip(f"no {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def artifacts() -> Path:
-    folder = Path(os.environ.get("REFEREE_ARTIFACTS", "artifacts"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 # who looks, and whom they pick: a player, their own character against another

@@ -7,8 +7,6 @@ The table of ``tests/web/conftest.py``: Ron referees, Ann and Ben play, Obi obse
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,16 +16,9 @@ import pytest
 if TYPE_CHECKING:
     from tests.web.conftest import Connect, LiveSocket, Site, Table
 
-pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
+from .test_browser import Person as BrowserPerson
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
+pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
 
 
 # -- the API and the socket ---------------------------------------------------------------
@@ -160,35 +151,8 @@ def test_the_recap_over_http_is_the_callers_own_view(site: Site, table: Table) -
 # -- three browsers -----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is required here (apt-get install chromium)")
-        pytest.skip(f"no {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-class Person:
-    """One participant's browser context on the table page, with its socket's frames."""
-
-    def __init__(self, browser: Any, site: Site, token: str, **context: Any) -> None:
-        self.context = browser.new_context(**context)
-        self.page = self.context.new_page()
-        self.frames: list[str] = []
-        self.errors: list[str] = []
-        self.page.on(
-            "websocket", lambda ws: ws.on("framereceived", lambda p: self.frames.append(str(p)))
-        )
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(f"{site.base}/join/{token}")
-        self.page.wait_for_url("**/t/*")
-        self.page.wait_for_selector("#conn.live")
+class Person(BrowserPerson):
+    """A participant's page (``test_browser.Person``), who talks in the chat."""
 
     def say(self, text: str, to: str = "") -> None:
         page = self.page
@@ -199,9 +163,6 @@ class Person:
 
     def messages(self) -> list[str]:
         return [t.strip() for t in self.page.locator("#chat-list .msg .msg-text").all_inner_texts()]
-
-    def close(self) -> None:
-        self.context.close()
 
 
 def _shown(page: Any, selector: str) -> int:

@@ -280,30 +280,8 @@ def test_the_setting_is_replayed_and_snapshotted_on_every_store(store_url: str) 
 # ---------------------------------------------------------------------------
 # in a browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(os.environ.get("REFEREE_ARTIFACTS", "artifacts"))
 """Where the screenshots go (the ones in docs/img were taken here and looked at)."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    if not CHROMIUM.exists():
-        pytest.skip(f"no {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-            ],
-        )
-        yield launched
-        launched.close()
 
 
 def _open(browser: Any, site: Site, token: str, **context: Any) -> tuple[Any, Any]:
