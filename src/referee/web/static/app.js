@@ -2,6 +2,8 @@
 // exact-odds preview. No build step; everything shown is rendered (and escaped) by the
 // server, this module only moves it into place and sends what is typed to the JSON API.
 
+import { api } from "./http.js";
+
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 const main = document.getElementById("main");
@@ -10,28 +12,6 @@ const role = main?.dataset.role;
 
 // ---------------------------------------------------------------------------
 // talking to the server
-
-async function api(method, url, body) {
-  const init = { method, credentials: "same-origin", headers: {} };
-  if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const res = await fetch(url, init);
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = new Error((data && typeof data.detail === "string" && data.detail) || `${res.status} ${res.statusText}`);
-    err.data = data;
-    err.status = res.status;
-    throw err;
-  }
-  return data;
-}
 
 function say(el, text, kind) {
   if (!el) return;

@@ -4,6 +4,8 @@
 // field and the budgets below, and enables "Seat" only for a legal sheet (the referee may
 // force one in). Every rule is the server's: this module only draws and moves answers.
 
+import { api } from "./http.js";
+
 const main = document.getElementById("main");
 const tid = main?.dataset.table;
 const form = document.getElementById("builder");
@@ -16,23 +18,6 @@ let checking = 0;
 const touched = new Set(); // fields the user has been at: only their problems show
 let showAll = false; // after "start from" or a Seat attempt, every problem shows
 let lastResult = null;
-
-async function api(method, url, body) {
-  const init = { method, credentials: "same-origin", headers: {} };
-  if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const res = await fetch(url, init);
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || `${res.status} ${res.statusText}`);
-  return data;
-}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

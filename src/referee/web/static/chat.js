@@ -6,6 +6,8 @@
 // redacted for this participant (its data-* attributes and its text), with textContent
 // only: nothing here parses HTML. Sending is the JSON API's POST .../notes.
 
+import { api } from "./http.js";
+
 const main = document.getElementById("main");
 const tid = main?.dataset.table;
 const me = main?.dataset.me;
@@ -19,23 +21,6 @@ const text = document.getElementById("chat-text");
 const to = document.getElementById("chat-to");
 const status = document.getElementById("chat-status");
 const empty = document.getElementById("chat-empty");
-
-async function post(url, body) {
-  const res = await fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || `${res.status} ${res.statusText}`);
-  return data;
-}
 
 // ---------------------------------------------------------------------------
 // messages from log entries
@@ -162,9 +147,7 @@ async function syncRecipients() {
   if (!to) return;
   let data;
   try {
-    const res = await fetch(`/api/tables/${tid}`, { credentials: "same-origin" });
-    if (!res.ok) return;
-    data = await res.json();
+    data = await api("GET", `/api/tables/${tid}`);
   } catch {
     return;
   }
@@ -214,7 +197,7 @@ async function send(ev) {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    await post(`/api/tables/${tid}/notes`, { text: words, ...recipient() });
+    await api("POST", `/api/tables/${tid}/notes`, { text: words, ...recipient() });
     text.value = "";
     status.textContent = "";
     status.classList.remove("bad");

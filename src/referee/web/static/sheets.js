@@ -2,6 +2,8 @@
 // The sheets themselves are rendered by the server (_sheet.html); this only sends the
 // referee's choice to the JSON API and opens every sheet before the page is printed.
 
+import { api } from "./http.js";
+
 const main = document.getElementById("main");
 const tid = main?.dataset.table;
 
@@ -19,14 +21,7 @@ if (form && tid) {
     const status = form.querySelector(".status");
     const sheets = form.elements.sheets.value;
     try {
-      const res = await fetch(`/api/tables/${tid}/sheets`, {
-        method: "PUT",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ sheets }),
-      });
-      const data = await res.json().catch(() => null);
-      if (!res.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || `${res.status}`);
+      await api("PUT", `/api/tables/${tid}/sheets`, { sheets });
       say(status, sheets === "everyone" ? "Saved: everyone sees every sheet." : "Saved: each sheet is seen by its player and you.", "good");
     } catch (e) {
       say(status, e.message, "bad");
