@@ -131,17 +131,18 @@ def words(name: str) -> str:
     return text
 
 
-def value_words(value: JSONValue) -> str:
-    """A JSON value as short text for people (no brackets, no quotes, no ``None``)."""
+def value_words(value: JSONValue, empty: str = "none") -> str:
+    """A JSON value as short text for people (no brackets, no quotes, no ``None``); an
+    empty list or mapping reads ``empty``."""
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return ", ".join(value_words(v) for v in value) or "none"
+        return ", ".join(value_words(v, empty) for v in value) or empty
     if isinstance(value, dict):
-        inner = ", ".join(f"{words(str(k))} {value_words(v)}" for k, v in value.items())
-        return inner or "none"
+        inner = ", ".join(f"{words(str(k))} {value_words(v, empty)}" for k, v in value.items())
+        return inner or empty
     return str(value)
 
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 from referee.dice.odds import Distribution, fraction_text
 from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
 from referee.systems.building import ExampleMark, example_mark
-from referee.systems.sheetview import SheetView
+from referee.systems.sheetview import SheetView, value_words
 from referee.table.state import EVERYTHING, TableState, Viewer
 
 MAX_BARS = 40
@@ -339,16 +339,9 @@ def table_rows(ts: TableState) -> list[list[JSONValue]]:
 
 
 def value_text(value: JSONValue) -> str:
-    """A tracker value as short text."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(value_text(v) for v in value) or "-"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {value_text(v)}" for k, v in value.items()) or "-"
-    return str(value)
+    """A tracker value as short text (:func:`~referee.systems.sheetview.value_words`; an
+    empty list reads ``-``)."""
+    return value_words(value, empty="-")
 
 
 PREFIXES = ("defender_", "opponent_", "target_", "victim_")
