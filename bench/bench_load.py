@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import cpu_seconds, free_port, pct, start_server
+from bench_web import pct, served
 
 GRID = [
     f"{n}d{s}{tail}"
@@ -149,21 +148,10 @@ def run(base: str, seconds: float) -> dict[str, Any]:
 def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
     """This benchmark's section of RESULTS.md and its targets (``bench/run.py load``)."""
     seconds = 6.0 if quick else 20.0
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        db = f"sqlite:///{Path(tmp) / 'load.db'}"
-        server = start_server(db, port, Path(tmp) / "server.log", extra=())
-        load = float(Path("/proc/loadavg").read_text().split()[0])
-        before = cpu_seconds(server.pid)
-        try:
-            r = run(f"http://127.0.0.1:{port}", seconds)
-            cpu = cpu_seconds(server.pid) - before
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except Exception:
-                server.kill()
+    with served("load", extra=()) as server:
+        r = run(server.base, seconds)
+        cpu = server.cpu()
+    load = server.load
     calm, loaded = r["calm"], r["loaded"]
     p99 = pct(loaded, 0.99)
     met = p99 <= 50 and not r["odds_errors"]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import cpu_seconds, free_port, pct, start_server
+from bench_web import pct, served
 
 SEATED = {
     "mongrel": ("vooruk", "giazza"),
@@ -150,21 +149,10 @@ def run(base: str, db: str, rounds: int) -> dict[str, Any]:
 def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
     """This benchmark's section of RESULTS.md and its targets (``bench/run.py preview``)."""
     rounds = 10 if quick else 60
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        db = f"sqlite:///{Path(tmp) / 'preview.db'}"
-        server = start_server(db, port, Path(tmp) / "server.log", extra=())
-        load = float(Path("/proc/loadavg").read_text().split()[0])
-        before = cpu_seconds(server.pid)
-        try:
-            r = run(f"http://127.0.0.1:{port}", db, rounds)
-            cpu = cpu_seconds(server.pid) - before
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except Exception:
-                server.kill()
+    with served("preview", extra=()) as server:
+        r = run(server.base, server.db, rounds)
+        cpu = server.cpu()
+    load = server.load
     every = [t for g in r.values() for t in g["times"]]
     errors = [e for g in r.values() for e in g["errors"]]
     p99 = pct(every, 0.99)

@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +80,41 @@ def start_server(
             time.sleep(0.2)
     proc.kill()
     raise SystemExit(f"the server did not start: {log.read_text()}")
+
+
+@dataclass
+class Served:
+    """A ``referee serve`` process of a benchmark: its address, database, the machine's
+    load when it started, and the server's CPU seconds since (:func:`served`)."""
+
+    base: str
+    db: str
+    load: float
+    proc: subprocess.Popen[bytes]
+    cpu_start: float
+
+    def cpu(self) -> float:
+        """The server's CPU seconds since it was ready."""
+        return cpu_seconds(self.proc.pid) - self.cpu_start
+
+
+@contextlib.contextmanager
+def served(name: str, extra: tuple[str, ...] = UNLIMITED) -> Iterator[Served]:
+    """One ``referee serve`` on 127.0.0.1 over a temporary SQLite file, stopped (and its
+    files removed) when the block ends, however it ends."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        db = f"sqlite:///{Path(tmp) / (name + '.db')}"
+        proc = start_server(db, port, Path(tmp) / "server.log", extra=extra)
+        load = float(Path("/proc/loadavg").read_text().split()[0])
+        try:
+            yield Served(f"http://127.0.0.1:{port}", db, load, proc, cpu_seconds(proc.pid))
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def cpu_seconds(pid: int) -> float:
