@@ -423,7 +423,7 @@ function syncCharacterSelects(characters) {
 }
 
 function syncPeople(people) {
-  const me = main.dataset.me;
+  // (the chat keeps its own list of whom to write to: static/chat.js)
   const fill = (sel, names, first) => {
     if (!sel) return;
     const keep = sel.value;
@@ -444,7 +444,6 @@ function syncPeople(people) {
     none.textContent = "the referee";
     fill(owner, people.filter((p) => p.role === "player").map((p) => p.name), none);
   }
-  fill(document.getElementById("note-to"), people.map((p) => p.name).filter((n) => n !== me), null);
 }
 
 const laterHtml = new Map(); // element id -> the html to draw once focus leaves it
