@@ -153,9 +153,7 @@ def serve(
     from referee.table.store import Store
     from referee.table.tokens import Tokens
     from referee.web import create_app
-    from referee.web.server import Server, log_config
-
-    from referee.web.server import LogFormat
+    from referee.web.server import LogFormat, Server, log_config
 
     fmt: LogFormat = "json" if log_format.lower() == "json" else "text"
     logging_config = log_config(fmt, log_level)
