@@ -9,10 +9,11 @@ no quota applies; the answer names no URL, host or password.
 from __future__ import annotations
 
 import asyncio
-from typing import Final
+from typing import Final, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 
@@ -24,6 +25,16 @@ TIMEOUT: Final = 5.0
 router = APIRouter()
 
 
+class Health(BaseModel):
+    """What ``GET /healthz`` answers."""
+
+    status: Literal["ok", "unavailable"] = Field(description="ok: this process can serve.")
+    database: Literal["ok", "unreachable", "timeout"] = Field(
+        description="Whether a SELECT 1 reached the database in time."
+    )
+    version: str = Field(description="The release of referee answering (e.g. 0.2.0).")
+
+
 def _ping(request: Request) -> None:
     """One round trip to the database (raises if it is unreachable)."""
     engine = request.app.state.web.service.store.reader
@@ -31,7 +42,12 @@ def _ping(request: Request) -> None:
         conn.execute(text("SELECT 1"))
 
 
-@router.get("/healthz", tags=["server"])
+@router.get(
+    "/healthz",
+    tags=["server"],
+    response_model=Health,
+    responses={503: {"model": Health, "description": "The database did not answer."}},
+)
 async def healthz(request: Request) -> JSONResponse:
     """The server's health: 200 when the database answers, 503 when it does not (with
     ``database`` saying how: ``"unreachable"`` or ``"timeout"``). For load balancers and
