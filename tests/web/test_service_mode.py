@@ -215,3 +215,27 @@ def test_sigterm_closes_the_live_sockets_with_1001_and_exits_0(served: Any) -> N
     assert s.proc.wait(timeout=30) == 0
     assert time.monotonic() - t0 < 15
     assert "closing 1 live socket(s) with 1001" in s.logs()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "named"),
+    [
+        ("REFEREE_PORT", "abc", "'--port' (env var: 'REFEREE_PORT'): 'abc'"),
+        ("REFEREE_LOG_FORMAT", "xml", "'--log-format' (env var: 'REFEREE_LOG_FORMAT'): 'xml'"),
+        ("REFEREE_MAX_TABLES", "many", "'--max-tables' (env var: 'REFEREE_MAX_TABLES'): 'many'"),
+    ],
+)
+def test_a_bad_variable_is_refused_by_name_before_serving(
+    variable: str, value: str, named: str, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", MAIN, "serve"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(SRC), variable: value},
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: Invalid value for {named}")
+    assert "Traceback" not in done.stderr and done.stdout == ""
