@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test system lint typecheck pytest bench clean
+.PHONY: run test system lint typecheck pytest smoke bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/referee serve --demo --port $(PORT)
 
-test: system lint typecheck pytest
+test: system lint typecheck pytest smoke
 
 system:
 	bash scripts/system-deps.sh
@@ -30,6 +30,10 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+# the wheel and the sdist, installed into fresh venvs outside the checkout and run there
+smoke: $(STAMP)
+	PY=$(PY) BUILD_PY=$(BIN)/python bash scripts/smoke-wheel.sh
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -44,6 +44,7 @@ class Uvicorn:
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,
             forwarded_allow_ips=forwarded,
+            server_header=False,  # as referee serve: the app's Server: referee/VERSION
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

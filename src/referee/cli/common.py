@@ -70,6 +70,8 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except RulesError as e:
             fail(str(e))
+        except BrokenPipeError:
+            raise  # the reader of our output left: not an error (referee.cli.main.run)
         except OSError as e:
             fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e))
 

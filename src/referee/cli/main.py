@@ -33,8 +33,31 @@ GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "serve", "analyze")
 designer analysis."""
 
 
+class PipeClosed(Exception):
+    """Standard output's reader went away (``| head``): handed past click, which would
+    otherwise turn the :class:`BrokenPipeError` into status 1."""
+
+
 class Referee(click.Group):
     """The top-level group: each of :data:`GROUPS` is imported on first use."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise PipeClosed from None
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:  # --help and --version print while the arguments are parsed
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            raise PipeClosed from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*self.commands, *(n for n in GROUPS if n not in self.commands)]
@@ -57,11 +80,31 @@ class Referee(click.Group):
             ) from None
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: the release (read when asked, so other commands never pay for it)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from referee import version
+
+    click.echo(f"referee {version()}")
+    ctx.exit()
+
+
 app = Referee(
     name="referee",
     help="Rules engine, exact odds and live table for Mnemonic, Mongrel, Mneme CE and ARM.",
     no_args_is_help=True,
     context_settings={"show_default": True},
+    params=[
+        click.Option(
+            ["--version"],
+            is_flag=True,
+            expose_value=False,
+            is_eager=True,
+            callback=_show_version,
+            help="Show the release of referee and exit.",
+        )
+    ],
 )
 
 
@@ -306,11 +349,32 @@ def _load(name: str) -> click.Command | None:
     return group
 
 
+EXIT_PIPE = 128 + 13
+"""The status of a command whose reader went away (``referee odds 20d6 | head -1``): what a
+shell reports for a Unix tool ended by SIGPIPE, and no message."""
+
+
+def _quiet_pipe() -> int:
+    """Standard output's reader is gone: point it at /dev/null, so the interpreter's own
+    flush at exit cannot complain either, and end with :data:`EXIT_PIPE`."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real descriptor (a test's captured stream)
+        pass
+    return EXIT_PIPE
+
+
 def run(argv: list[str] | None = None) -> int:
-    """Entry point: usage errors and unexpected failures become one line on stderr."""
+    """Entry point: usage errors and unexpected failures become one line on stderr; a
+    closed pipe on standard output ends the command quietly (:data:`EXIT_PIPE`)."""
     args = sys.argv[1:] if argv is None else argv
     try:
         result = app.main(args=args, prog_name="referee", standalone_mode=False)
+        sys.stdout.flush()  # what is still buffered meets a closed pipe here, not at exit
+    except (BrokenPipeError, PipeClosed):
+        return _quiet_pipe()
     except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, and exit 2
         click.echo(e.format_message())
         print(f"error: missing command ({e.ctx.command_path} --help for usage)", file=sys.stderr)

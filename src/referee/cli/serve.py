@@ -7,6 +7,7 @@ commands (``referee odds``) start without them.
 from __future__ import annotations
 
 import gc
+import logging
 from typing import Any
 
 import click
@@ -24,9 +25,11 @@ DB_OPTION = click.option(
 ORIGIN_OPTION = click.option(
     "--origin",
     multiple=True,
+    envvar="REFEREE_ORIGINS",
+    show_envvar=True,
     callback=listed,
     help="A public origin the pages are served from behind a proxy that rewrites Host "
-    "(e.g. https://table.example.org); repeatable.",
+    "(e.g. https://table.example.org); repeatable (the variable: space-separated).",
 )
 
 
@@ -63,20 +66,68 @@ def limit_options(fn: Any) -> Any:
     return fn
 
 
-@click.command("serve")
-@click.option("--host", default="127.0.0.1", help="The address to listen on.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, help="The TCP port.")
+SETTINGS_HELP = (
+    "Every option can also be set by its environment variable (REFEREE_HOST, REFEREE_PORT, "
+    "...; docs/deploy.md lists them all in one table); an option on the command line wins."
+)
+
+
+@click.command("serve", epilog=SETTINGS_HELP)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    envvar="REFEREE_HOST",
+    show_envvar=True,
+    help="The address to listen on.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    envvar="REFEREE_PORT",
+    show_envvar=True,
+    help="The TCP port.",
+)
 @DB_OPTION
 @click.option(
-    "--demo", is_flag=True, help="Create one demo table per game (if absent) and print its links."
+    "--demo",
+    is_flag=True,
+    envvar="REFEREE_DEMO",
+    show_envvar=True,
+    help="Create one demo table per game (if absent) and print its links.",
 )
 @ORIGIN_OPTION
 @click.option(
     "--forwarded-allow-ips",
     default="127.0.0.1",
+    envvar="REFEREE_FORWARDED_ALLOW_IPS",
+    show_envvar=True,
     help="Proxies trusted to set X-Forwarded-Proto/For (comma-separated, or *).",
 )
-@click.option("--log-level", default="info", help="uvicorn's log level.")
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug"], case_sensitive=False),
+    default="info",
+    envvar="REFEREE_LOG_LEVEL",
+    show_envvar=True,
+    help="The least severe log line written.",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"], case_sensitive=False),
+    default="text",
+    envvar="REFEREE_LOG_FORMAT",
+    show_envvar=True,
+    help="text: uvicorn's lines; json: one JSON object a line (for journald or a collector).",
+)
+@click.option(
+    "--shutdown-timeout",
+    type=click.IntRange(0, 3600),
+    default=10,
+    envvar="REFEREE_SHUTDOWN_TIMEOUT",
+    show_envvar=True,
+    help="Seconds open requests have to finish after SIGTERM before they are cancelled.",
+)
 @limit_options
 def serve(
     host: str,
@@ -86,12 +137,15 @@ def serve(
     origin: list[str] | None,
     forwarded_allow_ips: str,
     log_level: str,
+    log_format: str,
+    shutdown_timeout: int,
     **limits: Any,
 ) -> None:
-    """Serve the web table: pages, the JSON API (/docs) and live WebSockets.
+    """Serve the web table: pages, the JSON API (/docs), live WebSockets and /healthz.
 
     The quotas (--tables-per-hour ... --odds-workers, 0 switches one off) answer 429 with
-    Retry-After past their limit; docs/web.md explains each."""
+    Retry-After past their limit; docs/web.md explains each. SIGTERM stops it cleanly: the
+    live sockets are closed with 1001 (going away), open requests finish, status 0."""
     import uvicorn
 
     from referee.cli.common import handle_errors
@@ -99,6 +153,10 @@ def serve(
     from referee.table.store import Store
     from referee.table.tokens import Tokens
     from referee.web import create_app
+    from referee.web.server import LogFormat, Server, log_config
+
+    fmt: LogFormat = "json" if log_format.lower() == "json" else "text"
+    logging_config = log_config(fmt, log_level)
 
     @handle_errors
     def build() -> Any:
@@ -123,8 +181,9 @@ def serve(
     gc.collect()
     gc.freeze()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    click.echo(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)")
-    uvicorn.run(
+    if fmt == "text":
+        click.echo(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)")
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -132,8 +191,18 @@ def serve(
         ws_per_message_deflate=False,  # compressing each frame per socket cost more than it saved
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
-        log_level=log_level,
+        log_level=log_level.lower(),
+        log_config=logging_config,
+        server_header=False,  # the app's own: Server: referee/VERSION
+        timeout_graceful_shutdown=shutdown_timeout,
     )
+    from referee import version
+
+    logging.getLogger("referee.web").info(
+        "referee %s serving on http://%s:%d/", version(), shown, port
+    )
+    server = Server(config, app.state.web.hub)
+    server.run()
 
 
 def _print_demo(service: Any, tokens: Any, host: str, port: int) -> None:

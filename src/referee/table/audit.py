@@ -7,10 +7,16 @@ action replayed from its recorded faces giving the very outcome stored (a
 seeded table's faces must also be the ones its seed gives). It reports the
 first seq that does not match.
 
-An export is ``{"schema": 1, "table": {...}, "events": [...], "head": {...}}``.
+An export is ``{"schema": 1, "referee_version": "0.2.0", "table": {...}, "events":
+[...], "head": {...}}``. ``schema`` is the format's version, bumped only by a change an
+older reader would misread (a major release: the export format is a public interface);
+``referee_version`` names the release that wrote the file (files from before 0.2.0 have
+none), and is informative only: import reads every file of a schema it knows, whichever
+release wrote it (``tests/data/exports`` keeps one of each).
+
 A referee's export is whole; a player's is their redacted view (and cannot be
-imported). ``head`` is the server's signed head (:mod:`referee.table.signing`);
-a file without one (as every export before signing had) is unsigned. Import
+imported). ``head`` is the server's signed head (:mod:`referee.table.signing`); a file
+without one (as every export before signing had) is unsigned. Import
 verifies the whole file first and writes nothing unless all of it holds; the
 imported table has the same id, state and hashes. A file is bounded by its
 events (:data:`MAX_EVENTS`) and its nesting (:data:`MAX_DEPTH`), never by a
@@ -266,8 +272,11 @@ def export(
     viewer = full.viewer(name)
     row = service.table(ref)
     events = service.store.events(row.id)
+    from referee import version
+
     data: JSONObject = {
         "schema": SCHEMA,
+        "referee_version": version(),
         "table": {"id": row.id, "name": row.name, "game": row.game, "created": row.created},
         "redacted": not viewer.sees_all,
         "events": [redact(e, viewer, full.revealed, full) for e in events],

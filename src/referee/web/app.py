@@ -32,6 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from referee import version
 from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import problem_data
 from referee.table.events import LogError
@@ -201,8 +202,16 @@ def _install_errors(app: FastAPI) -> None:
 # middleware
 
 
+def server_header() -> str:
+    """Every HTTP answer's ``Server`` header: ``referee/`` and the release (``referee/0.2.0``),
+    so a client or a bug report says which release answered. ``referee serve`` turns off
+    uvicorn's own ``Server: uvicorn``."""
+    return f"referee/{version()}"
+
+
 class Guard:
-    """Bound every request body, and add the security headers to every answer.
+    """Bound every request body, and add the security headers and the ``Server`` header
+    (:func:`server_header`) to every answer.
 
     A body over the bound (by its ``Content-Length`` or, when chunked, as it
     arrives) gets 413 before the application sees any of it.
@@ -212,6 +221,7 @@ class Guard:
         self.app = app
         self.max_body = max_body
         self.max_import = max_import
+        self.server = server_header().encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -226,6 +236,8 @@ class Guard:
                 for k, v in SECURITY_HEADERS.items():
                     if k.encode() not in present:
                         headers.append((k.encode(), v.encode()))
+                if b"server" not in present:
+                    headers.append((b"server", self.server))
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -349,7 +361,7 @@ def create_app(
 
     app = FastAPI(
         title="referee web table",
-        version="1",
+        version=version(),
         summary="A live table for Mnemonic, Mongrel, Mneme CE and ARM: the JSON API.",
         description=(
             "Every call acts as the participant whose capability token it presents: "
@@ -368,6 +380,7 @@ def create_app(
     from referee.web.analysis_routes import router as analysis_router
     from referee.web.api import router as api_router
     from referee.web.build_api import router as build_router
+    from referee.web.health import router as health_router
     from referee.web.pages import pushed_panels
     from referee.web.pages import router as page_router
     from referee.web.recaps import router as recap_router
@@ -378,4 +391,5 @@ def create_app(
     app.include_router(recap_router)
     app.include_router(page_router)
     app.include_router(analysis_router)
+    app.include_router(health_router)  # GET /healthz (web/health.py)
     return app

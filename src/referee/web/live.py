@@ -75,6 +75,9 @@ CLOSE_POLICY: Final = 1008
 """A link revoked (here or by another process): the browser shows why and stays closed."""
 CLOSE_UNREADABLE: Final = 1003
 """A frame the server does not read (binary): closed, never a crash."""
+CLOSE_GOING_AWAY: Final = 1001
+"""The server is shutting down (SIGTERM): the browser reconnects, to this server once it is
+back or to another process of the same database."""
 
 SWEEP: Final = 0.5
 """Seconds between two checks of the open sockets' links against the database, so a
@@ -167,6 +170,26 @@ class Hub:
     def connections(self) -> int:
         """How many browsers are connected."""
         return sum(len(c) for c in self.tables.values())
+
+    # -- shutting down -------------------------------------------------------
+
+    def going_away(self, reason: str = "the server is shutting down") -> int:
+        """End every connection with :data:`CLOSE_GOING_AWAY` once what is queued for it is
+        sent (on the loop); how many."""
+        ended = 0
+        for conns in list(self.tables.values()):
+            for conn in list(conns):
+                if not conn.closed:
+                    conn.end(CLOSE_GOING_AWAY, reason)
+                    ended += 1
+        return ended
+
+    async def drained(self, timeout: float) -> bool:
+        """Wait until no connection is left (at most ``timeout`` seconds); True if none is."""
+        deadline = time.monotonic() + timeout
+        while self.tables and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        return not self.tables
 
     # -- revoked links -------------------------------------------------------
 

@@ -1,0 +1,110 @@
+"""``referee serve`` as a service: uvicorn with a clean stop, and logs as JSON lines.
+
+On SIGTERM (or Ctrl+C) uvicorn stops accepting connections and then drops every open
+WebSocket with 1012 ("service restart") without the application's say. :class:`Server`
+first has the live hub (:meth:`referee.web.live.Hub.going_away`) send each browser what
+is queued for it and close its socket with 1001 ("going away"), waits for them (at most
+:data:`CLOSE_WAIT` seconds), and only then lets uvicorn finish: open requests end
+(within the graceful timeout), the odds workers stop, the process exits with status 0.
+
+:func:`log_config` is uvicorn's logging set-up in either format: ``text`` (uvicorn's
+own) or ``json``, one object a line (``time``, ``level``, ``logger``, ``message``, and
+for an access line ``client``, ``method``, ``path``, ``status``), for journald or a log
+collector.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+from datetime import UTC, datetime
+from typing import Any, Final, Literal
+
+import uvicorn
+from uvicorn.config import LOGGING_CONFIG
+
+from referee.web.live import Hub
+
+CLOSE_WAIT: Final = 3.0
+"""Seconds the open WebSockets have to be closed with 1001 before uvicorn closes the rest."""
+
+LogFormat = Literal["text", "json"]
+LOG_FORMATS: Final[tuple[LogFormat, ...]] = ("text", "json")
+
+_ACCESS_FIELDS: Final = ("client", "method", "path", "http_version", "status")
+"""uvicorn's access record's arguments, in order."""
+
+
+class JsonFormatter(logging.Formatter):
+    """A log record as one JSON object on one line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        data: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        args = record.args
+        if record.name == "uvicorn.access" and isinstance(args, tuple) and len(args) == 5:
+            data.update(zip(_ACCESS_FIELDS, args, strict=True))
+        if record.exc_info:
+            data["error"] = self.formatException(record.exc_info)
+        return json.dumps(data, ensure_ascii=False, default=str)
+
+
+def log_config(fmt: LogFormat, level: str) -> dict[str, Any]:
+    """uvicorn's ``log_config`` for ``fmt``; referee's own loggers (``referee.*``) log
+    through the same handler at ``level``."""
+    if fmt == "text":
+        config: dict[str, Any] = json.loads(json.dumps(LOGGING_CONFIG))
+    else:
+        formatter = {"()": f"{__name__}.JsonFormatter"}
+        handler = {
+            "formatter": "json",
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+        }
+        config = {
+            "version": 1,
+            "disable_existing_loggers": False,
+            "formatters": {"json": formatter},
+            "handlers": {"default": handler, "access": {**handler, "stream": "ext://sys.stdout"}},
+            "loggers": {
+                "uvicorn": {"handlers": ["default"], "level": "INFO", "propagate": False},
+                "uvicorn.error": {"level": "INFO"},
+                "uvicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+            },
+        }
+    config["loggers"]["referee"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
+    return config
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, closing the live sockets with 1001 before it stops (see the
+    module text)."""
+
+    def __init__(self, config: uvicorn.Config, hub: Hub) -> None:
+        super().__init__(config)
+        self.hub = hub
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:  # no new connection meanwhile
+            server.close()
+        ended = self.hub.going_away()
+        if ended:
+            logging.getLogger("referee.web").info(
+                "closing %d live socket(s) with 1001 (going away)", ended
+            )
+            await self.hub.drained(CLOSE_WAIT)
+        await super().shutdown(sockets)
+        # uvicorn raises the signal again once it has stopped, so that an embedding program
+        # dies of it; a service stopped cleanly ends with status 0 instead
+        captured = getattr(self, "_captured_signals", None)
+        if isinstance(captured, list):
+            captured.clear()
