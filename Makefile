@@ -5,18 +5,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test system lint typecheck pytest bench clean
+.PHONY: run test system lint typecheck pytest docs bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/referee serve --demo --port $(PORT)
 
-test: system lint typecheck pytest
+test: system lint typecheck pytest docs
 
 system:
 	bash scripts/system-deps.sh
@@ -31,8 +31,11 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .mypy_cache .pytest_cache .ruff_cache .hypothesis
