@@ -149,6 +149,15 @@ def on_page_markdown(markdown: str, page: Any, config: MkDocsConfig, files: File
     return README_PART.sub(lambda m: readme_part(m.group(1), root), markdown)
 
 
+ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):(?=<code>|`)")
+
+
+def on_page_content(html: str, page: Any, config: MkDocsConfig, files: Files) -> str:
+    """Docstrings are written with Sphinx roles (``:class:`X```) and ``Example::``; on the
+    site a role shows as its code alone and the example heading ends in one colon."""
+    return ROLE.sub("", html).replace("<p>Example::</p>", "<p>Example:</p>")
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Adds ``openapi.json`` and ``http-api.md`` to the site."""
     schema = openapi_schema()
