@@ -24,6 +24,8 @@ Conventions, for whoever writes the docs:
   ``<!-- docs: skip REASON -->`` - not run, for the reason given (a server, minutes of work,
   a service the test cannot have).
 * Every command runs in its own shell: an ``export`` does not carry to the next command.
+* A command must start with one of :data:`RUNS` (``referee``, ``echo``...); a block with any
+  other program (``sudo``, ``pip``, ``systemctl``) has to be marked skipped.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ MARKER = re.compile(r"^<!--\s*docs:\s*(fails|skip)\b\s*(.*?)\s*-->\s*$")
 NOTE = re.compile(r"\s{2,}# .*$")
 FAILS = re.compile(r"\s#\s*fails\b[^\n]*$")
 TIMEOUT = 300
+RUNS = frozenset({"referee", ".venv/bin/referee", "echo", "cat", "ls", "head", "python", "python3"})
+"""The programs a documented command may start with. Anything else (``sudo``, ``systemctl``,
+``pip``, ``curl``...) is not run on a developer's machine or in CI: its block must be marked
+skipped, with the reason, or the test fails naming it."""
 
 
 @dataclass
@@ -246,6 +252,13 @@ def test_shell_examples_run_as_written(path: Path, tmp_path: Path) -> None:
             continue
         for cmd in block.commands:
             where = f"{path.relative_to(ROOT)}:{cmd.line}"
+            program = cmd.text.split(maxsplit=1)[0]
+            if program not in RUNS:
+                problems.append(
+                    f"{where}: {program!r} is not run by this test: mark the block "
+                    "<!-- docs: skip REASON --> (or add the program to RUNS if it is safe)"
+                )
+                continue
             done = run(cmd.text, work, env)
             said = (done.stdout + done.stderr).strip()[-1500:]
             if block.mark == "fails" or FAILS.search(cmd.text):
