@@ -5,18 +5,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test system lint typecheck pytest smoke bench clean
+.PHONY: run test system lint typecheck pytest docs smoke bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/referee serve --demo --port $(PORT)
 
-test: system lint typecheck pytest smoke
+test: system lint typecheck pytest docs smoke
 
 system:
 	bash scripts/system-deps.sh
@@ -31,6 +31,9 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 # the wheel and the sdist, installed into fresh venvs outside the checkout and run there
 smoke: $(STAMP)
 	PY=$(PY) BUILD_PY=$(BIN)/python bash scripts/smoke-wheel.sh
@@ -39,4 +42,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -514,6 +514,14 @@ def odds(expression: Expr | str, *, depth: int = EXPLODE_DEPTH) -> Distribution[
     computing) when the estimated work exceeds :data:`ODDS_BUDGET`. A text that
     is a plain sum (``2d6+1``, ``d6-d6``, ``d6-d6+d6>=2+2``) is read straight
     into its terms (:func:`~referee.dice.notation.linear_terms`), without a tree.
+
+    Example::
+
+        >>> two = odds("2d6")
+        >>> two.probability(7), two.at_least(10), two.mean()
+        (Fraction(1, 6), Fraction(1, 6), Fraction(7, 1))
+        >>> odds("4d6>=5")  # how many of four dice show 5 or 6
+        Distribution({0: 256, 1: 512, 2: 384, 3: 128, 4: 16}, total=1296)
     """
     if isinstance(expression, str):
         found = linear_terms(expression)
@@ -580,6 +588,14 @@ def check_cost(
     (:func:`roll_cost`: deep explosions, rerolls until a rare face) exceed
     ``roll_budget`` (:data:`ROLL_BUDGET`). The same bound serves odds, preview and
     roll: an expression that passes can be asked for all three.
+
+    Example::
+
+        >>> check_cost("30d10kh15")  # passes: returns None
+        >>> check_cost("1000d1000")
+        Traceback (most recent call last):
+        ...
+        referee.errors.OddsTooComplex: exact odds of 1000d1000 would take about 142,120,915 steps...
     """
     expr = as_expr(expression, depth)
     too_many = draws_over(expr, roll_budget)
@@ -601,6 +617,13 @@ def beyond_depth(expression: Expr | str, *, depth: int = EXPLODE_DEPTH) -> Fract
     The dice are independent, so it is ``1 - prod((1 - p_i ** (depth + 1)) ** n_i)``
     over the exploding pools (``p_i`` the chance one roll explodes), whatever the
     arithmetic around them.
+
+    Example::
+
+        >>> beyond_depth("d6!")  # a d6 showing 6 ten times running
+        Fraction(1, 60466176)
+        >>> beyond_depth("2d6")
+        Fraction(0, 1)
     """
     from fractions import Fraction
 

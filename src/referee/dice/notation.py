@@ -1129,6 +1129,18 @@ def parse(text: str) -> Expr:
     have come there, or when the expression exceeds a bound (length, dice,
     sides, constants). The last :data:`PARSE_CACHE_SIZE` texts parsed are
     remembered.
+
+    Example::
+
+        >>> parse("3d6kh2+1")
+        BinOp(op='+', left=Pool(count=3, sides=6, select='kh', keep=2, target=0),
+              right=Const(value=1))
+        >>> str(parse("4d6 >= 5"))
+        '4d6>=5'
+        >>> parse("3d6k")
+        Traceback (most recent call last):
+        ...
+        referee.errors.NotationError: expression ends too early at position 4 (expected a number)
     """
     if not isinstance(text, str):
         raise _notation_error("dice notation must be text")

@@ -95,6 +95,16 @@ class Distribution(Generic[T]):
     :meth:`constant`, or from another by :meth:`map`, :meth:`bind`, ``+``,
     ``-`` and ``*``. Two distributions are equal when they give every outcome
     the same probability (weights need not be reduced).
+
+    Example::
+
+        >>> d6 = Distribution.die(6)
+        >>> d6 + d6 == odds("2d6")
+        True
+        >>> Distribution.die(4).map(lambda x: 2 * x)
+        Distribution({2: 1, 4: 1, 6: 1, 8: 1}, total=4)
+        >>> (d6 + d6).probability_where(lambda total: total >= 10)
+        Fraction(1, 6)
     """
 
     __slots__ = ("_total", "_weights")

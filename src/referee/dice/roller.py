@@ -102,7 +102,13 @@ class _RecordingRoller:
 
 
 class SeededRoller(_RecordingRoller):
-    """Reproducible pseudo-random faces from an integer seed (its own generator)."""
+    """Reproducible pseudo-random faces from an integer seed (its own generator).
+
+    Example::
+
+        >>> SeededRoller(7).roll(3, 6)  # the same seed, the same faces, on every machine
+        (3, 2, 4)
+    """
 
     kind = "seeded"
 
@@ -132,6 +138,16 @@ class ScriptedRoller(_RecordingRoller):
 
     It fails loudly: asking for more faces than remain, or a scripted face that
     the requested die cannot show, raises :class:`DiceError`.
+
+    Example::
+
+        >>> roller = ScriptedRoller([6, 1])
+        >>> roller.roll(2, 6)
+        (6, 1)
+        >>> roller.roll(1, 6)
+        Traceback (most recent call last):
+        ...
+        referee.errors.DiceError: ...
     """
 
     kind = "scripted"
@@ -171,7 +187,13 @@ class ScriptedRoller(_RecordingRoller):
 
 
 class ManualRoller(ScriptedRoller):
-    """Faces rolled on physical dice at a real table and entered by hand."""
+    """Faces rolled on physical dice at a real table and entered by hand.
+
+    Example::
+
+        >>> roll("2d6", ManualRoller([3, 4])).total
+        7
+    """
 
     kind = "manual"
 

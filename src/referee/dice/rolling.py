@@ -193,6 +193,16 @@ def roll(expression: Expr | str, roller: Roller, *, depth: int = EXPLODE_DEPTH) 
     Exploding dice explode at most ``depth`` times each, as :func:`odds` counts
     them. Refused before any die is drawn (:class:`DiceError`) when it is expected
     to draw more than :data:`~referee.dice.evaluate.TRUSTED_ROLL_BUDGET` faces.
+
+    Example::
+
+        >>> rolled = roll("3d6kh2+1", SeededRoller(7))
+        >>> rolled.total
+        8
+        >>> [(d.face, d.kept) for d in rolled.parts[0].dice]
+        [(3, True), (2, False), (4, True)]
+        >>> roll("4d6>=5", ScriptedRoller([6, 5, 2, 1])).total  # two dice succeed
+        2
     """
     expr = as_expr(expression, depth)
     too_many = draws_over(expr, TRUSTED_ROLL_BUDGET)
@@ -221,6 +231,18 @@ def check_faces(
     With rerolls or explosions the count depends on the faces: they are read in
     the order a table rolls them (each die, then its rerolls and explosions, then
     the next die) and must be exactly what the roll draws.
+
+    Example::
+
+        >>> check_faces("2d6", [3, 4])  # right: returns None
+        >>> check_faces("2d6", [3, 7])
+        Traceback (most recent call last):
+        ...
+        referee.errors.DiceError: face 2 is 7, impossible on a d6
+        >>> check_faces("2d6", [3])
+        Traceback (most recent call last):
+        ...
+        referee.errors.DiceError: 2d6 needs 2 faces (2d6); 1 given
     """
     expr = as_expr(expression, depth)
     if not _variable(expr):

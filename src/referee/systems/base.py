@@ -226,7 +226,15 @@ def _character_fields(cls: type[Action]) -> tuple[str, ...]:
 
 
 def slug(name: str) -> str:
-    """A character id from a name: lower case, runs of other characters as ``-``."""
+    """A character id from a name: lower case, runs of other characters as ``-``.
+
+    Example::
+
+        >>> slug("Mickey Ruane")
+        'mickey-ruane'
+        >>> slug("  Sister Margaret's Ghost!")
+        'sister-margaret-s-ghost'
+    """
     text = re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-")
     return text or "character"
 
@@ -238,6 +246,12 @@ class Ladder:
     ``steps`` are ``(lowest value, label)`` in ascending order; a value takes
     the label of the highest step at or below it (values below the first step
     take the first label).
+
+    Example::
+
+        >>> ladder = Ladder(((0, "Failure"), (5, "Success"), (10, "Triumph")))
+        >>> ladder.label(7), ladder.label(-2), ladder.value("triumph")
+        ('Success', 'Failure', 10)
     """
 
     steps: tuple[tuple[int, str], ...]
@@ -280,6 +294,21 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     A game subclass sets ``name``, ``title``, ``sheet_type``, ``state_type`` and
     ``options_type`` and implements :meth:`actions`, :meth:`validate`,
     :meth:`seat` and :meth:`plan`; everything else has a neutral default.
+
+    Example::
+
+        A whole check, as a table makes it: ARM's example character Brad tries a Fitness
+        task against difficulty 6.
+
+        >>> arm = get("arm")
+        >>> options = arm.options_type()  # the house rules at their defaults
+        >>> state = arm.seat(arm.initial_state(options), "brad", arm.examples()["brad"], options)
+        >>> task = arm.load_action("task", {"actor": "brad", "stat": "Fitness", "difficulty": 6})
+        >>> arm.chance(task, state, options)  # exact, before any die is drawn
+        Fraction(5, 6)
+        >>> outcome = arm.resolve(task, state, SeededRoller(1), options)
+        >>> [d.face for d in outcome.faces], outcome.result, outcome.label, outcome.success
+        ([2, 5], -1, 'Partial failure', False)
     """
 
     name: ClassVar[str]
@@ -518,7 +547,13 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
 @cache
 def names() -> tuple[str, ...]:
-    """The games whose packages are installed, in registry order (looked up once)."""
+    """The games whose packages are installed, in registry order (looked up once).
+
+    Example::
+
+        >>> names()
+        ('mnemonic', 'mongrel', 'mneme', 'arm')
+    """
     from importlib.util import find_spec
 
     return tuple(n for n, mod in SYSTEMS.items() if find_spec(mod) is not None)
@@ -530,6 +565,15 @@ def get(name: str) -> Ruleset[Any, Any, Any]:
     The registry holds games of different sheet, state and options types, so it
     returns them with those parameters open; each game's own ``RULESET`` is
     fully typed.
+
+    Example::
+
+        >>> get("Mongrel").title
+        'Mongrel'
+        >>> get("dnd")
+        Traceback (most recent call last):
+        ...
+        referee.errors.RulesError: unknown game 'dnd'; known: mnemonic, mongrel, mneme, arm
     """
     key = name.strip().lower()
     if key not in SYSTEMS or key not in names():

@@ -53,6 +53,25 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
     entries of one :class:`InvalidSheet` naming the field path. If ``cls``
     defines ``SCHEMA_VERSION`` and ``migrate(data, version)``, older records
     (``"schema"`` key) are migrated first.
+
+    Example::
+
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Threat:
+        ...     name: str = param(doc="who threatens")
+        ...     dice: int = param(2, "dice rolled", ge=1, le=10)
+        >>> load_record(Threat, {"name": "wolf", "dice": 3})
+        Threat(name='wolf', dice=3)
+        >>> load_record(Threat, {"name": "wolf", "dice": 30})
+        Traceback (most recent call last):
+        ...
+        referee.errors.InvalidSheet: dice: must be between 1 and 10 (value: 30) [record format]
+        >>> load_record(Threat, {"dice": "3"})
+        Traceback (most recent call last):
+        ...
+        referee.errors.InvalidSheet: name: Field required ... [record format];
+        dice: Input should be a valid integer (value: '3') [record format]
     """
     from pydantic import ValidationError
 
@@ -150,7 +169,14 @@ def _unknown_keys(cls: Any, data: Any, path: tuple[Any, ...], rule: str) -> list
 
 
 def dump_record(record: Any) -> dict[str, Any]:
-    """A JSON-ready dict of a dataclass record, with ``"schema"`` when versioned."""
+    """A JSON-ready dict of a dataclass record, with ``"schema"`` when versioned.
+
+    Example::
+
+        >>> from referee.systems.tray import Roll
+        >>> dump_record(Roll(dice="2d6+1", label="fall"))
+        {'dice': '2d6+1', 'label': 'fall'}
+    """
     data: dict[str, Any] = _adapter(type(record)).dump_python(record, mode="json")
     version = getattr(type(record), "SCHEMA_VERSION", None)
     if version is not None:
@@ -166,6 +192,15 @@ def option(
     Use as a dataclass field of a game's frozen ``Options``:
     ``costly_success: bool = option(True, "Allow Costly Success.")``; give
     ``factory`` instead of ``default`` for mutable-looking defaults.
+
+    Example::
+
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Options:
+        ...     costly_success: bool = option(True, "Allow Costly Success.")
+        >>> describe_options(Options)
+        [{'name': 'costly_success', 'default': True, 'doc': 'Allow Costly Success.'}]
     """
     if factory is not None:
         return field(default_factory=factory, metadata={"doc": doc})
@@ -173,7 +208,13 @@ def option(
 
 
 def describe_options(options_type: type[Any]) -> list[dict[str, Any]]:
-    """Each house-rule option: name, default and the ``doc`` from its field metadata."""
+    """Each house-rule option: name, default and the ``doc`` from its field metadata.
+
+    Example::
+
+        >>> [o["name"] for o in describe_options(get("mongrel").options_type)][:2]
+        ['refresh_variant', 'refresh_amount']
+    """
     out = []
     for f in fields(options_type):
         default: Any = f.default
@@ -288,7 +329,14 @@ def _kind(hint: Any) -> JSONObject:
 
 
 def describe_fields(cls: Any) -> list[JSONObject]:
-    """Each field of a record type: name, type, default, doc, bounds, reference."""
+    """Each field of a record type: name, type, default, doc, bounds, reference.
+
+    Example::
+
+        >>> from referee.systems.tray import Roll
+        >>> [(f["name"], f["type"], f.get("required", False)) for f in describe_fields(Roll)]
+        [('dice', 'string', True), ('label', 'string', False)]
+    """
     out: list[JSONObject] = []
     hints = _hints(cls)
     for f in fields(cls):
@@ -376,6 +424,14 @@ def data_from_pairs(cls: Any, pairs: Sequence[str]) -> JSONObject:
     comma-separated lists, ``none`` for an optional field, JSON for anything
     else); a dotted key (``threat.damage=2d6``) fills a nested record.
     :class:`RulesError` names the first word that cannot be read.
+
+    Example::
+
+        >>> from referee.systems.tray import Roll
+        >>> data_from_pairs(Roll, ["dice=4d6kh3", "label=strength"])
+        {'dice': '4d6kh3', 'label': 'strength'}
+        >>> load_record(Roll, data_from_pairs(Roll, ["dice=4d6kh3"]))
+        Roll(dice='4d6kh3', label='')
     """
     data: JSONObject = {}
     for word in pairs:

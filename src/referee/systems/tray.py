@@ -32,7 +32,15 @@ MAX_LABEL = 200
 
 @dataclass(frozen=True)
 class Roll(Action):
-    """A free roll of any dice (the dice tray): the total of ``dice`` in the notation."""
+    """A free roll of any dice (the dice tray): the total of ``dice`` in the notation.
+
+    Example::
+
+        >>> get("arm").action_type("roll") is Roll  # every game's table has the tray
+        True
+        >>> Roll(dice="2d6+1", label="fall").actors()  # nobody's action: anyone may roll
+        ()
+    """
 
     free: ClassVar[bool] = True
 
