@@ -57,6 +57,27 @@ RUNS = frozenset({"referee", ".venv/bin/referee", "echo", "cat", "ls", "head", "
 skipped, with the reason, or the test fails naming it."""
 
 
+UNSAFE_PYTHON = re.compile(r"-m\s+(venv|pip|ensurepip)\b")
+"""A Python started to make environments or install packages is not run either."""
+
+
+def unsafe_programs(text: str) -> list[str]:
+    """The programs a command line would start that are not in :data:`RUNS`: every command
+    of a chain or a pipe (``a && b``, ``a; b``, ``a | b``), and ``python -m venv``/``pip``."""
+    found = []
+    code = re.sub(r"\s#.*$", "", text)  # a comment says what a line does; it runs nothing
+    for part in re.split(r"&&|\|\||;|\|", code):
+        words = part.split()
+        if not words:
+            continue
+        program = words[0]
+        if program not in RUNS:
+            found.append(program)
+        elif program.startswith("python") and UNSAFE_PYTHON.search(part):
+            found.append(f"{program} -m {UNSAFE_PYTHON.search(part).group(1)}")  # type: ignore[union-attr]
+    return found
+
+
 @dataclass
 class Command:
     line: int
@@ -252,10 +273,10 @@ def test_shell_examples_run_as_written(path: Path, tmp_path: Path) -> None:
             continue
         for cmd in block.commands:
             where = f"{path.relative_to(ROOT)}:{cmd.line}"
-            program = cmd.text.split(maxsplit=1)[0]
-            if program not in RUNS:
+            unsafe = unsafe_programs(cmd.text)
+            if unsafe:
                 problems.append(
-                    f"{where}: {program!r} is not run by this test: mark the block "
+                    f"{where}: {unsafe[0]!r} is not run by this test: mark the block "
                     "<!-- docs: skip REASON --> (or add the program to RUNS if it is safe)"
                 )
                 continue
@@ -271,3 +292,15 @@ def test_shell_examples_run_as_written(path: Path, tmp_path: Path) -> None:
             if gap is not None:
                 problems.append(f"{where}: {cmd.text}\n  shown, not printed: {gap}\n{said}")
     assert not problems, "\n\n".join(problems)
+
+
+def test_a_chain_or_an_installer_is_not_run() -> None:
+    """Each program of a chain counts, and a Python that installs is not run (a docs line
+    once created /opt/referee by starting with ``python3 -m venv``)."""
+    assert unsafe_programs("referee odds 2d6 | head -1") == []
+    assert unsafe_programs("python3 -m venv /opt/x && /opt/x/bin/pip install y") == [
+        "python3 -m venv",
+        "/opt/x/bin/pip",
+    ]
+    assert unsafe_programs("echo hi; sudo rm -rf /") == ["sudo"]
+    assert unsafe_programs("referee mongrel validate vooruk   # one a line; exit 1") == []
