@@ -51,3 +51,42 @@ def test_one_process_and_a_cluster_of_worker_processes_agree() -> None:
     in_process = run(todo, workers=1)
     assert alone == cluster == in_process
     assert [r["cell"] for r in alone] == cells(GRID)
+
+
+def test_an_address_that_is_not_a_dask_scheduler_is_named_not_a_crash() -> None:
+    """Something answers at the address but speaks no Dask (an HTTP server, say): the sweep
+    says no scheduler answered there, naming it, instead of an internal error (it was
+    'MemoryError: Unable to allocate 3.07 EiB', reading the garbage as a frame length)."""
+    import socket
+    import threading
+
+    from referee.analysis.errors import AnalysisError
+    from referee.analysis.sweep import run
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    port = listener.getsockname()[1]
+    stop = threading.Event()
+
+    def answer() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.sendall(b"HTTP/1.1 200 OK\r\n\r\n" + b"\xff" * 64)
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(
+            AnalysisError, match=f"no Dask scheduler answered at 'tcp://127.0.0.1:{port}'"
+        ):
+            run([], scheduler=f"tcp://127.0.0.1:{port}")
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        listener.close()

@@ -27,6 +27,9 @@ from typing import Any
 from .errors import AnalysisError, need
 from .scenario import Scenario
 
+SCHEDULER_TIMEOUT = 10
+"""Seconds to wait for a Dask scheduler at the address given before saying none answers."""
+
 MAX_CELLS = 500
 MAX_WORK = 50_000_000
 """The most simulated conflicts a sweep may ask for in all (cells x runs)."""
@@ -146,8 +149,16 @@ def run(
     from dask.distributed import Client, LocalCluster
 
     if scheduler is not None:
-        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
-            return list(client.gather(client.map(run_cell, todo, pure=False)))
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # type: ignore[no-untyped-call]
+        except Exception as e:  # nothing there, or something that is not a Dask scheduler
+            raise AnalysisError(
+                f"no Dask scheduler answered at {scheduler!r} within {SCHEDULER_TIMEOUT} s "
+                f"({type(e).__name__}); start one with 'dask scheduler', or leave out "
+                "--scheduler to run on this machine"
+            ) from None
+        with client:
+            return list(client.gather(client.map(run_cell, todo, pure=False)))  # type: ignore[no-untyped-call]
     n = max(1, workers)
     with (
         LocalCluster(  # type: ignore[no-untyped-call]
