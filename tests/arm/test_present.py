@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from referee.systems.arm.ruleset import RULESET
 from referee.systems.arm.state import Seat
 from referee.systems.sheetview import SheetView
@@ -57,3 +59,28 @@ def test_a_stunning_weapon_is_noted() -> None:
     grid = _grid(RULESET.sheet_view(armed, None, OPTS), "Gear")
     assert grid["Sword"] == ("6D", "+0A", "-1P", "")
     assert grid["Club (50cm)"] == ("3D", "+0A", "+0P", "stuns")
+
+
+def test_a_weapon_the_referee_added_to_the_table_reads_with_its_values(tmp_path: Path) -> None:
+    """A weapon carried by name alone is looked up in the table's own setting, where the
+    referee's additions are (add-weapon), not only in the text's examples: the card shows
+    its values, not '?' (a sheet outside a table still reads against the examples)."""
+    from dataclasses import replace
+
+    from referee.systems.arm.sheet import WeaponEntry
+    from referee.table.service import TableService
+    from referee.table.store import Store
+    from referee.web.views import seats
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'w.db'}"))
+    tid = service.create("arm", "Spears", "Ron").table.id
+    alex = RULESET.examples()["alex"]
+    spear = replace(alex, weapons=(*alex.weapons, WeaponEntry("Boar spear")))
+    service.add_character(tid, RULESET.dump_sheet(spear), cid="alex", force=True)
+    alone = _grid(RULESET.sheet_view(spear, None, OPTS), "Gear")
+    assert alone["Boar spear"][:3] == ("?", "?", "?")
+    service.act(tid, "Ron", "add-weapon", {"name": "Boar spear", "damage": 5, "kind": "melee"})
+    (seat,) = seats(service.load(tid))
+    assert seat.view is not None
+    gear = {row[0]: row[1:] for row in seat.view.section("Gear").grid.rows}  # type: ignore[union-attr]
+    assert gear["Boar spear"][:3] == ("5D", "+0A", "+0P")

@@ -372,22 +372,28 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         outcome loaded from JSON)."""
         return apply_changes(state, outcome.changes)
 
-    def sheet_view(self, sheet: SheetT, seat: object | None, options: OptionsT) -> SheetView:
+    def sheet_view(
+        self, sheet: SheetT, seat: object | None, options: OptionsT, state: StateT | None = None
+    ) -> SheetView:
         """The sheet laid out as the game's own character sheet, for people
         (:mod:`referee.systems.sheetview`); ``seat`` is the character's record at a table
-        (what play tracks about it), or ``None`` for a sheet not seated. The default lists
-        the sheet's fields in words; each game's ``present.py`` overrides it."""
+        (what play tracks about it), or ``None`` for a sheet not seated, and ``state`` the
+        table's state (what the table adds to the rules: ARM's setting of weapons), if any.
+        The default lists the sheet's fields in words; each game's ``present.py``
+        overrides it."""
         from referee.systems.sheetview import neutral_view
 
         data = self.dump_sheet(sheet)
         return neutral_view(str(data.get("name") or "character"), data)
 
-    def sheet_view_safe(self, sheet: SheetT, seat: object | None, options: OptionsT) -> SheetView:
+    def sheet_view_safe(
+        self, sheet: SheetT, seat: object | None, options: OptionsT, state: StateT | None = None
+    ) -> SheetView:
         """:meth:`sheet_view`, or the neutral listing of the sheet's fields if the game's
         layout cannot read this sheet (one the referee seated although it breaks rules):
         a page shows every seated sheet, never an error instead."""
         try:
-            return self.sheet_view(sheet, seat, options)
+            return self.sheet_view(sheet, seat, options, state)
         except (RulesError, KeyError, TypeError, ValueError, IndexError):
             return Ruleset.sheet_view(self, sheet, seat, options)
 

@@ -1177,7 +1177,7 @@ def table_data(ts: TableState, viewer: Viewer = EVERYTHING) -> JSONObject:
         "undone": sorted(ts.undone),
         "state": state,
         "sheet_views": {
-            cid: rules.sheet_view_safe(seat.sheet, seat, ts.options).data()
+            cid: rules.sheet_view_safe(seat.sheet, seat, ts.options, ts.state).data()
             for cid, seat in ts.state.characters.items()
             if cid not in hidden and hasattr(seat, "sheet")
         },

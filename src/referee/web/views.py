@@ -312,7 +312,7 @@ def seats(ts: TableState, viewer: Viewer = EVERYTHING) -> list[Seat]:
                 sheet = rules.dump_sheet(sheet_rec)
             except Exception:  # a game whose seat holds something else: no editor prefill
                 sheet = None
-            view = rules.sheet_view_safe(sheet_rec, seated, ts.options)
+            view = rules.sheet_view_safe(sheet_rec, seated, ts.options, ts.state)
         out.append(
             Seat(
                 id=cid,

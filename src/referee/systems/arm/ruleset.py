@@ -204,11 +204,15 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     # -- what a table shows ------------------------------------------------------
 
-    def sheet_view(self, sheet: Sheet, seat: object | None, options: Options) -> SheetView:
+    def sheet_view(
+        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
+    ) -> SheetView:
         """The sheet laid out as the game's own (:mod:`.present`)."""
         from referee.systems.arm.present import sheet_view
 
-        return sheet_view(sheet, seat, options)
+        if state is None:
+            return sheet_view(sheet, seat, options)
+        return sheet_view(sheet, seat, options, state.setting)  # the table's own weapons
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """What a table shows of the state, in words: the round, what the rules wait for

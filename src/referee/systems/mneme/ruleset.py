@@ -161,7 +161,9 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
             return plan.then(lambda outcome: lose_aim(action, table, outcome, options))
         return plan
 
-    def sheet_view(self, sheet: Character, seat: object | None, options: Options) -> SheetView:
+    def sheet_view(
+        self, sheet: Character, seat: object | None, options: Options, state: State | None = None
+    ) -> SheetView:
         """The sheet laid out as the game's own (:mod:`.present`)."""
         from referee.systems.mneme.present import sheet_view
 

@@ -288,7 +288,9 @@ class MnemonicRuleset(Ruleset[Character, State, Options]):
 
     # -- what a table shows ------------------------------------------------
 
-    def sheet_view(self, sheet: Character, seat: object | None, options: Options) -> SheetView:
+    def sheet_view(
+        self, sheet: Character, seat: object | None, options: Options, state: State | None = None
+    ) -> SheetView:
         """The sheet laid out as the game's own (:mod:`.present`)."""
         from referee.systems.mnemonic.present import sheet_view
 

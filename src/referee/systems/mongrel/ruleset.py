@@ -110,7 +110,9 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         except RulesError as e:  # a bound or a creation rule the action would break
             raise IllegalAction(str(e)) from None
 
-    def sheet_view(self, sheet: Sheet, seat: object | None, options: Options) -> SheetView:
+    def sheet_view(
+        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
+    ) -> SheetView:
         """The sheet laid out as the game's own (:mod:`.present`)."""
         from referee.systems.mongrel.present import sheet_view
 
