@@ -11,12 +11,14 @@ analysis speak only this contract, so they treat every game alike:
 * ``state_type`` and :meth:`Ruleset.initial_state` - what a table tracks
   (characters by id and the game's own counters), a frozen
   :class:`~referee.systems.state.GameState`;
-* :meth:`Ruleset.actions` - every action, a frozen :class:`Action` dataclass of
-  its inputs that names characters by id;
-* :meth:`Ruleset.plan` - the one place a game says how an action resolves: a
-  :class:`~referee.systems.plan.Plan` (a dice program and how its result
-  becomes an :class:`Outcome`). :meth:`Ruleset.resolve` and
-  :meth:`Ruleset.odds` are derived from it here, once, for every game;
+* :meth:`Ruleset.table` - every action declared once, in the game's ``actions.py``:
+  its name, its type (a frozen :class:`Action` dataclass of its inputs that names
+  characters by id) and its planner (:func:`declare`), the one place a game says
+  how the action resolves: a :class:`~referee.systems.plan.Plan` (a dice program
+  and how its result becomes an :class:`Outcome`). :meth:`Ruleset.actions`,
+  :meth:`Ruleset.action_name`, :meth:`Ruleset.plan` (and the one error,
+  :class:`IllegalAction`, for an action the rules refuse), :meth:`Ruleset.resolve`
+  and :meth:`Ruleset.odds` are derived from it here, once, for every game;
 * :meth:`Ruleset.apply` - the outcome's changes folded into the state (pure).
 
 The model is python-chess's variants: one base with neutral hook defaults,
@@ -32,7 +34,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
@@ -79,8 +81,10 @@ if TYPE_CHECKING:
 __all__ = [
     "TABLE",
     "Action",
+    "ActionTable",
     "Change",
     "Decision",
+    "Declared",
     "Dice",
     "DiceError",
     "GameState",
@@ -94,6 +98,7 @@ __all__ = [
     "OddsTooComplex",
     "Outcome",
     "Plan",
+    "Planner",
     "Problem",
     "Procedure",
     "RulesError",
@@ -102,6 +107,7 @@ __all__ = [
     "apply_changes",
     "bound_problems",
     "data_from_pairs",
+    "declare",
     "describe_fields",
     "describe_options",
     "dump_record",
@@ -121,6 +127,12 @@ __all__ = [
 SheetT = TypeVar("SheetT")
 StateT = TypeVar("StateT", bound=GameState[Any])
 OptionsT = TypeVar("OptionsT")
+ActionT = TypeVar("ActionT", bound="Action")
+S = TypeVar("S")
+O = TypeVar("O")  # noqa: E741
+ActionC = TypeVar("ActionC", bound="Action", contravariant=True)
+SC = TypeVar("SC", contravariant=True)
+OC = TypeVar("OC", contravariant=True)
 
 
 # ---------------------------------------------------------------------------
@@ -285,6 +297,40 @@ class Ladder:
 
 
 # ---------------------------------------------------------------------------
+# the one table of actions
+
+
+class Planner(Protocol[ActionC, SC, OC]):
+    """The rule that plans one action type: ``planner(action, state, options)`` is the
+    action's :class:`Plan`, or :class:`RulesError` if the rules refuse it now."""
+
+    def __call__(self, action: ActionC, state: SC, options: OC, /) -> Plan: ...
+
+
+@dataclass(frozen=True)
+class Declared(Generic[S, O]):
+    """One action as a game declares it (:func:`declare`): its type and its planner."""
+
+    kind: type[Action]
+    planner: Planner[Action, S, O]
+
+
+def declare(kind: type[ActionT], planner: Planner[ActionT, S, O]) -> Declared[S, O]:
+    """The table entry for the action type ``kind`` planned by ``planner`` (a planner
+    of that very type: the type checker holds the two together)."""
+
+    def plan(action: Action, state: S, options: O, /) -> Plan:
+        assert isinstance(action, kind)  # the base looked it up by this type
+        return planner(action, state, options)
+
+    return Declared(kind, plan)
+
+
+ActionTable = Mapping[str, Declared[S, O]]
+"""A game's actions: name (lower case, words joined by ``-``) -> :class:`Declared`."""
+
+
+# ---------------------------------------------------------------------------
 # the contract
 
 
@@ -292,8 +338,9 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     """One game's rules behind one contract (see the module text).
 
     A game subclass sets ``name``, ``title``, ``sheet_type``, ``state_type`` and
-    ``options_type`` and implements :meth:`actions`, :meth:`validate`,
-    :meth:`seat` and :meth:`plan`; everything else has a neutral default.
+    ``options_type``, implements :meth:`validate` and :meth:`seat`, and declares its
+    actions in :meth:`table` (its ``actions.py``); everything else is derived or has
+    a neutral default.
 
     Example::
 
@@ -320,10 +367,6 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     # -- what a game must say ------------------------------------------------
 
     @abstractmethod
-    def actions(self) -> Mapping[str, type[Action]]:
-        """Action name (lower case, words joined by ``-``) -> action type."""
-
-    @abstractmethod
     def validate(self, sheet: SheetT, options: OptionsT) -> tuple[Problem, ...]:
         """Every rule the sheet breaks (empty when it is legal)."""
 
@@ -332,12 +375,17 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         """``state`` with the character ``cid`` seated from ``sheet`` (or its sheet replaced,
         keeping what the table tracks about it)."""
 
-    @abstractmethod
-    def plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
-        """What ``action`` rolls in ``state`` and how the result becomes an outcome;
-        :class:`IllegalAction` if the rules do not allow it now."""
-
     # -- neutral defaults ----------------------------------------------------
+
+    def table(self) -> ActionTable[StateT, OptionsT]:
+        """Every action of the game, declared once: name -> its type and its planner
+        (the ``table`` of the game's ``actions.py``). None by default."""
+        return {}
+
+    def after_plan(self, action: Action, state: StateT, options: OptionsT, plan: Plan) -> Plan:
+        """``plan`` with what the game does around every action's plan (Mneme CE's lost
+        aim, ARM's decisions waited for); unchanged by default."""
+        return plan
 
     def examples(self) -> Mapping[str, SheetT]:
         """The rule text's example characters by id (seated at demo tables)."""
@@ -416,6 +464,33 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         return {"table": table, "characters": rows}
 
     # -- derived once, for every game ----------------------------------------
+
+    def declared(self) -> ActionTable[StateT, OptionsT]:
+        """:meth:`table`, read once."""
+        found: ActionTable[StateT, OptionsT] | None = self.__dict__.get("_table")
+        if found is None:
+            found = self.__dict__["_table"] = self.table()
+        return found
+
+    def actions(self) -> Mapping[str, type[Action]]:
+        """Action name (lower case, words joined by ``-``) -> action type, from
+        :meth:`table`."""
+        return {name: entry.kind for name, entry in self.declared().items()}
+
+    def plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
+        """What ``action`` rolls in ``state`` and how the result becomes an outcome, by its
+        planner in :meth:`table` (then :meth:`after_plan`); :class:`IllegalAction` if the
+        rules do not allow it now: one error for one mistake, whatever rule refused it."""
+        entry = self.declared().get(self.action_name(action))
+        if entry is None or entry.kind is not type(action):
+            raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
+        try:
+            plan = entry.planner(action, state, options)
+        except IllegalAction:
+            raise
+        except RulesError as e:  # a bound or a rule the action would break
+            raise IllegalAction(str(e)) from None
+        return self.after_plan(action, state, options, plan)
 
     def every_action(self) -> Mapping[str, type[Action]]:
         """The game's :meth:`actions` and the ones every table has, defined once for all

@@ -84,3 +84,8 @@ def aptitude(
         raise IllegalAction(f"unknown fallback {fallback!r}; known: {', '.join(FALLBACKS)}")
     value = sum(p.value for p in parts)
     return Aptitude(check_aptitude(value), tuple(parts))
+
+
+def given_aptitude(value: int, whose: str = "Aptitude") -> Aptitude:
+    """An Aptitude the referee gives as a number."""
+    return Aptitude(value, (Modifier(value, whose, "aptitude"),))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution, fraction_text
@@ -36,7 +36,13 @@ from referee.systems.base import (
     Trace,
     jsonable,
 )
-from referee.systems.mnemonic.aptitude import APTITUDE_MAX, Aptitude, check_aptitude
+from referee.systems.mnemonic.aptitude import (
+    APTITUDE_MAX,
+    Aptitude,
+    aptitude,
+    check_aptitude,
+    given_aptitude,
+)
 from referee.systems.mnemonic.deck import Deck, card_name
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import (
@@ -55,6 +61,10 @@ from referee.systems.mnemonic.tables import (
     FAILURE_DEGREES,
     SUCCESS_DEGREES,
 )
+
+if TYPE_CHECKING:
+    from referee.systems.mnemonic.actions import Check, Reshuffle, SheetCheck
+    from referee.systems.mnemonic.state import State
 
 SYSTEM = "mnemonic"
 
@@ -474,3 +484,30 @@ def odds_data(dist: Distribution[Any]) -> dict[str, Any]:
         "successes": successes,
         "failures": dict(sorted(failures.items(), key=lambda kv: int(kv[0]))),
     }
+
+
+def plan_check(action: Check, state: State, options: Options) -> Plan:
+    """A check at an Aptitude the referee gives, from the table's deck (Mnemonic, making
+    a check)."""
+    check = prepare_check(given_aptitude(action.aptitude), action.chances, options, state.deck)
+    return check.plan()
+
+
+def plan_sheet_check(action: SheetCheck, state: State, options: Options) -> Plan:
+    """A check at the Aptitude of a seated character's Talent and Life Role (Mnemonic,
+    determining aptitude)."""
+    who = state.character(action.actor).sheet
+    apt = aptitude(who, action.talent, action.life_role, fallback=action.fallback, options=options)
+    name = f"{who.name}: {action.talent} check"
+    return prepare_check(apt, action.chances, options, state.deck, action=name).plan()
+
+
+def plan_reshuffle(action: Reshuffle, state: State, options: Options) -> Plan:
+    """The referee reshuffles the deck: all 48 cards back (Mnemonic, the deck)."""
+    done = Outcome(
+        system=SYSTEM,
+        action="reshuffle",
+        label="the deck is reshuffled (48 cards)",
+        changes=(Change(TABLE, "deck", value=jsonable(Deck()), reason="reshuffle"),),
+    )
+    return Plan.fixed(done)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
@@ -31,11 +31,12 @@ from referee.systems.base import (
     Trace,
     jsonable,
 )
-from referee.systems.mnemonic.aptitude import Aptitude, check_aptitude
+from referee.systems.mnemonic.aptitude import Aptitude, aptitude, check_aptitude, given_aptitude
 from referee.systems.mnemonic.checks import (
     SYSTEM,
     CheckResult,
     chances_text,
+    chances_value,
     check_rule,
     deck_for,
     prepare_check,
@@ -53,7 +54,11 @@ from referee.systems.mnemonic.randomizers import (
     read_median,
     uses_cards,
 )
+from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import CHANCES_STEP
+
+if TYPE_CHECKING:
+    from referee.systems.mnemonic.actions import AgileOrder, Attack, RefereeOrder
 
 MAX_CONTENDERS = 50
 """Bound on how many characters one order-of-action check ranks."""
@@ -400,3 +405,90 @@ def opposed_plan(
         )
 
     return Plan.of(Dice.of(pair), finish, rule)
+
+
+# -- the actions' planners ---------------------------------------------------
+
+
+def _traits(
+    state: State,
+    cid: str | None,
+    value: int | None,
+    talent: str,
+    life_role: str | None,
+    fallback: str,
+    options: Options,
+    role: str,
+) -> Aptitude:
+    """An Aptitude given as a number, or from a seated character's sheet."""
+    if value is not None:
+        return given_aptitude(value, f"{role}'s Aptitude")
+    if cid is None:
+        raise IllegalAction(f"give the {role}'s Aptitude or the {role}'s id at the table")
+    who = state.character(cid).sheet
+    return aptitude(who, talent, life_role, fallback=fallback, options=options)
+
+
+def plan_attack(action: Attack, state: State, options: Options) -> Plan:
+    """An attack: the attacker's check, the defence worsening its Chances, or with the
+    option ``opposed_rolls`` the defender's check against it (Mnemonic, conflict)."""
+    for cid in (action.actor, action.target):
+        if cid is not None:
+            state.character(cid)
+    att = _traits(
+        state,
+        action.actor,
+        action.aptitude,
+        action.talent,
+        action.life_role,
+        action.fallback,
+        options,
+        "attacker",
+    )
+    chances = chances_value(action.chances)
+    names = {"attacker": action.actor, "target": action.target}
+    if not options.opposed_rolls:
+        return attack_plan(att, chances, action.defense, state.deck, options, **names)
+    if action.defense:
+        raise IllegalAction(
+            "with opposed rolls the defender rolls instead of worsening the Chances"
+        )
+    if action.defender_aptitude is None and action.target is None:
+        raise IllegalAction("opposed rolls need the defender's Aptitude or the target's id")
+    dfd = _traits(
+        state,
+        action.target,
+        action.defender_aptitude,
+        action.defender_talent,
+        action.defender_life_role,
+        action.defender_fallback,
+        options,
+        "defender",
+    )
+    dch = chances_value(action.defender_chances)
+    return opposed_plan(att, chances, dfd, dch, state.deck, options, **names)
+
+
+def plan_agile_order(action: AgileOrder, state: State, options: Options) -> Plan:
+    """The order of action from every contender's Agile check (option initiative
+    'agile')."""
+    people = []
+    for c in action.contenders:
+        if c.aptitude is not None:
+            apt = given_aptitude(c.aptitude, f"{c.name}'s Agile Aptitude")
+        else:
+            who = state.character(c.name).sheet
+            apt = aptitude(who, c.talent, c.life_role, fallback="relevant", options=options)
+        people.append(Agile(c.name, apt, chances_value(c.chances)))
+    return agile_plan(people, state.deck, options)
+
+
+def plan_order(action: RefereeOrder, state: State, options: Options) -> Plan:
+    """The order of action as the referee sets it (the text's reading); refused where
+    the table's order comes from Agile checks."""
+    if options.initiative == "agile":
+        raise IllegalAction(
+            "this table's order of action comes from Agile checks (option "
+            "initiative 'agile'): use agile-order"
+        )
+    return order_plan(action.groups)

@@ -15,15 +15,20 @@ a failed check makes the outcome the more severe of the old and the new.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Change, Modifier, Outcome, Plan
-from referee.systems.mnemonic.aptitude import Aptitude, aptitude
-from referee.systems.mnemonic.checks import CheckResult, prepare_check
+from referee.systems.mnemonic.aptitude import Aptitude, aptitude, given_aptitude
+from referee.systems.mnemonic.checks import SYSTEM, CheckResult, chances_value, prepare_check
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.sheet import Character, Status, status_problems
+from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import FINE, INACTIVE, INACTIVE_OUTCOMES, LUCKY
+
+if TYPE_CHECKING:
+    from referee.systems.mnemonic.actions import Injury, SetStatus
 
 MAX_INJURIES = 100
 """Bound on an entered number of earlier injuries (untrusted input)."""
@@ -154,3 +159,54 @@ def injury_plan(
         return replace(out, label=f"{out.label}: {new}", changes=changes, details=details)
 
     return check.plan(injured, lambda r: str(status_after(status, worst, r, options)))
+
+
+# -- the actions' planners ---------------------------------------------------
+
+
+def plan_injury(action: Injury, state: State, options: Options) -> Plan:
+    """An injury check for a seated victim (at the Status the table tracks) or for one
+    the referee describes by its resisting Aptitude and Status (Mnemonic, injury)."""
+    chances = chances_value(action.chances)
+    if action.victim is None:
+        if action.aptitude is None:
+            raise IllegalAction("give the victim's id at the table or the resisting Aptitude")
+        resist = given_aptitude(action.aptitude, "resisting Aptitude")
+        status = action.status or Status()
+        return injury_plan(resist, chances, action.worst, status, state.deck, options)
+    seat = state.character(action.victim)
+    if action.status is not None:
+        raise IllegalAction(
+            f"the table tracks {action.victim}'s Status ({seat.status}): do not give it"
+        )
+    if action.aptitude is not None:
+        resist = given_aptitude(action.aptitude, "resisting Aptitude")
+    else:
+        resist = resisting_aptitude(
+            seat.sheet, life_role=action.life_role, talent=action.talent, options=options
+        )
+    return injury_plan(
+        resist,
+        chances,
+        action.worst,
+        seat.status,
+        state.deck,
+        options,
+        victim=action.victim,
+        name=seat.sheet.name,
+    )
+
+
+def plan_set_status(action: SetStatus, state: State, options: Options) -> Plan:
+    """The referee's ruling on a character's Status, with no roll."""
+    before = state.character(action.target).status
+    injuries = before.injuries if action.injuries is None else action.injuries
+    after = Status(action.condition, action.inactive_as, injuries)
+    done = Outcome(
+        system=SYSTEM,
+        action="set status",
+        label=f"{action.target}: {after}",
+        changes=status_changes(action.target, before, after, "the referee's ruling"),
+        details={"target": action.target, "status": str(after), "injuries": injuries},
+    )
+    return Plan.fixed(done)

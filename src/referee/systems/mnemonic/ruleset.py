@@ -13,44 +13,19 @@ import json
 from collections.abc import Mapping
 from importlib.resources import files
 
-from referee.errors import IllegalAction, Problem
+from referee.errors import Problem
 from referee.systems.base import (
-    TABLE,
     Action,
-    Change,
+    ActionTable,
     JSONObject,
     JSONValue,
-    Modifier,
-    Outcome,
-    Plan,
     Ruleset,
-    jsonable,
     load_record,
 )
 from referee.systems.building import ExampleInfo, ExampleNote
-from referee.systems.mnemonic.actions import (
-    ACTIONS,
-    AgileOrder,
-    Attack,
-    Check,
-    Injury,
-    RefereeOrder,
-    Reshuffle,
-    SetStatus,
-    SheetCheck,
-)
-from referee.systems.mnemonic.aptitude import Aptitude, aptitude
-from referee.systems.mnemonic.checks import SYSTEM, chances_value, prepare_check
-from referee.systems.mnemonic.conflict import (
-    Agile,
-    agile_plan,
-    attack_plan,
-    opposed_plan,
-    order_label,
-    order_plan,
-)
+from referee.systems.mnemonic import actions
+from referee.systems.mnemonic.conflict import order_label
 from referee.systems.mnemonic.deck import Deck, card_name
-from referee.systems.mnemonic.health import injury_plan, resisting_aptitude, status_changes
 from referee.systems.mnemonic.live import Said, hand_faces
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import uses_cards
@@ -62,11 +37,6 @@ EXAMPLES = ("boxer", "frigate")
 """The example characters in the package's data (``data/<id>.json``)."""
 
 
-def given_aptitude(value: int, whose: str = "Aptitude") -> Aptitude:
-    """An Aptitude the referee gives as a number."""
-    return Aptitude(value, (Modifier(value, whose, "aptitude"),))
-
-
 class MnemonicRuleset(Ruleset[Character, State, Options]):
     """Mnemonic (Alpha-Zulu Games): Referee's Guide p. 1 and the Player's Guide facts."""
 
@@ -76,9 +46,9 @@ class MnemonicRuleset(Ruleset[Character, State, Options]):
     state_type = State
     options_type = Options
 
-    def actions(self) -> Mapping[str, type[Action]]:
-        """Every action a Mnemonic table offers."""
-        return ACTIONS
+    def table(self) -> ActionTable[State, Options]:
+        """Every action a Mnemonic table offers (:func:`.actions.table`)."""
+        return actions.table()
 
     def validate(self, sheet: Character, options: Options) -> tuple[Problem, ...]:
         """Every rule the character breaks under the table's options."""
@@ -134,157 +104,6 @@ class MnemonicRuleset(Ruleset[Character, State, Options]):
         ``action`` draw the card values ``cards`` or use the verbal numbers ``said``
         (see :mod:`.live`)."""
         return hand_faces(action, state, options, cards=cards, said=said)
-
-    # -- plans -------------------------------------------------------------
-
-    def plan(self, action: Action, state: State, options: Options) -> Plan:
-        """What ``action`` rolls in ``state`` and how its result becomes an outcome."""
-        if isinstance(action, Check):
-            check = prepare_check(
-                given_aptitude(action.aptitude), action.chances, options, state.deck
-            )
-            return check.plan()
-        if isinstance(action, SheetCheck):
-            who = state.character(action.actor).sheet
-            apt = aptitude(
-                who, action.talent, action.life_role, fallback=action.fallback, options=options
-            )
-            name = f"{who.name}: {action.talent} check"
-            return prepare_check(apt, action.chances, options, state.deck, action=name).plan()
-        if isinstance(action, Attack):
-            return self._attack(action, state, options)
-        if isinstance(action, Injury):
-            return self._injury(action, state, options)
-        if isinstance(action, AgileOrder):
-            return self._agile(action, state, options)
-        if isinstance(action, RefereeOrder):
-            if options.initiative == "agile":
-                raise IllegalAction(
-                    "this table's order of action comes from Agile checks (option "
-                    "initiative 'agile'): use agile-order"
-                )
-            return order_plan(action.groups)
-        if isinstance(action, Reshuffle):
-            done = Outcome(
-                system=SYSTEM,
-                action="reshuffle",
-                label="the deck is reshuffled (48 cards)",
-                changes=(Change(TABLE, "deck", value=jsonable(Deck()), reason="reshuffle"),),
-            )
-            return Plan.fixed(done)
-        if isinstance(action, SetStatus):
-            return self._set_status(action, state)
-        raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
-
-    def _traits(
-        self,
-        state: State,
-        cid: str | None,
-        value: int | None,
-        talent: str,
-        life_role: str | None,
-        fallback: str,
-        options: Options,
-        role: str,
-    ) -> Aptitude:
-        """An Aptitude given as a number, or from a seated character's sheet."""
-        if value is not None:
-            return given_aptitude(value, f"{role}'s Aptitude")
-        if cid is None:
-            raise IllegalAction(f"give the {role}'s Aptitude or the {role}'s id at the table")
-        who = state.character(cid).sheet
-        return aptitude(who, talent, life_role, fallback=fallback, options=options)
-
-    def _attack(self, action: Attack, state: State, options: Options) -> Plan:
-        for cid in (action.actor, action.target):
-            if cid is not None:
-                state.character(cid)
-        att = self._traits(
-            state,
-            action.actor,
-            action.aptitude,
-            action.talent,
-            action.life_role,
-            action.fallback,
-            options,
-            "attacker",
-        )
-        chances = chances_value(action.chances)
-        names = {"attacker": action.actor, "target": action.target}
-        if not options.opposed_rolls:
-            return attack_plan(att, chances, action.defense, state.deck, options, **names)
-        if action.defense:
-            raise IllegalAction(
-                "with opposed rolls the defender rolls instead of worsening the Chances"
-            )
-        if action.defender_aptitude is None and action.target is None:
-            raise IllegalAction("opposed rolls need the defender's Aptitude or the target's id")
-        dfd = self._traits(
-            state,
-            action.target,
-            action.defender_aptitude,
-            action.defender_talent,
-            action.defender_life_role,
-            action.defender_fallback,
-            options,
-            "defender",
-        )
-        dch = chances_value(action.defender_chances)
-        return opposed_plan(att, chances, dfd, dch, state.deck, options, **names)
-
-    def _injury(self, action: Injury, state: State, options: Options) -> Plan:
-        chances = chances_value(action.chances)
-        if action.victim is None:
-            if action.aptitude is None:
-                raise IllegalAction("give the victim's id at the table or the resisting Aptitude")
-            resist = given_aptitude(action.aptitude, "resisting Aptitude")
-            status = action.status or Status()
-            return injury_plan(resist, chances, action.worst, status, state.deck, options)
-        seat = state.character(action.victim)
-        if action.status is not None:
-            raise IllegalAction(
-                f"the table tracks {action.victim}'s Status ({seat.status}): do not give it"
-            )
-        if action.aptitude is not None:
-            resist = given_aptitude(action.aptitude, "resisting Aptitude")
-        else:
-            resist = resisting_aptitude(
-                seat.sheet, life_role=action.life_role, talent=action.talent, options=options
-            )
-        return injury_plan(
-            resist,
-            chances,
-            action.worst,
-            seat.status,
-            state.deck,
-            options,
-            victim=action.victim,
-            name=seat.sheet.name,
-        )
-
-    def _agile(self, action: AgileOrder, state: State, options: Options) -> Plan:
-        people = []
-        for c in action.contenders:
-            if c.aptitude is not None:
-                apt = given_aptitude(c.aptitude, f"{c.name}'s Agile Aptitude")
-            else:
-                who = state.character(c.name).sheet
-                apt = aptitude(who, c.talent, c.life_role, fallback="relevant", options=options)
-            people.append(Agile(c.name, apt, chances_value(c.chances)))
-        return agile_plan(people, state.deck, options)
-
-    def _set_status(self, action: SetStatus, state: State) -> Plan:
-        before = state.character(action.target).status
-        injuries = before.injuries if action.injuries is None else action.injuries
-        after = Status(action.condition, action.inactive_as, injuries)
-        done = Outcome(
-            system=SYSTEM,
-            action="set status",
-            label=f"{action.target}: {after}",
-            changes=status_changes(action.target, before, after, "the referee's ruling"),
-            details={"target": action.target, "status": str(after), "injuries": injuries},
-        )
-        return Plan.fixed(done)
 
     # -- what a table shows ------------------------------------------------
 
