@@ -134,7 +134,7 @@ def _sheet_plan(state: State, cid: str, name: str, sheet: Sheet, label: str) -> 
     return Plan.fixed(Outcome(SYSTEM, name, label=label, changes=sc.changes(name), details=points))
 
 
-def award_plan(a: AwardPoints, state: State, options: Options) -> Plan:
+def plan_award_points(a: AwardPoints, state: State, options: Options) -> Plan:
     """A session's points onto the sheet (saved until spent)."""
     f = state.character(a.target)
     got = award(a.points, a.vow_risk)
@@ -142,7 +142,7 @@ def award_plan(a: AwardPoints, state: State, options: Options) -> Plan:
     return _sheet_plan(state, a.target, "award-points", sheet, f"{f.name} is awarded {got} points")
 
 
-def raise_expertise_plan(a: RaiseExpertise, state: State, options: Options) -> Plan:
+def plan_raise_expertise(a: RaiseExpertise, state: State, options: Options) -> Plan:
     """+1 Expertise (level × 5; the Power only for the primary Identity)."""
     f = state.character(a.actor)
     sheet = raise_expertise(f.sheet, a.expertise, {a.expertise} if a.used else set())
@@ -150,7 +150,7 @@ def raise_expertise_plan(a: RaiseExpertise, state: State, options: Options) -> P
     return _sheet_plan(state, a.actor, "raise-expertise", sheet, label)
 
 
-def raise_identity_plan(a: RaiseIdentity, state: State, options: Options) -> Plan:
+def plan_raise_identity(a: RaiseIdentity, state: State, options: Options) -> Plan:
     """+1 Identity (level × 2 with another lowered by 1, else × 5)."""
     f = state.character(a.actor)
     sheet = raise_identity(f.sheet, a.identity, {a.identity} if a.used else set(), a.reduce)
@@ -158,7 +158,7 @@ def raise_identity_plan(a: RaiseIdentity, state: State, options: Options) -> Pla
     return _sheet_plan(state, a.actor, "raise-identity", sheet, label)
 
 
-def raise_attribute_plan(a: RaiseAttribute, state: State, options: Options) -> Plan:
+def plan_raise_attribute(a: RaiseAttribute, state: State, options: Options) -> Plan:
     """+1 attribute (level × 5) within the primary / sex / age rules."""
     f = state.character(a.actor)
     sheet = raise_attribute(f.sheet, a.attribute, {a.attribute} if a.used else set())
@@ -166,7 +166,7 @@ def raise_attribute_plan(a: RaiseAttribute, state: State, options: Options) -> P
     return _sheet_plan(state, a.actor, "raise-attribute", sheet, label)
 
 
-def approve_plan(a: ApproveSheet, state: State, options: Options) -> Plan:
+def plan_approve_sheet(a: ApproveSheet, state: State, options: Options) -> Plan:
     """The referee approves open problems of a seated character's sheet, with the reason."""
     f = state.character(a.target)
     open_ = unapproved(f.sheet, options)

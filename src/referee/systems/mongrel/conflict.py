@@ -230,7 +230,7 @@ def _roll(f: Fighter, exp: str, base: int, mode: Mode, difficulty: int, power: s
     return Roll(proc, exp, dice, tn, mode, mods)
 
 
-def check_plan(a: Check, state: State, options: Options) -> Plan:
+def plan_check(a: Check, state: State, options: Options) -> Plan:
     """A task roll from plain numbers (Mongrel, Task Resolution)."""
     tn = target_number(a.tn, a.mode, a.difficulty)
     proc: Procedure[Any, CheckResult] = procedure(a.dice, tn, a.mode, a.identity)
@@ -253,7 +253,7 @@ def check_plan(a: Check, state: State, options: Options) -> Plan:
     return Plan.of(Dice.of(proc), finish)
 
 
-def task_plan(a: Task, state: State, options: Options) -> Plan:
+def plan_task(a: Task, state: State, options: Options) -> Plan:
     """A task: under one's own attribute, over another character's, or against a TN."""
     f = _ready(state, a.actor)
     exp = _not_occult(a.expertise)
@@ -292,7 +292,7 @@ def task_plan(a: Task, state: State, options: Options) -> Plan:
 # -- attacks -------------------------------------------------------------------------
 
 
-def attack_plan(a: Attack, state: State, options: Options) -> Plan:
+def plan_attack(a: Attack, state: State, options: Options) -> Plan:
     """An attack: under the attacker's own attribute, or over the target's when the
     target defends (Complex task resolution, step 3)."""
     _in_conflict(state, a.actor, "an attack")
@@ -370,7 +370,7 @@ def attack_plan(a: Attack, state: State, options: Options) -> Plan:
     return Plan.of(Dice.of(roll.procedure), finish)
 
 
-def take_damage_plan(a: TakeDamage, state: State, options: Options) -> Plan:
+def plan_take_damage(a: TakeDamage, state: State, options: Options) -> Plan:
     """Damage from anything but an attack roll, on the same track (Physical damage)."""
     f = state.living(a.victim)
     hit = Hit(a.effect, a.weapon, a.armor, a.shunt_to_beauty)
@@ -402,7 +402,7 @@ def _owed(state: State, actor: str) -> Fighter:
     return f
 
 
-def survive_plan(a: SpendResolveToSurvive, state: State, options: Options) -> Plan:
+def plan_spend_resolve_to_survive(a: SpendResolveToSurvive, state: State, options: Options) -> Plan:
     """Expend 1 Infernal Resolve to avoid dying: full AP, still terminal (Physical damage)."""
     f = _owed(state, a.actor)
     saved = survive(f)
@@ -418,7 +418,7 @@ def survive_plan(a: SpendResolveToSurvive, state: State, options: Options) -> Pl
     return _fixed(state, "spend-resolve-to-survive", build, RULE_TERMINAL)
 
 
-def accept_plan(a: AcceptFate, state: State, options: Options) -> Plan:
+def plan_accept_fate(a: AcceptFate, state: State, options: Options) -> Plan:
     """Spend nothing against a terminal hit: the character dies."""
     f = _owed(state, a.actor)
 
@@ -433,7 +433,7 @@ def accept_plan(a: AcceptFate, state: State, options: Options) -> Plan:
 # -- the order and Action Points ---------------------------------------------------------
 
 
-def start_plan(a: StartConflict, state: State, options: Options) -> Plan:
+def plan_start_conflict(a: StartConflict, state: State, options: Options) -> Plan:
     """The order: highest Beast, then Man, then Demon; each tied group is ordered by dice
     (a coin for two: one die of the group's size picks who goes first)."""
     if state.order:
@@ -485,7 +485,7 @@ def _die(k: int) -> Dice[int]:
     return Dice.roll(((1, k),), lambda faces: faces[0], lambda: Distribution.die(k))
 
 
-def end_plan(a: EndConflict, state: State, options: Options) -> Plan:
+def plan_end_conflict(a: EndConflict, state: State, options: Options) -> Plan:
     """Complex task resolution ends; AP stay as they are."""
     if not state.order:
         raise IllegalAction("no conflict is running")
@@ -497,7 +497,7 @@ def end_plan(a: EndConflict, state: State, options: Options) -> Plan:
     return _fixed(state, "end-conflict", build)
 
 
-def advance_plan(a: Advance, state: State, options: Options) -> Plan:
+def plan_advance(a: Advance, state: State, options: Options) -> Plan:
     """1 AP to move to the front of the order (Complex task resolution, step 2)."""
     f = _in_conflict(state, a.actor, "advancing in the order")
     if f.ap < 1:
@@ -511,7 +511,7 @@ def advance_plan(a: Advance, state: State, options: Options) -> Plan:
     return _fixed(state, "advance", build)
 
 
-def wait_plan(a: Wait, state: State, options: Options) -> Plan:
+def plan_wait(a: Wait, state: State, options: Options) -> Plan:
     """Let the next character act: to the back of the order."""
     _in_conflict(state, a.actor, "waiting")
     f = _front(state, a.actor)
@@ -523,7 +523,7 @@ def wait_plan(a: Wait, state: State, options: Options) -> Plan:
     return _fixed(state, "wait", build)
 
 
-def recover_plan(a: Recover, state: State, options: Options) -> Plan:
+def plan_recover(a: Recover, state: State, options: Options) -> Plan:
     """Recover AP (step 6): +1 from 0, else back to the maximum; at most Physique full
     refreshes per hour, then 1 AP until rest (Fatigue). Under ``refresh_variant`` a
     recovery adds ``refresh_amount`` and may exceed the maximum, but not when full up."""
@@ -554,7 +554,7 @@ def recover_plan(a: Recover, state: State, options: Options) -> Plan:
     return _fixed(state, "recover", build)
 
 
-def spend_plan(a: SpendResolve, state: State, options: Options) -> Plan:
+def plan_spend_resolve(a: SpendResolve, state: State, options: Options) -> Plan:
     """Infernal Resolve into AP 1:1 (not an action). Spending the last point collapses the
     character under ``zero_ir_collapse_on_spend`` (:data:`~.damage.RULE_ZERO_RESOLVE`)."""
     f = state.living(a.actor)
@@ -575,7 +575,7 @@ def spend_plan(a: SpendResolve, state: State, options: Options) -> Plan:
     return _fixed(state, "spend-resolve", build, rule)
 
 
-def rest_plan(a: Rest, state: State, options: Options) -> Plan:
+def plan_rest(a: Rest, state: State, options: Options) -> Plan:
     """Rest or calm activity: Infernal Resolve refreshes within the hour; enough hours
     (``fatigue_rest_hours``) restore full AP refreshes. The clock advances."""
     f = state.living(a.actor)
@@ -594,7 +594,7 @@ def rest_plan(a: Rest, state: State, options: Options) -> Plan:
     return _fixed(state, "rest", build)
 
 
-def vow_plan(a: VowRefresh, state: State, options: Options) -> Plan:
+def plan_vow_refresh(a: VowRefresh, state: State, options: Options) -> Plan:
     """Circumstances in direct opposition to the Vow refresh Infernal Resolve."""
     f = state.living(a.actor)
 
@@ -608,7 +608,7 @@ def vow_plan(a: VowRefresh, state: State, options: Options) -> Plan:
 # -- Occult --------------------------------------------------------------------------
 
 
-def occult_plan(a: Occult, state: State, options: Options) -> Plan:
+def plan_occult(a: Occult, state: State, options: Options) -> Plan:
     """An Occult working (Sorcery Expertise and spiritual damage): Resolve spent first,
     one hour per die, range / scale Modifiers; against a target, a drain of its
     Infernal Resolve after its Resist."""

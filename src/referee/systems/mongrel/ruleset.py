@@ -1,63 +1,28 @@
 """The Mongrel :class:`~referee.systems.base.Ruleset`: one contract for the whole game.
 
-:meth:`MongrelRuleset.plan` is the one place an action is resolved: it sends
-each action type to the rule module that knows it (:mod:`.conflict` for task
-and complex task resolution, :mod:`.sorcery`, :mod:`.wealth`,
-:mod:`.advancement`). Resolve, odds and apply are derived from the plan in the
-base class.
+Each action is declared once in :func:`.actions.table` with the rule module's
+planner that knows it (:mod:`.conflict` for task and complex task resolution,
+:mod:`.sorcery`, :mod:`.wealth`, :mod:`.advancement`). The plan dispatch,
+resolve, odds and apply are derived from that table in the base class.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from referee.errors import IllegalAction, Problem, RulesError
-from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset
+from referee.errors import Problem
+from referee.systems.base import ActionTable, JSONObject, JSONValue, Ruleset
 from referee.systems.building import ExampleInfo
 from referee.systems.sheetview import SheetView
 
-from . import advancement, conflict, wealth
-from .actions import ACTIONS
+from . import actions
 from .damage import terminal_at, wound_threshold
 from .examples import EXAMPLES, INFO, example
 from .options import Options
 from .sheet import Sheet, validate
-from .sorcery import occult_roll_plan
 from .state import Fighter, State, fighter, reseated
-
-Planner = Callable[[Any, State, Options], Plan]
-
-PLANS: dict[type[Action], Planner] = {
-    ACTIONS["check"]: conflict.check_plan,
-    ACTIONS["task"]: conflict.task_plan,
-    ACTIONS["start-conflict"]: conflict.start_plan,
-    ACTIONS["end-conflict"]: conflict.end_plan,
-    ACTIONS["advance"]: conflict.advance_plan,
-    ACTIONS["attack"]: conflict.attack_plan,
-    ACTIONS["occult"]: conflict.occult_plan,
-    ACTIONS["recover"]: conflict.recover_plan,
-    ACTIONS["wait"]: conflict.wait_plan,
-    ACTIONS["spend-resolve"]: conflict.spend_plan,
-    ACTIONS["take-damage"]: conflict.take_damage_plan,
-    ACTIONS["spend-resolve-to-survive"]: conflict.survive_plan,
-    ACTIONS["accept-fate"]: conflict.accept_plan,
-    ACTIONS["rest"]: conflict.rest_plan,
-    ACTIONS["vow-refresh"]: conflict.vow_plan,
-    ACTIONS["occult-roll"]: occult_roll_plan,
-    ACTIONS["buy"]: wealth.buy_plan,
-    ACTIONS["buy-roll"]: wealth.buy_roll_plan,
-    ACTIONS["sacrifice-credit"]: wealth.sacrifice_plan,
-    ACTIONS["decline-purchase"]: wealth.decline_plan,
-    ACTIONS["transfer-credit"]: wealth.transfer_plan,
-    ACTIONS["award-points"]: advancement.award_plan,
-    ACTIONS["raise-expertise"]: advancement.raise_expertise_plan,
-    ACTIONS["raise-identity"]: advancement.raise_identity_plan,
-    ACTIONS["raise-attribute"]: advancement.raise_attribute_plan,
-    ACTIONS["approve-sheet"]: advancement.approve_plan,
-}
-"""Each action type -> the rule that plans it."""
 
 
 class MongrelRuleset(Ruleset[Sheet, State, Options]):
@@ -69,9 +34,9 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
     state_type = State
     options_type = Options
 
-    def actions(self) -> Mapping[str, type[Action]]:
-        """Every action by name (see :mod:`.actions`)."""
-        return ACTIONS
+    def table(self) -> ActionTable[State, Options]:
+        """Every action by name, with its planner (:func:`.actions.table`)."""
+        return actions.table()
 
     def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
         """Every creation rule the sheet breaks that no referee approval covers."""
@@ -97,18 +62,6 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         """``state`` without ``cid``: its decisions and its place in the order go too."""
         out = super().unseat(state, cid)
         return replace(out, order=tuple(i for i in out.order if i != cid))
-
-    def plan(self, action: Action, state: State, options: Options) -> Plan:
-        """The rule for ``action`` in ``state``; :class:`IllegalAction` if not allowed now."""
-        planner = PLANS.get(type(action))
-        if planner is None:
-            raise IllegalAction(f"Mongrel has no action {type(action).__name__}")
-        try:
-            return planner(action, state, options)
-        except IllegalAction:
-            raise
-        except RulesError as e:  # a bound or a creation rule the action would break
-            raise IllegalAction(str(e)) from None
 
     def sheet_view(
         self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
@@ -177,4 +130,4 @@ def _rows(f: Fighter, state: State, options: Options) -> list[JSONValue]:
 
 RULESET = MongrelRuleset()
 
-__all__ = ["PLANS", "RULESET", "MongrelRuleset"]
+__all__ = ["RULESET", "MongrelRuleset"]

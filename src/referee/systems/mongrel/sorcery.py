@@ -253,7 +253,7 @@ def attack_parts(
     return working, resist
 
 
-def occult_roll_plan(a: OccultRoll, state: object, options: Options) -> Plan:
+def plan_occult_roll(a: OccultRoll, state: object, options: Options) -> Plan:
     """An Occult attack from plain numbers (the referee's tool); the odds are of its
     :class:`OccultResult` (working, Resist, net Effect)."""
     mode = a.resist_mode or options.resist_mode

@@ -153,7 +153,7 @@ def window_probability(dice: int, seller_social: int, credit: int) -> Distributi
 # -- plans -------------------------------------------------------------------------
 
 
-def buy_roll_plan(a: BuyRoll, state: State, options: Options) -> Plan:
+def plan_buy_roll(a: BuyRoll, state: State, options: Options) -> Plan:
     """A buying roll from plain numbers; the odds are of its result."""
     proc = buy_procedure(a.dice, a.social, a.credit)
 
@@ -171,7 +171,7 @@ def buy_roll_plan(a: BuyRoll, state: State, options: Options) -> Plan:
     return Plan.of(Dice.of(proc), finish, view=lambda p: p.result)
 
 
-def buy_plan(a: Buy, state: State, options: Options) -> Plan:
+def plan_buy(a: Buy, state: State, options: Options) -> Plan:
     """A character buys: its Expertise against the seller's Social and its Credit."""
     f = state.living(a.actor)
     house = a.house or f.sheet.house
@@ -226,7 +226,7 @@ def _sheet_plan(state: State, cid: str, name: str, label: str, credit: dict[str,
     )
 
 
-def sacrifice_plan(a: SacrificeCredit, state: State, options: Options) -> Plan:
+def plan_sacrifice_credit(a: SacrificeCredit, state: State, options: Options) -> Plan:
     """Give the seller 1 Credit (answers a pending buying decision, or stands alone)."""
     f = state.character(a.actor)
     house = a.house or f.sheet.house
@@ -236,7 +236,7 @@ def sacrifice_plan(a: SacrificeCredit, state: State, options: Options) -> Plan:
     )
 
 
-def decline_plan(a: DeclinePurchase, state: State, options: Options) -> Plan:
+def plan_decline_purchase(a: DeclinePurchase, state: State, options: Options) -> Plan:
     """Keep the Credit and go without the item."""
     f = state.character(a.actor)
     if not any(d.actor == a.actor and d.choices == SACRIFICE_CHOICES for d in state.pending):
@@ -247,7 +247,7 @@ def decline_plan(a: DeclinePurchase, state: State, options: Options) -> Plan:
     return Plan.fixed(Outcome(SYSTEM, "decline-purchase", label=label, changes=sc.changes()))
 
 
-def transfer_plan(a: TransferCredit, state: State, options: Options) -> Plan:
+def plan_transfer_credit(a: TransferCredit, state: State, options: Options) -> Plan:
     """Move Credit at 2:1 between one's accounts."""
     f = state.character(a.actor)
     after = transfer(accounts(f.sheet), a.source, a.dest, a.received)
