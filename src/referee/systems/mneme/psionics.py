@@ -26,7 +26,7 @@ from referee.systems.mneme.state import State
 PSI = "Psi"
 
 
-def plan_use_psionics(action: UsePsionics, state: State, options: Options) -> Plan:
+def plan_psionics(action: UsePsionics, state: State, options: Options) -> Plan:
     """Spend ``points`` of Psionic Strength: Psi damage +points, exhaustion damage +points x
     ``psionic_exhaustion``. Refused without Psi, beyond the Psionic Strength left, and for
     a character who cannot act (dead, Dying, out). The odds report the Psi left (certain)."""

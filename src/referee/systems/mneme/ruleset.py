@@ -3,33 +3,21 @@ what a table shows of the state (chapters 2 and 7 of the combat rules)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import cache
-from importlib import import_module
-from typing import Any
 
 from referee.errors import Problem
-from referee.systems.base import Action, JSONObject, JSONValue, Plan, Ruleset, load_record
-from referee.systems.mneme.actions import (
-    Aim,
-    Attack,
-    CareWard,
-    Check,
-    DamageRolls,
-    EndEncounter,
-    FirstAid,
-    PassRounds,
-    PassTime,
-    RollInitiative,
-    SetCare,
-    SpendAction,
-    Stimulant,
-    Surgery,
-    SurvivalRoll,
-    TakeDamage,
-    UsePsionics,
+from referee.systems.base import (
+    Action,
+    ActionTable,
+    JSONObject,
+    JSONValue,
+    Plan,
+    Ruleset,
+    load_record,
 )
+from referee.systems.mneme import actions
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
 from referee.systems.mneme.options import Options
@@ -37,60 +25,6 @@ from referee.systems.mneme.sheet import EXAMPLES, Character, example_data, valid
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
 from referee.systems.sheetview import SheetView
-
-ACTIONS: Mapping[str, type[Action]] = {
-    "check": Check,
-    "attack": Attack,
-    "take-damage": TakeDamage,
-    "damage-rolls": DamageRolls,
-    "survival": SurvivalRoll,
-    "first-aid": FirstAid,
-    "surgery": Surgery,
-    "stimulant": Stimulant,
-    "care": CareWard,
-    "set-care": SetCare,
-    "pass-time": PassTime,
-    "pass-rounds": PassRounds,
-    "initiative": RollInitiative,
-    "end-encounter": EndEncounter,
-    "spend-action": SpendAction,
-    "aim": Aim,
-    "psionics": UsePsionics,
-}
-"""Every Mneme CE action by name."""
-
-_PLANS: Mapping[type[Action], str] = {
-    Check: "resolve.plan_check",
-    Attack: "resolve.plan_attack",
-    TakeDamage: "resolve.plan_take_damage",
-    DamageRolls: "resolve.plan_damage_rolls",
-    SurvivalRoll: "treatment.plan_survival",
-    FirstAid: "treatment.plan_first_aid",
-    Surgery: "treatment.plan_surgery",
-    Stimulant: "treatment.plan_stimulant",
-    CareWard: "treatment.plan_care_ward",
-    SetCare: "clock.plan_set_care",
-    PassTime: "clock.plan_pass_time",
-    PassRounds: "clock.plan_pass_rounds",
-    RollInitiative: "initiative.plan_initiative",
-    EndEncounter: "initiative.plan_end_encounter",
-    SpendAction: "budget.plan_spend_action",
-    Aim: "aim.plan_aim",
-    UsePsionics: "psionics.plan_use_psionics",
-}
-"""Each action's plan, as ``module.function`` of this package: a module is imported when
-an action first needs it, so a one-off check loads no clock, Initiative or medical rules."""
-
-
-@cache
-def _planner(where: str) -> Callable[[Any, State, Options], Plan]:
-    """The plan function at ``module.function`` (see :data:`_PLANS`)."""
-    module, _, name = where.partition(".")
-    found: Callable[[Any, State, Options], Plan] = getattr(
-        import_module(f"referee.systems.mneme.{module}"), name
-    )
-    return found
-
 
 _EMPTY = State()
 
@@ -120,9 +54,9 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
     state_type = State
     options_type = Options
 
-    def actions(self) -> Mapping[str, type[Action]]:
-        """Action name -> action type."""
-        return ACTIONS
+    def table(self) -> ActionTable[State, Options]:
+        """Action name -> action type and planner (:func:`.actions.table`)."""
+        return actions.table()
 
     def validate(self, sheet: Character, options: Options) -> tuple[Problem, ...]:
         """Every rule the sheet breaks."""
@@ -150,15 +84,16 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         if state is not None:
             super().check_pending(action, state)
 
-    def plan(self, action: Action, state: State | None, options: Options) -> Plan:
-        """The action's plan; ``None`` for the state is an empty table (a bare check)."""
-        planner = _planner(_PLANS[type(action)])
-        table = _EMPTY if state is None else state
-        plan = planner(action, table, options)
-        if table.characters and any(seat.aim for seat in table.characters.values()):
+    def planned(self, action: Action, state: State | None, options: Options) -> Plan:
+        """As the base; no state at all (``None``) is an empty table (a bare check)."""
+        return super().planned(action, _EMPTY if state is None else state, options)
+
+    def after_plan(self, action: Action, state: State, options: Options, plan: Plan) -> Plan:
+        """Every plan at a table where someone aims: an aim can be lost (:mod:`.aim`)."""
+        if state.characters and any(seat.aim for seat in state.characters.values()):
             from referee.systems.mneme.aim import lose_aim  # an aim can be lost
 
-            return plan.then(lambda outcome: lose_aim(action, table, outcome, options))
+            return plan.then(lambda outcome: lose_aim(action, state, outcome, options))
         return plan
 
     def sheet_view(

@@ -398,7 +398,7 @@ def plan_stimulant(action: Stimulant, state: State, options: Options) -> Plan:
 # medical care
 
 
-def plan_care_ward(action: CareWard, state: State, options: Options) -> Plan:
+def plan_care(action: CareWard, state: State, options: Options) -> Plan:
     """A ward (ch. 7, Medical Care, Care Levels): each patient's care level, the load in
     light-care patients against the caregiver's capacity (8 at Medic 0, doubling per level
     and under a Medic 2+ supervisor), the monitoring figure, and whether intensive-care
