@@ -34,7 +34,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
@@ -317,13 +317,9 @@ class Declared(Generic[S, O]):
 
 def declare(kind: type[ActionT], planner: Planner[ActionT, S, O]) -> Declared[S, O]:
     """The table entry for the action type ``kind`` planned by ``planner`` (a planner
-    of that very type: the type checker holds the two together)."""
-
-    def plan(action: Action, state: S, options: O, /) -> Plan:
-        assert isinstance(action, kind)  # the base looked it up by this type
-        return planner(action, state, options)
-
-    return Declared(kind, plan)
+    of that very type: the type checker holds the two together). The base calls the
+    planner only with an action of exactly ``kind`` (:meth:`Ruleset.plan`)."""
+    return Declared(kind, cast("Planner[Action, S, O]", planner))
 
 
 ActionTable = Mapping[str, Declared[S, O]]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from referee.dice.evaluate import DieRoll
 from referee.systems.arm.actions import PushMode
@@ -53,7 +54,11 @@ from referee.systems.base import (
     Trace,
     dump_record,
     jsonable,
+    load_record,
 )
+
+if TYPE_CHECKING:
+    from referee.systems.arm.actions import Accept, Push
 
 
 @dataclass(frozen=True)
@@ -253,3 +258,69 @@ def settle_plan(check: Check, record: HeldRoll, push: bool, state: State, option
         lambda r: Pushed(check.view(value + r[0]), r[1]),
         lambda r: not check.failed(value + r[0]),
     )
+
+
+# ---------------------------------------------------------------------------
+# the actions that roll d6 - d6, and the push decided after the roll
+
+A = TypeVar("A", bound=Action)
+AC = TypeVar("AC", bound=Action, contravariant=True)
+
+
+class RollRule(Protocol[AC]):
+    """The rule of an action that rolls d6 - d6: the action described as a :class:`Check`
+    (:class:`IllegalAction` or another rules error if the rules refuse it now)."""
+
+    def __call__(self, action: AC, state: State, options: Options, /) -> Check: ...
+
+
+@dataclass(frozen=True)
+class Pushable(Generic[A]):
+    """A planner of an action that rolls d6 - d6, declared as ``declare(Task,
+    Pushable(plan_task))``: its plan is :func:`check_plan` of the action's :class:`Check`
+    in the table's push mode, refused while another roll waits for its push decision
+    (one roll at a time). :func:`plan_push` and :func:`plan_accept` settle a held roll
+    through ``rule``."""
+
+    rule: RollRule[A]
+
+    def __call__(self, action: A, state: State, options: Options, /) -> Plan:
+        check = self.rule(action, state, options)
+        if state.held is not None:  # one roll at a time waits for its push decision
+            record = state.held
+            raise IllegalAction(
+                f"waiting for {record.actor}: {record.actor}'s {record.action} roll waits for "
+                f"push or accept before another roll (answer with push or accept as "
+                f"{record.actor})"
+            )
+        return check_plan(check, state, options)
+
+
+def plan_push(action: Push, state: State, options: Options) -> Plan:
+    """Push the held roll: the push die is rolled and the roll settled (ARM 1.2, Pushing)."""
+    return _settle(action.actor, True, state, options)
+
+
+def plan_accept(action: Accept, state: State, options: Options) -> Plan:
+    """Accept the held roll as it stands (ARM 1.2, Pushing)."""
+    return _settle(action.actor, False, state, options)
+
+
+def _settle(actor: str, push: bool, state: State, options: Options) -> Plan:
+    """The held roll settled by its roller: its action described again against the state
+    before the roll, as the action's own :class:`Pushable` rule describes it."""
+    from referee.systems.arm.ruleset import RULESET  # the table that declared the action
+
+    record = state.held
+    if record is None:
+        raise IllegalAction("no roll is waiting for a push decision")
+    if actor != record.actor:
+        raise IllegalAction(f"the roll waiting is {record.actor}'s to push or accept")
+    before = replace(state, held=None)
+    kind = RULESET.action_type(record.action)
+    original = load_record(kind, json.loads(record.fields), rule="held roll")
+    planner = RULESET.declared()[RULESET.action_name(original)].planner
+    if not isinstance(planner, Pushable):
+        raise IllegalAction(f"a {record.action} roll cannot be pushed")
+    check = planner.rule(original, before, options)
+    return settle_plan(check, record, push, before, options)

@@ -1,23 +1,21 @@
 """The :class:`~referee.systems.base.Ruleset` for ARM 1.2: actions, state, plans, tracker.
 
-Every action of :mod:`.actions` is planned by one function of :mod:`.play`,
-:mod:`.fight` or :mod:`.upkeep`;
-the base derives ``resolve`` and ``odds`` from the plan (principle 1) and
+Every action is declared once in :func:`.actions.table` with the function of
+:mod:`.play`, :mod:`.fight`, :mod:`.upkeep` or :mod:`.rolls` that plans it; the
+base derives the plan dispatch, ``resolve`` and ``odds`` from it (principle 1) and
 ``apply`` folds the outcome's changes into the :class:`~.state.State`.
 What the rules wait for (a push decision, a defence, a damage roll) is kept
-in ``pending``, derived here from the state after each outcome.
+in ``pending``, derived here from the state after each outcome (:meth:`ArmRuleset.after_plan`).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from referee.errors import RulesError
 from referee.systems.arm import actions as a
-from referee.systems.arm import fight, play, upkeep
+from referee.systems.arm import upkeep
 from referee.systems.arm.catalog import (
     DEFAULT_SETTING,
     RangedWeapon,
@@ -29,15 +27,14 @@ from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy
 from referee.systems.arm.examples import PREMADES, premade
 from referee.systems.arm.examples import info as example_info
 from referee.systems.arm.options import Options
-from referee.systems.arm.rolls import Check, check_plan, settle_plan
 from referee.systems.arm.sheet import Sheet, point_cost, template_problems, validate
 from referee.systems.arm.state import Seat, State, decisions
 from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
 from referee.systems.base import (
     TABLE,
     Action,
+    ActionTable,
     Change,
-    IllegalAction,
     JSONObject,
     JSONValue,
     Outcome,
@@ -46,45 +43,9 @@ from referee.systems.base import (
     Ruleset,
     apply_changes,
     jsonable,
-    load_record,
 )
 from referee.systems.building import ExampleInfo
 from referee.systems.sheetview import SheetView
-
-Planner = Callable[[Any, State, Options], "play.Planned"]
-
-PLANNERS: dict[type[Action], Planner] = {
-    a.Task: play.plan_task,
-    a.Contest: play.plan_contest,
-    a.Subtasks: play.plan_subtasks,
-    a.GroupTask: play.plan_group_task,
-    a.Prepare: fight.plan_prepare,
-    a.Circle: fight.plan_circle,
-    a.Attack: fight.plan_attack,
-    a.Defend: fight.plan_defend,
-    a.TakeBlow: fight.plan_take_blow,
-    a.Strike: fight.plan_strike,
-    a.Shoot: fight.plan_shoot,
-    a.Damage: fight.plan_damage,
-    a.Move: play.plan_move,
-    a.Cast: play.plan_cast,
-    a.SoulMagic: play.plan_soul_magic,
-    a.NextRound: upkeep.plan_next_round,
-    a.EndCombat: upkeep.plan_end_combat,
-    a.LoseAction: upkeep.plan_lose_action,
-    a.ImposePenalty: upkeep.plan_impose_penalty,
-    a.TakeDamage: upkeep.plan_take_damage,
-    a.Recover: upkeep.plan_recover,
-    a.RecordWound: upkeep.plan_record_wound,
-    a.RemoveWound: upkeep.plan_remove_wound,
-    a.AddWeapon: upkeep.plan_add_weapon,
-    a.LogOf: upkeep.plan_log_of,
-    a.MeasureOf: upkeep.plan_measure_of,
-    a.Convert: upkeep.plan_convert,
-    a.Difficulty: upkeep.plan_difficulty,
-    a.GroupLog: upkeep.plan_group_log,
-}
-"""The rule of each action (``push`` and ``accept`` settle a held roll, below)."""
 
 ALWAYS_ALLOWED = ("end-combat",)
 """Actions the referee may take even while the rules wait for a decision."""
@@ -101,9 +62,9 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
     setting: Setting = DEFAULT_SETTING
     """The lists the rules consult (the text's examples); sheets may carry their own values."""
 
-    def actions(self) -> Mapping[str, type[Action]]:
-        """Every action by name (see :mod:`referee.systems.arm.actions`)."""
-        return a.ACTIONS
+    def table(self) -> ActionTable[State, Options]:
+        """Every action by name, with its planner (:func:`referee.systems.arm.actions.table`)."""
+        return a.table()
 
     def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
         """Every rule the sheet breaks against the shipped setting."""
@@ -152,55 +113,9 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     # -- plans -----------------------------------------------------------------
 
-    def plan(self, action: Action, state: State, options: Options) -> Plan:
-        """The plan of ``action``; :class:`IllegalAction` for anything the rules refuse.
-
-        Each outcome also brings ``pending`` (what the rules wait for) up to date.
-        """
-        try:
-            inner = self._inner(action, state, options)
-        except IllegalAction:
-            raise
-        except RulesError as e:  # one error for one mistake: the rules refuse the action
-            raise IllegalAction(str(e)) from None
-        return _with_pending(inner, state)
-
-    def _inner(self, action: Action, state: State, options: Options) -> Plan:
-        if isinstance(action, a.Push | a.Accept):
-            record = state.held
-            if record is None:
-                raise IllegalAction("no roll is waiting for a push decision")
-            if action.actor != record.actor:
-                raise IllegalAction(f"the roll waiting is {record.actor}'s to push or accept")
-            before = replace(state, held=None)
-            original = load_record(
-                self.action_type(record.action), json.loads(record.fields), rule="held roll"
-            )
-            check = self._check(original, before, options)
-            return settle_plan(check, record, isinstance(action, a.Push), before, options)
-        planned = self._planned(action, state, options)
-        if isinstance(planned, Check):
-            if state.held is not None:  # one roll at a time waits for its push decision
-                held = state.held
-                raise IllegalAction(
-                    f"waiting for {held.actor}: {held.actor}'s {held.action} roll waits for "
-                    f"push or accept before another roll (answer with push or accept as "
-                    f"{held.actor})"
-                )
-            return check_plan(planned, state, options)
-        return planned
-
-    def _planned(self, action: Action, state: State, options: Options) -> play.Planned:
-        planner = PLANNERS.get(type(action))
-        if planner is None:
-            raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
-        return planner(action, state, options)
-
-    def _check(self, action: Action, state: State, options: Options) -> Check:
-        planned = self._planned(action, state, options)
-        if not isinstance(planned, Check):
-            raise IllegalAction(f"a {self.action_name(action)} roll cannot be pushed")
-        return planned
+    def after_plan(self, action: Action, state: State, options: Options, plan: Plan) -> Plan:
+        """Each outcome also brings ``pending`` (what the rules wait for) up to date."""
+        return _with_pending(plan, state)
 
     # -- what a table shows ------------------------------------------------------
 
