@@ -1,0 +1,285 @@
+"""Each action is declared once (issue 21): one table entry and its planner.
+
+A throwaway wing, ``fake``, declares one action, ``flip``, with one entry in its table
+and the planner beside it, and nothing else: the action reaches the ruleset's
+``actions()``, ``action_name``, ``plan`` / ``resolve`` / ``odds``, the generic command
+line (``actions``, ``act``, ``odds-of``), a live table and the HTTP API. Static checks
+keep the four wings on that one shape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from referee.dice.evaluate import DieRoll
+from referee.dice.odds import sum_of_dice
+from referee.dice.roller import ScriptedRoller
+from referee.errors import IllegalAction, Problem, RulesError
+from referee.systems import SYSTEMS
+from referee.systems.base import (
+    TABLE,
+    Action,
+    ActionTable,
+    Change,
+    Dice,
+    GameState,
+    Outcome,
+    Plan,
+    Ruleset,
+    Trace,
+    declare,
+    get,
+    names,
+    param,
+)
+
+SYSTEMS_DIR = Path(__file__).resolve().parents[1] / "src" / "referee" / "systems"
+WINGS = ("mnemonic", "mongrel", "mneme", "arm")
+
+# ---------------------------------------------------------------------------
+# a throwaway wing: one action, one table entry, one planner
+
+
+@dataclass(frozen=True)
+class Sheet:
+    name: str
+
+
+@dataclass(frozen=True)
+class Seat:
+    sheet: Sheet
+
+
+@dataclass(frozen=True)
+class State(GameState[Seat]):
+    flips: int = 0
+
+
+@dataclass(frozen=True)
+class Options:
+    lucky: int = 0
+
+
+@dataclass(frozen=True)
+class Flip(Action):
+    """The referee rolls one die: a success on its highest face."""
+
+    sides: int = param(2, "the die's faces", ge=2, le=6)
+
+
+def plan_flip(action: Flip, state: State, options: Options) -> Plan:
+    """A die of ``sides`` faces; a five-sided die is refused (a rule's own error)."""
+    if action.sides == 5:
+        raise RulesError("no die has five faces")
+    sides = action.sides
+
+    def finish(face: int, trace: Trace) -> Outcome:
+        return Outcome(
+            "fake",
+            "flip",
+            faces=(DieRoll(face, sides),),
+            result=face,
+            success=face == sides,
+            label=f"flip {state.flips + 1}: {face}",
+            changes=(Change(TABLE, "flips", delta=1, reason="a flip"),),
+        )
+
+    die = Dice.roll(((1, sides),), sum, lambda: sum_of_dice(1, sides))
+    return Plan.of(die, finish, success=lambda face: face == sides)
+
+
+class FakeRules(Ruleset[Sheet, State, Options]):
+    name = "fake"
+    title = "Fake"
+    sheet_type = Sheet
+    state_type = State
+    options_type = Options
+
+    def table(self) -> ActionTable[State, Options]:
+        return {"flip": declare(Flip, plan_flip)}
+
+    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
+        return ()
+
+    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
+        return replace(state, characters={**state.characters, cid: Seat(sheet)})
+
+
+FAKE = FakeRules()
+MODULE = "referee_fake_wing_for_tests"
+
+
+@pytest.fixture
+def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The fake wing in the registry (``referee.systems.SYSTEMS``) for one test."""
+    module = ModuleType(MODULE)
+    module.__spec__ = ModuleSpec(MODULE, None)
+    module.RULESET = FAKE  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, MODULE, module)
+    monkeypatch.setitem(SYSTEMS, "fake", MODULE)
+    names.cache_clear()
+    yield
+    names.cache_clear()
+
+
+# ---------------------------------------------------------------------------
+# the ruleset derives everything from the one entry
+
+
+def test_the_entry_reaches_actions_action_name_and_the_plan() -> None:
+    assert FAKE.actions() == {"flip": Flip}
+    assert set(FAKE.every_action()) == {"flip", "roll"}
+    assert FAKE.action_name(Flip(3)) == "flip"
+    assert FAKE.load_action("flip", {"sides": 4}) == Flip(4)
+    state, options = FAKE.initial_state(Options()), Options()
+    assert FAKE.odds(Flip(3), state, options).probabilities() == {
+        1: Fraction(1, 3),
+        2: Fraction(1, 3),
+        3: Fraction(1, 3),
+    }
+    assert FAKE.chance(Flip(4), state, options) == Fraction(1, 4)
+    assert FAKE.dice_for(Flip(6), state, options) == ((1, 6),)
+    outcome = FAKE.resolve(Flip(3), state, ScriptedRoller([3]), options)
+    assert (outcome.result, outcome.success, outcome.label) == (3, True, "flip 1: 3")
+    assert FAKE.apply(state, outcome).flips == 1
+
+
+def test_one_error_for_one_mistake_and_an_undeclared_action_is_refused() -> None:
+    state, options = FAKE.initial_state(Options()), Options()
+    with pytest.raises(IllegalAction, match=r"^no die has five faces$"):
+        FAKE.resolve(Flip(5), state, ScriptedRoller([1]), options)
+    with pytest.raises(IllegalAction, match=r"^no die has five faces$"):
+        FAKE.odds(Flip(5), state, options)
+
+    @dataclass(frozen=True)
+    class Dance(Action):
+        pass
+
+    with pytest.raises(IllegalAction, match="Fake has no action Dance"):
+        FAKE.plan(Dance(), state, options)
+    with pytest.raises(IllegalAction, match="no action 'dance'; known: flip, roll"):
+        FAKE.load_action("dance", {})
+
+
+# ---------------------------------------------------------------------------
+# the edges: command line, live table, HTTP API
+
+
+def test_the_generic_command_line_offers_the_action(registered: None) -> None:
+    from referee.cli.generic import add_generic_commands
+
+    assert get("fake") is FAKE
+    group = click.Group("fake")
+    add_generic_commands(group, "fake")
+    runner = CliRunner()
+    listed = runner.invoke(group, ["actions", "--json"])
+    assert listed.exit_code == 0, listed.output
+    fields = json.loads(listed.output)["flip"]
+    assert [(f["name"], f["ge"], f["le"]) for f in fields] == [("sides", 2, 6)]
+    done = runner.invoke(group, ["act", "flip", "sides=3", "--faces", "2", "--json"])
+    assert done.exit_code == 0, done.output
+    out = json.loads(done.output)
+    assert (out["result"], out["success"], out["label"]) == (2, False, "flip 1: 2")
+    odds = runner.invoke(group, ["odds-of", "flip", "sides=4", "--json"])
+    assert odds.exit_code == 0, odds.output
+    assert json.loads(odds.output) == [{"outcome": n, "probability": "1/4"} for n in (1, 2, 3, 4)]
+    refused = runner.invoke(group, ["act", "flip", "sides=5"])
+    assert refused.exit_code != 0 and "no die has five faces" in refused.output
+    assert "Traceback" not in refused.output
+
+
+def test_a_live_table_takes_the_action(registered: None, tmp_path: Path) -> None:
+    from referee.table.service import TableService
+    from referee.table.store import Store
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'fake.db'}"))
+    made = service.create("fake", "Fake night", "Ron")
+    tid = made.table.id
+    done = service.act(tid, "Ron", "flip", {"sides": 2}, faces=[2])
+    outcome = done.event.payload["outcome"]
+    assert isinstance(outcome, dict) and outcome["result"] == 2
+    assert service.load(tid).state.flips == 1
+    chosen, dist, chance = service.odds(tid, "Ron", "flip", {"sides": 6})
+    assert chosen == Flip(6) and chance == Fraction(1, 6)
+    assert dist.probabilities()[6] == Fraction(1, 6)
+    with pytest.raises(IllegalAction, match="no die has five faces"):
+        service.act(tid, "Ron", "flip", {"sides": 5})
+    assert service.load(tid).state.flips == 1
+
+
+@pytest.mark.filterwarnings("ignore:Using .httpx. with")
+def test_the_http_api_takes_the_action_and_gives_its_odds(
+    registered: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    from referee.table.service import TableService
+    from referee.table.store import Store
+    from referee.table.tokens import Tokens
+    from referee.web.app import create_app
+
+    # the odds in threads of this process, which knows the fake wing (fresh worker
+    # processes would not: it is registered only for this test)
+    monkeypatch.setattr(
+        "referee.web.app.odds_pool", lambda _service, n: ThreadPoolExecutor(max_workers=n)
+    )
+    service = TableService(Store(f"sqlite:///{tmp_path / 'web.db'}"))
+    with TestClient(create_app(service, tokens=Tokens(service.store))) as http:
+        made = http.post("/api/tables", json={"game": "fake", "name": "Fake", "referee": "Ron"})
+        assert made.status_code == 201, made.text
+        tid = made.json()["table"]["id"]
+        ron = {"authorization": f"Bearer {made.json()['token']}"}
+        flip = {"action": "flip", "fields": {"sides": 3}}
+        odds = http.post(f"/api/tables/{tid}/odds", json=flip, headers=ron)
+        assert odds.status_code == 200, odds.text
+        assert odds.json()["success"]["probability"] == "1/3"
+        assert sum(Fraction(d["probability"]) for d in odds.json()["distribution"]) == 1
+        done = http.post(f"/api/tables/{tid}/actions", json=flip, headers=ron)
+        assert done.status_code == 201, done.text
+        assert done.json()["event"]["payload"]["outcome"]["faces"]
+        assert service.load(tid).state.flips == 1
+        five = {"action": "flip", "fields": {"sides": 5}}
+        refused = http.post(f"/api/tables/{tid}/actions", json=five, headers=ron)
+        assert 400 <= refused.status_code < 500 and "no die has five faces" in refused.text
+
+
+# ---------------------------------------------------------------------------
+# the four wings keep the one shape
+
+
+def test_no_wing_overrides_plan_or_types_a_planner_with_any() -> None:
+    for wing in WINGS:
+        ruleset = (SYSTEMS_DIR / wing / "ruleset.py").read_text(encoding="utf-8")
+        assert "def plan(" not in ruleset, wing
+        assert "def actions(" not in ruleset, wing
+        assert "import_module" not in ruleset, wing
+        assert re.search(r"^def table\(\) -> ActionTable\[", _actions(wing), re.M), wing
+    for path in SYSTEMS_DIR.rglob("*.py"):
+        assert "Callable[[Any" not in path.read_text(encoding="utf-8"), path
+
+
+def test_every_wing_names_its_planners_plan_action() -> None:
+    for wing in WINGS:
+        rules = get(wing)
+        for name, entry in rules.declared().items():
+            planner = getattr(entry.planner, "rule", entry.planner)  # ARM's Pushable
+            assert planner.__name__ == "plan_" + name.replace("-", "_"), (wing, name)
+        assert set(rules.actions()) == set(rules.declared())
+
+
+def _actions(wing: str) -> str:
+    return (SYSTEMS_DIR / wing / "actions.py").read_text(encoding="utf-8")
