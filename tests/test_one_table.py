@@ -26,7 +26,7 @@ from click.testing import CliRunner
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import sum_of_dice
 from referee.dice.roller import ScriptedRoller
-from referee.errors import IllegalAction, Problem, RulesError
+from referee.errors import IllegalAction, OddsTooComplex, Problem, RulesError
 from referee.systems import SYSTEMS
 from referee.systems.base import (
     TABLE,
@@ -77,12 +77,15 @@ class Flip(Action):
     """The referee rolls one die: a success on its highest face."""
 
     sides: int = param(2, "the die's faces", ge=2, le=6)
+    heavy: bool = param(False, "too much work to plan")
 
 
 def plan_flip(action: Flip, state: State, options: Options) -> Plan:
     """A die of ``sides`` faces; a five-sided die is refused (a rule's own error)."""
     if action.sides == 5:
         raise RulesError("no die has five faces")
+    if action.heavy:
+        raise OddsTooComplex("too much work")
     sides = action.sides
 
     def finish(face: int, trace: Trace) -> Outcome:
@@ -162,6 +165,8 @@ def test_one_error_for_one_mistake_and_an_undeclared_action_is_refused() -> None
         FAKE.resolve(Flip(5), state, ScriptedRoller([1]), options)
     with pytest.raises(IllegalAction, match=r"^no die has five faces$"):
         FAKE.odds(Flip(5), state, options)
+    with pytest.raises(OddsTooComplex, match="too much work"):  # no refusal: its own kind
+        FAKE.odds(Flip(3, heavy=True), state, options)
 
     @dataclass(frozen=True)
     class Dance(Action):
@@ -187,7 +192,10 @@ def test_the_generic_command_line_offers_the_action(registered: None) -> None:
     listed = runner.invoke(group, ["actions", "--json"])
     assert listed.exit_code == 0, listed.output
     fields = json.loads(listed.output)["flip"]
-    assert [(f["name"], f["ge"], f["le"]) for f in fields] == [("sides", 2, 6)]
+    assert [(f["name"], f.get("ge"), f.get("le")) for f in fields] == [
+        ("sides", 2, 6),
+        ("heavy", None, None),
+    ]
     done = runner.invoke(group, ["act", "flip", "sides=3", "--faces", "2", "--json"])
     assert done.exit_code == 0, done.output
     out = json.loads(done.output)

@@ -476,13 +476,14 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     def plan(self, action: Action, state: StateT, options: OptionsT) -> Plan:
         """What ``action`` rolls in ``state`` and how the result becomes an outcome, by its
         planner in :meth:`table` (then :meth:`after_plan`); :class:`IllegalAction` if the
-        rules do not allow it now: one error for one mistake, whatever rule refused it."""
+        rules do not allow it now: one error for one mistake, whatever rule refused it
+        (:class:`OddsTooComplex`, too much work to plan exactly, keeps its kind)."""
         entry = self.declared().get(self.action_name(action))
         if entry is None or entry.kind is not type(action):
             raise IllegalAction(f"{self.title} has no action {type(action).__name__}")
         try:
             plan = entry.planner(action, state, options)
-        except IllegalAction:
+        except (IllegalAction, OddsTooComplex):  # too much work is no refusal: its own kind
             raise
         except RulesError as e:  # a bound or a rule the action would break
             raise IllegalAction(str(e)) from None
