@@ -128,8 +128,8 @@ SheetT = TypeVar("SheetT")
 StateT = TypeVar("StateT", bound=GameState[Any])
 OptionsT = TypeVar("OptionsT")
 ActionT = TypeVar("ActionT", bound="Action")
-S = TypeVar("S")
-O = TypeVar("O")  # noqa: E741
+TableStateT = TypeVar("TableStateT")
+TableOptionsT = TypeVar("TableOptionsT")
 ActionC = TypeVar("ActionC", bound="Action", contravariant=True)
 SC = TypeVar("SC", contravariant=True)
 OC = TypeVar("OC", contravariant=True)
@@ -308,21 +308,23 @@ class Planner(Protocol[ActionC, SC, OC]):
 
 
 @dataclass(frozen=True)
-class Declared(Generic[S, O]):
+class Declared(Generic[TableStateT, TableOptionsT]):
     """One action as a game declares it (:func:`declare`): its type and its planner."""
 
     kind: type[Action]
-    planner: Planner[Action, S, O]
+    planner: Planner[Action, TableStateT, TableOptionsT]
 
 
-def declare(kind: type[ActionT], planner: Planner[ActionT, S, O]) -> Declared[S, O]:
+def declare(
+    kind: type[ActionT], planner: Planner[ActionT, TableStateT, TableOptionsT]
+) -> Declared[TableStateT, TableOptionsT]:
     """The table entry for the action type ``kind`` planned by ``planner`` (a planner
     of that very type: the type checker holds the two together). The base calls the
     planner only with an action of exactly ``kind`` (:meth:`Ruleset.plan`)."""
-    return Declared(kind, cast("Planner[Action, S, O]", planner))
+    return Declared(kind, cast("Planner[Action, TableStateT, TableOptionsT]", planner))
 
 
-ActionTable = Mapping[str, Declared[S, O]]
+ActionTable = Mapping[str, Declared[TableStateT, TableOptionsT]]
 """A game's actions: name (lower case, words joined by ``-``) -> :class:`Declared`."""
 
 
