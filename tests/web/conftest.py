@@ -254,3 +254,58 @@ def artifacts() -> Path:
     folder = Path(os.environ.get("REFEREE_ARTIFACTS", "artifacts"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+# ---------------------------------------------------------------------------
+# schemathesis over the site's own schema
+
+
+def fuzz_api(
+    base: str,
+    prepare: Callable[[Any, int], str],
+    *,
+    max_examples: int,
+    path_regex: str | None = None,
+) -> tuple[int, int, list[str]]:
+    """Call every operation of ``base``'s ``/openapi.json`` (those whose path matches
+    ``path_regex``) with generated inputs, valid and invalid; ``prepare(case, n)`` fills
+    in what a real call needs (a table's id) and returns the token to call with. Returns
+    how many operations and cases were tried, and every server error found, named by
+    operation (all are collected before the test reports them)."""
+    import schemathesis
+    from hypothesis import HealthCheck, Phase, given, settings
+    from schemathesis.checks import not_a_server_error
+
+    schema = schemathesis.openapi.from_url(f"{base}/openapi.json")
+    if path_regex is not None:
+        schema = schema.include(path_regex=path_regex)
+    failures: list[str] = []
+    cases = 0
+    operations = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        operations += 1
+
+        @given(case=operation.as_strategy())
+        @settings(
+            max_examples=max_examples,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+            phases=[Phase.explicit, Phase.generate],
+        )
+        def call(case: Any) -> None:
+            nonlocal cases
+            token = prepare(case, cases)
+            cases += 1
+            case.call_and_validate(
+                base_url=base,
+                headers={"authorization": f"Bearer {token}"},
+                checks=[not_a_server_error],
+            )
+
+        try:
+            call()
+        except Exception as e:  # collect every operation's failure, then report them all
+            failures.append(f"{operation.method.upper()} {operation.path}: {e}")
+    return operations, cases, failures

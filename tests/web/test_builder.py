@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.mongrel.test_builder import FORM as MONGREL_FORM
 
 from referee.systems.base import get
 
@@ -29,27 +30,7 @@ FRESH: dict[str, dict[str, Any]] = {
         },
         "life_roles": [{"role": "Sailor", "rating": 4}],
     },
-    "mongrel": {
-        "name": "Kesh",
-        "man": 2,
-        "beast": 1,
-        "demon": 3,
-        "primary": "demon",
-        "form": "human",
-        "sex": "male",
-        "age": "adult",
-        "house": "Mekag",
-        "size": 3,
-        "spirit": 5,
-        "physique": 4,
-        "beauty": 4,
-        "speed": 4,
-        "social": 4,
-        "step2": ["Know", "Lie"],
-        "step3": ["Burn", "Melee"],
-        "step4": ["Chill", "Stalk"],
-        "power.demon.Wings": 1,
-    },
+    "mongrel": dict(MONGREL_FORM),  # the builder test's own character (tests/mongrel)
     "mneme": {
         "name": "Ola",
         **{f"char.{c}": 8 for c in ("Str", "Dex", "End", "Int", "Edu", "Soc")},
@@ -471,44 +452,21 @@ def test_the_builder_on_a_phone(browser: Any, site: Site, artifacts: Any) -> Non
 def test_the_builder_api_has_no_server_errors(site: Site) -> None:
     """schemathesis on the builder's operations alone: valid and invalid bodies, as a
     player of a real table, never a 500."""
-    import schemathesis
-    from hypothesis import HealthCheck, Phase, given, settings
-    from schemathesis.checks import not_a_server_error
+    from .conftest import fuzz_api
 
     table = make_table(site, "mongrel", "Fuzz")
-    schema = schemathesis.openapi.from_url(f"{site.base}/openapi.json").include(
-        path_regex="builder"
+
+    def prepare(case: Any, n: int) -> str:
+        params = case.path_parameters or {}
+        if "tid" in params:
+            params["tid"] = table.id
+        if "game" in params:
+            params["game"] = "mongrel"
+        return table.tokens["Ann"]
+
+    operations, _cases, failures = fuzz_api(
+        site.base, prepare, max_examples=40, path_regex="builder"
     )
-    failures: list[str] = []
-    operations = 0
-    for result in schema.get_all_operations():
-        operation = result.ok()
-        operations += 1
-
-        @given(case=operation.as_strategy())
-        @settings(
-            max_examples=40,
-            deadline=None,
-            database=None,
-            suppress_health_check=list(HealthCheck),
-            phases=[Phase.explicit, Phase.generate],
-        )
-        def call(case: Any) -> None:
-            params = case.path_parameters or {}
-            if "tid" in params:
-                params["tid"] = table.id
-            if "game" in params:
-                params["game"] = "mongrel"
-            case.call_and_validate(
-                base_url=site.base,
-                headers={"authorization": f"Bearer {table.tokens['Ann']}"},
-                checks=[not_a_server_error],
-            )
-
-        try:
-            call()
-        except Exception as e:
-            failures.append(f"{operation.method.upper()} {operation.path}: {e}")
     assert operations == 6
     assert failures == []
 
