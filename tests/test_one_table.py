@@ -183,7 +183,7 @@ def test_one_error_for_one_mistake_and_an_undeclared_action_is_refused() -> None
 
 
 def test_the_generic_command_line_offers_the_action(registered: None) -> None:
-    from referee.cli.generic import add_generic_commands
+    from referee.cli.presets import add_generic_commands
 
     assert get("fake") is FAKE
     group = click.Group("fake")
@@ -203,6 +203,9 @@ def test_the_generic_command_line_offers_the_action(registered: None) -> None:
     odds = runner.invoke(group, ["odds-of", "flip", "sides=4", "--json"])
     assert odds.exit_code == 0, odds.output
     assert json.loads(odds.output) == [{"outcome": n, "probability": "1/4"} for n in (1, 2, 3, 4)]
+    from referee.cli.main import run
+
+    assert run(["fake", "odds-of", "flip", "sides=2", "--json"]) == 0  # no preset module
     refused = runner.invoke(group, ["act", "flip", "sides=5"])
     assert refused.exit_code != 0 and "no die has five faces" in refused.output
     assert "Traceback" not in refused.output

@@ -40,7 +40,12 @@ class OddsTooComplex(RulesError):
 
 
 class IllegalAction(RulesError):
-    """An action the rules do not allow in the current state."""
+    """An action the rules do not allow in the current state; ``problems`` names the
+    fields out of their bounds when that is why."""
+
+    def __init__(self, message: str, problems: tuple[Problem, ...] = ()):
+        super().__init__(message)
+        self.problems = problems
 
 
 @dataclass(frozen=True, slots=True)

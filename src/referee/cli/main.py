@@ -63,6 +63,8 @@ class Referee(click.Group):
         return [*self.commands, *(n for n in GROUPS if n not in self.commands)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in GROUPS and cmd_name not in self.commands and _registered(cmd_name):
+            self.add_command(_load(cmd_name) or click.Group(cmd_name), cmd_name)
         if cmd_name in GROUPS and cmd_name not in self.commands:
             loaded = _load(cmd_name)
             if loaded is not None:
@@ -333,20 +335,32 @@ def _game_cli(name: str) -> Any:
 
 
 def _load(name: str) -> click.Command | None:
-    """One of :data:`GROUPS`, imported now; a game's group gets the generic commands."""
+    """One of :data:`GROUPS`, imported now. A game's group is its preset module's (which
+    has ``actions``, ``act`` and ``odds-of`` too); a game with none gets those three."""
     if name == "serve":
         from referee.cli.serve import serve
 
         return serve
     module = _game_cli(name)
-    if module is None:
-        return None
-    group: click.Group = module.app
-    if name in SYSTEMS:
-        from referee.cli.generic import add_generic_commands
+    if module is not None:
+        group: click.Command = module.app
+        return group
+    if name in SYSTEMS or _registered(name):
+        from referee.cli.presets import game_group
+        from referee.systems.base import get
 
-        add_generic_commands(group, name)
-    return group
+        return game_group(name, f"{get(name).title}: its actions, acted or weighed.")
+    return None
+
+
+def _registered(name: str) -> bool:
+    """A game registered beside the installed ones (a plug-in wing): asked only for a
+    command name nothing else claims, so the core commands never load the rules."""
+    if name.startswith("-") or not name.isidentifier():
+        return False
+    from referee.systems.base import names
+
+    return name in names()
 
 
 EXIT_PIPE = 128 + 13

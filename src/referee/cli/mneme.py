@@ -32,6 +32,7 @@ from referee.cli.common import (
     stacked,
     write_json_file,
 )
+from referee.cli.presets import Preset, flag, preset_command, sheet
 from referee.dice.odds import fraction_text
 from referee.errors import RulesError
 from referee.systems.base import Modifier, Outcome, outcome_data
@@ -261,119 +262,147 @@ ODDS_INPUTS = stacked(MODIFIER, DIFFICULTY, ADVANTAGE, DISADVANTAGE)
 """The check itself: modifier, Difficulty, Advantage and Disadvantage."""
 
 
-@app.command()
-@ODDS_INPUTS
-@click.option("--costly", is_flag=True, help="Take a failure as a Costly Success.")
-@click.option("--duration", help="The task's duration roll, e.g. 1d6.")
-@click.option("--unit", default=1, help="With --duration: its smallest unit.")
-@click.option("--mitigate", help="Mitigating Factors: conditions,cover,skill.")
-@SHEET_INPUTS
-@FACES_OPTION
-@SEED_OPTION
-@OPTIONS_OPTION
-@JSON_OPTION
-@handle_errors
-def check(
-    modifier: int,
-    difficulty: str,
-    advantage: int,
-    disadvantage: int,
-    costly: bool,
-    duration: str | None,
-    unit: int,
-    mitigate: str | None,
-    mods: list[str] | None,
-    conditions: list[str] | None,
-    sheet: str | None,
-    characteristic: str | None,
-    skill: str | None,
-    stealth: bool,
-    combined: str | None,
-    faces: str | None,
-    seed: int | None,
-    options_file: str | None,
-    as_json: bool,
-) -> None:
-    """Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs Difficulty."""
-    from referee.dice.evaluate import check_faces_for
-    from referee.systems.mneme.actions import Check, Mitigating
-
-    parts = faces_option(mitigate) if mitigate is not None else None
-    if parts is not None and len(parts) != 3:
-        raise RulesError("--mitigate takes three numbers: conditions,cover,skill")
-    options = load_options(_ruleset(), options_file)
-    state = _table(options, pc=sheet)
-    base = _inputs(modifier, difficulty, advantage, disadvantage, mods, conditions)
-    who = _roller_of(sheet, characteristic, skill, stealth, combined)
-    mit = None if parts is None else Mitigating(*parts)
-    action = Check(
-        **base, **who, costly_success=costly, mitigating=mit, duration=duration, unit=unit
-    )
-    hand = faces_option(faces)
-    if hand is not None:  # the exact count first: a check rolls nothing else
-        check_faces_for(_ruleset().dice_for(action, state, options), hand, "the check")
-    outcome = _roll(action, state, options, faces, seed)
-    d = outcome.details
-    if as_json:
-        keys = ("roll", "dice", "modifier", "difficulty", "effect")
-        emit_json(outcome_data(outcome) | {k: d[k] for k in keys})
-        return
-    manual = " (faces entered by hand)" if outcome.manual else ""
-    console.print(
-        f"[{_faces_text(outcome)}] = {d['dice']} {d['modifier']:+d} = {d['roll']} vs "
-        f"{d['difficulty']}: Effect {d['effect']:+d} -> {outcome.label}{manual}",
-        markup=False,
-    )
-    for key, title in (("dropped_modifiers", "not stacked"), ("conditions", "conditions")):
-        if outcome.items(key):
-            console.print(f"{title}: " + ", ".join(map(str, outcome.items(key))), markup=False)
-    if "mitigation" in d:
-        console.print("mitigation: " + " -> ".join(map(str, outcome.items("mitigation"))))
-    if "time" in d:
-        console.print(f"time: {d['time']} (median {d['median_time']})", markup=False)
+def _check_data(data: dict[str, Any], values: Any) -> dict[str, Any]:
+    """The flags a check shares: ``--modifier`` as one total modifier beside the typed ``--mod``s,
+    Advantage and the combined skills as a list."""
+    total = [{"value": values["modifier"], "source": "--modifier", "kind": "total"}]
+    data["modifiers"] = (total if values["modifier"] else []) + data.get("modifiers", [])
+    if values.get("combined"):
+        data["combined_skills"] = [p.strip() for p in values["combined"].split(",") if p.strip()]
+    if values.get("mitigate") is not None:
+        parts = faces_option(values["mitigate"]) or ()
+        if len(parts) != 3:
+            raise RulesError("--mitigate takes three numbers: conditions,cover,skill")
+        data["mitigating"] = dict(zip(("conditions", "cover", "skill"), parts, strict=True))
+    return data
 
 
-@app.command()
-@ODDS_INPUTS
-@SHEET_INPUTS
-@OPTIONS_OPTION
-@JSON_OPTION
-@handle_errors
-def odds(
-    modifier: int,
-    difficulty: str,
-    advantage: int,
-    disadvantage: int,
-    mods: list[str] | None,
-    conditions: list[str] | None,
-    sheet: str | None,
-    characteristic: str | None,
-    skill: str | None,
-    stealth: bool,
-    combined: str | None,
-    options_file: str | None,
-    as_json: bool,
-) -> None:
-    """Exact odds of a check: the chance of success and every Effect (failures included)."""
-    from referee.systems.mneme.actions import Check
+def _typed_data(text: str) -> dict[str, Any]:
+    m = _typed(text)
+    return {"value": m.value, "source": m.source, "kind": m.kind}
 
-    options = load_options(_ruleset(), options_file)
-    base = _inputs(modifier, difficulty, advantage, disadvantage, mods, conditions)
-    action = Check(**base, **_roller_of(sheet, characteristic, skill, stealth, combined))
-    dist = _ruleset().odds(action, _table(options, pc=sheet), options)
-    p = dist.at_least(0)
-    if as_json:
-        effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
-        emit_json({"p_success": fraction_text(p), "effect": effects})
-        return
+
+def _difficulty_value(text: str) -> int:
+    return _difficulty(text)
+
+
+CHECK_FLAGS = (
+    flag("", "--modifier", "-m", kind="int", default=0, help="Total modifier added to 2d6."),
+    flag(
+        "difficulty",
+        "-d",
+        read=_difficulty_value,
+        default="8",
+        help="A number or a name (Easy ... Formidable).",
+    ),
+    flag("advantage"),
+    flag("disadvantage"),
+    flag(
+        "modifiers",
+        "--mod",
+        read=_typed_data,
+        kind="many",
+        help="A typed modifier VALUE:KIND[:SOURCE], "
+        "KIND one of competence, equipment, condition, action; repeatable. Of one kind only the most "
+        "favourable applies (conditions: per condition, option condition_stacking).",
+    ),
+    flag(
+        "conditions",
+        "--condition",
+        kind="many",
+        help="A condition preset on the Difficulty: concealment|cover:partial|mostly|full, "
+        "'close quarters:ranged', 'superior firepower:1..3', 'superior position:1..2', "
+        "outnumbered:minor|significant|overwhelming; '-' for the PC's edge. Repeatable.",
+    ),
+    flag("characteristic", "-c"),
+    flag("skill"),
+    flag("stealth"),
+    flag("", "--combined", kind="text", help="Skills the task combines, rolled one first."),
+)
+
+
+def _odds_text(dist: Any, values: Any) -> str:
     from referee.cli.text import Table
 
+    p = dist.at_least(0)
     table = Table(title=f"success {fraction_text(p)} = {float(p) * 100:.2f}%", title_justify="left")
     for col in ("Effect", "exact", "%"):
         table.add_column(col, justify="right")
     for e, q in dist.probabilities().items():
         table.add_row(f"{e:+d}", fraction_text(q), f"{float(q) * 100:.2f}")
     console.print(table)
+    return ""
+
+
+def _odds_data(dist: Any, values: Any) -> Any:
+    effects = {str(e): fraction_text(q) for e, q in dist.probabilities().items()}
+    return {"p_success": fraction_text(dist.at_least(0)), "effect": effects}
+
+
+def _check_text(out: Outcome, values: Any) -> str:
+    d = out.details
+    manual = " (faces entered by hand)" if out.manual else ""
+    lines = [
+        f"[{_faces_text(out)}] = {d['dice']} {d['modifier']:+d} = {d['roll']} vs "
+        f"{d['difficulty']}: Effect {d['effect']:+d} -> {out.label}{manual}"
+    ]
+    for key, title in (("dropped_modifiers", "not stacked"), ("conditions", "conditions")):
+        if out.items(key):
+            lines.append(f"{title}: " + ", ".join(map(str, out.items(key))))
+    if "mitigation" in d:
+        lines.append("mitigation: " + " -> ".join(map(str, out.items("mitigation"))))
+    if "time" in d:
+        lines.append(f"time: {d['time']} (median {d['median_time']})")
+    return "\n".join(lines)
+
+
+def _check_json(out: Outcome, values: Any) -> Any:
+    keys = ("roll", "dice", "modifier", "difficulty", "effect")
+    return outcome_data(out) | {k: out.details[k] for k in keys}
+
+
+app.add_command(
+    preset_command(
+        "mneme",
+        Preset(
+            "check",
+            "check",
+            (
+                *CHECK_FLAGS,
+                flag("costly_success", "--costly", help="Take a failure as a Costly Success."),
+                flag("duration"),
+                flag("unit"),
+                flag(
+                    "",
+                    "--mitigate",
+                    kind="text",
+                    help="Mitigating Factors: conditions,cover,skill.",
+                ),
+                sheet("pc", "--sheet", sets={"actor": "pc"}, help="The character's sheet (JSON)."),
+            ),
+            help="Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs Difficulty.",
+            build=_check_data,
+            exact_faces=True,
+            text=_check_text,
+            data=_check_json,
+        ),
+    )
+)
+app.add_command(
+    preset_command(
+        "mneme",
+        Preset(
+            "odds",
+            "check",
+            (*CHECK_FLAGS, sheet("pc", "--sheet", sets={"actor": "pc"})),
+            help="Exact odds of a check: the chance of success and every Effect (failures included).",
+            odds=True,
+            build=_check_data,
+            text=_odds_text,
+            data=_odds_data,
+        ),
+    )
+)
 
 
 # ---------------------------------------------------------------------------

@@ -163,7 +163,7 @@ class Action:
     def __post_init__(self) -> None:
         problems = bound_problems(self, rule=type(self).__name__)
         if problems:
-            raise IllegalAction("; ".join(str(p) for p in problems))
+            raise IllegalAction("; ".join(str(p) for p in problems), tuple(problems))
 
     def actors(self) -> tuple[str, ...]:
         """The ids of the characters who take this action (empty: the referee's)."""

@@ -1,0 +1,425 @@
+"""A game's commands as declarations over the generic path.
+
+Every game gets ``actions``, ``act`` and ``odds-of`` from its action table alone. A
+:class:`Preset` adds a command users know (``referee mneme check -m 2``) as flags ->
+the action's fields, plus how its outcome reads: the command loads the table's
+options and state, fills the action from the flags, has the ruleset check it (bounds,
+choices and rules are the fields' own), then resolves it (or, ``odds=True``, gives its
+exact distribution) and prints the renderer's text or JSON. Help text comes from the
+fields' own docs (``param``); a flag says only what differs from its field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from dataclasses import field as record_field
+from typing import Any
+
+import click
+
+from referee.cli.common import (
+    FACES_HELP,
+    OPTIONS_HELP,
+    SEAT_HELP,
+    SEED_HELP,
+    STATE_HELP,
+    console,
+    emit_json,
+    faces_option,
+    handle_errors,
+    load_options,
+    load_state,
+    outcome_text,
+    print_odds,
+    resolve_action,
+    write_json_file,
+)
+from referee.errors import IllegalAction, InvalidSheet, RulesError
+
+Values = Mapping[str, Any]
+"""Every flag's value by its key (``None`` / ``()`` when not given)."""
+
+Render = Callable[[Any, Values], "str | None"]
+"""What a command prints: the outcome (or distribution) and the flags -> text."""
+
+RenderJSON = Callable[[Any, Values], Any]
+"""The same as JSON data."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One command-line input: an option or argument that fills a field of the action
+    (``field``, dotted for a nested record), one of the table's options (``into =
+    "options"``), a character's sheet seated under ``seat``, or an extra value the
+    preset's ``build`` reads (``field=""``)."""
+
+    field: str
+    names: tuple[str, ...] = ()
+    read: Callable[[Any], Any] | None = None
+    help: str | None = None
+    kind: str = ""
+    default: Any = None
+    argument: bool = False
+    into: str = "action"
+    seat: str = ""
+    sets: Mapping[str, Any] = record_field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """The Python name click passes the value under."""
+        named = [n for n in self.names if not n.startswith("-")]
+        if named:
+            return named[0]
+        long = [n for n in self.names if n.startswith("--")]
+        base = long[0][2:] if long else (self.seat or self.field.rsplit(".", 1)[-1])
+        return base.replace("-", "_")
+
+
+def flag(field: str, *names: str, **how: Any) -> Flag:
+    """An option filling ``field``; ``names`` replace ``--field-name`` (a short ``-m``
+    adds to it). ``read`` turns the text into the field's value; ``kind`` is ``flag``,
+    ``int``, ``many`` (repeatable) or ``text`` when the field's type does not say."""
+    return Flag(field, names, **how)
+
+
+def arg(field: str, **how: Any) -> Flag:
+    """A positional argument filling ``field`` (``kind="many"`` for several words)."""
+    return Flag(field, argument=True, **how)
+
+
+def option(name: str, *names: str, **how: Any) -> Flag:
+    """A flag that sets one of the table's options (``--randomizer``)."""
+    return Flag(name, names, into="options", **how)
+
+
+def sheet(cid: str, *names: str, sets: Mapping[str, Any] | None = None, **how: Any) -> Flag:
+    """A sheet file (or ``example:NAME``) seated as ``cid``; ``sets`` fills fields of the
+    action when it is given (``{"actor": "pc"}``)."""
+    return Flag("", names, seat=cid, sets=sets or {}, kind="text", **how)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One command: its name, the action it builds and the flags that fill it.
+
+    ``build`` adjusts the action's data from the flags (for inputs the fields do not
+    hold one for one); ``roller`` makes the roller when typed-in input needs the
+    game's reading (cards, spoken numbers); ``text`` / ``data`` render the outcome, or
+    with ``odds=True`` the distribution; ``out`` names the seat whose sheet ``--out``
+    writes after the outcome. ``exact_faces``: typed-in faces must be exactly the dice
+    the action rolls first (it rolls nothing after). ``strict``: the fields come as
+    untyped text (``act``), so they are read as untrusted JSON."""
+
+    name: str
+    action: str
+    flags: tuple[Flag, ...] = ()
+    help: str = ""
+    odds: bool = False
+    text: Render | None = None
+    data: RenderJSON | None = None
+    build: Callable[[dict[str, Any], Values], dict[str, Any]] | None = None
+    roller: Callable[[Any, Any, Any, Any, Values], Any] | None = None
+    out: str | None = None
+    table: bool = True
+    exact_faces: bool = False
+    strict: bool = False
+
+
+_COMMON: tuple[Flag, ...] = (
+    Flag("", ("--options", "options_file"), help=OPTIONS_HELP, kind="text"),
+    Flag("", ("--state", "state_file"), help=STATE_HELP, kind="text"),
+    Flag("", ("--seat",), help=SEAT_HELP, kind="many"),
+    Flag("", ("--save",), help="Write the state after the action here.", kind="text"),
+    Flag("", ("--faces",), help=FACES_HELP, kind="text"),
+    Flag("", ("--seed",), help=SEED_HELP, kind="int"),
+    Flag(
+        "",
+        ("--out",),
+        help="Write the character's sheet as the outcome leaves it (JSON).",
+        kind="text",
+    ),
+    Flag(
+        "", ("--json", "as_json"), help="Print machine-readable JSON instead of text.", kind="flag"
+    ),
+)
+"""What every command may take; a preset's own flag of the same name wins."""
+
+
+def _field_of(kind: type, path: str) -> dict[str, Any]:
+    """The described field at a dotted ``path`` of a record type."""
+    from referee.systems.base import describe_fields
+
+    described: Any = describe_fields(kind)
+    parts = path.split(".")
+    for depth, part in enumerate(parts):
+        found: dict[str, Any] | None = next((f for f in described if f["name"] == part), None)
+        if found is None:
+            raise RuntimeError(f"{kind.__name__} has no field {path!r}")  # a preset's bug
+        if depth < len(parts) - 1:
+            described = found.get("fields") or []
+    assert found is not None
+    return found
+
+
+def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
+    """The click option or argument for one flag."""
+    kind = f.kind or {"boolean": "flag", "integer": "int", "list": "many"}.get(
+        str((described or {}).get("type")), "text"
+    )
+    if f.read is not None and kind == "int":
+        kind = "text"
+    doc = f.help if f.help is not None else str((described or {}).get("doc") or "")
+    if described is not None and "default" in described and kind != "flag" and f.help is None:
+        shown = described["default"]
+        if shown not in (None, "", [], 0) or kind == "int":
+            doc += f" (default: {shown})"
+    names = [n for n in f.names if n.startswith("-")]
+    if not any(n.startswith("--") for n in names):
+        names.insert(0, "--" + (f.seat or f.field.rsplit(".", 1)[-1]).replace("_", "-"))
+    decl = [*names, f.key]
+    typed: dict[str, Any] = {}
+    if kind in ("int", "flag"):
+        typed = {"type": int} if kind == "int" else {"is_flag": True}
+    if f.argument:
+        many = kind == "many"
+        return click.Argument(
+            [f.key],
+            nargs=-1 if many else 1,
+            required=f.default is None and not many,
+            help=doc,
+            **typed,
+        )
+    if kind == "many":
+        typed = {"multiple": True}
+    return click.Option(decl, default=f.default, help=doc, **typed)
+
+
+def _put(data: dict[str, Any], path: str, value: Any) -> None:
+    node = data
+    *outer, last = path.split(".")
+    for part in outer:
+        node = node.setdefault(part, {})
+    node[last] = value
+
+
+def _given(value: Any) -> bool:
+    return value is not None and value != () and value is not False
+
+
+def _ruleset(game: str) -> Any:
+    from referee.systems.base import get
+
+    return get(game)
+
+
+def _flag_named(flags: Sequence[Flag], path: str) -> str:
+    """The flag a user typed for a field path (for errors in their words)."""
+    for f in flags:
+        if f.field and (path == f.field or path.startswith(f.field + ".")):
+            return (
+                f.key
+                if f.argument
+                else (
+                    [n for n in f.names if n.startswith("--")] or ["--" + f.key.replace("_", "-")]
+                )[0]
+            )
+    return path
+
+
+def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
+    """The preset's action from the flags' values; a wrong value is named by its flag."""
+    data: dict[str, Any] = {}
+    for f in preset.flags:
+        value = values.get(f.key)
+        if f.into != "action" or not _given(value):
+            continue
+        if f.seat:
+            data.update(f.sets)
+            continue
+        if f.field:
+            if f.read is not None:
+                value = [f.read(v) for v in value] if isinstance(value, tuple) else f.read(value)
+            _put(data, f.field, list(value) if isinstance(value, tuple) else value)
+    if preset.build is not None:
+        data = preset.build(data, values)
+    try:
+        if preset.strict:
+            return ruleset.load_action(preset.action, data)
+        from referee.systems.records import build_record
+
+        kind = ruleset.action_type(preset.action)
+        return build_record(kind, data, rule=f"{ruleset.name} {preset.action}")
+    except (InvalidSheet, IllegalAction) as e:
+        if not e.problems:
+            raise
+        shown = "; ".join(
+            f"{_flag_named(preset.flags, p.field)} {p.message}"
+            + ("" if p.value is None else f" (value: {p.value!r})")
+            for p in e.problems
+        )
+        raise RulesError(shown) from None
+
+
+def run_preset(game: str, preset: Preset, values: Values) -> None:
+    """Load the table, build the action, resolve it (or its odds) and print the result."""
+    ruleset = _ruleset(game)
+    opts = load_options(ruleset, values.get("options_file"))
+    tuned = {
+        f.field: f.read(v) if f.read else v
+        for f in preset.flags
+        if f.into == "options" and _given(v := values.get(f.key))
+    }
+    if tuned:
+        opts = replace(opts, **tuned)
+    seats = [f"{f.seat}={values[f.key]}" for f in preset.flags if f.seat and values.get(f.key)]
+    state = load_state(
+        ruleset, values.get("state_file"), opts, [*seats, *(values.get("seat") or ())]
+    )
+    action = build_action(ruleset, preset, values)
+    if preset.odds:
+        dist = ruleset.odds(action, state, opts)
+        _print(dist, values, preset.text, preset.data, default=None)
+        return
+    if preset.roller is not None:
+        roller = preset.roller(ruleset, action, state, opts, values)
+        outcome = ruleset.resolve(action, state, roller, opts)
+        from referee.cli.common import all_faces_used
+
+        all_faces_used(roller)
+    else:
+        if preset.exact_faces and values.get("faces") is not None:
+            from referee.dice.rolling import check_faces_for
+
+            hand = faces_option(values["faces"]) or ()
+            check_faces_for(ruleset.dice_for(action, state, opts), hand, f"the {preset.name}")
+        outcome = resolve_action(
+            ruleset, action, state, opts, faces=values.get("faces"), seed=values.get("seed")
+        )
+    after = ruleset.apply(state, outcome)
+    if values.get("save"):
+        write_json_file(values["save"], ruleset.dump_state(after))
+    if values.get("out"):
+        cid = preset.out or ""
+        if cid not in after.characters:
+            raise RulesError(f"--out needs the character's sheet ({cid} is not seated)")
+        write_json_file(values["out"], ruleset.dump_sheet(after.characters[cid].sheet))
+    _print(outcome, {**values, "_after": after}, preset.text, preset.data, default=outcome)
+
+
+def _print(
+    result: Any, values: Values, text: Render | None, data: RenderJSON | None, default: Any
+) -> None:
+    from referee.systems.base import outcome_data
+
+    if values.get("as_json"):
+        if data is not None:
+            emit_json(data(result, values))
+        elif default is None:
+            print_odds(result, as_json=True)
+        else:
+            emit_json(outcome_data(result))
+        return
+    if text is None:
+        if default is None:
+            print_odds(result, as_json=False)
+        else:
+            console.print(outcome_text(result), markup=False)
+        return
+    shown = text(result, values)
+    if shown:
+        console.print(shown, markup=False)
+
+
+def preset_command(game: str, preset: Preset) -> click.Command:
+    """The click command of one preset."""
+    ruleset = _ruleset(game)
+    kind = ruleset.action_type(preset.action)
+    params: list[click.Parameter] = []
+    for f in preset.flags:
+        target = ruleset.options_type if f.into == "options" else kind
+        params.append(_param(f, _field_of(target, f.field) if f.field and not f.seat else None))
+    own = {n for p in params for n in p.opts}
+    skip = {"--faces", "--seed", "--save", "--out"} if preset.odds else set()
+    skip |= set() if preset.table else {"--state", "--seat", "--save"}
+    skip |= set() if preset.out else {"--out"}
+    for f in _COMMON:
+        if f.names[0] not in own and f.names[0] not in skip:
+            params.append(_param(f, None))
+    doc = preset.help or (kind.__doc__ or "").strip().split("\n\n")[0]
+
+    def callback(**values: Any) -> None:
+        run_preset(game, preset, values)
+
+    return click.Command(preset.name, params=params, callback=handle_errors(callback), help=doc)
+
+
+def game_group(game: str, help: str, presets: Sequence[Preset] = ()) -> click.Group:
+    """A game's command group: its presets, then ``actions``, ``act`` and ``odds-of``."""
+    group = click.Group(name=game, help=help, no_args_is_help=True)
+    for p in presets:
+        group.add_command(preset_command(game, p))
+    add_generic_commands(group, game)
+    return group
+
+
+def add_generic_commands(group: click.Group, game: str) -> None:
+    """``actions``, ``act`` and ``odds-of``: every action of the game, with no preset.
+
+    ``act ACTION key=value...`` resolves one against a state (``--state`` / ``--seat``)
+    and can ``--save`` the state after it; ``odds-of`` gives the exact distribution of
+    what it would report. A new entry in the game's action table is usable here at once.
+    """
+
+    @group.command("actions")
+    @click.option(
+        "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."
+    )
+    @handle_errors
+    def actions(as_json: bool) -> None:
+        """Every action of this game with its fields (type, default, bounds, meaning)."""
+        from referee.systems.base import describe_fields
+
+        described = {n: describe_fields(t) for n, t in _ruleset(game).every_action().items()}
+        if as_json:
+            emit_json(described)
+            return
+        for name, fields in described.items():
+            console.print(name, markup=False)
+            for f in fields:
+                bits = [str(f["type"])]
+                bits += [f"default {f['default']!r}"] if "default" in f else []
+                bits += [f"{f.get('ge', '')}..{f.get('le', '')}"] if "ge" in f or "le" in f else []
+                choices: Any = f.get("choices")
+                bits += ["one of " + ", ".join(map(str, choices))] if choices else []
+                doc = f" - {f['doc']}" if f.get("doc") else ""
+                console.print(f"  {f['name']}: {'; '.join(bits)}{doc}", markup=False)
+
+    for name, odds in (("act", False), ("odds-of", True)):
+        group.add_command(_generic(game, name, odds))
+
+
+def _generic(game: str, name: str, odds: bool) -> click.Command:
+    """``act`` or ``odds-of``: the action named by the first word, its fields as pairs."""
+
+    def callback(**values: Any) -> None:
+        from referee.systems.base import data_from_pairs
+
+        ruleset = _ruleset(game)
+        kind = ruleset.action_type(values["action"])
+        data = data_from_pairs(kind, list(values["pairs"]))
+        preset = Preset(name, values["action"], odds=odds, build=lambda _d, _v: data, strict=True)
+        run_preset(game, preset, values)
+
+    params: list[click.Parameter] = [
+        click.Argument(["action"], help="The action's name (see `actions`)."),
+        click.Argument(["pairs"], nargs=-1, help="The action's fields as key=value words."),
+    ]
+    skip = {"--faces", "--seed", "--save", "--out"} if odds else {"--out"}
+    params += [_param(f, None) for f in _COMMON if f.names[0] not in skip]
+    doc = (
+        "The exact distribution of what an action would report, before anything is rolled."
+        if odds
+        else "Resolve one action against a state; print its outcome (and --save the new state)."
+    )
+    return click.Command(name, params=params, callback=handle_errors(callback), help=doc)
