@@ -343,7 +343,11 @@ def _load(name: str) -> click.Command | None:
         return serve
     module = _game_cli(name)
     if module is not None:
-        group: click.Command = module.app
+        group: click.Group = module.app
+        if "act" not in group.commands:
+            from referee.cli.presets import add_generic_commands
+
+            add_generic_commands(group, name)
         return group
     if name in SYSTEMS or _registered(name):
         from referee.cli.presets import game_group

@@ -4,29 +4,33 @@ Every command takes ``--db URL`` (default: ``REFEREE_DATABASE_URL``, else a
 SQLite file in the user's data directory) and ``--json``; errors are one line.
 ``T`` is a table's id or its unique name. Commands that act for someone take
 ``--as NAME``; the others run as the local operator, who may do what a
-referee may.
+referee may. Most commands are one call of the table service, declared in a
+line or three by :func:`command`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
 
 from referee.cli.common import (
-    FACES_OPTION,
-    JSON_OPTION,
+    FACES_HELP,
     console,
     emit_json,
     faces_option,
     handle_errors,
-    listed,
     load_json_file,
     outcome_text,
     print_odds,
     write_json_file,
 )
+from referee.errors import RulesError
+
+Values = Mapping[str, Any]
+"""A command's values by name."""
 
 app = click.Group(
     name="table",
@@ -36,65 +40,96 @@ app = click.Group(
 char_app = click.Group("char", help="Seat, update and remove characters.", no_args_is_help=True)
 app.add_command(char_app)
 
-DB_OPTION = click.option(
-    "--db",
-    envvar="REFEREE_DATABASE_URL",
-    show_envvar=True,
-    help="Database URL (sqlite:///FILE or postgresql://...).",
+
+def arg(name: str, help: str, **how: Any) -> click.Argument:
+    return click.Argument([name], help=help, **how)
+
+
+def opt(*decls: str, **how: Any) -> click.Option:
+    return click.Option(list(decls), **how)
+
+
+def who(help: str = "The participant acting.", required: bool = True) -> click.Option:
+    return opt("--as", "who", required=required, help=help)
+
+
+SEQ = "seq"
+VIEW = "See it as this participant (default: everything)."
+VISIBILITY = "public, referee (secret), blind, private, or self (a free roll only its roller sees)."
+PAIRS = "The action's fields as key=value words."
+DB = "Database URL (sqlite:///FILE or postgresql://...)."
+KEY = (
+    "The server's signing key file (default: beside the SQLite database, else in your data "
+    "directory; made on first use)."
 )
-AS_OPTION = click.option("--as", "who", required=True, help="The participant acting.")
-AS_VIEW = click.option("--as", "who", help="See it as this participant (default: everything).")
-TABLE_ARG = click.argument("table", help="The table's id or name.")
-VIS_OPTION = click.option(
-    "--visibility",
-    default="public",
-    help="public, referee (secret), blind, private, or self (a free roll only its roller sees).",
-)
-FIELDS_ARG = click.argument(
-    "pairs", nargs=-1, callback=listed, help="The action's fields as key=value words."
-)
-ADD_OPTION = click.option(
-    "--add",
-    multiple=True,
-    callback=listed,
-    help="ID.FIELD=N adds N (a character id, or 'table'); repeatable.",
-)
-SET_OPTION = click.option(
-    "--set", "set_", multiple=True, callback=listed, help="ID.FIELD=JSON sets a value; repeatable."
+TRUST = (
+    "A public key whose signature is trusted (base64 or hex, or a file); repeatable. The "
+    "server's own key is always trusted."
 )
 
 
-def _service(db: str | None) -> Any:
-    from referee.table.service import TableService
-    from referee.table.store import Store
+def command(
+    name: str,
+    call: Callable[..., Any],
+    *params: click.Parameter,
+    group: click.Group = app,
+    table: bool = True,
+    as_json: bool = True,
+) -> None:
+    """Declare one command: ``table`` first (unless ``table=False``), ``params``, then
+    ``--db`` and ``--json``; ``call(service, values)`` either returns an appended
+    event (printed as JSON or one line) or prints its own answer and returns None. Its
+    docstring is the command's help."""
+    head = [arg("table", "The table's id or name.")] if table else []
+    tail = [opt("--db", envvar="REFEREE_DATABASE_URL", show_envvar=True, help=DB)]
+    tail += (
+        [
+            opt(
+                "--json",
+                "as_json",
+                is_flag=True,
+                help="Print machine-readable JSON instead of text.",
+            )
+        ]
+        if as_json
+        else []
+    )
 
-    return TableService(Store(db))
+    def callback(db: str | None, **values: Any) -> None:
+        from referee.table.service import TableService
+        from referee.table.store import Store
 
+        done = call(TableService(Store(db)), {"db": db, **values})
+        if done is not None:
+            data = done.event.data()
+            if values.get("as_json"):
+                emit_json(data)
+            else:
+                console.print(event_line(data), markup=False)
 
-def _done(done: Any, as_json: bool) -> None:
-    """Report an appended event: JSON, or one readable line."""
-    if as_json:
-        emit_json(done.event.data())
-        return
-    console.print(event_line(done.event.data()), markup=False)
+    group.add_command(
+        click.Command(
+            name,
+            params=[*head, *params, *tail],
+            callback=handle_errors(callback),
+            help=call.__doc__,
+        )
+    )
 
 
 def event_line(e: dict[str, Any]) -> str:
     """One event as readable text (a redacted one says only what may be shown)."""
     head = f"#{e['seq']} {str(e.get('time', ''))[11:19]} {e.get('actor', '?')}"
     if e.get("redacted"):
-        what = e.get("kind", "something")
         attempted = e.get("payload", {}).get("action")
         extra = f" {attempted}" if attempted else ""
-        return f"{head}: [{e['visibility']}] {what}{extra} (hidden from you)"
-    p = e["payload"]
+        return f"{head}: [{e['visibility']}] {e.get('kind', 'something')}{extra} (hidden from you)"
+    p, kind = e["payload"], e["kind"]
     shown = "" if e["visibility"] == "public" else f" [{e['visibility']}]"
-    kind = e["kind"]
     if kind == "action-resolved":
         from referee.systems.base import outcome_from_data
 
-        body = outcome_text(outcome_from_data(p["outcome"], trusted=True))
-        return f"{head}{shown}: {body}"
+        return f"{head}{shown}: {outcome_text(outcome_from_data(p['outcome'], trusted=True))}"
     if kind == "action-failed":
         faces = " ".join(str(f) for r in e.get("rolls", []) for f in r.get("faces", []))
         return (
@@ -119,495 +154,345 @@ def event_line(e: dict[str, Any]) -> str:
     return f"{head}: {kind} {rest}".rstrip()
 
 
-@app.command("new")
-@click.argument("game", help="The game (see `referee games`).")
-@click.option("--name", required=True, help="The table's unique name.")
-@click.option("--referee", default="Referee", help="The referee's name.")
-@click.option("--options", "options_file", help="House rules as JSON.")
-@click.option(
-    "--seed", type=int, help="A playtest table: every roll comes from this seed (replayable)."
-)
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def new(
-    game: str,
-    name: str,
-    referee: str,
-    options_file: str | None,
-    seed: int | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _new(s: Any, v: Values) -> None:
     """Create a table; its referee is its first participant."""
-    options = None if options_file is None else load_json_file(options_file)
-    done = _service(db).create(game, name, referee, options=options, seed=seed)
-    if as_json:
-        emit_json({"id": done.table.id, "name": done.table.name, "game": done.table.game})
-        return
-    console.print(f"table {done.table.name!r} ({done.table.id}), {done.table.game}", markup=False)
+    options = None if v["options_file"] is None else load_json_file(v["options_file"])
+    t = s.create(v["game"], v["name"], v["referee"], options=options, seed=v["seed"]).table
+    if v["as_json"]:
+        emit_json({"id": t.id, "name": t.name, "game": t.game})
+    else:
+        console.print(f"table {t.name!r} ({t.id}), {t.game}", markup=False)
 
 
-@app.command("list")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def list_(
-    db: str | None,
-    as_json: bool,
-) -> None:
+command(
+    "new",
+    _new,
+    arg("game", "The game (see `referee games`)."),
+    opt("--name", required=True, help="The table's unique name."),
+    opt("--referee", default="Referee", help="The referee's name."),
+    opt("--options", "options_file", help="House rules as JSON."),
+    opt("--seed", type=int, help="A playtest table: every roll comes from this seed (replayable)."),
+    table=False,
+)
+
+
+def _list(s: Any, v: Values) -> None:
     """Every table in the database."""
-    service = _service(db)
+    as_json = v["as_json"]
     rows = [
         {
             "id": r.id,
             "name": r.name,
             "game": r.game,
             "created": r.created,
-            "events": service.store.count(r.id),
+            "events": s.store.count(r.id),
         }
-        for r in service.store.tables()
+        for r in s.store.tables()
     ]
     if as_json:
         emit_json(rows)
-        return
-    for r in rows:
+    for r in [] if as_json else rows:
         console.print(f"{r['id']}  {r['game']:9} {r['events']:6} events  {r['name']}", markup=False)
 
 
-@app.command("show")
-@TABLE_ARG
-@AS_VIEW
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def show(
-    table: str,
-    who: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+command("list", _list, table=False)
+
+
+def _show(s: Any, v: Values) -> None:
     """The table's state: participants, characters, findings, and the game's tracker."""
+    table, who, as_json = v["table"], v["who"], v["as_json"]
     from referee.table.service import table_data
 
-    service = _service(db)
-    seen = service.view(table, who)
+    seen = s.view(table, who)
     data: Any = table_data(seen, seen.viewer(who))
     if as_json:
         emit_json(data)
         return
-    console.print(
-        f"{data['name']} ({data['id']}), {data['game']}, event {data['seq']}", markup=False
-    )
-    for name, role in data["participants"].items():
-        console.print(f"  {role:8} {name}", markup=False)
-    seen = "everyone" if data["sheets"] == "everyone" else "their owner and the referee"
-    console.print(f"  character sheets are shown to {seen}", markup=False)
+    lines = [f"{data['name']} ({data['id']}), {data['game']}, event {data['seq']}"]
+    lines += [f"  {role:8} {name}" for name, role in data["participants"].items()]
+    sheets = "everyone" if data["sheets"] == "everyone" else "their owner and the referee"
+    lines.append(f"  character sheets are shown to {sheets}")
     tracker = data["tracker"]
-    for label, value in tracker.get("table", []):
-        console.print(f"  {label}: {value}", markup=False)
+    lines += [f"  {label}: {value}" for label, value in tracker.get("table", [])]
     for cid, rows in tracker.get("characters", {}).items():
         owner = data["owners"].get(cid)
-        console.print(f"{cid}" + (f" ({owner})" if owner else ""), markup=False)
-        for label, value in rows:
-            console.print(f"  {label}: {value}", markup=False)
-        for p in data["findings"].get(cid, []):
-            console.print(f"  ! {p['field']}: {p['message']} [{p['rule']}]", markup=False)
-    for d in data["pending"]:
-        console.print(f"waiting for {d['actor']}: {d['prompt']}", markup=False)
+        lines.append(f"{cid}" + (f" ({owner})" if owner else ""))
+        lines += [f"  {label}: {value}" for label, value in rows]
+        lines += [
+            f"  ! {p['field']}: {p['message']} [{p['rule']}]" for p in data["findings"].get(cid, [])
+        ]
+    lines += [f"waiting for {d['actor']}: {d['prompt']}" for d in data["pending"]]
     for p in data.get("proposals", []):
         asks = ", ".join(f"{a['field']} ({a['character']}, {a['answers']})" for a in p["ask"])
-        console.print(
+        lines.append(
             f"#{p['seq']} {p['by']}'s {p['action']} waits for: {asks} "
-            f"(referee table decide TABLE {p['seq']} field=value --as NAME)",
-            markup=False,
+            f"(referee table decide TABLE {p['seq']} field=value --as NAME)"
         )
+    console.print("\n".join(lines), markup=False)
 
 
-@app.command("join")
-@TABLE_ARG
-@click.argument("name", help="The participant's name.")
-@click.option("--role", default="player", help="referee, player or observer.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def join(
-    table: str,
-    name: str,
-    role: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+command("show", _show, who(VIEW, required=False))
+
+NAME = arg("name", "The participant's name.")
+
+
+def _join(s: Any, v: Values) -> Any:
     """Add a participant."""
-    _done(_service(db).join(table, name, role), as_json)
+    table, name, role = v["table"], v["name"], v["role"]
+    return s.join(table, name, role)
 
 
-@app.command("leave")
-@TABLE_ARG
-@click.argument("name", help="The participant's name.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def leave(
-    table: str,
-    name: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _leave(s: Any, v: Values) -> Any:
     """Remove a participant (their characters stay)."""
-    _done(_service(db).leave(table, name), as_json)
+    table, name = v["table"], v["name"]
+    return s.leave(table, name)
 
 
-@app.command("role")
-@TABLE_ARG
-@click.argument("name", help="The participant's name.")
-@click.argument("new_role", help="referee, player or observer.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def role(
-    table: str,
-    name: str,
-    new_role: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _role(s: Any, v: Values) -> Any:
     """Change a participant's role."""
-    _done(_service(db).set_role(table, name, new_role), as_json)
+    table, name, new_role = v["table"], v["name"], v["new_role"]
+    return s.set_role(table, name, new_role)
 
 
-@app.command("options")
-@TABLE_ARG
-@click.argument("path", help="The house rules as JSON.")
-@click.option("--as", "who", help="The referee changing them.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def options(
-    table: str,
-    path: str,
-    who: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _options(s: Any, v: Values) -> Any:
     """Replace the table's house rules."""
-    _done(_service(db).set_options(table, load_json_file(path), by=who), as_json)
+    table, path, who = v["table"], v["path"], v["who"]
+    return s.set_options(table, load_json_file(path), by=who)
 
 
-@app.command("sheets")
-@TABLE_ARG
-@click.argument("shown", help="owner (each player sees only their own) or everyone.")
-@click.option("--as", "who", help="The referee choosing.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def sheets(
-    table: str,
-    shown: str,
-    who: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _sheets(s: Any, v: Values) -> Any:
     """Choose who sees other players' character sheets: owner or everyone (the referee
     always sees every sheet, a player always their own)."""
-    _done(_service(db).set_sheets(table, shown, by=who), as_json)
+    table, shown, who = v["table"], v["shown"], v["who"]
+    return s.set_sheets(table, shown, by=who)
+
+
+command("join", _join, NAME, opt("--role", default="player", help="referee, player or observer."))
+command("leave", _leave, arg("name", "The participant's name."))
+command(
+    "role",
+    _role,
+    arg("name", "The participant's name."),
+    arg("new_role", "referee, player or observer."),
+)
+command(
+    "options",
+    _options,
+    arg("path", "The house rules as JSON."),
+    who("The referee changing them.", False),
+)
+command(
+    "sheets",
+    _sheets,
+    arg("shown", "owner (each player sees only their own) or everyone."),
+    who("The referee choosing.", False),
+)
 
 
 def _sheet_arg(value: str) -> Any:
     """A sheet file's JSON, or an example character's name."""
-    if value.lower().endswith(".json"):
-        return load_json_file(value)
-    return value
+    return load_json_file(value) if value.lower().endswith(".json") else value
 
 
-@char_app.command("add")
-@TABLE_ARG
-@click.argument("sheet", help="A sheet as a .json file, or an example's name.")
-@click.option("--owner", help="The participant who plays it.")
-@click.option("--id", "cid", help="Its id (default: from its name).")
-@click.option("--force", is_flag=True, help="Seat it even if it breaks rules (marked).")
-@click.option("--as", "who", help="Who seats it (default: the operator).")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def char_add(
-    table: str,
-    sheet: str,
-    owner: str | None,
-    cid: str | None,
-    force: bool,
-    who: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _char_add(s: Any, v: Values) -> Any:
     """Seat a character (its validator findings travel with it)."""
-    done = _service(db).add_character(
-        table, _sheet_arg(sheet), owner=owner, cid=cid, by=who, force=force
+    table, sheet, owner, cid, force, who = (
+        v["table"],
+        v["sheet"],
+        v["owner"],
+        v["cid"],
+        v["force"],
+        v["who"],
     )
-    _done(done, as_json)
+    return s.add_character(table, _sheet_arg(sheet), owner=owner, cid=cid, by=who, force=force)
 
 
-@char_app.command("update")
-@TABLE_ARG
-@click.argument("cid", help="The character's id.")
-@click.argument("sheet", help="The new sheet (.json) or an example's name.")
-@click.option("--force", is_flag=True, help="Accept a sheet that breaks rules.")
-@click.option("--as", "who", help="Who updates it.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def char_update(
-    table: str,
-    cid: str,
-    sheet: str,
-    force: bool,
-    who: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _char_update(s: Any, v: Values) -> Any:
     """Replace a character's sheet (what the table tracks about it stays)."""
-    _done(
-        _service(db).update_character(table, cid, _sheet_arg(sheet), by=who, force=force), as_json
-    )
+    table, cid, sheet, force, who = v["table"], v["cid"], v["sheet"], v["force"], v["who"]
+    return s.update_character(table, cid, _sheet_arg(sheet), by=who, force=force)
 
 
-@char_app.command("remove")
-@TABLE_ARG
-@click.argument("cid", help="The character's id.")
-@click.option("--as", "who", help="The referee.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def char_remove(
-    table: str,
-    cid: str,
-    who: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _char_remove(s: Any, v: Values) -> Any:
     """Take a character off the table."""
-    _done(_service(db).remove_character(table, cid, by=who), as_json)
+    table, cid, who = v["table"], v["cid"], v["who"]
+    return s.remove_character(table, cid, by=who)
 
 
-def _fields(service: Any, table: str, action: str, pairs: list[str] | None) -> Any:
+command(
+    "add",
+    _char_add,
+    arg("sheet", "A sheet as a .json file, or an example's name."),
+    opt("--owner", help="The participant who plays it."),
+    opt("--id", "cid", help="Its id (default: from its name)."),
+    opt("--force", is_flag=True, help="Seat it even if it breaks rules (marked)."),
+    who("Who seats it (default: the operator).", False),
+    group=char_app,
+)
+command(
+    "update",
+    _char_update,
+    arg("cid", "The character's id."),
+    arg("sheet", "The new sheet (.json) or an example's name."),
+    opt("--force", is_flag=True, help="Accept a sheet that breaks rules."),
+    who("Who updates it.", False),
+    group=char_app,
+)
+command(
+    "remove",
+    _char_remove,
+    arg("cid", "The character's id."),
+    who("The referee.", False),
+    group=char_app,
+)
+
+
+def _fields(s: Any, table: str, action: str, pairs: tuple[str, ...]) -> Any:
     from referee.systems.base import data_from_pairs
 
-    rules = service.load(table).ruleset
-    return data_from_pairs(rules.action_type(action), pairs or [])
+    return data_from_pairs(s.load(table).ruleset.action_type(action), list(pairs))
 
 
-@app.command("act")
-@TABLE_ARG
-@click.argument("action", help="The action (see `referee GAME actions`).")
-@FIELDS_ARG
-@AS_OPTION
-@VIS_OPTION
-@FACES_OPTION
-@click.option("--expect", type=int, help="Refuse unless the table is still at this event.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def act(
-    table: str,
-    action: str,
-    pairs: list[str] | None,
-    who: str,
-    visibility: str,
-    faces: str | None,
-    expect: int | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _act(s: Any, v: Values) -> Any:
     """Take an action of the game: resolve it, record it, show its outcome."""
-    service = _service(db)
-    fields = _fields(service, table, action, pairs)
-    done = service.act(
-        table, who, action, fields, visibility=visibility, faces=faces_option(faces), expect=expect
+    fields = _fields(s, v["table"], v["action"], v["pairs"])
+    hand = faces_option(v["faces"])
+    return s.act(
+        v["table"],
+        v["who"],
+        v["action"],
+        fields,
+        visibility=v["visibility"],
+        faces=hand,
+        expect=v["expect"],
     )
-    _done(done, as_json)
 
 
-@app.command("decide")
-@TABLE_ARG
-@click.argument("seq", type=int, help="The proposed action's event (see `table show`).")
-@FIELDS_ARG
-@AS_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def decide(
-    table: str, seq: int, pairs: list[str] | None, who: str, db: str | None, as_json: bool
-) -> None:
+def _decide(s: Any, v: Values) -> Any:
     """Answer an action that waits for your choice (field=value for the fields it asks;
     others keep their defaults): it is then rolled, as its proposer's."""
-    service = _service(db)
-    found = service.load(table).proposals.get(seq)
+    found = s.load(v["table"]).proposals.get(v["seq"])
     action = str(found.get("action")) if found is not None else ""
-    fields = _fields(service, table, action, pairs) if found is not None else {}
-    _done(service.decide(table, seq, fields, by=who), as_json)
+    fields = _fields(s, v["table"], action, v["pairs"]) if found is not None else {}
+    return s.decide(v["table"], v["seq"], fields, by=v["who"])
 
 
-@app.command("withdraw")
-@TABLE_ARG
-@click.argument("seq", type=int, help="The proposed action's event.")
-@AS_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def withdraw(table: str, seq: int, who: str, db: str | None, as_json: bool) -> None:
+def _withdraw(s: Any, v: Values) -> Any:
     """Withdraw an action that waits for a decision (its proposer or the referee)."""
-    _done(_service(db).withdraw(table, seq, by=who), as_json)
+    table, seq, who = v["table"], v["seq"], v["who"]
+    return s.withdraw(table, seq, by=who)
 
 
-@app.command("odds")
-@TABLE_ARG
-@click.argument("action", help="The action (see `referee GAME actions`).")
-@FIELDS_ARG
-@AS_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def odds(
-    table: str,
-    action: str,
-    pairs: list[str] | None,
-    who: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _odds(s: Any, v: Values) -> None:
     """The exact odds of an action before it is taken, on what you may know."""
-    service = _service(db)
-    fields = _fields(service, table, action, pairs)
-    _chosen, dist, _chance = service.odds(table, who, action, fields)
-    print_odds(dist, as_json=as_json)
+    fields = _fields(s, v["table"], v["action"], v["pairs"])
+    print_odds(s.odds(v["table"], v["who"], v["action"], fields)[1], as_json=v["as_json"])
 
 
-@app.command("note")
-@TABLE_ARG
-@click.argument("text", help="The note or chat line.")
-@AS_OPTION
-@VIS_OPTION
-@click.option("--to", help="For a private note: who it is for.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def note(
-    table: str,
-    text: str,
-    who: str,
-    visibility: str,
-    to: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _note(s: Any, v: Values) -> Any:
     """Write a note or chat line to the log."""
-    _done(_service(db).note(table, who, text, visibility=visibility, audience=to), as_json)
+    table, text, who, visibility, to = v["table"], v["text"], v["who"], v["visibility"], v["to"]
+    return s.note(table, who, text, visibility=visibility, audience=to)
 
 
-@app.command("log")
-@TABLE_ARG
-@AS_VIEW
-@click.option("--after", default=0, help="Only events after this seq.")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def log(
-    table: str,
-    who: str | None,
-    after: int,
-    db: str | None,
-    as_json: bool,
-) -> None:
+ACTION = "The action (see `referee GAME actions`)."
+command(
+    "act",
+    _act,
+    arg("action", ACTION),
+    arg("pairs", PAIRS, nargs=-1),
+    who(),
+    opt("--visibility", default="public", help=VISIBILITY),
+    opt(
+        "--faces",
+        help=FACES_HELP,
+    ),
+    opt("--expect", type=int, help="Refuse unless the table is still at this event."),
+)
+command(
+    "decide",
+    _decide,
+    arg("seq", "The proposed action's event (see `table show`).", type=int),
+    arg("pairs", PAIRS, nargs=-1),
+    who(),
+)
+command("withdraw", _withdraw, arg("seq", "The proposed action's event.", type=int), who())
+command("odds", _odds, arg("action", ACTION), arg("pairs", PAIRS, nargs=-1), who())
+command(
+    "note",
+    _note,
+    arg("text", "The note or chat line."),
+    who(),
+    opt("--visibility", default="public", help=VISIBILITY),
+    opt("--to", help="For a private note: who it is for."),
+)
+
+
+def _log(s: Any, v: Values) -> None:
     """The log, as a participant may see it."""
-    events = _service(db).log(table, who, after=after)
+    table, who, after, as_json = v["table"], v["who"], v["after"], v["as_json"]
+    events = s.log(table, who, after=after)
     if as_json:
         emit_json(events)
-        return
-    for e in events:
-        console.print(event_line(e), markup=False)
+    elif events:
+        console.print("\n".join(event_line(e) for e in events), markup=False)
 
 
-@app.command("undo")
-@TABLE_ARG
-@click.argument("seq", type=int, required=False, help="The event to undo (default: the newest).")
-@AS_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def undo(
-    table: str,
-    seq: int | None,
-    who: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _undo(s: Any, v: Values) -> Any:
     """Take back an action or edit (the log keeps it)."""
-    _done(_service(db).undo(table, seq, by=who), as_json)
+    table, seq, who = v["table"], v["seq"], v["who"]
+    return s.undo(table, seq, by=who)
 
 
-@app.command("redo")
-@TABLE_ARG
-@click.argument("seq", type=int, required=False, help="The undone event (default: the newest).")
-@AS_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def redo(
-    table: str,
-    seq: int | None,
-    who: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _redo(s: Any, v: Values) -> Any:
     """Put back an undone action or edit."""
-    _done(_service(db).redo(table, seq, by=who), as_json)
+    table, seq, who = v["table"], v["seq"], v["who"]
+    return s.redo(table, seq, by=who)
 
 
-@app.command("reveal")
-@TABLE_ARG
-@click.argument("seq", type=int, help="The hidden event to show everyone.")
-@AS_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def reveal(
-    table: str,
-    seq: int,
-    who: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _reveal(s: Any, v: Values) -> Any:
     """Show a hidden roll or note to everyone."""
-    _done(_service(db).reveal(table, seq, by=who), as_json)
+    table, seq, who = v["table"], v["seq"], v["who"]
+    return s.reveal(table, seq, by=who)
 
 
-@app.command("edit")
-@TABLE_ARG
-@AS_OPTION
-@ADD_OPTION
-@SET_OPTION
-@click.option("--reason", required=True, help="Why (kept in the log).")
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def edit(
-    table: str,
-    who: str,
-    add: list[str] | None,
-    set_: list[str] | None,
-    reason: str,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _edit(s: Any, v: Values) -> Any:
     """Correct the game state by hand (the referee), with a reason."""
-    changes = [_edit_word(w, delta=True) for w in add or []]
-    changes += [_edit_word(w, delta=False) for w in set_ or []]
-    _done(_service(db).edit(table, changes, reason, by=who), as_json)
+    add, set_ = v["add"], v["set_"]
+    changes = [_edit_word(w, delta=True) for w in add] + [_edit_word(w, delta=False) for w in set_]
+    return s.edit(v["table"], changes, v["reason"], by=v["who"])
+
+
+command(
+    "log",
+    _log,
+    who(VIEW, required=False),
+    opt("--after", default=0, help="Only events after this seq."),
+)
+command(
+    "undo",
+    _undo,
+    arg("seq", "The event to undo (default: the newest).", type=int, required=False),
+    who(),
+)
+command(
+    "redo",
+    _redo,
+    arg("seq", "The undone event (default: the newest).", type=int, required=False),
+    who(),
+)
+command("reveal", _reveal, arg("seq", "The hidden event to show everyone.", type=int), who())
+command(
+    "edit",
+    _edit,
+    who(),
+    opt("--add", multiple=True, help="ID.FIELD=N adds N (a character id, or 'table'); repeatable."),
+    opt("--set", "set_", multiple=True, help="ID.FIELD=JSON sets a value; repeatable."),
+    opt("--reason", required=True, help="Why (kept in the log)."),
+)
 
 
 def _edit_word(word: str, *, delta: bool) -> dict[str, Any]:
-    from referee.errors import RulesError
-
     where, sep, text = word.partition("=")
     target, dot, fld = where.partition(".")
     if not sep or not dot or not target or not fld:
@@ -624,24 +509,16 @@ def _edit_word(word: str, *, delta: bool) -> dict[str, Any]:
     return {"target": target, "field": fld, "value": value}
 
 
-KEY_OPTION = click.option(
-    "--key",
-    "key_file",
-    envvar="REFEREE_SIGNING_KEY",
-    show_envvar=True,
-    help="The server's signing key file (default: beside the SQLite database, else in "
-    "your data directory; made on first use).",
-)
-TRUST_OPTION = click.option(
-    "--trust",
-    multiple=True,
-    callback=listed,
-    help="A public key whose signature is trusted (base64 or hex, or a file); repeatable. "
-    "The server's own key is always trusted.",
-)
-REQUIRE_OPTION = click.option(
-    "--require-trusted", is_flag=True, help="Refuse a file not signed by a trusted key."
-)
+def key_opt() -> click.Option:
+    return opt("--key", "key_file", envvar="REFEREE_SIGNING_KEY", show_envvar=True, help=KEY)
+
+
+def trust_opts() -> list[click.Parameter]:
+    return [
+        opt("--trust", multiple=True, help=TRUST),
+        opt("--require-trusted", is_flag=True, help="Refuse a file not signed by a trusted key."),
+        key_opt(),
+    ]
 
 
 def _signer(db: str | None, key_file: str | None) -> Any:
@@ -656,109 +533,55 @@ def _signer(db: str | None, key_file: str | None) -> Any:
     return server_signer(db or default_url())
 
 
-def _trusted(db: str | None, key_file: str | None, trust: list[str] | None) -> dict[str, bytes]:
+def _trusted(db: str | None, key_file: str | None, trust: tuple[str, ...]) -> dict[str, bytes]:
     from referee.table.signing import trusted_keys
 
-    return trusted_keys(trust or [], own=_signer(db, key_file))
+    return trusted_keys(list(trust), own=_signer(db, key_file))
 
 
-@app.command("key")
-@KEY_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def key(
-    key_file: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _key(s: Any, v: Values) -> None:
     """The server's public key (give it to another server's --trust) and its id."""
+    key_file, db, as_json = v["key_file"], v["db"], v["as_json"]
     from referee.table.signing import public_text
 
     signer = _signer(db, key_file)
     data = {"key": signer.id, "public_key": public_text(signer.public), "file": str(signer.path)}
     if as_json:
         emit_json(data)
-        return
-    console.print(
-        f"{data['public_key']}  (key {data['key']}, kept in {data['file']})", markup=False
-    )
+    else:
+        console.print(
+            f"{data['public_key']}  (key {data['key']}, kept in {data['file']})", markup=False
+        )
 
 
-@app.command("export")
-@TABLE_ARG
-@click.option("--as", "who", help="Export this participant's view.")
-@click.option("--out", help="Write here (default: standard output).")
-@KEY_OPTION
-@DB_OPTION
-@handle_errors
-def export(
-    table: str,
-    who: str | None,
-    out: str | None,
-    key_file: str | None,
-    db: str | None,
-) -> None:
+def _export(s: Any, v: Values) -> None:
     """The table as JSON, its head signed with the server's key: whole for the referee,
     a player's redacted view with --as."""
+    table, who, out, key_file, db = v["table"], v["who"], v["out"], v["key_file"], v["db"]
     from referee.table.audit import export as export_table
 
-    service = _service(db)
-    data = export_table(service, table, who, signer=_signer(db, key_file))
-    if out is None:
-        emit_json(data)
-    else:
-        write_json_file(out, data)
+    data = export_table(s, table, who, signer=_signer(db, key_file))
+    emit_json(data) if out is None else write_json_file(out, data)
 
 
-@app.command("import")
-@click.argument("path", help="An export (JSON).")
-@TRUST_OPTION
-@REQUIRE_OPTION
-@KEY_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def import_(
-    path: str,
-    trust: list[str] | None,
-    require_trusted: bool,
-    key_file: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _import(s: Any, v: Values) -> None:
     """Import an exported table after verifying all of it (nothing is written otherwise);
     says whether it is signed by a trusted key."""
     from referee.table.audit import import_table
 
-    service = _service(db)
-    trusted = _trusted(db, key_file, trust)
-    report = import_table(service, load_json_file(path), trusted, require_trusted=require_trusted)
-    if as_json:
+    trusted = _trusted(v["db"], v["key_file"], v["trust"])
+    data = load_json_file(v["path"])
+    report = import_table(s, data, trusted, require_trusted=v["require_trusted"])
+    if v["as_json"]:
         emit_json(report.data())
-        return
-    console.print(
-        f"imported {report.events} events; chain and replays verified; {report.signed}",
-        markup=False,
-    )
+    else:
+        console.print(
+            f"imported {report.events} events; chain and replays verified; {report.signed}",
+            markup=False,
+        )
 
 
-@app.command("verify")
-@click.argument("table", help="The table's id or name, or an export file.")
-@TRUST_OPTION
-@REQUIRE_OPTION
-@KEY_OPTION
-@DB_OPTION
-@JSON_OPTION
-@handle_errors
-def verify(
-    table: str,
-    trust: list[str] | None,
-    require_trusted: bool,
-    key_file: str | None,
-    db: str | None,
-    as_json: bool,
-) -> None:
+def _verify(s: Any, v: Values) -> None:
     """Re-check the hash chain and replay every action from its recorded faces: of a
     stored table, or of an export file (which is not imported; its signature is
     reported as an import would)."""
@@ -768,54 +591,74 @@ def verify(
     from referee.table.audit import verify as verify_table
     from referee.table.events import LogError
 
-    service = _service(db)
+    table, as_json = v["table"], v["as_json"]
     if Path(table).is_file():
-        trusted = _trusted(db, key_file, trust)
+        trusted = _trusted(v["db"], v["key_file"], v["trust"])
         try:
-            report = verify_file(load_json_file(table), trusted, require_trusted=require_trusted)
+            report = verify_file(
+                load_json_file(table), trusted, require_trusted=v["require_trusted"]
+            )
         except LogError as e:
             report = Report(False, 0, e.seq, str(e).split(": ", 1)[-1] if e.seq else str(e))
     else:
-        report = verify_table(service, table)
+        report = verify_table(s, table)
+    signed = f"; {report.signed}" if report.signature is not None else ""
     if as_json:
         emit_json(report.data())
     elif report.ok:
-        signed = f"; {report.signed}" if report.signature is not None else ""
         console.print(
             f"ok: {report.events} events, chain and replays verified{signed}", markup=False
         )
-    elif report.seq:
-        console.print(f"BROKEN at event {report.seq}: {report.problem}", markup=False)
     else:
-        console.print(f"BROKEN: {report.problem}", markup=False)
+        at = f" at event {report.seq}" if report.seq else ""
+        console.print(f"BROKEN{at}: {report.problem}", markup=False)
     if not report.ok:
         raise click.exceptions.Exit(1)
 
 
-@app.command("recap")
-@TABLE_ARG
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["md", "html"]),
-    default="md",
-    show_default=True,
-    help="Markdown, or an HTML page standing alone.",
-)
-@click.option("--as", "who", help="The recap as this participant may see it (default: all).")
-@click.option("--out", help="Write here (default: standard output).")
-@DB_OPTION
-@handle_errors
-def recap(table: str, fmt: str, who: str | None, out: str | None, db: str | None) -> None:
+def _recap(s: Any, v: Values) -> None:
     """A readable recap of the table's log: who did what, each roll with its dice and its
     chance of success, grouped by session date; as a participant sees it with --as."""
+    table, fmt, who, out = v["table"], v["fmt"], v["who"], v["out"]
     from pathlib import Path
 
     from referee.table.recap import html_document, recap_of, to_markdown
 
-    made = recap_of(_service(db), table, who)
+    made = recap_of(s, table, who)
     text = to_markdown(made) if fmt == "md" else html_document(made)
-    if out is None:
-        click.echo(text, nl=False)
-    else:
-        Path(out).write_text(text, encoding="utf-8")
+    click.echo(text, nl=False) if out is None else Path(out).write_text(text, encoding="utf-8")
+
+
+OUT = "Write here (default: standard output)."
+command("key", _key, key_opt(), table=False)
+command(
+    "export",
+    _export,
+    who("Export this participant's view.", False),
+    opt("--out", help=OUT),
+    key_opt(),
+    as_json=False,
+)
+command("import", _import, arg("path", "An export (JSON)."), *trust_opts(), table=False)
+command(
+    "verify",
+    _verify,
+    arg("table", "The table's id or name, or an export file."),
+    *trust_opts(),
+    table=False,
+)
+command(
+    "recap",
+    _recap,
+    opt(
+        "--format",
+        "fmt",
+        type=click.Choice(["md", "html"]),
+        default="md",
+        show_default=True,
+        help="Markdown, or an HTML page standing alone.",
+    ),
+    who("The recap as this participant may see it (default: all).", False),
+    opt("--out", help=OUT),
+    as_json=False,
+)
