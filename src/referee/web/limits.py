@@ -59,6 +59,19 @@ class Limits:
         return [f.name for f in fields(cls)]
 
 
+HELP: dict[str, str] = {
+    "tables_per_hour": "Tables one client address may create or import an hour.",
+    "tables_burst": "Tables one address may create at once before the hourly rate applies.",
+    "max_tables": "Tables the server holds at most.",
+    "requests_per_second": "Requests one link may make a second, sustained.",
+    "requests_burst": "Requests one link may make at once before that rate applies.",
+    "invites_per_table": "Invite links one table may make (revoked ones count).",
+    "odds_per_token": "Odds or previews one link may have computing at once.",
+    "odds_workers": "Worker processes that compute odds and previews.",
+}
+"""What each quota of :class:`Limits` bounds (the serve command's help)."""
+
+
 class TooMany(Exception):
     """A request over a limit: 429, retry after ``retry_after`` seconds."""
 

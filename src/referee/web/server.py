@@ -108,3 +108,79 @@ class Server(uvicorn.Server):
         captured = getattr(self, "_captured_signals", None)
         if isinstance(captured, list):
             captured.clear()
+
+
+def serve(
+    db: str | None,
+    host: str,
+    port: int,
+    *,
+    demo: bool = False,
+    origins: tuple[str, ...] = (),
+    forwarded_allow_ips: str = "127.0.0.1",
+    log_level: str = "info",
+    log_format: str = "text",
+    shutdown_timeout: int = 10,
+    limits: dict[str, Any] | None = None,
+) -> None:
+    """Serve the web table on the database ``db`` until SIGTERM or Ctrl+C (``referee
+    serve``): the demo tables' links first with ``demo``."""
+    import gc
+
+    from referee.table.service import TableService
+    from referee.table.store import Store
+    from referee.table.tokens import Tokens
+    from referee.web import create_app
+    from referee.web.limits import Limits
+
+    fmt: LogFormat = "json" if log_format.lower() == "json" else "text"
+    service = TableService(Store(db))
+    tokens = Tokens(service.store)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    if demo:
+        _print_demo(service, tokens, f"http://{shown}:{port}")
+    app = create_app(
+        service, tokens=tokens, trusted_origins=origins, limits=Limits(**limits or {}), warm=True
+    )
+    # what is loaded by now (the app, the games, the libraries) lives as long as the
+    # server: keep it out of the collector's full passes, which otherwise walk it all
+    # and stall every table for tens of milliseconds at a time under load
+    gc.collect()
+    gc.freeze()
+    if fmt == "text":
+        print(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)", flush=True)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # compressing each frame per socket cost more than it saved
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+        log_level=log_level.lower(),
+        log_config=log_config(fmt, log_level),
+        server_header=False,  # the app's own: Server: referee/VERSION
+        timeout_graceful_shutdown=shutdown_timeout,
+    )
+    from referee import version
+
+    logging.getLogger("referee.web").info(
+        "referee %s serving on http://%s:%d/", version(), shown, port
+    )
+    Server(config, app.state.web.hub).run()
+
+
+def _print_demo(service: Any, tokens: Any, base: str) -> None:
+    """Make the demo tables (one per game, if absent) and print each seat's link."""
+    from referee.web.demo import demo_tables
+
+    tables, skipped = demo_tables(service, tokens)
+    for t in tables:
+        print(f"\n{t.title}: table {t.name} ({'created' if t.created else 'kept'})")
+        for who, token in t.tokens.items():
+            label = "referee" if who == "Referee" else f"player {who}"
+            print(f"  {label:12} {base}/join/{token}")
+    for note in skipped:
+        print(f"\n(no demo table for {note})")
+    if tables:
+        print("\nOpen the referee's link first; each player's link in another browser.")
