@@ -58,11 +58,18 @@ def _value(text: str) -> Any:
         return text
 
 
-def _charts(png: str | None, svg: str | None, draw: Any) -> None:
-    for path, fmt in ((png, "png"), (svg, "svg")):
-        if path:
-            Path(path).write_bytes(draw(fmt))
-            print(f"wrote {path}", file=sys.stderr)
+def _written(v: dict[str, Any], csv: Any, draw: Any, data: Any) -> bool:
+    """Write what ``--csv``, ``--png`` and ``--svg`` ask for; with ``--json`` print the
+    data and say so (True: nothing more to print)."""
+    if v.get("csv_path") and csv is not None:
+        Path(v["csv_path"]).write_text(csv())
+    for fmt in ("png", "svg"):
+        if v.get(fmt):
+            Path(v[fmt]).write_bytes(draw(fmt))
+            print(f"wrote {v[fmt]}", file=sys.stderr)
+    if v.get("as_json"):
+        emit_json(data())
+    return bool(v.get("as_json"))
 
 
 @app.command()
@@ -74,15 +81,7 @@ def _charts(png: str | None, svg: str | None, draw: Any) -> None:
 @SVG_OPTION
 @JSON_OPTION
 @handle_errors
-def compare(
-    game: str,
-    param: list[str],
-    show: str,
-    csv_path: str | None,
-    png: str | None,
-    svg: str | None,
-    as_json: bool,
-) -> None:
+def compare(game: str, param: list[str], show: str, **v: Any) -> None:
     """Variants of one check side by side: exact, at-least and at-most per value.
 
     Mnemonic: -p aptitude=6 -p chances=3 [-p randomizers=d12,3d12]; Mneme CE:
@@ -92,13 +91,9 @@ def compare(
 
     comp = run(game, _pairs(param, "--param"))
     comp.table(show)  # a bad --show fails before anything is written
-    if csv_path:
-        Path(csv_path).write_text(comp.csv())
     from referee.analysis.charts import comparison_chart
 
-    _charts(png, svg, lambda fmt: comparison_chart(comp, fmt, show))
-    if as_json:
-        emit_json(comp.data())
+    if _written(v, comp.csv, lambda fmt: comparison_chart(comp, fmt, show), comp.data):
         return
     from referee.cli.text import Table
 
@@ -121,26 +116,15 @@ def compare(
 @SVG_OPTION
 @JSON_OPTION
 @handle_errors
-def curve(
-    game: str,
-    param: list[str],
-    csv_path: str | None,
-    png: str | None,
-    svg: str | None,
-    as_json: bool,
-) -> None:
+def curve(game: str, param: list[str], **v: Any) -> None:
     """P(success) of each variant over the check's main number (Aptitude, Difficulty,
     total - difficulty, target number)."""
     from referee.analysis.compare import curve as run
 
     cur = run(game, _pairs(param, "--param"))
-    if csv_path:
-        Path(csv_path).write_text(cur.csv())
     from referee.analysis.charts import curve_chart
 
-    _charts(png, svg, lambda fmt: curve_chart(cur, fmt))
-    if as_json:
-        emit_json(cur.data())
+    if _written(v, cur.csv, lambda fmt: curve_chart(cur, fmt), cur.data):
         return
     from referee.cli.text import Table
 
@@ -153,24 +137,18 @@ def curve(
     console.print(table)
 
 
-def _scenario(
-    game: str,
-    seat: list[str] | None,
-    side_a: str | None,
-    side_b: str | None,
-    policy: list[str] | None,
-    param: list[str] | None,
-    options: str | None,
-    override: list[str] | None,
-) -> Any:
+def _scenario(game: str, v: dict[str, Any]) -> Any:
+    """The conflict the flags describe, on the game's default table."""
     from referee.analysis.scenario import Scenario
+
+    seat, side_a, side_b, options = v["seat"], v["side_a"], v["side_b"], v["options"]
 
     sc = Scenario.default(game)
     seats = _pairs(seat, "--seat")
     if seats:
         sc.seats = {
-            k: (v if isinstance(v, str) and v.startswith("example:") else load_json_file(str(v)))
-            for k, v in seats.items()
+            k: (x if isinstance(x, str) and x.startswith("example:") else load_json_file(str(x)))
+            for k, x in seats.items()
         }
         ids = tuple(sc.seats)
         sc.a, sc.b = ids[:1], ids[1:2]
@@ -178,14 +156,14 @@ def _scenario(
         sc.a = tuple(x.strip() for x in side_a.split(",") if x.strip())
     if side_b:
         sc.b = tuple(x.strip() for x in side_b.split(",") if x.strip())
-    sc.policies = {k: str(v) for k, v in _pairs(policy, "--policy").items()}
-    sc.params.update(_pairs(param, "--param"))
+    sc.policies = {k: str(x) for k, x in _pairs(v["policy"], "--policy").items()}
+    sc.params.update(_pairs(v["param"], "--param"))
     if options:
         data = load_json_file(options)
         if not isinstance(data, dict):
             fail("--options must hold a JSON object")
         sc.options = data
-    for item in override or []:
+    for item in v.get("override") or []:
         key, _, value = item.partition("=")
         cid, _, path = key.partition(".")
         if not path or not _:
@@ -227,30 +205,10 @@ CONFLICT = stacked(SEAT_OPTION, A_OPTION, B_OPTION, POLICY_OPTION, PARAM_OPTION,
 @SVG_OPTION
 @JSON_OPTION
 @handle_errors
-def conflict(
-    game: str,
-    seat: list[str],
-    side_a: str | None,
-    side_b: str | None,
-    policy: list[str],
-    param: list[str],
-    options: str | None,
-    override: list[str],
-    simulate: bool,
-    runs: int,
-    precision: float | None,
-    confidence: float,
-    seed: int,
-    max_states: int,
-    horizon: int,
-    png: str | None,
-    svg: str | None,
-    as_json: bool,
-) -> None:
+def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
     """A whole conflict: P(each side wins), P(draw), its length and the damage taken -
     exact fractions by a Markov chain, or simulated with --simulate."""
-    sc = _scenario(game, seat, side_a, side_b, policy, param, options, override)
-    model = sc.model()
+    model = _scenario(game, v).model()
     if simulate:
         from referee.analysis.simulate import simulate as sim
 
@@ -258,20 +216,18 @@ def conflict(
             model,
             runs=runs,
             seed=seed,
-            precision=precision,
-            confidence=confidence,
-            progress=sys.stderr.isatty() and not as_json,
+            precision=v["precision"],
+            confidence=v["confidence"],
+            progress=sys.stderr.isatty() and not v["as_json"],
         ).data()
     else:
         from referee.analysis.chain import explore
         from referee.analysis.solve import solve
 
-        result = solve(explore(model, max_states=max_states), horizon=horizon).data()
+        result = solve(explore(model, max_states=v["max_states"]), horizon=v["horizon"]).data()
     from referee.analysis.charts import conflict_chart
 
-    _charts(png, svg, lambda fmt: conflict_chart(result, fmt))
-    if as_json:
-        emit_json(result)
+    if _written(v, None, lambda fmt: conflict_chart(result, fmt), lambda: result):
         return
     from referee.analysis.report import conflict_text
 
@@ -291,42 +247,23 @@ def conflict(
 @CSV_OPTION
 @JSON_OPTION
 @handle_errors
-def sweep(
-    game: str,
-    grid: list[str],
-    seat: list[str],
-    side_a: str | None,
-    side_b: str | None,
-    policy: list[str],
-    param: list[str],
-    options: str | None,
-    runs: int,
-    seed: int,
-    exact: bool,
-    scheduler: str | None,
-    workers: int,
-    processes: bool,
-    csv_path: str | None,
-    as_json: bool,
-) -> None:
+def sweep(game: str, grid: list[str], runs: int, seed: int, **v: Any) -> None:
     """A grid of conflicts on Dask; each cell's seed comes from --seed and the cell, so
     the numbers are the same on one machine and on a cluster."""
     from referee.analysis.sweep import jobs, run
 
-    base = _scenario(game, seat, side_a, side_b, policy, param, options, None)
+    base = _scenario(game, v)
     axes: dict[str, list[Any]] = {}
     for item in grid or []:
         name, _, values = item.partition("=")
         if not values:
             fail(f"--grid {item!r}: write AXIS=V1,V2")
         axes[name.strip()] = [_value(v.strip()) for v in values.split(",") if v.strip()]
-    todo = jobs(base, axes, seed=seed, runs=runs, exact=exact)
-    results = run(todo, scheduler=scheduler, workers=workers, processes=processes)
+    todo = jobs(base, axes, seed=seed, runs=runs, exact=v["exact"])
+    results = run(todo, scheduler=v["scheduler"], workers=v["workers"], processes=v["processes"])
     from referee.analysis.report import sweep_csv, sweep_text
 
-    if csv_path:
-        Path(csv_path).write_text(sweep_csv(results))
-    if as_json:
-        emit_json({"scenario": base.data(), "seed": seed, "runs": runs, "cells": results})
+    whole = {"scenario": base.data(), "seed": seed, "runs": runs, "cells": results}
+    if _written(v, lambda: sweep_csv(results), None, lambda: whole):
         return
     console.print(sweep_text(results), markup=False)
