@@ -220,3 +220,18 @@ def test_a_table_falls_back_to_ascii_where_box_characters_cannot_print() -> None
     ]
     with pytest.raises(ValueError, match="3 cells for 2 columns"):
         table.add_row("1", "2", "3")
+
+
+def test_the_top_help_lists_every_group_without_importing_it() -> None:
+    """Issue 23: ``referee --help`` names each group from cli.main.GROUPS, loading none of
+    them; each group, once loaded, says the same."""
+    from referee.cli.main import GROUPS, _load
+    from referee.systems import SYSTEMS
+
+    out, modules = _imported("--help")
+    assert all(name in out for name in GROUPS) and set(SYSTEMS) <= set(GROUPS)
+    loaded = ("referee.systems.base", "referee.table", "referee.web", "referee.analysis")
+    assert _under(modules, *loaded, *(f"referee.cli.{g}" for g in GROUPS)) == set()
+    for name, help in GROUPS.items():
+        group = _load(name)
+        assert group is not None and (group.help or "").split("\n")[0].strip() == help, name

@@ -21,10 +21,11 @@ from referee.cli.common import (
     load_json_file,
     stacked,
 )
+from referee.cli.main import GROUPS
 
 app = click.Group(
     name="analyze",
-    help="Designer analysis: compare check variants, exact conflicts, simulation, sweeps.",
+    help=GROUPS["analyze"],
     no_args_is_help=True,
 )
 

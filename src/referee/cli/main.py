@@ -27,10 +27,18 @@ from referee.cli.common import (
 )
 from referee.systems import SYSTEMS
 
-GROUPS: tuple[str, ...] = (*SYSTEMS, "table", "serve", "analyze")
-"""The command groups beside the core commands: one per game, the live table,
-``serve`` (the web table, whose FastAPI is imported only when it runs) and the
-designer analysis."""
+GROUPS: dict[str, str] = {
+    "mnemonic": "Mnemonic: Success Checks with six randomizers, exact odds, fights and injuries.",
+    "mongrel": "Mongrel: pools of d6 against attributes, Action Points, Infernal Resolve.",
+    "mneme": "Mneme CE: 2d6 checks with Effects, exact odds, damage rolls, wounds and healing.",
+    "arm": "ARM 1.2: d6-d6 checks with pushing, exact odds, damage, logs and units, sheets.",
+    "table": "Live tables: an event log per table on SQLite or PostgreSQL, shared by many.",
+    "serve": "Serve the web table: pages, the JSON API (/docs), live WebSockets and /healthz.",
+    "analyze": "Designer analysis: compare check variants, exact conflicts, simulation, sweeps.",
+}
+"""The command groups beside the core commands, each with its help: one per game, the
+live table, ``serve`` (the web table) and the designer analysis. ``referee --help``
+lists them from here, importing none (a test checks each group says the same)."""
 
 
 class PipeClosed(Exception):
@@ -58,6 +66,14 @@ class Referee(click.Group):
             return super().make_context(info_name, args, parent, **extra)
         except BrokenPipeError:
             raise PipeClosed from None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The core commands, then the groups from :data:`GROUPS` without importing them."""
+        width = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
+        rows = [(n, c.get_short_help_str(width)) for n, c in self.commands.items() if not c.hidden]
+        rows += [(n, click.utils.make_default_short_help(h, width)) for n, h in GROUPS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*self.commands, *(n for n in GROUPS if n not in self.commands)]
@@ -125,13 +141,7 @@ DEPTH_OPTION = click.option(
 @DEPTH_OPTION
 @JSON_OPTION
 @handle_errors
-def roll(
-    expression: str,
-    seed: int | None,
-    faces: str | None,
-    depth: int,
-    as_json: bool,
-) -> None:
+def roll(expression: str, seed: int | None, faces: str | None, depth: int, as_json: bool) -> None:
     """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
     from referee.dice.evaluate import as_expr, check_faces
     from referee.dice.evaluate import roll as roll_expr
@@ -144,11 +154,12 @@ def roll(
     roller = make_roller(hand, seed)
     rolled = roll_expr(expr, roller)
     if as_json:
-        data = to_data(rolled)
-        data["roller"] = roller.kind
-        data["seed"] = seed if hand is None else None
-        data["manual"] = hand is not None
-        emit_json(data)
+        manual = hand is not None
+        emit_json(
+            to_data(rolled)
+            | {"roller": roller.kind, "seed": None if manual else seed}
+            | {"manual": manual}
+        )
         return
     suffix = " (faces entered by hand)" if hand is not None else ""
     console.print(to_text(rolled) + suffix, markup=False)
@@ -159,11 +170,7 @@ def roll(
 @DEPTH_OPTION
 @JSON_OPTION
 @handle_errors
-def odds(
-    expression: str,
-    depth: int,
-    as_json: bool,
-) -> None:
+def odds(expression: str, depth: int, as_json: bool) -> None:
     """Show the exact distribution of a dice expression, with at-least / at-most columns.
 
     With exploding dice, also the probability that a die would explode more than
@@ -204,50 +211,33 @@ def show_distribution(
     """
     from fractions import Fraction
 
-    probs = dist.probabilities()
-    items = list(probs.items())
+    from referee.cli.text import Table
+
+    items = list(dist.probabilities().items())
     size = -(-len(items) // max_rows) if max_rows > 0 else 1
     rows = []
     for i in range(0, len(items), size):
         group = items[i : i + size]
-        lo, hi = group[0][0], group[-1][0]
-        label = str(lo) if len(group) == 1 else f"{lo}..{hi}"
+        label = str(group[0][0]) + (f"..{group[-1][0]}" if len(group) > 1 else "")
         rows.append((label, sum((p for _, p in group), Fraction(0))))
     peak = max(p for _, p in rows)
-    title = f"{title}   mean {float(dist.mean()):.4g}"
-    if size > 1:
-        title += f"   ({len(items):,} outcomes in ranges of {size})"
-    from referee.cli.text import Table
-
-    table = Table(title=title, title_justify="left")
-    table.add_column(value_header, justify="right")
-    table.add_column("exact", justify="right")
-    table.add_column("%", justify="right")
-    table.add_column("at least", justify="right")
-    table.add_column("at most", justify="right")
+    grouped = f"   ({len(items):,} outcomes in ranges of {size})" if size > 1 else ""
+    table = Table(title=f"{title}   mean {float(dist.mean()):.4g}{grouped}", title_justify="left")
+    for header in (value_header, "exact", "%", "at least", "at most"):
+        table.add_column(header, justify="right")
     table.add_column("")
     below = Fraction(0)
     for label, p in rows:
-        at_most = below + p
-        at_least = 1 - below
         bar = "█" * max(1, round(30 * p / peak)) if p else ""
-        table.add_row(
-            label,
-            f"{p.numerator}/{p.denominator}",
-            f"{float(p) * 100:.2f}",
-            f"{float(at_least) * 100:.2f}",
-            f"{float(at_most) * 100:.2f}",
-            bar,
-        )
-        below = at_most
+        percents = (f"{float(x) * 100:.2f}" for x in (p, 1 - below, below + p))
+        table.add_row(label, f"{p.numerator}/{p.denominator}", *percents, bar)
+        below += p
     console.print(table)
 
 
 @app.command()
 @JSON_OPTION
-def games(
-    as_json: bool,
-) -> None:
+def games(as_json: bool) -> None:
     """List the games this installation knows."""
     from referee.systems.base import get, names
 
@@ -263,10 +253,7 @@ def games(
 @click.argument("game", help="Game name (see `referee games`).")
 @JSON_OPTION
 @handle_errors
-def options(
-    game: str,
-    as_json: bool,
-) -> None:
+def options(game: str, as_json: bool) -> None:
     """Show a game's house-rule options with their defaults (the product's rulings)."""
     from referee.systems.base import describe_options, get
 
@@ -290,11 +277,7 @@ def options(
 @click.argument("path", help="A character sheet as JSON.")
 @JSON_OPTION
 @handle_errors
-def validate(
-    game: str,
-    path: str,
-    as_json: bool,
-) -> None:
+def validate(game: str, path: str, as_json: bool) -> None:
     """Validate a character sheet file against a game's rules (every problem is listed)."""
     from referee.systems.base import get, load_record
 
@@ -351,9 +334,8 @@ def _load(name: str) -> click.Command | None:
         return group
     if name in SYSTEMS or _registered(name):
         from referee.cli.presets import game_group
-        from referee.systems.base import get
 
-        return game_group(name, f"{get(name).title}: its actions, acted or weighed.")
+        return game_group(name)
     return None
 
 

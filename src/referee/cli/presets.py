@@ -354,9 +354,13 @@ def preset_command(game: str, preset: Preset) -> click.Command:
     return click.Command(preset.name, params=params, callback=handle_errors(callback), help=doc)
 
 
-def game_group(game: str, help: str, presets: Sequence[Preset] = ()) -> click.Group:
-    """A game's command group: its presets, then ``actions``, ``act`` and ``odds-of``."""
-    group = click.Group(name=game, help=help, no_args_is_help=True)
+def game_group(game: str, presets: Sequence[Preset] = (), help: str | None = None) -> click.Group:
+    """A game's command group: its presets, then ``actions``, ``act`` and ``odds-of``
+    (its help: ``referee --help``'s line for it)."""
+    from referee.cli.main import GROUPS
+
+    shown = help or GROUPS.get(game) or f"{_ruleset(game).title}: its actions, acted or weighed."
+    group = click.Group(name=game, help=shown, no_args_is_help=True)
     for p in presets:
         group.add_command(preset_command(game, p))
     add_generic_commands(group, game)

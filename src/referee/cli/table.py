@@ -27,6 +27,7 @@ from referee.cli.common import (
     print_odds,
     write_json_file,
 )
+from referee.cli.main import GROUPS
 from referee.errors import RulesError
 
 Values = Mapping[str, Any]
@@ -34,7 +35,7 @@ Values = Mapping[str, Any]
 
 app = click.Group(
     name="table",
-    help="Live tables: an event log per table on SQLite or PostgreSQL, shared by many.",
+    help=GROUPS["table"],
     no_args_is_help=True,
 )
 char_app = click.Group("char", help="Seat, update and remove characters.", no_args_is_help=True)
