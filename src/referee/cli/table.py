@@ -55,6 +55,9 @@ def who(help: str = "The participant acting.", required: bool = True) -> click.O
 
 
 SEQ = "seq"
+ACTION = "The action (see `referee GAME actions`)."
+OUT = "Write here (default: standard output)."
+JSON_HELP = "Print machine-readable JSON instead of text."
 VIEW = "See it as this participant (default: everything)."
 VISIBILITY = "public, referee (secret), blind, private, or self (a free roll only its roller sees)."
 PAIRS = "The action's fields as key=value words."
@@ -71,51 +74,42 @@ TRUST = (
 
 def command(
     name: str,
-    call: Callable[..., Any],
     *params: click.Parameter,
     group: click.Group = app,
     table: bool = True,
     as_json: bool = True,
-) -> None:
-    """Declare one command: ``table`` first (unless ``table=False``), ``params``, then
-    ``--db`` and ``--json``; ``call(service, values)`` either returns an appended
-    event (printed as JSON or one line) or prints its own answer and returns None. Its
-    docstring is the command's help."""
+) -> Callable[[Callable[[Any, Values], Any]], Callable[[Any, Values], Any]]:
+    """Declare the command the decorated ``call(service, values)`` answers: ``table``
+    first (unless ``table=False``), ``params``, then ``--db`` and ``--json``. The call
+    either returns an appended event (printed as JSON or one line) or prints its own
+    answer and returns None; its docstring is the command's help."""
     head = [arg("table", "The table's id or name.")] if table else []
     tail = [opt("--db", envvar="REFEREE_DATABASE_URL", show_envvar=True, help=DB)]
-    tail += (
-        [
-            opt(
-                "--json",
-                "as_json",
-                is_flag=True,
-                help="Print machine-readable JSON instead of text.",
-            )
-        ]
-        if as_json
-        else []
-    )
+    if as_json:
+        tail.append(opt("--json", "as_json", is_flag=True, help=JSON_HELP))
 
-    def callback(db: str | None, **values: Any) -> None:
-        from referee.table.service import TableService
-        from referee.table.store import Store
+    def declare(call: Callable[[Any, Values], Any]) -> Callable[[Any, Values], Any]:
+        def callback(db: str | None, **values: Any) -> None:
+            from referee.table.service import TableService
+            from referee.table.store import Store
 
-        done = call(TableService(Store(db)), {"db": db, **values})
-        if done is not None:
+            done = call(TableService(Store(db)), {"db": db, **values})
+            if done is None:
+                return
             data = done.event.data()
-            if values.get("as_json"):
-                emit_json(data)
-            else:
-                console.print(event_line(data), markup=False)
+            emit_json(data) if values.get("as_json") else console.print(
+                event_line(data), markup=False
+            )
 
-    group.add_command(
-        click.Command(
-            name,
-            params=[*head, *params, *tail],
-            callback=handle_errors(callback),
-            help=call.__doc__,
+        params_all = [*head, *params, *tail]
+        group.add_command(
+            click.Command(
+                name, params=params_all, callback=handle_errors(callback), help=call.__doc__
+            )
         )
-    )
+        return call
+
+    return declare
 
 
 def event_line(e: dict[str, Any]) -> str:
@@ -155,6 +149,15 @@ def event_line(e: dict[str, Any]) -> str:
     return f"{head}: {kind} {rest}".rstrip()
 
 
+@command(
+    "new",
+    arg("game", "The game (see `referee games`)."),
+    opt("--name", required=True, help="The table's unique name."),
+    opt("--referee", default="Referee", help="The referee's name."),
+    opt("--options", "options_file", help="House rules as JSON."),
+    opt("--seed", type=int, help="A playtest table: every roll comes from this seed (replayable)."),
+    table=False,
+)
 def _new(s: Any, v: Values) -> None:
     """Create a table; its referee is its first participant."""
     options = None if v["options_file"] is None else load_json_file(v["options_file"])
@@ -165,18 +168,7 @@ def _new(s: Any, v: Values) -> None:
         console.print(f"table {t.name!r} ({t.id}), {t.game}", markup=False)
 
 
-command(
-    "new",
-    _new,
-    arg("game", "The game (see `referee games`)."),
-    opt("--name", required=True, help="The table's unique name."),
-    opt("--referee", default="Referee", help="The referee's name."),
-    opt("--options", "options_file", help="House rules as JSON."),
-    opt("--seed", type=int, help="A playtest table: every roll comes from this seed (replayable)."),
-    table=False,
-)
-
-
+@command("list", table=False)
 def _list(s: Any, v: Values) -> None:
     """Every table in the database."""
     as_json = v["as_json"]
@@ -196,9 +188,7 @@ def _list(s: Any, v: Values) -> None:
         console.print(f"{r['id']}  {r['game']:9} {r['events']:6} events  {r['name']}", markup=False)
 
 
-command("list", _list, table=False)
-
-
+@command("show", who(VIEW, required=False))
 def _show(s: Any, v: Values) -> None:
     """The table's state: participants, characters, findings, and the game's tracker."""
     table, who, as_json = v["table"], v["who"], v["as_json"]
@@ -232,35 +222,47 @@ def _show(s: Any, v: Values) -> None:
     console.print("\n".join(lines), markup=False)
 
 
-command("show", _show, who(VIEW, required=False))
-
-NAME = arg("name", "The participant's name.")
-
-
+@command(
+    "join",
+    arg("name", "The participant's name."),
+    opt("--role", default="player", help="referee, player or observer."),
+)
 def _join(s: Any, v: Values) -> Any:
     """Add a participant."""
     table, name, role = v["table"], v["name"], v["role"]
     return s.join(table, name, role)
 
 
+@command("leave", arg("name", "The participant's name."))
 def _leave(s: Any, v: Values) -> Any:
     """Remove a participant (their characters stay)."""
     table, name = v["table"], v["name"]
     return s.leave(table, name)
 
 
+@command(
+    "role", arg("name", "The participant's name."), arg("new_role", "referee, player or observer.")
+)
 def _role(s: Any, v: Values) -> Any:
     """Change a participant's role."""
     table, name, new_role = v["table"], v["name"], v["new_role"]
     return s.set_role(table, name, new_role)
 
 
+@command(
+    "options", arg("path", "The house rules as JSON."), who("The referee changing them.", False)
+)
 def _options(s: Any, v: Values) -> Any:
     """Replace the table's house rules."""
     table, path, who = v["table"], v["path"], v["who"]
     return s.set_options(table, load_json_file(path), by=who)
 
 
+@command(
+    "sheets",
+    arg("shown", "owner (each player sees only their own) or everyone."),
+    who("The referee choosing.", False),
+)
 def _sheets(s: Any, v: Values) -> Any:
     """Choose who sees other players' character sheets: owner or everyone (the referee
     always sees every sheet, a player always their own)."""
@@ -268,33 +270,20 @@ def _sheets(s: Any, v: Values) -> Any:
     return s.set_sheets(table, shown, by=who)
 
 
-command("join", _join, NAME, opt("--role", default="player", help="referee, player or observer."))
-command("leave", _leave, arg("name", "The participant's name."))
-command(
-    "role",
-    _role,
-    arg("name", "The participant's name."),
-    arg("new_role", "referee, player or observer."),
-)
-command(
-    "options",
-    _options,
-    arg("path", "The house rules as JSON."),
-    who("The referee changing them.", False),
-)
-command(
-    "sheets",
-    _sheets,
-    arg("shown", "owner (each player sees only their own) or everyone."),
-    who("The referee choosing.", False),
-)
-
-
 def _sheet_arg(value: str) -> Any:
     """A sheet file's JSON, or an example character's name."""
     return load_json_file(value) if value.lower().endswith(".json") else value
 
 
+@command(
+    "add",
+    arg("sheet", "A sheet as a .json file, or an example's name."),
+    opt("--owner", help="The participant who plays it."),
+    opt("--id", "cid", help="Its id (default: from its name)."),
+    opt("--force", is_flag=True, help="Seat it even if it breaks rules (marked)."),
+    who("Who seats it (default: the operator).", False),
+    group=char_app,
+)
 def _char_add(s: Any, v: Values) -> Any:
     """Seat a character (its validator findings travel with it)."""
     table, sheet, owner, cid, force, who = (
@@ -308,44 +297,25 @@ def _char_add(s: Any, v: Values) -> Any:
     return s.add_character(table, _sheet_arg(sheet), owner=owner, cid=cid, by=who, force=force)
 
 
-def _char_update(s: Any, v: Values) -> Any:
-    """Replace a character's sheet (what the table tracks about it stays)."""
-    table, cid, sheet, force, who = v["table"], v["cid"], v["sheet"], v["force"], v["who"]
-    return s.update_character(table, cid, _sheet_arg(sheet), by=who, force=force)
-
-
-def _char_remove(s: Any, v: Values) -> Any:
-    """Take a character off the table."""
-    table, cid, who = v["table"], v["cid"], v["who"]
-    return s.remove_character(table, cid, by=who)
-
-
-command(
-    "add",
-    _char_add,
-    arg("sheet", "A sheet as a .json file, or an example's name."),
-    opt("--owner", help="The participant who plays it."),
-    opt("--id", "cid", help="Its id (default: from its name)."),
-    opt("--force", is_flag=True, help="Seat it even if it breaks rules (marked)."),
-    who("Who seats it (default: the operator).", False),
-    group=char_app,
-)
-command(
+@command(
     "update",
-    _char_update,
     arg("cid", "The character's id."),
     arg("sheet", "The new sheet (.json) or an example's name."),
     opt("--force", is_flag=True, help="Accept a sheet that breaks rules."),
     who("Who updates it.", False),
     group=char_app,
 )
-command(
-    "remove",
-    _char_remove,
-    arg("cid", "The character's id."),
-    who("The referee.", False),
-    group=char_app,
-)
+def _char_update(s: Any, v: Values) -> Any:
+    """Replace a character's sheet (what the table tracks about it stays)."""
+    table, cid, sheet, force, who = v["table"], v["cid"], v["sheet"], v["force"], v["who"]
+    return s.update_character(table, cid, _sheet_arg(sheet), by=who, force=force)
+
+
+@command("remove", arg("cid", "The character's id."), who("The referee.", False), group=char_app)
+def _char_remove(s: Any, v: Values) -> Any:
+    """Take a character off the table."""
+    table, cid, who = v["table"], v["cid"], v["who"]
+    return s.remove_character(table, cid, by=who)
 
 
 def _fields(s: Any, table: str, action: str, pairs: tuple[str, ...]) -> Any:
@@ -354,6 +324,18 @@ def _fields(s: Any, table: str, action: str, pairs: tuple[str, ...]) -> Any:
     return data_from_pairs(s.load(table).ruleset.action_type(action), list(pairs))
 
 
+@command(
+    "act",
+    arg("action", ACTION),
+    arg("pairs", PAIRS, nargs=-1),
+    who(),
+    opt("--visibility", default="public", help=VISIBILITY),
+    opt(
+        "--faces",
+        help=FACES_HELP,
+    ),
+    opt("--expect", type=int, help="Refuse unless the table is still at this event."),
+)
 def _act(s: Any, v: Values) -> Any:
     """Take an action of the game: resolve it, record it, show its outcome."""
     fields = _fields(s, v["table"], v["action"], v["pairs"])
@@ -369,6 +351,12 @@ def _act(s: Any, v: Values) -> Any:
     )
 
 
+@command(
+    "decide",
+    arg("seq", "The proposed action's event (see `table show`).", type=int),
+    arg("pairs", PAIRS, nargs=-1),
+    who(),
+)
 def _decide(s: Any, v: Values) -> Any:
     """Answer an action that waits for your choice (field=value for the fields it asks;
     others keep their defaults): it is then rolled, as its proposer's."""
@@ -378,57 +366,36 @@ def _decide(s: Any, v: Values) -> Any:
     return s.decide(v["table"], v["seq"], fields, by=v["who"])
 
 
+@command("withdraw", arg("seq", "The proposed action's event.", type=int), who())
 def _withdraw(s: Any, v: Values) -> Any:
     """Withdraw an action that waits for a decision (its proposer or the referee)."""
     table, seq, who = v["table"], v["seq"], v["who"]
     return s.withdraw(table, seq, by=who)
 
 
+@command("odds", arg("action", ACTION), arg("pairs", PAIRS, nargs=-1), who())
 def _odds(s: Any, v: Values) -> None:
     """The exact odds of an action before it is taken, on what you may know."""
     fields = _fields(s, v["table"], v["action"], v["pairs"])
     print_odds(s.odds(v["table"], v["who"], v["action"], fields)[1], as_json=v["as_json"])
 
 
+@command(
+    "note",
+    arg("text", "The note or chat line."),
+    who(),
+    opt("--visibility", default="public", help=VISIBILITY),
+    opt("--to", help="For a private note: who it is for."),
+)
 def _note(s: Any, v: Values) -> Any:
     """Write a note or chat line to the log."""
     table, text, who, visibility, to = v["table"], v["text"], v["who"], v["visibility"], v["to"]
     return s.note(table, who, text, visibility=visibility, audience=to)
 
 
-ACTION = "The action (see `referee GAME actions`)."
-command(
-    "act",
-    _act,
-    arg("action", ACTION),
-    arg("pairs", PAIRS, nargs=-1),
-    who(),
-    opt("--visibility", default="public", help=VISIBILITY),
-    opt(
-        "--faces",
-        help=FACES_HELP,
-    ),
-    opt("--expect", type=int, help="Refuse unless the table is still at this event."),
+@command(
+    "log", who(VIEW, required=False), opt("--after", default=0, help="Only events after this seq.")
 )
-command(
-    "decide",
-    _decide,
-    arg("seq", "The proposed action's event (see `table show`).", type=int),
-    arg("pairs", PAIRS, nargs=-1),
-    who(),
-)
-command("withdraw", _withdraw, arg("seq", "The proposed action's event.", type=int), who())
-command("odds", _odds, arg("action", ACTION), arg("pairs", PAIRS, nargs=-1), who())
-command(
-    "note",
-    _note,
-    arg("text", "The note or chat line."),
-    who(),
-    opt("--visibility", default="public", help=VISIBILITY),
-    opt("--to", help="For a private note: who it is for."),
-)
-
-
 def _log(s: Any, v: Values) -> None:
     """The log, as a participant may see it."""
     table, who, after, as_json = v["table"], v["who"], v["after"], v["as_json"]
@@ -439,58 +406,43 @@ def _log(s: Any, v: Values) -> None:
         console.print("\n".join(event_line(e) for e in events), markup=False)
 
 
+@command(
+    "undo", arg("seq", "The event to undo (default: the newest).", type=int, required=False), who()
+)
 def _undo(s: Any, v: Values) -> Any:
     """Take back an action or edit (the log keeps it)."""
     table, seq, who = v["table"], v["seq"], v["who"]
     return s.undo(table, seq, by=who)
 
 
+@command(
+    "redo", arg("seq", "The undone event (default: the newest).", type=int, required=False), who()
+)
 def _redo(s: Any, v: Values) -> Any:
     """Put back an undone action or edit."""
     table, seq, who = v["table"], v["seq"], v["who"]
     return s.redo(table, seq, by=who)
 
 
+@command("reveal", arg("seq", "The hidden event to show everyone.", type=int), who())
 def _reveal(s: Any, v: Values) -> Any:
     """Show a hidden roll or note to everyone."""
     table, seq, who = v["table"], v["seq"], v["who"]
     return s.reveal(table, seq, by=who)
 
 
-def _edit(s: Any, v: Values) -> Any:
-    """Correct the game state by hand (the referee), with a reason."""
-    add, set_ = v["add"], v["set_"]
-    changes = [_edit_word(w, delta=True) for w in add] + [_edit_word(w, delta=False) for w in set_]
-    return s.edit(v["table"], changes, v["reason"], by=v["who"])
-
-
-command(
-    "log",
-    _log,
-    who(VIEW, required=False),
-    opt("--after", default=0, help="Only events after this seq."),
-)
-command(
-    "undo",
-    _undo,
-    arg("seq", "The event to undo (default: the newest).", type=int, required=False),
-    who(),
-)
-command(
-    "redo",
-    _redo,
-    arg("seq", "The undone event (default: the newest).", type=int, required=False),
-    who(),
-)
-command("reveal", _reveal, arg("seq", "The hidden event to show everyone.", type=int), who())
-command(
+@command(
     "edit",
-    _edit,
     who(),
     opt("--add", multiple=True, help="ID.FIELD=N adds N (a character id, or 'table'); repeatable."),
     opt("--set", "set_", multiple=True, help="ID.FIELD=JSON sets a value; repeatable."),
     opt("--reason", required=True, help="Why (kept in the log)."),
 )
+def _edit(s: Any, v: Values) -> Any:
+    """Correct the game state by hand (the referee), with a reason."""
+    add, set_ = v["add"], v["set_"]
+    changes = [_edit_word(w, delta=True) for w in add] + [_edit_word(w, delta=False) for w in set_]
+    return s.edit(v["table"], changes, v["reason"], by=v["who"])
 
 
 def _edit_word(word: str, *, delta: bool) -> dict[str, Any]:
@@ -540,6 +492,7 @@ def _trusted(db: str | None, key_file: str | None, trust: tuple[str, ...]) -> di
     return trusted_keys(list(trust), own=_signer(db, key_file))
 
 
+@command("key", key_opt(), table=False)
 def _key(s: Any, v: Values) -> None:
     """The server's public key (give it to another server's --trust) and its id."""
     key_file, db, as_json = v["key_file"], v["db"], v["as_json"]
@@ -555,6 +508,13 @@ def _key(s: Any, v: Values) -> None:
         )
 
 
+@command(
+    "export",
+    who("Export this participant's view.", False),
+    opt("--out", help=OUT),
+    key_opt(),
+    as_json=False,
+)
 def _export(s: Any, v: Values) -> None:
     """The table as JSON, its head signed with the server's key: whole for the referee,
     a player's redacted view with --as."""
@@ -565,6 +525,7 @@ def _export(s: Any, v: Values) -> None:
     emit_json(data) if out is None else write_json_file(out, data)
 
 
+@command("import", arg("path", "An export (JSON)."), *trust_opts(), table=False)
 def _import(s: Any, v: Values) -> None:
     """Import an exported table after verifying all of it (nothing is written otherwise);
     says whether it is signed by a trusted key."""
@@ -582,6 +543,9 @@ def _import(s: Any, v: Values) -> None:
         )
 
 
+@command(
+    "verify", arg("table", "The table's id or name, or an export file."), *trust_opts(), table=False
+)
 def _verify(s: Any, v: Values) -> None:
     """Re-check the hash chain and replay every action from its recorded faces: of a
     stored table, or of an export file (which is not imported; its signature is
@@ -617,40 +581,8 @@ def _verify(s: Any, v: Values) -> None:
         raise click.exceptions.Exit(1)
 
 
-def _recap(s: Any, v: Values) -> None:
-    """A readable recap of the table's log: who did what, each roll with its dice and its
-    chance of success, grouped by session date; as a participant sees it with --as."""
-    table, fmt, who, out = v["table"], v["fmt"], v["who"], v["out"]
-    from pathlib import Path
-
-    from referee.table.recap import html_document, recap_of, to_markdown
-
-    made = recap_of(s, table, who)
-    text = to_markdown(made) if fmt == "md" else html_document(made)
-    click.echo(text, nl=False) if out is None else Path(out).write_text(text, encoding="utf-8")
-
-
-OUT = "Write here (default: standard output)."
-command("key", _key, key_opt(), table=False)
-command(
-    "export",
-    _export,
-    who("Export this participant's view.", False),
-    opt("--out", help=OUT),
-    key_opt(),
-    as_json=False,
-)
-command("import", _import, arg("path", "An export (JSON)."), *trust_opts(), table=False)
-command(
-    "verify",
-    _verify,
-    arg("table", "The table's id or name, or an export file."),
-    *trust_opts(),
-    table=False,
-)
-command(
+@command(
     "recap",
-    _recap,
     opt(
         "--format",
         "fmt",
@@ -663,3 +595,14 @@ command(
     opt("--out", help=OUT),
     as_json=False,
 )
+def _recap(s: Any, v: Values) -> None:
+    """A readable recap of the table's log: who did what, each roll with its dice and its
+    chance of success, grouped by session date; as a participant sees it with --as."""
+    table, fmt, who, out = v["table"], v["fmt"], v["who"], v["out"]
+    from pathlib import Path
+
+    from referee.table.recap import html_document, recap_of, to_markdown
+
+    made = recap_of(s, table, who)
+    text = to_markdown(made) if fmt == "md" else html_document(made)
+    click.echo(text, nl=False) if out is None else Path(out).write_text(text, encoding="utf-8")
