@@ -71,8 +71,11 @@ class Referee(click.Group):
         """The core commands, then the groups from :data:`GROUPS` without importing them."""
         width = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
         rows = [(n, c.get_short_help_str(width)) for n, c in self.commands.items() if not c.hidden]
-        short = click.utils.make_default_short_help
-        rows += [(n, short(h, width)) for n, h in GROUPS.items() if n not in self.commands]
+        rows += [
+            (n, click.Command(n, help=h).get_short_help_str(width))
+            for n, h in GROUPS.items()
+            if n not in self.commands
+        ]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
