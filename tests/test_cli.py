@@ -235,3 +235,54 @@ def test_the_top_help_lists_every_group_without_importing_it() -> None:
     for name, help in GROUPS.items():
         group = _load(name)
         assert group is not None and (group.help or "").split("\n")[0].strip() == help, name
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["odds", "2d6"],
+        ["odds", "3d6!", "--depth", "2", "--json"],
+        ["odds", "--json", "4d6kh3"],
+        ["odds", "--depth=0", "2d6!"],
+        ["roll", "3d6", "--seed", "7"],
+        ["roll", "2d6", "--faces", "6,1", "--json"],
+        ["roll", "4d6kh3", "--seed=3", "--json"],
+        ["odds", "2d7x"],
+        ["roll", "2d6", "--faces", "6,1,1"],
+    ],
+)
+def test_the_console_scripts_quick_path_answers_as_click_does(argv: list[str]) -> None:
+    """Issue 23: ``referee odds|roll`` read without click print the same bytes and exit
+    with the same status as through click."""
+    from referee.cli.dice import plain
+
+    assert plain(argv) is not None
+    quick = "import sys; from referee.cli.dice import main; sys.argv[1:] = {!r}; main()"
+    slow = "import sys; from referee.cli.main import main; sys.argv[1:] = {!r}; main()"
+    a, b = (
+        subprocess.run([sys.executable, "-c", code.format(argv)], capture_output=True, text=True)
+        for code in (quick, slow)
+    )
+    assert (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["odds"],
+        ["odds", "--help"],
+        ["odds", "2d6", "3d6"],
+        ["odds", "2d6", "--depth"],
+        ["odds", "2d6", "--depth", "x"],
+        ["odds", "2d6", "--depth", "101"],
+        ["odds", "2d6", "--seed", "1"],
+        ["odds", "2d6", "--depth", "1", "--depth", "2"],
+        ["roll", "-1"],
+        ["games"],
+        [],
+    ],
+)
+def test_anything_but_the_plain_forms_goes_to_click(argv: list[str]) -> None:
+    from referee.cli.dice import plain
+
+    assert plain(argv) is None

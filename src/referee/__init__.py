@@ -11,7 +11,6 @@ installed package's metadata, or from ``pyproject.toml`` itself in a source chec
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 __all__ = ["__version__", "version"]
 
@@ -23,6 +22,8 @@ def version() -> str:
     In a source checkout the checkout's own ``pyproject.toml`` wins; an installed
     package (a wheel) answers from its metadata; ``"0+unknown"`` if neither is found.
     """
+    from pathlib import Path  # here, not at the top: ``referee odds`` never asks
+
     project = Path(__file__).resolve().parents[2] / "pyproject.toml"
     if project.is_file():
         import tomllib

@@ -17,7 +17,7 @@ from referee.cli.main import EXIT_PIPE, app
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 PROJECT_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-RUN = "import sys; from referee.cli.main import main; sys.argv[0] = 'referee'; main()"
+RUN = "import sys; from referee.cli.dice import main; sys.argv[0] = 'referee'; main()"
 
 
 def _env() -> dict[str, str]:

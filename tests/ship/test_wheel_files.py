@@ -78,7 +78,7 @@ def test_the_wheel_holds_the_package_and_its_metadata_only(wheel: zipfile.ZipFil
     extra = [n for n in wheel.namelist() if n not in source and not n.startswith(meta)]
     assert extra == []
     entry = wheel.read(meta + "entry_points.txt").decode()
-    assert "referee = referee.cli.main:main" in entry
+    assert "referee = referee.cli.dice:main" in entry
     metadata = wheel.read(meta + "METADATA").decode()
     assert f"Version: {VERSION}\n" in metadata
     assert "Provides-Extra: analysis" in metadata

@@ -4,13 +4,15 @@ hand-entered faces."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
+from referee.cli.dice import emit_json as emit_json
+from referee.cli.dice import faces_option as faces_option
+from referee.cli.dice import make_roller as make_roller
 from referee.cli.text import Console
 from referee.errors import DiceError, Problem, RulesError
 
@@ -76,31 +78,6 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e))
 
     return wrapper
-
-
-def emit_json(data: Any) -> None:
-    """Write JSON to stdout (sorted keys off: the order is part of the meaning)."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-def faces_option(text: str | None) -> tuple[int, ...] | None:
-    """Parse a ``--faces`` value (``"6,3,1,1"``); ``None`` when not given."""
-    if text is None:
-        return None
-    from referee.dice.roller import parse_faces
-
-    return parse_faces(text)
-
-
-def make_roller(faces: Sequence[int] | None, seed: int | None) -> Roller:
-    """Hand-entered faces, else a seeded roller, else the system roller."""
-    from referee.dice.roller import ManualRoller, SeededRoller, SystemRoller
-
-    if faces is not None:
-        return ManualRoller(faces)
-    if seed is not None:
-        return SeededRoller(seed)
-    return SystemRoller()
 
 
 def write_json_file(path: str, data: Any) -> None:

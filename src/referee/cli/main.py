@@ -13,19 +13,21 @@ from typing import Any
 
 import click
 
+from referee.cli import dice
 from referee.cli.common import (
     FACES_OPTION,
     JSON_OPTION,
     SEED_OPTION,
     console,
     emit_json,
-    faces_option,
     handle_errors,
     load_json_file,
-    make_roller,
     report_problems,
 )
+from referee.cli.dice import show_distribution
 from referee.systems import SYSTEMS
+
+__all__ = ["GROUPS", "app", "main", "run", "show_distribution"]
 
 GROUPS: dict[str, str] = {
     "mnemonic": "Mnemonic: Success Checks with six randomizers, exact odds, fights and injuries.",
@@ -133,7 +135,7 @@ app = Referee(
 DEPTH_OPTION = click.option(
     "--depth",
     type=click.IntRange(0, 100),
-    default=9,
+    default=dice.DEPTH,
     help="Extra rolls one exploding die may make (! and !!); the last counts at its face.",
 )
 
@@ -147,26 +149,7 @@ DEPTH_OPTION = click.option(
 @handle_errors
 def roll(expression: str, seed: int | None, faces: str | None, depth: int, as_json: bool) -> None:
     """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
-    from referee.dice.evaluate import as_expr, check_faces
-    from referee.dice.evaluate import roll as roll_expr
-    from referee.dice.render import to_data, to_text
-
-    expr = as_expr(expression, depth)
-    hand = faces_option(faces)
-    if hand is not None:
-        check_faces(expr, hand)
-    roller = make_roller(hand, seed)
-    rolled = roll_expr(expr, roller)
-    if as_json:
-        manual = hand is not None
-        emit_json(
-            to_data(rolled)
-            | {"roller": roller.kind, "seed": None if manual else seed}
-            | {"manual": manual}
-        )
-        return
-    suffix = " (faces entered by hand)" if hand is not None else ""
-    console.print(to_text(rolled) + suffix, markup=False)
+    dice.roll(expression, seed, faces, depth, as_json)
 
 
 @app.command()
@@ -180,63 +163,7 @@ def odds(expression: str, depth: int, as_json: bool) -> None:
     With exploding dice, also the probability that a die would explode more than
     --depth times (those rolls are counted at the bound).
     """
-    from referee.dice.evaluate import as_expr, beyond_depth, explodes
-    from referee.dice.evaluate import odds as exact
-    from referee.dice.render import distribution_data
-
-    expr = as_expr(expression, depth)
-    dist = exact(expr)
-    beyond = (depth, beyond_depth(expr)) if explodes(expr) else None
-    if as_json:
-        emit_json(distribution_data(str(expr), dist, beyond))
-        return
-    show_distribution(str(expr), dist)
-    if beyond is not None:
-        p = beyond[1]
-        console.print(
-            f"beyond depth {depth}: p = {p.numerator}/{p.denominator} "
-            f"({float(p):.3g}; counted at the bound)",
-            markup=False,
-        )
-
-
-MAX_ROWS = 60
-"""A text table shows at most this many rows; wider distributions are grouped."""
-
-
-def show_distribution(
-    title: str, dist: Any, *, value_header: str = "value", max_rows: int = MAX_ROWS
-) -> None:
-    """Render an integer distribution as a text table with a bar per outcome.
-
-    With more than ``max_rows`` outcomes, consecutive outcomes are grouped into
-    ranges (``lo..hi``) of equal count, each with its exact summed probability:
-    a row per outcome made ``referee odds 20d1000`` print 19,981 rows for 9 s.
-    """
-    from fractions import Fraction
-
-    from referee.cli.text import Table
-
-    items = list(dist.probabilities().items())
-    size = -(-len(items) // max_rows) if max_rows > 0 else 1
-    rows = []
-    for i in range(0, len(items), size):
-        group = items[i : i + size]
-        label = str(group[0][0]) + (f"..{group[-1][0]}" if len(group) > 1 else "")
-        rows.append((label, sum((p for _, p in group), Fraction(0))))
-    peak = max(p for _, p in rows)
-    grouped = f"   ({len(items):,} outcomes in ranges of {size})" if size > 1 else ""
-    table = Table(title=f"{title}   mean {float(dist.mean()):.4g}{grouped}", title_justify="left")
-    for header in (value_header, "exact", "%", "at least", "at most"):
-        table.add_column(header, justify="right")
-    table.add_column("")
-    below = Fraction(0)
-    for label, p in rows:
-        bar = "█" * max(1, round(30 * p / peak)) if p else ""
-        percents = (f"{float(x) * 100:.2f}" for x in (p, 1 - below, below + p))
-        table.add_row(label, f"{p.numerator}/{p.denominator}", *percents, bar)
-        below += p
-    console.print(table)
+    dice.odds(expression, depth, as_json)
 
 
 @app.command()
@@ -358,7 +285,7 @@ EXIT_PIPE = 128 + 13
 shell reports for a Unix tool ended by SIGPIPE, and no message."""
 
 
-def _quiet_pipe() -> int:
+def quiet_pipe() -> int:
     """Standard output's reader is gone: point it at /dev/null, so the interpreter's own
     flush at exit cannot complain either, and end with :data:`EXIT_PIPE`."""
     try:
@@ -378,7 +305,7 @@ def run(argv: list[str] | None = None) -> int:
         result = app.main(args=args, prog_name="referee", standalone_mode=False)
         sys.stdout.flush()  # what is still buffered meets a closed pipe here, not at exit
     except (BrokenPipeError, PipeClosed):
-        return _quiet_pipe()
+        return quiet_pipe()
     except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, and exit 2
         click.echo(e.format_message())
         print(f"error: missing command ({e.ctx.command_path} --help for usage)", file=sys.stderr)

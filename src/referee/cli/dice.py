@@ -1,0 +1,191 @@
+"""``referee roll`` and ``referee odds``: their work, with no click, and the console
+script's front door (:func:`main`).
+
+A one-off ``referee odds 2d6`` should start about as fast as the interpreter: click
+alone costs twice a bare interpreter's start. :func:`main` reads the plain forms of
+these two commands itself (an expression and ``--json``, ``--depth``, ``--seed``,
+``--faces``) and hands every other command line, help included, to click
+(:mod:`referee.cli.main`), whose ``roll`` and ``odds`` call the same functions here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from referee.cli.text import Console, Table
+
+if TYPE_CHECKING:
+    from referee.dice.roller import Roller
+
+console = Console()
+
+MAX_ROWS = 60
+"""A text table shows at most this many rows; wider distributions are grouped."""
+
+DEPTH = 9
+"""Extra rolls one exploding die may make by default (``--depth``)."""
+
+
+def emit_json(data: Any) -> None:
+    """Write JSON to stdout (sorted keys off: the order is part of the meaning)."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def faces_option(text: str | None) -> tuple[int, ...] | None:
+    """Parse a ``--faces`` value (``"6,3,1,1"``); ``None`` when not given."""
+    if text is None:
+        return None
+    from referee.dice.roller import parse_faces
+
+    return parse_faces(text)
+
+
+def make_roller(faces: Sequence[int] | None, seed: int | None) -> Roller:
+    """Hand-entered faces, else a seeded roller, else the system roller."""
+    from referee.dice.roller import ManualRoller, SeededRoller, SystemRoller
+
+    if faces is not None:
+        return ManualRoller(faces)
+    return SystemRoller() if seed is None else SeededRoller(seed)
+
+
+def roll(expression: str, seed: int | None, faces: str | None, depth: int, as_json: bool) -> None:
+    """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
+    from referee.dice.evaluate import as_expr, check_faces
+    from referee.dice.evaluate import roll as roll_expr
+    from referee.dice.render import to_data, to_text
+
+    expr = as_expr(expression, depth)
+    hand = faces_option(faces)
+    if hand is not None:
+        check_faces(expr, hand)
+    roller = make_roller(hand, seed)
+    rolled = roll_expr(expr, roller)
+    manual = hand is not None
+    if as_json:
+        extra = {"roller": roller.kind, "seed": None if manual else seed, "manual": manual}
+        emit_json(to_data(rolled) | extra)
+    else:
+        console.print(to_text(rolled) + (" (faces entered by hand)" if manual else ""))
+
+
+def odds(expression: str, depth: int, as_json: bool) -> None:
+    """Show the exact distribution of a dice expression, with at-least / at-most columns.
+
+    With exploding dice, also the probability that a die would explode more than
+    --depth times (those rolls are counted at the bound).
+    """
+    from referee.dice.evaluate import as_expr, beyond_depth, explodes
+    from referee.dice.evaluate import odds as exact
+    from referee.dice.render import distribution_data
+
+    expr = as_expr(expression, depth)
+    dist = exact(expr)
+    beyond = (depth, beyond_depth(expr)) if explodes(expr) else None
+    if as_json:
+        emit_json(distribution_data(str(expr), dist, beyond))
+        return
+    show_distribution(str(expr), dist)
+    if beyond is not None:
+        p = beyond[1]
+        console.print(
+            f"beyond depth {depth}: p = {p.numerator}/{p.denominator} "
+            f"({float(p):.3g}; counted at the bound)"
+        )
+
+
+def show_distribution(
+    title: str, dist: Any, *, value_header: str = "value", max_rows: int = MAX_ROWS
+) -> None:
+    """Render an integer distribution as a text table with a bar per outcome.
+
+    With more than ``max_rows`` outcomes, consecutive outcomes are grouped into
+    ranges (``lo..hi``) of equal count, each with its exact summed probability:
+    a row per outcome made ``referee odds 20d1000`` print 19,981 rows for 9 s.
+    """
+    from fractions import Fraction
+
+    items = list(dist.probabilities().items())
+    size = -(-len(items) // max_rows) if max_rows > 0 else 1
+    rows = []
+    for i in range(0, len(items), size):
+        group = items[i : i + size]
+        label = str(group[0][0]) + (f"..{group[-1][0]}" if len(group) > 1 else "")
+        rows.append((label, sum((p for _, p in group), Fraction(0))))
+    peak = max(p for _, p in rows)
+    grouped = f"   ({len(items):,} outcomes in ranges of {size})" if size > 1 else ""
+    table = Table(title=f"{title}   mean {float(dist.mean()):.4g}{grouped}", title_justify="left")
+    for header in (value_header, "exact", "%", "at least", "at most"):
+        table.add_column(header, justify="right")
+    table.add_column("")
+    below = Fraction(0)
+    for label, p in rows:
+        bar = "█" * max(1, round(30 * p / peak)) if p else ""
+        percents = (f"{float(x) * 100:.2f}" for x in (p, 1 - below, below + p))
+        table.add_row(label, f"{p.numerator}/{p.denominator}", *percents, bar)
+        below += p
+    console.print(table)
+
+
+_FLAGS = {"odds": ("--depth",), "roll": ("--depth", "--seed", "--faces")}
+"""The valued flags of the plain forms :func:`plain` reads (``--json`` besides)."""
+
+
+def plain(argv: Sequence[str]) -> dict[str, Any] | None:
+    """``referee odds|roll EXPR [flags]`` read without click, or None for anything else
+    (help, a flag given twice or without its value, a number that is not one): click
+    then reads it and says what is wrong."""
+    if len(argv) < 2 or argv[0] not in _FLAGS:
+        return None
+    valued, got = _FLAGS[argv[0]], dict[str, Any](as_json=False)
+    words, i, loose = list(argv[1:]), 0, []
+    while i < len(words):
+        word = words[i]
+        name, eq, value = word.partition("=")
+        if word == "--json":
+            got["as_json"] = True
+        elif name in valued and name[2:] not in got and (eq or i + 1 < len(words)):
+            if not eq:
+                i, value = i + 1, words[i + 1]
+            got[name[2:]] = value
+        elif word.startswith("-") or loose:
+            return None
+        else:
+            loose.append(word)
+        i += 1
+    try:
+        depth = int(got.pop("depth", DEPTH))
+        seed = None if got.get("seed") is None else int(got.pop("seed"))
+    except ValueError:
+        return None
+    if len(loose) != 1 or not 0 <= depth <= 100:
+        return None
+    out = {"expression": loose[0], "depth": depth, "as_json": got["as_json"]}
+    return out if argv[0] == "odds" else out | {"seed": seed, "faces": got.get("faces")}
+
+
+def main() -> None:
+    """The ``referee`` console script: the plain dice commands here, the rest by click."""
+    args = sys.argv[1:]
+    found = plain(args)
+    if found is None:
+        from referee.cli.main import main as full
+
+        full()
+        return
+    from referee.errors import RulesError
+
+    try:
+        (odds if args[0] == "odds" else roll)(**found)
+        sys.stdout.flush()
+    except RulesError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(1)
+    except BrokenPipeError:
+        from referee.cli.main import quiet_pipe
+
+        sys.exit(quiet_pipe())
+    sys.exit(0)
