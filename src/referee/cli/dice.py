@@ -176,16 +176,18 @@ def main() -> None:
 
         full()
         return
-    from referee.errors import RulesError
-
     try:
         (odds if args[0] == "odds" else roll)(**found)
         sys.stdout.flush()
-    except RulesError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(1)
     except BrokenPipeError:
         from referee.cli.main import quiet_pipe
 
         sys.exit(quiet_pipe())
+    except Exception as e:
+        from referee.errors import RulesError  # only now: a clean run never needs it
+
+        if not isinstance(e, RulesError):
+            raise
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(1)
     sys.exit(0)

@@ -9,7 +9,6 @@ legacy Windows code page).
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import Sequence
 from typing import Literal, TextIO
@@ -113,6 +112,8 @@ class Console:
 
     def rule(self, title: str = "") -> None:
         """A horizontal line across the terminal with ``title`` in its middle."""
+        import shutil
+
         width = min(shutil.get_terminal_size((80, 24)).columns, 100)
         bar = "─" if self._unicode_ok() else "-"
         label = f" {title} " if title else ""
