@@ -141,7 +141,7 @@ def plain(argv: Sequence[str]) -> dict[str, Any] | None:
     if len(argv) < 2 or argv[0] not in _FLAGS:
         return None
     valued, got = _FLAGS[argv[0]], dict[str, Any](as_json=False)
-    words, i, loose = list(argv[1:]), 0, []
+    words, i, loose = list(argv[1:]), 0, list[str]()
     while i < len(words):
         word = words[i]
         name, eq, value = word.partition("=")
