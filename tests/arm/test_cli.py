@@ -197,7 +197,7 @@ def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
         (["difficulty", "ranged", "--distance", "1", "--weapon", "sling"], "unknown ranged"),
         (
             [*BLOW, "--ignore", "mind"],
-            "wound or shock",
+            "--ignore must be one of wound, shock",
         ),
         (
             [*BLOW, "--push", "--faces", "1,2"],
@@ -304,8 +304,8 @@ def test_melee_rolls_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     )
     for bad, message in (
         (["--melee", "dodge", "--weapon", "Sword"], "no weapon"),
-        (["--melee", "attack", "--situation", "drunk"], "unknown situation"),
-        (["--stat", "Fitness", "--situation", "circled"], "go with --melee"),
+        (["--melee", "attack", "--situation", "drunk"], "--situation must be one of circled"),
+        (["--stat", "Fitness", "--situation", "circled"], "go with a melee roll"),
     ):
         code, _, err = _run(capsys, "odds", "--sheet", alex, *bad, "--difficulty", "4")
         assert code == 1 and message in err and len(err.strip().splitlines()) == 1
