@@ -1,193 +1,132 @@
-"""``referee arm ...``: the short forms of ARM's actions, as presets (flags -> the
-action's fields) over the generic ``act`` / ``odds-of`` / ``actions``.
-
-Each command builds one action of :mod:`referee.systems.arm.actions` on a table
-(characters seated from ``--sheet`` files, or stand-ins carrying the numbers given)
-and resolves it, or asks its odds, through ``RULESET``; how the outcome reads is
-:mod:`referee.systems.arm.report`. Help comes from the actions' own field docs.
-"""
+"""``referee arm ...``: the short forms of ARM's actions as presets (flags -> the action's
+fields, help from their docs) over the generic ``act`` / ``odds-of`` / ``actions``: each
+seats the ``--sheet`` files given, or stand-ins carrying the numbers given, and resolves
+the action (or weighs it) through ``RULESET``; :mod:`referee.systems.arm.report` says how
+the outcome reads."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict, fields
+from typing import Any
 
 import click
 
-from referee.cli.common import (
-    JSON_OPTION,
-    OPTIONS_OPTION,
-    console,
-    emit_json,
-    handle_errors,
-    load_json_file,
-    load_options,
-    report_problems,
-    sheet_from,
-)
+from referee.cli import common
+from referee.cli.common import sheet_from
 from referee.cli.presets import Preset, Values, arg, flag, game_group, option
+from referee.cli.text import Console, Table
 from referee.errors import RulesError
-
-if TYPE_CHECKING:
-    from referee.cli.text import Console
-    from referee.systems.arm.sheet import Sheet
-
-
-def _rules() -> Any:
-    from referee.systems.arm import RULESET
-
-    return RULESET
-
-
-def _report() -> Any:
-    from referee.systems.arm import report
-
-    return report
-
-
-def _low(text: str) -> str:
-    return text.strip().lower()
+from referee.systems.arm import RULESET, report
+from referee.systems.arm.actions import Difficulty
+from referee.systems.arm.checks import difficulty_named
+from referee.systems.arm.sheet import ArmourEntry, Sheet
+from referee.systems.base import dump_record, load_record
 
 
 def _difficulty(text: str) -> int:
     """A difficulty number, or a preset of the guide by name (``50/50``, ``very tough``)."""
-    from referee.systems.arm.checks import difficulty_named
-
     return int(text) if text.strip().lstrip("+-").isdigit() else difficulty_named(text)
 
 
-def _stand_in(name: str, **more: Any) -> Sheet:
-    """A character who is only the numbers a command was given."""
-    from referee.systems.arm.sheet import Sheet
-
-    return Sheet(name=name, stats=more.pop("stats", {}), **more)
-
-
-def _push(values: Values) -> str:
+def _push(v: Values) -> str:
     """A one-off command cannot wait for a decision: without a flag, no push."""
-    return "if-needed" if values.get("when_needed") else "always" if values["push"] else "never"
+    return "if-needed" if v.get("when_needed") else "always" if v["push"] else "never"
 
 
-NEGATIVE = {"ignore_unknown_options": True}
-"""Lets a negative log be written as an argument (``measure -3``)."""
-EXACT = option(
-    "log_method",
-    "--exact",
-    read=lambda _: "exact",
-    kind="flag",
-    help="Use 10^(log/5), not the chart.",
-)
+EXACT = option("log_method", "--exact", read=lambda _: "exact", kind="flag", help="Use 10^(log/5).")
 PUSH = option("pushing", "--push", help="Push the roll, declared before rolling.")
+WHEN_NEEDED = "Push only a roll that needs it, decided after the roll (push_when_needed)."
 
 
-# ---------------------------------------------------------------------------
-# checks
-
-
-def _task(data: dict[str, Any], values: Values) -> dict[str, Any]:
-    if values.get("total") is not None and values.get("sheet"):
+def _task(data: dict[str, Any], v: Values) -> dict[str, Any]:
+    if v.get("total") is not None and v.get("sheet"):
         raise RulesError("give either --total or --sheet with --stat, not both")
-    if values["helper_small"] and values.get("helper") is None:
+    if v["helper_small"] and v.get("helper") is None:
         raise RulesError("--helper-small goes with --helper RESULT")
-    effect = "small" if values["helper_small"] else "large"
-    return {"actor": "actor", **data, "push": _push(values), "helper_effect": effect}
+    effect = "small" if v["helper_small"] else "large"
+    return {"actor": "actor", **data, "push": _push(v), "helper_effect": effect}
 
 
-def _roller_seat(rules: Any, values: Values) -> dict[str, Any]:
+def _roller(rules: Any, v: Values) -> dict[str, Any]:
     """Who rolls: the ``--sheet``, or a stand-in given a ``--total``."""
-    who = values.get("actor") or "actor"
-    sheet = values.get("sheet")
-    return {who: _stand_in(who) if sheet is None else sheet_from(rules, sheet)}
+    who = v.get("actor") or "actor"
+    return {who: sheet_from(rules, v["sheet"]) if v["sheet"] else Sheet(who, {})}
 
 
-def _check_odds_text(dist: Any, v: Values) -> list[Any]:
-    from referee.cli.text import Table
-
-    report, action = _report(), v["_action"]
-
-    def odds_of(a: Any) -> Any:
-        return _rules().odds(a, v["_state"], v["_options"])
-
+def _odds_text(dist: Any, v: Values) -> list[Any]:
     pushed = v["push"] or v["when_needed"]
+    weigh = (lambda a: RULESET.odds(a, v["_state"], v["_options"])) if pushed else None
     table = Table()
     for col in report.RESULT_COLUMNS:
         table.add_column(col, justify="left" if col == "meaning" else "right")
     for row in report.result_rows(dist):
         table.add_row(*row)
-    return [
-        *report.task_odds_lines(dist, action, v["_options"], odds_of if pushed else None),
-        table,
-    ]
+    return [*report.task_odds_lines(dist, v["_action"], v["_options"], weigh), table]
 
 
 CHECK = (
     flag("difficulty", read=_difficulty),
     flag("total"),
     PUSH,
-    option(
-        "pushing",
-        "--push-when-needed",
-        "when_needed",
-        help="Push only a roll that needs it, decided after the roll (the table's "
-        "push_when_needed): the push's shock counts only then.",
-    ),
+    option("pushing", "--push-when-needed", "when_needed", help=WHEN_NEEDED),
     flag("", "--sheet", kind="text", help="A character sheet (JSON), with --stat."),
     flag("stat"),
     flag("mods", "--mod"),
-    flag("melee", read=_low),
+    flag("melee", read=str.lower),
     flag("weapon"),
-    flag("situations", "--situation", read=_low),
+    flag("situations", "--situation", read=str.lower),
     flag("helper"),
     flag("", "--helper-small", kind="flag", help="The helper's effect is small."),
 )
-"""What a check is made of: difficulty, total or sheet, pushing, modifiers, helpers."""
 
 
-# ---------------------------------------------------------------------------
-# damage
-
-
-def _armour(text: str | None) -> Any:
+def _armour(text: str | None) -> ArmourEntry | None:
     """``--armour``: one value, or wound/shock (e.g. 4/2)."""
-    from referee.systems.arm.sheet import ArmourEntry
-
-    if text is None:
-        return None
-    parts = text.split("/")
-    if len(parts) not in (1, 2) or not all(p.strip().lstrip("-").isdigit() for p in parts):
+    parts = (text or "0").split("/")
+    if len(parts) > 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
         raise RulesError(f"--armour is a number or wound/shock, not {text!r}")
-    return ArmourEntry("armour", int(parts[0]), int(parts[-1]))
+    return None if text is None else ArmourEntry("armour", int(parts[0]), int(parts[-1]))
 
 
 def _blow_seats(rules: Any, v: Values) -> dict[str, Any]:
-    """Two sheets (``--attacker``, ``--defender``), or stand-ins carrying the numbers."""
-    files = (v["attacker"], v["defender"])
-    numbers = (v["damage"], v["toughness"], v["armour"], v["strength"], v["wound"], v["shock"])
-    if any(files):
-        if not all(files) or v["stun"] or any(n not in (None, 0) for n in numbers):
-            raise RulesError("give --attacker and --defender sheets, or the numbers (--damage ...)")
-        return {"attacker": sheet_from(rules, files[0]), "defender": sheet_from(rules, files[1])}
-    if v["weapon"] is not None:
+    """Each side: its sheet (``--attacker``, ``--defender``), or a stand-in carrying the
+    numbers given (the defender's Toughness, armour, wound and shock levels)."""
+    if v["weapon"] is not None and not v["attacker"]:
         raise RulesError("--weapon goes with --attacker")
-    if v["damage"] is None or v["toughness"] is None:
-        raise RulesError("give --damage and --toughness (or --attacker and --defender sheets)")
-    for name in ("wound", "shock"):
-        if not 0 <= v[name] <= 5:
-            raise RulesError(f"--{name} is a level 0 to 5, not {v[name]}")
-    hurt = {"stats": {"Toughness": v["toughness"]}, "wound": v["wound"], "shock": v["shock"]}
-    defender = _stand_in("defender", armour=_armour(v["armour"]), **hurt)
-    return {"attacker": _stand_in("attacker"), "defender": defender}
+    hitter = sheet_from(rules, v["attacker"]) if v["attacker"] else Sheet("attacker", {})
+    if v["defender"]:
+        if any(v[k] not in (None, 0) for k in ("toughness", "armour", "wound", "shock")):
+            raise RulesError("--toughness, --armour, --wound and --shock go without --defender")
+        return {"attacker": hitter, "defender": sheet_from(rules, v["defender"])}
+    if v["toughness"] is None:
+        raise RulesError("give --toughness (or a --defender sheet)")
+    if not (0 <= v["wound"] <= 5 and 0 <= v["shock"] <= 5):
+        raise RulesError(f"--wound, --shock: each a level 0 to 5, not {v['wound']}, {v['shock']}")
+    levels = {"wound": v["wound"], "shock": v["shock"], "armour": _armour(v["armour"])}
+    hurt = Sheet("defender", {"Toughness": v["toughness"]}, **levels)
+    return {"attacker": hitter, "defender": hurt}
 
 
 def _blow(data: dict[str, Any], v: Values) -> dict[str, Any]:
     return {**data, "actor": "attacker", "target": "defender", "push": _push(v)}
 
 
-def _blow_odds(dist: Any, v: Values) -> Any:
-    return _report().blow_odds(dist, v["push"])
-
-
-# ---------------------------------------------------------------------------
-# look-ups and movement: no one seated, nothing rolled but a push die
+BLOW = (
+    flag("result", kind="int"),
+    flag("damage"),
+    flag("", "--toughness", kind="int", help="The defender's Toughness."),
+    flag("strength"),
+    flag("", "--armour", kind="text", help="Armour value, or wound/shock (e.g. 4/2)."),
+    flag("stun", kind="flag"),
+    flag("", "--attacker", kind="text", help="The attacker's sheet (JSON)."),
+    flag("", "--defender", kind="text", help="The defender's sheet (JSON)."),
+    flag("weapon"),
+    flag("ignore"),
+    PUSH,
+    flag("", "--wound", kind="int", default=0, help="The defender's wound level."),
+    flag("", "--shock", kind="int", default=0, help="The defender's shock level."),
+    flag("", "--odds", "show_odds", kind="flag", help="Exact level odds, not a roll."),
+)
 
 
 def _move(data: dict[str, Any], v: Values) -> dict[str, Any]:
@@ -196,207 +135,115 @@ def _move(data: dict[str, Any], v: Values) -> dict[str, Any]:
     return {**data, "push": bool(v["push"])}
 
 
-def _details(outcome: Any, _v: Values) -> Any:
-    return dict(outcome.details)
+def _look(
+    name: str, action: str, flags: Any, text: Any = None, data: Any = None, **how: Any
+) -> Preset:
+    """A look-up (a negative log reads as an argument): its text from the outcome and the
+    action (default: its label), its JSON from the outcome (default: its details)."""
+    read = (lambda o, v: text(o, v["_action"])) if text else (lambda o, v: o.label)
+    json = (lambda o, v: data(o)) if data else (lambda o, v: dict(o.details))
+    negative = {"ignore_unknown_options": True}
+    return Preset(name, action, flags, table=False, text=read, data=json, context=negative, **how)
 
 
-def _look(name: str, action: str, flags: tuple[Any, ...], text: Any, **how: Any) -> Preset:
-    """A look-up of the scale or the guides (a negative log reads as an argument)."""
-    how.setdefault("data", _details)
-    return Preset(name, action, flags, table=False, text=text, context=NEGATIVE, **how)
-
-
-def _outcome_data(outcome: Any) -> Any:
-    from referee.systems.base import outcome_data
-
-    return outcome_data(outcome)
-
-
+UNITS = (flag("source", "--from"), flag("target", "--to"), flag("round_length", "--round"))
+MOVE = (arg("rate"), UNITS[2], UNITS[0], flag("unit", "--to"), PUSH, EXACT)
+HELPERS = option("group_count", "--helpers", read=lambda _: "helpers", kind="flag")
+ROLL: dict[str, Any] = {"table": False, "build": _task, "seats": _roller}
+BLOW_HELP = "Roll (or weigh) a landed blow's damage: the numbers, or two sheets, not both."
 PRESETS = (
     Preset(
         "odds",
         "task",
         CHECK,
-        "Exact odds of total + d6 - d6 (+ push) - difficulty: P(success) and every result.",
+        "Exact odds of a check: P(success) and every result.",
         odds=True,
-        table=False,
-        build=_task,
-        seats=_roller_seat,
-        text=_check_odds_text,
-        data=lambda d, v: _report().task_odds_data(d, v["_options"], v["when_needed"]),
+        **ROLL,
+        text=_odds_text,
+        data=lambda d, v: report.task_odds_data(d, v["_options"], v["when_needed"]),
     ),
     Preset(
         "check",
         "task",
         (*CHECK, flag("actor", default="actor")),
-        "Roll one check: the total, the result and its meaning (and a push's shock cost).",
-        table=False,
-        build=_task,
-        seats=_roller_seat,
-        text=lambda o, v: _report().task_text(o, v["actor"]),
-        data=lambda o, v: _report().task_data(o, v["push"]),
+        "Roll one check: the total, the result and its meaning.",
+        **ROLL,
+        text=lambda o, v: report.task_text(o, v["actor"]),
+        data=lambda o, v: report.task_data(o, v["push"]),
     ),
     Preset(
         "damage",
         "damage",
-        (
-            flag("result", kind="int"),
-            flag("damage"),
-            flag("", "--toughness", kind="int", help="The defender's Toughness."),
-            flag("strength"),
-            flag("", "--armour", kind="text", help="Armour value, or wound/shock (e.g. 4/2)."),
-            flag("stun", kind="flag"),
-            flag("", "--attacker", kind="text", help="The attacker's sheet (JSON)."),
-            flag("", "--defender", kind="text", help="The defender's sheet (JSON)."),
-            flag("weapon"),
-            flag("ignore"),
-            PUSH,
-            flag("", "--wound", kind="int", default=0, help="The defender's wound level."),
-            flag("", "--shock", kind="int", default=0, help="The defender's shock level."),
-            flag("", "--odds", "show_odds", kind="flag", help="Exact level odds, not a roll."),
-        ),
-        "Roll (or give exact odds of) the damage of a landed blow: give the numbers "
-        "(--damage, --toughness ...) or two sheets (--attacker, --defender), not both.",
+        BLOW,
+        BLOW_HELP,
         table=False,
         build=_blow,
         seats=_blow_seats,
         odds_flag="show_odds",
-        text=lambda r, v: (
-            _report().odds_lines(_blow_odds(r, v)) if v["show_odds"] else _report().blow_text(r)
-        ),
-        data=lambda r, v: _blow_odds(r, v) if v["show_odds"] else _outcome_data(r),
+        text=lambda r, v: report.blow_lines(r, v["push"]),
+        data=lambda r, v: report.blow_data(r, v["push"]),
     ),
     _look(
         "difficulty",
         "difficulty",
-        (
-            arg("kind", read=_low),
-            arg("name"),
-            *map(flag, ("size", "attack_result", "distance", "moving", "cover", "weather")),
-            *map(flag, ("weapon", "fitness")),
-        ),
-        lambda o, v: o.label,
+        (arg("kind", read=str.lower), arg("name"), *(flag(f.name) for f in fields(Difficulty)[2:])),
     ),
-    _look(
-        "log",
-        "log-of",
-        (arg("measure"), EXACT),
-        lambda o, v: f"log of {v['measure']} = {o.result}",
-        data=lambda o, v: {"log": o.result},
-    ),
-    _look(
-        "measure",
-        "measure-of",
-        (arg("log"), EXACT),
-        lambda o, v: f"measure of {v['log']} = {o.details['measure']}",
-    ),
-    _look(
-        "convert",
-        "convert",
-        (
-            arg("log"),
-            flag("source", "--from"),
-            flag("target", "--to"),
-            flag("round_length", "--round"),
-            EXACT,
-        ),
-        lambda o, v: _report().convert_text(o, v["_action"]),
-    ),
-    _look(
-        "move",
-        "move",
-        (
-            arg("rate"),
-            flag("round_length", "--round"),
-            flag("source", "--from"),
-            flag("unit", "--to"),
-            PUSH,
-            EXACT,
-        ),
-        lambda o, v: _report().move_text(o, v["_action"]),
-        data=lambda o, v: _report().move_data(o),
-        build=_move,
-    ),
-    _look(
-        "group",
-        "group-log",
-        (
-            arg("logs"),
-            option(
-                "group_count",
-                "--helpers",
-                read=lambda _: "helpers",
-                kind="flag",
-                help="Add the log of the other helpers (the text's words).",
-            ),
-            EXACT,
-        ),
-        lambda o, v: o.label,
-    ),
+    _look("log", "log-of", (arg("measure"), EXACT), report.log_text, report.log_data),
+    _look("measure", "measure-of", (arg("log"), EXACT), report.measure_text),
+    _look("convert", "convert", (arg("log"), *UNITS, EXACT), report.convert_text),
+    _look("move", "move", MOVE, report.move_text, report.move_data, build=_move),
+    _look("group", "group-log", (arg("logs"), HELPERS, EXACT)),
 )
-
 app = game_group(
-    "arm",
-    "ARM 1.2: d6-d6 checks with pushing, exact odds, damage, logs and units, sheets.",
-    PRESETS,
+    "arm", "ARM 1.2: d6-d6 checks with pushing, exact odds, damage, logs, units.", PRESETS
 )
-
-
-# ---------------------------------------------------------------------------
-# characters and the setting
 
 
 @app.command()
 @click.argument("path", help="A character sheet as JSON.")
 @click.option("--setting", help="A setting JSON.")
 @click.option("--template", help="The template it came from.")
-@OPTIONS_OPTION
-@JSON_OPTION
-@handle_errors
-def validate(
-    path: str, setting: str | None, template: str | None, options_file: str | None, as_json: bool
-) -> None:
+@common.OPTIONS_OPTION
+@common.JSON_OPTION
+@common.handle_errors
+def validate(path: str, setting: str | None, template: str | None, **more: Any) -> None:
     """Validate a character against the setting (and its template): every problem, its cost."""
     from referee.systems.arm.catalog import Setting
-    from referee.systems.base import load_record
 
-    rules = _rules()
-    chosen = None if setting is None else load_record(Setting, load_json_file(setting))
-    sheet, model = (rules.load_sheet(load_json_file(f)) if f else None for f in (path, template))
-    problems, cost = rules.check_sheet(sheet, load_options(rules, options_file), chosen, model)
-    valid = f"{sheet.name}: valid ({cost['total']} chp)"
-    report_problems(problems, as_json=as_json, valid_text=valid, extra={"chp": cost})
+    read = common.load_json_file
+    chosen = None if setting is None else load_record(Setting, read(setting))
+    sheet = RULESET.load_sheet(read(path))
+    model = None if template is None else RULESET.load_sheet(read(template))
+    opts = common.load_options(RULESET, more["options_file"])
+    problems, cost = RULESET.check_sheet(sheet, opts, chosen, model)
+    valid, extra = f"{sheet.name}: valid ({cost['total']} chp)", {"chp": cost}
+    common.report_problems(problems, as_json=more["as_json"], valid_text=valid, extra=extra)
 
 
 @app.command()
-@JSON_OPTION
+@common.JSON_OPTION
 def setting(as_json: bool) -> None:
     """The shipped setting (stats, limits, costs, weapons, armour, spells) to edit."""
-    from referee.systems.base import dump_record
-
-    if as_json:
-        emit_json(dump_record(_rules().setting))
-        return
-    for line in _report().setting_lines(_rules().setting):
-        console.print(line, markup=False)
-    console.print("(use --json for the editable file, then `referee arm validate --setting`)")
+    hint = "(use --json for the editable file, then `referee arm validate --setting`)"
+    _show(as_json, dump_record(RULESET.setting), [*report.setting_lines(RULESET.setting), hint])
 
 
 @app.command()
-@JSON_OPTION
+@common.JSON_OPTION
 def notes(as_json: bool) -> None:
     """Where the ARM text disagrees with itself, and what this package does."""
-    from dataclasses import asdict
+    _show(as_json, [asdict(d) for d in RULESET.notes()], report.note_lines(RULESET.notes()))
 
-    found = _rules().notes()
+
+def _show(as_json: bool, data: Any, lines: list[str]) -> None:
+    """``data`` as JSON, or the lines as text."""
+    for line in [] if as_json else lines:
+        common.console.print(line, markup=False)
     if as_json:
-        emit_json([asdict(d) for d in found])
-        return
-    for line in _report().note_lines(found):
-        console.print(line, markup=False)
+        common.emit_json(data)
 
 
 def demo(out: Console) -> None:
     """A short seeded tour of ARM: logs, a check, pushing, its odds and a blow."""
-    for line in _report().tour(_rules()):
+    for line in report.tour(RULESET):
         out.print(line, markup=False)

@@ -108,13 +108,14 @@ class Preset:
     ``build`` adjusts the action's data from the flags (for inputs the fields do not
     hold one for one); ``seats`` makes sheets from the flags (stand-ins carrying the
     numbers given), seated by id before the action is built; ``roller`` makes the
-    roller when typed-in input needs the game's reading (cards, spoken numbers); ``text`` / ``data`` render the outcome, or
-    with ``odds=True`` the distribution; ``out`` names the seat whose sheet ``--out``
-    writes after the outcome. ``exact_faces``: typed-in faces must be exactly the dice
-    the action rolls first (it rolls nothing after). ``strict``: the fields come as
-    untyped text (``act``), so they are read as untrusted JSON. ``odds_flag``: the key
-    of a flag that asks the odds instead of a roll (``--odds``). ``context``: click's
-    context settings (``ignore_unknown_options`` reads ``-3`` as an argument)."""
+    roller when typed-in input needs the game's reading (cards, spoken numbers);
+    ``text`` / ``data`` render the outcome, or with ``odds=True`` the distribution;
+    ``out`` names the seat whose sheet ``--out`` writes after the outcome.
+    ``exact_faces``: typed-in faces must be exactly the dice the action rolls first
+    (it rolls nothing after). ``strict``: the fields come as untyped text (``act``),
+    so they are read as untrusted JSON. ``odds_flag``: the key of a flag that asks the
+    odds instead of a roll (``--odds``). ``context``: click's context settings
+    (``ignore_unknown_options`` reads ``-3`` as an argument)."""
 
     name: str
     action: str

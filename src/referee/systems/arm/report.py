@@ -15,11 +15,18 @@ from referee.dice.odds import fraction_text
 from referee.systems.arm.play import Levels
 from referee.systems.arm.rolls import Pushed
 from referee.systems.arm.tables import RESULT_LADDER
-from referee.systems.base import JSONObject, Outcome, RulesError, outcome_data, probability_map
+from referee.systems.base import (
+    Action,
+    JSONObject,
+    Outcome,
+    RulesError,
+    outcome_data,
+    probability_map,
+)
 
 if TYPE_CHECKING:
     from referee.dice.odds import Distribution
-    from referee.systems.arm.actions import Convert, Move, Task
+    from referee.systems.arm.actions import Convert, LogOf, MeasureOf, Move, PushMode, Task
     from referee.systems.arm.catalog import Setting
     from referee.systems.arm.discrepancies import Discrepancy
     from referee.systems.arm.options import Options
@@ -107,7 +114,11 @@ def task_odds_lines(
         f"total {base} against difficulty {action.difficulty} ({action.push} push): "
         f"P(success) = {fraction_text(p)} ({float(p):.2%})"
     ]
-    for label, mode in (("only when needed", "if-needed"), ("every roll", "always")):
+    modes: tuple[tuple[str, PushMode], ...] = (
+        ("only when needed", "if-needed"),
+        ("every roll", "always"),
+    )
+    for label, mode in modes:
         if odds_of is not None:
             cost = odds_of(replace(action, push=mode)).probability_where(lambda o: _shock(o) == 1)
             lines.append(f"pushing {label}: P(a level of shock) = {fraction_text(cost)}")
@@ -161,8 +172,37 @@ def odds_lines(found: Mapping[str, Mapping[str, str]]) -> list[str]:
     return [f"{k}: " + ", ".join(f"{o} {p}" for o, p in v.items()) for k, v in found.items()]
 
 
+def blow_lines(rolled: Outcome | Distribution[object], pushed: bool) -> str | list[str]:
+    """A blow rolled (:func:`blow_text`) or weighed (:func:`blow_odds`, a line a key)."""
+    if isinstance(rolled, Outcome):
+        return blow_text(rolled)
+    return odds_lines(blow_odds(rolled, pushed))
+
+
+def blow_data(rolled: Outcome | Distribution[object], pushed: bool) -> JSONObject:
+    """A blow rolled (the outcome's JSON) or weighed (:func:`blow_odds`)."""
+    if isinstance(rolled, Outcome):
+        return outcome_data(rolled)
+    return dict(blow_odds(rolled, pushed))
+
+
 # ---------------------------------------------------------------------------
 # the scale (ARM 1.2, Scale; Movement Rates)
+
+
+def log_text(outcome: Outcome, action: LogOf) -> str:
+    """``log of 1342 = 16``."""
+    return f"log of {action.measure} = {outcome.result}"
+
+
+def log_data(outcome: Outcome) -> JSONObject:
+    """``{"log": 16}``."""
+    return {"log": outcome.result}
+
+
+def measure_text(outcome: Outcome, action: MeasureOf) -> str:
+    """``measure of -3 = 0.25``."""
+    return f"measure of {action.log} = {outcome.details['measure']}"
 
 
 def convert_text(outcome: Outcome, action: Convert) -> str:
@@ -226,7 +266,7 @@ def tour(rules: ArmRuleset) -> list[str]:
     for cid, sheet in rules.examples().items():
         table = rules.seat(table, cid, sheet, opts)
 
-    def look(action: a.Action) -> Outcome:
+    def look(action: Action) -> Outcome:
         return rules.resolve(action, rules.initial_state(opts), SystemRoller(), opts)
 
     log, quarter = look(a.LogOf("1342")).result, look(a.MeasureOf(-3)).details["measure"]
