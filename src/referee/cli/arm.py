@@ -148,7 +148,8 @@ def _look(
 
 UNITS = (flag("source", "--from"), flag("target", "--to"), flag("round_length", "--round"))
 MOVE = (arg("rate"), UNITS[2], UNITS[0], flag("unit", "--to"), PUSH, EXACT)
-HELPERS = option("group_count", "--helpers", read=lambda _: "helpers", kind="flag")
+HELP = "Add the log of the other helpers (the text's words), not of all (the ruling)."
+HELPERS = option("group_count", "--helpers", read=lambda _: "helpers", kind="flag", help=HELP)
 ROLL: dict[str, Any] = {"table": False, "build": _task, "seats": _roller}
 BLOW_HELP = "Roll (or weigh) a landed blow's damage: the numbers, or two sheets, not both."
 PRESETS = (
@@ -194,9 +195,7 @@ PRESETS = (
     _look("move", "move", MOVE, report.move_text, report.move_data, build=_move),
     _look("group", "group-log", (arg("logs"), HELPERS, EXACT)),
 )
-app = game_group(
-    "arm", "ARM 1.2: d6-d6 checks with pushing, exact odds, damage, logs, units.", PRESETS
-)
+app = game_group("arm", PRESETS)
 
 
 @app.command()

@@ -181,8 +181,9 @@ def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
     doc = f.help if f.help is not None else str((described or {}).get("doc") or "")
     if described is not None and "default" in described and kind != "flag" and f.help is None:
         shown = described["default"]
-        if shown not in (None, "", [], 0) or kind == "int":
+        if shown not in (None, "", [], 0) or (kind == "int" and shown is not None):
             doc += f" (default: {shown})"
+    doc += " (repeatable)" if kind == "many" and not f.argument and f.help is None else ""
     names = [n for n in f.names if n.startswith("-")]
     if not any(n.startswith("--") for n in names):
         names.insert(0, "--" + (f.seat or f.field.rsplit(".", 1)[-1]).replace("_", "-"))
