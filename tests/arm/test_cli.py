@@ -362,3 +362,26 @@ def test_a_helper_task_adds_to_the_main_total(capsys: pytest.CaptureFixture[str]
     )
     code, _, err = _run(capsys, "odds", "--total", "6", "--helper-small", "--difficulty", "6")
     assert code == 1 and "goes with --helper" in err
+
+
+def test_damage_from_an_attacker_sheet_against_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each side of a blow is a sheet or numbers: Brad's axe (8, strength +1) on a stand-in
+    of Toughness 5 with no armour is 5 + 8 + 1 + 0 = 14, a margin of 9."""
+    brad = str(DATA / "brad.json")
+    argv = ["damage", "--result", "5", "--attacker", brad, "--toughness", "5", "--faces", "2,2"]
+    d = json.loads(_run(capsys, *argv, "--json")[1])["details"]
+    assert (d["total"], d["margin"]) == (14, 9)
+    code, _, err = _run(capsys, "damage", "--result", "5", "--attacker", brad, "--faces", "2,2")
+    assert code == 1 and "give --toughness" in err
+
+
+def test_help_comes_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: a flag's help is its field's doc; the CLI repeats no rule numbers."""
+    from referee.systems.arm.actions import Task
+    from referee.systems.base import describe_fields
+
+    docs = {f["name"]: f["doc"] for f in describe_fields(Task)}
+    code, out, _ = _run(capsys, "check", "--help")
+    flat = " ".join(out.split())
+    assert code == 0 and docs["mods"] in flat and docs["helper"] in flat
+    assert "(+1)" not in flat and "(+2)" not in flat and "2-5" not in flat
