@@ -385,3 +385,18 @@ def test_help_comes_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) 
     flat = " ".join(out.split())
     assert code == 0 and docs["mods"] in flat and docs["helper"] in flat
     assert "(+1)" not in flat and "(+2)" not in flat and "2-5" not in flat
+
+
+def test_a_check_by_the_numbers_loads_neither_pydantic_nor_rich() -> None:
+    """Issue 21: a preset builds its action without pydantic (only a sheet file needs it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom referee.cli.main import run\n"
+        "code = run(['arm', 'odds', '--total', '8', '--difficulty', 'tough', '--json'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'rich')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    data, loaded = done.stdout.rsplit("\n", 2)[0], done.stdout.strip().splitlines()[-1]
+    assert json.loads(data)["p_success"] == "7/12" and loaded == "[]"
