@@ -197,7 +197,7 @@ def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
         (["difficulty", "ranged", "--distance", "1", "--weapon", "sling"], "unknown ranged"),
         (
             [*BLOW, "--ignore", "mind"],
-            "wound or shock",
+            "--ignore must be one of wound, shock",
         ),
         (
             [*BLOW, "--push", "--faces", "1,2"],
@@ -304,8 +304,8 @@ def test_melee_rolls_from_a_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     )
     for bad, message in (
         (["--melee", "dodge", "--weapon", "Sword"], "no weapon"),
-        (["--melee", "attack", "--situation", "drunk"], "unknown situation"),
-        (["--stat", "Fitness", "--situation", "circled"], "go with --melee"),
+        (["--melee", "attack", "--situation", "drunk"], "--situation must be one of circled"),
+        (["--stat", "Fitness", "--situation", "circled"], "go with a melee roll"),
     ):
         code, _, err = _run(capsys, "odds", "--sheet", alex, *bad, "--difficulty", "4")
         assert code == 1 and message in err and len(err.strip().splitlines()) == 1
@@ -362,3 +362,41 @@ def test_a_helper_task_adds_to_the_main_total(capsys: pytest.CaptureFixture[str]
     )
     code, _, err = _run(capsys, "odds", "--total", "6", "--helper-small", "--difficulty", "6")
     assert code == 1 and "goes with --helper" in err
+
+
+def test_damage_from_an_attacker_sheet_against_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each side of a blow is a sheet or numbers: Brad's axe (8, strength +1) on a stand-in
+    of Toughness 5 with no armour is 5 + 8 + 1 + 0 = 14, a margin of 9."""
+    brad = str(DATA / "brad.json")
+    argv = ["damage", "--result", "5", "--attacker", brad, "--toughness", "5", "--faces", "2,2"]
+    d = json.loads(_run(capsys, *argv, "--json")[1])["details"]
+    assert (d["total"], d["margin"]) == (14, 9)
+    code, _, err = _run(capsys, "damage", "--result", "5", "--attacker", brad, "--faces", "2,2")
+    assert code == 1 and "give --toughness" in err
+
+
+def test_help_comes_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: a flag's help is its field's doc; the CLI repeats no rule numbers."""
+    from referee.systems.arm.actions import Task
+    from referee.systems.base import describe_fields
+
+    docs = {f["name"]: f["doc"] for f in describe_fields(Task)}
+    code, out, _ = _run(capsys, "check", "--help")
+    flat = " ".join(out.split())
+    assert code == 0 and docs["mods"] in flat and docs["helper"] in flat
+    assert "(+1)" not in flat and "(+2)" not in flat and "2-5" not in flat
+
+
+def test_a_check_by_the_numbers_loads_neither_pydantic_nor_rich() -> None:
+    """Issue 21: a preset builds its action without pydantic (only a sheet file needs it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom referee.cli.main import run\n"
+        "code = run(['arm', 'odds', '--total', '8', '--difficulty', 'tough', '--json'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'rich')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    data, loaded = done.stdout.rsplit("\n", 2)[0], done.stdout.strip().splitlines()[-1]
+    assert json.loads(data)["p_success"] == "7/12" and loaded == "[]"

@@ -40,8 +40,10 @@ from referee.errors import IllegalAction, InvalidSheet, RulesError
 Values = Mapping[str, Any]
 """Every flag's value by its key (``None`` / ``()`` when not given)."""
 
-Render = Callable[[Any, Values], "str | None"]
-"""What a command prints: the outcome (or distribution) and the flags -> text."""
+Render = Callable[[Any, Values], Any]
+"""What a command prints: the outcome (or distribution) and the flags -> text (or a
+list of printables: lines and tables). The values also hold ``_action``, ``_state``
+and ``_options``: what was resolved or weighed, on which table."""
 
 RenderJSON = Callable[[Any, Values], Any]
 """The same as JSON data."""
@@ -104,12 +106,16 @@ class Preset:
     """One command: its name, the action it builds and the flags that fill it.
 
     ``build`` adjusts the action's data from the flags (for inputs the fields do not
-    hold one for one); ``roller`` makes the roller when typed-in input needs the
-    game's reading (cards, spoken numbers); ``text`` / ``data`` render the outcome, or
-    with ``odds=True`` the distribution; ``out`` names the seat whose sheet ``--out``
-    writes after the outcome. ``exact_faces``: typed-in faces must be exactly the dice
-    the action rolls first (it rolls nothing after). ``strict``: the fields come as
-    untyped text (``act``), so they are read as untrusted JSON."""
+    hold one for one); ``seats`` makes sheets from the flags (stand-ins carrying the
+    numbers given), seated by id before the action is built; ``roller`` makes the
+    roller when typed-in input needs the game's reading (cards, spoken numbers);
+    ``text`` / ``data`` render the outcome, or with ``odds=True`` the distribution;
+    ``out`` names the seat whose sheet ``--out`` writes after the outcome.
+    ``exact_faces``: typed-in faces must be exactly the dice the action rolls first
+    (it rolls nothing after). ``strict``: the fields come as untyped text (``act``),
+    so they are read as untrusted JSON. ``odds_flag``: the key of a flag that asks the
+    odds instead of a roll (``--odds``). ``context``: click's context settings
+    (``ignore_unknown_options`` reads ``-3`` as an argument)."""
 
     name: str
     action: str
@@ -124,6 +130,9 @@ class Preset:
     table: bool = True
     exact_faces: bool = False
     strict: bool = False
+    seats: Callable[[Any, Values], Mapping[str, Any]] | None = None
+    odds_flag: str = ""
+    context: Mapping[str, Any] = record_field(default_factory=dict)
 
 
 _COMMON: tuple[Flag, ...] = (
@@ -172,8 +181,9 @@ def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
     doc = f.help if f.help is not None else str((described or {}).get("doc") or "")
     if described is not None and "default" in described and kind != "flag" and f.help is None:
         shown = described["default"]
-        if shown not in (None, "", [], 0) or kind == "int":
+        if shown not in (None, "", [], 0) or (kind == "int" and shown is not None):
             doc += f" (default: {shown})"
+    doc += " (repeatable)" if kind == "many" and not f.argument and f.help is None else ""
     names = [n for n in f.names if n.startswith("-")]
     if not any(n.startswith("--") for n in names):
         names.insert(0, "--" + (f.seat or f.field.rsplit(".", 1)[-1]).replace("_", "-"))
@@ -181,17 +191,14 @@ def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
     typed: dict[str, Any] = {}
     if kind in ("int", "flag"):
         typed = {"type": int} if kind == "int" else {"is_flag": True}
+    many = kind == "many"
+    if many and f.read is None and (described or {}).get("items", {}).get("type") == "integer":
+        typed = {"type": int}  # a list of whole numbers
     if f.argument:
-        many = kind == "many"
-        return click.Argument(
-            [f.key],
-            nargs=-1 if many else 1,
-            required=f.default is None and not many,
-            help=doc,
-            **typed,
-        )
-    if kind == "many":
-        typed = {"multiple": True}
+        wanted = f.default is None and (bool(described.get("required")) if described else not many)
+        return click.Argument([f.key], nargs=-1 if many else 1, required=wanted, help=doc, **typed)
+    if many:
+        typed["multiple"] = True
     return click.Option(decl, default=f.default, help=doc, **typed)
 
 
@@ -276,8 +283,11 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     state = load_state(
         ruleset, values.get("state_file"), opts, [*seats, *(values.get("seat") or ())]
     )
+    for cid, made in (preset.seats(ruleset, values) if preset.seats else {}).items():
+        state = ruleset.seat(state, cid, made, opts)
     action = build_action(ruleset, preset, values)
-    if preset.odds:
+    values = {**values, "_action": action, "_state": state, "_options": opts}
+    if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
         dist = ruleset.odds(action, state, opts)
         _print(dist, values, preset.text, preset.data, default=None)
         return
@@ -327,8 +337,8 @@ def _print(
             console.print(outcome_text(result), markup=False)
         return
     shown = text(result, values)
-    if shown:
-        console.print(shown, markup=False)
+    for piece in shown if isinstance(shown, list) else [shown] if shown else []:
+        console.print(piece, markup=False)
 
 
 def preset_command(game: str, preset: Preset) -> click.Command:
@@ -351,7 +361,13 @@ def preset_command(game: str, preset: Preset) -> click.Command:
     def callback(**values: Any) -> None:
         run_preset(game, preset, values)
 
-    return click.Command(preset.name, params=params, callback=handle_errors(callback), help=doc)
+    return click.Command(
+        preset.name,
+        params=params,
+        callback=handle_errors(callback),
+        help=doc,
+        context_settings=dict(preset.context),
+    )
 
 
 def game_group(game: str, presets: Sequence[Preset] = (), help: str | None = None) -> click.Group:

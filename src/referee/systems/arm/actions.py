@@ -57,7 +57,10 @@ class Task(Action):
     """
 
     actor: str = param(doc="who rolls", ref="character")
-    difficulty: int = param(6, "the difficulty number (trivial 1, simple 4, 50/50 6, tough 8)")
+    difficulty: int = param(
+        6,
+        "the difficulty number (the guide's: trivial 1, simple 4, 50/50 6, tough 8, very tough 11)",
+    )
     stat: str | None = param(None, "the stat rolled (e.g. Fitness); or give total")
     mods: tuple[str, ...] = param((), "signed or special mods of the actor that apply")
     helps: tuple[str, ...] = param((), "absolute mods that help here (added)")
@@ -69,7 +72,7 @@ class Task(Action):
     )
     weapon: str | None = param(None, "the melee weapon (default: the first carried)")
     situations: tuple[Literal["circled", "standstill", "after-berserk"], ...] = param(
-        (), "circled, standstill, after-berserk"
+        (), "a melee roll's situation: circled, standstill or after-berserk"
     )
     helper: int | None = param(None, "result of an optional helper task", ge=-100, le=100)
     helper_effect: Literal["large", "small"] = param("large", "the helper task's effect")
@@ -238,7 +241,9 @@ class Damage(Action):
     damage: int | None = param(None, "the damage value, if not the weapon's", ge=-100, le=100)
     strength: int | None = param(None, "the strength mod (default: the attacker's)", ge=-50, le=50)
     stun: bool | None = param(None, "a stunning attack (default: the weapon's)")
-    ignore: Literal["wound", "shock"] | None = param(None, "a sort of damage it cannot do")
+    ignore: Literal["wound", "shock"] | None = param(
+        None, "the sort of damage it cannot do: wound or shock"
+    )
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
     wound_name: str = param("", "name the wound (kept when the table records wounds)")
 
