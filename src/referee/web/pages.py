@@ -37,6 +37,7 @@ from referee.web.limits import TooMany
 from referee.web.live import Connection
 from referee.web.strict import StrictRoute
 from referee.web.views import (
+    ActionForm,
     Seat,
     action_forms,
     field_suggestions,
@@ -123,7 +124,7 @@ def table_context(
     """Everything the table page shows the caller (the live fragments need no log)."""
     ts = web.service.view(caller.table_id, caller.name)
     rules = ts.ruleset
-    every = action_forms(rules)
+    every, examples = _of_game(ts.game, rules)
     per_character, table_forms = forms_for(every, referee=caller.referee)
     seat_list = sorted(  # yours first
         seats(ts, ts.viewer(caller.name)), key=lambda s: s.owner != caller.name
@@ -155,7 +156,7 @@ def table_context(
         "pending": ts.state.pending,
         "proposals": proposal_views(ts, caller),
         "options": options,
-        "examples": list(rules.examples()),
+        "examples": examples,
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],
     }
     sheets = [s.sheet for s in seat_list if s.sheet]
@@ -166,6 +167,18 @@ def table_context(
     ctx["suggest"] = suggest
     ctx["self_ctx"] = ctx
     return ctx
+
+
+_GAMES: dict[str, tuple[list[ActionForm], list[str]]] = {}
+
+
+def _of_game(game: str, rules: Any) -> tuple[list[ActionForm], list[str]]:
+    """A game's action forms and example ids, made once (the same for every table of the
+    game; the examples are read from files: a push draws them for every viewer)."""
+    found = _GAMES.get(game)
+    if found is None:
+        found = _GAMES[game] = (action_forms(rules), list(rules.examples()))
+    return found
 
 
 def proposal_views(ts: TableState, caller: Caller | Participant) -> list[dict[str, Any]]:
