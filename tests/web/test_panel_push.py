@@ -1,0 +1,110 @@
+"""The pushed panels drawn once per viewer class (web/panel_push.py) are, for every viewer,
+exactly what that viewer's page draws alone (pages.panels_data, the path a browser's
+``/t/{tid}/panels`` takes), on a table where viewers differ in every way the class key
+knows: referees, players with and without characters, observers, a proposal waiting, and
+hidden events each kind of viewer may or may not see."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.table.service import TableService
+from referee.table.state import Viewer
+from referee.table.store import Store
+from referee.web import create_app
+from referee.web.pages import Participant, panels_data
+from referee.web.panel_push import pushed_panels, viewer_class
+
+PEOPLE = {
+    "Ron": "referee",
+    "Rex": "referee",
+    "Ann": "player",  # owns the boxer, proposes an attack
+    "Bea": "player",  # owns the frigate, asked to decide
+    "Cal": "player",  # rolled a note only he sees
+    "Dee": "player",  # a private note's audience
+    "Eve": "player",
+    "Fay": "player",
+    "Gus": "player",
+    "Oli": "observer",
+    "Ola": "observer",
+}
+
+
+def _alone(web: Any, tid: str, viewer: Viewer) -> dict[str, Any]:
+    assert viewer.name is not None
+    data = panels_data(web, Participant(tid, viewer.name, viewer.role))
+    loaded: dict[str, Any] = json.loads(json.dumps({"type": "panels", **data}))
+    return loaded
+
+
+def _check_every_viewer(web: Any, draw: Any, service: TableService, tid: str) -> set[object]:
+    viewers = [Viewer(n, r) for n, r in PEOPLE.items()]  # type: ignore[arg-type]
+    drawn = draw(tid, viewers)
+    assert set(drawn) == set(viewers)
+    for v in viewers:
+        text = drawn[v]
+        assert text is not None
+        assert json.loads(text) == _alone(web, tid, v), v
+    ts = service.load(tid)
+    return {viewer_class(ts, v) for v in viewers}
+
+
+@pytest.mark.parametrize("sheets", ["own", "everyone"])
+def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(
+    tmp_path: Path, sheets: str
+) -> None:
+    service = TableService(Store(f"sqlite:///{tmp_path / 'p.db'}"))
+    tid = service.create("mnemonic", "Classes", "Ron", seed=5).table.id
+    for name, role in PEOPLE.items():
+        if name != "Ron":
+            service.join(tid, name, role)  # type: ignore[arg-type]
+    web = create_app(service, watch=False).state.web
+    draw = pushed_panels(web)  # one drawer throughout, as the hub keeps one
+    if sheets != "own":
+        service.set_sheets(tid, sheets, by="Ron")
+    # no character yet: every player is one class, every observer another
+    classes = _check_every_viewer(web, draw, service, tid)
+    assert len(classes) == 2 + 2  # two referees alone, the players, the observers
+
+    service.add_character(tid, "boxer", owner="Ann")
+    service.add_character(tid, "frigate", owner="Bea")
+    service.act(tid, "Ron", "check", {"aptitude": 7})
+    service.act(tid, "Ron", "check", {"aptitude": 5}, visibility="referee")
+    secret = service.note(tid, "Ron", "a secret, revealed later", visibility="referee")
+    service.reveal(tid, secret.event.seq, by="Ron")
+    service.note(tid, "Cal", "mine alone", visibility="self")
+    service.note(tid, "Ron", "for Dee", visibility="private", audience="Dee")
+    proposed = service.act(
+        tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"}
+    )
+    assert proposed.event.kind == "action-proposed"
+    classes = _check_every_viewer(web, draw, service, tid)
+    # Ann, Bea, Cal and Dee each alone, Eve, Fay and Gus together, the observers together
+    assert len(classes) == 2 + 4 + 1 + 1
+    ts = service.load(tid)
+    assert viewer_class(ts, Viewer("Eve", "player")) == viewer_class(ts, Viewer("Gus", "player"))
+
+    service.decide(
+        tid,
+        proposed.event.seq,
+        {
+            "defense": -3,
+            "defender_talent": "Fast",
+            "defender_life_role": "Sailor",
+            "defender_fallback": "irrelevant",
+        },
+        by="Bea",
+    )
+    service.set_role(tid, "Gus", "observer", by="Ron")
+    service.leave(tid, "Fay", by="Ron")
+    people_now = {**PEOPLE, "Gus": "observer"}
+    del people_now["Fay"]
+    viewers = [Viewer(n, r) for n, r in people_now.items()]  # type: ignore[arg-type]
+    drawn = draw(tid, [*viewers, Viewer("Fay", "player")])  # kept lists must not serve
+    assert drawn[Viewer("Fay", "player")] is None  # no longer at the table: nothing drawn
+    for v in viewers:
+        assert json.loads(drawn[v] or "null") == _alone(web, tid, v), v
