@@ -54,9 +54,7 @@ def _check_every_viewer(web: Any, draw: Any, service: TableService, tid: str) ->
 
 
 @pytest.mark.parametrize("sheets", ["own", "everyone"])
-def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(
-    tmp_path: Path, sheets: str
-) -> None:
+def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(tmp_path: Path, sheets: str) -> None:
     service = TableService(Store(f"sqlite:///{tmp_path / 'p.db'}"))
     tid = service.create("mnemonic", "Classes", "Ron", seed=5).table.id
     for name, role in PEOPLE.items():
@@ -78,9 +76,7 @@ def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(
     service.reveal(tid, secret.event.seq, by="Ron")
     service.note(tid, "Cal", "mine alone", visibility="self")
     service.note(tid, "Ron", "for Dee", visibility="private", audience="Dee")
-    proposed = service.act(
-        tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"}
-    )
+    proposed = service.act(tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"})
     assert proposed.event.kind == "action-proposed"
     classes = _check_every_viewer(web, draw, service, tid)
     # Ann, Bea, Cal and Dee each alone, Eve, Fay and Gus together, the observers together

@@ -348,14 +348,14 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         import asyncio
 
-        from referee.web.server import settle_memory
+        from referee.web.server import settle_process
 
         hub.bind(asyncio.get_running_loop())
         stop = service.watch() if watch else None
         sweeper = asyncio.create_task(hub.sweep())
         if warm:
             state.pool.submit(worker_ready)
-            settle_memory()
+            settle_process()
         try:
             yield
         finally:

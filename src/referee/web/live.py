@@ -21,7 +21,7 @@ Messages that wait for one browser together go out in one frame as a JSON
 array of the same messages, in order: a catch-up, a burst faster than the
 socket drains, and the events of a busy table: past :data:`BUSY_RATE` events
 a second, a table pushes to its browsers at most once per :data:`PUSH_GAP`
-(25 ms; an event waits at most that long); below it, each event goes at once.
+(10 ms; an event waits at most that long); below it, each event goes at once.
 One write per browser per push instead of one per event (a write to a socket
 is the dearest step of a push), so a busy table costs less per event the
 busier it gets.
@@ -63,7 +63,7 @@ MAX_BATCH: Final = 64
 BUSY_RATE: Final = 100
 """Events a second (a moving average) past which a table counts as busy."""
 
-PUSH_GAP: Final = 0.025
+PUSH_GAP: Final = 0.01
 """Seconds between two pushes of a busy table to its browsers, at least: an event
 that comes sooner after the last push waits for the next (at most this long) and
 goes with the others that came meanwhile, one frame per browser. A table under
