@@ -100,12 +100,14 @@ class Served:
 
 
 @contextlib.contextmanager
-def served(name: str, extra: tuple[str, ...] = UNLIMITED) -> Iterator[Served]:
-    """One ``referee serve`` on 127.0.0.1 over a temporary SQLite file, stopped (and its
-    files removed) when the block ends, however it ends."""
+def served(
+    name: str, extra: tuple[str, ...] = UNLIMITED, db: str | None = None
+) -> Iterator[Served]:
+    """One ``referee serve`` on 127.0.0.1 over ``db`` (default: a temporary SQLite file),
+    stopped (and its files removed) when the block ends, however it ends."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        db = f"sqlite:///{Path(tmp) / (name + '.db')}"
+        db = db or f"sqlite:///{Path(tmp) / (name + '.db')}"
         proc = start_server(db, port, Path(tmp) / "server.log", extra=extra)
         load = float(Path("/proc/loadavg").read_text().split()[0])
         try:
