@@ -203,6 +203,80 @@ def scenario(
     return r
 
 
+def panel_costs(rounds: int) -> list[tuple[str, float | None, float | None]]:
+    """CPU (ms, median of ``rounds``) of drawing the panels after an event, in this
+    process on a SQLite table: each kind of viewer alone (``pages.panels_data``, what a
+    viewer's own ``/panels`` costs and what every viewer cost a push before the classes),
+    and whole rounds by viewer class (``panel_push.pushed_panels``) beside the same
+    viewers drawn one by one."""
+    import tempfile
+
+    from referee.table.service import TableService
+    from referee.table.state import Viewer
+    from referee.table.store import Store
+    from referee.web import create_app
+    from referee.web.pages import Participant, panels_data
+    from referee.web.panel_push import pushed_panels
+
+    def cpu(fn: Any) -> float:
+        times = []
+        for _ in range(rounds):
+            t0 = time.process_time()
+            fn()
+            times.append(time.process_time() - t0)
+        return statistics.median(times) * 1000
+
+    with tempfile.TemporaryDirectory() as tmp:
+        service = TableService(Store(f"sqlite:///{tmp}/p.db"))
+        tid = service.create("mnemonic", "Panels", "Ron", seed=1).table.id
+        for name in ("Ann", "Bea", "Cal", "Dee"):
+            service.join(tid, name, "player")
+        service.add_character(tid, "boxer", owner="Ann")
+        service.add_character(tid, "frigate", owner="Bea")
+        for _ in range(20):
+            service.act(tid, "Ron", "check", {"aptitude": 5})
+        web = create_app(service, watch=False).state.web
+        web.renderer.warm()
+        draw = pushed_panels(web)
+
+        def alone(vs: list[Viewer]) -> Any:
+            return lambda: [panels_data(web, Participant(tid, str(v.name), v.role)) for v in vs]
+
+        five = [
+            Viewer("Ron", "referee"),
+            *(Viewer(n, "player") for n in ("Ann", "Bea", "Cal", "Dee")),
+        ]
+        out: list[tuple[str, float | None, float | None]] = []
+        for v, what in zip(
+            five[:4],
+            ("a referee", "a player with a character", "", "a player with none"),
+            strict=True,
+        ):
+            if what:
+                alone([v])()
+                out.append((f"one viewer: {what}", None, cpu(alone([v]))))
+        draw(tid, five)
+        out.append(
+            (
+                "a round: a referee, 2 players with a character, 2 without (4 classes)",
+                cpu(lambda: draw(tid, five)),
+                cpu(alone(five)),
+            )
+        )
+        many = [Viewer(f"P{i:02d}", "player") for i in range(50)]
+        for v in many:
+            service.join(tid, str(v.name), "player")
+        draw(tid, [*five, *many])
+        out.append(
+            (
+                "a round: the same and 50 more players without (4 classes)",
+                cpu(lambda: draw(tid, [*five, *many])),
+                cpu(alone([*five, *many])),
+            )
+        )
+    return out
+
+
 SCENARIOS = [
     ("one process", 1, True, False),
     ("two processes, shared tables", 2, False, False),
@@ -218,6 +292,7 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
     rounds = 1 if quick else 2
     from referee.table.throwaway import NoPostgres
 
+    costs = panel_costs(5 if quick else 21)
     try:
         pg_ctx = _postgres()
         pg = pg_ctx.__enter__()
@@ -266,7 +341,20 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
             f"| {med(rs, 'load_cpu'):.2f} | {lost:.1f} "
             f"| {('yes' if all(r['delivered'] for r in rs) else 'NO') if browsers else '-'} |"
         )
-    lines.append("")
+    lines += [
+        "",
+        "The panels drawn after an event (CPU in one process, a Mnemonic table, medians; the",
+        "per-viewer column is every viewer drawn alone, as each push did before viewer classes):",
+        "",
+        "| drawn | by viewer class (ms) | each viewer alone (ms) |",
+        "|---|---|---|",
+        *(
+            f"| {what} | {'-' if ours is None else f'{ours:.2f}'} "
+            f"| {'-' if ref is None else f'{ref:.2f}'} |"
+            for what, ours, ref in costs
+        ),
+        "",
+    ]
     delivered = all(r["delivered"] for rs in results.values() for r in rs)
     targets: list[dict[str, object]] = [
         {

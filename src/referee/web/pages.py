@@ -9,7 +9,6 @@ the odds preview it asks for while a form is filled in.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
@@ -253,21 +252,6 @@ def panels_data(web: Web, caller: Caller | Participant) -> JSONObject:
         "role": caller.role,
         "people": [{"name": n, "role": r} for n, r in ts.participants.items()],
     }
-
-
-def pushed_panels(web: Web) -> Callable[[str, Viewer], JSONObject | None]:
-    """What the live hub calls to render a viewer's panels after an event (in a worker
-    thread); ``None`` for a viewer no longer at the table."""
-
-    def render(tid: str, viewer: Viewer) -> JSONObject | None:
-        if viewer.name is None:
-            return None
-        try:
-            return panels_data(web, Participant(tid, viewer.name, viewer.role))
-        except RulesError:  # the table or the participant is gone: nothing to draw
-            return None
-
-    return render
 
 
 @router.get("/t/{tid}/panels")
