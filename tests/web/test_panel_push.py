@@ -104,3 +104,69 @@ def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(tmp_path: Path, sh
     assert drawn[Viewer("Fay", "player")] is None  # no longer at the table: nothing drawn
     for v in viewers:
         assert json.loads(drawn[v] or "null") == _alone(web, tid, v), v
+
+
+def test_events_while_a_round_draws_make_one_more_round_each_browser_its_viewers_text(
+    tmp_path: Path,
+) -> None:
+    """The hub draws a table's panels in rounds (live.Hub._draw): one call for all the
+    table's viewers (each once, however many browsers they have), events that come while
+    it draws make exactly one more round, and every browser gets its own viewer's text."""
+    import asyncio
+    import threading
+    import time
+
+    from referee.web.live import Connection, Hub
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'r.db'}"))
+    tid = service.create("mnemonic", "Rounds", "Kim", seed=2).table.id
+    service.join(tid, "Ann", "player")
+    events = [service.act(tid, "Kim", "check", {"aptitude": 5}).event for _ in range(5)]
+    calls: list[list[Viewer]] = []
+    lock = threading.Lock()
+
+    def panels(table: str, viewers: Any) -> dict[Viewer, str]:
+        with lock:
+            calls.append(list(viewers))
+            n = len(calls)
+        time.sleep(0.05)  # a round that takes a while: the other events come meanwhile
+        return {v: json.dumps({"type": "panels", "who": v.name, "round": n}) for v in viewers}
+
+    async def scenario() -> dict[str, list[Any]]:
+        hub = Hub(service, lambda shown: "", panels=panels)
+        hub.bind(asyncio.get_running_loop())
+        conns = {
+            "ann1": Connection(ws=None, table_id=tid, viewer=Viewer("Ann", "player"), last=0),  # type: ignore[arg-type]
+            "ann2": Connection(ws=None, table_id=tid, viewer=Viewer("Ann", "player"), last=0),  # type: ignore[arg-type]
+            "kim": Connection(ws=None, table_id=tid, viewer=Viewer("Kim", "referee"), last=0),  # type: ignore[arg-type]
+        }
+        for c in conns.values():
+            c.catching_up = False
+        hub.tables[tid] = set(conns.values())
+        hub._dispatch(events[0])
+        await asyncio.sleep(0.01)  # the first round is drawing
+        for e in events[1:]:
+            hub._dispatch(e)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (
+            len(calls) >= 2 and hub._drawing.get(tid) is None
+        ):
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)  # and no third round comes
+        got: dict[str, list[Any]] = {}
+        for name, c in conns.items():
+            got[name] = []
+            while not c.queue.empty():
+                text = c.queue.get_nowait()
+                assert text is not None
+                msg = json.loads(text)
+                if isinstance(msg, dict) and msg.get("type") == "panels":
+                    got[name].append(msg)
+        return got
+
+    got = asyncio.run(scenario())
+    assert len(calls) == 2  # the first event's round, and one for the four during it
+    for viewers in calls:
+        assert sorted(v.name or "" for v in viewers) == ["Ann", "Kim"]  # each viewer once
+    for name, who in (("ann1", "Ann"), ("ann2", "Ann"), ("kim", "Kim")):
+        assert [(m["who"], m["round"]) for m in got[name]] == [(who, 1), (who, 2)]
