@@ -13,8 +13,9 @@ everything is bounded in count and time and stops by itself. Times are
   while the referee's commands (a Mnemonic check, resolved, folded and
   appended) arrive at 200/s, open loop. For each command: the time from
   sending it to the moment the *last* of the 50 clients has received its
-  event, p50 and p99 (target p99 <= 50 ms). Measured from the send, so it
-  includes the command's own processing (an upper bound of "accepted ->
+  event, p50 and p99 (target p99 <= 50 ms in each of :data:`RUNS` runs, each on
+  a server and clients of its own: issue 23 target 5). Measured from the send, so
+  it includes the command's own processing (an upper bound of "accepted ->
   received"); the command's own round trip is reported beside it.
 * **throughput**: with the 50 clients still connected, 16 senders send as
   fast as the server answers for a few seconds: commands/s one server process
@@ -99,12 +100,14 @@ class Served:
 
 
 @contextlib.contextmanager
-def served(name: str, extra: tuple[str, ...] = UNLIMITED) -> Iterator[Served]:
-    """One ``referee serve`` on 127.0.0.1 over a temporary SQLite file, stopped (and its
-    files removed) when the block ends, however it ends."""
+def served(
+    name: str, extra: tuple[str, ...] = UNLIMITED, db: str | None = None
+) -> Iterator[Served]:
+    """One ``referee serve`` on 127.0.0.1 over ``db`` (default: a temporary SQLite file),
+    stopped (and its files removed) when the block ends, however it ends."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        db = f"sqlite:///{Path(tmp) / (name + '.db')}"
+        db = db or f"sqlite:///{Path(tmp) / (name + '.db')}"
         proc = start_server(db, port, Path(tmp) / "server.log", extra=extra)
         load = float(Path("/proc/loadavg").read_text().split()[0])
         try:
@@ -250,7 +253,9 @@ class Commands:
             writer.close()
 
 
-async def run(base: str, commands: int, burst_seconds: float) -> dict[str, Any]:
+async def run(base: str, commands: int, burst_seconds: float, full: bool = True) -> dict[str, Any]:
+    """The phases on one server: the issue's load, then (``full``) the calm rate and the
+    closed-loop burst."""
     async with httpx.AsyncClient(
         base_url=base, timeout=30, limits=httpx.Limits(max_connections=64)
     ) as http:
@@ -326,6 +331,11 @@ async def run(base: str, commands: int, burst_seconds: float) -> dict[str, Any]:
 
     # 1. the issue's load: RATE commands/s, open loop
     target = await open_loop(RATE, commands)
+    if not full:
+        await sender.close()
+        pipe.send(None)
+        await loop.run_in_executor(None, child.join, 30)
+        return {"target": target, "total": target["commands"], "errors": errors}
     # 2. below saturation: what the fan-out itself costs
     calm = await open_loop(CALM, max(100, commands // 4))
 
@@ -363,9 +373,13 @@ async def run(base: str, commands: int, burst_seconds: float) -> dict[str, Any]:
     }
 
 
-def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, object]]]:
-    """This benchmark's section of RESULTS.md and its targets (``bench/run.py web``)."""
-    commands, burst = (200, 2.0) if quick else (1000, 5.0)
+RUNS = 9
+"""Runs of the issue's load, each on a server and clients of its own (issue 23 target 5:
+p99 <= 50 ms in every one)."""
+
+
+def one_run(url: str | None, commands: int, burst: float, full: bool) -> dict[str, Any]:
+    """One server (a temporary SQLite file unless ``url``), the phases on it, its CPU."""
     with tempfile.TemporaryDirectory() as tmp:
         db = url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
@@ -373,7 +387,7 @@ def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, ob
         load = float(Path("/proc/loadavg").read_text().split()[0])
         before = cpu_seconds(server.pid)
         try:
-            r = asyncio.run(run(f"http://127.0.0.1:{port}", commands, burst))
+            r = asyncio.run(run(f"http://127.0.0.1:{port}", commands, burst, full))
             r["cpu_ms"] = (cpu_seconds(server.pid) - before) / r["total"] * 1000
             r["load"] = load
         finally:
@@ -382,9 +396,24 @@ def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, ob
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
+    return r
+
+
+def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, object]]]:
+    """This benchmark's section of RESULTS.md and its targets (``bench/run.py web``)."""
+    commands, burst = (200, 2.0) if quick else (1000, 5.0)
+    runs = 3 if quick else RUNS
+    r = one_run(url, commands, burst, full=True)
+    every = [r["target"] | {"load": r["load"], "cpu_ms": r["cpu_ms"]}]
+    for _ in range(runs - 1):
+        more = one_run(url, commands, burst, full=False)
+        every.append(more["target"] | {"load": more["load"], "cpu_ms": more["cpu_ms"]})
+        r["errors"] += more["errors"]
     kind = "PostgreSQL" if url and url.startswith("postgres") else "SQLite (WAL, FULL)"
     t, c = r["target"], r["calm"]
-    met = "yes" if t["p99"] <= 50 and t["complete"] else "no"
+    within = sum(1 for m in every if m["p99"] <= 50 and m["complete"])
+    met = "yes" if within == len(every) else "no"
+    complete = all(m["complete"] for m in every) and bool(c["complete"])
 
     def rows(label: str, m: dict[str, float]) -> list[str]:
         return [
@@ -392,27 +421,33 @@ def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, ob
             f"{m['rate']:.0f}/s / {m['answered']:.0f}/s | - | - |",
             f"| {label}: sent -> last of {CLIENTS} received, p50 (ms) | {m['p50']:.1f} | - | - |",
             f"| {label}: sent -> last of {CLIENTS} received, p99 (ms) | {m['p99']:.1f} | "
-            + (f"<= 50 | {met} |" if m is t else "- | - |"),
+            + ("<= 50 | " + ("yes" if m["p99"] <= 50 else "no") + " |" if m is t else "- | - |"),
             f"| {label}: max (ms) / the command's own round trip p50 (ms) | {m['max']:.1f} / "
             f"{m['rtt50']:.1f} | - | - |",
             f"| {label}: every event reached every client | "
             f"{'yes' if m['complete'] else 'NO'} | yes | {'yes' if m['complete'] else 'no'} |",
         ]
 
+    p99s = [m["p99"] for m in every]
     lines = [
         f"## Web table fan-out (measured {time.strftime('%Y-%m-%d')}, `python bench/bench_web.py`)",
         "",
         f"One `referee serve` process on 127.0.0.1 ({kind}); {CLIENTS} WebSocket clients, each",
         "a participant of one table, in a second process; the commands, sent by a third over",
         "kept-alive connections, are the referee's Mnemonic checks (authorized, resolved,",
-        "folded, appended durably, pushed to every client redacted for them). Latency:",
+        "folded, appended durably, pushed to every client redacted for them, and each",
+        "viewer's redrawn panels after them). Latency:",
         "from sending a command to the moment the last of the clients has its event (so it",
         "includes the command's own processing; one clock, CLOCK_MONOTONIC, in every process).",
         f"Machine: 2 cores shared with other work (load average {r['load']:.1f} at the start).",
+        f"The issue's load is run {len(every)} times, each on a server and clients of its own",
+        "(the runs' table below); the other phases once, on the first run's server.",
         "",
         "| measure | value | target | met |",
         "|---|---|---|---|",
-        *rows(f"{RATE}/s", t),
+        *rows(f"{RATE}/s, run 1", t),
+        f"| {RATE}/s: runs with p99 <= 50 ms | {within} of {len(every)} (p99 "
+        f"{min(p99s):.1f} to {max(p99s):.1f} ms) | {len(every)} of {len(every)} | {met} |",
         *rows(f"{CALM}/s", c),
         f"| commands/s one server process sustains ({SENDERS} senders, {CLIENTS} clients) "
         f"| {r['throughput']:,.0f} | - | - |",
@@ -421,19 +456,32 @@ def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, ob
         f"| server CPU per command, all phases (ms) | {r['cpu_ms']:.1f} | - | - |",
         f"| errors | {r['errors']:.0f} | 0 | {'yes' if not r['errors'] else 'no'} |",
         "",
+        f"Each run of the issue's load ({RATE} commands/s, {CLIENTS} clients):",
+        "",
+        "| run | load average at start | p50 (ms) | p99 (ms) | max (ms) | answered per s "
+        "| server CPU per command (ms) | every event to every client | p99 <= 50 ms |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *(
+            f"| {i} | {m['load']:.1f} | {m['p50']:.1f} | {m['p99']:.1f} | {m['max']:.1f} "
+            f"| {m['answered']:.0f} | {m['cpu_ms']:.2f} | {'yes' if m['complete'] else 'NO'} "
+            f"| {'yes' if m['p99'] <= 50 else '**no**'} |"
+            for i, m in enumerate(every, start=1)
+        ),
+        "",
     ]
     targets: list[dict[str, object]] = [
         {
-            "label": f"Web table: {CLIENTS} clients at {RATE} commands/s, p99 to the last client",
-            "figure": f"{t['p99']:.1f} ms",
-            "needed": "≤ 50 ms",
+            "label": f"Web table: {CLIENTS} clients at {RATE} commands/s, p99 to the last "
+            f"client <= 50 ms, runs",
+            "figure": f"{within} of {len(every)} (p99 {min(p99s):.1f} to {max(p99s):.1f} ms)",
+            "needed": f"{len(every)} of {len(every)}",
             "met": met == "yes",
         },
         {
             "label": "Web table: every event reached every client",
-            "figure": "yes" if t["complete"] and c["complete"] else "no",
+            "figure": "yes" if complete else "no",
             "needed": "all",
-            "met": bool(t["complete"] and c["complete"]),
+            "met": complete,
         },
     ]
     return "\n".join(lines), targets

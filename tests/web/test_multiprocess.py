@@ -219,3 +219,71 @@ def test_serve_demo_seats_every_game_and_prints_working_links(tmp_path: Path) ->
     finally:
         again.terminate()
         again.wait(timeout=15)
+
+
+def test_every_event_reaches_every_browser_on_both_processes_in_order(
+    two: tuple[Process, Process],
+    ws_connect: Connect,
+) -> None:
+    """Browsers on both processes while both take commands for one table at once (their
+    writers race for each seq): every browser gets every event once, in seq order, with
+    no gap, each the same event (its hash) wherever it was appended and wherever it is
+    received."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    a, b = two
+    made = httpx.post(
+        f"{a.base}/api/tables", json={"game": "mnemonic", "name": "Both", "referee": "Ron"}
+    ).json()
+    tid, ron = made["table"]["id"], {"authorization": f"Bearer {made['token']}"}
+    players = {}
+    for name in ("Ann", "Ben", "Cat", "Dan"):
+        token = httpx.post(
+            f"{a.base}/api/tables/{tid}/invites", json={"name": name}, headers=ron
+        ).json()["token"]
+        players[name] = {"authorization": f"Bearer {token}"}
+    start = httpx.get(f"{a.base}/api/tables/{tid}", headers=ron).json()["seq"]
+    # the referee and two players on each process, all live before the first command
+    sockets = {}
+    for proc, who in ((a, ("Ron", "Ann", "Ben")), (b, ("Ron", "Cat", "Dan"))):
+        for name in who:
+            headers = ron if name == "Ron" else players[name]
+            ws = ws_connect(
+                f"{proc.base.replace('http', 'ws')}/ws/tables/{tid}?after={start}",
+                additional_headers=headers,
+            )
+            while json.loads(ws.recv(timeout=20))["type"] != "live":
+                pass
+            sockets[proc.port, name] = ws
+
+    def send(args: tuple[Process, int]) -> int:
+        proc, i = args
+        done = httpx.post(
+            f"{proc.base}/api/tables/{tid}/actions",
+            json={"action": "check", "fields": {"aptitude": 3 + i % 6}},
+            headers=ron,
+            timeout=30,
+        )
+        assert done.status_code == 201, done.text
+        seq: int = done.json()["seq"]
+        return seq
+
+    jobs = [(a if i % 2 else b, i) for i in range(40)]
+    with ThreadPoolExecutor(8) as pool:  # through both processes at once
+        seqs = sorted(pool.map(send, jobs))
+    assert seqs == list(range(start + 1, start + 41))  # each command one event, no seq lost
+    # a note through each process too: the still kinds ride the same path
+    for proc in (a, b):
+        r = httpx.post(
+            f"{proc.base}/api/tables/{tid}/notes", json={"text": f"via {proc.port}"}, headers=ron
+        )
+        assert r.status_code == 201, r.text
+    head = httpx.get(f"{b.base}/api/tables/{tid}", headers=ron).json()["seq"]
+    assert head == start + 42
+    hashes: dict[int, str] = {}
+    for (port, name), ws in sockets.items():
+        got = _until(ws, head)
+        assert [e["seq"] for e in got] == list(range(start + 1, head + 1)), (port, name)
+        for e in got:
+            assert hashes.setdefault(e["seq"], e["hash"]) == e["hash"], (port, name, e["seq"])
+    assert len(hashes) == 42

@@ -329,6 +329,8 @@ def create_app(
     lifetime.
     """
     renderer = Renderer()
+    if warm:
+        renderer.warm()
     tokens = tokens or Tokens(service.store)
     hub = Hub(service, renderer.entry, tokens.revoked_among)  # panels: set below, as pages
     state = Web(
@@ -346,11 +348,14 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         import asyncio
 
+        from referee.web.server import settle_process
+
         hub.bind(asyncio.get_running_loop())
         stop = service.watch() if watch else None
         sweeper = asyncio.create_task(hub.sweep())
         if warm:
             state.pool.submit(worker_ready)
+            settle_process()
         try:
             yield
         finally:
@@ -381,11 +386,11 @@ def create_app(
     from referee.web.api import router as api_router
     from referee.web.build_api import router as build_router
     from referee.web.health import router as health_router
-    from referee.web.pages import pushed_panels
     from referee.web.pages import router as page_router
+    from referee.web.panel_push import pushed_panels
     from referee.web.recaps import router as recap_router
 
-    hub.panels = pushed_panels(state)  # each viewer's redrawn panels ride on the push
+    hub.panels = pushed_panels(state)  # each viewer class's redrawn panels ride on the push
     app.include_router(api_router)
     app.include_router(build_router)  # the character builder (web/build_api.py)
     app.include_router(recap_router)

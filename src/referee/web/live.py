@@ -21,7 +21,7 @@ Messages that wait for one browser together go out in one frame as a JSON
 array of the same messages, in order: a catch-up, a burst faster than the
 socket drains, and the events of a busy table: past :data:`BUSY_RATE` events
 a second, a table pushes to its browsers at most once per :data:`PUSH_GAP`
-(25 ms; an event waits at most that long); below it, each event goes at once.
+(10 ms; an event waits at most that long); below it, each event goes at once.
 One write per browser per push instead of one per event (a write to a socket
 is the dearest step of a push), so a busy table costs less per event the
 busier it gets.
@@ -34,7 +34,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -63,7 +63,7 @@ MAX_BATCH: Final = 64
 BUSY_RATE: Final = 100
 """Events a second (a moving average) past which a table counts as busy."""
 
-PUSH_GAP: Final = 0.025
+PUSH_GAP: Final = 0.01
 """Seconds between two pushes of a busy table to its browsers, at least: an event
 that comes sooner after the last push waits for the next (at most this long) and
 goes with the others that came meanwhile, one frame per browser. A table under
@@ -89,9 +89,15 @@ Revoked = Callable[[set[str]], set[str]]
 Render = Callable[[JSONObject], str]
 """A redacted event -> its log entry as HTML."""
 
-Panels = Callable[[str, Viewer], JSONObject | None]
-"""A table id and a viewer -> the live parts of the page as that viewer sees them now
-(cards, action panels, tracker, decisions, participants), read in a worker thread."""
+Panels = Callable[[str, Sequence[Viewer]], Mapping[Viewer, str | None]]
+"""A table id and its viewers -> each viewer's ``panels`` message (JSON text: the live
+parts of the page as that viewer sees them now: cards, action panels, tracker, decisions,
+participants; ``None``: nothing to draw), drawn in one worker thread
+(:func:`referee.web.panel_push.pushed_panels`)."""
+
+PANELS_GAP: Final = 0.1
+"""Seconds between two rounds of drawing a busy table's panels, at least (see
+:meth:`Hub._draw`)."""
 
 STILL: Final = frozenset({"note", "action-failed"})
 """Event kinds that change nothing a page's panels show: the push carries their entry
@@ -150,7 +156,7 @@ class Hub:
         self.render = render
         self.revoked = revoked
         self.panels = panels
-        self._drawing: dict[tuple[str, str | None, str], bool] = {}
+        self._drawing: dict[str, bool] = {}
         self.tables: dict[str, set[Connection]] = {}
         self._cancel: dict[str, Callable[[], None]] = {}
         self._ready: dict[str, asyncio.Event] = {}
@@ -338,49 +344,58 @@ class Hub:
                 conn.buffer.extend(events)
             else:
                 self._offer(conn, events, cache)
-                if redraw:
-                    self._redraw(conn)
+        if redraw:
+            self._redraw(tid)
 
     # -- what each viewer redraws ---------------------------------------------
 
-    def _redraw(self, conn: Connection) -> None:
-        """After an event that changes what the page shows, send ``conn`` its viewer's
-        re-rendered panels (one rendering per viewer and table, shared by the viewer's
-        browsers; events that come while it renders are drawn once more after it)."""
+    def _redraw(self, tid: str) -> None:
+        """After an event that changes what the page shows, draw the table's panels for
+        its viewers (:meth:`_draw`); events that come while it draws are drawn by one more
+        round after it."""
         if self.panels is None or self._loop is None:
             return
-        key = (conn.table_id, conn.viewer.name, conn.viewer.role)
-        if key in self._drawing:
-            self._drawing[key] = True  # draw again when the running one is done
+        if tid in self._drawing:
+            self._drawing[tid] = True  # draw again when the running round is done
             return
-        self._drawing[key] = False
-        task = self._loop.create_task(self._draw(key))
+        self._drawing[tid] = False
+        task = self._loop.create_task(self._draw(tid))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _draw(self, key: tuple[str, str | None, str]) -> None:
-        tid, name, role = key
+    async def _draw(self, tid: str) -> None:
+        """Rounds of drawing the panels of one table: each round draws every viewer of the
+        table's live browsers in one worker thread (one rendering per viewer class, see
+        :mod:`referee.web.panel_push`) and sends each browser its viewer's text. A table
+        whose events come while a round draws gets one more round, at least
+        :data:`PANELS_GAP` (or the last round's own time) later: the panels of a busy table
+        follow it a few times a second, and the events themselves keep the loop and the
+        processor."""
         panels = self.panels
-        assert panels is not None
+        loop = self._loop
+        assert panels is not None and loop is not None
         try:
             while True:
-                viewer = Viewer(name, role)  # type: ignore[arg-type]
-                try:
-                    data = await run_in_threadpool(panels, tid, viewer)
-                except Exception as e:  # a page that cannot draw: the browser keeps its own
-                    log.warning("could not draw the panels of %s for %s: %s", tid, name, e)
-                    data = None
-                if data is not None:
-                    text = _dump({"type": "panels", **data})
+                viewers = list(
+                    dict.fromkeys(c.viewer for c in self.tables.get(tid, ()) if not c.catching_up)
+                )
+                started = loop.time()
+                if viewers:
+                    try:
+                        texts = await run_in_threadpool(panels, tid, viewers)
+                    except Exception as e:  # a page that cannot draw: browsers keep their own
+                        log.warning("could not draw the panels of %s: %s", tid, e)
+                        texts = {}
                     for conn in list(self.tables.get(tid, ())):
-                        same = (conn.viewer.name, conn.viewer.role) == (name, role)
-                        if same and not conn.catching_up:
+                        text = texts.get(conn.viewer)
+                        if text is not None and not conn.catching_up:
                             conn.put(text)
-                if not self._drawing.get(key):
+                if not self._drawing.get(tid):
                     break
-                self._drawing[key] = False
+                self._drawing[tid] = False
+                await asyncio.sleep(max(PANELS_GAP, loop.time() - started))
         finally:
-            self._drawing.pop(key, None)
+            self._drawing.pop(tid, None)
 
     async def _send_revealed(self, table_id: str, seq: int) -> None:
         """After a reveal, every browser gets the revealed event whole."""

@@ -9,7 +9,6 @@ the odds preview it asks for while a form is filled in.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
@@ -37,6 +36,7 @@ from referee.web.limits import TooMany
 from referee.web.live import Connection
 from referee.web.strict import StrictRoute
 from referee.web.views import (
+    ActionForm,
     Seat,
     action_forms,
     field_suggestions,
@@ -123,7 +123,7 @@ def table_context(
     """Everything the table page shows the caller (the live fragments need no log)."""
     ts = web.service.view(caller.table_id, caller.name)
     rules = ts.ruleset
-    every = action_forms(rules)
+    every, examples = _of_game(ts.game, rules)
     per_character, table_forms = forms_for(every, referee=caller.referee)
     seat_list = sorted(  # yours first
         seats(ts, ts.viewer(caller.name)), key=lambda s: s.owner != caller.name
@@ -155,7 +155,7 @@ def table_context(
         "pending": ts.state.pending,
         "proposals": proposal_views(ts, caller),
         "options": options,
-        "examples": list(rules.examples()),
+        "examples": examples,
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],
     }
     sheets = [s.sheet for s in seat_list if s.sheet]
@@ -166,6 +166,18 @@ def table_context(
     ctx["suggest"] = suggest
     ctx["self_ctx"] = ctx
     return ctx
+
+
+_GAMES: dict[str, tuple[list[ActionForm], list[str]]] = {}
+
+
+def _of_game(game: str, rules: Any) -> tuple[list[ActionForm], list[str]]:
+    """A game's action forms and example ids, made once (the same for every table of the
+    game; the examples are read from files: a push draws them for every viewer)."""
+    found = _GAMES.get(game)
+    if found is None:
+        found = _GAMES[game] = (action_forms(rules), list(rules.examples()))
+    return found
 
 
 def proposal_views(ts: TableState, caller: Caller | Participant) -> list[dict[str, Any]]:
@@ -240,21 +252,6 @@ def panels_data(web: Web, caller: Caller | Participant) -> JSONObject:
         "role": caller.role,
         "people": [{"name": n, "role": r} for n, r in ts.participants.items()],
     }
-
-
-def pushed_panels(web: Web) -> Callable[[str, Viewer], JSONObject | None]:
-    """What the live hub calls to render a viewer's panels after an event (in a worker
-    thread); ``None`` for a viewer no longer at the table."""
-
-    def render(tid: str, viewer: Viewer) -> JSONObject | None:
-        if viewer.name is None:
-            return None
-        try:
-            return panels_data(web, Participant(tid, viewer.name, viewer.role))
-        except RulesError:  # the table or the participant is gone: nothing to draw
-            return None
-
-    return render
 
 
 @router.get("/t/{tid}/panels")

@@ -79,6 +79,15 @@ class Renderer:
         self.env = environment()
         self._entry = self.env.get_template("_entry.html")
 
+    def warm(self) -> int:
+        """Compile every template now (a server calls this at start): compiled on first use
+        instead, the first event's push would compile the panels' templates once per
+        worker thread drawing at that moment. How many."""
+        names = self.env.list_templates(extensions=["html", "svg"])
+        for name in names:
+            self.env.get_template(name)
+        return len(names)
+
     def page(self, name: str, **context: Any) -> str:
         """A whole template."""
         return self.env.get_template(name).render(**context)

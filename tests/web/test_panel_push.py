@@ -1,0 +1,172 @@
+"""The pushed panels drawn once per viewer class (web/panel_push.py) are, for every viewer,
+exactly what that viewer's page draws alone (pages.panels_data, the path a browser's
+``/t/{tid}/panels`` takes), on a table where viewers differ in every way the class key
+knows: referees, players with and without characters, observers, a proposal waiting, and
+hidden events each kind of viewer may or may not see."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.table.service import TableService
+from referee.table.state import Viewer
+from referee.table.store import Store
+from referee.web import create_app
+from referee.web.pages import Participant, panels_data
+from referee.web.panel_push import pushed_panels, viewer_class
+
+PEOPLE = {
+    "Ron": "referee",
+    "Rex": "referee",
+    "Ann": "player",  # owns the boxer, proposes an attack
+    "Bea": "player",  # owns the frigate, asked to decide
+    "Cal": "player",  # rolled a note only he sees
+    "Dee": "player",  # a private note's audience
+    "Eve": "player",
+    "Fay": "player",
+    "Gus": "player",
+    "Oli": "observer",
+    "Ola": "observer",
+}
+
+
+def _alone(web: Any, tid: str, viewer: Viewer) -> dict[str, Any]:
+    assert viewer.name is not None
+    data = panels_data(web, Participant(tid, viewer.name, viewer.role))
+    loaded: dict[str, Any] = json.loads(json.dumps({"type": "panels", **data}))
+    return loaded
+
+
+def _check_every_viewer(web: Any, draw: Any, service: TableService, tid: str) -> set[object]:
+    viewers = [Viewer(n, r) for n, r in PEOPLE.items()]  # type: ignore[arg-type]
+    drawn = draw(tid, viewers)
+    assert set(drawn) == set(viewers)
+    for v in viewers:
+        text = drawn[v]
+        assert text is not None
+        assert json.loads(text) == _alone(web, tid, v), v
+    ts = service.load(tid)
+    return {viewer_class(ts, v) for v in viewers}
+
+
+@pytest.mark.parametrize("sheets", ["own", "everyone"])
+def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(tmp_path: Path, sheets: str) -> None:
+    service = TableService(Store(f"sqlite:///{tmp_path / 'p.db'}"))
+    tid = service.create("mnemonic", "Classes", "Ron", seed=5).table.id
+    for name, role in PEOPLE.items():
+        if name != "Ron":
+            service.join(tid, name, role)  # type: ignore[arg-type]
+    web = create_app(service, watch=False).state.web
+    draw = pushed_panels(web)  # one drawer throughout, as the hub keeps one
+    if sheets != "own":
+        service.set_sheets(tid, sheets, by="Ron")
+    # no character yet: every player is one class, every observer another
+    classes = _check_every_viewer(web, draw, service, tid)
+    assert len(classes) == 2 + 2  # two referees alone, the players, the observers
+
+    service.add_character(tid, "boxer", owner="Ann")
+    service.add_character(tid, "frigate", owner="Bea")
+    service.act(tid, "Ron", "check", {"aptitude": 7})
+    service.act(tid, "Ron", "check", {"aptitude": 5}, visibility="referee")
+    secret = service.note(tid, "Ron", "a secret, revealed later", visibility="referee")
+    service.reveal(tid, secret.event.seq, by="Ron")
+    service.note(tid, "Cal", "mine alone", visibility="self")
+    service.note(tid, "Ron", "for Dee", visibility="private", audience="Dee")
+    proposed = service.act(tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"})
+    assert proposed.event.kind == "action-proposed"
+    classes = _check_every_viewer(web, draw, service, tid)
+    # Ann, Bea, Cal and Dee each alone, Eve, Fay and Gus together, the observers together
+    assert len(classes) == 2 + 4 + 1 + 1
+    ts = service.load(tid)
+    assert viewer_class(ts, Viewer("Eve", "player")) == viewer_class(ts, Viewer("Gus", "player"))
+
+    service.decide(
+        tid,
+        proposed.event.seq,
+        {
+            "defense": -3,
+            "defender_talent": "Fast",
+            "defender_life_role": "Sailor",
+            "defender_fallback": "irrelevant",
+        },
+        by="Bea",
+    )
+    service.set_role(tid, "Gus", "observer", by="Ron")
+    service.leave(tid, "Fay", by="Ron")
+    people_now = {**PEOPLE, "Gus": "observer"}
+    del people_now["Fay"]
+    viewers = [Viewer(n, r) for n, r in people_now.items()]  # type: ignore[arg-type]
+    drawn = draw(tid, [*viewers, Viewer("Fay", "player")])  # kept lists must not serve
+    assert drawn[Viewer("Fay", "player")] is None  # no longer at the table: nothing drawn
+    for v in viewers:
+        assert json.loads(drawn[v] or "null") == _alone(web, tid, v), v
+
+
+def test_events_while_a_round_draws_make_one_more_round_each_browser_its_viewers_text(
+    tmp_path: Path,
+) -> None:
+    """The hub draws a table's panels in rounds (live.Hub._draw): one call for all the
+    table's viewers (each once, however many browsers they have), events that come while
+    it draws make exactly one more round, and every browser gets its own viewer's text."""
+    import asyncio
+    import threading
+    import time
+
+    from referee.web.live import Connection, Hub
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'r.db'}"))
+    tid = service.create("mnemonic", "Rounds", "Kim", seed=2).table.id
+    service.join(tid, "Ann", "player")
+    events = [service.act(tid, "Kim", "check", {"aptitude": 5}).event for _ in range(5)]
+    calls: list[list[Viewer]] = []
+    lock = threading.Lock()
+
+    def panels(table: str, viewers: Any) -> dict[Viewer, str]:
+        with lock:
+            calls.append(list(viewers))
+            n = len(calls)
+        time.sleep(0.05)  # a round that takes a while: the other events come meanwhile
+        return {v: json.dumps({"type": "panels", "who": v.name, "round": n}) for v in viewers}
+
+    async def scenario() -> dict[str, list[Any]]:
+        hub = Hub(service, lambda shown: "", panels=panels)
+        hub.bind(asyncio.get_running_loop())
+        conns = {
+            "ann1": Connection(ws=None, table_id=tid, viewer=Viewer("Ann", "player"), last=0),  # type: ignore[arg-type]
+            "ann2": Connection(ws=None, table_id=tid, viewer=Viewer("Ann", "player"), last=0),  # type: ignore[arg-type]
+            "kim": Connection(ws=None, table_id=tid, viewer=Viewer("Kim", "referee"), last=0),  # type: ignore[arg-type]
+        }
+        for c in conns.values():
+            c.catching_up = False
+        hub.tables[tid] = set(conns.values())
+        hub._dispatch(events[0])
+        await asyncio.sleep(0.01)  # the first round is drawing
+        for e in events[1:]:
+            hub._dispatch(e)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (
+            len(calls) >= 2 and hub._drawing.get(tid) is None
+        ):
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)  # and no third round comes
+        got: dict[str, list[Any]] = {}
+        for name, c in conns.items():
+            got[name] = []
+            while not c.queue.empty():
+                text = c.queue.get_nowait()
+                assert text is not None
+                msg = json.loads(text)
+                if isinstance(msg, dict) and msg.get("type") == "panels":
+                    got[name].append(msg)
+        return got
+
+    got = asyncio.run(scenario())
+    assert len(calls) == 2  # the first event's round, and one for the four during it
+    for viewers in calls:
+        assert sorted(v.name or "" for v in viewers) == ["Ann", "Kim"]  # each viewer once
+    for name, who in (("ann1", "Ann"), ("ann2", "Ann"), ("kim", "Kim")):
+        assert [(m["who"], m["round"]) for m in got[name]] == [(who, 1), (who, 2)]
