@@ -155,9 +155,8 @@ def serve(
     limits: dict[str, Any] | None = None,
 ) -> None:
     """Serve the web table on the database ``db`` until SIGTERM or Ctrl+C (``referee
-    serve``): the demo tables' links first with ``demo``."""
-    import gc
-
+    serve``): the demo tables' links first with ``demo``. The app settles the process at
+    start-up (:func:`settle_process`)."""
     from referee.table.service import TableService
     from referee.table.store import Store
     from referee.table.tokens import Tokens
@@ -173,11 +172,6 @@ def serve(
     app = create_app(
         service, tokens=tokens, trusted_origins=origins, limits=Limits(**limits or {}), warm=True
     )
-    # what is loaded by now (the app, the games, the libraries) lives as long as the
-    # server: keep it out of the collector's full passes, which otherwise walk it all
-    # and stall every table for tens of milliseconds at a time under load
-    gc.collect()
-    gc.freeze()
     if fmt == "text":
         print(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)", flush=True)
     config = uvicorn.Config(
