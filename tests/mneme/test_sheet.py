@@ -10,7 +10,7 @@ from referee.errors import InvalidSheet
 from referee.systems.base import dump_record, load_record
 from referee.systems.mneme import RULESET
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character, characteristic_modifier, example_data
+from referee.systems.mneme.sheet import Sheet, characteristic_modifier, example_data
 
 OPT = Options()
 
@@ -22,15 +22,15 @@ def test_characteristic_modifier() -> None:
 
 
 def test_example_round_trips_and_is_valid() -> None:
-    sheet = load_record(Character, example_data())
+    sheet = load_record(Sheet, example_data())
     assert RULESET.validate(sheet, OPT) == ()
-    again = load_record(Character, dump_record(sheet))
+    again = load_record(Sheet, dump_record(sheet))
     assert again == sheet
     assert sheet.hp == 24
 
 
 def test_competence_and_unskilled() -> None:
-    sheet = load_record(Character, example_data())
+    sheet = load_record(Sheet, example_data())
     assert sheet.competence("Dex", "Gun Combat", OPT) == 2
     assert sheet.competence("Dex", "Pilot", OPT) == 1 - 3
     assert sheet.competence("int", None, OPT) == 1
@@ -45,7 +45,7 @@ def test_validation_reports_every_problem() -> None:
     data["weapons"] = [{"name": "X", "damage": "3d", "rate_of_attack": 0, "scale": "Q"}]
     data["armour"] = [{"name": "A", "rating": -1}]
     data["healing_progress"] = "3/2"
-    sheet = load_record(Character, data)
+    sheet = load_record(Sheet, data)
     problems = RULESET.validate(sheet, OPT)
     fields = {p.field for p in problems}
     assert {
@@ -69,12 +69,12 @@ def test_load_reports_wrong_types_with_paths() -> None:
     data["damage"] = "lots"
     data["extra"] = 1
     with pytest.raises(InvalidSheet) as e:
-        load_record(Character, data)
+        load_record(Sheet, data)
     fields = {p.field for p in e.value.problems}
     assert "damage" in fields and "extra" in fields
 
 
 def test_healing_progress_is_saved_exactly() -> None:
-    sheet = load_record(Character, {**example_data(), "healing_progress": "1/3"})
+    sheet = load_record(Sheet, {**example_data(), "healing_progress": "1/3"})
     assert sheet.healing_progress == Fraction(1, 3)
     assert dump_record(sheet)["healing_progress"] == "1/3"

@@ -27,7 +27,7 @@ from referee.systems.mongrel.sheet import (
     terminal_damage,
     wound_threshold,
 )
-from referee.systems.mongrel.state import Fighter, State
+from referee.systems.mongrel.state import Seat, State
 
 
 def test_ahvia_lies_effect_6() -> None:
@@ -120,11 +120,11 @@ def test_vooruk_attacks_giazza(
     assert after.order == ("giazza", "vooruk")
 
 
-def _hits(sheet: str, *effects: int, options: Options | None = None) -> list[Fighter]:
+def _hits(sheet: str, *effects: int, options: Options | None = None) -> list[Seat]:
     """The character after each hit, applied through the ruleset (take-damage)."""
     opts = options or Options()
     state = _table(sheet)
-    out: list[Fighter] = []
+    out: list[Seat] = []
     for e in effects:
         outcome = RULESET.resolve(TakeDamage(sheet, e), state, ScriptedRoller([]), opts)
         state = RULESET.apply(state, outcome)

@@ -165,7 +165,7 @@ def test_untrusted_numbers_are_bounded() -> None:
 
 
 def test_an_improved_character_still_meets_the_creation_rules() -> None:
-    from referee.systems.mongrel.state import fighter
+    from referee.systems.mongrel.state import seat_of
     from referee.systems.mongrel.validation import R_POINTS, build, problems
 
     g = example("giazza")
@@ -175,7 +175,7 @@ def test_an_improved_character_still_meets_the_creation_rules() -> None:
     up = raise_identity(raise_expertise(legal, "Melee", {"Melee"}), "beast", {"beast"})
     assert up.character_points == 40 - 20 - 5  # Melee 4 × 5, Beast 1 × 5 (nothing lowered)
     assert problems(up) == ()  # the raises are kept apart from the creation values
-    seated = fighter(up)  # play uses the values now
+    seated = seat_of(up)  # play uses the values now
     assert seated.level("Melee") == 5 and (seated.identity.man, seated.identity.beast) == (5, 2)
     bad = replace(
         up, expertise_raised={"Melee": -1, "Animal Power": 1}, identity_raised={"demon": -1}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee.systems.base import TABLE, Change, Decision, JSONValue, jsonable
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State
 
 
@@ -27,7 +27,7 @@ class Changes:
         self._conditions: dict[str, tuple[list[str], list[str]]] = {}
         self._pending: list[Decision] = list(state.pending)
 
-    def _sheet(self, cid: str) -> Character:
+    def _sheet(self, cid: str) -> Sheet:
         return self.state.character(cid).sheet
 
     def damage(self, cid: str, delta: int, reason: str) -> int:
@@ -81,7 +81,7 @@ class Changes:
                 del self._pending[i]
                 return
 
-    def sheet(self, cid: str) -> Character:
+    def sheet(self, cid: str) -> Sheet:
         """The character's sheet as these changes leave it (damage and conditions)."""
         s = self._sheet(cid)
         conds = self._conditions.get(cid, (list(s.conditions), []))[0]

@@ -29,7 +29,7 @@ from referee.systems.mneme.health import (
 from referee.systems.mneme.medical import UNSUPERVISED_NOTE, care_level
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.resolve import SYSTEM, condition_report
-from referee.systems.mneme.sheet import Character, canonical_characteristic
+from referee.systems.mneme.sheet import Sheet, canonical_characteristic
 from referee.systems.mneme.state import State
 from referee.systems.mneme.tables import BLEED_MINUTES, MINOR_ACTIONS, ROUNDS_PER_MINUTE
 
@@ -103,16 +103,14 @@ def _joined(parts: list[tuple[str, str]], empty: str) -> str:
     return "; ".join(f"{name}: {text}" for name, text in parts)
 
 
-def _dead_at(c: Character, rolls: DyingRolls) -> Character:
+def _dead_at(c: Sheet, rolls: DyingRolls) -> Sheet:
     """The character at the round the dying roll failed (bleeding stops there)."""
     damage = rolls.death_damage if rolls.death_damage is not None else c.damage
     dead = with_condition(replace(c, damage=damage), "Dead", True)
     return replace(with_condition(dead, "Stabilised", False), stabilised_minutes=0)
 
 
-def sheet_changes(
-    changes: Changes, cid: str, before: Character, after: Character, reason: str
-) -> None:
+def sheet_changes(changes: Changes, cid: str, before: Sheet, after: Sheet, reason: str) -> None:
     """The changes that turn one sheet into the other (damage, conditions, clocks)."""
     changes.damage(cid, after.damage - before.damage, reason)
     for gone in before.conditions:
@@ -143,8 +141,8 @@ class _Span:
     every due dying roll succeeds, and those rolls (``None``: none to roll)."""
 
     cid: str
-    before: Character
-    alive: Character
+    before: Sheet
+    alive: Sheet
     dying: DyingProgram | None
 
 
@@ -164,7 +162,7 @@ def _fates(
 
 
 def _segments(
-    sheet: Character, rounds: int, options: Options, care: str, offset: int
+    sheet: Sheet, rounds: int, options: Options, care: str, offset: int
 ) -> Callable[[], Iterator[Segment]]:
     return lambda: due_segments(sheet, rounds, options, care, offset)
 
@@ -267,7 +265,7 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
 # rounds passing
 
 
-def after_rounds(c: Character, offset: int, rounds: int) -> tuple[Character, int]:
+def after_rounds(c: Sheet, offset: int, rounds: int) -> tuple[Sheet, int]:
     """A character after ``rounds`` survived rounds, ``offset`` rounds of their current
     minute being gone: Bleeding adds 1 damage at each minute's end, stabilisation counts
     down by the minute. Returns the character and the rounds gone of the new minute."""

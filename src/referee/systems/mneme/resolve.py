@@ -70,7 +70,7 @@ from referee.systems.mneme.health import (
     thresholds,
 )
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State
 from referee.systems.mneme.task import Built, build
 
@@ -80,7 +80,7 @@ RESTRICTED = ("Seriously Wounded", "Critically Wounded", "Dying")
 """Conditions whose movement an outcome reports (3/4 speed and no Dash, or immobile)."""
 
 
-def sheet_of(state: State, cid: str | None) -> Character | None:
+def sheet_of(state: State, cid: str | None) -> Sheet | None:
     """The sheet of the character ``cid`` (``None`` for none); :class:`IllegalAction`
     naming the characters at the table when there is no such character."""
     return None if cid is None else state.character(cid).sheet
@@ -91,7 +91,7 @@ def effect_label(effect: int) -> str:
     return f"Success Effect {effect}" if effect >= 0 else f"Fail Effect {-effect}"
 
 
-def condition_report(sheet: Character, options: Options) -> dict[str, Any]:
+def condition_report(sheet: Sheet, options: Options) -> dict[str, Any]:
     """The HP condition a sheet is in, with its movement when it is restricted (ch. 7,
     Seriously Wounded: 3/4 speed and no Dash; worse: immobile)."""
     cond = condition_for(sheet.damage, thresholds(sheet, options), sheet.exhaustion > 0)
@@ -255,7 +255,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
 # what damage odds report
 
 
-def report_for(kind: str, victim: Character | None, options: Options) -> Report[Any]:
+def report_for(kind: str, victim: Sheet | None, options: Options) -> Report[Any]:
     """The statistic damage odds report about ``victim`` (ch. 7): the damage dealt, the HP
     condition they end in, whether one roll reaches the Seriously Wounded threshold
     (Bleeding), or whether the damage exceeds their HP (massive damage)."""
@@ -287,7 +287,7 @@ def report_for(kind: str, victim: Character | None, options: Options) -> Report[
     )
 
 
-def aftermath(before: Character, rolls: Rolled, options: Options) -> dict[str, Any]:
+def aftermath(before: Sheet, rolls: Rolled, options: Options) -> dict[str, Any]:
     """What damage does to a character (ch. 7, HP thresholds): the condition they end in
     (and its movement), Bleeding from one roll at the Seriously Wounded threshold, and
     massive damage (more than HP in one attack: an End roll at 8 is due)."""
@@ -303,7 +303,7 @@ MASSIVE_CHOICES = ("survival",)
 """How a character answers the massive-damage roll the table waits for."""
 
 
-def owe_massive_roll(changes: Changes, cid: str, before: Character, options: Options) -> None:
+def owe_massive_roll(changes: Changes, cid: str, before: Sheet, options: Options) -> None:
     """Massive damage (ch. 7): the character's next step is the End roll at 8 with the
     wound penalties, so the table waits for it (``survival`` with kind ``massive``), and
     the seat keeps the damage the character had before the hit, whose wound penalty the
@@ -323,7 +323,7 @@ def owe_massive_roll(changes: Changes, cid: str, before: Character, options: Opt
 def _hurt(
     changes: Changes,
     cid: str | None,
-    before: Character | None,
+    before: Sheet | None,
     rolls: Rolled,
     options: Options,
     owe_massive: bool = True,
@@ -374,8 +374,8 @@ class Incoming:
 def incoming(
     degree: int,
     threat: Threat,
-    victim: Character | None,
-    owner: Character | None,
+    victim: Sheet | None,
+    owner: Sheet | None,
     skill: int,
     options: Options,
     report: Report[Any],
@@ -410,7 +410,7 @@ def incoming_outcome(
     entries: list[tuple[int, ...]],
     changes: Changes,
     cid: str | None,
-    victim: Character | None,
+    victim: Sheet | None,
     options: Options,
     owe_massive: bool = True,
 ) -> dict[str, Any]:
@@ -441,7 +441,7 @@ def incoming_outcome(
 
 
 def _massive_after(
-    victim: Character | None, options: Options
+    victim: Sheet | None, options: Options
 ) -> Callable[[int], Dice[Any] | None] | None:
     """The End roll at 8 massive damage calls for, rolled at once when the kept rolls
     exceed the victim's HP (ch. 7, Massive Damage)."""
@@ -458,7 +458,7 @@ def _massive_after(
 
 
 def massive_built(
-    victim: Character, total: int, options: Options, modifiers: tuple[Modifier, ...] = ()
+    victim: Sheet, total: int, options: Options, modifiers: tuple[Modifier, ...] = ()
 ) -> Built:
     """The End roll after massive damage: Difficulty 8 (option), wound penalties as they
     were before the attack (option ``massive_damage_wounds``: or including it)."""
@@ -580,9 +580,7 @@ class _AttackParts:
     armour: Target
 
 
-def _attack_parts(
-    action: Attack, attacker: Character | None, victim: Character | None
-) -> _AttackParts:
+def _attack_parts(action: Attack, attacker: Sheet | None, victim: Sheet | None) -> _AttackParts:
     spec = damage_source(action.damage, action.weapon, action.rate_of_attack, attacker)
     check = action.check
     skill = weapon_skill(action.weapon, attacker)
@@ -592,7 +590,7 @@ def _attack_parts(
 
 
 def referee_does_not_roll(
-    action: Attack, attacker: Character | None, victim: Character | None, options: Options
+    action: Attack, attacker: Sheet | None, victim: Sheet | None, options: Options
 ) -> None:
     """Refuse an attack rolled by an adversary against anyone but another adversary (ch. 2,
     Referee Doesn't Roll: any threat to a PC is the PC rolling against a Difficulty, and

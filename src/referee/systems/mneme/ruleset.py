@@ -21,7 +21,7 @@ from referee.systems.mneme import actions
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import EXAMPLES, Character, example_data, validate
+from referee.systems.mneme.sheet import EXAMPLES, Sheet, example_data, validate
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
 from referee.systems.sheetview import SheetView
@@ -41,16 +41,16 @@ def span_text(rounds: int) -> str:
 
 
 @cache
-def _examples() -> Mapping[str, Character]:
-    return {name: load_record(Character, example_data(name)) for name in EXAMPLES}
+def _examples() -> Mapping[str, Sheet]:
+    return {name: load_record(Sheet, example_data(name)) for name in EXAMPLES}
 
 
-class MnemeRuleset(Ruleset[Character, State, Options]):
+class MnemeRuleset(Ruleset[Sheet, State, Options]):
     """Mneme CE (chapters 2 and 7 of the combat rules)."""
 
     name = "mneme"
     title = "Mneme CE"
-    sheet_type = Character
+    sheet_type = Sheet
     state_type = State
     options_type = Options
 
@@ -58,11 +58,11 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         """Action name -> action type and planner (:func:`.actions.table`)."""
         return actions.table()
 
-    def validate(self, sheet: Character, options: Options) -> tuple[Problem, ...]:
+    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
         """Every rule the sheet breaks."""
         return validate(sheet, options)
 
-    def seat(self, state: State, cid: str, sheet: Character, options: Options) -> State:
+    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``sheet`` as ``cid``, keeping what the table tracks about it if seated."""
         characters = dict(state.characters)
         old = characters.get(cid)
@@ -75,7 +75,7 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         order = tuple(kept for step in left.order if (kept := tuple(n for n in step if n != cid)))
         return replace(left, order=order)
 
-    def examples(self) -> Mapping[str, Character]:
+    def examples(self) -> Mapping[str, Sheet]:
         """The package's example characters (``ada``, ``raider``, ``tess``)."""
         return _examples()
 
@@ -97,7 +97,7 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         return plan
 
     def sheet_view(
-        self, sheet: Character, seat: object | None, options: Options, state: State | None = None
+        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
     ) -> SheetView:
         """The sheet laid out as the game's own (:mod:`.present`)."""
         from referee.systems.mneme.present import sheet_view

@@ -65,7 +65,7 @@ class Protection:
 
 
 @dataclass(frozen=True)
-class Character:
+class Sheet:
     """A Mneme CE character as stored (schema version 1)."""
 
     SCHEMA_VERSION: ClassVar[int] = 1
@@ -179,7 +179,7 @@ def _damage_problem(where: str, text: str) -> list[Problem]:
     return []
 
 
-def _stabilised_problems(sheet: Character) -> list[Problem]:
+def _stabilised_problems(sheet: Sheet) -> list[Problem]:
     """First aid stabilises a Dying character for End hours: the sheet keeps the minutes
     left with the condition (ch. 7, Dying: Stabilization)."""
     left = sheet.stabilised_minutes
@@ -207,7 +207,7 @@ def _stabilised_problems(sheet: Character) -> list[Problem]:
     return []
 
 
-def weapon(sheet: Character, name: str) -> Weapon:
+def weapon(sheet: Sheet, name: str) -> Weapon:
     """The sheet's weapon of that name (case-insensitive), or a :class:`RulesError`."""
     for w in sheet.weapons:
         if w.name.strip().lower() == name.strip().lower():
@@ -216,7 +216,7 @@ def weapon(sheet: Character, name: str) -> Weapon:
     raise RulesError(f"{sheet.name} has no weapon {name!r} (weapons: {known})")
 
 
-def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
+def validate(sheet: Sheet, options: Options) -> tuple[Problem, ...]:
     """Every rule the sheet breaks (empty when legal)."""
     p: list[Problem] = []
     if not sheet.name.strip():

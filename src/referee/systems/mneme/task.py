@@ -23,7 +23,7 @@ from referee.systems.mneme.checks import (
 )
 from referee.systems.mneme.effects import combined_difficulty, condition_modifiers, stealth_skill
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 
 if TYPE_CHECKING:
     from referee.systems.mneme.actions import CheckInputs
@@ -80,7 +80,7 @@ class Built(NamedTuple):
         return data
 
 
-def build(check: CheckInputs, sheet: Character | None, options: Options) -> Built:
+def build(check: CheckInputs, sheet: Sheet | None, options: Options) -> Built:
     """Collect the modifiers (Competence, wound penalty, given ones and condition
     presets), stack them by kind, apply combined difficulties and Advantage, and build the
     check's procedure (ch. 2: Modifiers to Rolls, Competence, Combined Difficulties,

@@ -46,7 +46,7 @@ from referee.systems.mneme.resolve import (
     massive_result,
     plan_fast,
 )
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State
 from referee.systems.mneme.tables import INTENSIVE_CARE_DIFFICULTY, SURGERY_DIFFICULTY
 from referee.systems.mneme.task import Built, build
@@ -56,7 +56,7 @@ MEDIC_CHARACTERISTIC = "Edu"
 """Ruling: Medic checks add the Edu modifier (the texts name only the skill)."""
 
 
-def _living(state: State, cid: str) -> Character:
+def _living(state: State, cid: str) -> Sheet:
     sheet = state.character(cid).sheet
     if sheet.dead:
         raise IllegalAction(f"{sheet.name} is dead")
@@ -103,7 +103,7 @@ def owes_massive_roll(state: State, cid: str) -> bool:
 
 
 def massive_check(
-    action: SurvivalRoll, state: State, sheet: Character, options: Options
+    action: SurvivalRoll, state: State, sheet: Sheet, options: Options
 ) -> tuple[Built, int]:
     """The massive-damage End roll (ch. 7, Massive Damage: End at 8 with wound penalties)
     and the damage whose wound penalty it takes. By default (``massive_damage_wounds``

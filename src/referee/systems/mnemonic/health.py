@@ -23,7 +23,7 @@ from referee.systems.mnemonic.aptitude import Aptitude, aptitude, given_aptitude
 from referee.systems.mnemonic.checks import SYSTEM, CheckResult, chances_value, prepare_check
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.sheet import Character, Status, status_problems
+from referee.systems.mnemonic.sheet import Sheet, Status, status_problems
 from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import FINE, INACTIVE, INACTIVE_OUTCOMES, LUCKY
 
@@ -108,7 +108,7 @@ def status_changes(cid: str, before: Status, after: Status, reason: str) -> tupl
 
 
 def resisting_aptitude(
-    victim: Character, *, life_role: str | None = None, talent: str | None = None, options: Options
+    victim: Sheet, *, life_role: str | None = None, talent: str | None = None, options: Options
 ) -> Aptitude:
     """A relevant Life Role (or the Primary at Moderately) plus the best Talent
     (Lucky aside) unless the referee names another."""

@@ -88,17 +88,17 @@ from .sorcery import (
     occult_procedure,
     resist_procedure,
 )
-from .state import Fighter, State, rank
+from .state import Seat, State, rank
 from .tables import PHYSICAL_ATTACKS, SPIRIT_ATTACKS, canonical_expertise, default_attribute
 
 # -- shared pieces ---------------------------------------------------------------
 
 
-def _pay(f: Fighter, amount: int) -> Fighter:
+def _pay(f: Seat, amount: int) -> Seat:
     return replace(f, ap=max(0, f.ap - amount))
 
 
-def _front(state: State, cid: str) -> Fighter:
+def _front(state: State, cid: str) -> Seat:
     """The living character ``cid``; in a conflict it must be at the front of the order."""
     f = state.living(cid)
     if state.in_conflict(cid) and state.next != cid:
@@ -108,7 +108,7 @@ def _front(state: State, cid: str) -> Fighter:
     return f
 
 
-def _ready(state: State, cid: str) -> Fighter:
+def _ready(state: State, cid: str) -> Seat:
     """The character at the front with an AP to act (else only recovery), in a conflict."""
     f = _front(state, cid)
     if state.in_conflict(cid) and f.ap < 1:
@@ -116,7 +116,7 @@ def _ready(state: State, cid: str) -> Fighter:
     return f
 
 
-def _in_conflict(state: State, cid: str, what: str) -> Fighter:
+def _in_conflict(state: State, cid: str, what: str) -> Seat:
     f = state.living(cid)
     if not state.in_conflict(cid):
         raise IllegalAction(
@@ -176,7 +176,7 @@ def _fixed(state: State, name: str, build: Callable[[Scene], str], rule: str | N
     return Plan.fixed(_outcome(sc, name, label, details={"rule": rule} if rule else None))
 
 
-def _terminal(sc: Scene, cid: str, f: Fighter) -> str:
+def _terminal(sc: Scene, cid: str, f: Seat) -> str:
     """A terminal hit: the victim chooses (when Resolve can save it) or dies."""
     if can_survive(f):
         sc.put(cid, f)
@@ -220,7 +220,7 @@ class Roll:
         return {"expertise": self.expertise, "dice": self.dice, "mode": self.mode, **r.data()}
 
 
-def _roll(f: Fighter, exp: str, base: int, mode: Mode, difficulty: int, power: str | None) -> Roll:
+def _roll(f: Seat, exp: str, base: int, mode: Mode, difficulty: int, power: str | None) -> Roll:
     dice = f.dice(exp, power)
     tn = target_number(base, mode, difficulty)
     mods = difficulty_modifiers(mode, difficulty)
@@ -394,7 +394,7 @@ def plan_take_damage(a: TakeDamage, state: State, options: Options) -> Plan:
     return _fixed(state, "take-damage", build)
 
 
-def _owed(state: State, actor: str) -> Fighter:
+def _owed(state: State, actor: str) -> Seat:
     """The character who owes the answer to a terminal hit."""
     f = state.character(actor)
     if not any(d.actor == actor and d.choices == TERMINAL_CHOICES for d in state.pending):

@@ -22,7 +22,7 @@ from .damage import terminal_at, wound_threshold
 from .examples import EXAMPLES, INFO, example
 from .options import Options
 from .sheet import Sheet, validate
-from .state import Fighter, State, fighter, reseated
+from .state import Seat, State, reseated, seat_of
 
 
 class MongrelRuleset(Ruleset[Sheet, State, Options]):
@@ -55,7 +55,7 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         keeping what play tracked. A character joins a conflict when the next one starts."""
         chars = dict(state.characters)
         old = chars.get(cid)
-        chars[cid] = fighter(sheet) if old is None else reseated(old, sheet)
+        chars[cid] = seat_of(sheet) if old is None else reseated(old, sheet)
         return replace(state, characters=chars)
 
     def unseat(self, state: State, cid: str) -> State:
@@ -96,7 +96,7 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         return {"table": table, "characters": characters}
 
 
-def _rows(f: Fighter, state: State, options: Options) -> list[JSONValue]:
+def _rows(f: Seat, state: State, options: Options) -> list[JSONValue]:
     fatigued = f.refreshes >= f.physique
     counted = f.refreshes if fatigued or f.refresh_hour == state.hours else 0
     condition = f.condition or "fine"

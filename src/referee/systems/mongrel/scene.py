@@ -15,11 +15,11 @@ from referee.dice.evaluate import DieRoll
 from referee.systems.base import TABLE, Change, Decision, Trace, jsonable
 
 from .sheet import Sheet
-from .state import Fighter, State
+from .state import Seat, State
 
 SYSTEM = "mongrel"
 
-_TRACKED = tuple(f.name for f in fields(Fighter) if f.name != "sheet")
+_TRACKED = tuple(f.name for f in fields(Seat) if f.name != "sheet")
 
 
 def d6(trace: Trace) -> tuple[DieRoll, ...]:
@@ -27,7 +27,7 @@ def d6(trace: Trace) -> tuple[DieRoll, ...]:
     return tuple(DieRoll(f, 6, True) for faces in trace for f in faces)
 
 
-def fighter_changes(cid: str, before: Fighter, after: Fighter, reason: str = "") -> list[Change]:
+def fighter_changes(cid: str, before: Seat, after: Seat, reason: str = "") -> list[Change]:
     """What changed on a seated character: deltas for counts, values for the stages,
     and the sheet's own changes (character points, Credit...)."""
     out: list[Change] = []
@@ -82,16 +82,16 @@ class Scene:
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.fighters: dict[str, Fighter] = {}
+        self.fighters: dict[str, Seat] = {}
         self.order: tuple[str, ...] = state.order
         self.hours = 0
         self.pending: tuple[Decision, ...] = state.pending
 
-    def get(self, cid: str) -> Fighter:
+    def get(self, cid: str) -> Seat:
         """The character as the action has left it so far."""
         return self.fighters.get(cid) or self.state.character(cid)
 
-    def put(self, cid: str, f: Fighter) -> None:
+    def put(self, cid: str, f: Seat) -> None:
         """Record the character's new values; the dead leave the order."""
         self.fighters[cid] = f
         if f.dead:
