@@ -409,7 +409,7 @@ def plan_spend_resolve_to_survive(a: SpendResolveToSurvive, state: State, option
 
     def build(sc: Scene) -> str:
         sc.put(a.actor, saved)
-        sc.answered(a.actor, TERMINAL_CHOICES)
+        sc.answered(a.actor, *TERMINAL_CHOICES)
         return (
             f"terminal hit; 1 Infernal Resolve spent: {f.name} survives (Infernal Resolve "
             f"{f.ir}->{saved.ir}, AP {f.ap}->{saved.ap}), still terminal"
@@ -424,7 +424,7 @@ def plan_accept_fate(a: AcceptFate, state: State, options: Options) -> Plan:
 
     def build(sc: Scene) -> str:
         sc.put(a.actor, die(f))
-        sc.answered(a.actor, TERMINAL_CHOICES)
+        sc.answered(a.actor, *TERMINAL_CHOICES)
         return f"terminal hit; {f.name} spends no Infernal Resolve and dies"
 
     return _fixed(state, "accept-fate", build, RULE_TERMINAL)
