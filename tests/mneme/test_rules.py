@@ -194,10 +194,10 @@ def test_bad_options_are_refused() -> None:
 
 def test_sheet_equipment_as_damage_sources_and_targets() -> None:
     from referee.systems.base import load_record
+    from referee.systems.mneme import RULESET as MNEME
     from referee.systems.mneme.damage import weapon_spec, worn_armour
-    from referee.systems.mneme.sheet import example_data
 
-    sheet = load_record(Sheet, example_data())
+    sheet = load_record(Sheet, MNEME.example_data("ada"))
     rifle = weapon_spec(sheet.weapons[0])
     assert rifle == DamageSpec("3d6-2", "", 4)
     assert worn_armour(sheet) == Target(4, "", "")

@@ -9,8 +9,9 @@ import pytest
 from referee.errors import InvalidSheet
 from referee.systems.base import dump_record, load_record
 from referee.systems.mneme import RULESET
+from referee.systems.mneme import RULESET as MNEME
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Sheet, characteristic_modifier, example_data
+from referee.systems.mneme.sheet import Sheet, characteristic_modifier
 
 OPT = Options()
 
@@ -22,7 +23,7 @@ def test_characteristic_modifier() -> None:
 
 
 def test_example_round_trips_and_is_valid() -> None:
-    sheet = load_record(Sheet, example_data())
+    sheet = load_record(Sheet, MNEME.example_data("ada"))
     assert RULESET.validate(sheet, OPT) == ()
     again = load_record(Sheet, dump_record(sheet))
     assert again == sheet
@@ -30,14 +31,14 @@ def test_example_round_trips_and_is_valid() -> None:
 
 
 def test_competence_and_unskilled() -> None:
-    sheet = load_record(Sheet, example_data())
+    sheet = load_record(Sheet, MNEME.example_data("ada"))
     assert sheet.competence("Dex", "Gun Combat", OPT) == 2
     assert sheet.competence("Dex", "Pilot", OPT) == 1 - 3
     assert sheet.competence("int", None, OPT) == 1
 
 
 def test_validation_reports_every_problem() -> None:
-    data = example_data()
+    data = MNEME.example_data("ada")
     data["characteristics"] = {"Str": -1, "Dex": 9, "End": 8, "Int": 10, "Edu": 8, "Luck": 3}
     data["skills"] = {"Medic": -1}
     data["damage"] = -2
@@ -65,7 +66,7 @@ def test_validation_reports_every_problem() -> None:
 
 
 def test_load_reports_wrong_types_with_paths() -> None:
-    data = example_data()
+    data = MNEME.example_data("ada")
     data["damage"] = "lots"
     data["extra"] = 1
     with pytest.raises(InvalidSheet) as e:
@@ -75,6 +76,6 @@ def test_load_reports_wrong_types_with_paths() -> None:
 
 
 def test_healing_progress_is_saved_exactly() -> None:
-    sheet = load_record(Sheet, {**example_data(), "healing_progress": "1/3"})
+    sheet = load_record(Sheet, {**MNEME.example_data("ada"), "healing_progress": "1/3"})
     assert sheet.healing_progress == Fraction(1, 3)
     assert dump_record(sheet)["healing_progress"] == "1/3"

@@ -13,7 +13,7 @@ from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.sheet import Sheet, Status, creation_balance, validate
 from referee.systems.mnemonic.tables import DEFAULT_TALENTS
 
-DATA = Path(__file__).resolve().parents[2] / "src/referee/systems/mnemonic/data"
+DATA = Path(__file__).resolve().parents[2] / "src/referee/systems/mnemonic/data/examples"
 
 
 def _person(**talents: int) -> Sheet:

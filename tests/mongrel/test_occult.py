@@ -15,6 +15,7 @@ from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Action, Outcome
 from referee.systems.mongrel import RULESET
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.actions import (
     Attack,
     Occult,
@@ -24,7 +25,6 @@ from referee.systems.mongrel.actions import (
     StartConflict,
     Task,
 )
-from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.sorcery import (
     net_effect,
@@ -190,7 +190,7 @@ def _duel(first: str = "alwia", second: str = "vooruk") -> State:
     """Alwia (Occult 1, Demon 4, Spirit 6, IR 6) against Vooruk (Resist 1, Demon 1, Spirit 3)."""
     state = RULESET.initial_state(OPTS)
     for cid in (first, second):
-        state = RULESET.seat(state, cid, example(cid), OPTS)
+        state = RULESET.seat(state, cid, MONGREL.example(cid), OPTS)
     return replace(state, order=(first, second))
 
 

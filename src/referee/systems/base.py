@@ -48,6 +48,7 @@ from referee.errors import (
     RulesError,
 )
 from referee.systems import SYSTEMS as SYSTEMS
+from referee.systems.examples import shelf
 from referee.systems.outcome import (
     TABLE,
     Change,
@@ -385,9 +386,29 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         aim, ARM's decisions waited for); unchanged by default."""
         return plan
 
+    def package(self) -> str:
+        """The game's package (where its ``data/`` lives): the one the ruleset's class is
+        defined in."""
+        return type(self).__module__.rpartition(".")[0] or type(self).__module__
+
     def examples(self) -> Mapping[str, SheetT]:
-        """The rule text's example characters by id (seated at demo tables)."""
-        return {}
+        """The example characters by id (seated at demo tables), each a stored sheet in
+        the package's ``data/examples/`` (:mod:`referee.systems.examples`)."""
+        found: dict[str, SheetT] | None = self.__dict__.get("_examples")
+        if found is None:
+            ids = shelf(self.package()).sheets
+            found = self.__dict__["_examples"] = {k: self.example(k) for k in ids}
+        return dict(found)
+
+    def example(self, name: str) -> SheetT:
+        """The example character called ``name`` (its id or another spelling the text
+        uses); :class:`RulesError` listing the known ones."""
+        return self.load_sheet(self.example_data(name))
+
+    def example_data(self, name: str) -> JSONObject:
+        """The stored sheet (JSON) of the example character called ``name``."""
+        books = shelf(self.package())
+        return dict(books.sheets[books.key(name)])
 
     def builder(self) -> GameBuilder | None:
         """The game's guided character builder (its package's ``builder.BUILDER``, see
@@ -399,8 +420,9 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     def example_info(self) -> Mapping[str, ExampleInfo]:
         """Where each of :meth:`examples` comes from (the rule text's section, or the
         package) and its documented discrepancies, by id
-        (:func:`referee.systems.building.example_mark`)."""
-        return {}
+        (:func:`referee.systems.building.example_mark`): the package's
+        ``data/examples.json``."""
+        return shelf(self.package()).info
 
     def initial_state(self, options: OptionsT) -> StateT:
         """The state of a new table: nobody seated, nothing tracked yet."""

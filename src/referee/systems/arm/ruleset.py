@@ -23,9 +23,7 @@ from referee.systems.arm.catalog import (
     Weapon,
     setting_problems,
 )
-from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy
-from referee.systems.arm.examples import PREMADES, premade
-from referee.systems.arm.examples import info as example_info
+from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy, example_info
 from referee.systems.arm.options import Options
 from referee.systems.arm.sheet import Sheet, point_cost, template_problems, validate
 from referee.systems.arm.state import Seat, State, decisions
@@ -88,10 +86,6 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
     def notes(self) -> tuple[Discrepancy, ...]:
         """Where the text disagrees with itself, and what the package does."""
         return DISCREPANCIES
-
-    def examples(self) -> Mapping[str, Sheet]:
-        """The melee example's fighters: Alex, Brad and Christine (package data)."""
-        return {name: premade(name) for name in PREMADES}
 
     def example_info(self) -> Mapping[str, ExampleInfo]:
         """The melee example's fighters and the text's discrepancies that touch them."""

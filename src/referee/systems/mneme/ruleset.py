@@ -3,9 +3,7 @@ what a table shows of the state (chapters 2 and 7 of the combat rules)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from functools import cache
 
 from referee.errors import Problem
 from referee.systems.base import (
@@ -15,13 +13,12 @@ from referee.systems.base import (
     JSONValue,
     Plan,
     Ruleset,
-    load_record,
 )
 from referee.systems.mneme import actions
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import EXAMPLES, Sheet, example_data, validate
+from referee.systems.mneme.sheet import Sheet, validate
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
 from referee.systems.sheetview import SheetView
@@ -38,11 +35,6 @@ def span_text(rounds: int) -> str:
     parts = [f"{v} {u}" for v, u in ((days, "d"), (hours, "h"), (minutes, "min"), (secs, "s"))]
     shown = [p for p in parts if not p.startswith("0 ")]
     return " ".join(shown) or "0 s"
-
-
-@cache
-def _examples() -> Mapping[str, Sheet]:
-    return {name: load_record(Sheet, example_data(name)) for name in EXAMPLES}
 
 
 class MnemeRuleset(Ruleset[Sheet, State, Options]):
@@ -74,10 +66,6 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
         left = super().unseat(state, cid)
         order = tuple(kept for step in left.order if (kept := tuple(n for n in step if n != cid)))
         return replace(left, order=order)
-
-    def examples(self) -> Mapping[str, Sheet]:
-        """The package's example characters (``ada``, ``raider``, ``tess``)."""
-        return _examples()
 
     def check_pending(self, action: Action, state: State | None) -> None:
         """As the base; no state at all (``None``) is a table with nothing pending."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from referee.dice.notation import parse
 from referee.errors import NotationError, Problem, RulesError
@@ -308,19 +308,3 @@ def validate(sheet: Sheet, options: Options) -> tuple[Problem, ...]:
                 p.append(Problem(RULE_COVER, f"{base}.{name}", "cannot be negative", v))
         p += _scale_problem(f"{base}.scale", cov.scale)
     return tuple(p)
-
-
-def example_data(name: str = "ada") -> dict[str, Any]:
-    """One of the package's example characters as JSON data (``data/<name>.json``):
-    ``ada`` (Ada Vance, armed with the texts' automatic rifle and broadsword, a Flak Jacket
-    and a Shield), ``raider`` (an adversary) and ``tess`` (End 14 on HP 18)."""
-    import json
-    from importlib.resources import files
-
-    text = files("referee.systems.mneme").joinpath("data", f"{name}.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-EXAMPLES = ("ada", "raider", "tess")
-"""The ids of the example characters (``data/<id>.json``)."""

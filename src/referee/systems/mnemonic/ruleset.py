@@ -9,10 +9,6 @@ result becomes an outcome. Resolving and exact odds both come from that plan
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from importlib.resources import files
-
 from referee.errors import Problem
 from referee.systems.base import (
     Action,
@@ -20,9 +16,7 @@ from referee.systems.base import (
     JSONObject,
     JSONValue,
     Ruleset,
-    load_record,
 )
-from referee.systems.building import ExampleInfo, ExampleNote
 from referee.systems.mnemonic import actions
 from referee.systems.mnemonic.conflict import order_label
 from referee.systems.mnemonic.deck import Deck, card_name
@@ -32,9 +26,6 @@ from referee.systems.mnemonic.randomizers import uses_cards
 from referee.systems.mnemonic.sheet import Sheet, Status, validate
 from referee.systems.mnemonic.state import Seat, State
 from referee.systems.sheetview import SheetView
-
-EXAMPLES = ("boxer", "frigate")
-"""The example characters in the package's data (``data/<id>.json``)."""
 
 
 class MnemonicRuleset(Ruleset[Sheet, State, Options]):
@@ -61,35 +52,6 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
         old = chars.get(cid)
         chars[cid] = Seat(sheet, sheet.status if old is None else old.status)
         return State(chars, state.pending, state.deck, state.order)
-
-    def examples(self) -> Mapping[str, Sheet]:
-        """The example characters: the text's frigate and a professional boxer."""
-        data = files("referee.systems.mnemonic") / "data"
-        return {
-            cid: load_record(Sheet, json.loads((data / f"{cid}.json").read_text("utf-8")))
-            for cid in EXAMPLES
-        }
-
-    def example_info(self) -> Mapping[str, ExampleInfo]:
-        """The frigate is the text's ("unusual primary roles"); the boxer the package's."""
-        return {
-            "frigate": ExampleInfo(
-                True,
-                "Mnemonic: unusual primary roles",
-                (
-                    ExampleNote(
-                        "The text names the frigate's Talents (Fast, Maneuverable, Sturdy, "
-                        "Well-Armed) and Life Roles but rates none: the ratings are the "
-                        "package's."
-                    ),
-                ),
-            ),
-            "boxer": ExampleInfo(
-                False,
-                "an example character of the package (the professional boxer the text's "
-                "injury rule mentions)",
-            ),
-        }
 
     def hand_faces(
         self,

@@ -8,18 +8,15 @@ resolve, odds and apply are derived from that table in the base class.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
 from referee.errors import Problem
 from referee.systems.base import ActionTable, JSONObject, JSONValue, Ruleset
-from referee.systems.building import ExampleInfo
 from referee.systems.sheetview import SheetView
 
 from . import actions
 from .damage import terminal_at, wound_threshold
-from .examples import EXAMPLES, INFO, example
 from .options import Options
 from .sheet import Sheet, validate
 from .state import Seat, State, reseated, seat_of
@@ -41,14 +38,6 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
     def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
         """Every creation rule the sheet breaks that no referee approval covers."""
         return validate(sheet, options)
-
-    def examples(self) -> Mapping[str, Sheet]:
-        """Alwia (Ahvia), Vooruk and Giazza (Ghiazza), by id."""
-        return {name: example(name) for name in EXAMPLES}
-
-    def example_info(self) -> Mapping[str, ExampleInfo]:
-        """The text's three examples and their documented discrepancies."""
-        return INFO
 
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``cid`` fresh (AP = Speed, Infernal Resolve = Spirit), or replace its sheet
