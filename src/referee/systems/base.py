@@ -84,6 +84,7 @@ __all__ = [
     "Action",
     "ActionTable",
     "Change",
+    "Conflict",
     "Decision",
     "Declared",
     "Dice",
@@ -330,6 +331,23 @@ ActionTable = Mapping[str, Declared[TableStateT, TableOptionsT]]
 
 
 # ---------------------------------------------------------------------------
+# what the analysis reads
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """How the analysis studies a fight in this game: its conflict model, named by a
+    dotted path (``"referee.analysis.models.mongrel:MongrelConflict"``, resolved by
+    :mod:`referee.analysis.scenario`: the rules never import the analysis above them),
+    and the default table: two seats (id -> ``"example:<id>"`` or a sheet), one a side,
+    and the model's parameters for them."""
+
+    model: str
+    seats: Mapping[str, JSONValue]
+    params: Mapping[str, JSONValue] = param(factory=dict, doc="the model's parameters")
+
+
+# ---------------------------------------------------------------------------
 # the contract
 
 
@@ -359,6 +377,9 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    conflict: ClassVar[Conflict | None] = None
+    """The game's conflict model for the analysis and its default table (none: the game
+    has no analysis)."""
     sheet_type: type[SheetT]
     state_type: type[StateT]
     options_type: type[OptionsT]

@@ -33,6 +33,7 @@ from referee.systems.base import (
     Action,
     ActionTable,
     Change,
+    Conflict,
     JSONObject,
     JSONValue,
     Outcome,
@@ -57,6 +58,11 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
     sheet_type = Sheet
     state_type = State
     options_type = Options
+    conflict = Conflict(
+        "referee.analysis.models.arm:ArmMelee",
+        {"brad": "example:brad", "christine": "example:christine"},
+    )
+    """The analysis's conflict model and its default table (two example characters)."""
     setting: Setting = DEFAULT_SETTING
     """The lists the rules consult (the text's examples); sheets may carry their own values."""
 

@@ -9,6 +9,7 @@ from referee.errors import Problem
 from referee.systems.base import (
     Action,
     ActionTable,
+    Conflict,
     JSONObject,
     JSONValue,
     Plan,
@@ -45,6 +46,12 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
     sheet_type = Sheet
     state_type = State
     options_type = Options
+    conflict = Conflict(
+        "referee.analysis.models.mneme:MnemeExchange",
+        {"ada": "example:ada", "raider": "example:raider"},
+        params={"weapons": {"ada": "Broadsword", "raider": "Broadsword"}},
+    )
+    """The analysis's conflict model and its default table (two example characters)."""
 
     def table(self) -> ActionTable[State, Options]:
         """Action name -> action type and planner (:func:`.actions.table`)."""

@@ -13,6 +13,7 @@ from referee.errors import Problem
 from referee.systems.base import (
     Action,
     ActionTable,
+    Conflict,
     JSONObject,
     JSONValue,
     Ruleset,
@@ -36,6 +37,12 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
     sheet_type = Sheet
     state_type = State
     options_type = Options
+    conflict = Conflict(
+        "referee.analysis.models.mnemonic:MnemonicFight",
+        {"mick": "example:boxer", "bo": "example:boxer"},
+        params={"life_roles": {"mick": "Professional Boxer", "bo": "Professional Boxer"}},
+    )
+    """The analysis's conflict model and its default table (two example characters)."""
 
     def table(self) -> ActionTable[State, Options]:
         """Every action a Mnemonic table offers (:func:`.actions.table`)."""

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from referee.errors import Problem
-from referee.systems.base import ActionTable, JSONObject, JSONValue, Ruleset
+from referee.systems.base import ActionTable, Conflict, JSONObject, JSONValue, Ruleset
 from referee.systems.sheetview import SheetView
 
 from . import actions
@@ -30,6 +30,11 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
     sheet_type = Sheet
     state_type = State
     options_type = Options
+    conflict = Conflict(
+        "referee.analysis.models.mongrel:MongrelConflict",
+        {"vooruk": "example:vooruk", "giazza": "example:giazza"},
+    )
+    """The analysis's conflict model and its default table (two example characters)."""
 
     def table(self) -> ActionTable[State, Options]:
         """Every action by name, with its planner (:func:`.actions.table`)."""
