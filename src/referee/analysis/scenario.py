@@ -24,7 +24,7 @@ def _conflict(game: str) -> tuple[str, Conflict]:
     """The game called ``game`` and its declared conflict (:attr:`Ruleset.conflict`);
     :class:`AnalysisError` naming the games the analysis knows."""
     key = game.strip().lower()
-    studied = {n: c for n in names() if (c := get(n).conflict) is not None}
+    studied = {n: c for n in names() if (c := get(n).conflict()) is not None}
     if key not in studied:
         raise AnalysisError(f"unknown game {game!r}; known: {', '.join(studied)}")
     return key, studied[key]

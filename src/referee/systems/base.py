@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
@@ -48,7 +49,7 @@ from referee.errors import (
     RulesError,
 )
 from referee.systems import SYSTEMS as SYSTEMS
-from referee.systems.examples import shelf
+from referee.systems.examples import package_data, shelf
 from referee.systems.outcome import (
     TABLE,
     Change,
@@ -347,8 +348,23 @@ class Conflict:
     params: Mapping[str, JSONValue] = param(factory=dict, doc="the model's parameters")
 
 
+def _conflict(data: object, where: str) -> Conflict:
+    """A :class:`Conflict` from its JSON; :class:`RulesError` naming what is wrong."""
+    if not isinstance(data, dict) or not isinstance(data.get("model"), str):
+        raise RulesError(f"{where}: an object with the model's dotted path expected")
+    seats, params = data.get("seats"), data.get("params", {})
+    if not isinstance(seats, dict) or not isinstance(params, dict) or set(data) - _CONFLICT:
+        raise RulesError(f"{where}: 'seats' and 'params' are objects; keys: model, seats, params")
+    return Conflict(data["model"], seats, params)
+
+
+_CONFLICT = {"model", "seats", "params"}
+
+
 # ---------------------------------------------------------------------------
 # the contract
+
+_TYPES = ("sheet_type", "state_type", "options_type")
 
 
 class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
@@ -377,18 +393,30 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     name: ClassVar[str]
     title: ClassVar[str]
-    conflict: ClassVar[Conflict | None] = None
-    """The game's conflict model for the analysis and its default table (none: the game
-    has no analysis)."""
     sheet_type: type[SheetT]
     state_type: type[StateT]
     options_type: type[OptionsT]
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """``class Game(Ruleset[Sheet, State, Options])`` sets ``sheet_type``,
+        ``state_type`` and ``options_type`` from its parameters (unless it sets them)."""
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            args = typing.get_args(base)
+            if typing.get_origin(base) is Ruleset and all(isinstance(a, type) for a in args):
+                for attr, arg in zip(
+                    ("sheet_type", "state_type", "options_type"), args, strict=True
+                ):
+                    if attr not in cls.__dict__:
+                        setattr(cls, attr, arg)
+
     # -- what a game must say ------------------------------------------------
 
-    @abstractmethod
     def validate(self, sheet: SheetT, options: OptionsT) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks (empty when it is legal)."""
+        """Every rule the sheet breaks (empty when it is legal): the game's
+        ``sheet.validate(sheet, options)``."""
+        found: tuple[Problem, ...] = self._wing("sheet").validate(sheet, options)
+        return found
 
     @abstractmethod
     def seat(self, state: StateT, cid: str, sheet: SheetT, options: OptionsT) -> StateT:
@@ -397,10 +425,16 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     # -- neutral defaults ----------------------------------------------------
 
+    def _wing(self, role: str) -> Any:
+        """The game's module for a shared role (``actions``, ``sheet``: the same file
+        names in every game's package)."""
+        return importlib.import_module(f"{self.package()}.{role}")
+
     def table(self) -> ActionTable[StateT, OptionsT]:
-        """Every action of the game, declared once: name -> its type and its planner
-        (the ``table`` of the game's ``actions.py``). None by default."""
-        return {}
+        """Every action of the game, declared once: name -> its type and its planner,
+        the ``table()`` of the game's ``actions.py``."""
+        found: ActionTable[StateT, OptionsT] = self._wing("actions").table()
+        return found
 
     def after_plan(self, action: Action, state: StateT, options: OptionsT, plan: Plan) -> Plan:
         """``plan`` with what the game does around every action's plan (Mneme CE's lost
@@ -411,6 +445,16 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         """The game's package (where its ``data/`` lives): the one the ruleset's class is
         defined in."""
         return type(self).__module__.rpartition(".")[0] or type(self).__module__
+
+    def conflict(self) -> Conflict | None:
+        """The game's conflict model for the analysis and its default table, from the
+        package's ``data/conflict.json`` (``None``: the game has no analysis)."""
+        found = self.__dict__.get("_conflict", MISSING)
+        if found is MISSING:
+            data = package_data(self.package(), "conflict.json")
+            found = None if data is None else _conflict(data, f"{self.name} data/conflict.json")
+            self.__dict__["_conflict"] = found
+        return cast("Conflict | None", found)
 
     def examples(self) -> Mapping[str, SheetT]:
         """The example characters by id (seated at demo tables), each a stored sheet in

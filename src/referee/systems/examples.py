@@ -29,7 +29,7 @@ from referee.systems.records import load_record
 if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo
 
-__all__ = ["Shelf", "shelf"]
+__all__ = ["Shelf", "package_data", "shelf"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,15 @@ def _json(path: Traversable) -> object:
     except (OSError, ValueError) as e:
         raise RulesError(f"{path}: not readable JSON ({e})") from None
     return found
+
+
+def package_data(package: str, name: str) -> object | None:
+    """The JSON file ``data/<name>`` of the game package ``package`` (``None`` if it has
+    none); :class:`RulesError` for a file that is not JSON."""
+    data = _folder(package)
+    if data is None or not data.joinpath(name).is_file():
+        return None
+    return _json(data / name)
 
 
 @cache

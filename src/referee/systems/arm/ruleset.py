@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.systems.arm import actions as a
 from referee.systems.arm import upkeep
 from referee.systems.arm.catalog import (
     DEFAULT_SETTING,
@@ -31,9 +30,7 @@ from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
 from referee.systems.base import (
     TABLE,
     Action,
-    ActionTable,
     Change,
-    Conflict,
     JSONObject,
     JSONValue,
     Outcome,
@@ -55,24 +52,8 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     name: ClassVar[str] = "arm"
     title: ClassVar[str] = "ARM: Advanced Role-Playing Mechanics 1.2"
-    sheet_type = Sheet
-    state_type = State
-    options_type = Options
-    conflict = Conflict(
-        "referee.analysis.models.arm:ArmMelee",
-        {"brad": "example:brad", "christine": "example:christine"},
-    )
-    """The analysis's conflict model and its default table (two example characters)."""
     setting: Setting = DEFAULT_SETTING
     """The lists the rules consult (the text's examples); sheets may carry their own values."""
-
-    def table(self) -> ActionTable[State, Options]:
-        """Every action by name, with its planner (:func:`referee.systems.arm.actions.table`)."""
-        return a.table()
-
-    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks against the shipped setting."""
-        return validate(sheet, options)
 
     def check_sheet(
         self,

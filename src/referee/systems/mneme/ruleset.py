@@ -5,21 +5,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.errors import Problem
 from referee.systems.base import (
     Action,
-    ActionTable,
-    Conflict,
     JSONObject,
     JSONValue,
     Plan,
     Ruleset,
 )
-from referee.systems.mneme import actions
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Sheet, validate
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
 from referee.systems.sheetview import SheetView
@@ -43,23 +39,6 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
 
     name = "mneme"
     title = "Mneme CE"
-    sheet_type = Sheet
-    state_type = State
-    options_type = Options
-    conflict = Conflict(
-        "referee.analysis.models.mneme:MnemeExchange",
-        {"ada": "example:ada", "raider": "example:raider"},
-        params={"weapons": {"ada": "Broadsword", "raider": "Broadsword"}},
-    )
-    """The analysis's conflict model and its default table (two example characters)."""
-
-    def table(self) -> ActionTable[State, Options]:
-        """Action name -> action type and planner (:func:`.actions.table`)."""
-        return actions.table()
-
-    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks."""
-        return validate(sheet, options)
 
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``sheet`` as ``cid``, keeping what the table tracks about it if seated."""

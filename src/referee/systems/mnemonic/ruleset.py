@@ -9,22 +9,18 @@ result becomes an outcome. Resolving and exact odds both come from that plan
 
 from __future__ import annotations
 
-from referee.errors import Problem
 from referee.systems.base import (
     Action,
-    ActionTable,
-    Conflict,
     JSONObject,
     JSONValue,
     Ruleset,
 )
-from referee.systems.mnemonic import actions
 from referee.systems.mnemonic.conflict import order_label
 from referee.systems.mnemonic.deck import Deck, card_name
 from referee.systems.mnemonic.live import Said, hand_faces
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import uses_cards
-from referee.systems.mnemonic.sheet import Sheet, Status, validate
+from referee.systems.mnemonic.sheet import Sheet, Status
 from referee.systems.mnemonic.state import Seat, State
 from referee.systems.sheetview import SheetView
 
@@ -34,23 +30,6 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
 
     name = "mnemonic"
     title = "Mnemonic (Alpha-Zulu Games)"
-    sheet_type = Sheet
-    state_type = State
-    options_type = Options
-    conflict = Conflict(
-        "referee.analysis.models.mnemonic:MnemonicFight",
-        {"mick": "example:boxer", "bo": "example:boxer"},
-        params={"life_roles": {"mick": "Professional Boxer", "bo": "Professional Boxer"}},
-    )
-    """The analysis's conflict model and its default table (two example characters)."""
-
-    def table(self) -> ActionTable[State, Options]:
-        """Every action a Mnemonic table offers (:func:`.actions.table`)."""
-        return actions.table()
-
-    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
-        """Every rule the character breaks under the table's options."""
-        return validate(sheet, options)
 
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``sheet`` as ``cid``: a new character starts at its sheet's Status; a

@@ -11,14 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.errors import Problem
-from referee.systems.base import ActionTable, Conflict, JSONObject, JSONValue, Ruleset
+from referee.systems.base import JSONObject, JSONValue, Ruleset
 from referee.systems.sheetview import SheetView
 
-from . import actions
 from .damage import terminal_at, wound_threshold
 from .options import Options
-from .sheet import Sheet, validate
+from .sheet import Sheet
 from .state import Seat, State, reseated, seat_of
 
 
@@ -27,22 +25,6 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
 
     name: ClassVar[str] = "mongrel"
     title: ClassVar[str] = "Mongrel"
-    sheet_type = Sheet
-    state_type = State
-    options_type = Options
-    conflict = Conflict(
-        "referee.analysis.models.mongrel:MongrelConflict",
-        {"vooruk": "example:vooruk", "giazza": "example:giazza"},
-    )
-    """The analysis's conflict model and its default table (two example characters)."""
-
-    def table(self) -> ActionTable[State, Options]:
-        """Every action by name, with its planner (:func:`.actions.table`)."""
-        return actions.table()
-
-    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
-        """Every creation rule the sheet breaks that no referee approval covers."""
-        return validate(sheet, options)
 
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``cid`` fresh (AP = Speed, Infernal Resolve = Spirit), or replace its sheet
