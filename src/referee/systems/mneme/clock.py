@@ -28,10 +28,11 @@ from referee.systems.mneme.health import (
 )
 from referee.systems.mneme.medical import UNSUPERVISED_NOTE, care_level
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import SYSTEM, condition_report
+from referee.systems.mneme.resolve import condition_report
 from referee.systems.mneme.sheet import Sheet, canonical_characteristic
 from referee.systems.mneme.state import State
 from referee.systems.mneme.tables import BLEED_MINUTES, MINOR_ACTIONS, ROUNDS_PER_MINUTE
+from referee.systems.mneme.task import SYSTEM
 
 MAX_MINUTES = 10 * 365 * 24 * 60
 """Most time one action may pass (ten years)."""

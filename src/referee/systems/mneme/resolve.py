@@ -72,9 +72,7 @@ from referee.systems.mneme.health import (
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State
-from referee.systems.mneme.task import Built, build
-
-SYSTEM = "mneme"
+from referee.systems.mneme.task import SYSTEM, Built, build
 
 RESTRICTED = ("Seriously Wounded", "Critically Wounded", "Dying")
 """Conditions whose movement an outcome reports (3/4 speed and no Dash, or immobile)."""
@@ -162,21 +160,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
             "a check meeting a threat takes its Mitigating Factors from the threat "
             "(threat.mitigating), not from the check"
         )
-    threat_owner = sheet_of(state, threat.attacker) if threat is not None else None
-    strikes: dict[int, Incoming] = {}
-
-    def strike(degree: int) -> Incoming:
-        assert threat is not None
-        if degree not in strikes:
-            strikes[degree] = incoming(
-                degree, threat, sheet, threat_owner, built.skill_level, options, DAMAGE
-            )
-        return strikes[degree]
-
-    def struck(effect: int) -> int:
-        """The Fail Effect the threat strikes with (a Costly Success's, if taken)."""
-        degree = fail_degree(effect)
-        return costly_success(degree, options) if action.costly_success else degree
+    strikes = Strikes(state, threat, sheet, built.skill_level, options, action.costly_success)
 
     def finish(effect: int, trace: Trace) -> Outcome:
         faces = trace[0]
@@ -213,7 +197,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
         _timing(action, effect, details, options)
         dice = built.dice(faces)
         if threat is not None and effect < 0:
-            inc = strike(struck(effect))
+            inc = strikes.at(effect)
             data = incoming_outcome(
                 inc, list(trace[1 : 1 + inc.entries]), changes, action.actor, sheet, options
             )
@@ -225,17 +209,8 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
                 label = "Ordinary Failure"
             else:
                 label += f"; took {data['damage']} damage"
-        return Outcome(
-            SYSTEM,
-            "check",
-            faces=dice,
-            modifiers=built.applied,
-            target=built.difficulty,
-            result=effect,
-            success=success,
-            label=label,
-            changes=changes.build(),
-            details=details,
+        return built.outcome(
+            "check", dice, effect, label, changes.build(), details, success=success
         )
 
     if threat is None:
@@ -244,7 +219,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
     def branch(effect: int) -> Dice[int]:
         if effect >= 0:
             return Dice.pure(effect)
-        hits = Quiet(strike(struck(effect)).program)
+        hits = Quiet(strikes.at(effect).program)
         return Dice.pure(effect).pair(hits).map(lambda pair: pair[0])
 
     program = Dice.of(built.procedure).bind(branch)
@@ -403,6 +378,43 @@ def incoming(
         spec, n, keep, armour, minimum_for(m.remaining, options), options, report, after
     )
     return Incoming(degree, m, cover, cover_rolls, rolls)
+
+
+class Strikes:
+    """A threat's strikes back at a check's defender ``victim`` (ch. 7, Threats): one
+    per Fail Effect degree, each built once."""
+
+    def __init__(
+        self,
+        state: State,
+        threat: Threat | None,
+        victim: Sheet | None,
+        skill: int,
+        options: Options,
+        costly: bool,
+    ) -> None:
+        self.threat, self.victim, self.skill, self.options = threat, victim, skill, options
+        self.costly = costly
+        self.owner = sheet_of(state, threat.attacker) if threat is not None else None
+        self._built: dict[int, Incoming] = {}
+
+    def degree(self, effect: int) -> int:
+        """The Fail Effect the threat strikes with (a Costly Success's, if taken)."""
+        degree = fail_degree(effect)
+        return costly_success(degree, self.options) if self.costly else degree
+
+    def strike(self, degree: int) -> Incoming:
+        """The threat's strike at a Fail Effect of ``degree``."""
+        assert self.threat is not None
+        if degree not in self._built:
+            self._built[degree] = incoming(
+                degree, self.threat, self.victim, self.owner, self.skill, self.options, DAMAGE
+            )
+        return self._built[degree]
+
+    def at(self, effect: int) -> Incoming:
+        """The threat's strike after a check of Effect ``effect`` (a failure)."""
+        return self.strike(self.degree(effect))
 
 
 def incoming_outcome(
@@ -635,9 +647,8 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
             raise IllegalAction("targeted damage needs the target's HP (a target, or target_hp)")
         target_hp = victim.hp
     threat = action.threat
-    threat_owner = sheet_of(state, threat.attacker) if threat is not None else None
     hits: dict[int, DamageProgram[Hashable]] = {}
-    strikes: dict[int, Incoming] = {}
+    strikes = Strikes(state, threat, attacker, built.skill_level, options, check.costly_success)
 
     def hit(se: int) -> DamageProgram[Hashable]:
         if se not in hits:
@@ -647,25 +658,13 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
             )
         return hits[se]
 
-    def strike(degree: int) -> Incoming:
-        assert threat is not None
-        if degree not in strikes:
-            strikes[degree] = incoming(
-                degree, threat, attacker, threat_owner, built.skill_level, options, DAMAGE
-            )
-        return strikes[degree]
-
-    def struck_back(effect: int) -> int:
-        degree = fail_degree(effect)
-        return costly_success(degree, options) if check.costly_success else degree
-
     def branch(effect: int) -> Dice[Hashable]:
         if effect >= 0:
             return hit(effect)
         first: Dice[Hashable] = hit(0) if check.costly_success else Dice.pure(miss)
         if threat is None:
             return first
-        return first.pair(Quiet(strike(struck_back(effect)).program)).map(lambda p: p[0])
+        return first.pair(Quiet(strikes.at(effect).program)).map(lambda p: p[0])
 
     program = Dice.of(built.procedure).bind(branch)
 
@@ -687,7 +686,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         back = 0
         at = 1
         if not success:
-            back = struck_back(effect)
+            back = strikes.degree(effect)
             if check.costly_success:
                 details["costly_success"] = {"fail_effect": back, "success_effect": 0}
                 se, success = 0, True
@@ -710,7 +709,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
                 _costly_label(back, None) if check.costly_success and effect < 0 else label
             ) + f": {rolls.total} damage"
         if back and threat is not None:
-            inc = strike(back)
+            inc = strikes.strike(back)
             data = incoming_outcome(
                 inc, entries[at : at + inc.entries], changes, action.actor, attacker, options
             )
@@ -722,17 +721,8 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
                 label = "Ordinary Failure"
             else:
                 label += f"; took {data['damage']} damage"
-        return Outcome(
-            SYSTEM,
-            "attack",
-            faces=tuple(dice),
-            modifiers=built.applied,
-            target=built.difficulty,
-            result=effect,
-            success=success,
-            label=label,
-            changes=changes.build(),
-            details=details,
+        return built.outcome(
+            "attack", tuple(dice), effect, label, changes.build(), details, success=success
         )
 
     return Plan.of(program, finish)
