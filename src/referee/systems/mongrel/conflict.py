@@ -219,6 +219,30 @@ class Roll:
         """The roll and its result as outcome details."""
         return {"expertise": self.expertise, "dice": self.dice, "mode": self.mode, **r.data()}
 
+    def outcome(
+        self,
+        sc: Scene,
+        name: str,
+        who: str,
+        note: str,
+        r: CheckResult,
+        trace: Trace,
+        **more: JSONValue,
+    ) -> Outcome:
+        """The outcome of this roll by ``who`` (``note``: what came of it), with the
+        scene's changes and ``more`` details."""
+        return _outcome(
+            sc,
+            name,
+            f"{self.how(who, trace)}: {note}",
+            trace=trace,
+            modifiers=self.modifiers,
+            target=self.tn,
+            result=r.effect,
+            success=r.success,
+            details={**self.details(r), **more},
+        )
+
 
 def _roll(f: Seat, exp: str, base: int, mode: Mode, difficulty: int, power: str | None) -> Roll:
     dice = f.dice(exp, power)
@@ -274,17 +298,7 @@ def plan_task(a: Task, state: State, options: Options) -> Plan:
         sc = Scene(state)
         sc.to_back(a.actor)
         word = f"success, Effect {r.effect}" if r.success else "failure"
-        return _outcome(
-            sc,
-            "task",
-            f"{roll.how(f.name, trace)}: {word}",
-            trace=trace,
-            modifiers=roll.modifiers,
-            target=roll.tn,
-            result=r.effect,
-            success=r.success,
-            details=roll.details(r),
-        )
+        return roll.outcome(sc, "task", f.name, word, r, trace)
 
     return Plan.of(Dice.of(roll.procedure), finish)
 
@@ -355,17 +369,7 @@ def plan_attack(a: Attack, state: State, options: Options) -> Plan:
             sc.put(a.target, them)
             note = f"success, Effect {r.effect}"
         sc.to_back(a.actor)
-        return _outcome(
-            sc,
-            "attack",
-            f"{roll.how(att.name, trace)}: {note}",
-            trace=trace,
-            modifiers=roll.modifiers,
-            target=roll.tn,
-            result=r.effect,
-            success=r.success,
-            details={**roll.details(r), **extra},
-        )
+        return roll.outcome(sc, "attack", att.name, note, r, trace, **extra)
 
     return Plan.of(Dice.of(roll.procedure), finish)
 
