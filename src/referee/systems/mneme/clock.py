@@ -128,6 +128,35 @@ def sheet_changes(changes: Changes, cid: str, before: Sheet, after: Sheet, reaso
         changes.set(cid, "sheet.characteristic_damage", dict(after.characteristic_damage), reason)
 
 
+Rolled = list[tuple["_Span", DyingRolls | None]]
+"""Each character's span of time and the dying rolls it made (``None``: none due)."""
+
+
+def _passing(
+    state: State,
+    spans: list[_Span],
+    options: Options,
+    finish: Callable[[Rolled, Changes, list[DieRoll]], Outcome],
+) -> Plan:
+    """The plan of time passing over ``spans``: every due dying roll in turn; ``finish``
+    gets each span with the rolls it made (read back from the trace), the changes to
+    build on and every die rolled. The odds are each character's fate (:func:`_fates`)."""
+    rolling = [s for s in spans if s.dying is not None]
+
+    def done(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
+        entries = iter(trace)
+        rolled: Rolled = []
+        faces: list[DieRoll] = []
+        for s in spans:
+            rolls = s.dying.replay(entries) if s.dying is not None else None
+            faces += rolls.faces if rolls is not None else ()
+            rolled.append((s, rolls))
+        return finish(rolled, Changes(state), faces)
+
+    programs: list[Dice[bool]] = [s.dying for s in rolling if s.dying is not None]
+    return Plan.of(_all_of(programs), done, _fates(spans, rolling, options))
+
+
 def _all_of(programs: list[Dice[bool]]) -> Dice[tuple[bool, ...]]:
     """Each character's dying rolls in turn; the result says who survived."""
     out: Dice[tuple[bool, ...]] = Dice.pure(())
@@ -209,17 +238,11 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
         )
     rolling = [s for s in spans if s.dying is not None]
 
-    view = _fates(spans, rolling, options)
-
-    def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
-        entries = iter(trace)
-        changes = Changes(state)
+    def finish(rolled: Rolled, changes: Changes, faces: list[DieRoll]) -> Outcome:
         per: dict[str, Any] = {}
         parts: list[tuple[str, str]] = []
-        faces: list[DieRoll] = []
-        for s in spans:
+        for s, rolls in rolled:
             r = results[s.cid]
-            rolls = s.dying.replay(entries) if s.dying is not None else None
             after = s.alive if rolls is None or rolls.survived else _dead_at(s.before, rolls)
             notes = list(r.notes)
             if rolls is not None and rolls.survived:
@@ -241,7 +264,6 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
             }
             if rolls is not None:
                 data["dying_rolls"] = rolls.data()
-                faces += rolls.faces
             per[s.cid] = data
             parts.append((s.before.name, label))
             sheet_changes(changes, s.cid, s.before, after, "time passed")
@@ -259,7 +281,7 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
             details={"minutes": minutes, "characters": per},
         )
 
-    return Plan.of(_all_of([s.dying for s in rolling if s.dying is not None]), finish, view)
+    return _passing(state, spans, options, finish)
 
 
 # ---------------------------------------------------------------------------
@@ -299,18 +321,12 @@ def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan
         spans.append(_Span(cid, sheet, alive, DyingProgram(sheet, segs, options) if due else None))
     rolling = [s for s in spans if s.dying is not None]
 
-    view = _fates(spans, rolling, options)
-
-    def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
-        entries = iter(trace)
-        changes = Changes(state)
+    def finish(rolled: Rolled, changes: Changes, faces: list[DieRoll]) -> Outcome:
         per: dict[str, Any] = {}
         parts: list[tuple[str, str]] = []
-        faces: list[DieRoll] = []
         made = 0
         every = True
-        for s in spans:
-            rolls = s.dying.replay(entries) if s.dying is not None else None
+        for s, rolls in rolled:
             if rolls is None or rolls.survived:
                 after = s.alive
                 if offsets[s.cid] != state.character(s.cid).minute_rounds:
@@ -322,7 +338,6 @@ def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan
                 data["condition"] = "Dead"
             if rolls is not None:
                 data["dying_rolls"] = rolls.data()
-                faces += rolls.faces
                 made += rolls.rolled
                 every = every and rolls.survived
                 if rolls.survived:
@@ -353,4 +368,4 @@ def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan
             details={"rounds": rounds, "characters": per},
         )
 
-    return Plan.of(_all_of([s.dying for s in rolling if s.dying is not None]), finish, view)
+    return _passing(state, spans, options, finish)
