@@ -345,6 +345,9 @@ def test_every_wing_loads_its_examples_through_the_base() -> None:
         for cid, sheet in examples.items():
             assert isinstance(sheet, rules.sheet_type), (wing, cid)
             assert rules.example(cid.upper()) == sheet
+            data = rules.example_data(cid)
+            data.clear()  # the caller's own copy: the stored example is untouched
+            assert rules.example(cid) == sheet
             assert rules.example_data(cid) == json.loads(
                 (SYSTEMS_DIR / wing / "data" / "examples" / f"{cid}.json").read_text("utf-8")
             )

@@ -27,6 +27,7 @@ each game overriding only what its rules need.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import re
 import typing
@@ -471,9 +472,10 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         return self.load_sheet(self.example_data(name))
 
     def example_data(self, name: str) -> JSONObject:
-        """The stored sheet (JSON) of the example character called ``name``."""
+        """The stored sheet (JSON) of the example character called ``name`` (a copy of
+        its own: the caller may change it)."""
         books = shelf(self.package())
-        return dict(books.sheets[books.key(name)])
+        return copy.deepcopy(dict(books.sheets[books.key(name)]))
 
     def builder(self) -> GameBuilder | None:
         """The game's guided character builder (its package's ``builder.BUILDER``, see
