@@ -122,7 +122,7 @@ def _shipped_sheets() -> list[tuple[str, str]]:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1] / "src" / "referee" / "systems"
-    return [(p.parent.parent.name, str(p)) for p in sorted(root.glob("*/data/*.json"))]
+    return [(p.parents[2].name, str(p)) for p in sorted(root.glob("*/data/examples/*.json"))]
 
 
 @pytest.mark.parametrize(("game", "path"), _shipped_sheets())

@@ -9,9 +9,12 @@ keep the four wings on that one shape.
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import re
 import sys
+import typing
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -294,3 +297,100 @@ def test_every_wing_names_its_planners_plan_action() -> None:
 
 def _actions(wing: str) -> str:
     return (SYSTEMS_DIR / wing / "actions.py").read_text(encoding="utf-8")
+
+
+SHARED_ROLES = (
+    "__init__.py",  # RULESET
+    "actions.py",  # every action declared once: table()
+    "builder.py",  # the guided character builder
+    "checks.py",  # the game's rolls and their exact odds
+    "options.py",  # the house rules
+    "present.py",  # the sheet as people read it
+    "ruleset.py",  # the contract
+    "sheet.py",  # Sheet: the stored character
+    "state.py",  # Seat and State: what a table tracks
+    "tables.py",  # the text's lists and numbers as data
+    "data/examples",  # the example characters, read by the base
+)
+
+
+def test_every_wing_has_the_files_of_the_shared_roles() -> None:
+    for wing in WINGS:
+        missing = [f for f in SHARED_ROLES if not (SYSTEMS_DIR / wing / f).exists()]
+        assert missing == [], wing
+        assert not (SYSTEMS_DIR / wing / "examples.py").exists(), wing  # loaded by the base
+        stored = {p.name for p in (SYSTEMS_DIR / wing / "data").glob("*.json")}
+        assert stored <= {"examples.json", "conflict.json"}, wing
+
+
+def test_every_wing_calls_its_records_sheet_and_seat() -> None:
+    for wing in WINGS:
+        rules = get(wing)
+        sheet = importlib.import_module(f"referee.systems.{wing}.sheet")
+        state = importlib.import_module(f"referee.systems.{wing}.state")
+        assert rules.sheet_type is sheet.Sheet, wing
+        assert rules.state_type is state.State, wing
+        seat = typing.get_type_hints(state.State)["characters"]
+        assert typing.get_args(seat) == (str, state.Seat), wing
+        assert typing.get_type_hints(state.Seat)["sheet"] is sheet.Sheet, wing
+        for gone in ("Character", "Fighter"):
+            assert not hasattr(sheet, gone) and not hasattr(state, gone), (wing, gone)
+
+
+def test_every_wing_loads_its_examples_through_the_base() -> None:
+    for wing in WINGS:
+        rules = get(wing)
+        assert "examples" not in type(rules).__dict__, wing  # no wing loads its own
+        assert "example" not in type(rules).__dict__, wing
+        stored = sorted(p.stem for p in (SYSTEMS_DIR / wing / "data" / "examples").glob("*.json"))
+        examples = rules.examples()
+        assert sorted(examples) == stored and len(stored) >= 2, wing
+        for cid, sheet in examples.items():
+            assert isinstance(sheet, rules.sheet_type), (wing, cid)
+            assert rules.example(cid.upper()) == sheet
+            data = rules.example_data(cid)
+            data.clear()  # the caller's own copy: the stored example is untouched
+            assert rules.example(cid) == sheet
+            assert rules.example_data(cid) == json.loads(
+                (SYSTEMS_DIR / wing / "data" / "examples" / f"{cid}.json").read_text("utf-8")
+            )
+            assert rules.validate(sheet, rules.options_type()) == () or cid in rules.example_info()
+        with pytest.raises(RulesError, match=r"unknown example character 'nobody'; known: "):
+            rules.example("nobody")
+    mongrel = get("mongrel")
+    assert list(mongrel.examples()) == ["alwia", "vooruk", "giazza"]  # the index's order
+    assert mongrel.example("Ahvia") == mongrel.example("alwia")  # the text's other spelling
+    assert mongrel.example_info()["giazza"].where == "Mongrel: Examples of character creation"
+    assert FAKE.examples() == {} and FAKE.example_info() == {}  # a wing with no data
+
+
+def test_every_wing_declares_its_analysis_and_nothing_outside_systems_asks_which_game() -> None:
+    from referee.analysis.model import ConflictModel
+    from referee.analysis.scenario import Scenario, _model_type
+
+    for wing in WINGS:
+        conflict = get(wing).conflict()
+        assert conflict is not None, wing
+        assert issubclass(_model_type(wing), ConflictModel)
+        assert Scenario.default(wing).seats == dict(conflict.seats)
+    games = set(WINGS)
+    found = []
+    for path in (SYSTEMS_DIR.parent).rglob("*.py"):
+        if SYSTEMS_DIR in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                for side in sides:
+                    items = (
+                        side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                    )
+                    if any(isinstance(i, ast.Constant) and i.value in games for i in items):
+                        found.append(f"{path.relative_to(SYSTEMS_DIR.parent)}:{node.lineno}")
+            elif (
+                isinstance(node, ast.MatchValue)
+                and isinstance(node.value, ast.Constant)
+                and node.value.value in games
+            ):
+                found.append(f"{path.relative_to(SYSTEMS_DIR.parent)}:{node.lineno}")
+    assert found == []

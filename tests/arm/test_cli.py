@@ -12,7 +12,15 @@ from referee.systems.arm.checks import task_odds
 from referee.systems.arm.options import Options
 from referee.systems.base import probability_map
 
-DATA = Path(__file__).resolve().parents[2] / "src" / "referee" / "systems" / "arm" / "data"
+DATA = (
+    Path(__file__).resolve().parents[2]
+    / "src"
+    / "referee"
+    / "systems"
+    / "arm"
+    / "data"
+    / "examples"
+)
 
 BLOW = ["damage", "--result", "1", "--damage", "1", "--toughness", "1"]
 

@@ -8,6 +8,7 @@ import pytest
 
 from referee.dice.roller import ScriptedRoller
 from referee.systems.arm import RULESET
+from referee.systems.arm import RULESET as ARM
 from referee.systems.arm import actions as a
 from referee.systems.arm.combat import (
     may_defend,
@@ -16,7 +17,6 @@ from referee.systems.arm.combat import (
     round_problems,
 )
 from referee.systems.arm.damage import Condition, accumulate
-from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
 from referee.systems.arm.scale import (
     convert,
@@ -120,7 +120,7 @@ def test_character_creation_prices() -> None:
 
     assert 6 * DEFAULT_SETTING.stat_cost("Fitness") == 60
     assert 8 * DEFAULT_SETTING.stat_cost("Willpower") == 40
-    alex = premade("alex")
+    alex = ARM.example("alex")
     assert point_cost(alex)["stats"] == 60 + 35 + 25 + 70 + 40 + 30
 
 
@@ -232,7 +232,7 @@ def _task(
 
 
 def test_the_example_characters_match_their_table() -> None:
-    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    alex, brad, christine = ARM.example("alex"), ARM.example("brad"), ARM.example("christine")
     assert [alex.stat(s) for s in ("Fitness", "Dexterity", "Toughness")] == [6, 7, 5]
     assert [alex.stat(s) for s in ("Wit", "Charisma", "Willpower")] == [7, 8, 6]
     assert [brad.stat(s) for s in ("Fitness", "Dexterity", "Toughness")] == [8, 5, 8]
@@ -249,7 +249,7 @@ def test_the_example_characters_match_their_table() -> None:
 
 
 def test_round_one_brad_charges_and_alex_dives_under_the_axe() -> None:
-    brad, alex = premade("brad"), premade("alex")
+    brad, alex = ARM.example("brad"), ARM.example("alex")
     difficulty = melee_difficulty("attack")
     assert difficulty == 4
     assert melee_total(brad, "attack") == (8, ())  # the axe's attack modifier is 0
@@ -264,7 +264,7 @@ def test_round_one_brad_charges_and_alex_dives_under_the_axe() -> None:
 
 
 def test_round_two_the_demon_trick_and_christine_circles() -> None:
-    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    alex, brad, christine = ARM.example("alex"), ARM.example("brad"), ARM.example("christine")
     narrative_willpower = 6
     assert brad.stat("Willpower") == 7  # the narrative subtracts 6
     total, result, label, success = _task(alex.total("Charisma"), narrative_willpower, 2, 2)
@@ -282,13 +282,13 @@ def test_round_two_the_demon_trick_and_christine_circles() -> None:
 
 
 def test_round_two_with_brads_table_willpower() -> None:
-    alex, brad = premade("alex"), premade("brad")
+    alex, brad = ARM.example("alex"), ARM.example("brad")
     total, result, _, success = _task(alex.total("Charisma"), brad.stat("Willpower"), 2, 2)
     assert (total, result, success) == (8, 1, True)
 
 
 def _round_three(axe_damage: int) -> tuple[Condition, list[object]]:
-    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    alex, brad, christine = ARM.example("alex"), ARM.example("brad"), ARM.example("christine")
     seen: list[object] = []
     attack_total, extra = melee_total(christine, "attack", "Rapiers", circled=True)
     assert attack_total == 7 + 2 + 1 + 1
@@ -335,7 +335,7 @@ def test_round_three_christine_lunges_brad_swings() -> None:
 
 
 def test_round_three_with_the_tables_axe_damage_8() -> None:
-    assert premade("brad").weapon().damage == 8
+    assert ARM.example("brad").weapon().damage == 8
     condition, seen = _round_three(axe_damage=8)
     assert seen[-8:] == [14, 9, 5, 7, 2, 4, "Moderate", "Fainting"]
     assert condition.label == "Moderate, Unconscious"

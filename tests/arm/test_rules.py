@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.systems.arm import RULESET as ARM
 from referee.systems.arm.catalog import DEFAULT_SETTING
 from referee.systems.arm.combat import (
     dodge_missile_difficulty,
@@ -18,7 +19,6 @@ from referee.systems.arm.combat import (
     round_problems,
 )
 from referee.systems.arm.damage import Condition, NamedWound, accumulate, record_wound
-from referee.systems.arm.examples import premade
 from referee.systems.arm.magic import soul_difficulty, spell_named
 from referee.systems.arm.options import Options
 from referee.systems.arm.scale import convert, group_log, log_of, measure_of, parse_unit
@@ -38,7 +38,7 @@ STATS = dict.fromkeys(DEFAULT_SETTING.stats, 6)
 
 def test_the_premades_validate() -> None:
     for name in ("alex", "brad", "christine"):
-        assert validate(premade(name)) == ()
+        assert validate(ARM.example(name)) == ()
 
 
 def test_validation_names_every_problem() -> None:
@@ -225,7 +225,7 @@ def test_situational_mods() -> None:
     assert _base(giant, Task("x", stat="Wit", mods=("Short-Sighted",))) == 3
     assert _base(giant, SoulMagic("x", "shape")) == 7  # Willpower + Magically Able
     with pytest.raises(IllegalAction, match="Magically Able"):
-        _base(premade("brad"), SoulMagic("x", "shape"))
+        _base(ARM.example("brad"), SoulMagic("x", "shape"))
     with pytest.raises(IllegalAction, match="absolute"):
         _base(giant, Task("x", stat="Fitness", mods=("Large",)))
     with pytest.raises(IllegalAction, match="not an absolute mod"):
@@ -259,7 +259,7 @@ def test_blows_from_sheets() -> None:
     from referee.systems.arm.actions import Shoot
     from referee.systems.arm.combat import melee_blow
 
-    blow = melee_blow(premade("brad"), premade("alex"), 5)
+    blow = melee_blow(ARM.example("brad"), ARM.example("alex"), 5)
     assert (blow.damage, blow.strength, blow.toughness, blow.wound_armour, blow.shock_armour) == (
         8,
         1,
@@ -268,14 +268,14 @@ def test_blows_from_sheets() -> None:
         2,
     )
     assert blow.attack == 14
-    rapier = melee_blow(premade("christine"), premade("alex"), 6)
+    rapier = melee_blow(ARM.example("christine"), ARM.example("alex"), 6)
     assert rapier.attack == 10 and rapier.strength == 0
     fist = melee_blow(
-        Sheet(name="F", stats=STATS, weapons=(WeaponEntry("Fist"),)), premade("brad"), 1
+        Sheet(name="F", stats=STATS, weapons=(WeaponEntry("Fist"),)), ARM.example("brad"), 1
     )
     assert fist.stun and fist.damage == 1
     gun = DEFAULT_SETTING.ranged_weapon("Handgun")
-    assert gun is not None and _base(premade("alex"), Shoot("x", "Handgun")) == 7 + 17
+    assert gun is not None and _base(ARM.example("alex"), Shoot("x", "Handgun")) == 7 + 17
 
 
 @settings(max_examples=100)
@@ -322,7 +322,7 @@ def test_melee_totals_parry_standstill_and_berserk() -> None:
     """Weapon attack / parry columns, standstill +2, circling +1, berserk -2 next action."""
     from referee.systems.arm.combat import melee_modifiers, melee_total
 
-    alex, brad, christine = premade("alex"), premade("brad"), premade("christine")
+    alex, brad, christine = ARM.example("alex"), ARM.example("brad"), ARM.example("christine")
     assert melee_total(alex, "parry")[0] == 6 - 1  # his sword parries at -1
     assert melee_total(brad, "parry")[0] == 8 - 3  # the axe parries at -3
     assert melee_total(christine, "parry", "Rapiers")[0] == 7 + 2 + 1
@@ -368,7 +368,7 @@ def test_a_shot_totals_difficulty_range_and_blow() -> None:
     """Combat (Ranged): Dexterity + accuracy against 4 + twice the log distance; FIT+7 range."""
     from referee.systems.arm.combat import ranged_blow
 
-    alex, brad = premade("alex"), premade("brad")
+    alex, brad = ARM.example("alex"), ARM.example("brad")
     bow = DEFAULT_SETTING.ranged_weapon("Long bow")
     gun = DEFAULT_SETTING.ranged_weapon("Handgun")
     laser = DEFAULT_SETTING.ranged_weapon("Burst-laser rifle")
@@ -396,7 +396,7 @@ def test_a_shot_totals_difficulty_range_and_blow() -> None:
     # the fire-ball: flung (Fitness) at +20, unlimited range, damage 12
     fireball = spell_named(DEFAULT_SETTING, "Fire-ball")
     assert _shot(alex, "Fire-ball", 30) == (6 + 20, 4 + 60)
-    fire = ranged_blow(alex, premade("christine"), fireball, 2)
+    fire = ranged_blow(alex, ARM.example("christine"), fireball, 2)
     assert (fire.attack, fire.toughness, fire.wound_armour, fire.shock_armour) == (14, 6, 2, 0)
     assert fireball.radius_m == 1.0
 

@@ -8,8 +8,8 @@ import pytest
 
 from referee.dice.roller import ManualRoller, ScriptedRoller
 from referee.systems.arm import RULESET
+from referee.systems.arm import RULESET as ARM
 from referee.systems.arm import actions as a
-from referee.systems.arm.examples import premade
 from referee.systems.arm.options import Options
 from referee.systems.arm.rolls import Pushed
 from referee.systems.arm.sheet import Sheet
@@ -33,7 +33,7 @@ def test_registered_and_typed() -> None:
     assert {"next-round", "subtasks", "record-wound", "shoot", "cast", "group-task"} <= names
     assert all(n == n.lower() and " " not in n and "_" not in n for n in names)
     assert {o["name"] for o in describe_options(RULESET.options_type)} >= {"pushing", "log_method"}
-    assert RULESET.validate(premade("alex"), Options()) == ()
+    assert RULESET.validate(ARM.example("alex"), Options()) == ()
     assert set(RULESET.examples()) == {"alex", "brad", "christine"}
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli.main import run
-from referee.systems.mneme.sheet import example_data
+from referee.systems.mneme import RULESET as MNEME
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -85,7 +85,7 @@ def test_attack_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_attack_odds_with_target_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     sheet = tmp_path / "pc.json"
-    sheet.write_text(json.dumps(example_data()))
+    sheet.write_text(json.dumps(MNEME.example_data("ada")))
     data = json.loads(
         _run(capsys, "mneme", "attack-odds", "3d6-2", "-n", "3", "--sheet", str(sheet), "--json")[1]
     )
@@ -149,7 +149,7 @@ def test_attack_and_take_damage(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_validate_and_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     good = tmp_path / "pc.json"
-    good.write_text(json.dumps({**example_data(), "damage": 10}))
+    good.write_text(json.dumps({**MNEME.example_data("ada"), "damage": 10}))
     code, out, _ = _run(capsys, "mneme", "validate", str(good))
     assert code == 0 and "valid" in out and "Seriously Wounded" in out
     after = tmp_path / "after.json"
@@ -169,7 +169,7 @@ def test_validate_and_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     saved = json.loads(after.read_text())
     assert saved["damage"] == 9 and saved["healing_progress"] == "1/3"
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({**example_data(), "damage": -1, "skills": {"Medic": -2}}))
+    bad.write_text(json.dumps({**MNEME.example_data("ada"), "damage": -1, "skills": {"Medic": -2}}))
     code, out, _ = _run(capsys, "mneme", "validate", str(bad), "--json")
     data = json.loads(out)
     assert code == 1 and data["valid"] is False
@@ -320,7 +320,7 @@ def test_check_and_odds_from_a_sheet_with_wound_penalties(
 ) -> None:
     """Ada: Dex 9 (ChM +1) + Gun Combat 1 = Competence 2; 7 damage = -2 wound penalty
     (ch. 7, -1 per full 3), so her check at 8 is plain 2d6: 5/12; rolled 4+4 = 8, SE 0."""
-    data = example_data()
+    data = MNEME.example_data("ada")
     data["damage"] = 7
     sheet = tmp_path / "ada.json"
     sheet.write_text(json.dumps(data))
@@ -376,7 +376,7 @@ def test_athletic_attack_and_stealth_on_the_command_line(
 ) -> None:
     """Ch. 2, Combined Difficulties: ChM 1 (Dex 9), Melee 0, no Athletics -> Competence 1
     against 8 + 1; with Athletics the Difficulty stays 8. Stealth uses Recon (1)."""
-    data = example_data()
+    data = MNEME.example_data("ada")
     skilled = tmp_path / "skilled.json"
     skilled.write_text(json.dumps(data))
     del data["skills"]["Athletics"]

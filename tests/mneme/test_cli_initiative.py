@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli.main import run
-from referee.systems.mneme.sheet import example_data
+from referee.systems.mneme import RULESET as MNEME
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -28,7 +28,7 @@ def test_rolled_order_as_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_sheets_and_advantage(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     sheet = tmp_path / "ada.json"
-    sheet.write_text(json.dumps(example_data()), encoding="utf-8")
+    sheet.write_text(json.dumps(MNEME.example_data("ada")), encoding="utf-8")
     argv = [str(sheet), "--pc", "Bo:0", "--advantage", "ada vance", "--faces", "1,6,6,2,2"]
     code, out, _ = _run(capsys, *argv, "--json")
     ada = json.loads(out)["details"]["pcs"][0]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli.main import run
-from referee.systems.mneme.sheet import example_data
+from referee.systems.mneme import RULESET as MNEME
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -19,7 +19,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def _sheet(tmp_path: Path, name: str, **changes: object) -> Path:
-    data = example_data()
+    data = MNEME.example_data("ada")
     data.update(changes)
     path = tmp_path / name
     path.write_text(json.dumps(data), encoding="utf-8")

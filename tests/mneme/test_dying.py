@@ -23,24 +23,22 @@ from referee.systems.mneme.actions import (
 )
 from referee.systems.mneme.dying import p_survive_round
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character, validate
+from referee.systems.mneme.sheet import Sheet, validate
 from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 # HP 24; Edu 9 (+1) and Medic 1: first aid at +2
-PC = Character(
-    "Pat", {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7}, skills={"Medic": 1}
-)
+PC = Sheet("Pat", {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7}, skills={"Medic": 1})
 # HP 18 with End 14 (+2): at 19 or 20 damage the wound penalty is -6, so a dying roll
 # 2d6 + 2 - 6 >= 4 needs 8+ on 2d6 (15/36); at 21 it is -7 (9+: 10/36)
-TOUGH = Character("Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7})
+TOUGH = Sheet("Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7})
 
 
-def hurt(c: Character, damage: int, *conditions: str, minutes: int = 0) -> Character:
+def hurt(c: Sheet, damage: int, *conditions: str, minutes: int = 0) -> Sheet:
     return replace(c, damage=damage, conditions=conditions, stabilised_minutes=minutes)
 
 
-def alone(c: Character, care: str = "none") -> State:
+def alone(c: Sheet, care: str = "none") -> State:
     """The character seated alone as ``pc`` with that care."""
     table = seated({"pc": c})
     if care != "none":
@@ -58,7 +56,7 @@ def mine(out: Outcome) -> dict[str, Any]:
     return per
 
 
-def after(table: State, out: Outcome, cid: str = "pc") -> Character:
+def after(table: State, out: Outcome, cid: str = "pc") -> Sheet:
     return RULESET.apply(table, out).characters[cid].sheet
 
 
@@ -74,7 +72,7 @@ def p_alive(table: State, rounds: int) -> Fraction:
 # -- first aid ---------------------------------------------------------------
 
 
-def aid(patient: Character, faces: list[int], **kw: Any) -> tuple[State, Outcome]:
+def aid(patient: Sheet, faces: list[int], **kw: Any) -> tuple[State, Outcome]:
     table = seated({"medic": PC, "pat": patient})
     return table, RULESET.resolve(FirstAid("medic", "pat", **kw), table, ScriptedRoller(faces), OPT)
 

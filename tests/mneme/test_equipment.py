@@ -24,14 +24,14 @@ from referee.systems.mneme.actions import (
 )
 from referee.systems.mneme.damage import Target
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 ADA = RULESET.examples()["ada"]  # HP 24, Flak Jacket AR 4, Broadsword 3d3-2 RoA 2, Shield
 
 
-def table(**sheets: Character) -> State:
+def table(**sheets: Sheet) -> State:
     return seated(sheets)
 
 

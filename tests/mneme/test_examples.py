@@ -37,7 +37,7 @@ from referee.systems.mneme.effects import (
 )
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.scale import armour_notation, damage_notation, hp_notation, points
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State, seated
 from referee.systems.mneme.tables import DIFFICULTY, PRINTED_ODDS
 
@@ -250,7 +250,7 @@ def test_athletic_attack_combined_difficulty() -> None:
     """Ch. 2, Combined Difficulties: ChM 1, Attack 0, no Athletics -> Difficulty 9 at Cmp 1."""
     assert combined_difficulty(8, ["Melee", "Athletics"], {"Melee": 0}) == (9, ("Athletics",))
     assert combined_difficulty(8, ["Melee", "Athletics"], {"Melee": 0, "Athletics": 0})[0] == 8
-    pc = Character(
+    pc = Sheet(
         "Jumper",
         {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 7, "Soc": 7},
         skills={"Melee": 0},
@@ -259,7 +259,7 @@ def test_athletic_attack_combined_difficulty() -> None:
     out = RULESET.resolve(check, seated({"pc": pc}), ScriptedRoller([4, 4]), OPT)
     assert out.target == 9 and out.details["modifier"] == 1
     assert out.details["roll"] == 9 and out.success is True
-    skilled = Character(pc.name, pc.characteristics, skills={"Melee": 0, "Athletics": 0})
+    skilled = Sheet(pc.name, pc.characteristics, skills={"Melee": 0, "Athletics": 0})
     table = seated({"pc": skilled})
     assert RULESET.resolve(check, table, ScriptedRoller([4, 4]), OPT).target == 8
 

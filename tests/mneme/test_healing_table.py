@@ -10,11 +10,11 @@ import pytest
 from referee.errors import IllegalAction
 from referee.systems.mneme.health import condition, pass_time
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 
 OPT = Options()
 # HP 24: Seriously Wounded from 8, Critically from 16, Dying above 24
-PC = Character("Pat", {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7})
+PC = Sheet("Pat", {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7})
 DAMAGE = {"Wounded": 3, "Seriously Wounded": 12, "Critically Wounded": 20, "Dying": 26}
 NEEDS = {"Wounded": "light", "Seriously Wounded": "moderate", "Critically Wounded": "serious"}
 NEEDS["Dying"] = "intensive"

@@ -35,23 +35,23 @@ from referee.systems.mneme.medical import (
     surgery_result,
 )
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 # HP 24: Seriously Wounded at 8, Critically at 16, Dying above 24
-PC = Character(
+PC = Sheet(
     "Pat",
     {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7},
     skills={"Medic": 1},
 )
 
 
-def hurt(damage: int, **kw: object) -> Character:
+def hurt(damage: int, **kw: object) -> Sheet:
     return replace(PC, damage=damage, **kw)  # type: ignore[arg-type]
 
 
-def alone(c: Character) -> State:
+def alone(c: Sheet) -> State:
     return seated({"pc": c})
 
 

@@ -156,10 +156,10 @@ def test_the_command_line_roll_takes_the_damage_before(
     import json
 
     from referee.cli.main import run
-    from referee.systems.mneme.sheet import example_data
+    from referee.systems.mneme import RULESET as MNEME
 
     sheet = tmp_path / "tess.json"
-    sheet.write_text(json.dumps({**example_data("tess"), "damage": 28}), encoding="utf-8")
+    sheet.write_text(json.dumps({**MNEME.example_data("tess"), "damage": 28}), encoding="utf-8")
     assert run(["mneme", "survival", str(sheet), "massive", "--faces", "3,3"]) == 1
     assert "needs damage_before" in capsys.readouterr().err
     args = ["mneme", "survival", str(sheet), "massive", "--damage-before", "0"]

@@ -36,7 +36,7 @@ from referee.systems.mneme.actions import (
 )
 from referee.systems.mneme.damage import Target
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State, seated
 
 OPT = Options()
@@ -105,7 +105,7 @@ def test_advantage_cancels_and_caps_at_one_net_step() -> None:
 
 def test_check_with_a_sheet_equals_the_reader() -> None:
     """Competence = ChM (value // 3 - 2) + skill; -1 per full 3 damage (ch. 2, ch. 7)."""
-    pc = Character(
+    pc = Sheet(
         "Pat", {"Str": 7, "Dex": 12, "End": 8, "Int": 7, "Edu": 9, "Soc": 7}, {"Melee": 1}, 7
     )
     check = Check(characteristic="Dex", skill="Melee", actor="pat")
@@ -209,7 +209,7 @@ def test_bleeding_condition_and_massive_reports_equal_the_readers() -> None:
     """Ch. 7 about a target of HP 15 (Seriously Wounded and Bleeding from one roll of 5,
     ⌊15/3⌋; Critically Wounded from 10; Dying, and massive damage, above 15) hit by three
     1d6+2 rolls: the reader takes the rolls as the text does."""
-    frail = Character("Frail", {"Str": 2, "Dex": 2, "End": 11, "Int": 7, "Edu": 7, "Soc": 7})
+    frail = Sheet("Frail", {"Str": 2, "Dex": 2, "End": 11, "Int": 7, "Edu": 7, "Soc": 7})
     table = seated({"frail": frail})
     base = DamageRolls(3, "1d6+2", target="frail", armour=Target())
 
@@ -243,9 +243,7 @@ def test_bleeding_condition_and_massive_reports_equal_the_readers() -> None:
 def test_dying_rounds_equal_the_reader() -> None:
     """Ch. 7, Dying: every round an End roll against 4, wound penalties applied; one
     failure is death. End 14 (+2) at 19 damage (-6): each round needs 2d6 >= 8."""
-    tess = Character(
-        "Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7}, damage=19
-    )
+    tess = Sheet("Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7}, damage=19)
     table = seated({"tess": tess})
 
     def read(f: tuple[int, ...]) -> str:
@@ -274,8 +272,6 @@ def test_initiative_order_equals_the_reader() -> None:
 
 
 def test_rolled_dying_rounds_are_the_readers_on_the_same_faces() -> None:
-    tess = Character(
-        "Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7}, damage=19
-    )
+    tess = Sheet("Tess", {"Str": 2, "Dex": 2, "End": 14, "Int": 7, "Edu": 7, "Soc": 7}, damage=19)
     out = RULESET.resolve(PassRounds(5), seated({"tess": tess}), ScriptedRoller([6, 2, 6, 1]), OPT)
     assert out.label == "Dead in round 2"  # 8 lives, 7 dies

@@ -24,12 +24,12 @@ from referee.systems.mneme.damage import DamageSpec, Target
 from referee.systems.mneme.effects import costly_success, stealth_skill, task_time
 from referee.systems.mneme.health import movement, targeted_effect
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State, seated
 
 OPT = Options()
 EMPTY = State()
-PC = Character(
+PC = Sheet(
     "Sly",
     {"Str": 7, "Dex": 9, "End": 8, "Int": 7, "Edu": 9, "Soc": 7},
     skills={"Recon": 0, "Streetwise": 2, "Stealth": 3, "Medic": 1},
@@ -194,10 +194,10 @@ def test_bad_options_are_refused() -> None:
 
 def test_sheet_equipment_as_damage_sources_and_targets() -> None:
     from referee.systems.base import load_record
+    from referee.systems.mneme import RULESET as MNEME
     from referee.systems.mneme.damage import weapon_spec, worn_armour
-    from referee.systems.mneme.sheet import example_data
 
-    sheet = load_record(Character, example_data())
+    sheet = load_record(Sheet, MNEME.example_data("ada"))
     rifle = weapon_spec(sheet.weapons[0])
     assert rifle == DamageSpec("3d6-2", "", 4)
     assert worn_armour(sheet) == Target(4, "", "")
@@ -325,7 +325,7 @@ def test_skill_is_the_last_defence_from_the_defenders_sheet() -> None:
     veteran with Melee 2 take a Fail Effect of 3 from broadswords (RoA 3): Ada takes three
     rolls, the veteran one; a named skill is used, and an explicit number overrides."""
     ada = RULESET.examples()["ada"]
-    veteran = Character(
+    veteran = Sheet(
         "Vet",
         dict(ada.characteristics),
         skills={"Melee": 2, "Gun Combat": 1},

@@ -11,7 +11,7 @@ import pytest
 
 from referee.cli.main import run
 
-DATA = Path(__file__).resolve().parents[2] / "src/referee/systems/mnemonic/data"
+DATA = Path(__file__).resolve().parents[2] / "src/referee/systems/mnemonic/data/examples"
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -14,7 +14,7 @@ from referee.systems.mnemonic.randomizers import (
     verbal_ab_value,
     verbal_value,
 )
-from referee.systems.mnemonic.sheet import Character, validate
+from referee.systems.mnemonic.sheet import Sheet, validate
 from referee.systems.mnemonic.tables import (
     CHANCES,
     DEFAULT_TALENTS,
@@ -65,7 +65,7 @@ def test_default_talent_list_and_frigate_example() -> None:
     )
     assert FRIGATE_TALENTS == ("Fast", "Maneuverable", "Sturdy", "Well-Armed")
     assert FRIGATE_EQUIVALENTS == {"Sturdy": "Tough", "Well-Armed": "Dangerous"}
-    frigate = Character(
+    frigate = Sheet(
         "HMS Example",
         "18th-century frigate",
         {"Fast": 4, "Maneuverable": 3, "Sturdy": 5, "Well-Armed": 5},
@@ -76,7 +76,7 @@ def test_default_talent_list_and_frigate_example() -> None:
 
 
 def test_primary_role_fallback_adds_moderately_plus_three() -> None:
-    runner = Character("Ann", "healthy human", dict.fromkeys(DEFAULT_TALENTS, 2) | {"Agile": 4})
+    runner = Sheet("Ann", "healthy human", dict.fromkeys(DEFAULT_TALENTS, 2) | {"Agile": 4})
     apt = aptitude(runner, "Agile", fallback="relevant")
     assert apt.value == 4 + 3
     sub = aptitude(runner, "Smart", fallback="irrelevant")  # nuclear submarine: Not At All
@@ -86,7 +86,7 @@ def test_primary_role_fallback_adds_moderately_plus_three() -> None:
 
 def test_lucky_stands_in_for_the_life_role() -> None:
     opts = Options(use_lucky=True)
-    lucky = Character("Lu", "human", dict.fromkeys(DEFAULT_TALENTS, 3) | {"Lucky": 5})
+    lucky = Sheet("Lu", "human", dict.fromkeys(DEFAULT_TALENTS, 3) | {"Lucky": 5})
     assert validate(lucky, opts) == ()
     assert aptitude(lucky, "Handy", fallback="lucky", options=opts).value == 8
 

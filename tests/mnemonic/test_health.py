@@ -15,11 +15,11 @@ from referee.systems.mnemonic import RULESET
 from referee.systems.mnemonic.actions import Injury, SetStatus
 from referee.systems.mnemonic.health import parse_status, resisting_aptitude
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.sheet import Character, Status
+from referee.systems.mnemonic.sheet import Sheet, Status
 from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import DEFAULT_TALENTS
 
-BOXER = Character(
+BOXER = Sheet(
     "Mick",
     "human",
     dict.fromkeys(DEFAULT_TALENTS, 2) | {"Tough": 5},

@@ -24,11 +24,11 @@ from referee.systems.mnemonic.actions import (
 from referee.systems.mnemonic.checks import CheckResult
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.sheet import Character, Status
+from referee.systems.mnemonic.sheet import Sheet, Status
 from referee.systems.mnemonic.state import Seat, State
 from referee.systems.mnemonic.tables import DEFAULT_TALENTS
 
-ANN = Character("Ann", "human", dict.fromkeys(DEFAULT_TALENTS, 3) | {"Tough": 4}, {"Sailor": 5})
+ANN = Sheet("Ann", "human", dict.fromkeys(DEFAULT_TALENTS, 3) | {"Tough": 4}, {"Sailor": 5})
 STATE = RULESET.seat(State(), "ann", ANN, Options())
 
 

@@ -10,26 +10,26 @@ import pytest
 from referee.errors import InvalidSheet
 from referee.systems.base import dump_record, load_record
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.sheet import Character, Status, creation_balance, validate
+from referee.systems.mnemonic.sheet import Sheet, Status, creation_balance, validate
 from referee.systems.mnemonic.tables import DEFAULT_TALENTS
 
-DATA = Path(__file__).resolve().parents[2] / "src/referee/systems/mnemonic/data"
+DATA = Path(__file__).resolve().parents[2] / "src/referee/systems/mnemonic/data/examples"
 
 
-def _person(**talents: int) -> Character:
-    return Character("Pat", "human", dict.fromkeys(DEFAULT_TALENTS, 3) | talents, {"Cook": 4})
+def _person(**talents: int) -> Sheet:
+    return Sheet("Pat", "human", dict.fromkeys(DEFAULT_TALENTS, 3) | talents, {"Cook": 4})
 
 
 @pytest.mark.parametrize("name", ["boxer.json", "frigate.json"])
 def test_example_characters_load_validate_and_round_trip(name: str) -> None:
     data = json.loads((DATA / name).read_text())
-    sheet = load_record(Character, data)
+    sheet = load_record(Sheet, data)
     assert validate(sheet, Options()) == ()
-    assert load_record(Character, dump_record(sheet)) == sheet
+    assert load_record(Sheet, dump_record(sheet)) == sheet
 
 
 def test_every_problem_is_reported() -> None:
-    sheet = Character(
+    sheet = Sheet(
         name=" ",
         primary_role="",
         talents={"Agile": 7, "Dangerous": -1, "Smart": 3, "Psychic": 2, "Lucky": 2},
@@ -56,7 +56,7 @@ def test_lucky_must_be_rated_when_used() -> None:
 
 
 def test_unknown_talent_list() -> None:
-    sheet = Character("Red Army", "army", {"Numerous": 5}, talent_list="army")
+    sheet = Sheet("Red Army", "army", {"Numerous": 5}, talent_list="army")
     (p,) = validate(sheet, Options())
     assert p.field == "talent_list" and "frigate" in p.message
     opts = Options(talent_lists=(("army", ("Numerous", "Equipped", "Fit")),))
@@ -84,13 +84,13 @@ def test_trade_policy_raises_paid_by_drops() -> None:
 
 def test_free_raises_policy() -> None:
     opts = Options(creation="free-raises", starting_level=4, free_raises=3)
-    base = Character("Hero", "human", dict.fromkeys(DEFAULT_TALENTS, 4))
-    three = Character("Hero", "human", dict(base.talents) | {"Agile": 6, "Tough": 5})
+    base = Sheet("Hero", "human", dict.fromkeys(DEFAULT_TALENTS, 4))
+    three = Sheet("Hero", "human", dict(base.talents) | {"Agile": 6, "Tough": 5})
     assert validate(three, opts) == ()
-    five = Character("Hero", "human", dict(three.talents) | {"Smart": 6})
+    five = Sheet("Hero", "human", dict(three.talents) | {"Smart": 6})
     (p,) = validate(five, opts)
     assert "beyond 3 free raise" in p.message and p.value == 5
-    paid = Character("Hero", "human", dict(five.talents) | {"Handy": 2})
+    paid = Sheet("Hero", "human", dict(five.talents) | {"Handy": 2})
     assert validate(paid, opts) == ()
 
 
@@ -100,7 +100,7 @@ def test_free_policy_allows_any_ladder_ratings() -> None:
 
 def test_bad_records_name_every_field() -> None:
     with pytest.raises(InvalidSheet) as err:
-        load_record(Character, {"name": "X", "talents": {"Agile": "lots"}, "colour": "red"})
+        load_record(Sheet, {"name": "X", "talents": {"Agile": "lots"}, "colour": "red"})
     fields = {p.field for p in err.value.problems}
     assert {"colour", "primary_role", "talents.Agile"} <= fields
 
@@ -153,7 +153,7 @@ def test_referee_renames_standard_talents_in_place() -> None:
         "Sturdy",
     )
     opts = Options(talents=talents)
-    ship = Character("Sloop", "sloop", dict.fromkeys(talents, 3))
+    ship = Sheet("Sloop", "sloop", dict.fromkeys(talents, 3))
     assert validate(ship, opts) == ()
     assert [p.field for p in validate(ship, Options())] == [
         "talents.Dangerous",

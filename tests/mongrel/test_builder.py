@@ -103,9 +103,9 @@ def test_the_builder_keeps_size_and_physique_on_the_table(
 
 
 def _giazza() -> object:
-    from referee.systems.mongrel.examples import example
+    from referee.systems.mongrel import RULESET as MONGREL
 
-    return example("giazza")
+    return MONGREL.example("giazza")
 
 
 @pytest.mark.parametrize(

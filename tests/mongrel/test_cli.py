@@ -13,7 +13,7 @@ import pytest
 
 from referee.cli.main import run
 from referee.systems.base import dump_record
-from referee.systems.mongrel.examples import example
+from referee.systems.mongrel import RULESET as MONGREL
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -173,7 +173,7 @@ def test_errors_are_one_line(
 
 def test_validate_examples(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "vooruk.json"
-    path.write_text(json.dumps(dump_record(example("vooruk"))))
+    path.write_text(json.dumps(dump_record(MONGREL.example("vooruk"))))
     code, out, _ = _run(capsys, "mongrel", "validate", str(path), "--json")
     data = json.loads(out)
     assert code == 1 and data["valid"] is False
@@ -425,7 +425,7 @@ def test_validate_prints_the_derived_scores(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, line: str
 ) -> None:
     path = tmp_path / f"{name}.json"
-    path.write_text(json.dumps(dump_record(example(name))))
+    path.write_text(json.dumps(dump_record(MONGREL.example(name))))
     code, out, _ = _run(capsys, "mongrel", "validate", str(path))
     assert code == 1  # each example breaks the Expertise steps (see test_sheet)
     assert line in " ".join(out.split())
@@ -459,7 +459,7 @@ def test_interactive_weapons_armour_and_tasks(
 def test_improve_and_credit_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from referee.systems.mongrel.tables import HOUSES
 
-    sheet = dump_record(example("giazza"))  # Social 4, House Nuin
+    sheet = dump_record(MONGREL.example("giazza"))  # Social 4, House Nuin
     sheet["credit"] = {h: (2 if h == "Nuin" else 1) for h in HOUSES}  # Nuin reduced in play
     sheet["character_points"] = 19
     path, out_path = tmp_path / "g.json", tmp_path / "g2.json"
@@ -493,7 +493,7 @@ def test_referee_approval_from_the_command_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path, approved = tmp_path / "g.json", tmp_path / "g2.json"
-    path.write_text(json.dumps(dump_record(example("giazza"))))
+    path.write_text(json.dumps(dump_record(MONGREL.example("giazza"))))
     argv = ["approve", str(path), "--field", "expertise,expertise.Bureaucrat"]
     code, _, _ = _run(capsys, "mongrel", *argv, "--reason", "as printed", "--save", str(approved))
     assert code == 0
@@ -516,7 +516,7 @@ def test_validate_with_the_tables_options(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     sheet, opts = tmp_path / "v.json", tmp_path / "o.json"
-    sheet.write_text(json.dumps(dump_record(example("vooruk"))))
+    sheet.write_text(json.dumps(dump_record(MONGREL.example("vooruk"))))
     opts.write_text(json.dumps({"max_score": 6}))
     code, out, _ = _run(capsys, "mongrel", "validate", str(sheet), "--options", str(opts), "--json")
     assert code == 1

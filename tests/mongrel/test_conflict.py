@@ -11,6 +11,7 @@ from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction
 from referee.systems.base import Action, Decision, Outcome
 from referee.systems.mongrel import RULESET
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.actions import (
     AcceptFate,
     Advance,
@@ -27,7 +28,6 @@ from referee.systems.mongrel.actions import (
     Wait,
 )
 from referee.systems.mongrel.damage import RULE_ZERO_RESOLVE, lose_resolve
-from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.state import State
 
@@ -37,7 +37,7 @@ OPTS = Options()
 def _table(*ids: str, order: tuple[str, ...] | None = None) -> State:
     state = RULESET.initial_state(OPTS)
     for cid in ids:
-        state = RULESET.seat(state, cid, example(cid), OPTS)
+        state = RULESET.seat(state, cid, MONGREL.example(cid), OPTS)
     return state if order is None else replace(state, order=order)
 
 
@@ -62,7 +62,7 @@ def _do(
 
 def test_order_beast_then_man_then_demon_then_coin() -> None:
     assert _three().order == ("vooruk", "giazza", "alwia")  # Beast 4, 1, 0
-    twins = RULESET.seat(_table("giazza"), "b", example("giazza"), OPTS)
+    twins = RULESET.seat(_table("giazza"), "b", MONGREL.example("giazza"), OPTS)
     out, after = _do(twins, StartConflict(), (2,))  # a coin (a d2) for two tied
     assert after.order == ("b", "giazza") and out.details["order"] == ["b", "giazza"]
     assert _do(twins, StartConflict(), (1,))[1].order == ("giazza", "b")

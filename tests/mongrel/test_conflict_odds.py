@@ -12,8 +12,8 @@ from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction
 from referee.systems.base import Action
 from referee.systems.mongrel import RULESET
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.actions import Attack, Task
-from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.state import State
 
@@ -23,7 +23,7 @@ OPTS = Options()
 def _duel() -> State:
     state = RULESET.initial_state(OPTS)
     for cid in ("alwia", "vooruk"):
-        state = RULESET.seat(state, cid, example(cid), OPTS)
+        state = RULESET.seat(state, cid, MONGREL.example(cid), OPTS)
     return replace(state, order=("alwia", "vooruk"))
 
 

@@ -16,6 +16,7 @@ from referee.errors import IllegalAction
 from referee.systems.base import Action, Outcome
 from referee.systems.conformance import replay
 from referee.systems.mongrel import RULESET
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.actions import (
     AcceptFate,
     Advance,
@@ -32,11 +33,10 @@ from referee.systems.mongrel.actions import (
     VowRefresh,
     Wait,
 )
-from referee.systems.mongrel.examples import EXAMPLES, example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.state import State
 
-IDS = EXAMPLES
+IDS = tuple(MONGREL.examples())
 EXPERTISE = ("Rend", "Melee", "Burn", "Chill", "Threaten", "Missile")
 
 
@@ -68,7 +68,7 @@ class TableMachine(RuleBasedStateMachine):
         )
         state = RULESET.initial_state(self.options)
         for cid in IDS:
-            state = RULESET.seat(state, cid, example(cid), self.options)
+            state = RULESET.seat(state, cid, MONGREL.example(cid), self.options)
         self.start_state = state
         self.state = state
         self.outcomes = []

@@ -8,6 +8,7 @@ import pytest
 
 from referee.dice.roller import ScriptedRoller
 from referee.systems.mongrel import RULESET
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.actions import (
     AcceptFate,
     Attack,
@@ -18,7 +19,6 @@ from referee.systems.mongrel.actions import (
     Task,
 )
 from referee.systems.mongrel.damage import Hit, take_damage, terminal_at
-from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.sheet import (
     action_points,
@@ -27,11 +27,11 @@ from referee.systems.mongrel.sheet import (
     terminal_damage,
     wound_threshold,
 )
-from referee.systems.mongrel.state import Fighter, State
+from referee.systems.mongrel.state import Seat, State
 
 
 def test_ahvia_lies_effect_6() -> None:
-    ahvia = example("Ahvia")
+    ahvia = MONGREL.example("Ahvia")
     roller = ScriptedRoller([6, 3, 1, 1])
     # 4d6 (Lie 4) against the listener's Social 3, rolling to equal or exceed it
     check = Check(level(ahvia, "Lie"), 3, "over", ahvia.identity.demon)
@@ -44,7 +44,7 @@ def test_ahvia_lies_effect_6() -> None:
 
 
 def test_ahvia_negotiates_effect_3() -> None:
-    ahvia = example("Ahvia")
+    ahvia = MONGREL.example("Ahvia")
     roller = ScriptedRoller([5])
     check = Check(level(ahvia, "Negotiate"), 3, "over", ahvia.identity.man)
     out = RULESET.resolve(check, RULESET.initial_state(Options()), roller, Options())
@@ -53,7 +53,7 @@ def test_ahvia_negotiates_effect_3() -> None:
 
 
 def test_vooruk_keeps_his_balance_effect_5() -> None:
-    vooruk = example("Vooruk")
+    vooruk = MONGREL.example("Vooruk")
     roller = ScriptedRoller([4, 6, 6])
     # 3d6 (Balance 3) under his own Physique 7, modified to 5 by the conditions
     check = Check(
@@ -71,7 +71,7 @@ def test_vooruk_keeps_his_balance_effect_5() -> None:
 def _table(*ids: str) -> State:
     state = RULESET.initial_state(Options())
     for cid in ids:
-        state = RULESET.seat(state, cid, example(cid), Options())
+        state = RULESET.seat(state, cid, MONGREL.example(cid), Options())
     return state
 
 
@@ -120,11 +120,11 @@ def test_vooruk_attacks_giazza(
     assert after.order == ("giazza", "vooruk")
 
 
-def _hits(sheet: str, *effects: int, options: Options | None = None) -> list[Fighter]:
+def _hits(sheet: str, *effects: int, options: Options | None = None) -> list[Seat]:
     """The character after each hit, applied through the ruleset (take-damage)."""
     opts = options or Options()
     state = _table(sheet)
-    out: list[Fighter] = []
+    out: list[Seat] = []
     for e in effects:
         outcome = RULESET.resolve(TakeDamage(sheet, e), state, ScriptedRoller([]), opts)
         state = RULESET.apply(state, outcome)
@@ -149,7 +149,7 @@ def test_giazza_hit_for_5_3_and_2_collapses() -> None:
 
 
 def test_ahvia_is_killed_by_nine_points() -> None:
-    ahvia = example("Ahvia")
+    ahvia = MONGREL.example("Ahvia")
     assert (ahvia.attributes.size, ahvia.attributes.physique) == (2, 3)
     assert terminal_damage(ahvia) == 9 and wound_threshold(ahvia) == 5
     (eight,) = _hits("alwia", 8)
@@ -191,7 +191,7 @@ def test_damage_track_zones() -> None:
 
 def test_example_derived_scores() -> None:
     for name, ap, ir in (("alwia", 6, 6), ("vooruk", 3, 3), ("giazza", 4, 4)):
-        sheet = example(name)
+        sheet = MONGREL.example(name)
         assert action_points(sheet) == ap and infernal_resolve(sheet) == ir
 
 
@@ -228,7 +228,7 @@ def test_credit_follows_social_4_to_5() -> None:
     from referee.systems.mongrel.advancement import raise_attribute
     from referee.systems.mongrel.sheet import attribute, credit, starting_credit
 
-    giazza = example("giazza")  # Social 4, House Nuin
+    giazza = MONGREL.example("giazza")  # Social 4, House Nuin
     assert attribute(giazza, "social") == 4 and giazza.house == "Nuin"
     spent = {**starting_credit(giazza), "Nuin": 2}  # reduced through events in play
     before = replace(giazza, credit=spent, character_points=20)
@@ -248,7 +248,11 @@ def test_identity_examples_set_the_body_forms() -> None:
     Vooruk: Beast primary, a lion-like quadruped; Ghiazza: Man primary, human."""
     from referee.systems.mongrel.validation import R_FORM, form_choices, problems
 
-    ahvia, vooruk, ghiazza = example("Ahvia"), example("Vooruk"), example("Ghiazza")
+    ahvia, vooruk, ghiazza = (
+        MONGREL.example("Ahvia"),
+        MONGREL.example("Vooruk"),
+        MONGREL.example("Ghiazza"),
+    )
     assert ahvia.identity.primary == "demon" and ahvia.identity.man > ahvia.identity.beast == 0
     assert form_choices(ahvia.identity) == ("human",) and ahvia.powers["Wings"] == 2
     assert vooruk.identity.primary == "beast" and "quadruped" in form_choices(vooruk.identity)

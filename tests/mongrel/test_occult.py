@@ -13,8 +13,9 @@ import pytest
 from referee.dice.odds import Distribution
 from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Action, Outcome
+from referee.systems.base import Action, Outcome, Procedure
 from referee.systems.mongrel import RULESET
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.actions import (
     Attack,
     Occult,
@@ -24,17 +25,27 @@ from referee.systems.mongrel.actions import (
     StartConflict,
     Task,
 )
-from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.sorcery import (
+    OccultResult,
+    attack_parts,
     net_effect,
-    occult_attack,
+    occult_attack_procedure,
     occult_hours,
     occult_modifier,
 )
 from referee.systems.mongrel.state import State
 
 OPTS = Options()
+
+
+def occult_attack(
+    *numbers: int, resist_mode: str = "subtract", **named: int | None
+) -> Procedure[Any, OccultResult]:
+    """An Occult attack from plain numbers (:func:`attack_parts`'s), resisted in
+    ``resist_mode``."""
+    return occult_attack_procedure(*attack_parts(*numbers, **named), resist_mode)  # type: ignore[arg-type]
+
 
 # -- an independent reader, straight from the text ------------------------------------
 #
@@ -129,7 +140,7 @@ def test_occult_odds_agree_with_the_text(
     rdice, rspirit, rdemon = resist if resist is not None else (None, None, 0)
     proc = occult_attack(
         dice, spirit, demon, resolve, scope_modifier=scope, resist_dice=rdice,
-        resist_spirit=rspirit, resist_identity=rdemon, resist_mode=mode,  # type: ignore[arg-type]
+        resist_spirit=rspirit, resist_identity=rdemon, resist_mode=mode,
     )  # fmt: skip
     assert proc.odds().map(lambda r: (r.success, r.effect)) == expected
     action = OccultRoll(
@@ -190,7 +201,7 @@ def _duel(first: str = "alwia", second: str = "vooruk") -> State:
     """Alwia (Occult 1, Demon 4, Spirit 6, IR 6) against Vooruk (Resist 1, Demon 1, Spirit 3)."""
     state = RULESET.initial_state(OPTS)
     for cid in (first, second):
-        state = RULESET.seat(state, cid, example(cid), OPTS)
+        state = RULESET.seat(state, cid, MONGREL.example(cid), OPTS)
     return replace(state, order=(first, second))
 
 
@@ -338,7 +349,7 @@ def test_a_working_outside_a_conflict_needs_no_turn() -> None:
 def test_the_net_effect_alone_equals_the_attacks_net_effect() -> None:
     """net_effect_odds combines each check's results; occult_attack combines their
     statistics: the net Effect must be the same distribution, resisted or not."""
-    from referee.systems.mongrel.sorcery import attack_parts, net_effect_odds, occult_attack
+    from referee.systems.mongrel.sorcery import net_effect_odds
 
     for dice, spirit, identity, spent in ((6, 6, 4, 3), (3, 4, 2, 1), (2, 5, 0, 2)):
         for resist in (None, (4, 4, 2), (1, 6, 1)):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.systems.mongrel.ruleset import RULESET
-from referee.systems.mongrel.state import fighter
+from referee.systems.mongrel.state import seat_of
 from referee.systems.sheetview import SheetView
 
 OPTS = RULESET.load_options({})
@@ -74,7 +74,7 @@ def test_alwia_reads_as_the_texts_example() -> None:
 
 def test_a_seated_fighter_shows_what_is_left() -> None:
     sheet = RULESET.examples()["vooruk"]
-    seat = fighter(sheet)
+    seat = seat_of(sheet)
     from dataclasses import replace
 
     view = RULESET.sheet_view(sheet, replace(seat, ap=1, ir=2), OPTS)

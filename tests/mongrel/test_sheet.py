@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from referee.systems.mongrel import RULESET
-from referee.systems.mongrel.examples import example
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.sheet import Approval, Attributes, CreationSteps, Identity
 from referee.systems.mongrel.validation import (
@@ -30,7 +30,7 @@ EXAMPLE_NAMES = ("alwia", "vooruk", "giazza")
 
 
 def _found(name: str) -> set[tuple[str, str]]:
-    return {(p.rule, p.field) for p in problems(example(name))}
+    return {(p.rule, p.field) for p in problems(MONGREL.example(name))}
 
 
 def test_alwia_lacks_resist_and_her_levels_fit_no_build() -> None:
@@ -42,11 +42,13 @@ def test_alwia_lacks_resist_and_her_levels_fit_no_build() -> None:
         (R_STEPS, "expertise.Threaten"),
     }
     # identity, attributes, powers and derived scores are all legal
-    assert not [p for p in problems(example("alwia")) if p.rule != R_STEPS and p.rule != R_STEP1]
+    assert not [
+        p for p in problems(MONGREL.example("alwia")) if p.rule != R_STEPS and p.rule != R_STEP1
+    ]
 
 
 def test_vooruk_rend_6_is_unreachable() -> None:
-    found = problems(example("vooruk"))
+    found = problems(MONGREL.example("vooruk"))
     rend = [p for p in found if p.field == "expertise.Rend"]
     assert rend and rend[0].value == 6 and "at most 4" in rend[0].message
     assert {p.rule for p in found} == {R_STEPS}
@@ -60,7 +62,7 @@ def test_vooruk_rend_6_is_unreachable() -> None:
 
 
 def test_giazza_closest_build_is_one_point_off() -> None:
-    found = problems(example("giazza"))
+    found = problems(MONGREL.example("giazza"))
     assert [(p.rule, p.field, p.value) for p in found] == [
         (R_STEPS, "expertise", 1),
         (R_STEPS, "expertise.Bureaucrat", 3),
@@ -69,7 +71,7 @@ def test_giazza_closest_build_is_one_point_off() -> None:
 
 
 def test_a_legal_build_validates_and_recorded_steps_are_checked() -> None:
-    g = example("giazza")
+    g = MONGREL.example("giazza")
     levels = build("man", ("Melee", "Bureaucrat"), ("Sense", "Athletics"), ("Lie", "Balance"))
     good = replace(g, expertise={k: v for k, v in levels.items() if v})
     assert problems(good) == ()
@@ -80,7 +82,7 @@ def test_a_legal_build_validates_and_recorded_steps_are_checked() -> None:
 
 
 def test_every_broken_rule_is_reported_at_once() -> None:
-    g = example("giazza")
+    g = MONGREL.example("giazza")
     bad = replace(
         g,
         identity=Identity(man=5, beast=0, demon=0, primary="beast"),
@@ -94,7 +96,7 @@ def test_every_broken_rule_is_reported_at_once() -> None:
 
 
 def test_sex_guideline_ignored_caps_social_and_old_case() -> None:
-    v = example("vooruk")  # male, old, Social 5
+    v = MONGREL.example("vooruk")  # male, old, Social 5
     ignored = replace(v, attributes=replace(v.attributes, physique=3, beauty=5))
     assert (R_SEX, "attributes.social") in {(p.rule, p.field) for p in problems(ignored)}
     old = replace(
@@ -107,7 +109,7 @@ def test_sex_guideline_ignored_caps_social_and_old_case() -> None:
 
 
 def test_referee_approval_is_recorded_and_silences_the_problem() -> None:
-    g = example("giazza")
+    g = MONGREL.example("giazza")
     approved = replace(
         g,
         approvals=(
@@ -146,7 +148,10 @@ def test_the_reported_build_is_truly_the_closest() -> None:
 
     from referee.systems.mongrel.validation import candidates, closest_build
 
-    cases = [(example(n).identity.primary, dict(example(n).expertise)) for n in EXAMPLE_NAMES]
+    cases = [
+        (MONGREL.example(n).identity.primary, dict(MONGREL.example(n).expertise))
+        for n in EXAMPLE_NAMES
+    ]
     assert [_exhaustive_distance(p, lv) for p, lv in cases] == [5, 5, 1]
     rng = random.Random(7)
     for _ in range(6):
@@ -162,12 +167,16 @@ def test_max_score_variant_from_the_design_notes() -> None:
 
     six = Options(max_score=6)
     flagged = [
-        (p.field, p.value) for p in problems(example("vooruk"), six) if p.rule == R_MAX_SCORE
+        (p.field, p.value)
+        for p in problems(MONGREL.example("vooruk"), six)
+        if p.rule == R_MAX_SCORE
     ]
     assert flagged == [("attributes.physique", 7)]  # the notes' worry: Vooruk's Physique 7
-    assert not [p for p in problems(example("alwia"), six) if p.rule == R_MAX_SCORE]
-    assert R_MAX_SCORE not in {p.rule for p in problems(example("vooruk"))}  # off by default
-    five = {p.field for p in RULESET.validate(example("alwia"), Options(max_score=5))}
+    assert not [p for p in problems(MONGREL.example("alwia"), six) if p.rule == R_MAX_SCORE]
+    assert R_MAX_SCORE not in {
+        p.rule for p in problems(MONGREL.example("vooruk"))
+    }  # off by default
+    five = {p.field for p in RULESET.validate(MONGREL.example("alwia"), Options(max_score=5))}
     assert {"attributes.spirit", "attributes.speed"} <= five
 
     with pytest.raises(RulesError, match="max_score"):

@@ -13,6 +13,7 @@ from referee.dice.odds import Distribution
 from referee.dice.roller import ScriptedRoller
 from referee.errors import IllegalAction, InvalidSheet
 from referee.systems.mongrel import RULESET
+from referee.systems.mongrel import RULESET as MONGREL
 from referee.systems.mongrel.actions import Buy, BuyRoll, DeclinePurchase, SacrificeCredit
 from referee.systems.mongrel.advancement import (
     award,
@@ -20,7 +21,6 @@ from referee.systems.mongrel.advancement import (
     raise_expertise,
     raise_identity,
 )
-from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.sheet import credit, identity_now, level
 from referee.systems.mongrel.sorcery import occult_hours, occult_procedure
@@ -34,7 +34,7 @@ from referee.systems.mongrel.wealth import (
 
 
 def test_starting_credit_is_social_at_home_and_1_elsewhere() -> None:
-    v = credit(example("vooruk"))
+    v = credit(MONGREL.example("vooruk"))
     assert v["Mekag"] == 5 and v["Nuin"] == 1 and len(v) == 7
 
 
@@ -86,13 +86,17 @@ def test_buying_with_zero_expertise_follows_the_zero_expertise_rule() -> None:
     assert odds.probability("bought") == Fraction(1, 9)
     assert odds.probability("sacrifice") == Fraction(25, 36) - Fraction(1, 9)
     # a character with no Negotiate buys through the ruleset the same way (Vooruk)
-    state = RULESET.seat(RULESET.initial_state(Options()), "v", example("vooruk"), Options())
+    state = RULESET.seat(
+        RULESET.initial_state(Options()), "v", MONGREL.example("vooruk"), Options()
+    )
     out = RULESET.resolve(Buy("v", seller_social=3), state, ScriptedRoller([4, 5]), Options())
     assert out.label == "Vooruk buys it" and out.details["zero_expertise"] is True
 
 
 def test_a_sacrifice_is_the_buyers_choice() -> None:
-    state = RULESET.seat(RULESET.initial_state(Options()), "g", example("giazza"), Options())
+    state = RULESET.seat(
+        RULESET.initial_state(Options()), "g", MONGREL.example("giazza"), Options()
+    )
     out = RULESET.resolve(Buy("g", seller_social=5), state, ScriptedRoller([2]), Options())
     waiting = RULESET.apply(state, out)  # Negotiate 1: a 2 is within Credit 4, not above 5
     assert [d.choices for d in waiting.pending] == [("sacrifice-credit", "decline-purchase")]
@@ -106,7 +110,7 @@ def test_a_sacrifice_is_the_buyers_choice() -> None:
 
 
 def test_transfers_cost_two_for_one_and_home_credit_follows_social() -> None:
-    c = credit(example("vooruk"))
+    c = credit(MONGREL.example("vooruk"))
     moved = transfer(c, "Mekag", "Nuin", 2)
     assert moved["Mekag"] == 1 and moved["Nuin"] == 3
     with pytest.raises(IllegalAction, match="6 needed"):
@@ -118,7 +122,7 @@ def test_transfers_cost_two_for_one_and_home_credit_follows_social() -> None:
 
 def test_character_point_costs() -> None:
     assert award(2, vow_risk=True) == 3
-    g = replace(example("giazza"), character_points=30)
+    g = replace(MONGREL.example("giazza"), character_points=30)
     up = raise_expertise(g, "Melee", {"Melee"})
     assert level(up, "Melee") == 5 and up.character_points == 10  # 4 × 5
     assert up.expertise["Melee"] == 4 and up.expertise_raised == {"Melee": 1}
@@ -165,17 +169,17 @@ def test_untrusted_numbers_are_bounded() -> None:
 
 
 def test_an_improved_character_still_meets_the_creation_rules() -> None:
-    from referee.systems.mongrel.state import fighter
+    from referee.systems.mongrel.state import seat_of
     from referee.systems.mongrel.validation import R_POINTS, build, problems
 
-    g = example("giazza")
+    g = MONGREL.example("giazza")
     levels = build("man", ("Melee", "Bureaucrat"), ("Sense", "Athletics"), ("Lie", "Balance"))
     legal = replace(g, expertise={k: v for k, v in levels.items() if v}, character_points=40)
     assert problems(legal) == ()
     up = raise_identity(raise_expertise(legal, "Melee", {"Melee"}), "beast", {"beast"})
     assert up.character_points == 40 - 20 - 5  # Melee 4 × 5, Beast 1 × 5 (nothing lowered)
     assert problems(up) == ()  # the raises are kept apart from the creation values
-    seated = fighter(up)  # play uses the values now
+    seated = seat_of(up)  # play uses the values now
     assert seated.level("Melee") == 5 and (seated.identity.man, seated.identity.beast) == (5, 2)
     bad = replace(
         up, expertise_raised={"Melee": -1, "Animal Power": 1}, identity_raised={"demon": -1}
@@ -193,7 +197,7 @@ def test_power_expertise_stays_with_the_primary_identity_on_advancement() -> Non
     from referee.systems.mongrel.actions import RaiseExpertise
     from referee.systems.mongrel.validation import R_POWER_PRIMARY
 
-    v = replace(example("vooruk"), character_points=50)
+    v = replace(MONGREL.example("vooruk"), character_points=50)
     state = RULESET.seat(RULESET.initial_state(Options()), "v", v, Options())
     with pytest.raises(IllegalAction) as refused:
         RULESET.odds(RaiseExpertise("v", "Diabolic Power", used=True), state, Options())

@@ -64,7 +64,7 @@ def test_every_source_file_is_in_the_wheel_with_its_bytes(wheel: zipfile.ZipFile
         "templates": "referee/web/templates/table.html",
         "static": "referee/web/static/app.js",
         "migrations": "referee/table/migrations/env.py",
-        "data": "referee/systems/mongrel/data/vooruk.json",
+        "data": "referee/systems/mongrel/data/examples/vooruk.json",
     }
     for kind, name in kinds.items():
         assert name in source, kind

@@ -6,50 +6,42 @@ scenario to a Dask worker and the worker rebuilds the model with the game's rule
 
 from __future__ import annotations
 
+import copy
+import importlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from referee.errors import RulesError
-from referee.systems.base import Ruleset, get, load_record
+from referee.systems.base import Conflict, Ruleset, get, load_record, names
 
 from .errors import AnalysisError
 from .model import ConflictModel
 
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "mongrel": {"seats": {"vooruk": "example:vooruk", "giazza": "example:giazza"}},
-    "arm": {"seats": {"brad": "example:brad", "christine": "example:christine"}},
-    "mnemonic": {
-        "seats": {"mick": "example:boxer", "bo": "example:boxer"},
-        "params": {"life_roles": {"mick": "Professional Boxer", "bo": "Professional Boxer"}},
-    },
-    "mneme": {
-        "seats": {"ada": "example:ada", "raider": "example:raider"},
-        "params": {"weapons": {"ada": "Broadsword", "raider": "Broadsword"}},
-    },
-}
-"""Each game's default table: two of the text's (or the package's) example characters."""
+
+def _conflict(game: str) -> tuple[str, Conflict]:
+    """The game called ``game`` and its declared conflict (:attr:`Ruleset.conflict`);
+    :class:`AnalysisError` naming the games the analysis knows."""
+    key = game.strip().lower()
+    studied = {n: c for n in names() if (c := get(n).conflict()) is not None}
+    if key not in studied:
+        raise AnalysisError(f"unknown game {game!r}; known: {', '.join(studied)}")
+    return key, studied[key]
 
 
 def _model_type(game: str) -> type[ConflictModel]:
-    if game == "mongrel":
-        from .models.mongrel import MongrelConflict
-
-        return MongrelConflict
-    if game == "arm":
-        from .models.arm import ArmMelee
-
-        return ArmMelee
-    if game == "mnemonic":
-        from .models.mnemonic import MnemonicFight
-
-        return MnemonicFight
-    if game == "mneme":
-        from .models.mneme import MnemeExchange
-
-        return MnemeExchange
-    raise AnalysisError(f"unknown game {game!r}; known: {', '.join(DEFAULTS)}")
+    """The conflict model the game declares (``"module:Class"``), imported here: the
+    rules never import the analysis."""
+    _, conflict = _conflict(game)
+    module, _, name = conflict.model.partition(":")
+    try:
+        found = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise AnalysisError(f"{game}: no conflict model {conflict.model!r} ({e})") from None
+    if not (isinstance(found, type) and issubclass(found, ConflictModel)):
+        raise AnalysisError(f"{game}: {conflict.model!r} is not a conflict model")
+    return found
 
 
 @dataclass
@@ -70,13 +62,10 @@ class Scenario:
     @staticmethod
     def default(game: str) -> Scenario:
         """The game's default conflict: its two example characters, one a side."""
-        key = game.strip().lower()
-        if key not in DEFAULTS:
-            raise AnalysisError(f"unknown game {game!r}; known: {', '.join(DEFAULTS)}")
-        d = DEFAULTS[key]
-        seats = dict(d["seats"])
+        key, conflict = _conflict(game)
+        seats = dict(conflict.seats)
         ids = tuple(seats)
-        return Scenario(key, seats, ids[:1], ids[1:2], params=dict(d.get("params", {})))
+        return Scenario(key, seats, ids[:1], ids[1:2], params=copy.deepcopy(dict(conflict.params)))
 
     def data(self) -> dict[str, Any]:
         """The scenario as JSON."""

@@ -248,20 +248,16 @@ def example(
     name: str,
 ) -> None:
     """Print one of the text's example characters as a JSON sheet."""
-    from referee.systems.mongrel.examples import example as by_name
-
-    emit_json(_ruleset().dump_sheet(by_name(name)))
+    emit_json(_ruleset().dump_sheet(_ruleset().example(name)))
 
 
 def _load_sheet(path: str) -> Any:
     """A sheet from a JSON file, or one of the text's examples by name when no such file."""
     from pathlib import Path
 
-    from referee.systems.mongrel.examples import example as by_name
-
     if not Path(path).exists():
         try:
-            return by_name(path)
+            return _ruleset().example(path)
         except RulesError:
             pass  # not an example either: report the missing file
     return _ruleset().load_sheet(load_json_file(path))

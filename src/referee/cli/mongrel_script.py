@@ -27,7 +27,6 @@ from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import Action, Outcome, data_from_pairs, slug
 from referee.systems.mongrel import RULESET
 from referee.systems.mongrel.actions import StartConflict
-from referee.systems.mongrel.examples import example
 from referee.systems.mongrel.options import Options
 from referee.systems.mongrel.state import State
 from referee.systems.mongrel.tables import canonical_expertise
@@ -126,7 +125,7 @@ def _seated(data: Any, options: Options) -> State:
         if not isinstance(item, Mapping):
             raise RulesError(f"fighters[{i}] must be an object")
         if "example" in item:
-            sheet = example(str(item["example"]))
+            sheet = RULESET.example(str(item["example"]))
         elif "sheet" in item:
             sheet = RULESET.load_sheet(item["sheet"])
         else:

@@ -27,8 +27,10 @@ each game overriding only what its rules need.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import re
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
@@ -48,6 +50,7 @@ from referee.errors import (
     RulesError,
 )
 from referee.systems import SYSTEMS as SYSTEMS
+from referee.systems.examples import package_data, shelf
 from referee.systems.outcome import (
     TABLE,
     Change,
@@ -83,6 +86,7 @@ __all__ = [
     "Action",
     "ActionTable",
     "Change",
+    "Conflict",
     "Decision",
     "Declared",
     "Dice",
@@ -329,7 +333,39 @@ ActionTable = Mapping[str, Declared[TableStateT, TableOptionsT]]
 
 
 # ---------------------------------------------------------------------------
+# what the analysis reads
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """How the analysis studies a fight in this game: its conflict model, named by a
+    dotted path (``"referee.analysis.models.mongrel:MongrelConflict"``, resolved by
+    :mod:`referee.analysis.scenario`: the rules never import the analysis above them),
+    and the default table: two seats (id -> ``"example:<id>"`` or a sheet), one a side,
+    and the model's parameters for them."""
+
+    model: str
+    seats: Mapping[str, JSONValue]
+    params: Mapping[str, JSONValue] = param(factory=dict, doc="the model's parameters")
+
+
+def _conflict(data: object, where: str) -> Conflict:
+    """A :class:`Conflict` from its JSON; :class:`RulesError` naming what is wrong."""
+    if not isinstance(data, dict) or not isinstance(data.get("model"), str):
+        raise RulesError(f"{where}: an object with the model's dotted path expected")
+    seats, params = data.get("seats"), data.get("params", {})
+    if not isinstance(seats, dict) or not isinstance(params, dict) or set(data) - _CONFLICT:
+        raise RulesError(f"{where}: 'seats' and 'params' are objects; keys: model, seats, params")
+    return Conflict(data["model"], seats, params)
+
+
+_CONFLICT = {"model", "seats", "params"}
+
+
+# ---------------------------------------------------------------------------
 # the contract
+
+_TYPES = ("sheet_type", "state_type", "options_type")
 
 
 class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
@@ -362,11 +398,26 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     state_type: type[StateT]
     options_type: type[OptionsT]
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """``class Game(Ruleset[Sheet, State, Options])`` sets ``sheet_type``,
+        ``state_type`` and ``options_type`` from its parameters (unless it sets them)."""
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            args = typing.get_args(base)
+            if typing.get_origin(base) is Ruleset and all(isinstance(a, type) for a in args):
+                for attr, arg in zip(
+                    ("sheet_type", "state_type", "options_type"), args, strict=True
+                ):
+                    if attr not in cls.__dict__:
+                        setattr(cls, attr, arg)
+
     # -- what a game must say ------------------------------------------------
 
-    @abstractmethod
     def validate(self, sheet: SheetT, options: OptionsT) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks (empty when it is legal)."""
+        """Every rule the sheet breaks (empty when it is legal): the game's
+        ``sheet.validate(sheet, options)``."""
+        found: tuple[Problem, ...] = self._wing("sheet").validate(sheet, options)
+        return found
 
     @abstractmethod
     def seat(self, state: StateT, cid: str, sheet: SheetT, options: OptionsT) -> StateT:
@@ -375,19 +426,56 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     # -- neutral defaults ----------------------------------------------------
 
+    def _wing(self, role: str) -> Any:
+        """The game's module for a shared role (``actions``, ``sheet``: the same file
+        names in every game's package)."""
+        return importlib.import_module(f"{self.package()}.{role}")
+
     def table(self) -> ActionTable[StateT, OptionsT]:
-        """Every action of the game, declared once: name -> its type and its planner
-        (the ``table`` of the game's ``actions.py``). None by default."""
-        return {}
+        """Every action of the game, declared once: name -> its type and its planner,
+        the ``table()`` of the game's ``actions.py``."""
+        found: ActionTable[StateT, OptionsT] = self._wing("actions").table()
+        return found
 
     def after_plan(self, action: Action, state: StateT, options: OptionsT, plan: Plan) -> Plan:
         """``plan`` with what the game does around every action's plan (Mneme CE's lost
         aim, ARM's decisions waited for); unchanged by default."""
         return plan
 
+    def package(self) -> str:
+        """The game's package (where its ``data/`` lives): the one the ruleset's class is
+        defined in."""
+        return type(self).__module__.rpartition(".")[0] or type(self).__module__
+
+    def conflict(self) -> Conflict | None:
+        """The game's conflict model for the analysis and its default table, from the
+        package's ``data/conflict.json`` (``None``: the game has no analysis)."""
+        found = self.__dict__.get("_conflict", MISSING)
+        if found is MISSING:
+            data = package_data(self.package(), "conflict.json")
+            found = None if data is None else _conflict(data, f"{self.name} data/conflict.json")
+            self.__dict__["_conflict"] = found
+        return cast("Conflict | None", found)
+
     def examples(self) -> Mapping[str, SheetT]:
-        """The rule text's example characters by id (seated at demo tables)."""
-        return {}
+        """The example characters by id (seated at demo tables), each a stored sheet in
+        the package's ``data/examples/`` (:mod:`referee.systems.examples`)."""
+        found: dict[str, SheetT] | None = self.__dict__.get("_examples")
+        if found is None:
+            ids = shelf(self.package()).sheets
+            found = self.__dict__["_examples"] = {k: self.example(k) for k in ids}
+        return dict(found)
+
+    def example(self, name: str) -> SheetT:
+        """The example character called ``name`` (its id or another spelling the text
+        uses); :class:`RulesError` listing the known ones."""
+        return self.load_sheet(self.example_data(name))
+
+    def example_data(self, name: str) -> JSONObject:
+        """The stored sheet (JSON) of the example character called ``name`` (a copy of
+        its own: the caller may change it)."""
+        books = shelf(self.package())
+        return copy.deepcopy(dict(books.sheets[books.key(name)]))
 
     def builder(self) -> GameBuilder | None:
         """The game's guided character builder (its package's ``builder.BUILDER``, see
@@ -399,8 +487,9 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     def example_info(self) -> Mapping[str, ExampleInfo]:
         """Where each of :meth:`examples` comes from (the rule text's section, or the
         package) and its documented discrepancies, by id
-        (:func:`referee.systems.building.example_mark`)."""
-        return {}
+        (:func:`referee.systems.building.example_mark`): the package's
+        ``data/examples.json``."""
+        return shelf(self.package()).info
 
     def initial_state(self, options: OptionsT) -> StateT:
         """The state of a new table: nobody seated, nothing tracked yet."""

@@ -488,6 +488,34 @@ def picks(answers: Answers, key: str) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
+NAME_LENGTH = 64
+"""The longest name a form takes (a character's, a weapon's, a skill's)."""
+
+
+def named(key: str, label: str, *, rule: str = "", sheet: str = "") -> Field:
+    """A required name: text of 1 to :data:`NAME_LENGTH` characters."""
+    return Field(key, label, "text", low=1, high=NAME_LENGTH, sheet=sheet, rule=rule)
+
+
+def listing(
+    key: str, label: str, most: int, columns: tuple[Field, ...], *, rule: str, help: str = ""
+) -> Field:
+    """The rows of the sheet's list ``key`` (its skills, weapons, Life Roles): none to
+    ``most`` rows, each answering ``columns``."""
+    return Field(
+        key,
+        label,
+        "rows",
+        help=help,
+        low=0,
+        high=most,
+        required=False,
+        columns=columns,
+        sheet=key,
+        rule=rule,
+    )
+
+
 def choices(values: Sequence[str], labels: Mapping[str, str] | None = None) -> tuple[Choice, ...]:
     """Choices whose labels are their values (or ``labels[value]``)."""
     return tuple(Choice(v, (labels or {}).get(v, v)) for v in values)

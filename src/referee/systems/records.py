@@ -231,13 +231,18 @@ def dump_record(record: Any) -> dict[str, Any]:
 
 
 def option(
-    default: Any = MISSING, doc: str = "", *, factory: Callable[[], Any] | None = None
+    default: Any = MISSING,
+    doc: str = "",
+    *,
+    factory: Callable[[], Any] | None = None,
+    one_of: tuple[str, ...] | None = None,
 ) -> Any:
     """Declare one house-rule option: its default (the product's ruling) and its meaning.
 
     Use as a dataclass field of a game's frozen ``Options``:
     ``costly_success: bool = option(True, "Allow Costly Success.")``; give
-    ``factory`` instead of ``default`` for mutable-looking defaults.
+    ``factory`` instead of ``default`` for mutable-looking defaults; ``one_of`` lists the
+    values a choice may take (:func:`check_one_of` holds the options to them).
 
     Example::
 
@@ -248,9 +253,19 @@ def option(
         >>> describe_options(Options)
         [{'name': 'costly_success', 'default': True, 'doc': 'Allow Costly Success.'}]
     """
+    meta = {"doc": doc} if one_of is None else {"doc": doc, "one_of": one_of}
     if factory is not None:
-        return field(default_factory=factory, metadata={"doc": doc})
-    return field(default=default, metadata={"doc": doc})
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def check_one_of(record: object) -> None:
+    """:class:`RulesError` for the first field of ``record`` declared ``option(one_of=...)``
+    whose value is none of those."""
+    for f in fields(record):  # type: ignore[arg-type]
+        allowed = f.metadata.get("one_of")
+        if allowed is not None and getattr(record, f.name) not in allowed:
+            raise RulesError(f"{f.name} must be one of {allowed}")
 
 
 def describe_options(options_type: type[Any]) -> list[dict[str, Any]]:

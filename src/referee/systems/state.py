@@ -23,13 +23,32 @@ import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from referee.errors import RulesError
 from referee.systems.outcome import TABLE, Change, JSONValue
 from referee.systems.records import param
 
-C = TypeVar("C")
+
+class Named(Protocol):
+    """A record with a name (every game's sheet: what a page and a recap call it)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+SheetC = TypeVar("SheetC", bound=Named, covariant=True)
+
+
+class Seated(Protocol[SheetC]):
+    """A seated character's record (every game's ``Seat``): its sheet, plus whatever the
+    rules track about it at the table."""
+
+    @property
+    def sheet(self) -> SheetC: ...
+
+
+C = TypeVar("C", bound=Seated[Named], covariant=True)
 StateT = TypeVar("StateT", bound="GameState[Any]")
 
 
@@ -45,7 +64,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class GameState(Generic[C]):
-    """The base of every game's table state (see the module text)."""
+    """The base of every game's table state (see the module text): each seated record
+    (``C``) is :class:`Seated`, a sheet with what the table tracks about it."""
 
     characters: Mapping[str, C] = param(factory=dict, doc="the seated characters by id")
     pending: tuple[Decision, ...] = param((), doc="decisions the rules wait for")

@@ -1179,7 +1179,7 @@ def table_data(ts: TableState, viewer: Viewer = EVERYTHING) -> JSONObject:
         "sheet_views": {
             cid: rules.sheet_view_safe(seat.sheet, seat, ts.options, ts.state).data()
             for cid, seat in ts.state.characters.items()
-            if cid not in hidden and hasattr(seat, "sheet")
+            if cid not in hidden
         },
     }
 

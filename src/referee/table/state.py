@@ -29,6 +29,7 @@ from referee.systems.base import (
     get,
     outcome_from_data,
 )
+from referee.systems.state import GameState, Named, Seated
 from referee.table.events import Event, LogError, Visibility
 
 Role = Literal["referee", "player", "observer"]
@@ -104,7 +105,7 @@ class TableState:
     name: str
     game: str
     options: Any
-    state: Any
+    state: GameState[Seated[Named]]
     seed: int | None = None
     participants: Mapping[str, Role] = field(default_factory=dict)
     owners: Mapping[str, str] = field(default_factory=dict)

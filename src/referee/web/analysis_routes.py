@@ -204,10 +204,7 @@ def analyse(
 
     view = service.view(table, by)
     rules = view.ruleset
-    visible = {
-        cid: str(getattr(getattr(seat, "sheet", None), "name", None) or cid)
-        for cid, seat in view.state.characters.items()
-    }
+    visible = {cid: seat.sheet.name or cid for cid, seat in view.state.characters.items()}
     counts = Counter(visible.values())
     visible = {c: n if counts[n] == 1 else f"{n} ({c})" for c, n in visible.items()}
     side_a = _side(a, visible, "a")

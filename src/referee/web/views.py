@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, is_dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
 
@@ -301,17 +301,14 @@ def seats(ts: TableState, viewer: Viewer = EVERYTHING) -> list[Seat]:
     rows_of = per_char if isinstance(per_char, dict) else {}
     out = []
     for cid, seated in ts.state.characters.items():
-        sheet_rec = getattr(seated, "sheet", None)
-        name = getattr(sheet_rec, "name", None) or getattr(seated, "name", None) or cid
+        sheet_rec = seated.sheet
+        name = sheet_rec.name or cid
         rows = rows_of.get(cid, [])
         shown = ts.sees_sheet(viewer, cid)
         sheet: JSONObject | None = None
         view: SheetView | None = None
-        if shown and sheet_rec is not None and is_dataclass(sheet_rec):
-            try:
-                sheet = rules.dump_sheet(sheet_rec)
-            except Exception:  # a game whose seat holds something else: no editor prefill
-                sheet = None
+        if shown:
+            sheet = rules.dump_sheet(sheet_rec)
             view = rules.sheet_view_safe(sheet_rec, seated, ts.options, ts.state)
         out.append(
             Seat(

@@ -31,7 +31,7 @@ from referee.systems.mongrel.actions import (
     StartConflict,
 )
 from referee.systems.mongrel.checks import CheckResult
-from referee.systems.mongrel.state import Fighter, State
+from referee.systems.mongrel.state import Seat, State
 from referee.systems.mongrel.tables import PHYSICAL_ATTACKS
 
 from ..errors import AnalysisError
@@ -59,7 +59,7 @@ class MongrelConflict(ConflictModel):
 
     def weapon(self, cid: str) -> str:
         """The attacking Expertise of ``cid``."""
-        f: Fighter = self.state.characters[cid]
+        f: Seat = self.state.characters[cid]
         chosen = self.weapons.get(cid)
         if chosen is not None:
             if chosen not in PHYSICAL_ATTACKS:
@@ -69,13 +69,13 @@ class MongrelConflict(ConflictModel):
         return max(sorted(PHYSICAL_ATTACKS), key=f.level)
 
     def out(self, state: Any, cid: str) -> bool:
-        f: Fighter = state.characters[cid]
+        f: Seat = state.characters[cid]
         if self.until == "collapsed":
             return f.dead or f.collapsed or f.terminal
         return f.dead
 
     def damage(self, state: Any, cid: str) -> int:
-        f: Fighter = state.characters[cid]
+        f: Seat = state.characters[cid]
         return f.damage
 
     def next(self, state: Any, memo: Memo) -> Step:
@@ -110,7 +110,7 @@ class MongrelConflict(ConflictModel):
     def size_estimate(self) -> int:
         size = factorial(len(self.fighters)) * 2
         for cid in self.fighters:
-            f: Fighter = self.state.characters[cid]
+            f: Seat = self.state.characters[cid]
             track = 3 * f.size + f.base_physique + 20
             size *= (f.ap_max + 4) * (f.ir_max + 1) * track * (f.base_physique + 1) ** 2 * 8
         return size

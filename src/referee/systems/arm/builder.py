@@ -35,6 +35,8 @@ from referee.systems.building import (
     GameBuilder,
     Section,
     choices,
+    listing,
+    named,
     number,
     rows,
     text,
@@ -60,6 +62,34 @@ def _limits(setting: Setting, part: str, name: str) -> tuple[int | None, int | N
     return min(r.low for r in known), max(r.high for r in known)
 
 
+def _ranged(
+    setting: Setting,
+    part: str,
+    name: str,
+    rule: str,
+    *,
+    default: int | None = None,
+    help: str = "",
+    required: bool = True,
+) -> Field:
+    """The number field of a stat (``part`` ``"stats"``) or a movement rate
+    (``"movement"``) within the setting's races' limits."""
+    low, high = _limits(setting, part, name)
+    key = "stat" if part == "stats" else "move"
+    return Field(
+        f"{key}.{name}",
+        name,
+        "number",
+        help=help,
+        low=low,
+        high=high,
+        default=default,
+        required=required,
+        sheet=f"{part}.{name}",
+        rule=rule,
+    )
+
+
 class ArmForm(GameBuilder):
     """Race, stats, movement rates, mods, gear, and the chp they cost."""
 
@@ -73,7 +103,7 @@ class ArmForm(GameBuilder):
             "who",
             "Character and points",
             (
-                Field("name", "Name", "text", low=1, high=64, sheet="name", rule=RULE_CREATE),
+                named("name", "Name", sheet="name", rule=RULE_CREATE),
                 Field(
                     "race",
                     "Race",
@@ -101,16 +131,8 @@ class ArmForm(GameBuilder):
             "stats",
             "Stats",
             tuple(
-                Field(
-                    f"stat.{s}",
-                    s,
-                    "number",
-                    low=_limits(st, "stats", s)[0],
-                    high=_limits(st, "stats", s)[1],
-                    default=6,
-                    help=f"{st.stat_cost(s)} chp a level",
-                    sheet=f"stats.{s}",
-                    rule=RULE_STATS,
+                _ranged(
+                    st, "stats", s, RULE_STATS, default=6, help=f"{st.stat_cost(s)} chp a level"
                 )
                 for s in st.stats
             ),
@@ -120,19 +142,7 @@ class ArmForm(GameBuilder):
         move = Section(
             "movement",
             "Movement rates (optional)",
-            tuple(
-                Field(
-                    f"move.{m}",
-                    m,
-                    "number",
-                    low=_limits(st, "movement", m)[0],
-                    high=_limits(st, "movement", m)[1],
-                    required=False,
-                    sheet=f"movement.{m}",
-                    rule=RULE_MOVE,
-                )
-                for m in st.movement
-            ),
+            tuple(_ranged(st, "movement", m, RULE_MOVE, required=False) for m in st.movement),
             help=f"{st.movement_cost} chp a level in this setting.",
             rule=RULE_MOVE,
             folded=True,
@@ -143,25 +153,21 @@ class ArmForm(GameBuilder):
             "mods",
             "Mods",
             (
-                Field(
+                listing(
                     "mods",
                     "Mods",
-                    "rows",
-                    low=0,
-                    high=MAX_ROWS,
-                    required=False,
-                    columns=(
-                        Field("name", "Mod", "text", low=1, high=64, rule=RULE_MODS),
+                    MAX_ROWS,
+                    (
+                        named("name", "Mod", rule=RULE_MODS),
                         Field(
                             "value", "Value", "number", low=-MOD_RANGE, high=MOD_RANGE, default=1
                         ),
                         Field("kind", "Kind", "choice", choices=kinds, default="signed"),
                     ),
+                    rule=RULE_MODS,
                     help=f"signed mods cost {st.default_mod_cost} chp a level unless the "
                     f"setting lists them (listed: {known_mods or 'none'}); negative ones "
                     "give chp back",
-                    sheet="mods",
-                    rule=RULE_MODS,
                 ),
             ),
             rule=RULE_CREATE,
@@ -171,23 +177,19 @@ class ArmForm(GameBuilder):
             "gear",
             "Gear",
             (
-                Field(
+                listing(
                     "weapons",
                     "Weapons",
-                    "rows",
-                    low=0,
-                    high=MAX_ROWS,
-                    required=False,
-                    columns=(
-                        Field("name", "Weapon", "text", low=1, high=64, rule=RULE_GEAR),
+                    MAX_ROWS,
+                    (
+                        named("name", "Weapon", rule=RULE_GEAR),
                         Field("damage", "Damage", "number", low=0, high=99, required=False),
                         Field("attack", "Attack", "number", low=-20, high=20, required=False),
                         Field("parry", "Parry", "number", low=-20, high=20, required=False),
                     ),
+                    rule=RULE_GEAR,
                     help=f"the setting's ({weapon_names}) take their values; leave the "
                     "numbers empty for them, or give your own",
-                    sheet="weapons",
-                    rule=RULE_GEAR,
                 ),
                 Field(
                     "armour",

@@ -11,7 +11,7 @@ missiles.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Literal, TypedDict, Unpack
 
 from referee.systems.arm.catalog import DEFAULT_SETTING, RangedWeapon, Setting, Spell
 from referee.systems.arm.damage import Blow
@@ -50,6 +50,17 @@ def melee_difficulty(action: str, *, size: int = 0, attack_result: int | None = 
 
 MeleeRole = Literal["attack", "parry", "dodge"]
 MELEE_ROLES: tuple[MeleeRole, ...] = ("attack", "parry", "dodge")
+
+
+class MeleeSituation(TypedDict, total=False):
+    """What a melee roll's situation adds (:func:`melee_modifiers`' keywords)."""
+
+    weapon: str | None
+    circled: bool
+    standstill: bool
+    after_berserk: bool
+    setting: Setting
+    options: Options | None
 
 
 def melee_modifiers(
@@ -104,24 +115,11 @@ def melee_total(
     role: str,
     *mods: str,
     stat: str = "Fitness",
-    weapon: str | None = None,
-    circled: bool = False,
-    standstill: bool = False,
-    after_berserk: bool = False,
-    setting: Setting = DEFAULT_SETTING,
-    options: Options | None = None,
+    **situation: Unpack[MeleeSituation],
 ) -> tuple[int, tuple[Modifier, ...]]:
-    """Stat + the named mods + :func:`melee_modifiers`, and the modifiers themselves."""
-    extra = melee_modifiers(
-        sheet,
-        role,
-        weapon=weapon,
-        circled=circled,
-        standstill=standstill,
-        after_berserk=after_berserk,
-        setting=setting,
-        options=options,
-    )
+    """Stat + the named mods + :func:`melee_modifiers` (given ``situation``, its
+    keywords), and the modifiers themselves."""
+    extra = melee_modifiers(sheet, role, **situation)
     return sheet.total(stat, *mods) + sum(m.value for m in extra), extra
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.systems.building import ExampleInfo, ExampleNote
+
 
 @dataclass(frozen=True)
 class Discrepancy:
@@ -82,3 +84,31 @@ DISCREPANCIES: tuple[Discrepancy, ...] = (
         "the order people are named in never matters",
     ),
 )
+
+
+NOTED: dict[str, tuple[str, ...]] = {
+    "alex": ("alex-sword", "armour-columns"),
+    "brad": ("brad-willpower", "axe-damage", "christine-roll-name"),
+    "christine": ("armour-columns", "christine-roll-name"),
+}
+"""The text's discrepancies (above) that touch each premade."""
+
+
+def example_info() -> dict[str, ExampleInfo]:
+    """Where the premades come from and the discrepancies that touch them; the
+    validator finds none of these in their sheets (each note explains)."""
+    by_key = {d.key: d for d in DISCREPANCIES}
+    return {
+        name: ExampleInfo(
+            True,
+            "ARM 1.2: Combat (Melee), the example's character table",
+            tuple(
+                ExampleNote(
+                    f"{by_key[k].where}: {by_key[k].text}; {by_key[k].other}. "
+                    f"Ruling: {by_key[k].ruling}."
+                )
+                for k in keys
+            ),
+        )
+        for name, keys in NOTED.items()
+    }

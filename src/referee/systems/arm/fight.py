@@ -3,7 +3,7 @@ Combat (Ranged), Damage), one planner per action (see :mod:`.play`)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 
 from referee.systems.arm import actions as a
@@ -48,6 +48,8 @@ from referee.systems.base import (
     Action,
     Change,
     IllegalAction,
+    JSONValue,
+    Modifier,
     Outcome,
     Plan,
     jsonable,
@@ -169,25 +171,16 @@ def plan_attack(x: a.Attack, state: State, options: Options) -> Check:
     add(parts, x.modifier, "GM's modifier", "other")
     difficulty = melee_difficulty(ATTACK_KEYS[x.style], size=x.size) + (2 if x.moving else 0)
 
-    def then(result: int, ok: bool) -> tuple[Change, ...]:
-        changes = [turn]
-        if x.style == "berserk":
-            changes.append(Change(x.actor, "next_penalty", delta=options.berserk_penalty))
-        if ok:
-            attack = Attack(x.actor, x.target, result, weapon.name)
-            changes.append(attacks_change(state, _hit(state, attack, options)))
-        return tuple(changes)
-
-    return task_check(
+    berserk = Change(x.actor, "next_penalty", delta=options.berserk_penalty)
+    return _attack_check(
         "attack",
         x,
-        x.actor,
-        parts,
-        difficulty,
+        state,
         options,
-        x.push,
-        details={"target_id": x.target, "weapon": weapon.name, "style": x.style},
-        then=then,
+        (parts, difficulty),
+        (turn, *((berserk,) if x.style == "berserk" else ())),
+        lambda result: Attack(x.actor, x.target, result, weapon.name),
+        {"target_id": x.target, "weapon": weapon.name, "style": x.style},
     )
 
 
@@ -448,24 +441,44 @@ def plan_shoot(x: a.Shoot, state: State, options: Options) -> Check:
         x.distance, moving=x.moving, size=x.size, cover=x.cover, weather=x.weather, options=options
     )
 
-    def then(result: int, ok: bool) -> tuple[Change, ...]:
-        changes = [turn]
-        if isinstance(missile, Spell):
-            changes.append(Change(x.actor, "readied", value="", reason="the spell is flung"))
-        if ok and x.target is not None:
-            attack = Attack(x.actor, x.target, result, missile.name, "ranged", "incoming")
-            attack = replace(attack, dodgeable=missile.dodgeable)
-            changes.append(attacks_change(state, _hit(state, attack, options)))
-        return tuple(changes)
-
-    return task_check(
+    flung = Change(x.actor, "readied", value="", reason="the spell is flung")
+    target = x.target
+    return _attack_check(
         "shoot",
         x,
-        x.actor,
-        parts,
-        difficulty,
+        state,
         options,
-        x.push,
-        details={"weapon": missile.name, "distance": x.distance, "target_id": x.target},
-        then=then,
+        (parts, difficulty),
+        (turn, *((flung,) if isinstance(missile, Spell) else ())),
+        None
+        if target is None
+        else lambda result: Attack(
+            x.actor, target, result, missile.name, "ranged", "incoming", missile.dodgeable
+        ),
+        {"weapon": missile.name, "distance": x.distance, "target_id": x.target},
+    )
+
+
+def _attack_check(
+    name: str,
+    x: a.Attack | a.Shoot,
+    state: State,
+    options: Options,
+    check: tuple[list[Modifier], int],
+    always: tuple[Change, ...],
+    attack: Callable[[int], Attack] | None,
+    details: dict[str, JSONValue],
+) -> Check:
+    """The check of an attack or a shot (``check``: its parts and difficulty): it always
+    makes the ``always`` changes (its turn taken...) and, on a success, the ``attack``
+    at its result waits for a defence or damage (:func:`_hit`)."""
+
+    def then(result: int, ok: bool) -> tuple[Change, ...]:
+        if not ok or attack is None:
+            return always
+        return (*always, attacks_change(state, _hit(state, attack(result), options)))
+
+    parts, difficulty = check
+    return task_check(
+        name, x, x.actor, parts, difficulty, options, x.push, details=details, then=then
     )

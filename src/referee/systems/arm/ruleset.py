@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.systems.arm import actions as a
 from referee.systems.arm import upkeep
 from referee.systems.arm.catalog import (
     DEFAULT_SETTING,
@@ -23,9 +22,7 @@ from referee.systems.arm.catalog import (
     Weapon,
     setting_problems,
 )
-from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy
-from referee.systems.arm.examples import PREMADES, premade
-from referee.systems.arm.examples import info as example_info
+from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy, example_info
 from referee.systems.arm.options import Options
 from referee.systems.arm.sheet import Sheet, point_cost, template_problems, validate
 from referee.systems.arm.state import Seat, State, decisions
@@ -33,7 +30,6 @@ from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
 from referee.systems.base import (
     TABLE,
     Action,
-    ActionTable,
     Change,
     JSONObject,
     JSONValue,
@@ -56,19 +52,8 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     name: ClassVar[str] = "arm"
     title: ClassVar[str] = "ARM: Advanced Role-Playing Mechanics 1.2"
-    sheet_type = Sheet
-    state_type = State
-    options_type = Options
     setting: Setting = DEFAULT_SETTING
     """The lists the rules consult (the text's examples); sheets may carry their own values."""
-
-    def table(self) -> ActionTable[State, Options]:
-        """Every action by name, with its planner (:func:`referee.systems.arm.actions.table`)."""
-        return a.table()
-
-    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks against the shipped setting."""
-        return validate(sheet, options)
 
     def check_sheet(
         self,
@@ -88,10 +73,6 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
     def notes(self) -> tuple[Discrepancy, ...]:
         """Where the text disagrees with itself, and what the package does."""
         return DISCREPANCIES
-
-    def examples(self) -> Mapping[str, Sheet]:
-        """The melee example's fighters: Alex, Brad and Christine (package data)."""
-        return {name: premade(name) for name in PREMADES}
 
     def example_info(self) -> Mapping[str, ExampleInfo]:
         """The melee example's fighters and the text's discrepancies that touch them."""

@@ -59,6 +59,25 @@ def _reset(seat: Seat, cid: str, fields: dict[str, JSONValue]) -> list[Change]:
     ]
 
 
+def _turn(state: State, *, carry: bool, **more: JSONValue) -> list[Change]:
+    """Every seat's round cleared (its action, its prepared defence); ``carry``: the
+    weakness found by circling and a berserk attack's penalty move to the new round,
+    else they end; ``more``: other fields set too."""
+    changes: list[Change] = []
+    for cid, seat in state.characters.items():
+        fields: dict[str, JSONValue] = {
+            "acted": [],
+            "prepared": False,
+            "weakness": seat.found if carry else "",
+            "found": "",
+            "penalty": seat.next_penalty if carry else 0,
+            "next_penalty": 0,
+            **more,
+        }
+        changes += _reset(seat, cid, fields)
+    return changes
+
+
 def plan_next_round(x: a.NextRound, state: State, options: Options) -> Plan:
     """The next round: everyone's action and prepared defence reset; a weakness found by
     circling and a berserk attack's penalty now apply (for this round only)."""
@@ -66,19 +85,7 @@ def plan_next_round(x: a.NextRound, state: State, options: Options) -> Plan:
     if x.length is not None:
         round_log(x.length, options.log_method)
         changes.append(Change(TABLE, "round_length", value=x.length))
-    for cid, seat in state.characters.items():
-        changes += _reset(
-            seat,
-            cid,
-            {
-                "acted": [],
-                "prepared": False,
-                "weakness": seat.found,
-                "found": "",
-                "penalty": seat.next_penalty,
-                "next_penalty": 0,
-            },
-        )
+    changes += _turn(state, carry=True)
     return fixed("next-round", f"round {state.round + 1}", changes)
 
 
@@ -91,20 +98,7 @@ def plan_end_combat(x: a.EndCombat, state: State, options: Options) -> Plan:
         changes.append(Change(TABLE, "attacks", value=[]))
     if state.held is not None:
         changes.append(Change(TABLE, "held", value=None))
-    for cid, seat in state.characters.items():
-        changes += _reset(
-            seat,
-            cid,
-            {
-                "acted": [],
-                "prepared": False,
-                "weakness": "",
-                "found": "",
-                "penalty": 0,
-                "next_penalty": 0,
-                "readied": "",
-            },
-        )
+    changes += _turn(state, carry=False, readied="")
     return fixed("end-combat", "the action sequence ends", changes)
 
 

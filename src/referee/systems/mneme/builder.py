@@ -23,6 +23,8 @@ from referee.systems.building import (
     GameBuilder,
     Section,
     choices,
+    listing,
+    named,
     number,
     rows,
     text,
@@ -42,6 +44,10 @@ MAX_ITEMS: int = 12
 _SCALES = choices(
     tuple(SCALES), {"": "personal", "D": "D (x10)", "H": "H (x100)", "K": "K (x1000)"}
 )
+_SCALE = Field(
+    "scale", "Scale", "choice", choices=_SCALES, default="", required=False, rule=RULE_EQUIP
+)
+"""A weapon's or armour's scale (ch. 7, Armor Scale)."""
 
 
 def _char(c: str, *, optional: bool = False) -> Field:
@@ -64,7 +70,7 @@ class MnemeForm(GameBuilder):
 
     def spec(self, options: Any) -> BuilderSpec:
         """The form (the same under every house rule)."""
-        name = Field("name", "Name", "text", low=1, high=64, sheet="name", rule=RULE_CHAR)
+        name = named("name", "Name", sheet="name", rule=RULE_CHAR)
         chars = Section(
             "characteristics",
             "Characteristics",
@@ -81,15 +87,12 @@ class MnemeForm(GameBuilder):
             "skills",
             "Skills",
             (
-                Field(
+                listing(
                     "skills",
                     "Skills",
-                    "rows",
-                    low=0,
-                    high=MAX_ITEMS,
-                    required=False,
-                    columns=(
-                        Field("skill", "Skill", "text", low=1, high=64, rule=RULE_SKILL),
+                    MAX_ITEMS,
+                    (
+                        named("skill", "Skill", rule=RULE_SKILL),
                         Field(
                             "level",
                             "Level",
@@ -100,9 +103,8 @@ class MnemeForm(GameBuilder):
                             rule=RULE_SKILL,
                         ),
                     ),
-                    help="a skill adds its level to Competence; without it a roll is unskilled",
-                    sheet="skills",
                     rule=RULE_SKILL,
+                    help="a skill adds its level to Competence; without it a roll is unskilled",
                 ),
             ),
             rule=RULE_SKILL,
@@ -111,15 +113,12 @@ class MnemeForm(GameBuilder):
             "gear",
             "Weapons and armour",
             (
-                Field(
+                listing(
                     "weapons",
                     "Weapons",
-                    "rows",
-                    low=0,
-                    high=MAX_ITEMS,
-                    required=False,
-                    columns=(
-                        Field("name", "Weapon", "text", low=1, high=64, rule=RULE_EQUIP),
+                    MAX_ITEMS,
+                    (
+                        named("name", "Weapon", rule=RULE_EQUIP),
                         Field(
                             "damage",
                             "Damage (dice, e.g. 3d6-2)",
@@ -138,55 +137,31 @@ class MnemeForm(GameBuilder):
                             rule=RULE_EQUIP,
                         ),
                         Field("skill", "Skill", "text", high=64, required=False),
-                        Field(
-                            "scale",
-                            "Scale",
-                            "choice",
-                            choices=_SCALES,
-                            default="",
-                            required=False,
-                            rule=RULE_EQUIP,
-                        ),
+                        _SCALE,
                     ),
-                    sheet="weapons",
                     rule=RULE_EQUIP,
                 ),
-                Field(
+                listing(
                     "armour",
                     "Armour",
-                    "rows",
-                    low=0,
-                    high=MAX_ITEMS,
-                    required=False,
-                    columns=(
-                        Field("name", "Armour", "text", low=1, high=64, rule=RULE_EQUIP),
+                    MAX_ITEMS,
+                    (
+                        named("name", "Armour", rule=RULE_EQUIP),
                         Field("rating", "AR", "number", low=0, high=99, default=0),
-                        Field(
-                            "scale",
-                            "Scale",
-                            "choice",
-                            choices=_SCALES,
-                            default="",
-                            required=False,
-                        ),
+                        _SCALE,
                     ),
-                    sheet="armour",
                     rule=RULE_EQUIP,
                 ),
-                Field(
+                listing(
                     "protection",
                     "Protection (shield, cover carried)",
-                    "rows",
-                    low=0,
-                    high=MAX_ITEMS,
-                    required=False,
-                    columns=(
-                        Field("name", "Object", "text", low=1, high=64, rule=RULE_COVER),
+                    MAX_ITEMS,
+                    (
+                        named("name", "Object", rule=RULE_COVER),
                         Field("protection", "Protection", "number", low=0, high=99, default=1),
                         Field("hp", "Hits", "number", low=0, high=9999, default=0),
                         Field("armour", "AR", "number", low=0, high=99, default=0),
                     ),
-                    sheet="protection",
                     rule=RULE_COVER,
                 ),
             ),

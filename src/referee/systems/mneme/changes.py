@@ -1,33 +1,35 @@
 """What an outcome changes at the table, gathered per character (Mneme CE).
 
 Rules never change the state: they describe the change as
-:class:`~referee.systems.base.Change` data the ruleset's ``apply`` folds in. Damage is a
-``delta`` on ``sheet.damage`` (never below 0: the delta is clamped when it is made);
-conditions are one ``value`` per character for ``sheet.conditions``, however many were
-added or removed; other fields are set by value. :meth:`Changes.sheet` gives the sheet as
-it will be, for the outcome's report (the condition it ends in, its movement).
+:class:`~referee.systems.base.Change` data the ruleset's ``apply`` folds in, through the
+cross-game :class:`~referee.systems.changes.Changes` builder. Mneme CE adds two things:
+damage is a ``delta`` on ``sheet.damage`` (never below 0: the delta is clamped when it
+is made), and conditions are one ``value`` per character for ``sheet.conditions``, however
+many were added or removed. :meth:`Changes.sheet` gives the sheet as it will be, for the
+outcome's report (the condition it ends in, its movement).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.systems.base import TABLE, Change, Decision, JSONValue, jsonable
-from referee.systems.mneme.sheet import Character
-from referee.systems.mneme.state import State
+from referee.systems import changes
+from referee.systems.base import Change, jsonable
+from referee.systems.mneme.sheet import Sheet
+from referee.systems.mneme.state import Seat, State
 
 
-class Changes:
+class Changes(changes.Changes[State, Seat]):
     """Changes to the characters of ``state`` (and the table), in order."""
 
+    pending_reason = "decisions"
+
     def __init__(self, state: State) -> None:
-        self.state = state
-        self._out: list[Change] = []
+        super().__init__(state)
         self._damage: dict[str, int] = {}
         self._conditions: dict[str, tuple[list[str], list[str]]] = {}
-        self._pending: list[Decision] = list(state.pending)
 
-    def _sheet(self, cid: str) -> Character:
+    def _sheet(self, cid: str) -> Sheet:
         return self.state.character(cid).sheet
 
     def damage(self, cid: str, delta: int, reason: str) -> int:
@@ -36,7 +38,7 @@ class Changes:
         delta = max(-now, delta)
         if delta:
             self._damage[cid] = self._damage.get(cid, 0) + delta
-            self._out.append(Change(cid, "sheet.damage", delta=delta, reason=reason))
+            self.recorded.append(Change(cid, "sheet.damage", delta=delta, reason=reason))
         return delta
 
     def add(self, cid: str, name: str, reason: str) -> None:
@@ -62,39 +64,16 @@ class Changes:
         objs[index] = replace(objs[index], damage=max(0, objs[index].damage + delta))
         self.set(cid, "sheet.protection", jsonable(objs), reason)
 
-    def set(self, cid: str, field: str, value: JSONValue, reason: str = "") -> None:
-        """Set a field of the character's seat (``"sheet.x"`` for the sheet)."""
-        self._out.append(Change(cid, field, value=value, reason=reason))
-
-    def table(self, field: str, *, delta: int | None = None, value: JSONValue = None) -> None:
-        """Change a field of the table itself."""
-        self._out.append(Change(TABLE, field, delta=delta, value=value))
-
-    def wait_for(self, decision: Decision) -> None:
-        """The rules wait for ``decision`` after this outcome (a roll the character owes)."""
-        self._pending.append(decision)
-
-    def answered(self, cid: str, choice: str) -> None:
-        """The first decision ``cid`` owes that ``choice`` answers is answered."""
-        for i, d in enumerate(self._pending):
-            if d.actor == cid and choice in d.choices:
-                del self._pending[i]
-                return
-
-    def sheet(self, cid: str) -> Character:
+    def sheet(self, cid: str) -> Sheet:
         """The character's sheet as these changes leave it (damage and conditions)."""
         s = self._sheet(cid)
         conds = self._conditions.get(cid, (list(s.conditions), []))[0]
         return replace(s, damage=s.damage + self._damage.get(cid, 0), conditions=tuple(conds))
 
-    def build(self) -> tuple[Change, ...]:
-        """Every change, conditions last (one per character whose conditions changed)."""
-        out = list(self._out)
-        if tuple(self._pending) != self.state.pending:
-            out.append(
-                Change(TABLE, "pending", value=jsonable(tuple(self._pending)), reason="decisions")
-            )
+    def last_changes(self) -> list[Change]:
+        """One change of conditions per character whose conditions changed."""
+        out = []
         for cid, (conds, reasons) in self._conditions.items():
             if tuple(conds) != self._sheet(cid).conditions:
                 out.append(Change(cid, "sheet.conditions", value=conds, reason="; ".join(reasons)))
-        return tuple(out)
+        return out

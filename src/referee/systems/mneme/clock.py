@@ -28,10 +28,11 @@ from referee.systems.mneme.health import (
 )
 from referee.systems.mneme.medical import UNSUPERVISED_NOTE, care_level
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.resolve import SYSTEM, condition_report
-from referee.systems.mneme.sheet import Character, canonical_characteristic
+from referee.systems.mneme.resolve import condition_report
+from referee.systems.mneme.sheet import Sheet, canonical_characteristic
 from referee.systems.mneme.state import State
 from referee.systems.mneme.tables import BLEED_MINUTES, MINOR_ACTIONS, ROUNDS_PER_MINUTE
+from referee.systems.mneme.task import SYSTEM
 
 MAX_MINUTES = 10 * 365 * 24 * 60
 """Most time one action may pass (ten years)."""
@@ -103,16 +104,14 @@ def _joined(parts: list[tuple[str, str]], empty: str) -> str:
     return "; ".join(f"{name}: {text}" for name, text in parts)
 
 
-def _dead_at(c: Character, rolls: DyingRolls) -> Character:
+def _dead_at(c: Sheet, rolls: DyingRolls) -> Sheet:
     """The character at the round the dying roll failed (bleeding stops there)."""
     damage = rolls.death_damage if rolls.death_damage is not None else c.damage
     dead = with_condition(replace(c, damage=damage), "Dead", True)
     return replace(with_condition(dead, "Stabilised", False), stabilised_minutes=0)
 
 
-def sheet_changes(
-    changes: Changes, cid: str, before: Character, after: Character, reason: str
-) -> None:
+def sheet_changes(changes: Changes, cid: str, before: Sheet, after: Sheet, reason: str) -> None:
     """The changes that turn one sheet into the other (damage, conditions, clocks)."""
     changes.damage(cid, after.damage - before.damage, reason)
     for gone in before.conditions:
@@ -129,6 +128,35 @@ def sheet_changes(
         changes.set(cid, "sheet.characteristic_damage", dict(after.characteristic_damage), reason)
 
 
+Rolled = list[tuple["_Span", DyingRolls | None]]
+"""Each character's span of time and the dying rolls it made (``None``: none due)."""
+
+
+def _passing(
+    state: State,
+    spans: list[_Span],
+    options: Options,
+    finish: Callable[[Rolled, Changes, list[DieRoll]], Outcome],
+) -> Plan:
+    """The plan of time passing over ``spans``: every due dying roll in turn; ``finish``
+    gets each span with the rolls it made (read back from the trace), the changes to
+    build on and every die rolled. The odds are each character's fate (:func:`_fates`)."""
+    rolling = [s for s in spans if s.dying is not None]
+
+    def done(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
+        entries = iter(trace)
+        rolled: Rolled = []
+        faces: list[DieRoll] = []
+        for s in spans:
+            rolls = s.dying.replay(entries) if s.dying is not None else None
+            faces += rolls.faces if rolls is not None else ()
+            rolled.append((s, rolls))
+        return finish(rolled, Changes(state), faces)
+
+    programs: list[Dice[bool]] = [s.dying for s in rolling if s.dying is not None]
+    return Plan.of(_all_of(programs), done, _fates(spans, rolling, options))
+
+
 def _all_of(programs: list[Dice[bool]]) -> Dice[tuple[bool, ...]]:
     """Each character's dying rolls in turn; the result says who survived."""
     out: Dice[tuple[bool, ...]] = Dice.pure(())
@@ -143,8 +171,8 @@ class _Span:
     every due dying roll succeeds, and those rolls (``None``: none to roll)."""
 
     cid: str
-    before: Character
-    alive: Character
+    before: Sheet
+    alive: Sheet
     dying: DyingProgram | None
 
 
@@ -164,7 +192,7 @@ def _fates(
 
 
 def _segments(
-    sheet: Character, rounds: int, options: Options, care: str, offset: int
+    sheet: Sheet, rounds: int, options: Options, care: str, offset: int
 ) -> Callable[[], Iterator[Segment]]:
     return lambda: due_segments(sheet, rounds, options, care, offset)
 
@@ -210,17 +238,11 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
         )
     rolling = [s for s in spans if s.dying is not None]
 
-    view = _fates(spans, rolling, options)
-
-    def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
-        entries = iter(trace)
-        changes = Changes(state)
+    def finish(rolled: Rolled, changes: Changes, faces: list[DieRoll]) -> Outcome:
         per: dict[str, Any] = {}
         parts: list[tuple[str, str]] = []
-        faces: list[DieRoll] = []
-        for s in spans:
+        for s, rolls in rolled:
             r = results[s.cid]
-            rolls = s.dying.replay(entries) if s.dying is not None else None
             after = s.alive if rolls is None or rolls.survived else _dead_at(s.before, rolls)
             notes = list(r.notes)
             if rolls is not None and rolls.survived:
@@ -242,7 +264,6 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
             }
             if rolls is not None:
                 data["dying_rolls"] = rolls.data()
-                faces += rolls.faces
             per[s.cid] = data
             parts.append((s.before.name, label))
             sheet_changes(changes, s.cid, s.before, after, "time passed")
@@ -260,14 +281,14 @@ def plan_pass_time(action: PassTime, state: State, options: Options) -> Plan:
             details={"minutes": minutes, "characters": per},
         )
 
-    return Plan.of(_all_of([s.dying for s in rolling if s.dying is not None]), finish, view)
+    return _passing(state, spans, options, finish)
 
 
 # ---------------------------------------------------------------------------
 # rounds passing
 
 
-def after_rounds(c: Character, offset: int, rounds: int) -> tuple[Character, int]:
+def after_rounds(c: Sheet, offset: int, rounds: int) -> tuple[Sheet, int]:
     """A character after ``rounds`` survived rounds, ``offset`` rounds of their current
     minute being gone: Bleeding adds 1 damage at each minute's end, stabilisation counts
     down by the minute. Returns the character and the rounds gone of the new minute."""
@@ -300,18 +321,12 @@ def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan
         spans.append(_Span(cid, sheet, alive, DyingProgram(sheet, segs, options) if due else None))
     rolling = [s for s in spans if s.dying is not None]
 
-    view = _fates(spans, rolling, options)
-
-    def finish(_alive: tuple[bool, ...], trace: Trace) -> Outcome:
-        entries = iter(trace)
-        changes = Changes(state)
+    def finish(rolled: Rolled, changes: Changes, faces: list[DieRoll]) -> Outcome:
         per: dict[str, Any] = {}
         parts: list[tuple[str, str]] = []
-        faces: list[DieRoll] = []
         made = 0
         every = True
-        for s in spans:
-            rolls = s.dying.replay(entries) if s.dying is not None else None
+        for s, rolls in rolled:
             if rolls is None or rolls.survived:
                 after = s.alive
                 if offsets[s.cid] != state.character(s.cid).minute_rounds:
@@ -323,7 +338,6 @@ def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan
                 data["condition"] = "Dead"
             if rolls is not None:
                 data["dying_rolls"] = rolls.data()
-                faces += rolls.faces
                 made += rolls.rolled
                 every = every and rolls.survived
                 if rolls.survived:
@@ -354,4 +368,4 @@ def plan_pass_rounds(action: PassRounds, state: State, options: Options) -> Plan
             details={"rounds": rounds, "characters": per},
         )
 
-    return Plan.of(_all_of([s.dying for s in rolling if s.dying is not None]), finish, view)
+    return _passing(state, spans, options, finish)

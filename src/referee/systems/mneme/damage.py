@@ -28,7 +28,7 @@ from referee.dice.roller import Roller, ScriptedRoller
 from referee.errors import OddsTooComplex, RulesError
 from referee.systems.base import Dice
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character, Weapon
+from referee.systems.mneme.sheet import Sheet, Weapon
 from referee.systems.mneme.tables import SCALE_ORDER, SCALES, Scale
 
 S = TypeVar("S", bound=Hashable)
@@ -269,7 +269,7 @@ def weapon_spec(weapon: Weapon) -> DamageSpec:
     return DamageSpec(weapon.damage, weapon.scale, weapon.rate_of_attack)
 
 
-def worn_armour(character: Character) -> Target:
+def worn_armour(character: Sheet) -> Target:
     """The character as a damage target: the best armour worn (armour does not stack,
     a ruling) at its scale, and the character's own scale."""
     if not character.armour:

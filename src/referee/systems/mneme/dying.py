@@ -22,7 +22,7 @@ from referee.systems.base import Dice, Procedure
 from referee.systems.mneme.actions import CheckInputs
 from referee.systems.mneme.health import Segment
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.task import Built, build
 
 MAX_ODDS_ROUNDS = 14_400
@@ -36,11 +36,11 @@ def dying_check(options: Options) -> CheckInputs:
     return CheckInputs(difficulty=options.dying_difficulty, characteristic="End")
 
 
-def _built(character: Character, damage: int, options: Options) -> Built:
+def _built(character: Sheet, damage: int, options: Options) -> Built:
     return build(dying_check(options), replace(character, damage=damage), options)
 
 
-def p_survive_round(character: Character, damage: int, options: Options) -> Fraction:
+def p_survive_round(character: Sheet, damage: int, options: Options) -> Fraction:
     """P(one dying roll succeeds) at that damage total."""
     return Fraction(_built(character, damage, options).procedure.odds().at_least(0))
 
@@ -81,7 +81,7 @@ class DyingProgram(Dice[bool]):
     __slots__ = ("character", "options", "segments")
 
     def __init__(
-        self, character: Character, segments: Callable[[], Iterator[Segment]], options: Options
+        self, character: Sheet, segments: Callable[[], Iterator[Segment]], options: Options
     ) -> None:
         self.character, self.segments, self.options = character, segments, options
 

@@ -13,11 +13,11 @@ from referee.systems.mneme.damage import DamageSpec, Target, as_scale, weapon_sp
 from referee.systems.mneme.health import condition
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.scale import damage_notation
-from referee.systems.mneme.sheet import Character, Protection, weapon
+from referee.systems.mneme.sheet import Protection, Sheet, weapon
 
 
 def damage_source(
-    damage: str, weapon_name: str, rate: int | None, owner: Character | None
+    damage: str, weapon_name: str, rate: int | None, owner: Sheet | None
 ) -> DamageSpec:
     """The damage of one roll: a weapon on ``owner``'s sheet (its damage, scale and Rate
     of Attack), or a damage expression with an optional scale prefix (``D 3d3``);
@@ -37,21 +37,21 @@ def damage_source(
     return DamageSpec(expression, scale, rate)
 
 
-def weapon_skill(weapon_name: str, owner: Character | None) -> str:
+def weapon_skill(weapon_name: str, owner: Sheet | None) -> str:
     """The skill of a weapon on the sheet ('' when none is named or the weapon has none)."""
     if not weapon_name or owner is None:
         return ""
     return weapon(owner, weapon_name).skill
 
 
-def armour_of(given: Target | None, victim: Character | None) -> Target:
+def armour_of(given: Target | None, victim: Sheet | None) -> Target:
     """What damage rolls hit: the armour given, else what the victim wears, else none."""
     if given is not None:
         return given
     return worn_armour(victim) if victim is not None else Target()
 
 
-def defence_skill(victim: Character | None, skill: str | None) -> int:
+def defence_skill(victim: Sheet | None, skill: str | None) -> int:
     """The defender's skill as the last defence against a Fail Effect (ch. 2: "In combat,
     Skills are the last Defense Modifier if they are Relevant"): their level in the failed
     check's skill, else the best level among the skills of the weapons they carry (a
@@ -76,9 +76,7 @@ class Cover:
     index: int | None
 
 
-def cover_for(
-    mitigating: Mitigating, cover_armour: Target | None, victim: Character | None
-) -> Cover:
+def cover_for(mitigating: Mitigating, cover_armour: Target | None, victim: Sheet | None) -> Cover:
     """The cover a Fail Effect meets (ch. 7, Fail Effect and Damage to Protection).
 
     With ``mitigating.cover_index`` the sheet's protection object supplies what is left
@@ -112,7 +110,7 @@ def cover_for(
     return Cover(value, armour, hp_left, index)
 
 
-def violent_bleeds(sheet: Character | None, options: Options) -> bool:
+def violent_bleeds(sheet: Sheet | None, options: Options) -> bool:
     """A violent action by a character (ch. 7, Critically Wounded; Dying): whether it
     makes them Bleed.
 

@@ -3,8 +3,8 @@
 The clock applies "N hours / days pass" to a character at an activity level
 and a care level exactly as the Natural Healing and Medical Care Table says,
 keeping the fraction of a point earned toward the next one as state
-(``Character.healing_progress``), and the days of therapy toward the next
-point of characteristic damage (``Character.therapy_days``).
+(``Sheet.healing_progress``), and the days of therapy toward the next
+point of characteristic damage (``Sheet.therapy_days``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character, canonical_characteristic
+from referee.systems.mneme.sheet import Sheet, canonical_characteristic
 from referee.systems.mneme.tables import (
     ACTIVITIES,
     BLEED_MINUTES,
@@ -40,7 +40,7 @@ class Thresholds:
     hp: int
 
 
-def thresholds(character: Character, options: Options) -> Thresholds:
+def thresholds(character: Sheet, options: Options) -> Thresholds:
     """Seriously / Critically Wounded thresholds (ch. 7, Injury Conditions; option:
     the HP threshold table's best physical characteristic and twice it)."""
     hp = character.hp
@@ -65,13 +65,13 @@ def condition_for(damage: int, t: Thresholds, exhausted: bool = False) -> str:
     return "Wounded"
 
 
-def condition(character: Character, options: Options) -> str:
+def condition(character: Sheet, options: Options) -> str:
     """The character's HP condition now."""
     t = thresholds(character, options)
     return condition_for(character.damage, t, character.exhaustion > 0)
 
 
-def bleeds_from(single_roll: int, character: Character, options: Options) -> bool:
+def bleeds_from(single_roll: int, character: Sheet, options: Options) -> bool:
     """Bleeding: one damage roll at or above the Seriously Wounded threshold (ch. 7)."""
     return single_roll > 0 and single_roll >= thresholds(character, options).seriously
 
@@ -112,7 +112,7 @@ def movement(cond: str) -> tuple[Fraction, bool]:
     return Fraction(1), True
 
 
-def with_condition(character: Character, name: str, present: bool) -> Character:
+def with_condition(character: Sheet, name: str, present: bool) -> Sheet:
     """The character with a stored condition added or removed."""
     have = name in character.conditions
     if present and not have:
@@ -157,7 +157,7 @@ def healing_rate(cond: str, activity: str, care: str) -> tuple[int, int] | None:
 class ClockResult:
     """The character after time passes, and what happened (for the table's log)."""
 
-    character: Character
+    character: Sheet
     healed: int
     bled: int
     therapy: int
@@ -182,7 +182,7 @@ def dying_rolls_replaced(care: str) -> bool:
 
 
 def first_due_round(
-    character: Character, options: Options, care: str = "none", offset: int = 0
+    character: Sheet, options: Options, care: str = "none", offset: int = 0
 ) -> int | None:
     """The first round (0-based) in which a dying roll falls due, ``None`` if never
     (ch. 7, Dying): while Dying, every round, after first aid's stabilisation runs out; a
@@ -200,7 +200,7 @@ def first_due_round(
     return max(stab, minutes * ROUNDS_PER_MINUTE - offset)
 
 
-def stabilised_rounds(character: Character, offset: int = 0) -> int:
+def stabilised_rounds(character: Sheet, offset: int = 0) -> int:
     """Rounds of first-aid stabilisation left (End hours from the first aid), ``offset``
     rounds of the current minute being gone already."""
     if "Stabilised" not in character.conditions:
@@ -209,7 +209,7 @@ def stabilised_rounds(character: Character, offset: int = 0) -> int:
 
 
 def due_segments(
-    character: Character, rounds: int, options: Options, care: str = "none", offset: int = 0
+    character: Sheet, rounds: int, options: Options, care: str = "none", offset: int = 0
 ) -> Iterator[Segment]:
     """The dying rolls due over the next ``rounds`` rounds, grouped by the damage the
     character has when each falls due (ch. 7, Dying; Bleeding: +1 damage at the end of
@@ -232,7 +232,7 @@ def due_segments(
 
 
 def pass_time(
-    character: Character,
+    character: Sheet,
     *,
     hours: int = 0,
     days: int = 0,
@@ -309,13 +309,13 @@ def pass_time(
 
 
 def _heal(
-    c: Character,
+    c: Sheet,
     total_minutes: int,
     activity: str,
     care: str,
     options: Options,
     notes: list[str],
-) -> tuple[Character, int, Fraction]:
+) -> tuple[Sheet, int, Fraction]:
     """Heal at the table's rate; returns the character, points healed and days left over."""
     days_left = Fraction(total_minutes, 24 * 60)
     healed = 0
@@ -348,8 +348,8 @@ def _heal(
 
 
 def recover_exhaustion(
-    c: Character, total_minutes: int, activity: str, care: str, options: Options, notes: list[str]
-) -> Character:
+    c: Sheet, total_minutes: int, activity: str, care: str, options: Options, notes: list[str]
+) -> Sheet:
     """Damage from exhaustion heals at the Wounded rates of the healing table for the
     activity and care (ch. 7: the character "can be considered Wounded from damage from
     Exhaustion"), beside any other damage; strenuous activity loses the progress. Psionic
@@ -383,9 +383,7 @@ def recover_exhaustion(
     return out
 
 
-def _stabilisation(
-    c: Character, total_minutes: int, options: Options, notes: list[str]
-) -> Character:
+def _stabilisation(c: Sheet, total_minutes: int, options: Options, notes: list[str]) -> Sheet:
     """Count first aid's stabilisation down (ch. 7, Dying: Stabilization)."""
     if "Stabilised" not in c.conditions:
         return c
@@ -404,8 +402,8 @@ def _stabilisation(
 
 
 def _therapy(
-    c: Character, name: str, days_left: Fraction, total_minutes: int, healed: int
-) -> tuple[Character, int, str]:
+    c: Sheet, name: str, days_left: Fraction, total_minutes: int, healed: int
+) -> tuple[Sheet, int, str]:
     """1 point of characteristic damage per 3 days of therapy, after full healing."""
     key = canonical_characteristic(name)
     if c.damage > 0:

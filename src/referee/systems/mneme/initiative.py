@@ -31,7 +31,7 @@ from referee.systems.mneme.checks import check_procedure, kept_indices
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.state import State, Steps
 from referee.systems.mneme.tables import MINOR_ACTIONS
-from referee.systems.mneme.task import build
+from referee.systems.mneme.task import SYSTEM, build
 
 MAX_PCS = 20
 """Most PCs in one Initiative roll (bounds untrusted input)."""
@@ -39,8 +39,6 @@ MAX_ODDS_PCS = 4
 """Most PCs whose whole turn order has exact odds."""
 MAX_REROLLS = 20
 """Rerolls of one tied group before it is left simultaneous (``reroll`` ties)."""
-
-SYSTEM = "mneme"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from referee.errors import IllegalAction, RulesError
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import MAX_VALUE, Character
+from referee.systems.mneme.sheet import MAX_VALUE, Sheet
 from referee.systems.mneme.tables import CARE_FOR, CARE_LOAD, FIRST_AID_DIFFICULTY
 
 MAX_MEDIC = 20
@@ -28,7 +28,7 @@ def first_aid_heal(effect: int) -> int:
     return max(1, effect) if effect >= 0 else 0
 
 
-def stabilisation_minutes(patient: Character) -> int:
+def stabilisation_minutes(patient: Sheet) -> int:
     """First aid stops a Dying character's rolls for hours equal to their End (current
     value, after characteristic damage): ch. 7, First Aid; Dying: Stabilization."""
     return 60 * max(0, patient.characteristic("End"))

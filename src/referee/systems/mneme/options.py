@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.systems.base import option
+from referee.systems.records import check_one_of, option
 
 HP_THRESHOLDS = ("chapter", "table")
 STACKING = ("most_favourable", "best_bonus_worst_penalty")
@@ -31,11 +31,13 @@ class Options:
         "Seriously / Critically Wounded thresholds: 'chapter' = damage >= HP/3 and "
         ">= 2HP/3 (rounded down, the Injury Conditions text); 'table' = damage >= the best "
         "physical characteristic and >= twice it (the HP threshold table).",
+        one_of=HP_THRESHOLDS,
     )
     stacking: str = option(
         "most_favourable",
         "Modifiers of one kind: 'most_favourable' = only the highest applies; "
         "'best_bonus_worst_penalty' = the largest bonus and the largest penalty both apply.",
+        one_of=STACKING,
     )
     condition_stacking: str = option(
         "by_condition",
@@ -43,6 +45,7 @@ class Options:
         "(concealment:mostly...), both alike: 'by_condition' = different conditions add up "
         "and one condition named twice counts once, by the 'stacking' rule; 'one_kind' = all "
         "conditions are one kind of modifier, so only the 'stacking' rule's choice applies.",
+        one_of=CONDITION_STACKING,
     )
     rate_of_attack_rule: str = option(
         "effect_exceeds",
@@ -51,6 +54,7 @@ class Options:
         "otherwise min(rolls, RoA) rolls are made (the SE 3 / RoA 3 example: three rolls); "
         "'rolls_exceed' = whenever the rolls exceed the RoA, roll them all and keep the highest "
         "RoA (SE 3 / RoA 3: four rolls, three kept).",
+        one_of=RATE_OF_ATTACK_RULES,
     )
     max_net_advantage: int = option(
         1,
@@ -83,6 +87,7 @@ class Options:
         "smallest_unit",
         "Task time from the Effect: 'smallest_unit' = median - Effect x unit, at "
         "least one unit (ch. 2); 'percentage' = the companion's 25/50/100/150 % table.",
+        one_of=TIME_RULES,
     )
     dying_difficulty: int = option(
         4, "Difficulty of the End roll a Dying character makes each round."
@@ -96,6 +101,7 @@ class Options:
         "Wound penalties on the massive-damage End roll: 'before' = those the "
         "character had before the attack; 'after' = those of the damage including it "
         "(which makes surviving all but impossible).",
+        one_of=MASSIVE_WOUNDS,
     )
     adversary_attacks: str = option(
         "fail_effect",
@@ -104,6 +110,7 @@ class Options:
         "adversary as its threat), and an attack rolled by an adversary against anyone but "
         "another adversary is refused; 'referee_rolls' = the referee may roll the "
         "adversary's attack as a PC would (a house rule the text does not use).",
+        one_of=ADVERSARY_ATTACKS,
     )
     aim_step: int = option(
         1,
@@ -145,6 +152,7 @@ class Options:
         "How the Fail Effect left after the Medic skill multiplies surgery's time: "
         "'one_plus' = x (1 + left), so every point left costs time; 'times' = x left "
         "(at least x 1), the words read literally.",
+        one_of=SURGERY_TIME,
     )
     care_capacity_base: int = option(8, "Light-care patients a Medic-0 caregiver can care for.")
     monitoring_base: int = option(32, "Light-care patients a Medic-0 character can monitor a day.")
@@ -164,29 +172,13 @@ class Options:
         "together, in whatever order the referee likes; 'characteristic' = the higher "
         "characteristic modifier goes first (still tied: simultaneous); 'reroll' = the "
         "tied PCs roll again, only to order themselves, until no tie is left.",
+        one_of=INITIATIVE_TIES,
     )
 
     def __post_init__(self) -> None:
         from referee.errors import RulesError
 
-        if self.hp_thresholds not in HP_THRESHOLDS:
-            raise RulesError(f"hp_thresholds must be one of {HP_THRESHOLDS}")
-        if self.stacking not in STACKING:
-            raise RulesError(f"stacking must be one of {STACKING}")
-        if self.massive_damage_wounds not in MASSIVE_WOUNDS:
-            raise RulesError(f"massive_damage_wounds must be one of {MASSIVE_WOUNDS}")
-        if self.surgery_time not in SURGERY_TIME:
-            raise RulesError(f"surgery_time must be one of {SURGERY_TIME}")
-        if self.time_rule not in TIME_RULES:
-            raise RulesError(f"time_rule must be one of {TIME_RULES}")
-        if self.rate_of_attack_rule not in RATE_OF_ATTACK_RULES:
-            raise RulesError(f"rate_of_attack_rule must be one of {RATE_OF_ATTACK_RULES}")
-        if self.condition_stacking not in CONDITION_STACKING:
-            raise RulesError(f"condition_stacking must be one of {CONDITION_STACKING}")
-        if self.adversary_attacks not in ADVERSARY_ATTACKS:
-            raise RulesError(f"adversary_attacks must be one of {ADVERSARY_ATTACKS}")
-        if self.initiative_ties not in INITIATIVE_TIES:
-            raise RulesError(f"initiative_ties must be one of {INITIATIVE_TIES}")
+        check_one_of(self)
         if not self.initiative_skills:
             raise RulesError("initiative_skills needs at least one skill")
         if not 0 <= self.max_net_advantage <= 3:

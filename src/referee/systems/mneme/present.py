@@ -16,7 +16,7 @@ from referee.systems.sheetview import Grid, Row, Section, SheetView, signed
 from .checks import wound_penalty
 from .health import condition, thresholds
 from .options import Options
-from .sheet import Character
+from .sheet import Sheet
 from .tables import CHARACTERISTICS, OPTIONAL_CHARACTERISTICS, PHYSICAL
 
 _NAMES = {
@@ -34,7 +34,7 @@ def _scaled(text: str, scale: str) -> str:
     return f"{text} ({scale}-scale)" if scale else text
 
 
-def sheet_view(sheet: Character, seat: object | None, options: Options) -> SheetView:
+def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView:
     """Characteristics with ChM, skills with levels, weapons and armour, HP and the
     Seriously / Critically Wounded thresholds (the table's ``hp_thresholds`` option),
     damage and condition. The sheet stores its damage, so ``seat`` adds nothing here."""
@@ -116,7 +116,7 @@ def sheet_view(sheet: Character, seat: object | None, options: Options) -> Sheet
     )
 
 
-def _current(sheet: Character, name: str) -> str:
+def _current(sheet: Sheet, name: str) -> str:
     """A characteristic's value now, with the value before damage when it was hurt."""
     now = sheet.characteristic(name)
     full = sheet.characteristics[name]

@@ -70,17 +70,15 @@ from referee.systems.mneme.health import (
     thresholds,
 )
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State
-from referee.systems.mneme.task import Built, build
-
-SYSTEM = "mneme"
+from referee.systems.mneme.task import SYSTEM, Built, build
 
 RESTRICTED = ("Seriously Wounded", "Critically Wounded", "Dying")
 """Conditions whose movement an outcome reports (3/4 speed and no Dash, or immobile)."""
 
 
-def sheet_of(state: State, cid: str | None) -> Character | None:
+def sheet_of(state: State, cid: str | None) -> Sheet | None:
     """The sheet of the character ``cid`` (``None`` for none); :class:`IllegalAction`
     naming the characters at the table when there is no such character."""
     return None if cid is None else state.character(cid).sheet
@@ -91,7 +89,7 @@ def effect_label(effect: int) -> str:
     return f"Success Effect {effect}" if effect >= 0 else f"Fail Effect {-effect}"
 
 
-def condition_report(sheet: Character, options: Options) -> dict[str, Any]:
+def condition_report(sheet: Sheet, options: Options) -> dict[str, Any]:
     """The HP condition a sheet is in, with its movement when it is restricted (ch. 7,
     Seriously Wounded: 3/4 speed and no Dash; worse: immobile)."""
     cond = condition_for(sheet.damage, thresholds(sheet, options), sheet.exhaustion > 0)
@@ -162,21 +160,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
             "a check meeting a threat takes its Mitigating Factors from the threat "
             "(threat.mitigating), not from the check"
         )
-    threat_owner = sheet_of(state, threat.attacker) if threat is not None else None
-    strikes: dict[int, Incoming] = {}
-
-    def strike(degree: int) -> Incoming:
-        assert threat is not None
-        if degree not in strikes:
-            strikes[degree] = incoming(
-                degree, threat, sheet, threat_owner, built.skill_level, options, DAMAGE
-            )
-        return strikes[degree]
-
-    def struck(effect: int) -> int:
-        """The Fail Effect the threat strikes with (a Costly Success's, if taken)."""
-        degree = fail_degree(effect)
-        return costly_success(degree, options) if action.costly_success else degree
+    strikes = Strikes(state, threat, sheet, built.skill_level, options, action.costly_success)
 
     def finish(effect: int, trace: Trace) -> Outcome:
         faces = trace[0]
@@ -213,7 +197,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
         _timing(action, effect, details, options)
         dice = built.dice(faces)
         if threat is not None and effect < 0:
-            inc = strike(struck(effect))
+            inc = strikes.at(effect)
             data = incoming_outcome(
                 inc, list(trace[1 : 1 + inc.entries]), changes, action.actor, sheet, options
             )
@@ -225,17 +209,8 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
                 label = "Ordinary Failure"
             else:
                 label += f"; took {data['damage']} damage"
-        return Outcome(
-            SYSTEM,
-            "check",
-            faces=dice,
-            modifiers=built.applied,
-            target=built.difficulty,
-            result=effect,
-            success=success,
-            label=label,
-            changes=changes.build(),
-            details=details,
+        return built.outcome(
+            "check", dice, effect, label, changes.build(), details, success=success
         )
 
     if threat is None:
@@ -244,7 +219,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
     def branch(effect: int) -> Dice[int]:
         if effect >= 0:
             return Dice.pure(effect)
-        hits = Quiet(strike(struck(effect)).program)
+        hits = Quiet(strikes.at(effect).program)
         return Dice.pure(effect).pair(hits).map(lambda pair: pair[0])
 
     program = Dice.of(built.procedure).bind(branch)
@@ -255,7 +230,7 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
 # what damage odds report
 
 
-def report_for(kind: str, victim: Character | None, options: Options) -> Report[Any]:
+def report_for(kind: str, victim: Sheet | None, options: Options) -> Report[Any]:
     """The statistic damage odds report about ``victim`` (ch. 7): the damage dealt, the HP
     condition they end in, whether one roll reaches the Seriously Wounded threshold
     (Bleeding), or whether the damage exceeds their HP (massive damage)."""
@@ -287,7 +262,7 @@ def report_for(kind: str, victim: Character | None, options: Options) -> Report[
     )
 
 
-def aftermath(before: Character, rolls: Rolled, options: Options) -> dict[str, Any]:
+def aftermath(before: Sheet, rolls: Rolled, options: Options) -> dict[str, Any]:
     """What damage does to a character (ch. 7, HP thresholds): the condition they end in
     (and its movement), Bleeding from one roll at the Seriously Wounded threshold, and
     massive damage (more than HP in one attack: an End roll at 8 is due)."""
@@ -303,7 +278,7 @@ MASSIVE_CHOICES = ("survival",)
 """How a character answers the massive-damage roll the table waits for."""
 
 
-def owe_massive_roll(changes: Changes, cid: str, before: Character, options: Options) -> None:
+def owe_massive_roll(changes: Changes, cid: str, before: Sheet, options: Options) -> None:
     """Massive damage (ch. 7): the character's next step is the End roll at 8 with the
     wound penalties, so the table waits for it (``survival`` with kind ``massive``), and
     the seat keeps the damage the character had before the hit, whose wound penalty the
@@ -323,7 +298,7 @@ def owe_massive_roll(changes: Changes, cid: str, before: Character, options: Opt
 def _hurt(
     changes: Changes,
     cid: str | None,
-    before: Character | None,
+    before: Sheet | None,
     rolls: Rolled,
     options: Options,
     owe_massive: bool = True,
@@ -374,8 +349,8 @@ class Incoming:
 def incoming(
     degree: int,
     threat: Threat,
-    victim: Character | None,
-    owner: Character | None,
+    victim: Sheet | None,
+    owner: Sheet | None,
     skill: int,
     options: Options,
     report: Report[Any],
@@ -405,12 +380,49 @@ def incoming(
     return Incoming(degree, m, cover, cover_rolls, rolls)
 
 
+class Strikes:
+    """A threat's strikes back at a check's defender ``victim`` (ch. 7, Threats): one
+    per Fail Effect degree, each built once."""
+
+    def __init__(
+        self,
+        state: State,
+        threat: Threat | None,
+        victim: Sheet | None,
+        skill: int,
+        options: Options,
+        costly: bool,
+    ) -> None:
+        self.threat, self.victim, self.skill, self.options = threat, victim, skill, options
+        self.costly = costly
+        self.owner = sheet_of(state, threat.attacker) if threat is not None else None
+        self._built: dict[int, Incoming] = {}
+
+    def degree(self, effect: int) -> int:
+        """The Fail Effect the threat strikes with (a Costly Success's, if taken)."""
+        degree = fail_degree(effect)
+        return costly_success(degree, self.options) if self.costly else degree
+
+    def strike(self, degree: int) -> Incoming:
+        """The threat's strike at a Fail Effect of ``degree``."""
+        assert self.threat is not None
+        if degree not in self._built:
+            self._built[degree] = incoming(
+                degree, self.threat, self.victim, self.owner, self.skill, self.options, DAMAGE
+            )
+        return self._built[degree]
+
+    def at(self, effect: int) -> Incoming:
+        """The threat's strike after a check of Effect ``effect`` (a failure)."""
+        return self.strike(self.degree(effect))
+
+
 def incoming_outcome(
     inc: Incoming,
     entries: list[tuple[int, ...]],
     changes: Changes,
     cid: str | None,
-    victim: Character | None,
+    victim: Sheet | None,
     options: Options,
     owe_massive: bool = True,
 ) -> dict[str, Any]:
@@ -441,7 +453,7 @@ def incoming_outcome(
 
 
 def _massive_after(
-    victim: Character | None, options: Options
+    victim: Sheet | None, options: Options
 ) -> Callable[[int], Dice[Any] | None] | None:
     """The End roll at 8 massive damage calls for, rolled at once when the kept rolls
     exceed the victim's HP (ch. 7, Massive Damage)."""
@@ -458,7 +470,7 @@ def _massive_after(
 
 
 def massive_built(
-    victim: Character, total: int, options: Options, modifiers: tuple[Modifier, ...] = ()
+    victim: Sheet, total: int, options: Options, modifiers: tuple[Modifier, ...] = ()
 ) -> Built:
     """The End roll after massive damage: Difficulty 8 (option), wound penalties as they
     were before the attack (option ``massive_damage_wounds``: or including it)."""
@@ -580,9 +592,7 @@ class _AttackParts:
     armour: Target
 
 
-def _attack_parts(
-    action: Attack, attacker: Character | None, victim: Character | None
-) -> _AttackParts:
+def _attack_parts(action: Attack, attacker: Sheet | None, victim: Sheet | None) -> _AttackParts:
     spec = damage_source(action.damage, action.weapon, action.rate_of_attack, attacker)
     check = action.check
     skill = weapon_skill(action.weapon, attacker)
@@ -592,7 +602,7 @@ def _attack_parts(
 
 
 def referee_does_not_roll(
-    action: Attack, attacker: Character | None, victim: Character | None, options: Options
+    action: Attack, attacker: Sheet | None, victim: Sheet | None, options: Options
 ) -> None:
     """Refuse an attack rolled by an adversary against anyone but another adversary (ch. 2,
     Referee Doesn't Roll: any threat to a PC is the PC rolling against a Difficulty, and
@@ -637,9 +647,8 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
             raise IllegalAction("targeted damage needs the target's HP (a target, or target_hp)")
         target_hp = victim.hp
     threat = action.threat
-    threat_owner = sheet_of(state, threat.attacker) if threat is not None else None
     hits: dict[int, DamageProgram[Hashable]] = {}
-    strikes: dict[int, Incoming] = {}
+    strikes = Strikes(state, threat, attacker, built.skill_level, options, check.costly_success)
 
     def hit(se: int) -> DamageProgram[Hashable]:
         if se not in hits:
@@ -649,25 +658,13 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
             )
         return hits[se]
 
-    def strike(degree: int) -> Incoming:
-        assert threat is not None
-        if degree not in strikes:
-            strikes[degree] = incoming(
-                degree, threat, attacker, threat_owner, built.skill_level, options, DAMAGE
-            )
-        return strikes[degree]
-
-    def struck_back(effect: int) -> int:
-        degree = fail_degree(effect)
-        return costly_success(degree, options) if check.costly_success else degree
-
     def branch(effect: int) -> Dice[Hashable]:
         if effect >= 0:
             return hit(effect)
         first: Dice[Hashable] = hit(0) if check.costly_success else Dice.pure(miss)
         if threat is None:
             return first
-        return first.pair(Quiet(strike(struck_back(effect)).program)).map(lambda p: p[0])
+        return first.pair(Quiet(strikes.at(effect).program)).map(lambda p: p[0])
 
     program = Dice.of(built.procedure).bind(branch)
 
@@ -689,7 +686,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         back = 0
         at = 1
         if not success:
-            back = struck_back(effect)
+            back = strikes.degree(effect)
             if check.costly_success:
                 details["costly_success"] = {"fail_effect": back, "success_effect": 0}
                 se, success = 0, True
@@ -712,7 +709,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
                 _costly_label(back, None) if check.costly_success and effect < 0 else label
             ) + f": {rolls.total} damage"
         if back and threat is not None:
-            inc = strike(back)
+            inc = strikes.strike(back)
             data = incoming_outcome(
                 inc, entries[at : at + inc.entries], changes, action.actor, attacker, options
             )
@@ -724,17 +721,8 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
                 label = "Ordinary Failure"
             else:
                 label += f"; took {data['damage']} damage"
-        return Outcome(
-            SYSTEM,
-            "attack",
-            faces=tuple(dice),
-            modifiers=built.applied,
-            target=built.difficulty,
-            result=effect,
-            success=success,
-            label=label,
-            changes=changes.build(),
-            details=details,
+        return built.outcome(
+            "attack", tuple(dice), effect, label, changes.build(), details, success=success
         )
 
     return Plan.of(program, finish)

@@ -3,25 +3,19 @@ what a table shows of the state (chapters 2 and 7 of the combat rules)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from functools import cache
 
-from referee.errors import Problem
 from referee.systems.base import (
     Action,
-    ActionTable,
     JSONObject,
     JSONValue,
     Plan,
     Ruleset,
-    load_record,
 )
-from referee.systems.mneme import actions
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import EXAMPLES, Character, example_data, validate
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
 from referee.systems.sheetview import SheetView
@@ -40,29 +34,13 @@ def span_text(rounds: int) -> str:
     return " ".join(shown) or "0 s"
 
 
-@cache
-def _examples() -> Mapping[str, Character]:
-    return {name: load_record(Character, example_data(name)) for name in EXAMPLES}
-
-
-class MnemeRuleset(Ruleset[Character, State, Options]):
+class MnemeRuleset(Ruleset[Sheet, State, Options]):
     """Mneme CE (chapters 2 and 7 of the combat rules)."""
 
     name = "mneme"
     title = "Mneme CE"
-    sheet_type = Character
-    state_type = State
-    options_type = Options
 
-    def table(self) -> ActionTable[State, Options]:
-        """Action name -> action type and planner (:func:`.actions.table`)."""
-        return actions.table()
-
-    def validate(self, sheet: Character, options: Options) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks."""
-        return validate(sheet, options)
-
-    def seat(self, state: State, cid: str, sheet: Character, options: Options) -> State:
+    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``sheet`` as ``cid``, keeping what the table tracks about it if seated."""
         characters = dict(state.characters)
         old = characters.get(cid)
@@ -74,10 +52,6 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         left = super().unseat(state, cid)
         order = tuple(kept for step in left.order if (kept := tuple(n for n in step if n != cid)))
         return replace(left, order=order)
-
-    def examples(self) -> Mapping[str, Character]:
-        """The package's example characters (``ada``, ``raider``, ``tess``)."""
-        return _examples()
 
     def check_pending(self, action: Action, state: State | None) -> None:
         """As the base; no state at all (``None``) is a table with nothing pending."""
@@ -97,7 +71,7 @@ class MnemeRuleset(Ruleset[Character, State, Options]):
         return plan
 
     def sheet_view(
-        self, sheet: Character, seat: object | None, options: Options, state: State | None = None
+        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
     ) -> SheetView:
         """The sheet laid out as the game's own (:mod:`.present`)."""
         from referee.systems.mneme.present import sheet_view

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from referee.dice.notation import parse
 from referee.errors import NotationError, Problem, RulesError
@@ -65,7 +65,7 @@ class Protection:
 
 
 @dataclass(frozen=True)
-class Character:
+class Sheet:
     """A Mneme CE character as stored (schema version 1)."""
 
     SCHEMA_VERSION: ClassVar[int] = 1
@@ -179,7 +179,7 @@ def _damage_problem(where: str, text: str) -> list[Problem]:
     return []
 
 
-def _stabilised_problems(sheet: Character) -> list[Problem]:
+def _stabilised_problems(sheet: Sheet) -> list[Problem]:
     """First aid stabilises a Dying character for End hours: the sheet keeps the minutes
     left with the condition (ch. 7, Dying: Stabilization)."""
     left = sheet.stabilised_minutes
@@ -207,7 +207,7 @@ def _stabilised_problems(sheet: Character) -> list[Problem]:
     return []
 
 
-def weapon(sheet: Character, name: str) -> Weapon:
+def weapon(sheet: Sheet, name: str) -> Weapon:
     """The sheet's weapon of that name (case-insensitive), or a :class:`RulesError`."""
     for w in sheet.weapons:
         if w.name.strip().lower() == name.strip().lower():
@@ -216,7 +216,7 @@ def weapon(sheet: Character, name: str) -> Weapon:
     raise RulesError(f"{sheet.name} has no weapon {name!r} (weapons: {known})")
 
 
-def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
+def validate(sheet: Sheet, options: Options) -> tuple[Problem, ...]:
     """Every rule the sheet breaks (empty when legal)."""
     p: list[Problem] = []
     if not sheet.name.strip():
@@ -308,19 +308,3 @@ def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
                 p.append(Problem(RULE_COVER, f"{base}.{name}", "cannot be negative", v))
         p += _scale_problem(f"{base}.scale", cov.scale)
     return tuple(p)
-
-
-def example_data(name: str = "ada") -> dict[str, Any]:
-    """One of the package's example characters as JSON data (``data/<name>.json``):
-    ``ada`` (Ada Vance, armed with the texts' automatic rifle and broadsword, a Flak Jacket
-    and a Shield), ``raider`` (an adversary) and ``tess`` (End 14 on HP 18)."""
-    import json
-    from importlib.resources import files
-
-    text = files("referee.systems.mneme").joinpath("data", f"{name}.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-EXAMPLES = ("ada", "raider", "tess")
-"""The ids of the example characters (``data/<id>.json``)."""

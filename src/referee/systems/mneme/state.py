@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.systems.base import GameState, param
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.tables import MINOR_ACTIONS, Activity, Care
 
 
@@ -27,7 +27,7 @@ from referee.systems.mneme.tables import MINOR_ACTIONS, Activity, Care
 class Seat:
     """One seated character: the sheet and what the rules track about them in play."""
 
-    sheet: Character = param(doc="the character's sheet (damage and conditions included)")
+    sheet: Sheet = param(doc="the character's sheet (damage and conditions included)")
     activity: Activity = param("full_rest", "activity level while time passes")
     care: Care = param("none", "care level while time passes")
     supervised: bool = param(True, "intensive care under a Medic 2+ or AI sickbay")
@@ -55,7 +55,7 @@ class State(GameState[Seat]):
     order: Steps = param((), "the encounter's turn order, tied names sharing a step")
 
 
-def seated(sheets: Mapping[str, Character], **tracked: object) -> State:
+def seated(sheets: Mapping[str, Sheet], **tracked: object) -> State:
     """A table with each sheet seated under its id (``{"ada": sheet}``); ``tracked`` sets
     the table's own fields (``round=1``)."""
     return State({cid: Seat(sheet) for cid, sheet in sheets.items()}, **tracked)  # type: ignore[arg-type]

@@ -111,41 +111,21 @@ CARE_FOR: Final = MappingProxyType(
 Rate: TypeAlias = tuple[int, int] | str | None
 """A healing rate: ``(points, days)``, ``None`` for no healing, ``"immobile"``."""
 
+_HEALING_COLUMNS: Final = tuple(
+    (activity, cared) for activity in ("moderate", "light", "full_rest") for cared in (False, True)
+)
+"""The healing table's columns: each activity level without care, then with it."""
+_IMMOBILE: Final[tuple[Rate, ...]] = ("immobile",) * 4 + ((1, 7), (1, 3))
+
 HEALING: Final[Mapping[str, Mapping[tuple[str, bool], Rate]]] = MappingProxyType(
     {
-        # condition: {(activity, cared): rate}
-        "Wounded": {
-            ("moderate", False): None,
-            ("moderate", True): (1, 3),
-            ("light", False): (1, 2),
-            ("light", True): (1, 1),
-            ("full_rest", False): (1, 1),
-            ("full_rest", True): (2, 1),
-        },
-        "Seriously Wounded": {
-            ("moderate", False): None,
-            ("moderate", True): None,
-            ("light", False): (1, 3),
-            ("light", True): (1, 2),
-            ("full_rest", False): (1, 2),
-            ("full_rest", True): (1, 1),
-        },
-        "Critically Wounded": {
-            ("moderate", False): "immobile",
-            ("moderate", True): "immobile",
-            ("light", False): "immobile",
-            ("light", True): "immobile",
-            ("full_rest", False): (1, 7),
-            ("full_rest", True): (1, 3),
-        },
-        "Dying": {
-            ("moderate", False): "immobile",
-            ("moderate", True): "immobile",
-            ("light", False): "immobile",
-            ("light", True): "immobile",
-            ("full_rest", False): (1, 7),
-            ("full_rest", True): (1, 3),
-        },
+        condition: dict(zip(_HEALING_COLUMNS, row, strict=True))
+        for condition, row in {
+            "Wounded": (None, (1, 3), (1, 2), (1, 1), (1, 1), (2, 1)),
+            "Seriously Wounded": (None, None, (1, 3), (1, 2), (1, 2), (1, 1)),
+            "Critically Wounded": _IMMOBILE,
+            "Dying": _IMMOBILE,
+        }.items()
     }
 )
 """Mneme CE ch. 7, Natural Healing and Medical Care Table (damage healed per days)."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.dice.evaluate import DieRoll
 from referee.errors import RulesError
-from referee.systems.base import Modifier, Procedure
+from referee.systems.base import Change, Modifier, Outcome, Procedure
 from referee.systems.mneme.checks import (
     check_procedure,
     is_preset,
@@ -23,10 +23,13 @@ from referee.systems.mneme.checks import (
 )
 from referee.systems.mneme.effects import combined_difficulty, condition_modifiers, stealth_skill
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 
 if TYPE_CHECKING:
     from referee.systems.mneme.actions import CheckInputs
+
+SYSTEM = "mneme"
+"""The game's name in every outcome."""
 
 
 class Built(NamedTuple):
@@ -60,6 +63,33 @@ class Built(NamedTuple):
         kept = set(kept_indices(faces, self.steps))
         return tuple(DieRoll(f, 6, i in kept) for i, f in enumerate(faces))
 
+    def outcome(
+        self,
+        action: str,
+        faces: tuple[DieRoll, ...],
+        effect: int,
+        label: str,
+        changes: tuple[Change, ...],
+        details: dict[str, Any],
+        *,
+        success: bool | None = None,
+    ) -> Outcome:
+        """The check's outcome for ``action``: its dice, modifiers, Difficulty and Effect
+        (a success at an Effect of 0 or more, unless ``success`` says otherwise), and what
+        the rule made of them."""
+        return Outcome(
+            SYSTEM,
+            action,
+            faces=faces,
+            modifiers=self.applied,
+            target=self.difficulty,
+            result=effect,
+            success=effect >= 0 if success is None else success,
+            label=label,
+            changes=changes,
+            details=details,
+        )
+
     def details(self, faces: tuple[int, ...], effect: int) -> dict[str, Any]:
         """What the check's outcome reports: dice, modifier, Dice Roll, Difficulty, Effect,
         the Success or Fail Effect's degree and how the modifiers stacked."""
@@ -80,7 +110,7 @@ class Built(NamedTuple):
         return data
 
 
-def build(check: CheckInputs, sheet: Character | None, options: Options) -> Built:
+def build(check: CheckInputs, sheet: Sheet | None, options: Options) -> Built:
     """Collect the modifiers (Competence, wound penalty, given ones and condition
     presets), stack them by kind, apply combined difficulties and Advantage, and build the
     check's procedure (ch. 2: Modifiers to Rolls, Competence, Combined Difficulties,

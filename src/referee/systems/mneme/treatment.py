@@ -40,23 +40,22 @@ from referee.systems.mneme.medical import (
 from referee.systems.mneme.options import Options
 from referee.systems.mneme.resolve import (
     MASSIVE_CHOICES,
-    SYSTEM,
     condition_report,
     massive_built,
     massive_result,
     plan_fast,
 )
-from referee.systems.mneme.sheet import Character
+from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import State
 from referee.systems.mneme.tables import INTENSIVE_CARE_DIFFICULTY, SURGERY_DIFFICULTY
-from referee.systems.mneme.task import Built, build
+from referee.systems.mneme.task import SYSTEM, Built, build
 
 SURVIVAL_KINDS = ("dying", "massive", "intensive")
 MEDIC_CHARACTERISTIC = "Edu"
 """Ruling: Medic checks add the Edu modifier (the texts name only the skill)."""
 
 
-def _living(state: State, cid: str) -> Character:
+def _living(state: State, cid: str) -> Sheet:
     sheet = state.character(cid).sheet
     if sheet.dead:
         raise IllegalAction(f"{sheet.name} is dead")
@@ -103,7 +102,7 @@ def owes_massive_roll(state: State, cid: str) -> bool:
 
 
 def massive_check(
-    action: SurvivalRoll, state: State, sheet: Character, options: Options
+    action: SurvivalRoll, state: State, sheet: Sheet, options: Options
 ) -> tuple[Built, int]:
     """The massive-damage End roll (ch. 7, Massive Damage: End at 8 with wound penalties)
     and the damage whose wound penalty it takes. By default (``massive_damage_wounds``
@@ -203,18 +202,7 @@ def plan_survival(action: SurvivalRoll, state: State, options: Options) -> Plan:
                 details["dying_roll"] = dying.details(dfaces, deffect)
                 if deffect < 0:
                     changes.add(cid, "Dead", "failed dying roll")
-        return Outcome(
-            SYSTEM,
-            name,
-            faces=tuple(dice),
-            modifiers=built.applied,
-            target=built.difficulty,
-            result=effect,
-            success=ok,
-            label=label,
-            changes=changes.build(),
-            details=details,
-        )
+        return built.outcome(name, tuple(dice), effect, label, changes.build(), details, success=ok)
 
     return Plan.of(program, finish)
 
@@ -289,17 +277,8 @@ def plan_first_aid(action: FirstAid, state: State, options: Options) -> Plan:
             label = f"Healed {heal}; stabilised for {details['stabilised_minutes'] // 60} hours"
         else:
             label = f"Healed {heal}"
-        return Outcome(
-            SYSTEM,
-            "first-aid",
-            faces=built.dice(faces),
-            modifiers=built.applied,
-            target=built.difficulty,
-            result=effect,
-            success=effect >= 0,
-            label=label,
-            changes=changes.build(),
-            details=details,
+        return built.outcome(
+            "first-aid", built.dice(faces), effect, label, changes.build(), details
         )
 
     return plan_fast(built.procedure, finish)
@@ -350,18 +329,7 @@ def plan_surgery(action: Surgery, state: State, options: Options) -> Plan:
                 changes.damage(action.patient, r.harm, "botched surgery")
             details["patient"] = condition_report(changes.sheet(action.patient), options)
         label = f"Healed {r.healed}" if effect >= 0 else f"Fail Effect {r.fail_effect_left} left"
-        return Outcome(
-            SYSTEM,
-            "surgery",
-            faces=built.dice(faces),
-            modifiers=built.applied,
-            target=built.difficulty,
-            result=effect,
-            success=effect >= 0,
-            label=label,
-            changes=changes.build(),
-            details=details,
-        )
+        return built.outcome("surgery", built.dice(faces), effect, label, changes.build(), details)
 
     return plan_fast(built.procedure, finish)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from referee.errors import IllegalAction
 from referee.systems.base import Modifier
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.sheet import Character
+from referee.systems.mnemonic.sheet import Sheet
 from referee.systems.mnemonic.tables import LUCKY, RATING_MAX
 
 APTITUDE_MAX = 2 * RATING_MAX
@@ -42,7 +42,7 @@ def check_aptitude(value: int) -> int:
 
 
 def aptitude(
-    sheet: Character,
+    sheet: Sheet,
     talent: str,
     life_role: str | None = None,
     *,

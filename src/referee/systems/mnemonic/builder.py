@@ -21,6 +21,8 @@ from referee.systems.building import (
     Field,
     GameBuilder,
     Section,
+    listing,
+    named,
     number,
     rows,
     text,
@@ -71,7 +73,7 @@ class MnemonicForm(GameBuilder):
             "who",
             "Who",
             (
-                Field("name", "Name", "text", low=1, high=64, sheet="name", rule=R_CREATE),
+                named("name", "Name", sheet="name", rule=R_CREATE),
                 Field(
                     "primary_role",
                     "Primary Role",
@@ -120,20 +122,16 @@ class MnemonicForm(GameBuilder):
             "roles",
             "Life Roles",
             (
-                Field(
+                listing(
                     "life_roles",
                     "Life Roles",
-                    "rows",
-                    low=0,
-                    high=MAX_LIFE_ROLES,
-                    required=False,
-                    columns=(
-                        Field("role", "Life Role", "text", low=1, high=64, rule=R_ROLES),
+                    MAX_LIFE_ROLES,
+                    (
+                        named("role", "Life Role", rule=R_ROLES),
                         Field("rating", "Rating", "choice", choices=ratings, default=3),
                     ),
-                    help="what the character has done with their life (Boxer, Sailor...)",
-                    sheet="life_roles",
                     rule=R_ROLES,
+                    help="what the character has done with their life (Boxer, Sailor...)",
                 ),
             ),
             rule=R_ROLES,

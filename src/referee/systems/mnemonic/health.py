@@ -18,12 +18,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Change, Modifier, Outcome, Plan
+from referee.systems.base import Modifier, Outcome, Plan
+from referee.systems.changes import diff
 from referee.systems.mnemonic.aptitude import Aptitude, aptitude, given_aptitude
 from referee.systems.mnemonic.checks import SYSTEM, CheckResult, chances_value, prepare_check
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.sheet import Character, Status, status_problems
+from referee.systems.mnemonic.sheet import Sheet, Status, status_problems
 from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import FINE, INACTIVE, INACTIVE_OUTCOMES, LUCKY
 
@@ -93,22 +94,8 @@ def status_after(status: Status, worst: str, result: CheckResult, options: Optio
     return Status(INACTIVE, worst, count)
 
 
-def status_changes(cid: str, before: Status, after: Status, reason: str) -> tuple[Change, ...]:
-    """The changes that take character ``cid`` from ``before`` to ``after``: the number
-    of injuries as a delta, the condition and what an inactive character is as values."""
-    changes = []
-    if after.condition != before.condition:
-        changes.append(Change(cid, "status.condition", value=after.condition, reason=reason))
-    if after.inactive_as != before.inactive_as:
-        changes.append(Change(cid, "status.inactive_as", value=after.inactive_as, reason=reason))
-    if after.injuries != before.injuries:
-        delta = after.injuries - before.injuries
-        changes.append(Change(cid, "status.injuries", delta=delta, reason=reason))
-    return tuple(changes)
-
-
 def resisting_aptitude(
-    victim: Character, *, life_role: str | None = None, talent: str | None = None, options: Options
+    victim: Sheet, *, life_role: str | None = None, talent: str | None = None, options: Options
 ) -> Aptitude:
     """A relevant Life Role (or the Primary at Moderately) plus the best Talent
     (Lucky aside) unless the referee names another."""
@@ -149,7 +136,7 @@ def injury_plan(
         reason = f"injury ({worst} at worst)"
         changes = out.changes
         if victim is not None:
-            changes += status_changes(victim, status, new, reason)
+            changes += tuple(diff(victim, status, new, reason, at="status"))
         details = dict(out.details)
         details.update(
             worst=worst, status=str(new), status_before=str(status), injuries=new.injuries
@@ -206,7 +193,7 @@ def plan_set_status(action: SetStatus, state: State, options: Options) -> Plan:
         system=SYSTEM,
         action="set status",
         label=f"{action.target}: {after}",
-        changes=status_changes(action.target, before, after, "the referee's ruling"),
+        changes=tuple(diff(action.target, before, after, "the referee's ruling", at="status")),
         details={"target": action.target, "status": str(after), "injuries": injuries},
     )
     return Plan.fixed(done)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from referee.systems.sheetview import Grid, Row, Section, SheetView, signed
 
 from .options import Options
-from .sheet import Character
+from .sheet import Sheet
 
 
 def _ratings(ratings: Mapping[str, int], options: Options, heading: str) -> Grid:
@@ -25,7 +25,7 @@ def _ratings(ratings: Mapping[str, int], options: Options, heading: str) -> Grid
     )
 
 
-def sheet_view(sheet: Character, seat: object | None, options: Options) -> SheetView:
+def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView:
     """The Primary Role (with the ratings it stands in for a Life Role at under the
     table's options), the Talents and the Life Roles with their ratings (named levels
     under the table's ``rating_names`` and their values), and the Status: the Status the

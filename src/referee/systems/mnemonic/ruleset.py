@@ -9,87 +9,35 @@ result becomes an outcome. Resolving and exact odds both come from that plan
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from importlib.resources import files
-
-from referee.errors import Problem
 from referee.systems.base import (
     Action,
-    ActionTable,
     JSONObject,
     JSONValue,
     Ruleset,
-    load_record,
 )
-from referee.systems.building import ExampleInfo, ExampleNote
-from referee.systems.mnemonic import actions
 from referee.systems.mnemonic.conflict import order_label
 from referee.systems.mnemonic.deck import Deck, card_name
 from referee.systems.mnemonic.live import Said, hand_faces
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import uses_cards
-from referee.systems.mnemonic.sheet import Character, Status, validate
+from referee.systems.mnemonic.sheet import Sheet, Status
 from referee.systems.mnemonic.state import Seat, State
 from referee.systems.sheetview import SheetView
 
-EXAMPLES = ("boxer", "frigate")
-"""The example characters in the package's data (``data/<id>.json``)."""
 
-
-class MnemonicRuleset(Ruleset[Character, State, Options]):
+class MnemonicRuleset(Ruleset[Sheet, State, Options]):
     """Mnemonic (Alpha-Zulu Games): Referee's Guide p. 1 and the Player's Guide facts."""
 
     name = "mnemonic"
     title = "Mnemonic (Alpha-Zulu Games)"
-    sheet_type = Character
-    state_type = State
-    options_type = Options
 
-    def table(self) -> ActionTable[State, Options]:
-        """Every action a Mnemonic table offers (:func:`.actions.table`)."""
-        return actions.table()
-
-    def validate(self, sheet: Character, options: Options) -> tuple[Problem, ...]:
-        """Every rule the character breaks under the table's options."""
-        return validate(sheet, options)
-
-    def seat(self, state: State, cid: str, sheet: Character, options: Options) -> State:
+    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``sheet`` as ``cid``: a new character starts at its sheet's Status; a
         seated one keeps the Status the table tracks."""
         chars = dict(state.characters)
         old = chars.get(cid)
         chars[cid] = Seat(sheet, sheet.status if old is None else old.status)
         return State(chars, state.pending, state.deck, state.order)
-
-    def examples(self) -> Mapping[str, Character]:
-        """The example characters: the text's frigate and a professional boxer."""
-        data = files("referee.systems.mnemonic") / "data"
-        return {
-            cid: load_record(Character, json.loads((data / f"{cid}.json").read_text("utf-8")))
-            for cid in EXAMPLES
-        }
-
-    def example_info(self) -> Mapping[str, ExampleInfo]:
-        """The frigate is the text's ("unusual primary roles"); the boxer the package's."""
-        return {
-            "frigate": ExampleInfo(
-                True,
-                "Mnemonic: unusual primary roles",
-                (
-                    ExampleNote(
-                        "The text names the frigate's Talents (Fast, Maneuverable, Sturdy, "
-                        "Well-Armed) and Life Roles but rates none: the ratings are the "
-                        "package's."
-                    ),
-                ),
-            ),
-            "boxer": ExampleInfo(
-                False,
-                "an example character of the package (the professional boxer the text's "
-                "injury rule mentions)",
-            ),
-        }
 
     def hand_faces(
         self,
@@ -108,7 +56,7 @@ class MnemonicRuleset(Ruleset[Character, State, Options]):
     # -- what a table shows ------------------------------------------------
 
     def sheet_view(
-        self, sheet: Character, seat: object | None, options: Options, state: State | None = None
+        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
     ) -> SheetView:
         """The sheet laid out as the game's own (:mod:`.present`)."""
         from referee.systems.mnemonic.present import sheet_view

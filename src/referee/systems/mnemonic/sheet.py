@@ -50,7 +50,7 @@ class Status:
 
 
 @dataclass(frozen=True)
-class Character:
+class Sheet:
     """A Mnemonic character: a person, an animal, or a vehicle, army or nation.
 
     ``talent_list`` names the Talent list in the table's options the character
@@ -127,7 +127,7 @@ def _check_ratings(
     return problems
 
 
-def expected_talents(sheet: Character, options: Options) -> tuple[str, ...] | None:
+def expected_talents(sheet: Sheet, options: Options) -> tuple[str, ...] | None:
     """The Talents the sheet must rate under ``options`` (``None``: unknown list)."""
     listed = options.talent_list(sheet.talent_list)
     if listed is None:
@@ -135,14 +135,14 @@ def expected_talents(sheet: Character, options: Options) -> tuple[str, ...] | No
     return (*listed, LUCKY) if options.use_lucky and LUCKY not in listed else listed
 
 
-def creation_balance(sheet: Character, options: Options) -> int:
+def creation_balance(sheet: Sheet, options: Options) -> int:
     """Raises minus drops from the common starting level, over every Talent
     ("creation considerations"); the trade policy needs it <= 0, free-raises
     <= the number of free raises."""
     return sum(v - options.starting_level for v in sheet.talents.values())
 
 
-def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
+def validate(sheet: Sheet, options: Options) -> tuple[Problem, ...]:
     """Every rule the sheet breaks under the table's ``options`` (empty when legal)."""
     problems: list[Problem] = []
     if not sheet.name.strip():
@@ -166,7 +166,7 @@ def validate(sheet: Character, options: Options) -> tuple[Problem, ...]:
     return tuple(problems)
 
 
-def _check_talent_list(sheet: Character, options: Options) -> list[Problem]:
+def _check_talent_list(sheet: Sheet, options: Options) -> list[Problem]:
     expected = expected_talents(sheet, options)
     section = "creation considerations"
     if expected is None:
@@ -198,7 +198,7 @@ def _check_talent_list(sheet: Character, options: Options) -> list[Problem]:
     return problems
 
 
-def _check_creation(sheet: Character, options: Options) -> list[Problem]:
+def _check_creation(sheet: Sheet, options: Options) -> list[Problem]:
     if options.creation == "free":
         return []
     balance = creation_balance(sheet, options)
@@ -249,7 +249,7 @@ def status_problems(status: Status, where: str = "status") -> list[Problem]:
     return problems
 
 
-def sheet_summary(sheet: Character, options: Options) -> dict[str, Any]:
+def sheet_summary(sheet: Sheet, options: Options) -> dict[str, Any]:
     """Derived view: each rating with its level name, and the Status in words."""
     return {
         "name": sheet.name,

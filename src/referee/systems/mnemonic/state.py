@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 
 from referee.systems.base import GameState, param
 from referee.systems.mnemonic.deck import Deck
-from referee.systems.mnemonic.sheet import Character, Status
+from referee.systems.mnemonic.sheet import Sheet, Status
 
 
 @dataclass(frozen=True)
 class Seat:
     """A character at the table: its sheet and the Status the table tracks."""
 
-    sheet: Character
+    sheet: Sheet
     status: Status = field(default_factory=Status)
 
 

@@ -26,6 +26,7 @@ from referee.systems.building import (
     GameBuilder,
     Section,
     choices,
+    named,
     number,
     picks,
     text,
@@ -280,7 +281,7 @@ class MongrelForm(GameBuilder):
             "identity",
             "Identity",
             (
-                Field("name", "Name", "text", low=1, high=64, sheet="name", rule=R_IDENTITY),
+                named("name", "Name", sheet="name", rule=R_IDENTITY),
                 n("man", "Man", 0, IDENTITY_POINTS, sheet="identity.man", rule=R_IDENTITY),
                 n("beast", "Beast", 0, IDENTITY_POINTS, sheet="identity.beast", rule=R_IDENTITY),
                 n("demon", "Demon", 0, IDENTITY_POINTS, sheet="identity.demon", rule=R_IDENTITY),

@@ -88,17 +88,17 @@ from .sorcery import (
     occult_procedure,
     resist_procedure,
 )
-from .state import Fighter, State, rank
+from .state import Seat, State, rank
 from .tables import PHYSICAL_ATTACKS, SPIRIT_ATTACKS, canonical_expertise, default_attribute
 
 # -- shared pieces ---------------------------------------------------------------
 
 
-def _pay(f: Fighter, amount: int) -> Fighter:
+def _pay(f: Seat, amount: int) -> Seat:
     return replace(f, ap=max(0, f.ap - amount))
 
 
-def _front(state: State, cid: str) -> Fighter:
+def _front(state: State, cid: str) -> Seat:
     """The living character ``cid``; in a conflict it must be at the front of the order."""
     f = state.living(cid)
     if state.in_conflict(cid) and state.next != cid:
@@ -108,7 +108,7 @@ def _front(state: State, cid: str) -> Fighter:
     return f
 
 
-def _ready(state: State, cid: str) -> Fighter:
+def _ready(state: State, cid: str) -> Seat:
     """The character at the front with an AP to act (else only recovery), in a conflict."""
     f = _front(state, cid)
     if state.in_conflict(cid) and f.ap < 1:
@@ -116,7 +116,7 @@ def _ready(state: State, cid: str) -> Fighter:
     return f
 
 
-def _in_conflict(state: State, cid: str, what: str) -> Fighter:
+def _in_conflict(state: State, cid: str, what: str) -> Seat:
     f = state.living(cid)
     if not state.in_conflict(cid):
         raise IllegalAction(
@@ -176,7 +176,7 @@ def _fixed(state: State, name: str, build: Callable[[Scene], str], rule: str | N
     return Plan.fixed(_outcome(sc, name, label, details={"rule": rule} if rule else None))
 
 
-def _terminal(sc: Scene, cid: str, f: Fighter) -> str:
+def _terminal(sc: Scene, cid: str, f: Seat) -> str:
     """A terminal hit: the victim chooses (when Resolve can save it) or dies."""
     if can_survive(f):
         sc.put(cid, f)
@@ -219,8 +219,32 @@ class Roll:
         """The roll and its result as outcome details."""
         return {"expertise": self.expertise, "dice": self.dice, "mode": self.mode, **r.data()}
 
+    def outcome(
+        self,
+        sc: Scene,
+        name: str,
+        who: str,
+        note: str,
+        r: CheckResult,
+        trace: Trace,
+        **more: JSONValue,
+    ) -> Outcome:
+        """The outcome of this roll by ``who`` (``note``: what came of it), with the
+        scene's changes and ``more`` details."""
+        return _outcome(
+            sc,
+            name,
+            f"{self.how(who, trace)}: {note}",
+            trace=trace,
+            modifiers=self.modifiers,
+            target=self.tn,
+            result=r.effect,
+            success=r.success,
+            details={**self.details(r), **more},
+        )
 
-def _roll(f: Fighter, exp: str, base: int, mode: Mode, difficulty: int, power: str | None) -> Roll:
+
+def _roll(f: Seat, exp: str, base: int, mode: Mode, difficulty: int, power: str | None) -> Roll:
     dice = f.dice(exp, power)
     tn = target_number(base, mode, difficulty)
     mods = difficulty_modifiers(mode, difficulty)
@@ -274,17 +298,7 @@ def plan_task(a: Task, state: State, options: Options) -> Plan:
         sc = Scene(state)
         sc.to_back(a.actor)
         word = f"success, Effect {r.effect}" if r.success else "failure"
-        return _outcome(
-            sc,
-            "task",
-            f"{roll.how(f.name, trace)}: {word}",
-            trace=trace,
-            modifiers=roll.modifiers,
-            target=roll.tn,
-            result=r.effect,
-            success=r.success,
-            details=roll.details(r),
-        )
+        return roll.outcome(sc, "task", f.name, word, r, trace)
 
     return Plan.of(Dice.of(roll.procedure), finish)
 
@@ -355,17 +369,7 @@ def plan_attack(a: Attack, state: State, options: Options) -> Plan:
             sc.put(a.target, them)
             note = f"success, Effect {r.effect}"
         sc.to_back(a.actor)
-        return _outcome(
-            sc,
-            "attack",
-            f"{roll.how(att.name, trace)}: {note}",
-            trace=trace,
-            modifiers=roll.modifiers,
-            target=roll.tn,
-            result=r.effect,
-            success=r.success,
-            details={**roll.details(r), **extra},
-        )
+        return roll.outcome(sc, "attack", att.name, note, r, trace, **extra)
 
     return Plan.of(Dice.of(roll.procedure), finish)
 
@@ -394,7 +398,7 @@ def plan_take_damage(a: TakeDamage, state: State, options: Options) -> Plan:
     return _fixed(state, "take-damage", build)
 
 
-def _owed(state: State, actor: str) -> Fighter:
+def _owed(state: State, actor: str) -> Seat:
     """The character who owes the answer to a terminal hit."""
     f = state.character(actor)
     if not any(d.actor == actor and d.choices == TERMINAL_CHOICES for d in state.pending):
@@ -409,7 +413,7 @@ def plan_spend_resolve_to_survive(a: SpendResolveToSurvive, state: State, option
 
     def build(sc: Scene) -> str:
         sc.put(a.actor, saved)
-        sc.answered(a.actor, TERMINAL_CHOICES)
+        sc.answered(a.actor, *TERMINAL_CHOICES)
         return (
             f"terminal hit; 1 Infernal Resolve spent: {f.name} survives (Infernal Resolve "
             f"{f.ir}->{saved.ir}, AP {f.ap}->{saved.ap}), still terminal"
@@ -424,7 +428,7 @@ def plan_accept_fate(a: AcceptFate, state: State, options: Options) -> Plan:
 
     def build(sc: Scene) -> str:
         sc.put(a.actor, die(f))
-        sc.answered(a.actor, TERMINAL_CHOICES)
+        sc.answered(a.actor, *TERMINAL_CHOICES)
         return f"terminal hit; {f.name} spends no Infernal Resolve and dies"
 
     return _fixed(state, "accept-fate", build, RULE_TERMINAL)

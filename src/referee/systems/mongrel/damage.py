@@ -15,7 +15,7 @@ the conflict offers as a pending decision - and a terminal character dies when
 Infernal Resolve reaches 0. Weapons add to Effect, armour subtracts from it
 first; damage may be shunted to Beauty, one point of each shunt permanent.
 
-Every function is pure: a :class:`~.state.Fighter` in, a new one out.
+Every function is pure: a :class:`~.state.Seat` in, a new one out.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from referee.errors import IllegalAction
 
 from .options import Options
-from .state import Fighter
+from .state import Seat
 
 RULE_ZERO_RESOLVE = (
     "Mongrel, Sorcery Expertise and spiritual damage: 'If Infernal Resolve hits 0, then "
@@ -59,22 +59,22 @@ def final_effect(hit: Hit) -> int:
     return max(0, hit.effect - hit.armor + hit.weapon)
 
 
-def track_physique(f: Fighter, options: Options) -> int:
+def track_physique(f: Seat, options: Options) -> int:
     """The Physique the track uses: after damage (the text), or the sheet's (option off)."""
     return f.physique if options.physique_shrinks_track else f.base_physique
 
 
-def wound_threshold(f: Fighter, options: Options) -> int:
+def wound_threshold(f: Seat, options: Options) -> int:
     """Size + Physique: damage beyond it collapses."""
     return f.size + track_physique(f, options)
 
 
-def terminal_at(f: Fighter, options: Options) -> int:
+def terminal_at(f: Seat, options: Options) -> int:
     """3 × Size + Physique: damage at or beyond it is terminal (Ahvia: 9)."""
     return 3 * f.size + track_physique(f, options)
 
 
-def take_damage(f: Fighter, hit: Hit, options: Options) -> tuple[Fighter, bool]:
+def take_damage(f: Seat, hit: Hit, options: Options) -> tuple[Seat, bool]:
     """One physical hit on the track: the fighter after it and whether the hit was terminal.
 
     A terminal hit marks the fighter terminal and leaves the rest to the
@@ -116,13 +116,13 @@ def take_damage(f: Fighter, hit: Hit, options: Options) -> tuple[Fighter, bool]:
     return out, terminal
 
 
-def can_survive(f: Fighter) -> bool:
+def can_survive(f: Seat) -> bool:
     """Whether expending 1 Infernal Resolve can save the character from a terminal hit:
     only with 2 or more, since Resolve reduced to 0 kills a terminal character."""
     return f.ir >= 2 and not f.dead
 
 
-def survive(f: Fighter) -> Fighter:
+def survive(f: Seat) -> Seat:
     """Expend 1 Infernal Resolve against death: full AP recovery, still terminal."""
     if not can_survive(f):
         raise IllegalAction(
@@ -132,12 +132,12 @@ def survive(f: Fighter) -> Fighter:
     return replace(f, ir=f.ir - 1, ap=max(f.ap, f.effective_ap_max), collapsed=False)
 
 
-def die(f: Fighter) -> Fighter:
+def die(f: Seat) -> Seat:
     """The character dies."""
     return replace(f, dead=True, terminal=True)
 
 
-def lose_resolve(f: Fighter, points: int) -> Fighter:
+def lose_resolve(f: Seat, points: int) -> Seat:
     """A Chill or Occult hit drains Infernal Resolve; at 0 the character collapses with an
     AP maximum of 1, and a terminal character dies."""
     if points < 0:
@@ -149,7 +149,7 @@ def lose_resolve(f: Fighter, points: int) -> Fighter:
     return out
 
 
-def spend_resolve(f: Fighter, points: int, options: Options, gain_ap: bool) -> Fighter:
+def spend_resolve(f: Seat, points: int, options: Options, gain_ap: bool) -> Seat:
     """Spend Infernal Resolve: for AP 1:1 (``gain_ap``) or to fuel an Occult working.
 
     Spending the last point collapses the character like a drain to 0 when
@@ -168,6 +168,6 @@ def spend_resolve(f: Fighter, points: int, options: Options, gain_ap: bool) -> F
     return out
 
 
-def refresh_resolve(f: Fighter) -> Fighter:
+def refresh_resolve(f: Seat) -> Seat:
     """Infernal Resolve back to its full value; the AP maximum is lifted."""
     return replace(f, ir=f.ir_max, exhausted=False)

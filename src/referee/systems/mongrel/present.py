@@ -26,13 +26,13 @@ from .sheet import (
     terminal_damage,
     wound_threshold,
 )
-from .state import Fighter
+from .state import Seat
 from .tables import AREAS, CATEGORY, EXPERTISE, IDENTITIES, PAIRS
 
 
 def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView:
     """Alwia's, Vooruk's or any Mongrel sheet laid out as the text's examples of
-    character creation list it (see the module text). ``seat`` (a :class:`Fighter`)
+    character creation list it (see the module text). ``seat`` (a :class:`Seat`)
     adds the Action Points and Resolve the table tracks now beside their maximums."""
     ident = identity_now(sheet)
     primary = sheet.identity.primary
@@ -97,7 +97,7 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
         grid=Grid(("Power", "Points"), tuple((n, str(v)) for n, v in sheet.powers.items())),
         note="" if sheet.powers else "none",
     )
-    fighter = seat if isinstance(seat, Fighter) else None
+    fighter = seat if isinstance(seat, Seat) else None
     ap, ir = action_points(sheet), infernal_resolve(sheet)
     derived = Section(
         "Derived scores",

@@ -8,21 +8,16 @@ resolve, odds and apply are derived from that table in the base class.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.errors import Problem
-from referee.systems.base import ActionTable, JSONObject, JSONValue, Ruleset
-from referee.systems.building import ExampleInfo
+from referee.systems.base import JSONObject, JSONValue, Ruleset
 from referee.systems.sheetview import SheetView
 
-from . import actions
 from .damage import terminal_at, wound_threshold
-from .examples import EXAMPLES, INFO, example
 from .options import Options
-from .sheet import Sheet, validate
-from .state import Fighter, State, fighter, reseated
+from .sheet import Sheet
+from .state import Seat, State, reseated, seat_of
 
 
 class MongrelRuleset(Ruleset[Sheet, State, Options]):
@@ -30,32 +25,13 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
 
     name: ClassVar[str] = "mongrel"
     title: ClassVar[str] = "Mongrel"
-    sheet_type = Sheet
-    state_type = State
-    options_type = Options
-
-    def table(self) -> ActionTable[State, Options]:
-        """Every action by name, with its planner (:func:`.actions.table`)."""
-        return actions.table()
-
-    def validate(self, sheet: Sheet, options: Options) -> tuple[Problem, ...]:
-        """Every creation rule the sheet breaks that no referee approval covers."""
-        return validate(sheet, options)
-
-    def examples(self) -> Mapping[str, Sheet]:
-        """Alwia (Ahvia), Vooruk and Giazza (Ghiazza), by id."""
-        return {name: example(name) for name in EXAMPLES}
-
-    def example_info(self) -> Mapping[str, ExampleInfo]:
-        """The text's three examples and their documented discrepancies."""
-        return INFO
 
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``cid`` fresh (AP = Speed, Infernal Resolve = Spirit), or replace its sheet
         keeping what play tracked. A character joins a conflict when the next one starts."""
         chars = dict(state.characters)
         old = chars.get(cid)
-        chars[cid] = fighter(sheet) if old is None else reseated(old, sheet)
+        chars[cid] = seat_of(sheet) if old is None else reseated(old, sheet)
         return replace(state, characters=chars)
 
     def unseat(self, state: State, cid: str) -> State:
@@ -96,7 +72,7 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         return {"table": table, "characters": characters}
 
 
-def _rows(f: Fighter, state: State, options: Options) -> list[JSONValue]:
+def _rows(f: Seat, state: State, options: Options) -> list[JSONValue]:
     fatigued = f.refreshes >= f.physique
     counted = f.refreshes if fatigued or f.refresh_hour == state.hours else 0
     condition = f.condition or "fine"

@@ -187,27 +187,6 @@ def occult_attack_procedure(
     return Procedure(groups, read, exact, rule)
 
 
-def occult_attack(
-    dice: int,
-    spirit: int,
-    identity: int,
-    resolve_spent: int,
-    resolve_available: int | None = None,
-    scope_modifier: int = 0,
-    resist_dice: int | None = None,
-    resist_spirit: int | None = None,
-    resist_identity: int = 0,
-    resist_mode: ResistMode = "subtract",
-) -> Procedure[tuple[Any, Any], OccultResult]:
-    """An Occult attack from plain numbers: the working under the sorcerer's own Spirit,
-    optionally resisted (``resist_dice`` Resist under ``resist_spirit``)."""
-    working, resist = attack_parts(
-        dice, spirit, identity, resolve_spent, resolve_available, scope_modifier,
-        resist_dice, resist_spirit, resist_identity,
-    )  # fmt: skip
-    return occult_attack_procedure(working, resist, resist_mode)
-
-
 def net_effect_odds(
     working: Procedure[Any, CheckResult],
     resist: Procedure[Any, CheckResult] | None,
@@ -258,7 +237,7 @@ def plan_occult_roll(a: OccultRoll, state: object, options: Options) -> Plan:
     :class:`OccultResult` (working, Resist, net Effect)."""
     mode = a.resist_mode or options.resist_mode
     total = occult_modifier(a.range_modifier, a.scale_modifier, a.difficulty)
-    proc = occult_attack(
+    working, resist = attack_parts(
         a.dice,
         a.tn,
         a.identity,
@@ -267,8 +246,8 @@ def plan_occult_roll(a: OccultRoll, state: object, options: Options) -> Plan:
         resist_dice=a.resist_dice,
         resist_spirit=a.resist_tn,
         resist_identity=a.resist_identity,
-        resist_mode=mode,
     )
+    proc = occult_attack_procedure(working, resist, mode)
     hours = occult_hours(a.dice)
     tn = a.tn - total
 

@@ -1,6 +1,6 @@
 """What a Mongrel table tracks (Mongrel, Complex task resolution; Physical damage; Fatigue).
 
-A seated character is a :class:`Fighter`: the stored :class:`~.sheet.Sheet` plus
+A seated character is a :class:`Seat`: the stored :class:`~.sheet.Sheet` plus
 what play changes - current Action Points, Infernal Resolve, damage on the
 Size/Physique track, Physique and Beauty lost to it, the collapsed / terminal /
 dead stages, an exhausted Resolve (AP maximum 1) and full AP refreshes this
@@ -33,7 +33,7 @@ from .tables import ATTRIBUTES, EXPERTISE
 
 
 @dataclass(frozen=True)
-class Fighter:
+class Seat:
     """A seated character: the sheet and what the rules track about it in play."""
 
     sheet: Sheet
@@ -144,24 +144,24 @@ class Fighter:
         return self.identity.score(EXPERTISE[expertise][0])
 
 
-def fighter(sheet: Sheet) -> Fighter:
+def seat_of(sheet: Sheet) -> Seat:
     """A fresh fighter: AP = Speed, Infernal Resolve = Spirit, no damage."""
-    return Fighter(sheet, action_points(sheet), infernal_resolve(sheet))
+    return Seat(sheet, action_points(sheet), infernal_resolve(sheet))
 
 
-def reseated(old: Fighter, sheet: Sheet) -> Fighter:
+def reseated(old: Seat, sheet: Sheet) -> Seat:
     """``old`` with its sheet replaced, keeping everything play tracked."""
     return replace(old, sheet=sheet)
 
 
-def rank(f: Fighter) -> tuple[int, int, int]:
+def rank(f: Seat) -> tuple[int, int, int]:
     """The order key: highest Beast first, then Man, then Demon (Complex task resolution 1)."""
     i = f.identity
     return (-i.beast, -i.man, -i.demon)
 
 
 @dataclass(frozen=True)
-class State(GameState[Fighter]):
+class State(GameState[Seat]):
     """A Mongrel table: the seated characters, the conflict's order and the clock."""
 
     order: tuple[str, ...] = param(
@@ -174,7 +174,7 @@ class State(GameState[Fighter]):
         """Who acts next in the conflict (``None`` when none is running)."""
         return self.order[0] if self.order else None
 
-    def living(self, cid: str) -> Fighter:
+    def living(self, cid: str) -> Seat:
         """The character ``cid``, refused if dead."""
         f = self.character(cid)
         if f.dead:

@@ -220,7 +220,7 @@ def _sheet_plan(state: State, cid: str, name: str, label: str, credit: dict[str,
     sc = Scene(state)
     sc.put(cid, replace(f, sheet=replace(f.sheet, credit=credit)))
     if name in SACRIFICE_CHOICES:
-        sc.answered(cid, SACRIFICE_CHOICES)
+        sc.answered(cid, *SACRIFICE_CHOICES)
     return Plan.fixed(
         Outcome(SYSTEM, name, label=label, changes=sc.changes(name), details={"credit": credit})
     )
@@ -242,7 +242,7 @@ def plan_decline_purchase(a: DeclinePurchase, state: State, options: Options) ->
     if not any(d.actor == a.actor and d.choices == SACRIFICE_CHOICES for d in state.pending):
         raise IllegalAction(f"{f.name} has no purchase waiting for a decision")
     sc = Scene(state)
-    sc.answered(a.actor, SACRIFICE_CHOICES)
+    sc.answered(a.actor, *SACRIFICE_CHOICES)
     label = f"{f.name} keeps the Credit and goes without"
     return Plan.fixed(Outcome(SYSTEM, "decline-purchase", label=label, changes=sc.changes()))
 
