@@ -18,30 +18,44 @@ from typing import Any
 
 SheetKeys = dict[int, tuple[object, Hashable]]
 
+_ATOMS = frozenset({type(None), bool, int, str, float})
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
 
-def _record(value: Any, sheets: SheetKeys | None) -> Hashable:
-    parts: list[Hashable] = [type(value).__name__]
-    for f in fields(value):
-        parts.append(freeze(getattr(value, f.name), sheets))
-    return tuple(parts)
+
+def _names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (``None``: not a dataclass), looked up once."""
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        found = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+        _FIELDS[kind] = found
+        return found
+
+
+def _record(value: Any, names: tuple[str, ...], sheets: SheetKeys | None) -> Hashable:
+    return (type(value).__name__, *[freeze(getattr(value, n), sheets) for n in names])
 
 
 def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
-    """``value`` as a hashable key: dataclasses and mappings become sorted tuples."""
-    if value is None or isinstance(value, bool | int | str | float):
-        return value
-    if is_dataclass(value) and not isinstance(value, type):
+    """``value`` as a hashable key: dataclasses and mappings become sorted tuples (a
+    record is ``(type name, *field keys)``, its fields in declared order)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        atom: Hashable = value
+        return atom
+    names = _names(kind)
+    if names is not None:
         if sheets is not None:
             found = sheets.get(id(value))
             if found is None:
-                found = (value, _record(value, sheets))
+                found = (value, _record(value, names, sheets))
                 sheets[id(value)] = found
             return found[1]
-        return _record(value, sheets)
+        return _record(value, names, sheets)
     if isinstance(value, Mapping):
         return tuple(sorted((str(k), freeze(v, sheets)) for k, v in value.items()))
     if isinstance(value, list | tuple):
-        return tuple(freeze(v, sheets) for v in value)
+        return tuple([freeze(v, sheets) for v in value])
     if isinstance(value, set | frozenset):
         return tuple(sorted(freeze(v, sheets) for v in value))  # type: ignore[type-var]
     if isinstance(value, Hashable):

@@ -31,7 +31,7 @@ from referee.systems.base import Outcome
 
 from ..errors import AnalysisError
 from ..freeze import freeze
-from ..model import ConflictModel, Memo, Step
+from ..model import ConflictModel, Memo, Scope, Step
 
 PUSHES = ("never", "always", "if-needed")
 
@@ -118,6 +118,28 @@ class ArmMelee(ConflictModel):
             d = outcome.details
             return Levels(int(str(d["wound"])), int(str(d["shock"])), d["destroyed"] is True)
         return outcome.result
+
+    def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
+        """Unpushed, a blow's damage roll (``strike``) reads the blow waiting in the
+        table's attacks, the target's seat (its levels add up) and the hitter's sheet,
+        which a fight never changes (so the hitter's levels and round are not read); taking
+        the blow reads only the attacks. Both rewrite the attacks and what the table
+        waits for (``pending``, derived from the attacks and the held roll). A pushed
+        roll also reads the pusher's shock: nothing is shared then."""
+        if self.push != "never":
+            return None
+        table = ("attacks", "held", "pending", "setting")
+        action = step.action
+        if isinstance(action, Strike):
+            s: State = state
+            blow = next(
+                (x for x in s.attacks if x.stage == "landed" and x.attacker == action.actor),
+                None,
+            )
+            return None if blow is None else Scope((blow.target,), table)
+        if isinstance(action, TakeBlow):
+            return Scope((), table)
+        return None
 
     def size_estimate(self) -> int:
         size: int = (37 * 8 * 4 * 4) ** len(self.fighters)
