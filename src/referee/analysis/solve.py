@@ -385,11 +385,13 @@ def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], 
             if j not in seen:
                 seen.add(j)
                 stack.append(j)
-    deepest = max((d for _, d in kernel.values()), default=0)
-    rows = {
-        i: [(t, j, w * scale ** (deepest - d)) for (t, j), w in moves.items()]
-        for i, (moves, d) in kernel.items()
-    }
+    starts = [i for i in seen if verdicts[i] is None]  # the rows the rounds need
+    deepest = max((kernel[i][1] for i in starts), default=0)
+    rows = {}
+    for i in starts:
+        moves, d = kernel[i]
+        lift = scale ** (deepest - d)
+        rows[i] = [(t, j, w * lift) for (t, j), w in moves.items()]
     return rows, scale**deepest
 
 
@@ -430,6 +432,15 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
             dist[k] = dist.get(k, Fraction(0)) + Fraction(m, denominator)
         beyond += Fraction(over, denominator)
         mass = nxt  # every surviving weight carries the same denominator: kept whole
+        common = denominator
+        for nodes in mass.values():  # divide out what they all share
+            for m in nodes.values():
+                common = gcd(common, m)
+                if common == 1:
+                    break
+        if common > 1:
+            denominator //= common
+            mass = {k: {i: m // common for i, m in nodes.items()} for k, nodes in mass.items()}
         if step > horizon + 1:
             raise AnalysisError("the rounds did not settle: a loop that starts no round")
     return dict(sorted(dist.items())), beyond
