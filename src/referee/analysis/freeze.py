@@ -5,9 +5,13 @@ and a sheet each. :func:`freeze` turns any such value into nested tuples. A shee
 is large and, in most games, never changes in a fight; Mneme CE keeps the damage
 on it, so every hit makes a new sheet object. Records (frozen dataclasses: seats,
 sheets, decisions) are therefore keyed by value once per object: ``sheets`` (one
-per chain) remembers each record object's key and holds the object, so its
-identity is never reused. Game records are immutable (rules are pure), so a
-record's key never goes stale.
+per chain, a :class:`SheetKeys`) remembers each record object's key and holds the
+object, so its identity is never reused. Game records are immutable (rules are
+pure), so a record's key never goes stale.
+
+With ``sheets``, a record *inside* the value is keyed by a small number: equal
+records (by value) get the same number, so a state's key is a short tuple, quick to
+hash and compare, however large its sheets.
 """
 
 from __future__ import annotations
@@ -16,7 +20,27 @@ from collections.abc import Hashable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-SheetKeys = dict[int, tuple[object, Hashable]]
+
+class SheetKeys:
+    """The keys of one chain's records: by object (``id``: the object, its key, its
+    number) and the numbers of the keys met so far."""
+
+    __slots__ = ("by_id", "numbers")
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[object, Hashable, int]] = {}
+        self.numbers: dict[Hashable, int] = {}
+
+    def entry(self, value: Any, names: tuple[str, ...]) -> tuple[object, Hashable, int]:
+        """``value``'s key and number, worked out once per object."""
+        found = self.by_id.get(id(value))
+        if found is None:
+            key = (type(value).__name__, *[_inner(getattr(value, n), self) for n in names])
+            number = self.numbers.setdefault(key, len(self.numbers))
+            found = (value, key, number)
+            self.by_id[id(value)] = found
+        return found
+
 
 _ATOMS = frozenset({type(None), bool, int, str, float})
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
@@ -32,13 +56,10 @@ def _names(kind: type) -> tuple[str, ...] | None:
         return found
 
 
-def _record(value: Any, names: tuple[str, ...], sheets: SheetKeys | None) -> Hashable:
-    return (type(value).__name__, *[freeze(getattr(value, n), sheets) for n in names])
-
-
 def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
     """``value`` as a hashable key: dataclasses and mappings become sorted tuples (a
-    record is ``(type name, *field keys)``, its fields in declared order)."""
+    record is ``(type name, *field keys)``, its fields in declared order). With
+    ``sheets``, the records inside ``value`` are keyed by their numbers."""
     kind = type(value)
     if kind in _ATOMS:
         atom: Hashable = value
@@ -46,18 +67,31 @@ def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
     names = _names(kind)
     if names is not None:
         if sheets is not None:
-            found = sheets.get(id(value))
-            if found is None:
-                found = (value, _record(value, names, sheets))
-                sheets[id(value)] = found
-            return found[1]
-        return _record(value, names, sheets)
+            return sheets.entry(value, names)[1]
+        return (kind.__name__, *[freeze(getattr(value, n)) for n in names])
+    return _container(value, sheets)
+
+
+def _inner(value: Any, sheets: SheetKeys) -> Hashable:
+    """A value inside a record: a record by its number."""
+    kind = type(value)
+    if kind in _ATOMS:
+        atom: Hashable = value
+        return atom
+    names = _names(kind)
+    if names is not None:
+        return sheets.entry(value, names)[2]
+    return _container(value, sheets)
+
+
+def _container(value: Any, sheets: SheetKeys | None) -> Hashable:
+    key = freeze if sheets is None else (lambda v: _inner(v, sheets))
     if isinstance(value, Mapping):
-        return tuple(sorted((str(k), freeze(v, sheets)) for k, v in value.items()))
+        return tuple(sorted((str(k), key(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
-        return tuple([freeze(v, sheets) for v in value])
+        return tuple([key(v) for v in value])
     if isinstance(value, set | frozenset):
-        return tuple(sorted(freeze(v, sheets) for v in value))  # type: ignore[type-var]
+        return tuple(sorted(key(v) for v in value))  # type: ignore[type-var]
     if isinstance(value, Hashable):
         return value
     raise TypeError(f"cannot key a {type(value).__name__} value")

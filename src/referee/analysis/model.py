@@ -66,7 +66,7 @@ class ConflictModel(ABC):
     POLICIES: ClassVar[tuple[str, ...]] = ("attack",)
 
     def __post_init__(self) -> None:
-        self.sheet_keys: SheetKeys = {}
+        self.sheet_keys = SheetKeys()
         known = set(self.state.characters)
         for cid in (*self.side_a, *self.side_b):
             if cid not in known:

@@ -66,6 +66,10 @@ class ArmMelee(ConflictModel):
         for cid in self.fighters:
             if not self.state.characters[cid].sheet.weapons:
                 raise AnalysisError(f"{cid} carries no weapon")
+        self._mods = {
+            cid: self.mods[cid] if cid in self.mods else weapon_mods(self.state.characters[cid])
+            for cid in self.fighters
+        }
 
     def key(self, state: Any) -> Hashable:
         """The round number only matters as 'a round is running' (the one-action rule)."""
@@ -81,10 +85,8 @@ class ArmMelee(ConflictModel):
         return int(seat.wound + seat.shock)
 
     def fighter_mods(self, cid: str) -> tuple[str, ...]:
-        """The mods ``cid`` attacks with."""
-        if cid in self.mods:
-            return self.mods[cid]
-        return weapon_mods(self.state.characters[cid])
+        """The mods ``cid`` attacks with (read once from the sheet it was seated with)."""
+        return self._mods[cid]
 
     def next(self, state: Any, memo: Memo) -> Step:
         s: State = state
