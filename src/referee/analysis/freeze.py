@@ -85,7 +85,9 @@ def _inner(value: Any, sheets: SheetKeys) -> Hashable:
 
 
 def _container(value: Any, sheets: SheetKeys | None) -> Hashable:
-    key = freeze if sheets is None else (lambda v: _inner(v, sheets))
+    def key(v: Any) -> Hashable:
+        return freeze(v) if sheets is None else _inner(v, sheets)
+
     if isinstance(value, Mapping):
         return tuple(sorted((str(k), key(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
