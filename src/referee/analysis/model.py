@@ -35,10 +35,13 @@ VERDICT_CODES: dict[str, int] = {"a": 0, "b": 1, "draw": 2, "endless": 3}
 @dataclass(frozen=True)
 class Scope:
     """What one step of the rules reads and writes in a state: the seats of ``seats``
-    (by id) and the table's fields named in ``fields`` (see :meth:`ConflictModel.scope`)."""
+    (by id) and the table's fields named in ``fields``, and ``reads``: a key of whatever
+    else the step reads but never writes (a target's condition, whether a round runs);
+    see :meth:`ConflictModel.scope`."""
 
     seats: tuple[str, ...]
     fields: tuple[str, ...] = ()
+    reads: Hashable = None
 
 
 @dataclass(frozen=True)
@@ -144,11 +147,12 @@ class ConflictModel(ABC):
         """What ``step``'s plan, its outcomes and their changes read and write in ``state``,
         when that is less than the whole state (``None``, the default: everything).
 
-        Two nodes whose states agree on the scope then share the step's outcomes, found
-        once: the chain resolves the plan on the first, and for the others keeps their
-        own seats and fields outside the scope and takes the first one's new scope. The
-        chain checks that the changes write nothing outside the scope; that the rules
-        *read* nothing else is the model's claim, tested by exploring with and without
+        Two nodes whose states agree on the scope (its seats, its fields and its
+        ``reads``) then share the step's outcomes, found once: the chain resolves the
+        plan on the first, and for the others keeps their own seats and fields outside
+        the scope and takes the first one's new scope. The chain checks that the changes
+        write nothing outside the seats and fields; that the rules *read* nothing more
+        than the scope says is the model's claim, tested by exploring with and without
         sharing. A model that uses it keys its states as records (:func:`freeze`'s
         layout, fields in declared order)."""
         return None

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from referee.systems.arm.actions import Attack, Defend, NextRound, Strike, TakeBlow
-from referee.systems.arm.play import Levels
+from referee.systems.arm.play import Levels, can_defend
 from referee.systems.arm.state import Seat, State
 from referee.systems.base import Outcome
 
@@ -125,15 +125,22 @@ class ArmMelee(ConflictModel):
         """Unpushed, a blow's damage roll (``strike``) reads the blow waiting in the
         table's attacks, the target's seat (its levels add up) and the hitter's sheet,
         which a fight never changes (so the hitter's levels and round are not read); taking
-        the blow reads only the attacks. Both rewrite the attacks and what the table
-        waits for (``pending``, derived from the attacks and the held roll). A pushed
-        roll also reads the pusher's shock: nothing is shared then."""
+        the blow reads only the attacks. An attack reads and writes the attacker's seat
+        (its levels, this round's actions, a weakness found) and reads of the target
+        only what decides whether it may still defend (out of the fight, this round's
+        actions: :func:`~referee.systems.arm.play.can_defend`) and whether a round runs.
+        All three rewrite the attacks and what the table waits for (``pending``, derived
+        from the attacks and the held roll). A pushed roll also reads the pusher's shock:
+        nothing is shared then."""
         if self.push != "never":
             return None
         table = ("attacks", "held", "pending", "setting")
         action = step.action
+        if isinstance(action, Attack):
+            reads = (state.round > 0, can_defend(state, action.target, self.options))
+            return Scope((action.actor,), table, reads)
         if isinstance(action, Strike):
-            s: State = state
+            s = state
             blow = next(
                 (x for x in s.attacks if x.stage == "landed" and x.attacker == action.actor),
                 None,
