@@ -23,6 +23,7 @@ from referee.analysis.model import Memo, Scope, Step
 from referee.analysis.models.arm import ArmMelee
 from referee.analysis.scenario import Scenario
 from referee.analysis.solve import VERDICTS, solve
+from referee.systems.arm.actions import Strike
 
 HORIZON = 12
 
@@ -45,6 +46,11 @@ def _scenario(name: str) -> Scenario:
         return sc
     if name == "mongrel":
         return Scenario.default("mongrel")
+    if name == "mongrel-defend":  # holding AP to defend, to collapse
+        sc = Scenario.default("mongrel")
+        sc.policies = {"vooruk": "defend", "giazza": "balanced"}
+        sc.params = {"until": "collapsed"}
+        return sc
     if name == "mongrel-collapsed":
         sc = Scenario.default("mongrel")
         sc.params = {"until": "collapsed"}
@@ -175,7 +181,9 @@ def _edges(chain: Chain) -> dict[tuple[Hashable, Memo], dict[tuple[Hashable, Mem
     return out
 
 
-@pytest.mark.parametrize("name", ["arm", "arm-alex-defends-3", "mongrel"])
+@pytest.mark.parametrize(
+    "name", ["arm", "arm-3", "arm-alex-defends-3", "mongrel", "mongrel-defend"]
+)
 def test_shared_steps_give_the_chain_of_resolving_every_node(name: str) -> None:
     model, other = _scenario(name).model(), _scenario(name).model()
     other.sheet_keys = model.sheet_keys  # records numbered alike in both chains' keys
@@ -194,7 +202,9 @@ class _Careless(ArmMelee):
 
     def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
         found = super().scope(state, memo, step)
-        return None if found is None else replace(found, seats=())
+        if found is None or not isinstance(step.action, Strike):
+            return found
+        return replace(found, seats=())
 
 
 def test_a_scope_missing_what_a_step_changes_is_refused() -> None:
