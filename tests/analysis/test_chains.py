@@ -21,9 +21,11 @@ from referee.analysis.chain import Chain, explore
 from referee.analysis.errors import AnalysisError
 from referee.analysis.model import Memo, Scope, Step
 from referee.analysis.models.arm import ArmMelee
+from referee.analysis.models.mnemonic import MnemonicFight
 from referee.analysis.scenario import Scenario
 from referee.analysis.solve import VERDICTS, solve
 from referee.systems.arm.actions import Strike
+from referee.systems.mnemonic.actions import Injury
 
 HORIZON = 12
 
@@ -212,3 +214,26 @@ def test_a_scope_missing_what_a_step_changes_is_refused() -> None:
     careless = _Careless(m.ruleset, m.options, m.state, m.side_a, m.side_b, threshold=2)
     with pytest.raises(AnalysisError, match=r"scope of strike misses (brad|christine)"):
         explore(careless)
+
+
+class _SharedInjury(MnemonicFight):
+    """Mnemonic with an injury check shared across states that agree on the victim's
+    seat (and the deck): a memo that reads the outcome keeps every outcome apart."""
+
+    def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
+        if isinstance(step.action, Injury):
+            return Scope((str(step.action.victim),), ("deck", "pending"))
+        return None
+
+
+def test_sharing_keeps_a_memo_that_reads_the_outcome() -> None:
+    m = _scenario("mnemonic").model()
+    assert isinstance(m, MnemonicFight)
+    params = {"life_roles": m.life_roles, "worst": m.worst}
+    model = _SharedInjury(m.ruleset, m.options, m.state, m.side_a, m.side_b, **params)
+    shared = explore(model)
+    other = _scenario("mnemonic").model()
+    other.sheet_keys = model.sheet_keys
+    alone = explore(other, share=False)
+    assert _edges(shared) == _edges(alone)
+    assert solve(shared).data()["p"] == solve(alone).data()["p"]
