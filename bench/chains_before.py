@@ -6,6 +6,7 @@ Only the imports changed (absolute) and the two modules were joined; state keys 
 today's models (their ``freeze`` was made faster too, so this reference is a little faster
 than the code it stands for: the figures measured before any change are in NOTES.md).
 """
+
 # ruff: noqa
 # mypy: ignore-errors
 from __future__ import annotations
@@ -151,6 +152,7 @@ def explore(
                 todo.append(j)
             chain.edges[i].append((p, j, ticks))
     return chain
+
 
 from dataclasses import dataclass, field
 from fractions import Fraction
