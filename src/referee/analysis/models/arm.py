@@ -122,7 +122,9 @@ class ArmMelee(ConflictModel):
         return outcome.result
 
     def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
-        """Unpushed, a blow's damage roll (``strike``) reads the blow waiting in the
+        """What the game's melee steps read and write (ARM 1.2, Combat (Melee); Damage).
+
+        Unpushed, a blow's damage roll (``strike``) reads the blow waiting in the
         table's attacks, the target's seat (its levels add up) and the hitter's sheet,
         which a fight never changes (so the hitter's levels and round are not read); taking
         the blow reads only the attacks. An attack reads and writes the attacker's seat
@@ -140,9 +142,9 @@ class ArmMelee(ConflictModel):
             reads = (state.round > 0, can_defend(state, action.target, self.options))
             return Scope((action.actor,), table, reads)
         if isinstance(action, Strike):
-            s = state
+            waiting = state.attacks
             blow = next(
-                (x for x in s.attacks if x.stage == "landed" and x.attacker == action.actor),
+                (x for x in waiting if x.stage == "landed" and x.attacker == action.actor),
                 None,
             )
             return None if blow is None else Scope((blow.target,), table)

@@ -108,9 +108,10 @@ class MongrelConflict(ConflictModel):
         )
 
     def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
-        """Recovering and spending Resolve to survive read and write the actor's own
-        seat, the order, what the table waits for and the clock's hours (the fatigue
-        count): the other fighters' seats play no part. An attack reads both sides."""
+        """Recovering (complex task resolution, step 6) and spending Resolve to survive a
+        terminal hit read and write the actor's own seat, the order, what the table waits
+        for and the clock's hours (the fatigue count): the other fighters' seats play no
+        part. An attack reads and writes both sides: nothing is shared."""
         action = step.action
         if isinstance(action, Recover | SpendResolveToSurvive):
             return Scope((action.actor,), ("order", "pending", "hours"))
