@@ -151,3 +151,14 @@ def test_bad_policies_and_characters_fail_before_any_work() -> None:
     sc.params = {"speed": 3}
     with pytest.raises(AnalysisError, match="unknown parameter"):
         sc.model()
+
+
+@pytest.mark.parametrize("game", ["arm", "mneme", "mnemonic", "mongrel"])
+def test_every_games_default_fight_is_answered_exactly(game: str) -> None:
+    """The default table of ``referee analyze conflict GAME`` (and the analysis page) is a
+    fight the rules allow: Mneme CE's is studied with the referee rolling the raider's
+    attacks, which the text otherwise folds into the PC's own roll."""
+    result = solve(explore(Scenario.default(game).model()))
+    assert result.states > 1 and sum(result.p.values()) == 1
+    if game == "mneme":
+        assert Scenario.default(game).options == {"adversary_attacks": "referee_rolls"}

@@ -9,18 +9,20 @@ whose discovered states pass the bound (an error naming the way out: simulate).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from referee.errors import IllegalAction
-from referee.systems.base import Plan
+from referee.systems.base import Outcome, Plan
 
 from . import budget as work
 from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes
 from .errors import AnalysisError, ChainTooLarge
-from .model import ConflictModel, Memo, Step
+from .freeze import freeze
+from .model import ConflictModel, Memo, Scope, Step
 
 MAX_STATES = 20_000
 """The most states an exact chain explores by default."""
@@ -42,13 +44,36 @@ def transitions(
 ) -> list[Move]:
     """Every next node of ``(state, memo)`` with its exact probability (merged by
     equal changes and memo)."""
-    step = model.next(state, memo)
+    return _moves(model, state, memo, model.next(state, memo), budget, hints)
+
+
+def _planned(
+    model: ConflictModel,
+    state: Any,
+    step: Step,
+    budget: int,
+    hints: dict[Hashable, Any] | None,
+) -> list[tuple[Fraction, Outcome]]:
+    """The step's outcomes in ``state`` with their probabilities (a refusal of the rules
+    named as the policy's mistake)."""
     try:
         plan = model.plan(state, step.action)
-        found = _found(model, step, plan, budget, hints)
+        return _found(model, step, plan, budget, hints)
     except IllegalAction as e:
         name = model.ruleset.action_name(step.action)
         raise AnalysisError(f"the policy chose {name}, which the rules refuse: {e}") from None
+
+
+def _moves(
+    model: ConflictModel,
+    state: Any,
+    memo: Memo,
+    step: Step,
+    budget: int,
+    hints: dict[Hashable, Any] | None,
+) -> list[Move]:
+    """:func:`transitions` for a step already chosen."""
+    found = _planned(model, state, step, budget, hints)
     applied: dict[Hashable, Any] = {}
     merged: dict[tuple[Hashable, Memo], Move] = {}
     for p, outcome in found:
@@ -89,7 +114,8 @@ def _found(
 @dataclass
 class Chain:
     """The explored chain: node ``i`` is ``states[i]`` with ``memos[i]``; ``edges[i]``
-    lists ``(probability, next node, ticks)``; ``verdicts[i]`` is set on end nodes."""
+    lists ``(probability, next node, ticks)``; ``verdicts[i]`` is set on end nodes;
+    ``keys[i]`` is the model's key of ``states[i]``."""
 
     model: ConflictModel
     states: list[Any] = field(default_factory=list)
@@ -97,18 +123,25 @@ class Chain:
     verdicts: list[str | None] = field(default_factory=list)
     edges: list[list[tuple[Fraction, int, int]]] = field(default_factory=list)
     index: dict[Hashable, int] = field(default_factory=dict)
+    keys: list[Hashable] = field(default_factory=list)
 
     def node(self, state: Any, memo: Memo) -> tuple[int, bool]:
         """The node of ``(state, memo)`` and whether it is new."""
-        key = (self.model.key(state), memo)
-        found = self.index.get(key)
+        return self.keyed(self.model.key(state), memo, lambda: state)
+
+    def keyed(self, key: Hashable, memo: Memo, state: Callable[[], Any]) -> tuple[int, bool]:
+        """The node of the state keyed ``key`` with ``memo`` and whether it is new (the
+        state is made, by ``state()``, only for a new node)."""
+        found = self.index.get((key, memo))
         if found is not None:
             return found, False
         i = len(self.states)
-        self.index[key] = i
-        self.states.append(state)
+        self.index[(key, memo)] = i
+        made = state()
+        self.states.append(made)
         self.memos.append(memo)
-        self.verdicts.append(self.model.verdict(state, memo))
+        self.keys.append(key)
+        self.verdicts.append(self.model.verdict(made, memo))
         self.edges.append([])
         return i, True
 
@@ -125,9 +158,18 @@ def too_large(what: str, bound: int) -> ChainTooLarge:
 
 
 def explore(
-    model: ConflictModel, *, max_states: int = MAX_STATES, budget: int = LEAF_BUDGET
+    model: ConflictModel,
+    *,
+    max_states: int = MAX_STATES,
+    budget: int = LEAF_BUDGET,
+    share: bool = True,
 ) -> Chain:
-    """Every node reachable from the model's start, with its exact transitions."""
+    """Every node reachable from the model's start, with its exact transitions.
+
+    Where the model names a step's :meth:`~.model.ConflictModel.scope`, nodes that agree
+    on it share the step's outcomes (:class:`_Shared`); ``share=False`` resolves every
+    node's step itself (the reference the sharing is tested against).
+    """
     estimate = model.size_estimate()
     if estimate > ESTIMATE_LIMIT:
         raise too_large(f"the model's estimate of {estimate:,} states", ESTIMATE_LIMIT)
@@ -136,17 +178,154 @@ def explore(
     first, _ = chain.node(state, memo)
     todo = [first]
     hints: dict[Hashable, Any] = {}
+    shared = _Shared(model, budget, hints)
     while todo:
         i = todo.pop()
         work.check("the exact chain")
         if chain.verdicts[i] is not None:
             continue
-        moves = transitions(model, chain.states[i], chain.memos[i], budget=budget, hints=hints)
-        for p, new, after, ticks in moves:
-            j, fresh = chain.node(new, after)
+        state, memo = chain.states[i], chain.memos[i]
+        step = model.next(state, memo)
+        scope = model.scope(state, memo, step) if share else None
+        if scope is None:
+            found = [
+                (p, chain.node(new, after), ticks)
+                for p, new, after, ticks in _moves(model, state, memo, step, budget, hints)
+            ]
+        else:
+            found = shared.moves(chain, i, step, scope)
+        for p, (j, fresh), ticks in found:
             if fresh:
                 if len(chain) > max_states:
                     raise too_large(f"the conflict reached {len(chain):,} states; it", max_states)
                 todo.append(j)
             chain.edges[i].append((p, j, ticks))
     return chain
+
+
+@dataclass
+class _Entry:
+    """One shared outcome of a step: its probability and change key, and the scope of
+    the state it leads to, as keys (to find a node) and as objects (to make one)."""
+
+    p: Fraction
+    outcome: Outcome
+    ck: Hashable
+    seat_keys: dict[str, Hashable]
+    seats: dict[str, Any]
+    field_keys: tuple[Hashable, ...]
+    field_values: dict[str, Any]
+
+
+class _Shared:
+    """The steps found once per scope (see :meth:`~.model.ConflictModel.scope`).
+
+    A node's key is its state's record key: ``(type name, *field keys)``, the seats a
+    sorted tuple of ``(id, seat key)``. A step's outcomes are keyed by the action and the
+    scope's part of the node's key; each outcome keeps the scope's part of the state it
+    leads to, both as keys (to find an existing node without making its state) and as
+    objects (to make a new node's state).
+    """
+
+    def __init__(self, model: ConflictModel, budget: int, hints: dict[Hashable, Any]) -> None:
+        self.model, self.budget, self.hints = model, budget, hints
+        self.found: dict[Hashable, list[_Entry]] = {}
+        self.layout: dict[str, int] = {}
+        # a memo that may read the outcome or the new state keeps every outcome apart
+        self.plain_after = type(model).after is ConflictModel.after
+
+    def _layout(self, state: Any) -> dict[str, int]:
+        if not self.layout:
+            self.layout = {f.name: 1 + n for n, f in enumerate(fields(state))}
+        return self.layout
+
+    def moves(
+        self, chain: Chain, i: int, step: Step, scope: Scope
+    ) -> list[tuple[Fraction, tuple[int, bool], int]]:
+        """The edges of node ``i``, whose step ``step`` reads and writes ``scope``."""
+        model = self.model
+        state, memo, key = chain.states[i], chain.memos[i], chain.keys[i]
+        layout = self._layout(state)
+        if not isinstance(key, tuple) or len(key) != len(layout) + 1:
+            raise AnalysisError("a model that shares steps keys its states as records")
+        at_seats = layout["characters"]
+        seats = dict(key[at_seats])
+        where = (
+            freeze(step.action),
+            scope,
+            tuple(seats[c] for c in scope.seats),
+            tuple(key[layout[f]] for f in scope.fields),
+        )
+        entries = self.found.get(where)
+        if entries is None:
+            entries = self._find(state, step, scope)
+            self.found[where] = entries
+        merged: dict[tuple[Hashable, Memo], tuple[Fraction, tuple[int, bool]]] = {}
+        for e in entries:
+            after: Memo = None
+            if not self.plain_after:
+                after = model.after(state, memo, step, e.outcome, _graft(state, e))
+            at = (e.ck, after)
+            if at in merged:
+                q, j = merged[at]
+                merged[at] = (q + e.p, j)
+                continue
+            new_key = list(key)
+            new_key[at_seats] = tuple((c, e.seat_keys.get(c, k)) for c, k in key[at_seats])
+            for n, f in enumerate(scope.fields):
+                new_key[layout[f]] = e.field_keys[n]
+            made = chain.keyed(tuple(new_key), after, partial(_graft, state, e))
+            merged[at] = (e.p, made)
+        return [(p, j, step.ticks) for p, j in merged.values()]
+
+    def _find(self, state: Any, step: Step, scope: Scope) -> list[_Entry]:
+        """The step's outcomes in ``state``, each with the scope it leads to (checked: the
+        changes write nothing outside it)."""
+        model = self.model
+        layout = self._layout(state)
+        groups: dict[Hashable, _Entry] = {}
+        out: list[_Entry] = []
+        for p, outcome in _planned(model, state, step, self.budget, self.hints):
+            ck = change_key(outcome)
+            if self.plain_after and ck in groups:
+                groups[ck].p += p
+                continue
+            new = model.ruleset.apply(state, outcome)
+            _check_scope(state, new, scope, model.ruleset.action_name(step.action))
+            new_key = model.key(new)
+            assert isinstance(new_key, tuple)
+            seat_keys = dict(new_key[layout["characters"]])
+            entry = _Entry(
+                p,
+                outcome,
+                ck,
+                {c: seat_keys[c] for c in scope.seats},
+                {c: new.characters[c] for c in scope.seats},
+                tuple(new_key[layout[f]] for f in scope.fields),
+                {f: getattr(new, f) for f in scope.fields},
+            )
+            groups.setdefault(ck, entry)
+            out.append(entry)
+        return out
+
+
+def _graft(state: Any, entry: _Entry) -> Any:
+    """``state`` with the scope of the state ``entry`` leads to put in."""
+    characters = dict(state.characters)
+    characters.update(entry.seats)
+    return replace(state, characters=characters, **entry.field_values)
+
+
+def _check_scope(state: Any, new: Any, scope: Scope, action: str) -> None:
+    """Refuse a scope that misses what the step's changes wrote."""
+    if set(new.characters) != set(state.characters):
+        raise AnalysisError(f"the model's scope of {action}: the seats changed")
+    for cid, seat in state.characters.items():
+        if cid not in scope.seats and new.characters[cid] is not seat:
+            raise AnalysisError(f"the model's scope of {action} misses {cid}, which it changes")
+    for f in fields(state):
+        name = f.name
+        if name == "characters" or name in scope.fields:
+            continue
+        if getattr(new, name) is not getattr(state, name):
+            raise AnalysisError(f"the model's scope of {action} misses {name}, which it changes")

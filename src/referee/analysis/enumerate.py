@@ -136,8 +136,21 @@ def outcomes(
 
 def change_key(outcome: Outcome) -> Hashable:
     """What an outcome does to the state, as a key (outcomes that change nothing alike
-    are merged before the game's ``apply`` runs)."""
-    return freeze(outcome.changes)
+    are merged before the game's ``apply`` runs): each change's target, field, delta,
+    value (JSON, keyed by :func:`json_key`) and reason."""
+    return tuple(
+        [(c.target, c.field, c.delta, json_key(c.value), c.reason) for c in outcome.changes]
+    )
+
+
+def json_key(value: object) -> Hashable:
+    """A JSON value as a hashable key: lists become tuples, objects sorted tuples of
+    ``(key, value)``."""
+    if isinstance(value, list | tuple):
+        return tuple([json_key(v) for v in value])
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), json_key(v)) for k, v in value.items()))
+    return freeze(value)
 
 
 def grouped(

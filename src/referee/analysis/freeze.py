@@ -5,9 +5,13 @@ and a sheet each. :func:`freeze` turns any such value into nested tuples. A shee
 is large and, in most games, never changes in a fight; Mneme CE keeps the damage
 on it, so every hit makes a new sheet object. Records (frozen dataclasses: seats,
 sheets, decisions) are therefore keyed by value once per object: ``sheets`` (one
-per chain) remembers each record object's key and holds the object, so its
-identity is never reused. Game records are immutable (rules are pure), so a
-record's key never goes stale.
+per chain, a :class:`SheetKeys`) remembers each record object's key and holds the
+object, so its identity is never reused. Game records are immutable (rules are
+pure), so a record's key never goes stale.
+
+With ``sheets``, a record *inside* the value is keyed by a small number: equal
+records (by value) get the same number, so a state's key is a short tuple, quick to
+hash and compare, however large its sheets.
 """
 
 from __future__ import annotations
@@ -16,34 +20,80 @@ from collections.abc import Hashable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-SheetKeys = dict[int, tuple[object, Hashable]]
+
+class SheetKeys:
+    """The keys of one chain's records: by object (``id``: the object, its key, its
+    number) and the numbers of the keys met so far."""
+
+    __slots__ = ("by_id", "numbers")
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[object, Hashable, int]] = {}
+        self.numbers: dict[Hashable, int] = {}
+
+    def entry(self, value: Any, names: tuple[str, ...]) -> tuple[object, Hashable, int]:
+        """``value``'s key and number, worked out once per object."""
+        found = self.by_id.get(id(value))
+        if found is None:
+            key = (type(value).__name__, *[_inner(getattr(value, n), self) for n in names])
+            number = self.numbers.setdefault(key, len(self.numbers))
+            found = (value, key, number)
+            self.by_id[id(value)] = found
+        return found
 
 
-def _record(value: Any, sheets: SheetKeys | None) -> Hashable:
-    parts: list[Hashable] = [type(value).__name__]
-    for f in fields(value):
-        parts.append(freeze(getattr(value, f.name), sheets))
-    return tuple(parts)
+_ATOMS = frozenset({type(None), bool, int, str, float})
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (``None``: not a dataclass), looked up once."""
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        found = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+        _FIELDS[kind] = found
+        return found
 
 
 def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
-    """``value`` as a hashable key: dataclasses and mappings become sorted tuples."""
-    if value is None or isinstance(value, bool | int | str | float):
-        return value
-    if is_dataclass(value) and not isinstance(value, type):
+    """``value`` as a hashable key: dataclasses and mappings become sorted tuples (a
+    record is ``(type name, *field keys)``, its fields in declared order). With
+    ``sheets``, the records inside ``value`` are keyed by their numbers."""
+    kind = type(value)
+    if kind in _ATOMS:
+        atom: Hashable = value
+        return atom
+    names = _names(kind)
+    if names is not None:
         if sheets is not None:
-            found = sheets.get(id(value))
-            if found is None:
-                found = (value, _record(value, sheets))
-                sheets[id(value)] = found
-            return found[1]
-        return _record(value, sheets)
+            return sheets.entry(value, names)[1]
+        return (kind.__name__, *[freeze(getattr(value, n)) for n in names])
+    return _container(value, sheets)
+
+
+def _inner(value: Any, sheets: SheetKeys) -> Hashable:
+    """A value inside a record: a record by its number."""
+    kind = type(value)
+    if kind in _ATOMS:
+        atom: Hashable = value
+        return atom
+    names = _names(kind)
+    if names is not None:
+        return sheets.entry(value, names)[2]
+    return _container(value, sheets)
+
+
+def _container(value: Any, sheets: SheetKeys | None) -> Hashable:
+    def key(v: Any) -> Hashable:
+        return freeze(v) if sheets is None else _inner(v, sheets)
+
     if isinstance(value, Mapping):
-        return tuple(sorted((str(k), freeze(v, sheets)) for k, v in value.items()))
+        return tuple(sorted((str(k), key(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
-        return tuple(freeze(v, sheets) for v in value)
+        return tuple([key(v) for v in value])
     if isinstance(value, set | frozenset):
-        return tuple(sorted(freeze(v, sheets) for v in value))  # type: ignore[type-var]
+        return tuple(sorted(key(v) for v in value))  # type: ignore[type-var]
     if isinstance(value, Hashable):
         return value
     raise TypeError(f"cannot key a {type(value).__name__} value")

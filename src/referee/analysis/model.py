@@ -33,6 +33,18 @@ VERDICT_CODES: dict[str, int] = {"a": 0, "b": 1, "draw": 2, "endless": 3}
 
 
 @dataclass(frozen=True)
+class Scope:
+    """What one step of the rules reads and writes in a state: the seats of ``seats``
+    (by id) and the table's fields named in ``fields``, and ``reads``: a key of whatever
+    else the step reads but never writes (a target's condition, whether a round runs);
+    see :meth:`ConflictModel.scope`."""
+
+    seats: tuple[str, ...]
+    fields: tuple[str, ...] = ()
+    reads: Hashable = None
+
+
+@dataclass(frozen=True)
 class Step:
     """One action of the conflict and the rounds it starts (``ticks``: 1 for the first
     action of a new round, or for every action in a game without rounds)."""
@@ -57,7 +69,7 @@ class ConflictModel(ABC):
     POLICIES: ClassVar[tuple[str, ...]] = ("attack",)
 
     def __post_init__(self) -> None:
-        self.sheet_keys: SheetKeys = {}
+        self.sheet_keys = SheetKeys()
         known = set(self.state.characters)
         for cid in (*self.side_a, *self.side_b):
             if cid not in known:
@@ -130,6 +142,20 @@ class ConflictModel(ABC):
         takes the probabilities from the game's exact odds and needs one outcome per
         value). Only called where :meth:`viewed` is true."""
         raise NotImplementedError
+
+    def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
+        """What ``step``'s plan, its outcomes and their changes read and write in ``state``,
+        when that is less than the whole state (``None``, the default: everything).
+
+        Two nodes whose states agree on the scope (its seats, its fields and its
+        ``reads``) then share the step's outcomes, found once: the chain resolves the
+        plan on the first, and for the others keeps their own seats and fields outside
+        the scope and takes the first one's new scope. The chain checks that the changes
+        write nothing outside the seats and fields; that the rules *read* nothing more
+        than the scope says is the model's claim, tested by exploring with and without
+        sharing. A model that uses it keys its states as records (:func:`freeze`'s
+        layout, fields in declared order)."""
+        return None
 
     def size_estimate(self) -> int:
         """An upper estimate of the chain's states, checked before any work."""

@@ -61,11 +61,13 @@ class Scenario:
 
     @staticmethod
     def default(game: str) -> Scenario:
-        """The game's default conflict: its two example characters, one a side."""
+        """The game's default conflict: its two example characters, one a side, under the
+        house rules the game declares for it."""
         key, conflict = _conflict(game)
         seats = dict(conflict.seats)
         ids = tuple(seats)
-        return Scenario(key, seats, ids[:1], ids[1:2], params=copy.deepcopy(dict(conflict.params)))
+        params, options = (copy.deepcopy(dict(x)) for x in (conflict.params, conflict.options))
+        return Scenario(key, seats, ids[:1], ids[1:2], params=params, options=options)
 
     def data(self) -> dict[str, Any]:
         """The scenario as JSON."""

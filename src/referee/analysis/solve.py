@@ -3,15 +3,18 @@
 The chain may loop (a Mongrel miss and recovery, an ARM round where nobody is
 hurt), so the absorption probabilities come from linear equations, solved
 exactly. The graph is cut into strongly connected components (Tarjan) and each
-component is solved on its own, last ones first: components are small (states
-with the same damage that differ in Action Points or the order), so the
-elimination stays cheap. A component nobody can leave and which is not an end
-is a stalemate: its verdict is ``"endless"``.
+component is solved on its own, last ones first: damage only grows, so most
+components are one node (with, at most, a self-loop) and the rest are a round
+that can come back to its start. A component is solved in two layers: its own
+loops in the edges' small fractions (:func:`_solve_component`), then its
+nodes' values as whole-number vectors over one denominator each (:class:`_Vec`),
+which carry the big numbers and are reduced once per node. A component nobody
+can leave and which is not an end is a stalemate: its verdict is ``"endless"``.
 
-Quantities solved for every node at once (one right-hand side each): the
-probability of each verdict, each fighter's final damage, and the expected
-number of rounds. The distribution of rounds is pushed forward exactly up to a
-horizon; what lies beyond it is reported as one tail probability.
+Quantities solved for every node at once (one vector each): the probability of
+each verdict, each fighter's final damage, and the expected number of rounds.
+The distribution of rounds is pushed forward exactly up to a horizon; what lies
+beyond it is reported as one tail probability.
 """
 
 from __future__ import annotations
@@ -74,8 +77,11 @@ def components(chain: Chain) -> list[list[int]]:
     return out
 
 
-def _eliminate(rows: list[dict[int, Fraction]], rhs: list[list[Fraction]]) -> list[list[Fraction]]:
-    """Solve ``rows · x = rhs`` (sparse rows, several right-hand sides) exactly."""
+def _eliminate(
+    rows: list[dict[int, Fraction]], rhs: list[dict[int, Fraction]]
+) -> list[dict[int, Fraction]]:
+    """Solve ``rows · x = rhs`` exactly (sparse rows, several right-hand sides kept
+    sparse: ``rhs[r]`` maps a right-hand side's column to its entry)."""
     m = len(rows)
     for col in range(m):
         work.check("solving the exact chain")
@@ -86,7 +92,7 @@ def _eliminate(rows: list[dict[int, Fraction]], rhs: list[list[Fraction]]) -> li
         rhs[col], rhs[pivot] = rhs[pivot], rhs[col]
         inv = 1 / rows[col][col]
         prow = {c: v * inv for c, v in rows[col].items()}
-        prhs = [v * inv for v in rhs[col]]
+        prhs = {c: v * inv for c, v in rhs[col].items()}
         rows[col], rhs[col] = prow, prhs
         for r in range(m):
             if r == col:
@@ -94,15 +100,19 @@ def _eliminate(rows: list[dict[int, Fraction]], rhs: list[list[Fraction]]) -> li
             factor = rows[r].get(col)
             if not factor:
                 continue
-            row = rows[r]
-            for c, v in prow.items():
-                nv = row.get(c, Fraction(0)) - factor * v
-                if nv:
-                    row[c] = nv
-                else:
-                    row.pop(c, None)
-            rhs[r] = [a - factor * b for a, b in zip(rhs[r], prhs, strict=True)]
+            _axpy(rows[r], factor, prow)
+            _axpy(rhs[r], factor, prhs)
     return rhs
+
+
+def _axpy(row: dict[int, Fraction], factor: Fraction, other: dict[int, Fraction]) -> None:
+    """``row -= factor * other`` (sparse: zeros dropped)."""
+    for c, v in other.items():
+        nv = row.get(c, 0) - factor * v
+        if nv:
+            row[c] = nv
+        else:
+            row.pop(c, None)
 
 
 @dataclass
@@ -138,103 +148,251 @@ class ExactResult:
 
 
 def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
-    """The exact result of an explored chain."""
+    """The exact result of an explored chain.
+
+    Components are solved last ones first. Each is first solved on its own, in
+    small fractions: where its nodes leave to (``{exit: probability}``) and the
+    rounds they start before leaving (:func:`_leaving`). Those small coefficients
+    then weigh the exits' solved values, which carry the big numbers: one vector of
+    whole numbers over one denominator per node (:class:`_Vec`), reduced once per
+    node instead of once per operation.
+    """
     model = chain.model
     fighters = model.fighters
     k_labels = len(VERDICTS)
-    width = k_labels + len(fighters) + 1  # verdicts, damages, rounds
-    value: list[list[Fraction] | None] = [None] * len(chain)
+    value: list[_Vec | None] = [None] * len(chain)
     for comp in components(chain):
         work.check("solving the exact chain")
-        members = set(comp)
-        exits = any(j not in members for i in comp for _, j, _ in chain.edges[i])
-        ended = [i for i in comp if chain.verdicts[i] is not None]
-        if ended:  # an end node is alone in its component (it has no edges)
-            i = ended[0]
-            value[i] = _end_values(chain, i, chain.verdicts[i] or "draw")
+        first = comp[0]
+        if len(comp) == 1 and chain.verdicts[first] is not None:  # an end: no edges
+            value[first] = _end_values(chain, first, chain.verdicts[first] or "draw")
             continue
-        if not exits:  # nobody ever leaves: a stalemate
+        if not _solve_component(chain, comp, value):  # nobody ever leaves: a stalemate
             for i in comp:
                 value[i] = _end_values(chain, i, "endless")
-            continue
-        pos = {i: r for r, i in enumerate(comp)}
-        rows: list[dict[int, Fraction]] = []
-        rhs: list[list[Fraction]] = []
-        for i in comp:
-            row: dict[int, Fraction] = {pos[i]: Fraction(1)}
-            b = [Fraction(0)] * width
-            for p, j, ticks in chain.edges[i]:
-                if j in members:
-                    row[pos[j]] = row.get(pos[j], Fraction(0)) - p
-                else:
-                    vj = value[j]
-                    assert vj is not None
-                    for c in range(width):
-                        b[c] += p * vj[c]
-                b[-1] += p * ticks
-            rows.append({c: v for c, v in row.items() if v})
-            rhs.append(b)
-        if len(comp) == 1:
-            only = rows[0][0]
-            value[comp[0]] = [x / only for x in rhs[0]]
-        else:
-            solved = _eliminate(rows, rhs)
-            for i, r in pos.items():
-                value[i] = solved[r]
     start = value[0]
     assert start is not None
-    probs = dict(zip(VERDICTS, start[:k_labels], strict=True))
-    damage = dict(zip(fighters, start[k_labels:-1], strict=True))
-    expected = start[-1] if probs["endless"] == 0 else None
+    row = start.fractions()
+    probs = dict(zip(VERDICTS, row[:k_labels], strict=True))
+    damage = dict(zip(fighters, row[k_labels:-1], strict=True))
+    expected = row[-1] if probs["endless"] == 0 else None
     rounds, beyond = rounds_distribution(chain, horizon)
     return ExactResult(
         model.describe(), len(chain), probs, damage, expected, rounds, beyond, horizon
     )
 
 
-def _end_values(chain: Chain, i: int, verdict: str) -> list[Fraction]:
+class _Vec:
+    """A vector of fractions as whole numerators over one common denominator."""
+
+    __slots__ = ("den", "nums")
+
+    def __init__(self, nums: list[int], den: int) -> None:
+        self.nums, self.den = nums, den
+
+    @staticmethod
+    def zero(width: int) -> _Vec:
+        return _Vec([0] * width, 1)
+
+    def add(self, p: Fraction, other: _Vec) -> None:
+        """``self += p * other``."""
+        den = p.denominator * other.den
+        g = gcd(self.den, den)
+        mine, theirs = den // g, self.den // g  # what each side's numerators are scaled by
+        scale = p.numerator * theirs
+        if mine != 1:
+            self.nums = [a * mine + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+        else:
+            self.nums = [a + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+        self.den *= mine
+
+    def add_last(self, x: Fraction) -> None:
+        """``self[-1] += x``."""
+        if not x:
+            return
+        g = gcd(self.den, x.denominator)
+        mine = x.denominator // g
+        if mine != 1:
+            self.nums = [a * mine for a in self.nums]
+            self.den *= mine
+        self.nums[-1] += x.numerator * (self.den // x.denominator)
+
+    def reduced(self) -> _Vec:
+        g = self.den
+        for a in self.nums:
+            if g == 1:
+                break
+            g = gcd(g, a)
+        if g > 1:
+            return _Vec([a // g for a in self.nums], self.den // g)
+        return self
+
+    def fractions(self) -> list[Fraction]:
+        return [Fraction(a, self.den) for a in self.nums]
+
+
+def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) -> bool:
+    """Set the values of a component's nodes from the values of the nodes it leaves to;
+    ``False`` (and nothing set) when nobody can leave it (a stalemate).
+
+    A depth-first walk from the component's root finds the nodes that close its loops
+    (the targets of its back edges: a round's start, a node's own self-loop). Without
+    the edges into them the component is acyclic, so every node is, in reverse
+    topological order, a known vector plus small multiples of those loop nodes. The
+    loop nodes' own equations, in small fractions, are solved last, and each node's
+    value follows by substitution.
+    """
+    members = set(comp)
+    edges = chain.edges
+    if not any(j not in members for i in comp for _, j, _ in edges[i]):
+        return False
+    root = comp[-1]  # Tarjan's root: the first node reached
+    order: list[int] = []  # postorder of the walk
+    loops: set[int] = set()
+    state: dict[int, int] = {root: 1}  # 1: on the walk's path, 2: done
+    walk: list[tuple[int, int]] = [(root, 0)]
+    while walk:
+        i, k = walk.pop()
+        out = edges[i]
+        while k < len(out):
+            j = out[k][1]
+            k += 1
+            if j not in members:
+                continue
+            seen = state.get(j)
+            if seen is None:
+                walk.append((i, k))
+                walk.append((j, 0))
+                state[j] = 1
+                break
+            if seen == 1:
+                loops.add(j)
+        else:
+            state[i] = 2
+            order.append(i)
+    width = len(VERDICTS) + len(chain.model.fighters) + 1
+    known: dict[int, tuple[_Vec, dict[int, Fraction]]] = {}
+    for i in order:  # every member reached, successors (but loop nodes) first
+        vec = _Vec.zero(width)
+        coef: dict[int, Fraction] = {}
+        ticks = Fraction(0)
+        for p, j, t in edges[i]:
+            if t:
+                ticks += p * t
+            if j not in members:
+                vj = value[j]
+                assert vj is not None
+                vec.add(p, vj)
+            elif j in loops:
+                coef[j] = coef.get(j, Fraction(0)) + p
+            else:
+                inner, inner_coef = known[j]
+                vec.add(p, inner)
+                for f, q in inner_coef.items():
+                    coef[f] = coef.get(f, Fraction(0)) + p * q
+        vec.add_last(ticks)
+        known[i] = (vec.reduced(), {f: q for f, q in coef.items() if q})
+    if loops:
+        idx = {f: r for r, f in enumerate(loops)}
+        rows = []
+        for f in loops:
+            row = {idx[f]: Fraction(1)}
+            for g, q in known[f][1].items():
+                row[idx[g]] = row.get(idx[g], Fraction(0)) - q
+            rows.append({c: v for c, v in row.items() if v})
+        inverse = _eliminate(rows, [{r: Fraction(1)} for r in range(len(rows))])
+        for f, r in idx.items():
+            acc = _Vec.zero(width)
+            for g, c in idx.items():
+                weight = inverse[r].get(c)
+                if weight:
+                    acc.add(weight, known[g][0])
+            value[f] = acc.reduced()
+    for i in order:
+        if i in loops:
+            continue
+        vec, coef = known[i]
+        if coef:
+            acc = _Vec.zero(width)
+            acc.add(Fraction(1), vec)
+            for f, q in coef.items():
+                vf = value[f]
+                assert vf is not None
+                acc.add(q, vf)
+            vec = acc.reduced()
+        value[i] = vec
+    return True
+
+
+def _end_values(chain: Chain, i: int, verdict: str) -> _Vec:
     model = chain.model
-    labels = [Fraction(int(v == verdict)) for v in VERDICTS]
-    damages = [Fraction(model.damage(chain.states[i], c)) for c in model.fighters]
-    return [*labels, *damages, Fraction(0)]
+    labels = [int(v == verdict) for v in VERDICTS]
+    damages = [int(model.damage(chain.states[i], c)) for c in model.fighters]
+    return _Vec([*labels, *damages, 0], 1)
 
 
-def _round_kernel(chain: Chain) -> dict[int, dict[tuple[int, int], Fraction]]:
+def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], int]:
     """For each node: where its actions lead before the next round starts, as
-    ``{(ticks, node): probability}`` (``ticks`` 0: the conflict ended first). Actions
-    that start no round are followed through (they must not loop)."""
-    kernel: dict[int, dict[tuple[int, int], Fraction]] = {}
-    visiting: set[int] = set()
+    ``[(ticks, node, weight)]`` (``ticks`` 0: the conflict ended first), every weight a
+    whole number over the one returned denominator. Actions that start no round are
+    followed through (they must not loop).
 
-    def reach(i: int) -> dict[tuple[int, int], Fraction]:
+    Each edge's probability is a whole weight over ``scale`` (the least common multiple
+    of the edges' denominators); a node whose actions are followed ``d`` deep has its
+    weights over ``scale ** d``, and the rows are brought to the deepest one's at the end.
+    """
+    scale = 1
+    for edges in chain.edges:
+        for p, _, _ in edges:
+            scale = scale * p.denominator // gcd(scale, p.denominator)
+    kernel: dict[int, tuple[dict[tuple[int, int], int], int]] = {}
+    visiting: set[int] = set()
+    verdicts = chain.verdicts
+
+    def reach(i: int) -> tuple[dict[tuple[int, int], int], int]:
         found = kernel.get(i)
         if found is not None:
             return found
         if i in visiting:
             raise AnalysisError("a loop that starts no round: the rounds cannot be counted")
         visiting.add(i)
-        out: dict[tuple[int, int], Fraction] = {}
+        parts: list[tuple[int, dict[tuple[int, int], int], int]] = []
+        depth = 1
         for p, j, t in chain.edges[i]:
-            if t > 0 or chain.verdicts[j] is not None:
-                out[(t, j)] = out.get((t, j), Fraction(0)) + p
+            w = p.numerator * (scale // p.denominator)
+            if t > 0 or verdicts[j] is not None:
+                parts.append((w, {(t, j): 1}, 0))
             else:
-                for key, q in reach(j).items():
-                    out[key] = out.get(key, Fraction(0)) + p * q
+                inner, d = reach(j)
+                parts.append((w, inner, d))
+                depth = max(depth, d + 1)
+        out: dict[tuple[int, int], int] = {}
+        for w, inner, d in parts:
+            lift = w * scale ** (depth - 1 - d)
+            for key, q in inner.items():
+                out[key] = out.get(key, 0) + lift * q
         visiting.discard(i)
-        kernel[i] = out
-        return out
+        kernel[i] = (out, depth)
+        return kernel[i]
 
     stack = [0]
     seen = {0}
     while stack:
         i = stack.pop()
-        if chain.verdicts[i] is not None:
+        if verdicts[i] is not None:
             continue
-        for (_, j), _p in reach(i).items():
+        for _, j in reach(i)[0]:
             if j not in seen:
                 seen.add(j)
                 stack.append(j)
-    return kernel
+    starts = [i for i in seen if verdicts[i] is None]  # the rows the rounds need
+    deepest = max((kernel[i][1] for i in starts), default=0)
+    rows = {}
+    for i in starts:
+        moves, d = kernel[i]
+        lift = scale ** (deepest - d)
+        rows[i] = [(t, j, w * lift) for (t, j), w in moves.items()]
+    return rows, scale**deepest
 
 
 def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction], Fraction]:
@@ -247,14 +405,7 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
     """
     if chain.verdicts[0] is not None:
         return {0: Fraction(1)}, Fraction(0)
-    kernel = _round_kernel(chain)
-    scale = 1
-    for moves in kernel.values():
-        for p in moves.values():
-            scale = scale * p.denominator // gcd(scale, p.denominator)
-    weights = {
-        i: [(t, j, int(p * scale)) for (t, j), p in moves.items()] for i, moves in kernel.items()
-    }
+    weights, scale = _round_kernel(chain)
     dist: dict[int, Fraction] = {}
     beyond = Fraction(0)
     mass: dict[int, dict[int, int]] = {0: {0: 1}}  # ticks -> node -> weight over scale**step
@@ -281,6 +432,15 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
             dist[k] = dist.get(k, Fraction(0)) + Fraction(m, denominator)
         beyond += Fraction(over, denominator)
         mass = nxt  # every surviving weight carries the same denominator: kept whole
+        common = denominator
+        for nodes in mass.values():  # divide out what they all share
+            for m in nodes.values():
+                common = gcd(common, m)
+                if common == 1:
+                    break
+        if common > 1:
+            denominator //= common
+            mass = {k: {i: m // common for i, m in nodes.items()} for k, nodes in mass.items()}
         if step > horizon + 1:
             raise AnalysisError("the rounds did not settle: a loop that starts no round")
     return dict(sorted(dist.items())), beyond

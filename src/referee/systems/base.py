@@ -342,24 +342,27 @@ class Conflict:
     dotted path (``"referee.analysis.models.mongrel:MongrelConflict"``, resolved by
     :mod:`referee.analysis.scenario`: the rules never import the analysis above them),
     and the default table: two seats (id -> ``"example:<id>"`` or a sheet), one a side,
-    and the model's parameters for them."""
+    the model's parameters for them, and the house rules the fight is studied under."""
 
     model: str
     seats: Mapping[str, JSONValue]
     params: Mapping[str, JSONValue] = param(factory=dict, doc="the model's parameters")
+    options: Mapping[str, JSONValue] = param(factory=dict, doc="the table's house rules")
 
 
 def _conflict(data: object, where: str) -> Conflict:
     """A :class:`Conflict` from its JSON; :class:`RulesError` naming what is wrong."""
     if not isinstance(data, dict) or not isinstance(data.get("model"), str):
         raise RulesError(f"{where}: an object with the model's dotted path expected")
-    seats, params = data.get("seats"), data.get("params", {})
-    if not isinstance(seats, dict) or not isinstance(params, dict) or set(data) - _CONFLICT:
-        raise RulesError(f"{where}: 'seats' and 'params' are objects; keys: model, seats, params")
-    return Conflict(data["model"], seats, params)
+    seats, params, options = data.get("seats"), data.get("params", {}), data.get("options", {})
+    objects = all(isinstance(x, dict) for x in (seats, params, options))
+    if not objects or set(data) - _CONFLICT:
+        known = ", ".join(sorted(_CONFLICT))
+        raise RulesError(f"{where}: 'seats', 'params' and 'options' are objects; keys: {known}")
+    return Conflict(data["model"], seats, params, options)  # type: ignore[arg-type]
 
 
-_CONFLICT = {"model", "seats", "params"}
+_CONFLICT = {"model", "seats", "params", "options"}
 
 
 # ---------------------------------------------------------------------------

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from referee.systems.arm.actions import Attack, Defend, NextRound, Strike, TakeBlow
-from referee.systems.arm.play import Levels
+from referee.systems.arm.play import Levels, can_defend
 from referee.systems.arm.state import Seat, State
 from referee.systems.base import Outcome
 
 from ..errors import AnalysisError
 from ..freeze import freeze
-from ..model import ConflictModel, Memo, Step
+from ..model import ConflictModel, Memo, Scope, Step
 
 PUSHES = ("never", "always", "if-needed")
 
@@ -66,6 +66,10 @@ class ArmMelee(ConflictModel):
         for cid in self.fighters:
             if not self.state.characters[cid].sheet.weapons:
                 raise AnalysisError(f"{cid} carries no weapon")
+        self._mods = {
+            cid: self.mods[cid] if cid in self.mods else weapon_mods(self.state.characters[cid])
+            for cid in self.fighters
+        }
 
     def key(self, state: Any) -> Hashable:
         """The round number only matters as 'a round is running' (the one-action rule)."""
@@ -81,10 +85,8 @@ class ArmMelee(ConflictModel):
         return int(seat.wound + seat.shock)
 
     def fighter_mods(self, cid: str) -> tuple[str, ...]:
-        """The mods ``cid`` attacks with."""
-        if cid in self.mods:
-            return self.mods[cid]
-        return weapon_mods(self.state.characters[cid])
+        """The mods ``cid`` attacks with (read once from the sheet it was seated with)."""
+        return self._mods[cid]
 
     def next(self, state: Any, memo: Memo) -> Step:
         s: State = state
@@ -118,6 +120,37 @@ class ArmMelee(ConflictModel):
             d = outcome.details
             return Levels(int(str(d["wound"])), int(str(d["shock"])), d["destroyed"] is True)
         return outcome.result
+
+    def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
+        """What the game's melee steps read and write (ARM 1.2, Combat (Melee); Damage).
+
+        Unpushed, a blow's damage roll (``strike``) reads the blow waiting in the
+        table's attacks, the target's seat (its levels add up) and the hitter's sheet,
+        which a fight never changes (so the hitter's levels and round are not read); taking
+        the blow reads only the attacks. An attack reads and writes the attacker's seat
+        (its levels, this round's actions, a weakness found) and reads of the target
+        only what decides whether it may still defend (out of the fight, this round's
+        actions: :func:`~referee.systems.arm.play.can_defend`) and whether a round runs.
+        All three rewrite the attacks and what the table waits for (``pending``, derived
+        from the attacks and the held roll). A pushed roll also reads the pusher's shock:
+        nothing is shared then."""
+        if self.push != "never":
+            return None
+        table = ("attacks", "held", "pending", "setting")
+        action = step.action
+        if isinstance(action, Attack):
+            reads = (state.round > 0, can_defend(state, action.target, self.options))
+            return Scope((action.actor,), table, reads)
+        if isinstance(action, Strike):
+            waiting = state.attacks
+            blow = next(
+                (x for x in waiting if x.stage == "landed" and x.attacker == action.actor),
+                None,
+            )
+            return None if blow is None else Scope((blow.target,), table)
+        if isinstance(action, TakeBlow):
+            return Scope((), table)
+        return None
 
     def size_estimate(self) -> int:
         size: int = (37 * 8 * 4 * 4) ** len(self.fighters)

@@ -35,7 +35,7 @@ from referee.systems.mongrel.state import Seat, State
 from referee.systems.mongrel.tables import PHYSICAL_ATTACKS
 
 from ..errors import AnalysisError
-from ..model import ConflictModel, Memo, Step
+from ..model import ConflictModel, Memo, Scope, Step
 
 UNTIL = ("dead", "collapsed")
 
@@ -106,6 +106,16 @@ class MongrelConflict(ConflictModel):
         return CheckResult(
             bool(d["success"]), int(str(d["successes"])), int(str(d["effect"])), str(d["special"])
         )
+
+    def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
+        """Recovering (complex task resolution, step 6) and spending Resolve to survive a
+        terminal hit read and write the actor's own seat, the order, what the table waits
+        for and the clock's hours (the fatigue count): the other fighters' seats play no
+        part. An attack reads and writes both sides: nothing is shared."""
+        action = step.action
+        if isinstance(action, Recover | SpendResolveToSurvive):
+            return Scope((action.actor,), ("order", "pending", "hours"))
+        return None
 
     def size_estimate(self) -> int:
         size = factorial(len(self.fighters)) * 2

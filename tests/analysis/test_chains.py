@@ -1,0 +1,239 @@
+"""The fast paths of exact chains against slow, independent ones (issue 23).
+
+* The solver (components, loops in small fractions, whole-number vectors) against a
+  plain reading of the same chain written here: one linear system over every node that
+  is not an end, eliminated in exact fractions, and the rounds pushed one action at a
+  time as fractions.
+* Shared steps (a model's :meth:`~referee.analysis.model.ConflictModel.scope`) against
+  the same chain explored with every node's step resolved on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from referee.analysis.chain import Chain, explore
+from referee.analysis.errors import AnalysisError
+from referee.analysis.model import Memo, Scope, Step
+from referee.analysis.models.arm import ArmMelee
+from referee.analysis.models.mnemonic import MnemonicFight
+from referee.analysis.scenario import Scenario
+from referee.analysis.solve import VERDICTS, solve
+from referee.systems.arm.actions import Strike
+from referee.systems.mnemonic.actions import Injury
+
+HORIZON = 12
+
+
+def _scenario(name: str) -> Scenario:
+    """Small fights of each game (a few hundred states at most)."""
+    if name == "mnemonic":
+        return Scenario.default("mnemonic")
+    if name == "mnemonic-stalemate":  # nobody can ever hit: a loop nobody leaves
+        sc = Scenario.default("mnemonic")
+        sc.params["chances"] = -40
+        return sc
+    if name.startswith("arm"):
+        sc = Scenario.default("arm")
+        if "alex-defends" in name:
+            sc.seats = {"alex": "example:alex", "brad": "example:brad"}
+            sc.a, sc.b = ("alex",), ("brad",)
+            sc.policies = {"alex": "defend"}
+        sc.params = {"threshold": 3 if name.endswith("-3") else 2}
+        return sc
+    if name == "mongrel":
+        return Scenario.default("mongrel")
+    if name == "mongrel-defend":  # holding AP to defend, to collapse
+        sc = Scenario.default("mongrel")
+        sc.policies = {"vooruk": "defend", "giazza": "balanced"}
+        sc.params = {"until": "collapsed"}
+        return sc
+    if name == "mongrel-collapsed":
+        sc = Scenario.default("mongrel")
+        sc.params = {"until": "collapsed"}
+        return sc
+    if name == "mneme":
+        sc = Scenario.default("mneme")
+        sc.options = {"adversary_attacks": "referee_rolls"}  # both sides roll
+        return sc
+    raise KeyError(name)
+
+
+def _reference(chain: Chain, horizon: int) -> dict[str, Any]:
+    """The chain's answers by the plainest exact method: for the nodes that are not ends,
+    ``x = P x + b`` solved by Gauss-Jordan elimination in fractions (columns: each
+    verdict, each fighter's damage, the rounds); nodes that can never reach an end are
+    stalemates. The rounds' distribution: the mass moved along one edge at a time."""
+    model = chain.model
+    n = len(chain)
+    ends = [i for i in range(n) if chain.verdicts[i] is not None]
+    reach_end = set(ends)  # who can reach an end (backwards search)
+    back: dict[int, list[int]] = {}
+    for i in range(n):
+        for _, j, _ in chain.edges[i]:
+            back.setdefault(j, []).append(i)
+    todo = list(ends)
+    while todo:
+        j = todo.pop()
+        for i in back.get(j, []):
+            if i not in reach_end:
+                reach_end.add(i)
+                todo.append(i)
+    width = len(VERDICTS) + len(model.fighters) + 1
+
+    def end_row(i: int, verdict: str) -> list[Fraction]:
+        return [
+            *(Fraction(int(v == verdict)) for v in VERDICTS),
+            *(Fraction(model.damage(chain.states[i], c)) for c in model.fighters),
+            Fraction(0),
+        ]
+
+    fixed = {i: end_row(i, chain.verdicts[i] or "") for i in ends}
+    for i in range(n):
+        if i not in reach_end:
+            fixed[i] = end_row(i, "endless")
+    unknown = [i for i in range(n) if i not in fixed]
+    col = {i: c for c, i in enumerate(unknown)}
+    rows: list[dict[int, Fraction]] = []
+    rhs: list[list[Fraction]] = []
+    for i in unknown:
+        row = {col[i]: Fraction(1)}
+        b = [Fraction(0)] * width
+        for p, j, t in chain.edges[i]:
+            b[-1] += p * t
+            if j in fixed:
+                b = [x + p * y for x, y in zip(b, fixed[j], strict=True)]
+            else:
+                row[col[j]] = row.get(col[j], Fraction(0)) - p
+        rows.append(row)
+        rhs.append(b)
+    for c in range(len(unknown)):  # Gauss-Jordan, rows kept sparse
+        pivot = next(r for r in range(c, len(rows)) if rows[r].get(c))
+        rows[c], rows[pivot], rhs[c], rhs[pivot] = rows[pivot], rows[c], rhs[pivot], rhs[c]
+        inv = 1 / rows[c][c]
+        rows[c] = {k: v * inv for k, v in rows[c].items()}
+        rhs[c] = [v * inv for v in rhs[c]]
+        for r in range(len(rows)):
+            f = rows[r].get(c) if r != c else None
+            if f:
+                for k, v in rows[c].items():
+                    rows[r][k] = rows[r].get(k, Fraction(0)) - f * v
+                rhs[r] = [x - f * y for x, y in zip(rhs[r], rhs[c], strict=True)]
+    value = dict(fixed)
+    for i in unknown:
+        value[i] = rhs[col[i]]
+    start = value[0]
+    k = len(VERDICTS)
+    rounds: dict[int, Fraction] = {}
+    beyond = Fraction(0)
+    mass: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    if chain.verdicts[0] is not None:
+        rounds, mass = {0: Fraction(1)}, {}
+    while mass:
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (i, ticks), m in mass.items():
+            for p, j, t in chain.edges[i]:
+                at = ticks + t
+                if at > horizon:
+                    beyond += m * p
+                elif chain.verdicts[j] is not None:
+                    rounds[at] = rounds.get(at, Fraction(0)) + m * p
+                else:
+                    nxt[(j, at)] = nxt.get((j, at), Fraction(0)) + m * p
+        mass = nxt
+    return {
+        "p": dict(zip(VERDICTS, start[:k], strict=True)),
+        "damage": dict(zip(model.fighters, start[k:-1], strict=True)),
+        "expected": start[-1] if start[VERDICTS.index("endless")] == 0 else None,
+        "rounds": dict(sorted(rounds.items())),
+        "beyond": beyond,
+    }
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["mnemonic", "mnemonic-stalemate", "arm", "arm-alex-defends", "mongrel-collapsed", "mneme"],
+)
+def test_the_solver_matches_a_plain_elimination(name: str) -> None:
+    chain = explore(_scenario(name).model())
+    fast = solve(chain, horizon=HORIZON)
+    slow = _reference(chain, HORIZON)
+    assert fast.p == slow["p"]
+    assert sum(fast.p.values()) == 1
+    assert fast.damage == slow["damage"]
+    assert fast.expected_rounds == slow["expected"]
+    assert fast.rounds == slow["rounds"]
+    assert fast.rounds_beyond == slow["beyond"]
+
+
+def _edges(chain: Chain) -> dict[tuple[Hashable, Memo], dict[tuple[Hashable, Memo, int], Fraction]]:
+    """Every node by its key and memo, with its edges summed by where they lead."""
+    out: dict[tuple[Hashable, Memo], dict[tuple[Hashable, Memo, int], Fraction]] = {}
+    for i, edges in enumerate(chain.edges):
+        row: dict[tuple[Hashable, Memo, int], Fraction] = {}
+        for p, j, t in edges:
+            to = (chain.keys[j], chain.memos[j], t)
+            row[to] = row.get(to, Fraction(0)) + p
+        out[(chain.keys[i], chain.memos[i])] = row
+    return out
+
+
+@pytest.mark.parametrize(
+    "name", ["arm", "arm-3", "arm-alex-defends-3", "mongrel", "mongrel-defend"]
+)
+def test_shared_steps_give_the_chain_of_resolving_every_node(name: str) -> None:
+    model, other = _scenario(name).model(), _scenario(name).model()
+    other.sheet_keys = model.sheet_keys  # records numbered alike in both chains' keys
+    shared = explore(model)
+    alone = explore(other, share=False)
+    assert len(shared) == len(alone)
+    assert _edges(shared) == _edges(alone)
+    for i, state in enumerate(shared.states):  # a grafted state is the state itself
+        assert shared.model.key(state) == shared.keys[i]
+        assert alone.states[alone.index[(shared.keys[i], shared.memos[i])]] == state
+    assert solve(shared).data() == solve(alone).data()
+
+
+class _Careless(ArmMelee):
+    """A model whose scope of a blow forgets the target, which the blow hurts."""
+
+    def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
+        found = super().scope(state, memo, step)
+        if found is None or not isinstance(step.action, Strike):
+            return found
+        return replace(found, seats=())
+
+
+def test_a_scope_missing_what_a_step_changes_is_refused() -> None:
+    m = _scenario("arm").model()
+    careless = _Careless(m.ruleset, m.options, m.state, m.side_a, m.side_b, threshold=2)
+    with pytest.raises(AnalysisError, match=r"scope of strike misses (brad|christine)"):
+        explore(careless)
+
+
+class _SharedInjury(MnemonicFight):
+    """Mnemonic with an injury check shared across states that agree on the victim's
+    seat (and the deck): a memo that reads the outcome keeps every outcome apart."""
+
+    def scope(self, state: Any, memo: Memo, step: Step) -> Scope | None:
+        if isinstance(step.action, Injury):
+            return Scope((str(step.action.victim),), ("deck", "pending"))
+        return None
+
+
+def test_sharing_keeps_a_memo_that_reads_the_outcome() -> None:
+    m = _scenario("mnemonic").model()
+    assert isinstance(m, MnemonicFight)
+    params = {"life_roles": m.life_roles, "worst": m.worst}
+    model = _SharedInjury(m.ruleset, m.options, m.state, m.side_a, m.side_b, **params)
+    shared = explore(model)
+    other = _scenario("mnemonic").model()
+    other.sheet_keys = model.sheet_keys
+    alone = explore(other, share=False)
+    assert _edges(shared) == _edges(alone)
+    assert solve(shared).data()["p"] == solve(alone).data()["p"]
