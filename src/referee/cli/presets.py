@@ -117,7 +117,8 @@ class Preset:
     odds instead of a roll (``--odds``). ``context``: click's context settings
     (``ignore_unknown_options`` reads ``-3`` as an argument). ``also``: other actions
     the flags may fill, ``choose`` picks one of them (or ``action``) from the flags.
-    ``state``: the loaded state as the flags leave it (cards already drawn)."""
+    ``state``: the loaded state as the flags leave it (cards already drawn).
+    ``odds_text`` / ``odds_data``: how the odds read, when not as ``text`` / ``data``."""
 
     name: str
     action: str
@@ -135,6 +136,8 @@ class Preset:
     seats: Callable[[Any, Values], Mapping[str, Any]] | None = None
     odds_flag: str = ""
     context: Mapping[str, Any] = record_field(default_factory=dict)
+    odds_text: Render | None = None
+    odds_data: RenderJSON | None = None
     also: tuple[str, ...] = ()
     choose: Callable[[Values], str] | None = None
     state: Callable[[Any, Values], Any] | None = None
@@ -310,7 +313,8 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     values = {**values, "_action": action, "_state": state, "_options": opts}
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
         dist = ruleset.odds(action, state, opts)
-        _print(dist, values, preset.text, preset.data, default=None)
+        text, data = preset.odds_text or preset.text, preset.odds_data or preset.data
+        _print(dist, values, text, data, default=None)
         return
     if preset.roller is not None:
         roller = preset.roller(ruleset, action, state, opts, values)
@@ -360,6 +364,26 @@ def _print(
     shown = text(result, values)
     for piece in shown if isinstance(shown, list) else [shown] if shown else []:
         console.print(piece, markup=False)
+
+
+def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
+    """``data`` as JSON, or the lines (and tables) as text: for a game's own commands."""
+    for line in [] if as_json else lines:
+        console.print(line, markup=False)
+    if as_json:
+        emit_json(data)
+
+
+def table_of(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], **how: Any) -> Any:
+    """A text table of ``rows`` under ``columns`` (``how``: each column's alignment)."""
+    from referee.cli.text import Table
+
+    table = Table(title=title)
+    for col in columns:
+        table.add_column(col, **how)
+    for row in rows:
+        table.add_row(*row)
+    return table
 
 
 def preset_command(game: str, preset: Preset) -> click.Command:
