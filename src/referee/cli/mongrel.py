@@ -1,26 +1,25 @@
-"""``referee mongrel ...``: Mongrel's short forms as presets (flags -> the action's fields)
-over the generic ``act`` / ``odds-of`` / ``actions``; commands on a sheet file seat it alone,
-act and read it back; ``conflict`` plays a script on a throwaway table (undo is the table's
-log's). :mod:`referee.systems.mongrel.report` says how the outcomes read."""
+"""``referee mongrel ...``: Mongrel's short forms as presets over the generic ``act`` /
+``odds-of`` / ``actions``; commands on a sheet file seat it alone, act and read it back;
+``conflict`` plays a script on a throwaway table. :mod:`~referee.systems.mongrel.report` reads."""
 
 from __future__ import annotations
 
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import click
 
 from referee.cli import common
-from referee.cli.presets import Preset, Values, arg, flag, game_group, show, table_of
+from referee.cli.presets import Preset, Values, arg, flag, game_group, on_sheet, show
 from referee.cli.text import Console
 from referee.errors import RulesError
-from referee.systems.base import probability_map
 from referee.systems.mongrel import RULESET, report
 from referee.systems.mongrel.tables import canonical_expertise
 from referee.table.throwaway import Words
 
-SHEET = "sheet"  # the id a sheet file is seated under, alone at its table
+SHEET = "sheet"  # the id a sheet file is seated under, alone at its table (as on_sheet does)
 
 
 def _load_sheet(path: str) -> Any:
@@ -28,36 +27,9 @@ def _load_sheet(path: str) -> Any:
     from referee.systems.mongrel.examples import example
 
     if not Path(path).exists():
-        try:
+        with suppress(RulesError):  # not an example either: report the missing file
             return example(path)
-        except RulesError:
-            pass  # not an example either: report the missing file
     return RULESET.load_sheet(common.load_json_file(path))
-
-
-def _on_sheet(path: str, steps: list[tuple[str, dict[str, Any]]], save: str | None) -> Any:
-    """Seat the sheet at ``path`` alone, take ``steps``: the sheet before and after (saved)."""
-    opts = RULESET.options_type()
-    state = RULESET.seat(RULESET.initial_state(opts), SHEET, _load_sheet(path), opts)
-    before = state.character(SHEET).sheet
-    for name, data in steps:
-        action = RULESET.load_action(name, data)
-        state = RULESET.apply(state, common.resolve_action(RULESET, action, state, opts))
-    if save is not None:
-        common.write_json_file(save, RULESET.dump_sheet(state.character(SHEET).sheet))
-    return before, state.character(SHEET).sheet
-
-
-def _odds(weigh: Any, line: Any, title: str) -> Any:
-    """A roll's odds as text: its line, then each Effect's chance in a table."""
-
-    def text(dist: Any, v: Values) -> list[Any]:
-        data = weigh(dist, v["_action"])
-        rows = report.effect_rows(data["effect"])
-        table = table_of(title, report.EFFECT_COLUMNS, rows, justify="right")
-        return [line(v["_action"], data), table]
-
-    return text
 
 
 def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
@@ -76,40 +48,33 @@ OCCULT = (*ROLL[:2], flag("resolve"), ROLL[3], flag("range_modifier", "--range")
           flag("", "--faces", kind="text", help=WORKING[1]),
           flag("", "--odds", "show_odds", kind="flag", help=WORKING[0]))  # fmt: skip
 FIELDS = "Approve the problems at these field paths (comma-separated)."
+OUT = flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here.")
+ALL = flag("", "--all", "every", kind="flag", help="Approve every open problem.")
 APPROVE = (arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
-           flag("reason", help="Why the referee allows it (recorded)."),
-           flag("fields", "--field", read=lambda t: [f for f in t.split(",") if f.strip()],
+           flag("reason", help="Why the referee allows it (recorded)."), flag("by"),
+           flag("fields", "--field", read=lambda t: [*filter(None, t.replace(" ", "").split(","))],
                 kind="text", help=FIELDS),
-           flag("", "--all", "every", kind="flag", help="Approve every open problem."),
-           flag("by"),
-           flag("", "--save", "--out", "out", kind="text", help="The approved sheet's file."))  # fmt: skip
-HARM = "Net Effect on Infernal Resolve"
+           ALL, OUT)  # fmt: skip
 LOOSE: dict[str, Any] = {"table": False}
-
-
-def _buy(render: Any) -> Any:
-    """A buying roll with the exact odds of each result."""
-    return lambda o, v: render(
-        o, probability_map(RULESET.odds(v["_action"], v["_state"], v["_options"]))
-    )
 
 
 PRESETS = (
     Preset("odds", "check", ROLL, "Exact chance of success and of each Effect (successes only).",
-           odds=True, data=lambda d, v: report.check_odds(d, v["_action"]), **LOOSE,
-           text=_odds(report.check_odds, report.check_odds_line, "Effect on success")),
+           odds=True, data=lambda d, v: report.check_odds(d),
+           text=lambda d, v: report.check_odds_text(d, v["_action"]), **LOOSE),
     Preset("check", "check", ROLL, "Resolve one task roll: faces, successes and Effect.",
            data=lambda o, v: report.check_data(o, v["seed"]),
            text=lambda o, v: report.check_line(o, v["_action"]), **LOOSE),
     Preset("buy", "buy-roll", (flag("dice"), flag("social"), flag("credit")),
            "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
-           data=_buy(report.buy_data), text=_buy(report.buy_line), **LOOSE),
+           data=lambda o, v: report.buy_data(o, v["_weigh"]()),
+           text=lambda o, v: report.buy_line(o, v["_weigh"]()), **LOOSE),
     Preset("occult", "occult-roll", OCCULT,
            "An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds.",
            data=lambda r, v: report.occult_data(r, v["seed"]),
            text=lambda r, v: report.occult_line(r), odds_flag="show_odds", **LOOSE,
            odds_data=lambda d, v: report.occult_odds(d, v["_action"]),
-           odds_text=_odds(report.occult_odds, report.occult_odds_line, HARM)),
+           odds_text=lambda d, v: report.occult_odds_text(d, v["_action"])),
     Preset("approve", "approve-sheet", APPROVE,
            "Referee approval: record a reason for rules a sheet breaks, so it validates.",
            out=SHEET, seats=lambda rules, v: {SHEET: _load_sheet(v["path"])}, build=_approval,
@@ -178,12 +143,9 @@ def improve(path: str, award: int, vow: bool, used: str, save: str | None, **mor
         value = canonical_expertise(value) if key == "expertise" else value
         data = {"actor": SHEET, key: value, "used": value.lower() in features}
         steps.append((f"raise-{key}", data | ({"reduce": reduce} if key == "identity" else {})))
-    before, sheet = _on_sheet(path, steps, save)
-    points = before.character_points, sheet.character_points
-    what = f"{next(iter(chosen.values()), 'nothing raised')}; character points"
-    data = {"points_before": points[0], "points_left": points[1]}
-    line = f"{sheet.name}: {what} {points[0]} -> {points[1]}"
-    show(as_json, data | {"sheet": RULESET.dump_sheet(sheet)}, [line])
+    before, sheet = on_sheet(RULESET, _load_sheet(path), steps, save)
+    line = report.points_line(before, sheet, next(iter(chosen.values()), "nothing raised"))
+    show(as_json, report.points_data(before, sheet, RULESET.dump_sheet(sheet)), [line])
 
 
 @app.command()
@@ -200,9 +162,8 @@ def credit(path: str, transfer: str | None, sacrifice: str | None, **more: Any) 
     moved = {"source": parts[0], "dest": parts[-2], "received": int(parts[-1])} if transfer else {}
     steps = [("transfer-credit", {"actor": SHEET, **moved})] if transfer else []
     steps += [("sacrifice-credit", {"actor": SHEET, "house": sacrifice})] if sacrifice else []
-    sheet = _on_sheet(path, steps, more["save"])[1]
-    shown = ", ".join(f"{h} {v}" for h, v in accounts(sheet).items())
-    show(more["as_json"], accounts(sheet), [f"{sheet.name} ({sheet.house}): {shown}"])
+    sheet = on_sheet(RULESET, _load_sheet(path), steps, more["save"])[1]
+    show(more["as_json"], accounts(sheet), [report.accounts_line(sheet)])
 
 
 @app.command()
@@ -226,7 +187,7 @@ def build(name: str, vow: str, choices: str | None) -> None:
     common.emit_json(RULESET.dump_sheet(b.sheet(name, vow)))
 
 
-def _ask(step: str, opts: list[Any]) -> str:
+def _ask(step: str, opts: tuple[Any, ...]) -> str:
     """A step's choices on stderr; the number read from stdin (asked until it is one)."""
     listed = "".join(f"\n  {i}. {o}" for i, o in enumerate(opts, 1))
     common.err_console.print(f"{step}{report.STEP_HEADINGS.get(step, '')}:{listed}", markup=False)
@@ -244,11 +205,12 @@ WORDS = Words(
           "range": "range_modifier", "scale": "scale_modifier"},
     order={"occult": ("actor", "target")},
     read={"expertise": canonical_expertise},
+    opening=("start-conflict", "order"),  # by the rules: Beast, Man, Demon, dice for ties
 )  # fmt: skip
 COMMANDS = """Commands (one per line; faces=6,3,1 gives dice rolled at the table):
-  attack ATT TGT EXPERTISE [defend] [weapon=N] [armor=N] [shunt=N] [attribute=A]
-         [difficulty=N] [power=P]
-  task ID EXPERTISE [attribute=A | tn=N | target=ID] [mode=under|over] [difficulty=N] [power=P]
+  attack ATT TGT EXPERTISE [defend] [weapon=N] [armor=N] [shunt=N] [attribute=A] [difficulty=N]
+  task ID EXPERTISE [attribute=A | tn=N | target=ID] [mode=under|over] [difficulty=N]
+  (attack and task: [power=P] adds a Power's dice)
   occult ID [TARGET] [resolve=N] [resist] [range=M] [scale=M] [difficulty=M]
   advance ID | recover ID | wait ID | spend ID N | rest ID HOURS | vow ID
   survive ID | accept ID   (answer a terminal hit: spend 1 Infernal Resolve, or die)
@@ -269,31 +231,15 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
     (type 'help'); undo takes back the last action."""
     from referee.table.throwaway import Scratch
 
-    data, given = common.load_json_file(path), more["options_file"]
-    if not isinstance(data, dict):
-        raise RulesError("a conflict script is a JSON object")
-    options = common.load_json_file(given) if given else data.get("options")
-    table = Scratch("mongrel", options, data.get("seed", 0) if seed is None else seed)
-    try:
-        table.seat(data)
-        seated = sorted(table.table.state.characters)
-        if "state" not in data and sorted(map(str, data.get("order") or seated)) != seated:
-            raise RulesError(f"'order' must list every fighter once: {', '.join(seated)}")
-        if "state" not in data and not data.get("order"):
-            table.play("start-conflict", {}, None)  # by the rules: Beast, Man, Demon, dice
-        table.begin()
-        table.replay(data.get("actions", []), WORDS)
-        for said in table.session(sys.stdin if interactive else (), WORDS, COMMANDS):
+    given = more["options_file"] and common.load_json_file(more["options_file"])
+    script = common.load_json_file(path)
+    with Scratch.of_script("mongrel", script, seed, given, live=interactive) as table:
+        for said in table.run(WORDS, sys.stdin if interactive else (), COMMANDS):
             common.console.print(said, markup=False)
         if more["save"] is not None:
             common.write_json_file(more["save"], table.script())
         log, state = table.log(), table.table.state
-        rows = report.fighter_cells(report.fighter_rows(state))
-        fighters = table_of(report.conflict_heading(state), report.FIGHTER_COLUMNS, rows)
-        lines = [*report.conflict_lines(log, state), fighters]
-        show(more["as_json"], report.conflict_data(log, state), lines)
-    finally:
-        table.close()
+        show(more["as_json"], report.conflict_data(log, state), report.conflict_lines(log, state))
 
 
 def demo(out: Console) -> None:

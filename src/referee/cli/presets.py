@@ -42,8 +42,9 @@ Values = Mapping[str, Any]
 
 Render = Callable[[Any, Values], Any]
 """What a command prints: the outcome (or distribution) and the flags -> text (or a
-list of printables: lines and tables). The values also hold ``_action``, ``_state``
-and ``_options``: what was resolved or weighed, on which table."""
+list of printables: lines and tables, see :func:`show`). The values also hold
+``_action``, ``_state`` and ``_options``: what was resolved or weighed, on which table,
+and ``_weigh()``: the action's exact distribution there."""
 
 RenderJSON = Callable[[Any, Values], Any]
 """The same as JSON data."""
@@ -276,7 +277,7 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
         from referee.systems.records import build_record
 
         kind = ruleset.action_type(name)
-        wanted = [f["name"] for f in describe_fields(kind) if f.get("required")]
+        wanted = [str(f["name"]) for f in describe_fields(kind) if f.get("required")]
         if missing := [_flag_named(preset.flags, n) for n in wanted if n not in data]:
             raise RulesError("give " + ", ".join(missing))
         return build_record(kind, data, rule=f"{ruleset.name} {name}")
@@ -311,6 +312,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
         state = ruleset.seat(state, cid, made, opts)
     action = build_action(ruleset, preset, {**values, "_state": state, "_options": opts})
     values = {**values, "_action": action, "_state": state, "_options": opts}
+    values["_weigh"] = lambda: ruleset.odds(action, state, opts)
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
         dist = ruleset.odds(action, state, opts)
         text, data = preset.odds_text or preset.text, preset.odds_data or preset.data
@@ -362,27 +364,43 @@ def _print(
             console.print(outcome_text(result), markup=False)
         return
     shown = text(result, values)
-    for piece in shown if isinstance(shown, list) else [shown] if shown else []:
-        console.print(piece, markup=False)
+    show(False, None, shown if isinstance(shown, list) else [shown] if shown else [])
+
+
+def on_sheet(
+    ruleset: Any, sheet: Any, steps: Sequence[tuple[str, Mapping[str, Any]]], save: str | None
+) -> tuple[Any, Any]:
+    """Seat ``sheet`` alone at a new table as ``sheet`` and take ``steps`` (action name,
+    fields) on it in turn: the sheet before and after (written to ``save``)."""
+    opts = ruleset.options_type()
+    state = ruleset.seat(ruleset.initial_state(opts), "sheet", sheet, opts)
+    for name, data in steps:
+        action = ruleset.load_action(name, dict(data))
+        state = ruleset.apply(state, resolve_action(ruleset, action, state, opts))
+    after = state.character("sheet").sheet
+    if save is not None:
+        write_json_file(save, ruleset.dump_sheet(after))
+    return sheet, after
 
 
 def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
-    """``data`` as JSON, or the lines (and tables) as text: for a game's own commands."""
+    """``data`` as JSON, or the lines as text: each a line, a table, or a table as data
+    (``{"title", "columns", "rows", "justify"}``, as a wing's report gives it)."""
     for line in [] if as_json else lines:
-        console.print(line, markup=False)
+        console.print(_table(line) if isinstance(line, Mapping) else line, markup=False)
     if as_json:
         emit_json(data)
 
 
-def table_of(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], **how: Any) -> Any:
-    """A text table of ``rows`` under ``columns`` (``how``: each column's alignment)."""
+def _table(data: Mapping[str, Any]) -> Any:
+    """A text table from its data: rows under columns (each aligned by ``justify``)."""
     from referee.cli.text import Table
 
-    table = Table(title=title)
-    for col in columns:
-        table.add_column(col, **how)
-    for row in rows:
-        table.add_row(*row)
+    table = Table(title=data.get("title"))
+    for col in data["columns"]:
+        table.add_column(col, justify=data.get("justify", "left"))
+    for row in data["rows"]:
+        table.add_row(*map(str, row))
     return table
 
 

@@ -57,12 +57,35 @@ class Words:
     keys: Mapping[str, str] = field(default_factory=dict)
     order: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     read: Mapping[str, Callable[[str], Any]] = field(default_factory=dict)
+    opening: tuple[str, str] = ("", "")
+    """The action a script's table starts with (a conflict's start), unless the script
+    sets the state's field it would set (the order, naming each character once)."""
 
 
 class Scratch:
     """A throwaway table for one game, played by the system (no participant's limits):
     :meth:`seat` a script's characters, :meth:`begin` where undo stops, then
     :meth:`play` its steps; :meth:`script` gives them back with every face rolled."""
+
+    @classmethod
+    def of_script(
+        cls, game: str, data: Any, seed: int | None, options: Any = None, live: bool = False
+    ) -> Scratch:
+        """A table for the script ``data``: its options (or ``options``) and ``seed`` (else
+        the script's; else 0, so a replay is the same every time, or for a ``live``
+        session the secure generator)."""
+        if not isinstance(data, Mapping):
+            raise RulesError("a script is a JSON object")
+        seed = data.get("seed", None if live else 0) if seed is None else seed
+        table = cls(game, options or data.get("options"), seed)
+        table.data = data
+        return table
+
+    def __enter__(self) -> Scratch:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def __init__(self, game: str, options: JSONValue = None, seed: int | None = None) -> None:
         from referee.table.service import TableService
@@ -73,6 +96,7 @@ class Scratch:
         made = self.service.create(game, "scratch", "referee", options=options, seed=seed)
         self.ref_id, self.start = made.table.id, made.table.seq
         self.begun: JSONObject = {}
+        self.data: Any = {}
 
     @property
     def table(self) -> TableState:
@@ -161,6 +185,22 @@ class Scratch:
             raise RulesError(str(done.event.payload.get("error") or done.event.kind))
         outcome: Any = done.event.payload["outcome"]
         return str(outcome.get("label") or name)
+
+    def run(self, words: Words, lines: Iterable[str], help: str) -> Iterator[str]:
+        """Set the script's table (:meth:`seat`, then its opening unless it sets the state
+        itself), play its actions, then answer ``lines`` (:meth:`session`)."""
+        self.seat(self.data)
+        action, sets = words.opening
+        if action and "state" not in self.data:
+            seated = sorted(self.table.state.characters)
+            given = self.data.get(sets)
+            if given is not None and sorted(map(str, given or ())) != seated:
+                raise RulesError(f"{sets!r} must list every character once: {', '.join(seated)}")
+            if not given:
+                self.play(action, {}, None)
+        self.begin()
+        self.replay(self.data.get("actions", []), words)
+        yield from self.session(lines, words, help)
 
     def log(self) -> list[str]:
         """The label of each action played since :meth:`begin` and not undone."""

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from referee.dice.odds import fraction_text
-from referee.systems.base import Outcome, Problem, outcome_data
+from referee.systems.base import Outcome, Problem, outcome_data, probability_map
 
 if TYPE_CHECKING:
     from referee.dice.odds import Distribution
@@ -22,10 +22,10 @@ if TYPE_CHECKING:
     from referee.systems.mongrel.state import State
 
 EFFECT_COLUMNS = ("Effect", "exact", "%")
-"""The columns of :func:`effect_rows`."""
+"""The columns of :func:`effect_table`."""
 
 FIGHTER_COLUMNS = ("fighter", "AP", "IR", "damage", "Physique", "state")
-"""The columns of :func:`fighter_cells`."""
+"""The columns of :func:`fighters_table`."""
 
 HAND = " (faces entered by hand)"
 
@@ -40,9 +40,10 @@ def effects(dist: Distribution[Hashable]) -> dict[str, str]:
     return {str(e): fraction_text(q) for e, q in dist.probabilities().items() if e > 0}  # type: ignore[operator]
 
 
-def effect_rows(effect: Mapping[str, str]) -> list[tuple[str, str, str]]:
-    """Each Effect with its chance as a fraction and a percentage."""
-    return [(e, q, f"{float(Fraction(q)) * 100:.2f}") for e, q in effect.items()]
+def effect_table(title: str, effect: Mapping[str, str]) -> dict[str, Any]:
+    """A table (as data) of each Effect with its chance as a fraction and a percentage."""
+    rows = [(e, q, f"{float(Fraction(q)) * 100:.2f}") for e, q in effect.items()]
+    return {"title": title, "columns": EFFECT_COLUMNS, "rows": rows, "justify": "right"}
 
 
 def check_odds(dist: Distribution[Any], action: Check | None = None) -> dict[str, Any]:
@@ -52,13 +53,16 @@ def check_odds(dist: Distribution[Any], action: Check | None = None) -> dict[str
     return {"p_success": fraction_text(p), "effect": effect}
 
 
-def check_odds_line(action: Check, data: Mapping[str, Any]) -> str:
-    """``4d6 over 3: success 80/81 (98.77%)`` (the TN after any Modifier)."""
+def check_odds_text(dist: Distribution[Any], action: Check) -> list[Any]:
+    """``4d6 over 3: success 80/81 (98.77%)`` (the TN after any Modifier), then the chance
+    of each Effect."""
     from referee.systems.mongrel.checks import target_number
 
+    data = check_odds(dist)
     what = "zero Expertise (1 die twice)" if action.dice == 0 else f"{action.dice}d6"
     tn = target_number(action.tn, action.mode, action.difficulty)
-    return f"{what} {action.mode} {tn}: success {_share(Fraction(data['p_success']))}"
+    line = f"{what} {action.mode} {tn}: success {_share(Fraction(data['p_success']))}"
+    return [line, effect_table("Effect on success", data["effect"])]
 
 
 def check_data(out: Outcome, seed: int | None) -> dict[str, Any]:
@@ -80,15 +84,16 @@ def check_line(out: Outcome, action: Check) -> str:
     )
 
 
-def buy_data(out: Outcome, odds: Mapping[str, str]) -> dict[str, Any]:
+def buy_data(out: Outcome, dist: Distribution[Hashable]) -> dict[str, Any]:
     """A buying roll's JSON: the faces, the result, the odds of each result."""
-    rolled = [d.face for d in out.faces]
-    return {"faces": rolled, "result": out.label, "odds": dict(odds), "manual": out.manual}
+    odds, rolled = probability_map(dist), [d.face for d in out.faces]
+    return {"faces": rolled, "result": out.label, "odds": odds, "manual": out.manual}
 
 
-def buy_line(out: Outcome, odds: Mapping[str, str]) -> str:
+def buy_line(out: Outcome, dist: Distribution[Hashable]) -> str:
     """``[4, 2] -> bought  odds {...}``."""
-    return f"[{', '.join(str(d.face) for d in out.faces)}] -> {out.label}  odds {dict(odds)}"
+    rolled = ", ".join(str(d.face) for d in out.faces)
+    return f"[{rolled}] -> {out.label}  odds {probability_map(dist)}"
 
 
 def occult_odds(dist: Distribution[Any], action: OccultRoll) -> dict[str, Any]:
@@ -105,17 +110,19 @@ def occult_odds(dist: Distribution[Any], action: OccultRoll) -> dict[str, Any]:
     }
 
 
-def occult_odds_line(action: OccultRoll, data: Mapping[str, Any]) -> str:
-    """``Occult 2d6 under 4, 2 Resolve, 2 h: working succeeds ..., harms ...``."""
+def occult_odds_text(dist: Distribution[Any], action: OccultRoll) -> list[Any]:
+    """``Occult 2d6 under 4, 2 Resolve, 2 h: working succeeds ..., harms ...``, then the
+    chance of each net Effect."""
     from referee.systems.mongrel.sorcery import occult_modifier
 
-    a = action
+    a, data = action, occult_odds(dist, action)
     tn = a.tn - occult_modifier(a.range_modifier, a.scale_modifier, a.difficulty)
     p, harm = Fraction(data["p_success"]), Fraction(data["p_harm"])
-    return (
+    line = (
         f"Occult {a.dice}d6 under {tn}, {a.resolve} Resolve, {data['hours']} h: working "
         f"succeeds {_share(p)}, harms {_share(harm)}"
     )
+    return [line, effect_table("Net Effect on Infernal Resolve", data["effect"])]
 
 
 def occult_line(out: Outcome) -> str:
@@ -135,12 +142,12 @@ def occult_data(out: Outcome, seed: int | None) -> dict[str, Any]:
     return data | {"seed": None if out.manual else seed}
 
 
-def validation_data(sheet: Sheet, found: Sequence[tuple[Problem, str]], valid: bool) -> Any:
+def validation_data(sheet: Sheet, found: Sequence[tuple[Problem, str | None]], valid: bool) -> Any:
     """A sheet's validation as JSON: valid, the derived scores, every problem (with the
     referee's approval, if any)."""
     from referee.systems.mongrel.sheet import derived
 
-    problems = [
+    problems: list[dict[str, Any]] = [
         {"rule": p.rule, "field": p.field, "message": p.message}
         | {"value": p.value if isinstance(p.value, int | str) else str(p.value)}
         | {"approved": reason}
@@ -149,7 +156,7 @@ def validation_data(sheet: Sheet, found: Sequence[tuple[Problem, str]], valid: b
     return {"valid": valid, "derived": derived(sheet), "problems": problems}
 
 
-def validation_lines(sheet: Sheet, found: Sequence[tuple[Problem, str]]) -> list[str]:
+def validation_lines(sheet: Sheet, found: Sequence[tuple[Problem, str | None]]) -> list[str]:
     """The derived scores, then every problem (an approved one with its reason)."""
     from referee.systems.mongrel.sheet import derived
 
@@ -160,8 +167,30 @@ def validation_lines(sheet: Sheet, found: Sequence[tuple[Problem, str]]) -> list
 
 def approval_lines(out: Outcome) -> list[str]:
     """Each approved problem, then how many are left open."""
-    lines = [f"approved: {p['field']} [{p['rule']}]" for p in out.items("approved")]  # type: ignore[index]
+    done = [p for p in out.items("approved") if isinstance(p, dict)]
+    lines = [f"approved: {p['field']} [{p['rule']}]" for p in done]
     return [*lines, f"{out.number('left_open')} problem(s) left open"]
+
+
+def points_data(before: Sheet, after: Sheet, dumped: Any) -> dict[str, Any]:
+    """Character points spent: before, left, and the sheet after (``dumped``, as JSON)."""
+    return {"points_before": before.character_points, "points_left": after.character_points} | {
+        "sheet": dumped
+    }
+
+
+def points_line(before: Sheet, after: Sheet, raised: str) -> str:
+    """``Giazza: social; character points 20 -> 0``."""
+    points = f"{before.character_points} -> {after.character_points}"
+    return f"{after.name}: {raised}; character points {points}"
+
+
+def accounts_line(sheet: Sheet) -> str:
+    """``Giazza (Nuin): Aggak-Ko 1, Mekag 2, ...``: each House Credit account."""
+    from referee.systems.mongrel.sheet import credit
+
+    shown = ", ".join(f"{h} {v}" for h, v in credit(sheet).items())
+    return f"{sheet.name} ({sheet.house}): {shown}"
 
 
 def fighter_rows(state: State) -> list[dict[str, Any]]:
@@ -175,10 +204,13 @@ def fighter_rows(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def fighter_cells(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
-    """The rows of :func:`fighter_rows` under :data:`FIGHTER_COLUMNS`."""
+def fighters_table(state: State) -> dict[str, Any]:
+    """The fighters (:func:`fighter_rows`) as a table (as data) under who is next, the
+    order and the clock."""
     keys = ("name", "ap", "infernal_resolve", "damage", "physique", "condition")
-    return [tuple(str(r[k]) for k in keys) for r in rows]
+    rows = [tuple(str(r[k]) for k in keys) for r in fighter_rows(state)]
+    title = f"next: {state.next}   order: {' > '.join(state.order)}   hours: {state.hours}"
+    return {"title": title, "columns": FIGHTER_COLUMNS, "rows": rows}
 
 
 def conflict_data(log: Sequence[str], state: State) -> dict[str, Any]:
@@ -189,14 +221,10 @@ def conflict_data(log: Sequence[str], state: State) -> dict[str, Any]:
     return shown | {"pending": pending, "fighters": fighter_rows(state)}
 
 
-def conflict_lines(log: Sequence[str], state: State) -> list[str]:
-    """The log, then the decisions awaited."""
-    return [*log, *(f"waiting for {d.actor}: {d.prompt}" for d in state.pending)]
-
-
-def conflict_heading(state: State) -> str:
-    """Who is next, the order and the clock (the title of the fighters' table)."""
-    return f"next: {state.next}   order: {' > '.join(state.order)}   hours: {state.hours}"
+def conflict_lines(log: Sequence[str], state: State) -> list[Any]:
+    """The log, the decisions awaited, then the fighters' table."""
+    waiting = [f"waiting for {d.actor}: {d.prompt}" for d in state.pending]
+    return [*log, *waiting, fighters_table(state)]
 
 
 ATTRIBUTE_NAMES = ("size", "spirit", "physique", "beauty", "speed", "social")
@@ -223,7 +251,8 @@ def tour(rules: MongrelRuleset) -> list[str]:
     options, roller = Options(), SeededRoller(2026)
     empty = rules.initial_state(options)
     lie = rules.resolve(Roll(4, 3, "over", 4), empty, ScriptedRoller([6, 3, 1, 1]), options)
-    p = rules.odds(Roll(6, 7, "under", 4), empty, options).probability_where(lambda r: r.success)
+    rend: Distribution[Any] = rules.odds(Roll(6, 7, "under", 4), empty, options)
+    p = rend.probability_where(lambda r: r.success)
     lines = [f"Ahvia lies: 4d6 over 3 [6, 3, 1, 1] -> Effect {lie.result}"]
     lines.append(f"Vooruk's Rend 6d6 under Physique 7: success {fraction_text(p)}")
     state = empty
@@ -238,6 +267,7 @@ def tour(rules: MongrelRuleset) -> list[str]:
     lines += [f"{state.character(c).name}: AP {state.character(c).ap}, damage "
               f"{state.character(c).damage}" for c in ("vooruk", "giazza")]  # fmt: skip
     working = Occult("alwia", resolve=3, target="vooruk", resist=True)
-    harm = rules.odds(working, duel, options).probability_where(lambda r: r.effect > 0)
+    odds: Distribution[Any] = rules.odds(working, duel, options)
+    harm = odds.probability_where(lambda r: r.effect > 0)
     lines.append(f"Alwia's Occult on a resisting Vooruk harms him {fraction_text(harm)}:")
     return [*lines, rules.resolve(working, duel, ScriptedRoller([2, 3]), options).label]
