@@ -205,10 +205,15 @@ PRESETS = (
 app = game_group("mnemonic", PRESETS)
 
 
+ON_FILE = common.stacked(
+    click.argument("path", help="A Mnemonic character as JSON."),
+    common.OPTIONS_OPTION,
+    common.JSON_OPTION,
+)
+
+
 @app.command()
-@click.argument("path", help="A Mnemonic character as JSON.")
-@common.OPTIONS_OPTION
-@common.JSON_OPTION
+@ON_FILE
 @common.handle_errors
 def sheet(path: str, options_file: str | None, as_json: bool) -> None:
     """Show a character with each rating's level name."""
@@ -223,13 +228,11 @@ def sheet(path: str, options_file: str | None, as_json: bool) -> None:
 
 
 @app.command()
-@click.argument("path", help="A Mnemonic character as JSON.")
 @click.option("--lucky/--no-lucky", "use_lucky", default=None, help="Use Talent Lucky.")
 @click.option("--creation", help="free, trade, free-raises.")
 @click.option("--start", "starting_level", type=int, help="Starting Talent rating (3).")
 @click.option("--free-raises", type=int, help="Free raises (3).")
-@common.OPTIONS_OPTION
-@common.JSON_OPTION
+@ON_FILE
 @common.handle_errors
 def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -> None:
     """Validate a character: every broken rule is listed."""

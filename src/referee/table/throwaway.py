@@ -274,19 +274,17 @@ class Scratch:
         for word in said[1:]:
             key, eq, value = word.partition("=")
             key = words.keys.get(key, key)
-            if key == "faces" and eq:
-                faces = list(parse_faces(value))
-            elif eq and key not in known:
+            if not eq and word in flags:
+                key, value = word, "true"
+            elif not eq and order:
+                key, value = order.pop(0), word
+            elif not eq or key not in (*known, "faces"):
                 shown = ", ".join(f"{k}=" for k in (*words.keys, *known) if k not in flags)
                 raise RulesError(f"{said[0]}: unexpected {word!r} (known: {shown})")
-            elif not eq and word in flags:
-                pairs.append(f"{word}=true")
-            elif not eq and order:
-                pairs.append(f"{order.pop(0)}={word}")
-            elif not eq:
-                raise RulesError(f"{said[0]}: unexpected {word!r}")
+            if key == "faces":
+                faces = list(parse_faces(value))
             else:
-                pairs.append(f"{key}={value}")
+                pairs.append(f"{key}={words.read[key](value) if key in words.read else value}")
         data = data_from_pairs(kind, pairs)
         return self.item({"type": name, **data, **({"faces": faces} if faces else {})}, words)
 
