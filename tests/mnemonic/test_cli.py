@@ -556,3 +556,17 @@ def test_the_deck_carries_between_commands_as_a_state_file(
     assert (
         json.loads(_run(capsys, "check", "-a", "6", "--faces", "12", *state)[1])["deck_left"] == 47
     )
+
+
+def test_flags_are_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: help comes from the fields' docs, a missing field or a wrong value is
+    named by its flag."""
+    code, out, _ = _run(capsys, "attack", "--help")
+    assert code == 0 and "the attacker's Aptitude given directly" in out and "--dodge" in out
+    code, _, err = _run(capsys, "injury", "-a", "3")
+    assert code == 1 and "give --worst" in err
+    code, _, err = _run(capsys, "attack", "-a", "7", "--defender-aptitude", "30")
+    assert code == 1 and "Aptitude must be 0..12" in err and "Traceback" not in err
+    seated = ["--seat", "b=example:boxer", "--actor", "b", "--talent", "Tough"]
+    code, _, err = _run(capsys, "check", *seated, "--fallback", "maybe")
+    assert code == 1 and "--fallback must be one of relevant, irrelevant, lucky" in err

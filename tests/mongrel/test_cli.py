@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from referee.cli.main import run
+from referee.errors import RulesError
 from referee.systems.base import dump_record
 from referee.systems.mongrel import RULESET as MONGREL
 
@@ -533,3 +534,72 @@ def test_validate_an_example_by_name(capsys: pytest.CaptureFixture[str]) -> None
     data = json.loads(out)
     assert code == 1 and data["derived"]["action_points"] == 4
     assert [p["field"] for p in data["problems"]] == ["expertise", "expertise.Bureaucrat"]
+
+
+def test_a_conflict_plays_on_a_throwaway_table_whose_log_undoes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 21: the script runs through the table service; undo is the table's (the
+    start of the script is never undone, and a second undo goes one action further)."""
+    from referee.table.throwaway import Scratch, Words
+
+    script = {
+        "fighters": [{"example": "vooruk"}, {"example": "giazza"}],
+        "order": ["giazza", "vooruk"],
+    }
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**script, "actions": [{"type": "undo"}]}))
+    code, _, err = _run(capsys, "mongrel", "conflict", str(path))
+    assert code == 1 and "actions[0]: nothing to undo" in err
+    with Scratch.of_script("mongrel", script, seed=5) as table:
+        list(table.run(Words(), [], ""))
+        assert table.play("wait", {"actor": "giazza"}, None).startswith("Giazza waits")
+        assert table.play("recover", {"actor": "vooruk"}, None)
+        assert table.play(None, {}, None) == "undone"
+        assert [e.payload["action"] for e in table.steps()] == ["wait"]
+        kinds = [e.kind for e in table.service.store.events(table.ref_id)]
+        assert kinds.count("action-resolved") == 2 and kinds[-1] == "undo"  # the log keeps it
+        assert table.table.state.order == ("vooruk", "giazza")
+    assert not table.root.exists()  # the throwaway table is gone
+
+
+def test_session_words_read_short_commands() -> None:
+    from referee.cli.mongrel import WORDS
+    from referee.table.throwaway import Scratch
+
+    script = {
+        "fighters": [{"example": "alwia"}, {"example": "vooruk"}],
+        "order": ["alwia", "vooruk"],
+    }
+    with Scratch.of_script("mongrel", script, seed=1) as table:
+        list(table.run(WORDS, [], ""))
+        name, data, faces = table.command(
+            "occult alwia vooruk resolve=2 resist range=1 faces=2,5", WORDS
+        )
+        assert (name, faces) == ("occult", [2, 5])
+        assert data == {
+            "actor": "alwia",
+            "target": "vooruk",
+            "resolve": 2,
+            "resist": True,
+            "range_modifier": 1,
+        }
+        assert table.command("spend alwia 2", WORDS)[:2] == (
+            "spend-resolve",
+            {"actor": "alwia", "points": 2},
+        )
+        assert table.command("attack alwia vooruk rend", WORDS)[1]["expertise"] == "Rend"
+        with pytest.raises(RulesError, match="unknown command 'bogus'"):
+            table.command("bogus x", WORDS)
+        with pytest.raises(RulesError, match="unexpected 'sword=2'"):
+            table.command("attack alwia vooruk Rend sword=2", WORDS)
+
+
+def test_approve_writes_the_sheet_with_out_as_well(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "g.json"
+    code, _, _ = _run(
+        capsys, "mongrel", "approve", "giazza", "--all", "--reason", "ok", "--out", str(out)
+    )
+    assert code == 0 and json.loads(out.read_text())["approvals"]

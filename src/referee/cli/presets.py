@@ -42,8 +42,9 @@ Values = Mapping[str, Any]
 
 Render = Callable[[Any, Values], Any]
 """What a command prints: the outcome (or distribution) and the flags -> text (or a
-list of printables: lines and tables). The values also hold ``_action``, ``_state``
-and ``_options``: what was resolved or weighed, on which table."""
+list of printables: lines and tables, see :func:`show`). The values also hold
+``_action``, ``_state`` and ``_options``: what was resolved or weighed, on which table,
+and ``_weigh()``: the action's exact distribution there."""
 
 RenderJSON = Callable[[Any, Values], Any]
 """The same as JSON data."""
@@ -115,7 +116,10 @@ class Preset:
     (it rolls nothing after). ``strict``: the fields come as untyped text (``act``),
     so they are read as untrusted JSON. ``odds_flag``: the key of a flag that asks the
     odds instead of a roll (``--odds``). ``context``: click's context settings
-    (``ignore_unknown_options`` reads ``-3`` as an argument)."""
+    (``ignore_unknown_options`` reads ``-3`` as an argument). ``also``: other actions
+    the flags may fill, ``choose`` picks one of them (or ``action``) from the flags.
+    ``state``: the loaded state as the flags leave it (cards already drawn).
+    ``odds_text`` / ``odds_data``: how the odds read, when not as ``text`` / ``data``."""
 
     name: str
     action: str
@@ -133,6 +137,11 @@ class Preset:
     seats: Callable[[Any, Values], Mapping[str, Any]] | None = None
     odds_flag: str = ""
     context: Mapping[str, Any] = record_field(default_factory=dict)
+    odds_text: Render | None = None
+    odds_data: RenderJSON | None = None
+    also: tuple[str, ...] = ()
+    choose: Callable[[Values], str] | None = None
+    state: Callable[[Any, Values], Any] | None = None
 
 
 _COMMON: tuple[Flag, ...] = (
@@ -169,6 +178,16 @@ def _field_of(kind: type, path: str) -> dict[str, Any]:
             described = found.get("fields") or []
     assert found is not None
     return found
+
+
+def _field_in(kinds: Sequence[type], path: str) -> dict[str, Any]:
+    """The described field at ``path`` of the first of ``kinds`` that has it."""
+    for kind in kinds[:-1]:
+        try:
+            return _field_of(kind, path)
+        except RuntimeError:
+            continue
+    return _field_of(kinds[-1], path)
 
 
 def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
@@ -250,13 +269,18 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
             _put(data, f.field, list(value) if isinstance(value, tuple) else value)
     if preset.build is not None:
         data = preset.build(data, values)
+    name = preset.choose(values) if preset.choose else preset.action
     try:
         if preset.strict:
-            return ruleset.load_action(preset.action, data)
+            return ruleset.load_action(name, data)
+        from referee.systems.base import describe_fields
         from referee.systems.records import build_record
 
-        kind = ruleset.action_type(preset.action)
-        return build_record(kind, data, rule=f"{ruleset.name} {preset.action}")
+        kind = ruleset.action_type(name)
+        wanted = [str(f["name"]) for f in describe_fields(kind) if f.get("required")]
+        if missing := [_flag_named(preset.flags, n) for n in wanted if n not in data]:
+            raise RulesError("give " + ", ".join(missing))
+        return build_record(kind, data, rule=f"{ruleset.name} {name}")
     except (InvalidSheet, IllegalAction) as e:
         if not e.problems:
             raise
@@ -283,13 +307,16 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     state = load_state(
         ruleset, values.get("state_file"), opts, [*seats, *(values.get("seat") or ())]
     )
+    state = preset.state(state, {**values, "_options": opts}) if preset.state else state
     for cid, made in (preset.seats(ruleset, values) if preset.seats else {}).items():
         state = ruleset.seat(state, cid, made, opts)
-    action = build_action(ruleset, preset, values)
+    action = build_action(ruleset, preset, {**values, "_state": state, "_options": opts})
     values = {**values, "_action": action, "_state": state, "_options": opts}
+    values["_weigh"] = lambda: ruleset.odds(action, state, opts)
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
         dist = ruleset.odds(action, state, opts)
-        _print(dist, values, preset.text, preset.data, default=None)
+        text, data = preset.odds_text or preset.text, preset.odds_data or preset.data
+        _print(dist, values, text, data, default=None)
         return
     if preset.roller is not None:
         roller = preset.roller(ruleset, action, state, opts, values)
@@ -337,18 +364,55 @@ def _print(
             console.print(outcome_text(result), markup=False)
         return
     shown = text(result, values)
-    for piece in shown if isinstance(shown, list) else [shown] if shown else []:
-        console.print(piece, markup=False)
+    show(False, None, shown if isinstance(shown, list) else [shown] if shown else [])
+
+
+def on_sheet(
+    ruleset: Any, sheet: Any, steps: Sequence[tuple[str, Mapping[str, Any]]], save: str | None
+) -> tuple[Any, Any]:
+    """Seat ``sheet`` alone at a new table as ``sheet`` and take ``steps`` (action name,
+    fields) on it in turn: the sheet before and after (written to ``save``)."""
+    opts = ruleset.options_type()
+    state = ruleset.seat(ruleset.initial_state(opts), "sheet", sheet, opts)
+    for name, data in steps:
+        action = ruleset.load_action(name, dict(data))
+        state = ruleset.apply(state, resolve_action(ruleset, action, state, opts))
+    after = state.character("sheet").sheet
+    if save is not None:
+        write_json_file(save, ruleset.dump_sheet(after))
+    return sheet, after
+
+
+def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
+    """``data`` as JSON, or the lines as text: each a line, a table, or a table as data
+    (``{"title", "columns", "rows", "justify"}``, as a wing's report gives it)."""
+    for line in [] if as_json else lines:
+        console.print(_table(line) if isinstance(line, Mapping) else line, markup=False)
+    if as_json:
+        emit_json(data)
+
+
+def _table(data: Mapping[str, Any]) -> Any:
+    """A text table from its data: rows under columns (each aligned by ``justify``)."""
+    from referee.cli.text import Table
+
+    table = Table(title=data.get("title"))
+    for col in data["columns"]:
+        table.add_column(col, justify=data.get("justify", "left"))
+    for row in data["rows"]:
+        table.add_row(*map(str, row))
+    return table
 
 
 def preset_command(game: str, preset: Preset) -> click.Command:
     """The click command of one preset."""
     ruleset = _ruleset(game)
     kind = ruleset.action_type(preset.action)
+    kinds = [kind, *map(ruleset.action_type, preset.also)]
     params: list[click.Parameter] = []
     for f in preset.flags:
-        target = ruleset.options_type if f.into == "options" else kind
-        params.append(_param(f, _field_of(target, f.field) if f.field and not f.seat else None))
+        targets = [ruleset.options_type] if f.into == "options" else kinds
+        params.append(_param(f, _field_in(targets, f.field) if f.field and not f.seat else None))
     own = {n for p in params for n in p.opts}
     skip = {"--faces", "--seed", "--save", "--out"} if preset.odds else set()
     skip |= set() if preset.table else {"--state", "--seat", "--save"}

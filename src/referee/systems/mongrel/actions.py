@@ -293,17 +293,24 @@ class OccultRoll(Action):
 
     dice: int = param(1, "Occult Expertise (+ Power dice); 0 = zero Expertise", ge=0, le=MAX_DICE)
     tn: int = param(6, "the sorcerer's own Spirit (rolled under)", ge=MIN_TN, le=MAX_TN)
-    resolve: int = param(1, "Infernal Resolve spent before the roll", ge=1, le=MAX_SCORE)
+    resolve: int = param(
+        1,
+        "Infernal Resolve spent before the roll (1 or more; each beyond the first: +1 Effect)",
+        ge=1,
+        le=MAX_SCORE,
+    )
     identity: int = param(0, "the sorcerer's Demon, added to Effect", ge=0, le=20)
-    range_modifier: int = param(0, "long-range Modifier", ge=0, le=MAX_DIFFICULTY)
-    scale_modifier: int = param(0, "large area / time-scale Modifier", ge=0, le=MAX_DIFFICULTY)
-    difficulty: int = param(0, "any other Modifier", ge=0, le=MAX_DIFFICULTY)
+    range_modifier: int = param(0, "long-range Modifier 0-4", ge=0, le=MAX_DIFFICULTY)
+    scale_modifier: int = param(0, "large area / time-scale Modifier 0-4", ge=0, le=MAX_DIFFICULTY)
+    difficulty: int = param(0, "any other Modifier 0-4 (the three add up)", ge=0, le=MAX_DIFFICULTY)
     resist_dice: int | None = param(
         None, "the target resists: its Resist (0 = zero)", ge=0, le=MAX_DICE
     )
     resist_tn: int | None = param(None, "the resisting target's own Spirit", ge=MIN_TN, le=MAX_TN)
     resist_identity: int = param(0, "the resisting target's Demon", ge=0, le=20)
-    resist_mode: ResistMode | None = param(None, "subtract or cancel (none: the table's option)")
+    resist_mode: ResistMode | None = param(
+        None, "subtract (the ruling's default) or cancel (none: the table's option)"
+    )
 
     def __post_init__(self) -> None:
         _fuelled(self.resolve)
