@@ -110,12 +110,16 @@ class Preset:
     numbers given), seated by id before the action is built; ``roller`` makes the
     roller when typed-in input needs the game's reading (cards, spoken numbers);
     ``text`` / ``data`` render the outcome, or with ``odds=True`` the distribution;
-    ``out`` names the seat whose sheet ``--out`` writes after the outcome.
+    ``out`` names the seat whose sheet ``--out`` writes after the outcome (or picks it
+    from the flags). ``weigh``: what the odds are (default ``ruleset.odds`` of the action),
+    for a command whose odds are several distributions.
     ``exact_faces``: typed-in faces must be exactly the dice the action rolls first
     (it rolls nothing after). ``strict``: the fields come as untyped text (``act``),
     so they are read as untrusted JSON. ``odds_flag``: the key of a flag that asks the
     odds instead of a roll (``--odds``). ``context``: click's context settings
-    (``ignore_unknown_options`` reads ``-3`` as an argument)."""
+    (``ignore_unknown_options`` reads ``-3`` as an argument). ``also``: other actions
+    the flags may fill, ``choose`` picks one of them (or ``action``) from the flags.
+    ``state``: the loaded state as the flags leave it (cards already drawn)."""
 
     name: str
     action: str
@@ -126,13 +130,17 @@ class Preset:
     data: RenderJSON | None = None
     build: Callable[[dict[str, Any], Values], dict[str, Any]] | None = None
     roller: Callable[[Any, Any, Any, Any, Values], Any] | None = None
-    out: str | None = None
+    out: str | Callable[[Values], str] | None = None
     table: bool = True
     exact_faces: bool = False
     strict: bool = False
     seats: Callable[[Any, Values], Mapping[str, Any]] | None = None
     odds_flag: str = ""
     context: Mapping[str, Any] = record_field(default_factory=dict)
+    also: tuple[str, ...] = ()
+    choose: Callable[[Values], str] | None = None
+    state: Callable[[Any, Values], Any] | None = None
+    weigh: Callable[[Any, Any, Any, Any], Any] | None = None
 
 
 _COMMON: tuple[Flag, ...] = (
@@ -169,6 +177,16 @@ def _field_of(kind: type, path: str) -> dict[str, Any]:
             described = found.get("fields") or []
     assert found is not None
     return found
+
+
+def _field_in(kinds: Sequence[type], path: str) -> dict[str, Any]:
+    """The described field at ``path`` of the first of ``kinds`` that has it."""
+    for kind in kinds[:-1]:
+        try:
+            return _field_of(kind, path)
+        except RuntimeError:
+            continue
+    return _field_of(kinds[-1], path)
 
 
 def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
@@ -242,7 +260,8 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
         if f.into != "action" or not _given(value):
             continue
         if f.seat:
-            data.update(f.sets)
+            for path, given in f.sets.items():
+                _put(data, path, given)
             continue
         if f.field:
             if f.read is not None:
@@ -250,13 +269,18 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
             _put(data, f.field, list(value) if isinstance(value, tuple) else value)
     if preset.build is not None:
         data = preset.build(data, values)
+    name = preset.choose(values) if preset.choose else preset.action
     try:
         if preset.strict:
-            return ruleset.load_action(preset.action, data)
+            return ruleset.load_action(name, data)
+        from referee.systems.base import describe_fields
         from referee.systems.records import build_record
 
-        kind = ruleset.action_type(preset.action)
-        return build_record(kind, data, rule=f"{ruleset.name} {preset.action}")
+        kind = ruleset.action_type(name)
+        wanted = [f["name"] for f in describe_fields(kind) if f.get("required")]
+        if missing := [_flag_named(preset.flags, n) for n in wanted if n not in data]:
+            raise RulesError("give " + ", ".join(missing))
+        return build_record(kind, data, rule=f"{ruleset.name} {name}")
     except (InvalidSheet, IllegalAction) as e:
         if not e.problems:
             raise
@@ -283,12 +307,14 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     state = load_state(
         ruleset, values.get("state_file"), opts, [*seats, *(values.get("seat") or ())]
     )
+    state = preset.state(state, {**values, "_options": opts}) if preset.state else state
     for cid, made in (preset.seats(ruleset, values) if preset.seats else {}).items():
         state = ruleset.seat(state, cid, made, opts)
-    action = build_action(ruleset, preset, values)
+    action = build_action(ruleset, preset, {**values, "_state": state, "_options": opts})
     values = {**values, "_action": action, "_state": state, "_options": opts}
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
-        dist = ruleset.odds(action, state, opts)
+        weigh = preset.weigh or (lambda rules, *given: rules.odds(*given))
+        dist = weigh(ruleset, action, state, opts)
         _print(dist, values, preset.text, preset.data, default=None)
         return
     if preset.roller is not None:
@@ -310,7 +336,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     if values.get("save"):
         write_json_file(values["save"], ruleset.dump_state(after))
     if values.get("out"):
-        cid = preset.out or ""
+        cid = (preset.out(values) if callable(preset.out) else preset.out) or ""
         if cid not in after.characters:
             raise RulesError(f"--out needs the character's sheet ({cid} is not seated)")
         write_json_file(values["out"], ruleset.dump_sheet(after.characters[cid].sheet))
@@ -345,10 +371,11 @@ def preset_command(game: str, preset: Preset) -> click.Command:
     """The click command of one preset."""
     ruleset = _ruleset(game)
     kind = ruleset.action_type(preset.action)
+    kinds = [kind, *map(ruleset.action_type, preset.also)]
     params: list[click.Parameter] = []
     for f in preset.flags:
-        target = ruleset.options_type if f.into == "options" else kind
-        params.append(_param(f, _field_of(target, f.field) if f.field and not f.seat else None))
+        targets = [ruleset.options_type] if f.into == "options" else kinds
+        params.append(_param(f, _field_in(targets, f.field) if f.field and not f.seat else None))
     own = {n for p in params for n in p.opts}
     skip = {"--faces", "--seed", "--save", "--out"} if preset.odds else set()
     skip |= set() if preset.table else {"--state", "--seat", "--save"}
