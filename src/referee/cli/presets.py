@@ -42,8 +42,9 @@ Values = Mapping[str, Any]
 
 Render = Callable[[Any, Values], Any]
 """What a command prints: the outcome (or distribution) and the flags -> text (or a
-list of printables: lines and tables). The values also hold ``_action``, ``_state``
-and ``_options``: what was resolved or weighed, on which table."""
+list of printables: lines and tables, see :func:`show`). The values also hold
+``_action``, ``_state`` and ``_options``: what was resolved or weighed, on which table,
+and ``_weigh()``: the action's exact distribution there."""
 
 RenderJSON = Callable[[Any, Values], Any]
 """The same as JSON data."""
@@ -119,7 +120,8 @@ class Preset:
     odds instead of a roll (``--odds``). ``context``: click's context settings
     (``ignore_unknown_options`` reads ``-3`` as an argument). ``also``: other actions
     the flags may fill, ``choose`` picks one of them (or ``action``) from the flags.
-    ``state``: the loaded state as the flags leave it (cards already drawn)."""
+    ``state``: the loaded state as the flags leave it (cards already drawn).
+    ``odds_text`` / ``odds_data``: how the odds read, when not as ``text`` / ``data``."""
 
     name: str
     action: str
@@ -137,10 +139,12 @@ class Preset:
     seats: Callable[[Any, Values], Mapping[str, Any]] | None = None
     odds_flag: str = ""
     context: Mapping[str, Any] = record_field(default_factory=dict)
+    odds_text: Render | None = None
+    odds_data: RenderJSON | None = None
+    weigh: Callable[[Any, Any, Any, Any], Any] | None = None
     also: tuple[str, ...] = ()
     choose: Callable[[Values], str] | None = None
     state: Callable[[Any, Values], Any] | None = None
-    weigh: Callable[[Any, Any, Any, Any], Any] | None = None
 
 
 _COMMON: tuple[Flag, ...] = (
@@ -252,6 +256,16 @@ def _flag_named(flags: Sequence[Flag], path: str) -> str:
     return path
 
 
+def _read(f: Flag, text: Any) -> Any:
+    """A flag's text read into its field's value; a refusal names the flag and the text."""
+    assert f.read is not None
+    try:
+        return f.read(text)
+    except RulesError as e:
+        named = f.key if f.argument else _flag_named([f], f.field)
+        raise RulesError(f"{named} {text!r}: {e}") from None
+
+
 def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
     """The preset's action from the flags' values; a wrong value is named by its flag."""
     data: dict[str, Any] = {}
@@ -265,7 +279,9 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
             continue
         if f.field:
             if f.read is not None:
-                value = [f.read(v) for v in value] if isinstance(value, tuple) else f.read(value)
+                value = (
+                    [_read(f, v) for v in value] if isinstance(value, tuple) else _read(f, value)
+                )
             _put(data, f.field, list(value) if isinstance(value, tuple) else value)
     if preset.build is not None:
         data = preset.build(data, values)
@@ -277,7 +293,7 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
         from referee.systems.records import build_record
 
         kind = ruleset.action_type(name)
-        wanted = [f["name"] for f in describe_fields(kind) if f.get("required")]
+        wanted = [str(f["name"]) for f in describe_fields(kind) if f.get("required")]
         if missing := [_flag_named(preset.flags, n) for n in wanted if n not in data]:
             raise RulesError("give " + ", ".join(missing))
         return build_record(kind, data, rule=f"{ruleset.name} {name}")
@@ -297,7 +313,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     ruleset = _ruleset(game)
     opts = load_options(ruleset, values.get("options_file"))
     tuned = {
-        f.field: f.read(v) if f.read else v
+        f.field: _read(f, v) if f.read else v
         for f in preset.flags
         if f.into == "options" and _given(v := values.get(f.key))
     }
@@ -312,10 +328,12 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
         state = ruleset.seat(state, cid, made, opts)
     action = build_action(ruleset, preset, {**values, "_state": state, "_options": opts})
     values = {**values, "_action": action, "_state": state, "_options": opts}
+    values["_weigh"] = lambda: ruleset.odds(action, state, opts)
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
         weigh = preset.weigh or (lambda rules, *given: rules.odds(*given))
         dist = weigh(ruleset, action, state, opts)
-        _print(dist, values, preset.text, preset.data, default=None)
+        text, data = preset.odds_text or preset.text, preset.odds_data or preset.data
+        _print(dist, values, text, data, default=None)
         return
     if preset.roller is not None:
         roller = preset.roller(ruleset, action, state, opts, values)
@@ -363,12 +381,52 @@ def _print(
             console.print(outcome_text(result), markup=False)
         return
     shown = text(result, values)
-    for piece in shown if isinstance(shown, list) else [shown] if shown else []:
-        console.print(piece, markup=False)
+    show(False, None, shown if isinstance(shown, list) else [shown] if shown else [])
+
+
+def on_sheet(
+    ruleset: Any, sheet: Any, steps: Sequence[tuple[str, Mapping[str, Any]]], save: str | None
+) -> tuple[Any, Any]:
+    """Seat ``sheet`` alone at a new table as ``sheet`` and take ``steps`` (action name,
+    fields) on it in turn: the sheet before and after (written to ``save``)."""
+    opts = ruleset.options_type()
+    state = ruleset.seat(ruleset.initial_state(opts), "sheet", sheet, opts)
+    for name, data in steps:
+        action = ruleset.load_action(name, dict(data))
+        state = ruleset.apply(state, resolve_action(ruleset, action, state, opts))
+    after = state.character("sheet").sheet
+    if save is not None:
+        write_json_file(save, ruleset.dump_sheet(after))
+    return sheet, after
+
+
+def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
+    """``data`` as JSON, or the lines as text: each a line, a table, or a table as data
+    (``{"title", "columns", "rows", "justify"}``, as a wing's report gives it)."""
+    for line in [] if as_json else lines:
+        console.print(_table(line) if isinstance(line, Mapping) else line, markup=False)
+    if as_json:
+        emit_json(data)
+
+
+def _table(data: Mapping[str, Any]) -> Any:
+    """A text table from its data: rows under columns (each aligned by ``justify``, one
+    for all or one per column), the title aligned by ``title_justify``."""
+    from referee.cli.text import Table
+
+    table = Table(title=data.get("title"), title_justify=data.get("title_justify", "center"))
+    justify: Any = data.get("justify", "left")
+    for i, col in enumerate(data["columns"]):
+        table.add_column(col, justify=justify if isinstance(justify, str) else justify[i])
+    for row in data["rows"]:
+        table.add_row(*map(str, row))
+    return table
 
 
 def preset_command(game: str, preset: Preset) -> click.Command:
     """The click command of one preset."""
+    import re
+
     ruleset = _ruleset(game)
     kind = ruleset.action_type(preset.action)
     kinds = [kind, *map(ruleset.action_type, preset.also)]
@@ -393,6 +451,7 @@ def preset_command(game: str, preset: Preset) -> click.Command:
         params=params,
         callback=handle_errors(callback),
         help=doc,
+        short_help=None if preset.help else re.sub(r"\s*\([^()]*\)", "", doc),  # no citations
         context_settings=dict(preset.context),
     )
 

@@ -1,35 +1,49 @@
 """How Mneme CE's outcomes read: an outcome (or its exact odds) -> text lines or JSON data,
-for the command line and anyone else printing them. Nothing here rolls, prints or knows
-about flags; the rules that made the outcomes are in :mod:`.resolve`, :mod:`.treatment`,
-:mod:`.clock` and :mod:`.initiative`. A :class:`Grid` is a table for the reader to draw.
+for the command line and anyone else printing them, and the other way, how the text's
+notations a user types read (a Difficulty by name, ``DAR 2``, ``D 3d3``). Nothing here
+rolls, prints or knows about flags; the rules that made the outcomes are in
+:mod:`.resolve`, :mod:`.treatment`, :mod:`.clock` and :mod:`.initiative`. Tables are
+data (:func:`grid`) for the reader to draw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, get_args
 
 from referee.dice.odds import fraction_text
+from referee.errors import RulesError
 from referee.systems.base import Outcome, outcome_data
-from referee.systems.mneme.tables import CONDITIONS
+from referee.systems.mneme.actions import ModifierKind
+from referee.systems.mneme.damage import Target, as_scale
+from referee.systems.mneme.scale import armour_notation, damage_notation
+from referee.systems.mneme.tables import CONDITIONS, DIFFICULTY, DIFFICULTY_ALIASES
 
 if TYPE_CHECKING:
     from referee.dice.odds import Distribution
 
-Lines = list["str | Grid"]
+Table = dict[str, Any]
+"""A table as data: ``title``, ``columns``, ``rows`` (text cells) and each column's
+``justify``, for the reader to draw."""
+
+Lines = list["str | Table"]
 """What a text renderer gives: lines and tables, in order."""
 
 
-@dataclass(frozen=True)
-class Grid:
-    """Rows of text under column headers and a title; the ``left`` columns read left to
-    right, the others are numbers (right-aligned)."""
-
-    title: str
-    columns: tuple[str, ...]
-    rows: list[tuple[str, ...]]
-    left: tuple[str, ...] = ()
+def grid(
+    title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[str] = ()
+) -> Table:
+    """A table under a left-aligned title; the ``left`` columns read left to right, the
+    others are numbers (right-aligned)."""
+    justify = ["left" if c in left else "right" for c in columns]
+    return {
+        "title": title,
+        "columns": list(columns),
+        "rows": [list(r) for r in rows],
+        "justify": justify,
+        "title_justify": "left",
+    }
 
 
 def _pct(p: Any) -> str:
@@ -59,6 +73,82 @@ def rolls_text(out: Outcome, key: str) -> str:
 def _versus(out: Outcome) -> str:
     dice = f"[{faces_text(out)}] " if out.faces else ""
     return f"{dice}{out.details['roll']} vs {out.details['difficulty']}"
+
+
+# ---------------------------------------------------------------------------
+# what a user types
+
+
+def difficulty(text: str) -> int:
+    """A Difficulty as a number or by its name on the ladder (Easy ... Formidable; ch. 2)."""
+    t = text.strip()
+    if t.lstrip("-").isdigit():
+        return int(t)
+    return DIFFICULTY_ALIASES.get(t.lower()) or DIFFICULTY.value(t)
+
+
+def _parts(text: str, form: str) -> list[str]:
+    """``A:B`` or ``A:B:C`` (``form``)."""
+    parts = [p.strip() for p in text.split(":")]
+    if len(parts) not in (2, 3) or not parts[0]:
+        raise RulesError(f"write {form}")
+    return parts
+
+
+def _whole(texts: list[str], refusal: str) -> list[int]:
+    if not all(t.lstrip("-").isdigit() for t in texts):
+        raise RulesError(refusal)
+    return [int(t) for t in texts]
+
+
+def typed_modifier(text: str) -> dict[str, Any]:
+    """``VALUE:KIND[:SOURCE]`` -> a modifier of one of the text's kinds (ch. 2, Modifiers
+    to Rolls): ``2:equipment:scope``; ``conditions`` and ``Condition`` are one kind."""
+    value, kind, *source = _parts(text, "VALUE:KIND or VALUE:KIND:SOURCE")
+    kind = kind.lower().removesuffix("s")
+    if kind not in get_args(ModifierKind):
+        raise RulesError(f"kind must be one of {', '.join(get_args(ModifierKind))}")
+    number = _whole([value], f"{value!r} is not a whole number")[0]
+    return {"value": number, "source": source[0] if source else kind, "kind": kind}
+
+
+def initiative_entry(text: str) -> dict[str, Any]:
+    """``NAME:MOD[:CHM]``: a PC rolling Initiative without a sheet, by their whole
+    modifier (and characteristic modifier, for ties)."""
+    who, *numbers = _parts(text, "NAME:MOD or NAME:MOD:CHM")
+    mod, *chm = _whole(numbers, "MOD and CHM are whole numbers")
+    return {"who": who, "modifier": mod, "characteristic_modifier": chm[0] if chm else None}
+
+
+def mitigating(text: str) -> dict[str, int]:
+    """``conditions,cover,skill``: the three Mitigating Factors by priority (ch. 2)."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise RulesError("write three whole numbers: conditions,cover,skill")
+    return dict(zip(("conditions", "cover", "skill"), map(int, parts), strict=True))
+
+
+def _scale(written: str, given: str, what: str) -> str:
+    if written and given and written != given:
+        raise RulesError(
+            f"{what} is scale {written}, but the {what.split()[0]} scale given is {given}"
+        )
+    return written or given
+
+
+def armour(text: str, scale: str = "", target_scale: str = "") -> Target:
+    """Armour written ``4``, ``AR 4`` or scaled ``DAR 2`` (ch. 7, Armor Scale), or on
+    ``scale``; ``target_scale`` is the target's own."""
+    rating, written = armour_notation(text)
+    return Target(
+        rating, as_scale(_scale(written, scale, f"armour {text!r}")), as_scale(target_scale)
+    )
+
+
+def scaled_damage(text: str, scale: str = "") -> str:
+    """A damage expression with its scale written as the text does (``D 3d3``)."""
+    expression, written = damage_notation(text)
+    return f"{_scale(written, scale, f'damage {text!r}')} {expression}".strip()
 
 
 # ---------------------------------------------------------------------------
@@ -96,7 +186,7 @@ def effect_odds_lines(dist: Distribution[int]) -> Lines:
     """A check's odds as a table of Effects under the chance of success."""
     p = dist.at_least(0)
     rows = [(f"{e:+d}", fraction_text(q), _pct(q)) for e, q in dist.probabilities().items()]
-    return [Grid(f"success {fraction_text(p)} = {_pct(p)}%", ("Effect", "exact", "%"), rows)]
+    return [grid(f"success {fraction_text(p)} = {_pct(p)}%", ("Effect", "exact", "%"), rows)]
 
 
 # ---------------------------------------------------------------------------
@@ -200,20 +290,23 @@ def clock_lines(out: Outcome, cid: str, damage_before: int) -> Lines:
     return [f"{head}, progress {d['healing_progress']}", *(f"  {n}" for n in d.get("notes", []))]
 
 
-def survival(rules: Any, action: Any, state: Any, options: Any) -> Distribution[str]:
+def survival(rules: Any, action: Any, state: Any, options: Any) -> dict[str, Any]:
     """The chance a Dying character (``action.who``'s first) lives through the rounds."""
     fates = rules.odds(action, state, options)
-    return fates.map(lambda f: "Dead" if dict(f)[action.who[0]] == "Dead" else "Alive")
+    dead = fates.probability_where(lambda f: dict(f)[action.who[0]] == "Dead")
+    return {"rounds": action.rounds, "Alive": 1 - dead, "Dead": dead}
 
 
-def survival_data(dist: Distribution[str], rounds: int) -> dict[str, Any]:
-    """``{"rounds", "Alive", "Dead"}`` as fractions."""
-    return {"rounds": rounds} | {k: fraction_text(dist.probability(k)) for k in ("Alive", "Dead")}
+def survival_data(odds: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"rounds", "Alive", "Dead"}``, the chances as fractions."""
+    return {"rounds": odds["rounds"]} | {k: fraction_text(odds[k]) for k in ("Alive", "Dead")}
 
 
-def survival_lines(dist: Distribution[str], rounds: int) -> Lines:
-    alive = dist.probability("Alive")
-    return [f"survives {rounds} round(s): {fraction_text(alive)} = {float(alive) * 100:.4g}%"]
+def survival_lines(odds: Mapping[str, Any]) -> Lines:
+    """The chance of surviving the rounds, as a fraction and a percentage."""
+    alive = odds["Alive"]
+    shown = f"{fraction_text(alive)} = {float(alive) * 100:.4g}%"
+    return [f"survives {odds['rounds']} round(s): {shown}"]
 
 
 def rolled_lines(out: Outcome, odds: Distribution[Any] | None = None) -> Lines:
@@ -260,16 +353,17 @@ def initiative_data(out: Outcome) -> dict[str, Any]:
     return {**outcome_data(out), "order": out.details["order"], "steps": out.details["steps"]}
 
 
-def initiative_lines(out: Outcome, ties: str) -> Lines:
+def initiative_lines(out: Outcome) -> Lines:
     """The turn order as a table (turn, PC, dice, modifier, Initiative), the tie rerolls."""
     rolled = {str(p["id"]): p for p in out.items("pcs") if isinstance(p, dict)}
     rows = []
     for n, step in enumerate(out.items("steps"), 1):
-        for p in (rolled[str(cid)] for cid in step if isinstance(step, list)):
+        for p in (rolled[str(cid)] for cid in (step if isinstance(step, list) else ())):
             dice = _kept(p["faces"], p["kept"]).replace(",", "")
             rows.append((str(n), str(p["name"]), dice, f"{p['modifier']:+d}", str(p["initiative"])))
     cols = ("turn", "PC", "dice", "modifier", "Initiative")
-    lines: Lines = [Grid(f"Initiative (ties: {ties})", cols, rows, left=("PC", "dice"))]
+    ties = out.details["ties"]
+    lines: Lines = [grid(f"Initiative (ties: {ties})", cols, rows, left=("PC", "dice"))]
     for group in out.items("rerolls"):
         rerolled = [f"{r['name']} {r['initiative']}" for r in group if isinstance(r, dict)]  # type: ignore[union-attr]
         lines.append("tie reroll: " + ", ".join(rerolled))
@@ -282,6 +376,7 @@ def initiative_odds(rules: Any, action: Any, state: Any, options: Any) -> dict[s
     from referee.systems.mneme.initiative import MAX_ODDS_PCS, entrants
 
     es = entrants(action, state, options)
+
     def weigh(pcs: Any, report: str = "order") -> Any:
         return rules.odds(replace(action, pcs=pcs, report=report), state, options)
 
@@ -298,7 +393,7 @@ def initiative_odds(rules: Any, action: Any, state: Any, options: Any) -> dict[s
             | {k: fraction_text(two.probability(v)) for k, v in steps.items()}
         )
     order = weigh(action.pcs) if len(es) <= MAX_ODDS_PCS else None
-    return {"initiative": totals, "pairs": pairs, "order": order}
+    return {"initiative": totals, "pairs": pairs, "order": order, "ties": options.initiative_ties}
 
 
 def _order_text(steps: Any) -> str:
@@ -320,7 +415,7 @@ def initiative_odds_data(odds: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def initiative_odds_lines(odds: Mapping[str, Any], ties: str) -> Lines:
+def initiative_odds_lines(odds: Mapping[str, Any]) -> Lines:
     """Each PC's range and mean, a table of who acts first per pair, the likeliest orders."""
     from fractions import Fraction
 
@@ -333,7 +428,7 @@ def initiative_odds_lines(odds: Mapping[str, Any], ties: str) -> Lines:
         probs = [Fraction(str(p[k])) for k in ("p_first", "p_second", "p_tie")]
         rows.append((p["first"], p["second"], *(f"{_pct(q)}% ({q})" for q in probs)))
     cols = ("A", "B", "A first", "B first", "tie")
-    lines.append(Grid(f"who acts first (ties: {ties})", cols, rows, left=("A", "B")))
+    lines.append(grid(f"who acts first (ties: {odds['ties']})", cols, rows, left=("A", "B")))
     ranked = (
         sorted(odds["order"].probabilities().items(), key=lambda t: -t[1]) if odds["order"] else []
     )
@@ -344,8 +439,9 @@ def initiative_odds_lines(odds: Mapping[str, Any], ties: str) -> Lines:
 # sheets and a tour
 
 
-def sheet_line(path: str, rows: Mapping[str, Any]) -> str:
-    """A valid sheet with its tracker's HP, damage and condition."""
+def sheet_line(path: str, tracker: Mapping[str, Any]) -> str:
+    """A valid sheet, seated as ``pc``, with its tracker's HP, damage and condition."""
+    rows = dict(tracker["characters"]["pc"])
     return f"{path}: valid; HP {rows['HP']}, damage {rows['Damage']} ({rows['Condition']})"
 
 
