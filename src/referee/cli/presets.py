@@ -415,9 +415,10 @@ def _table(data: Mapping[str, Any]) -> Any:
     from referee.cli.text import Table
 
     table = Table(title=data.get("title"), title_justify=data.get("title_justify", "center"))
-    justify: Any = data.get("justify", "left")
-    for i, col in enumerate(data["columns"]):
-        table.add_column(col, justify=justify if isinstance(justify, str) else justify[i])
+    justify = data.get("justify", "left")
+    each: Any = [justify] * len(data["columns"]) if isinstance(justify, str) else justify
+    for col, side in zip(data["columns"], each, strict=True):
+        table.add_column(col, justify=side)
     for row in data["rows"]:
         table.add_row(*map(str, row))
     return table
