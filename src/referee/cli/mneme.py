@@ -109,8 +109,8 @@ def _of(render: Callable[[Any], Any]) -> Callable[[Any, Values], Any]:
 
 def _sheet(cid: str, *names: str, **sets: str) -> Flag:
     """A sheet seated as ``cid`` (an argument when named without dashes)."""
-    argument = not names[0].startswith("-")
-    return sheet(cid, *names, sets=sets, argument=argument, help=f"The {cid}'s sheet (JSON).")
+    argument, who = not names[0].startswith("-"), "character" if cid == "pc" else cid
+    return sheet(cid, *names, sets=sets, argument=argument, help=f"The {who}'s sheet (JSON).")
 
 
 def _check(at: str = "", difficulty: str | None = "8") -> tuple[Flag, ...]:
@@ -148,9 +148,7 @@ THREAT = (*(flag(f"threat.mitigating.{f}", f"--{f}") for f in ("conditions", "co
 PC = partial(report.one_character, cid="pc")
 PATIENT = _sheet("patient", "--patient", patient="patient")
 TIME, WEIGHED = ("days", "hours", "minutes", "dying_rolls"), ("_action", "_state", "_options")
-UNSUPERVISED = flag(
-    "supervised", "--unsupervised", help="Intensive care without a Medic 2+.", **OFF
-)
+UNSUPERVISED = flag("supervised", "--unsupervised", help="Intensive care with no Medic 2+.", **OFF)
 CARED = Preset("clock", "set-care", (replace(PATH, sets={"actor": "pc"}), *map(flag, ("activity",
                "care", "therapy")), UNSUPERVISED))  # fmt: skip
 PRESETS = (

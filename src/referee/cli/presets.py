@@ -424,10 +424,17 @@ def _table(data: Mapping[str, Any]) -> Any:
     return table
 
 
-def preset_command(game: str, preset: Preset) -> click.Command:
-    """The click command of one preset."""
+def _short(doc: str, limit: int = 45) -> str:
+    """A command's line in its group's list: the first sentence of ``doc`` without the
+    citations in parentheses, cut at a word within ``limit``."""
     import re
 
+    text = re.sub(r"\s*\([^()]*\)", "", " ".join(doc.split())).split(". ")[0]
+    return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
+
+
+def preset_command(game: str, preset: Preset) -> click.Command:
+    """The click command of one preset."""
     ruleset = _ruleset(game)
     kind = ruleset.action_type(preset.action)
     kinds = [kind, *map(ruleset.action_type, preset.also)]
@@ -442,7 +449,7 @@ def preset_command(game: str, preset: Preset) -> click.Command:
     for f in _COMMON:
         if f.names[0] not in own and f.names[0] not in skip:
             params.append(_param(f, None))
-    doc = preset.help or (kind.__doc__ or "").strip().split("\n\n")[0]
+    doc = preset.help or (kind.__doc__ or "").strip().split("\n\n")[0].replace("``", "")
 
     def callback(**values: Any) -> None:
         run_preset(game, preset, values)
@@ -452,7 +459,7 @@ def preset_command(game: str, preset: Preset) -> click.Command:
         params=params,
         callback=handle_errors(callback),
         help=doc,
-        short_help=None if preset.help else re.sub(r"\s*\([^()]*\)", "", doc),  # no citations
+        short_help=_short(doc),
         context_settings=dict(preset.context),
     )
 
