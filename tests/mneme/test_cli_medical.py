@@ -74,7 +74,7 @@ def test_survival_intensive_care(capsys: pytest.CaptureFixture[str], tmp_path: P
     # End 8 (0), 3 damage (-1): 9 - 1 = 8 vs 8 heals 2
     assert code == 0 and "Healed 2" in out and "Healed 2 5/18" in out
     code, _, err = _run(capsys, "mneme", "survival", str(pc), "bogus", "--faces", "6,3")
-    assert code != 0 and "unknown survival roll" in err
+    assert code != 0 and "kind must be one of dying, massive, intensive" in err
 
 
 def test_stimulant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -185,4 +185,4 @@ def test_care_capacity_of_a_ward(capsys: pytest.CaptureFixture[str]) -> None:
     d = json.loads(_run(capsys, "mneme", "care", *ward, "--supervisor-medic", "2", "--json")[1])
     assert d["capacity"] == 16
     code, _, err = _run(capsys, "mneme", "care", "Fine")
-    assert code != 0 and "unknown condition" in err
+    assert code != 0 and "conditions must be one of" in err and "'Fine'" in err

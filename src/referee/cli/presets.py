@@ -111,7 +111,9 @@ class Preset:
     numbers given), seated by id before the action is built; ``roller`` makes the
     roller when typed-in input needs the game's reading (cards, spoken numbers);
     ``text`` / ``data`` render the outcome, or with ``odds=True`` the distribution;
-    ``out`` names the seat whose sheet ``--out`` writes after the outcome.
+    ``out`` names the seat whose sheet ``--out`` writes after the outcome (or picks it
+    from the flags). ``weigh``: what the odds are (default ``ruleset.odds`` of the action),
+    for a command whose odds are several distributions.
     ``exact_faces``: typed-in faces must be exactly the dice the action rolls first
     (it rolls nothing after). ``strict``: the fields come as untyped text (``act``),
     so they are read as untrusted JSON. ``odds_flag``: the key of a flag that asks the
@@ -130,7 +132,7 @@ class Preset:
     data: RenderJSON | None = None
     build: Callable[[dict[str, Any], Values], dict[str, Any]] | None = None
     roller: Callable[[Any, Any, Any, Any, Values], Any] | None = None
-    out: str | None = None
+    out: str | Callable[[Values], str] | None = None
     table: bool = True
     exact_faces: bool = False
     strict: bool = False
@@ -139,6 +141,7 @@ class Preset:
     context: Mapping[str, Any] = record_field(default_factory=dict)
     odds_text: Render | None = None
     odds_data: RenderJSON | None = None
+    weigh: Callable[[Any, Any, Any, Any], Any] | None = None
     also: tuple[str, ...] = ()
     choose: Callable[[Values], str] | None = None
     state: Callable[[Any, Values], Any] | None = None
@@ -253,6 +256,16 @@ def _flag_named(flags: Sequence[Flag], path: str) -> str:
     return path
 
 
+def _read(f: Flag, text: Any) -> Any:
+    """A flag's text read into its field's value; a refusal names the flag and the text."""
+    assert f.read is not None
+    try:
+        return f.read(text)
+    except RulesError as e:
+        named = f.key if f.argument else _flag_named([f], f.field)
+        raise RulesError(f"{named} {text!r}: {e}") from None
+
+
 def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
     """The preset's action from the flags' values; a wrong value is named by its flag."""
     data: dict[str, Any] = {}
@@ -261,11 +274,14 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
         if f.into != "action" or not _given(value):
             continue
         if f.seat:
-            data.update(f.sets)
+            for path, given in f.sets.items():
+                _put(data, path, given)
             continue
         if f.field:
             if f.read is not None:
-                value = [f.read(v) for v in value] if isinstance(value, tuple) else f.read(value)
+                value = (
+                    [_read(f, v) for v in value] if isinstance(value, tuple) else _read(f, value)
+                )
             _put(data, f.field, list(value) if isinstance(value, tuple) else value)
     if preset.build is not None:
         data = preset.build(data, values)
@@ -297,7 +313,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     ruleset = _ruleset(game)
     opts = load_options(ruleset, values.get("options_file"))
     tuned = {
-        f.field: f.read(v) if f.read else v
+        f.field: _read(f, v) if f.read else v
         for f in preset.flags
         if f.into == "options" and _given(v := values.get(f.key))
     }
@@ -314,7 +330,8 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     values = {**values, "_action": action, "_state": state, "_options": opts}
     values["_weigh"] = lambda: ruleset.odds(action, state, opts)
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
-        dist = ruleset.odds(action, state, opts)
+        weigh = preset.weigh or (lambda rules, *given: rules.odds(*given))
+        dist = weigh(ruleset, action, state, opts)
         text, data = preset.odds_text or preset.text, preset.odds_data or preset.data
         _print(dist, values, text, data, default=None)
         return
@@ -337,7 +354,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     if values.get("save"):
         write_json_file(values["save"], ruleset.dump_state(after))
     if values.get("out"):
-        cid = preset.out or ""
+        cid = (preset.out(values) if callable(preset.out) else preset.out) or ""
         if cid not in after.characters:
             raise RulesError(f"--out needs the character's sheet ({cid} is not seated)")
         write_json_file(values["out"], ruleset.dump_sheet(after.characters[cid].sheet))
@@ -393,15 +410,27 @@ def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
 
 
 def _table(data: Mapping[str, Any]) -> Any:
-    """A text table from its data: rows under columns (each aligned by ``justify``)."""
+    """A text table from its data: rows under columns (each aligned by ``justify``, one
+    for all or one per column), the title aligned by ``title_justify``."""
     from referee.cli.text import Table
 
-    table = Table(title=data.get("title"))
-    for col in data["columns"]:
-        table.add_column(col, justify=data.get("justify", "left"))
+    table = Table(title=data.get("title"), title_justify=data.get("title_justify", "center"))
+    justify = data.get("justify", "left")
+    each: Any = [justify] * len(data["columns"]) if isinstance(justify, str) else justify
+    for col, side in zip(data["columns"], each, strict=True):
+        table.add_column(col, justify=side)
     for row in data["rows"]:
         table.add_row(*map(str, row))
     return table
+
+
+def _short(doc: str, limit: int = 45) -> str:
+    """A command's line in its group's list: the first sentence of ``doc`` without the
+    citations in parentheses, cut at a word within ``limit``."""
+    import re
+
+    text = re.sub(r"\s*\([^()]*\)", "", " ".join(doc.split())).split(". ")[0]
+    return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
 
 
 def preset_command(game: str, preset: Preset) -> click.Command:
@@ -420,7 +449,7 @@ def preset_command(game: str, preset: Preset) -> click.Command:
     for f in _COMMON:
         if f.names[0] not in own and f.names[0] not in skip:
             params.append(_param(f, None))
-    doc = preset.help or (kind.__doc__ or "").strip().split("\n\n")[0]
+    doc = preset.help or (kind.__doc__ or "").strip().split("\n\n")[0].replace("``", "")
 
     def callback(**values: Any) -> None:
         run_preset(game, preset, values)
@@ -430,6 +459,7 @@ def preset_command(game: str, preset: Preset) -> click.Command:
         params=params,
         callback=handle_errors(callback),
         help=doc,
+        short_help=_short(doc),
         context_settings=dict(preset.context),
     )
 

@@ -36,6 +36,11 @@ Report = Literal["damage", "condition", "bleeding", "massive"]
 """What the odds of damage report: the damage dealt, the HP condition the target ends in,
 whether one roll makes it Bleed, or whether it takes massive damage (more than its HP)."""
 
+ModifierKind = Literal["competence", "equipment", "condition", "action"]
+"""The kinds of modifier a check is given (ch. 2, Modifiers to Rolls): Competence,
+Equipment, Conditions (anything neither action nor equipment) and Action. Of one kind only
+the most favourable applies; Advantage and wound penalties have their own rules."""
+
 REPORT_DOC = (
     "what the odds report: damage dealt, the condition the target ends in, Bleeding "
     "from one roll, or massive damage"
@@ -90,7 +95,10 @@ class CheckInputs:
         DEFAULT_DIFFICULTY, "the Difficulty (8 by default)", ge=-MAX_INPUT, le=MAX_INPUT
     )
     modifiers: tuple[Modifier, ...] = param(
-        (), "typed modifiers (value, source, kind: competence, equipment, condition, action)"
+        (),
+        "typed modifiers (value, source, kind: competence, equipment, condition, action); "
+        "of one kind only the most favourable applies (conditions: per condition, option "
+        "condition_stacking)",
     )
     advantage: int = param(0, "steps of Advantage (cancel Disadvantage one for one)", ge=0, le=20)
     disadvantage: int = param(0, "steps of Disadvantage", ge=0, le=20)
@@ -98,7 +106,10 @@ class CheckInputs:
     skill: str | None = param(None, "the skill rolled")
     combined_skills: tuple[str, ...] = param((), "skills the task combines, the rolled one first")
     conditions: tuple[str, ...] = param(
-        (), "condition presets: concealment:mostly, cover:full, outnumbered:minor..."
+        (),
+        "condition presets on the Difficulty: concealment|cover:partial|mostly|full, "
+        "'close quarters:ranged', 'superior firepower:1..3', 'superior position:1..2', "
+        "outnumbered:minor|significant|overwhelming; a leading '-' is the PC's own edge",
     )
     stakes: bool = param(True, "whether anything is at stake (no stakes: no roll)")
     costly_success: bool = param(False, "take a failure as a Costly Success")
@@ -232,7 +243,9 @@ class SurvivalRoll(Action):
     """
 
     actor: str = param(doc="the character rolling", ref="character")
-    kind: Literal["dying", "massive", "intensive"] = param("dying", "which End roll")
+    kind: Literal["dying", "massive", "intensive"] = param(
+        "dying", "which End roll: dying (vs 4), massive (vs 8) or intensive (vs 8)"
+    )
     modifiers: tuple[Modifier, ...] = param((), "other modifiers")
     supervisor_medic: int | None = param(
         None, "intensive care: the supervising Medic level", ge=0, le=20
