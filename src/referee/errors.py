@@ -7,8 +7,10 @@ traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.problems import Problem as Problem
 
 
 class RulesError(Exception):
@@ -48,27 +50,6 @@ class IllegalAction(RulesError):
         self.problems = problems
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One broken rule found by a validator.
-
-    ``rule`` cites the rule text (e.g. ``"Mongrel: Attributes"``), ``field``
-    is the path of the offending value in the sheet (``"attributes.size"``).
-    """
-
-    rule: str
-    field: str
-    message: str
-    value: Any = None
-
-    def __str__(self) -> str:
-        text = repr(self.value)
-        if len(text) > 80:  # a message names the value, never echoes a huge input back
-            text = text[:77] + "..."
-        shown = "" if self.value is None else f" (value: {text})"
-        return f"{self.field}: {self.message}{shown} [{self.rule}]"
-
-
 class InvalidSheet(RulesError):
     """A sheet or record that breaks one or more rules; ``problems`` lists them all."""
 
@@ -91,3 +72,13 @@ class InvalidSheet(RulesError):
     def value(self) -> Any:
         """The offending value of the first problem."""
         return self.problems[0].value if self.problems else None
+
+
+def __getattr__(name: str) -> Any:
+    """``Problem`` loads on first use (:mod:`referee.problems`): the dataclass machinery it
+    needs is a fifth of the command line's start, and most commands never report one."""
+    if name == "Problem":
+        from referee.problems import Problem
+
+        return Problem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,6 @@ hand-entered faces."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
@@ -14,7 +13,7 @@ from referee.cli.dice import emit_json as emit_json
 from referee.cli.dice import faces_option as faces_option
 from referee.cli.dice import make_roller as make_roller
 from referee.cli.text import Console
-from referee.errors import DiceError, Problem, RulesError
+from referee.errors import DiceError, RulesError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -22,6 +21,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
     from referee.dice.roller import Roller
+    from referee.errors import Problem
 
 
 def listed(ctx: click.Context, param: click.Parameter, value: tuple[Any, ...]) -> list[Any] | None:
@@ -82,6 +82,8 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 def write_json_file(path: str, data: Any) -> None:
     """Write JSON to ``path``; a clear :class:`RulesError` if the file cannot be written."""
+    import json
+
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -124,6 +126,8 @@ def all_faces_used(roller: Roller) -> None:
 
 def load_json_file(path: str) -> Any:
     """Read a JSON file; a clear :class:`RulesError` if it is missing or malformed."""
+    import json
+
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)

@@ -10,7 +10,6 @@ these two commands itself (an expression and ``--json``, ``--depth``, ``--seed``
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -31,6 +30,8 @@ DEPTH = 9
 
 def emit_json(data: Any) -> None:
     """Write JSON to stdout (sorted keys off: the order is part of the meaning)."""
+    import json
+
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
