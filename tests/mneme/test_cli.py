@@ -8,6 +8,7 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
+import click
 import pytest
 
 from referee.cli.main import run
@@ -205,7 +206,7 @@ def test_errors_are_one_line(
 def test_help_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     from referee.cli.mneme import app
 
-    names = set(app.commands)
+    names = set(app.list_commands(click.Context(app)))
     assert {"check", "odds", "attack-odds", "surgery", "care", "first-aid", "dying"} <= names
     for cmd in sorted(names):
         code, out, _ = _run(capsys, "mneme", cmd, "--help")
@@ -296,7 +297,9 @@ def test_every_command_takes_the_tables_options(
     numbers = ["--mod=-1:condition:rain", "--mod=-2:condition:dark", "--json"]
     argv = ["mneme", "odds", *numbers, "--options", str(one_kind)]
     assert json.loads(_run(capsys, *argv)[1])["p_success"] == "5/18"  # only -1: 2d6 >= 9
-    for command in app.commands.values():
+    ctx = click.Context(app)
+    for command in (app.get_command(ctx, n) for n in app.list_commands(ctx)):
+        assert command is not None
         if command.name == "actions":  # the generic list of action types: no table involved
             continue
         assert "--options" in {n for p in command.params for n in p.opts}, command.name

@@ -470,11 +470,26 @@ def game_group(game: str, presets: Sequence[Preset] = (), help: str | None = Non
     from referee.cli.main import GROUPS
 
     shown = help or GROUPS.get(game) or f"{_ruleset(game).title}: its actions, acted or weighed."
-    group = click.Group(name=game, help=shown, no_args_is_help=True)
-    for p in presets:
-        group.add_command(preset_command(game, p))
+    group = PresetGroup(game, presets, name=game, help=shown, no_args_is_help=True)
     add_generic_commands(group, game)
     return group
+
+
+class PresetGroup(click.Group):
+    """A game's group whose presets become commands when first named: ``referee mneme
+    odds`` builds one command's flags from its fields, not every command's."""
+
+    def __init__(self, game: str, presets: Sequence[Preset], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game, self.presets = game, {p.name: p for p in presets}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.presets, *(n for n in self.commands if n not in self.presets)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.presets and cmd_name not in self.commands:
+            self.add_command(preset_command(self.game, self.presets[cmd_name]))
+        return super().get_command(ctx, cmd_name)
 
 
 def add_generic_commands(group: click.Group, game: str) -> None:
