@@ -1018,8 +1018,9 @@ def _lowest(items: list[tuple[T, int]], n: int) -> dict[T, int]:
     return dict(zip([x for x, _ in items], differences, strict=True))
 
 
-def extreme_of_dice(n: int, sides: int, highest: bool = True) -> Distribution[int]:
-    """The highest (or lowest) of ``n`` fair dice: ``x**n - (x-1)**n`` ways for ``x``.
+def extreme_of_dice(n: int, sides: int, highest: bool = True, shift: int = 0) -> Distribution[int]:
+    """The highest (or lowest) of ``n`` fair dice, plus ``shift``: ``x**n - (x-1)**n``
+    ways for ``x``.
 
     :func:`keep_highest` with ``keep=1`` on a die, without building the die.
     """
@@ -1028,7 +1029,30 @@ def extreme_of_dice(n: int, sides: int, highest: bool = True) -> Distribution[in
     differences, total = _face_differences(sides, n)
     if not highest:  # the lowest is x -> sides + 1 - x
         differences.reverse()
-    return Distribution._raw(dict(enumerate(differences, 1)), total, ordered=True)
+    return Distribution._raw(dict(enumerate(differences, 1 + shift)), total, ordered=True)
+
+
+def order_of_dice(n: int, sides: int, rank: int, shift: int = 0) -> Distribution[int]:
+    """The ``rank``-th highest of ``n`` fair dice, plus ``shift``.
+
+    :func:`order_statistic` on a die, without building the die; the median of
+    three (Mnemonic's randomizer) is written out: ``x`` is the middle die when
+    all three show it (1 way), two do (``3 * (sides - 1)``), or one does with one
+    die below and one above (``6 * (x - 1) * (sides - x)``). The highest and
+    lowest are :func:`extreme_of_dice`.
+    """
+    if n < 1 or sides < 1:
+        raise _dice_error(f"cannot roll {n}d{sides}")
+    if rank == 1 or rank == n:
+        return extreme_of_dice(n, sides, rank == 1, shift)
+    if n == 3 and rank == 2:
+        low, high, ways = 1 + shift, sides + shift, 3 * sides - 2
+        return Distribution._raw(
+            {x: ways + 6 * (x - low) * (high - x) for x in range(low, high + 1)},
+            sides * sides * sides,
+            ordered=True,
+        )
+    return order_statistic(Distribution.die(sides), n, rank).shift(shift)
 
 
 def keep_highest(d: Distribution[int], n: int, keep: int) -> Distribution[int]:
@@ -1244,6 +1268,14 @@ def median_of(d: Distribution[T], n: int) -> Distribution[T]:
     if n < 1 or n % 2 == 0:
         raise _dice_error(f"the median needs an odd number of dice, not {n}")
     return order_statistic(d, n, (n + 1) // 2)
+
+
+def median_of_dice(n: int, sides: int, shift: int = 0) -> Distribution[int]:
+    """The middle die of an odd number ``n`` of fair dice, plus ``shift``
+    (:func:`median_of` on a die, by :func:`order_of_dice`)."""
+    if n < 1 or n % 2 == 0:
+        raise _dice_error(f"the median needs an odd number of dice, not {n}")
+    return order_of_dice(n, sides, (n + 1) // 2, shift)
 
 
 def count_successes(
