@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import product
+from math import prod
 
 import pytest
 
@@ -20,6 +21,7 @@ from referee.dice.notation import Pool, parse
 from referee.dice.odds import (
     Distribution,
     extreme_of_dice,
+    median_of,
     median_of_dice,
     order_of_dice,
     order_statistic,
@@ -97,10 +99,41 @@ def test_order_statistics_of_fair_dice_match_enumeration(n: int, sides: int, shi
     assert extreme_of_dice(n, sides, False, shift) == order_of_dice(n, sides, n, shift)
 
 
-@pytest.mark.parametrize("sides", [1, 2, 3, 12, 20, 100])
-def test_the_median_of_three_is_written_out_as_the_tails_give_it(sides: int) -> None:
-    assert median_of_dice(3, sides) == order_statistic(Distribution.die(sides), 3, 2)
-    assert median_of_dice(3, sides).total == sides**3
+@pytest.mark.parametrize("sides", [1, 2, 3, 12, 20])
+def test_the_median_of_three_fair_dice_matches_enumeration(sides: int) -> None:
+    counts = Counter(sorted(r)[1] for r in product(range(1, sides + 1), repeat=3))
+    expected = (dict(sorted(counts.items())), sides**3)
+    assert _exact(median_of_dice(3, sides)) == expected
+    # a fair die handed to the general functions (Mnemonic's randomizer) is seen
+    assert _exact(median_of(Distribution.die(sides), 3)) == expected
+    assert _exact(order_statistic(Distribution.die(sides), 3, 2)) == expected
+
+
+@pytest.mark.parametrize("sides", [12, 100])
+def test_the_written_out_median_agrees_with_the_binomial_tails(sides: int) -> None:
+    # every face weighing 2 is the same die, not taken for a fair one: the tails'
+    # answer, each weight 2**3 times the written-out one
+    doubled = Distribution(dict.fromkeys(range(1, sides + 1), 2))
+    tails = order_statistic(doubled, 3, 2)
+    assert tails.total == (2 * sides) ** 3
+    assert dict(tails.items()) == {x: 8 * w for x, w in median_of_dice(3, sides).items()}
+
+
+@pytest.mark.parametrize(
+    "faces",
+    [
+        {0: 1, 1: 1, 2: 1, 3: 1},  # fair, but numbered from 0
+        {1: 1, 2: 1, 4: 1},  # a face missing
+        {1: 1, 2: 3, 3: 1},  # uneven
+        {2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1},
+    ],
+)
+def test_the_median_of_three_of_other_dice_matches_enumeration(faces: dict[int, int]) -> None:
+    counts: Counter[int] = Counter()
+    for roll in product(faces, repeat=3):
+        counts[sorted(roll)[1]] += prod(faces[f] for f in roll)
+    d = Distribution(faces)
+    assert _exact(median_of(d, 3)) == (dict(sorted(counts.items())), d.total**3)
 
 
 def test_an_even_median_and_a_rank_outside_the_pool_are_refused() -> None:

@@ -1240,6 +1240,8 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
         ends = _highest(items, n) if rank == 1 else _lowest(items, n)
         return Distribution._raw(ends, d._total**n, ordered=True)
     total = d._total
+    if n == 3 and _is_fair_die(d):  # the median of three, written out
+        return cast("Distribution[T]", order_of_dice(3, total, 2))
     need = n - rank + 1
     # The tail sum(C(n,j) F**j (T-F)**(n-j), j >= need) is a polynomial in F:
     # F**need * sum(a[k] F**(k-need)) with a[k] = (-1)**(k-need) C(n,k)
@@ -1261,6 +1263,17 @@ def order_statistic(d: Distribution[T], n: int, rank: int) -> Distribution[T]:
             out[v] = tail - previous
         previous = tail
     return Distribution._raw(out, total**n, ordered=True)  # in the input's (sorted) order
+
+
+def _is_fair_die(d: Distribution[Any]) -> bool:
+    """Whether ``d`` is a fair die numbered ``1..sides`` (every weight 1, the
+    outcomes the integers 1 to the number of them)."""
+    weights = d._weights
+    total = d._total
+    if total != len(weights):  # positive weights adding up to their number: all 1
+        return False
+    first = next(iter(weights))
+    return type(first) is int and min(weights) == 1 and max(weights) == total
 
 
 def median_of(d: Distribution[T], n: int) -> Distribution[T]:
