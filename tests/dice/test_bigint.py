@@ -130,3 +130,21 @@ def test_the_backend_is_named(backend: str) -> None:
     assert name.startswith("GMP") if backend == "gmp" else name == "CPython"
     if backend != "gmp":
         assert not bigint.worth_it(10**6)
+
+
+def test_gmpy2_is_imported_only_for_big_powers() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, referee.dice as d; d.odds('3d12med+5'); d.odds('100d100kh1'); "
+        "small = 'gmpy2' in sys.modules; d.odds('300d1000kh1'); "
+        "print(small, 'gmpy2' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    try:
+        import gmpy2  # noqa: F401
+    except ImportError:
+        assert out.stdout.split() == ["False", "False"]
+    else:
+        assert out.stdout.split() == ["False", "True"]
