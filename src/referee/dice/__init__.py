@@ -7,6 +7,7 @@
 * :mod:`referee.dice.faces` - one die with rerolls, explosions or clamps: its exact law.
 * :mod:`referee.dice.rolling` - rolling an expression with a roller.
 * :mod:`referee.dice.odds` - exact distributions with integer weights.
+* :mod:`referee.dice.bigint` - big powers on GMP when the optional gmpy2 is installed.
 * :mod:`referee.dice.render` - text and JSON views of results.
 
 ``import referee.dice`` loads only what exact odds need; the rolling names

@@ -51,6 +51,7 @@ from referee.dice.odds import (
     keep_lowest,
     keep_microseconds,
     median_of,
+    median_of_dice,
     repeat_sum,
     shifted_sum_of_dice,
     sum_of_dice,
@@ -381,6 +382,8 @@ def _sum_odds(terms: _Terms) -> Distribution[int]:
     if len(pools) == 1 and not others:  # one sum of dice and a constant: built in place
         sides, (count, negated) = pools[0]
         return shifted_sum_of_dice(count, sides, offset - negated * (sides + 1))
+    if not pools and len(others) == 1 and others[0][0] > 0 and isinstance(others[0][1], Pool):
+        return _pool_odds(others[0][1], offset)  # a lone pool and a constant
     found = [(sign, _odds(term)) for sign, term in others]
     if not pools and not found:  # numbers only
         return Distribution.constant(offset)
@@ -437,27 +440,34 @@ def _rows_sum(
     return from_row(low, cast("list[int]", acc), total)
 
 
+def _pool_odds(expr: Pool, shift: int = 0) -> Distribution[int]:
+    """A pool's odds plus ``shift`` (the numbers added to a lone pool): the highest,
+    lowest and median of fair dice take the shift as they are built, the rest
+    are shifted once made."""
+    n, s, sel = expr.count, expr.sides, expr.select
+    if expr.die is not None:
+        return _modified_odds(expr, expr.die).shift(shift)
+    keep = expr.keep
+    if sel == "dh" or sel == "dl":
+        sel, keep = ("kl" if sel == "dh" else "kh"), n - keep
+    if sel == "med":
+        return median_of_dice(n, s, shift)
+    if sel == "kh" or sel == "kl":
+        if keep == 1:
+            return extreme_of_dice(n, s, sel == "kh", shift)
+        if sel == "kh":
+            return keep_highest(Distribution.die(s), n, keep).shift(shift)
+        return keep_lowest(Distribution.die(s), n, keep).shift(shift)
+    if sel == "sum":
+        return shifted_sum_of_dice(n, s, shift)
+    return count_of_dice(n, s, sel, expr.target).shift(shift)
+
+
 def _odds(expr: Expr) -> Distribution[int]:
     if isinstance(expr, Const):
         return Distribution.constant(expr.value)
     if isinstance(expr, Pool):
-        n, s, sel = expr.count, expr.sides, expr.select
-        if expr.die is not None:
-            return _modified_odds(expr, expr.die)
-        if sel == "dh" or sel == "dl":
-            sel = "kl" if sel == "dh" else "kh"
-            expr = Pool(n, s, sel, n - expr.keep)
-        if sel == "sum":
-            return sum_of_dice(n, s)
-        if sel in ("kh", "kl") and expr.keep == 1:
-            return extreme_of_dice(n, s, highest=sel == "kh")
-        if sel == "kh":
-            return keep_highest(Distribution.die(s), n, expr.keep)
-        if sel == "kl":
-            return keep_lowest(Distribution.die(s), n, expr.keep)
-        if sel == "med":
-            return median_of(Distribution.die(s), n)
-        return count_of_dice(n, s, sel, expr.target)
+        return _pool_odds(expr)
     if isinstance(expr, Labeled):
         return _odds(expr.operand)
     if isinstance(expr, BinOp) and expr.op == "*":
@@ -660,10 +670,11 @@ def _refusal(expr: Expr, estimate: int) -> OddsTooComplex:
 
 
 SMALL_SUM = 256
-"""Dice times sides, over the pools of a plain sum of added and counted dice, up to
-which :func:`odds` skips the estimate: such a sum is estimated at a few tens of
-thousands of steps at most, far inside :data:`ODDS_BUDGET` (tested), and takes
-microseconds, less than estimating it."""
+"""Dice times sides, over the pools of a plain sum of added and counted dice, or of
+a lone pool that keeps or takes the median, up to which :func:`odds` skips the
+estimate: such a sum or pool is estimated at a few tens of thousands of steps at
+most, far inside :data:`ODDS_BUDGET` (tested), and takes microseconds, less than
+estimating it."""
 
 
 def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
@@ -703,12 +714,15 @@ def _linear_odds(text: str, found: list[LinearTerm]) -> Distribution[int]:
         if len(grouped) == 1 and size <= SMALL_SUM:
             sides, (count, negated) = grouped[0]
             return shifted_sum_of_dice(count, sides, offset - negated * (sides + 1))
-    elif len(found) == 1:  # one pool that keeps, counts or takes the median: as its tree
-        node = term_node(found[0])
-        estimate = cost(node)
-        if estimate > ODDS_BUDGET:
-            raise _refusal(node, estimate)
-        return _odds(node)
+    elif len(others) == 1 and not grouped and others[0][0] > 0 and not counted:
+        # one pool that keeps or takes the median, and numbers: as its tree, the
+        # numbers' sum taken as the pool's odds are built (counted dice are rows)
+        node = cast("Pool", term_node(others[0]))
+        if size > SMALL_SUM:  # (a small pool is estimated at under 1% of the budget)
+            estimate = cost(node)
+            if estimate > ODDS_BUDGET:  # named as the parser reads it, numbers and all
+                raise _refusal(node if len(found) == 1 else parse(text), estimate)
+        return _pool_odds(node, offset)
     if (
         counted
         and size <= SMALL_SUM
