@@ -310,6 +310,7 @@ SHARED_ROLES = (
     "sheet.py",  # Sheet: the stored character
     "state.py",  # Seat and State: what a table tracks
     "tables.py",  # the text's lists and numbers as data
+    "report.py",  # how an outcome reads (the command line's renderers)
     "data/examples",  # the example characters, read by the base
 )
 
@@ -394,3 +395,16 @@ def test_every_wing_declares_its_analysis_and_nothing_outside_systems_asks_which
             ):
                 found.append(f"{path.relative_to(SYSTEMS_DIR.parent)}:{node.lineno}")
     assert found == []
+
+
+def test_a_games_command_line_is_presets_in_at_most_250_lines() -> None:
+    """Issue 21: each game's command-line module declares presets over the generic path
+    (flags -> fields, a renderer from the wing's report.py), at most 250 lines; every
+    wing has its report.py, and no game module keeps an undo stack or a script runner."""
+    cli = SYSTEMS_DIR.parent / "cli"
+    for game in WINGS:
+        text = (cli / f"{game}.py").read_text()
+        assert len(text.splitlines()) <= 250, game
+        assert "Preset(" in text and "game_group(" in text, game
+        assert (SYSTEMS_DIR / game / "report.py").is_file(), game
+    assert not (cli / "mongrel_script.py").exists() and not (cli / "generic.py").exists()
