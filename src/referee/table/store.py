@@ -22,7 +22,7 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,7 +47,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from referee.errors import RulesError
-from referee.table.events import Event, LogError, canonical
+from referee.table.events import Event, LogError, Written, canonical
 
 ENV_URL = "REFEREE_DATABASE_URL"
 """The environment variable naming the database (``--db`` wins over it)."""
@@ -180,7 +180,9 @@ class Store:
             compiled = _INSERT_EVENT.compile(dialect=self.writer.dialect)
             self._insert_sql = str(compiled)
             self._insert_keys: tuple[str, ...] | None = (
-                tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+                tuple(compiled.positiontup)
+                if compiled.positional and compiled.positiontup
+                else None
             )
             if migrate:
                 self.migrate()
@@ -269,8 +271,9 @@ class Store:
 
     # -- the log ---------------------------------------------------------------
 
-    def append(self, event: Event) -> None:
+    def append(self, event: Event | Written) -> None:
         """Insert one event at its seq; :class:`SeqTaken` if that seq is already there.
+        (Given as :func:`~referee.table.events.seal` made it, its JSON is not made again.)
 
         The hot path of every command, so it skips the engine's per-statement work: the
         driver's connection (made and configured by the engine, kept by the store), the
@@ -278,7 +281,11 @@ class Store:
         (SQLite: ``BEGIN IMMEDIATE`` ... ``COMMIT`` on a WAL file with
         ``synchronous=FULL``; PostgreSQL: the insert and its NOTIFY, committed together).
         It writes exactly the row :meth:`append_plain` (the engine's path) writes."""
-        params: Any = _row(event)
+        if isinstance(event, Written):
+            params: Any = _row(event.event, event.payload, event.rolls)
+            event = event.event
+        else:
+            params = _row(event)
         if self._insert_keys is not None:
             params = tuple([params[k] for k in self._insert_keys])
         dbapi = self._dbapi
@@ -487,13 +494,11 @@ class Store:
 
 
 def _quietly_close(conn: Any) -> None:
-    try:
+    with suppress(Exception):
         conn.close()
-    except Exception:
-        pass
 
 
-def _row(e: Event) -> dict[str, Any]:
+def _row(e: Event, payload: str | None = None, rolls: str | None = None) -> dict[str, Any]:
     return {
         "table_id": e.table,
         "seq": e.seq,
@@ -502,8 +507,8 @@ def _row(e: Event) -> dict[str, Any]:
         "kind": e.kind,
         "visibility": e.visibility,
         "audience": e.audience,
-        "payload": canonical(e.payload),
-        "rolls": canonical(list(e.rolls)),
+        "payload": canonical(e.payload) if payload is None else payload,
+        "rolls": canonical(list(e.rolls)) if rolls is None else rolls,
         "salt": e.salt,
         "prev_hash": e.prev_hash,
         "hash": e.hash,
