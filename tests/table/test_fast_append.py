@@ -261,3 +261,66 @@ def test_an_append_connection_the_server_dropped_is_replaced(
     store.append(second)
     assert [e.hash for e in store.events("t1")] == [first.event.hash, second.event.hash]
     store.close()
+
+
+def test_appends_at_once_are_bounded_as_the_engine_pool_bounded_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At most ``MAX_APPENDERS`` appends hold a connection at once (the engine's pool lent
+    at most 15); the others wait their turn, and one that waits too long is told why."""
+    import threading
+    import time
+
+    from referee.table import store as store_module
+    from referee.table.store import StoreError
+
+    store = Store(f"sqlite:///{tmp_path / 'x.db'}")
+    store._turns = threading.BoundedSemaphore(2)
+    inside = 0
+    most = 0
+    lock = threading.Lock()
+    insert = store._insert
+
+    def counted(event: Event, params: Any) -> None:
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        time.sleep(0.01)
+        try:
+            insert(event, params)
+        finally:
+            with lock:
+                inside -= 1
+
+    monkeypatch.setattr(store, "_insert", counted)
+    for t in range(8):
+        store.create(TableRow(f"t{t}", f"x{t}", "arm", "2026-11-23"), [])
+
+    def writer(t: int) -> None:
+        prev = ""
+        for seq in range(1, 4):
+            e = seal(
+                Event(
+                    f"t{t}", seq, "2026-11-23T10:00:00.000+00:00", "a", "note", {}, prev_hash=prev
+                )
+            )
+            store.append(e)
+            prev = e.event.hash
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert most == 2
+    assert [store.count(f"t{t}") for t in range(8)] == [3] * 8
+
+    monkeypatch.setattr(store_module, "APPEND_WAIT", 0.05)
+    store._turns.acquire()
+    store._turns.acquire()  # every turn taken
+    late = seal(Event("t0", 4, "2026-11-23T10:00:00.000+00:00", "a", "note", {}))
+    with pytest.raises(StoreError, match=r"database busy: 15 appends waited 0\.05 s"):
+        store.append(late)
+    assert store.count("t0") == 3
+    store.close()

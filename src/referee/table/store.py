@@ -95,9 +95,16 @@ snapshots_t = Table(
 _INSERT_EVENT = insert(events_t)
 """One compiled statement for every append (parameters per event)."""
 
-IDLE_APPENDERS = 4
-"""Connections an idle store keeps open for appends (more are made while more threads
-append at once, and closed when they are done)."""
+IDLE_APPENDERS = 5
+"""Connections a store keeps open for appends between them (more are made while more
+threads append at once, and closed when they are done), as the engine's pool keeps 5."""
+
+MAX_APPENDERS = 15
+"""Appends a store runs at once, as the engine's pool lends at most 15 connections (5
+and 10 more under load); more wait for one to finish, up to :data:`APPEND_WAIT`."""
+
+APPEND_WAIT = 30.0
+"""Seconds an append waits for its turn before it fails (the engine pool's timeout)."""
 
 
 class StoreError(RulesError):
@@ -175,6 +182,7 @@ class Store:
             # the append path (:meth:`append`): the driver's own connections, configured
             # by the engine (the same pragmas), and the insert the engine compiles
             self._idle: deque[Any] = deque()
+            self._turns = threading.BoundedSemaphore(MAX_APPENDERS)
             self._closed = False
             self._dbapi: Any = self.writer.dialect.loaded_dbapi
             compiled = _INSERT_EVENT.compile(dialect=self.writer.dialect)
@@ -288,6 +296,15 @@ class Store:
             params = _row(event)
         if self._insert_keys is not None:
             params = tuple([params[k] for k in self._insert_keys])
+        if not self._turns.acquire(timeout=APPEND_WAIT):
+            raise StoreError(f"database busy: {MAX_APPENDERS} appends waited {APPEND_WAIT:g} s")
+        try:
+            self._insert(event, params)
+        finally:
+            self._turns.release()
+
+    def _insert(self, event: Event, params: Any) -> None:
+        """The insert of :meth:`append`, in its own transaction."""
         dbapi = self._dbapi
         for again in (False, True):
             conn, reused = self._connection()
