@@ -9,6 +9,15 @@ on local files and stops by itself.
   SQLAlchemy insert of the same rows with the same durability (the same
   SQLite file settings: WAL, synchronous=FULL, one transaction per row), in
   the same run. Target: at least 0.5 of the bare insert.
+* **CPU per event** (issue 23 target 3): the CPU time (user + system, of this
+  process) an appended ``act`` costs through the whole service path, against a
+  bare ``sqlite3`` insert of the same rows (the rows the service wrote, re-inserted
+  by the driver alone) into a file of the same schema and the same settings (WAL,
+  ``synchronous=FULL``, ``BEGIN IMMEDIATE`` ... ``COMMIT`` per row), in alternating
+  rounds of one run; medians of the rounds. Target: at most 2x the bare insert.
+* **contended rate**: the same two, timed by the wall clock while busy processes
+  (one per core) spin beside them, so each append also waits for a core. Target:
+  at least 0.8 of the bare insert's rate.
 * **load**: opening a 100,000-event table cold (a new service: newest
   snapshot + the events after it). Target: at most 0.5 s.
 * **fold**: events/s folded from the first event without snapshots.
@@ -17,18 +26,28 @@ on local files and stops by itself.
 from __future__ import annotations
 
 import argparse
+import os
+import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import insert
 
 from referee.table.audit import verify_events
-from referee.table.events import Event
+from referee.table.events import Event, Written
 from referee.table.service import TableService, derived_seed, now
 from referee.table.state import EVERYTHING, replay, snapshot_data
 from referee.table.store import Store, TableRow, events_t
+
+COLUMNS = (
+    "table_id, seq, time, actor, kind, visibility, audience, payload, rolls, salt, prev_hash, hash"
+)
 
 
 def _service(folder: Path, name: str) -> tuple[TableService, str]:
@@ -73,6 +92,134 @@ def bench_append(folder: Path, n: int) -> tuple[float, float]:
             conn.execute(statement, row)
     bare = n / (time.perf_counter() - t0)
     return ours, bare
+
+
+class Bare:
+    """The reference: ``sqlite3`` alone inserting rows into a file made by :class:`Store`
+    (the same schema), with the settings the store's connections take."""
+
+    def __init__(self, path: Path) -> None:
+        store = Store(f"sqlite:///{path}")
+        store.create(TableRow("tb", "bare", "mnemonic", now()), [])
+        store.close()
+        self.conn = sqlite3.connect(path, isolation_level=None, timeout=60)
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            self.conn.execute(f"PRAGMA {pragma}")
+        self.seq = 0
+        self.sql = f"INSERT INTO events ({COLUMNS}) VALUES ({', '.join('?' * 12)})"
+
+    def insert(self, rows: list[tuple[object, ...]]) -> None:
+        """One transaction per row, as the service appends."""
+        conn, sql = self.conn, self.sql
+        for row in rows:
+            self.seq += 1
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(sql, ("tb", self.seq, *row[2:]))
+            conn.execute("COMMIT")
+
+
+def _written_rows(path: Path, tid: str, after: int) -> list[tuple[object, ...]]:
+    with sqlite3.connect(path) as conn:
+        found = conn.execute(
+            f"SELECT {COLUMNS} FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+            (tid, after),
+        )
+        return list(found)
+
+
+def _acts(service: TableService, tid: str, n: int) -> Callable[[], None]:
+    def run() -> None:
+        for i in range(n):
+            service.act(tid, "Ron", "check", {"aptitude": 5 + i % 5})
+
+    return run
+
+
+def _cpu(func: Callable[[], None]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one call."""
+    c0, w0 = time.process_time(), time.perf_counter()
+    func()
+    return time.process_time() - c0, time.perf_counter() - w0
+
+
+@contextmanager
+def busy(count: int) -> Iterator[None]:
+    """``count`` processes spinning on the CPU while the block runs."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        time.sleep(0.3)  # let them get going
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+class PlainStore(Store):
+    """A store whose appends take the engine's path (:meth:`Store.append_plain`, SQLAlchemy
+    Core, as every append did before the fast path): the reference for what it saves."""
+
+    def append(self, event: Event | Written) -> None:
+        self.append_plain(event.event if isinstance(event, Written) else event)
+
+
+def rules_cpu(n: int) -> float:
+    """CPU ms the game's rules alone take for one of the bench's checks: the action read
+    from its JSON, planned and resolved with a seeded roller (no table, no database)."""
+    from referee.dice.roller import SeededRoller
+    from referee.systems.base import get
+
+    rules = get("mnemonic")
+    options = rules.load_options({})
+    state = rules.initial_state(options)
+    c0 = time.process_time()
+    for i in range(n):
+        action = rules.load_action("check", {"aptitude": 5 + i % 5})
+        rules.resolve(action, state, SeededRoller(derived_seed(1, i)), options)
+    return (time.process_time() - c0) / n * 1e3
+
+
+def bench_per_event(
+    folder: Path, n: int, rounds: int, spinners: int = 0, plain: bool = False
+) -> dict[str, float]:
+    """Ours (``act`` through the service), the bare insert and, with ``plain``, the
+    service appending through the engine (:class:`PlainStore`), in rounds of ``n``
+    appends each, the order turned each round: medians of CPU ms per event and of
+    events/s (the wall clock), with ``spinners`` busy processes beside them."""
+    tag = f"{spinners}"
+    service, tid = _service(folder, f"ours-{tag}.db")
+    sides: dict[str, Callable[[], None]] = {"ours": _acts(service, tid, n)}
+    if plain:
+        slow = TableService(PlainStore(f"sqlite:///{folder / f'plain-{tag}.db'}"))
+        slow_tid = slow.create("mnemonic", "bench", "Ron", seed=1).table.id
+        sides["plain"] = _acts(slow, slow_tid, n)
+        _acts(slow, slow_tid, 50)()
+    _acts(service, tid, 50)()  # warm: the rules loaded, the plans' caches made
+    bare = Bare(folder / f"bare-{tag}.db")
+    rows = _written_rows(folder / f"ours-{tag}.db", tid, 1)
+    bare.insert(rows)
+    cpu: dict[str, list[float]] = {k: [] for k in (*sides, "bare")}
+    rate: dict[str, list[float]] = {k: [] for k in (*sides, "bare")}
+    with busy(spinners):
+        for r in range(rounds):
+            head = service.load(tid).seq
+            batch = (rows * (n // len(rows) + 1))[:n]
+            order = [*sides, "bare"]
+            for side in order if r % 2 == 0 else reversed(order):
+                run = sides.get(side) or (lambda b=batch: bare.insert(b))  # type: ignore[misc]
+                spent, wall = _cpu(run)
+                cpu[side].append(spent / n)
+                rate[side].append(n / wall)
+            rows = _written_rows(folder / f"ours-{tag}.db", tid, head)
+    bare.conn.close()
+    service.store.close()
+    med = statistics.median
+    out = {f"{k}_ms": med(v) * 1e3 for k, v in cpu.items()}
+    out |= {f"{k}_rate": med(v) for k, v in rate.items()}
+    out["cpu_ratio"] = med(o / b for o, b in zip(cpu["ours"], cpu["bare"], strict=True))
+    out["rate_ratio"] = med(o / b for o, b in zip(rate["ours"], rate["bare"], strict=True))
+    out["sync_ms"] = 1e3 / out["bare_rate"]
+    return out
 
 
 def build_long_table(folder: Path, n: int) -> tuple[Store, str]:
@@ -152,14 +299,21 @@ def bench_verify(store: Store, tid: str, n: int) -> float:
 def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
     """This benchmark's section of RESULTS.md and its targets (``bench/run.py table``)."""
     appends, events = (50, 5_000) if quick else (400, 100_000)
+    per_event, rounds = (60, 3) if quick else (300, 7)
+    spinners = os.cpu_count() or 2
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ours, bare = bench_append(folder, appends)
+        calm = bench_per_event(folder, per_event, rounds, plain=True)
+        busy_ = bench_per_event(folder, per_event, rounds, spinners=spinners)
+        rules = rules_cpu(500 if quick else 3000)
         store, tid = build_long_table(folder, events)
         load = bench_load(store, tid, 5)
         fold = bench_fold(store, tid, min(events, 20_000))
         audit = bench_verify(store, tid, min(events, 5_000))
     ratio = ours / bare
+    cpu_ratio, rate_ratio = calm["cpu_ratio"], busy_["rate_ratio"]
+    cpu_met, rate_met = cpu_ratio <= 2, rate_ratio >= 0.8
     lines = [
         f"## Live table (measured {time.strftime('%Y-%m-%d')}, `python bench/run.py table`)",
         "",
@@ -177,6 +331,35 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
         f"| fold rate, events/s (from the first event) | {fold:,.0f} | - | - |",
         f"| audit rate, events/s (chain + replay from faces) | {audit:,.0f} | - | - |",
         "",
+        "### CPU per event (issue 23 target 3)",
+        "",
+        f"CPU time (user + system) of this process per appended Mnemonic check, in {rounds}",
+        f"rounds of {per_event} appends per side, the sides' order turned each round; medians",
+        "of the rounds. The bare insert is `sqlite3` alone re-inserting the rows the service",
+        "wrote (same schema, same pragmas, `BEGIN IMMEDIATE` ... `COMMIT` per row). Contended:",
+        f"{spinners} processes spin on the CPU (one per core) while both sides run.",
+        "",
+        "| measure | quiet | contended | target | met |",
+        "|---|---|---|---|---|",
+        f"| CPU ms per `act` through the service | {calm['ours_ms']:.3f} | "
+        f"{busy_['ours_ms']:.3f} | - | - |",
+        f"| ... of which the game's rules alone (read, plan, resolve; no table) | {rules:.3f} "
+        "| - | - | - |",
+        f"| CPU ms per `act`, the service appending through SQLAlchemy Core "
+        f"(`Store.append_plain`) | {calm['plain_ms']:.3f} | - | - | - |",
+        f"| CPU ms per bare `sqlite3` insert, same durability | {calm['bare_ms']:.3f} | "
+        f"{busy_['bare_ms']:.3f} | - | - |",
+        f"| CPU ratio, service / bare | {cpu_ratio:.2f} | {busy_['cpu_ratio']:.2f} | <= 2 "
+        f"(quiet) | {'yes' if cpu_met else 'no'} |",
+        f"| events/s, service | {calm['ours_rate']:,.0f} | {busy_['ours_rate']:,.0f} | - | - |",
+        f"| events/s, the service through SQLAlchemy Core | {calm['plain_rate']:,.0f} | - "
+        "| - | - |",
+        f"| events/s, bare insert | {calm['bare_rate']:,.0f} | {busy_['bare_rate']:,.0f} | - | - |",
+        f"| rate ratio, service / bare | {calm['rate_ratio']:.2f} | {rate_ratio:.2f} | >= 0.8 "
+        f"(contended) | {'yes' if rate_met else 'no'} |",
+        f"| wall ms per bare insert (the disk sync, mostly) | {calm['sync_ms']:.2f} | "
+        f"{busy_['sync_ms']:.2f} | - | - |",
+        "",
     ]
     targets: list[dict[str, object]] = [
         {
@@ -190,6 +373,21 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
             "figure": f"{load:.3f} s",
             "needed": "≤ 0.5 s",
             "met": load <= 0.5,
+        },
+        {
+            "label": "Live table: CPU per appended act vs a bare sqlite3 insert, same durability",
+            "figure": f"{cpu_ratio:.2f}× ({calm['ours_ms']:.3f} ms vs {calm['bare_ms']:.3f} ms; "
+            f"rules alone {rules:.3f} ms)",
+            "needed": "≤ 2×",
+            "met": cpu_met,
+        },
+        {
+            "label": f"Live table: append rate with the CPU contended ({spinners} busy "
+            "processes) vs a bare insert",
+            "figure": f"{rate_ratio:.2f} ({busy_['ours_rate']:,.0f}/s vs "
+            f"{busy_['bare_rate']:,.0f}/s; disk sync {busy_['sync_ms']:.2f} ms)",
+            "needed": "≥ 0.8",
+            "met": rate_met,
         },
     ]
     return "\n".join(lines), targets

@@ -63,6 +63,7 @@ from referee.systems.outcome import (
     outcome_from_data,
     probability_map,
     problem_data,
+    recorded,
 )
 from referee.systems.plan import Dice, Plan, Procedure, Trace
 from referee.systems.records import (
@@ -667,7 +668,7 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         before = len(roller.records)
         outcome = plan.resolve(roller)
         manual = outcome.manual or is_manual(roller)  # a plan may know faces came by hand
-        return replace(outcome, rolls=roller.records[before:], manual=manual)
+        return recorded(outcome, roller.records[before:], manual)
 
     def odds(self, action: Action, state: StateT, options: OptionsT) -> Distribution[Hashable]:
         """The exact distribution of what :meth:`resolve` reports, from the same plan."""

@@ -189,6 +189,15 @@ class Outcome:
         return value
 
 
+def recorded(outcome: Outcome, rolls: Sequence[RollRecord], manual: bool) -> Outcome:
+    """``outcome`` with the roller's records of its rolls and whether its faces came by
+    hand: ``dataclasses.replace`` without checking the details again (they were made
+    plain JSON when ``outcome`` was made; every resolved action passes here)."""
+    new = object.__new__(type(outcome))
+    new.__dict__.update(outcome.__dict__, rolls=tuple(rolls), manual=manual)
+    return new
+
+
 def _as_tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
     return kinds if isinstance(kinds, tuple) else (kinds,)
 

@@ -16,6 +16,7 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass, replace
+from json.encoder import encode_basestring
 from typing import Final, Literal, cast, get_args
 
 from referee.errors import RulesError
@@ -83,9 +84,14 @@ class LogError(RulesError):
         super().__init__(f"event {seq}: {message}" if seq else message)
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""The encoder :func:`canonical` uses (``json.dumps`` with these settings makes one per
+call)."""
+
+
 def canonical(value: JSONValue) -> str:
     """The one JSON text of a value: sorted keys, no spaces, UTF-8 kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +141,64 @@ class Event:
         return {**self.hashed_content(), "hash": self.hash}
 
 
-def check_event(event: Event) -> None:
-    """Refuse an event that is malformed before anything is written (:class:`LogError`)."""
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A sealed event with the canonical JSON of its payload and of its rolls, each
+    encoded once (:func:`seal`): what the hash covers and what the store writes."""
+
+    event: Event
+    payload: str
+    rolls: str
+
+
+def seal(event: Event) -> Written:
+    """:meth:`Event.sealed`, encoding the payload and the rolls once.
+
+    The canonical JSON of the hashed content is put together from its parts in its
+    sorted key order (``json.dumps`` with sorted keys writes a nested value exactly as
+    it writes it alone), so the hash is the one :meth:`Event.compute_hash` gives, and
+    the texts are the ones the store would encode; the tests compare both paths."""
+    payload = canonical(event.payload)
+    rolls = canonical(list(event.rolls))
+    salt = event.salt or secrets.token_hex(16)
+    text = (
+        f'{{"actor":{_text(event.actor)},"audience":{_text(event.audience)},'
+        f'"kind":{_text(event.kind)},"payload":{payload},'
+        f'"prev_hash":{_text(event.prev_hash)},"rolls":{rolls},"salt":{_text(salt)},'
+        f'"seq":{_text(event.seq)},"table":{_text(event.table)},"time":{_text(event.time)},'
+        f'"visibility":{_text(event.visibility)}}}'
+    )
+    sealed = Event(
+        event.table,
+        event.seq,
+        event.time,
+        event.actor,
+        event.kind,
+        event.payload,
+        event.visibility,
+        event.audience,
+        event.rolls,
+        salt,
+        event.prev_hash,
+        hashlib.sha256(text.encode()).hexdigest(),
+    )
+    return Written(sealed, payload, rolls)
+
+
+def _text(value: object) -> str:
+    """One field's canonical JSON (a string's quickly; anything else by :func:`canonical`)."""
+    if type(value) is str:
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if type(value) is int:
+        return str(value)
+    return canonical(value)  # type: ignore[arg-type]
+
+
+def check_event(event: Event, payload: str | None = None) -> None:
+    """Refuse an event that is malformed before anything is written (:class:`LogError`);
+    ``payload``: its payload's canonical JSON, if already made."""
     if event.kind not in KINDS:
         raise LogError(f"unknown kind {event.kind!r}", event.seq)
     if event.visibility not in VISIBILITIES:
@@ -145,7 +207,7 @@ def check_event(event: Event) -> None:
         raise LogError("a private event names its audience, and only a private one", event.seq)
     if event.seq < 1:
         raise LogError("seq starts at 1", event.seq)
-    size = len(canonical(event.payload).encode())
+    size = len((canonical(event.payload) if payload is None else payload).encode())
     if size > MAX_PAYLOAD:
         raise LogError(f"payload of {size:,} bytes; at most {MAX_PAYLOAD:,}", event.seq)
 

@@ -40,6 +40,7 @@ from referee.systems.base import (
     Action,
     JSONObject,
     JSONValue,
+    Outcome,
     get,
     jsonable,
     outcome_data,
@@ -55,6 +56,7 @@ from referee.table.events import (
     LogError,
     Visibility,
     check_event,
+    seal,
 )
 from referee.table.lru import LRU
 from referee.table.state import (
@@ -129,7 +131,15 @@ class Done:
     table: TableState
 
 
-Build = Callable[[TableState], tuple[Kind, JSONObject, Visibility, str | None, list[JSONObject]]]
+Built = tuple[Kind, JSONObject, Visibility, str | None, list[JSONObject]]
+"""What a command's build makes of the table: the event's kind, payload, visibility,
+audience and rolls."""
+
+Resolved = tuple[Kind, JSONObject, Visibility, str | None, list[JSONObject], Outcome]
+"""A built ``action-resolved`` event and the :class:`Outcome` its payload renders (the
+fold applies it as it is instead of reading it back from the payload)."""
+
+Build = Callable[[TableState], Built | Resolved]
 
 
 class TableService:
@@ -406,26 +416,31 @@ class TableService:
                 raise StaleTable(
                     f"table {ts.name!r} is at event {ts.seq}, not {expect}: reload and try again"
                 )
-            kind, payload, visibility, audience, rolls = build(ts)
-            event = Event(
-                table=tid,
-                seq=ts.seq + 1,
-                time=now(),
-                actor=actor(ts) if actor is not None else SYSTEM_ACTOR if by is None else by,
-                kind=kind,
-                payload=payload,
-                visibility=visibility,
-                audience=audience,
-                rolls=tuple(rolls),
-                prev_hash=ts.hash,
-            ).sealed()
-            check_event(event)
+            built = build(ts)
+            kind, payload, visibility, audience, rolls = built[:5]
+            outcome = built[5] if len(built) == 6 else None
+            written = seal(
+                Event(
+                    table=tid,
+                    seq=ts.seq + 1,
+                    time=now(),
+                    actor=actor(ts) if actor is not None else SYSTEM_ACTOR if by is None else by,
+                    kind=kind,
+                    payload=payload,
+                    visibility=visibility,
+                    audience=audience,
+                    rolls=tuple(rolls),
+                    prev_hash=ts.hash,
+                )
+            )
+            event = written.event
+            check_event(event, written.payload)
             try:
-                after = advance(ts, event, self._fetch(tid), self._checkpoint(tid))
+                after = advance(ts, event, self._fetch(tid), self._checkpoint(tid), outcome)
             except LogError as e:
                 raise IllegalAction(str(e).split(": ", 1)[-1]) from None
             try:
-                self.store.append(event)
+                self.store.append(written)
             except SeqTaken:
                 continue
             with self._lock:
@@ -734,15 +749,16 @@ class TableService:
         left = getattr(roller, "remaining", ())
         if faces is not None and left:
             raise DiceError(f"{len(left)} face(s) more than this action rolls: {list(left)}")
+        data = outcome_data(outcome)
         payload: JSONObject = {
             "action": rules.action_name(chosen),
             "fields": rules.action_data(chosen),
-            "outcome": outcome_data(outcome),
+            "outcome": data,
             **(extra or {}),
         }
-        rolls = [cast(JSONObject, jsonable(r.to_dict())) for r in outcome.rolls]
+        rolls = [cast(JSONObject, r.to_dict()) for r in outcome.rolls]  # JSON already
         audience = actor if shown == "private" else None
-        return "action-resolved", payload, shown, audience, rolls
+        return "action-resolved", payload, shown, audience, rolls, outcome
 
     def _asked(self, ts: TableState, by: str | None, chosen: Action) -> dict[str, str]:
         """The fields of ``chosen`` that wait for someone else's decision (field -> the

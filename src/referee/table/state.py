@@ -132,7 +132,10 @@ class TableState:
     @property
     def ruleset(self) -> Ruleset[Any, Any, Any]:
         """The game's rules."""
-        return get(self.game)
+        found = _RULESETS.get(self.game)
+        if found is None:
+            found = _RULESETS[self.game] = get(self.game)
+        return found
 
     def role_of(self, name: str) -> Role:
         """The role of participant ``name``; :class:`RulesError` naming who is at the table."""
@@ -153,6 +156,35 @@ class TableState:
         return all(
             can_see(_as_event(h), viewer, self.revealed) for h in self.hidden if h.seq <= seq
         )
+
+
+_RULESETS: dict[str, Ruleset[Any, Any, Any]] = {}
+"""The rulesets tables have asked for, by game (looked up once: folding asks per event)."""
+
+
+def _copy(ts: TableState) -> TableState:
+    """A copy of ``ts`` for the folding helpers below to put new fields in (a frozen
+    dataclass's ``replace`` checks and re-initialises every field: once or twice per
+    event folded, the largest cost of a fold after the rules')."""
+    new = object.__new__(TableState)
+    new.__dict__.update(ts.__dict__)
+    return new
+
+
+def _stepped(ts: TableState, seq: int, hash_: str, hidden: tuple[Hidden, ...]) -> TableState:
+    """``replace(ts, seq=seq, hash=hash_, hidden=hidden)``, the end of every step."""
+    new = _copy(ts)
+    new.__dict__.update(seq=seq, hash=hash_, hidden=hidden)
+    return new
+
+
+def _resolved(
+    ts: TableState, state: GameState[Seated[Named]], proposals: Mapping[int, JSONObject]
+) -> TableState:
+    """``replace(ts, state=state, proposals=proposals)``, an action's effect."""
+    new = _copy(ts)
+    new.__dict__.update(state=state, proposals=proposals)
+    return new
 
 
 def _as_event(h: Hidden) -> Event:
@@ -186,8 +218,10 @@ def created(event: Event) -> TableState:
     )
 
 
-def _apply(ts: TableState, e: Event) -> TableState:
-    """One event's effect, kinds by kind (undo, redo and reveal act through the sets)."""
+def _apply(ts: TableState, e: Event, outcome: Outcome | None = None) -> TableState:
+    """One event's effect, kinds by kind (undo, redo and reveal act through the sets).
+    ``outcome``: the :class:`Outcome` an ``action-resolved`` event's payload renders, when
+    its writer holds it (else it is read back from the payload, equal)."""
     p = e.payload
     rules = ts.ruleset
     match e.kind:
@@ -221,8 +255,10 @@ def _apply(ts: TableState, e: Event) -> TableState:
             findings = {k: v for k, v in ts.findings.items() if k != cid}
             return replace(ts, state=rules.unseat(ts.state, cid), owners=owners, findings=findings)
         case "action-resolved":
-            state = rules.apply(ts.state, outcome_from_data(p["outcome"], trusted=True))
-            return replace(ts, state=state, proposals=_closed(ts, p.get("proposal")))
+            if outcome is None:
+                outcome = outcome_from_data(p["outcome"], trusted=True)
+            state = rules.apply(ts.state, outcome)
+            return _resolved(ts, state, _closed(ts, p.get("proposal")))
         case "action-failed":  # its dice were drawn and logged; it changed nothing
             return replace(ts, proposals=_closed(ts, p.get("proposal")))
         case "action-proposed":
@@ -262,8 +298,10 @@ def step(
     revealed: frozenset[int],
     viewer: Viewer = EVERYTHING,
     strict: bool = True,
+    outcome: Outcome | None = None,
 ) -> TableState:
-    """``ts`` after event ``e`` under the given undone / revealed sets.
+    """``ts`` after event ``e`` under the given undone / revealed sets (``outcome``: see
+    :func:`_apply`).
 
     ``strict`` (the whole truth): an event that cannot apply is a broken log
     (:class:`LogError` with its seq). Not strict (a viewer's partial view): an
@@ -277,14 +315,14 @@ def step(
     effective = not (e.kind in ("action-resolved", "state-edited") and e.seq in undone)
     if effective and can_see(e, viewer, revealed):
         try:
-            after = _apply(ts, e)
+            after = _apply(ts, e, outcome)
         except (RulesError, KeyError, TypeError, ValueError) as err:
             if strict:
                 raise LogError(f"{e.kind} cannot apply: {err}", e.seq) from None
     hidden = ts.hidden
     if e.visibility != "public":
         hidden = (*hidden, Hidden(e.seq, e.visibility, e.audience, e.actor))
-    return replace(after, seq=e.seq, hash=e.hash, hidden=hidden)
+    return _stepped(after, e.seq, e.hash, hidden)
 
 
 def replay(
@@ -311,10 +349,17 @@ Fetch = Callable[[int, int], Sequence[Event]]
 """``(after, upto)`` -> the events with ``after < seq <= upto``, in order."""
 
 
-def advance(ts: TableState, e: Event, fetch: Fetch, checkpoint: Checkpoint) -> TableState:
+def advance(
+    ts: TableState,
+    e: Event,
+    fetch: Fetch,
+    checkpoint: Checkpoint,
+    outcome: Outcome | None = None,
+) -> TableState:
     """The whole truth after ``e``, as the log was written: an undo or redo of an event
     ``X`` refolds from a checkpoint before ``X`` with the new undone set, so every later
-    event applies as if ``X`` had (or had not) happened."""
+    event applies as if ``X`` had (or had not) happened. ``outcome``: the outcome ``e``'s
+    payload renders, if its writer holds it (:func:`_apply`)."""
     p = e.payload
     if e.kind in ("undo", "redo"):
         target = p.get("seq")
@@ -331,7 +376,7 @@ def advance(ts: TableState, e: Event, fetch: Fetch, checkpoint: Checkpoint) -> T
             raise LogError("reveal names no earlier event", e.seq)
         revealed = ts.revealed | {target}
         return replace(step(ts, e, undone=ts.undone, revealed=revealed), revealed=revealed)
-    return step(ts, e, undone=ts.undone, revealed=ts.revealed)
+    return step(ts, e, undone=ts.undone, revealed=ts.revealed, outcome=outcome)
 
 
 # ---------------------------------------------------------------------------
