@@ -114,11 +114,27 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
+def help_width() -> int:
+    """The width click gives help text (``COLUMNS``, else the terminal's, else 80; at most
+    80, less 2, at least 50), worked out as click does but without ``shutil``, which
+    brings the compression modules with it: a tenth of ``referee --help``'s start."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return max(min(columns or 80, 80) - 2, 50)
+
+
 app = Referee(
     name="referee",
     help="Rules engine, exact odds and live table for Mnemonic, Mongrel, Mneme CE and ARM.",
     no_args_is_help=True,
-    context_settings={"show_default": True},
+    context_settings={"show_default": True, "terminal_width": help_width()},
     params=[
         click.Option(
             ["--version"],
