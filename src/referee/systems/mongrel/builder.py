@@ -580,12 +580,8 @@ class MongrelForm(GameBuilder):
             # the Speed chosen is what is left after that lowering
             out["speed"] = max(PAIR_SUM - attrs.social - s.lowered.get("speed", 0), 0)
             out["lower_speed"] = 0
-        if s.steps is not None:
-            chosen: tuple[tuple[str, ...], ...] = (s.steps.step2, s.steps.step3, s.steps.step4)
-        else:
-            found = closest_build(ident.primary, dict(s.expertise))
-            chosen = (found.step2, found.step3, found.step4)
-        for step, pair in zip(("step2", "step3", "step4"), chosen, strict=True):
+        steps = s.steps or closest_build(ident.primary, dict(s.expertise))
+        for step, pair in steps.by_step():
             out[step] = list(pair)
         for p, v in s.powers.items():
             if p in POWERS[ident.primary]:
