@@ -191,6 +191,30 @@ def test_an_improved_character_still_meets_the_creation_rules() -> None:
     assert "expertise_raised.Animal Power" in {p.field for p in problems(bad)}
 
 
+def test_raises_bought_at_the_table_say_the_new_score_and_spend_the_points() -> None:
+    """Giazza (Man 5, Beast 1; Melee 4, Speed 4) with 30 points: each raise costs the
+    current level x 5, an Identity x 2 when another drops by 1."""
+    from referee.systems.mongrel.actions import RaiseAttribute, RaiseExpertise, RaiseIdentity
+
+    g = replace(MONGREL.example("giazza"), character_points=30)
+    state = RULESET.seat(RULESET.initial_state(Options()), "g", g, Options())
+    cases = [
+        (RaiseExpertise("g", "Melee", used=True), "Giazza raises Melee to 5", 10),
+        (RaiseIdentity("g", "man", used=True, reduce="beast"), "Giazza raises man to 6", 20),
+        (RaiseIdentity("g", "man", used=True), "Giazza raises man to 6", 5),
+        (RaiseAttribute("g", "speed", used=True), "Giazza raises speed to 5", 10),
+    ]
+    for action, label, left in cases:
+        out = RULESET.resolve(action, state, ScriptedRoller([]), Options())
+        assert out.label == label
+        assert out.details == {"points_before": 30, "points_left": left}
+        assert RULESET.apply(state, out).characters["g"].sheet.character_points == left
+    after = RULESET.apply(state, RULESET.resolve(cases[1][0], state, ScriptedRoller([]), Options()))
+    assert identity_now(after.characters["g"].sheet).score("beast") == 0
+    with pytest.raises(IllegalAction, match="Melee was not used last session"):
+        RULESET.resolve(RaiseExpertise("g", "Melee"), state, ScriptedRoller([]), Options())
+
+
 def test_power_expertise_stays_with_the_primary_identity_on_advancement() -> None:
     """'The Power expertise may only be taken for the Expertise corresponding to the
     character's Primary Identity': Vooruk (Beast-primary) cannot raise Diabolic Power."""

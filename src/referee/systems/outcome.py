@@ -280,10 +280,8 @@ def outcome_from_data(data: JSONValue, *, trusted: bool = False) -> Outcome:
     return Outcome(
         system=loaded.system,
         action=loaded.action,
-        faces=tuple(
-            DieRoll(f.face, f.sides, f.kept, f.value, f.rerolled, f.exploded) for f in loaded.faces
-        ),
-        modifiers=tuple(Modifier(m.value, m.source, m.kind) for m in loaded.modifiers),
+        faces=loaded.faces,
+        modifiers=loaded.modifiers,
         target=loaded.target,
         result=loaded.result,
         success=loaded.success,
@@ -293,7 +291,7 @@ def outcome_from_data(data: JSONValue, *, trusted: bool = False) -> Outcome:
         ),
         details=loaded.details,
         manual=loaded.manual,
-        rolls=tuple(RollRecord(tuple(r.faces), r.sides, r.kind, r.seed) for r in loaded.rolls),
+        rolls=loaded.rolls,
     )
 
 
@@ -319,24 +317,9 @@ def _trusted_outcome(d: dict[str, Any]) -> Outcome:
     )
 
 
-# the stored shape, for validation only (load_record reports every problem with its path)
-
-
-@dataclass(frozen=True)
-class _Face:
-    face: int
-    sides: int
-    kept: bool = True
-    value: int | None = None
-    rerolled: bool = False
-    exploded: bool = False
-
-
-@dataclass(frozen=True)
-class _Modifier:
-    value: int
-    source: str
-    kind: str = "other"
+# the stored shape, for validation only (load_record reports every problem with its path):
+# a die, a modifier and a roll record load as themselves; a change's value and the details
+# are any JSON here, checked by Change and Outcome when the outcome is built
 
 
 @dataclass(frozen=True)
@@ -349,19 +332,11 @@ class _Change:
 
 
 @dataclass(frozen=True)
-class _Roll:
-    faces: tuple[int, ...]
-    sides: int
-    kind: str
-    seed: int | None = None
-
-
-@dataclass(frozen=True)
 class _OutcomeRecord:
     system: str
     action: str
-    faces: tuple[_Face, ...] = ()
-    modifiers: tuple[_Modifier, ...] = ()
+    faces: tuple[DieRoll, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
     target: int | None = None
     result: int | None = None
     success: bool | None = None
@@ -369,7 +344,7 @@ class _OutcomeRecord:
     changes: tuple[_Change, ...] = ()
     details: dict[str, Any] = field(default_factory=dict)  # any JSON: checked by Outcome
     manual: bool = False
-    rolls: tuple[_Roll, ...] = ()
+    rolls: tuple[RollRecord, ...] = ()
 
 
 def problem_data(problem: Problem) -> JSONObject:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.systems import building
 from referee.systems.arm.catalog import DEFAULT_SETTING, Setting
 from referee.systems.arm.sheet import (
     RULE_CREATE,
@@ -25,22 +26,7 @@ from referee.systems.arm.sheet import (
     Mod,
     mod_cost,
 )
-from referee.systems.building import (
-    Answers,
-    Budget,
-    BuilderSpec,
-    Choice,
-    Draft,
-    Field,
-    GameBuilder,
-    Section,
-    choices,
-    listing,
-    named,
-    number,
-    rows,
-    text,
-)
+from referee.systems.building import Choice, Field, Section, choices, listing, named
 from referee.systems.outcome import JSONObject, JSONValue
 
 AVERAGE_CHP = 240
@@ -90,12 +76,12 @@ def _ranged(
     )
 
 
-class ArmForm(GameBuilder):
+class ArmForm(building.GameBuilder):
     """Race, stats, movement rates, mods, gear, and the chp they cost."""
 
     setting: Setting = DEFAULT_SETTING
 
-    def spec(self, options: Any) -> BuilderSpec:
+    def spec(self, options: Any) -> building.BuilderSpec:
         """The form under the setting's stats, races and costs."""
         st = self.setting
         costs = ", ".join(f"{s} {st.stat_cost(s)}" for s in st.stats)
@@ -207,18 +193,18 @@ class ArmForm(GameBuilder):
             ),
             rule=RULE_GEAR,
         )
-        return BuilderSpec(
+        return building.BuilderSpec(
             "arm",
             "ARM",
             (who, stats, move, mods, gear),
             rule="ARM: Character Creation",
         )
 
-    def assemble(self, answers: Answers, options: Any) -> Draft:
+    def assemble(self, answers: building.Answers, options: Any) -> building.Draft:
         """The sheet and its chp: stats, movement rates and mods may not cost more than
         the chp given."""
         st = self.setting
-        stats = {s: number(answers, f"stat.{s}", -999) for s in st.stats}
+        stats = {s: building.number(answers, f"stat.{s}", -999) for s in st.stats}
         movement = {
             m: v
             for m in st.movement
@@ -226,17 +212,17 @@ class ArmForm(GameBuilder):
         }
         mods = [
             Mod(str(r.get("name") or ""), v, k)
-            for r in rows(answers, "mods")
+            for r in building.rows(answers, "mods")
             if isinstance(v := r.get("value"), int)
             and (k := r.get("kind") or "signed") in ("signed", "special", "absolute")
         ]
-        given = number(answers, "chp", 0)
+        given = building.number(answers, "chp", 0)
         spent = (
             sum(max(v, 0) * st.stat_cost(s) for s, v in stats.items())
             + sum(v * st.movement_cost for v in movement.values())
             + sum(mod_cost(m, st) for m in mods)
         )
-        budget = Budget(
+        budget = building.Budget(
             "chp",
             "Character points (chp)",
             given,
@@ -245,18 +231,18 @@ class ArmForm(GameBuilder):
             RULE_CREATE,
         )
         if any(v == -999 for v in stats.values()):
-            return Draft(None, (budget,))
+            return building.Draft(None, (budget,))
         weapons: list[JSONValue] = []
-        for r in rows(answers, "weapons"):
+        for r in building.rows(answers, "weapons"):
             w: JSONObject = {"name": r.get("name") or ""}
             for k in ("damage", "attack", "parry"):
                 if isinstance(r.get(k), int):
                     w[k] = r.get(k)
             weapons.append(w)
-        armour = text(answers, "armour")
+        armour = building.text(answers, "armour")
         sheet: JSONObject = {
-            "name": text(answers, "name"),
-            "race": text(answers, "race", "human"),
+            "name": building.text(answers, "name"),
+            "race": building.text(answers, "race", "human"),
             "stats": dict(stats),
             "movement": dict(movement),
             "mods": [{"name": m.name, "value": m.value, "kind": m.kind} for m in mods],
@@ -264,7 +250,7 @@ class ArmForm(GameBuilder):
             "armour": {"name": armour} if armour else None,
             "chp": given,
         }
-        return Draft(sheet, (budget,))
+        return building.Draft(sheet, (budget,))
 
     def answers_of(self, sheet: JSONObject, options: Any) -> dict[str, JSONValue]:
         """An ARM sheet as answers (its chp, or what it costs when it records none)."""

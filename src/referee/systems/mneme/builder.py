@@ -14,21 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.systems.building import (
-    Answers,
-    Budget,
-    BuilderSpec,
-    Draft,
-    Field,
-    GameBuilder,
-    Section,
-    choices,
-    listing,
-    named,
-    number,
-    rows,
-    text,
-)
+from referee.systems import building
+from referee.systems.building import Field, Section, choices, listing, named
 from referee.systems.mneme.sheet import RULE_CHAR, RULE_COVER, RULE_EQUIP, RULE_SKILL
 from referee.systems.mneme.tables import CHARACTERISTICS, OPTIONAL_CHARACTERISTICS, PHYSICAL, SCALES
 from referee.systems.outcome import JSONObject, JSONValue
@@ -65,10 +52,10 @@ def _char(c: str, *, optional: bool = False) -> Field:
     )
 
 
-class MnemeForm(GameBuilder):
+class MnemeForm(building.GameBuilder):
     """Characteristics, skills, and gear."""
 
-    def spec(self, options: Any) -> BuilderSpec:
+    def spec(self, options: Any) -> building.BuilderSpec:
         """The form (the same under every house rule)."""
         name = named("name", "Name", sheet="name", rule=RULE_CHAR)
         chars = Section(
@@ -167,7 +154,7 @@ class MnemeForm(GameBuilder):
             ),
             rule=RULE_EQUIP,
         )
-        return BuilderSpec(
+        return building.BuilderSpec(
             "mneme",
             "Mneme CE",
             (chars, skills, gear),
@@ -175,19 +162,19 @@ class MnemeForm(GameBuilder):
             help="The text sets no point budget: the limits are the usual ranges.",
         )
 
-    def assemble(self, answers: Answers, options: Any) -> Draft:
+    def assemble(self, answers: building.Answers, options: Any) -> building.Draft:
         """The sheet. HP follows the physical characteristics (shown as a total, not a
         budget to spend)."""
         values = {
-            c: number(answers, f"char.{c}", -1)
+            c: building.number(answers, f"char.{c}", -1)
             for c in (*CHARACTERISTICS, *OPTIONAL_CHARACTERISTICS)
         }
         hp = sum(max(values[c], 0) for c in PHYSICAL)
-        shown = (Budget("hp", "HP (Str + Dex + End)", hp, hp, (), RULE_CHAR, tally=True),)
+        shown = (building.Budget("hp", "HP (Str + Dex + End)", hp, hp, (), RULE_CHAR, tally=True),)
         if any(values[c] < 0 for c in CHARACTERISTICS):
-            return Draft(None, shown)
+            return building.Draft(None, shown)
         weapons: list[JSONValue] = []
-        for r in rows(answers, "weapons"):
+        for r in building.rows(answers, "weapons"):
             w: JSONObject = {
                 "name": r.get("name") or "",
                 "damage": r.get("damage") or "",
@@ -199,7 +186,7 @@ class MnemeForm(GameBuilder):
                 w["scale"] = r.get("scale")
             weapons.append(w)
         armour: list[JSONValue] = []
-        for r in rows(answers, "armour"):
+        for r in building.rows(answers, "armour"):
             a: JSONObject = {"name": r.get("name") or "", "rating": r.get("rating") or 0}
             if r.get("scale"):
                 a["scale"] = r.get("scale")
@@ -211,21 +198,21 @@ class MnemeForm(GameBuilder):
                 "hp": r.get("hp") or 0,
                 "armour": r.get("armour") or 0,
             }
-            for r in rows(answers, "protection")
+            for r in building.rows(answers, "protection")
         ]
         sheet: JSONObject = {
-            "name": text(answers, "name"),
+            "name": building.text(answers, "name"),
             "characteristics": {c: v for c, v in values.items() if v >= 0},
             "skills": {
                 str(r.get("skill") or ""): r.get("level")
-                for r in rows(answers, "skills")
+                for r in building.rows(answers, "skills")
                 if isinstance(r.get("level"), int)
             },
             "weapons": weapons,
             "armour": armour,
             "protection": protection,
         }
-        return Draft(sheet, shown)
+        return building.Draft(sheet, shown)
 
     def answers_of(self, sheet: JSONObject, options: Any) -> dict[str, JSONValue]:
         """A Mneme CE sheet as answers."""

@@ -12,21 +12,8 @@ the raises not yet paid for.
 
 from __future__ import annotations
 
-from referee.systems.building import (
-    Answers,
-    Budget,
-    BuilderSpec,
-    Choice,
-    Draft,
-    Field,
-    GameBuilder,
-    Section,
-    listing,
-    named,
-    number,
-    rows,
-    text,
-)
+from referee.systems import building
+from referee.systems.building import Choice, Field, Section, listing, named
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.tables import LUCKY, RATING_MAX, RATING_MIN
 from referee.systems.outcome import JSONObject, JSONValue
@@ -51,10 +38,10 @@ def _key(listed: str, talent: str) -> str:
     return f"talent.{listed}.{talent}"
 
 
-class MnemonicForm(GameBuilder):
+class MnemonicForm(building.GameBuilder):
     """Name, Primary Role, the Talent list and its ratings, Life Roles."""
 
-    def spec(self, options: Options) -> BuilderSpec:
+    def spec(self, options: Options) -> building.BuilderSpec:
         """The form under the table's Talent lists and creation policy."""
         ratings = tuple(
             Choice(v, f"{options.rating_name(v)} (+{v})") for v in range(RATING_MIN, RATING_MAX + 1)
@@ -136,21 +123,21 @@ class MnemonicForm(GameBuilder):
             ),
             rule=R_ROLES,
         )
-        return BuilderSpec(
+        return building.BuilderSpec(
             "mnemonic",
             "Mnemonic",
             (who, talents, roles),
             rule="Mnemonic: character creation",
         )
 
-    def assemble(self, answers: Answers, options: Options) -> Draft:
+    def assemble(self, answers: building.Answers, options: Options) -> building.Draft:
         """The sheet, and under ``trade`` / ``free-raises`` the raises budget: raises
         minus drops from the starting level may not pass the free raises (0 under
         trade)."""
-        chosen = text(answers, "talent_list", "standard")
+        chosen = building.text(answers, "talent_list", "standard")
         names = dict(_lists(options)).get(chosen, ())
-        talents = {t: number(answers, _key(chosen, t), -1) for t in names}
-        budgets: tuple[Budget, ...] = ()
+        talents = {t: building.number(answers, _key(chosen, t), -1) for t in names}
+        budgets: tuple[building.Budget, ...] = ()
         if options.creation != "free":
             allowed = options.free_raises if options.creation == "free-raises" else 0
             spent = sum(v - options.starting_level for v in talents.values() if v >= 0)
@@ -160,7 +147,7 @@ class MnemonicForm(GameBuilder):
                 else "Raises not paid by drops"
             )
             budgets = (
-                Budget(
+                building.Budget(
                     "raises",
                     label,
                     allowed,
@@ -170,16 +157,18 @@ class MnemonicForm(GameBuilder):
                 ),
             )
         if any(v < 0 for v in talents.values()):
-            return Draft(None, budgets)
-        roles = {str(r.get("role") or ""): r.get("rating") for r in rows(answers, "life_roles")}
+            return building.Draft(None, budgets)
+        roles = {
+            str(r.get("role") or ""): r.get("rating") for r in building.rows(answers, "life_roles")
+        }
         sheet: JSONObject = {
-            "name": text(answers, "name"),
-            "primary_role": text(answers, "primary_role"),
+            "name": building.text(answers, "name"),
+            "primary_role": building.text(answers, "primary_role"),
             "talents": dict(talents),
             "life_roles": {k: v for k, v in roles.items() if isinstance(v, int)},
             "talent_list": chosen,
         }
-        return Draft(sheet, budgets)
+        return building.Draft(sheet, budgets)
 
     def answers_of(self, sheet: JSONObject, options: Options) -> dict[str, JSONValue]:
         """A Mnemonic sheet as answers."""

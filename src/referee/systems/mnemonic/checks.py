@@ -299,11 +299,14 @@ def read_draw(
     return Draw(randomizer, value, faces, dice)
 
 
+def deck_left(deck: Deck, reason: str) -> Change:
+    """The change that leaves ``deck`` as the table's deck (after a draw, a reshuffle)."""
+    return Change(TABLE, "deck", value=jsonable(deck), reason=reason)
+
+
 def deck_change(draw: Draw, reason: str) -> tuple[Change, ...]:
     """The table's deck after a card draw (nothing for dice and verbal methods)."""
-    if draw.deck is None:
-        return ()
-    return (Change(TABLE, "deck", value=jsonable(draw.deck), reason=reason),)
+    return () if draw.deck is None else (deck_left(draw.deck, reason),)
 
 
 # -- one Success Check, ready to roll -----------------------------------------
@@ -508,6 +511,6 @@ def plan_reshuffle(action: Reshuffle, state: State, options: Options) -> Plan:
         system=SYSTEM,
         action="reshuffle",
         label="the deck is reshuffled (48 cards)",
-        changes=(Change(TABLE, "deck", value=jsonable(Deck()), reason="reshuffle"),),
+        changes=(deck_left(Deck(), "reshuffle"),),
     )
     return Plan.fixed(done)

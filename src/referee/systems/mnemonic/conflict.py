@@ -29,7 +29,6 @@ from referee.systems.base import (
     Plan,
     Procedure,
     Trace,
-    jsonable,
 )
 from referee.systems.mnemonic.aptitude import Aptitude, aptitude, check_aptitude, given_aptitude
 from referee.systems.mnemonic.checks import (
@@ -39,6 +38,7 @@ from referee.systems.mnemonic.checks import (
     chances_value,
     check_rule,
     deck_for,
+    deck_left,
     prepare_check,
     read_draw,
     value_modifiers,
@@ -220,8 +220,8 @@ def agile_plan(people: Sequence[Agile], deck: Deck | None, options: Options) -> 
                 left = drawn_cards(ready, faces)[1]
         groups = order_of(keys)
         changes: list[Change] = []
-        if cards:
-            changes.append(Change(TABLE, "deck", value=jsonable(left), reason="Agile checks"))
+        if left is not None:  # cards were drawn (start is a deck exactly then)
+            changes.append(deck_left(left, "Agile checks"))
         changes.append(Change(TABLE, "order", value=groups, reason="Agile checks"))
         return Outcome(
             system=SYSTEM,
@@ -379,7 +379,7 @@ def opposed_plan(
             drawn, after = drawn_cards(deck, faces)
             dice = tuple(DieRoll(c, 12) for c in drawn)
             details.update(cards=list(drawn), deck_left=len(after), reshuffled=reshuffled)
-            changes = (Change(TABLE, "deck", value=jsonable(after), reason="opposed attack"),)
+            changes = (deck_left(after, "opposed attack"),)
         else:
             width = len(faces) // 2
             dice = (

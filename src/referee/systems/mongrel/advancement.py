@@ -14,8 +14,9 @@ moves the stored own-House Credit with it (Character wealth and social status).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
+from functools import partial
 
 from referee.errors import IllegalAction, InvalidSheet, Problem
 from referee.systems.base import Outcome, Plan
@@ -142,28 +143,45 @@ def plan_award_points(a: AwardPoints, state: State, options: Options) -> Plan:
     return _sheet_plan(state, a.target, "award-points", sheet, f"{f.name} is awarded {got} points")
 
 
+def _raise_plan(
+    state: State,
+    actor: str,
+    name: str,
+    feature: str,
+    used: bool,
+    raise_: Callable[[Sheet, str, Collection[str]], Sheet],
+    score: Callable[[Sheet, str], int],
+) -> Plan:
+    """``actor`` buys +1 ``feature`` by the rule ``raise_`` (``used``: the feature was used
+    last session, as buying asks): the new sheet, labelled with the ``score`` it reaches."""
+    f = state.character(actor)
+    sheet = raise_(f.sheet, feature, {feature} if used else set())
+    label = f"{f.name} raises {feature} to {score(sheet, feature)}"
+    return _sheet_plan(state, actor, name, sheet, label)
+
+
+def _identity(sheet: Sheet, name: str) -> int:
+    return identity_now(sheet).score(name)
+
+
 def plan_raise_expertise(a: RaiseExpertise, state: State, options: Options) -> Plan:
     """+1 Expertise (level × 5; the Power only for the primary Identity)."""
-    f = state.character(a.actor)
-    sheet = raise_expertise(f.sheet, a.expertise, {a.expertise} if a.used else set())
-    label = f"{f.name} raises {a.expertise} to {level(sheet, a.expertise)}"
-    return _sheet_plan(state, a.actor, "raise-expertise", sheet, label)
+    return _raise_plan(
+        state, a.actor, "raise-expertise", a.expertise, a.used, raise_expertise, level
+    )
 
 
 def plan_raise_identity(a: RaiseIdentity, state: State, options: Options) -> Plan:
     """+1 Identity (level × 2 with another lowered by 1, else × 5)."""
-    f = state.character(a.actor)
-    sheet = raise_identity(f.sheet, a.identity, {a.identity} if a.used else set(), a.reduce)
-    label = f"{f.name} raises {a.identity} to {identity_now(sheet).score(a.identity)}"
-    return _sheet_plan(state, a.actor, "raise-identity", sheet, label)
+    raise_ = partial(raise_identity, reduce=a.reduce)
+    return _raise_plan(state, a.actor, "raise-identity", a.identity, a.used, raise_, _identity)
 
 
 def plan_raise_attribute(a: RaiseAttribute, state: State, options: Options) -> Plan:
     """+1 attribute (level × 5) within the primary / sex / age rules."""
-    f = state.character(a.actor)
-    sheet = raise_attribute(f.sheet, a.attribute, {a.attribute} if a.used else set())
-    label = f"{f.name} raises {a.attribute} to {attribute(sheet, a.attribute)}"
-    return _sheet_plan(state, a.actor, "raise-attribute", sheet, label)
+    return _raise_plan(
+        state, a.actor, "raise-attribute", a.attribute, a.used, raise_attribute, attribute
+    )
 
 
 def plan_approve_sheet(a: ApproveSheet, state: State, options: Options) -> Plan:

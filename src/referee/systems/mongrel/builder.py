@@ -17,20 +17,8 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from referee.errors import IllegalAction, Problem
-from referee.systems.building import (
-    Answers,
-    Budget,
-    BuilderSpec,
-    Draft,
-    Field,
-    GameBuilder,
-    Section,
-    choices,
-    named,
-    number,
-    picks,
-    text,
-)
+from referee.systems import building
+from referee.systems.building import Field, Section, choices, named
 from referee.systems.outcome import JSONObject, JSONValue, jsonable
 
 from .sheet import Attributes, CreationSteps, Identity, Sheet
@@ -267,12 +255,12 @@ def _number_field(key: str, label: str, low: int, high: int, **kw: Any) -> Field
     return Field(key, label, "number", low=low, high=high, **kw)
 
 
-class MongrelForm(GameBuilder):
+class MongrelForm(building.GameBuilder):
     """Mongrel's Character Creation as one form. Its legality is :class:`Builder`'s:
     the answers are walked through the builder's steps in order, so a form that
     passes is a path of offered choices, and every sheet it makes validates."""
 
-    def spec(self, options: Any) -> BuilderSpec:
+    def spec(self, options: Any) -> building.BuilderSpec:
         """Identity (6 points, at most one 0, the primary the highest), body and
         background, the three attribute pairs (each summing to 8), voluntary lowering,
         Expertise steps 2-4 (two each) and the Power points."""
@@ -389,23 +377,23 @@ class MongrelForm(GameBuilder):
             help="The Power Expertise's level in points, spent on the primary Identity's powers.",
             rule=R_POWERS,
         )
-        return BuilderSpec(
+        return building.BuilderSpec(
             "mongrel",
             "Mongrel",
             (identity, body, attrs, lower, steps, powers),
             rule="Mongrel: Character Creation",
         )
 
-    def assemble(self, answers: Answers, options: Any) -> Draft:
+    def assemble(self, answers: building.Answers, options: Any) -> building.Draft:
         """Walk :class:`Builder` through the answers; the first answer it does not offer
         is the problem (later steps wait for it)."""
 
         def num(key: str) -> int:
-            return number(answers, key, -1)
+            return building.number(answers, key, -1)
 
         trio = (num("man"), num("beast"), num("demon"))
         budgets = [
-            Budget(
+            building.Budget(
                 "identity",
                 "Identity points",
                 IDENTITY_POINTS,
@@ -473,7 +461,7 @@ class MongrelForm(GameBuilder):
         for a in ATTRIBUTES:
             walked = walked and take(
                 f"lower_{a}",
-                number(answers, f"lower_{a}", 0),
+                building.number(answers, f"lower_{a}", 0),
                 f"lower_{a}",
                 "lowered too far (Size and Physique stay at 1 or more)",
             )
@@ -481,7 +469,7 @@ class MongrelForm(GameBuilder):
             if walked:
                 legal = b.options()
                 offered[step] = tuple(dict.fromkeys(e for pair in legal for e in pair))
-            chosen = picks(answers, step)
+            chosen = building.picks(answers, step)
             value = self._pair(b, chosen) if walked and len(chosen) == 2 else None
             walked = walked and take(
                 step, value, step, "not two Expertises offered at this step (see the choices)"
@@ -490,15 +478,15 @@ class MongrelForm(GameBuilder):
         if isinstance(primary, str) and primary in IDENTITIES:
             alloc = tuple(
                 sorted(
-                    (p, number(answers, _power_key(primary, p)))
+                    (p, building.number(answers, _power_key(primary, p)))
                     for p in POWERS[primary]
-                    if number(answers, _power_key(primary, p)) > 0
+                    if building.number(answers, _power_key(primary, p)) > 0
                 )
             )
             if walked:
                 points = b._levels()[POWER[primary]]
                 budgets.append(
-                    Budget(
+                    building.Budget(
                         "powers",
                         f"Power points ({POWER[primary]} {points})",
                         points,
@@ -520,7 +508,7 @@ class MongrelForm(GameBuilder):
             high, low = pairs[step]
             exact = not (step == "speed_social" and old_ignored)
             budgets.append(
-                Budget(
+                building.Budget(
                     step,
                     f"{first.capitalize()} + {second.capitalize()}",
                     PAIR_SUM,
@@ -532,11 +520,11 @@ class MongrelForm(GameBuilder):
             )
         sheet: JSONObject | None = None
         if walked and b.step is None:
-            made = b.sheet(text(answers, "name"), text(answers, "vow"))
+            made = b.sheet(building.text(answers, "name"), building.text(answers, "vow"))
             from .ruleset import RULESET
 
             sheet = RULESET.dump_sheet(made)
-        return Draft(sheet, tuple(budgets), offered, tuple(problems))
+        return building.Draft(sheet, tuple(budgets), offered, tuple(problems))
 
     @staticmethod
     def _pair_rule(b: Builder, step: str) -> str:
@@ -580,12 +568,8 @@ class MongrelForm(GameBuilder):
             # the Speed chosen is what is left after that lowering
             out["speed"] = max(PAIR_SUM - attrs.social - s.lowered.get("speed", 0), 0)
             out["lower_speed"] = 0
-        if s.steps is not None:
-            chosen: tuple[tuple[str, ...], ...] = (s.steps.step2, s.steps.step3, s.steps.step4)
-        else:
-            found = closest_build(ident.primary, dict(s.expertise))
-            chosen = (found.step2, found.step3, found.step4)
-        for step, pair in zip(("step2", "step3", "step4"), chosen, strict=True):
+        steps = s.steps or closest_build(ident.primary, dict(s.expertise))
+        for step, pair in steps.by_step():
             out[step] = list(pair)
         for p, v in s.powers.items():
             if p in POWERS[ident.primary]:

@@ -55,6 +55,10 @@ class CreationSteps:
     step3: tuple[str, ...]
     step4: tuple[str, ...]
 
+    def by_step(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each step's name (``"step2"``...) with its Expertises, in order."""
+        return (("step2", self.step2), ("step3", self.step3), ("step4", self.step4))
+
 
 @dataclass(frozen=True)
 class Approval:

@@ -16,7 +16,7 @@ from itertools import combinations
 from referee.errors import Problem
 
 from .options import Options
-from .sheet import Sheet, attribute, identity_now
+from .sheet import CreationSteps, Sheet, attribute, identity_now
 from .sheet import level as level_now
 from .tables import (
     AGES,
@@ -300,12 +300,9 @@ def build(
 
 
 @dataclass(frozen=True)
-class Build:
-    """A legal choice of steps 2-4 and the levels it gives."""
+class Build(CreationSteps):
+    """A legal choice of steps 2-4 (as a sheet records them) and the levels it gives."""
 
-    step2: tuple[str, ...]
-    step3: tuple[str, ...]
-    step4: tuple[str, ...]
     levels: dict[str, int]
     distance: int
 
@@ -413,7 +410,7 @@ def _recorded_steps(sheet: Sheet, levels: dict[str, int], flagged: set[str]) -> 
     allowed = set(candidates(primary))
     seen: set[str] = set()
     ok = True
-    for label, chosen in (("step2", steps.step2), ("step3", steps.step3), ("step4", steps.step4)):
+    for label, chosen in steps.by_step():
         field_ = f"steps.{label}"
         if len(chosen) != 2 or len(set(chosen)) != 2:
             ok = False
