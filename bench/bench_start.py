@@ -1,10 +1,10 @@
 """Command-line start (issue 23, target 2): whole processes beside a bare interpreter.
 
-Each command runs as the installed console script does (``import re, sys`` and the
-entry point ``referee.cli.dice:main``), from this checkout's ``src``, with bytecode caches
-written first (:func:`harness.installed_env`). The commands and the bare interpreter are
-timed in interleaved rounds, so a busy moment slows them alike; the ratio is each
-command's least disturbed run over the bare interpreter's, and the medians are beside it.
+Each command runs as pip's console script does (``import sys`` and the entry point
+``referee.cli.dice:main``), from this checkout's ``src``, with bytecode caches written
+first (:func:`harness.installed_env`). The commands and the bare interpreter are timed
+in interleaved rounds, so a busy moment slows them alike; the ratio is each command's
+least disturbed run over the bare interpreter's, and the medians are beside it.
 """
 
 from __future__ import annotations
@@ -20,9 +20,7 @@ from typing import Any
 from harness import installed_env
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-SCRIPT = (
-    "import re, sys\nfrom referee.cli.dice import main\nsys.argv[0] = 'referee'\nsys.exit(main())"
-)
+SCRIPT = "import sys\nfrom referee.cli.dice import main\nsys.argv[0] = 'referee'\nsys.exit(main())"
 
 COMMANDS: dict[str, tuple[list[str], float | None]] = {
     "bare interpreter: `python -c pass`": (["-c", "pass"], None),
@@ -80,9 +78,9 @@ def section(quick: bool) -> tuple[str, list[dict[str, Any]]]:
         [
             "### Command-line start (issue 23)",
             "",
-            f"Whole processes, {rounds} interleaved rounds, bytecode caches written, run as the "
-            "console script (`import re, sys`, then `referee.cli.dice:main`). `roll` and `odds` "
-            "in their plain forms are read without click; `--help` lists the groups without "
+            f"Whole processes, {rounds} interleaved rounds, bytecode caches written, run as "
+            "pip's console script (`import sys`, then `referee.cli.dice:main`). `roll` and "
+            "`odds` in their plain forms are read without click; `--help` lists the groups without "
             "importing them.",
             "",
             "| process | min ms | median ms | min / bare | median / bare | target | met |",
