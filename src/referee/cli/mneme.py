@@ -138,90 +138,280 @@ FACES = flag("", "--faces", kind="text", help=common.FACES_HELP + " The check's 
 OFF = {"read": lambda on: not on, "kind": "flag"}
 """A flag that turns a field off (``--no-tools``: not equipped)."""
 SCALE = {"": "Damage", "armour-": "Armour", "target-": "Target's own"}
-SCALES = [flag("", f"--{s}scale", kind="text", default="", help=f"{h} scale: '', D, H or K.")
-          for s, h in SCALE.items()]  # fmt: skip
-COMBINED = flag("combined_skills", "--combined", kind="text", help="Skills combined, rolled first.",
-                read=lambda t: [p.strip() for p in t.split(",") if p.strip()])  # fmt: skip
+SCALES = [
+    flag("", f"--{s}scale", kind="text", default="", help=f"{h} scale: '', D, H or K.")
+    for s, h in SCALE.items()
+]
+COMBINED = flag(
+    "combined_skills",
+    "--combined",
+    kind="text",
+    help="Skills combined, rolled first.",
+    read=lambda t: [p.strip() for p in t.split(",") if p.strip()],
+)
 CHECK = (*_check(), *_typed(), flag("stealth"), SHEET, COMBINED)
-THREAT = (*(flag(f"threat.mitigating.{f}", f"--{f}") for f in ("conditions", "cover", "skill")),
-          flag("threat.mitigating.cover_index", "--cover-object"))  # fmt: skip
+THREAT = (
+    *(flag(f"threat.mitigating.{f}", f"--{f}") for f in ("conditions", "cover", "skill")),
+    flag("threat.mitigating.cover_index", "--cover-object"),
+)
 PC = partial(report.one_character, cid="pc")
 PATIENT = _sheet("patient", "--patient", patient="patient")
 TIME, WEIGHED = ("days", "hours", "minutes", "dying_rolls"), ("_action", "_state", "_options")
 UNSUPERVISED = flag("supervised", "--unsupervised", help="Intensive care with no Medic 2+.", **OFF)
-CARED = Preset("clock", "set-care", (replace(PATH, sets={"actor": "pc"}), *map(flag, ("activity",
-               "care", "therapy")), UNSUPERVISED))  # fmt: skip
+CARED = Preset(
+    "clock",
+    "set-care",
+    (
+        replace(PATH, sets={"actor": "pc"}),
+        *map(flag, ("activity", "care", "therapy")),
+        UNSUPERVISED,
+    ),
+)
 PRESETS = (
-    Preset("check", "check", (*CHECK, flag("costly_success", "--costly"), flag("duration"),
-           flag("unit"), flag("mitigating", "--mitigate", read=report.mitigating, kind="text",
-                              help="Mitigating Factors: conditions,cover,skill.")),
-           build=_total, exact_faces=True, text=_of(report.check_lines),
-           data=_of(report.check_data),
-           help="Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
-           "Difficulty."),
-    Preset("odds", "check", CHECK, odds=True, build=_total, text=_of(report.effect_odds_lines),
-           help="Exact odds of a check: the chance of success and every Effect (failures "
-           "included).", data=_of(report.effect_odds_data)),
-    Preset("attack-odds", "damage-rolls", (DAMAGE, WEAPON, _sheet("attacker", "--attacker"),
-           flag("", "--armour", "-a", kind="text", default="0", help=ARMOUR), flag("rolls", "-n"),
-           *_check("check.", None), RATE, flag("effect"), *SCALES,
-           _sheet("target", "--sheet", target="target")), also=("attack",), build=_weighed,
-           choose=lambda v: "damage-rolls" if v["difficulty"] is None else "attack", odds=True,
-           weigh=report.damage_odds, text=_damage_odds, data=_of(report.damage_odds_data),
-           help="Exact distribution of the damage k rolls deal, keeping the highest RoA, armour "
-           "per roll (or, with --difficulty, by a whole attack: the check, then its rolls)."),
-    Preset("attack", "attack", (DAMAGE, WEAPON, SHEET, *_check("check."), *_typed("check."),
-           _sheet("target", "--target-sheet", target="target"), RATE, FACES,
-           flag("armour", "-a", read=report.armour, kind="text", help=ARMOUR + " Default: worn.")),
-           build=_attack, text=_of(report.attack_lines)),
-    Preset("take-damage", "take-damage", (replace(DAMAGE, field="threat.damage"),
-           replace(WEAPON, field="threat.weapon"), flag("fail_effect", "-f"),
-           _sheet("attacker", "--attacker", **{"threat.attacker": "attacker"}),
-           replace(RATE, field="threat.rate_of_attack"), *THREAT, SHEET, flag("massive_roll"),
-           flag("threat.armour", "--armour", "-a", read=report.armour, kind="text",
-                help=ARMOUR + " Default: worn."), flag("skill", "--defence-skill")),
-           out="pc", text=_of(report.take_damage_lines)),
-    Preset("clock", "pass-time", (PATH, *map(flag, TIME[:3]), *CARED.flags[1:],
-           flag("dying_rolls", "--note-dying/--roll-dying", "note_dying", **OFF,
-                help="Only note the dying rolls that fall due (default: roll them).")),
-           also=("set-care",), build=lambda d, v: {k: d[k] for k in TIME if k in d}, out="pc",
-           text=lambda o, v: report.clock_lines(o, "pc", v["_state"].characters["pc"].sheet.damage),
-           help="Let time pass at an activity and care level (set-care, then pass-time): healing, "
-           "bleeding, stabilisation, therapy and due dying rolls.", state=_cared, data=_of(PC)),
-    Preset("dying", "pass-rounds", (PATH, flag("rounds", "-n"), ODDS), out="pc",
-           build=lambda d, v: {**d, "who": ["pc"]}, weigh=report.survival,
-           odds_flag="show_odds", text=_of(report.rolled_lines), data=_of(PC),
-           odds_text=_of(report.survival_lines), odds_data=_of(report.survival_data)),
-    Preset("survival", "survival", (replace(PATH, sets={"actor": "pc"}), arg("kind"),
-           flag("supervisor_medic"), flag("ai_sickbay"), flag("damage_before"),
-           flag("equipped", "--no-tools", help="Intensive care without tools.", **OFF)), out="pc",
-           text=lambda o, v: report.rolled_lines(o, RULESET.odds(*(v[k] for k in WEIGHED)))),
-    Preset("first-aid", "first-aid", (_sheet("medic", "medic", actor="medic"), PATIENT,
-           flag("on_self", "--self", "on_self"), EXTRA, flag("rounds_left")),
-           build=lambda d, v: _equipped(d, v) | ({"patient": None} if v["on_self"] else {}),
-           out=lambda v: "medic" if v["on_self"] else "patient", text=_of(report.first_aid_lines)),
-    Preset("surgery", "surgery", (_sheet("surgeon", "surgeon", actor="surgeon"), PATIENT,
-           flag("patient_end", "--end"), flag("patient_condition", "--condition", kind="text",
-           default="Seriously Wounded", help="The patient's condition (no --patient)."), EXTRA,
-           flag("facility", "--no-facility", help="No hospital or sickbay (refused).", **OFF)),
-           build=_surgery, out="patient", text=_of(report.surgery_lines)),
-    Preset("care", "care", (arg("conditions", kind="many", help="Each patient's condition."),
-           flag("medic"), flag("supervisor_medic"), flag("ai_sickbay")), table=False,
-           text=_of(report.care_lines), data=lambda o, v: dict(o.details)),
-    Preset("stimulant", "stimulant", (replace(PATH, sets={"patient": "pc"}),), out="pc",
-           text=lambda o, v: o.label),
-    Preset("initiative", "initiative", (Flag("", ("sheets",), argument=True, kind="many",
-           help="PC sheets (JSON) rolling Initiative."), flag("pcs", "--pc", kind="many",
-           read=report.initiative_entry, help="A PC without a sheet: NAME:MOD[:CHM]."),
-           flag("", "--characteristic", "-c", kind="text", help="With sheets (Dex)."),
-           flag("", "--skill", kind="text", help="With sheets (the best of Tactics and Recon)."),
-           *(flag("", f"--{s}", kind="many", help=f"A PC's name: one step of {s.title()}.")
-             for s in STEPS), presets.option("initiative_ties", "--ties"), ODDS), table=False,
-           seats=_named, build=_initiative, weigh=report.initiative_odds,
-           odds_flag="show_odds", text=_of(report.initiative_lines),
-           data=_of(report.initiative_data),
-           odds_text=_of(report.initiative_odds_lines), odds_data=_of(report.initiative_odds_data)),
-)  # fmt: skip
+    Preset(
+        "check",
+        "check",
+        (
+            *CHECK,
+            flag("costly_success", "--costly"),
+            flag("duration"),
+            flag("unit"),
+            flag(
+                "mitigating",
+                "--mitigate",
+                read=report.mitigating,
+                kind="text",
+                help="Mitigating Factors: conditions,cover,skill.",
+            ),
+        ),
+        build=_total,
+        exact_faces=True,
+        text=_of(report.check_lines),
+        data=_of(report.check_data),
+        help="Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
+        "Difficulty.",
+    ),
+    Preset(
+        "odds",
+        "check",
+        CHECK,
+        odds=True,
+        build=_total,
+        text=_of(report.effect_odds_lines),
+        help="Exact odds of a check: the chance of success and every Effect (failures included).",
+        data=_of(report.effect_odds_data),
+    ),
+    Preset(
+        "attack-odds",
+        "damage-rolls",
+        (
+            DAMAGE,
+            WEAPON,
+            _sheet("attacker", "--attacker"),
+            flag("", "--armour", "-a", kind="text", default="0", help=ARMOUR),
+            flag("rolls", "-n"),
+            *_check("check.", None),
+            RATE,
+            flag("effect"),
+            *SCALES,
+            _sheet("target", "--sheet", target="target"),
+        ),
+        also=("attack",),
+        build=_weighed,
+        choose=lambda v: "damage-rolls" if v["difficulty"] is None else "attack",
+        odds=True,
+        weigh=report.damage_odds,
+        text=_damage_odds,
+        data=_of(report.damage_odds_data),
+        help="Exact distribution of the damage k rolls deal, keeping the highest RoA, armour "
+        "per roll (or, with --difficulty, by a whole attack: the check, then its rolls).",
+    ),
+    Preset(
+        "attack",
+        "attack",
+        (
+            DAMAGE,
+            WEAPON,
+            SHEET,
+            *_check("check."),
+            *_typed("check."),
+            _sheet("target", "--target-sheet", target="target"),
+            RATE,
+            FACES,
+            flag("armour", "-a", read=report.armour, kind="text", help=ARMOUR + " Default: worn."),
+        ),
+        build=_attack,
+        text=_of(report.attack_lines),
+    ),
+    Preset(
+        "take-damage",
+        "take-damage",
+        (
+            replace(DAMAGE, field="threat.damage"),
+            replace(WEAPON, field="threat.weapon"),
+            flag("fail_effect", "-f"),
+            _sheet("attacker", "--attacker", **{"threat.attacker": "attacker"}),
+            replace(RATE, field="threat.rate_of_attack"),
+            *THREAT,
+            SHEET,
+            flag("massive_roll"),
+            flag(
+                "threat.armour",
+                "--armour",
+                "-a",
+                read=report.armour,
+                kind="text",
+                help=ARMOUR + " Default: worn.",
+            ),
+            flag("skill", "--defence-skill"),
+        ),
+        out="pc",
+        text=_of(report.take_damage_lines),
+    ),
+    Preset(
+        "clock",
+        "pass-time",
+        (
+            PATH,
+            *map(flag, TIME[:3]),
+            *CARED.flags[1:],
+            flag(
+                "dying_rolls",
+                "--note-dying/--roll-dying",
+                "note_dying",
+                **OFF,
+                help="Only note the dying rolls that fall due (default: roll them).",
+            ),
+        ),
+        also=("set-care",),
+        build=lambda d, v: {k: d[k] for k in TIME if k in d},
+        out="pc",
+        text=lambda o, v: report.clock_lines(o, "pc", v["_state"].characters["pc"].sheet.damage),
+        help="Let time pass at an activity and care level (set-care, then pass-time): healing, "
+        "bleeding, stabilisation, therapy and due dying rolls.",
+        state=_cared,
+        data=_of(PC),
+    ),
+    Preset(
+        "dying",
+        "pass-rounds",
+        (PATH, flag("rounds", "-n"), ODDS),
+        out="pc",
+        build=lambda d, v: {**d, "who": ["pc"]},
+        weigh=report.survival,
+        odds_flag="show_odds",
+        text=_of(report.rolled_lines),
+        data=_of(PC),
+        odds_text=_of(report.survival_lines),
+        odds_data=_of(report.survival_data),
+    ),
+    Preset(
+        "survival",
+        "survival",
+        (
+            replace(PATH, sets={"actor": "pc"}),
+            arg("kind"),
+            flag("supervisor_medic"),
+            flag("ai_sickbay"),
+            flag("damage_before"),
+            flag("equipped", "--no-tools", help="Intensive care without tools.", **OFF),
+        ),
+        out="pc",
+        text=lambda o, v: report.rolled_lines(o, RULESET.odds(*(v[k] for k in WEIGHED))),
+    ),
+    Preset(
+        "first-aid",
+        "first-aid",
+        (
+            _sheet("medic", "medic", actor="medic"),
+            PATIENT,
+            flag("on_self", "--self", "on_self"),
+            EXTRA,
+            flag("rounds_left"),
+        ),
+        build=lambda d, v: _equipped(d, v) | ({"patient": None} if v["on_self"] else {}),
+        out=lambda v: "medic" if v["on_self"] else "patient",
+        text=_of(report.first_aid_lines),
+    ),
+    Preset(
+        "surgery",
+        "surgery",
+        (
+            _sheet("surgeon", "surgeon", actor="surgeon"),
+            PATIENT,
+            flag("patient_end", "--end"),
+            flag(
+                "patient_condition",
+                "--condition",
+                kind="text",
+                default="Seriously Wounded",
+                help="The patient's condition (no --patient).",
+            ),
+            EXTRA,
+            flag("facility", "--no-facility", help="No hospital or sickbay (refused).", **OFF),
+        ),
+        build=_surgery,
+        out="patient",
+        text=_of(report.surgery_lines),
+    ),
+    Preset(
+        "care",
+        "care",
+        (
+            arg("conditions", kind="many", help="Each patient's condition."),
+            flag("medic"),
+            flag("supervisor_medic"),
+            flag("ai_sickbay"),
+        ),
+        table=False,
+        text=_of(report.care_lines),
+        data=lambda o, v: dict(o.details),
+    ),
+    Preset(
+        "stimulant",
+        "stimulant",
+        (replace(PATH, sets={"patient": "pc"}),),
+        out="pc",
+        text=lambda o, v: o.label,
+    ),
+    Preset(
+        "initiative",
+        "initiative",
+        (
+            Flag(
+                "",
+                ("sheets",),
+                argument=True,
+                kind="many",
+                help="PC sheets (JSON) rolling Initiative.",
+            ),
+            flag(
+                "pcs",
+                "--pc",
+                kind="many",
+                read=report.initiative_entry,
+                help="A PC without a sheet: NAME:MOD[:CHM].",
+            ),
+            flag("", "--characteristic", "-c", kind="text", help="With sheets (Dex)."),
+            flag("", "--skill", kind="text", help="With sheets (the best of Tactics and Recon)."),
+            *(
+                flag("", f"--{s}", kind="many", help=f"A PC's name: one step of {s.title()}.")
+                for s in STEPS
+            ),
+            presets.option("initiative_ties", "--ties"),
+            ODDS,
+        ),
+        table=False,
+        seats=_named,
+        build=_initiative,
+        weigh=report.initiative_odds,
+        odds_flag="show_odds",
+        text=_of(report.initiative_lines),
+        data=_of(report.initiative_data),
+        odds_text=_of(report.initiative_odds_lines),
+        odds_data=_of(report.initiative_odds_data),
+    ),
+)
 app = game_group("mneme", PRESETS)
 
 

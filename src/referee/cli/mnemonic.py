@@ -62,25 +62,55 @@ FACES = flag("", "--faces", kind="text", help=CARD_FACES)
 DRAWN = flag("", "--drawn", kind="text", help="Cards already drawn since the last reshuffle.")
 ODDS = flag("", "--odds", "show_odds", kind="flag", help="Show the exact odds instead of rolling.")
 DRAWS = (RANDOMIZER, FACES, DRAWN, ODDS)
-SAID = tuple(flag("", f"--{w}", kind="text", help=PLAYED.format(w, e)) for w, e in
-             (("player", "4A"), ("referee", "2B")))  # fmt: skip
+SAID = tuple(
+    flag("", f"--{w}", kind="text", help=PLAYED.format(w, e))
+    for w, e in (("player", "4A"), ("referee", "2B"))
+)
 DODGE = "Chances steps the defender's action worsens the attack (0..10)."
 DEFENSE = flag(
     "defense", "--dodge", read=lambda t: defense_modifier(int(t)), kind="int", help=DODGE
 )
-CHECK = (*ROLL, flag("", "--sheet", kind="text", help="A character (JSON) to check."),
-         flag("actor", help="A character seated at the table."), flag("talent"), ROLE,
-         flag("fallback"), option("use_lucky", "--lucky", kind="flag"), FACES, DRAWN, *SAID,
-         option("degree_labels", "--degree", kind="flag"), RANDOMIZER)  # fmt: skip
-ATTACK = (*ROLL, flag("actor"), flag("target"), flag("talent"), ROLE,
-          DEFENSE,
-          option("opposed_rolls", "--opposed", kind="flag"), flag("defender_aptitude"),
-          flag("defender_chances"), *DRAWS)  # fmt: skip
-INJURY = (*ROLL, flag("worst", read=check_worst), flag("victim"), flag("status", kind="text"),
-          flag("", "--injuries", kind="int", help="Earlier injuries."), ROLE, flag("talent"),
-          *DRAWS)  # fmt: skip
-ORDER = (arg("contenders", kind="many", help="NAME:AGILE_APTITUDE[:CHANCES], or a seated id."),
-         option("rank_failures", "--rank-failures", kind="flag"), *DRAWS)  # fmt: skip
+CHECK = (
+    *ROLL,
+    flag("", "--sheet", kind="text", help="A character (JSON) to check."),
+    flag("actor", help="A character seated at the table."),
+    flag("talent"),
+    ROLE,
+    flag("fallback"),
+    option("use_lucky", "--lucky", kind="flag"),
+    FACES,
+    DRAWN,
+    *SAID,
+    option("degree_labels", "--degree", kind="flag"),
+    RANDOMIZER,
+)
+ATTACK = (
+    *ROLL,
+    flag("actor"),
+    flag("target"),
+    flag("talent"),
+    ROLE,
+    DEFENSE,
+    option("opposed_rolls", "--opposed", kind="flag"),
+    flag("defender_aptitude"),
+    flag("defender_chances"),
+    *DRAWS,
+)
+INJURY = (
+    *ROLL,
+    flag("worst", read=check_worst),
+    flag("victim"),
+    flag("status", kind="text"),
+    flag("", "--injuries", kind="int", help="Earlier injuries."),
+    ROLE,
+    flag("talent"),
+    *DRAWS,
+)
+ORDER = (
+    arg("contenders", kind="many", help="NAME:AGILE_APTITUDE[:CHANCES], or a seated id."),
+    option("rank_failures", "--rank-failures", kind="flag"),
+    *DRAWS,
+)
 CHECKED = (lambda o, v: report.check_data(o, v["_after"]), lambda o, v: report.check_lines(o))
 
 

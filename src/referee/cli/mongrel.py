@@ -42,44 +42,91 @@ def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
 ROLL = (flag("dice"), flag("tn"), flag("mode"), flag("identity"), flag("difficulty"))
 RESIST = (flag("resist_dice"), flag("resist_tn"), flag("resist_identity"), flag("resist_mode"))
 WORKING = "Exact odds instead of a roll.", common.FACES_HELP + " Working, then Resist."
-OCCULT = (*ROLL[:2], flag("resolve"), ROLL[3], flag("range_modifier", "--range"),
-          flag("scale_modifier", "--scale"), ROLL[4], *RESIST,
-          flag("", "--faces", kind="text", help=WORKING[1]),
-          flag("", "--odds", "show_odds", kind="flag", help=WORKING[0]))  # fmt: skip
+OCCULT = (
+    *ROLL[:2],
+    flag("resolve"),
+    ROLL[3],
+    flag("range_modifier", "--range"),
+    flag("scale_modifier", "--scale"),
+    ROLL[4],
+    *RESIST,
+    flag("", "--faces", kind="text", help=WORKING[1]),
+    flag("", "--odds", "show_odds", kind="flag", help=WORKING[0]),
+)
 FIELDS = "Approve the problems at these field paths (comma-separated)."
 OUT = flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here.")
 ALL = flag("", "--all", "every", kind="flag", help="Approve every open problem.")
-APPROVE = (arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
-           flag("reason", help="Why the referee allows it (recorded)."), flag("by"),
-           flag("fields", "--field", read=lambda t: [*filter(None, t.replace(" ", "").split(","))],
-                kind="text", help=FIELDS),
-           ALL, OUT)  # fmt: skip
+APPROVE = (
+    arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
+    flag("reason", help="Why the referee allows it (recorded)."),
+    flag("by"),
+    flag(
+        "fields",
+        "--field",
+        read=lambda t: [*filter(None, t.replace(" ", "").split(","))],
+        kind="text",
+        help=FIELDS,
+    ),
+    ALL,
+    OUT,
+)
 LOOSE: dict[str, Any] = {"table": False}
 
 
 PRESETS = (
-    Preset("odds", "check", ROLL, "Exact chance of success and of each Effect (successes only).",
-           odds=True, data=lambda d, v: report.check_odds(d),
-           text=lambda d, v: report.check_odds_text(d, v["_action"]), **LOOSE),
-    Preset("check", "check", ROLL, "Resolve one task roll: faces, successes and Effect.",
-           data=lambda o, v: report.check_data(o, v["seed"]),
-           text=lambda o, v: report.check_line(o, v["_action"]), **LOOSE),
-    Preset("buy", "buy-roll", (flag("dice"), flag("social"), flag("credit")),
-           "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
-           data=lambda o, v: report.buy_data(o, v["_weigh"]()),
-           text=lambda o, v: report.buy_line(o, v["_weigh"]()), **LOOSE),
-    Preset("occult", "occult-roll", OCCULT,
-           "An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds.",
-           data=lambda r, v: report.occult_data(r, v["seed"]),
-           text=lambda r, v: report.occult_line(r), odds_flag="show_odds", **LOOSE,
-           odds_data=lambda d, v: report.occult_odds(d, v["_action"]),
-           odds_text=lambda d, v: report.occult_odds_text(d, v["_action"])),
-    Preset("approve", "approve-sheet", APPROVE,
-           "Referee approval: record a reason for rules a sheet breaks, so it validates.",
-           out=SHEET, seats=lambda rules, v: {SHEET: _load_sheet(v["path"])}, build=_approval,
-           data=lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
-           text=lambda o, v: report.approval_lines(o), **LOOSE),
-)  # fmt: skip
+    Preset(
+        "odds",
+        "check",
+        ROLL,
+        "Exact chance of success and of each Effect (successes only).",
+        odds=True,
+        data=lambda d, v: report.check_odds(d),
+        text=lambda d, v: report.check_odds_text(d, v["_action"]),
+        **LOOSE,
+    ),
+    Preset(
+        "check",
+        "check",
+        ROLL,
+        "Resolve one task roll: faces, successes and Effect.",
+        data=lambda o, v: report.check_data(o, v["seed"]),
+        text=lambda o, v: report.check_line(o, v["_action"]),
+        **LOOSE,
+    ),
+    Preset(
+        "buy",
+        "buy-roll",
+        (flag("dice"), flag("social"), flag("credit")),
+        "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
+        data=lambda o, v: report.buy_data(o, v["_weigh"]()),
+        text=lambda o, v: report.buy_line(o, v["_weigh"]()),
+        **LOOSE,
+    ),
+    Preset(
+        "occult",
+        "occult-roll",
+        OCCULT,
+        "An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds.",
+        data=lambda r, v: report.occult_data(r, v["seed"]),
+        text=lambda r, v: report.occult_line(r),
+        odds_flag="show_odds",
+        **LOOSE,
+        odds_data=lambda d, v: report.occult_odds(d, v["_action"]),
+        odds_text=lambda d, v: report.occult_odds_text(d, v["_action"]),
+    ),
+    Preset(
+        "approve",
+        "approve-sheet",
+        APPROVE,
+        "Referee approval: record a reason for rules a sheet breaks, so it validates.",
+        out=SHEET,
+        seats=lambda rules, v: {SHEET: _load_sheet(v["path"])},
+        build=_approval,
+        data=lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
+        text=lambda o, v: report.approval_lines(o),
+        **LOOSE,
+    ),
+)
 app = game_group("mongrel", PRESETS)
 ON_SHEET = common.stacked(
     click.argument("path", help="A Mongrel character sheet (JSON), or an example's name."),
@@ -196,14 +243,24 @@ def _ask(step: str, opts: tuple[Any, ...]) -> str:
 
 
 WORDS = Words(
-    names={"spend": "spend-resolve", "vow": "vow-refresh", "survive": "spend-resolve-to-survive",
-           "accept": "accept-fate"},
-    keys={"who": "actor", "attacker": "actor", "armour": "armor", "shunt": "shunt_to_beauty",
-          "range": "range_modifier", "scale": "scale_modifier"},
+    names={
+        "spend": "spend-resolve",
+        "vow": "vow-refresh",
+        "survive": "spend-resolve-to-survive",
+        "accept": "accept-fate",
+    },
+    keys={
+        "who": "actor",
+        "attacker": "actor",
+        "armour": "armor",
+        "shunt": "shunt_to_beauty",
+        "range": "range_modifier",
+        "scale": "scale_modifier",
+    },
     order={"occult": ("actor", "target")},
     read={"expertise": canonical_expertise},
     opening=("start-conflict", "order"),  # by the rules: Beast, Man, Demon, dice for ties
-)  # fmt: skip
+)
 COMMANDS = """Commands (one per line; faces=6,3,1 gives dice rolled at the table):
   attack ATT TGT EXPERTISE [defend] [weapon=N] [armor=N] [shunt=N] [attribute=A] [difficulty=N]
   task ID EXPERTISE [attribute=A | tn=N | target=ID] [mode=under|over] [difficulty=N]

@@ -264,8 +264,10 @@ def tour(rules: MongrelRuleset) -> list[str]:
         outcome = rules.resolve(action, state, roller, options)
         lines += [outcome.label] if i else []
         state = rules.apply(state, outcome)
-    lines += [f"{state.character(c).name}: AP {state.character(c).ap}, damage "
-              f"{state.character(c).damage}" for c in ("vooruk", "giazza")]  # fmt: skip
+    lines += [
+        f"{state.character(c).name}: AP {state.character(c).ap}, damage {state.character(c).damage}"
+        for c in ("vooruk", "giazza")
+    ]
     working = Occult("alwia", resolve=3, target="vooruk", resist=True)
     odds: Distribution[Any] = rules.odds(working, duel, options)
     harm = odds.probability_where(lambda r: r.effect > 0)
