@@ -19,7 +19,7 @@ from referee.errors import RulesError
 from referee.systems.arm import RULESET, report
 from referee.systems.arm.actions import Difficulty
 from referee.systems.arm.checks import difficulty_named
-from referee.systems.arm.sheet import ArmourEntry, Sheet
+from referee.systems.arm.sheet import Sheet
 from referee.systems.base import dump_record, load_record
 
 
@@ -80,14 +80,6 @@ CHECK = (
 )
 
 
-def _armour(text: str | None) -> ArmourEntry | None:
-    """``--armour``: one value, or wound/shock (e.g. 4/2)."""
-    parts = (text or "0").split("/")
-    if len(parts) > 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-        raise RulesError(f"--armour is a number or wound/shock, not {text!r}")
-    return None if text is None else ArmourEntry("armour", int(parts[0]), int(parts[-1]))
-
-
 def _blow_seats(rules: Any, v: Values) -> dict[str, Any]:
     """Each side: its sheet (``--attacker``, ``--defender``), or a stand-in carrying the
     numbers given (the defender's Toughness, armour, wound and shock levels)."""
@@ -100,10 +92,7 @@ def _blow_seats(rules: Any, v: Values) -> dict[str, Any]:
         return {"attacker": hitter, "defender": sheet_from(rules, v["defender"])}
     if v["toughness"] is None:
         raise RulesError("give --toughness (or a --defender sheet)")
-    if not (0 <= v["wound"] <= 5 and 0 <= v["shock"] <= 5):
-        raise RulesError(f"--wound, --shock: each a level 0 to 5, not {v['wound']}, {v['shock']}")
-    levels = {"wound": v["wound"], "shock": v["shock"], "armour": _armour(v["armour"])}
-    hurt = Sheet("defender", {"Toughness": v["toughness"]}, **levels)
+    hurt = report.stand_in(v["toughness"], v["armour"], v["wound"], v["shock"])
     return {"attacker": hitter, "defender": hurt}
 
 

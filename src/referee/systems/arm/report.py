@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from referee.dice.odds import fraction_text
 from referee.systems.arm.play import Levels
 from referee.systems.arm.rolls import Pushed
-from referee.systems.arm.tables import RESULT_LADDER
+from referee.systems.arm.sheet import ArmourEntry, Sheet
+from referee.systems.arm.tables import LEVEL_CAP, RESULT_LADDER
 from referee.systems.base import (
     Action,
     JSONObject,
@@ -286,3 +287,16 @@ def tour(rules: ArmRuleset) -> list[str]:
     hit = rules.resolve(a.Damage("alex", 5, "brad", damage=7, push="never"), table, roller, opts)
     lines.append(f"axe on Alex: total {hit.details['total']} -> {hit.label}")
     return lines
+
+
+def stand_in(toughness: int, armour: str | None, wound: int, shock: int) -> Sheet:
+    """A defender known only by numbers: its Toughness, armour (one value, or
+    ``wound/shock`` as ``4/2``) and present wound and shock levels (0 to 5, Unharmed to
+    Dead / Unconscious; ARM 1.2, Damage). :class:`RulesError` names a wrong one."""
+    parts = (armour or "0").split("/")
+    if len(parts) > 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}")
+    if not (0 <= wound <= LEVEL_CAP and 0 <= shock <= LEVEL_CAP):
+        raise RulesError(f"--wound, --shock: each a level 0 to {LEVEL_CAP}, not {wound}, {shock}")
+    worn = None if armour is None else ArmourEntry("armour", int(parts[0]), int(parts[-1]))
+    return Sheet("defender", {"Toughness": toughness}, wound=wound, shock=shock, armour=worn)
