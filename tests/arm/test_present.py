@@ -6,25 +6,14 @@ from pathlib import Path
 
 from referee.systems.arm.ruleset import RULESET
 from referee.systems.arm.state import Seat
-from referee.systems.sheetview import SheetView
 
 OPTS = RULESET.load_options({})
-
-
-def _grid(view: SheetView, title: str) -> dict[str, tuple[str, ...]]:
-    grid = view.section(title).grid
-    assert grid is not None
-    return {row[0]: row[1:] for row in grid.rows}
-
-
-def _rows(view: SheetView, title: str) -> dict[str, str]:
-    return {r.label: r.value for r in view.section(title).rows}
 
 
 def test_alex_reads_as_an_arm_sheet() -> None:
     view = RULESET.sheet_view(RULESET.examples()["alex"], None, OPTS)
     assert view.name == "Alex" and view.kind == "human, premade"
-    assert _grid(view, "Stats") == {
+    assert view.section("Stats").table() == {
         "Fitness": ("6",),
         "Dexterity": ("7",),
         "Toughness": ("5",),
@@ -32,21 +21,27 @@ def test_alex_reads_as_an_arm_sheet() -> None:
         "Charisma": ("8",),
         "Willpower": ("6",),
     }
-    assert _grid(view, "Mods") == {"Swords": ("+1", "signed")}
+    assert view.section("Mods").table() == {"Swords": ("+1", "signed")}
     # "Sword (6D/0A/-1P)"
-    assert _grid(view, "Gear") == {"Sword": ("6D", "+0A", "-1P")}
-    assert _grid(view, "Armour") == {"Chain": ("4", "2")}
-    assert _rows(view, "Wounds and shock") == {"Wound": "Unharmed (0)", "Shock": "Unharmed (0)"}
+    assert view.section("Gear").table() == {"Sword": ("6D", "+0A", "-1P")}
+    assert view.section("Armour").table() == {"Chain": ("4", "2")}
+    assert view.section("Wounds and shock").values() == {
+        "Wound": "Unharmed (0)",
+        "Shock": "Unharmed (0)",
+    }
 
 
 def test_a_seated_character_shows_the_tracked_levels() -> None:
     sheet = RULESET.examples()["christine"]
     hurt = Seat(sheet, wound=1, shock=3)
     view = RULESET.sheet_view(sheet, hurt, OPTS)
-    assert _rows(view, "Wounds and shock") == {"Wound": "Light (1)", "Shock": "Reeling (3)"}
-    assert _grid(view, "Gear")["Rapier"] == ("4D", "+1A", "+1P")
-    assert _grid(view, "Armour") == {"Leather": ("2", "0")}
-    assert _grid(view, "Mods") == {"Rapiers": ("+2", "signed")}
+    assert view.section("Wounds and shock").values() == {
+        "Wound": "Light (1)",
+        "Shock": "Reeling (3)",
+    }
+    assert view.section("Gear").table()["Rapier"] == ("4D", "+1A", "+1P")
+    assert view.section("Armour").table() == {"Leather": ("2", "0")}
+    assert view.section("Mods").table() == {"Rapiers": ("+2", "signed")}
 
 
 def test_a_stunning_weapon_is_noted() -> None:
@@ -56,7 +51,7 @@ def test_a_stunning_weapon_is_noted() -> None:
 
     alex = RULESET.examples()["alex"]
     armed = replace(alex, weapons=(*alex.weapons, WeaponEntry("Club (50cm)")))
-    grid = _grid(RULESET.sheet_view(armed, None, OPTS), "Gear")
+    grid = RULESET.sheet_view(armed, None, OPTS).section("Gear").table()
     assert grid["Sword"] == ("6D", "+0A", "-1P", "")
     assert grid["Club (50cm)"] == ("3D", "+0A", "+0P", "stuns")
 
@@ -77,7 +72,7 @@ def test_a_weapon_the_referee_added_to_the_table_reads_with_its_values(tmp_path:
     alex = RULESET.examples()["alex"]
     spear = replace(alex, weapons=(*alex.weapons, WeaponEntry("Boar spear")))
     service.add_character(tid, RULESET.dump_sheet(spear), cid="alex", force=True)
-    alone = _grid(RULESET.sheet_view(spear, None, OPTS), "Gear")
+    alone = RULESET.sheet_view(spear, None, OPTS).section("Gear").table()
     assert alone["Boar spear"][:3] == ("?", "?", "?")
     service.act(tid, "Ron", "add-weapon", {"name": "Boar spear", "damage": 5, "kind": "melee"})
     (seat,) = seats(service.load(tid))

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from referee.systems.mnemonic.ruleset import RULESET, State
 from referee.systems.mnemonic.sheet import Status
-from referee.systems.sheetview import SheetView
 
 OPTS = RULESET.load_options({})
-
-
-def _grid(view: SheetView, title: str) -> dict[str, tuple[str, ...]]:
-    grid = view.section(title).grid
-    assert grid is not None
-    return {row[0]: row[1:] for row in grid.rows}
 
 
 def test_the_boxer_reads_with_his_ratings() -> None:
@@ -25,12 +18,12 @@ def test_the_boxer_reads_with_his_ratings() -> None:
         "Stands in for a Life Role at Moderately (+3) where it fits the task, "
         "Not At All (+0) where it does not"
     )
-    talents = _grid(view, "Talents")
+    talents = view.section("Talents").table()
     assert talents["Tough"] == ("Very", "+5")
     assert talents["Agile"] == ("Fairly", "+4")
     assert talents["Handy"] == ("Somewhat", "+2")
     assert len(talents) == 7
-    assert _grid(view, "Life Roles") == {
+    assert view.section("Life Roles").table() == {
         "Professional Boxer": ("Very", "+5"),
         "Dock Worker": ("Moderately", "+3"),
     }
@@ -44,8 +37,8 @@ def test_the_frigate_and_a_seated_status() -> None:
 
     hurt = replace(seat, status=Status("Hurt", None, 1))
     view = RULESET.sheet_view(sheet, hurt, OPTS)
-    assert _grid(view, "Talents")["Well-Armed"] == ("Fairly", "+4")
-    assert _grid(view, "Life Roles")["Sailors"] == ("Very", "+5")
+    assert view.section("Talents").table()["Well-Armed"] == ("Fairly", "+4")
+    assert view.section("Life Roles").table()["Sailors"] == ("Very", "+5")
     rows = {r.label: r.value for r in view.section("Status").rows}
     assert rows == {"Status": "Hurt", "Injuries": "1"}
     assert view.section("Talents").note == "From frigate"
@@ -55,4 +48,4 @@ def test_renamed_rating_levels_are_used() -> None:
     names = ("Zero", "One", "Two", "Three", "Four", "Five", "Six")
     opts = RULESET.load_options({"rating_names": list(names)})
     view = RULESET.sheet_view(RULESET.examples()["boxer"], None, opts)
-    assert _grid(view, "Talents")["Tough"] == ("Five", "+5")
+    assert view.section("Talents").table()["Tough"] == ("Five", "+5")

@@ -13,16 +13,6 @@ def _view(cid: str) -> SheetView:
     return RULESET.sheet_view(RULESET.examples()[cid], None, OPTS)
 
 
-def _rows(view: SheetView, title: str) -> dict[str, str]:
-    return {r.label: r.value for r in view.section(title).rows}
-
-
-def _grid(view: SheetView, title: str) -> dict[str, tuple[str, ...]]:
-    grid = view.section(title).grid
-    assert grid is not None
-    return {row[0]: row[1:] for row in grid.rows}
-
-
 def test_alwia_reads_as_the_texts_example() -> None:
     view = _view("alwia")
     assert view.name == "Alwia" and view.kind == "Demon, House Mekag"
@@ -35,23 +25,23 @@ def test_alwia_reads_as_the_texts_example() -> None:
         "Derived scores",
         "Credit",
     ]
-    assert _rows(view, "Character") == {
+    assert view.section("Character").values() == {
         "House": "Mekag",
         "Sex": "female",
         "Age": "young",
         "Form": "human",
         "Also called": "Ahvia",
     }
-    assert _rows(view, "Identity") == {"Man": "2", "Beast": "0", "Demon": "4"}
+    assert view.section("Identity").values() == {"Man": "2", "Beast": "0", "Demon": "4"}
     assert view.section("Identity").rows[2].note == "primary"
     # the three pairs, each summing to 8 (Spirit 6, Size 2, Beauty 5, Physique 3, Speed 6,
     # Social 2)
-    assert _grid(view, "Attributes") == {
+    assert view.section("Attributes").table() == {
         "Size 2": ("Spirit 6", "8"),
         "Physique 3": ("Beauty 5", "8"),
         "Speed 6": ("Social 2", "8"),
     }
-    expertise = _grid(view, "Expertise")
+    expertise = view.section("Expertise").table()
     assert expertise["Know"] == ("4", "Sorcery", "Awareness")
     assert expertise["Lie"] == ("4", "Sorcery", "Charisma")
     assert expertise["Diabolic Power"] == ("3", "Sorcery", "Power")
@@ -61,14 +51,14 @@ def test_alwia_reads_as_the_texts_example() -> None:
     # the primary Identity's category comes first
     grid = view.section("Expertise").grid
     assert grid is not None and grid.rows[0][2] == "Sorcery"
-    assert _grid(view, "Powers") == {"Wings": ("2",), "Inhuman Face": ("1",)}
-    assert _rows(view, "Derived scores") == {
+    assert view.section("Powers").table() == {"Wings": ("2",), "Inhuman Face": ("1",)}
+    assert view.section("Derived scores").values() == {
         "Action Points": "6",
         "Wound Threshold": "5",
         "Terminal damage at": "9",
         "Infernal Resolve": "6",
     }
-    credit = _grid(view, "Credit")
+    credit = view.section("Credit").table()
     assert credit["Mekag (own House)"] == ("2",) and credit["Nuin"] == ("1",)
 
 
@@ -78,9 +68,9 @@ def test_a_seated_fighter_shows_what_is_left() -> None:
     from dataclasses import replace
 
     view = RULESET.sheet_view(sheet, replace(seat, ap=1, ir=2), OPTS)
-    rows = _rows(view, "Derived scores")
+    rows = view.section("Derived scores").values()
     assert rows["Action Points"] == "1 / 3" and rows["Infernal Resolve"] == "2 / 3"
-    assert _grid(view, "Expertise")["Rend"] == ("6", "Bestial", "Violence")
+    assert view.section("Expertise").table()["Rend"] == ("6", "Bestial", "Violence")
 
 
 def test_the_view_is_json_for_people() -> None:

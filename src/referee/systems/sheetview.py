@@ -71,6 +71,14 @@ class Section:
             out["note"] = self.note
         return out
 
+    def values(self) -> dict[str, str]:
+        """Each row's value by its label (what a reader looks up: "Toughness" -> "5")."""
+        return {r.label: r.value for r in self.rows}
+
+    def table(self) -> dict[str, tuple[str, ...]]:
+        """The grid's rows by their first cell; empty without a grid."""
+        return {row[0]: tuple(row[1:]) for row in (self.grid.rows if self.grid else ())}
+
     @property
     def empty(self) -> bool:
         """Whether the section shows nothing (no rows, no grid rows, no note)."""
