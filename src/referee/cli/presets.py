@@ -82,7 +82,8 @@ class Flag:
 def flag(field: str, *names: str, **how: Any) -> Flag:
     """An option filling ``field``; ``names`` replace ``--field-name`` (a short ``-m``
     adds to it). ``read`` turns the text into the field's value; ``kind`` is ``flag``,
-    ``int``, ``many`` (repeatable) or ``text`` when the field's type does not say."""
+    ``int``, ``many`` (repeatable), ``text`` or ``switch`` (``--x/--no-x``) when the
+    field's type does not say."""
     return Flag(field, names, **how)
 
 
@@ -209,6 +210,8 @@ def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
     names = [n for n in f.names if n.startswith("-")]
     if not any(n.startswith("--") for n in names):
         names.insert(0, "--" + (f.seat or f.field.rsplit(".", 1)[-1]).replace("_", "-"))
+    if kind == "switch":  # a boolean either way: --x / --no-x, unset when not given
+        names[0] = f"{names[0]}/--no-{names[0][2:]}"
     decl = [*names, f.key]
     typed: dict[str, Any] = {}
     if kind in ("int", "flag"):
@@ -269,9 +272,9 @@ def _read(f: Flag, text: Any) -> Any:
 def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
     """The preset's action from the flags' values; a wrong value is named by its flag."""
     data: dict[str, Any] = {}
-    for f in preset.flags:
+    for f in derived_flags(ruleset, preset):
         value = values.get(f.key)
-        if f.into != "action" or not _given(value):
+        if f.into != "action" or not (_given(value) or (f.kind == "switch" and value is False)):
             continue
         if f.seat:
             for path, given in f.sets.items():
@@ -433,13 +436,42 @@ def _short(doc: str, limit: int = 45) -> str:
     return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
 
 
+PLAIN = frozenset({"boolean", "integer", "string", "choice"})
+"""The field types a preset offers as flags of their own (and lists of them)."""
+
+
+def derived_flags(ruleset: Any, preset: Preset) -> tuple[Flag, ...]:
+    """The preset's flags, then one ``--field-name`` for each plain field of its action that
+    none of them fills (a character reference, a record, a field of another action the
+    preset may choose, or a name a flag already has, excepted): every field of the
+    action can be given, described by its own doc."""
+    if preset.also or preset.strict:
+        return preset.flags
+    from referee.systems.base import describe_fields
+
+    taken = {n for f in preset.flags for n in f.names} | {
+        "--" + f.key.replace("_", "-") for f in preset.flags
+    }
+    taken |= {f.names[0] for f in _COMMON} | {"--" + f.names[0] for f in _COMMON}
+    filled = [f.field for f in preset.flags if f.field]
+    extra = []
+    for d in describe_fields(ruleset.action_type(preset.action)):
+        name, items = str(d["name"]), d.get("items") or {}
+        plain = d["type"] in PLAIN or (d["type"] == "list" and items.get("type") in PLAIN)
+        if "ref" in d or "ref" in items or not plain or "--" + name.replace("_", "-") in taken:
+            continue
+        if not any(name == f or f.startswith(name + ".") for f in filled):
+            extra.append(Flag(name, kind="switch" if d["type"] == "boolean" else ""))
+    return (*preset.flags, *extra)
+
+
 def preset_command(game: str, preset: Preset) -> click.Command:
-    """The click command of one preset."""
+    """The click command of one preset (see :func:`derived_flags`)."""
     ruleset = _ruleset(game)
     kind = ruleset.action_type(preset.action)
     kinds = [kind, *map(ruleset.action_type, preset.also)]
     params: list[click.Parameter] = []
-    for f in preset.flags:
+    for f in derived_flags(ruleset, preset):
         targets = [ruleset.options_type] if f.into == "options" else kinds
         params.append(_param(f, _field_in(targets, f.field) if f.field and not f.seat else None))
     own = {n for p in params for n in p.opts}
