@@ -452,10 +452,11 @@ def derived_flags(ruleset: Any, preset: Preset) -> tuple[Flag, ...]:
     taken = {n for f in preset.flags for n in f.names} | {
         "--" + f.key.replace("_", "-") for f in preset.flags
     }
-    taken |= {f.names[0] for f in _COMMON} | {"--" + f.names[0] for f in _COMMON}
+    taken |= {f.names[0] for f in _COMMON}
     filled = [f.field for f in preset.flags if f.field]
     extra = []
-    for d in describe_fields(ruleset.action_type(preset.action)):
+    described: Any = describe_fields(ruleset.action_type(preset.action))
+    for d in described:
         name, items = str(d["name"]), d.get("items") or {}
         plain = d["type"] in PLAIN or (d["type"] == "list" and items.get("type") in PLAIN)
         if "ref" in d or "ref" in items or not plain or "--" + name.replace("_", "-") in taken:
