@@ -411,3 +411,22 @@ def test_attack_odds_of_a_whole_attack(capsys: pytest.CaptureFixture[str]) -> No
     assert max(int(k) for k in data["damage"]) == 48
     code, _, err = _run(capsys, "mneme", "attack-odds", "3d6", "-d", "8", "-n", "2")
     assert code != 0 and "--rolls" in err
+
+
+def test_a_check_with_nothing_at_stake_rolls_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ch. 2: no stakes, no roll. The check says so (text and JSON, the roll's numbers
+    null), and its odds are that outcome for certain, with no chance of success to give."""
+    code, out, err = _run(capsys, "mneme", "check", "--no-stakes")
+    assert (code, out.strip(), err) == (0, "No roll: no stakes", "")
+    code, out, _ = _run(capsys, "mneme", "check", "--no-stakes", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["label"] == "No roll: no stakes" and data["faces"] == []
+    assert [data[k] for k in ("roll", "dice", "modifier", "difficulty", "effect")] == [None] * 5
+    code, _, err = _run(capsys, "mneme", "check", "--no-stakes", "--faces", "3,3")
+    assert code != 0 and "needs 0 faces (no dice); 2 given" in err
+    code, out, _ = _run(capsys, "mneme", "odds", "--no-stakes", "-m", "3")
+    assert (code, out.strip()) == (0, "No roll: no stakes")
+    code, out, _ = _run(capsys, "mneme", "odds", "--no-stakes", "--json")
+    assert json.loads(out) == {"p_success": None, "effect": {}, "no_roll": "No roll: no stakes"}
+    code, out, _ = _run(capsys, "mneme", "check", "--stakes", "--faces", "4,4", "--json")
+    assert json.loads(out)["effect"] == 0  # --stakes is the default, said outright

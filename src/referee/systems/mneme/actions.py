@@ -113,7 +113,9 @@ class CheckInputs:
     )
     stakes: bool = param(True, "whether anything is at stake (no stakes: no roll)")
     costly_success: bool = param(False, "take a failure as a Costly Success")
-    mitigating: Mitigating | None = param(None, "Mitigating Factors against a Fail Effect")
+    mitigating: Mitigating | None = param(
+        None, "Mitigating Factors against a Fail Effect: conditions, cover, skill"
+    )
     wounds: bool = param(True, "whether the wound penalty applies")
     costly_failure: bool = param(False, "the referee rules a failure costly")
     stealth: bool = param(False, "a stealth roll (the better of Recon and Streetwise)")
@@ -176,7 +178,7 @@ class Attack(Action):
     target: str | None = param(None, "the character attacked", ref="character")
     check: CheckInputs = param(factory=CheckInputs, doc="the attack check")
     weapon: str = param("", "a weapon on the attacker's sheet")
-    damage: str = param("", "the damage of one roll when no weapon is named")
+    damage: str = param("", "the damage of one roll when no weapon is named: 3d6-2, 'D 3d3'")
     rate_of_attack: int | None = param(
         None, "Rate of Attack (none: the weapon's, or no limit)", ge=1, le=MAX_DAMAGE_ROLLS
     )
@@ -292,7 +294,9 @@ class Surgery(Action):
     actor: str = param(doc="the surgeon", ref="character")
     patient: str | None = param(None, "the patient", ref="character")
     patient_end: int | None = param(None, "the patient's End (no patient seated)", ge=0, le=99)
-    patient_condition: Condition | None = param(None, "the patient's condition (no patient seated)")
+    patient_condition: Condition | None = param(
+        None, "the patient's condition (no patient seated; none: Seriously Wounded)"
+    )
     facility: bool = param(True, "in a hospital or sickbay")
     modifiers: tuple[Modifier, ...] = param((), "tools, assistance...")
 

@@ -120,6 +120,12 @@ def initiative_entry(text: str) -> dict[str, Any]:
     return {"who": who, "modifier": mod, "characteristic_modifier": chm[0] if chm else None}
 
 
+def skills(text: str) -> list[str]:
+    """``Melee,Athletics``: the skills a task combines, the rolled one first (ch. 2,
+    Combined Difficulties)."""
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
 def mitigating(text: str) -> dict[str, int]:
     """``conditions,cover,skill``: the three Mitigating Factors by priority (ch. 2)."""
     parts = [p.strip() for p in text.split(",")]
@@ -155,10 +161,17 @@ def scaled_damage(text: str, scale: str = "") -> str:
 # checks and their odds (ch. 2)
 
 
+CHECK_KEYS = ("roll", "dice", "modifier", "difficulty", "effect")
+"""What a rolled check's JSON shows on top: the roll, dice, modifier, Difficulty, Effect."""
+
+
 def check_lines(out: Outcome) -> Lines:
     """A check: dice + modifier vs Difficulty, the Effect and label, then the modifiers
-    not stacked, the condition presets, the mitigation and the time the task took."""
+    not stacked, the condition presets, the mitigation and the time the task took. A
+    check with nothing at stake rolls nothing: its label says so."""
     d = out.details
+    if "roll" not in d:
+        return [out.label]
     manual = " (faces entered by hand)" if out.manual else ""
     sums = f"[{faces_text(out)}] = {d['dice']} {d['modifier']:+d} = {d['roll']}"
     lines: Lines = [f"{sums} vs {d['difficulty']}: Effect {d['effect']:+d} -> {out.label}{manual}"]
@@ -172,18 +185,31 @@ def check_lines(out: Outcome) -> Lines:
 
 
 def check_data(out: Outcome) -> dict[str, Any]:
-    """A check's JSON: the whole outcome plus the roll, dice, modifier, Difficulty, Effect."""
-    keys = ("roll", "dice", "modifier", "difficulty", "effect")
-    return {**outcome_data(out), **{k: out.details[k] for k in keys}}
+    """A check's JSON: the whole outcome plus the roll, dice, modifier, Difficulty and
+    Effect (each null when nothing was rolled)."""
+    return {**outcome_data(out), **{k: out.details.get(k) for k in CHECK_KEYS}}
 
 
-def effect_odds_data(dist: Distribution[int]) -> dict[str, Any]:
-    """A check's odds: the chance of success and of every Effect, failures included."""
+def _no_roll(dist: Distribution[Any]) -> str | None:
+    """The label of a check that rolls nothing (no stakes), else None: its odds are that
+    label for certain, not Effects."""
+    first = next(iter(dist.probabilities()))
+    return first if isinstance(first, str) else None
+
+
+def effect_odds_data(dist: Distribution[Any]) -> dict[str, Any]:
+    """A check's odds: the chance of success and of every Effect, failures included. A
+    check that rolls nothing has neither: ``p_success`` is null, ``no_roll`` its label."""
+    if (label := _no_roll(dist)) is not None:
+        return {"p_success": None, "effect": {}, "no_roll": label}
     return {"p_success": fraction_text(dist.at_least(0)), "effect": fractions(dist)}
 
 
-def effect_odds_lines(dist: Distribution[int]) -> Lines:
-    """A check's odds as a table of Effects under the chance of success."""
+def effect_odds_lines(dist: Distribution[Any]) -> Lines:
+    """A check's odds as a table of Effects under the chance of success (a check that
+    rolls nothing: its label)."""
+    if (label := _no_roll(dist)) is not None:
+        return [label]
     p = dist.at_least(0)
     rows = [(f"{e:+d}", fraction_text(q), _pct(q)) for e, q in dist.probabilities().items()]
     return [grid(f"success {fraction_text(p)} = {_pct(p)}%", ("Effect", "exact", "%"), rows)]
@@ -282,11 +308,13 @@ def one_character(out: Outcome, cid: str) -> dict[str, Any]:
     return {**outcome_data(out), "details": details}
 
 
-def clock_lines(out: Outcome, cid: str, damage_before: int) -> Lines:
-    """Time passed for one character: damage before and after, condition, healing
-    progress, then each note (bleeding, stabilisation, dying rolls)."""
+def clock_lines(out: Outcome, cid: str) -> Lines:
+    """Time passed for one character: damage before (the damage after less the changes'
+    deltas) and after, condition, healing progress, then each note (bleeding,
+    stabilisation, dying rolls)."""
     d = one_character(out, cid)["details"]
-    head = f"damage {damage_before} -> {d['damage']} ({d['condition']})"
+    moved = sum(c.delta or 0 for c in out.changes if (c.target, c.field) == (cid, "sheet.damage"))
+    head = f"damage {d['damage'] - moved} -> {d['damage']} ({d['condition']})"
     return [f"{head}, progress {d['healing_progress']}", *(f"  {n}" for n in d.get("notes", []))]
 
 
@@ -439,9 +467,10 @@ def initiative_odds_lines(odds: Mapping[str, Any]) -> Lines:
 # sheets and a tour
 
 
-def sheet_line(path: str, tracker: Mapping[str, Any]) -> str:
-    """A valid sheet, seated as ``pc``, with its tracker's HP, damage and condition."""
-    rows = dict(tracker["characters"]["pc"])
+def sheet_line(rules: Any, sheet: Any, options: Any, path: str) -> str:
+    """A valid sheet, seated alone as ``pc``, with its tracker's HP, damage and condition."""
+    table = rules.seat(rules.initial_state(options), "pc", sheet, options)
+    rows = dict(rules.tracker(table, options)["characters"]["pc"])
     return f"{path}: valid; HP {rows['HP']}, damage {rows['Damage']} ({rows['Condition']})"
 
 
