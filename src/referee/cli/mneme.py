@@ -6,7 +6,6 @@ reads from the outcome; ``--out`` writes a sheet as ``RULESET.apply`` leaves it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -50,6 +49,11 @@ def _weighed(data: Data, v: Values) -> Data:
     return data | {"check": _total(data["check"], v)}
 
 
+def _attack(data: Data, v: Values) -> Data:
+    """An attack: its check, ``--modifier`` first."""
+    return {**data, "check": _total(data.get("check", {}), v)}
+
+
 def _cared(state: Any, v: Values) -> Any:
     """``set-care`` first: the activity and care level the time passes at."""
     cared = presets.build_action(RULESET, CARED, v)
@@ -79,18 +83,16 @@ def _damage_odds(odds: Any, v: Values) -> report.Lines:
     return report.target_odds_lines(report.damage_odds_data(odds))
 
 
-def _preset(
-    name: str, action: str, flags: Any, *reads: Callable[[Any], Any] | None, **how: Any
-) -> Preset:
+def _preset(name: str, action: str, flags: Any, reads: Any = (), **how: Any) -> Preset:
     """A command whose ``reads`` render the result alone: its text, JSON, odds' text and
     odds' JSON, in that order (one that needs the flags is given by name, ``text=``)."""
     keys = ("text", "data", "odds_text", "odds_data")
     how |= {k: (lambda x, _v, r=r: r(x)) for k, r in zip(keys, reads, strict=False) if r}
     how |= {"odds_flag": "show_odds"} if ODDS in flags else {}
-    return Preset(name, action, tuple(flags), help=HELP.get(name, ""), **how)
+    return Preset(name, action, tuple(flags), **how)
 
 
-def _sheet(cid: str, *names: str, **sets: str) -> Flag:
+def _sheet(cid: str, *names: str, **sets: Any) -> Flag:
     """A sheet seated as ``cid`` (an argument when named without dashes)."""
     argument, who = not names[0].startswith("-"), "character" if cid == "pc" else cid
     return sheet(cid, *names, sets=sets, argument=argument, help=f"The {who}'s sheet (JSON).")
@@ -103,40 +105,29 @@ def _check(at: str, difficulty: str | None = "8") -> tuple[Flag, ...]:
     return (*named, *(flag(at + f) for f in (*STEPS, "skill")))
 
 
-HELP = {
-    "check": "Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
-    "Difficulty.",
-    "odds": "Exact odds of a check: the chance of success and every Effect (failures included).",
-    "attack-odds": "Exact distribution of the damage k rolls deal, keeping the highest RoA, "
-    "armour per roll (or, with --difficulty, by a whole attack: the check, then its rolls).",
-    "clock": "Let time pass at an activity and care level (set-care, then pass-time): healing, "
-    "bleeding, stabilisation, therapy and due dying rolls.",
-}
-"""A command's help where its action's own doc does not say what it does."""
 ARMOUR = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
-MOD, OFF = "A typed modifier VALUE:KIND[:SOURCE].", {"read": lambda on: not on, "kind": "flag"}
+OFF = {"read": lambda on: not on, "kind": "flag"}
+"""A flag that turns a field off (``--no-tools``: not equipped)."""
 TOTAL = flag("", "--modifier", "-m", kind="int", default=0, help="Total modifier added to 2d6.")
 EXTRA = replace(TOTAL, help="Extra modifier (tools, equipment...).")
-SHEET, PATH, PC = _sheet("pc", "--sheet", actor="pc"), _sheet("pc", "path"), _sheet("pc", "path")
+SHEET, PATH = _sheet("pc", "--sheet", actor="pc"), _sheet("pc", "path")
 ODDS = flag("", "--odds", "show_odds", kind="flag", help="Exact odds instead of a roll.")
 DAMAGE, WEAPON, RATE = arg("damage"), flag("weapon", "-w"), flag("rate_of_attack", "--rate", "-r")
 WORN = flag("armour", "-a", read=report.armour, kind="text", help=ARMOUR + " Default: worn.")
-LEVEL = flag("difficulty", "-d", read=report.difficulty, kind="text", default="8")
+LEVEL, MOD = "A number or a name (Easy ... Formidable).", "A typed modifier VALUE:KIND[:SOURCE]."
 CHECK = (
     TOTAL,
-    replace(LEVEL, help="A number or a name (Easy ... Formidable)."),
+    flag("difficulty", "-d", read=report.difficulty, kind="text", default="8", help=LEVEL),
     flag("modifiers", "--mod", read=report.typed_modifier, kind="many", help=MOD),
     flag("conditions", "--condition"),
     flag("characteristic", "-c"),
 )
 ROLLED = (*CHECK, SHEET, flag("combined_skills", "--combined", read=report.skills, kind="text"))
 UNSUPERVISED = flag("supervised", "--unsupervised", help="Intensive care with no Medic 2+.", **OFF)
-CARE = (*map(flag, ("activity", "care", "therapy")), UNSUPERVISED)  # named in refusals
-CARED = Preset("clock", "set-care", (replace(PC, sets={"actor": "pc"}), *CARE))
-TIME, SCALES = (
-    ("days", "hours", "minutes"),
-    {"": "Damage", "armour-": "Armour", "target-": "Target's own"},
-)
+CARE = (*map(flag, ("days", "hours", "minutes", "activity", "care", "therapy")), UNSUPERVISED)
+CARED = Preset("clock", "set-care", (_sheet("pc", "path", actor="pc"), *CARE[3:]))
+PATIENT = _sheet("patient", "--patient", patient="patient")
+SCALES = {"": "Damage", "armour-": "Armour", "target-": "Target's own"}
 WEIGHED = (
     DAMAGE,
     WEAPON,
@@ -171,23 +162,25 @@ STRUCK = (
     SHEET,
     flag("skill", "--defence-skill"),
 )
+NOTE = "Only note the dying rolls that fall due (default: roll them)."
+CLOCK = (
+    PATH,
+    *CARE,
+    flag("dying_rolls", "--note-dying/--roll-dying", "note_dying", **OFF, help=NOTE),
+)
+NO_TOOLS = flag("equipped", "--no-tools", help="Intensive care without tools.", **OFF)
 SURGERY = (
     _sheet("surgeon", "surgeon", actor="surgeon"),
-    _sheet("patient", "--patient", patient="patient"),
+    PATIENT,
     flag("patient_end", "--end"),
     flag("patient_condition", "--condition"),
     EXTRA,
     flag("facility", "--no-facility", help="No hospital or sickbay (refused).", **OFF),
 )
-INITIATIVE = (
+WARD = (arg("conditions", kind="many", help="Each patient's condition."), flag("medic"))
+LINEUP = (
     Flag("", ("sheets",), argument=True, kind="many", help="PC sheets (JSON) rolling Initiative."),
-    flag(
-        "pcs",
-        "--pc",
-        kind="many",
-        read=report.initiative_entry,
-        help="A PC without a sheet: NAME:MOD[:CHM].",
-    ),
+    flag("pcs", "--pc", read=report.initiative_entry, help="A PC without a sheet: NAME:MOD[:CHM]."),
     flag("", "--characteristic", "-c", kind="text", help="With sheets (Dex)."),
     flag("", "--skill", kind="text", help="With sheets (the best of Tactics and Recon)."),
     *(
@@ -198,6 +191,12 @@ INITIATIVE = (
     ODDS,
 )
 ONE = partial(report.one_character, cid="pc")
+INITIATIVE = (
+    report.initiative_lines,
+    report.initiative_data,
+    report.initiative_odds_lines,
+    report.initiative_odds_data,
+)
 PRESETS = (
     _preset(
         "check",
@@ -207,128 +206,91 @@ PRESETS = (
             flag("costly_success", "--costly"),
             flag("mitigating", "--mitigate", read=report.mitigating, kind="text"),
         ),
-        report.check_lines,
-        report.check_data,
+        (report.check_lines, report.check_data),
         build=_total,
         exact_faces=True,
+        help="Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
+        "Difficulty.",
     ),
     _preset(
         "odds",
         "check",
         ROLLED,
-        report.effect_odds_lines,
-        report.effect_odds_data,
+        (report.effect_odds_lines, report.effect_odds_data),
         odds=True,
         build=_total,
+        help="Exact odds of a check: the chance of success and every Effect (failures included).",
     ),
     _preset(
         "attack-odds",
         "damage-rolls",
         WEIGHED,
-        None,
-        report.damage_odds_data,
+        (None, report.damage_odds_data),
         also=("attack",),
         build=_weighed,
         choose=lambda v: "damage-rolls" if v["difficulty"] is None else "attack",
         odds=True,
         weigh=report.damage_odds,
         text=_damage_odds,
+        help="Exact distribution of the damage k rolls deal, keeping the highest RoA, armour "
+        "per roll (or, with --difficulty, by a whole attack: the check, then its rolls).",
     ),
-    _preset(
-        "attack",
-        "attack",
-        ATTACK,
-        report.attack_lines,
-        build=lambda d, v: {**d, "check": _total(d.get("check", {}), v)},
-    ),
-    _preset("take-damage", "take-damage", STRUCK, report.take_damage_lines, out="pc"),
+    _preset("attack", "attack", ATTACK, (report.attack_lines,), build=_attack),
+    _preset("take-damage", "take-damage", STRUCK, (report.take_damage_lines,), out="pc"),
     _preset(
         "clock",
         "pass-time",
-        (
-            PATH,
-            *map(flag, TIME),
-            *CARE,
-            flag(
-                "dying_rolls",
-                "--note-dying/--roll-dying",
-                "note_dying",
-                **OFF,
-                help="Only note the dying rolls that fall due (default: roll them).",
-            ),
-        ),
-        lambda out: report.clock_lines(out, "pc"),
-        ONE,
+        CLOCK,
+        (lambda out: report.clock_lines(out, "pc"), ONE),
         also=("set-care",),
-        build=lambda d, v: {k: d[k] for k in (*TIME, "dying_rolls") if k in d},
+        build=lambda d, v: {k: d[k] for k in ("days", "hours", "minutes", "dying_rolls") if k in d},
         out="pc",
         state=_cared,
+        help="Let time pass at an activity and care level (set-care, then pass-time): healing, "
+        "bleeding, stabilisation, therapy and due dying rolls.",
     ),
     _preset(
         "dying",
         "pass-rounds",
-        (PATH, flag("rounds", "-n"), ODDS),
-        report.rolled_lines,
-        ONE,
-        report.survival_lines,
-        report.survival_data,
+        (_sheet("pc", "path", who=["pc"]), flag("rounds", "-n"), ODDS),
+        (report.rolled_lines, ONE, report.survival_lines, report.survival_data),
         out="pc",
-        build=lambda d, v: {**d, "who": ["pc"]},
         weigh=report.survival,
     ),
     _preset(
         "survival",
         "survival",
-        (
-            CARED.flags[0],
-            arg("kind"),
-            flag("equipped", "--no-tools", help="Intensive care without tools.", **OFF),
-        ),
+        (CARED.flags[0], arg("kind"), NO_TOOLS),
         out="pc",
         text=lambda o, v: report.rolled_lines(o, v["_weigh"]()),
     ),
     _preset(
         "first-aid",
         "first-aid",
-        (
-            _sheet("medic", "medic", actor="medic"),
-            SURGERY[1],
-            flag("on_self", "--self", "on_self"),
-            EXTRA,
-        ),
-        report.first_aid_lines,
-        build=lambda d, v: _equipped(d, v) | ({"patient": None} if v["on_self"] else {}),
-        out=lambda v: "medic" if v["on_self"] else "patient",
+        (_sheet("medic", "medic", actor="medic"), PATIENT, flag("on_self", "--self"), EXTRA),
+        (report.first_aid_lines,),
+        build=_equipped,
+        out=lambda v: "medic" if v["self"] else "patient",
     ),
-    _preset("surgery", "surgery", SURGERY, report.surgery_lines, build=_equipped, out="patient"),
-    _preset(
-        "care",
-        "care",
-        (arg("conditions", kind="many", help="Each patient's condition."), flag("medic")),
-        report.care_lines,
-        lambda out: dict(out.details),
-        table=False,
-    ),
+    _preset("surgery", "surgery", SURGERY, (report.surgery_lines,), build=_equipped, out="patient"),
+    _preset("care", "care", WARD, (report.care_lines, report.care_data), table=False),
     _preset(
         "stimulant",
         "stimulant",
-        (replace(PC, sets={"patient": "pc"}),),
-        lambda out: out.label,
+        (_sheet("pc", "path", patient="pc"),),
+        (report.stimulant_lines,),
         out="pc",
     ),
     _preset(
         "initiative",
         "initiative",
+        LINEUP,
         INITIATIVE,
-        report.initiative_lines,
-        report.initiative_data,
-        report.initiative_odds_lines,
-        report.initiative_odds_data,
         table=False,
         build=_initiative,
         weigh=report.initiative_odds,
         seats=lambda rules, v: {
-            s.name: s for s in (common.sheet_from(rules, p) for p in v["sheets"])
+            s.name: s for s in map(partial(common.sheet_from, rules), v["sheets"])
         },
     ),
 )

@@ -361,6 +361,16 @@ def surgery_lines(out: Outcome) -> Lines:
     return [f"{_versus(out)} -> {out.label}; {d['minutes']} minutes{harm}"]
 
 
+def stimulant_lines(out: Outcome) -> Lines:
+    """A stimulant: whether the character wakes (its label)."""
+    return [out.label]
+
+
+def care_data(out: Outcome) -> dict[str, Any]:
+    """A ward as JSON: each patient's care, the load, the capacity and the supervision."""
+    return dict(out.details)
+
+
 def care_lines(out: Outcome) -> Lines:
     """A ward: each patient's care level, the load against the capacity, supervision."""
     lines: Lines = [
