@@ -6,6 +6,7 @@ reads from the outcome; ``--out`` writes a sheet as ``RULESET.apply`` leaves it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -20,6 +21,8 @@ from referee.errors import RulesError
 from referee.systems.mneme import RULESET, report
 
 Data = dict[str, Any]
+Reads = Sequence[Callable[[Any], Any] | None]
+"""Renderers of a result alone: its text, JSON, odds' text, odds' JSON (None: the default)."""
 STEPS = ("advantage", "disadvantage")
 
 
@@ -83,7 +86,7 @@ def _damage_odds(odds: Any, v: Values) -> report.Lines:
     return report.target_odds_lines(report.damage_odds_data(odds))
 
 
-def _preset(name: str, action: str, flags: Any, reads: Any = (), **how: Any) -> Preset:
+def _preset(name: str, action: str, flags: Sequence[Flag], reads: Reads = (), **how: Any) -> Preset:
     """A command whose ``reads`` render the result alone: its text, JSON, odds' text and
     odds' JSON, in that order (one that needs the flags is given by name, ``text=``)."""
     keys = ("text", "data", "odds_text", "odds_data")
@@ -100,9 +103,9 @@ def _sheet(cid: str, *names: str, **sets: Any) -> Flag:
 
 def _check(at: str, difficulty: str | None = "8") -> tuple[Flag, ...]:
     """The flags of a check nested in an action (``at``), whose fields are not derived."""
-    named = [replace(f, field=at + f.field) if f.field else f for f in CHECK]
-    named[1] = replace(named[1], default=difficulty)
-    return (*named, *(flag(at + f) for f in (*STEPS, "skill")))
+    moved = {f.field: replace(f, field=at + f.field) for f in CHECK if f.field}
+    moved["difficulty"] = replace(moved["difficulty"], default=difficulty)
+    return (TOTAL, *moved.values(), *(flag(at + f) for f in (*STEPS, "skill")))
 
 
 ARMOUR = "Armour (AR) taken off each damage roll: 4, AR 4, or scaled DAR 2 / HAR 9 / KAR 3."
@@ -127,6 +130,8 @@ UNSUPERVISED = flag("supervised", "--unsupervised", help="Intensive care with no
 CARE = (*map(flag, ("days", "hours", "minutes", "activity", "care", "therapy")), UNSUPERVISED)
 CARED = Preset("clock", "set-care", (_sheet("pc", "path", actor="pc"), *CARE[3:]))
 PATIENT = _sheet("patient", "--patient", patient="patient")
+WOKEN = _sheet("pc", "path", patient="pc")
+"""The character a stimulant is given to."""
 SCALES = {"": "Damage", "armour-": "Armour", "target-": "Target's own"}
 WEIGHED = (
     DAMAGE,
@@ -274,13 +279,7 @@ PRESETS = (
     ),
     _preset("surgery", "surgery", SURGERY, (report.surgery_lines,), build=_equipped, out="patient"),
     _preset("care", "care", WARD, (report.care_lines, report.care_data), table=False),
-    _preset(
-        "stimulant",
-        "stimulant",
-        (_sheet("pc", "path", patient="pc"),),
-        (report.stimulant_lines,),
-        out="pc",
-    ),
+    _preset("stimulant", "stimulant", (WOKEN,), (report.stimulant_lines,), out="pc"),
     _preset(
         "initiative",
         "initiative",
