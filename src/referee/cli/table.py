@@ -48,6 +48,10 @@ ROLES = "referee, player or observer."
 AS = "As this participant (default: the operator, who sees and may do what a referee may)."
 VISIBILITY = "public, referee (secret), blind, private, or self (a free roll only its roller sees)."
 SEED = "A playtest table: every roll comes from this seed (replayable)."
+FMT = "md: Markdown (the default), or html: an HTML page standing alone."
+TRUSTED = "Refuse a file not signed by a trusted key."
+DB = "Database URL (sqlite:///FILE or postgresql://...)."
+JSON_HELP = "Print machine-readable JSON instead of text."
 ADD = "ID.FIELD=N adds N (a character id, or 'table'); repeatable."
 KEY = (
     "The server's signing key file (default: beside the SQLite database, else in your data "
@@ -90,31 +94,15 @@ PARAMS: dict[str, click.Parameter] = {
     "--add": opt("--add", multiple=True, help=ADD),
     "--set": opt("--set", "set_", multiple=True, help="ID.FIELD=JSON sets a value; repeatable."),
     "--reason": opt("--reason", required=True, help="Why (kept in the log)."),
-    "--format": opt(
-        "--format",
-        "fmt",
-        type=click.Choice(["md", "html"]),
-        default="md",
-        show_default=True,
-        help="Markdown, or an HTML page standing alone.",
-    ),
+    "--format": opt("--format", "fmt", type=click.Choice(["md", "html"]), default="md", help=FMT),
     "--out": opt("--out", help="Write here (default: standard output)."),
     "--key": opt("--key", "key_file", envvar="REFEREE_SIGNING_KEY", show_envvar=True, help=KEY),
     "EXPORT": arg("path", "An export (JSON)."),
     "TABLE|FILE": arg("table", "The table's id or name, or an export file.", metavar="TABLE"),
     "--trust": opt("--trust", multiple=True, help=TRUST),
-    "--require-trusted": opt(
-        "--require-trusted", is_flag=True, help="Refuse a file not signed by a trusted key."
-    ),
-    "--db": opt(
-        "--db",
-        envvar="REFEREE_DATABASE_URL",
-        show_envvar=True,
-        help="Database URL (sqlite:///FILE or postgresql://...).",
-    ),
-    "--json": opt(
-        "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."
-    ),
+    "--require-trusted": opt("--require-trusted", is_flag=True, help=TRUSTED),
+    "--db": opt("--db", envvar="REFEREE_DATABASE_URL", show_envvar=True, help=DB),
+    "--json": opt("--json", "as_json", is_flag=True, help=JSON_HELP),
 }
 """Every parameter of the group's commands, by the name a command lists it under (an
 argument's metavar, an option's flag; ``?``: optional)."""
