@@ -397,6 +397,27 @@ def test_every_wing_declares_its_analysis_and_nothing_outside_systems_asks_which
     assert found == []
 
 
+def test_a_preset_offers_every_plain_field_of_its_action(registered: None) -> None:
+    """A preset declaring no flag still takes each field of its action as a flag named
+    after it (a yes/no field either way), described by the field's doc, checked by the
+    field's bounds, and named in a refusal as the user typed it."""
+    from referee.cli.presets import Preset, PresetGroup
+
+    group = PresetGroup("fake", [Preset("flip", "flip")], name="fake")
+    runner = CliRunner()
+    shown = runner.invoke(group, ["flip", "--help"], terminal_width=200).output
+    assert re.search(r"--sides INTEGER +the die's faces \(default: 2\)", shown), shown
+    assert re.search(r"--heavy / --no-heavy +too much work to plan", shown), shown
+    done = runner.invoke(group, ["flip", "--sides", "3", "--faces", "3", "--json"])
+    assert done.exit_code == 0, done.output
+    assert (json.loads(done.output)["result"], json.loads(done.output)["success"]) == (3, True)
+    assert runner.invoke(group, ["flip", "--no-heavy", "--faces", "1"]).exit_code == 0
+    heavy = runner.invoke(group, ["flip", "--heavy", "--faces", "1"])
+    assert heavy.exit_code != 0 and "too much work" in heavy.output
+    refused = runner.invoke(group, ["flip", "--sides", "7"])
+    assert refused.exit_code != 0 and "--sides" in refused.output and "7" in refused.output
+
+
 def test_a_games_command_line_is_presets_over_its_wings_report() -> None:
     """Issue 21: each game's command-line module declares presets over the generic path
     (flags -> fields, a renderer from the wing's report.py); no game module keeps an undo

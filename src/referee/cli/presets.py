@@ -11,7 +11,7 @@ fields' own docs (``param``); a flag says only what differs from its field.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from dataclasses import field as record_field
 from typing import Any
@@ -24,12 +24,14 @@ from referee.cli.common import (
     SEAT_HELP,
     SEED_HELP,
     STATE_HELP,
+    all_faces_used,
     console,
     emit_json,
     faces_option,
     handle_errors,
     load_options,
     load_state,
+    make_roller,
     outcome_text,
     print_odds,
     resolve_action,
@@ -77,6 +79,12 @@ class Flag:
         long = [n for n in self.names if n.startswith("--")]
         base = long[0][2:] if long else (self.seat or self.field.rsplit(".", 1)[-1])
         return base.replace("-", "_")
+
+    @property
+    def shown(self) -> str:
+        """The name a user types for it (``--rounds``, an argument's name): errors use it."""
+        long = [n for n in self.names if n.startswith("--")]
+        return self.key if self.argument else (long or ["--" + self.key.replace("_", "-")])[0]
 
 
 def flag(field: str, *names: str, **how: Any) -> Flag:
@@ -148,50 +156,36 @@ class Preset:
     state: Callable[[Any, Values], Any] | None = None
 
 
+def _common(names: str, help: str, kind: str = "text") -> Flag:
+    return Flag("", tuple(names.split()), help=help, kind=kind)
+
+
 _COMMON: tuple[Flag, ...] = (
-    Flag("", ("--options", "options_file"), help=OPTIONS_HELP, kind="text"),
-    Flag("", ("--state", "state_file"), help=STATE_HELP, kind="text"),
-    Flag("", ("--seat",), help=SEAT_HELP, kind="many"),
-    Flag("", ("--save",), help="Write the state after the action here.", kind="text"),
-    Flag("", ("--faces",), help=FACES_HELP, kind="text"),
-    Flag("", ("--seed",), help=SEED_HELP, kind="int"),
-    Flag(
-        "",
-        ("--out",),
-        help="Write the character's sheet as the outcome leaves it (JSON).",
-        kind="text",
-    ),
-    Flag(
-        "", ("--json", "as_json"), help="Print machine-readable JSON instead of text.", kind="flag"
-    ),
+    _common("--options options_file", OPTIONS_HELP),
+    _common("--state state_file", STATE_HELP),
+    _common("--seat", SEAT_HELP, "many"),
+    _common("--save", "Write the state after the action here."),
+    _common("--faces", FACES_HELP),
+    _common("--seed", SEED_HELP, "int"),
+    _common("--out", "Write the character's sheet as the outcome leaves it (JSON)."),
+    _common("--json as_json", "Print machine-readable JSON instead of text.", "flag"),
 )
 """What every command may take; a preset's own flag of the same name wins."""
 
 
-def _field_of(kind: type, path: str) -> dict[str, Any]:
-    """The described field at a dotted ``path`` of a record type."""
+def _field_in(kinds: Sequence[type], path: str) -> dict[str, Any]:
+    """The described field at a dotted ``path`` of the first of ``kinds`` that has it."""
     from referee.systems.base import describe_fields
 
-    described: Any = describe_fields(kind)
-    parts = path.split(".")
-    for depth, part in enumerate(parts):
-        found: dict[str, Any] | None = next((f for f in described if f["name"] == part), None)
-        if found is None:
-            raise RuntimeError(f"{kind.__name__} has no field {path!r}")  # a preset's bug
-        if depth < len(parts) - 1:
-            described = found.get("fields") or []
-    assert found is not None
-    return found
-
-
-def _field_in(kinds: Sequence[type], path: str) -> dict[str, Any]:
-    """The described field at ``path`` of the first of ``kinds`` that has it."""
-    for kind in kinds[:-1]:
-        try:
-            return _field_of(kind, path)
-        except RuntimeError:
-            continue
-    return _field_of(kinds[-1], path)
+    for kind in kinds:
+        found: Any = {"fields": describe_fields(kind)}
+        for part in path.split("."):
+            found = next((f for f in found.get("fields") or () if f["name"] == part), None)
+            if found is None:
+                break
+        if found is not None:
+            return dict(found)
+    raise RuntimeError(f"{kinds[0].__name__} has no field {path!r}")  # a preset's bug
 
 
 def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
@@ -209,7 +203,7 @@ def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
     doc += " (repeatable)" if kind == "many" and not f.argument and f.help is None else ""
     names = [n for n in f.names if n.startswith("-")]
     if not any(n.startswith("--") for n in names):
-        names.insert(0, "--" + (f.seat or f.field.rsplit(".", 1)[-1]).replace("_", "-"))
+        names.insert(0, f.shown)
     if kind == "switch":  # a boolean either way: --x / --no-x, unset when not given
         names[0] = f"{names[0]}/--no-{names[0][2:]}"
     decl = [*names, f.key]
@@ -247,16 +241,8 @@ def _ruleset(game: str) -> Any:
 
 def _flag_named(flags: Sequence[Flag], path: str) -> str:
     """The flag a user typed for a field path (for errors in their words)."""
-    for f in flags:
-        if f.field and (path == f.field or path.startswith(f.field + ".")):
-            return (
-                f.key
-                if f.argument
-                else (
-                    [n for n in f.names if n.startswith("--")] or ["--" + f.key.replace("_", "-")]
-                )[0]
-            )
-    return path
+    filling = (f for f in flags if f.field and (path + ".").startswith(f.field + "."))
+    return next((f.shown for f in filling), path)
 
 
 def _read(f: Flag, text: Any) -> Any:
@@ -265,14 +251,14 @@ def _read(f: Flag, text: Any) -> Any:
     try:
         return f.read(text)
     except RulesError as e:
-        named = f.key if f.argument else _flag_named([f], f.field)
-        raise RulesError(f"{named} {text!r}: {e}") from None
+        raise RulesError(f"{f.shown} {text!r}: {e}") from None
 
 
 def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
     """The preset's action from the flags' values; a wrong value is named by its flag."""
     data: dict[str, Any] = {}
-    for f in derived_flags(ruleset, preset):
+    flags = derived_flags(ruleset, preset)
+    for f in flags:
         value = values.get(f.key)
         if f.into != "action" or not (_given(value) or (f.kind == "switch" and value is False)):
             continue
@@ -297,14 +283,14 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
 
         kind = ruleset.action_type(name)
         wanted = [str(f["name"]) for f in describe_fields(kind) if f.get("required")]
-        if missing := [_flag_named(preset.flags, n) for n in wanted if n not in data]:
+        if missing := [_flag_named(flags, n) for n in wanted if n not in data]:
             raise RulesError("give " + ", ".join(missing))
         return build_record(kind, data, rule=f"{ruleset.name} {name}")
     except (InvalidSheet, IllegalAction) as e:
         if not e.problems:
             raise
         shown = "; ".join(
-            f"{_flag_named(preset.flags, p.field)} {p.message}"
+            f"{_flag_named(flags, p.field)} {p.message}"
             + ("" if p.value is None else f" (value: {p.value!r})")
             for p in e.problems
         )
@@ -320,8 +306,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
         for f in preset.flags
         if f.into == "options" and _given(v := values.get(f.key))
     }
-    if tuned:
-        opts = replace(opts, **tuned)
+    opts = replace(opts, **tuned) if tuned else opts
     seats = [f"{f.seat}={values[f.key]}" for f in preset.flags if f.seat and values.get(f.key)]
     state = load_state(
         ruleset, values.get("state_file"), opts, [*seats, *(values.get("seat") or ())]
@@ -334,25 +319,18 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     values["_weigh"] = lambda: ruleset.odds(action, state, opts)
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
         weigh = preset.weigh or (lambda rules, *given: rules.odds(*given))
-        dist = weigh(ruleset, action, state, opts)
         text, data = preset.odds_text or preset.text, preset.odds_data or preset.data
-        _print(dist, values, text, data, default=None)
+        _print(weigh(ruleset, action, state, opts), values, text, data, default=None)
         return
-    if preset.roller is not None:
-        roller = preset.roller(ruleset, action, state, opts, values)
-        outcome = ruleset.resolve(action, state, roller, opts)
-        from referee.cli.common import all_faces_used
+    hand = faces_option(values.get("faces"))
+    if preset.exact_faces and hand is not None:
+        from referee.dice.rolling import check_faces_for
 
-        all_faces_used(roller)
-    else:
-        if preset.exact_faces and values.get("faces") is not None:
-            from referee.dice.rolling import check_faces_for
-
-            hand = faces_option(values["faces"]) or ()
-            check_faces_for(ruleset.dice_for(action, state, opts), hand, f"the {preset.name}")
-        outcome = resolve_action(
-            ruleset, action, state, opts, faces=values.get("faces"), seed=values.get("seed")
-        )
+        check_faces_for(ruleset.dice_for(action, state, opts), hand, f"the {preset.name}")
+    made = preset.roller(ruleset, action, state, opts, values) if preset.roller else None
+    roller = made or make_roller(hand, values.get("seed"))
+    outcome = ruleset.resolve(action, state, roller, opts)
+    all_faces_used(roller)
     after = ruleset.apply(state, outcome)
     if values.get("save"):
         write_json_file(values["save"], ruleset.dump_state(after))
@@ -367,24 +345,21 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
 def _print(
     result: Any, values: Values, text: Render | None, data: RenderJSON | None, default: Any
 ) -> None:
-    from referee.systems.base import outcome_data
+    """The result as the renderer for text or JSON reads it; with none, a distribution's
+    rows (``default`` None) or the outcome's own text or data."""
+    as_json = bool(values.get("as_json"))
+    render = data if as_json else text
+    if render is not None:
+        shown = render(result, values)
+        show(as_json, shown, shown if isinstance(shown, list) else [shown] if shown else [])
+    elif default is None:
+        print_odds(result, as_json=as_json)
+    elif as_json:
+        from referee.systems.base import outcome_data
 
-    if values.get("as_json"):
-        if data is not None:
-            emit_json(data(result, values))
-        elif default is None:
-            print_odds(result, as_json=True)
-        else:
-            emit_json(outcome_data(result))
-        return
-    if text is None:
-        if default is None:
-            print_odds(result, as_json=False)
-        else:
-            console.print(outcome_text(result), markup=False)
-        return
-    shown = text(result, values)
-    show(False, None, shown if isinstance(shown, list) else [shown] if shown else [])
+        emit_json(outcome_data(result))
+    else:
+        console.print(outcome_text(result), markup=False)
 
 
 def on_sheet(
@@ -475,26 +450,39 @@ def preset_command(game: str, preset: Preset) -> click.Command:
     for f in derived_flags(ruleset, preset):
         targets = [ruleset.options_type] if f.into == "options" else kinds
         params.append(_param(f, _field_in(targets, f.field) if f.field and not f.seat else None))
-    own = {n for p in params for n in p.opts}
-    skip = {"--faces", "--seed", "--save", "--out"} if preset.odds else set()
+    skip = ROLLING if preset.odds else set()
     skip |= set() if preset.table else {"--state", "--seat", "--save"}
     skip |= set() if preset.out else {"--out"}
-    for f in _COMMON:
-        if f.names[0] not in own and f.names[0] not in skip:
-            params.append(_param(f, None))
     doc = preset.help or (kind.__doc__ or "").strip().split("\n\n")[0].replace("``", "")
-
-    def callback(**values: Any) -> None:
-        run_preset(game, preset, values)
-
-    return click.Command(
+    return _command(
         preset.name,
-        params=params,
-        callback=handle_errors(callback),
-        help=doc,
+        params,
+        skip,
+        doc,
+        lambda values: run_preset(game, preset, values),
         short_help=_short(doc),
         context_settings=dict(preset.context),
     )
+
+
+ROLLING = frozenset({"--faces", "--seed", "--save", "--out"})
+"""The common flags of a command that rolls and keeps what it changed (not of odds)."""
+
+
+def _command(
+    name: str,
+    params: list[click.Parameter],
+    skip: Set[str],
+    doc: str,
+    run: Callable[[Values], None],
+    **how: Any,
+) -> click.Command:
+    """A command of ``params``, then the common flags they do not name (but ``skip``),
+    running ``run`` on the values; a :class:`RulesError` is one line."""
+    own = {n for p in params for n in p.opts}
+    params += [_param(f, None) for f in _COMMON if f.names[0] not in own | skip]
+    call = handle_errors(lambda **values: run(values))
+    return click.Command(name, params=params, callback=call, help=doc, **how)
 
 
 def game_group(game: str, presets: Sequence[Preset] = (), help: str | None = None) -> click.Group:
@@ -564,11 +552,10 @@ def add_generic_commands(group: click.Group, game: str) -> None:
 def _generic(game: str, name: str, odds: bool) -> click.Command:
     """``act`` or ``odds-of``: the action named by the first word, its fields as pairs."""
 
-    def callback(**values: Any) -> None:
+    def run(values: Values) -> None:
         from referee.systems.base import data_from_pairs
 
-        ruleset = _ruleset(game)
-        kind = ruleset.action_type(values["action"])
+        kind = _ruleset(game).action_type(values["action"])
         data = data_from_pairs(kind, list(values["pairs"]))
         preset = Preset(name, values["action"], odds=odds, build=lambda _d, _v: data, strict=True)
         run_preset(game, preset, values)
@@ -577,11 +564,9 @@ def _generic(game: str, name: str, odds: bool) -> click.Command:
         click.Argument(["action"], help="The action's name (see `actions`)."),
         click.Argument(["pairs"], nargs=-1, help="The action's fields as key=value words."),
     ]
-    skip = {"--faces", "--seed", "--save", "--out"} if odds else {"--out"}
-    params += [_param(f, None) for f in _COMMON if f.names[0] not in skip]
     doc = (
         "The exact distribution of what an action would report, before anything is rolled."
         if odds
         else "Resolve one action against a state; print its outcome (and --save the new state)."
     )
-    return click.Command(name, params=params, callback=handle_errors(callback), help=doc)
+    return _command(name, params, ROLLING if odds else {"--out"}, doc, run)

@@ -252,7 +252,7 @@ def verify(service: TableService, ref: str) -> Report:
             if snapshot_data(kept[seq]) != service.store.snapshot(row.id, seq):
                 raise LogError("the snapshot here differs from the fold of the log", seq)
     except LogError as e:
-        return Report(False, len(events), e.seq, str(e).split(": ", 1)[-1])
+        return Report(False, len(events), e.seq, e.problem)
     except StoreError as e:
         return Report(False, len(events), 0, str(e))
     return Report(True, len(events))

@@ -81,6 +81,8 @@ class LogError(RulesError):
 
     def __init__(self, message: str, seq: int = 0) -> None:
         self.seq = seq
+        self.problem = message
+        """What is wrong, without the event's seq."""
         super().__init__(f"event {seq}: {message}" if seq else message)
 
 

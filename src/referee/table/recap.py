@@ -307,8 +307,12 @@ def _hidden(e: JSONObject) -> str:
     return VISIBILITY_WORDS.get(vis, vis)
 
 
-def _line(e: JSONObject, undone: frozenset[int], chance: Fraction | str | None) -> Line | None:
-    """The line of one redacted event (``None``: nothing the viewer may read)."""
+def event_line(
+    e: JSONObject, undone: frozenset[int] = frozenset(), chance: Fraction | str | None = None
+) -> Line | None:
+    """The line of one redacted event (``None``: nothing the viewer may read), ``undone``
+    the events taken back and ``chance`` the roll's odds (or why none), as :func:`recap`
+    knows them; the command line's log says its events with it too (:func:`log_text`)."""
     seq = int(str(e.get("seq", 0)))
     actor = str(e.get("actor") or "someone")
     kind = str(e.get("kind") or "")
@@ -344,7 +348,7 @@ def _line(e: JSONObject, undone: frozenset[int], chance: Fraction | str | None) 
             return replace(
                 base,
                 kind="roll",
-                text=f"rolled {p.get('action')}, refused after its dice were drawn",
+                text=f"rolled {p.get('action')}, failed after its dice were drawn",
                 facts=(f"dice {', '.join(faces)}",) if faces else (),
                 verdict=str(p.get("error") or ""),
             )
@@ -395,6 +399,9 @@ def _line(e: JSONObject, undone: frozenset[int], chance: Fraction | str | None) 
             return replace(base, text=f"made {p.get('name')} {p.get('role')}")
         case "options-changed":
             return replace(base, text="changed the house rules")
+        case "sheets-shown":
+            whom = "everyone" if p.get("sheets") == "everyone" else "their owners"
+            return replace(base, text=f"showed the character sheets to {whom}")
         case "table-created":
             seed = p.get("seed")
             extra = f", a playtest table with seed {seed}" if seed is not None else ""
@@ -423,7 +430,7 @@ def recap(
     undone, revealed = _undo_sets(events)
     lines: list[Line] = []
     shown = redact(events[0], viewer, revealed)
-    opening = _line(shown, undone, None)
+    opening = event_line(shown, undone, None)
     if opening is not None:
         lines.append(opening)
     deadline = time.monotonic() + seconds
@@ -435,7 +442,7 @@ def recap(
                 chance = _chance(before, e.payload, work)
             else:
                 chance = "not computed (the recap's time for odds ran out)"
-        line = _line(shown, undone, chance)
+        line = event_line(shown, undone, chance)
         if line is not None:
             lines.append(line)
     days: dict[str, list[Line]] = {}
@@ -485,6 +492,23 @@ def _md_line(line: Line) -> str:
         tail.append(md_escape(line.odds))
     text = parts[0] + ("  \n  " + "; ".join(tail) if tail else "")
     return f"- {text}"
+
+
+def to_text(line: Line) -> str:
+    """One line as plain text: its head (time, seq, who, what, who else saw it, its quote),
+    then its facts, verdict and odds indented on a second line."""
+    tags = "".join(f" [{tag}]" for tag in (line.hidden, "undone" if line.undone else "") if tag)
+    quote = f": “{line.quote}”" if line.quote else ""
+    tail = "; ".join([*line.facts, *(x for x in (line.verdict, line.odds) if x)])
+    head = f"{_clock(line.time)} #{line.seq} {line.actor} {line.text}{tags}{quote}"
+    return head + (f"\n  {tail}" if tail else "")
+
+
+def log_text(events: Iterable[JSONObject]) -> str:
+    """Events as the log gives them (redacted for their viewer) in plain text, one
+    :func:`to_text` each; one the viewer may not read at all is left out."""
+    lines = (event_line(e) for e in events)
+    return "\n".join(to_text(line) for line in lines if line is not None)
 
 
 def to_markdown(r: Recap) -> str:

@@ -167,9 +167,10 @@ def _create(path: Path) -> None:
         aside.unlink(missing_ok=True)
 
 
-def server_signer(database_url: str | None = None) -> Signer:
-    """The server's key for a database (:func:`key_path`), made on first use."""
-    return load_signer(key_path(database_url))
+def server_signer(database_url: str | None = None, key_file: str | None = None) -> Signer:
+    """The server's key: the one kept for a database (:func:`key_path`), or the file
+    ``key_file`` (the command line's ``--key``) when given; made on first use."""
+    return load_signer(Path(key_file).expanduser() if key_file else key_path(database_url))
 
 
 def parse_public(text: str, where: str = "--trust", *, files: bool = True) -> Ed25519PublicKey:
