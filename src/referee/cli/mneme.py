@@ -182,8 +182,7 @@ SURGERY = (
     EXTRA,
     flag("facility", "--no-facility", help="No hospital or sickbay (refused).", **OFF),
 )
-WARD = (arg("conditions", kind="many", help="Each patient's condition."), flag("medic"))
-"""A ward; --medic is declared so a refusal names the flag (derived ones do not, yet)."""
+WARD = (arg("conditions", kind="many", help="Each patient's condition."),)
 LINEUP = (
     Flag("", ("sheets",), argument=True, kind="many", help="PC sheets (JSON) rolling Initiative."),
     flag("pcs", "--pc", read=report.initiative_entry, help="A PC without a sheet: NAME:MOD[:CHM]."),
