@@ -39,27 +39,16 @@ def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
     return {**data, "target": SHEET}
 
 
-ROLL = (flag("dice"), flag("tn"), flag("mode"), flag("identity"), flag("difficulty"))
-RESIST = (flag("resist_dice"), flag("resist_tn"), flag("resist_identity"), flag("resist_mode"))
 WORKING = "Exact odds instead of a roll.", common.FACES_HELP + " Working, then Resist."
 OCCULT = (
-    *ROLL[:2],
-    flag("resolve"),
-    ROLL[3],
     flag("range_modifier", "--range"),
     flag("scale_modifier", "--scale"),
-    ROLL[4],
-    *RESIST,
     flag("", "--faces", kind="text", help=WORKING[1]),
     flag("", "--odds", "show_odds", kind="flag", help=WORKING[0]),
 )
 FIELDS = "Approve the problems at these field paths (comma-separated)."
-OUT = flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here.")
-ALL = flag("", "--all", "every", kind="flag", help="Approve every open problem.")
 APPROVE = (
     arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
-    flag("reason", help="Why the referee allows it (recorded)."),
-    flag("by"),
     flag(
         "fields",
         "--field",
@@ -67,8 +56,8 @@ APPROVE = (
         kind="text",
         help=FIELDS,
     ),
-    ALL,
-    OUT,
+    flag("", "--all", "every", kind="flag", help="Approve every open problem."),
+    flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here."),
 )
 LOOSE: dict[str, Any] = {"table": False}
 
@@ -77,7 +66,7 @@ PRESETS = (
     Preset(
         "odds",
         "check",
-        ROLL,
+        (),
         "Exact chance of success and of each Effect (successes only).",
         odds=True,
         data=lambda d, v: report.check_odds(d),
@@ -87,7 +76,7 @@ PRESETS = (
     Preset(
         "check",
         "check",
-        ROLL,
+        (),
         "Resolve one task roll: faces, successes and Effect.",
         data=lambda o, v: report.check_data(o, v["seed"]),
         text=lambda o, v: report.check_line(o, v["_action"]),
@@ -96,7 +85,7 @@ PRESETS = (
     Preset(
         "buy",
         "buy-roll",
-        (flag("dice"), flag("social"), flag("credit")),
+        (),
         "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
         data=lambda o, v: report.buy_data(o, v["_weigh"]()),
         text=lambda o, v: report.buy_line(o, v["_weigh"]()),
@@ -242,34 +231,7 @@ def _ask(step: str, opts: tuple[Any, ...]) -> str:
     raise RulesError(f"input ended at step {step}")
 
 
-WORDS = Words(
-    names={
-        "spend": "spend-resolve",
-        "vow": "vow-refresh",
-        "survive": "spend-resolve-to-survive",
-        "accept": "accept-fate",
-    },
-    keys={
-        "who": "actor",
-        "attacker": "actor",
-        "armour": "armor",
-        "shunt": "shunt_to_beauty",
-        "range": "range_modifier",
-        "scale": "scale_modifier",
-    },
-    order={"occult": ("actor", "target")},
-    read={"expertise": canonical_expertise},
-    opening=("start-conflict", "order"),  # by the rules: Beast, Man, Demon, dice for ties
-)
-COMMANDS = """Commands (one per line; faces=6,3,1 gives dice rolled at the table):
-  attack ATT TGT EXPERTISE [defend] [weapon=N] [armor=N] [shunt=N] [attribute=A] [difficulty=N]
-  task ID EXPERTISE [attribute=A | tn=N | target=ID] [mode=under|over] [difficulty=N]
-  (attack and task: [power=P] adds a Power's dice)
-  occult ID [TARGET] [resolve=N] [resist] [range=M] [scale=M] [difficulty=M]
-  advance ID | recover ID | wait ID | spend ID N | rest ID HOURS | vow ID
-  survive ID | accept ID   (answer a terminal hit: spend 1 Infernal Resolve, or die)
-  ACTION key=value ...     (any action: see `referee mongrel actions`)
-  undo | help | quit"""
+WORDS = Words(**report.SESSION_WORDS)
 
 
 @app.command()
@@ -288,7 +250,7 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
     given = more["options_file"] and common.load_json_file(more["options_file"])
     script = common.load_json_file(path)
     with Scratch.of_script("mongrel", script, seed, given, live=interactive) as table:
-        for said in table.run(WORDS, sys.stdin if interactive else (), COMMANDS):
+        for said in table.run(WORDS, sys.stdin if interactive else (), report.SESSION_HELP):
             common.console.print(said, markup=False)
         if more["save"] is not None:
             common.write_json_file(more["save"], table.script())
