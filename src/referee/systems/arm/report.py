@@ -126,6 +126,18 @@ def task_odds_lines(
     return lines
 
 
+def task_odds_text(
+    dist: Distribution[object],
+    action: Task,
+    options: Options,
+    odds_of: Callable[[Task], Distribution[object]] | None = None,
+) -> list[object]:
+    """:func:`task_odds_lines`, then a table (as data) of :func:`result_rows`."""
+    justify = ["left" if c == "meaning" else "right" for c in RESULT_COLUMNS]
+    table = {"columns": RESULT_COLUMNS, "rows": result_rows(dist), "justify": justify}
+    return [*task_odds_lines(dist, action, options, odds_of), table]
+
+
 def result_rows(dist: Distribution[object]) -> list[tuple[str, str, str, str]]:
     """Each result of a check with its exact chance, percent and meaning."""
     rows = dist.map(score).probabilities().items()
@@ -287,6 +299,14 @@ def tour(rules: ArmRuleset) -> list[str]:
     hit = rules.resolve(a.Damage("alex", 5, "brad", damage=7, push="never"), table, roller, opts)
     lines.append(f"axe on Alex: total {hit.details['total']} -> {hit.label}")
     return lines
+
+
+def difficulty_of(text: str) -> int:
+    """A difficulty as typed: a number, or a preset of the guide by name (``50/50``,
+    ``very tough``; ARM 1.2, Task Resolution)."""
+    from referee.systems.arm.checks import difficulty_named
+
+    return int(text) if text.strip().lstrip("+-").isdigit() else difficulty_named(text)
 
 
 def stand_in(toughness: int, armour: str | None, wound: int, shock: int) -> Sheet:
