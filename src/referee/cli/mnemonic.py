@@ -11,13 +11,12 @@ from typing import Any
 import click
 
 from referee.cli import common
-from referee.cli.presets import Preset, Values, arg, flag, game_group, option
+from referee.cli.presets import Preset, Values, arg, flag, game_group, option, show
 from referee.cli.text import Console
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
 from referee.systems.base import slug
 from referee.systems.mnemonic import RULESET, report
-from referee.systems.mnemonic.actions import Contender
 from referee.systems.mnemonic.checks import odds_data
 from referee.systems.mnemonic.conflict import defense_modifier
 from referee.systems.mnemonic.deck import Deck
@@ -41,14 +40,13 @@ def _drawn(state: Any, v: Values) -> Any:
     return replace(state, deck=Deck().without(list(common.faces_option(v["drawn"]) or ())))
 
 
-def _roller(rules: Any, action: Any, state: Any, opts: Any, v: Values) -> Roller:
+def _roller(rules: Any, action: Any, state: Any, opts: Any, v: Values) -> Roller | None:
     """Typed-in faces (card values for the card randomizers) and spoken numbers become
-    the faces the action reads; else a seed or the system's generator."""
+    the faces the action reads; else none (a seed or the system's generator)."""
     hand, said = common.faces_option(v.get("faces")), (v.get("player"), v.get("referee"))
     if said == (None, None):
-        if hand is None or not uses_cards(opts.randomizer):
-            return common.make_roller(hand, v.get("seed"))
-        return ManualRoller(rules.hand_faces(action, state, opts, cards=hand))
+        cards = hand is not None and uses_cards(opts.randomizer)
+        return ManualRoller(rules.hand_faces(action, state, opts, cards=hand)) if cards else None
     if None in said or hand is not None:
         both = "both --player and --referee" if None in said else "either --faces or --player"
         raise RulesError(f"give {both}" + ("" if None in said else "/--referee, not both"))
@@ -88,11 +86,9 @@ ATTACK = (
     *ROLL,
     flag("actor"),
     flag("target"),
-    flag("talent"),
     ROLE,
     DEFENSE,
     option("opposed_rolls", "--opposed", kind="flag"),
-    flag("defender_aptitude"),
     flag("defender_chances"),
     *DRAWS,
 )
@@ -103,7 +99,6 @@ INJURY = (
     flag("status", kind="text"),
     flag("", "--injuries", kind="int", help="Earlier injuries."),
     ROLE,
-    flag("talent"),
     *DRAWS,
 )
 ORDER = (
@@ -160,24 +155,6 @@ def _injury(data: dict[str, Any], v: Values) -> dict[str, Any]:
     return {**data, "status": parse_status(status, injuries, v["_options"])}
 
 
-def _contenders(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    """Each ``NAME:APTITUDE[:CHANCES]``, or a seated character's id."""
-    found = []
-    for text in v["contenders"]:
-        parts = text.split(":")
-        if len(parts) == 1 and parts[0] in v["_state"].characters:
-            found.append(Contender(parts[0]))
-            continue
-        if len(parts) not in (2, 3) or not parts[0]:
-            raise RulesError(
-                f"{text!r}: write NAME:APTITUDE or NAME:APTITUDE:CHANCES, or a seated id"
-            )
-        if not parts[1].strip().lstrip("-").isdigit():
-            raise RulesError(f"{text!r}: the Aptitude must be a whole number")
-        found.append(Contender(parts[0], int(parts[1]), parts[2] if len(parts) == 3 else 0))
-    return {"contenders": found}
-
-
 PRESETS = (
     Preset(
         "odds",
@@ -186,9 +163,7 @@ PRESETS = (
         "Exact odds of a Success Check: P(success) and each number of Successes / Failures.",
         odds=True,
         state=_drawn,
-        text=lambda d, v: report.odds_lines(
-            report.check_title(v["_action"], v["_options"], v["_state"]), odds_data(d)
-        ),
+        text=lambda d, v: report.check_odds_lines(d, v["_action"], v["_options"], v["_state"]),
         data=lambda d, v: odds_data(d),
     ),
     Preset(
@@ -223,7 +198,7 @@ PRESETS = (
         "agile-order",
         ORDER,
         "Order of action by Agile checks: most Successes first, ties act together.",
-        build=_contenders,
+        build=lambda d, v: {"contenders": report.contenders(v["contenders"], v["_state"])},
         **_drawing(
             lambda d, v: report.order_odds(d, len(v["contenders"])),
             lambda d: report.shares_lines(d["order"]),
@@ -239,22 +214,19 @@ ON_FILE = common.stacked(
     click.argument("path", help="A Mnemonic character as JSON."),
     common.OPTIONS_OPTION,
     common.JSON_OPTION,
+    common.handle_errors,
 )
 
 
 @app.command()
 @ON_FILE
-@common.handle_errors
 def sheet(path: str, options_file: str | None, as_json: bool) -> None:
     """Show a character with each rating's level name."""
     from referee.systems.mnemonic.sheet import sheet_summary
 
     opts = common.load_options(RULESET, options_file)
     summary = sheet_summary(RULESET.load_sheet(common.load_json_file(path)), opts)
-    for line in [] if as_json else report.sheet_lines(summary):
-        common.console.print(line, markup=False)
-    if as_json:
-        common.emit_json(summary)
+    show(as_json, summary, report.sheet_lines(summary))
 
 
 @app.command()
@@ -263,7 +235,6 @@ def sheet(path: str, options_file: str | None, as_json: bool) -> None:
 @click.option("--start", "starting_level", type=int, help="Starting Talent rating (3).")
 @click.option("--free-raises", type=int, help="Free raises (3).")
 @ON_FILE
-@common.handle_errors
 def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -> None:
     """Validate a character: every broken rule is listed."""
     opts = common.load_options(RULESET, options_file)
@@ -275,5 +246,4 @@ def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -
 def demo(out: Console) -> None:
     """A short seeded tour of Mnemonic: odds for three randomizers, a deck that persists
     across three-card checks, an injury of the example boxer."""
-    for line in report.tour(RULESET):
-        out.print(line, markup=False)
+    out.print("\n".join(report.tour(RULESET)), markup=False)
