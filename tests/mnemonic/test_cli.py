@@ -570,3 +570,14 @@ def test_flags_are_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> Non
     seated = ["--seat", "b=example:boxer", "--actor", "b", "--talent", "Tough"]
     code, _, err = _run(capsys, "check", *seated, "--fallback", "maybe")
     assert code == 1 and "--fallback must be one of relevant, irrelevant, lucky" in err
+
+
+def test_flags_come_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    """No command declares --defender-aptitude: the attack's field gives it (opposed
+    rolls: the defender's Successes, Aptitude less the die, come off the attacker's)."""
+    opposed = ("attack", "-a", "5", "--opposed", "--faces", "4,4", "--json")
+    for defender, total in (("6", -2), ("2", 1)):
+        code, out, _ = _run(capsys, *opposed, "--defender-aptitude", defender)
+        assert code == 0 and json.loads(out)["total"] == total
+    code, _, err = _run(capsys, *opposed, "--defender-fallback", "sideways")
+    assert code != 0 and "--defender-fallback" in err
