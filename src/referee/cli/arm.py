@@ -49,7 +49,7 @@ def _roller(rules: Any, v: Values) -> dict[str, Any]:
 def _odds_text(dist: Any, v: Values) -> list[Any]:
     pushed = v["push"] or v["when_needed"]
     weigh = (lambda a: RULESET.odds(a, v["_state"], v["_options"])) if pushed else None
-    return report.task_odds_text(dist, v["_action"], v["_options"], weigh)
+    return report.task_odds_lines(dist, v["_action"], v["_options"], weigh)
 
 
 CHECK = (

@@ -106,9 +106,10 @@ def task_odds_lines(
     action: Task,
     options: Options,
     odds_of: Callable[[Task], Distribution[object]] | None = None,
-) -> list[str]:
+) -> list[object]:
     """The chance of success in words; with ``odds_of`` (a pushed check's) also the chance
-    that pushing costs a level of shock, pushing when needed or every roll."""
+    that pushing costs a level of shock, pushing when needed or every roll; then a table
+    (as data) of every result (:func:`result_rows`)."""
     p = p_success(dist, options)
     base = "stat + mods" if action.total is None else action.total
     lines = [
@@ -123,19 +124,8 @@ def task_odds_lines(
         if odds_of is not None:
             cost = odds_of(replace(action, push=mode)).probability_where(lambda o: _shock(o) == 1)
             lines.append(f"pushing {label}: P(a level of shock) = {fraction_text(cost)}")
-    return lines
-
-
-def task_odds_text(
-    dist: Distribution[object],
-    action: Task,
-    options: Options,
-    odds_of: Callable[[Task], Distribution[object]] | None = None,
-) -> list[object]:
-    """:func:`task_odds_lines`, then a table (as data) of :func:`result_rows`."""
     justify = ["left" if c == "meaning" else "right" for c in RESULT_COLUMNS]
-    table = {"columns": RESULT_COLUMNS, "rows": result_rows(dist), "justify": justify}
-    return [*task_odds_lines(dist, action, options, odds_of), table]
+    return [*lines, {"columns": RESULT_COLUMNS, "rows": result_rows(dist), "justify": justify}]
 
 
 def result_rows(dist: Distribution[object]) -> list[tuple[str, str, str, str]]:
