@@ -12,7 +12,8 @@ from typing import Any, cast
 import click
 
 from referee.cli import common
-from referee.cli.presets import Preset, Values, arg, flag, game_group, on_sheet, show
+from referee.cli.presets import Flag, Preset, Render, Values, arg, flag, game_group, on_sheet, show
+from referee.cli.reading import on
 from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.mongrel import RULESET, report
@@ -59,77 +60,60 @@ APPROVE = (
     flag("", "--all", "every", kind="flag", help="Approve every open problem."),
     flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here."),
 )
-LOOSE: dict[str, Any] = {"table": False}
 
 
+HELP = {
+    "odds": "Exact chance of success and of each Effect (successes only).",
+    "check": "Resolve one task roll: faces, successes and Effect.",
+    "buy": "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
+    "occult": "An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds.",
+    "approve": "Referee approval: record a reason for rules a sheet breaks, so it validates.",
+}
+
+
+def _loose(name: str, action: str, text: Render, data: Render, *flags: Flag, **how: Any) -> Preset:
+    """A command read by ``text`` / ``data`` at no table of its own."""
+    return Preset(name, action, flags, HELP[name], text=text, data=data, table=False, **how)
+
+
+A = "_action"
 PRESETS = (
-    Preset(
-        "odds",
-        "check",
-        (),
-        "Exact chance of success and of each Effect (successes only).",
-        odds=True,
-        data=lambda d, v: report.check_odds(d),
-        text=lambda d, v: report.check_odds_text(d, v["_action"]),
-        **LOOSE,
-    ),
-    Preset(
-        "check",
-        "check",
-        (),
-        "Resolve one task roll: faces, successes and Effect.",
-        data=lambda o, v: report.check_data(o, v["seed"]),
-        text=lambda o, v: report.check_line(o, v["_action"]),
-        **LOOSE,
-    ),
-    Preset(
-        "buy",
-        "buy-roll",
-        (),
-        "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
-        data=lambda o, v: report.buy_data(o, v["_weigh"]()),
-        text=lambda o, v: report.buy_line(o, v["_weigh"]()),
-        **LOOSE,
-    ),
-    Preset(
+    _loose("odds", "check", on(report.check_odds_text, A), on(report.check_odds), odds=True),
+    _loose("check", "check", on(report.check_line, A), on(report.check_data, "seed")),
+    _loose("buy", "buy-roll", on(report.buy_line, "_weigh"), on(report.buy_data, "_weigh")),
+    _loose(
         "occult",
         "occult-roll",
-        OCCULT,
-        "An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds.",
-        data=lambda r, v: report.occult_data(r, v["seed"]),
-        text=lambda r, v: report.occult_line(r),
+        on(report.occult_line),
+        on(report.occult_data, "seed"),
+        *OCCULT,
         odds_flag="show_odds",
-        **LOOSE,
-        odds_data=lambda d, v: report.occult_odds(d, v["_action"]),
-        odds_text=lambda d, v: report.occult_odds_text(d, v["_action"]),
+        odds_text=on(report.occult_odds_text, A),
+        odds_data=on(report.occult_odds, A),
     ),
-    Preset(
+    _loose(
         "approve",
         "approve-sheet",
-        APPROVE,
-        "Referee approval: record a reason for rules a sheet breaks, so it validates.",
+        on(report.approval_lines),
+        lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
+        *APPROVE,
         out=SHEET,
         seats=lambda rules, v: {SHEET: _load_sheet(v["path"])},
         build=_approval,
-        data=lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
-        text=lambda o, v: report.approval_lines(o),
-        **LOOSE,
     ),
 )
 app = game_group("mongrel", PRESETS)
-ON_SHEET = common.stacked(
-    click.argument("path", help="A Mongrel character sheet (JSON), or an example's name."),
-    click.option("--save", help="Write the sheet after it here."),
+SHEET_FILE = common.stacked(
+    click.argument("path", help="A Mongrel character sheet (JSON), or an example's name (vooruk)."),
     common.JSON_OPTION,
     common.handle_errors,
 )
+ON_SHEET = common.stacked(click.option("--save", help="Write the sheet after it here."), SHEET_FILE)
 
 
 @app.command()
-@click.argument("path", help="A Mongrel character sheet (JSON), or an example's name (vooruk).")
 @common.OPTIONS_OPTION
-@common.JSON_OPTION
-@common.handle_errors
+@SHEET_FILE
 def validate(path: str, options_file: str | None, as_json: bool) -> None:
     """Validate a sheet: every broken creation rule, with approvals shown."""
     from referee.systems.mongrel.validation import audit
@@ -260,5 +244,4 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
 
 def demo(out: Console) -> None:
     """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight, a working."""
-    for line in report.tour(RULESET):
-        out.print(line, markup=False)
+    out.print("\n".join(report.tour(RULESET)), markup=False)
