@@ -12,6 +12,7 @@ import click
 
 from referee.cli import common
 from referee.cli.presets import Preset, Values, arg, flag, game_group, option, show
+from referee.cli.reading import on
 from referee.cli.text import Console
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
@@ -106,19 +107,6 @@ ORDER = (
     option("rank_failures", "--rank-failures", kind="flag"),
     *DRAWS,
 )
-CHECKED = (lambda o, v: report.check_data(o, v["_after"]), lambda o, v: report.check_lines(o))
-
-
-def _drawing(weigh: Any, lines: Any, data: Any = CHECKED[0], text: Any = CHECKED[1]) -> Any:
-    """How a command that draws reads: its outcome, or with ``--odds`` its distribution
-    (``weigh`` -> JSON data, ``lines`` its text)."""
-    return {
-        "state": _drawn,
-        "roller": _roller,
-        "odds_flag": "show_odds",
-        "data": lambda r, v: weigh(r, v) if v.get("show_odds") else data(r, v),
-        "text": lambda r, v: lines(weigh(r, v)) if v.get("show_odds") else text(r, v),
-    }
 
 
 def _check(v: Values) -> str:
@@ -155,56 +143,53 @@ def _injury(data: dict[str, Any], v: Values) -> dict[str, Any]:
     return {**data, "status": parse_status(status, injuries, v["_options"])}
 
 
+HELP = {
+    "odds": "Exact odds of a Success Check: P(success) and each number of Successes / Failures.",
+    "check": "Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role).",
+    "attack": "An attack: only the attacker rolls (the defender's action worsens the Chances), "
+    "or opposed rolls.",
+    "injury": "An injury check: the victim's new Status (Hurt, or inactive as the worst outcome).",
+    "order": "Order of action by Agile checks: most Successes first, ties act together.",
+}
+CHECKED = on(report.check_lines), on(report.check_data, "_after")
+
+
+def _draws(name: str, action: str, flags: Any, odds: Any = (None, None), **how: Any) -> Preset:
+    """A command that draws at the table's state (``--drawn``), read by the wing's report:
+    its outcome, or with ``--odds`` (given ``odds``: text and JSON) its distribution."""
+    text, data = how.pop("reads", CHECKED)
+    shown = {"odds_flag": "show_odds", "odds_text": odds[0], "odds_data": odds[1]}
+    how |= shown if odds[0] else {}
+    return Preset(name, action, flags, HELP[name], text=text, data=data, **how | DRAWING)
+
+
+DRAWING = {"state": _drawn, "roller": _roller}
+A = "_action"
 PRESETS = (
     Preset(
         "odds",
         "check",
         (*ROLL, RANDOMIZER, DRAWN),
-        "Exact odds of a Success Check: P(success) and each number of Successes / Failures.",
+        HELP["odds"],
         odds=True,
         state=_drawn,
-        text=lambda d, v: report.check_odds_lines(d, v["_action"], v["_options"], v["_state"]),
-        data=lambda d, v: odds_data(d),
+        text=on(report.check_odds_lines, A, "_options", "_state"),
+        data=on(odds_data),
     ),
-    Preset(
-        "check",
-        "check",
-        CHECK,
-        "Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role).",
-        also=("sheet-check",),
-        choose=_check,
-        seats=_seat,
-        build=_actor,
-        **{**_drawing(None, None), "odds_flag": ""},
+    _draws(
+        "check", "check", CHECK, also=("sheet-check",), choose=_check, seats=_seat, build=_actor
     ),
-    Preset(
-        "attack",
-        "attack",
-        ATTACK,
-        "An attack: only the attacker rolls (the defender's action worsens the Chances), "
-        "or opposed rolls.",
-        **_drawing(lambda d, v: odds_data(d), lambda d: report.odds_lines("attack", d)),
+    _draws("attack", "attack", ATTACK, (on(report.attack_odds_lines), on(odds_data))),
+    _draws(
+        "injury", "injury", INJURY, (on(report.status_lines), on(report.status_odds)), build=_injury
     ),
-    Preset(
-        "injury",
-        "injury",
-        INJURY,
-        "An injury check: the victim's new Status (Hurt, or inactive as the worst outcome).",
-        build=_injury,
-        **_drawing(lambda d, v: report.status_odds(d), lambda d: report.shares_lines(d["status"])),
-    ),
-    Preset(
+    _draws(
         "order",
         "agile-order",
         ORDER,
-        "Order of action by Agile checks: most Successes first, ties act together.",
+        (on(report.order_odds_lines), on(report.order_odds)),
+        reads=(on(report.order_lines), on(report.order_data, "_after")),
         build=lambda d, v: {"contenders": report.contenders(v["contenders"], v["_state"])},
-        **_drawing(
-            lambda d, v: report.order_odds(d, len(v["contenders"])),
-            lambda d: report.shares_lines(d["order"]),
-            lambda o, v: report.order_data(o, v["_after"]),
-            lambda o, v: report.order_lines(o),
-        ),
     ),
 )
 app = game_group("mnemonic", PRESETS)

@@ -107,15 +107,30 @@ def status_odds(dist: Distribution[Hashable]) -> dict[str, Any]:
     return {"status": {str(s): fraction_text(p) for s, p in dist.probabilities().items()}}
 
 
-def order_odds(dist: Distribution[Any], contenders: int) -> dict[str, Any]:
+def status_lines(dist: Distribution[Hashable]) -> list[str]:
+    """An injury's odds: each new Status with its chance."""
+    return shares_lines(status_odds(dist)["status"])
+
+
+def attack_odds_lines(dist: Distribution[Any]) -> list[str]:
+    """An attack's odds (:func:`odds_lines` of the check it makes)."""
+    return odds_lines("attack", odds_data(dist))
+
+
+def order_odds(dist: Distribution[Any]) -> dict[str, Any]:
     """The odds of every order of action (likeliest first), and with two contenders who
     acts first (``first``)."""
     ranked = sorted(dist.probabilities().items(), key=lambda gp: -gp[1])
     data: dict[str, Any] = {"order": {order_label(g): fraction_text(p) for g, p in ranked}}
-    if contenders == 2:
+    if ranked and sum(map(len, ranked[0][0])) == 2:
         first = dist.map(first_of).probabilities()
         data["first"] = {str(w): fraction_text(p) for w, p in first.items()}
     return data
+
+
+def order_odds_lines(dist: Distribution[Any]) -> list[str]:
+    """Each order of action with its chance, likeliest first."""
+    return shares_lines(order_odds(dist)["order"])
 
 
 def order_data(out: Outcome, after: State) -> dict[str, Any]:
