@@ -517,7 +517,7 @@ def test_injury_accepts_the_victims_current_status(
     shown = json.loads(_run(capsys, *again, "--faces", "1")[1])
     assert shown["total"] == 8 - 1 - 3 and shown["status"] == "inactive (unconscious)"
     code, _, err = _run(capsys, *again, "--status", "Fine")
-    assert code != 0 and "tracks a seated victim's Status" in err
+    assert code != 0 and "the table tracks mick's Status" in err
 
 
 def test_the_deck_carries_between_commands_as_a_state_file(

@@ -134,11 +134,10 @@ def _actor(data: dict[str, Any], v: Values) -> dict[str, Any]:
 
 
 def _injury(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    """A seated victim's Status is the table's; else ``--status`` / ``--injuries``."""
+    """``--status`` / ``--injuries`` read as a Status (a seated victim's is the table's:
+    the rules refuse one given for it)."""
     status, injuries = v.get("status"), v.get("injuries")
-    if v.get("victim") is not None:
-        if status is not None or injuries is not None:
-            raise RulesError("the table tracks a seated victim's Status: no --status / --injuries")
+    if v.get("victim") is not None and status is None and injuries is None:
         return data
     return {**data, "status": parse_status(status, injuries, v["_options"])}
 
@@ -151,30 +150,28 @@ HELP = {
     "injury": "An injury check: the victim's new Status (Hurt, or inactive as the worst outcome).",
     "order": "Order of action by Agile checks: most Successes first, ties act together.",
 }
-CHECKED = on(report.check_lines), on(report.check_data, "_after")
 
 
-def _draws(name: str, action: str, flags: Any, odds: Any = (None, None), **how: Any) -> Preset:
-    """A command that draws at the table's state (``--drawn``), read by the wing's report:
-    its outcome, or with ``--odds`` (given ``odds``: text and JSON) its distribution."""
-    text, data = how.pop("reads", CHECKED)
-    shown = {"odds_flag": "show_odds", "odds_text": odds[0], "odds_data": odds[1]}
-    how |= shown if odds[0] else {}
-    return Preset(name, action, flags, HELP[name], text=text, data=data, **how | DRAWING)
+def _draws(
+    name: str, action: str, flags: Any, weighed: Any = (), reads: Any = (), **how: Any
+) -> Preset:
+    """A command that draws at the table's state (``--drawn``), read by the wing's report
+    (``reads``: text and JSON, a check's by default): its outcome, or with ``--odds``
+    (given ``weighed``: text and JSON) its distribution."""
+    text, data = reads or (on(report.check_lines), on(report.check_data, "_after"))
+    if weighed:
+        how |= {"odds_flag": "show_odds", "odds_text": weighed[0], "odds_data": weighed[1]}
+    return Preset(name, action, flags, HELP[name], text=text, data=data, **how, **DRAWING)
 
 
 DRAWING = {"state": _drawn, "roller": _roller}
-A = "_action"
 PRESETS = (
-    Preset(
+    _draws(
         "odds",
         "check",
         (*ROLL, RANDOMIZER, DRAWN),
-        HELP["odds"],
+        reads=(on(report.check_odds_lines, "_action", "_options", "_state"), on(odds_data)),
         odds=True,
-        state=_drawn,
-        text=on(report.check_odds_lines, A, "_options", "_state"),
-        data=on(odds_data),
     ),
     _draws(
         "check", "check", CHECK, also=("sheet-check",), choose=_check, seats=_seat, build=_actor
