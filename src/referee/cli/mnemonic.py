@@ -60,7 +60,6 @@ ROLE = flag("life_role", "--role")
 FACES = flag("", "--faces", kind="text", help=CARD_FACES)
 DRAWN = flag("", "--drawn", kind="text", help="Cards already drawn since the last reshuffle.")
 ODDS = flag("", "--odds", "show_odds", kind="flag", help="Show the exact odds instead of rolling.")
-DRAWS = (RANDOMIZER, FACES, DRAWN, ODDS)
 SAID = tuple(
     flag("", f"--{w}", kind="text", help=PLAYED.format(w, e))
     for w, e in (("player", "4A"), ("referee", "2B"))
@@ -77,44 +76,24 @@ CHECK = (
     ROLE,
     flag("fallback"),
     option("use_lucky", "--lucky", kind="flag"),
-    FACES,
-    DRAWN,
     *SAID,
     option("degree_labels", "--degree", kind="flag"),
-    RANDOMIZER,
 )
-ATTACK = (
-    *ROLL,
-    flag("actor"),
-    flag("target"),
-    ROLE,
-    DEFENSE,
-    option("opposed_rolls", "--opposed", kind="flag"),
-    flag("defender_chances"),
-    *DRAWS,
-)
-INJURY = (
-    *ROLL,
-    flag("worst", read=check_worst),
-    flag("victim"),
-    flag("status", kind="text"),
-    flag("", "--injuries", kind="int", help="Earlier injuries."),
-    ROLE,
-    *DRAWS,
-)
+OPPOSED = option("opposed_rolls", "--opposed", kind="flag")
+ATTACK = (*ROLL, flag("actor"), flag("target"), ROLE, DEFENSE, OPPOSED, flag("defender_chances"))
+STATUS = (flag("status", kind="text"), flag("", "--injuries", kind="int", help="Earlier injuries."))
+INJURY = (*ROLL, flag("worst", read=check_worst), flag("victim"), *STATUS, ROLE)
 ORDER = (
     arg("contenders", kind="many", help="NAME:AGILE_APTITUDE[:CHANCES], or a seated id."),
     option("rank_failures", "--rank-failures", kind="flag"),
-    *DRAWS,
 )
 
 
 def _check(v: Values) -> str:
+    """A check from ``--aptitude``, or from a character's (``--sheet``, ``--actor``) Talent."""
     if v.get("sheet") is None and v.get("actor") is None:
-        if v.get("aptitude") is None:
-            raise RulesError("give --aptitude, or --sheet / --actor with --talent")
         return "check"
-    if v.get("aptitude") is not None or v.get("talent") is None:
+    if v.get("aptitude") is not None:
         raise RulesError("with a character give --talent (and --role or --fallback), not -a")
     return "sheet-check"
 
@@ -157,9 +136,12 @@ def _draws(
 ) -> Preset:
     """A command that draws at the table's state (``--drawn``), read by the wing's report
     (``reads``: text and JSON, a check's by default): its outcome, or with ``--odds``
-    (given ``weighed``: text and JSON) its distribution."""
+    (given ``weighed``: text and JSON) its distribution. Each takes the randomizer, the
+    cards drawn and typed-in faces."""
     text, data = reads or (on(report.check_lines), on(report.check_data, "_after"))
+    flags = (*flags, RANDOMIZER, DRAWN) if how.get("odds") else (*flags, RANDOMIZER, FACES, DRAWN)
     if weighed:
+        flags += (ODDS,)
         how |= {"odds_flag": "show_odds", "odds_text": weighed[0], "odds_data": weighed[1]}
     return Preset(name, action, flags, HELP[name], text=text, data=data, **how, **DRAWING)
 
@@ -169,7 +151,7 @@ PRESETS = (
     _draws(
         "odds",
         "check",
-        (*ROLL, RANDOMIZER, DRAWN),
+        ROLL,
         reads=(on(report.check_odds_lines, "_action", "_options", "_state"), on(odds_data)),
         odds=True,
     ),
@@ -178,7 +160,11 @@ PRESETS = (
     ),
     _draws("attack", "attack", ATTACK, (on(report.attack_odds_lines), on(odds_data))),
     _draws(
-        "injury", "injury", INJURY, (on(report.status_lines), on(report.status_odds)), build=_injury
+        "injury",
+        "injury",
+        INJURY,
+        (on(report.status_lines), on(report.status_odds)),
+        build=_injury,
     ),
     _draws(
         "order",
