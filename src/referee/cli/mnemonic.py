@@ -1,7 +1,6 @@
-"""``referee mnemonic ...``: Mnemonic's short forms as presets (flags -> the action's fields)
-over the generic ``act`` / ``odds-of`` / ``actions``. The commands that draw take the table's
-state (``--state``, ``--seat``, or the cards already ``--drawn``) and can ``--save`` it, so a
-deck carries from one command to the next; :mod:`referee.systems.mnemonic.report` reads them."""
+"""``referee mnemonic ...``: Mnemonic's short forms as presets over ``act`` / ``odds-of``, read
+by :mod:`referee.systems.mnemonic.report`. The commands that draw take the table's state
+(``--state``, ``--seat`` or ``--drawn``) and ``--save`` it: a deck carries from one to the next."""
 
 from __future__ import annotations
 
@@ -143,10 +142,10 @@ def _draws(
     if weighed:
         flags += (ODDS,)
         how |= {"odds_flag": "show_odds", "odds_text": weighed[0], "odds_data": weighed[1]}
-    return Preset(name, action, flags, HELP[name], text=text, data=data, **how, **DRAWING)
+    how |= {"state": _drawn, "roller": _roller, "text": text, "data": data}
+    return Preset(name, action, flags, HELP[name], **how)
 
 
-DRAWING = {"state": _drawn, "roller": _roller}
 PRESETS = (
     _draws(
         "odds",
@@ -160,11 +159,7 @@ PRESETS = (
     ),
     _draws("attack", "attack", ATTACK, (on(report.attack_odds_lines), on(odds_data))),
     _draws(
-        "injury",
-        "injury",
-        INJURY,
-        (on(report.status_lines), on(report.status_odds)),
-        build=_injury,
+        "injury", "injury", INJURY, (on(report.status_lines), on(report.status_odds)), build=_injury
     ),
     _draws(
         "order",
