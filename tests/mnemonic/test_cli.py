@@ -581,3 +581,5 @@ def test_flags_come_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) 
         assert code == 0 and json.loads(out)["total"] == total
     code, _, err = _run(capsys, *opposed, "--defender-fallback", "sideways")
     assert code != 0 and "--defender-fallback" in err
+    code, _, err = _run(capsys, "attack", "-a", "5", "--dodge", "x")  # was a traceback
+    assert code != 0 and "--dodge 'x'" in err and "Traceback" not in err

@@ -18,15 +18,13 @@ from referee.errors import RulesError
 from referee.systems.base import slug
 from referee.systems.mnemonic import RULESET, report
 from referee.systems.mnemonic.checks import odds_data
-from referee.systems.mnemonic.conflict import defense_modifier
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.health import check_worst, parse_status
 from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
 
-CARD_FACES = (
-    common.FACES_HELP + " For cards: the card values drawn (Ace 1 ... Queen 12), each still in "
-    "the deck. For verbal: player's then referee's number; verbal-ab: number, letter (1=A, "
-    "2=B), twice."
+CARD_FACES = common.FACES_HELP + (
+    " For cards: the card values drawn (Ace 1 ... Queen 12), each still in the deck. For verbal:"
+    " player's then referee's number; verbal-ab: number, letter (1=A, 2=B), twice."
 )
 PLAYED = "Verbal methods played live: the {}'s number (verbal-ab: with a letter, e.g. {})."
 
@@ -64,9 +62,7 @@ SAID = tuple(
     for w, e in (("player", "4A"), ("referee", "2B"))
 )
 DODGE = "Chances steps the defender's action worsens the attack (0..10)."
-DEFENSE = flag(
-    "defense", "--dodge", read=lambda t: defense_modifier(int(t)), kind="int", help=DODGE
-)
+DEFENSE = flag("defense", "--dodge", read=report.defense_of, kind="int", help=DODGE)
 CHECK = (
     *ROLL,
     flag("", "--sheet", kind="text", help="A character (JSON) to check."),
@@ -106,9 +102,8 @@ def _seat(rules: Any, v: Values) -> dict[str, Any]:
 
 
 def _actor(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    if v.get("sheet") is None:
-        return data
-    return {**data, "actor": v.get("actor") or next(iter(_seat(RULESET, v)))}
+    """The ``--sheet``'s character acts, seated as :func:`_seat` seats it."""
+    return {**data, "actor": next(iter(_seat(RULESET, v)))} if v.get("sheet") else data
 
 
 def _injury(data: dict[str, Any], v: Values) -> dict[str, Any]:

@@ -177,6 +177,16 @@ def contenders(texts: Sequence[str], state: State) -> list[Contender]:
     return found
 
 
+def defense_of(text: str) -> int:
+    """A defender's evasive action as typed: how many Chances steps (0..10) it worsens an
+    attack by, as the modifier (:func:`~.conflict.defense_modifier`)."""
+    from referee.systems.mnemonic.conflict import defense_modifier
+
+    if not text.strip().isdigit():
+        raise RulesError(f"a defence is a whole number of Chances steps (0..10), not {text!r}")
+    return defense_modifier(int(text))
+
+
 def tour(rules: MnemonicRuleset) -> list[str]:
     """A short seeded tour: odds for three randomizers, a deck that persists across
     three-card checks, an injury of the example boxer."""
