@@ -21,6 +21,7 @@ from referee.systems.mnemonic.checks import odds_data
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.health import check_worst, parse_status
 from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
+from referee.systems.mnemonic.sheet import sheet_summary
 
 CARD_FACES = common.FACES_HELP + (
     " For cards: the card values drawn (Ace 1 ... Queen 12), each still in the deck. For verbal:"
@@ -63,17 +64,15 @@ SAID = tuple(
 )
 DODGE = "Chances steps the defender's action worsens the attack (0..10)."
 DEFENSE = flag("defense", "--dodge", read=report.defense_of, kind="int", help=DODGE)
-CHECK = (
-    *ROLL,
+CHARACTER = (
     flag("", "--sheet", kind="text", help="A character (JSON) to check."),
     flag("actor", help="A character seated at the table."),
-    flag("talent"),
-    ROLE,
-    flag("fallback"),
+)
+HOUSE = (
     option("use_lucky", "--lucky", kind="flag"),
-    *SAID,
     option("degree_labels", "--degree", kind="flag"),
 )
+CHECK = (*ROLL, *CHARACTER, flag("talent"), ROLE, flag("fallback"), *SAID, *HOUSE)
 OPPOSED = option("opposed_rolls", "--opposed", kind="flag")
 ATTACK = (*ROLL, flag("actor"), flag("target"), ROLE, DEFENSE, OPPOSED, flag("defender_chances"))
 STATUS = (flag("status", kind="text"), flag("", "--injuries", kind="int", help="Earlier injuries."))
@@ -107,8 +106,7 @@ def _actor(data: dict[str, Any], v: Values) -> dict[str, Any]:
 
 
 def _injury(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    """``--status`` / ``--injuries`` read as a Status (a seated victim's is the table's:
-    the rules refuse one given for it)."""
+    """``--status`` / ``--injuries`` as a Status (the rules refuse one for a seated victim)."""
     status, injuries = v.get("status"), v.get("injuries")
     if v.get("victim") is not None and status is None and injuries is None:
         return data
@@ -125,18 +123,15 @@ HELP = {
 }
 
 
-def _draws(
-    name: str, action: str, flags: Any, weighed: Any = (), reads: Any = (), **how: Any
-) -> Preset:
-    """A command that draws at the table's state (``--drawn``), read by the wing's report
-    (``reads``: text and JSON, a check's by default): its outcome, or with ``--odds``
-    (given ``weighed``: text and JSON) its distribution. Each takes the randomizer, the
-    cards drawn and typed-in faces."""
+def _draws(name: str, action: str, flags: Any, *weighs: Any, reads: Any = (), **how: Any) -> Preset:
+    """A command that draws at the table's state (with the randomizer, ``--drawn`` and typed-in
+    faces), read by the wing's report (``reads``: text and JSON, a check's by default): its
+    outcome, or with ``--odds`` (given ``weighs``: text and JSON) its distribution."""
     text, data = reads or (on(report.check_lines), on(report.check_data, "_after"))
     flags = (*flags, RANDOMIZER, DRAWN) if how.get("odds") else (*flags, RANDOMIZER, FACES, DRAWN)
-    if weighed:
+    if weighs:
         flags += (ODDS,)
-        how |= {"odds_flag": "show_odds", "odds_text": weighed[0], "odds_data": weighed[1]}
+        how |= {"odds_flag": "show_odds", "odds_text": weighs[0], "odds_data": weighs[1]}
     how |= {"state": _drawn, "roller": _roller, "text": text, "data": data}
     return Preset(name, action, flags, HELP[name], **how)
 
@@ -152,15 +147,16 @@ PRESETS = (
     _draws(
         "check", "check", CHECK, also=("sheet-check",), choose=_check, seats=_seat, build=_actor
     ),
-    _draws("attack", "attack", ATTACK, (on(report.attack_odds_lines), on(odds_data))),
+    _draws("attack", "attack", ATTACK, on(report.attack_odds_lines), on(odds_data)),
     _draws(
-        "injury", "injury", INJURY, (on(report.status_lines), on(report.status_odds)), build=_injury
+        "injury", "injury", INJURY, on(report.status_lines), on(report.status_odds), build=_injury
     ),
     _draws(
         "order",
         "agile-order",
         ORDER,
-        (on(report.order_odds_lines), on(report.order_odds)),
+        on(report.order_odds_lines),
+        on(report.order_odds),
         reads=(on(report.order_lines), on(report.order_data, "_after")),
         build=lambda d, v: {"contenders": report.contenders(v["contenders"], v["_state"])},
     ),
@@ -180,8 +176,6 @@ ON_FILE = common.stacked(
 @ON_FILE
 def sheet(path: str, options_file: str | None, as_json: bool) -> None:
     """Show a character with each rating's level name."""
-    from referee.systems.mnemonic.sheet import sheet_summary
-
     opts = common.load_options(RULESET, options_file)
     summary = sheet_summary(RULESET.load_sheet(common.load_json_file(path)), opts)
     show(as_json, summary, report.sheet_lines(summary))
@@ -202,6 +196,5 @@ def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -
 
 
 def demo(out: Console) -> None:
-    """A short seeded tour of Mnemonic: odds for three randomizers, a deck that persists
-    across three-card checks, an injury of the example boxer."""
+    """A short seeded tour of Mnemonic (:func:`~referee.systems.mnemonic.report.tour`)."""
     out.print("\n".join(report.tour(RULESET)), markup=False)
