@@ -50,13 +50,7 @@ OCCULT = (
 FIELDS = "Approve the problems at these field paths (comma-separated)."
 APPROVE = (
     arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
-    flag(
-        "fields",
-        "--field",
-        read=lambda t: [*filter(None, t.replace(" ", "").split(","))],
-        kind="text",
-        help=FIELDS,
-    ),
+    flag("fields", "--field", read=report.field_paths, kind="text", help=FIELDS),
     flag("", "--all", "every", kind="flag", help="Approve every open problem."),
     flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here."),
 )
@@ -206,8 +200,7 @@ def build(name: str, vow: str, choices: str | None) -> None:
 
 def _ask(step: str, opts: tuple[Any, ...]) -> str:
     """A step's choices on stderr; the number read from stdin (asked until it is one)."""
-    listed = "".join(f"\n  {i}. {o}" for i, o in enumerate(opts, 1))
-    common.err_console.print(f"{step}{report.STEP_HEADINGS.get(step, '')}:{listed}", markup=False)
+    common.err_console.print(report.step_prompt(step, opts), markup=False)
     for line in sys.stdin:
         if line.strip().isdigit() and 1 <= int(line.strip()) <= len(opts):
             return line.strip()
@@ -243,5 +236,5 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
 
 
 def demo(out: Console) -> None:
-    """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight, a working."""
+    """A seeded tour of Mongrel (:func:`~referee.systems.mongrel.report.tour`)."""
     out.print("\n".join(report.tour(RULESET)), markup=False)

@@ -242,6 +242,17 @@ STEP_HEADINGS = {
 """What each step of the character builder (:mod:`.builder`) asks, after its name."""
 
 
+def step_prompt(step: str, options: Sequence[object]) -> str:
+    """A step of the character builder and its choices, numbered from 1."""
+    listed = "".join(f"\n  {i}. {o}" for i, o in enumerate(options, 1))
+    return f"{step}{STEP_HEADINGS.get(step, '')}:{listed}"
+
+
+def field_paths(text: str) -> list[str]:
+    """Field paths of a sheet as written, comma-separated (``expertise,expertise.Rend``)."""
+    return [*filter(None, text.replace(" ", "").split(","))]
+
+
 def tour(rules: MongrelRuleset) -> list[str]:
     """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight, a working."""
     from referee.dice.roller import ScriptedRoller, SeededRoller
