@@ -14,6 +14,7 @@ import click
 from referee.cli import common
 from referee.cli.common import sheet_from
 from referee.cli.presets import Preset, Values, arg, flag, game_group, option, show
+from referee.cli.reading import on
 from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.arm import RULESET, report
@@ -103,8 +104,8 @@ def _look(
 ) -> Preset:
     """A look-up (a negative log reads as an argument): its text from the outcome and the
     action (default: its label), its JSON from the outcome (default: its details)."""
-    read = (lambda o, v: text(o, v["_action"])) if text else (lambda o, v: o.label)
-    json = (lambda o, v: data(o)) if data else (lambda o, v: dict(o.details))
+    read = on(text, "_action") if text else on(lambda o: o.label)
+    json = on(data or (lambda o: dict(o.details)))
     negative = {"ignore_unknown_options": True}
     return Preset(name, action, flags, table=False, text=read, data=json, context=negative, **how)
 
@@ -124,7 +125,7 @@ PRESETS = (
         odds=True,
         **ROLL,
         text=_odds_text,
-        data=lambda d, v: report.task_odds_data(d, v["_options"], v["when_needed"]),
+        data=on(report.task_odds_data, "_options", "when_needed"),
     ),
     Preset(
         "check",
@@ -132,8 +133,8 @@ PRESETS = (
         (*CHECK, flag("actor", default="actor")),
         "Roll one check: the total, the result and its meaning.",
         **ROLL,
-        text=lambda o, v: report.task_text(o, v["actor"]),
-        data=lambda o, v: report.task_data(o, v["push"]),
+        text=on(report.task_text, "actor"),
+        data=on(report.task_data, "push"),
     ),
     Preset(
         "damage",
@@ -144,8 +145,8 @@ PRESETS = (
         build=lambda d, v: {**d, "actor": "attacker", "target": "defender", "push": _push(v)},
         seats=_blow_seats,
         odds_flag="show_odds",
-        text=lambda r, v: report.blow_lines(r, v["push"]),
-        data=lambda r, v: report.blow_data(r, v["push"]),
+        text=on(report.blow_lines, "push"),
+        data=on(report.blow_data, "push"),
     ),
     _look("difficulty", "difficulty", (arg("kind", read=str.lower), arg("name"))),
     _look("log", "log-of", (arg("measure"), EXACT), report.log_text, report.log_data),
