@@ -13,8 +13,7 @@ import click
 
 from referee.cli import common
 from referee.cli.common import sheet_from
-from referee.cli.presets import Preset, Values, arg, flag, game_group, option, show
-from referee.cli.reading import on
+from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.arm import RULESET, report

@@ -10,8 +10,7 @@ from typing import Any
 import click
 
 from referee.cli import common
-from referee.cli.presets import Preset, Values, arg, flag, game_group, option, show
-from referee.cli.reading import on
+from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.cli.text import Console
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError

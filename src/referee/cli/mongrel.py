@@ -12,8 +12,18 @@ from typing import Any, cast
 import click
 
 from referee.cli import common
-from referee.cli.presets import Flag, Preset, Render, Values, arg, flag, game_group, on_sheet, show
-from referee.cli.reading import on
+from referee.cli.presets import (
+    Flag,
+    Preset,
+    Render,
+    Values,
+    arg,
+    flag,
+    game_group,
+    on,
+    on_sheet,
+    show,
+)
 from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.mongrel import RULESET, report
