@@ -408,3 +408,26 @@ def test_a_check_by_the_numbers_loads_neither_pydantic_nor_rich() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     data, loaded = done.stdout.rsplit("\n", 2)[0], done.stdout.strip().splitlines()[-1]
     assert json.loads(data)["p_success"] == "7/12" and loaded == "[]"
+
+
+def test_flags_come_from_the_actions_fields(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No command declares --modifier, --moving or --wound-name: each is its action's
+    field (--helper-small fills the helper's effect, so it has no --helper-effect)."""
+    code, out, _ = _run(capsys, "check", "--total", "8", "--modifier", "2", "--faces", "3,3")
+    assert code == 0 and "total 10" in out
+    rolled = ("--helper", "2", "--total", "8", "--faces", "3,3", "--json")
+    for small, effect in ((False, "large effect"), (True, "small effect")):
+        code, out, _ = _run(capsys, "check", *rolled, *(["--helper-small"] if small else []))
+        assert code == 0 and effect in json.dumps(json.loads(out)["modifiers"])
+    assert "--helper-effect" not in _run(capsys, "check", "--help")[1]
+    still, moving = (
+        _run(capsys, "difficulty", "ranged", "--distance", "10", *m)[1] for m in ((), ("--moving",))
+    )
+    assert (still.split()[-1], moving.split()[-1]) == ("24", "26")
+    opts = tmp_path / "o.json"
+    opts.write_text(json.dumps({"record_wounds": True}))
+    blow = ("--toughness", "5", "--result", "3", "--damage", "6", "--faces", "3,3", "--json")
+    code, out, _ = _run(capsys, "damage", *blow, "--wound-name", "cut arm", "--options", str(opts))
+    assert code == 0 and "cut arm" in out

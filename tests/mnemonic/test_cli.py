@@ -517,7 +517,7 @@ def test_injury_accepts_the_victims_current_status(
     shown = json.loads(_run(capsys, *again, "--faces", "1")[1])
     assert shown["total"] == 8 - 1 - 3 and shown["status"] == "inactive (unconscious)"
     code, _, err = _run(capsys, *again, "--status", "Fine")
-    assert code != 0 and "tracks a seated victim's Status" in err
+    assert code != 0 and "the table tracks mick's Status" in err
 
 
 def test_the_deck_carries_between_commands_as_a_state_file(
@@ -570,3 +570,16 @@ def test_flags_are_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> Non
     seated = ["--seat", "b=example:boxer", "--actor", "b", "--talent", "Tough"]
     code, _, err = _run(capsys, "check", *seated, "--fallback", "maybe")
     assert code == 1 and "--fallback must be one of relevant, irrelevant, lucky" in err
+
+
+def test_flags_come_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    """No command declares --defender-aptitude: the attack's field gives it (opposed
+    rolls: the defender's Successes, Aptitude less the die, come off the attacker's)."""
+    opposed = ("attack", "-a", "5", "--opposed", "--faces", "4,4", "--json")
+    for defender, total in (("6", -2), ("2", 1)):
+        code, out, _ = _run(capsys, *opposed, "--defender-aptitude", defender)
+        assert code == 0 and json.loads(out)["total"] == total
+    code, _, err = _run(capsys, *opposed, "--defender-fallback", "sideways")
+    assert code != 0 and "--defender-fallback" in err
+    code, _, err = _run(capsys, "attack", "-a", "5", "--dodge", "x")  # was a traceback
+    assert code != 0 and "--dodge 'x'" in err and "Traceback" not in err

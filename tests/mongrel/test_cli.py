@@ -603,3 +603,20 @@ def test_approve_writes_the_sheet_with_out_as_well(
         capsys, "mongrel", "approve", "giazza", "--all", "--reason", "ok", "--out", str(out)
     )
     assert code == 0 and json.loads(out.read_text())["approvals"]
+
+
+def test_flags_come_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    """No command declares --by, --resist-mode or --identity: each is its action's field."""
+    argv = ["approve", "giazza", "--all", "--reason", "ok", "--by", "the GM", "--json"]
+    code, out, _ = _run(capsys, "mongrel", *argv)
+    assert code == 0 and {a["by"] for a in json.loads(out)["approvals"]} == {"the GM"}
+    argv = ["occult", "--resolve", "3", "--resist-dice", "1", "--resist-tn", "4", "--faces", "2,3"]
+    for mode, lost in (("subtract", 2), ("cancel", 0)):  # Effect 3 less 1, or cancelled
+        code, out, _ = _run(capsys, "mongrel", *argv, "--resist-mode", mode, "--json")
+        assert code == 0 and json.loads(out)["effect"] == lost
+    code, out, _ = _run(
+        capsys, "mongrel", "check", "--dice", "2", "--identity", "3", "--faces", "1,2"
+    )
+    assert code == 0 and "Effect 5" in out
+    code, out, err = _run(capsys, "mongrel", "occult", "--resist-mode", "sideways")
+    assert code != 0 and "--resist-mode" in err

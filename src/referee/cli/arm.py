@@ -6,26 +6,19 @@ the outcome reads."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from typing import Any
 
 import click
 
 from referee.cli import common
 from referee.cli.common import sheet_from
-from referee.cli.presets import Preset, Values, arg, flag, game_group, option
-from referee.cli.text import Console, Table
+from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
+from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.arm import RULESET, report
-from referee.systems.arm.actions import Difficulty
-from referee.systems.arm.checks import difficulty_named
 from referee.systems.arm.sheet import Sheet
 from referee.systems.base import dump_record, load_record
-
-
-def _difficulty(text: str) -> int:
-    """A difficulty number, or a preset of the guide by name (``50/50``, ``very tough``)."""
-    return int(text) if text.strip().lstrip("+-").isdigit() else difficulty_named(text)
 
 
 def _push(v: Values) -> str:
@@ -35,6 +28,7 @@ def _push(v: Values) -> str:
 
 EXACT = option("log_method", "--exact", read=lambda _: "exact", kind="flag", help="Use 10^(log/5).")
 PUSH = option("pushing", "--push", help="Push the roll, declared before rolling.")
+SMALL = "The helper's effect is small."
 WHEN_NEEDED = "Push only a roll that needs it, decided after the roll (push_when_needed)."
 
 
@@ -43,8 +37,7 @@ def _task(data: dict[str, Any], v: Values) -> dict[str, Any]:
         raise RulesError("give either --total or --sheet with --stat, not both")
     if v["helper_small"] and v.get("helper") is None:
         raise RulesError("--helper-small goes with --helper RESULT")
-    effect = "small" if v["helper_small"] else "large"
-    return {"actor": "actor", **data, "push": _push(v), "helper_effect": effect}
+    return {"actor": "actor", **data, "push": _push(v)}
 
 
 def _roller(rules: Any, v: Values) -> dict[str, Any]:
@@ -56,27 +49,18 @@ def _roller(rules: Any, v: Values) -> dict[str, Any]:
 def _odds_text(dist: Any, v: Values) -> list[Any]:
     pushed = v["push"] or v["when_needed"]
     weigh = (lambda a: RULESET.odds(a, v["_state"], v["_options"])) if pushed else None
-    table = Table()
-    for col in report.RESULT_COLUMNS:
-        table.add_column(col, justify="left" if col == "meaning" else "right")
-    for row in report.result_rows(dist):
-        table.add_row(*row)
-    return [*report.task_odds_lines(dist, v["_action"], v["_options"], weigh), table]
+    return report.task_odds_lines(dist, v["_action"], v["_options"], weigh)
 
 
 CHECK = (
-    flag("difficulty", read=_difficulty),
-    flag("total"),
+    flag("difficulty", read=report.difficulty_of),
     PUSH,
     option("pushing", "--push-when-needed", "when_needed", help=WHEN_NEEDED),
     flag("", "--sheet", kind="text", help="A character sheet (JSON), with --stat."),
-    flag("stat"),
     flag("mods", "--mod"),
     flag("melee", read=str.lower),
-    flag("weapon"),
     flag("situations", "--situation", read=str.lower),
-    flag("helper"),
-    flag("", "--helper-small", kind="flag", help="The helper's effect is small."),
+    flag("helper_effect", "--helper-small", read=lambda _: "small", kind="flag", help=SMALL),
 )
 
 
@@ -96,21 +80,11 @@ def _blow_seats(rules: Any, v: Values) -> dict[str, Any]:
     return {"attacker": hitter, "defender": hurt}
 
 
-def _blow(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    return {**data, "actor": "attacker", "target": "defender", "push": _push(v)}
-
-
 BLOW = (
-    flag("result", kind="int"),
-    flag("damage"),
     flag("", "--toughness", kind="int", help="The defender's Toughness."),
-    flag("strength"),
     flag("", "--armour", kind="text", help="Armour value, or wound/shock (e.g. 4/2)."),
-    flag("stun", kind="flag"),
     flag("", "--attacker", kind="text", help="The attacker's sheet (JSON)."),
     flag("", "--defender", kind="text", help="The defender's sheet (JSON)."),
-    flag("weapon"),
-    flag("ignore"),
     PUSH,
     flag("", "--wound", kind="int", default=0, help="The defender's wound level."),
     flag("", "--shock", kind="int", default=0, help="The defender's shock level."),
@@ -129,8 +103,8 @@ def _look(
 ) -> Preset:
     """A look-up (a negative log reads as an argument): its text from the outcome and the
     action (default: its label), its JSON from the outcome (default: its details)."""
-    read = (lambda o, v: text(o, v["_action"])) if text else (lambda o, v: o.label)
-    json = (lambda o, v: data(o)) if data else (lambda o, v: dict(o.details))
+    read = on(text, "_action") if text else on(lambda o: o.label)
+    json = on(data or (lambda o: dict(o.details)))
     negative = {"ignore_unknown_options": True}
     return Preset(name, action, flags, table=False, text=read, data=json, context=negative, **how)
 
@@ -150,7 +124,7 @@ PRESETS = (
         odds=True,
         **ROLL,
         text=_odds_text,
-        data=lambda d, v: report.task_odds_data(d, v["_options"], v["when_needed"]),
+        data=on(report.task_odds_data, "_options", "when_needed"),
     ),
     Preset(
         "check",
@@ -158,8 +132,8 @@ PRESETS = (
         (*CHECK, flag("actor", default="actor")),
         "Roll one check: the total, the result and its meaning.",
         **ROLL,
-        text=lambda o, v: report.task_text(o, v["actor"]),
-        data=lambda o, v: report.task_data(o, v["push"]),
+        text=on(report.task_text, "actor"),
+        data=on(report.task_data, "push"),
     ),
     Preset(
         "damage",
@@ -167,17 +141,13 @@ PRESETS = (
         BLOW,
         BLOW_HELP,
         table=False,
-        build=_blow,
+        build=lambda d, v: {**d, "actor": "attacker", "target": "defender", "push": _push(v)},
         seats=_blow_seats,
         odds_flag="show_odds",
-        text=lambda r, v: report.blow_lines(r, v["push"]),
-        data=lambda r, v: report.blow_data(r, v["push"]),
+        text=on(report.blow_lines, "push"),
+        data=on(report.blow_data, "push"),
     ),
-    _look(
-        "difficulty",
-        "difficulty",
-        (arg("kind", read=str.lower), arg("name"), *(flag(f.name) for f in fields(Difficulty)[2:])),
-    ),
+    _look("difficulty", "difficulty", (arg("kind", read=str.lower), arg("name"))),
     _look("log", "log-of", (arg("measure"), EXACT), report.log_text, report.log_data),
     _look("measure", "measure-of", (arg("log"), EXACT), report.measure_text),
     _look("convert", "convert", (arg("log"), *UNITS, EXACT), report.convert_text),
@@ -213,25 +183,16 @@ def validate(path: str, setting: str | None, template: str | None, **more: Any) 
 def setting(as_json: bool) -> None:
     """The shipped setting (stats, limits, costs, weapons, armour, spells) to edit."""
     hint = "(use --json for the editable file, then `referee arm validate --setting`)"
-    _show(as_json, dump_record(RULESET.setting), [*report.setting_lines(RULESET.setting), hint])
+    show(as_json, dump_record(RULESET.setting), [*report.setting_lines(RULESET.setting), hint])
 
 
 @app.command()
 @common.JSON_OPTION
 def notes(as_json: bool) -> None:
     """Where the ARM text disagrees with itself, and what this package does."""
-    _show(as_json, [asdict(d) for d in RULESET.notes()], report.note_lines(RULESET.notes()))
-
-
-def _show(as_json: bool, data: Any, lines: list[str]) -> None:
-    """``data`` as JSON, or the lines as text."""
-    for line in [] if as_json else lines:
-        common.console.print(line, markup=False)
-    if as_json:
-        common.emit_json(data)
+    show(as_json, [asdict(d) for d in RULESET.notes()], report.note_lines(RULESET.notes()))
 
 
 def demo(out: Console) -> None:
     """A short seeded tour of ARM: logs, a check, pushing, its odds and a blow."""
-    for line in report.tour(RULESET):
-        out.print(line, markup=False)
+    out.print("\n".join(report.tour(RULESET)), markup=False)

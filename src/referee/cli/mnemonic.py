@@ -1,7 +1,6 @@
-"""``referee mnemonic ...``: Mnemonic's short forms as presets (flags -> the action's fields)
-over the generic ``act`` / ``odds-of`` / ``actions``. The commands that draw take the table's
-state (``--state``, ``--seat``, or the cards already ``--drawn``) and can ``--save`` it, so a
-deck carries from one command to the next; :mod:`referee.systems.mnemonic.report` reads them."""
+"""``referee mnemonic ...``: Mnemonic's short forms as presets over ``act`` / ``odds-of``, read
+by :mod:`referee.systems.mnemonic.report`. The commands that draw take the table's state
+(``--state``, ``--seat`` or ``--drawn``) and ``--save`` it: a deck carries from one to the next."""
 
 from __future__ import annotations
 
@@ -11,23 +10,21 @@ from typing import Any
 import click
 
 from referee.cli import common
-from referee.cli.presets import Preset, Values, arg, flag, game_group, option
+from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.cli.text import Console
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
 from referee.systems.base import slug
 from referee.systems.mnemonic import RULESET, report
-from referee.systems.mnemonic.actions import Contender
 from referee.systems.mnemonic.checks import odds_data
-from referee.systems.mnemonic.conflict import defense_modifier
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.health import check_worst, parse_status
 from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
+from referee.systems.mnemonic.sheet import sheet_summary
 
-CARD_FACES = (
-    common.FACES_HELP + " For cards: the card values drawn (Ace 1 ... Queen 12), each still in "
-    "the deck. For verbal: player's then referee's number; verbal-ab: number, letter (1=A, "
-    "2=B), twice."
+CARD_FACES = common.FACES_HELP + (
+    " For cards: the card values drawn (Ace 1 ... Queen 12), each still in the deck. For verbal:"
+    " player's then referee's number; verbal-ab: number, letter (1=A, 2=B), twice."
 )
 PLAYED = "Verbal methods played live: the {}'s number (verbal-ab: with a letter, e.g. {})."
 
@@ -41,14 +38,13 @@ def _drawn(state: Any, v: Values) -> Any:
     return replace(state, deck=Deck().without(list(common.faces_option(v["drawn"]) or ())))
 
 
-def _roller(rules: Any, action: Any, state: Any, opts: Any, v: Values) -> Roller:
+def _roller(rules: Any, action: Any, state: Any, opts: Any, v: Values) -> Roller | None:
     """Typed-in faces (card values for the card randomizers) and spoken numbers become
-    the faces the action reads; else a seed or the system's generator."""
+    the faces the action reads; else none (a seed or the system's generator)."""
     hand, said = common.faces_option(v.get("faces")), (v.get("player"), v.get("referee"))
     if said == (None, None):
-        if hand is None or not uses_cards(opts.randomizer):
-            return common.make_roller(hand, v.get("seed"))
-        return ManualRoller(rules.hand_faces(action, state, opts, cards=hand))
+        cards = hand is not None and uses_cards(opts.randomizer)
+        return ManualRoller(rules.hand_faces(action, state, opts, cards=hand)) if cards else None
     if None in said or hand is not None:
         both = "both --player and --referee" if None in said else "either --faces or --player"
         raise RulesError(f"give {both}" + ("" if None in said else "/--referee, not both"))
@@ -61,77 +57,36 @@ ROLE = flag("life_role", "--role")
 FACES = flag("", "--faces", kind="text", help=CARD_FACES)
 DRAWN = flag("", "--drawn", kind="text", help="Cards already drawn since the last reshuffle.")
 ODDS = flag("", "--odds", "show_odds", kind="flag", help="Show the exact odds instead of rolling.")
-DRAWS = (RANDOMIZER, FACES, DRAWN, ODDS)
 SAID = tuple(
     flag("", f"--{w}", kind="text", help=PLAYED.format(w, e))
     for w, e in (("player", "4A"), ("referee", "2B"))
 )
 DODGE = "Chances steps the defender's action worsens the attack (0..10)."
-DEFENSE = flag(
-    "defense", "--dodge", read=lambda t: defense_modifier(int(t)), kind="int", help=DODGE
-)
-CHECK = (
-    *ROLL,
+DEFENSE = flag("defense", "--dodge", read=report.defense_of, kind="int", help=DODGE)
+CHARACTER = (
     flag("", "--sheet", kind="text", help="A character (JSON) to check."),
     flag("actor", help="A character seated at the table."),
-    flag("talent"),
-    ROLE,
-    flag("fallback"),
+)
+HOUSE = (
     option("use_lucky", "--lucky", kind="flag"),
-    FACES,
-    DRAWN,
-    *SAID,
     option("degree_labels", "--degree", kind="flag"),
-    RANDOMIZER,
 )
-ATTACK = (
-    *ROLL,
-    flag("actor"),
-    flag("target"),
-    flag("talent"),
-    ROLE,
-    DEFENSE,
-    option("opposed_rolls", "--opposed", kind="flag"),
-    flag("defender_aptitude"),
-    flag("defender_chances"),
-    *DRAWS,
-)
-INJURY = (
-    *ROLL,
-    flag("worst", read=check_worst),
-    flag("victim"),
-    flag("status", kind="text"),
-    flag("", "--injuries", kind="int", help="Earlier injuries."),
-    ROLE,
-    flag("talent"),
-    *DRAWS,
-)
+CHECK = (*ROLL, *CHARACTER, flag("talent"), ROLE, flag("fallback"), *SAID, *HOUSE)
+OPPOSED = option("opposed_rolls", "--opposed", kind="flag")
+ATTACK = (*ROLL, flag("actor"), flag("target"), ROLE, DEFENSE, OPPOSED, flag("defender_chances"))
+STATUS = (flag("status", kind="text"), flag("", "--injuries", kind="int", help="Earlier injuries."))
+INJURY = (*ROLL, flag("worst", read=check_worst), flag("victim"), *STATUS, ROLE)
 ORDER = (
     arg("contenders", kind="many", help="NAME:AGILE_APTITUDE[:CHANCES], or a seated id."),
     option("rank_failures", "--rank-failures", kind="flag"),
-    *DRAWS,
 )
-CHECKED = (lambda o, v: report.check_data(o, v["_after"]), lambda o, v: report.check_lines(o))
-
-
-def _drawing(weigh: Any, lines: Any, data: Any = CHECKED[0], text: Any = CHECKED[1]) -> Any:
-    """How a command that draws reads: its outcome, or with ``--odds`` its distribution
-    (``weigh`` -> JSON data, ``lines`` its text)."""
-    return {
-        "state": _drawn,
-        "roller": _roller,
-        "odds_flag": "show_odds",
-        "data": lambda r, v: weigh(r, v) if v.get("show_odds") else data(r, v),
-        "text": lambda r, v: lines(weigh(r, v)) if v.get("show_odds") else text(r, v),
-    }
 
 
 def _check(v: Values) -> str:
+    """A check from ``--aptitude``, or from a character's (``--sheet``, ``--actor``) Talent."""
     if v.get("sheet") is None and v.get("actor") is None:
-        if v.get("aptitude") is None:
-            raise RulesError("give --aptitude, or --sheet / --actor with --talent")
         return "check"
-    if v.get("aptitude") is not None or v.get("talent") is None:
+    if v.get("aptitude") is not None:
         raise RulesError("with a character give --talent (and --role or --fallback), not -a")
     return "sheet-check"
 
@@ -145,91 +100,64 @@ def _seat(rules: Any, v: Values) -> dict[str, Any]:
 
 
 def _actor(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    if v.get("sheet") is None:
-        return data
-    return {**data, "actor": v.get("actor") or next(iter(_seat(RULESET, v)))}
+    """The ``--sheet``'s character acts, seated as :func:`_seat` seats it."""
+    return {**data, "actor": next(iter(_seat(RULESET, v)))} if v.get("sheet") else data
 
 
 def _injury(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    """A seated victim's Status is the table's; else ``--status`` / ``--injuries``."""
+    """``--status`` / ``--injuries`` as a Status (the rules refuse one for a seated victim)."""
     status, injuries = v.get("status"), v.get("injuries")
-    if v.get("victim") is not None:
-        if status is not None or injuries is not None:
-            raise RulesError("the table tracks a seated victim's Status: no --status / --injuries")
+    if v.get("victim") is not None and status is None and injuries is None:
         return data
     return {**data, "status": parse_status(status, injuries, v["_options"])}
 
 
-def _contenders(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    """Each ``NAME:APTITUDE[:CHANCES]``, or a seated character's id."""
-    found = []
-    for text in v["contenders"]:
-        parts = text.split(":")
-        if len(parts) == 1 and parts[0] in v["_state"].characters:
-            found.append(Contender(parts[0]))
-            continue
-        if len(parts) not in (2, 3) or not parts[0]:
-            raise RulesError(
-                f"{text!r}: write NAME:APTITUDE or NAME:APTITUDE:CHANCES, or a seated id"
-            )
-        if not parts[1].strip().lstrip("-").isdigit():
-            raise RulesError(f"{text!r}: the Aptitude must be a whole number")
-        found.append(Contender(parts[0], int(parts[1]), parts[2] if len(parts) == 3 else 0))
-    return {"contenders": found}
+HELP = {
+    "odds": "Exact odds of a Success Check: P(success) and each number of Successes / Failures.",
+    "check": "Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role).",
+    "attack": "An attack: only the attacker rolls (the defender's action worsens the Chances), "
+    "or opposed rolls.",
+    "injury": "An injury check: the victim's new Status (Hurt, or inactive as the worst outcome).",
+    "order": "Order of action by Agile checks: most Successes first, ties act together.",
+}
+
+
+def _draws(name: str, action: str, flags: Any, *weighs: Any, reads: Any = (), **how: Any) -> Preset:
+    """A command that draws at the table's state (with the randomizer, ``--drawn`` and typed-in
+    faces), read by the wing's report (``reads``: text and JSON, a check's by default): its
+    outcome, or with ``--odds`` (given ``weighs``: text and JSON) its distribution."""
+    text, data = reads or (on(report.check_lines), on(report.check_data, "_after"))
+    flags = (*flags, RANDOMIZER, DRAWN) if how.get("odds") else (*flags, RANDOMIZER, FACES, DRAWN)
+    if weighs:
+        flags += (ODDS,)
+        how |= {"odds_flag": "show_odds", "odds_text": weighs[0], "odds_data": weighs[1]}
+    how |= {"state": _drawn, "roller": _roller, "text": text, "data": data}
+    return Preset(name, action, flags, HELP[name], **how)
 
 
 PRESETS = (
-    Preset(
+    _draws(
         "odds",
         "check",
-        (*ROLL, RANDOMIZER, DRAWN),
-        "Exact odds of a Success Check: P(success) and each number of Successes / Failures.",
+        ROLL,
+        reads=(on(report.check_odds_lines, "_action", "_options", "_state"), on(odds_data)),
         odds=True,
-        state=_drawn,
-        text=lambda d, v: report.odds_lines(
-            report.check_title(v["_action"], v["_options"], v["_state"]), odds_data(d)
-        ),
-        data=lambda d, v: odds_data(d),
     ),
-    Preset(
-        "check",
-        "check",
-        CHECK,
-        "Resolve one Success Check (from an Aptitude, or a character's Talent and Life Role).",
-        also=("sheet-check",),
-        choose=_check,
-        seats=_seat,
-        build=_actor,
-        **{**_drawing(None, None), "odds_flag": ""},
+    _draws(
+        "check", "check", CHECK, also=("sheet-check",), choose=_check, seats=_seat, build=_actor
     ),
-    Preset(
-        "attack",
-        "attack",
-        ATTACK,
-        "An attack: only the attacker rolls (the defender's action worsens the Chances), "
-        "or opposed rolls.",
-        **_drawing(lambda d, v: odds_data(d), lambda d: report.odds_lines("attack", d)),
+    _draws("attack", "attack", ATTACK, on(report.attack_odds_lines), on(odds_data)),
+    _draws(
+        "injury", "injury", INJURY, on(report.status_lines), on(report.status_odds), build=_injury
     ),
-    Preset(
-        "injury",
-        "injury",
-        INJURY,
-        "An injury check: the victim's new Status (Hurt, or inactive as the worst outcome).",
-        build=_injury,
-        **_drawing(lambda d, v: report.status_odds(d), lambda d: report.shares_lines(d["status"])),
-    ),
-    Preset(
+    _draws(
         "order",
         "agile-order",
         ORDER,
-        "Order of action by Agile checks: most Successes first, ties act together.",
-        build=_contenders,
-        **_drawing(
-            lambda d, v: report.order_odds(d, len(v["contenders"])),
-            lambda d: report.shares_lines(d["order"]),
-            lambda o, v: report.order_data(o, v["_after"]),
-            lambda o, v: report.order_lines(o),
-        ),
+        on(report.order_odds_lines),
+        on(report.order_odds),
+        reads=(on(report.order_lines), on(report.order_data, "_after")),
+        build=lambda d, v: {"contenders": report.contenders(v["contenders"], v["_state"])},
     ),
 )
 app = game_group("mnemonic", PRESETS)
@@ -239,22 +167,17 @@ ON_FILE = common.stacked(
     click.argument("path", help="A Mnemonic character as JSON."),
     common.OPTIONS_OPTION,
     common.JSON_OPTION,
+    common.handle_errors,
 )
 
 
 @app.command()
 @ON_FILE
-@common.handle_errors
 def sheet(path: str, options_file: str | None, as_json: bool) -> None:
     """Show a character with each rating's level name."""
-    from referee.systems.mnemonic.sheet import sheet_summary
-
     opts = common.load_options(RULESET, options_file)
     summary = sheet_summary(RULESET.load_sheet(common.load_json_file(path)), opts)
-    for line in [] if as_json else report.sheet_lines(summary):
-        common.console.print(line, markup=False)
-    if as_json:
-        common.emit_json(summary)
+    show(as_json, summary, report.sheet_lines(summary))
 
 
 @app.command()
@@ -263,7 +186,6 @@ def sheet(path: str, options_file: str | None, as_json: bool) -> None:
 @click.option("--start", "starting_level", type=int, help="Starting Talent rating (3).")
 @click.option("--free-raises", type=int, help="Free raises (3).")
 @ON_FILE
-@common.handle_errors
 def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -> None:
     """Validate a character: every broken rule is listed."""
     opts = common.load_options(RULESET, options_file)
@@ -273,7 +195,5 @@ def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -
 
 
 def demo(out: Console) -> None:
-    """A short seeded tour of Mnemonic: odds for three randomizers, a deck that persists
-    across three-card checks, an injury of the example boxer."""
-    for line in report.tour(RULESET):
-        out.print(line, markup=False)
+    """A short seeded tour of Mnemonic (:func:`~referee.systems.mnemonic.report.tour`)."""
+    out.print("\n".join(report.tour(RULESET)), markup=False)

@@ -12,7 +12,18 @@ from typing import Any, cast
 import click
 
 from referee.cli import common
-from referee.cli.presets import Preset, Values, arg, flag, game_group, on_sheet, show
+from referee.cli.presets import (
+    Flag,
+    Preset,
+    Render,
+    Values,
+    arg,
+    flag,
+    game_group,
+    on,
+    on_sheet,
+    show,
+)
 from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.mongrel import RULESET, report
@@ -39,108 +50,74 @@ def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
     return {**data, "target": SHEET}
 
 
-ROLL = (flag("dice"), flag("tn"), flag("mode"), flag("identity"), flag("difficulty"))
-RESIST = (flag("resist_dice"), flag("resist_tn"), flag("resist_identity"), flag("resist_mode"))
 WORKING = "Exact odds instead of a roll.", common.FACES_HELP + " Working, then Resist."
 OCCULT = (
-    *ROLL[:2],
-    flag("resolve"),
-    ROLL[3],
     flag("range_modifier", "--range"),
     flag("scale_modifier", "--scale"),
-    ROLL[4],
-    *RESIST,
     flag("", "--faces", kind="text", help=WORKING[1]),
     flag("", "--odds", "show_odds", kind="flag", help=WORKING[0]),
 )
 FIELDS = "Approve the problems at these field paths (comma-separated)."
-OUT = flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here.")
-ALL = flag("", "--all", "every", kind="flag", help="Approve every open problem.")
 APPROVE = (
     arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
-    flag("reason", help="Why the referee allows it (recorded)."),
-    flag("by"),
-    flag(
-        "fields",
-        "--field",
-        read=lambda t: [*filter(None, t.replace(" ", "").split(","))],
-        kind="text",
-        help=FIELDS,
-    ),
-    ALL,
-    OUT,
+    flag("fields", "--field", read=report.field_paths, kind="text", help=FIELDS),
+    flag("", "--all", "every", kind="flag", help="Approve every open problem."),
+    flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here."),
 )
-LOOSE: dict[str, Any] = {"table": False}
 
 
+HELP = {
+    "odds": "Exact chance of success and of each Effect (successes only).",
+    "check": "Resolve one task roll: faces, successes and Effect.",
+    "buy": "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
+    "occult": "An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds.",
+    "approve": "Referee approval: record a reason for rules a sheet breaks, so it validates.",
+}
+
+
+def _loose(name: str, action: str, text: Render, data: Render, *flags: Flag, **how: Any) -> Preset:
+    """A command read by ``text`` / ``data`` at no table of its own."""
+    return Preset(name, action, flags, HELP[name], text=text, data=data, table=False, **how)
+
+
+A = "_action"
 PRESETS = (
-    Preset(
-        "odds",
-        "check",
-        ROLL,
-        "Exact chance of success and of each Effect (successes only).",
-        odds=True,
-        data=lambda d, v: report.check_odds(d),
-        text=lambda d, v: report.check_odds_text(d, v["_action"]),
-        **LOOSE,
-    ),
-    Preset(
-        "check",
-        "check",
-        ROLL,
-        "Resolve one task roll: faces, successes and Effect.",
-        data=lambda o, v: report.check_data(o, v["seed"]),
-        text=lambda o, v: report.check_line(o, v["_action"]),
-        **LOOSE,
-    ),
-    Preset(
-        "buy",
-        "buy-roll",
-        (flag("dice"), flag("social"), flag("credit")),
-        "Roll to buy: a die above the seller's Social and within one's Credit buys it.",
-        data=lambda o, v: report.buy_data(o, v["_weigh"]()),
-        text=lambda o, v: report.buy_line(o, v["_weigh"]()),
-        **LOOSE,
-    ),
-    Preset(
+    _loose("odds", "check", on(report.check_odds_text, A), on(report.check_odds), odds=True),
+    _loose("check", "check", on(report.check_line, A), on(report.check_data, "seed")),
+    _loose("buy", "buy-roll", on(report.buy_line, "_weigh"), on(report.buy_data, "_weigh")),
+    _loose(
         "occult",
         "occult-roll",
-        OCCULT,
-        "An Occult attack on Infernal Resolve, optionally resisted: one roll or exact odds.",
-        data=lambda r, v: report.occult_data(r, v["seed"]),
-        text=lambda r, v: report.occult_line(r),
+        on(report.occult_line),
+        on(report.occult_data, "seed"),
+        *OCCULT,
         odds_flag="show_odds",
-        **LOOSE,
-        odds_data=lambda d, v: report.occult_odds(d, v["_action"]),
-        odds_text=lambda d, v: report.occult_odds_text(d, v["_action"]),
+        odds_text=on(report.occult_odds_text, A),
+        odds_data=on(report.occult_odds, A),
     ),
-    Preset(
+    _loose(
         "approve",
         "approve-sheet",
-        APPROVE,
-        "Referee approval: record a reason for rules a sheet breaks, so it validates.",
+        on(report.approval_lines),
+        lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
+        *APPROVE,
         out=SHEET,
         seats=lambda rules, v: {SHEET: _load_sheet(v["path"])},
         build=_approval,
-        data=lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
-        text=lambda o, v: report.approval_lines(o),
-        **LOOSE,
     ),
 )
 app = game_group("mongrel", PRESETS)
-ON_SHEET = common.stacked(
-    click.argument("path", help="A Mongrel character sheet (JSON), or an example's name."),
-    click.option("--save", help="Write the sheet after it here."),
+SHEET_FILE = common.stacked(
+    click.argument("path", help="A Mongrel character sheet (JSON), or an example's name (vooruk)."),
     common.JSON_OPTION,
     common.handle_errors,
 )
+ON_SHEET = common.stacked(click.option("--save", help="Write the sheet after it here."), SHEET_FILE)
 
 
 @app.command()
-@click.argument("path", help="A Mongrel character sheet (JSON), or an example's name (vooruk).")
 @common.OPTIONS_OPTION
-@common.JSON_OPTION
-@common.handle_errors
+@SHEET_FILE
 def validate(path: str, options_file: str | None, as_json: bool) -> None:
     """Validate a sheet: every broken creation rule, with approvals shown."""
     from referee.systems.mongrel.validation import audit
@@ -233,8 +210,7 @@ def build(name: str, vow: str, choices: str | None) -> None:
 
 def _ask(step: str, opts: tuple[Any, ...]) -> str:
     """A step's choices on stderr; the number read from stdin (asked until it is one)."""
-    listed = "".join(f"\n  {i}. {o}" for i, o in enumerate(opts, 1))
-    common.err_console.print(f"{step}{report.STEP_HEADINGS.get(step, '')}:{listed}", markup=False)
+    common.err_console.print(report.step_prompt(step, opts), markup=False)
     for line in sys.stdin:
         if line.strip().isdigit() and 1 <= int(line.strip()) <= len(opts):
             return line.strip()
@@ -242,34 +218,7 @@ def _ask(step: str, opts: tuple[Any, ...]) -> str:
     raise RulesError(f"input ended at step {step}")
 
 
-WORDS = Words(
-    names={
-        "spend": "spend-resolve",
-        "vow": "vow-refresh",
-        "survive": "spend-resolve-to-survive",
-        "accept": "accept-fate",
-    },
-    keys={
-        "who": "actor",
-        "attacker": "actor",
-        "armour": "armor",
-        "shunt": "shunt_to_beauty",
-        "range": "range_modifier",
-        "scale": "scale_modifier",
-    },
-    order={"occult": ("actor", "target")},
-    read={"expertise": canonical_expertise},
-    opening=("start-conflict", "order"),  # by the rules: Beast, Man, Demon, dice for ties
-)
-COMMANDS = """Commands (one per line; faces=6,3,1 gives dice rolled at the table):
-  attack ATT TGT EXPERTISE [defend] [weapon=N] [armor=N] [shunt=N] [attribute=A] [difficulty=N]
-  task ID EXPERTISE [attribute=A | tn=N | target=ID] [mode=under|over] [difficulty=N]
-  (attack and task: [power=P] adds a Power's dice)
-  occult ID [TARGET] [resolve=N] [resist] [range=M] [scale=M] [difficulty=M]
-  advance ID | recover ID | wait ID | spend ID N | rest ID HOURS | vow ID
-  survive ID | accept ID   (answer a terminal hit: spend 1 Infernal Resolve, or die)
-  ACTION key=value ...     (any action: see `referee mongrel actions`)
-  undo | help | quit"""
+WORDS = Words(**report.SESSION_WORDS)
 
 
 @app.command()
@@ -288,7 +237,7 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
     given = more["options_file"] and common.load_json_file(more["options_file"])
     script = common.load_json_file(path)
     with Scratch.of_script("mongrel", script, seed, given, live=interactive) as table:
-        for said in table.run(WORDS, sys.stdin if interactive else (), COMMANDS):
+        for said in table.run(WORDS, sys.stdin if interactive else (), report.SESSION_HELP):
             common.console.print(said, markup=False)
         if more["save"] is not None:
             common.write_json_file(more["save"], table.script())
@@ -297,6 +246,5 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
 
 
 def demo(out: Console) -> None:
-    """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight, a working."""
-    for line in report.tour(RULESET):
-        out.print(line, markup=False)
+    """A seeded tour of Mongrel (:func:`~referee.systems.mongrel.report.tour`)."""
+    out.print("\n".join(report.tour(RULESET)), markup=False)

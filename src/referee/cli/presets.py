@@ -52,6 +52,17 @@ RenderJSON = Callable[[Any, Values], Any]
 """The same as JSON data."""
 
 
+def on(render: Callable[..., Any], *keys: str) -> Render:
+    """A wing's report function as a renderer: ``render(result, *values)`` with the
+    command's values at ``keys`` (``_action``, ``_after``, ``_options``, ``_state``, a
+    flag's key; ``_weigh`` gives the action's exact distribution)."""
+
+    def read(result: Any, values: Values) -> Any:
+        return render(result, *(values[k]() if k == "_weigh" else values[k] for k in keys))
+
+    return read
+
+
 @dataclass(frozen=True)
 class Flag:
     """One command-line input: an option or argument that fills a field of the action

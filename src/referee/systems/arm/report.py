@@ -106,9 +106,10 @@ def task_odds_lines(
     action: Task,
     options: Options,
     odds_of: Callable[[Task], Distribution[object]] | None = None,
-) -> list[str]:
+) -> list[object]:
     """The chance of success in words; with ``odds_of`` (a pushed check's) also the chance
-    that pushing costs a level of shock, pushing when needed or every roll."""
+    that pushing costs a level of shock, pushing when needed or every roll; then a table
+    (as data) of every result (:func:`result_rows`)."""
     p = p_success(dist, options)
     base = "stat + mods" if action.total is None else action.total
     lines = [
@@ -123,7 +124,8 @@ def task_odds_lines(
         if odds_of is not None:
             cost = odds_of(replace(action, push=mode)).probability_where(lambda o: _shock(o) == 1)
             lines.append(f"pushing {label}: P(a level of shock) = {fraction_text(cost)}")
-    return lines
+    justify = ["left" if c == "meaning" else "right" for c in RESULT_COLUMNS]
+    return [*lines, {"columns": RESULT_COLUMNS, "rows": result_rows(dist), "justify": justify}]
 
 
 def result_rows(dist: Distribution[object]) -> list[tuple[str, str, str, str]]:
@@ -287,6 +289,14 @@ def tour(rules: ArmRuleset) -> list[str]:
     hit = rules.resolve(a.Damage("alex", 5, "brad", damage=7, push="never"), table, roller, opts)
     lines.append(f"axe on Alex: total {hit.details['total']} -> {hit.label}")
     return lines
+
+
+def difficulty_of(text: str) -> int:
+    """A difficulty as typed: a number, or a preset of the guide by name (``50/50``,
+    ``very tough``; ARM 1.2, Task Resolution)."""
+    from referee.systems.arm.checks import difficulty_named
+
+    return int(text) if text.strip().lstrip("+-").isdigit() else difficulty_named(text)
 
 
 def stand_in(toughness: int, armour: str | None, wound: int, shock: int) -> Sheet:

@@ -6,12 +6,14 @@ prints or knows about flags; the rules that made the outcomes are in :mod:`.chec
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from referee.dice.odds import fraction_text
+from referee.errors import RulesError
 from referee.systems.base import Outcome, outcome_data
+from referee.systems.mnemonic.actions import Contender
 from referee.systems.mnemonic.checks import odds_data
 from referee.systems.mnemonic.conflict import first_of, order_label
 from referee.systems.mnemonic.deck import card_name
@@ -93,20 +95,42 @@ def check_title(action: Check, options: Options, state: State) -> str:
     return title + (f" (deck of {len(state.deck)} cards)" if uses_cards(options.randomizer) else "")
 
 
+def check_odds_lines(
+    dist: Distribution[Any], action: Check, options: Options, state: State
+) -> list[str]:
+    """A Success Check's odds under its :func:`check_title` (:func:`odds_lines`)."""
+    return odds_lines(check_title(action, options, state), odds_data(dist))
+
+
 def status_odds(dist: Distribution[Hashable]) -> dict[str, Any]:
     """An injury's odds: ``{"status": {new Status: p}}``."""
     return {"status": {str(s): fraction_text(p) for s, p in dist.probabilities().items()}}
 
 
-def order_odds(dist: Distribution[Any], contenders: int) -> dict[str, Any]:
+def status_lines(dist: Distribution[Hashable]) -> list[str]:
+    """An injury's odds: each new Status with its chance."""
+    return shares_lines(status_odds(dist)["status"])
+
+
+def attack_odds_lines(dist: Distribution[Any]) -> list[str]:
+    """An attack's odds (:func:`odds_lines` of the check it makes)."""
+    return odds_lines("attack", odds_data(dist))
+
+
+def order_odds(dist: Distribution[Any]) -> dict[str, Any]:
     """The odds of every order of action (likeliest first), and with two contenders who
     acts first (``first``)."""
     ranked = sorted(dist.probabilities().items(), key=lambda gp: -gp[1])
     data: dict[str, Any] = {"order": {order_label(g): fraction_text(p) for g, p in ranked}}
-    if contenders == 2:
+    if ranked and sum(map(len, ranked[0][0])) == 2:
         first = dist.map(first_of).probabilities()
         data["first"] = {str(w): fraction_text(p) for w, p in first.items()}
     return data
+
+
+def order_odds_lines(dist: Distribution[Any]) -> list[str]:
+    """Each order of action with its chance, likeliest first."""
+    return shares_lines(order_odds(dist)["order"])
 
 
 def order_data(out: Outcome, after: State) -> dict[str, Any]:
@@ -132,6 +156,35 @@ def sheet_lines(summary: Mapping[str, Any]) -> list[str]:
         rows = ", ".join(f"{n} {v}" for n, v in summary[title].items()) or "none"
         lines.append(f"  {title.replace('_', ' ').title()}: {rows}")
     return lines
+
+
+def contenders(texts: Sequence[str], state: State) -> list[Contender]:
+    """Each contender of an order of action as written: ``NAME:APTITUDE[:CHANCES]``, or
+    a seated character's id; :class:`RulesError` names a wrong one."""
+    found = []
+    for text in texts:
+        parts = text.split(":")
+        if len(parts) == 1 and parts[0] in state.characters:
+            found.append(Contender(parts[0]))
+            continue
+        if len(parts) not in (2, 3) or not parts[0]:
+            raise RulesError(
+                f"{text!r}: write NAME:APTITUDE or NAME:APTITUDE:CHANCES, or a seated id"
+            )
+        if not parts[1].strip().lstrip("-").isdigit():
+            raise RulesError(f"{text!r}: the Aptitude must be a whole number")
+        found.append(Contender(parts[0], int(parts[1]), parts[2] if len(parts) == 3 else 0))
+    return found
+
+
+def defense_of(text: str) -> int:
+    """A defender's evasive action as typed: how many Chances steps (0..10) it worsens an
+    attack by, as the modifier (:func:`~.conflict.defense_modifier`)."""
+    from referee.systems.mnemonic.conflict import defense_modifier
+
+    if not text.strip().isdigit():
+        raise RulesError(f"a defence is a whole number of Chances steps (0..10), not {text!r}")
+    return defense_modifier(int(text))
 
 
 def tour(rules: MnemonicRuleset) -> list[str]:

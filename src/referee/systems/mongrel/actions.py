@@ -421,7 +421,7 @@ class ApproveSheet(Action):
     (kept on the sheet; approved problems no longer fail validation)."""
 
     target: str = param(doc="whose sheet", ref="character")
-    reason: str = param(doc="why the referee allows it")
+    reason: str = param(doc="why the referee allows it (recorded)")
     fields: tuple[str, ...] = param((), "the problems' field paths (empty: every open problem)")
     by: str = param("", "who approved it")
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.dice.odds import fraction_text
 from referee.systems.base import Outcome, Problem, outcome_data, probability_map
+from referee.systems.mongrel.tables import canonical_expertise
 
 if TYPE_CHECKING:
     from referee.dice.odds import Distribution
@@ -241,6 +242,17 @@ STEP_HEADINGS = {
 """What each step of the character builder (:mod:`.builder`) asks, after its name."""
 
 
+def step_prompt(step: str, options: Sequence[object]) -> str:
+    """A step of the character builder and its choices, numbered from 1."""
+    listed = "".join(f"\n  {i}. {o}" for i, o in enumerate(options, 1))
+    return f"{step}{STEP_HEADINGS.get(step, '')}:{listed}"
+
+
+def field_paths(text: str) -> list[str]:
+    """Field paths of a sheet as written, comma-separated (``expertise,expertise.Rend``)."""
+    return [*filter(None, text.replace(" ", "").split(","))]
+
+
 def tour(rules: MongrelRuleset) -> list[str]:
     """A seeded tour: Ahvia's Lie, the odds of Vooruk's Rend, a short fight, a working."""
     from referee.dice.roller import ScriptedRoller, SeededRoller
@@ -273,3 +285,38 @@ def tour(rules: MongrelRuleset) -> list[str]:
     harm = odds.probability_where(lambda r: r.effect > 0)
     lines.append(f"Alwia's Occult on a resisting Vooruk harms him {fraction_text(harm)}:")
     return [*lines, rules.resolve(working, duel, ScriptedRoller([2, 3]), options).label]
+
+
+SESSION_WORDS: dict[str, Any] = {
+    "names": {
+        "spend": "spend-resolve",
+        "vow": "vow-refresh",
+        "survive": "spend-resolve-to-survive",
+        "accept": "accept-fate",
+    },
+    "keys": {
+        "who": "actor",
+        "attacker": "actor",
+        "armour": "armor",
+        "shunt": "shunt_to_beauty",
+        "range": "range_modifier",
+        "scale": "scale_modifier",
+    },
+    "order": {"occult": ("actor", "target")},
+    "read": {"expertise": canonical_expertise},
+    "opening": ("start-conflict", "order"),  # by the rules: Beast, Man, Demon, dice for ties
+}
+"""How a conflict's commands and script items are spelled (the fields of
+:class:`referee.table.throwaway.Words`): other names for actions and fields, the fields
+bare words fill, an Expertise's spellings, and the action a conflict opens with."""
+
+SESSION_HELP = """Commands (one per line; faces=6,3,1 gives dice rolled at the table):
+  attack ATT TGT EXPERTISE [defend] [weapon=N] [armor=N] [shunt=N] [attribute=A] [difficulty=N]
+  task ID EXPERTISE [attribute=A | tn=N | target=ID] [mode=under|over] [difficulty=N]
+  (attack and task: [power=P] adds a Power's dice)
+  occult ID [TARGET] [resolve=N] [resist] [range=M] [scale=M] [difficulty=M]
+  advance ID | recover ID | wait ID | spend ID N | rest ID HOURS | vow ID
+  survive ID | accept ID   (answer a terminal hit: spend 1 Infernal Resolve, or die)
+  ACTION key=value ...     (any action: see `referee mongrel actions`)
+  undo | help | quit"""
+"""What a conflict's ``help`` says: the commands :data:`SESSION_WORDS` reads."""
