@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from referee.cli import common, presets
-from referee.cli.presets import Flag, Preset, Values, arg, flag, game_group, sheet
+from referee.cli.presets import Flag, Preset, Values, arg, flag, game_group, on, sheet
 from referee.cli.text import Console
 from referee.dice.roller import ScriptedRoller
 from referee.errors import RulesError
@@ -57,6 +57,12 @@ def _attack(data: Data, v: Values) -> Data:
     return {**data, "check": _total(data.get("check", {}), v)}
 
 
+def _aided(v: Values) -> str:
+    """Whose sheet ``--out`` writes after first aid: the medic's on themself, else the
+    patient's."""
+    return "medic" if v["self"] else "patient"
+
+
 def _cared(state: Any, v: Values) -> Any:
     """``set-care`` first: the activity and care level the time passes at."""
     cared = presets.build_action(RULESET, CARED, v)
@@ -79,6 +85,11 @@ def _initiative(data: Data, v: Values) -> Data:
     return {"pcs": pcs}
 
 
+def _named(rules: Any, v: Values) -> dict[str, Any]:
+    """Each sheet seated under its name."""
+    return {s.name: s for s in (common.sheet_from(rules, p) for p in v["sheets"])}
+
+
 def _damage_odds(odds: Any, v: Values) -> report.Lines:
     from referee.cli.dice import show_distribution
 
@@ -90,9 +101,9 @@ def _preset(name: str, action: str, flags: Sequence[Flag], reads: Reads = (), **
     """A command whose ``reads`` render the result alone: its text, JSON, odds' text and
     odds' JSON, in that order (one that needs the flags is given by name, ``text=``)."""
     keys = ("text", "data", "odds_text", "odds_data")
-    how |= {k: (lambda x, _v, r=r: r(x)) for k, r in zip(keys, reads, strict=False) if r}
+    how |= {k: on(r) for k, r in zip(keys, reads, strict=False) if r}
     how |= {"odds_flag": "show_odds"} if ODDS in flags else {}
-    return Preset(name, action, tuple(flags), **how)
+    return Preset(name, action, tuple(flags), HELP.get(name, ""), **how)
 
 
 def _sheet(cid: str, *names: str, **sets: Any) -> Flag:
@@ -126,63 +137,43 @@ CHECK = (
     flag("characteristic", "-c"),
 )
 ROLLED = (*CHECK, SHEET, flag("combined_skills", "--combined", read=report.skills, kind="text"))
+MITIGATE = flag("mitigating", "--mitigate", read=report.mitigating, kind="text")
+CHECKED = (*ROLLED, flag("costly_success", "--costly"), MITIGATE)
+SCALED = tuple(
+    flag("", f"--{s}scale", kind="text", default="", help=f"{h} scale: '', D, H or K.")
+    for s, h in {"": "Damage", "armour-": "Armour", "target-": "Target's own"}.items()
+)
+BARE = flag("", "--armour", "-a", kind="text", default="0", help=ARMOUR)
+ROLLS = (flag("rolls", "-n"), RATE, flag("effect"))
+ATTACKER, TARGET = _sheet("attacker", "--attacker"), _sheet("target", "--sheet", target="target")
+WEIGHED = (DAMAGE, WEAPON, ATTACKER, BARE, *ROLLS, *_check("check.", None), *SCALED, TARGET)
+TARGETED = _sheet("target", "--target-sheet", target="target")
+DICE = flag("", "--faces", kind="text", help=common.FACES_HELP + " The check's dice first.")
+ATTACK = (DAMAGE, WEAPON, SHEET, *_check("check."), TARGETED, RATE, DICE, WORN)
+THREAT = tuple(replace(f, field="threat." + f.field) for f in (DAMAGE, WEAPON, RATE, WORN))
+MITIGATION = (
+    *(flag(f"threat.mitigating.{f}", f"--{f}") for f in ("conditions", "cover", "skill")),
+    flag("threat.mitigating.cover_index", "--cover-object"),
+    flag("skill", "--defence-skill"),
+)
+"""What stands between a character and a Fail Effect's rolls, the failed check's skill last."""
+STRIKER = _sheet("attacker", "--attacker", **{"threat.attacker": "attacker"})
+STRUCK = (*THREAT, flag("fail_effect", "-f"), STRIKER, SHEET, *MITIGATION)
 UNSUPERVISED = flag("supervised", "--unsupervised", help="Intensive care with no Medic 2+.", **OFF)
 CARE = (*map(flag, ("days", "hours", "minutes", "activity", "care", "therapy")), UNSUPERVISED)
 CARED = Preset("clock", "set-care", (_sheet("pc", "path", actor="pc"), *CARE[3:]))
+NOTE = "Only note the dying rolls that fall due (default: roll them)."
+NOTED = flag("dying_rolls", "--note-dying/--roll-dying", "note_dying", **OFF, help=NOTE)
+CLOCK = (PATH, *CARE, NOTED)
+NO_TOOLS = flag("equipped", "--no-tools", help="Intensive care without tools.", **OFF)
 PATIENT = _sheet("patient", "--patient", patient="patient")
+AID = (_sheet("medic", "medic", actor="medic"), PATIENT, flag("on_self", "--self"), EXTRA)
+UNSEATED = (flag("patient_end", "--end"), flag("patient_condition", "--condition"))
+"""A patient known only by their End and condition."""
+NO_FACILITY = flag("facility", "--no-facility", help="No hospital or sickbay (refused).", **OFF)
+SURGERY = (_sheet("surgeon", "surgeon", actor="surgeon"), PATIENT, *UNSEATED, EXTRA, NO_FACILITY)
 WOKEN = _sheet("pc", "path", patient="pc")
 """The character a stimulant is given to."""
-SCALES = {"": "Damage", "armour-": "Armour", "target-": "Target's own"}
-WEIGHED = (
-    DAMAGE,
-    WEAPON,
-    _sheet("attacker", "--attacker"),
-    flag("", "--armour", "-a", kind="text", default="0", help=ARMOUR),
-    flag("rolls", "-n"),
-    *_check("check.", None),
-    RATE,
-    flag("effect"),
-    *(
-        flag("", f"--{s}scale", kind="text", default="", help=f"{h} scale: '', D, H or K.")
-        for s, h in SCALES.items()
-    ),
-    _sheet("target", "--sheet", target="target"),
-)
-ATTACK = (
-    DAMAGE,
-    WEAPON,
-    SHEET,
-    *_check("check."),
-    _sheet("target", "--target-sheet", target="target"),
-    RATE,
-    flag("", "--faces", kind="text", help=common.FACES_HELP + " The check's dice first."),
-    WORN,
-)
-STRUCK = (
-    *(replace(f, field="threat." + f.field) for f in (DAMAGE, WEAPON, RATE, WORN)),
-    flag("fail_effect", "-f"),
-    _sheet("attacker", "--attacker", **{"threat.attacker": "attacker"}),
-    *(flag(f"threat.mitigating.{f}", f"--{f}") for f in ("conditions", "cover", "skill")),
-    flag("threat.mitigating.cover_index", "--cover-object"),
-    SHEET,
-    flag("skill", "--defence-skill"),
-)
-NOTE = "Only note the dying rolls that fall due (default: roll them)."
-CLOCK = (
-    PATH,
-    *CARE,
-    flag("dying_rolls", "--note-dying/--roll-dying", "note_dying", **OFF, help=NOTE),
-)
-NO_TOOLS = flag("equipped", "--no-tools", help="Intensive care without tools.", **OFF)
-SURGERY = (
-    _sheet("surgeon", "surgeon", actor="surgeon"),
-    PATIENT,
-    flag("patient_end", "--end"),
-    flag("patient_condition", "--condition"),
-    EXTRA,
-    flag("facility", "--no-facility", help="No hospital or sickbay (refused).", **OFF),
-)
-WARD = (arg("conditions", kind="many", help="Each patient's condition."),)
 LINEUP = (
     Flag("", ("sheets",), argument=True, kind="many", help="PC sheets (JSON) rolling Initiative."),
     flag("pcs", "--pc", read=report.initiative_entry, help="A PC without a sheet: NAME:MOD[:CHM]."),
@@ -196,36 +187,29 @@ LINEUP = (
     ODDS,
 )
 ONE = partial(report.one_character, cid="pc")
-INITIATIVE = (
-    report.initiative_lines,
-    report.initiative_data,
-    report.initiative_odds_lines,
-    report.initiative_odds_data,
-)
+"""The outcome as JSON with the pc's own details on top."""
+SURVIVOR = (CARED.flags[0], arg("kind"), NO_TOOLS)
+WARD = (arg("conditions", kind="many", help="Each patient's condition."),)
+ROUNDS = (_sheet("pc", "path", who=["pc"]), flag("rounds", "-n"), ODDS)
+CHECKS = (report.check_lines, report.check_data)
+EFFECTS = (report.effect_odds_lines, report.effect_odds_data)
+DYING = (report.rolled_lines, ONE, report.survival_lines, report.survival_data)
+INITIATIVE = (report.initiative_lines, report.initiative_data)
+INITIATIVE_ODDS = (report.initiative_odds_lines, report.initiative_odds_data)
+"""How a command's result reads: its text and JSON (then its odds' text and JSON)."""
+HELP = {
+    "check": "Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
+    "Difficulty.",
+    "odds": "Exact odds of a check: the chance of success and every Effect (failures included).",
+    "attack-odds": "Exact distribution of the damage k rolls deal, keeping the highest RoA, "
+    "armour per roll (or, with --difficulty, by a whole attack: the check, then its rolls).",
+    "clock": "Let time pass at an activity and care level (set-care, then pass-time): healing, "
+    "bleeding, stabilisation, therapy and due dying rolls.",
+}
+"""A command's help where its action's doc does not say what the command does."""
 PRESETS = (
-    _preset(
-        "check",
-        "check",
-        (
-            *ROLLED,
-            flag("costly_success", "--costly"),
-            flag("mitigating", "--mitigate", read=report.mitigating, kind="text"),
-        ),
-        (report.check_lines, report.check_data),
-        build=_total,
-        exact_faces=True,
-        help="Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
-        "Difficulty.",
-    ),
-    _preset(
-        "odds",
-        "check",
-        ROLLED,
-        (report.effect_odds_lines, report.effect_odds_data),
-        odds=True,
-        build=_total,
-        help="Exact odds of a check: the chance of success and every Effect (failures included).",
-    ),
+    _preset("check", "check", CHECKED, CHECKS, build=_total, exact_faces=True),
+    _preset("odds", "check", ROLLED, EFFECTS, build=_total, odds=True),
     _preset(
         "attack-odds",
         "damage-rolls",
@@ -237,8 +221,6 @@ PRESETS = (
         odds=True,
         weigh=report.damage_odds,
         text=_damage_odds,
-        help="Exact distribution of the damage k rolls deal, keeping the highest RoA, armour "
-        "per roll (or, with --difficulty, by a whole attack: the check, then its rolls).",
     ),
     _preset("attack", "attack", ATTACK, (report.attack_lines,), build=_attack),
     _preset("take-damage", "take-damage", STRUCK, (report.take_damage_lines,), out="pc"),
@@ -246,37 +228,15 @@ PRESETS = (
         "clock",
         "pass-time",
         CLOCK,
-        (lambda out: report.clock_lines(out, "pc"), ONE),
+        (partial(report.clock_lines, cid="pc"), ONE),
         also=("set-care",),
         build=lambda d, v: {k: d[k] for k in ("days", "hours", "minutes", "dying_rolls") if k in d},
         out="pc",
         state=_cared,
-        help="Let time pass at an activity and care level (set-care, then pass-time): healing, "
-        "bleeding, stabilisation, therapy and due dying rolls.",
     ),
-    _preset(
-        "dying",
-        "pass-rounds",
-        (_sheet("pc", "path", who=["pc"]), flag("rounds", "-n"), ODDS),
-        (report.rolled_lines, ONE, report.survival_lines, report.survival_data),
-        out="pc",
-        weigh=report.survival,
-    ),
-    _preset(
-        "survival",
-        "survival",
-        (CARED.flags[0], arg("kind"), NO_TOOLS),
-        out="pc",
-        text=lambda o, v: report.rolled_lines(o, v["_weigh"]()),
-    ),
-    _preset(
-        "first-aid",
-        "first-aid",
-        (_sheet("medic", "medic", actor="medic"), PATIENT, flag("on_self", "--self"), EXTRA),
-        (report.first_aid_lines,),
-        build=_equipped,
-        out=lambda v: "medic" if v["self"] else "patient",
-    ),
+    _preset("dying", "pass-rounds", ROUNDS, DYING, out="pc", weigh=report.survival),
+    _preset("survival", "survival", SURVIVOR, out="pc", text=on(report.rolled_lines, "_weigh")),
+    _preset("first-aid", "first-aid", AID, (report.first_aid_lines,), build=_equipped, out=_aided),
     _preset("surgery", "surgery", SURGERY, (report.surgery_lines,), build=_equipped, out="patient"),
     _preset("care", "care", WARD, (report.care_lines, report.care_data), table=False),
     _preset("stimulant", "stimulant", (WOKEN,), (report.stimulant_lines,), out="pc"),
@@ -284,13 +244,11 @@ PRESETS = (
         "initiative",
         "initiative",
         LINEUP,
-        INITIATIVE,
+        (*INITIATIVE, *INITIATIVE_ODDS),
         table=False,
         build=_initiative,
         weigh=report.initiative_odds,
-        seats=lambda rules, v: {
-            s.name: s for s in map(partial(common.sheet_from, rules), v["sheets"])
-        },
+        seats=_named,
     ),
 )
 app = game_group("mneme", PRESETS)
