@@ -26,13 +26,17 @@ Reads = Sequence[Callable[[Any], Any] | None]
 STEPS = ("advantage", "disadvantage")
 
 
-def _total(check: Data, v: Values, kind: str = "total", source: str = "--modifier") -> Data:
-    """``--modifier`` as one modifier of ``kind`` before the typed ``--mod``s."""
+def _total(data: Data, v: Values, at: str = "", kind: str = "total") -> Data:
+    """``--modifier`` as one modifier of ``kind`` before the typed ``--mod``s of the check
+    (the action's own, or the one nested at ``at``)."""
+    check = data.get(at, {}) if at else data
+    source = "--modifier" if kind == "total" else "modifier"
     given = [{"value": v["modifier"], "source": source, "kind": kind}] if v["modifier"] else []
-    return {**check, "modifiers": given + check.get("modifiers", [])}
+    check = {**check, "modifiers": given + check.get("modifiers", [])}
+    return {**data, at: check} if at else check
 
 
-_equipped = partial(_total, kind="equipment", source="modifier")
+_equipped = partial(_total, kind="equipment")
 """``--modifier`` as equipment (a kit, tools, help)."""
 
 
@@ -49,12 +53,7 @@ def _weighed(data: Data, v: Values) -> Data:
         return data
     if "rolls" in data or "effect" in data:
         raise RulesError("--difficulty makes the check decide the rolls: drop --rolls/--effect")
-    return data | {"check": _total(data["check"], v)}
-
-
-def _attack(data: Data, v: Values) -> Data:
-    """An attack: its check, ``--modifier`` first."""
-    return {**data, "check": _total(data.get("check", {}), v)}
+    return _total(data, v, "check")
 
 
 def _aided(v: Values) -> str:
@@ -222,7 +221,7 @@ PRESETS = (
         weigh=report.damage_odds,
         text=_damage_odds,
     ),
-    _preset("attack", "attack", ATTACK, (report.attack_lines,), build=_attack),
+    _preset("attack", "attack", ATTACK, (report.attack_lines,), build=partial(_total, at="check")),
     _preset("take-damage", "take-damage", STRUCK, (report.take_damage_lines,), out="pc"),
     _preset(
         "clock",
