@@ -166,7 +166,7 @@ def test_validate_and_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         "--out",
         str(after),
     )
-    assert code == 0
+    assert code == 0 and out.startswith("damage 10 -> 9 (Seriously Wounded), progress 1/3")
     saved = json.loads(after.read_text())
     assert saved["damage"] == 9 and saved["healing_progress"] == "1/3"
     bad = tmp_path / "bad.json"
