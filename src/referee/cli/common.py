@@ -3,6 +3,7 @@ hand-entered faces."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
@@ -151,7 +152,7 @@ STATE_OPTION = click.option("--state", "state_file", help=STATE_HELP)
 SAVE_OPTION = click.option("--save", help="Write the state after the action here.")
 SEAT_HELP = (
     "Seat a character: ID=FILE (a sheet as JSON) or ID=example:NAME (one of the rule "
-    "text's example characters); repeatable."
+    "text's example characters; ID=NAME when no file has that name); repeatable."
 )
 SEAT_OPTION = click.option("--seat", multiple=True, callback=listed, help=SEAT_HELP)
 
@@ -180,14 +181,16 @@ def load_state(
 
 
 def sheet_from(ruleset: Any, where: str) -> Any:
-    """A sheet from a JSON file, or ``example:NAME`` for one of the text's examples."""
+    """A sheet from a JSON file, or ``example:NAME`` for one of the text's examples (or
+    ``NAME`` alone, when no file has that name)."""
+    import os.path
+
+    name = where.removeprefix("example:")
     if where.startswith("example:"):
-        name = where.removeprefix("example:").strip().lower()
-        examples = ruleset.examples()
-        if name not in examples:
-            known = ", ".join(examples) or "none"
-            raise RulesError(f"{ruleset.title} has no example character {name!r}; known: {known}")
-        return examples[name]
+        return ruleset.example(name)
+    if not os.path.exists(where) and ruleset.examples():
+        with contextlib.suppress(RulesError):  # no such example either: say the file is missing
+            return ruleset.example(name)
     return ruleset.load_sheet(load_json_file(where))
 
 

@@ -525,7 +525,8 @@ class PresetGroup(click.Group):
 
 
 def add_generic_commands(group: click.Group, game: str) -> None:
-    """``actions``, ``act`` and ``odds-of``: every action of the game, with no preset.
+    """``actions``, ``act``, ``odds-of`` and ``example``: every action of the game, with no
+    preset, and the rule text's example characters.
 
     ``act ACTION key=value...`` resolves one against a state (``--state`` / ``--seat``)
     and can ``--save`` the state after it; ``odds-of`` gives the exact distribution of
@@ -555,6 +556,13 @@ def add_generic_commands(group: click.Group, game: str) -> None:
                 bits += ["one of " + ", ".join(map(str, choices))] if choices else []
                 doc = f" - {f['doc']}" if f.get("doc") else ""
                 console.print(f"  {f['name']}: {'; '.join(bits)}{doc}", markup=False)
+
+    @group.command("example")
+    @click.argument("name", help="Its id or another spelling the text uses.")
+    @handle_errors
+    def example(name: str) -> None:
+        """Print one of the rule text's example characters as a JSON sheet."""
+        emit_json(_ruleset(game).example_data(name))
 
     for name, odds in (("act", False), ("odds-of", True)):
         group.add_command(_generic(game, name, odds))
