@@ -148,8 +148,6 @@ def load_json_file(path: str) -> Any:
 OPTIONS_HELP = "The table's house rules as JSON (a game's options; missing ones take defaults)."
 OPTIONS_OPTION = click.option("--options", "options_file", help=OPTIONS_HELP)
 STATE_HELP = "The table state as JSON (from --save or `referee table show --json`)."
-STATE_OPTION = click.option("--state", "state_file", help=STATE_HELP)
-SAVE_OPTION = click.option("--save", help="Write the state after the action here.")
 SEAT_HELP = (
     "Seat a character: ID=FILE (a sheet as JSON) or ID=example:NAME (one of the rule "
     "text's example characters; ID=NAME when no file has that name); repeatable."
