@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -19,10 +20,10 @@ from referee.cli.common import (
     JSON_OPTION,
     SEED_OPTION,
     console,
-    emit_json,
     handle_errors,
     load_json_file,
     report_problems,
+    stacked,
 )
 from referee.cli.dice import show_distribution
 from referee.systems import SYSTEMS
@@ -43,19 +44,31 @@ live table, ``serve`` (the web table) and the designer analysis. ``referee --hel
 lists them from here, importing none (a test checks each group says the same)."""
 
 
+R = TypeVar("R")
+
+
 class PipeClosed(Exception):
     """Standard output's reader went away (``| head``): handed past click, which would
     otherwise turn the :class:`BrokenPipeError` into status 1."""
 
 
+def _unpiped(call: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+    """``call(*args, **kwargs)``; a closed standard output raised as :class:`PipeClosed`."""
+    try:
+        return call(*args, **kwargs)
+    except BrokenPipeError:
+        raise PipeClosed from None
+
+
+class Later(click.Command):
+    """One of :data:`GROUPS` not imported yet: its name and help line, for the lists."""
+
+
 class Referee(click.Group):
-    """The top-level group: each of :data:`GROUPS` is imported on first use."""
+    """The top-level group: each of :data:`GROUPS` is a :class:`Later` until named."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BrokenPipeError:
-            raise PipeClosed from None
+        return _unpiped(super().invoke, ctx)
 
     def make_context(
         self,
@@ -63,45 +76,22 @@ class Referee(click.Group):
         args: list[str],
         parent: click.Context | None = None,
         **extra: Any,
-    ) -> click.Context:
-        try:  # --help and --version print while the arguments are parsed
-            return super().make_context(info_name, args, parent, **extra)
-        except BrokenPipeError:
-            raise PipeClosed from None
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The core commands, then the groups from :data:`GROUPS` without importing them."""
-        width = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
-        rows = [(n, c.get_short_help_str(width)) for n, c in self.commands.items() if not c.hidden]
-        rows += [
-            (n, click.Command(n, help=h).get_short_help_str(width))
-            for n, h in GROUPS.items()
-            if n not in self.commands
-        ]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+    ) -> click.Context:  # --help and --version print while the arguments are parsed
+        return _unpiped(super().make_context, info_name, args, parent, **extra)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [*self.commands, *(n for n in GROUPS if n not in self.commands)]
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in GROUPS and cmd_name not in self.commands and _registered(cmd_name):
-            self.add_command(_load(cmd_name) or click.Group(cmd_name), cmd_name)
-        if cmd_name in GROUPS and cmd_name not in self.commands:
-            loaded = _load(cmd_name)
-            if loaded is not None:
-                self.add_command(loaded, cmd_name)
-        return super().get_command(ctx, cmd_name)
+        return list(self.commands)  # the core commands, then the groups
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
-        try:
-            return super().resolve_command(ctx, args)
-        except click.exceptions.NoSuchCommand as e:  # suggest the groups not loaded too
-            raise click.exceptions.NoSuchCommand(
-                e.command_name, possibilities=self.list_commands(ctx), ctx=ctx
-            ) from None
+        """The command named first; a group (or a game registered beside them) is imported now."""
+        name = args[0]
+        if isinstance(self.commands.get(name), Later) or (
+            name not in self.commands and _registered(name)
+        ):
+            self.add_command(_load(name), name)
+        return super().resolve_command(ctx, args)
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -156,44 +146,25 @@ DEPTH_OPTION = click.option(
 )
 
 
-@app.command()
-@click.argument("expression", help="Dice notation, e.g. 3d6kh2+1, 4d6>=3, 4d6ro1kh3 or 3d6!.")
-@SEED_OPTION
-@FACES_OPTION
-@DEPTH_OPTION
-@JSON_OPTION
-@handle_errors
-def roll(expression: str, seed: int | None, faces: str | None, depth: int, as_json: bool) -> None:
-    """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
-    dice.roll(expression, seed, faces, depth, as_json)
-
-
-@app.command()
-@click.argument("expression", help="Dice notation, e.g. 2d6, 3d12med, 4d6dl1 or 10d6!>=5.")
-@DEPTH_OPTION
-@JSON_OPTION
-@handle_errors
-def odds(expression: str, depth: int, as_json: bool) -> None:
-    """Show the exact distribution of a dice expression, with at-least / at-most columns.
-
-    With exploding dice, also the probability that a die would explode more than
-    --depth times (those rolls are counted at the bound).
-    """
-    dice.odds(expression, depth, as_json)
+ROLL = click.argument("expression", help="Dice notation, e.g. 3d6kh2+1, 4d6>=3, 4d6ro1kh3 or 3d6!.")
+ODDS = click.argument("expression", help="Dice notation, e.g. 2d6, 3d12med, 4d6dl1 or 10d6!>=5.")
+app.command("roll")(
+    stacked(ROLL, SEED_OPTION, FACES_OPTION, DEPTH_OPTION, JSON_OPTION)(handle_errors(dice.roll))
+)
+app.command("odds")(stacked(ODDS, DEPTH_OPTION, JSON_OPTION)(handle_errors(dice.odds)))
+"""``roll`` and ``odds``: the functions :func:`referee.cli.dice.main` runs for their plain
+forms, with their help."""
 
 
 @app.command()
 @JSON_OPTION
 def games(as_json: bool) -> None:
     """List the games this installation knows."""
+    from referee.cli.presets import show
     from referee.systems.base import get, names
 
-    rows = [(n, get(n).title) for n in names()]
-    if as_json:
-        emit_json([{"name": n, "title": t} for n, t in rows])
-        return
-    for n, t in rows:
-        console.print(f"{n:10} {t}", markup=False)
+    rows = [{"name": n, "title": get(n).title} for n in names()]
+    show(as_json, rows, [f"{r['name']:10} {r['title']}" for r in rows])
 
 
 @app.command()
@@ -202,21 +173,13 @@ def games(as_json: bool) -> None:
 @handle_errors
 def options(game: str, as_json: bool) -> None:
     """Show a game's house-rule options with their defaults (the product's rulings)."""
+    from referee.cli.presets import show
     from referee.systems.base import describe_options, get
 
     described = describe_options(get(game).options_type)
-    if as_json:
-        emit_json(described)
-        return
-    from referee.cli.text import Table
-
-    table = Table(title=f"{game} options")
-    table.add_column("option")
-    table.add_column("default")
-    table.add_column("meaning")
-    for o in described:
-        table.add_row(o["name"], str(o["default"]), o["doc"])
-    console.print(table)
+    rows = [(o["name"], o["default"], o["doc"]) for o in described]
+    columns = ["option", "default", "meaning"]
+    show(as_json, described, [{"title": f"{game} options", "columns": columns, "rows": rows}])
 
 
 @app.command()
@@ -237,53 +200,44 @@ def validate(game: str, path: str, as_json: bool) -> None:
 @app.command()
 def demo() -> None:
     """A short tour: roll dice, show exact odds, then each installed game."""
+    import importlib
+
     from referee.dice.evaluate import odds as exact
     from referee.dice.evaluate import roll as roll_expr
     from referee.dice.render import to_text
     from referee.dice.roller import SeededRoller
+    from referee.systems.base import get
 
     roller = SeededRoller(2026)
     console.rule("referee: dice and exact odds")
     for text in ("2d6+1", "3d6kh2", "3d12med", "4d6>=3"):
         console.print(to_text(roll_expr(text, roller)), markup=False)
     show_distribution("2d6", exact("2d6"))
-    for name in SYSTEMS:
-        module = _game_cli(name)
-        if module is not None and hasattr(module, "demo"):
+    for name, package in SYSTEMS.items():
+        tour = getattr(importlib.import_module(f"{package}.report"), "tour", None)
+        if tour is not None:  # the game's seeded tour (its report)
             console.rule(name)
-            module.demo(console)
+            for line in tour(get(name)):
+                console.print(line, markup=False)
 
 
-def _game_cli(name: str) -> Any:
+for _name, _help in GROUPS.items():
+    app.add_command(Later(_name, help=_help))
+
+
+def _load(name: str) -> click.Command:
+    """One of :data:`GROUPS`, imported now: its module's ``app`` (``serve``: the command),
+    or, for a game with no module of presets, ``actions``, ``act`` and ``odds-of``."""
     import importlib
     from importlib.util import find_spec
 
-    spec_name = f"referee.cli.{name}"
-    if find_spec(spec_name) is None:
-        return None
-    return importlib.import_module(spec_name)
+    if name in GROUPS and find_spec(f"referee.cli.{name}") is not None:
+        module = importlib.import_module(f"referee.cli.{name}")
+        found: click.Command = getattr(module, "serve" if name == "serve" else "app")
+        return found
+    from referee.cli.presets import game_group
 
-
-def _load(name: str) -> click.Command | None:
-    """One of :data:`GROUPS`, imported now. A game's group is its preset module's (which
-    has ``actions``, ``act`` and ``odds-of`` too); a game with none gets those three."""
-    if name == "serve":
-        from referee.cli.serve import serve
-
-        return serve
-    module = _game_cli(name)
-    if module is not None:
-        group: click.Group = module.app
-        if "act" not in group.commands:
-            from referee.cli.presets import add_generic_commands
-
-            add_generic_commands(group, name)
-        return group
-    if name in SYSTEMS or _registered(name):
-        from referee.cli.presets import game_group
-
-        return game_group(name)
-    return None
+    return game_group(name)
 
 
 def _registered(name: str) -> bool:
