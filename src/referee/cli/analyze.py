@@ -13,11 +13,10 @@ from typing import Any, TypeVar
 
 import click
 
-from referee.analysis import charts, report
+from referee.analysis import charts, report, scenario
 from referee.analysis import compare as variants
 from referee.analysis import sweep as sweeps
 from referee.analysis.chain import explore
-from referee.analysis.scenario import Scenario
 from referee.analysis.solve import solve
 from referee.cli.common import JSON_OPTION, fail, handle_errors, load_json_file, stacked
 from referee.cli.main import GROUPS
@@ -116,7 +115,7 @@ def curve(game: str, param: dict[str, Any], **v: Any) -> None:
 
 def _scenario(game: str, v: dict[str, Any]) -> Any:
     """The conflict the flags describe, on the game's default table."""
-    sc = Scenario.default(game)
+    sc = scenario.Scenario.default(game)
     if seats := v["seat"]:
         sc.seats = {
             k: x if x.startswith("example:") else load_json_file(x) for k, x in seats.items()

@@ -14,17 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from referee.cli import dice
-from referee.cli.common import (
-    FACES_OPTION,
-    JSON_OPTION,
-    SEED_OPTION,
-    console,
-    handle_errors,
-    load_json_file,
-    report_problems,
-    stacked,
-)
+from referee.cli import common, dice
+from referee.cli.common import JSON_OPTION, console, handle_errors
 from referee.cli.dice import show_distribution
 from referee.systems import SYSTEMS
 
@@ -70,26 +61,20 @@ class Referee(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         return _unpiped(super().invoke, ctx)
 
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:  # --help and --version print while the arguments are parsed
-        return _unpiped(super().make_context, info_name, args, parent, **extra)
+    def make_context(self, *args: Any, **extra: Any) -> click.Context:
+        return _unpiped(super().make_context, *args, **extra)  # --help prints while parsing
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)  # the core commands, then the groups
+        """The core commands, then the groups."""
+        return sorted(self.commands, key=lambda n: isinstance(self.commands[n], Later))
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         """The command named first; a group (or a game registered beside them) is imported now."""
         name = args[0]
-        if isinstance(self.commands.get(name), Later) or (
-            name not in self.commands and _registered(name)
-        ):
+        known = self.commands.get(name)
+        if isinstance(known, Later) or (known is None and _registered(name)):
             self.add_command(_load(name), name)
         return super().resolve_command(ctx, args)
 
@@ -125,6 +110,7 @@ app = Referee(
     help="Rules engine, exact odds and live table for Mnemonic, Mongrel, Mneme CE and ARM.",
     no_args_is_help=True,
     context_settings={"show_default": True, "terminal_width": help_width()},
+    commands=[Later(name, help=help) for name, help in GROUPS.items()],
     params=[
         click.Option(
             ["--version"],
@@ -149,9 +135,11 @@ DEPTH_OPTION = click.option(
 ROLL = click.argument("expression", help="Dice notation, e.g. 3d6kh2+1, 4d6>=3, 4d6ro1kh3 or 3d6!.")
 ODDS = click.argument("expression", help="Dice notation, e.g. 2d6, 3d12med, 4d6dl1 or 10d6!>=5.")
 app.command("roll")(
-    stacked(ROLL, SEED_OPTION, FACES_OPTION, DEPTH_OPTION, JSON_OPTION)(handle_errors(dice.roll))
+    common.stacked(ROLL, common.SEED_OPTION, common.FACES_OPTION, DEPTH_OPTION, JSON_OPTION)(
+        handle_errors(dice.roll)
+    )
 )
-app.command("odds")(stacked(ODDS, DEPTH_OPTION, JSON_OPTION)(handle_errors(dice.odds)))
+app.command("odds")(common.stacked(ODDS, DEPTH_OPTION, JSON_OPTION)(handle_errors(dice.odds)))
 """``roll`` and ``odds``: the functions :func:`referee.cli.dice.main` runs for their plain
 forms, with their help."""
 
@@ -192,9 +180,9 @@ def validate(game: str, path: str, as_json: bool) -> None:
     from referee.systems.base import get, load_record
 
     ruleset = get(game)
-    sheet = load_record(ruleset.sheet_type, load_json_file(path))
+    sheet = load_record(ruleset.sheet_type, common.load_json_file(path))
     problems = ruleset.validate(sheet, ruleset.options_type())
-    report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
+    common.report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
 
 
 @app.command()
@@ -202,8 +190,7 @@ def demo() -> None:
     """A short tour: roll dice, show exact odds, then each installed game."""
     import importlib
 
-    from referee.dice.evaluate import odds as exact
-    from referee.dice.evaluate import roll as roll_expr
+    from referee.dice import evaluate
     from referee.dice.render import to_text
     from referee.dice.roller import SeededRoller
     from referee.systems.base import get
@@ -211,18 +198,14 @@ def demo() -> None:
     roller = SeededRoller(2026)
     console.rule("referee: dice and exact odds")
     for text in ("2d6+1", "3d6kh2", "3d12med", "4d6>=3"):
-        console.print(to_text(roll_expr(text, roller)), markup=False)
-    show_distribution("2d6", exact("2d6"))
+        console.print(to_text(evaluate.roll(text, roller)), markup=False)
+    show_distribution("2d6", evaluate.odds("2d6"))
     for name, package in SYSTEMS.items():
         tour = getattr(importlib.import_module(f"{package}.report"), "tour", None)
         if tour is not None:  # the game's seeded tour (its report)
             console.rule(name)
             for line in tour(get(name)):
                 console.print(line, markup=False)
-
-
-for _name, _help in GROUPS.items():
-    app.add_command(Later(_name, help=_help))
 
 
 def _load(name: str) -> click.Command:
