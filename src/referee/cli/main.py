@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import click
 
@@ -35,34 +33,12 @@ live table, ``serve`` (the web table) and the designer analysis. ``referee --hel
 lists them from here, importing none (a test checks each group says the same)."""
 
 
-R = TypeVar("R")
-
-
-class PipeClosed(Exception):
-    """Standard output's reader went away (``| head``): handed past click, which would
-    otherwise turn the :class:`BrokenPipeError` into status 1."""
-
-
-def _unpiped(call: Callable[..., R], *args: Any, **kwargs: Any) -> R:
-    """``call(*args, **kwargs)``; a closed standard output raised as :class:`PipeClosed`."""
-    try:
-        return call(*args, **kwargs)
-    except BrokenPipeError:
-        raise PipeClosed from None
-
-
 class Later(click.Command):
     """One of :data:`GROUPS` not imported yet: its name and help line, for the lists."""
 
 
 class Referee(click.Group):
     """The top-level group: each of :data:`GROUPS` is a :class:`Later` until named."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        return _unpiped(super().invoke, ctx)
-
-    def make_context(self, *args: Any, **extra: Any) -> click.Context:
-        return _unpiped(super().make_context, *args, **extra)  # --help prints while parsing
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """The core commands, then the groups."""
@@ -252,18 +228,26 @@ def quiet_pipe() -> int:
 
 def run(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and unexpected failures become one line on stderr; a
-    closed pipe on standard output ends the command quietly (:data:`EXIT_PIPE`)."""
-    args = sys.argv[1:] if argv is None else argv
+    closed pipe on standard output ends the command quietly (:data:`EXIT_PIPE`).
+
+    The group is run here, not by click's ``main``, which would turn a closed pipe into
+    status 1 and an interrupt into an abort before this could see them."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    app._main_shell_completion({}, "referee", None)  # click's shell completion, when asked
     try:
-        result = app.main(args=args, prog_name="referee", standalone_mode=False)
+        try:
+            with app.make_context("referee", args) as top:
+                result = app.invoke(top)
+        except click.exceptions.Exit as e:  # --help, --version, a command's own status
+            result = e.exit_code
         sys.stdout.flush()  # what is still buffered meets a closed pipe here, not at exit
-    except (BrokenPipeError, PipeClosed):
+    except BrokenPipeError:
         return quiet_pipe()
     except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, and exit 2
         click.echo(e.format_message())
         print(f"error: missing command ({e.ctx.command_path} --help for usage)", file=sys.stderr)
         return 2
-    except click.Abort:
+    except (click.Abort, EOFError, KeyboardInterrupt):
         print("error: aborted", file=sys.stderr)
         return 1
     except click.ClickException as e:  # usage errors
@@ -271,8 +255,6 @@ def run(argv: list[str] | None = None) -> int:
         where = f" ({ctx.command_path} --help for usage)" if ctx is not None else ""
         print(f"error: {e.format_message()}{where}", file=sys.stderr)
         return e.exit_code
-    except KeyboardInterrupt:
-        return 130
     except Exception as e:
         if os.environ.get("REFEREE_DEBUG"):  # a bug: one line unless debugging
             raise
