@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import suppress
 
 import click
 
@@ -50,35 +51,37 @@ class Referee(click.Group):
         """The command named first; a group (or a game registered beside them) is imported now."""
         name = args[0]
         known = self.commands.get(name)
-        if isinstance(known, Later) or (known is None and _registered(name)):
+        if known is None and name.isidentifier():
+            # a game registered beside them (a plug-in wing)? Asked only of a name nothing
+            # else claims, so the core commands never load the rules
+            from referee.systems.base import names
+
+            known = Later(name) if name in names() else None
+        if isinstance(known, Later):
             self.add_command(_load(name), name)
         return super().resolve_command(ctx, args)
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``--version``: the release (read when asked, so other commands never pay for it)."""
-    if not value or ctx.resilient_parsing:
-        return
-    from referee import version
+    if value and not ctx.resilient_parsing:
+        from referee import version
 
-    click.echo(f"referee {version()}")
-    ctx.exit()
+        click.echo(f"referee {version()}")
+        ctx.exit()
 
 
 def help_width() -> int:
     """The width click gives help text (``COLUMNS``, else the terminal's, else 80; at most
     80, less 2, at least 50), worked out as click does but without ``shutil``, which
     brings the compression modules with it: a tenth of ``referee --help``'s start."""
-    try:
+    columns = 0
+    with suppress(ValueError):
         columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
     if columns <= 0:
-        try:
+        with suppress(AttributeError, ValueError, OSError):
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return max(min(columns or 80, 80) - 2, 50)
+    return max(min(columns if columns > 0 else 80, 80) - 2, 50)
 
 
 app = Referee(
@@ -100,22 +103,13 @@ app = Referee(
 )
 
 
-DEPTH_OPTION = click.option(
-    "--depth",
-    type=click.IntRange(0, 100),
-    default=dice.DEPTH,
-    help="Extra rolls one exploding die may make (! and !!); the last counts at its face.",
-)
-
-
+DEPTH_HELP = "Extra rolls one exploding die may make (! and !!); the last counts at its face."
+DEPTH = click.option("--depth", type=click.IntRange(0, 100), default=dice.DEPTH, help=DEPTH_HELP)
 ROLL = click.argument("expression", help="Dice notation, e.g. 3d6kh2+1, 4d6>=3, 4d6ro1kh3 or 3d6!.")
 ODDS = click.argument("expression", help="Dice notation, e.g. 2d6, 3d12med, 4d6dl1 or 10d6!>=5.")
-app.command("roll")(
-    common.stacked(ROLL, common.SEED_OPTION, common.FACES_OPTION, DEPTH_OPTION, JSON_OPTION)(
-        handle_errors(dice.roll)
-    )
-)
-app.command("odds")(common.stacked(ODDS, DEPTH_OPTION, JSON_OPTION)(handle_errors(dice.odds)))
+ROLLING = common.stacked(ROLL, common.SEED_OPTION, common.FACES_OPTION, DEPTH, JSON_OPTION)
+app.command("roll")(ROLLING(handle_errors(dice.roll)))
+app.command("odds")(common.stacked(ODDS, DEPTH, JSON_OPTION)(handle_errors(dice.odds)))
 """``roll`` and ``odds``: the functions :func:`referee.cli.dice.main` runs for their plain
 forms, with their help."""
 
@@ -199,16 +193,6 @@ def _load(name: str) -> click.Command:
     return game_group(name)
 
 
-def _registered(name: str) -> bool:
-    """A game registered beside the installed ones (a plug-in wing): asked only for a
-    command name nothing else claims, so the core commands never load the rules."""
-    if name.startswith("-") or not name.isidentifier():
-        return False
-    from referee.systems.base import names
-
-    return name in names()
-
-
 EXIT_PIPE = 128 + 13
 """The status of a command whose reader went away (``referee odds 20d6 | head -1``): what a
 shell reports for a Unix tool ended by SIGPIPE, and no message."""
@@ -217,12 +201,10 @@ shell reports for a Unix tool ended by SIGPIPE, and no message."""
 def quiet_pipe() -> int:
     """Standard output's reader is gone: point it at /dev/null, so the interpreter's own
     flush at exit cannot complain either, and end with :data:`EXIT_PIPE`."""
-    try:
+    with suppress(OSError, ValueError):  # no real descriptor (a test's captured stream)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-    except (OSError, ValueError):  # no real descriptor (a test's captured stream)
-        pass
     return EXIT_PIPE
 
 
