@@ -40,6 +40,11 @@ def _value(text: str) -> Any:
         return text
 
 
+def _values(text: str) -> list[Any]:
+    """``V1,V2,...``, each value read as :func:`_value` reads it."""
+    return [_value(x.strip()) for x in text.split(",") if x.strip()]
+
+
 def _pairs(
     *names: str, help: str, form: str = "NAME=VALUE", read: Callable[[str], Any] = _value
 ) -> Callable[[F], F]:
@@ -157,7 +162,7 @@ def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
         from referee.analysis.simulate import simulate as sim  # numpy: only here
 
         progress = sys.stderr.isatty() and not v["as_json"]
-        how = {k: v[k] for k in ("precision", "confidence")}
+        how = {k: v[k] for k in ("precision", "confidence")}  # named as simulate() names them
         result = sim(model, runs=runs, seed=seed, progress=progress, **how).data()
     else:
         result = solve(explore(model, max_states=v["max_states"]), horizon=v["horizon"]).data()
@@ -165,12 +170,7 @@ def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
 
 
 @_command
-@_pairs(
-    "--grid",
-    help=GRID,
-    form="AXIS=V1,V2",
-    read=lambda t: [_value(x.strip()) for x in t.split(",") if x.strip()],
-)
+@_pairs("--grid", help=GRID, form="AXIS=V1,V2", read=_values)
 @CONFLICT
 @click.option("--runs", default=20000, help="simulated conflicts per cell")
 @click.option("--seed", default=0, help="the sweep's seed (each cell derives its own)")
@@ -184,8 +184,6 @@ def sweep(game: str, grid: dict[str, Any], runs: int, seed: int, **v: Any) -> No
     the numbers are the same on one machine and on a cluster."""
     base = _scenario(game, v)
     todo = sweeps.jobs(base, grid, seed=seed, runs=runs, exact=v["exact"])
-    results = sweeps.run(
-        todo, scheduler=v["scheduler"], workers=v["workers"], processes=v["processes"]
-    )
+    results = sweeps.run(todo, **{k: v[k] for k in ("scheduler", "workers", "processes")})
     whole = {"scenario": base.data(), "seed": seed, "runs": runs, "cells": results}
     _emit(v, whole, report.sweep_text(results), lambda: report.sweep_csv(results))
