@@ -107,6 +107,10 @@ def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "demo")
     assert code == 0, err
     assert "2d6" in out
+    # then each game's own seeded tour (its report's), under the game's name
+    assert "three cards" in out and "injury check" in out  # Mnemonic
+    assert "2d6+1 vs 8 succeeds 7/12" in out and "Flak Jacket" in out  # Mneme CE
+    assert all(f" {name} " in out for name in ("mnemonic", "mongrel", "mneme", "arm"))
 
 
 def test_validate_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
