@@ -22,7 +22,6 @@ from referee.cli.presets import (
     on_sheet,
     show,
 )
-from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.mongrel import RULESET, report
 from referee.systems.mongrel.state import State
@@ -225,8 +224,3 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
             common.write_json_file(more["save"], table.script())
         log, state = table.log(), cast("State", table.table.state)  # a Mongrel table
         show(more["as_json"], report.conflict_data(log, state), report.conflict_lines(log, state))
-
-
-def demo(out: Console) -> None:
-    """A seeded tour of Mongrel (:func:`~referee.systems.mongrel.report.tour`)."""
-    out.print("\n".join(report.tour(RULESET)), markup=False)
