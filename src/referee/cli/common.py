@@ -60,7 +60,7 @@ SEED_OPTION = click.option("--seed", type=int, help=SEED_HELP)
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print one clear line to stderr and exit non-zero."""
-    err_console.print(f"error: {message}", markup=False, soft_wrap=True)
+    err_console.print(f"error: {message}")
     raise click.exceptions.Exit(code)
 
 
@@ -111,9 +111,9 @@ def report_problems(
         )
     elif problems:
         for p in problems:
-            console.print(str(p), markup=False)
+            console.print(str(p))
     else:
-        console.print(valid_text, markup=False)
+        console.print(valid_text)
     if problems:
         raise click.exceptions.Exit(1)
 
@@ -244,4 +244,4 @@ def print_odds(dist: Any, *, as_json: bool) -> None:
         emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
         return
     for o, p in rows:
-        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%", markup=False)
+        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%")

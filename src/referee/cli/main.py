@@ -168,14 +168,14 @@ def demo() -> None:
     roller = SeededRoller(2026)
     console.rule("referee: dice and exact odds")
     for text in ("2d6+1", "3d6kh2", "3d12med", "4d6>=3"):
-        console.print(to_text(evaluate.roll(text, roller)), markup=False)
+        console.print(to_text(evaluate.roll(text, roller)))
     show_distribution("2d6", evaluate.odds("2d6"))
     for name, package in SYSTEMS.items():
         tour = getattr(importlib.import_module(f"{package}.report"), "tour", None)
         if tour is not None:  # the game's seeded tour (its report)
             console.rule(name)
             for line in tour(get(name)):
-                console.print(line, markup=False)
+                console.print(line)
 
 
 def _load(name: str) -> click.Command:

@@ -191,11 +191,11 @@ def build(name: str, vow: str, choices: str | None) -> None:
 
 def _ask(step: str, opts: tuple[Any, ...]) -> str:
     """A step's choices on stderr; the number read from stdin (asked until it is one)."""
-    common.err_console.print(report.step_prompt(step, opts), markup=False)
+    common.err_console.print(report.step_prompt(step, opts))
     for line in sys.stdin:
         if line.strip().isdigit() and 1 <= int(line.strip()) <= len(opts):
             return line.strip()
-        common.err_console.print(f"choose a number from 1 to {len(opts)}", markup=False)
+        common.err_console.print(f"choose a number from 1 to {len(opts)}")
     raise RulesError(f"input ended at step {step}")
 
 
@@ -219,7 +219,7 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
     script = common.load_json_file(path)
     with Scratch.of_script("mongrel", script, seed, given, live=interactive) as table:
         for said in table.run(WORDS, sys.stdin if interactive else (), report.SESSION_HELP):
-            common.console.print(said, markup=False)
+            common.console.print(said)
         if more["save"] is not None:
             common.write_json_file(more["save"], table.script())
         log, state = table.log(), cast("State", table.table.state)  # a Mongrel table

@@ -370,7 +370,7 @@ def _print(
 
         emit_json(outcome_data(result))
     else:
-        console.print(outcome_text(result), markup=False)
+        console.print(outcome_text(result))
 
 
 def on_sheet(
@@ -393,7 +393,7 @@ def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
     """``data`` as JSON, or the lines as text: each a line, a table, or a table as data
     (``{"title", "columns", "rows", "justify"}``, as a wing's report gives it)."""
     for line in [] if as_json else lines:
-        console.print(_table(line) if isinstance(line, Mapping) else line, markup=False)
+        console.print(_table(line) if isinstance(line, Mapping) else line)
     if as_json:
         emit_json(data)
 
@@ -547,7 +547,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
             emit_json(described)
             return
         for name, fields in described.items():
-            console.print(name, markup=False)
+            console.print(name)
             for f in fields:
                 bits = [str(f["type"])]
                 bits += [f"default {f['default']!r}"] if "default" in f else []
@@ -555,7 +555,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
                 choices: Any = f.get("choices")
                 bits += ["one of " + ", ".join(map(str, choices))] if choices else []
                 doc = f" - {f['doc']}" if f.get("doc") else ""
-                console.print(f"  {f['name']}: {'; '.join(bits)}{doc}", markup=False)
+                console.print(f"  {f['name']}: {'; '.join(bits)}{doc}")
 
     @group.command("example")
     @click.argument("name", help="Its id or another spelling the text uses.")
