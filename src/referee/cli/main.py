@@ -215,7 +215,8 @@ def run(argv: list[str] | None = None) -> int:
     The group is run here, not by click's ``main``, which would turn a closed pipe into
     status 1 and an interrupt into an abort before this could see them."""
     args = sys.argv[1:] if argv is None else list(argv)
-    app._main_shell_completion({}, "referee", None)  # click's shell completion, when asked
+    if "_REFEREE_COMPLETE" in os.environ:  # click's shell completion (a private hook)
+        app._main_shell_completion({}, "referee", None)
     try:
         try:
             with app.make_context("referee", args) as top:
