@@ -107,6 +107,10 @@ def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "demo")
     assert code == 0, err
     assert "2d6" in out
+    # then each game's own seeded tour (its report's), under the game's name
+    assert "three cards" in out and "injury check" in out  # Mnemonic
+    assert "2d6+1 vs 8 succeeds 7/12" in out and "Flak Jacket" in out  # Mneme CE
+    assert all(f" {name} " in out for name in ("mnemonic", "mongrel", "mneme", "arm"))
 
 
 def test_validate_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
@@ -286,3 +290,25 @@ def test_anything_but_the_plain_forms_goes_to_click(argv: list[str]) -> None:
     from referee.cli.dice import plain
 
     assert plain(argv) is None
+
+
+@pytest.mark.parametrize("game", ["arm", "mneme", "mnemonic", "mongrel"])
+def test_every_game_prints_its_example_characters_and_seats_them_by_name(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    """``referee GAME example NAME`` prints the stored sheet; ``--seat ID=NAME`` seats it
+    when no file has that name; a name that is neither says the file is missing."""
+    from referee.systems.base import get
+
+    ruleset = get(game)
+    name = next(iter(ruleset.examples()))
+    code, out, _ = _run(capsys, game, "example", name.upper())
+    assert code == 0 and json.loads(out) == ruleset.example_data(name)
+    code, out, err = _run(capsys, game, "example", "nobody")
+    assert code == 1 and "unknown example character 'nobody'; known: " in err and name in err
+    from referee.cli.common import load_state
+
+    seated = load_state(ruleset, None, ruleset.options_type(), [f"x={name}"])
+    assert seated.characters["x"].sheet == ruleset.example(name)
+    with pytest.raises(Exception, match="no such file: missing.json"):
+        load_state(ruleset, None, ruleset.options_type(), ["x=missing.json"])

@@ -66,6 +66,15 @@ def test_conflict_exact_and_simulated(capsys: pytest.CaptureFixture[str]) -> Non
         (["compare", "mnemonic", "-p", "randomizers=d20"], "unknown randomizer"),
         (["sweep", "mnemonic"], "at least one axis"),
         (["sweep", "mnemonic", "--grid", "policy.mick=run"], "unknown policy 'run'"),
+        (["sweep", "mnemonic", "--grid", "policy.bo="], "--grid 'policy.bo=': write AXIS=V1,V2"),
+        (["conflict", "mongrel", "--override", "vooruk=3"], "write ID.PATH=VALUE"),
+        (["conflict", "mongrel", "--seat", "vooruk"], "--seat 'vooruk': write NAME=VALUE"),
+        (["conflict", "mongrel", "--options", "/nonexistent.json"], "no such file"),
+        # the default Life Role is Mick's: seating others leaves it without its character
+        (
+            ["conflict", "mnemonic", "--seat", "x=example:boxer", "--seat", "y=example:boxer"],
+            "a Life Role for 'mick', who is not in the conflict",
+        ),
     ],
 )
 def test_bad_input_is_one_line_before_any_work(
@@ -123,3 +132,10 @@ def test_page_data_for_the_web_is_json_with_svg() -> None:
     assert page["conflict"]["method"] == "simulated" and page["conflict"]["runs"] == 500
     lonely = rs.seat(rs.initial_state(opts), "alex", rs.examples()["alex"], opts)
     assert "at least one character" in page_data("arm", lonely, opts)["errors"]["conflict"]
+
+
+def test_the_group_lists_its_four_commands_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """``analyze`` is not a game: no ``act``, ``actions`` or ``odds-of`` of a game by that name."""
+    code, out, _ = _run(capsys, "analyze", "--help")
+    names = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
+    assert code == 0 and names == ["compare", "conflict", "curve", "sweep"]

@@ -76,6 +76,19 @@ def test_tables_csv_and_json_agree() -> None:
     assert total == 1
 
 
+def test_the_tables_as_text_shows_them() -> None:
+    """The table data the command line prints: percents per value, P(success) last."""
+    comp = compare("arm", {"total": 6, "difficulty": 6})
+    shown = comp.table_data("at-least")
+    assert shown["columns"] == ["result", "push never", "push always", "push if-needed"]
+    assert shown["rows"][0][:2] == [comp.values()[0], "100.00%"]
+    assert shown["rows"][-1][:2] == ["success", "58.33%"]  # 7/12
+    assert shown["title"].endswith(": P(at least)") and shown["justify"] == "right"
+    cur = curve("arm", {"difficulty": 6, "pushes": "never"}).table_data()
+    assert cur["columns"] == ["total - difficulty", "push never"]
+    assert cur["rows"][7] == [0, "58.3%"]
+
+
 def test_curves_sweep_the_main_number() -> None:
     cur = curve("arm", {"difficulty": 6, "pushes": "never"})
     assert cur.xs[0] == -7 and cur.series["push never"][cur.xs.index(0)] == Fraction(7, 12)

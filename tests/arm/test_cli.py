@@ -222,14 +222,9 @@ def test_errors_are_one_line(
 
 
 def test_demo_prints_a_short_tour() -> None:
-    from io import StringIO
+    from referee.systems.arm import RULESET, report
 
-    from referee.cli.arm import demo
-    from referee.cli.text import Console
-
-    buffer = StringIO()
-    demo(Console(file=buffer))
-    text = buffer.getvalue()
+    text = "\n".join(report.tour(RULESET))
     assert "log of 1342 = 16" in text and "100 ft" in text
     assert 4 <= len(text.strip().splitlines()) <= 12
 

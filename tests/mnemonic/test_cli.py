@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -205,12 +204,9 @@ def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 
 
 def test_demo_runs() -> None:
-    from referee.cli.mnemonic import demo
-    from referee.cli.text import Console
+    from referee.systems.mnemonic import RULESET, report
 
-    buffer = io.StringIO()
-    demo(Console(file=buffer))
-    text = buffer.getvalue()
+    text = "\n".join(report.tour(RULESET))
     assert "P(success)" in text and "three cards" in text and "injury check" in text
 
 

@@ -218,14 +218,9 @@ def test_scripted_conflict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 def test_demo_runs() -> None:
-    from io import StringIO
+    from referee.systems.mongrel import RULESET, report
 
-    from referee.cli.mongrel import demo
-    from referee.cli.text import Console
-
-    buf = StringIO()
-    demo(Console(file=buf))
-    assert "Effect 6" in buf.getvalue()
+    assert "Effect 6" in "\n".join(report.tour(RULESET))
 
 
 def test_build_with_choices_gives_a_valid_sheet(

@@ -45,7 +45,7 @@ def test_the_table_and_the_packages_variables_are_the_same() -> None:
     used: set[str] = set()
     for path in (ROOT / "src" / "referee").rglob("*.py"):
         used |= set(re.findall(r"REFEREE_[A-Z][A-Z_]*[A-Z]", path.read_text()))
-    # the quotas' variables are made from their names (cli/serve.py, limit_options)
+    # the options' variables are made from their fields' names (cli/serve.py, _option)
     used |= {p.envvar for p in serve.params if isinstance(p.envvar, str)}
     used -= {"REFEREE_HELP"}  # a Python constant in cli/mnemonic.py, not a variable
     assert set(_rows()) == used - TEST_ONLY

@@ -73,6 +73,25 @@ class Comparison:
         """P(statistic >= the success threshold) per variant."""
         return {k: d.at_least(self.success) for k, d in self.series.items()}
 
+    def table_data(self, show: str = "at-least") -> dict[str, Any]:
+        """The table as text shows it (``{"title", "columns", "rows", "justify"}``): one
+        row per value with P(exact / at least / at most) per variant in percent, then
+        P(success)."""
+        rows: list[list[Any]] = [
+            [v, *(f"{float(p) * 100:.2f}%" if p else "-" for p in row)]
+            for v, row in zip(self.values(), self.table(show), strict=True)
+        ]
+        rows.append(["success", *(f"{float(p) * 100:.2f}%" for p in self.p_success().values())])
+        title = f"{self.title}: P({show.replace('-', ' ')})"
+        columns = [self.stat, *self.series]
+        return {
+            "title": title,
+            "title_justify": "left",
+            "columns": columns,
+            "rows": rows,
+            "justify": "right",
+        }
+
     def data(self) -> dict[str, Any]:
         """JSON: every variant's exact, at-least and at-most probabilities per value."""
         out: dict[str, Any] = {
@@ -143,6 +162,22 @@ class Curve:
             "x": self.x,
             "xs": self.xs,
             "p_success": {k: [_frac(p) for p in v] for k, v in self.series.items()},
+        }
+
+    def table_data(self) -> dict[str, Any]:
+        """The table as text shows it: one row per value of :attr:`x`, P(success) per
+        variant in percent."""
+        rows = [
+            [x, *(f"{float(ps[i]) * 100:.1f}%" for ps in self.series.values())]
+            for i, x in enumerate(self.xs)
+        ]
+        columns = [self.x, *self.series]
+        return {
+            "title": self.title,
+            "title_justify": "left",
+            "columns": columns,
+            "rows": rows,
+            "justify": "right",
         }
 
     def csv(self) -> str:

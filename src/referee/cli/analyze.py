@@ -6,195 +6,146 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
-from referee.cli.common import (
-    JSON_OPTION,
-    console,
-    emit_json,
-    fail,
-    handle_errors,
-    listed,
-    load_json_file,
-    stacked,
-)
+from referee.analysis import charts, report, scenario
+from referee.analysis import compare as variants
+from referee.analysis import sweep as sweeps
+from referee.analysis.chain import explore
+from referee.analysis.solve import solve
+from referee.cli.common import JSON_OPTION, fail, handle_errors, load_json_file, stacked
 from referee.cli.main import GROUPS
+from referee.cli.presets import show as print_shown
 
-app = click.Group(
-    name="analyze",
-    help=GROUPS["analyze"],
-    no_args_is_help=True,
-)
-
-PARAM_HELP = "A parameter NAME=VALUE (repeatable); see docs/analysis.md for each game's."
-PNG_OPTION = click.option("--png", help="Write the chart as PNG to this file.")
-SVG_OPTION = click.option("--svg", help="Write the chart as SVG to this file.")
-CSV_OPTION = click.option("--csv", "csv_path", help="Write the numbers as CSV to this file.")
-PARAM_OPTION = click.option("--param", "-p", multiple=True, callback=listed, help=PARAM_HELP)
-GRID_OPTION = click.option(
-    "--grid",
-    multiple=True,
-    callback=listed,
-    help="AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)",
-)
+F = TypeVar("F", bound=Callable[..., Any])
+app = click.Group(name="analyze", help=GROUPS["analyze"], no_args_is_help=True)
 
 
-def _pairs(items: list[str] | None, what: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items or []:
-        if "=" not in item:
-            fail(f"{what} {item!r}: write NAME=VALUE")
-        key, value = item.split("=", 1)
-        out[key.strip()] = _value(value.strip())
-    return out
+def _command(func: Callable[..., None]) -> click.Command:
+    """A command of the group on a GAME; a refused input is one line on stderr."""
+    game = click.argument("game", help="mnemonic, mneme, arm or mongrel")
+    return app.command()(game(handle_errors(func)))
 
 
 def _value(text: str) -> Any:
+    """A value typed in: JSON when it is JSON, else the text."""
     try:
         return json.loads(text)
     except ValueError:
         return text
 
 
-def _written(v: dict[str, Any], csv: Any, draw: Any, data: Any) -> bool:
-    """Write what ``--csv``, ``--png`` and ``--svg`` ask for; with ``--json`` print the
-    data and say so (True: nothing more to print)."""
-    if v.get("csv_path") and csv is not None:
+def _values(text: str) -> list[Any]:
+    """``V1,V2,...``, each value read as :func:`_value` reads it."""
+    return [_value(x.strip()) for x in text.split(",") if x.strip()]
+
+
+def _pairs(
+    *names: str, help: str, form: str = "NAME=VALUE", read: Callable[[str], Any] = _value
+) -> Callable[[F], F]:
+    """A repeatable option of ``NAME=VALUE`` words (``form``), given to the command as a
+    mapping by name, each value ``read``; a word that is not one is one line on stderr."""
+
+    def parse(_ctx: click.Context, _param: click.Parameter, words: tuple[str, ...]) -> Any:
+        out: dict[str, Any] = {}
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep or not value.strip():
+                fail(f"{names[0]} {word!r}: write {form}")
+            out[key.strip()] = read(value.strip())
+        return out
+
+    return click.option(*names, multiple=True, callback=parse, help=help)
+
+
+PARAM_HELP = "A parameter NAME=VALUE (repeatable); see docs/analysis.md for each game's."
+PARAM = _pairs("--param", "-p", help=PARAM_HELP)
+PNG = click.option("--png", help="Write the chart as PNG to this file.")
+SVG = click.option("--svg", help="Write the chart as SVG to this file.")
+CSV = click.option("--csv", "csv_path", help="Write the numbers as CSV to this file.")
+FILES = stacked(CSV, PNG, SVG, JSON_OPTION)
+CONFLICT = stacked(
+    _pairs("--seat", help="ID=example:NAME or ID=sheet.json", read=str),
+    click.option("--a", "side_a", help="side a: ids, comma-separated"),
+    click.option("--b", "side_b", help="side b: ids, comma-separated"),
+    _pairs("--policy", help="ID=POLICY (repeatable)", read=str),
+    PARAM,
+    click.option("--options", help="the table's house rules (JSON)"),
+)
+"""Who fights whom, how, and under which house rules."""
+GRID = "AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)"
+
+
+def _emit(v: dict[str, Any], data: Any, shown: Any, csv: Any = None, draw: Any = None) -> None:
+    """Write what ``--csv``, ``--png`` and ``--svg`` ask for, then print ``data`` as
+    ``--json`` asks, else ``shown`` (text, or a table as data)."""
+    if v.get("csv_path"):
         Path(v["csv_path"]).write_text(csv())
     for fmt in ("png", "svg"):
         if v.get(fmt):
             Path(v[fmt]).write_bytes(draw(fmt))
             print(f"wrote {v[fmt]}", file=sys.stderr)
-    if v.get("as_json"):
-        emit_json(data())
-    return bool(v.get("as_json"))
+    print_shown(v["as_json"], data, [shown])
 
 
-@app.command()
-@click.argument("game", help="mnemonic, mneme, arm or mongrel")
-@PARAM_OPTION
+@_command
+@PARAM
 @click.option("--show", default="at-least", help="exact, at-least or at-most")
-@CSV_OPTION
-@PNG_OPTION
-@SVG_OPTION
-@JSON_OPTION
-@handle_errors
-def compare(game: str, param: list[str], show: str, **v: Any) -> None:
+@FILES
+def compare(game: str, param: dict[str, Any], show: str, **v: Any) -> None:
     """Variants of one check side by side: exact, at-least and at-most per value.
 
     Mnemonic: -p aptitude=6 -p chances=3 [-p randomizers=d12,3d12]; Mneme CE:
     -p difficulty=8 -p bonus=1; ARM: -p total=8 -p difficulty=6; Mongrel: -p tn=4
     -p identity=2 [-p dice=1,2,3] [-p modes=under]."""
-    from referee.analysis.compare import compare as run
-
-    comp = run(game, _pairs(param, "--param"))
-    comp.table(show)  # a bad --show fails before anything is written
-    from referee.analysis.charts import comparison_chart
-
-    if _written(v, comp.csv, lambda fmt: comparison_chart(comp, fmt, show), comp.data):
-        return
-    from referee.cli.text import Table
-
-    table = Table(title=f"{comp.title}: P({show.replace('-', ' ')})", title_justify="left")
-    table.add_column(comp.stat, justify="right")
-    for label in comp.series:
-        table.add_column(label, justify="right")
-    for value, row in zip(comp.values(), comp.table(show), strict=True):
-        table.add_row(str(value), *(f"{float(p) * 100:.2f}%" if p else "-" for p in row))
-    success = comp.p_success()
-    table.add_row("success", *(f"{float(success[k]) * 100:.2f}%" for k in comp.series))
-    console.print(table)
+    comp = variants.compare(game, param)
+    table = comp.table_data(show)  # a bad --show fails before anything is written
+    _emit(v, comp.data(), table, comp.csv, partial(charts.comparison_chart, comp, show=show))
 
 
-@app.command()
-@click.argument("game", help="mnemonic, mneme, arm or mongrel")
-@PARAM_OPTION
-@CSV_OPTION
-@PNG_OPTION
-@SVG_OPTION
-@JSON_OPTION
-@handle_errors
-def curve(game: str, param: list[str], **v: Any) -> None:
+@_command
+@PARAM
+@FILES
+def curve(game: str, param: dict[str, Any], **v: Any) -> None:
     """P(success) of each variant over the check's main number (Aptitude, Difficulty,
     total - difficulty, target number)."""
-    from referee.analysis.compare import curve as run
-
-    cur = run(game, _pairs(param, "--param"))
-    from referee.analysis.charts import curve_chart
-
-    if _written(v, cur.csv, lambda fmt: curve_chart(cur, fmt), cur.data):
-        return
-    from referee.cli.text import Table
-
-    table = Table(title=cur.title, title_justify="left")
-    table.add_column(cur.x, justify="right")
-    for label in cur.series:
-        table.add_column(label, justify="right")
-    for i, x in enumerate(cur.xs):
-        table.add_row(str(x), *(f"{float(ps[i]) * 100:.1f}%" for ps in cur.series.values()))
-    console.print(table)
+    cur = variants.curve(game, param)
+    _emit(v, cur.data(), cur.table_data(), cur.csv, partial(charts.curve_chart, cur))
 
 
 def _scenario(game: str, v: dict[str, Any]) -> Any:
     """The conflict the flags describe, on the game's default table."""
-    from referee.analysis.scenario import Scenario
-
-    seat, side_a, side_b, options = v["seat"], v["side_a"], v["side_b"], v["options"]
-
-    sc = Scenario.default(game)
-    seats = _pairs(seat, "--seat")
-    if seats:
+    sc = scenario.Scenario.default(game)
+    if seats := v["seat"]:
         sc.seats = {
-            k: (x if isinstance(x, str) and x.startswith("example:") else load_json_file(str(x)))
-            for k, x in seats.items()
+            k: x if x.startswith("example:") else load_json_file(x) for k, x in seats.items()
         }
-        ids = tuple(sc.seats)
-        sc.a, sc.b = ids[:1], ids[1:2]
-    if side_a:
-        sc.a = tuple(x.strip() for x in side_a.split(",") if x.strip())
-    if side_b:
-        sc.b = tuple(x.strip() for x in side_b.split(",") if x.strip())
-    sc.policies = {k: str(x) for k, x in _pairs(v["policy"], "--policy").items()}
-    sc.params.update(_pairs(v["param"], "--param"))
-    if options:
-        data = load_json_file(options)
-        if not isinstance(data, dict):
+        sc.a, sc.b = tuple(seats)[:1], tuple(seats)[1:2]
+    for side in ("a", "b"):
+        if ids := v["side_" + side]:
+            setattr(sc, side, tuple(x.strip() for x in ids.split(",") if x.strip()))
+    sc.policies = v["policy"]
+    sc.params.update(v["param"])
+    if v["options"]:
+        sc.options = load_json_file(v["options"])
+        if not isinstance(sc.options, dict):
             fail("--options must hold a JSON object")
-        sc.options = data
-    for item in v.get("override") or []:
-        key, _, value = item.partition("=")
+    for key, value in v.get("override", {}).items():
         cid, _, path = key.partition(".")
-        if not path or not _:
-            fail(f"--override {item!r}: write ID.PATH=VALUE")
-        sc.overrides.setdefault(cid, {})[path] = _value(value)
+        if not path:
+            fail(f"--override {key!r}: write ID.PATH=VALUE")
+        sc.overrides.setdefault(cid, {})[path] = value
     return sc
 
 
-SEAT_OPTION = click.option(
-    "--seat", multiple=True, callback=listed, help="ID=example:NAME or ID=sheet.json"
-)
-A_OPTION = click.option("--a", "side_a", help="side a: ids, comma-separated")
-B_OPTION = click.option("--b", "side_b", help="side b: ids, comma-separated")
-POLICY_OPTION = click.option(
-    "--policy", multiple=True, callback=listed, help="ID=POLICY (repeatable)"
-)
-OPTIONS_OPTION = click.option("--options", help="the table's house rules (JSON)")
-OVERRIDE_OPTION = click.option(
-    "--override", multiple=True, callback=listed, help="ID.PATH=VALUE on a sheet"
-)
-
-
-CONFLICT = stacked(SEAT_OPTION, A_OPTION, B_OPTION, POLICY_OPTION, PARAM_OPTION, OPTIONS_OPTION)
-"""Who fights whom, how, and under which house rules."""
-
-
-@app.command()
-@click.argument("game", help="mnemonic, mneme, arm or mongrel")
+@_command
 @CONFLICT
-@OVERRIDE_OPTION
+@_pairs("--override", help="ID.PATH=VALUE on a sheet", form="ID.PATH=VALUE")
 @click.option("--simulate", is_flag=True, help="Monte Carlo instead of exact")
 @click.option("--runs", default=100000, help="simulated conflicts (at most)")
 @click.option("--precision", type=float, help="stop once every win probability is this close")
@@ -202,42 +153,24 @@ CONFLICT = stacked(SEAT_OPTION, A_OPTION, B_OPTION, POLICY_OPTION, PARAM_OPTION,
 @click.option("--seed", default=0, help="the simulation's seed")
 @click.option("--max-states", default=20000, help="the exact chain's bound")
 @click.option("--horizon", default=40, help="rounds listed one by one")
-@PNG_OPTION
-@SVG_OPTION
-@JSON_OPTION
-@handle_errors
+@stacked(PNG, SVG, JSON_OPTION)
 def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
     """A whole conflict: P(each side wins), P(draw), its length and the damage taken -
     exact fractions by a Markov chain, or simulated with --simulate."""
     model = _scenario(game, v).model()
     if simulate:
-        from referee.analysis.simulate import simulate as sim
+        from referee.analysis.simulate import simulate as sim  # numpy: only here
 
-        result = sim(
-            model,
-            runs=runs,
-            seed=seed,
-            precision=v["precision"],
-            confidence=v["confidence"],
-            progress=sys.stderr.isatty() and not v["as_json"],
-        ).data()
+        progress = sys.stderr.isatty() and not v["as_json"]
+        how = {k: v[k] for k in ("precision", "confidence")}  # named as simulate() names them
+        result = sim(model, runs=runs, seed=seed, progress=progress, **how).data()
     else:
-        from referee.analysis.chain import explore
-        from referee.analysis.solve import solve
-
         result = solve(explore(model, max_states=v["max_states"]), horizon=v["horizon"]).data()
-    from referee.analysis.charts import conflict_chart
-
-    if _written(v, None, lambda fmt: conflict_chart(result, fmt), lambda: result):
-        return
-    from referee.analysis.report import conflict_text
-
-    console.print(conflict_text(result), markup=False)
+    _emit(v, result, report.conflict_text(result), draw=partial(charts.conflict_chart, result))
 
 
-@app.command()
-@click.argument("game", help="mnemonic, mneme, arm or mongrel")
-@GRID_OPTION
+@_command
+@_pairs("--grid", help=GRID, form="AXIS=V1,V2", read=_values)
 @CONFLICT
 @click.option("--runs", default=20000, help="simulated conflicts per cell")
 @click.option("--seed", default=0, help="the sweep's seed (each cell derives its own)")
@@ -245,26 +178,12 @@ def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
 @click.option("--scheduler", help="a Dask scheduler address (default: a LocalCluster here)")
 @click.option("--workers", default=1, help="LocalCluster workers (0: no Dask)")
 @click.option("--processes", is_flag=True, help="LocalCluster worker processes")
-@CSV_OPTION
-@JSON_OPTION
-@handle_errors
-def sweep(game: str, grid: list[str], runs: int, seed: int, **v: Any) -> None:
+@stacked(CSV, JSON_OPTION)
+def sweep(game: str, grid: dict[str, Any], runs: int, seed: int, **v: Any) -> None:
     """A grid of conflicts on Dask; each cell's seed comes from --seed and the cell, so
     the numbers are the same on one machine and on a cluster."""
-    from referee.analysis.sweep import jobs, run
-
     base = _scenario(game, v)
-    axes: dict[str, list[Any]] = {}
-    for item in grid or []:
-        name, _, values = item.partition("=")
-        if not values:
-            fail(f"--grid {item!r}: write AXIS=V1,V2")
-        axes[name.strip()] = [_value(v.strip()) for v in values.split(",") if v.strip()]
-    todo = jobs(base, axes, seed=seed, runs=runs, exact=v["exact"])
-    results = run(todo, scheduler=v["scheduler"], workers=v["workers"], processes=v["processes"])
-    from referee.analysis.report import sweep_csv, sweep_text
-
+    todo = sweeps.jobs(base, grid, seed=seed, runs=runs, exact=v["exact"])
+    results = sweeps.run(todo, **{k: v[k] for k in ("scheduler", "workers", "processes")})
     whole = {"scenario": base.data(), "seed": seed, "runs": runs, "cells": results}
-    if _written(v, lambda: sweep_csv(results), None, lambda: whole):
-        return
-    console.print(sweep_text(results), markup=False)
+    _emit(v, whole, report.sweep_text(results), lambda: report.sweep_csv(results))

@@ -14,7 +14,6 @@ import click
 from referee.cli import common
 from referee.cli.common import sheet_from
 from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
-from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.arm import RULESET, report
 from referee.systems.arm.sheet import Sheet
@@ -191,8 +190,3 @@ def setting(as_json: bool) -> None:
 def notes(as_json: bool) -> None:
     """Where the ARM text disagrees with itself, and what this package does."""
     show(as_json, [asdict(d) for d in RULESET.notes()], report.note_lines(RULESET.notes()))
-
-
-def demo(out: Console) -> None:
-    """A short seeded tour of ARM: logs, a check, pushing, its odds and a blow."""
-    out.print("\n".join(report.tour(RULESET)), markup=False)

@@ -3,6 +3,7 @@ hand-entered faces."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
@@ -59,7 +60,7 @@ SEED_OPTION = click.option("--seed", type=int, help=SEED_HELP)
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print one clear line to stderr and exit non-zero."""
-    err_console.print(f"error: {message}", markup=False, soft_wrap=True)
+    err_console.print(f"error: {message}")
     raise click.exceptions.Exit(code)
 
 
@@ -110,9 +111,9 @@ def report_problems(
         )
     elif problems:
         for p in problems:
-            console.print(str(p), markup=False)
+            console.print(str(p))
     else:
-        console.print(valid_text, markup=False)
+        console.print(valid_text)
     if problems:
         raise click.exceptions.Exit(1)
 
@@ -147,11 +148,9 @@ def load_json_file(path: str) -> Any:
 OPTIONS_HELP = "The table's house rules as JSON (a game's options; missing ones take defaults)."
 OPTIONS_OPTION = click.option("--options", "options_file", help=OPTIONS_HELP)
 STATE_HELP = "The table state as JSON (from --save or `referee table show --json`)."
-STATE_OPTION = click.option("--state", "state_file", help=STATE_HELP)
-SAVE_OPTION = click.option("--save", help="Write the state after the action here.")
 SEAT_HELP = (
     "Seat a character: ID=FILE (a sheet as JSON) or ID=example:NAME (one of the rule "
-    "text's example characters); repeatable."
+    "text's example characters; ID=NAME when no file has that name); repeatable."
 )
 SEAT_OPTION = click.option("--seat", multiple=True, callback=listed, help=SEAT_HELP)
 
@@ -180,14 +179,16 @@ def load_state(
 
 
 def sheet_from(ruleset: Any, where: str) -> Any:
-    """A sheet from a JSON file, or ``example:NAME`` for one of the text's examples."""
+    """A sheet from a JSON file, or ``example:NAME`` for one of the text's examples (or
+    ``NAME`` alone, when no file has that name)."""
+    import os.path
+
+    name = where.removeprefix("example:")
     if where.startswith("example:"):
-        name = where.removeprefix("example:").strip().lower()
-        examples = ruleset.examples()
-        if name not in examples:
-            known = ", ".join(examples) or "none"
-            raise RulesError(f"{ruleset.title} has no example character {name!r}; known: {known}")
-        return examples[name]
+        return ruleset.example(name)
+    if not os.path.exists(where) and ruleset.examples():
+        with contextlib.suppress(RulesError):  # no such example either: say the file is missing
+            return ruleset.example(name)
     return ruleset.load_sheet(load_json_file(where))
 
 
@@ -243,4 +244,4 @@ def print_odds(dist: Any, *, as_json: bool) -> None:
         emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
         return
     for o, p in rows:
-        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%", markup=False)
+        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%")

@@ -9,21 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from contextlib import suppress
 
 import click
 
-from referee.cli import dice
-from referee.cli.common import (
-    FACES_OPTION,
-    JSON_OPTION,
-    SEED_OPTION,
-    console,
-    emit_json,
-    handle_errors,
-    load_json_file,
-    report_problems,
-)
+from referee.cli import common, dice
+from referee.cli.common import JSON_OPTION, console, handle_errors
 from referee.cli.dice import show_distribution
 from referee.systems import SYSTEMS
 
@@ -43,91 +34,54 @@ live table, ``serve`` (the web table) and the designer analysis. ``referee --hel
 lists them from here, importing none (a test checks each group says the same)."""
 
 
-class PipeClosed(Exception):
-    """Standard output's reader went away (``| head``): handed past click, which would
-    otherwise turn the :class:`BrokenPipeError` into status 1."""
+class Later(click.Command):
+    """One of :data:`GROUPS` not imported yet: its name and help line, for the lists."""
 
 
 class Referee(click.Group):
-    """The top-level group: each of :data:`GROUPS` is imported on first use."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BrokenPipeError:
-            raise PipeClosed from None
-
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        try:  # --help and --version print while the arguments are parsed
-            return super().make_context(info_name, args, parent, **extra)
-        except BrokenPipeError:
-            raise PipeClosed from None
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The core commands, then the groups from :data:`GROUPS` without importing them."""
-        width = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
-        rows = [(n, c.get_short_help_str(width)) for n, c in self.commands.items() if not c.hidden]
-        rows += [
-            (n, click.Command(n, help=h).get_short_help_str(width))
-            for n, h in GROUPS.items()
-            if n not in self.commands
-        ]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+    """The top-level group: each of :data:`GROUPS` is a :class:`Later` until named."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [*self.commands, *(n for n in GROUPS if n not in self.commands)]
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in GROUPS and cmd_name not in self.commands and _registered(cmd_name):
-            self.add_command(_load(cmd_name) or click.Group(cmd_name), cmd_name)
-        if cmd_name in GROUPS and cmd_name not in self.commands:
-            loaded = _load(cmd_name)
-            if loaded is not None:
-                self.add_command(loaded, cmd_name)
-        return super().get_command(ctx, cmd_name)
+        """The core commands, then the groups."""
+        return sorted(self.commands, key=lambda n: isinstance(self.commands[n], Later))
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
-        try:
-            return super().resolve_command(ctx, args)
-        except click.exceptions.NoSuchCommand as e:  # suggest the groups not loaded too
-            raise click.exceptions.NoSuchCommand(
-                e.command_name, possibilities=self.list_commands(ctx), ctx=ctx
-            ) from None
+        """The command named first; a group (or a game registered beside them) is imported now."""
+        name = args[0]
+        known = self.commands.get(name)
+        if known is None and name.isidentifier():
+            # a game registered beside them (a plug-in wing)? Asked only of a name nothing
+            # else claims, so the core commands never load the rules
+            from referee.systems.base import names
+
+            known = Later(name) if name in names() else None
+        if isinstance(known, Later):
+            self.add_command(_load(name), name)
+        return super().resolve_command(ctx, args)
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``--version``: the release (read when asked, so other commands never pay for it)."""
-    if not value or ctx.resilient_parsing:
-        return
-    from referee import version
+    if value and not ctx.resilient_parsing:
+        from referee import version
 
-    click.echo(f"referee {version()}")
-    ctx.exit()
+        click.echo(f"referee {version()}")
+        ctx.exit()
 
 
 def help_width() -> int:
     """The width click gives help text (``COLUMNS``, else the terminal's, else 80; at most
     80, less 2, at least 50), worked out as click does but without ``shutil``, which
     brings the compression modules with it: a tenth of ``referee --help``'s start."""
-    try:
+    columns = 0
+    with suppress(ValueError):
         columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
     if columns <= 0:
-        try:
+        with suppress(AttributeError, ValueError, OSError):
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return max(min(columns or 80, 80) - 2, 50)
+    return max(min(columns if columns > 0 else 80, 80) - 2, 50)
 
 
 app = Referee(
@@ -135,6 +89,7 @@ app = Referee(
     help="Rules engine, exact odds and live table for Mnemonic, Mongrel, Mneme CE and ARM.",
     no_args_is_help=True,
     context_settings={"show_default": True, "terminal_width": help_width()},
+    commands=[Later(name, help=help) for name, help in GROUPS.items()],
     params=[
         click.Option(
             ["--version"],
@@ -148,52 +103,26 @@ app = Referee(
 )
 
 
-DEPTH_OPTION = click.option(
-    "--depth",
-    type=click.IntRange(0, 100),
-    default=dice.DEPTH,
-    help="Extra rolls one exploding die may make (! and !!); the last counts at its face.",
-)
-
-
-@app.command()
-@click.argument("expression", help="Dice notation, e.g. 3d6kh2+1, 4d6>=3, 4d6ro1kh3 or 3d6!.")
-@SEED_OPTION
-@FACES_OPTION
-@DEPTH_OPTION
-@JSON_OPTION
-@handle_errors
-def roll(expression: str, seed: int | None, faces: str | None, depth: int, as_json: bool) -> None:
-    """Roll a dice expression: every face (dropped ones in parentheses) and the total."""
-    dice.roll(expression, seed, faces, depth, as_json)
-
-
-@app.command()
-@click.argument("expression", help="Dice notation, e.g. 2d6, 3d12med, 4d6dl1 or 10d6!>=5.")
-@DEPTH_OPTION
-@JSON_OPTION
-@handle_errors
-def odds(expression: str, depth: int, as_json: bool) -> None:
-    """Show the exact distribution of a dice expression, with at-least / at-most columns.
-
-    With exploding dice, also the probability that a die would explode more than
-    --depth times (those rolls are counted at the bound).
-    """
-    dice.odds(expression, depth, as_json)
+DEPTH_HELP = "Extra rolls one exploding die may make (! and !!); the last counts at its face."
+DEPTH = click.option("--depth", type=click.IntRange(0, 100), default=dice.DEPTH, help=DEPTH_HELP)
+ROLL = click.argument("expression", help="Dice notation, e.g. 3d6kh2+1, 4d6>=3, 4d6ro1kh3 or 3d6!.")
+ODDS = click.argument("expression", help="Dice notation, e.g. 2d6, 3d12med, 4d6dl1 or 10d6!>=5.")
+ROLLING = common.stacked(ROLL, common.SEED_OPTION, common.FACES_OPTION, DEPTH, JSON_OPTION)
+app.command("roll")(ROLLING(handle_errors(dice.roll)))
+app.command("odds")(common.stacked(ODDS, DEPTH, JSON_OPTION)(handle_errors(dice.odds)))
+"""``roll`` and ``odds``: the functions :func:`referee.cli.dice.main` runs for their plain
+forms, with their help."""
 
 
 @app.command()
 @JSON_OPTION
 def games(as_json: bool) -> None:
     """List the games this installation knows."""
+    from referee.cli.presets import show
     from referee.systems.base import get, names
 
-    rows = [(n, get(n).title) for n in names()]
-    if as_json:
-        emit_json([{"name": n, "title": t} for n, t in rows])
-        return
-    for n, t in rows:
-        console.print(f"{n:10} {t}", markup=False)
+    rows = [{"name": n, "title": get(n).title} for n in names()]
+    show(as_json, rows, [f"{r['name']:10} {r['title']}" for r in rows])
 
 
 @app.command()
@@ -202,21 +131,13 @@ def games(as_json: bool) -> None:
 @handle_errors
 def options(game: str, as_json: bool) -> None:
     """Show a game's house-rule options with their defaults (the product's rulings)."""
+    from referee.cli.presets import show
     from referee.systems.base import describe_options, get
 
     described = describe_options(get(game).options_type)
-    if as_json:
-        emit_json(described)
-        return
-    from referee.cli.text import Table
-
-    table = Table(title=f"{game} options")
-    table.add_column("option")
-    table.add_column("default")
-    table.add_column("meaning")
-    for o in described:
-        table.add_row(o["name"], str(o["default"]), o["doc"])
-    console.print(table)
+    rows = [(o["name"], o["default"], o["doc"]) for o in described]
+    columns = ["option", "default", "meaning"]
+    show(as_json, described, [{"title": f"{game} options", "columns": columns, "rows": rows}])
 
 
 @app.command()
@@ -229,71 +150,47 @@ def validate(game: str, path: str, as_json: bool) -> None:
     from referee.systems.base import get, load_record
 
     ruleset = get(game)
-    sheet = load_record(ruleset.sheet_type, load_json_file(path))
+    sheet = load_record(ruleset.sheet_type, common.load_json_file(path))
     problems = ruleset.validate(sheet, ruleset.options_type())
-    report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
+    common.report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
 
 
 @app.command()
 def demo() -> None:
     """A short tour: roll dice, show exact odds, then each installed game."""
-    from referee.dice.evaluate import odds as exact
-    from referee.dice.evaluate import roll as roll_expr
+    import importlib
+
+    from referee.dice import evaluate
     from referee.dice.render import to_text
     from referee.dice.roller import SeededRoller
+    from referee.systems.base import get
 
     roller = SeededRoller(2026)
     console.rule("referee: dice and exact odds")
     for text in ("2d6+1", "3d6kh2", "3d12med", "4d6>=3"):
-        console.print(to_text(roll_expr(text, roller)), markup=False)
-    show_distribution("2d6", exact("2d6"))
-    for name in SYSTEMS:
-        module = _game_cli(name)
-        if module is not None and hasattr(module, "demo"):
+        console.print(to_text(evaluate.roll(text, roller)))
+    show_distribution("2d6", evaluate.odds("2d6"))
+    for name, package in SYSTEMS.items():
+        tour = getattr(importlib.import_module(f"{package}.report"), "tour", None)
+        if tour is not None:  # the game's seeded tour (its report)
             console.rule(name)
-            module.demo(console)
+            for line in tour(get(name)):
+                console.print(line)
 
 
-def _game_cli(name: str) -> Any:
+def _load(name: str) -> click.Command:
+    """One of :data:`GROUPS`, imported now: its module's ``app`` (``serve``: the command),
+    or, for a game with no module of presets, ``actions``, ``act`` and ``odds-of``."""
     import importlib
     from importlib.util import find_spec
 
-    spec_name = f"referee.cli.{name}"
-    if find_spec(spec_name) is None:
-        return None
-    return importlib.import_module(spec_name)
+    if name in GROUPS and find_spec(f"referee.cli.{name}") is not None:
+        module = importlib.import_module(f"referee.cli.{name}")
+        found: click.Command = getattr(module, "serve" if name == "serve" else "app")
+        return found
+    from referee.cli.presets import game_group
 
-
-def _load(name: str) -> click.Command | None:
-    """One of :data:`GROUPS`, imported now. A game's group is its preset module's (which
-    has ``actions``, ``act`` and ``odds-of`` too); a game with none gets those three."""
-    if name == "serve":
-        from referee.cli.serve import serve
-
-        return serve
-    module = _game_cli(name)
-    if module is not None:
-        group: click.Group = module.app
-        if "act" not in group.commands:
-            from referee.cli.presets import add_generic_commands
-
-            add_generic_commands(group, name)
-        return group
-    if name in SYSTEMS or _registered(name):
-        from referee.cli.presets import game_group
-
-        return game_group(name)
-    return None
-
-
-def _registered(name: str) -> bool:
-    """A game registered beside the installed ones (a plug-in wing): asked only for a
-    command name nothing else claims, so the core commands never load the rules."""
-    if name.startswith("-") or not name.isidentifier():
-        return False
-    from referee.systems.base import names
-
-    return name in names()
+    return game_group(name)
 
 
 EXIT_PIPE = 128 + 13
@@ -304,29 +201,36 @@ shell reports for a Unix tool ended by SIGPIPE, and no message."""
 def quiet_pipe() -> int:
     """Standard output's reader is gone: point it at /dev/null, so the interpreter's own
     flush at exit cannot complain either, and end with :data:`EXIT_PIPE`."""
-    try:
+    with suppress(OSError, ValueError):  # no real descriptor (a test's captured stream)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-    except (OSError, ValueError):  # no real descriptor (a test's captured stream)
-        pass
     return EXIT_PIPE
 
 
 def run(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and unexpected failures become one line on stderr; a
-    closed pipe on standard output ends the command quietly (:data:`EXIT_PIPE`)."""
-    args = sys.argv[1:] if argv is None else argv
+    closed pipe on standard output ends the command quietly (:data:`EXIT_PIPE`).
+
+    The group is run here, not by click's ``main``, which would turn a closed pipe into
+    status 1 and an interrupt into an abort before this could see them."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if "_REFEREE_COMPLETE" in os.environ:  # click's shell completion (a private hook)
+        app._main_shell_completion({}, "referee", None)
     try:
-        result = app.main(args=args, prog_name="referee", standalone_mode=False)
+        try:
+            with app.make_context("referee", args) as top:
+                result = app.invoke(top)
+        except click.exceptions.Exit as e:  # --help, --version, a command's own status
+            result = e.exit_code
         sys.stdout.flush()  # what is still buffered meets a closed pipe here, not at exit
-    except (BrokenPipeError, PipeClosed):
+    except BrokenPipeError:
         return quiet_pipe()
     except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, and exit 2
         click.echo(e.format_message())
         print(f"error: missing command ({e.ctx.command_path} --help for usage)", file=sys.stderr)
         return 2
-    except click.Abort:
+    except (click.Abort, EOFError, KeyboardInterrupt):
         print("error: aborted", file=sys.stderr)
         return 1
     except click.ClickException as e:  # usage errors
@@ -334,8 +238,6 @@ def run(argv: list[str] | None = None) -> int:
         where = f" ({ctx.command_path} --help for usage)" if ctx is not None else ""
         print(f"error: {e.format_message()}{where}", file=sys.stderr)
         return e.exit_code
-    except KeyboardInterrupt:
-        return 130
     except Exception as e:
         if os.environ.get("REFEREE_DEBUG"):  # a bug: one line unless debugging
             raise

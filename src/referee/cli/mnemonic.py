@@ -11,7 +11,6 @@ import click
 
 from referee.cli import common
 from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
-from referee.cli.text import Console
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
 from referee.systems.base import slug
@@ -192,8 +191,3 @@ def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -
     opts = replace(opts, **{k: v for k, v in given.items() if v is not None})
     problems = RULESET.validate(RULESET.load_sheet(common.load_json_file(path)), opts)
     common.report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
-
-
-def demo(out: Console) -> None:
-    """A short seeded tour of Mnemonic (:func:`~referee.systems.mnemonic.report.tour`)."""
-    out.print("\n".join(report.tour(RULESET)), markup=False)

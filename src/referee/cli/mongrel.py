@@ -5,8 +5,6 @@
 from __future__ import annotations
 
 import sys
-from contextlib import suppress
-from pathlib import Path
 from typing import Any, cast
 
 import click
@@ -24,7 +22,6 @@ from referee.cli.presets import (
     on_sheet,
     show,
 )
-from referee.cli.text import Console
 from referee.errors import RulesError
 from referee.systems.mongrel import RULESET, report
 from referee.systems.mongrel.state import State
@@ -32,14 +29,6 @@ from referee.systems.mongrel.tables import canonical_expertise
 from referee.table.throwaway import Words
 
 SHEET = "sheet"  # the id a sheet file is seated under, alone at its table (as on_sheet does)
-
-
-def _load_sheet(path: str) -> Any:
-    """A sheet from a JSON file, or one of the text's examples by name when no such file."""
-    if not Path(path).exists():
-        with suppress(RulesError):  # not an example either: report the missing file
-            return RULESET.example(path)
-    return RULESET.load_sheet(common.load_json_file(path))
 
 
 def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
@@ -102,7 +91,7 @@ PRESETS = (
         lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
         *APPROVE,
         out=SHEET,
-        seats=lambda rules, v: {SHEET: _load_sheet(v["path"])},
+        seats=lambda rules, v: {SHEET: common.sheet_from(RULESET, v["path"])},
         build=_approval,
     ),
 )
@@ -122,20 +111,12 @@ def validate(path: str, options_file: str | None, as_json: bool) -> None:
     """Validate a sheet: every broken creation rule, with approvals shown."""
     from referee.systems.mongrel.validation import audit
 
-    sheet, options = _load_sheet(path), common.load_options(RULESET, options_file)
+    sheet, options = common.sheet_from(RULESET, path), common.load_options(RULESET, options_file)
     left, found = RULESET.validate(sheet, options), audit(sheet, options)
     lines = report.validation_lines(sheet, found) + ([] if left else [f"{path}: valid"])
     show(as_json, report.validation_data(sheet, found, not left), lines)
     if left:
         raise click.exceptions.Exit(1)
-
-
-@app.command()
-@click.argument("name", help="alwia (ahvia), vooruk or giazza (ghiazza).")
-@common.handle_errors
-def example(name: str) -> None:
-    """Print one of the text's example characters as a JSON sheet."""
-    common.emit_json(RULESET.dump_sheet(RULESET.example(name)))
 
 
 @app.command()
@@ -164,7 +145,7 @@ def improve(path: str, award: int, vow: bool, used: str, save: str | None, **mor
         value = canonical_expertise(value) if key == "expertise" else value
         data = {"actor": SHEET, key: value, "used": value.lower() in features}
         steps.append((f"raise-{key}", data | ({"reduce": reduce} if key == "identity" else {})))
-    before, sheet = on_sheet(RULESET, _load_sheet(path), steps, save)
+    before, sheet = on_sheet(RULESET, common.sheet_from(RULESET, path), steps, save)
     line = report.points_line(before, sheet, next(iter(chosen.values()), "nothing raised"))
     show(as_json, report.points_data(before, sheet, RULESET.dump_sheet(sheet)), [line])
 
@@ -183,7 +164,7 @@ def credit(path: str, transfer: str | None, sacrifice: str | None, **more: Any) 
     moved = {"source": parts[0], "dest": parts[-2], "received": int(parts[-1])} if transfer else {}
     steps = [("transfer-credit", {"actor": SHEET, **moved})] if transfer else []
     steps += [("sacrifice-credit", {"actor": SHEET, "house": sacrifice})] if sacrifice else []
-    sheet = on_sheet(RULESET, _load_sheet(path), steps, more["save"])[1]
+    sheet = on_sheet(RULESET, common.sheet_from(RULESET, path), steps, more["save"])[1]
     show(more["as_json"], accounts(sheet), [report.accounts_line(sheet)])
 
 
@@ -210,11 +191,11 @@ def build(name: str, vow: str, choices: str | None) -> None:
 
 def _ask(step: str, opts: tuple[Any, ...]) -> str:
     """A step's choices on stderr; the number read from stdin (asked until it is one)."""
-    common.err_console.print(report.step_prompt(step, opts), markup=False)
+    common.err_console.print(report.step_prompt(step, opts))
     for line in sys.stdin:
         if line.strip().isdigit() and 1 <= int(line.strip()) <= len(opts):
             return line.strip()
-        common.err_console.print(f"choose a number from 1 to {len(opts)}", markup=False)
+        common.err_console.print(f"choose a number from 1 to {len(opts)}")
     raise RulesError(f"input ended at step {step}")
 
 
@@ -238,13 +219,8 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
     script = common.load_json_file(path)
     with Scratch.of_script("mongrel", script, seed, given, live=interactive) as table:
         for said in table.run(WORDS, sys.stdin if interactive else (), report.SESSION_HELP):
-            common.console.print(said, markup=False)
+            common.console.print(said)
         if more["save"] is not None:
             common.write_json_file(more["save"], table.script())
         log, state = table.log(), cast("State", table.table.state)  # a Mongrel table
         show(more["as_json"], report.conflict_data(log, state), report.conflict_lines(log, state))
-
-
-def demo(out: Console) -> None:
-    """A seeded tour of Mongrel (:func:`~referee.systems.mongrel.report.tour`)."""
-    out.print("\n".join(report.tour(RULESET)), markup=False)

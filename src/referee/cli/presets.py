@@ -370,7 +370,7 @@ def _print(
 
         emit_json(outcome_data(result))
     else:
-        console.print(outcome_text(result), markup=False)
+        console.print(outcome_text(result))
 
 
 def on_sheet(
@@ -393,7 +393,7 @@ def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
     """``data`` as JSON, or the lines as text: each a line, a table, or a table as data
     (``{"title", "columns", "rows", "justify"}``, as a wing's report gives it)."""
     for line in [] if as_json else lines:
-        console.print(_table(line) if isinstance(line, Mapping) else line, markup=False)
+        console.print(_table(line) if isinstance(line, Mapping) else line)
     if as_json:
         emit_json(data)
 
@@ -525,7 +525,8 @@ class PresetGroup(click.Group):
 
 
 def add_generic_commands(group: click.Group, game: str) -> None:
-    """``actions``, ``act`` and ``odds-of``: every action of the game, with no preset.
+    """``actions``, ``act``, ``odds-of`` and ``example``: every action of the game, with no
+    preset, and the rule text's example characters.
 
     ``act ACTION key=value...`` resolves one against a state (``--state`` / ``--seat``)
     and can ``--save`` the state after it; ``odds-of`` gives the exact distribution of
@@ -546,7 +547,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
             emit_json(described)
             return
         for name, fields in described.items():
-            console.print(name, markup=False)
+            console.print(name)
             for f in fields:
                 bits = [str(f["type"])]
                 bits += [f"default {f['default']!r}"] if "default" in f else []
@@ -554,7 +555,14 @@ def add_generic_commands(group: click.Group, game: str) -> None:
                 choices: Any = f.get("choices")
                 bits += ["one of " + ", ".join(map(str, choices))] if choices else []
                 doc = f" - {f['doc']}" if f.get("doc") else ""
-                console.print(f"  {f['name']}: {'; '.join(bits)}{doc}", markup=False)
+                console.print(f"  {f['name']}: {'; '.join(bits)}{doc}")
+
+    @group.command("example")
+    @click.argument("name", help="Its id or another spelling the text uses.")
+    @handle_errors
+    def example(name: str) -> None:
+        """Print one of the rule text's example characters as a JSON sheet."""
+        emit_json(_ruleset(game).example_data(name))
 
     for name, odds in (("act", False), ("odds-of", True)):
         group.add_command(_generic(game, name, odds))

@@ -11,10 +11,10 @@ so a table can store an outcome in an event and load it back equal
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import Field, dataclass, field, fields, is_dataclass, make_dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, get_type_hints
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution, fraction_text
@@ -276,23 +276,10 @@ def outcome_from_data(data: JSONValue, *, trusted: bool = False) -> Outcome:
     if trusted and isinstance(data, dict):
         return _trusted_outcome(data)
 
-    loaded = load_record(_OutcomeRecord, data, rule="stored outcome")
-    return Outcome(
-        system=loaded.system,
-        action=loaded.action,
-        faces=loaded.faces,
-        modifiers=loaded.modifiers,
-        target=loaded.target,
-        result=loaded.result,
-        success=loaded.success,
-        label=loaded.label,
-        changes=tuple(
-            Change(c.target, c.field, c.delta, c.value, c.reason) for c in loaded.changes
-        ),
-        details=loaded.details,
-        manual=loaded.manual,
-        rolls=loaded.rolls,
-    )
+    loaded = load_record(_StoredOutcome, data, rule="stored outcome")
+    stored = {f.name: getattr(loaded, f.name) for f in fields(loaded)}
+    changes = tuple(Change(c.target, c.field, c.delta, c.value, c.reason) for c in loaded.changes)
+    return Outcome(**{**stored, "changes": changes})
 
 
 def _trusted_outcome(d: dict[str, Any]) -> Outcome:
@@ -318,8 +305,8 @@ def _trusted_outcome(d: dict[str, Any]) -> Outcome:
 
 
 # the stored shape, for validation only (load_record reports every problem with its path):
-# a die, a modifier and a roll record load as themselves; a change's value and the details
-# are any JSON here, checked by Change and Outcome when the outcome is built
+# an outcome's own fields, where a change's value and the details are any JSON (pydantic
+# cannot read the recursive JSONValue); Change and Outcome check them when the outcome is built
 
 
 @dataclass(frozen=True)
@@ -331,20 +318,22 @@ class _Change:
     reason: str = ""
 
 
-@dataclass(frozen=True)
-class _OutcomeRecord:
-    system: str
-    action: str
-    faces: tuple[DieRoll, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    target: int | None = None
-    result: int | None = None
-    success: bool | None = None
-    label: str = ""
-    changes: tuple[_Change, ...] = ()
-    details: dict[str, Any] = field(default_factory=dict)  # any JSON: checked by Outcome
-    manual: bool = False
-    rolls: tuple[RollRecord, ...] = ()
+def _stored_shape(cls: type[Any], **as_json: object) -> type[Any]:
+    """A record of ``cls``'s fields and defaults, the ones in ``as_json`` typed as given."""
+    hints = get_type_hints(cls)
+    return make_dataclass(
+        f"Stored{cls.__name__}",
+        [(f.name, as_json.get(f.name, hints[f.name]), _default(f)) for f in fields(cls)],
+        frozen=True,
+    )
+
+
+def _default(f: Field[Any]) -> Any:
+    """A new field with ``f``'s default or factory (a field object belongs to one class)."""
+    return field(default=f.default, default_factory=f.default_factory)
+
+
+_StoredOutcome = _stored_shape(Outcome, changes=tuple[_Change, ...], details=dict[str, Any])
 
 
 def problem_data(problem: Problem) -> JSONObject:

@@ -20,12 +20,14 @@ import json
 import logging
 import socket
 import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
 import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 
+from referee.web.limits import Limits
 from referee.web.live import Hub
 
 CLOSE_WAIT: Final = 3.0
@@ -62,6 +64,41 @@ def settle_process() -> None:
 
 LogFormat = Literal["text", "json"]
 LOG_FORMATS: Final[tuple[LogFormat, ...]] = ("text", "json")
+LogLevel = Literal["critical", "error", "warning", "info", "debug"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs (:data:`HELP` says what each does); each is an option of
+    ``referee serve`` and a ``REFEREE_*`` variable."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db: str | None = None
+    demo: bool = False
+    origin: tuple[str, ...] = ()
+    forwarded_allow_ips: str = "127.0.0.1"
+    log_level: LogLevel = "info"
+    log_format: LogFormat = "text"
+    shutdown_timeout: int = 10
+
+
+HELP: Final[dict[str, str]] = {
+    "host": "The address to listen on.",
+    "port": "The TCP port.",
+    "db": "Database URL (sqlite:///FILE or postgresql://...); default: REFEREE_DATABASE_URL, "
+    "else a SQLite file in your data directory.",
+    "demo": "Create one demo table per game (if absent) and print its links.",
+    "origin": "A public origin the pages are served from behind a proxy that rewrites Host "
+    "(e.g. https://table.example.org); repeatable (the variable: space-separated).",
+    "forwarded_allow_ips": "Proxies trusted to set X-Forwarded-Proto/For (comma-separated, or *).",
+    "log_level": "The least severe log line written.",
+    "log_format": "text: uvicorn's lines; json: one JSON object a line (for journald or a "
+    "collector).",
+    "shutdown_timeout": "Seconds open requests have to finish after SIGTERM before they are "
+    "cancelled.",
+}
+"""What each of :class:`Settings` does (the serve command's help)."""
 
 _ACCESS_FIELDS: Final = ("client", "method", "path", "http_version", "status")
 """uvicorn's access record's arguments, in order."""
@@ -141,36 +178,27 @@ class Server(uvicorn.Server):
             captured.clear()
 
 
-def serve(
-    db: str | None,
-    host: str,
-    port: int,
-    *,
-    demo: bool = False,
-    origins: tuple[str, ...] = (),
-    forwarded_allow_ips: str = "127.0.0.1",
-    log_level: str = "info",
-    log_format: str = "text",
-    shutdown_timeout: int = 10,
-    limits: dict[str, Any] | None = None,
-) -> None:
-    """Serve the web table on the database ``db`` until SIGTERM or Ctrl+C (``referee
-    serve``): the demo tables' links first with ``demo``. The app settles the process at
-    start-up (:func:`settle_process`)."""
+def serve(settings: Settings, limits: Limits | None = None) -> None:
+    """Serve the web table on the database ``settings.db`` until SIGTERM or Ctrl+C
+    (``referee serve``): the demo tables' links first with ``demo``. The app settles the
+    process at start-up (:func:`settle_process`)."""
     from referee.table.service import TableService
     from referee.table.store import Store
     from referee.table.tokens import Tokens
     from referee.web import create_app
-    from referee.web.limits import Limits
 
-    fmt: LogFormat = "json" if log_format.lower() == "json" else "text"
-    service = TableService(Store(db))
+    host, port, fmt = settings.host, settings.port, settings.log_format
+    service = TableService(Store(settings.db))
     tokens = Tokens(service.store)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    if demo:
+    if settings.demo:
         _print_demo(service, tokens, f"http://{shown}:{port}")
     app = create_app(
-        service, tokens=tokens, trusted_origins=origins, limits=Limits(**limits or {}), warm=True
+        service,
+        tokens=tokens,
+        trusted_origins=settings.origin,
+        limits=limits or Limits(),
+        warm=True,
     )
     if fmt == "text":
         print(f"referee: serving on http://{shown}:{port}/ (Ctrl+C stops)", flush=True)
@@ -181,11 +209,11 @@ def serve(
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # compressing each frame per socket cost more than it saved
         proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
-        log_level=log_level.lower(),
-        log_config=log_config(fmt, log_level),
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        log_level=settings.log_level,
+        log_config=log_config(fmt, settings.log_level),
         server_header=False,  # the app's own: Server: referee/VERSION
-        timeout_graceful_shutdown=shutdown_timeout,
+        timeout_graceful_shutdown=settings.shutdown_timeout,
     )
     from referee import version
 

@@ -57,6 +57,8 @@ class MnemonicFight(ConflictModel):
         if self.worst not in WORST:
             raise AnalysisError(f"worst must be one of {', '.join(WORST)}, not {self.worst!r}")
         for cid, role in self.life_roles.items():
+            if cid not in self.fighters:
+                raise AnalysisError(f"a Life Role for {cid!r}, who is not in the conflict")
             sheet = self.state.characters[cid].sheet
             if role not in sheet.life_roles:
                 known = ", ".join(sheet.life_roles) or "none"

@@ -25,6 +25,10 @@ class Range:
     low: int
     high: int
 
+    def __contains__(self, value: int) -> bool:
+        """Whether ``value`` lies within the limits."""
+        return self.low <= value <= self.high
+
 
 @dataclass(frozen=True)
 class Race:

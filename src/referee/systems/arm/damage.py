@@ -218,6 +218,11 @@ class NamedWound:
     description: str
     level: int
 
+    @property
+    def label(self) -> str:
+        """The wound and its level by name."""
+        return f"{self.description} ({WOUND_LEVELS[self.level]})"
+
 
 @dataclass(frozen=True)
 class Condition:
@@ -232,6 +237,17 @@ class Condition:
     def label(self) -> str:
         """The condition by name."""
         return _label(self.destroyed, self.wound, self.shock, ", ", "")
+
+    def rows(self) -> list[tuple[str, str]]:
+        """The condition as (label, value) rows, as a sheet or the table shows it: the
+        wound and shock levels by name and number, Destroyed, each named wound."""
+        rows = [
+            ("Wound", f"{WOUND_LEVELS[self.wound]} ({self.wound})"),
+            ("Shock", f"{SHOCK_LEVELS[self.shock]} ({self.shock})"),
+        ]
+        if self.destroyed:
+            rows.append(("Destroyed", "yes"))
+        return rows + [(f"Wound {i + 1}", w.label) for i, w in enumerate(self.wounds)]
 
 
 def accumulate(condition: Condition, wound: int, shock: int, destroyed: bool = False) -> Condition:

@@ -19,7 +19,6 @@ from .catalog import DEFAULT_SETTING, Setting
 from .options import Options
 from .sheet import Mod, Sheet, point_cost, resolve_armour, resolve_weapon
 from .state import Seat
-from .tables import SHOCK_LEVELS, WOUND_LEVELS
 
 
 def _mod(m: Mod) -> tuple[str, str, str]:
@@ -74,21 +73,8 @@ def sheet_view(
         grid=Grid(("Armour", "Wound armour", "Shock armour"), armour_rows),
         note="" if armour_rows else "none",
     )
-    tracked = seat if isinstance(seat, Seat) else None
-    wound = tracked.wound if tracked else sheet.wound
-    shock = tracked.shock if tracked else sheet.shock
-    named = tracked.wounds if tracked else sheet.wounds
-    destroyed = tracked.destroyed if tracked else sheet.destroyed
-    damage_rows = [
-        Row("Wound", f"{WOUND_LEVELS[wound]} ({wound})"),
-        Row("Shock", f"{SHOCK_LEVELS[shock]} ({shock})"),
-    ]
-    if destroyed:
-        damage_rows.append(Row("Destroyed", "yes"))
-    damage_rows += [
-        Row(f"Wound {i + 1}", f"{w.description} ({WOUND_LEVELS[w.level]})")
-        for i, w in enumerate(named)
-    ]
+    condition = seat.condition if isinstance(seat, Seat) else sheet.condition
+    damage_rows = [Row(label, value) for label, value in condition.rows()]
     costs = point_cost(sheet, setting)
     points = Section(
         "Character points",

@@ -26,7 +26,6 @@ from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy, exampl
 from referee.systems.arm.options import Options
 from referee.systems.arm.sheet import Sheet, point_cost, template_problems, validate
 from referee.systems.arm.state import Seat, State, decisions
-from referee.systems.arm.tables import SHOCK_LEVELS, WOUND_LEVELS
 from referee.systems.base import (
     TABLE,
     Action,
@@ -133,15 +132,8 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
                 table.append([f"Weapon {weapon.name}", upkeep.weapon_text(weapon)])
         characters: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
-            rows: list[JSONValue] = [
-                ["Name", seat.sheet.name],
-                ["Wound", f"{WOUND_LEVELS[seat.wound]} ({seat.wound})"],
-                ["Shock", f"{SHOCK_LEVELS[seat.shock]} ({seat.shock})"],
-            ]
-            if seat.destroyed:
-                rows.append(["Destroyed", "yes"])
-            for i, w in enumerate(seat.wounds):
-                rows.append([f"Wound {i + 1}", f"{w.description} ({WOUND_LEVELS[w.level]})"])
+            rows: list[JSONValue] = [["Name", seat.sheet.name]]
+            rows += [[label, value] for label, value in seat.condition.rows()]
             if seat.acted:
                 done = ", ".join(a.replace("-", " ") for a in seat.acted)
                 rows.append(["Acted this round", done])

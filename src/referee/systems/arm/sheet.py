@@ -232,7 +232,7 @@ def _stats(sheet: Sheet, setting: Setting, race: Any) -> Iterable[Problem]:
             where = f"{part}.{name}"
             if name not in known:
                 yield Problem(rule, where, f"not {what} of this setting", value)
-            elif name in limits and not limits[name].low <= value <= limits[name].high:
+            elif name in limits and value not in limits[name]:
                 r = limits[name]
                 yield Problem(
                     RULE_CREATE, where, f"outside the {race.name} limits {r.low} to {r.high}", value

@@ -27,7 +27,16 @@ from .scene import SYSTEM, Scene
 from .sheet import Approval, Sheet, attribute, identity_now, level
 from .state import State
 from .tables import ATTRIBUTES, IDENTITIES, POWER, TRACK, TRACK_HIGH, canonical_expertise
-from .validation import R_ATTR, R_POWER_PRIMARY, R_TRACK, sex_guideline_kept, unapproved
+from .validation import (
+    R_ATTR,
+    R_POWER_PRIMARY,
+    R_TRACK,
+    age_rule,
+    guideline_rule,
+    primary_rule,
+    sex_guideline_kept,
+    unapproved,
+)
 from .wealth import social_changed
 
 
@@ -95,29 +104,20 @@ def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
     out = _spend(sheet, cost(cur, 5), name, used)
     out = replace(out, raised={**sheet.raised, name: sheet.raised.get(name, 0) + 1})
     v = {a: attribute(out, a) for a in ATTRIBUTES}
-    primary = sheet.identity.primary
-    why = ""
-    if name in TRACK and v[name] > TRACK_HIGH:
-        why = f"the Size/Physique table runs to {TRACK_HIGH}"
-    elif primary == "man" and name in ("size", "spirit"):
-        why = "Primary-Man keeps Size and Spirit at 4"
-    elif primary == "beast" and not v["size"] > v["spirit"]:
-        why = "Primary-Beast: Size must exceed Spirit"
-    elif primary == "demon" and not v["spirit"] > v["size"]:
-        why = "Primary-Demon: Spirit must exceed Size"
-    elif sex_guideline_kept(sheet.attributes.physique, sheet.attributes.beauty, sheet.sex) and (
-        not sex_guideline_kept(v["physique"], v["beauty"], sheet.sex)
-    ):
-        why = f"{sheet.sex}: the sex guideline would break"
-    elif sheet.age == "young" and not v["speed"] > v["social"]:
-        why = "young: Speed must exceed Social"
-    elif sheet.age == "old" and not v["social"] > v["speed"]:
-        why = "old: Social must exceed Speed"
-    elif not sex_guideline_kept(v["physique"], v["beauty"], sheet.sex) and v["social"] > 4:
-        why = "the sex guideline is ignored, so Social cannot exceed 4"
-    if why:
-        rule = R_TRACK if why.startswith("the Size/Physique") else R_ATTR
-        raise InvalidSheet([Problem(rule, f"attributes.{name}", why, cur + 1)])
+    kept = sex_guideline_kept(sheet.attributes.physique, sheet.attributes.beauty, sheet.sex)
+    kept_after = sex_guideline_kept(v["physique"], v["beauty"], sheet.sex)
+    off_table = f"the Size/Physique table runs to {TRACK_HIGH}"
+    breaks_guideline = f"{sheet.sex}: the sex guideline would break"
+    broken = (
+        Problem(R_TRACK, name, off_table) if name in TRACK and v[name] > TRACK_HIGH else None,
+        primary_rule(sheet.identity.primary, v["size"], v["spirit"]),
+        Problem(R_ATTR, name, breaks_guideline) if kept and not kept_after else None,
+        age_rule(sheet.age, v["speed"], v["social"]),
+        guideline_rule(not kept_after, v["social"]),
+    )
+    first = next((p for p in broken if p is not None), None)
+    if first is not None:
+        raise InvalidSheet([Problem(first.rule, f"attributes.{name}", first.message, cur + 1)])
     if name == "social" and out.credit is not None:  # unstored accounts follow Social already
         out = replace(out, credit=social_changed(out.credit, sheet.house, cur, cur + 1))
     return out

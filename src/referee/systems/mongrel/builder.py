@@ -38,7 +38,22 @@ from .tables import (
     TRACK_HIGH,
     TRACK_LOW,
 )
-from .validation import build, candidates, closest_build, form_choices, sex_guideline_kept
+from .validation import (
+    R_ATTR,
+    R_HOUSE,
+    R_IDENTITY,
+    R_LOWER,
+    R_POWERS,
+    R_STEPS,
+    age_rule,
+    build,
+    candidates,
+    closest_build,
+    form_choices,
+    guideline_rule,
+    primary_rule,
+    sex_guideline_kept,
+)
 
 STEPS: tuple[str, ...] = (
     "identity",
@@ -120,34 +135,30 @@ class Builder:
         return list(AGES)
 
     def _opt_size_spirit(self) -> list[tuple[int, int]]:
-        """(Size, Spirit) summing to 8, Size on the Size/Physique table (1 to 7)."""
+        """(Size, Spirit) summing to 8, Size on the Size/Physique table (1 to 7), as the
+        primary Identity has them."""
         primary = self.value("primary")
         pairs = [(s, PAIR_SUM - s) for s in range(TRACK_LOW, TRACK_HIGH + 1)]
-        if primary == "man":
-            return [(4, 4)]
-        if primary == "beast":
-            return [p for p in pairs if p[0] > p[1]]
-        return [p for p in pairs if p[1] > p[0]]
+        return [p for p in pairs if primary_rule(primary, *p) is None]
 
     def _opt_physique_beauty(self) -> list[tuple[int, int]]:
         """(Physique, Beauty) summing to 8, Physique on the Size/Physique table (1 to 7)."""
         return [(p, PAIR_SUM - p) for p in range(TRACK_LOW, TRACK_HIGH + 1)]
 
     def _opt_speed_social(self) -> list[tuple[int, int]]:
-        """(Speed, Social); with the sex guideline ignored and old, Speed already lowered."""
+        """(Speed, Social) as the age and the sex guideline have them; with the guideline
+        ignored and old, Social taken at 4 and Speed already lowered."""
         physique, beauty = self.value("physique_beauty")
         ignored = not sex_guideline_kept(physique, beauty, self.value("sex"))
         age = self.value("age")
         if ignored and age == "old":
             return [(speed, 4) for speed in range(4)]
         pairs = [(s, PAIR_SUM - s) for s in range(PAIR_SUM + 1)]
-        if ignored:
-            pairs = [p for p in pairs if p[1] <= 4]
-        if age == "young":
-            return [p for p in pairs if p[0] > p[1]]
-        if age == "old":
-            return [p for p in pairs if p[1] > p[0]]
-        return pairs
+        return [
+            (speed, social)
+            for speed, social in pairs
+            if age_rule(age, speed, social) is None and guideline_rule(ignored, social) is None
+        ]
 
     def _chosen_attributes(self) -> dict[str, int]:
         """The attributes as chosen (Speed already lowered for old with the guideline ignored)."""
@@ -236,13 +247,6 @@ class Builder:
 # ---------------------------------------------------------------------------
 # the page's form (referee.systems.building): the same steps as one form
 
-R_IDENTITY = "Mongrel: Character Creation, Identity"
-R_ATTRS = "Mongrel: Character Creation, Attributes"
-R_LOWER = "Mongrel: Character Creation, Attributes (lowering)"
-R_STEPS = "Mongrel: Character Creation, Expertise steps 2-4"
-R_POWERS = "Mongrel: Character Creation, Powers"
-R_HOUSE = "Mongrel: The Seven Houses"
-
 _PAIR_FIELDS = (("size", "spirit"), ("physique", "beauty"), ("speed", "social"))
 _STEP_GAIN = {"step2": "+3 to each (and +1 to the rest of their Areas)", "step3": "+2 to each"}
 
@@ -306,13 +310,13 @@ class MongrelForm(building.GameBuilder):
             "attributes",
             "Attributes",
             tuple(
-                n(a, a.capitalize(), 0, PAIR_SUM, sheet=f"attributes.{a}", rule=R_ATTRS)
+                n(a, a.capitalize(), 0, PAIR_SUM, sheet=f"attributes.{a}", rule=R_ATTR)
                 for pair in _PAIR_FIELDS
                 for a in pair
             ),
             help="Size + Spirit, Physique + Beauty and Speed + Social each sum to "
             f"{PAIR_SUM}; the primary Identity, sex and age decide which of a pair is higher.",
-            rule=R_ATTRS,
+            rule=R_ATTR,
         )
         lower = Section(
             "lowering",
@@ -430,7 +434,7 @@ class MongrelForm(building.GameBuilder):
             if step.startswith("step"):
                 return R_STEPS
             return {"powers": R_POWERS, "house": R_HOUSE}.get(
-                step, R_ATTRS if "_" in step else R_IDENTITY
+                step, R_ATTR if "_" in step else R_IDENTITY
             )
 
         pairs = {
@@ -514,7 +518,7 @@ class MongrelForm(building.GameBuilder):
                     PAIR_SUM,
                     max(high, 0) + max(low, 0),
                     (first, second),
-                    R_ATTRS,
+                    R_ATTR,
                     exact=exact,
                 )
             )

@@ -158,6 +158,43 @@ def sex_guideline_kept(physique: int, beauty: int, sex: str) -> bool:
     return physique > beauty if sex == "male" else beauty > physique
 
 
+# the attribute rules creation, the builder's choices and a raise all hold to
+
+
+def primary_rule(primary: str, size: int, spirit: int) -> Problem | None:
+    """The primary Identity's rule on Size and Spirit, if these break it."""
+    if primary == "man" and (size, spirit) != (4, 4):
+        return Problem(
+            R_ATTR, "attributes.size", "Primary-Man: Size and Spirit are both 4", (size, spirit)
+        )
+    if primary == "beast" and not size > spirit:
+        return Problem(
+            R_ATTR, "attributes.size", "Primary-Beast: Size must exceed Spirit", (size, spirit)
+        )
+    if primary == "demon" and not spirit > size:
+        return Problem(
+            R_ATTR, "attributes.spirit", "Primary-Demon: Spirit must exceed Size", (spirit, size)
+        )
+    return None
+
+
+def guideline_rule(ignored: bool, social: int) -> Problem | None:
+    """With the sex guideline ignored, Social is at most 4: the problem if it is more."""
+    if ignored and social > 4:
+        why = "the sex guideline is ignored, so Social cannot exceed 4"
+        return Problem(R_SEX, "attributes.social", why, social)
+    return None
+
+
+def age_rule(age: str, speed: int, social: int) -> Problem | None:
+    """Young: Speed above Social; old: Social above Speed. The problem, if broken."""
+    if age == "young" and not speed > social:
+        return Problem(R_AGE, "attributes.speed", "young: Speed must exceed Social", speed)
+    if age == "old" and not social > speed:
+        return Problem(R_AGE, "attributes.social", "old: Social must exceed Speed", social)
+    return None
+
+
 def _attributes(sheet: Sheet) -> Iterable[Problem]:
     a = sheet.attributes
     for name in ATTRIBUTES:
@@ -173,36 +210,13 @@ def _attributes(sheet: Sheet) -> Iterable[Problem]:
                 f"{x.title()} + {y.title()} must be {PAIR_SUM}",
                 a.get(x) + a.get(y),
             )
-    primary = sheet.identity.primary
-    if primary == "man" and (a.size, a.spirit) != (4, 4):
-        yield Problem(
-            R_ATTR,
-            "attributes.size",
-            "Primary-Man: Size and Spirit are both 4",
-            (a.size, a.spirit),
-        )
-    if primary == "beast" and not a.size > a.spirit:
-        yield Problem(
-            R_ATTR, "attributes.size", "Primary-Beast: Size must exceed Spirit", (a.size, a.spirit)
-        )
-    if primary == "demon" and not a.spirit > a.size:
-        yield Problem(
-            R_ATTR,
-            "attributes.spirit",
-            "Primary-Demon: Spirit must exceed Size",
-            (a.spirit, a.size),
-        )
     ignored = not sex_guideline_kept(a.physique, a.beauty, sheet.sex)
-    if ignored and a.social > 4:
-        yield Problem(
-            R_SEX,
-            "attributes.social",
-            "the sex guideline is ignored, so Social cannot exceed 4",
-            a.social,
-        )
-    if sheet.age == "young" and not a.speed > a.social:
-        yield Problem(R_AGE, "attributes.speed", "young: Speed must exceed Social", a.speed)
-    if sheet.age == "old" and ignored:
+    old_ignored = sheet.age == "old" and ignored
+    # old with the guideline ignored: Social taken at 4, Speed lowered (checked below)
+    age = None if old_ignored else age_rule(sheet.age, a.speed, a.social)
+    primary = primary_rule(sheet.identity.primary, a.size, a.spirit)
+    yield from (p for p in (primary, guideline_rule(ignored, a.social), age) if p is not None)
+    if old_ignored:
         if a.social != 4:
             yield Problem(R_OLD_IGNORED, "attributes.social", "Social must be taken at 4", a.social)
         if attribute(sheet, "speed") > 3:
@@ -212,8 +226,6 @@ def _attributes(sheet: Sheet) -> Iterable[Problem]:
                 "Speed must be lowered to 3 or less",
                 attribute(sheet, "speed"),
             )
-    elif sheet.age == "old" and not a.social > a.speed:
-        yield Problem(R_AGE, "attributes.social", "old: Social must exceed Speed", a.social)
 
 
 def _lowering(sheet: Sheet) -> Iterable[Problem]:
