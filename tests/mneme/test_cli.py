@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections import Counter
 from fractions import Fraction
@@ -213,13 +212,10 @@ def test_help_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
         assert code == 0 and "Usage" in out
 
 
-def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.cli.mneme import demo
-    from referee.cli.text import Console
+def test_demo_runs() -> None:
+    from referee.systems.mneme import report
 
-    buffer = io.StringIO()
-    demo(Console(file=buffer))
-    text = buffer.getvalue()
+    text = "\n".join(report.tour(MNEME))
     assert "2d6+1 vs 8 succeeds 7/12" in text and "Flak Jacket" in text
 
 

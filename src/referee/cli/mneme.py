@@ -15,7 +15,6 @@ import click
 
 from referee.cli import common, presets
 from referee.cli.presets import Flag, Preset, Values, arg, flag, game_group, on, sheet
-from referee.cli.text import Console
 from referee.dice.roller import ScriptedRoller
 from referee.errors import RulesError
 from referee.systems.mneme import RULESET, report
@@ -265,9 +264,3 @@ def validate(path: str, options_file: str | None, as_json: bool) -> None:
     problems = RULESET.validate(pc, opts)
     valid = "" if problems else report.sheet_line(RULESET, pc, opts, path)
     common.report_problems(problems, as_json=as_json, valid_text=valid)
-
-
-def demo(console: Console) -> None:
-    """A short seeded tour of Mneme CE at a table with the example characters."""
-    for line in report.tour(RULESET):
-        console.print(line, markup=False)
