@@ -310,5 +310,5 @@ def test_every_game_prints_its_example_characters_and_seats_them_by_name(
 
     seated = load_state(ruleset, None, ruleset.options_type(), [f"x={name}"])
     assert seated.characters["x"].sheet == ruleset.example(name)
-    with pytest.raises(Exception, match="no such file: missing.json"):
+    with pytest.raises(Exception, match=r"no such file: missing\.json"):
         load_state(ruleset, None, ruleset.options_type(), ["x=missing.json"])
