@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -312,3 +313,21 @@ def test_every_game_prints_its_example_characters_and_seats_them_by_name(
     assert seated.characters["x"].sheet == ruleset.example(name)
     with pytest.raises(Exception, match=r"no such file: missing\.json"):
         load_state(ruleset, None, ruleset.options_type(), ["x=missing.json"])
+
+
+def test_a_games_validate_takes_an_example_and_says_what_the_game_says_of_a_legal_sheet(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The game group's generic ``validate``: Mneme CE's example Ada is legal with 24 HP
+    (her sheet's) and no damage; a sheet breaking a rule lists it and exits 1."""
+    code, out, _ = _run(capsys, "mneme", "validate", "ada")
+    assert code == 0 and out.strip() == "ada: valid; HP 24, damage 0 (Unhurt)"
+    from referee.systems.base import get
+
+    data = get("mneme").example_data("ada")
+    data["weapons"][0]["damage"] = "three dice"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    code, out, _ = _run(capsys, "mneme", "validate", str(bad), "--json")
+    found = json.loads(out)
+    assert code == 1 and found["valid"] is False and found["problems"]

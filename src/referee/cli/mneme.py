@@ -11,8 +11,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-import click
-
 from referee.cli import common, presets
 from referee.cli.presets import Flag, Preset, Values, arg, flag, game_group, on, sheet
 from referee.dice.roller import ScriptedRoller
@@ -250,17 +248,3 @@ PRESETS = (
     ),
 )
 app = game_group("mneme", PRESETS)
-
-
-@app.command()
-@click.argument("path", help="The character's sheet (JSON).")
-@common.OPTIONS_OPTION
-@common.JSON_OPTION
-@common.handle_errors
-def validate(path: str, options_file: str | None, as_json: bool) -> None:
-    """Validate a Mneme CE sheet, listing every problem; shows HP and condition when valid."""
-    opts = common.load_options(RULESET, options_file)
-    pc = RULESET.load_sheet(common.load_json_file(path))
-    problems = RULESET.validate(pc, opts)
-    valid = "" if problems else report.sheet_line(RULESET, pc, opts, path)
-    common.report_problems(problems, as_json=as_json, valid_text=valid)

@@ -34,7 +34,9 @@ from referee.cli.common import (
     make_roller,
     outcome_text,
     print_odds,
+    report_problems,
     resolve_action,
+    sheet_from,
     write_json_file,
 )
 from referee.errors import IllegalAction, InvalidSheet, RulesError
@@ -556,6 +558,22 @@ def add_generic_commands(group: click.Group, game: str) -> None:
                 bits += ["one of " + ", ".join(map(str, choices))] if choices else []
                 doc = f" - {f['doc']}" if f.get("doc") else ""
                 console.print(f"  {f['name']}: {'; '.join(bits)}{doc}")
+
+    @group.command("validate")
+    @click.argument("path", help="A character sheet (JSON), or an example's name.")
+    @click.option("--options", "options_file", help=OPTIONS_HELP)
+    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+    @handle_errors
+    def validate(path: str, options_file: str | None, as_json: bool) -> None:
+        """Validate a sheet, listing every broken rule (exit 1 if any); a legal one with
+        what the game says of it."""
+        rules = _ruleset(game)
+        opts = load_options(rules, options_file)
+        sheet = sheet_from(rules, path)
+        problems = rules.validate(sheet, opts)
+        summary = "" if problems else rules.sheet_summary(sheet, opts)
+        valid = f"{path}: valid" + (f"; {summary}" if summary else "")
+        report_problems(problems, as_json=as_json, valid_text=valid)
 
     @group.command("example")
     @click.argument("name", help="Its id or another spelling the text uses.")

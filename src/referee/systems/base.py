@@ -536,6 +536,11 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         except (RulesError, KeyError, TypeError, ValueError, IndexError):
             return Ruleset.sheet_view(self, sheet, seat, options)
 
+    def sheet_summary(self, sheet: SheetT, options: OptionsT) -> str:
+        """What a legal sheet's check says of it besides ``valid`` (Mneme CE: its HP, damage
+        and condition); empty by default."""
+        return ""
+
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],
         "characters": {id: [[label, value]...]}}``, labels in words. The default lists every

@@ -477,13 +477,6 @@ def initiative_odds_lines(odds: Mapping[str, Any]) -> Lines:
 # sheets and a tour
 
 
-def sheet_line(rules: Any, sheet: Any, options: Any, path: str) -> str:
-    """A valid sheet, seated alone as ``pc``, with its tracker's HP, damage and condition."""
-    table = rules.seat(rules.initial_state(options), "pc", sheet, options)
-    rows = dict(rules.tracker(table, options)["characters"]["pc"])
-    return f"{path}: valid; HP {rows['HP']}, damage {rows['Damage']} ({rows['Condition']})"
-
-
 def tour(rules: Any) -> list[str]:
     """A short seeded tour of Mneme CE at a table with the text's example characters:
     odds and a check, Initiative, an attack and its expected damage, damage from a Fail

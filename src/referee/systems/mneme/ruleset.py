@@ -78,6 +78,11 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
 
         return sheet_view(sheet, seat, options)
 
+    def sheet_summary(self, sheet: Sheet, options: Options) -> str:
+        """A legal sheet's HP, damage and condition (ch. 7)."""
+        cond = "Dead" if sheet.dead else condition(sheet, options)
+        return f"HP {sheet.hp}, damage {sheet.damage} ({cond})"
+
     def tracker(self, state: State, options: Options) -> JSONObject:
         """The clock, the encounter's round and turn order, and for each character what a
         referee watches: HP and thresholds, damage, condition, wound penalty, movement,
