@@ -147,9 +147,17 @@ FIELDS = Param(
 SEQ = Param(
     "seq", "The event's number (as `table log` or `table show` gives it).", int, ge=1, le=MAX_SEQ
 )
-NEWEST = Param("seq", "The event's number (default: the newest).", int | None, None, 1, MAX_SEQ)
+NEWEST = Param(
+    "seq", "The event's number (default: the newest).", int | None, None, 1, MAX_SEQ, cli="SEQ?"
+)
 NEWEST_UNDONE = Param(
-    "seq", "The event's number (default: the newest undone).", int | None, None, 1, MAX_SEQ
+    "seq",
+    "The event's number (default: the newest undone).",
+    int | None,
+    None,
+    1,
+    MAX_SEQ,
+    cli="SEQ?",
 )
 CHANGE = (
     Param("target", "A character's id, or `table`.", min_length=1, max_length=64),
@@ -320,7 +328,9 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 cli=None,
                 items=CHANGE,
             ),
-            Param("reason", "Why (kept in the log).", min_length=1, max_length=4000),
+            Param(
+                "reason", "Why (kept in the log).", min_length=1, max_length=4000, cli="--reason"
+            ),
         ),
         who="participant",
         http=Http("POST", "edits", "referee"),
