@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 import click
@@ -106,9 +107,13 @@ def param(p: Param) -> click.Parameter:
         how = {"is_flag": True} if kind is bool else {"type": kind}
         default = None if p.default is ... else p.default
         return opt(*decls, default=default, required=p.default is ..., help=p.help, **how)
-    many, name = form.endswith("..."), form.removesuffix("...").removesuffix("?")
-    how = {"nargs": -1, "metavar": f"[{name}]..."} if many else {"metavar": name, "type": kind}
-    return arg(p.name, p.help, required=not many and not form.endswith("?"), **how)
+    name = form.removesuffix("...").removesuffix("?")
+    if form.endswith("..."):
+        return arg(p.name, p.help, nargs=-1, metavar=f"[{name}]...")
+    required = not form.endswith("?")
+    return arg(
+        p.name, p.help, required=required, metavar=name if required else f"[{name}]", type=kind
+    )
 
 
 def command(
@@ -149,8 +154,13 @@ def command(
 
 
 def answer(v: Values, data: Any, text: str) -> None:
-    """``data`` as JSON with ``--json``, else ``text`` (if there is any)."""
-    if v.get("as_json"):
+    """``data`` as JSON with ``--json``, else ``text`` (if there is any); a document
+    (a command with ``--out``): ``text`` as it is, to that file or standard output."""
+    if v.get("out") is not None:
+        Path(v["out"]).write_text(text, encoding="utf-8")
+    elif "out" in v:
+        click.echo(text, nl=False)
+    elif v.get("as_json"):
         c.emit_json(data)
     elif text:
         c.console.print(text, markup=False)
@@ -203,7 +213,7 @@ def _change(word: str, key: str) -> JSONValue:
 READ: dict[str, Callable[[TableService, Values], Any]] = {
     "options": lambda s, v: c.load_json_file(v["options"]),
     "sheet": lambda s, v: (
-        c.load_json_file(v["sheet"]) if v["sheet"].endswith(".json") else v["sheet"]
+        c.load_json_file(v["sheet"]) if v["sheet"].lower().endswith(".json") else v["sheet"]
     ),
     "fields": lambda s, v: _pairs(s, v["ref"], v["action"], v["fields"]),
     "values": _decision,
@@ -284,22 +294,12 @@ def _key(s: TableService, v: Values) -> tuple[Any, str]:
     return data, f"{data['public_key']}  (key {data['key']}, kept in {data['file']})"
 
 
-def _write(out: str | None, text: str) -> None:
-    """``text`` to the file ``out``, else to standard output."""
-    if out is None:
-        click.echo(text, nl=False)
-    else:
-        from pathlib import Path
-
-        Path(out).write_text(text, encoding="utf-8")
-
-
 @command("export", "--out --key", as_json=False)
-def _export(s: TableService, v: Values) -> None:
+def _export(s: TableService, v: Values) -> tuple[Any, str]:
     from referee.table.audit import export
 
     data = export(s, v["ref"], v["by"], signer=_signer(s, v))
-    _write(v["out"], json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return data, json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 @command("import", "EXPORT --trust --require-trusted --key", table=False)
@@ -317,8 +317,6 @@ def _import(s: TableService, v: Values) -> tuple[Any, str]:
 def _verify(s: TableService, v: Values) -> None:
     """The table may be a stored one or an export file (which is not imported; its
     signature is reported as an import would)."""
-    from pathlib import Path
-
     from referee.table.audit import Report, verify, verify_file
     from referee.table.events import LogError
 
@@ -330,19 +328,16 @@ def _verify(s: TableService, v: Values) -> None:
             r = verify_file(file, _trusted(s, v), require_trusted=v["require_trusted"])
     except LogError as e:
         r = Report(False, 0, e.seq, e.problem)
-    signed = f"; {r.signed}" if r.signature is not None else ""
-    at = f" at event {r.seq}" if r.seq else ""
-    ok = f"ok: {r.events} events, chain and replays verified{signed}"
-    answer(v, r.data(), ok if r.ok else f"BROKEN{at}: {r.problem}")
+    answer(v, r.data(), r.text)
     if not r.ok:
         raise click.exceptions.Exit(1)
 
 
 @command("recap", "--format --as? --out", as_json=False)
-def _recap(s: TableService, v: Values) -> None:
+def _recap(s: TableService, v: Values) -> tuple[Any, str]:
     """A readable recap of the table's log: who did what, each roll with its dice and its
     chance of success, grouped by session date; as a participant sees it with --as."""
     from referee.table.recap import html_document, recap_of, to_markdown
 
     made = recap_of(s, v["ref"], v["by"])
-    _write(v["out"], to_markdown(made) if v["fmt"] == "md" else html_document(made))
+    return None, to_markdown(made) if v["fmt"] == "md" else html_document(made)
