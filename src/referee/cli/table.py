@@ -126,11 +126,12 @@ def command(
     returns is printed: an event as its line of the log, or JSON or its text. Its help:
     the operation's, then the call's docstring."""
     op = BY_NAME.get(name)
-    who = {"participant": "--as", "anyone": "--as?"}.get(op.who, "") if op else ""
-    named = (["TABLE"] if table else []) + keys.split() + [who] * bool(who) + ["--db"]
-    own = [param(p) for p in op.params if p.form] if op else []
-    params = [PARAMS[k] for k in named[:table]] + own + [PARAMS[k] for k in named[table:]]
-    params += [PARAMS["--json"]] * as_json
+    params = [PARAMS["TABLE"]] if table else []
+    params += [param(p) for p in op.params if p.form] if op else []
+    params += [PARAMS[k] for k in keys.split()]
+    if op is not None and op.who != "referee":
+        params.append(PARAMS["--as" if op.who == "participant" else "--as?"])
+    params += [PARAMS["--db"], PARAMS["--json"]] if as_json else [PARAMS["--db"]]
 
     def declare(call: Call) -> Call:
         def callback(db: str | None, **values: Any) -> None:
