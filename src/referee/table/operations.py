@@ -148,21 +148,27 @@ SEQ = Param(
     "seq", "The event's number (as `table log` or `table show` gives it).", int, ge=1, le=MAX_SEQ
 )
 NEWEST = Param(
-    "seq", "The event's number (default: the newest).", int | None, None, 1, MAX_SEQ, cli="SEQ?"
+    "seq",
+    "The event's number (default: the newest).",
+    int | None,
+    None,
+    ge=1,
+    le=MAX_SEQ,
+    cli="SEQ?",
 )
 NEWEST_UNDONE = Param(
     "seq",
     "The event's number (default: the newest undone).",
     int | None,
     None,
-    1,
-    MAX_SEQ,
+    ge=1,
+    le=MAX_SEQ,
     cli="SEQ?",
 )
 CHANGE = (
     Param("target", "A character's id, or `table`.", min_length=1, max_length=64),
     Param("field", "A dotted field path.", min_length=1, max_length=200),
-    Param("delta", "Add this whole number.", int | None, None, -(10**9), 10**9),
+    Param("delta", "Add this whole number.", int | None, None, ge=-(10**9), le=10**9),
     Param("value", "Set this value.", Any, None),
     Param("reason", "Why this change.", str, "", max_length=500),
 )
@@ -183,8 +189,8 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "The log as a participant may see it: the events after a seq (a hidden roll shows "
         "only what they may know of it).",
         (
-            Param("after", "Only events after this seq.", int, 0, 0, MAX_SEQ),
-            Param("limit", "At most this many events.", int, 200, 1, 1000, cli=None),
+            Param("after", "Only events after this seq.", int, 0, ge=0, le=MAX_SEQ),
+            Param("limit", "At most this many events.", int, 200, ge=1, le=1000, cli=None),
         ),
         http=Http("GET", "log", "table", "table_log"),
         reads=True,
@@ -229,8 +235,8 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 "roller and checked against the dice the action rolls.",
                 list[int] | None,
                 None,
-                -(10**6),
-                10**6,
+                ge=-(10**6),
+                le=10**6,
                 max_length=1000,
             ),
             Param(
@@ -238,8 +244,8 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 "Refuse unless the table is still at this event (its seq).",
                 int | None,
                 None,
-                0,
-                MAX_SEQ,
+                ge=0,
+                le=MAX_SEQ,
             ),
         ),
         who="participant",
@@ -274,7 +280,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
     ),
     Operation(
         "note",
-        "Write a note or chat line to the log (a private one: to `to` and the referees).",
+        "Write a note or chat line to the log (a private one: for whom it names and the referees).",
         (
             Param("text", "The note or chat line.", min_length=1, max_length=4000),
             VISIBILITY,
