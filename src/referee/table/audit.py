@@ -140,6 +140,15 @@ class Report:
         """The signature as a phrase: "signed by trusted key ..." or "unsigned"."""
         return describe(Checked(self.signature or "unsigned", self.key))
 
+    @property
+    def text(self) -> str:
+        """The report in a line: "ok: N events, chain and replays verified" (and how a
+        file is signed), or "BROKEN at event N: why"."""
+        if not self.ok:
+            return f"BROKEN{f' at event {self.seq}' if self.seq else ''}: {self.problem}"
+        signed = f"; {self.signed}" if self.signature is not None else ""
+        return f"ok: {self.events} events, chain and replays verified{signed}"
+
 
 def verify_events(
     events: Sequence[Event], table_id: str | None = None, keep: frozenset[int] = frozenset()

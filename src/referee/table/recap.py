@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from referee.dice.odds import limited_work
 from referee.errors import OddsTooComplex, RulesError
@@ -509,6 +509,29 @@ def log_text(events: Iterable[JSONObject]) -> str:
     :func:`to_text` each; one the viewer may not read at all is left out."""
     lines = (event_line(e) for e in events)
     return "\n".join(to_text(line) for line in lines if line is not None)
+
+
+def table_text(d: JSONObject) -> str:
+    """The table as :func:`~referee.table.service.table_data` gives it to a viewer, in
+    plain text: participants, who sees the sheets, the game's tracker, each character's
+    findings, what waits for whom (the command line's ``table show``)."""
+    sheets = "everyone" if d["sheets"] == "everyone" else "their owner and the referee"
+    data: Any = d
+    lines = [f"{d['name']} ({d['id']}), {d['game']}, event {d['seq']}"]
+    lines += [f"  {role:8} {name}" for name, role in data["participants"].items()]
+    lines += [f"  character sheets are shown to {sheets}"]
+    lines += [f"  {label}: {value}" for label, value in data["tracker"].get("table", [])]
+    for cid, rows in data["tracker"].get("characters", {}).items():
+        lines.append(cid + (f" ({data['owners'][cid]})" if data["owners"].get(cid) else ""))
+        lines += [f"  {label}: {value}" for label, value in rows]
+        findings = data["findings"].get(cid, [])
+        lines += [f"  ! {p['field']}: {p['message']} [{p['rule']}]" for p in findings]
+    lines += [f"waiting for {x['actor']}: {x['prompt']}" for x in data["pending"]]
+    for p in data.get("proposals", []):
+        asks = ", ".join(f"{a['field']} ({a['character']}, {a['answers']})" for a in p["ask"])
+        how = f"referee table decide TABLE {p['seq']} field=value --as NAME"
+        lines.append(f"#{p['seq']} {p['by']}'s {p['action']} waits for: {asks} ({how})")
+    return "\n".join(lines)
 
 
 def to_markdown(r: Recap) -> str:

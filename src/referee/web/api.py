@@ -9,22 +9,26 @@ redacted for them, the state is their view.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
-from typing import Annotated, Any, Final, Literal, TypeVar
+from inspect import Parameter, Signature
+from typing import Annotated, Any, Final, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.concurrency import run_in_threadpool
 
 from referee.errors import InvalidSheet, RulesError
-from referee.systems.base import JSONObject, JSONValue, Ruleset, get, names, problem_data
+from referee.systems.base import JSONObject, Ruleset, get, names, problem_data
 from referee.table import signing
 from referee.table.audit import export, import_table, verify
+from referee.table.operations import BY_NAME, OPERATIONS, Operation, Param
+from referee.table.operations import MAX_SEQ as MAX_SEQ
 from referee.table.service import Done, TableService, redact, table_data
 from referee.table.signing import Signer
 from referee.table.state import TableState, Viewer
@@ -41,12 +45,10 @@ router = APIRouter(prefix="/api", route_class=StrictRoute)
 T = TypeVar("T")
 
 TABLE_ID: Final = r"^[A-Za-z0-9_-]{1,40}$"
-MAX_SEQ: Final = 2**31 - 1
 MAX_DEPTH: Final = 12
 MAX_ITEMS: Final = 5000
 
 Name = Annotated[str, Field(min_length=1, max_length=64)]
-VisibilityName = Literal["public", "referee", "blind", "private", "self"]
 RoleName = Literal["referee", "player", "observer"]
 TableId = Annotated[str, Path(pattern=TABLE_ID, description="The table's id.")]
 JSONObjectIn = dict[str, Any]
@@ -71,77 +73,6 @@ class CreateTable(Strict):
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="A playtest table's seed.")
 
 
-class ActionIn(Strict):
-    action: str = Field(max_length=64, description="The action's name (`GET /api/games`).")
-    fields: JSONObjectIn = Field(default_factory=dict, description="The action's fields.")
-    visibility: VisibilityName = "public"
-    faces: list[Annotated[int, Field(ge=-(10**6), le=10**6)]] | None = Field(
-        None, max_length=1000, description="Faces rolled on physical dice, in order."
-    )
-    expect: int | None = Field(
-        None, ge=0, le=MAX_SEQ, description="Refuse if the table moved past this seq."
-    )
-
-
-class OddsIn(Strict):
-    action: str = Field(max_length=64)
-    fields: JSONObjectIn = Field(default_factory=dict)
-
-
-class NoteIn(Strict):
-    text: str = Field(min_length=1, max_length=4000)
-    visibility: VisibilityName = "public"
-    to: Name | None = Field(None, description="A private note: who it is for.")
-
-
-class DecisionIn(Strict):
-    fields: JSONObjectIn = Field(
-        default_factory=dict,
-        description="Values for the fields the action asks (others: defaults).",
-    )
-
-
-class SeqIn(Strict):
-    seq: int | None = Field(None, ge=1, le=MAX_SEQ, description="Default: the newest.")
-
-
-class RevealIn(Strict):
-    seq: int = Field(ge=1, le=MAX_SEQ)
-
-
-class ChangeIn(Strict):
-    target: str = Field(min_length=1, max_length=64, description="A character id or `table`.")
-    field: str = Field(min_length=1, max_length=200, description="A dotted field path.")
-    delta: int | None = Field(None, ge=-(10**9), le=10**9)
-    value: Any = None
-    reason: str = Field("", max_length=500)
-
-
-class EditIn(Strict):
-    changes: list[ChangeIn] = Field(min_length=1, max_length=50)
-    reason: str = Field(min_length=1, max_length=4000)
-
-
-class OptionsIn(Strict):
-    options: JSONObjectIn
-
-
-class SheetsIn(Strict):
-    sheets: Literal["owner", "everyone"] = Field(
-        description="Who sees other players' character sheets: owner (each player their "
-        "own; the referee all) or everyone."
-    )
-
-
-class CharacterIn(Strict):
-    example: str | None = Field(None, max_length=64, description="An example character's id.")
-    sheet: JSONObjectIn | None = Field(None, description="A sheet as JSON.")
-    owner: Name | None = None
-    id: Name | None = None
-    force: bool = Field(False, description="The referee seats a sheet that breaks rules.")
-    visibility: VisibilityName = "public"
-
-
 class SheetIn(Strict):
     sheet: JSONObjectIn
     force: bool = False
@@ -150,10 +81,6 @@ class SheetIn(Strict):
 class InviteIn(Strict):
     name: Name
     role: RoleName = "player"
-
-
-class RoleIn(Strict):
-    role: RoleName
 
 
 # ---------------------------------------------------------------------------
@@ -327,20 +254,14 @@ def referee_only(caller: Caller, what: str) -> None:
         raise WebError(403, f"only the referee may {what}")
 
 
-def event_out(web: Web, done: Done, caller: Caller) -> EventOut:
-    """A command's event as the caller may see it."""
-    viewer = Viewer(caller.name, done.table.participants.get(caller.name, "observer"))
-    shown = redact(done.event, viewer, done.table.revealed, done.table)
-    return EventOut(seq=done.event.seq, event=shown)
-
-
-def event_response(done: Done, caller: Caller) -> Response:
-    """:func:`event_out` as a 201 answer, serialized once (the hot path of a table: an
-    event is JSON already, so it skips the response model's second walk over it)."""
+def event_response(done: Done, caller: Caller, status: int = 201) -> Response:
+    """A command's event as the caller may see it (:class:`EventOut`), serialized once
+    (the hot path of a table: an event is JSON already, so it skips the response
+    model's second walk over it)."""
     viewer = Viewer(caller.name, done.table.participants.get(caller.name, "observer"))
     shown = redact(done.event, viewer, done.table.revealed, done.table)
     body = json.dumps({"seq": done.event.seq, "event": shown}, separators=(",", ":"))
-    return Response(body, status_code=201, media_type="application/json")
+    return Response(body, status_code=status, media_type="application/json")
 
 
 def link_for(request: Request, token: str) -> str:
@@ -488,36 +409,198 @@ def import_export(request: Request, response: Response, body: JSONObjectIn) -> I
 
 
 # ---------------------------------------------------------------------------
-# one table: reading
+# one table: the operations (each declared once in referee.table.operations), a route each
+
+Values = dict[str, Any]
+"""An operation's values by the service's names, as the request gave them."""
+Handler = Callable[[Request, Caller, Values], Any]
+"""How a route answers an operation (a coroutine function: on the event loop)."""
+HANDLERS: dict[str, Handler] = {}
+"""The operations answered otherwise than by the event their service call appends."""
 
 
-@router.get("/tables/{tid}", tags=["table"])
-def table_view(caller: Reader, request: Request) -> dict[str, Any]:
-    """The table as you may know it: participants, characters and their owners, the
-    validator's findings, house rules, the game's tracker, pending decisions, the state."""
+def handles(name: str) -> Callable[[Handler], Handler]:
+    """Declare the decorated function the answer to operation ``name``; its return
+    annotation is the route's response model."""
+
+    def register(fn: Handler) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
+def command(request: Request, caller: Caller, op: Operation, values: Values) -> Response:
+    """Call the service's method for ``op`` as the caller; answer its event as they see it."""
+    run = getattr(web_of(request).service, op.service_method)
+    return event_response(run(caller.table_id, **values, by=caller.name), caller, op.status)
+
+
+@handles("show")
+def table_view(request: Request, caller: Caller, values: Values) -> dict[str, Any]:
     return view_data(web_of(request).service, caller)
 
 
-@router.get("/tables/{tid}/log", tags=["table"])
-def table_log(
-    caller: Reader,
-    request: Request,
-    after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
-) -> list[dict[str, Any]]:
-    """The events after ``after``, redacted for you (hidden rolls show only what you may
-    know of them)."""
-    return web_of(request).service.log(caller.table_id, caller.name, after=after, limit=limit)
+@handles("log")
+def table_log(request: Request, caller: Caller, values: Values) -> list[dict[str, Any]]:
+    return web_of(request).service.log(caller.table_id, caller.name, **values)
 
 
-@router.post("/tables/{tid}/odds", tags=["actions"])
-async def odds(caller: Reader, body: OddsIn, request: Request) -> dict[str, Any]:
-    """The exact odds of an action before anything is rolled: the success chance (when
-    the game's outcome says success or not) and every outcome's probability. Computed off
-    the event loop, a few at once per link (429 past that)."""
-    bounded(body.fields, "fields")
-    name, fields, data, _html = await odds_off_loop(request, caller, body.action, body.fields)
+@handles("odds")
+async def odds(request: Request, caller: Caller, values: Values) -> dict[str, Any]:
+    """Computed off the event loop, a few at once per link (429 past that)."""
+    name, fields, data, _html = await odds_off_loop(request, caller, **values)
     return {"action": name, "fields": fields, **data}
+
+
+@handles("export")
+def export_table(request: Request, caller: Caller, values: Values) -> Response:
+    web = web_of(request)
+    data = export(web.service, caller.table_id, caller.name, signer=server_signer(web))
+    table = data.get("table")
+    name = str(table.get("name", "table")) if isinstance(table, dict) else "table"
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "table"
+    return JSONResponse(
+        data, headers={"content-disposition": f'attachment; filename="{safe}.json"'}
+    )
+
+
+@handles("verify")
+def verify_table(request: Request, caller: Caller, values: Values) -> dict[str, Any]:
+    return verify(web_of(request).service, caller.table_id).data()
+
+
+@handles("char add")
+def add_character(request: Request, caller: Caller, values: Values) -> Response:
+    # one sheet: an example's id or a sheet
+    example = values.pop("example")
+    if (example is None) == (values["sheet"] is None):
+        raise WebError(422, "give either 'example' or 'sheet'")
+    values["sheet"] = values["sheet"] if example is None else example
+    return command(request, caller, BY_NAME["char add"], values)
+
+
+@handles("leave")
+def leave(request: Request, caller: Caller, values: Values) -> Response:
+    done = command(request, caller, BY_NAME["leave"], values)
+    web_of(request).tokens.revoke_name(caller.table_id, values["name"])
+    return done
+
+
+def _type(p: Param, name: str) -> Any:
+    """A parameter's type for pydantic: its bounds on each number of a list, a list of
+    records as a model ``name``."""
+    if p.items:
+        record: Any = create_model(name, __base__=Strict, **_fields(p.items, ""))
+        return list[record]
+    if _listed(p):  # the numbers' bounds are each number's
+        each = list[Annotated[int, Field(ge=p.ge, le=p.le)]]
+        return each | None if type(None) in get_args(p.type) else each
+    return p.type
+
+
+def _listed(p: Param) -> bool:
+    return any(get_origin(t) is list for t in (p.type, *get_args(p.type)))
+
+
+def _bounds(p: Param) -> Values:
+    """A parameter's bounds as pydantic's keywords (a list's ge/le: see :func:`_type`)."""
+    numbers = {} if _listed(p) else {"ge": p.ge, "le": p.le}
+    return numbers | {"min_length": p.min_length, "max_length": p.max_length}
+
+
+def _fields(params: tuple[Param, ...], model: str) -> dict[str, Any]:
+    """Pydantic fields of ``params``: type, default, bounds, help."""
+    out: dict[str, Any] = {}
+    for p in params:
+        default = {"default_factory": dict} if p.default == {} else {"default": p.default}
+        info = Field(**default, description=p.help, **_bounds(p))
+        out[p.json_key] = (_type(p, model + p.name.title()), info)
+    return out
+
+
+def route(op: Operation, handler: Handler | None) -> None:
+    """Serve ``op`` where its :class:`~referee.table.operations.Http` says: its path
+    parameters in the path, the others in the query (GET) or a body model; ``by`` the
+    caller (a reader where it only reads; a referee where only they may call it)."""
+    assert op.http is not None
+    path = op.http.path
+    at_path = [p for p in op.params if "{" + p.json_key + "}" in path]
+    rest = [p for p in op.params if p not in at_path]
+    query = rest if op.http.verb == "GET" else []
+    body = [] if query else rest
+    signature = [
+        Parameter("caller", Parameter.KEYWORD_ONLY, annotation=Reader if op.reads else Writer),
+        Parameter("request", Parameter.KEYWORD_ONLY, annotation=Request),
+    ]
+    for where, params in ((Path, at_path), (Query, query)):
+        for p in params:
+            how = where(description=p.help, **_bounds(p))
+            default = Parameter.empty if p.default is ... else p.default
+            kind = Parameter.KEYWORD_ONLY
+            signature.append(
+                Parameter(p.json_key, kind, annotation=Annotated[p.type, how], default=default)
+            )
+    if body:
+        camel = op.route_name.title().replace("_", "")
+        model = MODELS.get(op.name) or create_model(
+            f"{camel}In", __base__=Strict, **_fields(tuple(body), camel)
+        )
+        signature.append(Parameter("body", Parameter.KEYWORD_ONLY, annotation=model))
+
+    async def endpoint(
+        caller: Caller, request: Request, body: Strict | None = None, **given: Any
+    ) -> Any:
+        given |= body.model_dump() if body is not None else {}
+        values = {p.name: _bounded(p, given[p.json_key]) for p in op.params}
+        if op.who == "referee":
+            referee_only(caller, f"{op.name} the table")
+        if handler is not None and inspect.iscoroutinefunction(handler):
+            return await handler(request, caller, values)
+        if handler is not None:
+            return await run_in_threadpool(rules_call, lambda: handler(request, caller, values))
+        return await run_in_threadpool(rules_call, lambda: command(request, caller, op, values))
+
+    endpoint.__signature__ = Signature(signature)  # type: ignore[attr-defined]
+    returns = get_type_hints(handler)["return"] if handler else Response
+    if returns is Response:  # an event (as EventOut), or a file
+        returns = None if op.reads else EventOut
+    router.add_api_route(
+        "/tables/{tid}" + (f"/{path}" if path else ""),
+        endpoint,
+        methods=[op.http.verb],
+        status_code=op.status,
+        tags=[op.http.tag],
+        name=op.route_name,
+        description=" ".join(filter(None, (op.help, handler and handler.__doc__))),
+        response_model=returns,
+    )
+
+
+def _bounded(p: Param, value: Any) -> Any:
+    """``value`` within :func:`bounded`'s limits (a list of records: each record)."""
+    return [bounded(v, p.json_key) for v in value] if p.items else bounded(value, p.json_key)
+
+
+def field_of(op: str, name: str) -> Any:
+    """The pydantic field of operation ``op``'s parameter ``name``."""
+    p = next(p for p in BY_NAME[op].params if p.name == name)
+    return _fields((p,), "")[p.json_key][1]
+
+
+class OddsIn(Strict):
+    """The odds' body, a class: the page's preview takes it too."""
+
+    action: str = field_of("odds", "action")
+    fields: JSONObjectIn = field_of("odds", "fields")
+
+
+MODELS: Final[dict[str, type[Strict]]] = {"odds": OddsIn}
+"""The bodies other modules take too, declared as classes."""
+
+for _op in OPERATIONS:
+    if _op.http is not None:
+        route(_op, HANDLERS.get(_op.name))
 
 
 @router.post("/tables/{tid}/validate", tags=["characters"])
@@ -537,199 +620,6 @@ def validate_sheet(caller: Reader, body: SheetIn, request: Request) -> dict[str,
 
     problems = rules_call(check)
     return {"valid": not problems, "problems": problems}
-
-
-@router.get("/tables/{tid}/export", tags=["table"])
-def export_table(caller: Reader, request: Request) -> Response:
-    """The table as JSON: whole for a referee (importable), your redacted view otherwise;
-    its ``head`` (the last event's seq and hash) signed with the server's key."""
-    web = web_of(request)
-    data = export(web.service, caller.table_id, caller.name, signer=server_signer(web))
-    table = data.get("table")
-    name = str(table.get("name", "table")) if isinstance(table, dict) else "table"
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "table"
-    return JSONResponse(
-        data, headers={"content-disposition": f'attachment; filename="{safe}.json"'}
-    )
-
-
-@router.get("/tables/{tid}/verify", tags=["table"])
-def verify_table(caller: Reader, request: Request) -> dict[str, Any]:
-    """Re-check the hash chain and replay every action from its recorded faces (the
-    referee)."""
-    referee_only(caller, "verify the table")
-    return verify(web_of(request).service, caller.table_id).data()
-
-
-# ---------------------------------------------------------------------------
-# one table: commands
-
-
-@router.post("/tables/{tid}/actions", status_code=201, tags=["actions"], response_model=EventOut)
-async def act(caller: Writer, body: ActionIn, request: Request) -> Response:
-    """Take an action of the game (for one of your characters; the referee for anyone).
-    ``visibility``: public; blind (a player's roll only the referee sees the result of);
-    private (you and the referee); referee (the referee's secret roll). ``faces``:
-    dice rolled by hand, checked against what the action rolls."""
-    web = web_of(request)
-    bounded(body.fields, "fields")
-    done = await run_in_threadpool(
-        rules_call,
-        lambda: web.service.act(
-            caller.table_id,
-            caller.name,
-            body.action,
-            body.fields,
-            visibility=body.visibility,
-            faces=body.faces,
-            expect=body.expect,
-        ),
-    )
-    return event_response(done, caller)
-
-
-@router.post("/tables/{tid}/notes", status_code=201, tags=["actions"])
-def note(caller: Writer, body: NoteIn, request: Request) -> EventOut:
-    """Write a note or chat line (private ones: to ``to`` and the referees)."""
-    web = web_of(request)
-    done = web.service.note(
-        caller.table_id, caller.name, body.text, visibility=body.visibility, audience=body.to
-    )
-    return event_out(web, done, caller)
-
-
-@router.post("/tables/{tid}/proposals/{seq}", status_code=201, tags=["actions"])
-async def decide(
-    caller: Writer,
-    body: DecisionIn,
-    request: Request,
-    seq: Annotated[int, Path(ge=1, le=MAX_SEQ)],
-) -> Response:
-    """Answer an action that waits for your decision (a target's defence, an opponent's
-    choice: the fields its proposal asks, as the owner of that character or the referee);
-    the action is then checked again and rolled, as its proposer's."""
-    web = web_of(request)
-    bounded(body.fields, "fields")
-    done = await run_in_threadpool(
-        rules_call,
-        lambda: web.service.decide(caller.table_id, seq, body.fields, by=caller.name),
-    )
-    return event_response(done, caller)
-
-
-@router.delete("/tables/{tid}/proposals/{seq}", tags=["actions"])
-def withdraw(
-    caller: Writer, request: Request, seq: Annotated[int, Path(ge=1, le=MAX_SEQ)]
-) -> EventOut:
-    """Withdraw an action that waits for a decision (its proposer or the referee)."""
-    web = web_of(request)
-    return event_out(web, web.service.withdraw(caller.table_id, seq, by=caller.name), caller)
-
-
-@router.post("/tables/{tid}/undo", status_code=201, tags=["actions"])
-def undo(caller: Writer, body: SeqIn, request: Request) -> EventOut:
-    """Take back an action or edit (a player: their own newest, while nothing happened
-    since); the log keeps it."""
-    web = web_of(request)
-    return event_out(web, web.service.undo(caller.table_id, body.seq, by=caller.name), caller)
-
-
-@router.post("/tables/{tid}/redo", status_code=201, tags=["actions"])
-def redo(caller: Writer, body: SeqIn, request: Request) -> EventOut:
-    """Put back an undone action or edit (the referee)."""
-    web = web_of(request)
-    return event_out(web, web.service.redo(caller.table_id, body.seq, by=caller.name), caller)
-
-
-@router.post("/tables/{tid}/reveal", status_code=201, tags=["referee"])
-def reveal(caller: Writer, body: RevealIn, request: Request) -> EventOut:
-    """Show a hidden roll or note to everyone (the referee)."""
-    web = web_of(request)
-    return event_out(web, web.service.reveal(caller.table_id, body.seq, by=caller.name), caller)
-
-
-@router.post("/tables/{tid}/edits", status_code=201, tags=["referee"])
-def edit(caller: Writer, body: EditIn, request: Request) -> EventOut:
-    """Correct the game state by hand, with a reason (the referee)."""
-    web = web_of(request)
-    changes = [bounded(c.model_dump(), "change") for c in body.changes]
-    done = rules_call(
-        lambda: web.service.edit(caller.table_id, changes, body.reason, by=caller.name)
-    )
-    return event_out(web, done, caller)
-
-
-@router.put("/tables/{tid}/options", tags=["referee"])
-def set_options(caller: Writer, body: OptionsIn, request: Request) -> EventOut:
-    """Replace the house rules (the referee); options left out take their defaults."""
-    web = web_of(request)
-    bounded(body.options, "options")
-    done = rules_call(
-        lambda: web.service.set_options(caller.table_id, body.options, by=caller.name)
-    )
-    return event_out(web, done, caller)
-
-
-@router.put("/tables/{tid}/sheets", tags=["referee"])
-def set_sheets(caller: Writer, body: SheetsIn, request: Request) -> EventOut:
-    """Choose who sees other players' character sheets (the referee): ``owner`` or
-    ``everyone``. A player always sees their own; the referee sees every sheet."""
-    web = web_of(request)
-    done = rules_call(lambda: web.service.set_sheets(caller.table_id, body.sheets, by=caller.name))
-    return event_out(web, done, caller)
-
-
-@router.post("/tables/{tid}/characters", status_code=201, tags=["characters"])
-def add_character(caller: Writer, body: CharacterIn, request: Request) -> EventOut:
-    """Seat a character: one of the game's examples (``example``) or a ``sheet``. A
-    player seats their own; a sheet that breaks a rule is refused with every finding,
-    unless the referee forces it in (marked)."""
-    web = web_of(request)
-    if (body.example is None) == (body.sheet is None):
-        raise WebError(422, "give either 'example' or 'sheet'")
-    sheet: JSONValue | str = body.example if body.example is not None else body.sheet
-    bounded(sheet, "sheet")
-    done = rules_call(
-        lambda: web.service.add_character(
-            caller.table_id,
-            sheet,
-            owner=body.owner,
-            cid=body.id,
-            by=caller.name,
-            force=body.force,
-            visibility=body.visibility,
-        )
-    )
-    return event_out(web, done, caller)
-
-
-@router.put("/tables/{tid}/characters/{cid}", tags=["characters"])
-def update_character(
-    caller: Writer,
-    body: SheetIn,
-    request: Request,
-    cid: Annotated[str, Path(min_length=1, max_length=64)],
-) -> EventOut:
-    """Replace a character's sheet (its owner or the referee); what the table tracks
-    about it stays."""
-    web = web_of(request)
-    bounded(body.sheet, "sheet")
-    done = rules_call(
-        lambda: web.service.update_character(
-            caller.table_id, cid, body.sheet, by=caller.name, force=body.force
-        )
-    )
-    return event_out(web, done, caller)
-
-
-@router.delete("/tables/{tid}/characters/{cid}", tags=["characters"])
-def remove_character(
-    caller: Writer, request: Request, cid: Annotated[str, Path(min_length=1, max_length=64)]
-) -> EventOut:
-    """Take a character off the table (the referee)."""
-    web = web_of(request)
-    done = rules_call(lambda: web.service.remove_character(caller.table_id, cid, by=caller.name))
-    return event_out(web, done, caller)
 
 
 # ---------------------------------------------------------------------------
@@ -779,29 +669,3 @@ def revoke(
         raise WebError(404, f"no live invite {kid!r} at this table")
     web.hub.close_grants_soon({kid})  # its open sockets close now (other processes: a sweep)
     return {"revoked": kid}
-
-
-@router.put("/tables/{tid}/participants/{name}", tags=["referee"])
-def set_role(
-    caller: Writer,
-    body: RoleIn,
-    request: Request,
-    name: Annotated[str, Path(min_length=1, max_length=64)],
-) -> EventOut:
-    """Change a participant's role (the referee)."""
-    web = web_of(request)
-    return event_out(
-        web, web.service.set_role(caller.table_id, name, body.role, by=caller.name), caller
-    )
-
-
-@router.delete("/tables/{tid}/participants/{name}", tags=["referee"])
-def leave(
-    caller: Writer, request: Request, name: Annotated[str, Path(min_length=1, max_length=64)]
-) -> EventOut:
-    """A participant leaves (themselves, or removed by the referee); their links are
-    revoked."""
-    web = web_of(request)
-    done = web.service.leave(caller.table_id, name, by=caller.name)
-    web.tokens.revoke_name(caller.table_id, name)
-    return event_out(web, done, caller)

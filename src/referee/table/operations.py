@@ -1,0 +1,432 @@
+"""The live table's operations, each declared once: the HTTP API and ``referee table``
+are both made from :data:`OPERATIONS`.
+
+An :class:`Operation` is one call of :class:`~referee.table.service.TableService`: its
+command's name, its help, its parameters (:class:`Param`: type, bounds, help), who may
+call it, and where the HTTP API serves it (:class:`Http`). :mod:`referee.web.api` makes
+a route of each (a request body from the parameters, the caller's token as ``by``) and
+:mod:`referee.cli.table` a command (arguments and options from the same parameters,
+``--as NAME`` as ``by``). Each edge answers a command with the event it appended, as that
+edge shows events; the few operations an edge answers its own way (the odds in a worker
+process, the table's state as text, an export file) it names, keeping this help and
+these parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from referee.table.events import Visibility
+from referee.table.state import Role, SheetsShown
+
+MAX_SEQ: Final = 2**31 - 1
+"""The largest event number a request may name."""
+
+Object = dict[str, Any]
+"""A JSON object (an action's fields, a sheet, house rules)."""
+
+Who = Literal["participant", "anyone", "referee"]
+"""Who may call an operation: ``participant``, a participant named for it (the command
+line's ``--as NAME`` is required); ``anyone``, a participant or the local operator (who
+may do what a referee may; ``--as`` is optional); ``referee``, a referee only (the API
+refuses the others; the command line runs as the operator)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an operation.
+
+    ``name`` is the service method's keyword; ``key`` the request's (default: the
+    same): a path parameter where the operation's path names it, else a query
+    parameter of a GET, else a key of the request's body. ``type`` is the JSON value's
+    (a ``Literal`` lists the choices); ``default`` ``...``: required. ``ge``/``le``
+    bound a number or each number of a list, ``min_length``/``max_length`` a text or a
+    list. ``items``: the value is a list of records with these parameters.
+
+    ``cli`` is its form on the command line: an option's flag (``--to``), an
+    argument's metavar (``NAME``; ``NAME?``: optional; ``NAME...``: any number of
+    words), or ``None``: not on the command line. Default: ``--name`` where there is a
+    default, else the argument ``NAME``.
+    """
+
+    name: str
+    help: str
+    type: Any = str
+    default: Any = ...
+    ge: int | None = None
+    le: int | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    key: str = ""
+    cli: str | None = ""
+    items: tuple[Param, ...] = ()
+
+    @property
+    def json_key(self) -> str:
+        """Its name in a request."""
+        return self.key or self.name
+
+    @property
+    def form(self) -> str | None:
+        """Its form on the command line (see the class)."""
+        if self.cli != "":
+            return self.cli
+        return self.name.upper() if self.default is ... else "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class Http:
+    """Where the HTTP API serves an operation: ``verb`` on ``/api/tables/{tid}`` and
+    ``path`` (which names its path parameters), listed under ``tag``; ``name``: the
+    route's (default: the service method's). A POST that appends answers 201."""
+
+    verb: Literal["GET", "POST", "PUT", "DELETE"]
+    path: str
+    tag: Literal["table", "actions", "characters", "referee"]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One thing a participant does at a live table (see the module text): ``name``, the
+    command's (``char add``: ``add`` in the ``char`` group); ``method``, the service's
+    (default: the command's); ``reads``: it appends nothing (the API lets a reader call
+    it); ``http``: where the API serves it (``None``: the command line only)."""
+
+    name: str
+    help: str
+    params: tuple[Param, ...] = ()
+    method: str = ""
+    who: Who = "anyone"
+    http: Http | None = None
+    reads: bool = False
+
+    @property
+    def service_method(self) -> str:
+        """The :class:`~referee.table.service.TableService` method it calls."""
+        return self.method or self.name
+
+    @property
+    def route_name(self) -> str:
+        """Its HTTP route's name (the OpenAPI operation's id is made from it)."""
+        return (self.http.name if self.http else "") or self.service_method
+
+    @property
+    def status(self) -> int:
+        """Its HTTP answer's status: 201 where a POST appends an event, else 200."""
+        return 201 if self.http and self.http.verb == "POST" and not self.reads else 200
+
+
+# ---------------------------------------------------------------------------
+# parameters several operations take
+
+NAME: Final = 64
+"""The longest name (of a participant, a character)."""
+VISIBILITY = Param(
+    "visibility",
+    "Who sees it: public; referee (the referee's secret roll); blind (a player's roll only "
+    "the referee sees the result of); private (its roller and the referee); self (a free "
+    "roll only its roller sees).",
+    Visibility,
+    "public",
+)
+ROLE_HELP: Final = "referee, player or observer."
+PARTICIPANT = Param("name", "The participant's name.", min_length=1, max_length=NAME)
+CHARACTER = Param("cid", "The character's id.", min_length=1, max_length=NAME)
+SHEET_HELP: Final = "A sheet as JSON (on the command line: a .json file, or an example's name)."
+FORCE = Param("force", "The referee seats a sheet that breaks rules (marked).", bool, False)
+ACTION = Param("action", "The action's name (`referee GAME actions`).", max_length=64)
+FIELDS = Param(
+    "fields",
+    "The action's fields (on the command line: key=value words).",
+    Object,
+    {},
+    cli="PAIRS...",
+)
+SEQ = Param(
+    "seq", "The event's number (as `table log` or `table show` gives it).", int, ge=1, le=MAX_SEQ
+)
+NEWEST = Param(
+    "seq",
+    "The event's number (default: the newest).",
+    int | None,
+    None,
+    ge=1,
+    le=MAX_SEQ,
+    cli="SEQ?",
+)
+NEWEST_UNDONE = Param(
+    "seq",
+    "The event's number (default: the newest undone).",
+    int | None,
+    None,
+    ge=1,
+    le=MAX_SEQ,
+    cli="SEQ?",
+)
+CHANGE = (
+    Param("target", "A character's id, or `table`.", min_length=1, max_length=64),
+    Param("field", "A dotted field path.", min_length=1, max_length=200),
+    Param("delta", "Add this whole number.", int | None, None, ge=-(10**9), le=10**9),
+    Param("value", "Set this value.", Any, None),
+    Param("reason", "Why this change.", str, "", max_length=500),
+)
+
+
+OPERATIONS: Final[tuple[Operation, ...]] = (
+    # -- reading
+    Operation(
+        "show",
+        "The table as you may know it: participants, characters and their owners, the "
+        "validator's findings, house rules, the game's tracker, pending decisions, the state.",
+        method="view",
+        http=Http("GET", "", "table", "table_view"),
+        reads=True,
+    ),
+    Operation(
+        "log",
+        "The log as a participant may see it: the events after a seq (a hidden roll shows "
+        "only what they may know of it).",
+        (
+            Param("after", "Only events after this seq.", int, 0, ge=0, le=MAX_SEQ),
+            Param("limit", "At most this many events.", int, 200, ge=1, le=1000, cli=None),
+        ),
+        http=Http("GET", "log", "table", "table_log"),
+        reads=True,
+    ),
+    Operation(
+        "odds",
+        "The exact odds of an action before anything is rolled, on what you may know: the "
+        "success chance (where the outcome says success or not) and every outcome's "
+        "probability.",
+        (ACTION, FIELDS),
+        who="participant",
+        http=Http("POST", "odds", "actions"),
+        reads=True,
+    ),
+    Operation(
+        "export",
+        "The table as JSON, its head (the last event's seq and hash) signed with the "
+        "server's key: whole for a referee (importable), a participant's redacted view "
+        "otherwise.",
+        http=Http("GET", "export", "table", "export_table"),
+        reads=True,
+    ),
+    Operation(
+        "verify",
+        "Re-check the hash chain and replay every action from its recorded faces (the referee).",
+        who="referee",
+        http=Http("GET", "verify", "table", "verify_table"),
+        reads=True,
+    ),
+    # -- the game
+    Operation(
+        "act",
+        "Take an action of the game (for one of your characters; the referee for anyone): "
+        "resolve it, record it, show its outcome.",
+        (
+            ACTION,
+            FIELDS,
+            VISIBILITY,
+            Param(
+                "faces",
+                "Faces rolled on physical dice, in order, e.g. 6,3,1,1: used instead of the "
+                "roller and checked against the dice the action rolls.",
+                list[int] | None,
+                None,
+                ge=-(10**6),
+                le=10**6,
+                max_length=1000,
+            ),
+            Param(
+                "expect",
+                "Refuse unless the table is still at this event (its seq).",
+                int | None,
+                None,
+                ge=0,
+                le=MAX_SEQ,
+            ),
+        ),
+        who="participant",
+        http=Http("POST", "actions", "actions"),
+    ),
+    Operation(
+        "decide",
+        "Answer an action that waits for your decision (a target's defence, an opponent's "
+        "choice: the fields its proposal asks, as the owner of that character or the "
+        "referee): the action is then checked again and rolled, as its proposer's.",
+        (
+            SEQ,
+            Param(
+                "values",
+                "Values for the fields the action asks (others keep their defaults; on the "
+                "command line: field=value words).",
+                Object,
+                {},
+                key="fields",
+                cli="VALUES...",
+            ),
+        ),
+        who="participant",
+        http=Http("POST", "proposals/{seq}", "actions"),
+    ),
+    Operation(
+        "withdraw",
+        "Withdraw an action that waits for a decision (its proposer or the referee).",
+        (SEQ,),
+        who="participant",
+        http=Http("DELETE", "proposals/{seq}", "actions"),
+    ),
+    Operation(
+        "note",
+        "Write a note or chat line to the log (a private one: for whom it names and the referees).",
+        (
+            Param("text", "The note or chat line.", min_length=1, max_length=4000),
+            VISIBILITY,
+            Param(
+                "audience",
+                "For a private note: who it is for.",
+                str | None,
+                None,
+                key="to",
+                cli="--to",
+                min_length=1,
+                max_length=NAME,
+            ),
+        ),
+        who="participant",
+        http=Http("POST", "notes", "actions"),
+    ),
+    Operation(
+        "undo",
+        "Take back an action or edit (a player: their own newest, while nothing happened "
+        "since); the log keeps it.",
+        (NEWEST,),
+        who="participant",
+        http=Http("POST", "undo", "actions"),
+    ),
+    Operation(
+        "redo",
+        "Put back an undone action or edit (the referee).",
+        (NEWEST_UNDONE,),
+        who="participant",
+        http=Http("POST", "redo", "actions"),
+    ),
+    # -- the referee
+    Operation(
+        "reveal",
+        "Show a hidden roll or note to everyone (the referee).",
+        (SEQ,),
+        who="participant",
+        http=Http("POST", "reveal", "referee"),
+    ),
+    Operation(
+        "edit",
+        "Correct the game state by hand, with a reason (the referee).",
+        (
+            Param(
+                "changes",
+                "The changes (on the command line: --add and --set).",
+                list[Object],
+                min_length=1,
+                max_length=50,
+                cli=None,
+                items=CHANGE,
+            ),
+            Param(
+                "reason", "Why (kept in the log).", min_length=1, max_length=4000, cli="--reason"
+            ),
+        ),
+        who="participant",
+        http=Http("POST", "edits", "referee"),
+    ),
+    Operation(
+        "options",
+        "Replace the table's house rules (the referee); options left out take their defaults.",
+        (Param("options", "The house rules as JSON.", Object, cli="PATH"),),
+        method="set_options",
+        http=Http("PUT", "options", "referee"),
+    ),
+    Operation(
+        "sheets",
+        "Choose who sees other players' character sheets (the referee): owner (each "
+        "player their own) or everyone. A player always sees their own; the referee "
+        "sees every sheet.",
+        (Param("sheets", "owner or everyone.", SheetsShown, cli="SHOWN"),),
+        method="set_sheets",
+        http=Http("PUT", "sheets", "referee"),
+    ),
+    Operation(
+        "join",
+        "Add a participant.",
+        (PARTICIPANT, Param("role", ROLE_HELP, Role, "player")),
+    ),
+    Operation(
+        "role",
+        "Change a participant's role (the referee).",
+        (PARTICIPANT, Param("role", ROLE_HELP, Role)),
+        method="set_role",
+        http=Http("PUT", "participants/{name}", "referee"),
+    ),
+    Operation(
+        "leave",
+        "A participant leaves (themselves, or removed by the referee): their links are "
+        "revoked, their characters stay.",
+        (PARTICIPANT,),
+        http=Http("DELETE", "participants/{name}", "referee"),
+    ),
+    # -- characters
+    Operation(
+        "char add",
+        "Seat a character: one of the game's examples or a sheet. A player seats their "
+        "own; a sheet that breaks a rule is refused with every finding, unless the referee "
+        "forces it in (marked, its findings travel with it).",
+        (
+            Param(
+                "example", "An example character's id.", str | None, None, max_length=64, cli=None
+            ),
+            Param("sheet", SHEET_HELP, Object | None, None, cli="SHEET"),
+            Param(
+                "owner",
+                "The participant who plays it.",
+                str | None,
+                None,
+                min_length=1,
+                max_length=NAME,
+            ),
+            Param(
+                "cid",
+                "Its id (default: from its name).",
+                str | None,
+                None,
+                key="id",
+                cli="--id",
+                min_length=1,
+                max_length=NAME,
+            ),
+            FORCE,
+            VISIBILITY,
+        ),
+        method="add_character",
+        http=Http("POST", "characters", "characters"),
+    ),
+    Operation(
+        "char update",
+        "Replace a character's sheet (its owner or the referee); what the table tracks "
+        "about it stays.",
+        (CHARACTER, Param("sheet", SHEET_HELP, Object), FORCE),
+        method="update_character",
+        http=Http("PUT", "characters/{cid}", "characters"),
+    ),
+    Operation(
+        "char remove",
+        "Take a character off the table (the referee).",
+        (CHARACTER,),
+        method="remove_character",
+        http=Http("DELETE", "characters/{cid}", "characters"),
+    ),
+)
+"""Every operation, in the order the API's documentation lists them."""
+
+BY_NAME: Final = {op.name: op for op in OPERATIONS}
