@@ -142,17 +142,16 @@ def options(game: str, as_json: bool) -> None:
 
 @app.command()
 @click.argument("game", help="Game name.")
-@click.argument("path", help="A character sheet as JSON.")
+@click.argument("path", help="A character sheet as JSON (or an example's name).")
 @JSON_OPTION
 @handle_errors
 def validate(game: str, path: str, as_json: bool) -> None:
-    """Validate a character sheet file against a game's rules (every problem is listed)."""
-    from referee.systems.base import get, load_record
+    """Validate a character sheet file against a game's rules (every problem is listed):
+    ``referee GAME validate PATH`` with the game's defaults."""
+    from referee.cli.presets import validate_sheet
+    from referee.systems.base import get
 
-    ruleset = get(game)
-    sheet = load_record(ruleset.sheet_type, common.load_json_file(path))
-    problems = ruleset.validate(sheet, ruleset.options_type())
-    common.report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
+    validate_sheet(get(game).name, path, None, as_json)
 
 
 @app.command()

@@ -526,6 +526,19 @@ class PresetGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+def validate_sheet(game: str, path: str, options_file: str | None, as_json: bool) -> None:
+    """Print every rule the sheet at ``path`` (or the example so named) breaks under the
+    options in ``options_file``, or that it is valid with the ruleset's
+    :meth:`~referee.systems.base.Ruleset.sheet_summary`; exit 1 if it breaks any."""
+    rules = _ruleset(game)
+    opts = load_options(rules, options_file)
+    sheet = sheet_from(rules, path)
+    problems = rules.validate(sheet, opts)
+    summary = "" if problems else rules.sheet_summary(sheet, opts)
+    valid = f"{path}: valid" + (f"; {summary}" if summary else "")
+    report_problems(problems, as_json=as_json, valid_text=valid)
+
+
 def add_generic_commands(group: click.Group, game: str) -> None:
     """``actions``, ``act``, ``odds-of`` and ``example``: every action of the game, with no
     preset, and the rule text's example characters.
@@ -567,13 +580,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
     def validate(path: str, options_file: str | None, as_json: bool) -> None:
         """Validate a sheet, listing every broken rule (exit 1 if any); a legal one with
         what the game says of it."""
-        rules = _ruleset(game)
-        opts = load_options(rules, options_file)
-        sheet = sheet_from(rules, path)
-        problems = rules.validate(sheet, opts)
-        summary = "" if problems else rules.sheet_summary(sheet, opts)
-        valid = f"{path}: valid" + (f"; {summary}" if summary else "")
-        report_problems(problems, as_json=as_json, valid_text=valid)
+        validate_sheet(game, path, options_file, as_json)
 
     @group.command("example")
     @click.argument("name", help="Its id or another spelling the text uses.")
