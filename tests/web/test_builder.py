@@ -263,6 +263,7 @@ def test_package_examples_are_not_the_texts(site: Site) -> None:
     site.service.add_character(table.id, "ada", owner="Ann")
     live = _cards(site, table.id, table.tokens["Ann"])["ada-vance"]
     assert "An example character of the package" in live and "Breaks" not in live
+    assert "(an example character" not in live  # said once, not again as where it is from
     table = make_table(site, "arm", "Alex")
     site.service.add_character(table.id, "alex", owner="Ann")
     live = _cards(site, table.id, table.tokens["Ann"])["alex"]

@@ -584,7 +584,8 @@ def which_example(ruleset: Ruleset[Any, Any, Any], sheet: JSONObject | None) -> 
     return next((cid for cid, s in known.items() if s == text_), None)
 
 
-PACKAGE_EXAMPLE: Final = ExampleInfo(False, "an example character of the package")
+PACKAGE_EXAMPLE: Final = ExampleInfo(False, "")
+"""An example the package made, with nothing more to say of where it comes from."""
 
 
 def example_mark(

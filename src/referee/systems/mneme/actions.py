@@ -91,9 +91,7 @@ class CheckInputs:
     take. ``violent``: a violent action (a Critically Wounded character bleeds).
     """
 
-    difficulty: int = param(
-        DEFAULT_DIFFICULTY, "the Difficulty (8 by default)", ge=-MAX_INPUT, le=MAX_INPUT
-    )
+    difficulty: int = param(DEFAULT_DIFFICULTY, "the Difficulty", ge=-MAX_INPUT, le=MAX_INPUT)
     modifiers: tuple[Modifier, ...] = param(
         (),
         "typed modifiers (value, source, kind: competence, equipment, condition, action); "
