@@ -11,6 +11,7 @@ fields' own docs (``param``); a flag says only what differs from its field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from dataclasses import field as record_field
@@ -39,19 +40,21 @@ from referee.cli.common import (
     sheet_from,
     write_json_file,
 )
+from referee.cli.main import GROUPS
+from referee.cli.text import Table
+from referee.dice.rolling import check_faces_for
 from referee.errors import IllegalAction, InvalidSheet, RulesError
+from referee.systems.base import data_from_pairs, describe_fields, get, outcome_data
+from referee.systems.records import build_record
 
 Values = Mapping[str, Any]
 """Every flag's value by its key (``None`` / ``()`` when not given)."""
 
 Render = Callable[[Any, Values], Any]
 """What a command prints: the outcome (or distribution) and the flags -> text (or a
-list of printables: lines and tables, see :func:`show`). The values also hold
-``_action``, ``_state`` and ``_options``: what was resolved or weighed, on which table,
-and ``_weigh()``: the action's exact distribution there."""
-
-RenderJSON = Callable[[Any, Values], Any]
-"""The same as JSON data."""
+list of printables: lines and tables, see :func:`show`), or JSON data. The values also
+hold ``_action``, ``_state`` and ``_options``: what was resolved or weighed, on which
+table, and ``_weigh()``: the action's exact distribution there."""
 
 
 def on(render: Callable[..., Any], *keys: str) -> Render:
@@ -151,7 +154,7 @@ class Preset:
     help: str = ""
     odds: bool = False
     text: Render | None = None
-    data: RenderJSON | None = None
+    data: Render | None = None
     build: Callable[[dict[str, Any], Values], dict[str, Any]] | None = None
     roller: Callable[[Any, Any, Any, Any, Values], Any] | None = None
     out: str | Callable[[Values], str] | None = None
@@ -162,7 +165,7 @@ class Preset:
     odds_flag: str = ""
     context: Mapping[str, Any] = record_field(default_factory=dict)
     odds_text: Render | None = None
-    odds_data: RenderJSON | None = None
+    odds_data: Render | None = None
     weigh: Callable[[Any, Any, Any, Any], Any] | None = None
     also: tuple[str, ...] = ()
     choose: Callable[[Values], str] | None = None
@@ -188,8 +191,6 @@ _COMMON: tuple[Flag, ...] = (
 
 def _field_in(kinds: Sequence[type], path: str) -> dict[str, Any]:
     """The described field at a dotted ``path`` of the first of ``kinds`` that has it."""
-    from referee.systems.base import describe_fields
-
     for kind in kinds:
         found: Any = {"fields": describe_fields(kind)}
         for part in path.split("."):
@@ -246,12 +247,6 @@ def _given(value: Any) -> bool:
     return value is not None and value != () and value is not False
 
 
-def _ruleset(game: str) -> Any:
-    from referee.systems.base import get
-
-    return get(game)
-
-
 def _flag_named(flags: Sequence[Flag], path: str) -> str:
     """The flag a user typed for a field path (for errors in their words)."""
     filling = (f for f in flags if f.field and (path + ".").startswith(f.field + "."))
@@ -291,9 +286,6 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
     try:
         if preset.strict:
             return ruleset.load_action(name, data)
-        from referee.systems.base import describe_fields
-        from referee.systems.records import build_record
-
         kind = ruleset.action_type(name)
         wanted = [str(f["name"]) for f in describe_fields(kind) if f.get("required")]
         if missing := [_flag_named(flags, n) for n in wanted if n not in data]:
@@ -312,7 +304,7 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
 
 def run_preset(game: str, preset: Preset, values: Values) -> None:
     """Load the table, build the action, resolve it (or its odds) and print the result."""
-    ruleset = _ruleset(game)
+    ruleset = get(game)
     opts = load_options(ruleset, values.get("options_file"))
     tuned = {
         f.field: _read(f, v) if f.read else v
@@ -337,8 +329,6 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
         return
     hand = faces_option(values.get("faces"))
     if preset.exact_faces and hand is not None:
-        from referee.dice.rolling import check_faces_for
-
         check_faces_for(ruleset.dice_for(action, state, opts), hand, f"the {preset.name}")
     made = preset.roller(ruleset, action, state, opts, values) if preset.roller else None
     roller = made or make_roller(hand, values.get("seed"))
@@ -356,7 +346,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
 
 
 def _print(
-    result: Any, values: Values, text: Render | None, data: RenderJSON | None, default: Any
+    result: Any, values: Values, text: Render | None, data: Render | None, default: Any
 ) -> None:
     """The result as the renderer for text or JSON reads it; with none, a distribution's
     rows (``default`` None) or the outcome's own text or data."""
@@ -368,8 +358,6 @@ def _print(
     elif default is None:
         print_odds(result, as_json=as_json)
     elif as_json:
-        from referee.systems.base import outcome_data
-
         emit_json(outcome_data(result))
     else:
         console.print(outcome_text(result))
@@ -403,8 +391,6 @@ def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
 def _table(data: Mapping[str, Any]) -> Any:
     """A text table from its data: rows under columns (each aligned by ``justify``, one
     for all or one per column), the title aligned by ``title_justify``."""
-    from referee.cli.text import Table
-
     table = Table(title=data.get("title"), title_justify=data.get("title_justify", "center"))
     justify = data.get("justify", "left")
     each: Any = [justify] * len(data["columns"]) if isinstance(justify, str) else justify
@@ -418,8 +404,6 @@ def _table(data: Mapping[str, Any]) -> Any:
 def _short(doc: str, limit: int = 45) -> str:
     """A command's line in its group's list: the first sentence of ``doc`` without the
     citations in parentheses, cut at a word within ``limit``."""
-    import re
-
     text = re.sub(r"\s*\([^()]*\)", "", " ".join(doc.split())).split(". ")[0]
     return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
 
@@ -435,8 +419,6 @@ def derived_flags(ruleset: Any, preset: Preset) -> tuple[Flag, ...]:
     action can be given, described by its own doc."""
     if preset.also or preset.strict:
         return preset.flags
-    from referee.systems.base import describe_fields
-
     taken = {n for f in preset.flags for n in f.names} | {
         "--" + f.key.replace("_", "-") for f in preset.flags
     }
@@ -456,7 +438,7 @@ def derived_flags(ruleset: Any, preset: Preset) -> tuple[Flag, ...]:
 
 def preset_command(game: str, preset: Preset) -> click.Command:
     """The click command of one preset (see :func:`derived_flags`)."""
-    ruleset = _ruleset(game)
+    ruleset = get(game)
     kind = ruleset.action_type(preset.action)
     kinds = [kind, *map(ruleset.action_type, preset.also)]
     params: list[click.Parameter] = []
@@ -501,9 +483,7 @@ def _command(
 def game_group(game: str, presets: Sequence[Preset] = (), help: str | None = None) -> click.Group:
     """A game's command group: its presets, then ``actions``, ``act`` and ``odds-of``
     (its help: ``referee --help``'s line for it)."""
-    from referee.cli.main import GROUPS
-
-    shown = help or GROUPS.get(game) or f"{_ruleset(game).title}: its actions, acted or weighed."
+    shown = help or GROUPS.get(game) or f"{get(game).title}: its actions, acted or weighed."
     group = PresetGroup(game, presets, name=game, help=shown, no_args_is_help=True)
     add_generic_commands(group, game)
     return group
@@ -530,7 +510,7 @@ def validate_sheet(game: str, path: str, options_file: str | None, as_json: bool
     """Print every rule the sheet at ``path`` (or the example so named) breaks under the
     options in ``options_file``, or that it is valid with the ruleset's
     :meth:`~referee.systems.base.Ruleset.sheet_summary`; exit 1 if it breaks any."""
-    rules = _ruleset(game)
+    rules = get(game)
     opts = load_options(rules, options_file)
     sheet = sheet_from(rules, path)
     problems = rules.validate(sheet, opts)
@@ -555,9 +535,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
     @handle_errors
     def actions(as_json: bool) -> None:
         """Every action of this game with its fields (type, default, bounds, meaning)."""
-        from referee.systems.base import describe_fields
-
-        described = {n: describe_fields(t) for n, t in _ruleset(game).every_action().items()}
+        described = {n: describe_fields(t) for n, t in get(game).every_action().items()}
         if as_json:
             emit_json(described)
             return
@@ -587,7 +565,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
     @handle_errors
     def example(name: str) -> None:
         """Print one of the rule text's example characters as a JSON sheet."""
-        emit_json(_ruleset(game).example_data(name))
+        emit_json(get(game).example_data(name))
 
     for name, odds in (("act", False), ("odds-of", True)):
         group.add_command(_generic(game, name, odds))
@@ -597,9 +575,7 @@ def _generic(game: str, name: str, odds: bool) -> click.Command:
     """``act`` or ``odds-of``: the action named by the first word, its fields as pairs."""
 
     def run(values: Values) -> None:
-        from referee.systems.base import data_from_pairs
-
-        kind = _ruleset(game).action_type(values["action"])
+        kind = get(game).action_type(values["action"])
         data = data_from_pairs(kind, list(values["pairs"]))
         preset = Preset(name, values["action"], odds=odds, build=lambda _d, _v: data, strict=True)
         run_preset(game, preset, values)
