@@ -218,7 +218,14 @@ PRESETS = (
         weigh=report.damage_odds,
         text=_damage_odds,
     ),
-    _preset("attack", "attack", ATTACK, (report.attack_lines,), build=partial(_total, at="check")),
+    _preset(
+        "attack",
+        "attack",
+        ATTACK,
+        (report.attack_lines,),
+        build=partial(_total, at="check"),
+        hide=("report",),
+    ),
     _preset("take-damage", "take-damage", STRUCK, (report.take_damage_lines,), out="pc"),
     _preset(
         "clock",

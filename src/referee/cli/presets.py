@@ -146,7 +146,9 @@ class Preset:
     (``ignore_unknown_options`` reads ``-3`` as an argument). ``also``: other actions
     the flags may fill, ``choose`` picks one of them (or ``action``) from the flags.
     ``state``: the loaded state as the flags leave it (cards already drawn).
-    ``odds_text`` / ``odds_data``: how the odds read, when not as ``text`` / ``data``."""
+    ``odds_text`` / ``odds_data``: how the odds read, when not as ``text`` / ``data``.
+    ``hide``: fields of the action the command does not offer, as they change nothing it
+    does (what odds report, on a command that rolls)."""
 
     name: str
     action: str
@@ -170,6 +172,7 @@ class Preset:
     also: tuple[str, ...] = ()
     choose: Callable[[Values], str] | None = None
     state: Callable[[Any, Values], Any] | None = None
+    hide: tuple[str, ...] = ()
 
 
 def _common(names: str, help: str, kind: str = "text") -> Flag:
@@ -429,7 +432,7 @@ def derived_flags(ruleset: Any, preset: Preset) -> tuple[Flag, ...]:
     for d in described:
         name, items = str(d["name"]), d.get("items") or {}
         plain = d["type"] in PLAIN or (d["type"] == "list" and items.get("type") in PLAIN)
-        if "ref" in d or "ref" in items or not plain or "--" + name.replace("_", "-") in taken:
+        if "ref" in d or not plain or name in preset.hide or "--" + name.replace("_", "-") in taken:
             continue
         if not any(name == f or f.startswith(name + ".") for f in filled):
             extra.append(Flag(name, kind="switch" if d["type"] == "boolean" else ""))

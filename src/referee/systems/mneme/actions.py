@@ -413,7 +413,9 @@ class CareWard(Action):
 
     referee_only: ClassVar[bool] = True
 
-    patients: tuple[str, ...] = param((), "seated patients (their condition counts)")
+    patients: tuple[str, ...] = param(
+        (), "seated patients (their condition counts)", ref="character"
+    )
     conditions: tuple[Condition, ...] = param((), "more patients by condition")
     medic: int = param(0, "the caregiver's Medic level", ge=0, le=20)
     supervisor_medic: int | None = param(None, "a supervising Medic's level", ge=0, le=20)
