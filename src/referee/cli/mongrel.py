@@ -105,21 +105,6 @@ ON_SHEET = common.stacked(click.option("--save", help="Write the sheet after it 
 
 
 @app.command()
-@common.OPTIONS_OPTION
-@SHEET_FILE
-def validate(path: str, options_file: str | None, as_json: bool) -> None:
-    """Validate a sheet: every broken creation rule, with approvals shown."""
-    from referee.systems.mongrel.validation import audit
-
-    sheet, options = common.sheet_from(RULESET, path), common.load_options(RULESET, options_file)
-    left, found = RULESET.validate(sheet, options), audit(sheet, options)
-    lines = report.validation_lines(sheet, found) + ([] if left else [f"{path}: valid"])
-    show(as_json, report.validation_data(sheet, found, not left), lines)
-    if left:
-        raise click.exceptions.Exit(1)
-
-
-@app.command()
 @click.option("--award", default=0, help="Session award first: 1 or 2 points (0: none).")
 @click.option("--vow", is_flag=True, help="With --award: +1 for risk taken for the Vow.")
 @click.option("--expertise", help="Raise this Expertise.")

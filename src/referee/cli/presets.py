@@ -34,7 +34,6 @@ from referee.cli.common import (
     make_roller,
     outcome_text,
     print_odds,
-    report_problems,
     resolve_action,
     sheet_from,
     write_json_file,
@@ -526,17 +525,30 @@ class PresetGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-def validate_sheet(game: str, path: str, options_file: str | None, as_json: bool) -> None:
-    """Print every rule the sheet at ``path`` (or the example so named) breaks under the
-    options in ``options_file``, or that it is valid with the ruleset's
-    :meth:`~referee.systems.base.Ruleset.sheet_summary`; exit 1 if it breaks any."""
+def validate_sheet(
+    game: str,
+    path: str,
+    options_file: str | None,
+    as_json: bool,
+    tuned: Mapping[str, Any] | None = None,
+    **inputs: Any,
+) -> None:
+    """Print the ruleset's :meth:`~referee.systems.base.Ruleset.verdict` on the sheet at
+    ``path`` (or the example so named) under the options in ``options_file`` (``tuned``:
+    some of them given), with more ``inputs`` for it; exit 1 if it breaks any rule."""
+    from referee.systems.base import problem_data
+
     rules = _ruleset(game)
     opts = load_options(rules, options_file)
-    sheet = sheet_from(rules, path)
-    problems = rules.validate(sheet, opts)
-    summary = "" if problems else rules.sheet_summary(sheet, opts)
-    valid = f"{path}: valid" + (f"; {summary}" if summary else "")
-    report_problems(problems, as_json=as_json, valid_text=valid)
+    verdict = rules.verdict(sheet_from(rules, path), replace(opts, **tuned or {}), **inputs)
+    problems = verdict.problems
+    lines = list(verdict.lines or map(str, problems))
+    if not problems:
+        lines.append(f"{path}: valid" + (f"; {verdict.summary}" if verdict.summary else ""))
+    data = {"valid": not problems, "problems": [problem_data(p) for p in problems]}
+    show(as_json, data | dict(verdict.data), lines)
+    if problems:
+        raise click.exceptions.Exit(1)
 
 
 def add_generic_commands(group: click.Group, game: str) -> None:
@@ -572,15 +584,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
                 doc = f" - {f['doc']}" if f.get("doc") else ""
                 console.print(f"  {f['name']}: {'; '.join(bits)}{doc}")
 
-    @group.command("validate")
-    @click.argument("path", help="A character sheet (JSON), or an example's name.")
-    @click.option("--options", "options_file", help=OPTIONS_HELP)
-    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    @handle_errors
-    def validate(path: str, options_file: str | None, as_json: bool) -> None:
-        """Validate a sheet, listing every broken rule (exit 1 if any); a legal one with
-        what the game says of it."""
-        validate_sheet(game, path, options_file, as_json)
+    group.add_command(validate_command(game))
 
     @group.command("example")
     @click.argument("name", help="Its id or another spelling the text uses.")
@@ -591,6 +595,35 @@ def add_generic_commands(group: click.Group, game: str) -> None:
 
     for name, odds in (("act", False), ("odds-of", True)):
         group.add_command(_generic(game, name, odds))
+
+
+def validate_command(game: str, *flags: Flag) -> click.Command:
+    """``validate PATH``: :func:`validate_sheet` on a sheet; each of ``flags`` sets one of
+    the table's options (:func:`option`), or gives the verdict its field (read by ``read``)."""
+    params: list[click.Parameter] = [
+        click.Argument(["path"], help="A character sheet (JSON), or an example's name.")
+    ]
+    for f in flags:
+        opts = f.into == "options"
+        params.append(
+            _param(f, _field_in([_ruleset(game).options_type], f.field) if opts else None)
+        )
+
+    def run(values: Values) -> None:
+        given: dict[str, dict[str, Any]] = {}
+        for f in flags:
+            if _given(value := values[f.key]) or (f.kind == "switch" and value is False):
+                given.setdefault(f.into, {})[f.field] = _read(f, value) if f.read else value
+        tuned, path = given.pop("options", {}), values["path"]
+        validate_sheet(
+            game, path, values["options_file"], values["as_json"], tuned, **given.get("action", {})
+        )
+
+    doc = (
+        "Validate a sheet, listing every broken rule (exit 1 if any); a legal one with what"
+        " the game says of it."
+    )
+    return _command("validate", params, ROLLING | {"--state", "--seat"}, doc, run)
 
 
 def _generic(game: str, name: str, odds: bool) -> click.Command:
