@@ -9,19 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from referee.cli import common
+from referee.cli import common, presets
 from referee.cli.common import sheet_from
-from referee.cli.presets import (
-    Preset,
-    Values,
-    arg,
-    flag,
-    game_group,
-    on,
-    option,
-    show,
-    validate_command,
-)
+from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.errors import RulesError
 from referee.systems.arm import RULESET, report
 from referee.systems.arm.catalog import Setting
@@ -171,7 +161,7 @@ def _setting(path: str) -> Setting:
 
 
 app.add_command(
-    validate_command(
+    presets.validate_command(
         "arm",
         flag("setting", read=_setting, help="A setting JSON (default: the shipped one)."),
         flag("template", read=lambda path: sheet_from(RULESET, path), help=TEMPLATE),

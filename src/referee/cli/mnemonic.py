@@ -9,18 +9,8 @@ from typing import Any
 
 import click
 
-from referee.cli import common
-from referee.cli.presets import (
-    Preset,
-    Values,
-    arg,
-    flag,
-    game_group,
-    on,
-    option,
-    show,
-    validate_command,
-)
+from referee.cli import common, presets
+from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
 from referee.systems.base import slug
@@ -190,7 +180,7 @@ def sheet(path: str, options_file: str | None, as_json: bool) -> None:
 
 
 app.add_command(
-    validate_command(
+    presets.validate_command(
         "mnemonic",
         option("use_lucky", "--lucky", kind="switch"),
         option("creation"),

@@ -32,8 +32,6 @@ SHEET = "sheet"  # the id a sheet file is seated under, alone at its table (as o
 
 
 def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    if not str(v.get("reason") or "").strip():
-        raise RulesError("--reason must say why")
     if bool(v["every"]) == bool(data.get("fields")):
         raise RulesError("name the problems with --field PATH[,PATH...] or use --all")
     return {**data, "target": SHEET}
@@ -96,12 +94,12 @@ PRESETS = (
     ),
 )
 app = game_group("mongrel", PRESETS)
-SHEET_FILE = common.stacked(
+ON_SHEET = common.stacked(
+    click.option("--save", help="Write the sheet after it here."),
     click.argument("path", help="A Mongrel character sheet (JSON), or an example's name (vooruk)."),
     common.JSON_OPTION,
     common.handle_errors,
 )
-ON_SHEET = common.stacked(click.option("--save", help="Write the sheet after it here."), SHEET_FILE)
 
 
 @app.command()
