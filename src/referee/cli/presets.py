@@ -526,21 +526,17 @@ class PresetGroup(click.Group):
 
 
 def validate_sheet(
-    game: str,
-    path: str,
-    options_file: str | None,
-    as_json: bool,
-    tuned: Mapping[str, Any] | None = None,
-    **inputs: Any,
+    game: str, path: str, options_file: str | None, as_json: bool, given: Values | None = None
 ) -> None:
     """Print the ruleset's :meth:`~referee.systems.base.Ruleset.verdict` on the sheet at
-    ``path`` (or the example so named) under the options in ``options_file`` (``tuned``:
-    some of them given), with more ``inputs`` for it; exit 1 if it breaks any rule."""
+    ``path`` (or the example so named) under the options in ``options_file``; ``given``:
+    some of the options (``"options"``) and the verdict's other inputs (``"action"``) by
+    field. Exit 1 if the sheet breaks any rule."""
     from referee.systems.base import problem_data
 
     rules = _ruleset(game)
-    opts = load_options(rules, options_file)
-    verdict = rules.verdict(sheet_from(rules, path), replace(opts, **tuned or {}), **inputs)
+    opts = replace(load_options(rules, options_file), **(given or {}).get("options", {}))
+    verdict = rules.verdict(sheet_from(rules, path), opts, **(given or {}).get("action", {}))
     problems = verdict.problems
     lines = list(verdict.lines or map(str, problems))
     if not problems:
@@ -604,20 +600,15 @@ def validate_command(game: str, *flags: Flag) -> click.Command:
         click.Argument(["path"], help="A character sheet (JSON), or an example's name.")
     ]
     for f in flags:
-        opts = f.into == "options"
-        params.append(
-            _param(f, _field_in([_ruleset(game).options_type], f.field) if opts else None)
-        )
+        known = _field_in([_ruleset(game).options_type], f.field) if f.into == "options" else None
+        params.append(_param(f, known))
 
     def run(values: Values) -> None:
         given: dict[str, dict[str, Any]] = {}
         for f in flags:
             if _given(value := values[f.key]) or (f.kind == "switch" and value is False):
                 given.setdefault(f.into, {})[f.field] = _read(f, value) if f.read else value
-        tuned, path = given.pop("options", {}), values["path"]
-        validate_sheet(
-            game, path, values["options_file"], values["as_json"], tuned, **given.get("action", {})
-        )
+        validate_sheet(game, values["path"], values["options_file"], values["as_json"], given)
 
     doc = (
         "Validate a sheet, listing every broken rule (exit 1 if any); a legal one with what"
