@@ -162,20 +162,15 @@ PRESETS = (
 app = game_group("mnemonic", PRESETS)
 
 
-ON_FILE = common.stacked(
-    click.argument("path", help="A Mnemonic character as JSON."),
-    common.OPTIONS_OPTION,
-    common.JSON_OPTION,
-    common.handle_errors,
-)
-
-
 @app.command()
-@ON_FILE
+@click.argument("path", help="A Mnemonic character as JSON, or an example's name.")
+@common.OPTIONS_OPTION
+@common.JSON_OPTION
+@common.handle_errors
 def sheet(path: str, options_file: str | None, as_json: bool) -> None:
     """Show a character with each rating's level name."""
     opts = common.load_options(RULESET, options_file)
-    summary = sheet_summary(RULESET.load_sheet(common.load_json_file(path)), opts)
+    summary = sheet_summary(common.sheet_from(RULESET, path), opts)
     show(as_json, summary, report.sheet_lines(summary))
 
 
