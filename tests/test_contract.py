@@ -23,6 +23,7 @@ from referee.dice.odds import Distribution, sum_of_dice
 from referee.dice.roller import ManualRoller, ScriptedRoller, SeededRoller
 from referee.errors import DiceError, IllegalAction, InvalidSheet, RulesError
 from referee.systems.base import (
+    SYSTEMS,
     TABLE,
     Action,
     Change,
@@ -38,6 +39,7 @@ from referee.systems.base import (
     apply_changes,
     data_from_pairs,
     describe_fields,
+    get,
     outcome_data,
     outcome_from_data,
     param,
@@ -413,3 +415,16 @@ def test_the_neutral_tracker_and_sheet_read_in_words() -> None:
     view = rules.sheet_view(Sheet("Ann", 2), None, options)
     assert view.name == "Ann"
     assert [(r.label, r.value) for r in view.sections[0].rows] == [("Skill", "2")]
+
+
+@pytest.mark.parametrize("game", SYSTEMS)
+def test_a_verdict_fails_a_sheet_on_what_validate_finds(game: str) -> None:
+    """``verdict`` (what ``validate`` commands print) refuses a sheet on exactly the rules
+    ``validate`` (what a table checks) finds broken, for every example of every game."""
+    rules = get(game)
+    options = rules.options_type()
+    for sheet in rules.examples().values():
+        verdict = rules.verdict(sheet, options)
+        assert verdict.problems == rules.validate(sheet, options)
+        if game == "arm":  # the cost in character points, legal or not
+            assert verdict.data["chp"]["total"] > 0 and verdict.summary.endswith(" chp")

@@ -9,13 +9,12 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-import click
-
-from referee.cli import common
+from referee.cli import common, presets
 from referee.cli.common import sheet_from
 from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.errors import RulesError
 from referee.systems.arm import RULESET, report
+from referee.systems.arm.catalog import Setting
 from referee.systems.arm.sheet import Sheet
 from referee.systems.base import dump_record, load_record
 
@@ -154,27 +153,20 @@ PRESETS = (
     _look("group", "group-log", (arg("logs"), HELPERS, EXACT)),
 )
 app = game_group("arm", PRESETS)
+TEMPLATE = "The template it came from: it must keep the stats and mods the template fixes."
 
 
-@app.command()
-@click.argument("path", help="A character sheet as JSON.")
-@click.option("--setting", help="A setting JSON.")
-@click.option("--template", help="The template it came from.")
-@common.OPTIONS_OPTION
-@common.JSON_OPTION
-@common.handle_errors
-def validate(path: str, setting: str | None, template: str | None, **more: Any) -> None:
-    """Validate a character against the setting (and its template): every problem, its cost."""
-    from referee.systems.arm.catalog import Setting
+def _setting(path: str) -> Setting:
+    return load_record(Setting, common.load_json_file(path))
 
-    read = common.load_json_file
-    chosen = None if setting is None else load_record(Setting, read(setting))
-    sheet = RULESET.load_sheet(read(path))
-    model = None if template is None else RULESET.load_sheet(read(template))
-    opts = common.load_options(RULESET, more["options_file"])
-    problems, cost = RULESET.check_sheet(sheet, opts, chosen, model)
-    valid, extra = f"{sheet.name}: valid ({cost['total']} chp)", {"chp": cost}
-    common.report_problems(problems, as_json=more["as_json"], valid_text=valid, extra=extra)
+
+app.add_command(
+    presets.validate_command(
+        "arm",
+        flag("setting", read=_setting, help="A setting JSON (default: the shipped one)."),
+        flag("template", read=lambda path: sheet_from(RULESET, path), help=TEMPLATE),
+    )
+)
 
 
 @app.command()

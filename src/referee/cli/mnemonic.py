@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from referee.cli import common
+from referee.cli import common, presets
 from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
@@ -162,32 +162,24 @@ PRESETS = (
 app = game_group("mnemonic", PRESETS)
 
 
-ON_FILE = common.stacked(
-    click.argument("path", help="A Mnemonic character as JSON."),
-    common.OPTIONS_OPTION,
-    common.JSON_OPTION,
-    common.handle_errors,
-)
-
-
 @app.command()
-@ON_FILE
+@click.argument("path", help="A Mnemonic character as JSON, or an example's name.")
+@common.OPTIONS_OPTION
+@common.JSON_OPTION
+@common.handle_errors
 def sheet(path: str, options_file: str | None, as_json: bool) -> None:
     """Show a character with each rating's level name."""
     opts = common.load_options(RULESET, options_file)
-    summary = sheet_summary(RULESET.load_sheet(common.load_json_file(path)), opts)
+    summary = sheet_summary(common.sheet_from(RULESET, path), opts)
     show(as_json, summary, report.sheet_lines(summary))
 
 
-@app.command()
-@click.option("--lucky/--no-lucky", "use_lucky", default=None, help="Use Talent Lucky.")
-@click.option("--creation", help="free, trade, free-raises.")
-@click.option("--start", "starting_level", type=int, help="Starting Talent rating (3).")
-@click.option("--free-raises", type=int, help="Free raises (3).")
-@ON_FILE
-def validate(path: str, options_file: str | None, as_json: bool, **given: Any) -> None:
-    """Validate a character: every broken rule is listed."""
-    opts = common.load_options(RULESET, options_file)
-    opts = replace(opts, **{k: v for k, v in given.items() if v is not None})
-    problems = RULESET.validate(RULESET.load_sheet(common.load_json_file(path)), opts)
-    common.report_problems(problems, as_json=as_json, valid_text=f"{path}: valid")
+app.add_command(
+    presets.validate_command(
+        "mnemonic",
+        option("use_lucky", "--lucky", kind="switch"),
+        option("creation"),
+        option("starting_level", "--starting-level", "--start"),
+        option("free_raises"),
+    )
+)

@@ -32,8 +32,6 @@ SHEET = "sheet"  # the id a sheet file is seated under, alone at its table (as o
 
 
 def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    if not str(v.get("reason") or "").strip():
-        raise RulesError("--reason must say why")
     if bool(v["every"]) == bool(data.get("fields")):
         raise RulesError("name the problems with --field PATH[,PATH...] or use --all")
     return {**data, "target": SHEET}
@@ -96,27 +94,12 @@ PRESETS = (
     ),
 )
 app = game_group("mongrel", PRESETS)
-SHEET_FILE = common.stacked(
+ON_SHEET = common.stacked(
+    click.option("--save", help="Write the sheet after it here."),
     click.argument("path", help="A Mongrel character sheet (JSON), or an example's name (vooruk)."),
     common.JSON_OPTION,
     common.handle_errors,
 )
-ON_SHEET = common.stacked(click.option("--save", help="Write the sheet after it here."), SHEET_FILE)
-
-
-@app.command()
-@common.OPTIONS_OPTION
-@SHEET_FILE
-def validate(path: str, options_file: str | None, as_json: bool) -> None:
-    """Validate a sheet: every broken creation rule, with approvals shown."""
-    from referee.systems.mongrel.validation import audit
-
-    sheet, options = common.sheet_from(RULESET, path), common.load_options(RULESET, options_file)
-    left, found = RULESET.validate(sheet, options), audit(sheet, options)
-    lines = report.validation_lines(sheet, found) + ([] if left else [f"{path}: valid"])
-    show(as_json, report.validation_data(sheet, found, not left), lines)
-    if left:
-        raise click.exceptions.Exit(1)
 
 
 @app.command()

@@ -35,7 +35,6 @@ from referee.cli.common import (
     make_roller,
     outcome_text,
     print_odds,
-    report_problems,
     resolve_action,
     sheet_from,
     write_json_file,
@@ -44,7 +43,13 @@ from referee.cli.main import GROUPS
 from referee.cli.text import Table
 from referee.dice.rolling import check_faces_for
 from referee.errors import IllegalAction, InvalidSheet, RulesError
-from referee.systems.base import data_from_pairs, describe_fields, get, outcome_data
+from referee.systems.base import (
+    data_from_pairs,
+    describe_fields,
+    get,
+    outcome_data,
+    problem_data,
+)
 from referee.systems.records import build_record
 
 Values = Mapping[str, Any]
@@ -509,17 +514,24 @@ class PresetGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-def validate_sheet(game: str, path: str, options_file: str | None, as_json: bool) -> None:
-    """Print every rule the sheet at ``path`` (or the example so named) breaks under the
-    options in ``options_file``, or that it is valid with the ruleset's
-    :meth:`~referee.systems.base.Ruleset.sheet_summary`; exit 1 if it breaks any."""
+def validate_sheet(
+    game: str, path: str, options_file: str | None, as_json: bool, given: Values | None = None
+) -> None:
+    """Print the ruleset's :meth:`~referee.systems.base.Ruleset.verdict` on the sheet at
+    ``path`` (or the example so named) under the options in ``options_file``; ``given``:
+    some of the options (``"options"``) and the verdict's other inputs (``"action"``) by
+    field. Exit 1 if the sheet breaks any rule."""
     rules = get(game)
-    opts = load_options(rules, options_file)
-    sheet = sheet_from(rules, path)
-    problems = rules.validate(sheet, opts)
-    summary = "" if problems else rules.sheet_summary(sheet, opts)
-    valid = f"{path}: valid" + (f"; {summary}" if summary else "")
-    report_problems(problems, as_json=as_json, valid_text=valid)
+    opts = replace(load_options(rules, options_file), **(given or {}).get("options", {}))
+    verdict = rules.verdict(sheet_from(rules, path), opts, **(given or {}).get("action", {}))
+    problems = verdict.problems
+    lines = list(verdict.lines or map(str, problems))
+    if not problems:
+        lines.append(f"{path}: valid" + (f"; {verdict.summary}" if verdict.summary else ""))
+    data = {"valid": not problems, "problems": [problem_data(p) for p in problems]}
+    show(as_json, data | dict(verdict.data), lines)
+    if problems:
+        raise click.exceptions.Exit(1)
 
 
 def add_generic_commands(group: click.Group, game: str) -> None:
@@ -553,15 +565,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
                 doc = f" - {f['doc']}" if f.get("doc") else ""
                 console.print(f"  {f['name']}: {'; '.join(bits)}{doc}")
 
-    @group.command("validate")
-    @click.argument("path", help="A character sheet (JSON), or an example's name.")
-    @click.option("--options", "options_file", help=OPTIONS_HELP)
-    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    @handle_errors
-    def validate(path: str, options_file: str | None, as_json: bool) -> None:
-        """Validate a sheet, listing every broken rule (exit 1 if any); a legal one with
-        what the game says of it."""
-        validate_sheet(game, path, options_file, as_json)
+    group.add_command(validate_command(game))
 
     @group.command("example")
     @click.argument("name", help="Its id or another spelling the text uses.")
@@ -572,6 +576,30 @@ def add_generic_commands(group: click.Group, game: str) -> None:
 
     for name, odds in (("act", False), ("odds-of", True)):
         group.add_command(_generic(game, name, odds))
+
+
+def validate_command(game: str, *flags: Flag) -> click.Command:
+    """``validate PATH``: :func:`validate_sheet` on a sheet; each of ``flags`` sets one of
+    the table's options (:func:`option`), or gives the verdict its field (read by ``read``)."""
+    params: list[click.Parameter] = [
+        click.Argument(["path"], help="A character sheet (JSON), or an example's name.")
+    ]
+    for f in flags:
+        known = _field_in([get(game).options_type], f.field) if f.into == "options" else None
+        params.append(_param(f, known))
+
+    def run(values: Values) -> None:
+        given: dict[str, dict[str, Any]] = {}
+        for f in flags:
+            if _given(value := values[f.key]) or (f.kind == "switch" and value is False):
+                given.setdefault(f.into, {})[f.field] = _read(f, value) if f.read else value
+        validate_sheet(game, values["path"], values["options_file"], values["as_json"], given)
+
+    doc = (
+        "Validate a sheet, listing every broken rule (exit 1 if any); a legal one with what"
+        " the game says of it."
+    )
+    return _command("validate", params, ROLLING | {"--state", "--seat"}, doc, run)
 
 
 def _generic(game: str, name: str, odds: bool) -> click.Command:

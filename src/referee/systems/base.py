@@ -109,6 +109,7 @@ __all__ = [
     "RulesError",
     "Ruleset",
     "Trace",
+    "Verdict",
     "apply_changes",
     "bound_problems",
     "data_from_pairs",
@@ -366,6 +367,18 @@ def _conflict(data: object, where: str) -> Conflict:
 _CONFLICT = {"model", "seats", "params", "options"}
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What checking a sheet finds: the ``problems`` that make it illegal (none: legal),
+    and what the game says of it besides: ``summary`` after "valid", ``lines`` shown in
+    place of the problems one a line, ``data`` beside ``valid`` and ``problems`` in JSON."""
+
+    problems: tuple[Problem, ...]
+    summary: str = ""
+    lines: tuple[str, ...] = ()
+    data: JSONObject = param(factory=dict, doc="more of the verdict, as JSON")
+
+
 # ---------------------------------------------------------------------------
 # the contract
 
@@ -540,6 +553,13 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         """What a legal sheet's check says of it besides ``valid`` (Mneme CE: its HP, damage
         and condition); empty by default."""
         return ""
+
+    def verdict(self, sheet: SheetT, options: OptionsT) -> Verdict:
+        """A sheet's check: the rules it breaks (:meth:`validate`), a legal one's
+        :meth:`sheet_summary`. A game that says more of a sheet overrides it (an override
+        may take more inputs by keyword: ARM's setting and template)."""
+        problems = self.validate(sheet, options)
+        return Verdict(problems, "" if problems else self.sheet_summary(sheet, options))
 
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],

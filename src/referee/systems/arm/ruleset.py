@@ -34,8 +34,8 @@ from referee.systems.base import (
     JSONValue,
     Outcome,
     Plan,
-    Problem,
     Ruleset,
+    Verdict,
     apply_changes,
     jsonable,
 )
@@ -54,20 +54,22 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
     setting: Setting = DEFAULT_SETTING
     """The lists the rules consult (the text's examples); sheets may carry their own values."""
 
-    def check_sheet(
+    def verdict(
         self,
         sheet: Sheet,
         options: Options,
         setting: Setting | None = None,
         template: Sheet | None = None,
-    ) -> tuple[tuple[Problem, ...], dict[str, int]]:
-        """Every problem of a sheet against a setting (and the template it was built
-        from), with its cost in character points (ARM 1.2, Character Creation)."""
+    ) -> Verdict:
+        """Every problem of a sheet against a setting (default: the shipped one) and the
+        template it was built from, with its cost in character points (ARM 1.2,
+        Character Creation)."""
         chosen = setting or self.setting
         problems = setting_problems(chosen) + validate(sheet, options, chosen)
         if template is not None:
             problems += template_problems(template, sheet)
-        return problems, point_cost(sheet, chosen)
+        cost = point_cost(sheet, chosen)
+        return Verdict(problems, f"{cost['total']} chp", data={"chp": dict(cost)})
 
     def notes(self) -> tuple[Discrepancy, ...]:
         """Where the text disagrees with itself, and what the package does."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Action, ActionTable, declare, param
+from referee.systems.base import Action, ActionTable, Problem, declare, param
 
 from .checks import Mode, check_bounds, target_number
 from .options import ResistMode
@@ -427,7 +427,8 @@ class ApproveSheet(Action):
 
     def __post_init__(self) -> None:
         if not self.reason.strip():
-            raise IllegalAction("an approval must say why (reason)")
+            why = Problem("Mongrel: referee approval", "reason", "must say why", self.reason)
+            raise IllegalAction("an approval must say why (reason)", (why,))
         super().__post_init__()
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.systems.base import JSONObject, JSONValue, Ruleset
+from referee.systems.base import JSONObject, JSONValue, Ruleset, Verdict
 from referee.systems.sheetview import SheetView
 
 from .damage import terminal_at, wound_threshold
@@ -46,6 +46,17 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         from referee.systems.mongrel.present import sheet_view
 
         return sheet_view(sheet, seat, options)
+
+    def verdict(self, sheet: Sheet, options: Options) -> Verdict:
+        """The rules the sheet breaks that no referee approval on it covers, shown after
+        its derived scores with every problem and its approval (:mod:`.validation`)."""
+        from .report import validation_data, validation_lines
+        from .validation import audit
+
+        found = audit(sheet, options)
+        left = tuple(p for p, reason in found if reason is None)
+        shown = tuple(validation_lines(sheet, found))
+        return Verdict(left, lines=shown, data=validation_data(sheet, found, not left))
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """What a table shows of the state, in words: the conflict's order and who acts
