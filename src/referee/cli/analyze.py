@@ -16,8 +16,8 @@ import click
 from referee.analysis import charts, report, scenario
 from referee.analysis import compare as variants
 from referee.analysis import sweep as sweeps
-from referee.analysis.chain import explore
-from referee.analysis.solve import solve
+from referee.analysis.chain import MAX_STATES, explore
+from referee.analysis.solve import HORIZON, solve
 from referee.cli.common import JSON_OPTION, fail, handle_errors, load_json_file, stacked
 from referee.cli.main import GROUPS
 from referee.cli.presets import show as print_shown
@@ -147,8 +147,8 @@ def _scenario(game: str, v: dict[str, Any]) -> Any:
 @click.option("--precision", type=float, help="stop once every win probability is this close")
 @click.option("--confidence", default=0.999, help="of every interval")
 @click.option("--seed", default=0, help="the simulation's seed")
-@click.option("--max-states", default=20000, help="the exact chain's bound")
-@click.option("--horizon", default=40, help="rounds listed one by one")
+@click.option("--max-states", default=MAX_STATES, help="the exact chain's bound")
+@click.option("--horizon", default=HORIZON, help="rounds listed one by one")
 @stacked(PNG, SVG, JSON_OPTION)
 def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
     """A whole conflict: P(each side wins), P(draw), its length and the damage taken -

@@ -210,8 +210,7 @@ def run(argv: list[str] | None = None) -> int:
     The group is run here, not by click's ``main``, which would turn a closed pipe into
     status 1 and an interrupt into an abort before this could see them."""
     args = sys.argv[1:] if argv is None else list(argv)
-    if "_REFEREE_COMPLETE" in os.environ:  # click's shell completion (a private hook)
-        app._main_shell_completion({}, "referee", None)
+    app._main_shell_completion({}, "referee", None)  # _REFEREE_COMPLETE set: click completes
     try:
         try:
             with app.make_context("referee", args) as top:
