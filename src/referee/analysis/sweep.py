@@ -70,7 +70,7 @@ def cell_scenario(base: Scenario, cell: Mapping[str, Any]) -> Scenario:
             data["overrides"].setdefault(head, {})[rest] = value
         else:
             raise AnalysisError(
-                f"axis {name!r}: {head!r} is not policy, param, option or a seated character"
+                f"{name!r}: {head!r} is not policy, param, option or a seated character"
             )
     return Scenario.load(data)
 

@@ -16,8 +16,8 @@ import click
 from referee.analysis import charts, report, scenario
 from referee.analysis import compare as variants
 from referee.analysis import sweep as sweeps
-from referee.analysis.chain import explore
-from referee.analysis.solve import solve
+from referee.analysis.chain import MAX_STATES, explore
+from referee.analysis.solve import HORIZON, solve
 from referee.cli.common import JSON_OPTION, fail, handle_errors, load_json_file, stacked
 from referee.cli.main import GROUPS
 from referee.cli.presets import show as print_shown
@@ -40,22 +40,22 @@ def _value(text: str) -> Any:
         return text
 
 
-def _values(text: str) -> list[Any]:
-    """``V1,V2,...``, each value read as :func:`_value` reads it."""
-    return [_value(x.strip()) for x in text.split(",") if x.strip()]
+def _listed(text: str, read: Callable[[str], Any] = str) -> list[Any]:
+    """``V1,V2,...``, each value ``read``."""
+    return [read(x.strip()) for x in text.split(",") if x.strip()]
 
 
 def _pairs(
     *names: str, help: str, form: str = "NAME=VALUE", read: Callable[[str], Any] = _value
 ) -> Callable[[F], F]:
-    """A repeatable option of ``NAME=VALUE`` words (``form``), given to the command as a
-    mapping by name, each value ``read``; a word that is not one is one line on stderr."""
+    """A repeatable option of words shaped as ``form`` (``=``, and a dot in the name if it
+    has one), given to the command as a mapping by name, each value ``read``."""
 
     def parse(_ctx: click.Context, _param: click.Parameter, words: tuple[str, ...]) -> Any:
         out: dict[str, Any] = {}
         for word in words:
             key, sep, value = word.partition("=")
-            if not sep or not value.strip():
+            if not (sep and value.strip()) or key.count(".") < form.count("."):
                 fail(f"{names[0]} {word!r}: write {form}")
             out[key.strip()] = read(value.strip())
         return out
@@ -119,7 +119,9 @@ def curve(game: str, param: dict[str, Any], **v: Any) -> None:
 
 
 def _scenario(game: str, v: dict[str, Any]) -> Any:
-    """The conflict the flags describe, on the game's default table."""
+    """The conflict the flags describe, on the game's default table; ``--policy``, ``-p``
+    and ``--override`` set it as a sweep's cell would (axes ``policy.ID``, ``param.NAME``,
+    ``ID.PATH``)."""
     sc = scenario.Scenario.default(game)
     if seats := v["seat"]:
         sc.seats = {
@@ -128,19 +130,13 @@ def _scenario(game: str, v: dict[str, Any]) -> Any:
         sc.a, sc.b = tuple(seats)[:1], tuple(seats)[1:2]
     for side in ("a", "b"):
         if ids := v["side_" + side]:
-            setattr(sc, side, tuple(x.strip() for x in ids.split(",") if x.strip()))
-    sc.policies = v["policy"]
-    sc.params.update(v["param"])
+            setattr(sc, side, tuple(_listed(ids)))
     if v["options"]:
         sc.options = load_json_file(v["options"])
         if not isinstance(sc.options, dict):
             fail("--options must hold a JSON object")
-    for key, value in v.get("override", {}).items():
-        cid, _, path = key.partition(".")
-        if not path:
-            fail(f"--override {key!r}: write ID.PATH=VALUE")
-        sc.overrides.setdefault(cid, {})[path] = value
-    return sc
+    cell = {f"policy.{k}": x for k, x in v["policy"].items()} | v.get("override", {})
+    return sweeps.cell_scenario(sc, cell | {f"param.{k}": x for k, x in v["param"].items()})
 
 
 @_command
@@ -151,8 +147,8 @@ def _scenario(game: str, v: dict[str, Any]) -> Any:
 @click.option("--precision", type=float, help="stop once every win probability is this close")
 @click.option("--confidence", default=0.999, help="of every interval")
 @click.option("--seed", default=0, help="the simulation's seed")
-@click.option("--max-states", default=20000, help="the exact chain's bound")
-@click.option("--horizon", default=40, help="rounds listed one by one")
+@click.option("--max-states", default=MAX_STATES, help="the exact chain's bound")
+@click.option("--horizon", default=HORIZON, help="rounds listed one by one")
 @stacked(PNG, SVG, JSON_OPTION)
 def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
     """A whole conflict: P(each side wins), P(draw), its length and the damage taken -
@@ -170,7 +166,7 @@ def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
 
 
 @_command
-@_pairs("--grid", help=GRID, form="AXIS=V1,V2", read=_values)
+@_pairs("--grid", help=GRID, form="AXIS=V1,V2", read=partial(_listed, read=_value))
 @CONFLICT
 @click.option("--runs", default=20000, help="simulated conflicts per cell")
 @click.option("--seed", default=0, help="the sweep's seed (each cell derives its own)")

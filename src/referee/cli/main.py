@@ -15,10 +15,9 @@ import click
 
 from referee.cli import common, dice
 from referee.cli.common import JSON_OPTION, console, handle_errors
-from referee.cli.dice import show_distribution
 from referee.systems import SYSTEMS
 
-__all__ = ["GROUPS", "app", "main", "run", "show_distribution"]
+__all__ = ["GROUPS", "app", "main", "run"]
 
 GROUPS: dict[str, str] = {
     "mnemonic": "Mnemonic: Success Checks with six randomizers, exact odds, fights and injuries.",
@@ -29,9 +28,8 @@ GROUPS: dict[str, str] = {
     "serve": "Serve the web table: pages, the JSON API (/docs), live WebSockets and /healthz.",
     "analyze": "Designer analysis: compare check variants, exact conflicts, simulation, sweeps.",
 }
-"""The command groups beside the core commands, each with its help: one per game, the
-live table, ``serve`` (the web table) and the designer analysis. ``referee --help``
-lists them from here, importing none (a test checks each group says the same)."""
+"""The groups beside the core commands, with their help: ``referee --help`` lists them
+from here, importing none (a test checks each group says the same)."""
 
 
 class Later(click.Command):
@@ -50,14 +48,12 @@ class Referee(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         """The command named first; a group (or a game registered beside them) is imported now."""
         name = args[0]
-        known = self.commands.get(name)
-        if known is None and name.isidentifier():
-            # a game registered beside them (a plug-in wing)? Asked only of a name nothing
-            # else claims, so the core commands never load the rules
-            from referee.systems.base import names
+        later = isinstance(self.commands.get(name), Later)
+        if name not in self.commands and name.isidentifier():
+            from referee.systems.base import names  # a plug-in wing? only for an unknown name
 
-            known = Later(name) if name in names() else None
-        if isinstance(known, Later):
+            later = name in names()
+        if later:
             self.add_command(_load(name), name)
         return super().resolve_command(ctx, args)
 
@@ -168,7 +164,7 @@ def demo() -> None:
     console.rule("referee: dice and exact odds")
     for text in ("2d6+1", "3d6kh2", "3d12med", "4d6>=3"):
         console.print(to_text(evaluate.roll(text, roller)))
-    show_distribution("2d6", evaluate.odds("2d6"))
+    dice.show_distribution("2d6", evaluate.odds("2d6"))
     for name, package in SYSTEMS.items():
         tour = getattr(importlib.import_module(f"{package}.report"), "tour", None)
         if tour is not None:  # the game's seeded tour (its report)
@@ -214,8 +210,7 @@ def run(argv: list[str] | None = None) -> int:
     The group is run here, not by click's ``main``, which would turn a closed pipe into
     status 1 and an interrupt into an abort before this could see them."""
     args = sys.argv[1:] if argv is None else list(argv)
-    if "_REFEREE_COMPLETE" in os.environ:  # click's shell completion (a private hook)
-        app._main_shell_completion({}, "referee", None)
+    app._main_shell_completion({}, "referee", None)  # _REFEREE_COMPLETE set: click completes
     try:
         try:
             with app.make_context("referee", args) as top:

@@ -50,10 +50,7 @@ def _option(name: str, default: Any, hint: Any, help: str) -> click.Option:
     elif get_origin(hint) is Literal:
         how = {"type": click.Choice(args, case_sensitive=False)}
     decl, env = ["--" + name.replace("_", "-"), name], ENV.get(name, "REFEREE_" + name.upper())
-    show = default is not None
-    return click.Option(
-        decl, default=default, envvar=env, show_envvar=True, show_default=show, help=help, **how
-    )
+    return click.Option(decl, default=default, envvar=env, show_envvar=True, help=help, **how)
 
 
 @click.command(params=_options(), epilog=SETTINGS_HELP)
