@@ -104,9 +104,8 @@ def report_problems(
 
 def all_faces_used(roller: Roller) -> None:
     """Typed-in faces beyond what the roll needed are an error, never silently dropped."""
-    left = tuple(getattr(roller, "remaining", ()))
-    if roller.kind == "manual" and left:
-        raise DiceError(f"{len(left)} face(s) more than this roll needs: {list(left)}")
+    if roller.kind == "manual" and (left := list(getattr(roller, "remaining", ()))):
+        raise DiceError(f"{len(left)} face(s) more than this roll needs: {left}")
 
 
 def load_json_file(path: str) -> Any:
@@ -141,7 +140,7 @@ SEAT_HELP = (
 def load_options(ruleset: Any, path: str | None) -> Any:
     """The options in ``path`` (JSON), or the game's defaults when no file is given."""
     if path is None:
-        return ruleset.options_type()
+        return ruleset.options_type()  # no validation to load (pydantic): a quick start
     return ruleset.load_options(load_json_file(path))
 
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from referee.cli.text import Console, Table
+from referee.cli.text import Console
 
 if TYPE_CHECKING:
     from referee.dice.roller import Roller
@@ -35,11 +35,9 @@ def emit_json(data: Any, file: TextIO | None = None) -> None:
 
 def faces_option(text: str | None) -> tuple[int, ...] | None:
     """Parse a ``--faces`` value (``"6,3,1,1"``); ``None`` when not given."""
-    if text is None:
-        return None
     from referee.dice.roller import parse_faces
 
-    return parse_faces(text)
+    return None if text is None else parse_faces(text)
 
 
 def make_roller(faces: Sequence[int] | None, seed: int | None) -> Roller:
@@ -110,18 +108,20 @@ def show_distribution(title: str, dist: Any, *, value_header: str = "value") -> 
     groups = [items[i : i + size] for i in range(0, len(items), size)]
     sums = [sum((p for _, p in group), Fraction(0)) for group in groups]
     grouped = f"   ({len(items):,} outcomes in ranges of {size})" if size > 1 else ""
-    table = Table(title=f"{title}   mean {float(dist.mean()):.4g}{grouped}", title_justify="left")
-    for header in (value_header, "exact", "%", "at least", "at most"):
-        table.add_column(header, justify="right")
-    table.add_column("")
+    rows: list[list[str]] = []
     below = Fraction(0)
     for group, p in zip(groups, sums, strict=True):
         label = str(group[0][0]) + (f"..{group[-1][0]}" if len(group) > 1 else "")
         bar = "█" * max(1, round(30 * p / max(sums))) if p else ""
         percents = (f"{float(x) * 100:.2f}" for x in (p, 1 - below, below + p))
-        table.add_row(label, f"{p.numerator}/{p.denominator}", *percents, bar)
+        rows.append([label, f"{p.numerator}/{p.denominator}", *percents, bar])
         below += p
-    console.print(table)
+    head = f"{title}   mean {float(dist.mean()):.4g}{grouped}"
+    columns = [value_header, "exact", "%", "at least", "at most", ""]
+    justify = ["right"] * 5 + ["left"]
+    console.print(
+        dict(title=head, title_justify="left", columns=columns, rows=rows, justify=justify)
+    )
 
 
 _FLAGS = {"odds": ("--depth",), "roll": ("--depth", "--seed", "--faces")}
@@ -160,15 +160,14 @@ def plain(argv: Sequence[str]) -> dict[str, Any] | None:
 
 def main() -> None:
     """The ``referee`` console script: the plain dice commands here, the rest by click."""
-    args = sys.argv[1:]
-    found = plain(args)
+    found = plain(sys.argv[1:])
     if found is None:
         from referee.cli.main import main as full
 
         full()
         return
     try:
-        (odds if args[0] == "odds" else roll)(**found)
+        (odds if sys.argv[1] == "odds" else roll)(**found)
         sys.stdout.flush()
     except BrokenPipeError:
         from referee.cli.main import quiet_pipe

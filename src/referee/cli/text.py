@@ -1,4 +1,4 @@
-"""Plain-text output for the command line: a printer and a boxed table.
+"""Plain-text output for the command line: a printer of text and tables.
 
 The command line prints text and tables and nothing fancier, so it does this itself
 instead of importing a terminal-rendering library (~50 ms of a start that should stay
@@ -9,7 +9,8 @@ and with ``+ - |`` when it cannot (a C locale, a legacy Windows code page).
 from __future__ import annotations
 
 import sys
-from typing import Literal, TextIO
+from collections.abc import Mapping
+from typing import Any, Literal, TextIO
 
 Justify = Literal["left", "right", "center"]
 FIT = {"left": str.ljust, "right": str.rjust, "center": str.center}
@@ -18,42 +19,45 @@ BOX = {False: ("┏┳┓━┃", "┡╇┩━│", "└┴┘─"), True: ("++
 the separator of the cells below it (the header's, the body's)."""
 
 
-class Table:
-    """Rows of cells under a header, with an optional title line above the box."""
+def boxed(table: Mapping[str, Any], *, ascii_only: bool = False) -> list[str]:
+    """A table as data, as a wing's report gives it, in text lines: ``rows`` of cells
+    under ``columns`` (aligned by ``justify``, one for all or one per column; a row may
+    be short, never long), the ``title`` above aligned by ``title_justify``."""
+    columns = [str(c) for c in table["columns"]]
+    justify = table.get("justify", "left")
+    sides = [justify] * len(columns) if isinstance(justify, str) else list(justify)
+    rows = [[str(c) for c in row] + [""] * (len(columns) - len(row)) for row in table["rows"]]
+    for row in rows:
+        if len(row) > len(columns):
+            raise ValueError(f"row has {len(row)} cells for {len(columns)} columns")
+    widths = [max(map(len, cells)) for cells in zip(columns, *rows, strict=True)]
+    top, under, bottom = BOX[ascii_only]
 
-    def __init__(self, title: str | None = None, title_justify: Justify = "center") -> None:
-        self.title = title
-        self.title_justify: Justify = title_justify
-        self.columns: list[tuple[str, Justify]] = []
-        self.rows: list[tuple[str, ...]] = []
+    def rule(box: str) -> str:
+        return box[0] + box[1].join(box[3] * (w + 2) for w in widths) + box[2]
+
+    def line(sep: str, cells: list[str]) -> str:
+        fitted = zip(cells, widths, sides, strict=True)
+        return sep + sep.join(f" {FIT[j](c, w)} " for c, w, j in fitted) + sep
+
+    title = table.get("title")
+    place = FIT[table.get("title_justify", "center")]
+    head = [place(title, len(rule(top))).rstrip()] if title else []
+    body = [line(under[4], row) for row in rows]
+    return [*head, rule(top), line(top[4], columns), rule(under), *body, rule(bottom)]
+
+
+class Table(dict[str, Any]):
+    """Table data filled a column and a row at a time (``Table(title=...)``)."""
 
     def add_column(self, header: str, justify: Justify = "left") -> None:
-        """Add a column; cells are aligned ``justify`` within it."""
-        self.columns.append((header, justify))
+        """Add a column; its cells are aligned ``justify``."""
+        self.setdefault("columns", []).append(header)
+        self.setdefault("justify", []).append(justify)
 
     def add_row(self, *cells: str) -> None:
-        """Add one row; missing cells print empty, extra cells are an error."""
-        if len(cells) > len(self.columns):
-            raise ValueError(f"row has {len(cells)} cells for {len(self.columns)} columns")
-        self.rows.append(cells + ("",) * (len(self.columns) - len(cells)))
-
-    def lines(self, *, ascii_only: bool = False) -> list[str]:
-        """The table as text lines, the title first when there is one."""
-        top, under, bottom = BOX[ascii_only]
-        header = tuple(h for h, _ in self.columns)
-        widths = [max(map(len, cells)) for cells in zip(header, *self.rows, strict=True)]
-
-        def rule(box: str) -> str:
-            return box[0] + box[1].join(box[3] * (w + 2) for w in widths) + box[2]
-
-        def row(sep: str, cells: tuple[str, ...]) -> str:
-            fitted = zip(cells, widths, self.columns, strict=True)
-            return sep + sep.join(f" {FIT[j](c, w)} " for c, w, (_, j) in fitted) + sep
-
-        title = FIT[self.title_justify](self.title or "", len(rule(top))).rstrip()
-        head = [title] if title else []
-        body = [row(under[4], cells) for cells in self.rows]
-        return [*head, rule(top), row(top[4], header), rule(under), *body, rule(bottom)]
+        """Add a row of cells, one per column (missing ones print empty)."""
+        self.setdefault("rows", []).append(cells)
 
 
 class Console:
@@ -73,11 +77,13 @@ class Console:
             return out, False
         return out, True
 
-    def print(self, *objects: str | Table, markup: bool = False) -> None:
-        """Print strings (joined by spaces) or tables, as given (``markup`` is ignored)."""
+    def print(self, *objects: object, markup: bool = False) -> None:
+        """Print strings (joined by spaces) or tables as data (:func:`boxed`), as given
+        (``markup`` is ignored)."""
         out, boxes = self._stream()
         shown = (
-            "\n".join(o.lines(ascii_only=not boxes)) if isinstance(o, Table) else o for o in objects
+            "\n".join(boxed(o, ascii_only=not boxes)) if isinstance(o, Mapping) else o
+            for o in objects
         )
         print(" ".join(map(str, shown)), file=out)
 
