@@ -194,13 +194,13 @@ def outcome_text(outcome: Any) -> str:
 
 def print_odds(dist: Any, *, as_json: bool) -> None:
     """An exact distribution of any outcomes: JSON rows ``{"outcome", "probability"}`` with
-    reduced fractions, or one line per outcome with its fraction and percentage."""
+    reduced fractions, or a table of each outcome's fraction and percentage."""
     from referee.dice.odds import fraction_text
     from referee.systems.base import jsonable
 
-    rows = [(jsonable(o), p) for o, p in dist.probabilities().items()]
+    odds = dist.probabilities().items()
+    rows = [[jsonable(o), fraction_text(p), f"{float(p) * 100:.3f}"] for o, p in odds]
     if as_json:
-        emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
-        return
-    for o, p in rows:
-        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%")
+        emit_json([{"outcome": o, "probability": p} for o, p, _ in rows])
+    else:
+        console.print({"columns": ["outcome", "exact", "%"], "rows": rows, "justify": "right"})

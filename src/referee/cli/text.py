@@ -26,10 +26,11 @@ def boxed(table: Mapping[str, Any], *, ascii_only: bool = False) -> list[str]:
     columns = [str(c) for c in table["columns"]]
     justify = table.get("justify", "left")
     sides = [justify] * len(columns) if isinstance(justify, str) else list(justify)
-    rows = [[str(c) for c in row] + [""] * (len(columns) - len(row)) for row in table["rows"]]
+    rows = [[str(c) for c in row] for row in table.get("rows", ())]
     for row in rows:
         if len(row) > len(columns):
             raise ValueError(f"row has {len(row)} cells for {len(columns)} columns")
+        row += [""] * (len(columns) - len(row))
     widths = [max(map(len, cells)) for cells in zip(columns, *rows, strict=True)]
     top, under, bottom = BOX[ascii_only]
 
@@ -72,10 +73,9 @@ class Console:
         whether it can encode box characters."""
         out = self.file or (sys.stderr if self.stderr else sys.stdout)
         try:
-            "┃━│".encode(getattr(out, "encoding", None) or "ascii")
+            return out, bool("┃━│".encode(getattr(out, "encoding", None) or "ascii"))
         except (LookupError, UnicodeEncodeError):
             return out, False
-        return out, True
 
     def print(self, *objects: object, markup: bool = False) -> None:
         """Print strings (joined by spaces) or tables as data (:func:`boxed`), as given
