@@ -204,13 +204,10 @@ def test_text_output_draws_its_own_table() -> None:
 def test_a_table_falls_back_to_ascii_where_box_characters_cannot_print() -> None:
     import io
 
-    from referee.cli.text import Console, Table
+    from referee.cli.text import Console, boxed
 
-    table = Table(title="odds", title_justify="left")
-    table.add_column("total", justify="right")
-    table.add_column("meaning")
-    table.add_row("12", "boxcars")
-    table.add_row("2")
+    table = {"title": "odds", "title_justify": "left", "columns": ["total", "meaning"]}
+    table |= {"justify": ["right", "left"], "rows": [[12, "boxcars"], ["2"]]}
     buffer = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
     Console(file=buffer).print(table)
     buffer.seek(0)
@@ -224,7 +221,7 @@ def test_a_table_falls_back_to_ascii_where_box_characters_cannot_print() -> None
         "+-------+---------+",
     ]
     with pytest.raises(ValueError, match="3 cells for 2 columns"):
-        table.add_row("1", "2", "3")
+        boxed(table | {"rows": [["1", "2", "3"]]})
 
 
 def test_the_top_help_lists_every_group_without_importing_it() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from functools import wraps
+from functools import reduce, wraps
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
 import click
@@ -25,11 +25,6 @@ if TYPE_CHECKING:
     from referee.errors import Problem
 
 
-def listed(ctx: click.Context, param: click.Parameter, value: tuple[Any, ...]) -> list[Any] | None:
-    """A repeatable option's or a variadic argument's values as a list; ``None`` if none."""
-    return list(value) if value else None
-
-
 console = Console()
 err_console = Console(stderr=True)
 
@@ -37,13 +32,7 @@ err_console = Console(stderr=True)
 def stacked(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
     """Several option decorators as one, in the order written (``@stacked(A, B)`` is
     ``@A @B``): the options a family of commands shares, listed once."""
-
-    def apply(func: F) -> F:
-        for decorate in reversed(decorators):
-            func = decorate(func)
-        return func
-
-    return apply
+    return lambda func: reduce(lambda done, decorate: decorate(done), reversed(decorators), func)
 
 
 JSON_OPTION = click.option(
@@ -83,11 +72,9 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 def write_json_file(path: str, data: Any) -> None:
     """Write JSON to ``path``; a clear :class:`RulesError` if the file cannot be written."""
-    import json
-
     try:
         with open(path, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+            emit_json(data, fh)
     except OSError as e:
         raise RulesError(f"cannot write {path}: {e.strerror or e}") from None
 
@@ -103,26 +90,22 @@ def report_problems(
 
     JSON: ``{"valid": bool, "problems": [{"rule", "field", "message", "value"}], **extra}``.
     """
-    if as_json:
-        from referee.systems.base import problem_data
+    from referee.systems.base import problem_data
 
+    if as_json:
         emit_json(
-            {"valid": not problems, "problems": [problem_data(p) for p in problems]} | (extra or {})
+            {"valid": not problems, "problems": list(map(problem_data, problems))} | (extra or {})
         )
-    elif problems:
-        for p in problems:
-            console.print(str(p))
     else:
-        console.print(valid_text)
+        console.print("\n".join(map(str, problems)) or valid_text)
     if problems:
         raise click.exceptions.Exit(1)
 
 
 def all_faces_used(roller: Roller) -> None:
     """Typed-in faces beyond what the roll needed are an error, never silently dropped."""
-    left = tuple(getattr(roller, "remaining", ()))
-    if roller.kind == "manual" and left:
-        raise DiceError(f"{len(left)} face(s) more than this roll needs: {list(left)}")
+    if roller.kind == "manual" and (left := list(getattr(roller, "remaining", ()))):
+        raise DiceError(f"{len(left)} face(s) more than this roll needs: {left}")
 
 
 def load_json_file(path: str) -> Any:
@@ -152,13 +135,12 @@ SEAT_HELP = (
     "Seat a character: ID=FILE (a sheet as JSON) or ID=example:NAME (one of the rule "
     "text's example characters; ID=NAME when no file has that name); repeatable."
 )
-SEAT_OPTION = click.option("--seat", multiple=True, callback=listed, help=SEAT_HELP)
 
 
 def load_options(ruleset: Any, path: str | None) -> Any:
     """The options in ``path`` (JSON), or the game's defaults when no file is given."""
     if path is None:
-        return ruleset.options_type()
+        return ruleset.options_type()  # no validation to load (pydantic): a quick start
     return ruleset.load_options(load_json_file(path))
 
 
@@ -192,56 +174,33 @@ def sheet_from(ruleset: Any, where: str) -> Any:
     return ruleset.load_sheet(load_json_file(where))
 
 
-def resolve_action(
-    ruleset: Any,
-    action: Any,
-    state: Any,
-    options: Any,
-    *,
-    faces: str | None = None,
-    seed: int | None = None,
-) -> Any:
-    """Resolve ``action`` with typed-in faces, a seed or the system roller; typed-in faces
-    must be exactly what the action rolls."""
-    roller = make_roller(faces_option(faces), seed)
-    outcome = ruleset.resolve(action, state, roller, options)
-    all_faces_used(roller)
-    return outcome
+def resolve_action(ruleset: Any, action: Any, state: Any, options: Any) -> Any:
+    """``action`` resolved on ``state`` with the system's dice."""
+    return ruleset.resolve(action, state, make_roller(None, None), options)
 
 
 def outcome_text(outcome: Any) -> str:
-    """An outcome as readable lines: faces (dropped ones in parentheses), modifiers with
-    their sources, target, result, label and every state change."""
-    lines = [f"{outcome.action}: {outcome.label}" if outcome.label else outcome.action]
-    if outcome.faces:
-        shown = " ".join(
-            str(d.worth) + ("!" if d.exploded else "") if d.kept else f"({d.worth})"
-            for d in outcome.faces
-        )
-        hand = " (entered by hand)" if outcome.manual else ""
-        lines.append(f"  faces {shown}{hand}")
-    for m in outcome.modifiers:
-        lines.append(f"  {m.value:+d} {m.source}")
-    if outcome.target is not None:
-        lines.append(f"  target {outcome.target}")
-    if outcome.result is not None:
-        verdict = "" if outcome.success is None else (" success" if outcome.success else " failure")
-        lines.append(f"  result {outcome.result}{verdict}")
-    for c in outcome.changes:
-        shown = str(c)
-        lines.append(f"  -> {shown if len(shown) <= 100 else shown[:97] + '...'}")
-    return "\n".join(lines)
+    """An outcome in the table log's words (:func:`referee.table.recap.event_line`): its
+    action and verdict, then its faces (dropped ones said so), modifiers with their
+    sources, target, result and every state change."""
+    from referee.systems.base import outcome_data
+    from referee.table.recap import event_line
+
+    line = event_line({"kind": "action-resolved", "payload": {"outcome": outcome_data(outcome)}})
+    assert line is not None  # an action's outcome is never redacted here
+    head = f"{outcome.action}: {line.verdict}" if line.verdict else outcome.action
+    return "\n  ".join([head, *line.facts])
 
 
 def print_odds(dist: Any, *, as_json: bool) -> None:
     """An exact distribution of any outcomes: JSON rows ``{"outcome", "probability"}`` with
-    reduced fractions, or one line per outcome with its fraction and percentage."""
+    reduced fractions, or a table of each outcome's fraction and percentage."""
     from referee.dice.odds import fraction_text
     from referee.systems.base import jsonable
 
-    rows = [(jsonable(o), p) for o, p in dist.probabilities().items()]
+    odds = dist.probabilities().items()
+    rows = [[jsonable(o), fraction_text(p), f"{float(p) * 100:.3f}"] for o, p in odds]
     if as_json:
-        emit_json([{"outcome": o, "probability": fraction_text(p)} for o, p in rows])
-        return
-    for o, p in rows:
-        console.print(f"{o!s:>30}  {fraction_text(p):>14}  {float(p) * 100:7.3f}%")
+        emit_json([{"outcome": o, "probability": p} for o, p, _ in rows])
+    else:
+        console.print({"columns": ["outcome", "exact", "%"], "rows": rows, "justify": "right"})

@@ -1,20 +1,18 @@
-"""``referee roll`` and ``referee odds``: their work, with no click, and the console
-script's front door (:func:`main`).
+"""``referee roll`` and ``referee odds``, with no click, and the console script's front door.
 
-A one-off ``referee odds 2d6`` should start about as fast as the interpreter: click
-alone costs twice a bare interpreter's start. :func:`main` reads the plain forms of
-these two commands itself (an expression and ``--json``, ``--depth``, ``--seed``,
-``--faces``) and hands every other command line, help included, to click
-(:mod:`referee.cli.main`), whose ``roll`` and ``odds`` call the same functions here.
+A one-off ``referee odds 2d6`` should start about as fast as the interpreter (click alone
+costs twice its start): :func:`main` reads the plain forms of these two commands itself
+and hands every other command line, help included, to click (:mod:`referee.cli.main`),
+whose ``roll`` and ``odds`` call the same functions here.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
-from referee.cli.text import Console, Table
+from referee.cli.text import Console
 
 if TYPE_CHECKING:
     from referee.dice.roller import Roller
@@ -28,20 +26,18 @@ DEPTH = 9
 """Extra rolls one exploding die may make by default (``--depth``)."""
 
 
-def emit_json(data: Any) -> None:
-    """Write JSON to stdout (sorted keys off: the order is part of the meaning)."""
+def emit_json(data: Any, file: TextIO | None = None) -> None:
+    """Write JSON to ``file`` or stdout (keys unsorted: their order is part of the meaning)."""
     import json
 
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    (file or sys.stdout).write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def faces_option(text: str | None) -> tuple[int, ...] | None:
     """Parse a ``--faces`` value (``"6,3,1,1"``); ``None`` when not given."""
-    if text is None:
-        return None
     from referee.dice.roller import parse_faces
 
-    return parse_faces(text)
+    return None if text is None else parse_faces(text)
 
 
 def make_roller(faces: Sequence[int] | None, seed: int | None) -> Roller:
@@ -98,37 +94,34 @@ def odds(expression: str, depth: int, as_json: bool) -> None:
         )
 
 
-def show_distribution(
-    title: str, dist: Any, *, value_header: str = "value", max_rows: int = MAX_ROWS
-) -> None:
+def show_distribution(title: str, dist: Any, *, value_header: str = "value") -> None:
     """Render an integer distribution as a text table with a bar per outcome.
 
-    With more than ``max_rows`` outcomes, consecutive outcomes are grouped into
+    With more than :data:`MAX_ROWS` outcomes, consecutive outcomes are grouped into
     ranges (``lo..hi``) of equal count, each with its exact summed probability:
     a row per outcome made ``referee odds 20d1000`` print 19,981 rows for 9 s.
     """
     from fractions import Fraction
 
     items = list(dist.probabilities().items())
-    size = -(-len(items) // max_rows) if max_rows > 0 else 1
-    rows = []
-    for i in range(0, len(items), size):
-        group = items[i : i + size]
-        label = str(group[0][0]) + (f"..{group[-1][0]}" if len(group) > 1 else "")
-        rows.append((label, sum((p for _, p in group), Fraction(0))))
-    peak = max(p for _, p in rows)
+    size = -(-len(items) // MAX_ROWS)
+    groups = [items[i : i + size] for i in range(0, len(items), size)]
+    sums = [sum((p for _, p in group), Fraction(0)) for group in groups]
     grouped = f"   ({len(items):,} outcomes in ranges of {size})" if size > 1 else ""
-    table = Table(title=f"{title}   mean {float(dist.mean()):.4g}{grouped}", title_justify="left")
-    for header in (value_header, "exact", "%", "at least", "at most"):
-        table.add_column(header, justify="right")
-    table.add_column("")
+    rows: list[list[str]] = []
     below = Fraction(0)
-    for label, p in rows:
-        bar = "█" * max(1, round(30 * p / peak)) if p else ""
+    for group, p in zip(groups, sums, strict=True):
+        label = str(group[0][0]) + (f"..{group[-1][0]}" if len(group) > 1 else "")
+        bar = "█" * max(1, round(30 * p / max(sums))) if p else ""
         percents = (f"{float(x) * 100:.2f}" for x in (p, 1 - below, below + p))
-        table.add_row(label, f"{p.numerator}/{p.denominator}", *percents, bar)
+        rows.append([label, f"{p.numerator}/{p.denominator}", *percents, bar])
         below += p
-    console.print(table)
+    head = f"{title}   mean {float(dist.mean()):.4g}{grouped}"
+    columns = [value_header, "exact", "%", "at least", "at most", ""]
+    justify = ["right"] * 5 + ["left"]
+    console.print(
+        dict(title=head, title_justify="left", columns=columns, rows=rows, justify=justify)
+    )
 
 
 _FLAGS = {"odds": ("--depth",), "roll": ("--depth", "--seed", "--faces")}
@@ -141,28 +134,25 @@ def plain(argv: Sequence[str]) -> dict[str, Any] | None:
     then reads it and says what is wrong."""
     if len(argv) < 2 or argv[0] not in _FLAGS:
         return None
-    valued, got = _FLAGS[argv[0]], dict[str, Any](as_json=False)
-    words, i, loose = list(argv[1:]), 0, list[str]()
-    while i < len(words):
-        word = words[i]
+    got: dict[str, Any] = {"as_json": False}
+    loose: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
         name, eq, value = word.partition("=")
         if word == "--json":
             got["as_json"] = True
-        elif name in valued and name[2:] not in got and (eq or i + 1 < len(words)):
-            if not eq:
-                i, value = i + 1, words[i + 1]
-            got[name[2:]] = value
+        elif name in _FLAGS[argv[0]] and name[2:] not in got:
+            got[name[2:]] = value if eq else next(words, None)
         elif word.startswith("-") or loose:
             return None
         else:
             loose.append(word)
-        i += 1
     try:
         depth = int(got.pop("depth", DEPTH))
         seed = None if got.get("seed") is None else int(got.pop("seed"))
-    except ValueError:
+    except (TypeError, ValueError):
         return None
-    if len(loose) != 1 or not 0 <= depth <= 100:
+    if len(loose) != 1 or None in got.values() or not 0 <= depth <= 100:
         return None
     out = {"expression": loose[0], "depth": depth, "as_json": got["as_json"]}
     return out if argv[0] == "odds" else out | {"seed": seed, "faces": got.get("faces")}
@@ -170,15 +160,14 @@ def plain(argv: Sequence[str]) -> dict[str, Any] | None:
 
 def main() -> None:
     """The ``referee`` console script: the plain dice commands here, the rest by click."""
-    args = sys.argv[1:]
-    found = plain(args)
+    found = plain(sys.argv[1:])
     if found is None:
         from referee.cli.main import main as full
 
         full()
         return
     try:
-        (odds if args[0] == "odds" else roll)(**found)
+        (odds if sys.argv[1] == "odds" else roll)(**found)
         sys.stdout.flush()
     except BrokenPipeError:
         from referee.cli.main import quiet_pipe

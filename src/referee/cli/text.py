@@ -1,121 +1,98 @@
-"""Plain-text output for the command line: a printer and a boxed table.
+"""Plain-text output for the command line: a printer of text and tables.
 
-The command line prints text and tables and nothing fancier, so it does this
-itself instead of importing a terminal-rendering library (~50 ms of a start
-that should stay near 100 ms; issue 9). Tables draw with box characters when
-the stream can encode them and with ``+ - |`` when it cannot (a C locale, a
-legacy Windows code page).
+The command line prints text and tables and nothing fancier, so it does this itself
+instead of importing a terminal-rendering library (~50 ms of a start that should stay
+near 100 ms; issue 9). Tables draw with box characters when the stream can encode them
+and with ``+ - |`` when it cannot (a C locale, a legacy Windows code page).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import Literal, TextIO
+from collections.abc import Mapping
+from typing import Any, Literal, TextIO
 
 Justify = Literal["left", "right", "center"]
-
-# top-left, top-join, top-right, header-bar, header-sep, under-header left/join/right/bar,
-# body sep, bottom-left/join/right/bar
-_UNICODE = ("┏", "┳", "┓", "━", "┃", "┡", "╇", "┩", "━", "│", "└", "┴", "┘", "─")
-_ASCII = ("+", "+", "+", "-", "|", "+", "+", "+", "=", "|", "+", "+", "+", "-")
-
-
-def _fit(text: str, width: int, justify: Justify) -> str:
-    if justify == "right":
-        return text.rjust(width)
-    if justify == "center":
-        return text.center(width)
-    return text.ljust(width)
+FIT = {"left": str.ljust, "right": str.rjust, "center": str.center}
+BOX = {False: ("┏┳┓━┃", "┡╇┩━│", "└┴┘─"), True: ("+++-|", "+++=|", "+++-")}
+"""Box characters (``True``: ASCII): each rule's left end, joint, right end and bar, then
+the separator of the cells below it (the header's, the body's)."""
 
 
-class Table:
-    """Rows of cells under a header, with an optional title line above the box."""
+def boxed(table: Mapping[str, Any], *, ascii_only: bool = False) -> list[str]:
+    """A table as data, as a wing's report gives it, in text lines: ``rows`` of cells
+    under ``columns`` (aligned by ``justify``, one for all or one per column; a row may
+    be short, never long), the ``title`` above aligned by ``title_justify``."""
+    columns = [str(c) for c in table["columns"]]
+    justify = table.get("justify", "left")
+    sides = [justify] * len(columns) if isinstance(justify, str) else list(justify)
+    rows = [[str(c) for c in row] for row in table.get("rows", ())]
+    for row in rows:
+        if len(row) > len(columns):
+            raise ValueError(f"row has {len(row)} cells for {len(columns)} columns")
+        row += [""] * (len(columns) - len(row))
+    widths = [max(map(len, cells)) for cells in zip(columns, *rows, strict=True)]
+    top, under, bottom = BOX[ascii_only]
 
-    def __init__(self, title: str | None = None, title_justify: Justify = "center") -> None:
-        self.title = title
-        self.title_justify: Justify = title_justify
-        self.headers: list[str] = []
-        self.justify: list[Justify] = []
-        self.rows: list[tuple[str, ...]] = []
+    def rule(box: str) -> str:
+        return box[0] + box[1].join(box[3] * (w + 2) for w in widths) + box[2]
+
+    def line(sep: str, cells: list[str]) -> str:
+        fitted = zip(cells, widths, sides, strict=True)
+        return sep + sep.join(f" {FIT[j](c, w)} " for c, w, j in fitted) + sep
+
+    title = table.get("title")
+    place = FIT[table.get("title_justify", "center")]
+    head = [place(title, len(rule(top))).rstrip()] if title else []
+    body = [line(under[4], row) for row in rows]
+    return [*head, rule(top), line(top[4], columns), rule(under), *body, rule(bottom)]
+
+
+class Table(dict[str, Any]):
+    """Table data filled a column and a row at a time (``Table(title=...)``)."""
 
     def add_column(self, header: str, justify: Justify = "left") -> None:
-        """Add a column; cells are aligned ``justify`` within it."""
-        self.headers.append(header)
-        self.justify.append(justify)
+        """Add a column; its cells are aligned ``justify``."""
+        self.setdefault("columns", []).append(header)
+        self.setdefault("justify", []).append(justify)
 
     def add_row(self, *cells: str) -> None:
-        """Add one row; missing cells print empty, extra cells are an error."""
-        if len(cells) > len(self.headers):
-            raise ValueError(f"row has {len(cells)} cells for {len(self.headers)} columns")
-        self.rows.append(tuple(cells) + ("",) * (len(self.headers) - len(cells)))
-
-    def lines(self, *, ascii_only: bool = False) -> list[str]:
-        """The table as text lines, the title first when there is one."""
-        tl, tj, tr, hb, hs, ul, uj, ur, ub, bs, bl, bj, br, bb = _ASCII if ascii_only else _UNICODE
-        widths = [
-            max([len(h)] + [len(row[i]) for row in self.rows]) for i, h in enumerate(self.headers)
-        ]
-        total = sum(w + 3 for w in widths) + 1
-        out: list[str] = []
-        if self.title:
-            out.append(_fit(self.title, total, self.title_justify).rstrip())
-        out.append(tl + tj.join(hb * (w + 2) for w in widths) + tr)
-        out.append(self._row(hs, self.headers, widths))
-        out.append(ul + uj.join(ub * (w + 2) for w in widths) + ur)
-        out.extend(self._row(bs, row, widths) for row in self.rows)
-        out.append(bl + bj.join(bb * (w + 2) for w in widths) + br)
-        return out
-
-    def _row(self, sep: str, cells: Sequence[str], widths: Sequence[int]) -> str:
-        fitted = zip(cells, widths, self.justify, strict=True)
-        return sep + sep.join(f" {_fit(c, w, j)} " for c, w, j in fitted) + sep
+        """Add a row of cells, one per column (missing ones print empty)."""
+        self.setdefault("rows", []).append(cells)
 
 
 class Console:
-    """Prints text and tables to stdout (or stderr); the text is never reinterpreted."""
+    """Prints text and tables to stdout, stderr or ``file``, never reinterpreting the text."""
 
     def __init__(self, *, stderr: bool = False, file: TextIO | None = None) -> None:
-        self._stderr = stderr
-        self._file = file
+        self.stderr = stderr
+        self.file = file
 
-    @property
-    def file(self) -> TextIO:
-        """The stream in use: ``file`` if given, else stdout or stderr looked up on each
-        print, so redirection works."""
-        if self._file is not None:
-            return self._file
-        return sys.stderr if self._stderr else sys.stdout
-
-    def _unicode_ok(self) -> bool:
-        encoding = getattr(self.file, "encoding", None) or "ascii"
+    def _stream(self) -> tuple[TextIO, bool]:
+        """The stream (stdout or stderr looked up on each print, so redirection works) and
+        whether it can encode box characters."""
+        out = self.file or (sys.stderr if self.stderr else sys.stdout)
         try:
-            "┃━│".encode(encoding)
+            return out, bool("┃━│".encode(getattr(out, "encoding", None) or "ascii"))
         except (LookupError, UnicodeEncodeError):
-            return False
-        return True
+            return out, False
 
-    def print(self, *objects: str | Table, markup: bool = False, soft_wrap: bool = False) -> None:
-        """Print strings (joined by spaces) or tables, each table on its own lines.
-
-        ``markup`` and ``soft_wrap`` are accepted for the callers' readability and
-        change nothing: text is printed as given and never wrapped.
-        """
-        del markup, soft_wrap
-        parts: list[str] = []
-        for obj in objects:
-            if isinstance(obj, Table):
-                parts.append("\n".join(obj.lines(ascii_only=not self._unicode_ok())))
-            else:
-                parts.append(str(obj))
-        print(" ".join(parts), file=self.file)
+    def print(self, *objects: object, markup: bool = False) -> None:
+        """Print strings (joined by spaces) or tables as data (:func:`boxed`), as given
+        (``markup`` is ignored)."""
+        out, boxes = self._stream()
+        shown = (
+            "\n".join(boxed(o, ascii_only=not boxes)) if isinstance(o, Mapping) else o
+            for o in objects
+        )
+        print(" ".join(map(str, shown)), file=out)
 
     def rule(self, title: str = "") -> None:
-        """A horizontal line across the terminal with ``title`` in its middle."""
+        """A line across the terminal (at most 100 wide) with ``title`` in its middle."""
         import shutil
 
-        width = min(shutil.get_terminal_size((80, 24)).columns, 100)
-        bar = "─" if self._unicode_ok() else "-"
+        out, boxes = self._stream()
+        bar = "─" if boxes else "-"
         label = f" {title} " if title else ""
-        side = max(2, (width - len(label)) // 2)
-        print((bar * side + label + bar * side)[: max(width, len(label) + 4)], file=self.file)
+        side = max(2, (min(shutil.get_terminal_size((80, 24)).columns, 100) - len(label)) // 2)
+        print(bar * side + label + bar * side, file=out)
