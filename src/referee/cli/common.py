@@ -174,11 +174,6 @@ def sheet_from(ruleset: Any, where: str) -> Any:
     return ruleset.load_sheet(load_json_file(where))
 
 
-def resolve_action(ruleset: Any, action: Any, state: Any, options: Any) -> Any:
-    """``action`` resolved on ``state`` with the system's dice."""
-    return ruleset.resolve(action, state, make_roller(None, None), options)
-
-
 def outcome_text(outcome: Any) -> str:
     """An outcome in the table log's words (:func:`referee.table.recap.event_line`): its
     action and verdict, then its faces (dropped ones said so), modifiers with their

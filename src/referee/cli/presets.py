@@ -35,12 +35,10 @@ from referee.cli.common import (
     make_roller,
     outcome_text,
     print_odds,
-    resolve_action,
     sheet_from,
     write_json_file,
 )
 from referee.cli.main import GROUPS
-from referee.cli.text import Table
 from referee.dice.rolling import check_faces_for
 from referee.errors import IllegalAction, InvalidSheet, RulesError
 from referee.systems.base import (
@@ -380,7 +378,7 @@ def on_sheet(
     state = ruleset.seat(ruleset.initial_state(opts), "sheet", sheet, opts)
     for name, data in steps:
         action = ruleset.load_action(name, dict(data))
-        state = ruleset.apply(state, resolve_action(ruleset, action, state, opts))
+        state = ruleset.apply(state, ruleset.resolve(action, state, make_roller(None, None), opts))
     after = state.character("sheet").sheet
     if save is not None:
         write_json_file(save, ruleset.dump_sheet(after))
@@ -391,22 +389,9 @@ def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
     """``data`` as JSON, or the lines as text: each a line, a table, or a table as data
     (``{"title", "columns", "rows", "justify"}``, as a wing's report gives it)."""
     for line in [] if as_json else lines:
-        console.print(_table(line) if isinstance(line, Mapping) else line)
+        console.print(line)
     if as_json:
         emit_json(data)
-
-
-def _table(data: Mapping[str, Any]) -> Any:
-    """A text table from its data: rows under columns (each aligned by ``justify``, one
-    for all or one per column), the title aligned by ``title_justify``."""
-    table = Table(title=data.get("title"), title_justify=data.get("title_justify", "center"))
-    justify = data.get("justify", "left")
-    each: Any = [justify] * len(data["columns"]) if isinstance(justify, str) else justify
-    for col, side in zip(data["columns"], each, strict=True):
-        table.add_column(col, justify=side)
-    for row in data["rows"]:
-        table.add_row(*map(str, row))
-    return table
 
 
 def _short(doc: str, limit: int = 45) -> str:

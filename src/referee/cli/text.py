@@ -48,19 +48,6 @@ def boxed(table: Mapping[str, Any], *, ascii_only: bool = False) -> list[str]:
     return [*head, rule(top), line(top[4], columns), rule(under), *body, rule(bottom)]
 
 
-class Table(dict[str, Any]):
-    """Table data filled a column and a row at a time (``Table(title=...)``)."""
-
-    def add_column(self, header: str, justify: Justify = "left") -> None:
-        """Add a column; its cells are aligned ``justify``."""
-        self.setdefault("columns", []).append(header)
-        self.setdefault("justify", []).append(justify)
-
-    def add_row(self, *cells: str) -> None:
-        """Add a row of cells, one per column (missing ones print empty)."""
-        self.setdefault("rows", []).append(cells)
-
-
 class Console:
     """Prints text and tables to stdout, stderr or ``file``, never reinterpreting the text."""
 
