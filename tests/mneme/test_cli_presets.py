@@ -108,3 +108,20 @@ def test_the_texts_notations_read() -> None:
         "modifier": 1,
         "characteristic_modifier": 2,
     }
+
+
+@pytest.mark.parametrize(
+    ("command", "hidden"),
+    [
+        (["mneme", "attack"], "--report"),  # what odds report: a rolled attack reports all
+        (["mneme", "care"], "--patients"),  # seated characters: care has no table
+        (["arm", "move"], "--mode"),  # the sheet's rate: move takes no sheet
+    ],
+)
+def test_a_field_that_changes_nothing_a_command_does_is_not_offered(
+    capsys: pytest.CaptureFixture[str], command: list[str], hidden: str
+) -> None:
+    assert run([*command, "--help"]) == 0
+    assert hidden not in capsys.readouterr().out
+    assert run([*command, hidden, "x"]) == 2  # refused as a usage error, named
+    assert hidden in capsys.readouterr().err

@@ -149,7 +149,7 @@ PRESETS = (
     _look("log", "log-of", (arg("measure"), EXACT), report.log_text, report.log_data),
     _look("measure", "measure-of", (arg("log"), EXACT), report.measure_text),
     _look("convert", "convert", (arg("log"), *UNITS, EXACT), report.convert_text),
-    _look("move", "move", MOVE, report.move_text, report.move_data, build=_move),
+    _look("move", "move", MOVE, report.move_text, report.move_data, build=_move, hide=("mode",)),
     _look("group", "group-log", (arg("logs"), HELPERS, EXACT)),
 )
 app = game_group("arm", PRESETS)
