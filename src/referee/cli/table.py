@@ -5,7 +5,7 @@ in the user's data directory) and ``--json``; errors are one line. Commands that
 someone take ``--as NAME``; the others run as the local operator, who may do what a
 referee may. The table's operations (:mod:`referee.table.operations`) become commands
 here with the help and parameters declared there, as the HTTP API makes them routes; the
-command line's own parameters are declared below as the same :class:`Param`.
+command line's own parameters are declared here as the same :class:`Param`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ app = click.Group(name="table", help=GROUPS["table"], no_args_is_help=True)
 char_app = click.Group("char", help="Seat, update and remove characters.", no_args_is_help=True)
 app.add_command(char_app)
 
-Maybe = str | None
+Text = str | None
+Words = tuple[str, ...]
+"""A repeatable option's values."""
 AS_HELP = "As this participant (default: the operator, who sees and may do what a referee may)."
 KEY_HELP = (
     "The server's signing key file (default: beside the SQLite database, else in your data "
@@ -48,12 +50,12 @@ TRUST_HELP = (
 )
 TABLE = Param("ref", "The table's id or name.", cli="TABLE")
 ACTING = Param("by", "The participant acting.", cli="--as")
-AS = Param("by", AS_HELP, Maybe, None, cli="--as")
-DB = Param("db", "Database URL (sqlite:///FILE or postgresql://...).", Maybe, None)
+AS = Param("by", AS_HELP, Text, None, cli="--as")
+DB = Param("db", "Database URL (sqlite:///FILE or postgresql://...).", Text, None)
 JSON = Param("as_json", "Print machine-readable JSON instead of text.", bool, False, cli="--json")
-OUT = Param("out", "Write here (default: standard output).", Maybe, None)
-KEY = Param("key_file", KEY_HELP, Maybe, None, cli="--key")
-TRUST = Param("trust", TRUST_HELP, tuple[str, ...], ())
+OUT = Param("out", "Write here (default: standard output).", Text, None)
+KEY = Param("key_file", KEY_HELP, Text, None, cli="--key")
+TRUST = Param("trust", TRUST_HELP, Words, ())
 REQUIRE = Param("require_trusted", "Refuse a file not signed by a trusted key.", bool, False)
 ENV = {"db": "REFEREE_DATABASE_URL", "key_file": "REFEREE_SIGNING_KEY"}
 """The environment variables options default to."""
@@ -61,25 +63,23 @@ ENV = {"db": "REFEREE_DATABASE_URL", "key_file": "REFEREE_SIGNING_KEY"}
 
 def param(p: Param) -> click.Parameter:
     """A parameter on the command line, in its :attr:`~Param.form`: a ``Literal``'s
-    choices, a tuple's repeatable option, an ``int``'s number, a ``bool``'s flag."""
+    choices, :data:`Words`' repeatable option, a ``bool``'s flag, an ``int``'s number."""
     form = p.form or ""
     kind: Any = next((t for t in (bool, int) if t in (p.type, *get_args(p.type))), str)
     if get_origin(p.type) is Literal:
         kind = click.Choice(get_args(p.type), case_sensitive=False)
     if form.startswith("--"):
-        decls = [form] if form[2:].replace("-", "_") == p.name else [form, p.name]
-        how = {"is_flag": True} if kind is bool else {"type": kind}
-        how |= {"multiple": get_origin(p.type) is tuple, "envvar": ENV.get(p.name)}
-        how["show_envvar"] = p.name in ENV
-        default = None if p.default is ... else p.default
-        required = p.default is ...
-        return click.Option(decls, default=default, required=required, help=p.help, **how)
-    name = form.removesuffix("...").removesuffix("?")
-    if form.endswith("..."):
-        return click.Argument([p.name], nargs=-1, metavar=f"[{name}]...", help=p.help)
-    required = not form.endswith("?")
-    metavar = name if required else f"[{name}]"
-    return click.Argument([p.name], required=required, metavar=metavar, type=kind, help=p.help)
+        how: dict[str, Any] = {"envvar": ENV.get(p.name), "show_envvar": p.name in ENV}
+        how |= {"is_flag": True} if kind is bool else {"type": kind, "multiple": p.type is Words}
+        how |= {"default": None if p.default is ... else p.default, "required": p.default is ...}
+        return click.Option([form, p.name], help=p.help, **how)
+    name, many = form.removesuffix("...").removesuffix("?"), form.endswith("...")
+    required = not (many or form.endswith("?"))
+    metavar = f"[{name}]..." if many else name if required else f"[{name}]"
+    nargs = -1 if many else 1
+    return click.Argument(
+        [p.name], required=required, nargs=nargs, metavar=metavar, type=kind, help=p.help
+    )
 
 
 def command(name: str, *own: Param, table: bool = True) -> Callable[[Call], Call]:
@@ -87,39 +87,39 @@ def command(name: str, *own: Param, table: bool = True) -> Callable[[Call], Call
     first (unless ``table=False``), the parameters of the operation ``name`` if it is one
     (``char add``: ``add`` in the ``char`` group), then ``own``, ``--as`` as the
     operation says, ``--db`` and ``--json`` (not for a document written to ``--out``).
-    What the call returns is printed: an event as its line of the log, or JSON or its
-    text. Its help: the operation's, then the call's docstring."""
+    Its help: the operation's, then the call's docstring."""
     op = BY_NAME.get(name, Operation(name, "", who="referee"))
-    params = [TABLE] if table else []
-    params += [p for p in (*op.params, *own) if p.form]
-    params += [] if op.who == "referee" else [ACTING if op.who == "participant" else AS]
-    params += [DB] if OUT in own else [DB, JSON]
+    acting = {"participant": [ACTING], "anyone": [AS]}.get(op.who, [])
+    shown = [p for p in (*op.params, *own) if p.form] + acting + [DB]
+    params = [param(p) for p in [TABLE] * table + shown + [JSON] * (OUT not in own)]
 
     def declare(call: Call) -> Call:
         def callback(db: str | None, **values: Any) -> None:
-            from referee.table.recap import log_text
             from referee.table.service import TableService
             from referee.table.store import Store
 
-            done = call(TableService(Store(db)), values)
-            if done is not None and not isinstance(done, tuple):
-                done = done.event.data(), log_text([done.event.data()])
-            if done is not None:
-                answer(values, *done)
+            answer(values, call(TableService(Store(db)), values))
 
         helps = " ".join(filter(None, (op.help, call.__doc__)))
         group = char_app if name.startswith("char ") else app
         run = c.handle_errors(callback)
-        made = [param(p) for p in params]
-        group.add_command(click.Command(name.split()[-1], params=made, callback=run, help=helps))
+        group.add_command(click.Command(name.split()[-1], params=params, callback=run, help=helps))
         return call
 
     return declare
 
 
-def answer(v: Values, data: Any, text: str) -> None:
-    """``data`` as JSON with ``--json``, else ``text`` (if there is any); a document
-    (a command with ``--out``): ``text`` as it is, to that file or standard output."""
+def answer(v: Values, done: Done | tuple[Any, str] | None) -> None:
+    """What a command did: an event as its line of the log, or JSON with ``--json``, else
+    its text (if there is any); a document (a command with ``--out``): its text as it is,
+    to that file or standard output."""
+    from referee.table.recap import log_text
+
+    if done is None:
+        return
+    if not isinstance(done, tuple):
+        done = done.event.data(), log_text([done.event.data()])
+    data, text = done
     if v.get("out") is not None:
         Path(v["out"]).write_text(text, encoding="utf-8")
     elif "out" in v:
@@ -130,7 +130,7 @@ def answer(v: Values, data: Any, text: str) -> None:
         c.console.print(text, markup=False)
 
 
-def _pairs(s: TableService, table: str, action: str, words: tuple[str, ...]) -> JSONValue:
+def _pairs(s: TableService, table: str, action: str, words: Words) -> JSONValue:
     from referee.systems.base import data_from_pairs
 
     return data_from_pairs(s.load(table).ruleset.action_type(action), list(words))
@@ -174,26 +174,21 @@ READ: dict[str, Callable[[TableService, Values], Any]] = {
 sheet: a .json file, or an example's name)."""
 OWN = {
     "edit": (
-        Param(
-            "add",
-            "ID.FIELD=N adds N (a character id, or 'table'); repeatable.",
-            tuple[str, ...],
-            (),
-        ),
-        Param("set", "ID.FIELD=JSON sets a value; repeatable.", tuple[str, ...], ()),
+        Param("add", "ID.FIELD=N adds N (a character id, or 'table'); repeatable.", Words, ()),
+        Param("set", "ID.FIELD=JSON sets a value; repeatable.", Words, ()),
     )
 }
 """The command line's own words for an operation's parameters (read by :data:`READ`)."""
 
 
 def calls(op: Operation) -> Call:
-    """``op``'s call of the table service, each of its parameters the command line's
-    value of that name, read by :data:`READ` where it names one."""
+    """``op``'s call of the table service, each parameter the command line's value of its
+    name, read by :data:`READ` where it names one."""
 
-    def call(s: TableService, v: Values) -> Done:
+    def call(s: TableService, v: Values) -> Any:
         given = [p.name for p in op.params if p.form or p.name in READ]
         values = {k: READ[k](s, v) if k in READ else v[k] for k in given}
-        return getattr(s, op.service_method)(v["ref"], **values, by=v.get("by"))  # type: ignore[no-any-return]
+        return getattr(s, op.service_method)(v["ref"], **values, by=v["by"])
 
     return call
 
@@ -266,19 +261,18 @@ def _verify(s: TableService, v: Values) -> None:
             r = verify_file(file, _trusted(s, v), require_trusted=v["require_trusted"])
     except LogError as e:
         r = Report(False, 0, e.seq, e.problem)
-    answer(v, r.data(), r.text)
+    answer(v, (r.data(), r.text))
     if not r.ok:
         raise click.exceptions.Exit(1)
 
 
+SEED_HELP = "A playtest table: every roll comes from this seed (replayable)."
 NEW = (
     Param("game", "The game (see `referee games`)."),
     Param("name", "The table's unique name.", cli="--name"),
     Param("referee", "The referee's name.", str, "Referee"),
-    Param("options", "House rules as JSON.", Maybe, None),
-    Param(
-        "seed", "A playtest table: every roll comes from this seed (replayable).", int | None, None
-    ),
+    Param("options", "House rules as JSON.", Text, None),
+    Param("seed", SEED_HELP, int | None, None),
 )
 
 
@@ -310,7 +304,10 @@ def _key(s: TableService, v: Values) -> tuple[Any, str]:
     return data, f"{data['public_key']}  (key {data['key']}, kept in {data['file']})"
 
 
-@command("import", Param("path", "An export (JSON).", cli="PATH"), TRUST, REQUIRE, KEY, table=False)
+EXPORT = Param("path", "An export (JSON).", cli="PATH")
+
+
+@command("import", EXPORT, TRUST, REQUIRE, KEY, table=False)
 def _import(s: TableService, v: Values) -> tuple[Any, str]:
     """Import an exported table after verifying all of it (nothing is written otherwise);
     says whether it is signed by a trusted key."""
