@@ -266,19 +266,8 @@ def _verify(s: TableService, v: Values) -> None:
         raise click.exceptions.Exit(1)
 
 
-SEED_HELP = "A playtest table: every roll comes from this seed (replayable)."
-NEW = (
-    Param("game", "The game (see `referee games`)."),
-    Param("name", "The table's unique name.", cli="--name"),
-    Param("referee", "The referee's name.", str, "Referee"),
-    Param("options", "House rules as JSON.", Text, None),
-    Param("seed", SEED_HELP, int | None, None),
-)
-
-
-@command("new", *NEW, table=False)
+@command("new", table=False)
 def _new(s: TableService, v: Values) -> tuple[Any, str]:
-    """Create a table; its referee is its first participant."""
     options = None if v["options"] is None else c.load_json_file(v["options"])
     t = s.create(v["game"], v["name"], v["referee"], options=options, seed=v["seed"]).table
     return {"id": t.id, "name": t.name, "game": t.game}, f"table {t.name!r} ({t.id}), {t.game}"
@@ -309,8 +298,6 @@ EXPORT = Param("path", "An export (JSON).", cli="PATH")
 
 @command("import", EXPORT, TRUST, REQUIRE, KEY, table=False)
 def _import(s: TableService, v: Values) -> tuple[Any, str]:
-    """Import an exported table after verifying all of it (nothing is written otherwise);
-    says whether it is signed by a trusted key."""
     from referee.table.audit import import_table
 
     trusted = _trusted(s, v)
@@ -318,13 +305,8 @@ def _import(s: TableService, v: Values) -> tuple[Any, str]:
     return r.data(), f"imported {r.events} events; chain and replays verified; {r.signed}"
 
 
-FORMAT = Param("format", "Markdown, or an HTML page standing alone.", Literal["md", "html"], "md")
-
-
-@command("recap", FORMAT, AS, OUT)
+@command("recap", OUT)
 def _recap(s: TableService, v: Values) -> tuple[Any, str]:
-    """A readable recap of the table's log: who did what, each roll with its dice and its
-    chance of success, grouped by session date; as a participant sees it with --as."""
     from referee.table.recap import html_document, recap_of, to_markdown
 
     made = recap_of(s, v["ref"], v["by"])
