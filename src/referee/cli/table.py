@@ -20,10 +20,10 @@ import click
 from referee.cli import common as c
 from referee.cli.main import GROUPS
 from referee.errors import RulesError
+from referee.systems.base import JSONValue, data_from_pairs
 from referee.table.operations import BY_NAME, OPERATIONS, Operation, Param
 
 if TYPE_CHECKING:
-    from referee.systems.base import JSONValue
     from referee.table.service import Done, TableService
     from referee.table.signing import Signer
 
@@ -36,13 +36,16 @@ app = click.Group(name="table", help=GROUPS["table"], no_args_is_help=True)
 char_app = click.Group("char", help="Seat, update and remove characters.", no_args_is_help=True)
 app.add_command(char_app)
 
-Text = str | None
 Words = tuple[str, ...]
 """A repeatable option's values."""
 AS_HELP = "As this participant (default: the operator, who sees and may do what a referee may)."
+DB_HELP = (
+    "Database URL (sqlite:///FILE or postgresql://...; default: REFEREE_DATABASE_URL, else a "
+    "SQLite file in your data directory)."
+)
 KEY_HELP = (
-    "The server's signing key file (default: beside the SQLite database, else in your data "
-    "directory; made on first use)."
+    "The server's signing key file (default: REFEREE_SIGNING_KEY, else beside the SQLite "
+    "database, else in your data directory; made on first use)."
 )
 TRUST_HELP = (
     "A public key whose signature is trusted (base64 or hex, or a file); repeatable. The "
@@ -50,15 +53,13 @@ TRUST_HELP = (
 )
 TABLE = Param("ref", "The table's id or name.", cli="TABLE")
 ACTING = Param("by", "The participant acting.", cli="--as")
-AS = Param("by", AS_HELP, Text, None, cli="--as")
-DB = Param("db", "Database URL (sqlite:///FILE or postgresql://...).", Text, None)
+AS = Param("by", AS_HELP, str | None, None, cli="--as")
+DB = Param("db", DB_HELP, str | None, None)
 JSON = Param("as_json", "Print machine-readable JSON instead of text.", bool, False, cli="--json")
-OUT = Param("out", "Write here (default: standard output).", Text, None)
-KEY = Param("key_file", KEY_HELP, Text, None, cli="--key")
+OUT = Param("out", "Write here (default: standard output).", str | None, None)
+KEY = Param("key_file", KEY_HELP, str | None, None, cli="--key")
 TRUST = Param("trust", TRUST_HELP, Words, ())
 REQUIRE = Param("require_trusted", "Refuse a file not signed by a trusted key.", bool, False)
-ENV = {"db": "REFEREE_DATABASE_URL", "key_file": "REFEREE_SIGNING_KEY"}
-"""The environment variables options default to."""
 
 
 def param(p: Param) -> click.Parameter:
@@ -69,8 +70,8 @@ def param(p: Param) -> click.Parameter:
     if get_origin(p.type) is Literal:
         kind = click.Choice(get_args(p.type), case_sensitive=False)
     if form.startswith("--"):
-        how: dict[str, Any] = {"envvar": ENV.get(p.name), "show_envvar": p.name in ENV}
-        how |= {"is_flag": True} if kind is bool else {"type": kind, "multiple": p.type is Words}
+        how: dict[str, Any] = {"is_flag": True} if kind is bool else {"type": kind}
+        how |= {"multiple": p.type is Words}
         how |= {"default": None if p.default is ... else p.default, "required": p.default is ...}
         return click.Option([form, p.name], help=p.help, **how)
     name, many = form.removesuffix("...").removesuffix("?"), form.endswith("...")
@@ -131,8 +132,6 @@ def answer(v: Values, done: Done | tuple[Any, str] | None) -> None:
 
 
 def _pairs(s: TableService, table: str, action: str, words: Words) -> JSONValue:
-    from referee.systems.base import data_from_pairs
-
     return data_from_pairs(s.load(table).ruleset.action_type(action), list(words))
 
 
@@ -166,19 +165,9 @@ READ: dict[str, Callable[[TableService, Values], Any]] = {
     "fields": lambda s, v: _pairs(s, v["ref"], v["action"], v["fields"]),
     "values": _decision,
     "faces": lambda s, v: c.faces_option(v["faces"]),
-    "changes": lambda s, v: (
-        [_change(w, "delta") for w in v["add"]] + [_change(w, "value") for w in v["set"]]
-    ),
 }
 """How the command line's words become what the service takes, by the service's name (a
 sheet: a .json file, or an example's name)."""
-OWN = {
-    "edit": (
-        Param("add", "ID.FIELD=N adds N (a character id, or 'table'); repeatable.", Words, ()),
-        Param("set", "ID.FIELD=JSON sets a value; repeatable.", Words, ()),
-    )
-}
-"""The command line's own words for an operation's parameters (read by :data:`READ`)."""
 
 
 def calls(op: Operation) -> Call:
@@ -191,11 +180,6 @@ def calls(op: Operation) -> Call:
         return getattr(s, op.service_method)(v["ref"], **values, by=v["by"])
 
     return call
-
-
-for _op in OPERATIONS:
-    if not _op.reads:  # a reading is answered its own way, below
-        command(_op.name, *OWN.get(_op.name, ()))(calls(_op))
 
 
 @command("show")
@@ -218,8 +202,17 @@ def _log(s: TableService, v: Values) -> tuple[Any, str]:
 
 @command("odds")
 def _odds(s: TableService, v: Values) -> None:
-    found = s.odds(v["ref"], v["by"], v["action"], _pairs(s, v["ref"], v["action"], v["fields"]))
-    c.print_odds(found[1], as_json=v["as_json"])
+    c.print_odds(calls(BY_NAME["odds"])(s, v)[1], as_json=v["as_json"])
+
+
+ADD = Param("add", "ID.FIELD=N adds N (a character id, or 'table'); repeatable.", Words, ())
+SET = Param("set", "ID.FIELD=JSON sets a value; repeatable.", Words, ())
+
+
+@command("edit", ADD, SET)
+def _edit(s: TableService, v: Values) -> Done:
+    changes = [_change(w, "delta") for w in v["add"]] + [_change(w, "value") for w in v["set"]]
+    return s.edit(v["ref"], changes, v["reason"], by=v["by"])
 
 
 def _signer(s: TableService, v: Values) -> Signer:
@@ -311,3 +304,8 @@ def _recap(s: TableService, v: Values) -> tuple[Any, str]:
 
     made = recap_of(s, v["ref"], v["by"])
     return None, to_markdown(made) if v["format"] == "md" else html_document(made)
+
+
+for _op in OPERATIONS:  # the others: the service's call, answered with its event
+    if _op.name not in app.commands:
+        command(_op.name)(calls(_op))
