@@ -1,11 +1,8 @@
 """``referee table ...``: live tables on a database, from the command line.
 
-Every command takes ``--db URL`` (default: ``REFEREE_DATABASE_URL``, else a SQLite file
-in the user's data directory) and ``--json``; errors are one line. Commands that act for
-someone take ``--as NAME``; the others run as the local operator, who may do what a
-referee may. The table's operations (:mod:`referee.table.operations`) become commands
-here with the help and parameters declared there, as the HTTP API makes them routes; the
-command line's own parameters are declared here as the same :class:`Param`.
+Each operation of :mod:`referee.table.operations` is a command with the help and the
+parameters declared there, as the HTTP API makes it a route; the command line's own
+parameters (``--db``, ``--as``, ``--json``...) are the same :class:`Param`. Errors are one line.
 """
 
 from __future__ import annotations
@@ -84,11 +81,10 @@ def param(p: Param) -> click.Parameter:
 
 
 def command(name: str, *own: Param, table: bool = True) -> Callable[[Call], Call]:
-    """Declare the command the decorated ``call(service, values)`` answers: ``TABLE``
-    first (unless ``table=False``), the parameters of the operation ``name`` if it is one
-    (``char add``: ``add`` in the ``char`` group), then ``own``, ``--as`` as the
-    operation says, ``--db`` and ``--json`` (not for a document written to ``--out``).
-    Its help: the operation's, then the call's docstring."""
+    """Declare the command ``call(service, values)`` answers (``char add``: ``add`` in the
+    ``char`` group): ``TABLE``, the operation's parameters, ``own``, ``--as`` as the
+    operation says, ``--db``, ``--json`` (not for a document); the help: the operation's
+    and the call's."""
     op = BY_NAME.get(name, Operation(name, "", who="referee"))
     acting = {"participant": [ACTING], "anyone": [AS]}.get(op.who, [])
     shown = [p for p in (*op.params, *own) if p.form] + acting + [DB]
@@ -111,9 +107,8 @@ def command(name: str, *own: Param, table: bool = True) -> Callable[[Call], Call
 
 
 def answer(v: Values, done: Done | tuple[Any, str] | None) -> None:
-    """What a command did: an event as its line of the log, or JSON with ``--json``, else
-    its text (if there is any); a document (a command with ``--out``): its text as it is,
-    to that file or standard output."""
+    """An event as its line of the log, JSON with ``--json`` or its text; a document (a
+    command with ``--out``): its text as it is, to that file or standard output."""
     from referee.table.recap import log_text
 
     if done is None:
@@ -131,19 +126,18 @@ def answer(v: Values, done: Done | tuple[Any, str] | None) -> None:
         c.console.print(text, markup=False)
 
 
-def _pairs(s: TableService, table: str, action: str, words: Words) -> JSONValue:
-    return data_from_pairs(s.load(table).ruleset.action_type(action), list(words))
-
-
-def _decision(s: TableService, v: Values) -> JSONValue:
-    """A decision's words, as fields of the action it answers (none: the service says so)."""
-    found = s.load(v["ref"]).proposals.get(v["seq"])
-    return {} if found is None else _pairs(s, v["ref"], str(found["action"]), v["values"])
+def _fields(s: TableService, v: Values, words: Words) -> JSONValue:
+    """``key=value`` words as fields of the action named, or of the one the decision
+    ``seq`` answers (none: the service says so)."""
+    ts = s.load(v["ref"])
+    action = v.get("action") or (ts.proposals.get(v["seq"]) or {}).get("action")
+    if action is None:
+        return {}
+    return data_from_pairs(ts.ruleset.action_type(str(action)), list(words))
 
 
 def _change(word: str, key: str) -> JSONValue:
-    """``ID.FIELD=VALUE`` as a change of ``key``: a "delta" (a whole number) or a "value"
-    (read as JSON where it is JSON, else as text)."""
+    """``ID.FIELD=VALUE`` as a change of ``key``: "delta" or "value" (JSON, else text)."""
     where, sep, text = word.partition("=")
     target, dot, field = where.partition(".")
     if not (sep and dot and target and field):
@@ -162,17 +156,16 @@ READ: dict[str, Callable[[TableService, Values], Any]] = {
     "sheet": lambda s, v: (
         c.load_json_file(v["sheet"]) if v["sheet"].lower().endswith(".json") else v["sheet"]
     ),
-    "fields": lambda s, v: _pairs(s, v["ref"], v["action"], v["fields"]),
-    "values": _decision,
+    "fields": lambda s, v: _fields(s, v, v["fields"]),
+    "values": lambda s, v: _fields(s, v, v["values"]),
     "faces": lambda s, v: c.faces_option(v["faces"]),
 }
 """How the command line's words become what the service takes, by the service's name (a
 sheet: a .json file, or an example's name)."""
 
 
-def calls(op: Operation) -> Call:
-    """``op``'s call of the table service, each parameter the command line's value of its
-    name, read by :data:`READ` where it names one."""
+def calls(op: Operation) -> Callable[[TableService, Values], Any]:
+    """``op``'s service call, each parameter the command line's value read by :data:`READ`."""
 
     def call(s: TableService, v: Values) -> Any:
         given = [p.name for p in op.params if p.form or p.name in READ]
