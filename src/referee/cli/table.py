@@ -33,6 +33,7 @@ app = click.Group(name="table", help=GROUPS["table"], no_args_is_help=True)
 char_app = click.Group("char", help="Seat, update and remove characters.", no_args_is_help=True)
 app.add_command(char_app)
 
+# the command line's own parameters, beside the operations'
 Words = tuple[str, ...]
 """A repeatable option's values."""
 AS_HELP = "As this participant (default: the operator, who sees and may do what a referee may)."
@@ -57,6 +58,10 @@ OUT = Param("out", "Write here (default: standard output).", str | None, None)
 KEY = Param("key_file", KEY_HELP, str | None, None, cli="--key")
 TRUST = Param("trust", TRUST_HELP, Words, ())
 REQUIRE = Param("require_trusted", "Refuse a file not signed by a trusted key.", bool, False)
+FILE = Param("table", "The table's id or name, or an export file.", cli="TABLE")
+EXPORT = Param("path", "An export (JSON).", cli="PATH")
+ADD = Param("add", "ID.FIELD=N adds N (a character id, or 'table'); repeatable.", Words, ())
+SET = Param("set", "ID.FIELD=JSON sets a value; repeatable.", Words, ())
 
 
 def param(p: Param) -> click.Parameter:
@@ -198,10 +203,6 @@ def _odds(s: TableService, v: Values) -> None:
     c.print_odds(calls(BY_NAME["odds"])(s, v)[1], as_json=v["as_json"])
 
 
-ADD = Param("add", "ID.FIELD=N adds N (a character id, or 'table'); repeatable.", Words, ())
-SET = Param("set", "ID.FIELD=JSON sets a value; repeatable.", Words, ())
-
-
 @command("edit", ADD, SET)
 def _edit(s: TableService, v: Values) -> Done:
     changes = [_change(w, "delta") for w in v["add"]] + [_change(w, "value") for w in v["set"]]
@@ -227,9 +228,6 @@ def _export(s: TableService, v: Values) -> tuple[Any, str]:
 
     data = export(s, v["ref"], v["by"], signer=_signer(s, v))
     return data, json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-FILE = Param("table", "The table's id or name, or an export file.", cli="TABLE")
 
 
 @command("verify", FILE, TRUST, REQUIRE, KEY, table=False)
@@ -277,9 +275,6 @@ def _key(s: TableService, v: Values) -> tuple[Any, str]:
     signer = _signer(s, v)
     data = {"key": signer.id, "public_key": public_text(signer.public), "file": str(signer.path)}
     return data, f"{data['public_key']}  (key {data['key']}, kept in {data['file']})"
-
-
-EXPORT = Param("path", "An export (JSON).", cli="PATH")
 
 
 @command("import", EXPORT, TRUST, REQUIRE, KEY, table=False)
