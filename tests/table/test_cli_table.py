@@ -141,7 +141,7 @@ def test_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path)
             "write each field as key=value",
         ),
         (("table", "act", "Duel", "fly", "--as", "Referee"), "has no action 'fly'"),
-        (("table", "join", "Duel", "Bo", "--role", "king"), "unknown role 'king'"),
+        (("table", "join", "Duel", "Bo", "--role", "king"), "'--role': 'king' is not one of"),
         (
             ("table", "edit", "Duel", "--as", "Referee", "--add", "x=1", "--reason", "r"),
             "write ID.FIELD=VALUE",

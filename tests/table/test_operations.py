@@ -1,6 +1,7 @@
 """The live table's operations are declared once (``referee.table.operations``) and
 every one reaches both edges: a route of the HTTP API and a command of ``referee
-table``, with the same help for it and for each of its parameters."""
+table``, with the same help for it and for each of its parameters (those served by
+routes of their own too: a new table, an import, a recap)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import click
 import pytest
 from fastapi.routing import APIRoute
 
-from referee.table.operations import OPERATIONS, Operation
+from referee.table.operations import ELSEWHERE, OPERATIONS, Operation
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def _resolved(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     return node if ref is None else schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
 
 
-@pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: op.name)
+@pytest.mark.parametrize("op", OPERATIONS + ELSEWHERE, ids=lambda op: op.name)
 def test_every_operation_is_a_command_with_its_help(op: Operation) -> None:
     command = _command(op)
     assert command.help is not None and command.help.startswith(op.help)
@@ -76,6 +77,30 @@ def test_every_operation_is_a_route_with_its_help(
     assert (route.path, route.methods, route.tags) == (path, {op.http.verb}, [op.http.tag])
     assert route.status_code == op.status
     described = schema["paths"][path][op.http.verb.lower()]
+    assert described["description"].startswith(op.help)
+    helps = {p["name"]: p.get("description") for p in described.get("parameters", [])}
+    body = described.get("requestBody", {}).get("content", {}).get("application/json", {})
+    properties = _resolved(schema, body.get("schema", {})).get("properties", {})
+    helps |= {key: value.get("description") for key, value in properties.items()}
+    for p in op.params:
+        assert helps[p.json_key] == p.help, (op.name, p.json_key)
+
+
+@pytest.mark.parametrize(
+    ("op", "where"),
+    zip(
+        ELSEWHERE,
+        ["/api/tables post", "/api/import post", "/api/tables/{tid}/recap get"],
+        strict=True,
+    ),
+    ids=lambda x: x.name if isinstance(x, Operation) else x,
+)
+def test_the_routes_of_their_own_say_the_same(
+    op: Operation, where: str, api: tuple[dict[str, APIRoute], dict[str, Any]]
+) -> None:
+    _routes, schema = api
+    path, verb = where.split()
+    described = schema["paths"][path][verb]
     assert described["description"].startswith(op.help)
     helps = {p["name"]: p.get("description") for p in described.get("parameters", [])}
     body = described.get("requestBody", {}).get("content", {}).get("application/json", {})

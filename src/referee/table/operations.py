@@ -9,7 +9,8 @@ a route of each (a request body from the parameters, the caller's token as ``by`
 ``--as NAME`` as ``by``). Each edge answers a command with the event it appended, as that
 edge shows events; the few operations an edge answers its own way (the odds in a worker
 process, the table's state as text, an export file) it names, keeping this help and
-these parameters.
+these parameters. The API serves :data:`ELSEWHERE` (a new table, an import, a recap) by
+routes of its own, with the help and parameters declared here too.
 """
 
 from __future__ import annotations
@@ -429,4 +430,57 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
 )
 """Every operation, in the order the API's documentation lists them."""
 
-BY_NAME: Final = {op.name: op for op in OPERATIONS}
+ELSEWHERE: Final[tuple[Operation, ...]] = (
+    Operation(
+        "new",
+        "Create a table; its referee is its first participant.",
+        (
+            Param("game", "The game (`referee games`, `GET /api/games`).", max_length=40),
+            Param("name", "The table's unique name.", min_length=1, max_length=NAME, cli="--name"),
+            Param("referee", "The referee's name.", str, "Referee", min_length=1, max_length=NAME),
+            Param(
+                "options",
+                "House rules as JSON (on the command line: a file); options left out take "
+                "their defaults.",
+                Object | None,
+                None,
+            ),
+            Param(
+                "seed",
+                "A playtest table: every roll comes from this seed (replayable).",
+                int | None,
+                None,
+                ge=0,
+                le=2**63 - 1,
+            ),
+        ),
+        method="create",
+        who="referee",
+    ),
+    Operation(
+        "import",
+        "Import an export after verifying all of it (the hash chain, every event, every "
+        "replayed roll, and its signed head if it has one): nothing is written unless it all "
+        "holds; the answer says whether a trusted key signed it.",
+        who="referee",
+    ),
+    Operation(
+        "recap",
+        "A readable recap of the table's log as you may see it: who did what, each roll with "
+        "its dice and its exact chance of success, grouped by session date (UTC).",
+        (
+            Param(
+                "format",
+                "md: Markdown; html: a whole HTML page standing alone.",
+                Literal["md", "html"],
+                "md",
+            ),
+        ),
+        reads=True,
+    ),
+)
+"""The operations the API serves by routes of their own (a new or imported table is on
+none yet; a recap is a document), their help and parameters declared here for both
+edges all the same."""
+
+BY_NAME: Final = {op.name: op for op in (*OPERATIONS, *ELSEWHERE)}

@@ -62,15 +62,53 @@ class Strict(BaseModel):
 
 
 # ---------------------------------------------------------------------------
-# request bodies
+# request bodies: from the operations' parameters (referee.table.operations)
+
+
+def _type(p: Param, name: str) -> Any:
+    """A parameter's type for pydantic: its bounds on each number of a list, a list of
+    records as a model ``name``."""
+    if p.items:
+        record: Any = create_model(name, __base__=Strict, **_fields(p.items, ""))
+        return list[record]
+    if _listed(p):  # the numbers' bounds are each number's
+        each = list[Annotated[int, Field(ge=p.ge, le=p.le)]]
+        return each | None if type(None) in get_args(p.type) else each
+    return p.type
+
+
+def _listed(p: Param) -> bool:
+    return any(get_origin(t) is list for t in (p.type, *get_args(p.type)))
+
+
+def _bounds(p: Param) -> Values:
+    """A parameter's bounds as pydantic's keywords (a list's ge/le: see :func:`_type`)."""
+    numbers = {} if _listed(p) else {"ge": p.ge, "le": p.le}
+    return numbers | {"min_length": p.min_length, "max_length": p.max_length}
+
+
+def _fields(params: tuple[Param, ...], model: str) -> dict[str, Any]:
+    """Pydantic fields of ``params``: type, default, bounds, help."""
+    out: dict[str, Any] = {}
+    for p in params:
+        default = {"default_factory": dict} if p.default == {} else {"default": p.default}
+        info = Field(**default, description=p.help, **_bounds(p))
+        out[p.json_key] = (_type(p, model + p.name.title()), info)
+    return out
+
+
+def field_of(op: str, name: str) -> Any:
+    """The pydantic field of operation ``op``'s parameter ``name``."""
+    p = next(p for p in BY_NAME[op].params if p.name == name)
+    return _fields((p,), "")[p.json_key][1]
 
 
 class CreateTable(Strict):
-    game: str = Field(max_length=40, description="The game (`GET /api/games`).")
-    name: Name = Field(description="The table's unique name.")
-    referee: Name = Field(description="Your name: you are the table's referee.")
-    options: JSONObjectIn = Field(default_factory=dict, description="House rules (defaults).")
-    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="A playtest table's seed.")
+    game: str = field_of("new", "game")
+    name: str = field_of("new", "name")
+    referee: str = field_of("new", "referee")
+    options: JSONObjectIn | None = field_of("new", "options")
+    seed: int | None = field_of("new", "seed")
 
 
 class SheetIn(Strict):
@@ -312,10 +350,15 @@ def games() -> list[dict[str, Any]]:
     ]
 
 
-@router.post("/tables", status_code=201, tags=["tables"])
+@router.post(
+    "/tables",
+    status_code=201,
+    tags=["tables"],
+    description=BY_NAME["new"].help
+    + " The answer holds your secret link (keep it: it is shown once) and sets this "
+    "browser's session cookie.",
+)
 def create_table(body: CreateTable, request: Request, response: Response) -> Created:
-    """Create a table; you are its referee. The answer holds your secret link (keep it:
-    it is shown once) and sets this browser's session cookie."""
     web = web_of(request)
     if not web.origin_ok(request) and request.headers.get("origin") is not None:
         raise WebError(403, "refused: the request did not come from this site's pages")
@@ -376,14 +419,17 @@ def server_signer(web: Web) -> Signer:
     return signing.server_signer(web.service.store.url)
 
 
-@router.post("/import", status_code=201, tags=["tables"])
+@router.post(
+    "/import",
+    status_code=201,
+    tags=["tables"],
+    description=BY_NAME["import"].help
+    + " A signed file whose tail was cut, or whose log was changed and rehashed, is "
+    "refused. ``signature`` says whether the file is signed by a key this server trusts "
+    "(its own, or one in ``REFEREE_TRUSTED_KEYS``). You become the imported table's "
+    "first referee. Bounded by bytes (32 MiB) and events, not by JSON values.",
+)
 def import_export(request: Request, response: Response, body: JSONObjectIn) -> Imported:
-    """Import a referee's export after verifying all of it (the hash chain, every event,
-    every replayed roll, and its signed head if it has one); nothing is written unless
-    it all holds. A signed file whose tail was cut, or whose log was changed and
-    rehashed, is refused. ``signature`` says whether the file is signed by a key this
-    server trusts (its own, or one in ``REFEREE_TRUSTED_KEYS``). You become the imported
-    table's first referee. Bounded by bytes (32 MiB) and events, not by JSON values."""
     web = web_of(request)
     if not web.origin_ok(request) and request.headers.get("origin") is not None:
         raise WebError(403, "refused: the request did not come from this site's pages")
@@ -487,38 +533,6 @@ def leave(request: Request, caller: Caller, values: Values) -> Response:
     return done
 
 
-def _type(p: Param, name: str) -> Any:
-    """A parameter's type for pydantic: its bounds on each number of a list, a list of
-    records as a model ``name``."""
-    if p.items:
-        record: Any = create_model(name, __base__=Strict, **_fields(p.items, ""))
-        return list[record]
-    if _listed(p):  # the numbers' bounds are each number's
-        each = list[Annotated[int, Field(ge=p.ge, le=p.le)]]
-        return each | None if type(None) in get_args(p.type) else each
-    return p.type
-
-
-def _listed(p: Param) -> bool:
-    return any(get_origin(t) is list for t in (p.type, *get_args(p.type)))
-
-
-def _bounds(p: Param) -> Values:
-    """A parameter's bounds as pydantic's keywords (a list's ge/le: see :func:`_type`)."""
-    numbers = {} if _listed(p) else {"ge": p.ge, "le": p.le}
-    return numbers | {"min_length": p.min_length, "max_length": p.max_length}
-
-
-def _fields(params: tuple[Param, ...], model: str) -> dict[str, Any]:
-    """Pydantic fields of ``params``: type, default, bounds, help."""
-    out: dict[str, Any] = {}
-    for p in params:
-        default = {"default_factory": dict} if p.default == {} else {"default": p.default}
-        info = Field(**default, description=p.help, **_bounds(p))
-        out[p.json_key] = (_type(p, model + p.name.title()), info)
-    return out
-
-
 def route(op: Operation, handler: Handler | None) -> None:
     """Serve ``op`` where its :class:`~referee.table.operations.Http` says: its path
     parameters in the path, the others in the query (GET) or a body model; ``by`` the
@@ -580,12 +594,6 @@ def route(op: Operation, handler: Handler | None) -> None:
 def _bounded(p: Param, value: Any) -> Any:
     """``value`` within :func:`bounded`'s limits (a list of records: each record)."""
     return [bounded(v, p.json_key) for v in value] if p.items else bounded(value, p.json_key)
-
-
-def field_of(op: str, name: str) -> Any:
-    """The pydantic field of operation ``op``'s parameter ``name``."""
-    p = next(p for p in BY_NAME[op].params if p.name == name)
-    return _fields((p,), "")[p.json_key][1]
 
 
 class OddsIn(Strict):

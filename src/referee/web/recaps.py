@@ -18,6 +18,7 @@ from typing import Annotated, Final, Literal
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
+from referee.table.operations import BY_NAME
 from referee.table.recap import RECAP_CSS, html_document, recap_of, to_html, to_markdown
 from referee.web.api import TABLE_ID, Reader, authenticate
 from referee.web.app import WebError, web_of
@@ -31,6 +32,8 @@ STANDALONE_CSP: Final = (
     + "'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 )
 """The policy of the stand-alone HTML recap: its own inline style, nothing else."""
+RECAP = BY_NAME["recap"]
+"""The recap's help and parameters, the command line's too."""
 
 
 def _filename(name: str, ext: str) -> str:
@@ -48,15 +51,13 @@ def _filename(name: str, ext: str) -> str:
             "content": {"text/markdown": {}, "text/html": {}},
         }
     },
+    description=RECAP.help,
 )
 def recap_api(
     caller: Reader,
     request: Request,
-    format: Annotated[Literal["md", "html"], Query(description="md or html")] = "md",
+    format: Annotated[Literal["md", "html"], Query(description=RECAP.params[0].help)] = "md",
 ) -> Response:
-    """A readable recap of the table's log as you may see it: who did what, each roll with
-    its dice and its exact chance of success, grouped by session date (UTC). Markdown
-    (``text/markdown``) or a whole HTML page standing alone."""
     made = recap_of(web_of(request).service, caller.table_id, caller.name)
     if format == "md":
         return PlainTextResponse(
