@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from referee.cli import common, presets
+from referee.cli.dice import show_distribution
 from referee.cli.presets import Flag, Preset, Values, arg, flag, game_group, on, sheet
 from referee.dice.roller import ScriptedRoller
 from referee.errors import RulesError
@@ -19,7 +20,6 @@ from referee.systems.mneme import RULESET, report
 
 Data = dict[str, Any]
 Reads = Sequence[Callable[[Any], Any] | None]
-"""Renderers of a result alone: its text, JSON, odds' text, odds' JSON (None: the default)."""
 STEPS = ("advantage", "disadvantage")
 
 
@@ -35,6 +35,8 @@ def _total(data: Data, v: Values, at: str = "", kind: str = "total") -> Data:
 
 _equipped = partial(_total, kind="equipment")
 """``--modifier`` as equipment (a kit, tools, help)."""
+_aimed = partial(_total, at="check")
+"""``--modifier`` on an attack's check."""
 
 
 def _weighed(data: Data, v: Values) -> Data:
@@ -54,8 +56,7 @@ def _weighed(data: Data, v: Values) -> Data:
 
 
 def _aided(v: Values) -> str:
-    """Whose sheet ``--out`` writes after first aid: the medic's on themself, else the
-    patient's."""
+    """Whose sheet ``--out`` writes after first aid: the medic's on themself, else the patient's."""
     return "medic" if v["self"] else "patient"
 
 
@@ -87,15 +88,14 @@ def _named(rules: Any, v: Values) -> dict[str, Any]:
 
 
 def _damage_odds(odds: Any, v: Values) -> report.Lines:
-    from referee.cli.dice import show_distribution
-
     show_distribution(report.damage_odds_title(v["_action"]), odds["damage"], value_header="damage")
     return report.target_odds_lines(report.damage_odds_data(odds))
 
 
 def _preset(name: str, action: str, flags: Sequence[Flag], reads: Reads = (), **how: Any) -> Preset:
     """A command whose ``reads`` render the result alone: its text, JSON, odds' text and
-    odds' JSON, in that order (one that needs the flags is given by name, ``text=``)."""
+    odds' JSON, in that order (None: the default; one that needs the flags is given by
+    name, ``text=``)."""
     keys = ("text", "data", "odds_text", "odds_data")
     how |= {k: on(r) for k, r in zip(keys, reads, strict=False) if r}
     how |= {"odds_flag": "show_odds"} if ODDS in flags else {}
@@ -218,14 +218,7 @@ PRESETS = (
         weigh=report.damage_odds,
         text=_damage_odds,
     ),
-    _preset(
-        "attack",
-        "attack",
-        ATTACK,
-        (report.attack_lines,),
-        build=partial(_total, at="check"),
-        hide=("report",),
-    ),
+    _preset("attack", "attack", ATTACK, (report.attack_lines,), build=_aimed, hide=("report",)),
     _preset("take-damage", "take-damage", STRUCK, (report.take_damage_lines,), out="pc"),
     _preset(
         "clock",

@@ -128,7 +128,7 @@ def answer(v: Values, done: Done | tuple[Any, str] | None) -> None:
     elif v.get("as_json"):
         c.emit_json(data)
     elif text:
-        c.console.print(text, markup=False)
+        c.console.print(text)
 
 
 def _fields(s: TableService, v: Values, words: Words) -> JSONValue:

@@ -64,9 +64,8 @@ class Console:
         except (LookupError, UnicodeEncodeError):
             return out, False
 
-    def print(self, *objects: object, markup: bool = False) -> None:
-        """Print strings (joined by spaces) or tables as data (:func:`boxed`), as given
-        (``markup`` is ignored)."""
+    def print(self, *objects: object) -> None:
+        """Print strings (joined by spaces) or tables as data (:func:`boxed`), as given."""
         out, boxes = self._stream()
         shown = (
             "\n".join(boxed(o, ascii_only=not boxes)) if isinstance(o, Mapping) else o
