@@ -356,8 +356,11 @@ def test_an_evening_at_the_table(browser: Any, site: Site, game: str) -> None:
         done.append("undo")
 
         # 12-13. Ben's connection drops; the referee acts twice; Ben catches up
-        ben.context.set_offline(True)  # no new connection gets through, and the open one
-        _drop(site, ben, "Ben")  # is cut (as a server restart or a lost network cuts it)
+        # the server cuts Ben's socket (as a restart does) and, before his page retries
+        # (500 ms on), his network is gone: no new connection gets through. Offline first
+        # could keep the page from ever seeing the cut (emulation may drop the close frame).
+        _drop(site, ben, "Ben")
+        ben.context.set_offline(True)
         first = _roll_tray(ron, "2d8", "public")
         _chat(ron, "", f"while you were away, Ben ({game})")
         ben.context.set_offline(False)
