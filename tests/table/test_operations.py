@@ -88,10 +88,12 @@ def test_every_operation_is_a_route_with_its_help(
 
 @pytest.mark.parametrize(
     ("op", "where"),
-    zip(
-        ELSEWHERE,
-        ["/api/tables post", "/api/import post", "/api/tables/{tid}/recap get"],
-        strict=True,
+    list(
+        zip(
+            ELSEWHERE,
+            ["/api/tables post", "/api/import post", "/api/tables/{tid}/recap get"],
+            strict=True,
+        )
     ),
     ids=lambda x: x.name if isinstance(x, Operation) else x,
 )
