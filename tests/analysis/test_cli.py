@@ -139,3 +139,23 @@ def test_the_group_lists_its_four_commands_only(capsys: pytest.CaptureFixture[st
     code, out, _ = _run(capsys, "analyze", "--help")
     names = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
     assert code == 0 and names == ["compare", "conflict", "curve", "sweep"]
+
+
+def test_an_override_sets_one_house_rule_as_an_options_file_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--override option.NAME=VALUE`` sets one house rule over the default table's, as
+    an ``--options`` file with the table's rules and that one does (a file is taken
+    whole): the same exact chain, not the default's (Mneme CE: a wound penalty every six
+    points of damage, not three)."""
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"adversary_attacks": "referee_rolls", "wound_penalty_step": 6}))
+    base = ("analyze", "conflict", "mneme", "--json")
+    answers = [
+        _run(capsys, *base, *more)
+        for more in ((), ("--options", str(rules)), ("--override", "option.wound_penalty_step=6"))
+    ]
+    assert [code for code, _, _ in answers] == [0, 0, 0]
+    default, by_file, by_override = (json.loads(out) for _, out, _ in answers)
+    assert by_override == by_file
+    assert by_override["p"] != default["p"]

@@ -141,7 +141,7 @@ def _scenario(game: str, v: dict[str, Any]) -> Any:
 
 @_command
 @CONFLICT
-@_pairs("--override", help="ID.PATH=VALUE on a sheet", form="ID.PATH=VALUE")
+@_pairs("--override", help="ID.PATH=VALUE on a sheet, or option.NAME=VALUE", form="ID.PATH=VALUE")
 @click.option("--simulate", is_flag=True, help="Monte Carlo instead of exact")
 @click.option("--runs", default=100000, help="simulated conflicts (at most)")
 @click.option("--precision", type=float, help="stop once every win probability is this close")
