@@ -200,7 +200,21 @@ def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         code == 1 and "name" in fields and "talents.Agile" in fields and "talents.Tough" in fields
     )
     code, _, err = _run(capsys, "validate", str(bad), "--creation", "nope")
-    assert code != 0 and "creation must be one of" in err
+    assert code != 0 and "--creation 'nope': " in err and "creation must be one of" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["validate", "boxer", "--start", "9"], "--starting-level 9: "),
+        (["check", "-a", "6", "-c", "3", "--randomizer", "d7"], "--randomizer 'd7': "),
+    ],
+)
+def test_a_refused_house_rule_is_named_by_its_flag(
+    capsys: pytest.CaptureFixture[str], argv: list[str], named: str
+) -> None:
+    code, out, err = _run(capsys, *argv)
+    assert (code, out) == (1, "") and err.startswith("error: " + named)
 
 
 def test_demo_runs() -> None:

@@ -268,13 +268,31 @@ def _read(f: Flag, text: Any) -> Any:
         raise RulesError(f"{f.shown} {text!r}: {e}") from None
 
 
+def _set(f: Flag, value: Any) -> bool:
+    """Whether ``value`` was given for ``f`` (a switch's ``--no-x`` is)."""
+    return _given(value) or (f.kind == "switch" and value is False)
+
+
+def tuned(opts: Any, flags: Sequence[Flag], values: Values) -> Any:
+    """``opts`` with each option flag of ``flags`` given; a refused value is named by its
+    flag (``--creation 'x': ...``)."""
+    for f in flags:
+        if f.into == "options" and _set(f, value := values.get(f.key)):
+            value = _read(f, value) if f.read else value
+            try:
+                opts = replace(opts, **{f.field: value})
+            except RulesError as e:
+                raise RulesError(f"{f.shown} {value!r}: {e}") from None
+    return opts
+
+
 def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
     """The preset's action from the flags' values; a wrong value is named by its flag."""
     data: dict[str, Any] = {}
     flags = derived_flags(ruleset, preset)
     for f in flags:
         value = values.get(f.key)
-        if f.into != "action" or not (_given(value) or (f.kind == "switch" and value is False)):
+        if f.into != "action" or not _set(f, value):
             continue
         if f.seat:
             for path, given in f.sets.items():
@@ -312,12 +330,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     """Load the table, build the action, resolve it (or its odds) and print the result."""
     ruleset = get(game)
     opts = load_options(ruleset, values.get("options_file"))
-    tuned = {
-        f.field: _read(f, v) if f.read else v
-        for f in preset.flags
-        if f.into == "options" and _given(v := values.get(f.key))
-    }
-    opts = replace(opts, **tuned) if tuned else opts
+    opts = tuned(opts, preset.flags, values)
     seats = [f"{f.seat}={values[f.key]}" for f in preset.flags if f.seat and values.get(f.key)]
     state = load_state(
         ruleset, values.get("state_file"), opts, [*seats, *(values.get("seat") or ())]
@@ -500,15 +513,25 @@ class PresetGroup(click.Group):
 
 
 def validate_sheet(
-    game: str, path: str, options_file: str | None, as_json: bool, given: Values | None = None
+    game: str,
+    path: str,
+    options_file: str | None,
+    as_json: bool,
+    flags: Sequence[Flag] = (),
+    values: Values | None = None,
 ) -> None:
     """Print the ruleset's :meth:`~referee.systems.base.Ruleset.verdict` on the sheet at
-    ``path`` (or the example so named) under the options in ``options_file``; ``given``:
-    some of the options (``"options"``) and the verdict's other inputs (``"action"``) by
-    field. Exit 1 if the sheet breaks any rule."""
+    ``path`` (or the example so named) under the options in ``options_file``, tuned by
+    ``flags`` that set options; the other ``flags`` give the verdict its inputs (ARM's
+    setting). Exit 1 if the sheet breaks any rule."""
     rules = get(game)
-    opts = replace(load_options(rules, options_file), **(given or {}).get("options", {}))
-    verdict = rules.verdict(sheet_from(rules, path), opts, **(given or {}).get("action", {}))
+    opts = tuned(load_options(rules, options_file), flags, values or {})
+    given = {
+        f.field: _read(f, v) if f.read else v
+        for f in flags
+        if f.into == "action" and _set(f, v := (values or {})[f.key])
+    }
+    verdict = rules.verdict(sheet_from(rules, path), opts, **given)
     problems = verdict.problems
     lines = list(verdict.lines or map(str, problems))
     if not problems:
@@ -573,12 +596,8 @@ def validate_command(game: str, *flags: Flag) -> click.Command:
         known = _field_in([get(game).options_type], f.field) if f.into == "options" else None
         params.append(_param(f, known))
 
-    def run(values: Values) -> None:
-        given: dict[str, dict[str, Any]] = {}
-        for f in flags:
-            if _given(value := values[f.key]) or (f.kind == "switch" and value is False):
-                given.setdefault(f.into, {})[f.field] = _read(f, value) if f.read else value
-        validate_sheet(game, values["path"], values["options_file"], values["as_json"], given)
+    def run(v: Values) -> None:
+        validate_sheet(game, v["path"], v["options_file"], v["as_json"], flags, v)
 
     doc = (
         "Validate a sheet, listing every broken rule (exit 1 if any); a legal one with what"
