@@ -278,3 +278,21 @@ def test_odds_past_the_recaps_bounds_are_left_out_and_said_so(
     )
     assert "2/3" not in none_left and "7/12" not in none_left
     assert "chance of success 2/3 (66.67%)" in _line(recap(events, viewer), tough)
+
+
+@pytest.mark.parametrize(
+    ("success", "label", "said"),
+    [
+        (True, "success", "success"),  # Mongrel's check: its label is the verdict
+        (False, "Fail Effect 1", "failure - Fail Effect 1"),  # Mneme CE's: it says more
+        (None, "Hurt", "Hurt"),  # no verdict: the label alone
+    ],
+)
+def test_a_label_that_repeats_the_verdict_is_said_once(
+    success: bool | None, label: str, said: str
+) -> None:
+    from referee.table.recap import event_line
+
+    outcome = {"action": "check", "success": success, "label": label}
+    line = event_line({"kind": "action-resolved", "payload": {"outcome": outcome}})
+    assert line is not None and line.verdict == said

@@ -282,7 +282,8 @@ def _roll_line(base: Line, payload: JSONObject, chance: Fraction | str | None) -
     verdict = (
         {True: "success", False: "failure"}.get(success, "") if isinstance(success, bool) else ""
     )
-    verdict = " - ".join(x for x in (verdict, label) if x)
+    if label.lower() != verdict:  # a label that only says the verdict again is said once
+        verdict = " - ".join(x for x in (verdict, label) if x)
     if isinstance(chance, Fraction):
         odds = f"chance of success {odds_text(chance)}"
     elif isinstance(chance, str):
