@@ -145,6 +145,23 @@ def test_character_point_costs() -> None:
     assert speed.character_points == 10 and speed.raised == {"speed": 1}
 
 
+def test_a_constraint_already_broken_refuses_only_the_raises_that_move_it() -> None:
+    """Improvement: a raise stays "within the constraints of Identity, Gender, or Age". A
+    Primary-Man sheet the referee let keep Size 5 (Man: Size and Spirit both 4) may still
+    raise Speed; raising Size or Spirit is refused, and so is breaking a kept constraint
+    (a young character's Social reaching its Speed)."""
+    g = replace(MONGREL.example("giazza"), character_points=100)
+    big = replace(g, attributes=replace(g.attributes, size=5))
+    speed = raise_attribute(big, "speed", {"speed"})
+    assert (speed.raised, speed.character_points) == ({"speed": 1}, 80)  # 4 × 5
+    for name in ("size", "spirit"):
+        with pytest.raises(InvalidSheet, match="Size and Spirit are both 4"):
+            raise_attribute(big, name, {name})
+    young = replace(big, age="young", attributes=replace(big.attributes, speed=5))
+    with pytest.raises(InvalidSheet, match="young: Speed must exceed Social"):
+        raise_attribute(young, "social", {"social"})  # Social 5, Speed 5
+
+
 def test_occult_spends_resolve_before_the_roll() -> None:
     proc = occult_procedure(2, 3, "over", identity=4, resolve_spent=3, resolve_available=6)
     assert proc.apply((3, 1)).effect == 1 + 4 + 2

@@ -14,7 +14,7 @@ moves the stored own-House Credit with it (Character wealth and social status).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator, Mapping, Set
 from dataclasses import replace
 from functools import partial
 
@@ -95,29 +95,42 @@ def raise_identity(
     return replace(out, identity_raised=up)
 
 
+def _constraints(sheet: Sheet, v: Mapping[str, int]) -> Iterator[tuple[Set[str], Problem]]:
+    """Each Identity / sex / age constraint (Character Creation, Attributes) the attribute
+    values ``v`` break, with the attributes that move it further (none for the sex
+    guideline: ignoring it is a choice, only breaking a kept one is refused)."""
+    kept = sex_guideline_kept(v["physique"], v["beauty"], sheet.sex)
+    guideline = Problem(R_ATTR, "", f"{sheet.sex}: the sex guideline would break")
+    found = (
+        ({"size", "spirit"}, primary_rule(sheet.identity.primary, v["size"], v["spirit"])),
+        (set(), None if kept else guideline),
+        ({"speed", "social"}, age_rule(sheet.age, v["speed"], v["social"])),
+        ({"social"}, guideline_rule(not kept, v["social"])),
+    )
+    yield from ((reads, p) for reads, p in found if p is not None)
+
+
 def raise_attribute(sheet: Sheet, name: str, used: Collection[str]) -> Sheet:
-    """+1 attribute for level × 5, refused if it breaks the primary / sex / age rules or
-    takes Size or Physique off the Size/Physique table (1 to 7)."""
+    """+1 attribute for level × 5 (Improvement: "within the constraints of Identity,
+    Gender, or Age"), refused if it breaks one of them or takes Size or Physique off the
+    Size/Physique table (1 to 7). A constraint the sheet already breaks (one the referee
+    approved) refuses only a raise of an attribute it reads: raising another stays within
+    it."""
     if name not in ATTRIBUTES:
         raise IllegalAction(f"unknown attribute {name!r}")
     cur = attribute(sheet, name)
     out = _spend(sheet, cost(cur, 5), name, used)
     out = replace(out, raised={**sheet.raised, name: sheet.raised.get(name, 0) + 1})
     v = {a: attribute(out, a) for a in ATTRIBUTES}
-    kept = sex_guideline_kept(sheet.attributes.physique, sheet.attributes.beauty, sheet.sex)
-    kept_after = sex_guideline_kept(v["physique"], v["beauty"], sheet.sex)
-    off_table = f"the Size/Physique table runs to {TRACK_HIGH}"
-    breaks_guideline = f"{sheet.sex}: the sex guideline would break"
-    broken = (
-        Problem(R_TRACK, name, off_table) if name in TRACK and v[name] > TRACK_HIGH else None,
-        primary_rule(sheet.identity.primary, v["size"], v["spirit"]),
-        Problem(R_ATTR, name, breaks_guideline) if kept and not kept_after else None,
-        age_rule(sheet.age, v["speed"], v["social"]),
-        guideline_rule(not kept_after, v["social"]),
-    )
-    first = next((p for p in broken if p is not None), None)
-    if first is not None:
-        raise InvalidSheet([Problem(first.rule, f"attributes.{name}", first.message, cur + 1)])
+    if name in TRACK and v[name] > TRACK_HIGH:
+        why = f"the Size/Physique table runs to {TRACK_HIGH}"
+        raise InvalidSheet([Problem(R_TRACK, f"attributes.{name}", why, cur + 1)])
+    before = {
+        p.message for _, p in _constraints(sheet, {a: attribute(sheet, a) for a in ATTRIBUTES})
+    }
+    for reads, p in _constraints(sheet, v):
+        if p.message not in before or name in reads:
+            raise InvalidSheet([Problem(p.rule, f"attributes.{name}", p.message, cur + 1)])
     if name == "social" and out.credit is not None:  # unstored accounts follow Social already
         out = replace(out, credit=social_changed(out.credit, sheet.house, cur, cur + 1))
     return out
