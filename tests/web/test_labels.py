@@ -108,3 +108,25 @@ def test_an_action_that_rolls_nothing_draws_no_chart(tmp_path: Path) -> None:
     _chosen, dist, chance = service.odds(tid, "Ron", "check", {"dice": 2, "tn": 3})
     html = Renderer().page("_odds.html", odds=odds_view(dist, chance), problems=[], error=None)
     assert "<svg" in html and "No dice decide this" not in html
+
+
+def test_a_bar_says_its_whole_label_where_it_has_room() -> None:
+    """The chart's bars are as wide as their labels need while they share the panel: a
+    Mongrel check's "failure", "success, Effect 1" read whole (they were cut to six
+    letters, "succes"); where many bars leave no room, a label is cut with an ellipsis and
+    its tooltip says it whole."""
+    from referee.dice.odds import Distribution
+    from referee.web.render import Renderer
+
+    def labels(outcomes: dict[str, int]) -> tuple[list[str], str]:
+        html = Renderer().page(
+            "_odds.html", odds=odds_view(Distribution(outcomes)), problems=[], error=None
+        )
+        return re.findall(r'<text class="lb"[^>]*>([^<]*)</text>', html), html
+
+    shown, _ = labels({"failure": 1, "success, Effect 1": 2, "success, Effect 2": 1})
+    assert shown == ["failure", "success, Effect 1", "success, Effect 2"]
+    many = {f"a long outcome {i}": 1 for i in range(12)}
+    shown, html = labels(many)
+    assert all(s.endswith("…") and len(s) <= 4 for s in shown), shown
+    assert "<title>a long outcome 11: 1/12" in html
