@@ -101,7 +101,7 @@ def _constraints(sheet: Sheet, v: Mapping[str, int]) -> Iterator[tuple[Set[str],
     guideline: ignoring it is a choice, only breaking a kept one is refused)."""
     kept = sex_guideline_kept(v["physique"], v["beauty"], sheet.sex)
     guideline = Problem(R_ATTR, "", f"{sheet.sex}: the sex guideline would break")
-    found = (
+    found: tuple[tuple[Set[str], Problem | None], ...] = (
         ({"size", "spirit"}, primary_rule(sheet.identity.primary, v["size"], v["spirit"])),
         (set(), None if kept else guideline),
         ({"speed", "social"}, age_rule(sheet.age, v["speed"], v["social"])),
