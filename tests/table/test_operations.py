@@ -77,6 +77,12 @@ def test_every_operation_is_a_route_with_its_help(
     assert (route.path, route.methods, route.tags) == (path, {op.http.verb}, [op.http.tag])
     assert route.status_code == op.status
     described = schema["paths"][path][op.http.verb.lower()]
+    _says_the_same(schema, described, op)
+
+
+def _says_the_same(schema: dict[str, Any], described: dict[str, Any], op: Operation) -> None:
+    """The route's description starts with the operation's help, and each parameter (in
+    the path, the query or the body) carries the parameter's help."""
     assert described["description"].startswith(op.help)
     helps = {p["name"]: p.get("description") for p in described.get("parameters", [])}
     body = described.get("requestBody", {}).get("content", {}).get("application/json", {})
@@ -103,13 +109,7 @@ def test_the_routes_of_their_own_say_the_same(
     _routes, schema = api
     path, verb = where.split()
     described = schema["paths"][path][verb]
-    assert described["description"].startswith(op.help)
-    helps = {p["name"]: p.get("description") for p in described.get("parameters", [])}
-    body = described.get("requestBody", {}).get("content", {}).get("application/json", {})
-    properties = _resolved(schema, body.get("schema", {})).get("properties", {})
-    helps |= {key: value.get("description") for key, value in properties.items()}
-    for p in op.params:
-        assert helps[p.json_key] == p.help, (op.name, p.json_key)
+    _says_the_same(schema, described, op)
 
 
 def test_a_command_and_a_route_answer_alike(

@@ -318,6 +318,25 @@ def test_bad_input_gets_a_clear_4xx_never_a_500(site: Site, table: Table) -> Non
         assert nobody.get(f"{base}", headers={"authorization": "Bearer nope"}).status_code == 401
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/tables", {"game": "mongrel", "name": "Elsewhere", "referee": "Ron"}),
+        ("/api/import", {}),
+    ],
+)
+def test_a_new_table_or_an_import_from_another_site_is_refused(
+    site: Site, path: str, body: dict[str, str]
+) -> None:
+    """A page elsewhere cannot make a table (or import one) in this browser's name: an
+    Origin that is not this site's is refused before anything is made."""
+    with httpx.Client(base_url=site.base) as browser:
+        evil = browser.post(path, json=body, headers={"origin": "https://evil.example"})
+        assert evil.status_code == 403 and "this site" in evil.json()["detail"]
+        tables = browser.get("/api/tables").json()
+    assert all(t["name"] != "Elsewhere" for t in tables)
+
+
 def test_cookie_requests_that_change_things_must_come_from_this_site(
     site: Site,
     table: Table,

@@ -350,6 +350,15 @@ def games() -> list[dict[str, Any]]:
     ]
 
 
+def from_this_site(request: Request) -> Web:
+    """The app's state, once a request that names another site as its origin is refused
+    (a new table or an import: a page elsewhere must not make one in this browser's name)."""
+    web = web_of(request)
+    if not web.origin_ok(request) and request.headers.get("origin") is not None:
+        raise WebError(403, "refused: the request did not come from this site's pages")
+    return web
+
+
 @router.post(
     "/tables",
     status_code=201,
@@ -359,9 +368,7 @@ def games() -> list[dict[str, Any]]:
     "browser's session cookie.",
 )
 def create_table(body: CreateTable, request: Request, response: Response) -> Created:
-    web = web_of(request)
-    if not web.origin_ok(request) and request.headers.get("origin") is not None:
-        raise WebError(403, "refused: the request did not come from this site's pages")
+    web = from_this_site(request)
     if body.game.strip().lower() not in dict(contract_games()):
         known = ", ".join(n for n, _ in contract_games())
         raise WebError(422, f"no game {body.game!r} can run a table; known: {known}")
@@ -430,9 +437,7 @@ def server_signer(web: Web) -> Signer:
     "first referee. Bounded by bytes (32 MiB) and events, not by JSON values.",
 )
 def import_export(request: Request, response: Response, body: JSONObjectIn) -> Imported:
-    web = web_of(request)
-    if not web.origin_ok(request) and request.headers.get("origin") is not None:
-        raise WebError(403, "refused: the request did not come from this site's pages")
+    web = from_this_site(request)
     new_table_quota(request)
     trusted = signing.trusted_keys(own=server_signer(web))
     report = rules_call(lambda: import_table(web.service, body, trusted))
