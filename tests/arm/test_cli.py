@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pathlib
 from pathlib import Path
 
 import pytest
@@ -347,6 +348,28 @@ def test_move_per_round_and_a_pushed_rate(capsys: pytest.CaptureFixture[str]) ->
     assert "100 ft per 3s round" in _run(capsys, "move", "5", "--round", "3s", "--to", "ft")[1]
     code, _, err = _run(capsys, "move", "5", "--round", "3s", "--faces", "4")
     assert code == 1 and "goes with --push" in err
+
+
+def test_move_at_a_sheets_rate(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
+) -> None:
+    """``move --sheet``: the character's rate for ``--mode`` (log 4 m/s: log 6, 15 m per 2s
+    round); a sheet without that rate just moves, with no distance; a push names the sheet's
+    own rates when the mode has none; a rate and a sheet, or neither, is refused."""
+    rita = tmp_path / "rita.json"
+    rita.write_text(json.dumps({"name": "Rita", "stats": {}, "movement": {"Run": 4}}))
+    data = json.loads(_run(capsys, "move", "--sheet", str(rita), "--json")[1])
+    assert data == {"rate": 4, "distance_log": 6, "distance": 15, "unit": "m"}
+    assert _run(capsys, "move", "--sheet", "alex") == (
+        0,
+        "alex moves (Run): the sheet has no Run rate, so no distance\n",
+        "",
+    )
+    code, _, err = _run(capsys, "move", "--sheet", str(rita), "--mode", "Walk", "--push")
+    assert code == 1 and "rita has no movement rate 'Walk'; rates: Run" in err
+    for wrong in ([], ["3", "--sheet", "alex"]):
+        code, _, err = _run(capsys, "move", *wrong)
+        assert code == 1 and "give the RATE, or the --sheet" in err
 
 
 def test_a_helper_task_adds_to_the_main_total(capsys: pytest.CaptureFixture[str]) -> None:

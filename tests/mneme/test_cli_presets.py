@@ -115,7 +115,6 @@ def test_the_texts_notations_read() -> None:
     [
         (["mneme", "attack"], "--report"),  # what odds report: a rolled attack reports all
         (["mneme", "care"], "--patients"),  # seated characters: care has no table
-        (["arm", "move"], "--mode"),  # the sheet's rate: move takes no sheet
     ],
 )
 def test_a_field_that_changes_nothing_a_command_does_is_not_offered(

@@ -16,7 +16,7 @@ from referee.errors import RulesError
 from referee.systems.arm import RULESET, report
 from referee.systems.arm.catalog import Setting
 from referee.systems.arm.sheet import Sheet
-from referee.systems.base import dump_record, load_record
+from referee.systems.base import dump_record, load_record, slug
 
 
 def _push(v: Values) -> str:
@@ -91,9 +91,21 @@ BLOW = (
 
 
 def _move(data: dict[str, Any], v: Values) -> dict[str, Any]:
+    """A rate, or the ``--sheet``'s character moving at its rate for ``--mode``."""
     if v["faces"] is not None and not v["push"]:
         raise RulesError("--faces is the push die; it goes with --push")
-    return {**data, "push": bool(v["push"])}
+    if (v["rate"] is None) == (v["sheet"] is None):
+        raise RulesError("give the RATE, or the --sheet of the character moving (not both)")
+    mover = {"actor": next(iter(v["_state"].characters))} if v["sheet"] else {}
+    return {**data, **mover, "push": bool(v["push"])}
+
+
+def _mover(rules: Any, v: Values) -> dict[str, Any]:
+    """The ``--sheet`` seated under its name, alone at the table."""
+    if v["sheet"] is None:
+        return {}
+    who = sheet_from(rules, v["sheet"])
+    return {slug(who.name): who}
 
 
 def _look(
@@ -108,7 +120,8 @@ def _look(
 
 
 UNITS = (flag("source", "--from"), flag("target", "--to"), flag("round_length", "--round"))
-MOVE = (arg("rate"), UNITS[2], UNITS[0], flag("unit", "--to"), PUSH, EXACT)
+MOVER = "The moving character's sheet (JSON, or an example's name): its rate for --mode."
+MOVE = (arg("rate"), flag("", "--sheet", kind="text", help=MOVER), UNITS[2], UNITS[0], flag("unit", "--to"), PUSH, EXACT)
 HELP = "Add the log of the other helpers (the text's words), not of all (the ruling)."
 HELPERS = option("group_count", "--helpers", read=lambda _: "helpers", kind="flag", help=HELP)
 ROLL: dict[str, Any] = {"table": False, "build": _task, "seats": _roller}
@@ -149,7 +162,7 @@ PRESETS = (
     _look("log", "log-of", (arg("measure"), EXACT), report.log_text, report.log_data),
     _look("measure", "measure-of", (arg("log"), EXACT), report.measure_text),
     _look("convert", "convert", (arg("log"), *UNITS, EXACT), report.convert_text),
-    _look("move", "move", MOVE, report.move_text, report.move_data, build=_move, hide=("mode",)),
+    _look("move", "move", MOVE, report.move_text, report.move_data, build=_move, seats=_mover),
     _look("group", "group-log", (arg("logs"), HELPERS, EXACT)),
 )
 app = game_group("arm", PRESETS)

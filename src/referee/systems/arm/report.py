@@ -215,8 +215,11 @@ def convert_text(outcome: Outcome, action: Convert) -> str:
 
 
 def move_data(outcome: Outcome) -> JSONObject:
-    """The rate, a push's die, shock and rate, then the distance per round."""
+    """The rate, a push's die, shock and rate, then the distance per round (a character
+    with no rate for the mode: the mode moved at, no distance)."""
     d = outcome.details
+    if "rate" not in d:
+        return {"mode": d.get("mode"), "distance": None}
     data: JSONObject = {"rate": d["rate"]}
     if "push" in d:
         data.update({k: d[k] for k in ("push", "shock_cost", "pushed_rate")}, manual=outcome.manual)
@@ -224,8 +227,11 @@ def move_data(outcome: Outcome) -> JSONObject:
 
 
 def move_text(outcome: Outcome, action: Move) -> str:
-    """``rate 5 m/s: log 10 = about 100 ft per 3s round`` (and what a push did)."""
+    """``rate 5 m/s: log 10 = about 100 ft per 3s round`` (and what a push did); a
+    character with no rate for the mode just moves (the outcome's label)."""
     d = outcome.details
+    if "rate" not in d:
+        return f"{outcome.label}: the sheet has no {d.get('mode')} rate, so no distance"
     pushed = ""
     if "push" in d:
         cost = "one level of shock" if d["shock_cost"] else "no shock"
