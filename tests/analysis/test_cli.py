@@ -145,11 +145,11 @@ def test_an_override_sets_one_house_rule_as_an_options_file_does(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """``--override option.NAME=VALUE`` sets one house rule over the default table's, as
-    an ``--options`` file with the table's rules and that one does (a file is taken
-    whole): the same exact chain, not the default's (Mneme CE: a wound penalty every six
-    points of damage, not three)."""
+    an ``--options`` file holding that one does (a file's rules go over the default
+    table's, which keeps its referee rolling the raider's attacks): the same exact chain,
+    not the default's (Mneme CE: a wound penalty every six points of damage, not three)."""
     rules = tmp_path / "rules.json"
-    rules.write_text(json.dumps({"adversary_attacks": "referee_rolls", "wound_penalty_step": 6}))
+    rules.write_text(json.dumps({"wound_penalty_step": 6}))
     base = ("analyze", "conflict", "mneme", "--json")
     answers = [
         _run(capsys, *base, *more)

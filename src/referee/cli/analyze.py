@@ -75,7 +75,7 @@ CONFLICT = stacked(
     click.option("--b", "side_b", help="side b: ids, comma-separated"),
     _pairs("--policy", help="ID=POLICY (repeatable)", read=str),
     PARAM,
-    click.option("--options", help="the table's house rules (JSON)"),
+    click.option("--options", help="house rules (JSON) over the default table's"),
 )
 """Who fights whom, how, and under which house rules."""
 GRID = "AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)"
@@ -131,10 +131,11 @@ def _scenario(game: str, v: dict[str, Any]) -> Any:
     for side in ("a", "b"):
         if ids := v["side_" + side]:
             setattr(sc, side, tuple(_listed(ids)))
-    if v["options"]:
-        sc.options = load_json_file(v["options"])
-        if not isinstance(sc.options, dict):
+    if v["options"]:  # over the default table's rules (Mneme CE's: the referee rolls)
+        given = load_json_file(v["options"])
+        if not isinstance(given, dict):
             fail("--options must hold a JSON object")
+        sc.options |= given
     cell = {f"policy.{k}": x for k, x in v["policy"].items()} | v.get("override", {})
     return sweeps.cell_scenario(sc, cell | {f"param.{k}": x for k, x in v["param"].items()})
 
