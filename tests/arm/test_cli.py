@@ -350,9 +350,7 @@ def test_move_per_round_and_a_pushed_rate(capsys: pytest.CaptureFixture[str]) ->
     assert code == 1 and "goes with --push" in err
 
 
-def test_move_at_a_sheets_rate(
-    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
-) -> None:
+def test_move_at_a_sheets_rate(capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path) -> None:
     """``move --sheet``: the character's rate for ``--mode`` (log 4 m/s: log 6, 15 m per 2s
     round); a sheet without that rate just moves, with no distance; a push names the sheet's
     own rates when the mode has none; a rate and a sheet, or neither, is refused."""

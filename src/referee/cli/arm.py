@@ -120,8 +120,9 @@ def _look(
 
 
 UNITS = (flag("source", "--from"), flag("target", "--to"), flag("round_length", "--round"))
-MOVER = "The moving character's sheet (JSON, or an example's name): its rate for --mode."
-MOVE = (arg("rate"), flag("", "--sheet", kind="text", help=MOVER), UNITS[2], UNITS[0], flag("unit", "--to"), PUSH, EXACT)
+MOVING = "The moving character's sheet (JSON, or an example's name): its rate for --mode."
+MOVER = flag("", "--sheet", kind="text", help=MOVING)
+MOVE = (arg("rate"), MOVER, UNITS[2], UNITS[0], flag("unit", "--to"), PUSH, EXACT)
 HELP = "Add the log of the other helpers (the text's words), not of all (the ruling)."
 HELPERS = option("group_count", "--helpers", read=lambda _: "helpers", kind="flag", help=HELP)
 ROLL: dict[str, Any] = {"table": False, "build": _task, "seats": _roller}

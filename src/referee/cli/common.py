@@ -22,7 +22,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
     from referee.dice.roller import Roller
-    from referee.errors import Problem
 
 
 console = Console()
@@ -77,29 +76,6 @@ def write_json_file(path: str, data: Any) -> None:
             emit_json(data, fh)
     except OSError as e:
         raise RulesError(f"cannot write {path}: {e.strerror or e}") from None
-
-
-def report_problems(
-    problems: Sequence[Problem],
-    *,
-    as_json: bool,
-    valid_text: str,
-    extra: dict[str, Any] | None = None,
-) -> None:
-    """Print a validator's findings (every problem, or ``valid_text``); exit 1 if any.
-
-    JSON: ``{"valid": bool, "problems": [{"rule", "field", "message", "value"}], **extra}``.
-    """
-    from referee.systems.base import problem_data
-
-    if as_json:
-        emit_json(
-            {"valid": not problems, "problems": list(map(problem_data, problems))} | (extra or {})
-        )
-    else:
-        console.print("\n".join(map(str, problems)) or valid_text)
-    if problems:
-        raise click.exceptions.Exit(1)
 
 
 def all_faces_used(roller: Roller) -> None:
