@@ -550,3 +550,15 @@ def test_the_odds_json_is_the_fractions_of_the_distribution(text: str) -> None:
     outcomes = {str(o): fraction_text(p) for o, p in dist.probabilities().items()}
     expected = {"expression": text, "outcomes": outcomes, "mean": fraction_text(dist.mean())}
     assert distribution_data(text, dist) == expected
+
+
+def test_ranges_split_outcomes_in_runs_of_one_length() -> None:
+    """A table or chart of a wide distribution: at most ``most`` runs, each ``first..last``
+    (a run of one: its own name); the CLI's table and the web's bars both read them."""
+    from referee.dice.render import ranges
+
+    runs = ranges(list(range(1, 11)), 4, str)
+    assert [label for label, _ in runs] == ["1..3", "4..6", "7..9", "10"]
+    assert [list(run) for _, run in runs][-1] == [10]
+    assert [label for label, _ in ranges([5, 6], 40, str)] == ["5", "6"]
+    assert ranges([], 4, str) == []

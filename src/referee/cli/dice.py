@@ -103,15 +103,16 @@ def show_distribution(title: str, dist: Any, *, value_header: str = "value") -> 
     """
     from fractions import Fraction
 
+    from referee.dice.render import ranges
+
     items = list(dist.probabilities().items())
-    size = -(-len(items) // MAX_ROWS)
-    groups = [items[i : i + size] for i in range(0, len(items), size)]
-    sums = [sum((p for _, p in group), Fraction(0)) for group in groups]
+    runs = ranges(items, MAX_ROWS, lambda item: str(item[0]))
+    sums = [sum((p for _, p in run), Fraction(0)) for _, run in runs]
+    size = len(runs[0][1])
     grouped = f"   ({len(items):,} outcomes in ranges of {size})" if size > 1 else ""
     rows: list[list[str]] = []
     below = Fraction(0)
-    for group, p in zip(groups, sums, strict=True):
-        label = str(group[0][0]) + (f"..{group[-1][0]}" if len(group) > 1 else "")
+    for (label, _), p in zip(runs, sums, strict=True):
         bar = "█" * max(1, round(30 * p / max(sums))) if p else ""
         percents = (f"{float(x) * 100:.2f}" for x in (p, 1 - below, below + p))
         rows.append([label, f"{p.numerator}/{p.denominator}", *percents, bar])

@@ -6,7 +6,8 @@ visitors turn it into plain text or JSON-ready data.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.dice.notation import BinOp, Const, Labeled, Neg, Pool
 from referee.dice.odds import ratio_text
@@ -14,6 +15,8 @@ from referee.dice.odds import ratio_text
 if TYPE_CHECKING:  # types only: the odds' JSON needs no rolling (and so no rollers)
     from referee.dice.evaluate import Rolled
     from referee.dice.odds import Distribution
+
+T = TypeVar("T")
 
 
 def _die_text(face: int, value: int | None, fate: bool) -> str:
@@ -112,3 +115,14 @@ def distribution_data(
         depth, p = beyond
         data["beyond_depth"] = {"depth": depth, "p": ratio_text(p.numerator, p.denominator)}
     return data
+
+
+def ranges(
+    items: Sequence[T], most: int, name: Callable[[T], str]
+) -> list[tuple[str, Sequence[T]]]:
+    """``items`` (a distribution's outcomes, in order) in at most ``most`` runs of one
+    length, each with its label: its item's ``name``, or ``first..last``. A table or a
+    chart of a wide distribution shows one row or bar per run."""
+    size = max(1, -(-len(items) // most))
+    runs = [items[i : i + size] for i in range(0, len(items), size)]
+    return [(name(r[0]) + (f"..{name(r[-1])}" if len(r) > 1 else ""), r) for r in runs]

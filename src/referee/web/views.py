@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from referee.dice.odds import Distribution, fraction_text
+from referee.dice.render import ranges
 from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
 from referee.systems.building import ExampleMark, example_mark
 from referee.systems.sheetview import SheetView, value_words
@@ -127,20 +128,13 @@ def odds_view(dist: Distribution[Hashable], success: Fraction | None = None) -> 
     if probs and all(isinstance(o, int) and not isinstance(o, bool) for o in probs):
         mean = dist.mean()
     items = list(zip(rows, flags, strict=True))
-    size = max(1, -(-len(items) // MAX_BARS))
+    runs = ranges(items, MAX_BARS, lambda item: item[0][1])
     bars: list[Bar] = []
-    for i in range(0, len(items), size):
-        group = items[i : i + size]
-        first, last = group[0][0][1], group[-1][0][1]
-        label = first if len(group) == 1 else f"{first}..{last}"
-        kinds = {f for _, f in group}
-        bars.append(
-            Bar(
-                label,
-                sum((r[2] for r, _ in group), Fraction(0)),
-                kinds.pop() if len(kinds) == 1 else None,
-            )
-        )
+    for label, run in runs:
+        kinds = {f for _, f in run}
+        chance = sum((r[2] for r, _ in run), Fraction(0))
+        bars.append(Bar(label, chance, kinds.pop() if len(kinds) == 1 else None))
+    size = len(runs[0][1]) if runs else 1
     return Odds(success, rows, tuple(bars), mean, size)
 
 
