@@ -367,12 +367,12 @@ def test_every_wing_loads_its_examples_through_the_base() -> None:
 
 def test_every_wing_declares_its_analysis_and_nothing_outside_systems_asks_which_game() -> None:
     from referee.analysis.model import ConflictModel
-    from referee.analysis.scenario import Scenario, _model_type
+    from referee.analysis.scenario import Scenario, model_type
 
     for wing in WINGS:
         conflict = get(wing).conflict()
         assert conflict is not None, wing
-        assert issubclass(_model_type(wing), ConflictModel)
+        assert issubclass(model_type(wing), ConflictModel)
         assert Scenario.default(wing).seats == dict(conflict.seats)
     games = set(WINGS)
     found = []

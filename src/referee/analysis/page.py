@@ -125,7 +125,7 @@ def _conflict(
 
     from . import budget
     from .chain import explore
-    from .scenario import Scenario, _model_type
+    from .scenario import Scenario, model_type
     from .simulate import SIM_BUDGET, simulate
     from .solve import solve
 
@@ -140,7 +140,7 @@ def _conflict(
         ids = tuple(state.characters)
         side_a = a or ids[:1]
         side_b = b or ids[1:2]
-        model = _model_type(ruleset.name)(
+        model = model_type(ruleset.name)(
             ruleset, opts, state, side_a, side_b, dict(policies or {}), **dict(params or {})
         )
     whole = budget.within(seconds) if seconds is not None else nullcontext()

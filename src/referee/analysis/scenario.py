@@ -30,7 +30,7 @@ def _conflict(game: str) -> tuple[str, Conflict]:
     return key, studied[key]
 
 
-def _model_type(game: str) -> type[ConflictModel]:
+def model_type(game: str) -> type[ConflictModel]:
     """The conflict model the game declares (``"module:Class"``), imported here: the
     rules never import the analysis."""
     _, conflict = _conflict(game)
@@ -113,11 +113,11 @@ class Scenario:
             raise AnalysisError(
                 f"overrides for characters not seated: {', '.join(sorted(unknown))}"
             )
-        kind = _model_type(self.game)
+        kind = model_type(self.game)
         names = {f.name for f in fields(kind)}
-        bad = [k for k in self.params if k not in names or k in _BASE]
+        bad = [k for k in self.params if k not in names or k in BASE]
         if bad:
-            extra = sorted(names - _BASE)
+            extra = sorted(names - BASE)
             raise AnalysisError(
                 f"unknown parameter(s) {', '.join(bad)} for {self.game}; known: {', '.join(extra)}"
             )
@@ -132,7 +132,27 @@ class Scenario:
         )
 
 
-_BASE = {"ruleset", "options", "state", "side_a", "side_b", "policies", "exchangeable", "unit"}
+BASE = {"ruleset", "options", "state", "side_a", "side_b", "policies", "exchangeable", "unit"}
+"""A conflict model's fields every game's has: set by the scenario, never a parameter."""
+
+
+def model_policies(game: str) -> tuple[str, ...]:
+    """The policies the game's conflict model knows (the first is its default)."""
+    return tuple(model_type(game).POLICIES)
+
+
+def model_params(game: str) -> list[dict[str, Any]]:
+    """The conflict model's plain parameters (a whole number or a word, each with its
+    default: Mneme CE's ``until`` and ``difficulty``, ARM's ``threshold``...), which the
+    page sets as ``m.NAME=VALUE``. Per-character maps (weapons, Life Roles) are left to
+    their defaults."""
+    out = []
+    for f in fields(model_type(game)):
+        if f.name in BASE or not isinstance(f.default, int | str):
+            continue
+        kind = "integer" if isinstance(f.default, int) else "text"
+        out.append({"name": f.name, "default": f.default, "kind": kind})
+    return out
 
 
 def _sheet(

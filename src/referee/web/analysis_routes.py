@@ -123,38 +123,15 @@ def _policies(
     return out
 
 
-def model_policies(game: str) -> tuple[str, ...]:
-    """The policies the game's conflict model knows (the first is its default)."""
-    from referee.analysis.scenario import _model_type
-
-    return tuple(_model_type(game).POLICIES)
-
-
 MAX_PARAMS: Final = 12
 """Model parameters one request may set."""
-
-
-def model_params(game: str) -> list[dict[str, Any]]:
-    """The conflict model's plain parameters (a whole number or a word, each with its
-    default: Mneme CE's ``until`` and ``difficulty``, ARM's ``threshold``...), which a
-    request sets as ``m.NAME=VALUE``. Per-character maps (weapons, Life Roles) are left
-    to their defaults."""
-    import dataclasses
-
-    from referee.analysis.scenario import _BASE, _model_type
-
-    out = []
-    for f in dataclasses.fields(_model_type(game)):
-        if f.name in _BASE or not isinstance(f.default, int | str):
-            continue
-        kind = "integer" if isinstance(f.default, int) else "text"
-        out.append({"name": f.name, "default": f.default, "kind": kind})
-    return out
 
 
 def parse_params(game: str, given: list[tuple[str, str]]) -> dict[str, int | str]:
     """``m.NAME=VALUE`` pairs as the model's parameters (a value equal to the default,
     or empty, is left out); an unknown name or a word for a number is refused, named."""
+    from referee.analysis.scenario import model_params
+
     known = {str(p["name"]): p for p in model_params(game)}
     out: dict[str, int | str] = {}
     if len(given) > MAX_PARAMS:
@@ -201,6 +178,7 @@ def analyse(
     chart as SVG ready for a page. Raises a rules error (a refusal) for a pick the
     viewer cannot see or a request over its budget."""
     from referee.analysis.page import page_data
+    from referee.analysis.scenario import model_params, model_policies
 
     view = service.view(table, by)
     rules = view.ruleset
@@ -440,6 +418,8 @@ async def analysis_page(
             raise
         error = e.detail
     if data is None:  # a refused pick: the form again, with the viewer's own characters
+        from referee.analysis.scenario import model_params, model_policies
+
         view = web.service.view(tid, caller.name)
         data = {
             "characters": [
