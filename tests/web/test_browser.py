@@ -394,3 +394,36 @@ def test_the_dice_tray_in_the_page(browser: Any, site: Site, table: Table, artif
     finally:
         ann.close()
         ron.close()
+
+
+def test_a_refusal_of_an_untouched_form_reads_as_what_to_fill_in(
+    browser: Any, site: Site, new_table: Any
+) -> None:
+    """ARM's check with its defaults is refused until a stat (or total) is given: before
+    the player has touched the form, the rules' words read muted, as a hint; once they
+    edit it, a refusal is theirs to fix and reads as an error."""
+    table = new_table(site, "arm")
+    with site.client() as http:
+        r = http.post(
+            f"/api/tables/{table.id}/characters",
+            json={"example": "alex", "owner": "Ann"},
+            headers=table.auth("Ron"),
+        )
+        assert r.status_code == 201, r.text
+    ann = Person(browser, site, table.tokens["Ann"])
+    try:
+        form = _form(_panel(ann, "alex"), "task", more=False)
+        error = form.locator(".preview .error")
+        error.wait_for()
+        assert "give the stat rolled" in error.inner_text()
+        muted = ann.page.locator(".muted").first.evaluate("e => getComputedStyle(e).color")
+        style = "e => [getComputedStyle(e).color, getComputedStyle(e).fontWeight]"
+        assert error.evaluate(style) == [muted, "400"]
+        form.get_by_label("difficulty", exact=True).fill("7")  # edited: still no stat
+        ann.page.wait_for_function(
+            "el => getComputedStyle(el).fontWeight === '600'", arg=error.element_handle()
+        )
+        assert error.evaluate(style)[0] != muted
+        assert ann.errors == []
+    finally:
+        ann.close()

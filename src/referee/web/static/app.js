@@ -863,6 +863,7 @@ function onInput(ev) {
   const t = ev.target;
   const form = t.closest("form.action");
   if (form && (t.dataset.field || t.dataset.present)) {
+    form.dataset.touched = "1"; // from now on a refusal is the player's to fix: shown as one
     if (t.dataset.present) {
       const nested = t.closest("fieldset").querySelector(".nested-fields");
       if (nested) nested.hidden = !t.checked;
