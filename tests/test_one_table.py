@@ -225,7 +225,7 @@ def test_a_live_table_takes_the_action(registered: None, tmp_path: Path) -> None
     outcome = done.event.payload["outcome"]
     assert isinstance(outcome, dict) and outcome["result"] == 2
     assert service.load(tid).state.flips == 1
-    chosen, dist, chance = service.odds(tid, "Ron", "flip", {"sides": 6})
+    chosen, dist, chance, _wins = service.odds(tid, "Ron", "flip", {"sides": 6})
     assert chosen == Flip(6) and chance == Fraction(1, 6)
     assert dist.probabilities()[6] == Fraction(1, 6)
     with pytest.raises(IllegalAction, match="no die has five faces"):

@@ -38,7 +38,7 @@ def _brute_4d6_drop_lowest_plus_1() -> dict[int, Fraction]:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_table_rolls_any_dice_with_exact_odds(tmp_path: Path, game: str) -> None:
     service, tid = _table(tmp_path, game)
-    _chosen, dist, chance = service.odds(tid, "Ann", "roll", {"dice": "4d6dl1+1"})
+    _chosen, dist, chance, _wins = service.odds(tid, "Ann", "roll", {"dice": "4d6dl1+1"})
     assert dist.probabilities() == _brute_4d6_drop_lowest_plus_1() and chance is None
     done = service.act(
         tid, "Ann", "roll", {"dice": "4d6dl1+1", "label": "stats"}, faces=[6, 1, 4, 5]

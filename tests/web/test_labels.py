@@ -64,7 +64,7 @@ def test_every_odds_row_and_bar_is_named_in_words(tmp_path: Path, game: str) -> 
     if game == "mongrel":
         service.act(tid, "Ron", "start-conflict", {})
     for action, fields in actions:
-        _chosen, dist, chance = service.odds(tid, "Ron", action, fields)
+        _chosen, dist, chance, _wins = service.odds(tid, "Ron", action, fields)
         view = odds_view(dist, chance)
         labels = [label for _, label, _ in view.rows] + [b.label for b in view.bars]
         assert labels, (game, action)
@@ -102,10 +102,10 @@ def test_an_action_that_rolls_nothing_draws_no_chart(tmp_path: Path) -> None:
         service.add_character(tid, example, force=True)
     service.act(tid, "Ron", "start-conflict", {})
     first = service.load(tid).state.order[0]
-    _chosen, dist, chance = service.odds(tid, "Ron", "recover", {"actor": first})
+    _chosen, dist, chance, _wins = service.odds(tid, "Ron", "recover", {"actor": first})
     html = Renderer().page("_odds.html", odds=odds_view(dist, chance), problems=[], error=None)
     assert "<svg" not in html and "No dice decide this" in html
-    _chosen, dist, chance = service.odds(tid, "Ron", "check", {"dice": 2, "tn": 3})
+    _chosen, dist, chance, _wins = service.odds(tid, "Ron", "check", {"dice": 2, "tn": 3})
     html = Renderer().page("_odds.html", odds=odds_view(dist, chance), problems=[], error=None)
     assert "<svg" in html and "No dice decide this" not in html
 
@@ -130,3 +130,40 @@ def test_a_bar_says_its_whole_label_where_it_has_room() -> None:
     shown, html = labels(many)
     assert all(s.endswith("…") and len(s) <= 4 for s in shown), shown
     assert "<title>a long outcome 11: 1/12" in html
+
+
+def test_a_bar_is_a_success_or_a_failure_where_the_rules_say(tmp_path: Path) -> None:
+    """A chart of numbers says which succeed: Mneme CE's check reports its Effect, a
+    success from 0 up (ch. 2); ARM's task its result, total + d6 - d6 - difficulty, a
+    success from 0 up (a draw succeeds by default). Counted here from the dice, the bars
+    coloured so carry exactly the chance the preview states."""
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import product
+
+    from referee.web.render import Renderer
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'w.db'}"))
+    d6 = range(1, 7)
+    for game, seats, action, fields, difficulty in (
+        ("mneme", ("ada",), "check", {}, 8),
+        ("arm", ("brad",), "task", {"actor": "brad", "stat": "Fitness"}, 6),
+    ):
+        tid = service.create(game, game, "Ron").table.id
+        for example in seats:
+            service.add_character(tid, example, force=True)
+        _chosen, dist, chance, succeeds = service.odds(tid, "Ron", action, fields)
+        if game == "mneme":  # 2d6 vs 8: the Effect is the sum less 8
+            counts = Counter(a + b - difficulty for a, b in product(d6, d6))
+        else:
+            fitness = service.load(tid).state.character("brad").sheet.stats["Fitness"]
+            counts = Counter(fitness + a - b - difficulty for a, b in product(d6, d6))
+        wins = sum(n for value, n in counts.items() if value >= 0)
+        assert chance == Fraction(wins, 36)
+        assert {v: succeeds(v) for v in dist.probabilities()} == {v: v >= 0 for v in counts}
+        view = odds_view(dist, chance, succeeds)
+        won = sum((b.probability for b in view.bars if b.success is True), Fraction(0))
+        lost = sum((b.probability for b in view.bars if b.success is False), Fraction(0))
+        assert (won, lost) == (chance, 1 - chance)
+        html = Renderer().page("_odds.html", odds=view, problems=[], error=None)
+        assert html.count('class="bar win"') + html.count('class="bar lose"') == len(view.bars)

@@ -289,7 +289,7 @@ class Plan:
     distribution of the same program, so the two cannot drift.
     """
 
-    __slots__ = ("_brute", "_chance", "_odds", "_resolve", "dice")
+    __slots__ = ("_brute", "_chance", "_odds", "_resolve", "_wins", "dice")
 
     def __init__(
         self,
@@ -298,9 +298,10 @@ class Plan:
         brute: Callable[[], Distribution[Hashable]],
         dice: Groups,
         chance: Callable[[], Fraction] | None = None,
+        wins: Callable[[Hashable], bool | None] | None = None,
     ) -> None:
         self._resolve, self._odds, self._brute, self.dice = resolve, odds, brute, dice
-        self._chance = chance
+        self._chance, self._wins = chance, wins
 
     @staticmethod
     def of(
@@ -318,13 +319,29 @@ class Plan:
             result = dice.sample(roller, trace)
             return finish(result, tuple(trace))
 
-        chance = None if success is None else lambda: dice.odds().probability_where(success)
+        if success is None:
+            return Plan(
+                resolve,
+                lambda: dice.odds().map(view),
+                lambda: dice.brute().map(view),
+                dice.first_dice(),
+            )
+        verdicts: dict[Hashable, bool | None] = {}
+
+        def wins(reported: Hashable) -> bool | None:
+            if not verdicts:  # once: each reported value, from the results that report it
+                for result, _ in dice.odds().items():
+                    seen, ok = view(result), success(result)
+                    verdicts[seen] = ok if verdicts.get(seen, ok) == ok else None
+            return verdicts.get(reported)
+
         return Plan(
             resolve,
             lambda: dice.odds().map(view),
             lambda: dice.brute().map(view),
             dice.first_dice(),
-            chance,
+            lambda: dice.odds().probability_where(success),
+            wins,
         )
 
     @staticmethod
@@ -350,7 +367,9 @@ class Plan:
         outcome implies, e.g. the decisions the state after it waits for); the odds and
         the chance stay the same."""
         inner = self._resolve
-        return Plan(lambda r: after(inner(r)), self._odds, self._brute, self.dice, self._chance)
+        return Plan(
+            lambda r: after(inner(r)), self._odds, self._brute, self.dice, self._chance, self._wins
+        )
 
     def odds(self) -> Distribution[Hashable]:
         """The exact distribution of what :meth:`resolve` reports."""
@@ -370,6 +389,15 @@ class Plan:
         if not probs or any(f is None for f in flags):
             return None
         return sum((p for p, f in zip(probs.values(), flags, strict=True) if f), Fraction(0))
+
+    def succeeds(self, reported: Hashable) -> bool | None:
+        """Whether a value :meth:`odds` reports is a success: the plan's word where it says
+        what succeeds (a number every roll reporting it succeeds with, or fails with; a
+        value some rolls succeed with and others fail: ``None``), else the value's own
+        (true/false, or a true/false ``success``). A chart colours its bars by it."""
+        if self._wins is not None:
+            return self._wins(reported)
+        return _succeeds(reported)
 
 
 def _succeeds(outcome: object) -> bool | None:

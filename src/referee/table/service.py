@@ -290,10 +290,11 @@ class TableService:
 
     def odds(
         self, ref: str, by: str, action: str, fields: JSONValue
-    ) -> tuple[Action, Distribution[Hashable], Fraction | None]:
+    ) -> tuple[Action, Distribution[Hashable], Fraction | None, Callable[[Hashable], bool | None]]:
         """The exact odds of an action before it is taken, on what ``by`` may know: the
-        action, the distribution of what it reports, and its chance of success (``None``
-        where the game's rules give the action no success or failure)."""
+        action, the distribution of what it reports, its chance of success (``None``
+        where the game's rules give the action no success or failure), and which reported
+        values succeed (:meth:`~referee.systems.plan.Plan.succeeds`)."""
         seen = self.view(ref, by)
         role = seen.role_of(by)
         rules = seen.ruleset
@@ -301,7 +302,7 @@ class TableService:
         if role == "player":
             self._may_act(seen, by, chosen)
         plan = rules.planned(chosen, seen.state, seen.options)
-        return chosen, plan.odds(), plan.chance()
+        return chosen, plan.odds(), plan.chance(), plan.succeeds
 
     # -- subscribers -----------------------------------------------------------
 

@@ -9,7 +9,7 @@ values the templates and the JSON API print.
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
@@ -118,11 +118,17 @@ def exact_text(p: Fraction) -> str | None:
     return fraction_text(p)
 
 
-def odds_view(dist: Distribution[Hashable], success: Fraction | None = None) -> Odds:
+def odds_view(
+    dist: Distribution[Hashable],
+    success: Fraction | None = None,
+    succeeds: Callable[[Hashable], bool | None] | None = None,
+) -> Odds:
     """The success chance (the game's, from the same plan), every outcome's probability and
-    the chart's bars of ``dist``."""
+    the chart's bars of ``dist``, each a success, a failure or neither by ``succeeds`` (the
+    plan's word: Mneme CE's Effect 0 and up) or the outcome's own."""
     probs = dist.probabilities()
-    flags = [success_of(o) for o in probs]
+    said = [None if succeeds is None else succeeds(o) for o in probs]
+    flags = [success_of(o) if s is None else s for o, s in zip(probs, said, strict=True)]
     rows = tuple((_plain(o), outcome_label(o), p) for o, p in probs.items())
     mean: Fraction | None = None
     if probs and all(isinstance(o, int) and not isinstance(o, bool) for o in probs):

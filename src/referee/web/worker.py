@@ -95,9 +95,9 @@ def compute(
     with ``html``, the preview's HTML too."""
     try:
         with limited_work(microseconds):
-            chosen, dist, chance = service.odds(table, by, action, fields)
+            chosen, dist, chance, succeeds = service.odds(table, by, action, fields)
             rules = service.load(table).ruleset
-            view = odds_view(dist, chance)
+            view = odds_view(dist, chance, succeeds)
             page = (
                 _renderer().page("_odds.html", odds=view, problems=[], error=None) if html else None
             )

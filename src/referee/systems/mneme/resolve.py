@@ -113,7 +113,12 @@ def plan_fast(procedure: Procedure[int, int], finish: Callable[[int, Trace], Out
 
     odds = cast("Callable[[], Distribution[Hashable]]", procedure.odds)
     return Plan(  # an Effect of 0 or more is a success (ch. 2)
-        resolve, odds, brute, procedure.groups, lambda: procedure.odds().at_least(0)
+        resolve,
+        odds,
+        brute,
+        procedure.groups,
+        lambda: procedure.odds().at_least(0),
+        lambda effect: isinstance(effect, int) and effect >= 0,
     )
 
 
