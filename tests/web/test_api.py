@@ -522,6 +522,31 @@ def test_pending_fragments_and_older_entries(site: Site, table: Table) -> None:
         assert ann.post(f"/t/{table.id}/forget").status_code == 403  # needs the Origin of a page
 
 
+def test_a_preview_says_what_its_numbers_are(site: Site, new_table: Any) -> None:
+    """Odds with no success say what they count where the action has a ``report`` field:
+    a Mneme CE attack's preview reads "Damage: every outcome", then "Condition: ..." when
+    the condition is asked for; a preview without one says "Every outcome"."""
+    table = new_table(site, "mneme")
+    ron = table.auth("Ron")
+    with site.client() as http:
+        for example in ("ada", "raider"):
+            r = http.post(
+                f"/api/tables/{table.id}/characters", json={"example": example}, headers=ron
+            )
+            assert r.status_code == 201, r.text
+        attack = {"actor": "ada-vance", "target": "raider", "weapon": "Broadsword"}
+        for report, heading in (("damage", "Damage: every"), ("condition", "Condition: every")):
+            body = {"action": "attack", "fields": attack | {"report": report}}
+            preview = http.post(f"/t/{table.id}/preview", json=body, headers=ron).json()
+            assert preview["ok"] and heading in preview["html"], preview
+        rolls = {"action": "damage-rolls", "fields": {"rolls": 2, "damage": "2d6"}}
+        preview = http.post(f"/t/{table.id}/preview", json=rolls, headers=ron).json()
+        assert "Damage: every outcome" in preview["html"]
+        tray = {"action": "roll", "fields": {"dice": "2d6"}}
+        preview = http.post(f"/t/{table.id}/preview", json=tray, headers=ron).json()
+        assert "Every outcome and its exact chance" in preview["html"]
+
+
 def test_referee_odds_does_not_import_the_web_stack() -> None:
     code = (
         "import sys; from referee.cli.main import run; run(['odds', '2d6', '--json']); "

@@ -98,10 +98,14 @@ def compute(
             chosen, dist, chance, succeeds = service.odds(table, by, action, fields)
             rules = service.load(table).ruleset
             view = odds_view(dist, chance, succeeds)
-            page = (
-                _renderer().page("_odds.html", odds=view, problems=[], error=None) if html else None
-            )
-            return "ok", (rules.action_name(chosen), rules.action_data(chosen), view.data(), page)
+            data = rules.action_data(chosen)
+            about = data.get("report") if isinstance(data, dict) else None  # "what the odds report"
+            page = None
+            if html:
+                page = _renderer().page(
+                    "_odds.html", odds=view, about=about, problems=[], error=None
+                )
+            return "ok", (rules.action_name(chosen), data, view.data(), page)
     except InvalidSheet as e:
         return "sheet", list(e.problems)
     except Forbidden as e:

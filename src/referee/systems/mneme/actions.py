@@ -175,8 +175,10 @@ class Attack(Action):
     actor: str | None = param(None, "the attacker", ref="character")
     target: str | None = param(None, "the character attacked", ref="character")
     check: CheckInputs = param(factory=CheckInputs, doc="the attack check")
-    weapon: str = param("", "a weapon on the attacker's sheet")
-    damage: str = param("", "the damage of one roll when no weapon is named: 3d6-2, 'D 3d3'")
+    weapon: str = param("", "a weapon on the attacker's sheet", main=True)
+    damage: str = param(
+        "", "the damage of one roll when no weapon is named: 3d6-2, 'D 3d3'", main=True
+    )
     rate_of_attack: int | None = param(
         None, "Rate of Attack (none: the weapon's, or no limit)", ge=1, le=MAX_DAMAGE_ROLLS
     )
@@ -184,7 +186,7 @@ class Attack(Action):
     threat: Threat | None = param(None, "what strikes back on a failure")
     location: Location | None = param(None, "a targeted location")
     target_hp: int | None = param(None, "the target's HP when no target is seated", ge=0)
-    report: Report = param("damage", REPORT_DOC)
+    report: Report = param("damage", REPORT_DOC, main=True)
 
 
 @dataclass(frozen=True)
@@ -199,11 +201,13 @@ class TakeDamage(Action):
     """
 
     actor: str | None = param(None, "the character struck (none: no sheet)", ref="character")
-    fail_effect: int = param(1, "the Fail Effect's degree (0 or more)", le=MAX_DAMAGE_ROLLS)
+    fail_effect: int = param(
+        1, "the Fail Effect's degree (0 or more)", le=MAX_DAMAGE_ROLLS, main=True
+    )
     threat: Threat = param(factory=Threat, doc="the damage that strikes")
     skill: str | None = param(None, "the failed check's skill (the last defence)")
     massive_roll: bool = param(False, "roll the massive-damage End roll at once")
-    report: Report = param("damage", REPORT_DOC)
+    report: Report = param("damage", REPORT_DOC, main=True)
 
 
 @dataclass(frozen=True)
@@ -214,8 +218,8 @@ class DamageRolls(Action):
 
     referee_only: ClassVar[bool] = True
 
-    rolls: int = param(1, "how many damage rolls (at most 60)", ge=0)
-    damage: str = param("", "the damage of one roll: 3d6-2, or scaled 'D 3d3'")
+    rolls: int = param(1, "how many damage rolls (at most 60)", ge=0, main=True)
+    damage: str = param("", "the damage of one roll: 3d6-2, or scaled 'D 3d3'", main=True)
     weapon: str = param("", "a weapon on the attacker's sheet (instead of damage)")
     attacker: str | None = param(None, "the attacker whose weapon it is", ref="character")
     rate_of_attack: int | None = param(
@@ -224,7 +228,7 @@ class DamageRolls(Action):
     effect: int = param(0, "the Effect degree the rolls come from", ge=0, le=MAX_INPUT)
     armour: Target | None = param(None, "the target's armour (none: what the target wears)")
     target: str | None = param(None, "the character struck", ref="character")
-    report: Report = param("damage", REPORT_DOC)
+    report: Report = param("damage", REPORT_DOC, main=True)
 
 
 @dataclass(frozen=True)
