@@ -104,6 +104,28 @@ def test_help_exists_for_every_command(capsys: pytest.CaptureFixture[str]) -> No
         assert code == 0 and "Usage" in out
 
 
+def test_a_games_command_list_uses_the_width_there_is(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A game's command list gives each command's first sentence without its citations
+    in parentheses (a word's own parentheses stay: ``P(success)``), whole when it fits,
+    cut at a word with "..." when it does not (before, every line stopped at 45 letters)."""
+    lines = {}
+    for game in ("arm", "mneme"):
+        code, out, _ = _run(capsys, game, "--help")
+        assert code == 0
+        lines |= {
+            ln.split()[0]: " ".join(ln.split()[1:])
+            for ln in out.split("Commands:")[1].splitlines()
+            if ln.strip()
+        }
+    assert lines["odds"] == "Exact odds of a check: the chance of success and every..."
+    assert lines["check"] == "Resolve a check: 2d6 + modifier vs Difficulty."  # mneme's
+    assert lines["actions"] == "Every action of this game with its fields."
+    code, out, _ = _run(capsys, "arm", "--help")
+    assert "Exact odds of a check: P(success) and every result." in out
+
+
 def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "demo")
     assert code == 0, err

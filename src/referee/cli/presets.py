@@ -407,11 +407,13 @@ def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
         emit_json(data)
 
 
-def _short(doc: str, limit: int = 45) -> str:
-    """A command's line in its group's list: the first sentence of ``doc`` without the
-    citations in parentheses, cut at a word within ``limit``."""
-    text = re.sub(r"\s*\([^()]*\)", "", " ".join(doc.split())).split(". ")[0]
-    return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
+class Command(click.Command):
+    """A game's command, whose line in the group's list is the first sentence of its help
+    without the citations in parentheses, cut at a word to the width there is."""
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        text = re.sub(r"\s+\([^()]*\)", "", " ".join((self.help or "").split())).split(". ")[0]
+        return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
 
 
 PLAIN = frozenset({"boolean", "integer", "string", "choice"})
@@ -461,7 +463,6 @@ def preset_command(game: str, preset: Preset) -> click.Command:
         skip,
         doc,
         lambda values: run_preset(game, preset, values),
-        short_help=_short(doc),
         context_settings=dict(preset.context),
     )
 
@@ -483,7 +484,7 @@ def _command(
     own = {n for p in params for n in p.opts}
     params += [_param(f, None) for f in _COMMON if f.names[0] not in own | skip]
     call = handle_errors(lambda **values: run(values))
-    return click.Command(name, params=params, callback=call, help=doc, **how)
+    return Command(name, params=params, callback=call, help=doc, **how)
 
 
 def game_group(game: str, presets: Sequence[Preset] = (), help: str | None = None) -> click.Group:
@@ -551,7 +552,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
     what it would report. A new entry in the game's action table is usable here at once.
     """
 
-    @group.command("actions")
+    @group.command("actions", cls=Command)
     @click.option(
         "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."
     )
@@ -575,7 +576,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
 
     group.add_command(validate_command(game))
 
-    @group.command("example")
+    @group.command("example", cls=Command)
     @click.argument("name", help="Its id or another spelling the text uses.")
     @handle_errors
     def example(name: str) -> None:
