@@ -146,6 +146,39 @@ def test_every_demo_table_answers_variants_curves_and_a_fight(demo: Demo, game: 
         assert "style=" not in svg and "<script" not in svg.lower()
 
 
+def test_a_fight_with_no_policy_picked_follows_the_tables_rules(demo: Demo) -> None:
+    """On a Mneme CE table at its defaults the referee doesn't roll (ch. 2): the raider,
+    an adversary facing a PC, strikes only through the PC's Fail Effects. With no policy
+    picked, the page fights it so (before, it asked the raider to roll and showed the
+    rules' refusal instead of an answer), says so in its form, and builds the fight those
+    picks build."""
+    tid = demo.ids["mneme"]
+    sides = {"a": ["ada-vance"], "b": ["raider"]}
+    with demo.client("mneme", "Referee") as http:
+        plain = http.get(f"/api/tables/{tid}/analysis", params=sides).json()
+        picked = sides | {"policy_a": "attack", "policy_b": "fail-effect"}
+        chosen = http.get(f"/api/tables/{tid}/analysis", params=picked).json()
+    assert plain["errors"] == {}, plain["errors"]
+    assert plain["conflict"]["model"]["policies"] == {
+        "ada-vance": "attack",
+        "raider": "fail-effect",
+    }
+    assert plain["policy"] == {"a": "attack", "b": "fail-effect"}
+    assert chosen["errors"] == {} and chosen["policy"] == plain["policy"]
+    # the model the page built is the one those picks build: the same fight, the same numbers
+    from referee.analysis.scenario import model_type
+
+    ts = demo.site.service.load(tid)
+    both = [
+        model_type("mneme")(ts.ruleset, ts.options, ts.state, ("ada-vance",), ("raider",), p)
+        for p in ({}, {"ada-vance": "attack", "raider": "fail-effect"})
+    ]
+    assert both[0].describe() == both[1].describe()
+    start = both[0].start()[0]
+    first = both[0].next(start, 0)  # Ada attacks; the raider strikes back on her failure
+    assert first == both[1].next(start, 0) and first.action.threat is not None
+
+
 @pytest.mark.parametrize("game", ["mnemonic", "mongrel", "mneme", "arm"])
 def test_the_page_shows_the_numbers_and_the_charts(demo: Demo, game: str) -> None:
     a, b, pa, pb, _method = FIGHTS[game]

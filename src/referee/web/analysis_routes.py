@@ -241,6 +241,7 @@ def analyse(
     except RulesError as e:
         data["errors"]["compare"] = str(e)
     title = rules.title
+    taken = dict(data.get("conflict", {}).get("model", {}).get("policies", {}))
     if "conflict" in data:
         conflict = data["conflict"]
         who = f"{' + '.join(side_a)} against {' + '.join(side_b)}"
@@ -259,7 +260,13 @@ def analyse(
                 "b": " + ".join(visible[c] for c in side_b),
             },
             "policies": list(policies),
-            "policy": {"a": policy_a or policies[0], "b": policy_b or policies[0]},
+            "policy": {  # as chosen, else the model's own (the rules' default for a side)
+                side: chosen_policy or taken.get(fighters[0] if fighters else "", policies[0])
+                for side, chosen_policy, fighters in (
+                    ("a", policy_a, side_a),
+                    ("b", policy_b, side_b),
+                )
+            },
             "params": [
                 {**p, "value": params.get(str(p["name"]), p["default"])}
                 for p in model_params(rules.name)

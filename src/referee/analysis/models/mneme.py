@@ -19,6 +19,11 @@ Policies:
   failure the opponent's weapon strikes it once per point of Fail Effect (the
   attack's ``threat``). A side with this policy never takes its own turn.
 
+A fighter given no policy takes the one the table's rules give it: an adversary
+facing a PC where the referee doesn't roll (ch. 2; the option ``adversary_attacks``
+left at its default) strikes only through the PC's Fail Effects, ``fail-effect``;
+anyone else, ``attack``.
+
 Exact chains read the game's odds of the damage dealt when one roll cannot make
 the target Bleed (then that number decides every change); otherwise, and with
 ``fail-effect`` (whose struck-back damage the odds do not report), every face is
@@ -67,6 +72,18 @@ class MnemeExchange(ConflictModel):
         if all(self.policy(c) == "fail-effect" for c in self.fighters):
             raise AnalysisError("someone must roll: not every fighter can be fail-effect")
         self._bleeds: dict[tuple[str, str], bool] = {}
+
+    def policy(self, cid: str) -> str:
+        """``cid``'s policy as given, else the rules' own (see the module text)."""
+        given = self.policies.get(cid)
+        if given is not None:
+            return given
+        if self.options.adversary_attacks != "referee_rolls":
+            sheets = self.state.characters
+            pc_facing = any(not sheets[o].sheet.adversary for o in self.opponents(cid))
+            if sheets[cid].sheet.adversary and pc_facing:
+                return "fail-effect"
+        return "attack"
 
     def weapon(self, cid: str) -> str:
         """The weapon ``cid`` attacks with."""
