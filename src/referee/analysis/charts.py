@@ -85,7 +85,9 @@ def conflict_chart(result: dict[str, Any], fmt: str = "png") -> bytes:
     """A conflict's result (exact or simulated, as :meth:`data` gives it): who wins, and
     the distribution of its length."""
     plt = _pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), width_ratios=(1, 2))
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(9, 3.6), width_ratios=(1, 2), layout="constrained"
+    )
     model = result["model"]
     labels = {
         "a": _text(" + ".join(model["a"])),
