@@ -91,3 +91,35 @@ def test_a_pc_attacking_still_rolls_and_adversaries_may_fight_each_other() -> No
     RULESET.odds(rifle, TABLE, OPT)
     table = seated({"raider": RULESET.examples()["raider"], "other": RULESET.examples()["raider"]})
     RULESET.odds(Attack("raider", "other", CheckInputs(), weapon="Broadsword"), table, OPT)
+
+
+def test_a_failed_attack_on_an_adversary_is_struck_back_by_its_weapon() -> None:
+    """ "The adversaries' attacks are the PCs' Fail Effects": Ada swings her broadsword at
+    the raider (no characteristic, Melee 0: 2d6 + 0 against 8) and rolls [3, 3] = 6, Fail
+    Effect 2. Naming no threat, the raider's first weapon strikes back (option
+    ``strike_back``): its Broadsword 3d3-2 at Rate of Attack 2, two rolls for Fail Effect
+    2, each less Ada's Flak Jacket 4: 3+3+3-2-4 = 3 and 1+2+3-2-4 = 0, 3 damage. With the
+    option off, or where the referee rolls, the miss strikes nothing."""
+    swing = Attack("ada", "raider", CheckInputs(), weapon="Broadsword")
+    out = RULESET.resolve(swing, TABLE, ScriptedRoller([3, 3, 3, 3, 3, 1, 2, 3]), OPT)
+    assert (out.result, out.success) == (-2, False)
+    incoming = out.details["incoming"]
+    assert incoming["fail_effect"] == 2
+    assert incoming["damage_rolls"]["raw"] == [7, 4]
+    assert incoming["damage_rolls"]["dealt"] == [3, 0]
+    assert [(c.target, c.field, c.delta) for c in out.changes] == [("ada", "sheet.damage", 3)]
+    for quiet in (Options(strike_back=False), ROLLS):
+        missed = RULESET.resolve(swing, TABLE, ScriptedRoller([3, 3]), quiet)
+        assert (missed.result, missed.changes) == (-2, ())
+    # a threat the attack names is its own: the raider's rifle, 3d6-2, at Rate of Attack 1
+    rifle = Threat(weapon="Automatic Rifle", attacker="raider", rate_of_attack=1)
+    named = RULESET.resolve(
+        Attack("ada", "raider", CheckInputs(), weapon="Broadsword", threat=rifle),
+        TABLE,
+        ScriptedRoller([3, 3, 6, 6, 6, 1, 1, 1]),
+        OPT,
+    )
+    assert named.details["incoming"]["damage_rolls"]["raw"] == [16, 1]  # 6+6+6-2, 1+1+1-2
+    assert named.changes[0].delta == 16 - 4  # the highest one kept, less AR 4
+    # one roll of 12 reaches Ada's Seriously Wounded threshold (24 HP: 8): she Bleeds
+    assert named.changes[1].value == ["Bleeding"]

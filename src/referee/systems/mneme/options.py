@@ -112,6 +112,13 @@ class Options:
         "adversary's attack as a PC would (a house rule the text does not use).",
         one_of=ADVERSARY_ATTACKS,
     )
+    strike_back: bool = option(
+        True,
+        "Where the referee doesn't roll (adversary_attacks 'fail_effect'), a PC's attack on "
+        "an adversary given no threat is struck back on its Fail Effect by that adversary's "
+        "first weapon (ch. 2: the adversaries' attacks are the PCs' Fail Effects); off: such "
+        "a failure strikes nothing unless the attack names its threat.",
+    )
     aim_step: int = option(
         1,
         "Aim (ch. 2, a temporary modifier that increases as minor actions are used): the "

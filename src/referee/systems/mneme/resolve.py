@@ -627,6 +627,22 @@ def referee_does_not_roll(
     )
 
 
+def struck_back(
+    action: Attack, attacker: Sheet | None, victim: Sheet | None, options: Options
+) -> Threat | None:
+    """The threat of a PC's attack on an adversary that names none: the adversary's first
+    weapon strikes back on the Fail Effect (ch. 2, Referee Doesn't Roll: the adversaries'
+    attacks are the PCs' Fail Effects; option ``strike_back``). None where the referee
+    rolls the adversaries' attacks, or the target is no armed adversary."""
+    if not options.strike_back or options.adversary_attacks == "referee_rolls":
+        return None
+    if attacker is None or attacker.adversary or victim is None or not victim.adversary:
+        return None
+    if not victim.weapons or action.target is None:
+        return None
+    return Threat(weapon=victim.weapons[0].name, attacker=action.target)
+
+
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     """An attack (ch. 7, Damage): the check; on a Success Effect the weapon's damage
     rolls against the target (SE + 1 limited by the Rate of Attack, armour per roll);
@@ -651,7 +667,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         if victim is None:
             raise IllegalAction("targeted damage needs the target's HP (a target, or target_hp)")
         target_hp = victim.hp
-    threat = action.threat
+    threat = action.threat or struck_back(action, attacker, victim, options)
     hits: dict[int, DamageProgram[Hashable]] = {}
     strikes = Strikes(state, threat, attacker, built.skill_level, options, check.costly_success)
 
