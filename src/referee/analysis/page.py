@@ -154,8 +154,13 @@ def _conflict(
             why = str(e)
         except budget.WorkLimit:
             left = budget.left()
-            if seconds is None or (left is not None and left <= 0):
+            if seconds is None:
                 raise
+            if left is not None and left <= 0:  # the chain spent the whole request's budget
+                raise budget.WorkLimit(
+                    f"the exact chain passes the {seconds * 1000:,.0f} ms of work an analysis "
+                    "request may take"
+                ) from None
             why = (
                 f"the exact chain needs more than its third of the work budget "
                 f"({seconds / 3 * 1000:,.0f} ms)"
