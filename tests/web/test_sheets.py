@@ -481,3 +481,20 @@ def test_a_sheet_seated_through_another_process_is_judged_by_the_setting_now(
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_demo_table_leaves_the_adversaries_to_the_referee(tmp_path: Path) -> None:
+    """Mneme CE's raider is an adversary, the referee's (ch. 2, Referee Doesn't Roll: it
+    never rolls against the PCs, so no player could play it): the demo seats it with no
+    player, and deals the PCs to the players in turn. The other games' examples all go to
+    players."""
+    service = TableService(Store(f"sqlite:///{tmp_path / 'demo.db'}"))
+    made, _ = demo_tables(service, Tokens(service.store))
+    seated = {}
+    for demo in made:
+        ts = service.load(demo.id)
+        seated[ts.game] = {cid: ts.owners.get(cid) for cid in ts.state.characters}
+    assert seated["mneme"] == {"ada-vance": "Ann", "raider": None, "tess": "Ben"}
+    for game in ("mnemonic", "mongrel", "arm"):
+        assert None not in seated[game].values(), game
+    service.store.close()

@@ -554,6 +554,12 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         and condition); empty by default."""
         return ""
 
+    def referees(self, sheet: SheetT) -> bool:
+        """Whether the rules make this character the referee's to run, never a player's
+        (Mneme CE's adversaries, ch. 2): a demo table seats it with no player. False by
+        default."""
+        return False
+
     def verdict(self, sheet: SheetT, options: OptionsT) -> Verdict:
         """A sheet's check: the rules it breaks (:meth:`validate`), a legal one's
         :meth:`sheet_summary`. A game that says more of a sheet overrides it (an override

@@ -50,11 +50,14 @@ def demo_tables(service: TableService, tokens: Tokens) -> tuple[list[DemoTable],
         except StoreError:
             try:
                 done = service.create(game, name, REFEREE)
-                examples = list(rules.examples())
-                for i, example in enumerate(examples):
-                    player = PLAYERS[i % len(PLAYERS)]
-                    if player not in done.table.participants:
-                        done = service.join(name, player, "player")
+                examples = rules.examples()
+                players = [e for e, sheet in examples.items() if not rules.referees(sheet)]
+                for example in examples:  # each to a player in turn; an adversary, no one's
+                    player = None
+                    if example in players:
+                        player = PLAYERS[players.index(example) % len(PLAYERS)]
+                        if player not in done.table.participants:
+                            done = service.join(name, player, "player")
                     service.add_character(name, example, owner=player, force=True)
             except (RulesError, AttributeError, TypeError, ValueError) as e:
                 skipped.append(f"{game}: {e}")

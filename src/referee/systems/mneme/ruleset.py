@@ -78,6 +78,10 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
 
         return sheet_view(sheet, seat, options)
 
+    def referees(self, sheet: Sheet) -> bool:
+        """An adversary is the referee's (ch. 2, Referee Doesn't Roll)."""
+        return sheet.adversary
+
     def sheet_summary(self, sheet: Sheet, options: Options) -> str:
         """A legal sheet's HP, damage and condition (ch. 7)."""
         cond = "Dead" if sheet.dead else condition(sheet, options)
