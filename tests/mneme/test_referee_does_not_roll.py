@@ -10,6 +10,7 @@ option ``adversary_attacks='referee_rolls'``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
@@ -123,3 +124,42 @@ def test_a_failed_attack_on_an_adversary_is_struck_back_by_its_weapon() -> None:
     assert named.changes[0].delta == 16 - 4  # the highest one kept, less AR 4
     # one roll of 12 reaches Ada's Seriously Wounded threshold (24 HP: 8): she Bleeds
     assert named.changes[1].value == ["Bleeding"]
+
+
+def test_the_odds_of_what_an_attack_on_an_adversary_costs() -> None:
+    """``report="taken"``: the damage Ada takes back from her swing at the raider, by
+    counting from the text. 2d6 + 0 against 8: a success (8+) costs nothing; a failure of
+    Fail Effect F brings F rolls of the raider's broadsword 3d3-2, the highest two kept
+    (Rate of Attack 2), each less her Flak Jacket 4 (none below 0; at Fail Effect 6 or
+    more, at least 1 each)."""
+    from collections import Counter
+
+    d3 = range(1, 4)
+    per_roll = Counter(a + b + c - 2 for a, b, c in product(d3, d3, d3))  # raw, of 27
+    taken: Counter[int] = Counter()
+    for a, b in product(range(1, 7), repeat=2):
+        fail = 8 - (a + b)
+        if fail <= 0:
+            taken[0] += 27**6  # every count over one common denominator, 36 * 27**6
+            continue
+        floor = 1 if fail >= 6 else 0
+        for raws in product(per_roll, repeat=fail):
+            weight = 1
+            for raw in raws:
+                weight *= per_roll[raw]
+            kept = sorted(raws, reverse=True)[:2]
+            taken[sum(max(floor, raw - 4) for raw in kept)] += weight * 27 ** (6 - fail)
+    whole = 36 * 27**6
+    expected = {t: Fraction(n, whole) for t, n in taken.items()}
+    swing = Attack("ada", "raider", CheckInputs(), weapon="Broadsword", report="taken")
+    assert RULESET.odds(swing, TABLE, OPT).probabilities() == expected
+    assert expected[0] > Fraction(15, 36)  # at least every success costs nothing
+    # asking other odds changes no roll: the same faces give the same outcome
+    faces = [3, 3, 3, 3, 3, 1, 2, 3]
+    read = [
+        RULESET.resolve(replace(swing, report=r), TABLE, ScriptedRoller(faces), OPT)
+        for r in ("taken", "damage")
+    ]
+    assert read[0].changes == read[1].changes and read[0].details == read[1].details
+    # where the referee rolls, nothing strikes back: the odds are 0 for certain
+    assert RULESET.odds(swing, TABLE, ROLLS).probabilities() == {0: Fraction(1)}

@@ -45,6 +45,9 @@ REPORT_DOC = (
     "what the odds report: damage dealt, the condition the target ends in, Bleeding "
     "from one roll, or massive damage"
 )
+AttackReport = Literal["damage", "condition", "bleeding", "massive", "taken"]
+"""What an attack's odds report: what :data:`Report` says of the target, or ``taken``:
+the damage the attacker takes from the threat striking back on a failure."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +189,9 @@ class Attack(Action):
     threat: Threat | None = param(None, "what strikes back on a failure")
     location: Location | None = param(None, "a targeted location")
     target_hp: int | None = param(None, "the target's HP when no target is seated", ge=0)
-    report: Report = param("damage", REPORT_DOC, main=True)
+    report: AttackReport = param(
+        "damage", REPORT_DOC + "; or taken: the damage the attacker takes back", main=True
+    )
 
 
 @dataclass(frozen=True)

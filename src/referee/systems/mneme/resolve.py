@@ -660,7 +660,8 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     bleeds = violent_bleeds(attacker, options)
     _allow_costly(check, options)
     built = build(check, attacker, options)
-    report = report_for(action.report, victim, options)
+    taken = action.report == "taken"  # the odds read the strike back, not the hit
+    report = report_for("damage" if taken else action.report, victim, options)
     miss = report.read((), 0)
     target_hp = action.target_hp if action.target_hp is not None else None
     if action.location is not None and target_hp is None:
@@ -680,12 +681,18 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         return hits[se]
 
     def branch(effect: int) -> Dice[Hashable]:
+        """What the odds read after the check: the hit's (or a miss's) report, or with
+        ``taken`` what the threat strikes back with (0 on a success); the same rolls made
+        either way, the unread ones quiet."""
         if effect >= 0:
-            return hit(effect)
+            return Quiet(hit(effect)).map(lambda _: 0) if taken else hit(effect)
         first: Dice[Hashable] = hit(0) if check.costly_success else Dice.pure(miss)
         if threat is None:
-            return first
-        return first.pair(Quiet(strikes.at(effect).program)).map(lambda p: p[0])
+            return Quiet(first).map(lambda _: 0) if taken else first
+        back = strikes.at(effect).program
+        if taken:
+            return Quiet(first).pair(back).map(lambda p: p[1])
+        return first.pair(Quiet(back)).map(lambda p: p[0])
 
     program = Dice.of(built.procedure).bind(branch)
 
