@@ -427,3 +427,22 @@ def test_agile_order_against_the_texts_reading(
     reader = shares(count(values_of(randomizer, len(people), deck), order))
     action = AgileOrder(tuple(Contender(n, a, c) for n, (a, c) in zip(names, people, strict=True)))
     assert odds(action, Options(randomizer=randomizer), Deck(tuple(deck))).probabilities() == reader
+
+
+def test_the_frigate_attacks_with_well_armed_for_dangerous() -> None:
+    """ "In the example Sturdy is basically Tough, Well-Armed is Dangerous": the frigate
+    (Well-Armed Fairly +4, no Dangerous) attacks the boxer with the attack's Dangerous
+    stood for by Well-Armed, plus its Primary Role at Moderately (+3): Aptitude 7; the
+    d12 shows 3, 7 - 3 = 4, a hit with 5 Successes. With the option emptied, the sheet
+    has no Dangerous and the attack is refused before any die is drawn."""
+    table = State()
+    for cid, sheet in RULESET.examples().items():
+        table = RULESET.seat(table, cid, sheet, Options())
+    swing = Attack(actor="frigate", target="boxer")
+    out = RULESET.resolve(swing, table, ScriptedRoller([3]), Options())
+    assert (out.details["aptitude"], out.result, out.details["successes"]) == (7, 4, 5)
+    assert out.modifiers[0].source == "Well-Armed for Dangerous (Fairly)"
+    roller = ScriptedRoller([3])
+    with pytest.raises(IllegalAction, match="Swiftsure has no Talent 'Dangerous'"):
+        RULESET.resolve(swing, table, roller, Options(talent_stands_for=()))
+    assert list(roller.remaining) == [3]

@@ -146,6 +146,18 @@ def test_every_demo_table_answers_variants_curves_and_a_fight(demo: Demo, game: 
         assert "style=" not in svg and "<script" not in svg.lower()
 
 
+@pytest.mark.parametrize("game", ["mnemonic", "mongrel", "mneme", "arm"])
+def test_every_demo_tables_analysis_answers_as_it_opens(demo: Demo, game: str) -> None:
+    """The page as a referee first opens it, nothing picked: every demo table answers who
+    wins. Before, Mnemonic's frigate had no Dangerous to attack with (the text: its
+    Well-Armed is Dangerous) and Mneme CE's raider was asked to roll where the referee
+    doesn't, and both pages showed the rules' refusal instead."""
+    with demo.client(game, "Referee") as http:
+        r = http.get(f"/api/tables/{demo.ids[game]}/analysis")
+    assert r.status_code == 200, r.text
+    assert r.json()["errors"] == {} and r.json()["conflict"]["p"]
+
+
 def test_a_fight_with_no_policy_picked_follows_the_tables_rules(demo: Demo) -> None:
     """On a Mneme CE table at its defaults the referee doesn't roll (ch. 2): the raider,
     an adversary facing a PC, strikes only through the PC's Fail Effects. With no policy

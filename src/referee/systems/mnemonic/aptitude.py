@@ -51,17 +51,23 @@ def aptitude(
 ) -> Aptitude:
     """The Aptitude of ``sheet`` for a task using ``talent`` and ``life_role``.
 
-    Without a Life Role, ``fallback`` chooses the stand-in: ``"relevant"``
+    A Talent the sheet lacks may be stood for by a renamed one (option
+    ``talent_stands_for``: the frigate's Well-Armed is Dangerous). Without a Life Role,
+    ``fallback`` chooses the stand-in: ``"relevant"``
     (Primary Role at Moderately), ``"irrelevant"`` (Primary at Not At All) or
     ``"lucky"`` (the optional Talent Lucky).
     """
     options = options or Options()
-    rating = sheet.talent(talent)
+    rating, used = sheet.talent(talent), talent
+    for renamed, standard in () if rating is not None else options.talent_stands_for:
+        if standard.lower() == talent.lower() and sheet.talent(renamed) is not None:
+            rating, used = sheet.talent(renamed), f"{renamed} for {talent}"  # the text's frigate
+            break
     if rating is None:
         raise IllegalAction(
             f"{sheet.name} has no Talent {talent!r}; has {', '.join(sheet.talents)}"
         )
-    parts = [Modifier(rating, f"{talent} ({options.rating_name(rating)})", "talent")]
+    parts = [Modifier(rating, f"{used} ({options.rating_name(rating)})", "talent")]
     if life_role is not None:
         role = sheet.life_role(life_role)
         if role is None:

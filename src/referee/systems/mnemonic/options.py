@@ -60,6 +60,12 @@ class Options:
         "Extra named Talent lists for unusual Primary Roles (vehicles, armies, "
         "nations); a sheet names the list it uses. The text's frigate list is a preset.",
     )
+    talent_stands_for: tuple[tuple[str, str], ...] = option(
+        (("Well-Armed", "Dangerous"), ("Sturdy", "Tough")),
+        "Renamed Talents that stand for standard ones, as (renamed, standard): a check "
+        "naming the standard Talent uses the renamed one on a sheet that has it instead "
+        "(the text's frigate: 'Sturdy is basically Tough, Well-Armed is Dangerous').",
+    )
     use_lucky: bool = option(
         False, "Use the optional Talent Lucky (every character then rates it)."
     )
@@ -163,6 +169,8 @@ class Options:
             low = [t.strip().lower() for t in talents]
             if "" in low or len(set(low)) != len(low):
                 problems.append(f"Talent list {name!r} has a blank or repeated Talent")
+        if any(not a.strip() or not b.strip() for a, b in self.talent_stands_for):
+            problems.append("talent_stands_for pairs must name two Talents")
         names = [n for n, _ in self.talent_lists]
         if len(set(names)) != len(names) or "standard" in names:
             problems.append("talent_lists need distinct names other than 'standard'")
