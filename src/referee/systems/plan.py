@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, Protocol, TypeAlias, TypeVar, cast
@@ -385,7 +385,7 @@ class Plan:
         if self._chance is not None:
             return self._chance()
         probs = self.odds().probabilities()
-        flags = [_succeeds(o) for o in probs]
+        flags = [success_of(o) for o in probs]
         if not probs or any(f is None for f in flags):
             return None
         return sum((p for p, f in zip(probs.values(), flags, strict=True) if f), Fraction(0))
@@ -397,11 +397,17 @@ class Plan:
         (true/false, or a true/false ``success``). A chart colours its bars by it."""
         if self._wins is not None:
             return self._wins(reported)
-        return _succeeds(reported)
+        return success_of(reported)
 
 
-def _succeeds(outcome: object) -> bool | None:
+def success_of(outcome: object) -> bool | None:
+    """Whether an odds outcome says it is a success: a true/false, or a value (or JSON
+    object) with a true/false ``success``; else ``None``."""
     if isinstance(outcome, bool):
         return outcome
-    flag = getattr(outcome, "success", None)
+    flag = (
+        outcome.get("success")
+        if isinstance(outcome, Mapping)
+        else getattr(outcome, "success", None)
+    )
     return flag if isinstance(flag, bool) else None

@@ -18,6 +18,7 @@ from referee.dice.odds import Distribution, fraction_text
 from referee.dice.render import ranges
 from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields, jsonable
 from referee.systems.building import ExampleMark, example_mark
+from referee.systems.plan import success_of
 from referee.systems.sheetview import SheetView, value_words
 from referee.table.state import EVERYTHING, TableState, Viewer
 
@@ -27,19 +28,6 @@ MAX_BARS = 40
 
 # ---------------------------------------------------------------------------
 # odds
-
-
-def success_of(outcome: object) -> bool | None:
-    """Whether an odds outcome is a success, when the game's outcome says so."""
-    if isinstance(outcome, bool):
-        return outcome
-    flag = getattr(outcome, "success", None)
-    if isinstance(flag, bool):
-        return flag
-    if isinstance(outcome, Mapping):
-        value = outcome.get("success")
-        return value if isinstance(value, bool) else None
-    return None
 
 
 def outcome_label(outcome: object) -> str:
@@ -127,8 +115,7 @@ def odds_view(
     the chart's bars of ``dist``, each a success, a failure or neither by ``succeeds`` (the
     plan's word: Mneme CE's Effect 0 and up) or the outcome's own."""
     probs = dist.probabilities()
-    said = [None if succeeds is None else succeeds(o) for o in probs]
-    flags = [success_of(o) if s is None else s for o, s in zip(probs, said, strict=True)]
+    flags = [(succeeds or success_of)(o) for o in probs]
     rows = tuple((_plain(o), outcome_label(o), p) for o, p in probs.items())
     mean: Fraction | None = None
     if probs and all(isinstance(o, int) and not isinstance(o, bool) for o in probs):
