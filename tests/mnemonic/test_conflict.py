@@ -446,3 +446,13 @@ def test_the_frigate_attacks_with_well_armed_for_dangerous() -> None:
     with pytest.raises(IllegalAction, match="Swiftsure has no Talent 'Dangerous'"):
         RULESET.resolve(swing, table, roller, Options(talent_stands_for=()))
     assert list(roller.remaining) == [3]
+
+
+def test_a_stands_for_pair_must_name_two_talents() -> None:
+    """A house rule pairing a blank Talent is refused when the options are made, named."""
+    from referee.errors import RulesError
+
+    with pytest.raises(RulesError, match="talent_stands_for pairs must name two Talents"):
+        Options(talent_stands_for=(("", "Dangerous"),))
+    with pytest.raises(RulesError, match="talent_stands_for"):
+        RULESET.load_options({"talent_stands_for": [["Well-Armed", " "]]})
