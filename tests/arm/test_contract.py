@@ -18,7 +18,7 @@ from referee.systems.arm import RULESET
 from referee.systems.arm import actions as a
 from referee.systems.arm.options import Options
 from referee.systems.arm.sheet import Mod, Sheet
-from referee.systems.arm.state import Attack, State
+from referee.systems.arm.state import Attack, State, held_rolls
 from referee.systems.base import Action, IllegalAction, Outcome
 from referee.systems.conformance import check_action, replay
 
@@ -349,8 +349,8 @@ def test_every_action_keeps_the_contract(kind: str, data: st.DataObject) -> None
 
 
 def _candidates(state: State) -> list[Action]:
-    if state.held is not None:
-        return [a.Push(state.held.actor), a.Accept(state.held.actor)]
+    for held in held_rolls(state):
+        return [a.Push(held.actor), a.Accept(held.actor)]
     for attack in state.attacks:
         if attack.stage == "incoming":
             return [a.Defend(attack.target), a.TakeBlow(attack.target)]

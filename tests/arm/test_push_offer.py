@@ -16,7 +16,7 @@ from referee.systems.arm import actions as a
 from referee.systems.arm.options import Options
 from referee.systems.arm.play import Levels
 from referee.systems.arm.rolls import Pushed
-from referee.systems.arm.state import State
+from referee.systems.arm.state import State, held_rolls
 from referee.systems.base import Action, IllegalAction, Outcome
 
 PUSHING = Options(pushing=True)  # the text's optional rule switched on, every other default
@@ -105,7 +105,7 @@ def test_the_attackers_damage_roll_is_offered_a_push() -> None:
     state, held = _do(state, a.Strike("brad", damage=7), 2, 2)
     assert held.details["waiting"] and held.result == 4
     assert (state.pending[0].actor, state.pending[0].choices) == ("brad", ("push", "accept"))
-    with pytest.raises(IllegalAction, match="answer with push or accept as brad"):
+    with pytest.raises(IllegalAction, match="no roll of alex's waits .*waiting: brad"):
         RULESET.odds(a.Push("alex"), state, PUSHING)  # not the defender's roll
     odds = RULESET.odds(a.Push("brad"), state, PUSHING)
     brute = _brute_force_push(5, 7, 1, 0)
@@ -127,6 +127,6 @@ def test_the_attackers_damage_roll_is_offered_a_push() -> None:
 def test_a_blow_by_the_numbers_is_pushed_only_by_a_named_attacker() -> None:
     """A fall or a trap (no actor) is nobody's own roll: nothing is offered."""
     state, fall = _do(_table(), a.Damage("alex", 3, damage=6), 2, 2)
-    assert "waiting" not in fall.details and state.held is None
+    assert "waiting" not in fall.details and not held_rolls(state)
     _, blow = _do(_table(), a.Damage("alex", 3, "brad", damage=6), 2, 2)
     assert blow.details["waiting"]

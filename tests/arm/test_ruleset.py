@@ -64,17 +64,24 @@ def test_a_failed_roll_waits_for_the_push_decision() -> None:
     roll = RULESET.resolve(a.Task("brad", 6, "Fitness"), state, ScriptedRoller([1, 4]), PUSHING)
     assert roll.result == -1 and roll.details["waiting"] and roll.success is None
     state = RULESET.apply(state, roll)
-    assert state.held is not None and state.held.result == -1
-    assert [(d.actor, d.choices) for d in state.pending] == [("brad", ("push", "accept"))]
+    held = state.characters["brad"].held
+    assert held is not None and held.result == -1 and state.held is None
+    assert [(d.actor, d.choices, d.holds) for d in state.pending] == [
+        ("brad", ("push", "accept"), "actor")
+    ]
+    # the held roll holds only its roller: Brad's next roll waits, Alex rolls, time moves
     with pytest.raises(IllegalAction, match="waiting for brad"):
-        RULESET.resolve(a.Task("alex", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
-    with pytest.raises(IllegalAction, match="answer with push or accept as brad"):
+        RULESET.resolve(a.Task("brad", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
+    RULESET.resolve(a.Task("alex", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
+    RULESET.resolve(a.NextRound(), state, ScriptedRoller([]), PUSHING)
+    with pytest.raises(IllegalAction, match="no roll of alex's waits .*waiting: brad"):
         RULESET.resolve(a.Push("alex"), state, ScriptedRoller([3]), PUSHING)
     pushed = RULESET.resolve(a.Push("brad"), state, ScriptedRoller([3]), PUSHING)
     assert (pushed.result, pushed.success, pushed.label) == (0, True, "Draw")
     assert (pushed.details["plus"], pushed.details["minus"], pushed.details["push"]) == (1, 4, 3)
     after = RULESET.apply(state, pushed)
-    assert after.held is None and after.pending == () and after.characters["brad"].shock == 1
+    assert after.characters["brad"].held is None and after.pending == ()
+    assert after.characters["brad"].shock == 1
     kept = RULESET.resolve(a.Accept("brad"), state, ScriptedRoller([]), PUSHING)
     assert (kept.result, kept.success) == (-1, False) and not kept.faces
     assert RULESET.apply(state, kept).characters["brad"].shock == 0
@@ -92,7 +99,7 @@ def test_a_held_attack_settles_into_the_melee_sequence() -> None:
     state = _table()
     miss = RULESET.resolve(a.Attack("brad", "alex"), state, ScriptedRoller([1, 6]), PUSHING)
     state = RULESET.apply(state, miss)
-    assert state.attacks == () and state.held is not None
+    assert state.attacks == () and state.characters["brad"].held is not None
     hit = RULESET.resolve(a.Push("brad"), state, ScriptedRoller([6]), PUSHING)
     state = RULESET.apply(state, hit)
     assert hit.result == 0 and state.attacks[0].result == 0
@@ -122,7 +129,7 @@ def test_the_state_survives_json_and_replays() -> None:
     state = RULESET.apply(
         state, RULESET.resolve(a.Attack("brad", "alex"), state, ScriptedRoller([6, 1]), PUSHING)
     )
-    assert state.held is not None  # Brad's hit is his to push or accept
+    assert state.characters["brad"].held is not None  # Brad's hit: his to push or accept
     assert RULESET.load_state(RULESET.dump_state(state)) == state
     state = RULESET.apply(
         state, RULESET.resolve(a.Accept("brad"), state, ScriptedRoller([]), PUSHING)

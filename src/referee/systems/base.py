@@ -663,7 +663,8 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         anyone); when it involves the waiting character (as actor or in a field naming
         characters: :meth:`Action.characters`) without answering; or when it moves the
         table's time or turn on (``moves_time``). Other characters' actions, the
-        referee's plain rolls and free rolls go on.
+        referee's plain rolls and free rolls go on. A decision that holds only its actor
+        (``Decision.holds``) refuses that character's own other actions, nothing else.
         """
         if not state.pending:
             return
@@ -674,6 +675,13 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
             return  # it answers a decision
         involved = set(action.characters())
         for d in state.pending:
+            if d.holds == "actor":
+                if d.actor in actors:
+                    raise IllegalAction(
+                        f"waiting for {d.actor}: {d.prompt} (answer with "
+                        f"{' or '.join(d.choices)} as {d.actor} first)"
+                    )
+                continue
             if d in asked or action.moves_time or d.actor in involved:
                 raise IllegalAction(
                     f"waiting for {d.actor}: {d.prompt} (answer with "

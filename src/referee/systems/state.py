@@ -23,7 +23,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from referee.errors import RulesError
 from referee.systems.outcome import TABLE, Change, JSONValue
@@ -55,11 +55,17 @@ StateT = TypeVar("StateT", bound="GameState[Any]")
 @dataclass(frozen=True)
 class Decision:
     """A choice the rules wait for: ``actor`` (a character id) answers with one of the
-    action names in ``choices``; ``prompt`` says what is being decided."""
+    action names in ``choices``; ``prompt`` says what is being decided.
+
+    ``holds`` says what waits for it: ``table`` - the actions that depend on it, and the
+    table's time (a defence: nothing moves on past an attack in the air); ``actor`` -
+    only its own character's other actions (a roll held for its roller's push decision:
+    everyone else acts, and time advances)."""
 
     actor: str
     prompt: str
     choices: tuple[str, ...]
+    holds: Literal["table", "actor"] = "table"
 
 
 @dataclass(frozen=True)

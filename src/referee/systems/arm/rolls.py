@@ -41,7 +41,7 @@ from referee.systems.arm.checks import (
     pushed_dice,
 )
 from referee.systems.arm.options import Options
-from referee.systems.arm.state import HeldRoll, State
+from referee.systems.arm.state import HeldRoll, State, held_rolls
 from referee.systems.arm.tables import LEVEL_CAP, PUSH_BONUS
 from referee.systems.base import (
     TABLE,
@@ -188,7 +188,9 @@ def held(check: Check, plus: int, minus: int, state: State) -> Outcome:
         result=result,
         label=f"{label}: push or accept?",
         changes=(
-            Change(TABLE, "held", value=jsonable(record), reason="waiting for a push decision"),
+            Change(
+                check.pusher, "held", value=jsonable(record), reason="waiting for a push decision"
+            ),
         ),
         details={"plus": plus, "minus": minus, "roll": plus - minus, "waiting": True},
     )
@@ -235,7 +237,8 @@ def settle_plan(check: Check, record: HeldRoll, push: bool, state: State, option
     ``check`` is the held action described against the state before its roll
     (``state``); the outcome also clears the held roll.
     """
-    clear = Change(TABLE, "held", value=None, reason="push decided")
+    legacy = state.held is not None and state.held == record  # an older table's one slot
+    clear = Change(TABLE if legacy else record.actor, "held", value=None, reason="push decided")
 
     def done(outcome: Outcome) -> Outcome:
         return replace(outcome, changes=(*outcome.changes, clear))
@@ -278,16 +281,19 @@ class RollRule(Protocol[AC]):
 class Pushable(Generic[A]):
     """A planner of an action that rolls d6 - d6, declared as ``declare(Task,
     Pushable(plan_task))``: its plan is :func:`check_plan` of the action's :class:`Check`
-    in the table's push mode, refused while another roll waits for its push decision
-    (one roll at a time). :func:`plan_push` and :func:`plan_accept` settle a held roll
+    in the table's push mode, refused while the roller's own roll waits for its push
+    decision (each roller one roll at a time; an older table's one held roll holds every
+    roll, as it did). :func:`plan_push` and :func:`plan_accept` settle a held roll
     through ``rule``."""
 
     rule: RollRule[A]
 
     def __call__(self, action: A, state: State, options: Options, /) -> Plan:
         check = self.rule(action, state, options)
-        if state.held is not None:  # one roll at a time waits for its push decision
-            record = state.held
+        record = state.held
+        if record is None and check.pusher is not None and check.pusher in state.characters:
+            record = state.character(check.pusher).held
+        if record is not None:
             raise IllegalAction(
                 f"waiting for {record.actor}: {record.actor}'s {record.action} roll waits for "
                 f"push or accept before another roll (answer with push or accept as "
@@ -312,11 +318,23 @@ def _settle(actor: str, push: bool, state: State, options: Options) -> Plan:
     from referee.systems.arm.ruleset import RULESET  # the table that declared the action
 
     record = state.held
+    if record is None and actor in state.characters:
+        record = state.character(actor).held
     if record is None:
+        waiting = [h.actor for h in held_rolls(state)]
+        if waiting:
+            raise IllegalAction(
+                f"no roll of {actor}'s waits for a push decision (waiting: {', '.join(waiting)})"
+            )
         raise IllegalAction("no roll is waiting for a push decision")
     if actor != record.actor:
         raise IllegalAction(f"the roll waiting is {record.actor}'s to push or accept")
-    before = replace(state, held=None)
+    if state.held is not None:
+        before = replace(state, held=None)
+    else:
+        seats = dict(state.characters)
+        seats[actor] = replace(seats[actor], held=None)
+        before = replace(state, characters=seats)
     kind = RULESET.action_type(record.action)
     original = load_record(kind, json.loads(record.fields), rule="held roll")
     planner = RULESET.declared()[RULESET.action_name(original)].planner

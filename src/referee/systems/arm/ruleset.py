@@ -162,7 +162,7 @@ def _with_pending(inner: Plan, state: State) -> Plan:
 
     def settle(outcome: Outcome) -> Outcome:
         after = apply_changes(state, outcome.changes)
-        wanted = decisions(after.attacks, after.held)
+        wanted = decisions(after)
         if wanted == after.pending:
             return outcome
         change = Change(TABLE, "pending", value=jsonable(wanted), reason="what the rules wait for")

@@ -31,7 +31,24 @@ from referee.systems.arm.damage import Condition, NamedWound
 from referee.systems.arm.sheet import Sheet
 from referee.systems.base import Decision, GameState, param
 
-__all__ = ["Attack", "HeldRoll", "Seat", "State", "decisions"]
+__all__ = ["Attack", "HeldRoll", "Seat", "State", "decisions", "held_rolls"]
+
+
+@dataclass(frozen=True)
+class HeldRoll:
+    """A d6 - d6 roll waiting for its roller's push decision (ARM 1.2, Pushing).
+
+    ``action`` and ``fields`` (the action as JSON text) say what was rolled, so
+    the roll settles exactly as that action would with the push added.
+    """
+
+    actor: str
+    action: str
+    fields: str
+    plus: int
+    minus: int
+    result: int
+    label: str
 
 
 @dataclass(frozen=True)
@@ -50,6 +67,7 @@ class Seat:
     penalty: int = param(0, "modifier to every action this round (after a berserk attack)")
     next_penalty: int = param(0, "modifier to every action next round")
     readied: str = param("", "a set spell cast and held ready to fling (the fire-ball)")
+    held: HeldRoll | None = param(None, "this character's roll waiting for its push decision")
 
     @property
     def condition(self) -> Condition:
@@ -82,23 +100,6 @@ class Attack:
 
 
 @dataclass(frozen=True)
-class HeldRoll:
-    """A d6 - d6 roll waiting for its roller's push decision (ARM 1.2, Pushing).
-
-    ``action`` and ``fields`` (the action as JSON text) say what was rolled, so
-    the roll settles exactly as that action would with the push added.
-    """
-
-    actor: str
-    action: str
-    fields: str
-    plus: int
-    minus: int
-    result: int
-    label: str
-
-
-@dataclass(frozen=True)
 class State(GameState[Seat]):
     """An ARM table: the characters by id, the round, waiting attacks and a held roll."""
 
@@ -106,7 +107,11 @@ class State(GameState[Seat]):
     round: int = param(0, "the round number (0: no round is running)", ge=0)
     round_length: str = param("2s", "how long a round lasts (melee: 2 seconds)")
     attacks: tuple[Attack, ...] = param((), "attacks waiting for a defence or damage")
-    held: HeldRoll | None = param(None, "a roll waiting for its push decision")
+    held: HeldRoll | None = param(
+        None,
+        "a roll waiting for its push decision, as tables before 0.3 kept it (one for the "
+        "whole table); a held roll is now its roller's (``Seat.held``)",
+    )
     setting: Setting = param(
         doc="the table's setting: the weapons, armour and spells play consults (the text's "
         "examples until the referee adds to it)",
@@ -114,20 +119,30 @@ class State(GameState[Seat]):
     )
 
 
-def decisions(attacks: tuple[Attack, ...], held: HeldRoll | None) -> tuple[Decision, ...]:
-    """What the rules wait for, in order: a held roll's push decision, then each attack's
-    defence (incoming) or damage roll (landed)."""
+def held_rolls(state: State) -> tuple[HeldRoll, ...]:
+    """Every roll waiting for its roller's push decision: an older table's one held roll,
+    then each character's, in seating order."""
+    own = tuple(seat.held for seat in state.characters.values() if seat.held is not None)
+    return own if state.held is None else (state.held, *own)
+
+
+def decisions(state: State) -> tuple[Decision, ...]:
+    """What the rules wait for, in order: each held roll's push decision (which holds only
+    its roller: everyone else acts and time advances; an older table's one held roll
+    holds the table, as it did), then each attack's defence (incoming) or damage roll
+    (landed)."""
     found: list[Decision] = []
-    if held is not None:
+    for held in held_rolls(state):
         found.append(
             Decision(
                 held.actor,
                 f"{held.actor}'s {held.action} roll: result {held.result:+d} ({held.label}); "
                 "push it (a third d6) or accept it",
                 ("push", "accept"),
+                "table" if held is state.held else "actor",
             )
         )
-    for a in attacks:
+    for a in state.attacks:
         if a.stage == "incoming":
             found.append(
                 Decision(

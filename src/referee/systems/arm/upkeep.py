@@ -98,6 +98,11 @@ def plan_end_combat(x: a.EndCombat, state: State, options: Options) -> Plan:
         changes.append(Change(TABLE, "attacks", value=[]))
     if state.held is not None:
         changes.append(Change(TABLE, "held", value=None))
+    changes += [
+        Change(cid, "held", value=None, reason="combat over")
+        for cid, seat in state.characters.items()
+        if seat.held is not None
+    ]
     changes += _turn(state, carry=False, readied="")
     return fixed("end-combat", "the action sequence ends", changes)
 
