@@ -37,6 +37,9 @@ def test_a_session_from_the_command_line(
     )
     assert code == 0 and json.loads(out)["game"] == "arm"
     assert _run(capsys, "table", "join", "Duel", "Ann", "--role", "player", "--db", db)[0] == 0
+    # Ann types her physical dice: the referee lets everyone at this table
+    settings = ("table", "settings", "Duel", "--typed-dice", "everyone", "--db", db)
+    assert _run(capsys, *settings)[0] == 0
     assert (
         _run(capsys, "table", "char", "add", "Duel", "alex", "--owner", "Ann", "--db", db)[0] == 0
     )
@@ -95,10 +98,10 @@ def test_a_session_from_the_command_line(
         db,
     )
     assert code == 0
-    code, out, _ = _run(capsys, "table", "log", "Duel", "--as", "Ann", "--after", "3", "--db", db)
-    assert code == 0 and "watch the door" in out and "#4" in out and "task" in out
+    code, out, _ = _run(capsys, "table", "log", "Duel", "--as", "Ann", "--after", "4", "--db", db)
+    assert code == 0 and "watch the door" in out and "#5" in out and "task" in out
     code, out, _ = _run(capsys, "table", "undo", "Duel", "--as", "Dana", "--db", db, "--json")
-    assert code == 0 and json.loads(out)["payload"] == {"seq": 4}
+    assert code == 0 and json.loads(out)["payload"] == {"seq": 5}
     code, out, _ = _run(
         capsys,
         "table",
@@ -118,7 +121,7 @@ def test_a_session_from_the_command_line(
     code, out, _ = _run(capsys, "table", "show", "Duel", "--db", db, "--json")
     shown = json.loads(out)
     assert (
-        code == 0 and shown["state"]["characters"]["alex"]["shock"] == 1 and shown["undone"] == [4]
+        code == 0 and shown["state"]["characters"]["alex"]["shock"] == 1 and shown["undone"] == [5]
     )
     code, out, _ = _run(capsys, "table", "verify", "Duel", "--db", db, "--json")
     assert code == 0 and json.loads(out)["ok"] is True
@@ -126,7 +129,7 @@ def test_a_session_from_the_command_line(
     assert _run(capsys, "table", "export", "Duel", "--out", str(exported), "--db", db)[0] == 0
     other = f"sqlite:///{tmp_path / 'other.db'}"
     code, out, _ = _run(capsys, "table", "import", str(exported), "--db", other, "--json")
-    assert code == 0 and json.loads(out)["events"] == 7
+    assert code == 0 and json.loads(out)["events"] == 8
     code, out, _ = _run(capsys, "table", "list", "--db", other, "--json")
     assert [t["name"] for t in json.loads(out)] == ["Duel"]
 

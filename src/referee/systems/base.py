@@ -700,6 +700,12 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         self.check_pending(action, state)
         return self.plan(action, state, options)
 
+    def waits_for_roller(self, action: Action, state: StateT, options: OptionsT) -> bool:
+        """Whether ``action``'s roll may wait for its own roller's decision once it is seen
+        (ARM's push decided after the roll). A table refuses such a roll made blind (its
+        roller could not see what they decide on) before any die. Default: never."""
+        return False
+
     def resolve(self, action: Action, state: StateT, roller: Roller, options: OptionsT) -> Outcome:
         """Resolve ``action`` with dice from ``roller``; the outcome records exactly the
         rolls it made and whether the faces were entered by hand."""

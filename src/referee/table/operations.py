@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from referee.table.events import Visibility
-from referee.table.state import Role, SheetsShown
+from referee.table.state import Role, SheetsShown, TakeBack, TypedDice
 
 MAX_SEQ: Final = 2**31 - 1
 """The largest event number a request may name."""
@@ -357,6 +357,49 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         (Param("sheets", "owner or everyone.", SheetsShown, cli="SHOWN"),),
         method="set_sheets",
         http=Http("PUT", "sheets", "referee"),
+    ),
+    Operation(
+        "settings",
+        "Choose how the table runs (the referee): whether players take back their drawn "
+        "rolls, who types the faces of physical dice, whether players' previews show the "
+        "true odds against sheets they may not see. Settings left out stay as they are.",
+        (
+            Param(
+                "take_back",
+                "A player taking back their newest roll: never, ask (the referee answers "
+                "each request; the default) or always.",
+                TakeBack | None,
+                None,
+            ),
+            Param(
+                "typed_dice",
+                "Who enters physical dice: referee (the default), approval (a player's roll "
+                "with typed dice waits for the referee's approval) or everyone.",
+                TypedDice | None,
+                None,
+            ),
+            Param(
+                "true_odds",
+                "Players' previews of an action involving a sheet they may not see: the "
+                "true odds (true), or what the chance depends on (false, the default).",
+                bool | None,
+                None,
+            ),
+        ),
+        method="set_settings",
+        http=Http("PUT", "settings", "referee"),
+    ),
+    Operation(
+        "answer",
+        "Answer a request that waits for the referee (a player taking back a roll, a roll "
+        "with typed dice): granted, it is done now; refused, it closes. Its asker may "
+        "withdraw it (grant false).",
+        (
+            SEQ,
+            Param("grant", "Grant it (true) or refuse it (false).", bool, True, cli="--grant"),
+        ),
+        who="participant",
+        http=Http("POST", "requests/{seq}", "actions"),
     ),
     Operation(
         "join",

@@ -71,6 +71,7 @@ from referee.table.state import (
     can_see,
     created,
     replay,
+    settings_with,
     sheets_setting,
     snapshot_data,
     snapshot_state,
@@ -90,6 +91,16 @@ participant's view of them too, up to four times as many); others are read again
 RETRIES = 200
 """How many times a command that lost the race for a seq is tried again (with a random
 back-off that grows each time, so busy writers spread out instead of colliding again)."""
+
+
+_STRICTNESS: Final[dict[str, int]] = {
+    "public": 0,
+    "private": 1,
+    "blind": 2,
+    "referee": 3,
+    "self": 4,
+}
+"""How few see an event of each visibility (more: fewer)."""
 
 
 class Forbidden(RulesError):
@@ -299,7 +310,7 @@ class TableService:
         role = seen.role_of(by)
         rules = seen.ruleset
         chosen = rules.load_action(action, fields)
-        if role == "player":
+        if role != "referee" and not chosen.free:  # the dice tray's odds: anyone's
             self._may_act(seen, by, chosen)
         plan = rules.planned(chosen, seen.state, seen.options)
         return chosen, plan.odds(), plan.chance(), plan.succeeds
@@ -553,6 +564,28 @@ class TableService:
 
         return self._command(ref, by, build)
 
+    def set_settings(
+        self,
+        ref: str,
+        *,
+        take_back: str | None = None,
+        typed_dice: str | None = None,
+        true_odds: bool | None = None,
+        by: str | None = None,
+    ) -> Done:
+        """Change how the referee runs the table (:class:`~referee.table.state.Settings`):
+        the settings given change, the others stay. Recorded as a ``settings-changed``
+        event, so it is audited and replayed."""
+        given = {"take_back": take_back, "typed_dice": typed_dice, "true_odds": true_odds}
+        changes: JSONObject = {k: v for k, v in given.items() if v is not None}
+
+        def build(ts: TableState) -> Any:
+            self._referee(ts, by, "change the table's settings")
+            settings_with(ts.settings, changes)  # refused before anything is written
+            return "settings-changed", {"settings": changes}, "public", None, []
+
+        return self._command(ref, by, build)
+
     # characters
 
     def add_character(
@@ -572,10 +605,16 @@ class TableService:
         unless the referee forces it in (then it is marked with every finding)."""
 
         def build(ts: TableState) -> Any:
+            shown = self._visibility(ts, by, visibility, tray=False)
             data, loaded = _sheet(ts, sheet)
             new_id = check_name(
                 cid or slug(str(getattr(loaded, "name", "")) or "character"), "the id"
             )
+            if shown == "private" and by is None:
+                shown = "referee"  # the operator's private seating: the referees'
+            if shown != "public":
+                # an id nobody can guess: choosing the same id must not find a secret one
+                new_id = f"{new_id[: MAX_NAME - 7]}-{secrets.token_hex(3)}"
             if new_id in ts.state.characters:
                 raise RulesError(f"table {ts.name!r} already has a character {new_id!r}")
             who = self._owner_for(ts, by, owner)
@@ -588,7 +627,7 @@ class TableService:
                 "problems": [problem_data(p) for p in problems],
                 "forced": bool(problems),
             }
-            return "character-added", payload, self._visibility(ts, by, visibility), None, []
+            return "character-added", payload, shown, by if shown == "private" else None, []
 
         return self._command(ref, by, build)
 
@@ -605,6 +644,7 @@ class TableService:
         tracks about it stays."""
 
         def build(ts: TableState) -> Any:
+            self._active(ts, by)
             ts.state.character(cid)
             self._owns_or_referee(ts, by, cid, "update")
             data, loaded = _sheet(ts, sheet)
@@ -654,56 +694,167 @@ class TableService:
         it waits for the one who decides to answer (:meth:`decide`), and is rolled then. A
         referee's value other than the default overrides; the referee's default for a
         player's character asks that player too. A proposal of a hidden action (secret,
-        blind, private) is private to who answers it and its proposer."""
+        blind, private) is private to who answers it and its proposer.
+
+        An action that answers a decision a hidden event brought (an ARM roll held for
+        its push after a secret roll) is as hidden as that event. Faces typed from
+        physical dice follow the table's ``typed_dice`` setting: a player's wait for the
+        referee's approval (a ``request-made`` event, every refusal checked first) where
+        the setting asks for it."""
 
         def build(ts: TableState) -> Any:
             rules = ts.ruleset
             chosen = rules.load_action(action, fields)
-            if by is not None and ts.role_of(by) != "referee":
+            role = self._active(ts, by)
+            if role != "referee":
+                assert by is not None
                 self._may_act(ts, by, chosen)
-            shown = self._visibility(ts, by, visibility)
-            if shown == "self" and not chosen.free:
-                raise RulesError(
-                    "only a free roll of the dice tray is seen by its roller alone; "
-                    "an action of the game is at least the referee's to see"
-                )
+            shown = self._visibility(ts, by, visibility, tray=chosen.free)
+            shown, audience = self._inherited(ts, chosen, shown, by)
             seen = self._partial_view(ts, by)
-            if seen is None:
-                return decided(ts, chosen, shown)
-            # a player who cannot see everything is refused on what they know, and a
-            # refusal only the hidden events explain names none of them
-            rules.planned(chosen, seen.state, seen.options)
+            typed = self._typed(ts, by, faces)
+            if seen is not None:
+                # a player who cannot see everything is refused on what they know, and a
+                # refusal only the hidden events explain names none of them
+                self._refusals(seen, chosen, shown, by, None if typed else faces)
             try:
-                return decided(ts, chosen, shown)
+                if typed:  # everything that refuses it, before it waits for the referee
+                    self._refusals(ts, chosen, shown, by, faces)
+                    return self._dice_request(ts, by, chosen, shown, faces)
+                self._blind(ts, chosen, shown)
+                return self._decided(ts, by, chosen, shown, audience, faces, None)
             except (IllegalAction, DiceError) as e:
+                if seen is None:
+                    raise
                 raise IllegalAction(
                     "this cannot be done now, for a reason you cannot see (something happened "
                     "out of your sight): ask the referee"
                 ) from e
 
-        def decided(ts: TableState, chosen: Action, shown: Visibility) -> Any:
-            rules = ts.ruleset
-            asked = self._asked(ts, by, chosen)
-            if asked:
-                plan = rules.planned(chosen, ts.state, ts.options)  # what refuses it, now
-                if faces is not None:  # physical dice: at least those it rolls first
-                    need = sum(c for c, _ in plan.dice)
-                    check_faces_for(plan.dice, list(faces)[:need] if len(faces) > need else faces)
-                proposal: JSONObject = {
-                    "action": rules.action_name(chosen),
-                    "fields": rules.action_data(chosen),
-                    "ask": cast(JSONObject, asked),
-                    "visibility": shown,
-                    "faces": list(faces) if faces is not None else None,
-                }
-                if shown == "public":
-                    return "action-proposed", proposal, "public", None, []
-                # a hidden action is shown to who answers it (and its proposer), no one else
-                answers = ts.owners.get(next(iter(asked.values())))
-                return "action-proposed", proposal, "private", answers or by, []
-            return self._resolution(ts, chosen, faces, shown, by)
-
         return self._command(ref, by, build, expect)
+
+    def _refusals(
+        self,
+        ts: TableState,
+        chosen: Action,
+        shown: Visibility,
+        by: str | None,
+        faces: Sequence[int] | None,
+    ) -> None:
+        """Everything that refuses ``chosen`` on the table ``ts`` (a participant's view or
+        the whole truth), before any die: the rules now, a blind roll that would wait for a
+        decision its roller cannot see, typed faces that do not fit its dice."""
+        self._blind(ts, chosen, shown)
+        rules = ts.ruleset
+        plan = rules.planned(chosen, ts.state, ts.options)
+        if faces is None:
+            return
+        if self._asked(ts, by, chosen):
+            need = sum(c for c, _ in plan.dice)  # physical dice: at least those it rolls first
+            check_faces_for(plan.dice, list(faces)[:need] if len(faces) > need else faces)
+            return
+        typed = ManualRoller(faces)  # the faces tried as they will be used: no die is drawn
+        rules.resolve(chosen, ts.state, typed, ts.options)
+        if typed.remaining:
+            left = list(typed.remaining)
+            raise DiceError(f"{len(left)} face(s) more than this action rolls: {left}")
+
+    def _blind(self, ts: TableState, chosen: Action, shown: Visibility) -> None:
+        """Refuse a blind roll that would wait for a decision its roller cannot see."""
+        if shown == "blind" and ts.ruleset.waits_for_roller(chosen, ts.state, ts.options):
+            raise IllegalAction(
+                "a blind roll cannot wait for a decision its roller cannot see (an ARM push "
+                "after the roll): decide before rolling (push always, if-needed or never)"
+            )
+
+    def _typed(self, ts: TableState, by: str | None, faces: Sequence[int] | None) -> bool:
+        """Whether ``by``'s typed ``faces`` wait for the referee's approval (the table's
+        ``typed_dice``); refused where the table does not let them type dice at all."""
+        if faces is None or by is None or ts.role_of(by) == "referee":
+            return False
+        setting = ts.settings.typed_dice
+        if setting == "referee":
+            raise Forbidden(
+                "at this table only the referee enters physical dice (the referee's setting "
+                "typed_dice); roll here, or ask the referee"
+            )
+        return setting == "approval"
+
+    def _dice_request(
+        self,
+        ts: TableState,
+        by: str | None,
+        chosen: Action,
+        shown: Visibility,
+        faces: Sequence[int] | None,
+    ) -> Built:
+        """A roll with typed dice that waits for the referee's approval (:meth:`answer`):
+        seen by everyone for a public roll, else by its roller and the referees."""
+        rules = ts.ruleset
+        payload: JSONObject = {
+            "what": "dice",
+            "action": rules.action_name(chosen),
+            "fields": rules.action_data(chosen),
+            "faces": list(faces or ()),
+            "visibility": shown,
+        }
+        if shown == "public":
+            return "request-made", payload, "public", None, []
+        return "request-made", payload, "private", by, []
+
+    def _decided(
+        self,
+        ts: TableState,
+        by: str | None,
+        chosen: Action,
+        shown: Visibility,
+        audience: str | None,
+        faces: Sequence[int] | None,
+        extra: JSONObject | None,
+    ) -> Built | Resolved:
+        """``chosen``, checked, as the event it makes: proposed where it asks someone else's
+        decision, else rolled."""
+        rules = ts.ruleset
+        asked = self._asked(ts, by, chosen)
+        if asked:
+            plan = rules.planned(chosen, ts.state, ts.options)  # what refuses it, now
+            if faces is not None:  # physical dice: at least those it rolls first
+                need = sum(c for c, _ in plan.dice)
+                check_faces_for(plan.dice, list(faces)[:need] if len(faces) > need else faces)
+            proposal: JSONObject = {
+                "action": rules.action_name(chosen),
+                "fields": rules.action_data(chosen),
+                "ask": cast(JSONObject, asked),
+                "visibility": shown,
+                "faces": list(faces) if faces is not None else None,
+                **(extra or {}),
+            }
+            if shown == "public":
+                return "action-proposed", proposal, "public", None, []
+            # a hidden action is shown to who answers it (and its proposer), no one else
+            answers = ts.owners.get(next(iter(asked.values())))
+            return "action-proposed", proposal, "private", answers or by, []
+        return self._resolution(ts, chosen, faces, shown, by, extra, audience)
+
+    def _inherited(
+        self, ts: TableState, chosen: Action, shown: Visibility, by: str | None
+    ) -> tuple[Visibility, str | None]:
+        """The visibility (and a private event's audience) of an action that may answer a
+        decision a hidden event brought (:attr:`TableState.causes`): the stricter of the
+        one chosen and the cause's, so the answer reveals nothing its cause hid."""
+        audience = by if shown == "private" else None
+        if not ts.causes or chosen.free:
+            return shown, audience
+        name = ts.ruleset.action_name(chosen)
+        actors = chosen.actors()
+        for decision, (vis, aud) in ts.causes.items():
+            if name not in decision.choices or (actors and decision.actor not in actors):
+                continue
+            if _STRICTNESS[vis] > _STRICTNESS[shown]:
+                return vis, aud
+            if vis == shown == "private" and aud != audience:
+                return "referee", None  # two audiences: only the referees see both
+        return shown, audience
 
     def _partial_view(self, ts: TableState, by: str | None) -> TableState | None:
         """``by``'s view of the table when it is not the whole truth (a player or observer
@@ -723,7 +874,8 @@ class TableService:
         shown: Visibility,
         actor: str | None,
         extra: JSONObject | None = None,
-    ) -> Any:
+        audience: str | None = None,
+    ) -> Built | Resolved:
         """Draw the dice of an action that nothing refuses any more, and its event.
 
         Should the rules still refuse it once the server has drawn dice for it (a game's
@@ -733,6 +885,10 @@ class TableService:
         caller's own input: refused, not logged)."""
         rules = ts.ruleset
         roller = self._roller(ts, faces)
+        if shown == "private" and audience is None:
+            audience = actor
+        if shown == "private" and audience is None:
+            shown = "referee"  # the operator's private roll: nobody's but the referees'
         try:
             outcome = rules.resolve(chosen, ts.state, roller, ts.options)
         except RulesError as e:
@@ -746,7 +902,7 @@ class TableService:
                 **(extra or {}),
             }
             records = [cast(JSONObject, jsonable(r.to_dict())) for r in drawn]
-            return "action-failed", failed, shown, actor if shown == "private" else None, records
+            return "action-failed", failed, shown, audience, records
         left = getattr(roller, "remaining", ())
         if faces is not None and left:
             raise DiceError(f"{len(left)} face(s) more than this action rolls: {list(left)}")
@@ -758,7 +914,6 @@ class TableService:
             **(extra or {}),
         }
         rolls = [cast(JSONObject, r.to_dict()) for r in outcome.rolls]  # JSON already
-        audience = actor if shown == "private" else None
         return "action-resolved", payload, shown, audience, rolls, outcome
 
     def _asked(self, ts: TableState, by: str | None, chosen: Action) -> dict[str, str]:
@@ -790,6 +945,7 @@ class TableService:
             raise RulesError("a decision is an object of the asked fields and their values")
 
         def build(ts: TableState) -> Any:
+            role = self._active(ts, by)
             found = ts.proposals.get(seq)
             if found is None:
                 raise RulesError(f"no action waits for a decision at event {seq}")
@@ -798,7 +954,7 @@ class TableService:
             unknown = sorted(k for k in values if k not in ask)
             if unknown:
                 raise RulesError(f"event {seq} asks {', '.join(ask)}; not {', '.join(unknown)}")
-            if by is not None and ts.role_of(by) != "referee":
+            if role != "referee":
                 for name, cid in ask.items():
                     if ts.owners.get(str(cid)) != by:
                         raise Forbidden(f"{name} is {cid!r}'s choice: their owner decides it")
@@ -827,14 +983,60 @@ class TableService:
         referee); nothing was rolled for it."""
 
         def build(ts: TableState) -> Any:
+            role = self._active(ts, by)
             found = ts.proposals.get(seq)
             if found is None:
                 raise RulesError(f"no action waits for a decision at event {seq}")
-            if by is not None and ts.role_of(by) != "referee" and found.get("by") != by:
+            if role != "referee" and found.get("by") != by:
                 raise Forbidden("only who proposed it, or the referee, withdraws it")
             return "proposal-closed", {"seq": seq, "withdrawn": True}, "public", None, []
 
         return self._command(ref, by, build)
+
+    def answer(self, ref: str, seq: int, grant: bool, *, by: str | None = None) -> Done:
+        """The referee's answer to a request that waits for their approval (a player's
+        taking back of a drawn roll, or a roll with typed dice): granted, the undo or the
+        roll is made now, checked again on the table as it is (its event names the
+        request); refused, a ``request-closed`` event says so. The one who asked may
+        withdraw their own request (``grant`` false)."""
+
+        def build(ts: TableState) -> Any:
+            role = self._active(ts, by)
+            found = ts.requests.get(seq)
+            if found is None:
+                raise RulesError(f"no request waits for the referee at event {seq}")
+            asker = str(found.get("by"))
+            if role != "referee" and not (by == asker and not grant):
+                raise Forbidden("only the referee answers a request (its asker may withdraw it)")
+            if not grant:
+                closed: JSONObject = {"request": seq, "granted": False}
+                if by == asker:
+                    closed["withdrawn"] = True
+                return "request-closed", closed, "public", None, []
+            if found.get("what") == "undo":
+                target = found.get("seq")
+                if not isinstance(target, int) or target in ts.undone:
+                    raise RulesError(f"event {target} is already undone")
+                return "undo", {"seq": target, "request": seq}, "public", None, []
+            rules = ts.ruleset
+            chosen = rules.load_action(str(found.get("action")), found.get("fields"))
+            if ts.participants.get(asker) not in (None, "referee"):
+                self._may_act(ts, asker, chosen)  # still their character, still a player
+            raw = found.get("visibility")
+            shown: Visibility = raw if raw in ("public", "blind", "private") else "public"
+            faces = found.get("faces")
+            typed = [f for f in faces if isinstance(f, int)] if isinstance(faces, list) else []
+            self._refusals(ts, chosen, shown, asker, typed)
+            extra: JSONObject = {"request": seq, "approved_by": by or SYSTEM_ACTOR}
+            audience = asker if shown == "private" else None
+            return self._decided(ts, asker, chosen, shown, audience, typed, extra)
+
+        def actor(ts: TableState) -> str:
+            found = ts.requests.get(seq, {})
+            dice = found.get("what") == "dice" and grant
+            return str(found.get("by")) if dice else by or SYSTEM_ACTOR
+
+        return self._command(ref, by, build, actor=actor)
 
     def _roller(self, ts: TableState, faces: Sequence[int] | None) -> Roller:
         if faces is not None:
@@ -898,12 +1100,26 @@ class TableService:
         """Take back an action or edit (its effect on the state; the log keeps it).
 
         Without ``seq``, the newest one still in effect (a player: their own, and only while
-        nothing has happened since)."""
+        nothing has happened since). A player's taking back follows the table's
+        ``take_back`` setting: refused (``never``), a request the referee answers with one
+        click (``ask``, :meth:`answer`), or at once (``always``)."""
 
         def build(ts: TableState) -> Any:
+            role = self._active(ts, by)
             events = self.store.events(ts.id)
             target = self._undo_target(ts, events, seq, by)
-            return "undo", {"seq": target}, "public", None, []
+            if role == "referee" or ts.settings.take_back == "always":
+                return "undo", {"seq": target}, "public", None, []
+            if ts.settings.take_back == "never":
+                raise Forbidden(
+                    "at this table a drawn roll is not taken back (the referee's setting "
+                    "take_back); ask the referee"
+                )
+            if any(
+                r.get("what") == "undo" and r.get("seq") == target for r in ts.requests.values()
+            ):
+                raise RulesError(f"taking back event {target} already waits for the referee")
+            return "request-made", {"what": "undo", "seq": target}, "public", None, []
 
         return self._command(ref, by, build)
 
@@ -920,14 +1136,15 @@ class TableService:
         if not 1 <= seq <= len(events):
             raise RulesError(f"no event {seq} at table {ts.name!r}")
         target = events[seq - 1]
+        refused = Forbidden("a player undoes only their own newest action; ask the referee")
+        if not referee and target.actor != by:
+            raise refused  # before anything about the event: it may be hidden from them
         if target.kind not in UNDOABLE:
             raise RulesError(f"event {seq} is a {target.kind}: only actions and edits are undone")
         if seq in ts.undone:
             raise RulesError(f"event {seq} is already undone")
-        if not referee:
-            later = [e for e in live if e.seq > seq]
-            if target.actor != by or later:
-                raise Forbidden("a player undoes only their own newest action; ask the referee")
+        if not referee and [e for e in live if e.seq > seq]:
+            raise refused
         return seq
 
     def redo(self, ref: str, seq: int | None = None, *, by: str | None = None) -> Done:
@@ -1016,10 +1233,30 @@ class TableService:
             )
         self._referee(ts, by, "seat a character that breaks the rules")
 
-    def _visibility(self, ts: TableState, by: str | None, visibility: str) -> Visibility:
+    def _active(self, ts: TableState, by: str | None) -> Role:
+        """The role of ``by`` (the operator: a referee's) for a command that changes the
+        table: checked at every entry on the table as it is now, so a player made an
+        observer (or removed) acts, answers, withdraws, undoes and edits no more."""
+        if by is None:
+            return "referee"
+        role = ts.role_of(by)
+        if role == "observer":
+            raise Forbidden("an observer only reads")
+        return role
+
+    def _visibility(
+        self, ts: TableState, by: str | None, visibility: str, *, tray: bool = False
+    ) -> Visibility:
+        """``visibility`` checked for ``by``: a player rolls blind or private, never in
+        the referee's secret; ``self`` (its roller alone) is the dice tray's only."""
         if visibility not in ("public", "referee", "blind", "private", "self"):
             raise RulesError(
                 f"unknown visibility {visibility!r}; known: public, referee, blind, private, self"
+            )
+        if visibility == "self" and not tray:
+            raise RulesError(
+                "only a free roll of the dice tray is seen by its roller alone; "
+                "this is at least the referee's to see"
             )
         referee = by is None or ts.role_of(by) == "referee"
         if visibility == "referee" and not referee:
@@ -1185,6 +1422,8 @@ def table_data(ts: TableState, viewer: Viewer = EVERYTHING) -> JSONObject:
         "findings": {k: list(v) for k, v in ts.findings.items() if k not in hidden},
         "options": rules.dump_options(ts.options),
         "sheets": ts.sheets,
+        "settings": ts.settings.data(),
+        "requests": [{"seq": seq, **r} for seq, r in sorted(ts.requests.items())],
         "tracker": rules.tracker(ts.state, ts.options),
         "pending": [
             {"actor": d.actor, "prompt": d.prompt, "choices": list(d.choices)}

@@ -29,7 +29,7 @@ from referee.systems.base import (
     get,
     outcome_from_data,
 )
-from referee.systems.state import GameState, Named, Seated
+from referee.systems.state import Decision, GameState, Named, Seated
 from referee.table.events import Event, LogError, Visibility
 
 Role = Literal["referee", "player", "observer"]
@@ -51,6 +51,62 @@ do by default; the referee opens them with one ``sheets-shown`` event."""
 
 SHEET_KINDS: Final = frozenset({"character-added", "character-updated"})
 """The events whose payload holds a whole sheet."""
+
+TakeBack = Literal["never", "ask", "always"]
+"""Whether a player may take back their own drawn roll (undo their newest action while
+nothing has happened since): ``never``; ``ask`` - the undo waits for the referee's
+one-click answer, and the log shows both; ``always`` - at once. The referee takes back
+anything, always."""
+
+TypedDice = Literal["referee", "approval", "everyone"]
+"""Who may enter the faces of physical dice instead of the server's draw: ``referee`` -
+the referees only; ``approval`` - a player too, once the referee approves that roll (the
+request and the answer are logged); ``everyone`` - anyone who may act."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the referee runs the table, beside the game's house rules (the same at every
+    game's table; each change is a ``settings-changed`` event)."""
+
+    take_back: TakeBack = "ask"
+    typed_dice: TypedDice = "referee"
+    true_odds: bool = False
+    """Whether players' previews of an action that involves a sheet they may not see are
+    computed on it (the true odds); off, they are told what the chance depends on."""
+
+    def data(self) -> JSONObject:
+        """The settings as JSON."""
+        return {
+            "take_back": self.take_back,
+            "typed_dice": self.typed_dice,
+            "true_odds": self.true_odds,
+        }
+
+
+SETTING_CHOICES: Final[Mapping[str, tuple[object, ...]]] = {
+    "take_back": get_args(TakeBack),
+    "typed_dice": get_args(TypedDice),
+    "true_odds": (False, True),
+}
+"""Every table setting and the values it takes (:class:`Settings` gives the defaults)."""
+
+
+def settings_with(settings: Settings, changes: object) -> Settings:
+    """``settings`` with ``changes`` (an object of setting -> value) applied; a
+    :class:`RulesError` names an unknown setting or value and the ones there are."""
+    if not isinstance(changes, Mapping) or not changes:
+        raise RulesError("give at least one table setting: take_back, typed_dice, true_odds")
+    new = settings
+    for key, value in changes.items():
+        choices = SETTING_CHOICES.get(str(key))
+        if choices is None:
+            raise RulesError(f"unknown table setting {key!r}; known: {', '.join(SETTING_CHOICES)}")
+        if value not in choices or (isinstance(value, bool) != isinstance(choices[0], bool)):
+            listed = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in choices)
+            raise RulesError(f"table setting {key}: {value!r} is not one of {listed}")
+        new = replace(new, **{str(key): value})
+    return new
 
 
 def sheets_setting(value: object) -> SheetsShown:
@@ -120,6 +176,15 @@ class TableState:
     ``{"by", "action", "fields", "ask", "visibility"}`` (see :meth:`TableService.act`)."""
     sheets: SheetsShown = DEFAULT_SHEETS
     """Who sees other participants' character sheets (:data:`SheetsShown`)."""
+    settings: Settings = Settings()
+    """How the referee runs the table (:class:`Settings`)."""
+    requests: Mapping[int, JSONObject] = field(default_factory=dict)
+    """What waits for the referee's approval, by the seq that asked: ``{"by", "what":
+    "undo", "seq"}`` (taking back a drawn roll) or ``{"by", "what": "dice", "action",
+    "fields", "faces", "visibility"}`` (a roll with typed dice)."""
+    causes: Mapping[Decision, tuple[Visibility, str | None]] = field(default_factory=dict)
+    """For each decision the rules wait for that a hidden event brought, that event's
+    visibility and audience: the answer is as hidden as what it answers."""
 
     def sees_sheet(self, viewer: Viewer, cid: str) -> bool:
         """Whether ``viewer`` may see character ``cid``'s sheet: a referee (and the whole
@@ -229,6 +294,10 @@ def _apply(ts: TableState, e: Event, outcome: Outcome | None = None) -> TableSta
             return replace(ts, options=rules.load_options(p["options"]))
         case "sheets-shown":
             return replace(ts, sheets=sheets_setting(p.get("sheets")))
+        case "settings-changed":
+            return replace(ts, settings=settings_with(ts.settings, p.get("settings")))
+        case "request-made":
+            return replace(ts, requests={**ts.requests, e.seq: {**p, "by": e.actor}})
         case "participant-joined" | "role-changed":
             role = str(p["role"])
             if role not in ROLES:
@@ -258,7 +327,10 @@ def _apply(ts: TableState, e: Event, outcome: Outcome | None = None) -> TableSta
             if outcome is None:
                 outcome = outcome_from_data(p["outcome"], trusted=True)
             state = rules.apply(ts.state, outcome)
-            return _resolved(ts, state, _closed(ts, p.get("proposal")))
+            after = _resolved(ts, state, _closed(ts, p.get("proposal")))
+            if ts.causes or (state.pending and e.visibility != "public"):
+                after = _caused(after, ts.state.pending, e)
+            return after
         case "action-failed":  # its dice were drawn and logged; it changed nothing
             return replace(ts, proposals=_closed(ts, p.get("proposal")))
         case "action-proposed":
@@ -271,6 +343,18 @@ def _apply(ts: TableState, e: Event, outcome: Outcome | None = None) -> TableSta
             return replace(ts, state=rules.apply(ts.state, edit))
         case _:
             return ts
+
+
+def _caused(ts: TableState, before: tuple[Decision, ...], e: Event) -> TableState:
+    """``ts`` whose :attr:`TableState.causes` keep the decisions still pending and add
+    those ``e`` brought, if ``e`` is hidden."""
+    pending = ts.state.pending
+    causes = {d: c for d, c in ts.causes.items() if d in pending}
+    if e.visibility != "public":
+        for d in pending:
+            if d not in before:
+                causes[d] = (e.visibility, e.audience)
+    return replace(ts, causes=causes)
 
 
 def _closed(ts: TableState, seq: JSONValue) -> Mapping[int, JSONObject]:
@@ -313,12 +397,16 @@ def step(
         raise LogError("prev_hash does not match the previous event's hash", e.seq)
     after = ts
     effective = not (e.kind in ("action-resolved", "state-edited") and e.seq in undone)
-    if effective and can_see(e, viewer, revealed):
+    seen = can_see(e, viewer, revealed)
+    if effective and seen:
         try:
             after = _apply(ts, e, outcome)
         except (RulesError, KeyError, TypeError, ValueError) as err:
             if strict:
                 raise LogError(f"{e.kind} cannot apply: {err}", e.seq) from None
+    answered = e.payload.get("request")
+    if seen and isinstance(answered, int) and answered in after.requests:
+        after = replace(after, requests={k: v for k, v in after.requests.items() if k != answered})
     hidden = ts.hidden
     if e.visibility != "public":
         hidden = (*hidden, Hidden(e.seq, e.visibility, e.audience, e.actor))
@@ -405,6 +493,18 @@ def snapshot_data(ts: TableState) -> JSONObject:
         # written only when set, so the snapshots written before the setting existed
         # still equal the fold of their log (the audit compares them)
         **({"sheets": ts.sheets} if ts.sheets != DEFAULT_SHEETS else {}),
+        **({"settings": ts.settings.data()} if ts.settings != Settings() else {}),
+        **({"requests": {str(k): v for k, v in ts.requests.items()}} if ts.requests else {}),
+        **(
+            {
+                "causes": [
+                    [d.actor, d.prompt, list(d.choices), d.holds, v, a]
+                    for d, (v, a) in ts.causes.items()
+                ]
+            }
+            if ts.causes
+            else {}
+        ),
     }
 
 
@@ -428,4 +528,10 @@ def snapshot_state(data: Any) -> TableState:
         hidden=tuple(Hidden(s, v, a, w) for s, v, a, w in data["hidden"]),
         proposals={int(k): v for k, v in data.get("proposals", {}).items()},
         sheets=sheets_setting(data.get("sheets", DEFAULT_SHEETS)),
+        settings=settings_with(Settings(), data["settings"]) if "settings" in data else Settings(),
+        requests={int(k): v for k, v in data.get("requests", {}).items()},
+        causes={
+            Decision(actor, prompt, tuple(choices), holds): (v, a)
+            for actor, prompt, choices, holds, v, a in data.get("causes", [])
+        },
     )

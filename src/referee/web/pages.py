@@ -154,6 +154,9 @@ def table_context(
         "table_rows": table_rows(ts),
         "pending": ts.state.pending,
         "proposals": proposal_views(ts, caller),
+        "requests": [
+            {**r, "seq": seq, "seq_target": r.get("seq")} for seq, r in sorted(ts.requests.items())
+        ],
         "options": options,
         "examples": examples,
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],

@@ -57,6 +57,8 @@ def viewer_class(ts: TableState, viewer: Viewer) -> Hashable:
         return own  # their characters' sheets, panels and decisions
     if any(p.get("by") == name for p in ts.proposals.values()):
         return own  # they may withdraw it
+    if any(r.get("by") == name for r in ts.requests.values()):
+        return own  # they may withdraw their request
     if any(name in (h.actor, h.audience) for h in ts.hidden):
         return own  # a hidden event only they (or they too) may see
     # what they may see of the hidden events is what every such viewer may (public or

@@ -114,7 +114,7 @@ class Check:
     view: Callable[[int], Hashable]
 
 
-def _mode(check: Check, options: Options) -> PushMode:
+def push_mode(check: Check, options: Options) -> PushMode:
     """The push mode that applies: refused where the table or the roll cannot push."""
     mode = check.mode
     if mode in ("always", "if-needed"):
@@ -198,7 +198,7 @@ def held(check: Check, plus: int, minus: int, state: State) -> Outcome:
 
 def check_plan(check: Check, state: State, options: Options) -> Plan:
     """The plan of a check in its push mode (see the module text)."""
-    mode = _mode(check, options)
+    mode = push_mode(check, options)
 
     def stands(r: Roll) -> bool:  # the chance of success counts the roll as it stands
         return not check.failed(r[0])

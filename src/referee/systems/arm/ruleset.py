@@ -95,6 +95,16 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     # -- plans -----------------------------------------------------------------
 
+    def waits_for_roller(self, action: Action, state: State, options: Options) -> bool:
+        """A d6 - d6 roll in the ``ask`` push mode at a table that pushes: it may be held
+        for its roller's push decision after the roll (ARM 1.2, Pushing)."""
+        from referee.systems.arm.rolls import Pushable, push_mode
+
+        entry = self.declared().get(self.action_name(action))
+        if entry is None or not isinstance(entry.planner, Pushable):
+            return False
+        return push_mode(entry.planner.rule(action, state, options), options) == "ask"
+
     def after_plan(self, action: Action, state: State, options: Options, plan: Plan) -> Plan:
         """Each outcome also brings ``pending`` (what the rules wait for) up to date."""
         return _with_pending(plan, state)

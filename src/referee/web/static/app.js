@@ -229,8 +229,11 @@ async function submitAction(form) {
       say(status, `Refused after the dice were drawn (logged as event #${done.seq}): ${done.event.payload.error}`, "bad");
       return;
     }
-    const waiting = done.event && done.event.kind === "action-proposed";
-    say(status, waiting ? `Waiting for a decision (event #${done.seq}): nothing is rolled until it comes.` : `Done: event #${done.seq} in the log.`, "good");
+    const kind = done.event && done.event.kind;
+    const said = kind === "action-proposed" ? `Waiting for a decision (event #${done.seq}): nothing is rolled until it comes.`
+      : kind === "request-made" ? `Your dice wait for the referee's approval (event #${done.seq}).`
+      : `Done: event #${done.seq} in the log.`;
+    say(status, said, "good");
     const facesBox = $("[data-common=faces]", form);
     if (facesBox) facesBox.value = "";
   } catch (e) {
@@ -655,7 +658,12 @@ async function onClick(ev) {
       say(logStatus, `${b.dataset.what} #${seq}: done`, "good");
     } else if (b.id === "undo") {
       const done = await api("POST", `/api/tables/${tid}/undo`, {});
-      say(logStatus, `undid #${done.event.payload.seq}`, "good");
+      const asked = done.event.kind === "request-made";
+      say(logStatus, asked ? `asked the referee to take back #${done.event.payload.seq}` : `took back #${done.event.payload.seq}`, "good");
+    } else if (b.classList.contains("answer")) {
+      const grant = b.dataset.grant === "true";
+      await api("POST", `/api/tables/${tid}/requests/${b.dataset.seq}`, { grant });
+      say(logStatus, `${grant ? "granted" : "closed"} request #${b.dataset.seq}`, "good");
     } else if (b.id === "redo") {
       const done = await api("POST", `/api/tables/${tid}/redo`, {});
       say(logStatus, `redid #${done.event.payload.seq}`, "good");

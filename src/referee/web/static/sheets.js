@@ -29,6 +29,25 @@ if (form && tid) {
   });
 }
 
+const settings = document.getElementById("table-settings");
+if (settings && tid) {
+  settings.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const status = settings.querySelector(".status");
+    const body = {
+      take_back: settings.elements.take_back.value,
+      typed_dice: settings.elements.typed_dice.value,
+      true_odds: settings.elements.true_odds.checked,
+    };
+    try {
+      await api("PUT", `/api/tables/${tid}/settings`, body);
+      say(status, "Saved.", "good");
+    } catch (e) {
+      say(status, e.message, "bad");
+    }
+  });
+}
+
 // a printed table page is its character sheets: open every one first
 window.addEventListener("beforeprint", () => {
   for (const d of document.querySelectorAll("details.sheet-box")) d.open = true;

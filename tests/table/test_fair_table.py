@@ -1,0 +1,320 @@
+"""A fair and discreet table (issue 32): what a hidden roll causes stays hidden, nobody
+re-rolls alone, and roles are checked at every entry. Each finding of the issue has its
+own test here, and a scenario run twice with its hidden facts changed checks that a
+participant who may not see them receives the same bytes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.errors import DiceError, IllegalAction, RulesError
+from referee.systems.base import JSONObject
+from referee.table.service import Forbidden, TableService, table_data
+from referee.table.store import Store
+
+TASK = {"actor": "alex", "stat": "Fitness", "difficulty": 6}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    yield TableService(Store(f"sqlite:///{tmp_path / 'fair.db'}"))
+
+
+def _arm(service: TableService, *, pushing: bool = True, seed: int = 3) -> str:
+    """An ARM table with pushing on: Ann plays Alex, Bea plays Brad, Ron referees."""
+    tid = service.create("arm", "Duel", "Ron", options={"pushing": pushing}, seed=seed).table.id
+    service.join(tid, "Ann", "player")
+    service.join(tid, "Bea", "player")
+    service.add_character(tid, "alex", owner="Ann")
+    service.add_character(tid, "brad", owner="Bea")
+    return tid
+
+
+def _held(service: TableService, tid: str, by: str, actor: str, visibility: str) -> int:
+    """A d6 - d6 task that waits for its roller's push decision; its seq."""
+    done = service.act(tid, by, "task", {**TASK, "actor": actor}, visibility=visibility)  # type: ignore[arg-type]
+    assert done.event.kind == "action-resolved"
+    assert done.event.payload["outcome"]["details"]["waiting"]  # type: ignore[index,call-overload]
+    return done.event.seq
+
+
+# ---------------------------------------------------------------------------
+# leaks: the answer to a held roll is as hidden as the roll
+
+
+def test_the_referees_accept_of_a_secret_held_roll_stays_secret(service: TableService) -> None:
+    tid = _arm(service)
+    service.add_character(tid, "christine")  # the referee's own
+    _held(service, tid, "Ron", "christine", "referee")
+    # the referee's accept form said "everyone": the answer is as secret as the roll
+    accepted = service.act(tid, "Ron", "accept", {"actor": "christine"}, visibility="public")
+    assert accepted.event.visibility == "referee"
+    shown = service.log(tid, "Ann")[-1]
+    assert shown["redacted"] and "payload" not in shown
+    assert "plus" not in json.dumps(shown) and "total" not in json.dumps(shown)
+
+
+def test_a_private_held_roll_accepted_by_its_roller_stays_private(service: TableService) -> None:
+    tid = _arm(service)
+    _held(service, tid, "Ann", "alex", "private")
+    accepted = service.act(tid, "Ann", "accept", {"actor": "alex"})
+    assert (accepted.event.visibility, accepted.event.audience) == ("private", "Ann")
+    seen_by_bea = service.log(tid, "Bea")[-1]
+    assert seen_by_bea["redacted"] and "result" not in json.dumps(seen_by_bea)
+    assert not service.log(tid, "Ann")[-1].get("redacted")
+
+
+def test_a_blind_roll_that_would_wait_for_its_roller_is_refused_before_any_die(
+    service: TableService,
+) -> None:
+    tid = _arm(service)
+    before = service.load(tid).seq
+    with pytest.raises(IllegalAction, match="blind roll cannot wait"):
+        service.act(tid, "Ann", "task", TASK, visibility="blind")
+    assert service.load(tid).seq == before  # nothing drawn, nothing logged
+    done = service.act(tid, "Ann", "task", {**TASK, "push": "never"}, visibility="blind")
+    assert done.event.visibility == "blind"
+
+
+def test_an_observer_reads_no_players_sheet_through_the_odds(service: TableService) -> None:
+    tid = service.create("mnemonic", "Frigates", "Ron").table.id
+    service.join(tid, "Ann", "player")
+    service.join(tid, "Oli", "observer")
+    assert service.add_character(tid, "frigate", owner="Ann").event.payload["id"] == "swiftsure"
+    fields = {"actor": "swiftsure", "talent": "Fast"}
+    assert service.odds(tid, "Ann", "sheet-check", fields)[2] is not None
+    with pytest.raises(Forbidden, match="observer only reads"):
+        service.odds(tid, "Oli", "sheet-check", fields)
+    # the dice tray's odds are anyone's
+    assert service.odds(tid, "Oli", "roll", {"dice": "2d6"})[1].total == 36
+
+
+# ---------------------------------------------------------------------------
+# smaller leaks
+
+
+def test_undoing_someone_elses_hidden_event_names_nothing_of_it(service: TableService) -> None:
+    tid = _arm(service)
+    hidden = service.note(tid, "Ron", "the door is trapped", visibility="referee").event.seq
+    shown = service.note(tid, "Bea", "I listen at the door").event.seq
+    refusals = []
+    for seq in (hidden, shown):
+        with pytest.raises(Forbidden) as refused:
+            service.undo(tid, seq, by="Ann")
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1] and "note" not in refusals[0]
+
+
+def test_a_secret_character_cannot_be_found_by_choosing_its_id(service: TableService) -> None:
+    tid = _arm(service)
+    secret = service.add_character(tid, "christine", cid="secretnpc", visibility="referee")
+    assert secret.event.payload["id"] != "secretnpc"
+    mine = service.add_character(tid, "christine", cid="secretnpc", by="Ann")
+    assert mine.event.payload["id"] == "secretnpc"
+
+
+def test_only_the_dice_tray_is_seen_by_its_roller_alone(service: TableService) -> None:
+    tid = _arm(service)
+    with pytest.raises(RulesError, match="dice tray"):
+        service.note(tid, "Ann", "psst", visibility="self")
+    with pytest.raises(RulesError, match="dice tray"):
+        service.add_character(tid, "christine", by="Ann", visibility="self")
+    with pytest.raises(RulesError, match="dice tray"):
+        service.act(tid, "Ann", "task", {**TASK, "push": "never"}, visibility="self")
+    assert service.act(tid, "Ann", "roll", {"dice": "2d6"}, visibility="self").event.kind
+
+
+# ---------------------------------------------------------------------------
+# fairness: one held roll holds its roller only
+
+
+def test_a_held_roll_holds_only_its_roller(service: TableService) -> None:
+    tid = _arm(service)
+    _held(service, tid, "Ann", "alex", "public")
+    with pytest.raises(IllegalAction, match="waiting for alex"):
+        service.act(tid, "Ann", "task", TASK)  # Alex's own next roll waits
+    assert service.act(tid, "Bea", "task", {**TASK, "actor": "brad", "push": "never"})
+    assert service.act(tid, "Ron", "task", {**TASK, "actor": "brad", "push": "never"})
+    assert service.act(tid, "Ron", "next-round", {}).table.state.round == 1
+    settled = service.act(tid, "Ann", "accept", {"actor": "alex"})
+    assert settled.table.state.pending == ()
+
+
+# ---------------------------------------------------------------------------
+# fairness: taking back a drawn roll is the referee's to allow
+
+
+def _rolled(service: TableService, tid: str) -> int:
+    return service.act(tid, "Ann", "task", {**TASK, "push": "never"}).event.seq
+
+
+def test_taking_back_a_roll_asks_the_referee_by_default(service: TableService) -> None:
+    tid = _arm(service)
+    seq = _rolled(service, tid)
+    asked = service.undo(tid, by="Ann")
+    assert (asked.event.kind, asked.event.payload) == ("request-made", {"what": "undo", "seq": seq})
+    assert seq not in asked.table.undone and asked.event.seq in asked.table.requests
+    with pytest.raises(RulesError, match="already waits"):
+        service.undo(tid, by="Ann")
+    with pytest.raises(Forbidden, match="only the referee answers"):
+        service.answer(tid, asked.event.seq, True, by="Bea")
+    granted = service.answer(tid, asked.event.seq, True, by="Ron")
+    assert granted.event.kind == "undo"
+    assert granted.event.payload == {"seq": seq, "request": asked.event.seq}
+    assert seq in granted.table.undone and not granted.table.requests
+    # a refusal closes the request and takes nothing back
+    seq2 = _rolled(service, tid)
+    asked2 = service.undo(tid, by="Ann")
+    refused = service.answer(tid, asked2.event.seq, False, by="Ron")
+    assert refused.event.kind == "request-closed" and seq2 not in refused.table.undone
+    assert refused.event.payload == {"request": asked2.event.seq, "granted": False}
+
+
+def test_the_referee_chooses_never_or_always(service: TableService) -> None:
+    tid = _arm(service)
+    service.set_settings(tid, take_back="never", by="Ron")
+    _rolled(service, tid)
+    with pytest.raises(Forbidden, match="not taken back"):
+        service.undo(tid, by="Ann")
+    service.set_settings(tid, take_back="always", by="Ron")
+    seq = _rolled(service, tid)
+    assert service.undo(tid, by="Ann").event.payload == {"seq": seq}
+    with pytest.raises(Forbidden, match="only the referee"):
+        service.set_settings(tid, take_back="always", by="Ann")
+    with pytest.raises(RulesError, match="take_back: 'sometimes' is not one of never, ask"):
+        service.set_settings(tid, take_back="sometimes", by="Ron")
+
+
+def test_an_asker_withdraws_their_own_request(service: TableService) -> None:
+    tid = _arm(service)
+    _rolled(service, tid)
+    asked = service.undo(tid, by="Ann").event.seq
+    gone = service.answer(tid, asked, False, by="Ann")
+    assert gone.event.payload == {"request": asked, "granted": False, "withdrawn": True}
+    with pytest.raises(RulesError, match="no request waits"):
+        service.answer(tid, asked, True, by="Ron")
+
+
+# ---------------------------------------------------------------------------
+# fairness: typed dice are the referee's to allow
+
+
+def test_a_player_types_no_dice_by_default(service: TableService) -> None:
+    tid = _arm(service)
+    before = service.load(tid).seq
+    with pytest.raises(Forbidden, match="only the referee enters physical dice"):
+        service.act(tid, "Ann", "task", {**TASK, "push": "never"}, faces=[6, 1])
+    assert service.load(tid).seq == before
+    assert service.act(tid, "Ron", "task", {**TASK, "push": "never"}, faces=[6, 1])
+
+
+def test_typed_dice_wait_for_the_referees_approval(service: TableService) -> None:
+    tid = _arm(service)
+    service.set_settings(tid, typed_dice="approval", by="Ron")
+    fields = {**TASK, "push": "never"}
+    with pytest.raises(DiceError):  # refused before it waits: two faces, not three
+        service.act(tid, "Ann", "task", fields, faces=[6, 1, 1])
+    asked = service.act(tid, "Ann", "task", fields, faces=[6, 1])
+    assert asked.event.kind == "request-made" and asked.event.payload["faces"] == [6, 1]
+    approved = service.answer(tid, asked.event.seq, True, by="Ron")
+    event = approved.event
+    assert (event.kind, event.actor) == ("action-resolved", "Ann")
+    assert event.payload["request"] == asked.event.seq and event.payload["approved_by"] == "Ron"
+    outcome: Any = event.payload["outcome"]
+    assert outcome["manual"] and (outcome["details"]["plus"], outcome["details"]["minus"]) == (6, 1)
+    # a private roll's request is Ann's and the referee's only
+    private = service.act(tid, "Ann", "task", fields, faces=[2, 2], visibility="private")
+    assert (private.event.visibility, private.event.audience) == ("private", "Ann")
+    assert service.log(tid, "Bea")[-1]["redacted"]
+    refused = service.answer(tid, private.event.seq, False, by="Ron")
+    assert refused.event.kind == "request-closed"
+    service.set_settings(tid, typed_dice="everyone", by="Ron")
+    assert service.act(tid, "Ann", "task", fields, faces=[3, 3]).event.kind == "action-resolved"
+
+
+# ---------------------------------------------------------------------------
+# roles at every entry
+
+
+def test_a_player_made_an_observer_acts_no_more(service: TableService) -> None:
+    tid = service.create("mongrel", "Demoted", "Ron").table.id
+    service.join(tid, "Ann", "player")
+    service.join(tid, "Bea", "player")
+    service.add_character(tid, "vooruk", owner="Ann", force=True)
+    service.add_character(tid, "giazza", owner="Bea", force=True)
+    service.set_settings(tid, take_back="always", by="Ron")
+    service.act(tid, "Ann", "roll", {"dice": "2d6"})
+    service.act(tid, "Ron", "start-conflict", {})
+    service.set_role(tid, "Ann", "observer", by="Ron")
+    sheet = service.load(tid).state.characters["vooruk"].sheet
+    tries: list[Callable[[], object]] = [
+        lambda: service.undo(tid, by="Ann"),
+        lambda: service.act(tid, "Ann", "roll", {"dice": "2d6"}),
+        lambda: service.update_character(
+            tid, "vooruk", service.load(tid).ruleset.dump_sheet(sheet), by="Ann", force=True
+        ),
+        lambda: service.note(tid, "Ann", "still here"),
+        lambda: service.answer(tid, 1, False, by="Ann"),
+        lambda: service.decide(tid, 1, {}, by="Ann"),
+        lambda: service.withdraw(tid, 1, by="Ann"),
+    ]
+    for attempt in tries:
+        with pytest.raises(Forbidden, match="observer only reads"):
+            attempt()
+
+
+# ---------------------------------------------------------------------------
+# non-interference: the same bytes for two tables that differ in what one may not see
+
+
+def _normal(value: Any) -> Any:
+    """What a participant received, without what differs between any two runs (times,
+    table ids, random salts and the hashes over them)."""
+    if isinstance(value, dict):
+        return {
+            k: _normal(v)
+            for k, v in value.items()
+            if k not in ("time", "hash", "prev_hash", "salt", "table", "id")
+        }
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    return value
+
+
+def _received(service: TableService, tid: str, name: str) -> str:
+    seen = service.view(tid, name)
+    data: JSONObject = {
+        "log": service.log(tid, name),  # type: ignore[dict-item]
+        "table": table_data(seen, seen.viewer(name)),
+    }
+    return json.dumps(_normal(data), sort_keys=True)
+
+
+@pytest.mark.parametrize("faces", [(6, 1), (1, 6)])
+def test_a_secret_held_roll_and_its_answer_reach_a_player_as_the_same_bytes(
+    tmp_path: Path, faces: tuple[int, int]
+) -> None:
+    """The referee's secret roll held for a push, then accepted or pushed: run with a
+    success and with a failure, Ann receives the same log and table."""
+    runs = []
+    for face in (faces, faces[::-1]):
+        service = TableService(Store(f"sqlite:///{tmp_path / f'{face}.db'}"))
+        tid = _arm(service)
+        service.add_character(tid, "christine")
+        service.act(
+            tid,
+            "Ron",
+            "task",
+            {**TASK, "actor": "christine"},
+            visibility="referee",
+            faces=list(face),
+        )
+        service.act(tid, "Ron", "accept", {"actor": "christine"})
+        service.act(tid, "Bea", "task", {**TASK, "actor": "brad", "push": "never"})
+        runs.append(_received(service, tid, "Ann"))
+    assert runs[0] == runs[1]
