@@ -105,7 +105,7 @@ def test_the_attackers_damage_roll_is_offered_a_push() -> None:
     state, held = _do(state, a.Strike("brad", damage=7), 2, 2)
     assert held.details["waiting"] and held.result == 4
     assert (state.pending[0].actor, state.pending[0].choices) == ("brad", ("push", "accept"))
-    with pytest.raises(IllegalAction, match="no roll of alex's waits .*waiting: brad"):
+    with pytest.raises(IllegalAction, match=r"no roll of alex's waits .*waiting: brad"):
         RULESET.odds(a.Push("alex"), state, PUSHING)  # not the defender's roll
     odds = RULESET.odds(a.Push("brad"), state, PUSHING)
     brute = _brute_force_push(5, 7, 1, 0)

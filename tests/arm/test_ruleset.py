@@ -74,7 +74,7 @@ def test_a_failed_roll_waits_for_the_push_decision() -> None:
         RULESET.resolve(a.Task("brad", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
     RULESET.resolve(a.Task("alex", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
     RULESET.resolve(a.NextRound(), state, ScriptedRoller([]), PUSHING)
-    with pytest.raises(IllegalAction, match="no roll of alex's waits .*waiting: brad"):
+    with pytest.raises(IllegalAction, match=r"no roll of alex's waits .*waiting: brad"):
         RULESET.resolve(a.Push("alex"), state, ScriptedRoller([3]), PUSHING)
     pushed = RULESET.resolve(a.Push("brad"), state, ScriptedRoller([3]), PUSHING)
     assert (pushed.result, pushed.success, pushed.label) == (0, True, "Draw")
