@@ -73,7 +73,14 @@ def test_builder_puts_seats_waits_and_answers_decisions() -> None:
         Change(
             TABLE,
             "pending",
-            value=[{"actor": "vooruk", "prompt": "spend?", "choices": ["spend", "die"]}],
+            value=[
+                {
+                    "actor": "vooruk",
+                    "prompt": "spend?",
+                    "choices": ["spend", "die"],
+                    "holds": "table",
+                }
+            ],
             reason="hit",
         ),
     )
@@ -110,7 +117,7 @@ def test_mneme_builder_keeps_its_damage_clamp_and_one_conditions_change() -> Non
     assert [str(c) for c in out] == [
         "ada.sheet.damage +3 (cut)",
         "table.pending = [{'actor': 'ada', 'prompt': 'roll to survive', 'choices': "
-        "['survival']}] (decisions)",
+        "['survival'], 'holds': 'table'}] (decisions)",
         "ada.sheet.conditions = ['Bleeding', 'Stunned'] (+Bleeding: cut; +Stunned: blow)",
     ]
     assert built.sheet("ada").damage == 3

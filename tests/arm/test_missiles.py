@@ -271,6 +271,8 @@ def test_the_referee_adds_a_weapon_from_the_page(web: str) -> None:
         assert refused.status_code == 403, refused.text  # the referee's action
         added = http.post(f"/api/tables/{tid}/actions", json=spear, headers=ron)
         assert added.status_code == 201, added.text
+        everyone = {"typed_dice": "everyone"}  # Ann rolls her physical dice
+        assert http.put(f"/api/tables/{tid}/settings", json=everyone, headers=ron).is_success
         throw = {
             "action": "shoot",
             "fields": {"actor": "brad", "weapon": "Spear", "distance": 2, "target": "alex"},

@@ -129,6 +129,7 @@ def test_at_a_live_table_the_roll_is_the_next_step(tmp_path: Path) -> None:
     tid = service.create("mneme", "Station", "Mo").table.id
     service.join(tid, "Ann", "player")
     service.join(tid, "Tia", "player")
+    service.set_settings(tid, typed_dice="everyone")  # the players roll physical dice
     service.add_character(tid, "ada", owner="Ann")
     service.add_character(tid, "tess", owner="Tia")
     fields = {

@@ -14,7 +14,7 @@ import pytest
 
 from referee.errors import DiceError, IllegalAction, RulesError
 from referee.systems.base import JSONObject
-from referee.table.service import Forbidden, TableService, table_data
+from referee.table.service import Forbidden, HiddenOdds, TableService, table_data
 from referee.table.store import Store
 
 TASK = {"actor": "alex", "stat": "Fitness", "difficulty": 6}
@@ -318,3 +318,86 @@ def test_a_secret_held_roll_and_its_answer_reach_a_player_as_the_same_bytes(
         service.act(tid, "Bea", "task", {**TASK, "actor": "brad", "push": "never"})
         runs.append(_received(service, tid, "Ann"))
     assert runs[0] == runs[1]
+
+
+# ---------------------------------------------------------------------------
+# odds and refusals against sheets a player may not see
+
+
+def _mneme(service: TableService) -> str:
+    """Ann plays Ada; the raider is the referee's, its sheet hidden (the default)."""
+    tid = service.create("mneme", "Station", "Ron").table.id
+    service.join(tid, "Ann", "player")
+    service.add_character(tid, "ada", owner="Ann")
+    service.add_character(tid, "raider")
+    return tid
+
+
+def _raider_armour(service: TableService, tid: str, rating: int) -> None:
+    ts = service.load(tid)
+    sheet = ts.ruleset.dump_sheet(ts.state.characters["raider"].sheet)
+    sheet["armour"][0]["rating"] = rating  # type: ignore[index,call-overload]
+    service.update_character(tid, "raider", sheet, force=True)
+
+
+@pytest.mark.parametrize("rating", [0, 4])
+def test_a_preview_against_a_hidden_sheet_says_what_it_depends_on(
+    service: TableService, rating: int
+) -> None:
+    """Ann's attack preview against the referee's raider was the one computed with the
+    raider's armour: it read the hidden sheet. Now it names what it depends on, the same
+    for every armour; the referee's setting shows the true odds."""
+    tid = _mneme(service)
+    _raider_armour(service, tid, rating)
+    attack = {"actor": "ada-vance", "target": "raider", "weapon": "Broadsword"}
+    with pytest.raises(HiddenOdds) as hidden:
+        service.odds(tid, "Ann", "attack", attack)
+    assert str(hidden.value).startswith("the chance depends on Raider's sheet, which only")
+    assert str(rating) not in str(hidden.value)
+    truth = service.odds(tid, "Ron", "attack", attack)[2]
+    service.set_settings(tid, true_odds=True, by="Ron")
+    assert service.odds(tid, "Ann", "attack", attack)[2] == truth
+    service.set_sheets(tid, "everyone", by="Ron")
+    service.set_settings(tid, true_odds=False, by="Ron")
+    assert service.odds(tid, "Ann", "attack", attack)[2] == truth  # the sheet is open now
+
+
+def test_a_refusal_names_nothing_of_a_hidden_sheet(service: TableService) -> None:
+    """ "Raider has no weapon 'x' (weapons: Broadsword, Automatic Rifle)" listed the
+    referee's hidden sheet. The raider's weapon is the referee's choice (ruling), and a
+    refusal that depends on a hidden sheet quotes none of it."""
+    tid = _mneme(service)
+    check = {"actor": "ada-vance", "threat": {"attacker": "raider", "weapon": "x"}}
+    with pytest.raises(Forbidden) as refused:
+        service.act(tid, "Ann", "check", check)
+    assert "Broadsword" not in str(refused.value) and "Raider's choice" in str(refused.value)
+    with pytest.raises(IllegalAction) as hidden:
+        service.act(tid, "Ann", "attack", {"actor": "ada-vance", "target": "raider", "weapon": "x"})
+    # whatever the reason (here Ada's own weapon), it is told without the raider's sheet
+    assert "Broadsword" not in str(hidden.value) and "Raider's sheet" in str(hidden.value)
+    struck = service.act(
+        tid, "Ann", "check", {"actor": "ada-vance", "threat": {"attacker": "raider"}}
+    )
+    assert struck.event.kind == "action-resolved"
+
+
+def test_the_gms_modifier_is_the_referees_to_give(service: TableService) -> None:
+    """Ruling: a player's "GM's modifier" (ARM) waits for the referee's approval."""
+    tid = _arm(service)
+    asked = service.act(tid, "Ann", "task", {**TASK, "push": "never", "modifier": 50})
+    assert asked.event.kind == "action-proposed"
+    assert asked.event.payload["ask"] == {"modifier": ""}
+    with pytest.raises(Forbidden):
+        service.decide(tid, asked.event.seq, {}, by="Ann")
+    done = service.decide(tid, asked.event.seq, {"modifier": 1}, by="Ron")
+    assert done.event.kind == "action-resolved" and done.event.actor == "Ann"
+    assert done.event.payload["fields"]["modifier"] == 1  # type: ignore[index,call-overload]
+    contest = {"actor": "alex", "opponent": "brad", "opponent_modifier": -50, "push": "never"}
+    assert service.act(tid, "Ann", "contest", contest).event.kind == "action-proposed"
+
+
+def test_the_defenders_chances_are_the_defenders_choice() -> None:
+    from referee.systems.mnemonic.actions import Attack as MnemonicAttack
+
+    chosen = MnemonicAttack(actor="a", target="b", defender_chances=-60, defender_aptitude=0)
+    assert {"defender_chances", "defender_aptitude"} <= set(chosen.decisions())

@@ -33,7 +33,7 @@ import re
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
-from dataclasses import MISSING, dataclass, fields, replace
+from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -178,14 +178,44 @@ class Action:
 
     def characters(self) -> tuple[str, ...]:
         """Every character this action involves: its actors and every character a field
-        names (declared ``param(ref="character")``), each once, in field order."""
+        names (declared ``param(ref="character")``, in the action or in a record it holds,
+        such as a Mneme CE threat's attacker), each once, in field order."""
         found = list(self.actors())
-        for name in _character_fields(type(self)):
-            value = getattr(self, name)
+        for record, name in _naming(self):
+            value = getattr(record, name)
             for cid in (value,) if isinstance(value, str) else value or ():
                 if isinstance(cid, str) and cid and cid not in found:
                     found.append(cid)
         return tuple(found)
+
+    def nested_choices(self) -> dict[str, tuple[str, ...]]:
+        """The fields of the records this action holds that are a character's choice
+        (``param(decided_by=...)`` inside, say, a threat) and hold a value other than their
+        default, by their dotted path, each with the characters whose choice it is: a
+        player gives them only for characters they own (left at the default, the owner's
+        own default applies; nobody is asked)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for path, record in _held_records(self):
+            for name, by, default in _decided_fields(type(record)):
+                who = getattr(record, by)
+                ids = (who,) if isinstance(who, str) and who else ()
+                if ids and getattr(record, name) != default:
+                    out[f"{path}.{name}"] = ids
+        return out
+
+    def referee_fields(self) -> tuple[str, ...]:
+        """The fields (dotted paths inside held records) declared ``param(referee=True)``
+        (the GM's modifier) that hold a value other than their default: a player's such
+        value waits for the referee's approval."""
+        out: list[str] = []
+        for path, record in (("", self), *_held_records(self)):
+            for f in fields(record):  # type: ignore[arg-type]
+                if not f.metadata.get("referee"):
+                    continue
+                default = f.default_factory() if f.default_factory is not MISSING else f.default
+                if getattr(record, f.name) != default:
+                    out.append(f"{path}.{f.name}" if path else f.name)
+        return tuple(out)
 
     def decisions(self) -> dict[str, tuple[str, ...]]:
         """The fields given a value other than their default that are another character's
@@ -213,7 +243,7 @@ class Action:
 _DECIDED: dict[object, tuple[tuple[str, str, Any], ...]] = {}
 
 
-def _decided_fields(cls: type[Action]) -> tuple[tuple[str, str, Any], ...]:
+def _decided_fields(cls: type) -> tuple[tuple[str, str, Any], ...]:
     """``(field, deciding field, default)`` for every field of ``cls`` declared with
     ``decided_by`` (a required field has no default: any value is a choice); read once
     per action type."""
@@ -229,10 +259,50 @@ def _decided_fields(cls: type[Action]) -> tuple[tuple[str, str, Any], ...]:
     return found
 
 
+def _held_records(action: object) -> list[tuple[str, object]]:
+    """The records an action's fields hold (a threat, a check's inputs), by field path,
+    nested ones too."""
+    out: list[tuple[str, object]] = []
+    todo: list[tuple[str, object]] = [("", action)]
+    while todo:
+        path, record = todo.pop()
+        for name in _record_fields(type(record)):
+            value = getattr(record, name)
+            if is_dataclass(value) and not isinstance(value, type):
+                where = f"{path}.{name}" if path else name
+                out.append((where, value))
+                todo.append((where, value))
+    return out
+
+
+_RECORD_FIELDS: dict[object, tuple[str, ...]] = {}
+
+
+def _record_fields(cls: type) -> tuple[str, ...]:
+    """The fields of ``cls`` that may hold a record (any but plain numbers, text and
+    flags); read once per type."""
+    found = _RECORD_FIELDS.get(cls)
+    if found is None:
+        plain = {"int", "str", "bool", "float", "int | None", "str | None", "bool | None"}
+        found = _RECORD_FIELDS[cls] = tuple(
+            f.name for f in fields(cls) if str(f.type) not in plain and not f.name.startswith("_")
+        )
+    return found
+
+
+def _naming(action: Action) -> list[tuple[object, str]]:
+    """``(record, field)`` for every field naming characters, in the action and in the
+    records it holds."""
+    found: list[tuple[object, str]] = [(action, n) for n in _character_fields(type(action))]
+    for _, record in _held_records(action):
+        found += [(record, n) for n in _character_fields(type(record))]
+    return found
+
+
 _NAMING: dict[object, tuple[str, ...]] = {}
 
 
-def _character_fields(cls: type[Action]) -> tuple[str, ...]:
+def _character_fields(cls: type) -> tuple[str, ...]:
     """The fields of ``cls`` that name characters (``param(ref="character")``); read once
     per action type."""
     found = _NAMING.get(cls)

@@ -103,8 +103,18 @@ _STRICTNESS: Final[dict[str, int]] = {
 """How few see an event of each visibility (more: fewer)."""
 
 
+REFEREE_ASKED: Final = ""
+"""In a proposal's ``ask``, the character a field is asked of when it is the referee's own
+value to give (the GM's modifier a player proposed): nobody's but the referee's."""
+
+
 class Forbidden(RulesError):
     """The participant may not do this (the message says who may)."""
+
+
+class HiddenOdds(RulesError):
+    """No number for this preview: it depends on a sheet the participant may not see (the
+    message says whose)."""
 
 
 class StaleTable(RulesError):
@@ -312,6 +322,13 @@ class TableService:
         chosen = rules.load_action(action, fields)
         if role != "referee" and not chosen.free:  # the dice tray's odds: anyone's
             self._may_act(seen, by, chosen)
+        sheets = [] if seen.settings.true_odds else self._hidden_sheets(seen, by, chosen)
+        if sheets:
+            raise HiddenOdds(
+                f"the chance depends on {_names(seen, sheets)}'s sheet, which only the referee "
+                "sees (the referee may let players see the true odds: the table setting "
+                "true_odds)"
+            )
         plan = rules.planned(chosen, seen.state, seen.options)
         return chosen, plan.odds(), plan.chance(), plan.succeeds
 
@@ -713,10 +730,16 @@ class TableService:
             shown, audience = self._inherited(ts, chosen, shown, by)
             seen = self._partial_view(ts, by)
             typed = self._typed(ts, by, faces)
-            if seen is not None:
-                # a player who cannot see everything is refused on what they know, and a
-                # refusal only the hidden events explain names none of them
-                self._refusals(seen, chosen, shown, by, None if typed else faces)
+            sheets = self._hidden_sheets(ts, by, chosen)
+            try:
+                if seen is not None:
+                    # a player who cannot see everything is refused on what they know, and
+                    # a refusal only the hidden events explain names none of them
+                    self._refusals(seen, chosen, shown, by, None if typed else faces)
+            except (IllegalAction, DiceError) as e:
+                if not sheets:
+                    raise
+                raise IllegalAction(_sheet_refusal(ts, sheets)) from e
             try:
                 if typed:  # everything that refuses it, before it waits for the referee
                     self._refusals(ts, chosen, shown, by, faces)
@@ -724,6 +747,8 @@ class TableService:
                 self._blind(ts, chosen, shown)
                 return self._decided(ts, by, chosen, shown, audience, faces, None)
             except (IllegalAction, DiceError) as e:
+                if sheets:  # the truth's reason may quote a sheet they may not see
+                    raise IllegalAction(_sheet_refusal(ts, sheets)) from e
                 if seen is None:
                     raise
                 raise IllegalAction(
@@ -732,6 +757,19 @@ class TableService:
                 ) from e
 
         return self._command(ref, by, build, expect)
+
+    def _hidden_sheets(self, ts: TableState, by: str | None, chosen: Action) -> list[str]:
+        """The characters ``chosen`` involves whose sheets ``by`` may not see."""
+        if by is None or ts.sheets == "everyone":
+            return []
+        viewer = ts.viewer(by)
+        if viewer.sees_all:
+            return []
+        return [
+            cid
+            for cid in chosen.characters()
+            if cid in ts.state.characters and not ts.sees_sheet(viewer, cid)
+        ]
 
     def _refusals(
         self,
@@ -923,6 +961,18 @@ class TableService:
             return {}  # the system (a script, the command line without --as) decides all
         referee = ts.role_of(by) == "referee"
         asked: dict[str, str] = {}
+        if not referee:
+            for path, ids in chosen.nested_choices().items():
+                for cid in ids:
+                    if ts.owners.get(cid) != by:
+                        raise Forbidden(
+                            f"{path.replace('.', ' ').replace('_', ' ')} is "
+                            f"{_names(ts, [cid]) if cid in ts.state.characters else cid}'s "
+                            "choice: only their owner or the referee sets it (leave it out: "
+                            "their own default applies)"
+                        )
+            for name in chosen.referee_fields():
+                asked[name] = REFEREE_ASKED  # the GM's value: the referee approves it
         for name, (ids, given) in chosen.deciders().items():
             for cid in ids:
                 owner = ts.owners.get(cid)
@@ -1342,6 +1392,20 @@ def _without_sheet(event: Event) -> JSONObject:
         "sheet": {"name": name} if isinstance(name, str) else None,
     }
     return shown
+
+
+def _names(ts: TableState, cids: Sequence[str]) -> str:
+    """The characters' names, joined for a sentence."""
+    names = [str(getattr(ts.state.characters[c].sheet, "name", "") or c) for c in cids]
+    return " and ".join(dict.fromkeys(names))
+
+
+def _sheet_refusal(ts: TableState, cids: Sequence[str]) -> str:
+    """A refusal that names nothing of the sheets it depends on."""
+    return (
+        f"this cannot be done as asked, for a reason in {_names(ts, cids)}'s sheet, which "
+        "only the referee sees: ask the referee"
+    )
 
 
 def _stub(h: Any) -> Event:

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketState
 
 from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import JSONObject, describe_fields, describe_options, problem_data
-from referee.table.service import proposal_data
+from referee.table.service import HiddenOdds, proposal_data
 from referee.table.state import Role, TableState, Viewer
 from referee.web.api import (
     MAX_SEQ,
@@ -278,6 +278,9 @@ async def preview(caller: Reader, body: OddsIn, request: Request) -> JSONRespons
         problems = [problem_data(p) for p in e.problems]
         html = web.renderer.page("_odds.html", odds=None, problems=problems, error=None)
         return JSONResponse({"ok": False, "html": html, "problems": problems})
+    except HiddenOdds as e:  # what the chance depends on, not a refusal
+        html = web.renderer.page("_odds.html", odds=None, problems=[], error=None, depends=str(e))
+        return JSONResponse({"ok": False, "html": html, "problems": [], "detail": str(e)})
     except (RulesError, WebError) as e:
         text = e.detail if isinstance(e, WebError) else str(e)
         html = web.renderer.page("_odds.html", odds=None, problems=[], error=text)

@@ -26,7 +26,7 @@ from typing import Any
 from referee.dice.odds import limited_work
 from referee.errors import InvalidSheet, Problem, RulesError
 from referee.systems.base import JSONObject, JSONValue
-from referee.table.service import Forbidden, TableService
+from referee.table.service import Forbidden, HiddenOdds, TableService
 from referee.table.store import Store
 from referee.web.render import Renderer
 from referee.web.views import odds_view
@@ -110,6 +110,8 @@ def compute(
         return "sheet", list(e.problems)
     except Forbidden as e:
         return "forbidden", str(e)
+    except HiddenOdds as e:
+        return "hidden", str(e)
     except RulesError as e:
         return "rules", str(e)
     except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
@@ -126,6 +128,8 @@ def answer(found: tuple[str, Any]) -> Answer:
         raise InvalidSheet([p for p in value if isinstance(p, Problem)])
     if kind == "forbidden":
         raise Forbidden(str(value))
+    if kind == "hidden":
+        raise HiddenOdds(str(value))
     raise RulesError(str(value))
 
 

@@ -66,7 +66,9 @@ class Task(Action):
     helps: tuple[str, ...] = param((), "absolute mods that help here (added)")
     hinders: tuple[str, ...] = param((), "absolute mods that hinder here (subtracted)")
     total: int | None = param(None, "stat + mods as one number, instead of stat and mods")
-    modifier: int = param(0, "the GM's extra modifier to the total", ge=-_MOD, le=_MOD)
+    modifier: int = param(
+        0, "the GM's extra modifier to the total", ge=-_MOD, le=_MOD, referee=True
+    )
     melee: Literal["attack", "parry", "dodge"] | None = param(
         None, "a melee roll: attack, parry or dodge"
     )
@@ -90,9 +92,11 @@ class Contest(Action):
     opponent_stat: str = param("Willpower", "the opponent's resisting stat")
     mods: tuple[str, ...] = param((), "the actor's mods that apply")
     opponent_mods: tuple[str, ...] = param((), "the opponent's mods that apply")
-    modifier: int = param(0, "the GM's modifier to the actor's total", ge=-_MOD, le=_MOD)
+    modifier: int = param(
+        0, "the GM's modifier to the actor's total", ge=-_MOD, le=_MOD, referee=True
+    )
     opponent_modifier: int = param(
-        0, "the GM's extra modifier to the difficulty", ge=-_MOD, le=_MOD
+        0, "the GM's extra modifier to the difficulty", ge=-_MOD, le=_MOD, referee=True
     )
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
     round_action: bool = param(False, "the contest is the actor's action this round")
@@ -105,7 +109,7 @@ class Subtask:
     stat: str = param(doc="the stat rolled")
     difficulty: int = param(4, "this subtask's difficulty", ge=-100, le=100)
     mods: tuple[str, ...] = param((), "mods that apply")
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
 
 
 @dataclass(frozen=True)
@@ -125,7 +129,7 @@ class GroupTask(Action):
     stat: str = param("Fitness", "the stat every member uses")
     mods: tuple[str, ...] = param((), "mods that apply (to whoever has them)")
     difficulty: int = param(6, "the difficulty number", ge=-100, le=100)
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
 
@@ -149,7 +153,7 @@ class Circle(Action):
     target: str = param(doc="the opponent", ref="character")
     mods: tuple[str, ...] = param((), "the actor's combat experience mods")
     target_mods: tuple[str, ...] = param((), "the opponent's combat experience mods")
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
 
@@ -167,7 +171,7 @@ class Attack(Action):
     size: int = param(0, "the target's size: large +, small -", ge=-20, le=20)
     weapon: str | None = param(None, "the weapon (default: the first carried)")
     mods: tuple[str, ...] = param((), "mods that apply (e.g. Swords)")
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
 
@@ -183,7 +187,7 @@ class Defend(Action):
     prepared: bool | None = param(None, "a prepared defence (default: prepared or circling)")
     weapon: str | None = param(None, "the parrying weapon (default: the first carried)")
     mods: tuple[str, ...] = param((), "mods that apply")
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
 
@@ -225,7 +229,7 @@ class Shoot(Action):
     cover: int = param(0, "modifier for cover", ge=-_MOD, le=_MOD)
     weather: int = param(0, "modifier for weather", ge=-_MOD, le=_MOD)
     mods: tuple[str, ...] = param((), "mods that apply")
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
 
@@ -273,7 +277,7 @@ class Cast(Action):
     spell: str = param("Fire-ball", "a spell of the setting")
     stat: str = param("Wit", "Wit or Willpower (as the spell allows)")
     mods: tuple[str, ...] = param((), "mods that apply")
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
 
@@ -294,7 +298,7 @@ class SoulMagic(Action):
         "imbue conditional",
     ] = param("move", "the operation")
     mods: tuple[str, ...] = param((), "other mods that apply")
-    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD)
+    modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
 

@@ -133,7 +133,9 @@ class Threat:
     wears; ``cover_armour`` none: the AR of the protection object taking cover."""
 
     damage: str = param("", "the damage of one roll: 3d6-2, or scaled 'D 3d3'")
-    weapon: str = param("", "a weapon on the attacker's sheet (instead of damage)")
+    weapon: str = param(
+        "", "a weapon on the attacker's sheet (instead of damage)", decided_by="attacker"
+    )
     attacker: str | None = param(None, "the attacker whose weapon it is", ref="character")
     rate_of_attack: int | None = param(
         None, "the adversaries' summed Rate of Attack", ge=1, le=MAX_DAMAGE_ROLLS
@@ -225,7 +227,9 @@ class DamageRolls(Action):
 
     rolls: int = param(1, "how many damage rolls (at most 60)", ge=0, main=True)
     damage: str = param("", "the damage of one roll: 3d6-2, or scaled 'D 3d3'", main=True)
-    weapon: str = param("", "a weapon on the attacker's sheet (instead of damage)")
+    weapon: str = param(
+        "", "a weapon on the attacker's sheet (instead of damage)", decided_by="attacker"
+    )
     attacker: str | None = param(None, "the attacker whose weapon it is", ref="character")
     rate_of_attack: int | None = param(
         None, "Rate of Attack: keep this many highest", ge=1, le=MAX_DAMAGE_ROLLS

@@ -401,6 +401,12 @@ class Strikes:
         self.threat, self.victim, self.skill, self.options = threat, victim, skill, options
         self.costly = costly
         self.owner = sheet_of(state, threat.attacker) if threat is not None else None
+        if threat is not None and self.owner is not None and self.owner.weapons:
+            if not threat.weapon and not threat.damage.strip():  # the attacker's own default
+                self.threat = replace(threat, weapon=self.owner.weapons[0].name)
+        if self.threat is not None:  # refused now, before any die, if it cannot strike
+            t = self.threat
+            damage_source(t.damage, t.weapon, t.rate_of_attack, self.owner)
         self._built: dict[int, Incoming] = {}
 
     def degree(self, effect: int) -> int:

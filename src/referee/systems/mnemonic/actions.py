@@ -134,6 +134,7 @@ class Attack(MnemonicAction):
         "opposed rolls: the defender's Aptitude (else from the target's sheet)",
         ge=0,
         le=APTITUDE_MAX,
+        decided_by="target",
     )
     defender_talent: str = param(
         "Agile", "opposed rolls: the defender's Talent (with a target)", decided_by="target"
@@ -144,7 +145,9 @@ class Attack(MnemonicAction):
     defender_fallback: Fallback = param(
         "relevant", "opposed rolls: " + FALLBACK_DOC, decided_by="target"
     )
-    defender_chances: int | str = param(0, "opposed rolls: the defender's " + CHANCES_DOC)
+    defender_chances: int | str = param(
+        0, "opposed rolls: the defender's " + CHANCES_DOC, decided_by="target"
+    )
 
 
 @dataclass(frozen=True)
