@@ -296,6 +296,7 @@ def param(
     factory: Callable[[], Any] | None = None,
     decided_by: str | None = None,
     main: bool = False,
+    role: str | None = None,
 ) -> Any:
     """Declare one field of an action: its default, its meaning and its bounds.
 
@@ -307,6 +308,8 @@ def param(
     owner or the referee may give it a value other than its default.
     ``main`` marks one of the action's most-used options: a form shows it beside the
     required fields, before the rest (folded under "more").
+    ``role`` says how the character a field names takes part (:data:`referee.systems.
+    base.Role`: ``act``, ``defend``, ``target``...), which a condition may forbid.
     """
     # not "ge"/"le": pydantic would read those keys as its own constraints and apply them
     # to every member of a union (``int | str`` fails); the bounds are checked here instead
@@ -317,6 +320,7 @@ def param(
         "ref": ref,
         "decided_by": decided_by,
         "main": main or None,
+        "role": role,
     }
     if factory is not None:
         return field(default_factory=factory, metadata=meta)
