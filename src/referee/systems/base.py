@@ -83,18 +83,18 @@ if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
 
 __all__ = [
+    "ROLES",
     "TABLE",
     "Action",
     "ActionTable",
     "Change",
     "Conflict",
-    "ROLES",
     "Decision",
     "Declared",
-    "Helpless",
     "Dice",
     "DiceError",
     "GameState",
+    "Helpless",
     "IllegalAction",
     "InvalidSheet",
     "JSONObject",
@@ -325,7 +325,7 @@ def _role_fields(cls: type[Action]) -> tuple[tuple[str, str], ...]:
     actor first; read once per action type."""
     found = _ROLES.get(cls)
     if found is None:
-        out = []
+        out: list[tuple[str, str]] = []
         for f in fields(cls):
             ref, role = f.metadata.get("ref"), f.metadata.get("role")
             if f.name == "actor":

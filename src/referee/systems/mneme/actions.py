@@ -406,9 +406,7 @@ class RollInitiative(Action):
 
     referee_only: ClassVar[bool] = True
 
-    pcs: tuple[InitiativePC, ...] = param(
-        (), "the PCs (none: every seated character who can act)"
-    )
+    pcs: tuple[InitiativePC, ...] = param((), "the PCs (none: every seated character who can act)")
     report: Literal["order", "totals"] = param(
         "order", "what the odds report: the turn order, or each PC's Initiative"
     )

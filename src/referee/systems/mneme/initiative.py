@@ -114,7 +114,8 @@ def _can_act(seat: Seat, options: Options) -> bool:
 
 def entrants(action: RollInitiative, state: State | None, options: Options) -> tuple[Entrant, ...]:
     """Every PC of the roll (none named: every seated character who can act, ch. 7,
-    Critically Wounded and Dying (:mod:`.conditions`), but the adversaries), checked: 1..20 PCs, distinct names, no adversary (they act through the
+    Critically Wounded and Dying (:mod:`.conditions`), but the adversaries), checked:
+    1..20 PCs, distinct names, no adversary (they act through the
     PCs' Fail Effects, ch. 2, Referee Doesn't Roll; unless the option
     ``adversary_attacks`` lets the referee roll for them), and a characteristic modifier
     for each when ties go by it."""
