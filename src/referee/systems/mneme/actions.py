@@ -480,8 +480,9 @@ class UsePsionics(Action):
 def _striking(roles: dict[str, str], threat: Threat | None) -> dict[str, str]:
     """``roles`` with the threat's attacker striking back (ch. 7: "Adversaries who can
     attack back deal damage based on the Fail Effect degree")."""
-    if threat is not None and threat.attacker:
-        roles.setdefault(threat.attacker, "strike-back")
+    attacker = threat.attacker if threat is not None else None
+    if attacker and roles.get(attacker, "target") == "target":  # the target striking back
+        roles[attacker] = "strike-back"
     return roles
 
 
