@@ -182,10 +182,15 @@ def _incoming() -> object:
 def test_a_push_costs_shock_only_up_to_unconscious() -> None:
     opts = Options(pushing=True)
     t = Table(opts)
-    t.do(a.TakeDamage("brad", shock=5))
+    t.do(a.TakeDamage("brad", shock=4))  # Fainting: the push's shock takes him to 5
     out = t.do(a.Task("brad", 6, "Fitness", push="always"), 3, 3, 3)
-    assert out.details["shock_cost"] == 1 and not out.changes
+    assert out.details["shock_cost"] == 1
     assert t.state.characters["brad"].shock == 5
+    t.do(a.TakeDamage("brad", shock=3))  # levels stop at Unconscious
+    assert t.state.characters["brad"].shock == 5
+    # and Unconscious, he pushes no more: he takes no action at all (issue 41)
+    with pytest.raises(IllegalAction, match="Brad is Unconscious and cannot act"):
+        t.do(a.Task("brad", 6, "Fitness", push="always"), 3, 3, 3)
 
 
 # ---------------------------------------------------------------------------

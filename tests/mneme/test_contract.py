@@ -119,7 +119,7 @@ def inputs(rolled: bool) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def _able(table: State) -> list[str]:
-    """Who may act violently at this table (not Dying, not out, not dead)."""
+    """Who may act at this table (not Dying, not out, not dead)."""
     return [c for c in IDS if c != "tess" or table is FRESH]
 
 
@@ -331,7 +331,7 @@ def turns(table: State) -> st.SearchStrategy[Action]:
     ).map(lambda pcs: RollInitiative(tuple(pcs), report="totals"))
     spend = st.builds(
         SpendAction,
-        st.sampled_from(IDS),
+        st.sampled_from(_able(table)),  # the Dying spend no actions (issue 41)
         st.sampled_from(["free", "minor", "significant"]),
         st.just(1),
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from referee.cli.main import run
@@ -76,8 +76,14 @@ def tables(draw: Draw) -> State:
     return State(seats, deck=deck)
 
 
+def _able(state: State) -> list[str]:
+    """The seated examples who can act: an inactive character acts not (issue 41)."""
+    return [c for c in sorted(EXAMPLES) if state.characters[c].status.active]
+
+
 def _sheet_check(draw: Draw, state: State, opts: Options) -> Action:
-    cid = draw(ids)
+    assume(_able(state))
+    cid = draw(st.sampled_from(_able(state)))
     sheet = state.characters[cid].sheet
     return SheetCheck(
         cid,
@@ -89,15 +95,17 @@ def _sheet_check(draw: Draw, state: State, opts: Options) -> Action:
 
 
 def _attack(draw: Draw, state: State, opts: Options) -> Action:
-    actor = draw(st.one_of(st.none(), ids))
+    able = _able(state)
+    actor = draw(st.one_of(st.none(), st.sampled_from(able))) if able else None
     target = draw(st.one_of(st.none(), ids))
+    defends = opts.opposed_rolls or target is None or target in able  # the inactive don't
     return Attack(
         actor=actor,
         target=target,
         aptitude=draw(aptitudes) if actor is None or draw(st.booleans()) else None,
         talent=WEAPON.get(actor or "", "Dangerous"),
         chances=draw(chances),
-        defense=0 if opts.opposed_rolls else -3 * draw(st.integers(0, 3)),
+        defense=0 if not defends or opts.opposed_rolls else -3 * draw(st.integers(0, 3)),
         defender_aptitude=draw(aptitudes) if target is None or draw(st.booleans()) else None,
         defender_talent=AGILE.get(target or "", "Agile"),
         defender_chances=draw(chances),
@@ -115,7 +123,7 @@ def _agile(draw: Draw, state: State, opts: Options) -> Action:
     limit = 2 if opts.randomizer in ("3cards", "3d12") else 3
     names = draw(
         st.lists(
-            st.sampled_from(["boxer", "frigate", "Ann", "Bo"]),
+            st.sampled_from([*_able(state), "Ann", "Bo"]),
             min_size=1,
             max_size=limit,
             unique=True,
@@ -256,7 +264,7 @@ def test_generic_act_and_odds_of(capsys: pytest.CaptureFixture[str], tmp_path: P
         "inactive_as": "dead",
         "injuries": 1,
     }
-    code, out, _ = _cli(
+    code, out, err = _cli(
         capsys,
         "act",
         "sheet-check",
@@ -269,7 +277,8 @@ def test_generic_act_and_odds_of(capsys: pytest.CaptureFixture[str], tmp_path: P
         "4",
         "--json",
     )
-    assert code == 0 and json.loads(out)["result"] == 5 + 5 - 4
+    # Mick, inactive (dead), checks nothing (issue 41): refused before any face is read
+    assert code != 0 and "Mickey Ruane is inactive (dead) and cannot act" in err
     code, _, err = _cli(capsys, "act", "check", "aptitude=13")
     assert code != 0 and "Aptitude must be 0..12 (a Talent plus a Life Role), not 13" in err
 

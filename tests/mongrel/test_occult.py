@@ -282,7 +282,7 @@ def test_occult_refusals() -> None:
     with pytest.raises(IllegalAction, match="at least 1 Infernal Resolve"):
         Occult("alwia", resolve=0, target="vooruk")
     down = _put(c, "vooruk", collapsed=True, ap=0)
-    with pytest.raises(IllegalAction, match="cannot resist"):
+    with pytest.raises(IllegalAction, match="Vooruk is collapsed and cannot defend"):
         RULESET.odds(Occult("alwia", target="vooruk", resist=True), down, OPTS)
 
 

@@ -217,7 +217,7 @@ def test_raises_bought_at_the_table_say_the_new_score_and_spend_the_points() -> 
     state = RULESET.seat(RULESET.initial_state(Options()), "g", g, Options())
     cases = [
         (RaiseExpertise("g", "Melee", used=True), "Giazza raises Melee to 5", 10),
-        (RaiseIdentity("g", "man", used=True, reduce="beast"), "Giazza raises man to 6", 20),
+        (RaiseIdentity("g", "beast", used=True, reduce="man"), "Giazza raises beast to 2", 28),
         (RaiseIdentity("g", "man", used=True), "Giazza raises man to 6", 5),
         (RaiseAttribute("g", "speed", used=True), "Giazza raises speed to 5", 10),
     ]
@@ -227,7 +227,10 @@ def test_raises_bought_at_the_table_say_the_new_score_and_spend_the_points() -> 
         assert out.details == {"points_before": 30, "points_left": left}
         assert RULESET.apply(state, out).characters["g"].sheet.character_points == left
     after = RULESET.apply(state, RULESET.resolve(cases[1][0], state, ScriptedRoller([]), Options()))
-    assert identity_now(after.characters["g"].sheet).score("beast") == 0
+    assert identity_now(after.characters["g"].sheet).score("man") == 4
+    # lowering Beast to 0 beside Demon 0 is refused (Identity: not two at 0; issue 41)
+    with pytest.raises(IllegalAction, match="two Identities at 0"):
+        RULESET.odds(RaiseIdentity("g", "man", used=True, reduce="beast"), state, Options())
     with pytest.raises(IllegalAction, match="Melee was not used last session"):
         RULESET.resolve(RaiseExpertise("g", "Melee"), state, ScriptedRoller([]), Options())
 
@@ -248,3 +251,15 @@ def test_power_expertise_stays_with_the_primary_identity_on_advancement() -> Non
     )
     after = RULESET.apply(state, out).characters["v"].sheet
     assert level(after, "Animal Power") == 2 and after.character_points == 45  # 1 x 5
+
+
+def test_a_raise_never_leaves_two_identities_at_zero() -> None:
+    """Identity: "One of them, but not two, may be 0" holds in play too (issue 41, the
+    audit's observation). Giazza (Demon 0, Man 5, Beast 1) may raise Man by lowering Beast
+    (cost 5 x 2 = 10) only if Beast stays above 0: here it would reach 0 beside Demon."""
+    g = replace(MONGREL.example("giazza"), character_points=30)
+    with pytest.raises(IllegalAction, match="two Identities at 0"):
+        raise_identity(g, "man", {"man"}, reduce="beast")
+    # raising Demon from 0 by lowering Beast leaves one zero (Beast): allowed
+    up = identity_now(raise_identity(g, "demon", {"demon"}, reduce="beast"))
+    assert (up.demon, up.man, up.beast) == (1, 5, 0)

@@ -157,14 +157,22 @@ class ConflictModel(ABC):
         layout, fields in declared order)."""
         return None
 
+    def stopped(self, state: Any, cid: str) -> bool:
+        """Whether ``cid`` takes no more part: :meth:`out`, or in a condition the game's
+        text makes helpless that forbids acting (:meth:`Ruleset.helpless`: Mneme CE's
+        Critically Wounded and out, ARM's Unconscious...). A side all stopped has lost."""
+        if self.out(state, cid):
+            return True
+        return not self.ruleset.can(state, cid, "act", self.options)
+
     def size_estimate(self) -> int:
         """An upper estimate of the chain's states, checked before any work."""
         return 1
 
     def verdict(self, state: Any, memo: Memo) -> str | None:
         """Who won (``"a"``, ``"b"``, ``"draw"``), or ``None`` while the fight goes on."""
-        a_out = all(self.out(state, c) for c in self.side_a)
-        b_out = all(self.out(state, c) for c in self.side_b)
+        a_out = all(self.stopped(state, c) for c in self.side_a)
+        b_out = all(self.stopped(state, c) for c in self.side_b)
         if a_out and b_out:
             return "draw"
         if b_out:
@@ -178,6 +186,7 @@ class ConflictModel(ABC):
     def plan(self, state: Any, action: Action) -> Plan:
         """The game's plan for ``action`` (the checks ``Ruleset.resolve`` makes, first)."""
         self.ruleset.action_name(action)
+        self.ruleset.check_helpless(action, state, self.options)
         self.ruleset.check_pending(action, state)
         return self.ruleset.plan(action, state, self.options)
 

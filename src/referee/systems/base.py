@@ -36,7 +36,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
 
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller, is_manual
@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
 
 __all__ = [
+    "ROLES",
     "TABLE",
     "Action",
     "ActionTable",
@@ -93,6 +94,7 @@ __all__ = [
     "Dice",
     "DiceError",
     "GameState",
+    "Helpless",
     "IllegalAction",
     "InvalidSheet",
     "JSONObject",
@@ -106,6 +108,7 @@ __all__ = [
     "Planner",
     "Problem",
     "Procedure",
+    "Role",
     "RulesError",
     "Ruleset",
     "Trace",
@@ -139,6 +142,64 @@ TableOptionsT = TypeVar("TableOptionsT")
 ActionC = TypeVar("ActionC", bound="Action", contravariant=True)
 SC = TypeVar("SC", contravariant=True)
 OC = TypeVar("OC", contravariant=True)
+
+
+# ---------------------------------------------------------------------------
+# how a character takes part in an action, and the conditions that forbid it
+
+Role = Literal["act", "defend", "strike-back", "help", "respond", "recover", "target", "care"]
+"""How a character an action names takes part in it:
+
+* ``act`` - takes the action by choice (the ``actor`` unless declared otherwise);
+* ``defend`` - answers an attack with a defence or resists (a parry, a Resist roll);
+* ``strike-back`` - strikes back at another's failure (Mneme CE's threat);
+* ``help`` - joins another's roll (ARM's group task);
+* ``respond`` - a roll or choice that is no action: what befalls the character asks it
+  (Mneme CE's dying roll, Mongrel's answer to a terminal hit, ARM's taking a blow);
+* ``recover`` - recovers (Mongrel: the only action at 0 Action Points);
+* ``target`` - is chosen as the object of another's action (attacked, hurt);
+* ``care`` - is cared for or kept by the referee (first aid, the referee's records).
+"""
+
+ROLES: Mapping[str, str] = {
+    "act": "act",
+    "defend": "defend",
+    "strike-back": "strike back",
+    "help": "help",
+    "respond": "respond",
+    "recover": "recover",
+    "target": "be chosen as a target",
+    "care": "be cared for",
+}
+"""Each :data:`Role` as a refusal says it ("cannot strike back")."""
+
+
+@dataclass(frozen=True)
+class Helpless:
+    """A condition a game's text says leaves a character unable to do some things: its
+    name in the game's words (``"Dead"``, ``"Dying"``, ``"inactive (unconscious)"``), the
+    :data:`Role` s a character in it may still take (everything else is refused before
+    any die), the section of the text that says so, and what ends it, if the text says."""
+
+    condition: str
+    allows: frozenset[str]
+    rule: str = ""
+    until: str = ""
+    """What ends it, if the text says (said with every refusal)."""
+
+    def __post_init__(self) -> None:
+        unknown = set(self.allows) - set(ROLES)
+        if unknown:
+            raise ValueError(f"unknown roles {sorted(unknown)}; known: {', '.join(ROLES)}")
+
+    def forbids(self, role: str) -> bool:
+        """Whether a character in this condition is refused ``role``."""
+        return role not in self.allows
+
+    def refusal(self, name: str, role: str) -> str:
+        """The refusal in the game's words: ``"Brad is Dead and cannot act"``."""
+        until = f" (until {self.until})" if self.until else ""
+        return f"{name} is {self.condition} and cannot {ROLES.get(role, role)}{until}"
 
 
 # ---------------------------------------------------------------------------
@@ -216,6 +277,19 @@ class Action:
                 if getattr(record, f.name) != default:
                     out.append(f"{path}.{f.name}" if path else f.name)
         return tuple(out)
+
+    def roles(self) -> dict[str, str]:
+        """How each character this action names takes part (:data:`Role`), by id: a field
+        declared ``param(role=...)`` says it; otherwise the ``actor`` acts and any other
+        field naming characters makes them a ``target``. The first role a character is
+        given stands. An action whose roles hang on its other fields overrides this."""
+        found: dict[str, str] = {}
+        for name, role in _role_fields(type(self)):
+            value = getattr(self, name)
+            for cid in (value,) if isinstance(value, str) else value or ():
+                if isinstance(cid, str) and cid:
+                    found.setdefault(cid, role)
+        return found
 
     def decisions(self) -> dict[str, tuple[str, ...]]:
         """The fields given a value other than their default that are another character's
@@ -310,6 +384,25 @@ def _character_fields(cls: type) -> tuple[str, ...]:
         found = _NAMING[cls] = tuple(
             f.name for f in fields(cls) if f.metadata.get("ref") == "character"
         )
+    return found
+
+
+_ROLES: dict[object, tuple[tuple[str, str], ...]] = {}
+
+
+def _role_fields(cls: type[Action]) -> tuple[tuple[str, str], ...]:
+    """``(field, role)`` for the actor and every field of ``cls`` naming characters, the
+    actor first; read once per action type."""
+    found = _ROLES.get(cls)
+    if found is None:
+        out: list[tuple[str, str]] = []
+        for f in fields(cls):
+            ref, role = f.metadata.get("ref"), f.metadata.get("role")
+            if f.name == "actor":
+                out.insert(0, (f.name, str(role or "act")))
+            elif ref == "character" or role:
+                out.append((f.name, str(role or "target")))
+        found = _ROLES[cls] = tuple(out)
     return found
 
 
@@ -528,6 +621,53 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         """``plan`` with what the game does around every action's plan (Mneme CE's lost
         aim, ARM's decisions waited for); unchanged by default."""
         return plan
+
+    def conditions(self) -> tuple[Helpless, ...]:
+        """Every condition the game's text makes helpless, with what it still allows: the
+        ``CONDITIONS`` of the game's ``conditions.py`` (none by default)."""
+        found: tuple[Helpless, ...] = getattr(self._conditions_wing(), "CONDITIONS", ())
+        return found
+
+    def helpless(self, state: StateT, cid: str, options: OptionsT) -> Helpless | None:
+        """The condition of :meth:`conditions` the seated character ``cid`` is in now
+        (``None``: none, or not seated): the game's ``conditions.helpless(seat, options)``."""
+        seat = state.characters.get(cid)
+        wing = self._conditions_wing()
+        if seat is None or wing is None:
+            return None
+        found: Helpless | None = wing.helpless(seat, options)
+        return found
+
+    def can(self, state: StateT, cid: str | None, role: str, options: OptionsT) -> bool:
+        """Whether the character ``cid`` may take part in ``role`` now (one not seated,
+        or none, may: the rules know nothing that stops them)."""
+        if cid is None:
+            return True
+        found = self.helpless(state, cid, options)
+        return found is None or not found.forbids(role)
+
+    def check_helpless(self, action: Action, state: StateT, options: OptionsT) -> None:
+        """Refuse, before any die, an action that asks a character what their condition
+        forbids (:meth:`helpless`, :meth:`Action.roles`), naming the condition in the
+        game's words."""
+        if not state.characters:
+            return
+        for cid, role in action.roles().items():
+            found = self.helpless(state, cid, options)
+            if found is not None and found.forbids(role):
+                name = str(state.characters[cid].sheet.name)
+                raise IllegalAction(found.refusal(name, role))
+
+    def _conditions_wing(self) -> Any:
+        """The game's ``conditions`` module, or ``None`` if it has none."""
+        found = self.__dict__.get("_conditions_module", MISSING)
+        if found is MISSING:
+            from importlib.util import find_spec
+
+            name = f"{self.package()}.conditions"
+            found = importlib.import_module(name) if find_spec(name) is not None else None
+            self.__dict__["_conditions_module"] = found
+        return found
 
     def package(self) -> str:
         """The game's package (where its ``data/`` lives): the one the ruleset's class is
@@ -760,13 +900,15 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def planned(self, action: Action, state: StateT, options: OptionsT) -> Plan:
         """:meth:`plan` after the checks every action passes: it is one of this game's
-        actions, and it answers the decision the rules wait for, if any."""
+        actions, nobody it names is asked what their condition forbids
+        (:meth:`check_helpless`), and it answers the decision the rules wait for, if any."""
         self.action_name(action)
         if action.free:  # the dice tray's roll: the same at every table, held up by nothing
             from referee.systems.tray import Roll, roll_plan
 
             assert isinstance(action, Roll)
             return roll_plan(action, self.name)
+        self.check_helpless(action, state, options)
         self.check_pending(action, state)
         return self.plan(action, state, options)
 

@@ -297,6 +297,7 @@ def param(
     decided_by: str | None = None,
     main: bool = False,
     referee: bool = False,
+    role: str | None = None,
 ) -> Any:
     """Declare one field of an action: its default, its meaning and its bounds.
 
@@ -310,6 +311,8 @@ def param(
     required fields, before the rest (folded under "more").
     ``referee`` marks a value the referee gives (the GM's modifier): at a table, a
     player's value other than the default waits for the referee's approval.
+    ``role`` says how the character a field names takes part (:data:`referee.systems.
+    base.Role`: ``act``, ``defend``, ``target``...), which a condition may forbid.
     """
     # not "ge"/"le": pydantic would read those keys as its own constraints and apply them
     # to every member of a union (``int | str`` fails); the bounds are checked here instead
@@ -321,6 +324,7 @@ def param(
         "decided_by": decided_by,
         "main": main or None,
         "referee": referee or None,
+        "role": role,
     }
     if factory is not None:
         return field(default_factory=factory, metadata=meta)

@@ -102,9 +102,9 @@ class ArmMelee(ConflictModel):
         if s.round > 0:
             for cid in self.fighters:
                 seat = s.characters[cid]
-                if seat.acted or self.out(s, cid):
+                if seat.acted or self.stopped(s, cid):
                     continue
-                target = next((t for t in self.opponents(cid) if not self.out(s, t)), None)
+                target = next((t for t in self.opponents(cid) if not self.stopped(s, t)), None)
                 if target is None:
                     continue
                 return Step(Attack(cid, target, mods=self.fighter_mods(cid), push=push))

@@ -112,9 +112,9 @@ class MnemeExchange(ConflictModel):
         for k in range(len(order)):
             at = (memo + k) % len(order)
             cid = order[at]
-            if self.out(state, cid):
+            if self.stopped(state, cid):
                 continue
-            target = next((t for t in self.opponents(cid) if not self.out(state, t)), None)
+            target = next((t for t in self.opponents(cid) if not self.stopped(state, t)), None)
             if target is None:
                 break
             threat = None

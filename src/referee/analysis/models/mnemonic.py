@@ -85,9 +85,9 @@ class MnemonicFight(ConflictModel):
         order = self.fighters
         for k in range(len(order)):
             cid = order[(turn + k) % len(order)]
-            if self.out(state, cid):
+            if self.stopped(state, cid):
                 continue
-            target = next((t for t in self.opponents(cid) if not self.out(state, t)), None)
+            target = next((t for t in self.opponents(cid) if not self.stopped(state, t)), None)
             if target is None:
                 break
             chances = self.chances + (STEP if self.policy(cid) == "dodge" else 0)

@@ -74,6 +74,12 @@ class MongrelConflict(ConflictModel):
             return f.dead or f.collapsed or f.terminal
         return f.dead
 
+    def stopped(self, state: Any, cid: str) -> bool:
+        """Only :meth:`out`: a collapsed fighter is no longer stopped in Mongrel, who
+        recovers an Action Point (Complex task resolution 6, the one action the
+        collapse leaves) and fights on; the policy makes them recover."""
+        return bool(self.out(state, cid))
+
     def damage(self, state: Any, cid: str) -> int:
         f: Seat = state.characters[cid]
         return f.damage

@@ -87,7 +87,7 @@ class Contest(Action):
     """A task against someone: the difficulty is the opponent's stat + mods (+ the GM's)."""
 
     actor: str = param(doc="who acts", ref="character")
-    opponent: str = param(doc="who resists", ref="character")
+    opponent: str = param(doc="who resists", ref="character", role="defend")
     stat: str = param("Charisma", "the actor's stat")
     opponent_stat: str = param("Willpower", "the opponent's resisting stat")
     mods: tuple[str, ...] = param((), "the actor's mods that apply")
@@ -125,7 +125,7 @@ class GroupTask(Action):
     """Several people in one attempt: their stat + mods combine on the log scale."""
 
     actor: str = param(doc="who rolls for the group", ref="character")
-    helpers: tuple[str, ...] = param(doc="the others taking part", ref="character")
+    helpers: tuple[str, ...] = param(doc="the others taking part", ref="character", role="help")
     stat: str = param("Fitness", "the stat every member uses")
     mods: tuple[str, ...] = param((), "mods that apply (to whoever has them)")
     difficulty: int = param(6, "the difficulty number", ge=-100, le=100)
@@ -150,7 +150,9 @@ class Circle(Action):
     Wit against Wit; a success gives +1 to attack that opponent next round."""
 
     actor: str = param(doc="who circles", ref="character")
-    target: str = param(doc="the opponent", ref="character")
+    target: str = param(
+        doc="the opponent (resists, Wit against Wit)", ref="character", role="defend"
+    )
     mods: tuple[str, ...] = param((), "the actor's combat experience mods")
     target_mods: tuple[str, ...] = param((), "the opponent's combat experience mods")
     modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
@@ -180,7 +182,7 @@ class Defend(Action):
     """Dodge or parry an incoming attack: 4 + the attack's result (prepared: 2 +,
     counter-blow: 6 +)."""
 
-    actor: str = param(doc="who defends", ref="character")
+    actor: str = param(doc="who defends", ref="character", role="defend")
     against: str | None = param(None, "the attacker (default: the one attacking)", ref="character")
     how: Literal["dodge", "parry"] = param("dodge", "dodge (bare stat) or parry (weapon)")
     counter: bool = param(False, "a counter-blow: defend at 6 +, then attack back")
@@ -195,7 +197,7 @@ class Defend(Action):
 class TakeBlow(Action):
     """Let an incoming attack through without a defence roll."""
 
-    actor: str = param(doc="who is attacked", ref="character")
+    actor: str = param(doc="who is attacked", ref="character", role="respond")
     against: str | None = param(None, "the attacker (default: the one attacking)", ref="character")
 
 
@@ -204,7 +206,11 @@ class Strike(Action):
     """The damage of a blow that landed: result + damage value (+ strength) + d6 - d6
     against Toughness + armour."""
 
-    actor: str = param(doc="whose blow landed", ref="character")
+    actor: str = param(
+        doc="whose blow landed (its damage follows, whatever befalls them since)",
+        ref="character",
+        role="respond",
+    )
     target: str | None = param(None, "who was hit (default: the one hit)", ref="character")
     damage: int | None = param(None, "the damage value, if not the weapon's", ge=-100, le=100)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
@@ -317,7 +323,7 @@ class Push(Action):
 class Accept(Action):
     """Accept the roll waiting for a decision as it is."""
 
-    actor: str = param(doc="whose roll", ref="character")
+    actor: str = param(doc="whose roll", ref="character", role="respond")
 
 
 # ---------------------------------------------------------------------------
@@ -347,7 +353,7 @@ class LoseAction(Action):
     """A character's action this round is lost (fooled, distracted: the GM's call)."""
 
     referee_only: ClassVar[bool] = True
-    target: str = param(doc="who loses the action", ref="character")
+    target: str = param(doc="who loses the action", ref="character", role="care")
 
 
 @dataclass(frozen=True)
@@ -356,7 +362,7 @@ class ImposePenalty(Action):
     (Alex, Reeling: -2 on all actions next round)."""
 
     referee_only: ClassVar[bool] = True
-    target: str = param(doc="who", ref="character")
+    target: str = param(doc="who", ref="character", role="care")
     value: int = param(-2, "the modifier", ge=-_MOD, le=_MOD)
     when: Literal["now", "next"] = param("next", "this round or the next")
 
@@ -366,7 +372,7 @@ class TakeDamage(Action):
     """Damage by levels (the GM's ruling): wound and shock levels add and stop at 5."""
 
     referee_only: ClassVar[bool] = True
-    target: str = param(doc="who", ref="character")
+    target: str = param(doc="who", ref="character", role="care")
     wound: int = param(0, "wound levels", ge=0, le=5)
     shock: int = param(0, "shock levels", ge=0, le=5)
     destroyed: bool = param(False, "destroyed outright")
@@ -377,7 +383,7 @@ class Recover(Action):
     """Recovery (the GM's call): wound and shock levels go down, not below 0."""
 
     referee_only: ClassVar[bool] = True
-    target: str = param(doc="who", ref="character")
+    target: str = param(doc="who", ref="character", role="care")
     wound: int = param(0, "wound levels healed", ge=0, le=5)
     shock: int = param(0, "shock levels recovered", ge=0, le=5)
 
@@ -387,7 +393,7 @@ class RecordWound(Action):
     """Record a named wound ("a shattered ankle"): at most five per character."""
 
     referee_only: ClassVar[bool] = True
-    target: str = param(doc="who", ref="character")
+    target: str = param(doc="who", ref="character", role="care")
     description: str = param(doc="the wound")
     level: int = param(1, "its level (1 Light .. 5 Dead)", ge=1, le=5)
 
@@ -397,7 +403,7 @@ class RemoveWound(Action):
     """Strike a named wound off the record (healed)."""
 
     referee_only: ClassVar[bool] = True
-    target: str = param(doc="who", ref="character")
+    target: str = param(doc="who", ref="character", role="care")
     index: int = param(0, "which wound (0 = the first recorded)", ge=0, le=99)
 
 

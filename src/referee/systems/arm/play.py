@@ -171,10 +171,14 @@ def take_turn(state: State, cid: str, kind: str, options: Options) -> Change:
 
 
 def can_defend(state: State, cid: str, options: Options) -> bool:
-    """Whether ``cid`` can still dodge or parry: not out of the fight, and (in a round)
-    not having used the round's action, unless prepared or circling."""
+    """Whether ``cid`` can still dodge or parry: in no condition that forbids a defence
+    (Dead, Unconscious, Destroyed: :mod:`.conditions`), and (in a round) not having used
+    the round's action, unless prepared or circling."""
+    from referee.systems.arm.conditions import helpless
+
     seat = state.character(cid)
-    if seat.destroyed or seat.wound >= LEVEL_CAP or seat.shock >= LEVEL_CAP:
+    found = helpless(seat, options)
+    if found is not None and found.forbids("defend"):
         return False
     return not in_round(state, options) or may_defend(seat.acted)
 

@@ -162,6 +162,10 @@ class Check(CheckInputs, Action):
         None, "the adversary's attack this roll meets: its damage strikes on a Fail Effect"
     )
 
+    def roles(self) -> dict[str, str]:
+        """As every action, and the threat's attacker strikes back (ch. 7, Fail Effect)."""
+        return _striking(super().roles(), self.threat)
+
 
 @dataclass(frozen=True)
 class Attack(Action):
@@ -195,6 +199,10 @@ class Attack(Action):
         "damage", REPORT_DOC + "; or taken: the damage the attacker takes back", main=True
     )
 
+    def roles(self) -> dict[str, str]:
+        """As every action, and the threat's attacker strikes back (ch. 7, Fail Effect)."""
+        return _striking(super().roles(), self.threat)
+
 
 @dataclass(frozen=True)
 class TakeDamage(Action):
@@ -207,7 +215,9 @@ class TakeDamage(Action):
     massive damage calls for at once (ch. 7, Massive Damage).
     """
 
-    actor: str | None = param(None, "the character struck (none: no sheet)", ref="character")
+    actor: str | None = param(
+        None, "the character struck (none: no sheet)", ref="character", role="target"
+    )
     fail_effect: int = param(
         1, "the Fail Effect's degree (0 or more)", le=MAX_DAMAGE_ROLLS, main=True
     )
@@ -215,6 +225,10 @@ class TakeDamage(Action):
     skill: str | None = param(None, "the failed check's skill (the last defence)")
     massive_roll: bool = param(False, "roll the massive-damage End roll at once")
     report: Report = param("damage", REPORT_DOC, main=True)
+
+    def roles(self) -> dict[str, str]:
+        """The character struck is a target; the threat's attacker strikes back."""
+        return _striking(super().roles(), self.threat)
 
 
 @dataclass(frozen=True)
@@ -227,10 +241,10 @@ class DamageRolls(Action):
 
     rolls: int = param(1, "how many damage rolls (at most 60)", ge=0, main=True)
     damage: str = param("", "the damage of one roll: 3d6-2, or scaled 'D 3d3'", main=True)
-    weapon: str = param(
-        "", "a weapon on the attacker's sheet (instead of damage)", decided_by="attacker"
+    weapon: str = param("", "a weapon on the attacker's sheet (instead of damage)")
+    attacker: str | None = param(
+        None, "the attacker whose weapon it is", ref="character", role="act"
     )
-    attacker: str | None = param(None, "the attacker whose weapon it is", ref="character")
     rate_of_attack: int | None = param(
         None, "Rate of Attack: keep this many highest", ge=1, le=MAX_DAMAGE_ROLLS
     )
@@ -255,7 +269,7 @@ class SurvivalRoll(Action):
     2 and a failure brings a dying roll, rolled at once.
     """
 
-    actor: str = param(doc="the character rolling", ref="character")
+    actor: str = param(doc="the character rolling", ref="character", role="respond")
     kind: Literal["dying", "massive", "intensive"] = param(
         "dying", "which End roll: dying (vs 4), massive (vs 8) or intensive (vs 8)"
     )
@@ -287,7 +301,7 @@ class FirstAid(Action):
 
     actor: str = param(doc="the medic", ref="character")
     patient: str | None = param(
-        None, "the patient (none: one not seated at the table)", ref="character"
+        None, "the patient (none: one not seated at the table)", ref="character", role="care"
     )
     on_self: bool = param(False, "first aid on oneself (Difficulty 10)")
     modifiers: tuple[Modifier, ...] = param((), "other modifiers (a kit, help...)")
@@ -303,7 +317,7 @@ class Surgery(Action):
     condition."""
 
     actor: str = param(doc="the surgeon", ref="character")
-    patient: str | None = param(None, "the patient", ref="character")
+    patient: str | None = param(None, "the patient", ref="character", role="care")
     patient_end: int | None = param(None, "the patient's End (no patient seated)", ge=0, le=99)
     patient_condition: Condition | None = param(
         None, "the patient's condition (no patient seated; none: Seriously Wounded)"
@@ -318,7 +332,7 @@ class SetCare(Action):
     activity level and the care they get; ``supervised``: intensive care under a Medic
     2+ or an AI sickbay with tools; ``therapy``: a characteristic under therapy."""
 
-    actor: str = param(doc="the character", ref="character")
+    actor: str = param(doc="the character", ref="character", role="care")
     activity: Activity = param("full_rest", "activity level")
     care: Care = param("none", "care level")
     supervised: bool = param(True, "intensive care under a Medic 2+ or AI sickbay")
@@ -361,7 +375,7 @@ class Stimulant(Action):
     """An adrenaline shot or combat stimulant given to a Critically Wounded character,
     who is out, to wake them (ch. 7, Critically Wounded: Special Conditions)."""
 
-    patient: str = param(doc="the character given it", ref="character")
+    patient: str = param(doc="the character given it", ref="character", role="care")
     actor: str | None = param(None, "who gives it", ref="character")
     kind: str = param("adrenaline shot", "what is given")
 
@@ -394,10 +408,14 @@ class RollInitiative(Action):
 
     referee_only: ClassVar[bool] = True
 
-    pcs: tuple[InitiativePC, ...] = param((), "the PCs (none: every seated character)")
+    pcs: tuple[InitiativePC, ...] = param((), "the PCs (none: every seated character who can act)")
     report: Literal["order", "totals"] = param(
         "order", "what the odds report: the turn order, or each PC's Initiative"
     )
+
+    def roles(self) -> dict[str, str]:
+        """Each PC named rolls: they act."""
+        return {pc.who: "act" for pc in self.pcs}
 
 
 @dataclass(frozen=True)
@@ -427,7 +445,7 @@ class CareWard(Action):
     referee_only: ClassVar[bool] = True
 
     patients: tuple[str, ...] = param(
-        (), "seated patients (their condition counts)", ref="character"
+        (), "seated patients (their condition counts)", ref="character", role="care"
     )
     conditions: tuple[Condition, ...] = param((), "more patients by condition")
     medic: int = param(0, "the caregiver's Medic level", ge=0, le=20)
@@ -459,6 +477,15 @@ class UsePsionics(Action):
     actor: str = param(doc="the psion", ref="character")
     points: int = param(1, "Psionic Points spent", ge=1, le=MAX_INPUT)
     power: str = param("", "what the points are spent on (a note for the log)")
+
+
+def _striking(roles: dict[str, str], threat: Threat | None) -> dict[str, str]:
+    """``roles`` with the threat's attacker striking back (ch. 7: "Adversaries who can
+    attack back deal damage based on the Fail Effect degree")."""
+    attacker = threat.attacker if threat is not None else None
+    if attacker and roles.get(attacker, "target") == "target":  # the target striking back
+        roles[attacker] = "strike-back"
+    return roles
 
 
 def table() -> ActionTable[State, Options]:

@@ -29,7 +29,7 @@ from referee.systems.mneme.actions import (
 from referee.systems.mneme.changes import Changes
 from referee.systems.mneme.checks import check_procedure, kept_indices
 from referee.systems.mneme.options import Options
-from referee.systems.mneme.state import State, Steps
+from referee.systems.mneme.state import Seat, State, Steps
 from referee.systems.mneme.tables import MINOR_ACTIONS
 from referee.systems.mneme.task import SYSTEM, build
 
@@ -104,9 +104,18 @@ def entrant(pc: InitiativePC, state: State | None, options: Options) -> Entrant:
     return Entrant(pc.who, sheet.name, built.applied, built.steps, sheet.modifier(characteristic))
 
 
+def _can_act(seat: Seat, options: Options) -> bool:
+    """Whether the seated character may act (no helpless condition forbids it)."""
+    from referee.systems.mneme.conditions import helpless
+
+    found = helpless(seat, options)
+    return found is None or not found.forbids("act")
+
+
 def entrants(action: RollInitiative, state: State | None, options: Options) -> tuple[Entrant, ...]:
-    """Every PC of the roll (none named: every living seated character but the
-    adversaries), checked: 1..20 PCs, distinct names, no adversary (they act through the
+    """Every PC of the roll (none named: every seated character who can act, ch. 7,
+    Critically Wounded and Dying (:mod:`.conditions`), but the adversaries), checked:
+    1..20 PCs, distinct names, no adversary (they act through the
     PCs' Fail Effects, ch. 2, Referee Doesn't Roll; unless the option
     ``adversary_attacks`` lets the referee roll for them), and a characteristic modifier
     for each when ties go by it."""
@@ -116,7 +125,7 @@ def entrants(action: RollInitiative, state: State | None, options: Options) -> t
         pcs = tuple(
             InitiativePC(c)
             for c, s in state.characters.items()
-            if not s.sheet.dead and (rolls_for_them or not s.sheet.adversary)
+            if _can_act(s, options) and (rolls_for_them or not s.sheet.adversary)
         )
     if state is not None and not rolls_for_them:
         for pc in pcs:

@@ -30,6 +30,7 @@ from referee.systems.mneme.actions import (
 )
 from referee.systems.mneme.aim import aim_modifier
 from referee.systems.mneme.changes import Changes
+from referee.systems.mneme.conditions import helpless
 from referee.systems.mneme.damage import (
     DAMAGE,
     DamageProgram,
@@ -401,9 +402,10 @@ class Strikes:
         self.threat, self.victim, self.skill, self.options = threat, victim, skill, options
         self.costly = costly
         self.owner = sheet_of(state, threat.attacker) if threat is not None else None
-        if threat is not None and self.owner is not None and self.owner.weapons:
-            if not threat.weapon and not threat.damage.strip():  # the attacker's own default
-                self.threat = replace(threat, weapon=self.owner.weapons[0].name)
+        unarmed = threat is not None and not threat.weapon and not threat.damage.strip()
+        if unarmed and threat is not None and self.owner is not None and self.owner.weapons:
+            # a threat naming its attacker and nothing else: the attacker's first weapon
+            self.threat = replace(threat, weapon=self.owner.weapons[0].name)
         if self.threat is not None:  # refused now, before any die, if it cannot strike
             t = self.threat
             damage_source(t.damage, t.weapon, t.rate_of_attack, self.owner)
@@ -649,6 +651,17 @@ def struck_back(
     return Threat(weapon=victim.weapons[0].name, attacker=action.target)
 
 
+def strikes_back(state: State, cid: str | None, options: Options) -> bool:
+    """Whether the seated adversary ``cid`` can still strike back (ch. 7: "Adversaries who
+    can attack back deal damage based on the Fail Effect degree"): not one the text makes
+    helpless (Dead, Dying, Critically Wounded and out: :mod:`.conditions`)."""
+    seat = state.characters.get(cid) if cid is not None else None
+    if seat is None:
+        return True
+    found = helpless(seat, options)
+    return found is None or not found.forbids("strike-back")
+
+
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     """An attack (ch. 7, Damage): the check; on a Success Effect the weapon's damage
     rolls against the target (SE + 1 limited by the Rate of Attack, armour per roll);
@@ -674,7 +687,9 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         if victim is None:
             raise IllegalAction("targeted damage needs the target's HP (a target, or target_hp)")
         target_hp = victim.hp
-    threat = action.threat or struck_back(action, attacker, victim, options)
+    threat = action.threat
+    if threat is None and strikes_back(state, action.target, options):
+        threat = struck_back(action, attacker, victim, options)
     hits: dict[int, DamageProgram[Hashable]] = {}
     strikes = Strikes(state, threat, attacker, built.skill_level, options, check.costly_success)
 

@@ -149,6 +149,13 @@ class Attack(MnemonicAction):
         0, "opposed rolls: the defender's " + CHANCES_DOC, decided_by="target"
     )
 
+    def roles(self) -> dict[str, str]:
+        """As every action; a target who makes himself a harder target defends."""
+        found = super().roles()
+        if self.target is not None and self.defense and found.get(self.target) == "target":
+            found[self.target] = "defend"
+        return found
+
 
 @dataclass(frozen=True)
 class Injury(MnemonicAction):
@@ -162,7 +169,7 @@ class Injury(MnemonicAction):
     APTITUDES: ClassVar[tuple[str, ...]] = ("aptitude",)
 
     worst: Worst = param(doc="the worst outcome: " + WORST_DOC)
-    victim: str | None = param(None, "the injured character", ref="character")
+    victim: str | None = param(None, "the injured character", ref="character", role="respond")
     chances: int | str = param(0, "Chances of remaining active: " + CHANCES_DOC)
     aptitude: int | None = param(
         None,
@@ -209,6 +216,10 @@ class AgileOrder(MnemonicAction):
 
     contenders: tuple[Contender, ...] = param(doc="the characters checking, in the order they draw")
 
+    def roles(self) -> dict[str, str]:
+        """Each contender checks Agile: they act (a name not seated is no one's)."""
+        return {c.name: "act" for c in self.contenders}
+
 
 @dataclass(frozen=True)
 class RefereeOrder(MnemonicAction):
@@ -237,7 +248,7 @@ class SetStatus(MnemonicAction):
 
     referee_only: ClassVar[bool] = True
 
-    target: str = param(doc="the character", ref="character")
+    target: str = param(doc="the character", ref="character", role="care")
     condition: str = param("Fine", "Fine, the injured label (Hurt) or inactive")
     inactive_as: Worst | None = param(None, "an inactive character: " + WORST_DOC)
     injuries: int | None = param(None, "injuries so far (none: unchanged)", ge=0, le=100)

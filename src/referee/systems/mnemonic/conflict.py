@@ -429,9 +429,20 @@ def _traits(
     return aptitude(who, talent, life_role, fallback=fallback, options=options)
 
 
+def _defends(state: State, cid: str | None, options: Options) -> bool:
+    """Whether the target ``cid`` defends with opposed rolls: not an inactive one, who
+    rolls nothing (:mod:`.conditions`); one not seated rolls from its given Aptitude."""
+    from referee.systems.mnemonic.conditions import helpless
+
+    seat = state.characters.get(cid) if cid is not None else None
+    found = helpless(seat, options) if seat is not None else None
+    return found is None or not found.forbids("defend")
+
+
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     """An attack: the attacker's check, the defence worsening its Chances, or with the
-    option ``opposed_rolls`` the defender's check against it (Mnemonic, conflict)."""
+    option ``opposed_rolls`` the defender's check against it (Mnemonic, conflict); an
+    inactive defender makes no defence and rolls nothing."""
     for cid in (action.actor, action.target):
         if cid is not None:
             state.character(cid)
@@ -447,7 +458,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     )
     chances = chances_value(action.chances)
     names = {"attacker": action.actor, "target": action.target}
-    if not options.opposed_rolls:
+    if not options.opposed_rolls or not _defends(state, action.target, options):
         return attack_plan(att, chances, action.defense, state.deck, options, **names)
     if action.defense:
         raise IllegalAction(

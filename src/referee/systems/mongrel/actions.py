@@ -180,6 +180,10 @@ class Attack(Action):
     )
     power: str | None = param(None, "a Power whose points add dice to the Expertise")
 
+    def roles(self) -> dict[str, str]:
+        """As every action; a target who defends spends an AP to defend."""
+        return _defending(super().roles(), self.target, self.defend)
+
 
 @dataclass(frozen=True)
 class Occult(Action):
@@ -213,12 +217,16 @@ class Occult(Action):
         _fuelled(self.resolve)
         super().__post_init__()
 
+    def roles(self) -> dict[str, str]:
+        """As every action; a target who resists defends (Resist)."""
+        return _defending(super().roles(), self.target, self.resist)
+
 
 @dataclass(frozen=True)
 class Recover(Action):
     """Recover Action Points (takes the action): +1 from 0, else back to the maximum."""
 
-    actor: str = param(doc="who recovers", ref="character")
+    actor: str = param(doc="who recovers", ref="character", role="recover")
 
 
 @dataclass(frozen=True)
@@ -232,7 +240,7 @@ class Wait(Action):
 class SpendResolve(Action):
     """Spend Infernal Resolve for Action Points 1:1 (not an action)."""
 
-    actor: str = param(doc="who spends", ref="character")
+    actor: str = param(doc="who spends", ref="character", role="recover")
     points: int = param(1, "Infernal Resolve spent", ge=1, le=MAX_SCORE)
 
 
@@ -255,14 +263,18 @@ class SpendResolveToSurvive(Action):
     """Answer a terminal hit: expend 1 Infernal Resolve to avoid dying (full AP
     recovery; still terminal)."""
 
-    actor: str = param(doc="the character who took terminal damage", ref="character")
+    actor: str = param(
+        doc="the character who took terminal damage", ref="character", role="respond"
+    )
 
 
 @dataclass(frozen=True)
 class AcceptFate(Action):
     """Answer a terminal hit: spend nothing, and die."""
 
-    actor: str = param(doc="the character who took terminal damage", ref="character")
+    actor: str = param(
+        doc="the character who took terminal damage", ref="character", role="respond"
+    )
 
 
 @dataclass(frozen=True)
@@ -270,7 +282,7 @@ class Rest(Action):
     """An hour or more of rest or calm activity: Infernal Resolve refreshes; enough hours
     restore full AP refreshes (Fatigue). The clock advances."""
 
-    actor: str = param(doc="who rests", ref="character")
+    actor: str = param(doc="who rests", ref="character", role="recover")
     hours: int = param(1, "hours of rest", ge=1, le=24)
 
 
@@ -278,7 +290,7 @@ class Rest(Action):
 class VowRefresh(Action):
     """Circumstances in direct opposition to the Vow refresh Infernal Resolve to full."""
 
-    actor: str = param(doc="whose Vow is opposed", ref="character")
+    actor: str = param(doc="whose Vow is opposed", ref="character", role="care")
 
 
 # -- sorcery from plain numbers ----------------------------------------------------
@@ -377,7 +389,7 @@ class TransferCredit(Action):
 class AwardPoints(Action):
     """A session's character points: 1-2 for playing, +1 for risk taken for the Vow."""
 
-    target: str = param(doc="who is awarded", ref="character")
+    target: str = param(doc="who is awarded", ref="character", role="care")
     points: int = param(1, "1 or 2, by the session's length and intensity", ge=1, le=2)
     vow_risk: bool = param(False, "put themselves at risk conforming to their Vow (+1)")
 
@@ -420,7 +432,7 @@ class ApproveSheet(Action):
     """The referee approves rules a seated character's sheet breaks, with the reason
     (kept on the sheet; approved problems no longer fail validation)."""
 
-    target: str = param(doc="whose sheet", ref="character")
+    target: str = param(doc="whose sheet", ref="character", role="care")
     reason: str = param(doc="why the referee allows it (recorded)")
     fields: tuple[str, ...] = param((), "the problems' field paths (empty: every open problem)")
     by: str = param("", "who approved it")
@@ -430,6 +442,14 @@ class ApproveSheet(Action):
             why = Problem("Mongrel: referee approval", "reason", "must say why", self.reason)
             raise IllegalAction("an approval must say why (reason)", (why,))
         super().__post_init__()
+
+
+def _defending(roles: dict[str, str], target: str | None, defends: bool) -> dict[str, str]:
+    """``roles`` with a target who defends (or resists) defending (Physical damage: "a
+    collapsed character cannot defend")."""
+    if target is not None and defends and roles.get(target) == "target":
+        roles[target] = "defend"
+    return roles
 
 
 def table() -> ActionTable[State, Options]:

@@ -91,6 +91,12 @@ def raise_identity(
         if now.score(reduce) < 1:
             raise IllegalAction(f"{reduce} is already 0")
         up[reduce] = up.get(reduce, 0) - 1
+        zeros = [i for i in IDENTITIES if now.score(i) + (i == name) - (i == reduce) == 0]
+        if len(zeros) > 1:  # Identity: "One of them, but not two, may be 0"
+            raise IllegalAction(
+                f"lowering {reduce} to 0 would leave two Identities at 0 "
+                f"({' and '.join(zeros)}): one of them, but not two, may be 0"
+            )
     out = _spend(sheet, cost(cur, 2 if reduce else 5), name, used)
     return replace(out, identity_raised=up)
 
