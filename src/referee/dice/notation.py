@@ -1171,7 +1171,8 @@ def _parse(text: str) -> Expr:
         if simple is not None:
             return simple
     typed = text
-    command = _COMMAND.match(lowered)
+    start = lowered.lstrip()[:1]
+    command = _COMMAND.match(lowered) if start == "/" or start == "!" else None
     if command is not None:  # a chat command before the roll: /r, /roll, !r, !roll
         if command.group(2) not in ("r", "roll"):
             raise _command_refusal(text, command)
