@@ -1137,8 +1137,9 @@ def _tail_ways(
     ways[keep - 1] = u
     for r in range(d + 1, n):
         u = at_most * u - v
-        v = v * (r + 1) * weight // (r + 1 - d)
         ways[n - r - 1] = u
+        if r + 1 < n:  # the next subtracted term (not needed after the last)
+            v = v * (r + 1) * weight // (r + 1 - d)
     return ways
 
 
