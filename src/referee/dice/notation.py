@@ -1,6 +1,7 @@
 """Dice notation: text -> an immutable expression tree.
 
-Grammar (whitespace is ignored, ASCII letters are case-insensitive)::
+Grammar (whitespace between tokens is ignored, not inside a number or a word; ASCII
+letters are case-insensitive)::
 
     expr   := term (("+" | "-") term)*
     term   := factor ("*" factor)*
@@ -26,8 +27,14 @@ written with ``cs`` (``10d6!cs>=5``). A bare ``r`` without a face is refused wit
 error naming ``ro`` and ``rr`` (Foundry and Roll20 read it differently); ``r`` with a
 face is Roll20's ``rr``. ``d%`` is ``d100``; ``dF`` a Fate die (:class:`Die`).
 
+A leading chat command ``/r``, ``/roll``, ``!r`` or ``!roll`` is dropped; ``#`` starts a
+comment, the whole expression's label, and so do plain words after a complete
+expression (``1d20+5 Stealth``; the rule is in docs/dice.md). Other tools' forms
+(``1d20adv``, ``{4d6}kh3``, ``[[1d20]]``, ``4d6d1``...) are refused naming ours.
+
 ``str()`` of a tree is its canonical notation, which parses back to an equal
-tree. Untrusted input is bounded: at most :data:`MAX_LENGTH` characters,
+tree (a text whose canonical form would be over :data:`MAX_LENGTH` is refused).
+Untrusted input is bounded: at most :data:`MAX_LENGTH` characters,
 :data:`MAX_DICE` dice in all, :data:`MAX_SIDES` sides per die and constants up
 to :data:`MAX_CONSTANT`; anything beyond is a :class:`NotationError`.
 
