@@ -72,7 +72,7 @@ def test_refused_before_any_die_and_not_for_observers(tmp_path: Path) -> None:
     service, tid = _table(tmp_path, "arm")
     before = service.load(tid).seq
     with pytest.raises(RulesError, match="limit"):
-        service.act(tid, "Ann", "roll", {"dice": "1000d2kh500"})
+        service.act(tid, "Ann", "roll", {"dice": "1000d6kh500"})
     with pytest.raises(RulesError):
         service.act(tid, "Ann", "roll", {"dice": "3d6+"})
     with pytest.raises(Forbidden, match="observer"):

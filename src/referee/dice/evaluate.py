@@ -96,8 +96,23 @@ _PRODUCT_WEIGHT = 8
 
 
 def as_expr(expression: Expr | str, depth: int = EXPLODE_DEPTH) -> Expr:
-    """Accept either a parsed tree or notation text; explosions bounded at ``depth``."""
-    expr = parse(expression) if isinstance(expression, str) else expression
+    """Accept either a parsed tree or notation text; explosions bounded at ``depth``.
+
+    Anything else (``None``, a number) is a :class:`NotationError` naming its type,
+    as :func:`parse` refuses what is not text.
+    """
+    if isinstance(expression, str):
+        expr = parse(expression)
+    elif isinstance(expression, (Const, Pool, Neg, BinOp, Labeled)):
+        expr = expression
+    else:
+        from referee.errors import NotationError
+
+        raise NotationError(
+            "a dice expression must be notation text or a parsed expression, not "
+            f"{type(expression).__name__}",
+            expected="text such as 2d6",
+        )
     return expr if depth == EXPLODE_DEPTH else with_depth(expr, depth)
 
 

@@ -1,6 +1,7 @@
 """Dice notation: text -> an immutable expression tree.
 
-Grammar (whitespace is ignored, ASCII letters are case-insensitive)::
+Grammar (whitespace between tokens is ignored, not inside a number or a word; ASCII
+letters are case-insensitive)::
 
     expr   := term (("+" | "-") term)*
     term   := factor ("*" factor)*
@@ -26,8 +27,14 @@ written with ``cs`` (``10d6!cs>=5``). A bare ``r`` without a face is refused wit
 error naming ``ro`` and ``rr`` (Foundry and Roll20 read it differently); ``r`` with a
 face is Roll20's ``rr``. ``d%`` is ``d100``; ``dF`` a Fate die (:class:`Die`).
 
+A leading chat command ``/r``, ``/roll``, ``!r`` or ``!roll`` is dropped; ``#`` starts a
+comment, the whole expression's label, and so do plain words after a complete
+expression (``1d20+5 Stealth``; the rule is in docs/dice.md). Other tools' forms
+(``1d20adv``, ``{4d6}kh3``, ``[[1d20]]``, ``4d6d1``...) are refused naming ours.
+
 ``str()`` of a tree is its canonical notation, which parses back to an equal
-tree. Untrusted input is bounded: at most :data:`MAX_LENGTH` characters,
+tree (a text whose canonical form would be over :data:`MAX_LENGTH` is refused).
+Untrusted input is bounded: at most :data:`MAX_LENGTH` characters,
 :data:`MAX_DICE` dice in all, :data:`MAX_SIDES` sides per die and constants up
 to :data:`MAX_CONSTANT`; anything beyond is a :class:`NotationError`.
 
@@ -426,11 +433,17 @@ def die_problem(die: Die, sides: int) -> str:
     if die.reroll == "rr" and len(hit_range(die.reroll_op, die.reroll_at, sides)) == sides:
         op = "" if die.reroll_op == "=" else die.reroll_op
         return f"rr{op}{die.reroll_at} rerolls every face of a d{sides}: it would never stop"
-    if die.explode and (
-        sides == 1
-        if not die.explode_op
-        else len(hit_range(die.explode_op, die.explode_at, sides)) == sides
-    ):
+    if not die.explode:
+        return ""
+    # the faces a roll can stop on: those a reroll until (rr) leaves, else every face
+    left = [f for f in range(1, sides + 1) if not (die.reroll == "rr" and die.rerolls(f))]
+    if all(die.explodes(f, sides) for f in left):
+        if len(left) < sides:
+            op = "" if die.reroll_op == "=" else die.reroll_op
+            return (
+                f"after rr{op}{die.reroll_at} every face a d{sides} can stop on explodes: "
+                "it would never stop"
+            )
         return f"the explosion takes every face of a d{sides}: it would never stop"
     return ""
 
@@ -450,13 +463,14 @@ class Labeled(_Node):
         operand, label = _getters(*_fields)
 
     def __new__(cls, operand: Expr, label: str) -> Labeled:
-        if "]" in label or "[" in label:
-            raise ValueError(f"a label cannot hold square brackets: {label!r}")
+        if "]" in label:  # it would close the label early; a "[" inside is plain text
+            raise ValueError(f"a label cannot hold a closing square bracket: {label!r}")
         return _tuple_new(cls, (operand, label))
 
     def __str__(self) -> str:
         inner = str(self.operand)
-        if self.operand.precedence < self.precedence:
+        # a label on a labelled term is written on its parentheses: (d6[a])[b]
+        if self.operand.precedence < self.precedence or isinstance(self.operand, Labeled):
             inner = f"({inner})"
         return f"{inner}[{self.label}]"
 
@@ -538,12 +552,12 @@ Expr = Const | Pool | Neg | BinOp | Labeled
 
 _TOKEN = re.compile(
     r"\s*([0-9]+|kh|kl|k|dh|dl|d|med|min|max|mi|ma|ro|rr|r|cs|!!|!|x|f|%|\[[^\]]*\]?"
-    r"|>=|<=|[-+*()<>=]|\Z|.)",
+    r"|>=|<=|[-+*()<>=]|#.*|\Z|.)",
     re.DOTALL,
 )
 """One token after any whitespace: a number, a word or symbol, a label in square
-brackets, the end of the text (empty), or any other single character (which the
-parser reports)."""
+brackets, a comment (``#`` to the end of the text), the end of the text (empty), or
+any other single character (which the parser reports)."""
 
 _KINDS = {
     "d": "DIE",
@@ -732,7 +746,7 @@ class _Parser:
                 total = product if total is None else _binop(op, total, product)
                 op = tok
                 product, after = self.operand(depth)
-            elif tok == (")" if depth else ""):
+            elif tok == (")" if depth else "") or (not depth and tok[:1] == "#"):
                 return product if total is None else _binop(op, total, product)
             else:
                 closer = "RPAR" if depth else "$END"
@@ -867,6 +881,14 @@ class _Parser:
         if not fate and tokens[i] in ("ro", "rr", "r", "!", "x", "!!", "mi", "min", "ma", "max"):
             die, i = self.modifiers(i, sides)
         tok = tokens[i]
+        if tok == "d" and _is_int(tokens[i + 1]):  # Roll20's and Foundry's drop lowest
+            raise _Refusal(
+                i,
+                f"d{tokens[i + 1]} after a pool drops the lowest dice on Roll20 and Foundry; "
+                f"here write {_pool(count, sides, 'sum', 0, 0, die)}dl{int(tokens[i + 1])} "
+                "(a d starts a pool)",
+                "'dl' or 'dh' and a number",
+            )
         if tok in _SELECT_WORD or tok in ("med", "cs", *COMPARISONS):
             if tok == "med" and count % 2 == 0:
                 self.note(
@@ -902,6 +924,14 @@ class _Parser:
                     raise _Refusal(i, f"a pool takes one reroll; {tok} is a second")
                 if tok == "r":
                     after = tokens[i + 1]
+                    if after == "a":
+                        raise _Refusal(
+                            i,
+                            "ra is Avrae's reroll and add (the new die is added, the old one "
+                            "kept), which has no spelling here: ro1 rerolls a 1 once and keeps "
+                            "the new face, !1 adds a die on a 1",
+                            "'ro' or 'rr' and a face",
+                        )
                     if not ("0" <= after[:1] <= "9" or after in COMPARISONS):
                         raise _Refusal(
                             i,
@@ -1107,21 +1137,6 @@ def _position(lowered: str, index: int) -> int:
     raise AssertionError("token index beyond the scan")  # pragma: no cover
 
 
-def _syntax_error(text: str, lowered: str, tokens: list[str], error: _Syntax) -> NotationError:
-    expected = _expected(error.expected)
-    tok = tokens[error.index]
-    if tok == "":
-        return _notation_error(
-            "expression ends too early", text=text, position=len(text), expected=expected
-        )
-    position = _position(lowered, error.index)
-    if tok in _KINDS or "0" <= tok[0] <= "9":
-        message = f"unexpected {tok}"
-    else:
-        message = f"unexpected character {text[position]!r}"
-    return _notation_error(message, text=text, position=position, expected=expected)
-
-
 def parse(text: str) -> Expr:
     """Parse dice notation into an expression tree.
 
@@ -1162,31 +1177,275 @@ def _parse(text: str) -> Expr:
         simple = _simple(lowered)
         if simple is not None:
             return simple
-    if "[" in lowered:  # labels keep the case they were typed in
+    typed = text
+    start = lowered.lstrip()[:1]
+    command = _COMMAND.match(lowered) if start == "/" or start == "!" else None
+    if command is not None:  # a chat command before the roll: /r, /roll, !r, !roll
+        if command.group(2) not in ("r", "roll"):
+            raise _command_refusal(text, command)
+        blank = " " * command.end()  # dropped, every position kept
+        text, lowered = blank + text[command.end() :], blank + lowered[command.end() :]
+    try:
+        tree = _read(text, lowered)
+    except _Failure as failure:
+        labeled = _words_label(text, lowered)
+        if labeled is None:
+            message, expected = _explain(text, lowered, failure)
+            raise _notation_error(
+                message, text=typed, position=failure.position, expected=expected
+            ) from None
+        tree = labeled
+    if len(text) > MAX_LENGTH // 3:  # canonical forms grow at most threefold (tested)
+        written = str(tree)
+        if len(written) > MAX_LENGTH:
+            raise _notation_error(
+                f"expression is written back as {len(written)} characters ({written[:40]}...); "
+                f"at most {MAX_LENGTH}, so it could not be read again: write fewer terms",
+                text=typed,
+                position=0,
+            )
+    return tree
+
+
+class _Failure(Exception):
+    """Internal: a text that does not parse, with what the error will say."""
+
+    def __init__(self, message: str, position: int, expected: str, syntax: bool) -> None:
+        self.message = message
+        self.position = position
+        self.expected = expected
+        self.syntax = syntax
+
+
+def _read(text: str, lowered: str) -> Expr:
+    """The tree of ``text`` (``lowered`` its ASCII lower case), with its comment as a
+    label; raises :class:`_Failure` naming the position."""
+    if "[" in lowered or "#" in lowered:  # labels and comments keep the case they were typed in
         tokens = [
-            text[m.start(1) : m.end(1)] if m.group(1)[:1] == "[" else m.group(1)
+            text[m.start(1) : m.end(1)] if m.group(1)[:1] in ("[", "#") else m.group(1)
             for m in _TOKEN.finditer(lowered)
         ]
     else:
         tokens = _TOKEN.findall(lowered)
     if not tokens[0]:  # nothing but whitespace
-        raise _notation_error(
-            "empty dice expression", text=text, position=0, expected="a number or dice such as 2d6"
-        )
+        raise _Failure("empty dice expression", 0, "a number or dice such as 2d6", True)
     parser = _Parser(tokens)
     try:
         tree = parser.sum(0)
     except _Syntax as error:
-        raise _syntax_error(text, lowered, tokens, error) from None
+        tok = tokens[error.index]
+        expected = _expected(error.expected)
+        if tok == "":
+            raise _Failure("expression ends too early", len(text), expected, True) from None
+        position = _position(lowered, error.index)
+        if tok in _KINDS or "0" <= tok[0] <= "9":
+            message = f"unexpected {tok}"
+        else:
+            message = f"unexpected character {text[position]!r}"
+        raise _Failure(message, position, expected, True) from None
     except _Refusal as refusal:
         position = _position(lowered, refusal.index)
-        raise _notation_error(
-            refusal.message, text=text, position=position, expected=refusal.expected
-        ) from None
+        raise _Failure(refusal.message, position, refusal.expected, False) from None
     if parser.problem is not None:
         message, index, expected = parser.problem
-        position = _position(lowered, index)
-        raise _notation_error(message, text=text, position=position, expected=expected)
+        raise _Failure(message, _position(lowered, index), expected, False)
+    comment = tokens[parser.i]
+    if comment:  # '#' and the rest of the text: the whole expression's label
+        words = comment[1:].split()
+        if "]" in comment:
+            position = _position(lowered, parser.i) + comment.index("]")
+            raise _Failure("a comment becomes a label, which cannot hold ']'", position, "", False)
+        if words:
+            tree = _tuple_new(Labeled, (tree, " ".join(words)))
+    return tree
+
+
+_COMMAND = re.compile(r"\s*([/!])([a-z]+)(?![a-z])")
+"""A chat command before the roll (Roll20's and Foundry's ``/r``, Avrae's ``!r``)."""
+
+
+def _command_refusal(text: str, command: re.Match[str]) -> NotationError:
+    written = _suggest(text[command.end() :])
+    suggestion = f": write {written} alone or after /r" if written else ""
+    word = command.group(1) + command.group(2)
+    return _notation_error(
+        f"{word} is a chat command, not dice; only /r, /roll, !r and !roll are read before "
+        f"a roll (and dropped){suggestion}",
+        text=text,
+        position=command.start(1),
+        expected="dice notation such as 2d6",
+    )
+
+
+LABEL_STOP_WORDS = frozenset(
+    {
+        # the notation's own words
+        *("d", "k", "kh", "kl", "dh", "dl", "med", "mi", "min", "ma", "max"),
+        *("ro", "rr", "r", "cs", "x", "f", "df"),
+        # other tools' modifiers and flags: read as a label they would change nothing
+        *("adv", "dis", "advantage", "disadvantage", "ra", "e", "p", "pl", "ph", "l", "h"),
+        *("xo", "cf", "sf", "ms", "s", "sa", "sd", "m", "mt", "even", "odd"),
+    }
+)
+"""Words that never start a label of plain words (``2d6+3 fire``): the notation's own
+and the modifiers of Roll20, Foundry and Avrae, so that ``4d6 kh`` or ``d20 ra`` is an
+error that says what is missing, not a silent label."""
+
+_WORD_GAP = re.compile(r"\s+(?=\S)")
+
+
+def _plain_word(word: str) -> bool:
+    """Letters (and ``'`` or ``-`` inside), not one of :data:`LABEL_STOP_WORDS`."""
+    return (
+        word[0].isalpha()
+        and all(c.isalpha() or c in "'-" for c in word)
+        and word.translate(_LOWER) not in LABEL_STOP_WORDS
+    )
+
+
+def _words_label(text: str, lowered: str) -> Expr | None:
+    """Avrae's plain words after a roll (``1d20+5 Stealth``) as its label: the first
+    gap after which the text is words starting with a plain word (:func:`_plain_word`)
+    and before which the text parses. ``None`` when there is none."""
+    if "#" in lowered:
+        return None  # a comment is the label; words before it are an error
+    for gap in _WORD_GAP.finditer(text):
+        words = text[gap.end() :].split()
+        if not _plain_word(words[0]) or any("]" in w or "[" in w for w in words):
+            continue
+        try:
+            tree = _read(text[: gap.start()], lowered[: gap.start()])
+        except _Failure:
+            continue
+        return _tuple_new(Labeled, (tree, " ".join(words)))
+    return None
+
+
+_ADVANTAGE = re.compile(r"(adv|dis)(?:antage|advantage)?(?![a-z])")
+
+
+def _explain(text: str, lowered: str, failure: _Failure) -> tuple[str, str]:
+    """``(message, expected)`` for a text that does not parse: another tool's spelling
+    named with ours when the failure is one (:func:`_foreign`), else the failure's."""
+    found = _foreign(text, lowered, failure) if failure.syntax else None
+    return found if found is not None else (failure.message, failure.expected)
+
+
+def _tree_of(text: str) -> Expr | None:
+    """The tree of ``text`` (no chat command, no words label), or ``None``."""
+    try:
+        return _read(text, text.translate(_LOWER))
+    except _Failure:
+        return None
+
+
+def _suggest(text: str) -> str:
+    """The canonical spelling of ``text``, or ``""`` when it does not parse."""
+    tree = _tree_of(text)
+    return "" if tree is None else str(tree)
+
+
+def _foreign(text: str, lowered: str, failure: _Failure) -> tuple[str, str] | None:
+    """``(message, expected)`` when the syntax error at ``failure.position`` is a form
+    Roll20, Foundry or Avrae spell differently, naming our spelling; else ``None``."""
+    at = failure.position
+    here = lowered[at:]
+    before = lowered[:at]
+    after_pool = "'dl'" in failure.expected  # a pool's selection could come here
+    advantage = _ADVANTAGE.match(here)
+    if advantage:
+        keep = "kh1" if advantage.group(1) == "adv" else "kl1"
+        word = "advantage" if keep == "kh1" else "disadvantage"
+        tree = _tree_of(text[:at]) if before.strip() else None
+        pools = _pools_of(tree)
+        written = f"2d20{keep}"
+        if tree is not None and pools == [Pool(1, 20)]:  # one d20: its advantage in place
+            written = str(_swap_pool(tree, _pool(2, 20, keep[:2], 1)))
+        return (
+            f"{here[: advantage.end()]} is Avrae's {word}: write {written} "
+            f"(the {'higher' if keep == 'kh1' else 'lower'} of two d20s)",
+            f"'{keep[:2]}' after a pool, as in 2d20{keep}",
+        )
+    if here.startswith("{"):
+        inside = text.translate(str.maketrans("{}", "()"))
+        if "," in text:
+            return (
+                "{...} with commas is a set of rolls on Roll20 and Foundry, which has no "
+                "spelling here: roll each expression on its own",
+                "a number, dice or '('",
+            )
+        written = _suggest(inside)
+        hint = f": write {written}" if written else ": write (...) instead"
+        return (f"{{...}} groups are Roll20's and Foundry's{hint}", "'(' for a group")
+    if here.startswith("[["):
+        inside = text.replace("[[", "(").replace("]]", ")")
+        written = _suggest(inside)
+        hint = f": write {written}" if written else ""
+        return (f"[[...]] is Roll20's inline roll; the roll is typed alone here{hint}", "")
+    explode = re.match(r"e\s*(>=|<=|>|<|=)?\s*([0-9]+)", here) if after_pool else None
+    if explode:
+        op = explode.group(1) or ""
+        return (
+            f"e{op}{explode.group(2)} is Avrae's explosion: here write "
+            f"!{op}{explode.group(2)} (! or x with the same face or range)",
+            "'!' or 'x'",
+        )
+    drop = re.match(r"p([lh]?)\s*([0-9]+)", here) if after_pool else None
+    if drop:
+        which = {"l": "lowest", "h": "highest"}.get(drop.group(1), "")
+        if which:
+            return (
+                f"p{drop.group(1)}{drop.group(2)} is Avrae's drop {which}: here write "
+                f"d{drop.group(1)}{drop.group(2)}",
+                "'dl' or 'dh'",
+            )
+        return ("p drops dice by a selector on Avrae: here write dl or dh and a number", "")
+    if before.endswith("!") and here.startswith("p"):
+        return ("penetrating dice (!p) have no spelling here: write ! to explode", "")
+    if before.endswith("x") and here.startswith("o"):
+        return (
+            "xo (explode once) is Foundry's: write x and set the depth to 1 "
+            "(--depth 1 on the command line, depth=1 from Python)",
+            "",
+        )
+    gap = len(before) - len(before.rstrip())
+    if gap and at - gap > 0:  # a space just before: was it inside a word or a number?
+        left, right = before[at - gap - 1], here[:1]
+        joined = text[: at - gap] + text[at:]
+        # letters either side (4d6k h3), or digits of a dice count (1 0d6)
+        count = re.match(r"[0-9]+\s*d", here) is not None
+        same = (left.isdigit() and count) or (left.isalpha() and right.isalpha())
+        written = _suggest(joined) if same else ""
+        if written:
+            return (
+                f"{failure.message}: a space cannot go inside a number or a word "
+                f"(did you mean {written}?)",
+                failure.expected,
+            )
+    return None
+
+
+def _pools_of(tree: Expr | None) -> list[Pool]:
+    """The pools of a tree, left to right (none for ``None``)."""
+    if isinstance(tree, Pool):
+        return [tree]
+    if isinstance(tree, (Neg, Labeled)):
+        return _pools_of(tree.operand)
+    if isinstance(tree, BinOp):
+        return _pools_of(tree.left) + _pools_of(tree.right)
+    return []
+
+
+def _swap_pool(tree: Expr, pool: Pool) -> Expr:
+    """``tree`` with its one pool replaced by ``pool``."""
+    if isinstance(tree, Pool):
+        return pool
+    if isinstance(tree, Neg):
+        return Neg(_swap_pool(tree.operand, pool))
+    if isinstance(tree, Labeled):
+        return Labeled(_swap_pool(tree.operand, pool), tree.label)
+    if isinstance(tree, BinOp):
+        return BinOp(tree.op, _swap_pool(tree.left, pool), _swap_pool(tree.right, pool))
     return tree
 
 
