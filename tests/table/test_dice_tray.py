@@ -20,9 +20,14 @@ from referee.table.store import Store
 GAMES = ("mnemonic", "mongrel", "mneme", "arm")
 
 
+OPEN = {"typed_dice": "everyone", "take_back": "always"}
+"""Players type their physical dice and take back their rolls at once (the table
+settings these tests were written for; issue 32 made both the referee's)."""
+
+
 def _table(tmp_path: Path, game: str) -> tuple[TableService, str]:
     service = TableService(Store(f"sqlite:///{tmp_path / f'{game}.db'}"))
-    tid = service.create(game, "Tray", "Ron").table.id
+    tid = service.create(game, "Tray", "Ron", settings=OPEN).table.id
     for who, role in (("Ann", "player"), ("Ben", "player"), ("Obi", "observer")):
         service.join(tid, who, role)
     return service, tid

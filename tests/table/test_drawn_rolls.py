@@ -5,9 +5,11 @@ were drawn and not logged, so the player could roll again until it hit)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from referee.dice.roller import Roller
 from referee.errors import RulesError
 from referee.table.audit import verify
 from referee.table.service import TableService
@@ -21,49 +23,76 @@ ATTACK = {
 }
 
 
+OPEN = {"typed_dice": "everyone", "take_back": "always"}
+"""Players type their physical dice and take back their rolls at once (the table
+settings these tests were written for; issue 32 made both the referee's)."""
+
+
 def _table(tmp_path: Path, seed: int | None) -> tuple[TableService, str]:
     service = TableService(Store(f"sqlite:///{tmp_path / 'r.db'}"))
-    tid = service.create("mneme", "Drawn", "Ron", seed=seed).table.id
+    tid = service.create("mneme", "Drawn", "Ron", seed=seed, settings=OPEN).table.id
     service.join(tid, "Ann", "player")
     service.add_character(tid, "ada", owner="Ann")
     service.add_character(tid, "raider")
     return service, tid
 
 
-def test_a_refusal_after_the_dice_are_drawn_is_logged_with_them(tmp_path: Path) -> None:
+def test_a_threat_that_cannot_strike_is_refused_before_any_die(tmp_path: Path) -> None:
+    """The threat with no damage is refused as the action is planned now (issue 32: it
+    was refused only once a miss met it, after the dice): nothing drawn, nothing logged,
+    and a player who may not see the raider's sheet is told so, not what it holds."""
     service, tid = _table(tmp_path, seed=1)
-    outcomes = []
-    for _ in range(40):  # until a miss meets the threat that has no damage (seeded)
-        done = service.act(tid, "Ann", "attack", ATTACK)
-        outcomes.append(done.event.kind)
-        if done.event.kind == "action-failed":
-            break
-    assert outcomes[-1] == "action-failed", outcomes
-    event = done.event
-    assert event.actor == "Ann" and event.rolls  # the dice drawn are in the log
-    assert "damage expression" in event.payload["error"]
-    assert done.table.state == service.load(tid).state  # it changed nothing
-    assert len(service.log(tid, "Ann")) == done.table.seq  # and every attempt is logged
-    assert verify(service, tid).ok  # the audit replays the failure from its faces
+    before = service.load(tid).seq
+    with pytest.raises(RulesError, match="damage expression"):
+        service.act(tid, "Ron", "attack", ATTACK)
+    with pytest.raises(RulesError, match="Raider's sheet, which only the referee sees"):
+        service.act(tid, "Ann", "attack", ATTACK)
+    assert service.load(tid).seq == before
 
 
 def test_faces_typed_by_hand_are_refused_not_logged(tmp_path: Path) -> None:
     service, tid = _table(tmp_path, seed=3)
     before = service.load(tid).seq
     with pytest.raises(RulesError, match="damage expression"):
-        service.act(tid, "Ann", "attack", ATTACK, faces=[1, 1, 1, 1, 1, 1])
+        service.act(tid, "Ron", "attack", ATTACK, faces=[1, 1, 1, 1, 1, 1])
     assert service.load(tid).seq == before
 
 
-def test_the_log_entry_says_what_failed(tmp_path: Path) -> None:
+def _fails_after_drawing(monkeypatch: pytest.MonkeyPatch, service: TableService, tid: str) -> None:
+    """The game refuses an attack only once its dice are drawn (no game's rule does any
+    more: the safety net is tested with a rule made to)."""
+    rules = type(service.load(tid).ruleset)
+    plain = rules.resolve
+
+    def late(self: Any, action: Any, state: Any, roller: Roller, options: Any) -> Any:
+        roller.roll(2, 6)
+        raise RulesError("give a damage expression (e.g. 3d6-2) or a weapon")
+
+    monkeypatch.setattr(rules, "resolve", late)
+    assert plain is not late
+
+
+def test_a_refusal_after_the_dice_are_drawn_is_logged_with_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, tid = _table(tmp_path, seed=1)
+    _fails_after_drawing(monkeypatch, service, tid)
+    done = service.act(tid, "Ann", "attack", {**ATTACK, "threat": None})
+    event = done.event
+    assert event.kind == "action-failed"
+    assert event.actor == "Ann" and event.rolls  # the dice drawn are in the log
+    assert "damage expression" in event.payload["error"]
+    assert len(service.log(tid, "Ann")) == done.table.seq  # and every attempt is logged
+    assert verify(service, tid).ok  # the audit replays the failure from its faces
+
+
+def test_the_log_entry_says_what_failed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.table.recap import log_text
     from referee.web.render import Renderer
 
     service, tid = _table(tmp_path, seed=1)
-    for _ in range(40):
-        done = service.act(tid, "Ann", "attack", ATTACK)
-        if done.event.kind == "action-failed":
-            break
+    _fails_after_drawing(monkeypatch, service, tid)
+    service.act(tid, "Ann", "attack", {**ATTACK, "threat": None})
     shown = service.log(tid, "Ann")[-1]
     html = Renderer().entry(shown)
     assert "failed after its dice were drawn" in html and "damage expression" in html

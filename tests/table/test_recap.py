@@ -25,6 +25,11 @@ SATURDAY = "2026-11-21"
 PRIMARY = 3  # Mickey Ruane's Primary Role counts Moderately (3) where no Life Role fits
 
 
+OPEN = {"typed_dice": "everyone", "take_back": "always"}
+"""Players type their physical dice and take back their rolls at once (the table
+settings these tests were written for; issue 32 made both the referee's)."""
+
+
 def success_chance(aptitude: int, chances: int = 0) -> Fraction:
     """A Mnemonic Success Check's chance, counted face by face on one d12."""
     good = sum(1 for face in range(1, 13) if aptitude - face + chances >= 0)
@@ -52,7 +57,7 @@ def night(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Tab
     in public (face 2)."""
     day = _clock(monkeypatch)
     service = TableService(Store(f"sqlite:///{tmp_path / 'recap.db'}"))
-    tid = service.create("mnemonic", "Docks", "Kim").table.id
+    tid = service.create("mnemonic", "Docks", "Kim", settings=OPEN).table.id
     for who in ("Ann", "Ben", "Cy"):
         service.join(tid, who, "player")
     service.add_character(tid, "boxer", owner="Ann")
@@ -72,8 +77,9 @@ def night(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Tab
     sheet["talents"]["Tough"] = 2
     service.update_character(tid, "mickey-ruane", sheet, by="Kim", force=True)
     service.act(tid, "Ann", "sheet-check", {"actor": "mickey-ruane", "talent": "Tough"}, faces=[4])
-    service.add_character(tid, "frigate", by="Kim", visibility="referee")
-    service.act(tid, "Kim", "sheet-check", {"actor": "swiftsure", "talent": "Sturdy"}, faces=[2])
+    secret = service.add_character(tid, "frigate", by="Kim", visibility="referee")
+    frigate = str(secret.event.payload["id"])  # a secret seat's id: nobody can guess it
+    service.act(tid, "Kim", "sheet-check", {"actor": frigate, "talent": "Sturdy"}, faces=[2])
     yield service, tid
     service.store.close()
 
@@ -206,7 +212,7 @@ def test_the_html_is_escaped_and_holds_no_script(
 ) -> None:
     _clock(monkeypatch)
     service = TableService(Store(f"sqlite:///{tmp_path / 'x.db'}"))
-    tid = service.create("mnemonic", "<script>alert(1)</script>", "Kim").table.id
+    tid = service.create("mnemonic", "<script>alert(1)</script>", "Kim", settings=OPEN).table.id
     service.note(tid, "Kim", '<img src=x onerror="alert(2)"> & </li></ol><script>alert(3)</script>')
     made = recap(service.store.events(tid), Viewer("Kim", "referee"))
     page = html_document(made)

@@ -110,9 +110,17 @@ class Table:
         return {"authorization": f"Bearer {self.tokens[who]}"}
 
 
-def make_table(site: Site, game: str = "mnemonic", name: str = "Friday") -> Table:
+OPEN = {"typed_dice": "everyone", "take_back": "always"}
+"""Players type their physical dice and take back their rolls at once (the table settings
+most tests here were written for; issue 32 made both the referee's)."""
+
+
+def make_table(
+    site: Site, game: str = "mnemonic", name: str = "Friday", settings: Any = OPEN
+) -> Table:
     with site.client() as http:
-        made = http.post("/api/tables", json={"game": game, "name": name, "referee": "Ron"})
+        body = {"game": game, "name": name, "referee": "Ron", "settings": settings}
+        made = http.post("/api/tables", json=body)
         assert made.status_code == 201, made.text
         body = made.json()
         table = Table(body["table"]["id"], {"Ron": body["token"]})

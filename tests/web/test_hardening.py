@@ -396,7 +396,7 @@ def test_a_player_cannot_spend_another_players_action_points_over_http(
 # -- finding 5: costly odds are refused before any work, and never stall the server -----------
 
 
-def test_costly_odds_from_an_observer_are_refused_naming_the_limit(
+def test_costly_odds_are_refused_naming_the_limit(
     site: Site, new_table: Any
 ) -> None:
     table = new_table(site, "mneme", "Costly")
@@ -416,22 +416,28 @@ def test_costly_odds_from_an_observer_are_refused_naming_the_limit(
             r = http.post(
                 f"/api/tables/{tid}/odds",
                 json={"action": "attack", "fields": {**fields, "damage": damage}},
-                headers=table.auth("Obi"),
+                headers=ron,  # an observer gets no odds of others' characters (issue 32)
             )
             assert r.status_code == 422 and limit in r.json()["detail"], (damage, r.text)
             assert time.monotonic() - start < 5  # refused before the work (was 10.7 s)
             r = http.post(
                 f"/t/{tid}/preview",
                 json={"action": "attack", "fields": {**fields, "damage": damage}},
-                headers=table.auth("Obi"),
+                headers=ron,  # an observer gets no odds of others' characters (issue 32)
             )
             assert r.status_code == 200 and limit in r.json()["detail"], r.text
         ok = http.post(
             f"/api/tables/{tid}/odds",
             json={"action": "attack", "fields": {**fields, "damage": "3d6"}},
-            headers=table.auth("Obi"),
+            headers=ron,
         )
         assert ok.status_code == 200, ok.text
+        watching = http.post(
+            f"/api/tables/{tid}/odds",
+            json={"action": "attack", "fields": {**fields, "damage": "3d6"}},
+            headers=table.auth("Obi"),
+        )
+        assert watching.status_code == 403, watching.text  # issue 32: an observer only reads
 
 
 def test_the_security_headers_and_the_join_page(site: Site, table: Table) -> None:

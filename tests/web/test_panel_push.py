@@ -34,6 +34,11 @@ PEOPLE = {
 }
 
 
+OPEN = {"typed_dice": "everyone", "take_back": "always"}
+"""Players type their physical dice and take back their rolls at once (the table
+settings these tests were written for; issue 32 made both the referee's)."""
+
+
 def _alone(web: Any, tid: str, viewer: Viewer) -> dict[str, Any]:
     assert viewer.name is not None
     data = panels_data(web, Participant(tid, viewer.name, viewer.role))
@@ -56,7 +61,7 @@ def _check_every_viewer(web: Any, draw: Any, service: TableService, tid: str) ->
 @pytest.mark.parametrize("sheets", ["own", "everyone"])
 def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(tmp_path: Path, sheets: str) -> None:
     service = TableService(Store(f"sqlite:///{tmp_path / 'p.db'}"))
-    tid = service.create("mnemonic", "Classes", "Ron", seed=5).table.id
+    tid = service.create("mnemonic", "Classes", "Ron", seed=5, settings=OPEN).table.id
     for name, role in PEOPLE.items():
         if name != "Ron":
             service.join(tid, name, role)  # type: ignore[arg-type]
@@ -74,7 +79,7 @@ def test_panels_drawn_per_class_equal_each_viewer_drawn_alone(tmp_path: Path, sh
     service.act(tid, "Ron", "check", {"aptitude": 5}, visibility="referee")
     secret = service.note(tid, "Ron", "a secret, revealed later", visibility="referee")
     service.reveal(tid, secret.event.seq, by="Ron")
-    service.note(tid, "Cal", "mine alone", visibility="self")
+    service.act(tid, "Cal", "roll", {"dice": "2d6"}, visibility="self")  # Cal's alone
     service.note(tid, "Ron", "for Dee", visibility="private", audience="Dee")
     proposed = service.act(tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"})
     assert proposed.event.kind == "action-proposed"
@@ -119,7 +124,7 @@ def test_events_while_a_round_draws_make_one_more_round_each_browser_its_viewers
     from referee.web.live import Connection, Hub
 
     service = TableService(Store(f"sqlite:///{tmp_path / 'r.db'}"))
-    tid = service.create("mnemonic", "Rounds", "Kim", seed=2).table.id
+    tid = service.create("mnemonic", "Rounds", "Kim", seed=2, settings=OPEN).table.id
     service.join(tid, "Ann", "player")
     events = [service.act(tid, "Kim", "check", {"aptitude": 5}).event for _ in range(5)]
     calls: list[list[Viewer]] = []

@@ -496,6 +496,14 @@ ELSEWHERE: Final[tuple[Operation, ...]] = (
                 ge=0,
                 le=2**63 - 1,
             ),
+            Param(
+                "settings",
+                "The table's settings from the start (take_back, typed_dice, true_odds; "
+                "left out: their defaults; on the command line: `table settings`).",
+                Object | None,
+                None,
+                cli=None,
+            ),
         ),
         method="create",
         who="referee",

@@ -64,6 +64,7 @@ from referee.table.state import (
     ROLES,
     SHEET_KINDS,
     Role,
+    Settings,
     SheetsShown,
     TableState,
     Viewer,
@@ -488,8 +489,11 @@ class TableService:
         *,
         options: JSONValue = None,
         seed: int | None = None,
+        settings: JSONObject | None = None,
     ) -> Done:
-        """A new table for ``game`` whose first participant, ``referee``, runs it."""
+        """A new table for ``game`` whose first participant, ``referee``, runs it;
+        ``settings``: the referee's table settings from the start (:class:`~referee.table.
+        state.Settings`; the defaults where left out)."""
         rules = get(game)
         name = check_name(name, "the table name")
         referee = check_name(referee, "the referee's name")
@@ -502,6 +506,8 @@ class TableService:
             "options": rules.dump_options(loaded),
             "seed": seed,
         }
+        if settings:
+            payload["settings"] = settings_with(Settings(), settings).data()
         first = Event(tid, 1, now(), referee, "table-created", payload, prev_hash=GENESIS).sealed()
         check_event(first)
         ts = created(first)
@@ -747,7 +753,8 @@ class TableService:
                 self._blind(ts, chosen, shown)
                 return self._decided(ts, by, chosen, shown, audience, faces, None)
             except (IllegalAction, DiceError) as e:
-                if sheets:  # the truth's reason may quote a sheet they may not see
+                if sheets and not isinstance(e, DiceError):  # the truth's reason may quote
+                    # a sheet they may not see (how many dice a roll takes, the log shows)
                     raise IllegalAction(_sheet_refusal(ts, sheets)) from e
                 if seen is None:
                     raise

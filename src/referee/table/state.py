@@ -280,6 +280,7 @@ def created(event: Event) -> TableState:
         participants={referee: "referee"},
         seq=1,
         hash=event.hash,
+        settings=settings_with(Settings(), p["settings"]) if p.get("settings") else Settings(),
     )
 
 

@@ -109,6 +109,7 @@ class CreateTable(Strict):
     referee: str = field_of("new", "referee")
     options: JSONObjectIn | None = field_of("new", "options")
     seed: int | None = field_of("new", "seed")
+    settings: JSONObjectIn | None = field_of("new", "settings")
 
 
 class SheetIn(Strict):
@@ -373,10 +374,16 @@ def create_table(body: CreateTable, request: Request, response: Response) -> Cre
         known = ", ".join(n for n, _ in contract_games())
         raise WebError(422, f"no game {body.game!r} can run a table; known: {known}")
     bounded(body.options, "options")
+    bounded(body.settings, "settings")
     new_table_quota(request)
     done = rules_call(
         lambda: web.service.create(
-            body.game, body.name, body.referee, options=body.options, seed=body.seed
+            body.game,
+            body.name,
+            body.referee,
+            options=body.options,
+            seed=body.seed,
+            settings=body.settings,
         )
     )
     ts = done.table
