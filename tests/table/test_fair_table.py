@@ -401,3 +401,22 @@ def test_the_defenders_chances_are_the_defenders_choice() -> None:
 
     chosen = MnemonicAttack(actor="a", target="b", defender_chances=-60, defender_aptitude=0)
     assert {"defender_chances", "defender_aptitude"} <= set(chosen.decisions())
+
+
+def test_a_preview_shows_each_answer_of_a_choice_still_to_be_made(service: TableService) -> None:
+    """Ann's attack preview said one chance, then Ben chose to defend and the roll was
+    another: the preview now lists each answer of the defender's choice with its chance."""
+    tid = service.create("mongrel", "Conflict", "Ron", settings={"take_back": "always"}).table.id
+    service.join(tid, "Ann", "player")
+    service.join(tid, "Ben", "player")
+    service.add_character(tid, "vooruk", owner="Ann", force=True)
+    service.add_character(tid, "giazza", owner="Ben", force=True)
+    service.set_sheets(tid, "everyone", by="Ron")
+    service.act(tid, "Ron", "start-conflict", {})
+    attack = {"actor": "vooruk", "target": "giazza", "expertise": "Rend"}
+    shown = service.alternatives(tid, "Ann", "attack", attack)
+    by_value = {c.value: c.chance for c in shown if c.field == "defend"}
+    assert set(by_value) == {False, True} and {c.who for c in shown} >= {"Giazza"}
+    for value, chance in by_value.items():  # each the chance of the roll with that answer
+        assert chance == service.odds(tid, "Ron", "attack", {**attack, "defend": value})[2]
+    assert by_value[True] != by_value[False]

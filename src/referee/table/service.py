@@ -25,12 +25,13 @@ import random
 import secrets
 import threading
 import time
+import typing
 import unicodedata
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from fractions import Fraction
-from typing import Any, Final, cast
+from typing import Any, Final, Literal, cast
 
 from referee.dice.odds import Distribution
 from referee.dice.roller import ManualRoller, Roller, SeededRoller, SystemRoller
@@ -143,6 +144,29 @@ def check_name(name: str, what: str) -> str:
     if any(unicodedata.category(c).startswith("C") for c in text):
         raise RulesError(f"{what} holds control characters")
     return text
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer of a choice someone else makes before an action is rolled, with the
+    action's chance of success if they give it (``value`` ``None``: a field of too many
+    values to list; ``chance`` ``None``: no success or failure, or not listed)."""
+
+    field: str
+    who: str
+    value: JSONValue
+    chance: Fraction | None
+
+
+def _few_values(kind: type, name: str) -> tuple[object, ...]:
+    """The values of an action's field worth listing one by one: yes and no, or a
+    ``Literal`` of at most eight words; otherwise none."""
+    hint = typing.get_type_hints(kind).get(name)
+    if hint is bool:
+        return (False, True)
+    if typing.get_origin(hint) is Literal and len(typing.get_args(hint)) <= 8:
+        return typing.get_args(hint)
+    return ()
 
 
 @dataclass(frozen=True)
@@ -332,6 +356,34 @@ class TableService:
             )
         plan = rules.planned(chosen, seen.state, seen.options)
         return chosen, plan.odds(), plan.chance(), plan.succeeds
+
+    def alternatives(self, ref: str, by: str, action: str, fields: JSONValue) -> list[Choice]:
+        """The chance of an action for each answer of a choice someone else still makes
+        (a target's defence: the proposal asks them), on what ``by`` may know: one
+        :class:`Choice` per value of each asked field that takes a few (yes or no, a list
+        of words); an asked field of many values is listed once with no chance. Empty
+        where nobody else is asked. Refused as :meth:`odds` is."""
+        self.odds(ref, by, action, fields)  # every refusal of the odds, first
+        seen = self.view(ref, by)
+        rules = seen.ruleset
+        chosen = rules.load_action(action, fields)
+        out: list[Choice] = []
+        for name, cid in self._asked(seen, by, chosen).items():
+            if "." in name:
+                continue
+            who = _names(seen, [cid]) if cid in seen.state.characters else "the referee"
+            values = _few_values(type(chosen), name)
+            if not values:
+                out.append(Choice(name, who, None, None))
+                continue
+            for value in values:
+                try:
+                    other = replace(chosen, **{name: value})
+                    chance = rules.planned(other, seen.state, seen.options).chance()
+                except (IllegalAction, RulesError):
+                    continue  # not a choice the rules allow now
+                out.append(Choice(name, who, cast(JSONValue, value), chance))
+        return out
 
     # -- subscribers -----------------------------------------------------------
 

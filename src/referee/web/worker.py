@@ -26,7 +26,7 @@ from typing import Any
 from referee.dice.odds import limited_work
 from referee.errors import InvalidSheet, Problem, RulesError
 from referee.systems.base import JSONObject, JSONValue
-from referee.table.service import Forbidden, HiddenOdds, TableService
+from referee.table.service import Choice, Forbidden, HiddenOdds, TableService
 from referee.table.store import Store
 from referee.web.render import Renderer
 from referee.web.views import odds_view
@@ -100,12 +100,19 @@ def compute(
             view = odds_view(dist, chance, succeeds)
             data = rules.action_data(chosen)
             about = data.get("report") if isinstance(data, dict) else None  # "what the odds report"
+            choices = service.alternatives(table, by, action, fields)
             page = None
             if html:
                 page = _renderer().page(
-                    "_odds.html", odds=view, about=about, problems=[], error=None
+                    "_odds.html",
+                    odds=view,
+                    about=about,
+                    problems=[],
+                    error=None,
+                    choices=choices,
                 )
-            return "ok", (rules.action_name(chosen), data, view.data(), page)
+            found = {**view.data(), "choices": [choice_data(c) for c in choices]}
+            return "ok", (rules.action_name(chosen), data, found, page)
     except InvalidSheet as e:
         return "sheet", list(e.problems)
     except Forbidden as e:
@@ -116,6 +123,17 @@ def compute(
         return "rules", str(e)
     except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
         return "bad", f"the rules cannot handle this input: {type(e).__name__}: {e}"
+
+
+def choice_data(choice: Choice) -> JSONObject:
+    """One answer of another's choice as JSON: the field, whose choice, the value, and
+    the chance of success with it (exact, as text)."""
+    return {
+        "field": choice.field,
+        "who": choice.who,
+        "value": choice.value,
+        "chance": None if choice.chance is None else str(choice.chance),
+    }
 
 
 def answer(found: tuple[str, Any]) -> Answer:
