@@ -420,3 +420,21 @@ def test_a_preview_shows_each_answer_of_a_choice_still_to_be_made(service: Table
     for value, chance in by_value.items():  # each the chance of the roll with that answer
         assert chance == service.odds(tid, "Ron", "attack", {**attack, "defend": value})[2]
     assert by_value[True] != by_value[False]
+
+
+def test_a_players_analysis_fights_only_the_sheets_they_may_read(service: TableService) -> None:
+    """A player's analysis page fought two characters whose sheets they could not see;
+    now it offers their own (and, with true odds on, every one)."""
+    pytest.importorskip("numpy")
+    from referee.web.analysis_routes import analyse
+
+    tid = service.create("mongrel", "Study", "Ron").table.id
+    service.join(tid, "Ann", "player")
+    service.join(tid, "Ben", "player")
+    service.add_character(tid, "vooruk", owner="Ann", force=True)
+    service.add_character(tid, "giazza", owner="Ben", force=True)
+    with pytest.raises(Forbidden, match=r"you can pick: vooruk\)"):
+        analyse(service, tid, "Ann", ["vooruk"], ["giazza"], "", "", 200, 200, 1)
+    service.set_settings(tid, true_odds=True, by="Ron")
+    seen = analyse(service, tid, "Ann", ["vooruk"], ["giazza"], "", "", 200, 200, 1)
+    assert [c["id"] for c in seen["characters"]] == ["vooruk", "giazza"]

@@ -182,7 +182,12 @@ def analyse(
 
     view = service.view(table, by)
     rules = view.ruleset
-    visible = {cid: seat.sheet.name or cid for cid, seat in view.state.characters.items()}
+    viewer = view.viewer(by)
+    visible = {  # a fight is its fighters' sheets: only those the viewer may read
+        cid: seat.sheet.name or cid
+        for cid, seat in view.state.characters.items()
+        if view.settings.true_odds or view.sees_sheet(viewer, cid)
+    }
     counts = Counter(visible.values())
     visible = {c: n if counts[n] == 1 else f"{n} ({c})" for c, n in visible.items()}
     side_a = _side(a, visible, "a")

@@ -49,7 +49,9 @@ def demo_tables(service: TableService, tokens: Tokens) -> tuple[list[DemoTable],
             created = False
         except StoreError:
             try:
-                done = service.create(game, name, REFEREE)
+                # a demo shows the odds of every roll: players see the true odds against
+                # the sheets kept from them (the referee's adversaries, each other's)
+                done = service.create(game, name, REFEREE, settings={"true_odds": True})
                 examples = rules.examples()
                 players = [e for e, sheet in examples.items() if not rules.referees(sheet)]
                 for example in examples:  # each to a player in turn; an adversary, no one's
