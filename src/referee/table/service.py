@@ -1399,6 +1399,8 @@ def redact(
     if can_see(event, viewer, revealed):
         if table is not None and sheet_hidden(event, viewer, table):
             return _without_sheet(event)
+        if _typed_faces_hidden(event, viewer):
+            return _without_faces(event)
         return event.data()
     shown: JSONObject = {
         "table": event.table,
@@ -1434,8 +1436,30 @@ def redaction_key(
     """What :func:`redact` shows ``viewer`` of ``event`` depends only on this pair
     (whether they see the payload, whether its sheet is hidden): viewers with the same key
     are sent the same text."""
-    hidden = table is not None and sheet_hidden(event, viewer, table)
+    hidden = (table is not None and sheet_hidden(event, viewer, table)) or _typed_faces_hidden(
+        event, viewer
+    )
     return can_see(event, viewer, revealed), hidden
+
+
+def _typed_faces_hidden(event: Event, viewer: Viewer) -> bool:
+    """Whether ``event`` is a proposal holding the faces its proposer typed, seen by
+    someone else than the proposer or a referee (who answers it decides without them:
+    they are the roll, which the proposal's visibility may hide)."""
+    return (
+        event.kind == "action-proposed"
+        and event.payload.get("faces") is not None
+        and not viewer.sees_all
+        and viewer.name != event.actor
+    )
+
+
+def _without_faces(event: Event) -> JSONObject:
+    """A proposal without the faces typed for it (and its salt, as every payload shown in
+    part)."""
+    shown = {**event.data(), "salt": ""}
+    shown["payload"] = {**event.payload, "faces": "typed"}
+    return shown
 
 
 def _without_sheet(event: Event) -> JSONObject:
