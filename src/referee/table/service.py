@@ -105,7 +105,7 @@ _STRICTNESS: Final[dict[str, int]] = {
 """How few see an event of each visibility (more: fewer)."""
 
 
-REFEREE_ASKED: Final = ""
+ASKS_THE_REFEREE: Final = ""
 """In a proposal's ``ask``, the character a field is asked of when it is the referee's own
 value to give (the GM's modifier a player proposed): nobody's but the referee's."""
 
@@ -1031,7 +1031,7 @@ class TableService:
                             "their own default applies)"
                         )
             for name in chosen.referee_fields():
-                asked[name] = REFEREE_ASKED  # the GM's value: the referee approves it
+                asked[name] = ASKS_THE_REFEREE  # the GM's value: the referee approves it
         for name, (ids, given) in chosen.deciders().items():
             for cid in ids:
                 owner = ts.owners.get(cid)
