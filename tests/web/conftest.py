@@ -119,7 +119,9 @@ def make_table(
     site: Site, game: str = "mnemonic", name: str = "Friday", settings: Any = OPEN
 ) -> Table:
     with site.client() as http:
-        body = {"game": game, "name": name, "referee": "Ron", "settings": settings}
+        body = {"game": game, "name": name, "referee": "Ron"}
+        if settings is not None:
+            body["settings"] = settings
         made = http.post("/api/tables", json=body)
         assert made.status_code == 201, made.text
         body = made.json()

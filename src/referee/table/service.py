@@ -657,7 +657,11 @@ class TableService:
         def build(ts: TableState) -> Any:
             self._referee(ts, by, "change the table's settings")
             settings_with(ts.settings, changes)  # refused before anything is written
-            return "settings-changed", {"settings": changes}, "public", None, []
+            now = ts.settings.data()
+            changed = {k: v for k, v in changes.items() if now.get(k) != v}
+            if not changed:
+                raise RulesError("the table's settings are already so: nothing changes")
+            return "settings-changed", {"settings": changed}, "public", None, []
 
         return self._command(ref, by, build)
 
