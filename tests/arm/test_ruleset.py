@@ -189,3 +189,24 @@ def test_every_option_is_documented_with_its_default() -> None:
         assert f.metadata["doc"]
         default = str(f.default).lower() if isinstance(f.default, bool) else str(f.default)
         assert rows.get(f.name, "").replace("−", "-") == default, f.name
+
+
+def test_a_held_roll_is_accepted_by_its_rollers_next_roll_when_the_table_says_so() -> None:
+    """Option accept_on_next (issue 32): moving on to another roll is electing not to push."""
+    options = Options(pushing=True, accept_on_next=True)
+    state = _table()
+    first = RULESET.resolve(a.Task("brad", 6, "Fitness"), state, ScriptedRoller([1, 4]), options)
+    state = RULESET.apply(state, first)
+    assert state.characters["brad"].held is not None
+    # Brad's Fitness 8: 8 + 1 - 4 - 6 = -1 held; his next roll accepts it (no shock) first
+    second = RULESET.resolve(
+        a.Task("brad", 6, "Fitness", push="never"), state, ScriptedRoller([6, 1]), options
+    )
+    accepted = {"action": "task", "result": -1, "label": "Partial failure"}
+    assert second.details["accepted"] == accepted
+    assert (second.result, second.success) == (7, True)  # 8 + 6 - 1 - 6
+    after = RULESET.apply(state, second)
+    assert after.characters["brad"].held is None and after.pending == ()
+    # without the option the next roll waits, as before
+    with pytest.raises(IllegalAction, match="waiting for brad"):
+        RULESET.resolve(a.Task("brad", 6, "Fitness"), state, ScriptedRoller([6, 1]), PUSHING)

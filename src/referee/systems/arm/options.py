@@ -44,6 +44,12 @@ class Options:
         "(any: the text's 'a success, or a better result'), or after a failed roll only "
         "(failure: 'really needs a success').",
     )
+    accept_on_next: bool = option(
+        False,
+        "A roll held for its push decision is accepted when its roller makes another "
+        "d6 - d6 roll (moving on is electing not to push: the text has the push decided "
+        "after the roll, and says no more); off, that next roll waits for push or accept.",
+    )
     push_when_needed: Literal["failure", "saveable"] = option(
         "failure",
         "What 'push when needed' (push = if-needed, and its odds) pushes: every failed roll "

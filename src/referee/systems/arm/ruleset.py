@@ -95,6 +95,43 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     # -- plans -----------------------------------------------------------------
 
+    def planned(self, action: Action, state: State, options: Options) -> Plan:
+        """As the base; with ``accept_on_next``, a roller's d6 - d6 roll while their own
+        roll is held accepts the held roll first (its outcome's changes come first, and
+        the new roll is planned on the table after them; ``details.accepted`` says so)."""
+        held = self._held_by_roller(action, state, options)
+        if held is None:
+            return super().planned(action, state, options)
+        from referee.dice.roller import ScriptedRoller
+        from referee.systems.arm.actions import Accept
+
+        accepted = super().planned(Accept(held), state, options).resolve(ScriptedRoller([]))
+        after = self.apply(state, accepted)
+        summary = {"action": accepted.action, "result": accepted.result, "label": accepted.label}
+
+        def first(outcome: Outcome) -> Outcome:
+            return replace(
+                outcome,
+                changes=(*accepted.changes, *outcome.changes),
+                details={**outcome.details, "accepted": jsonable(summary)},
+            )
+
+        return super().planned(action, after, options).then(first)
+
+    def _held_by_roller(self, action: Action, state: State, options: Options) -> str | None:
+        """The roller whose held roll ``action`` (their next d6 - d6 roll) accepts first,
+        under ``accept_on_next``; else None."""
+        if not options.accept_on_next or action.free:
+            return None
+        from referee.systems.arm.rolls import Pushable
+
+        entry = self.declared().get(self.action_name(action))
+        actors = action.actors()
+        if entry is None or not isinstance(entry.planner, Pushable) or len(actors) != 1:
+            return None
+        seat = state.characters.get(actors[0])
+        return actors[0] if seat is not None and seat.held is not None else None
+
     def waits_for_roller(self, action: Action, state: State, options: Options) -> bool:
         """A d6 - d6 roll in the ``ask`` push mode at a table that pushes: it may be held
         for its roller's push decision after the roll (ARM 1.2, Pushing)."""
