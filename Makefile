@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test system lint typecheck pytest docs smoke bench clean
+.PHONY: run test check system lint typecheck pytest docs smoke bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -18,6 +18,10 @@ run: $(STAMP)
 
 test: system lint typecheck pytest docs smoke
 
+# the fast loop: lint, types and the tests not marked slow
+check: lint typecheck
+	$(BIN)/pytest -m "not slow"
+
 system:
 	bash scripts/system-deps.sh
 
@@ -29,7 +33,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest --durations=20
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet

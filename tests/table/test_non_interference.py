@@ -33,6 +33,8 @@ from referee.table.service import TableService, table_data
 from referee.table.store import Store
 from referee.web.render import Renderer
 
+pytestmark = pytest.mark.slow  # minutes: `make check` leaves it to `make test`
+
 SEATED = {
     "mnemonic": ("boxer", "frigate"),
     "mongrel": ("vooruk", "giazza"),

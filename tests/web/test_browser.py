@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from tests.web.conftest import Site, Table
 
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 class Person:

@@ -18,7 +18,7 @@ from referee.systems.base import names
 from .conftest import Site, make_table
 from .test_browser import Person
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 EXAMPLES = {
     "mnemonic": ("boxer", "frigate"),

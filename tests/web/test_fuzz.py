@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 def test_a_slice_of_the_fuzzing_gets_no_server_error(new_site: Any, tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from tests.web.conftest import Connect
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.timeout(180),
     pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning"),
 ]

@@ -27,7 +27,7 @@ from referee.systems.base import get
 from .conftest import Site, make_table
 from .test_browser import Person, _form, _panel
 
-pytestmark = pytest.mark.timeout(420)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(420)]
 
 SCENE: dict[str, dict[str, Any]] = {
     "mnemonic": {

@@ -16,7 +16,7 @@ from .conftest import fuzz_api
 if TYPE_CHECKING:
     from tests.web.conftest import Site, Table
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 def test_no_server_errors(shared_site: Site, shared_table: Table) -> None:
