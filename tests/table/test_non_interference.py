@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import json
 import re
-import typing
-from dataclasses import MISSING, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.test_every_action_fails_logged import Constant, _fields_for
 
-from referee.dice.roller import RollRecord
 from referee.errors import RulesError
 from referee.systems.base import get, names
-from referee.systems.records import describe_fields
 from referee.table.audit import export
 from referee.table.recap import recap, to_markdown
 from referee.table.service import TableService, table_data
@@ -53,50 +51,9 @@ HIDDEN = ("referee", "blind", "private")
 player's blind or private roll - the other player and the observer."""
 
 
-class Constant:
-    """Every die shows its lowest face (``high`` False) or its highest."""
-
-    kind = "scripted"
-
-    def __init__(self, high: bool) -> None:
-        self.high = high
-        self._records: list[RollRecord] = []
-
-    def roll(self, n: int, sides: int) -> tuple[int, ...]:
-        faces = (sides if self.high else 1,) * n
-        self._records.append(RollRecord(faces, sides, self.kind))
-        return faces
-
-    @property
-    def records(self) -> tuple[RollRecord, ...]:
-        return tuple(self._records)
-
-
-def _value(desc: dict[str, Any], kind: type, ids: list[str]) -> Any:
-    """A value a form would give a required field (None: left out)."""
-    name = desc["name"]
-    hint = str(typing.get_type_hints(kind)[name])
-    if desc.get("ref") == "character":
-        one = ids[1] if name != "actor" and len(ids) > 1 else ids[0]
-        return [one] if "tuple" in hint or "list" in hint else one
-    if desc.get("choices"):
-        return desc["choices"][0]
-    if name in ("dice", "damage", "expression") and "str" in hint:
-        return "2d6"
-    if hint.startswith("<class 'int'>") or hint == "int | None":
-        return max(desc.get("ge", 1), min(desc.get("le", 3), 3))
-    return None
-
-
 def _fields(kind: type, ids: list[str]) -> dict[str, Any]:
-    described = {d["name"]: d for d in describe_fields(kind)}
-    out: dict[str, Any] = {}
-    for f in fields(kind):  # type: ignore[arg-type]
-        required = f.default is MISSING and f.default_factory is MISSING
-        if required or f.name == "actor":
-            value = _value(described[f.name], kind, ids)
-            if value is not None:
-                out[f.name] = value
+    """The fields a form gives (the required ones and the actor)."""
+    out = _fields_for(kind, ids, [])
     if "push" in out:
         out["push"] = "never"  # a blind roll decides before rolling (issue 32)
     return out
