@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.test_every_action_fails_logged import Constant, _fields_for
+from tests.web.test_every_action_fails_logged import OPENING, Constant, _fields_for
 
 from referee.errors import RulesError
 from referee.systems.base import get, names
@@ -38,12 +38,6 @@ SEATED = {
     "mongrel": ("vooruk", "giazza"),
     "mneme": ("ada", "tess"),
     "arm": ("alex", "brad"),
-}
-OPENING = {
-    "mnemonic": [],
-    "mongrel": [("start-conflict", {})],
-    "mneme": [("initiative", {})],
-    "arm": [("next-round", {})],
 }
 SETTINGS = {"typed_dice": "everyone", "take_back": "always"}
 HIDDEN = ("referee", "blind", "private")

@@ -33,6 +33,7 @@ from referee.dice.notation import (
     hit_range,
     linear_terms,
     parse,
+    pools_of,
     term_node,
 )
 from referee.dice.odds import (
@@ -654,7 +655,7 @@ def beyond_depth(expression: Expr | str, *, depth: int = EXPLODE_DEPTH) -> Fract
 
     expr = as_expr(expression, depth)
     stays = Fraction(1)
-    for pool in _pools(expr):
+    for pool in pools_of(expr):
         if pool.die is not None and pool.die.explode:
             weight, total = faces.beyond_die(pool.sides, pool.die)
             stays *= (1 - Fraction(weight, total)) ** pool.count
@@ -664,17 +665,7 @@ def beyond_depth(expression: Expr | str, *, depth: int = EXPLODE_DEPTH) -> Fract
 def explodes(expression: Expr | str) -> bool:
     """Whether the expression has exploding dice (so :func:`beyond_depth` can be above 0)."""
     expr = as_expr(expression)
-    return any(p.die is not None and p.die.explode for p in _pools(expr))
-
-
-def _pools(expr: Expr) -> list[Pool]:
-    if isinstance(expr, Pool):
-        return [expr]
-    if isinstance(expr, (Neg, Labeled)):
-        return _pools(expr.operand)
-    if isinstance(expr, BinOp):
-        return _pools(expr.left) + _pools(expr.right)
-    return []
+    return any(p.die is not None and p.die.explode for p in pools_of(expr))
 
 
 def _refusal(expr: Expr, estimate: int) -> OddsTooComplex:

@@ -1357,7 +1357,7 @@ def _foreign(text: str, lowered: str, failure: _Failure) -> tuple[str, str] | No
         keep = "kh1" if advantage.group(1) == "adv" else "kl1"
         word = "advantage" if keep == "kh1" else "disadvantage"
         tree = _tree_of(text[:at]) if before.strip() else None
-        pools = _pools_of(tree)
+        pools = pools_of(tree)
         written = f"2d20{keep}"
         if tree is not None and pools == [Pool(1, 20)]:  # one d20: its advantage in place
             written = str(_swap_pool(tree, _pool(2, 20, keep[:2], 1)))
@@ -1425,14 +1425,14 @@ def _foreign(text: str, lowered: str, failure: _Failure) -> tuple[str, str] | No
     return None
 
 
-def _pools_of(tree: Expr | None) -> list[Pool]:
+def pools_of(tree: Expr | None) -> list[Pool]:
     """The pools of a tree, left to right (none for ``None``)."""
     if isinstance(tree, Pool):
         return [tree]
     if isinstance(tree, (Neg, Labeled)):
-        return _pools_of(tree.operand)
+        return pools_of(tree.operand)
     if isinstance(tree, BinOp):
-        return _pools_of(tree.left) + _pools_of(tree.right)
+        return pools_of(tree.left) + pools_of(tree.right)
     return []
 
 
