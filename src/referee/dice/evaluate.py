@@ -32,6 +32,7 @@ from referee.dice.notation import (
     compare,
     hit_range,
     linear_terms,
+    map_pools,
     parse,
     pools_of,
     term_node,
@@ -121,10 +122,11 @@ def with_depth(expr: Expr, depth: int) -> Expr:
     """The same tree with every exploding die bounded at ``depth`` extra rolls."""
     if not 0 <= depth <= MAX_DEPTH:
         raise _depth_error(depth)
-    if isinstance(expr, Pool):
-        die = expr.die
+
+    def bound(pool: Pool) -> Pool:
+        die = pool.die
         if die is None or not die.explode or die.depth == depth:
-            return expr
+            return pool
         bounded = Die(
             reroll=die.reroll,
             reroll_op=die.reroll_op,
@@ -137,14 +139,9 @@ def with_depth(expr: Expr, depth: int) -> Expr:
             fate=die.fate,
             depth=depth,
         )
-        return Pool(expr.count, expr.sides, expr.select, expr.keep, expr.target, bounded)
-    if isinstance(expr, Neg):
-        return Neg(with_depth(expr.operand, depth))
-    if isinstance(expr, Labeled):
-        return Labeled(with_depth(expr.operand, depth), expr.label)
-    if isinstance(expr, BinOp):
-        return BinOp(expr.op, with_depth(expr.left, depth), with_depth(expr.right, depth))
-    return expr
+        return Pool(pool.count, pool.sides, pool.select, pool.keep, pool.target, bounded)
+
+    return map_pools(expr, bound)
 
 
 def _depth_error(depth: int) -> Exception:

@@ -49,6 +49,7 @@ would accept after the same prefix).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
 from operator import itemgetter
@@ -1436,17 +1437,22 @@ def pools_of(tree: Expr | None) -> list[Pool]:
     return []
 
 
+def map_pools(tree: Expr, change: Callable[[Pool], Pool]) -> Expr:
+    """``tree`` with every pool replaced by ``change(pool)`` (the rest kept as it is)."""
+    if isinstance(tree, Pool):
+        return change(tree)
+    if isinstance(tree, Neg):
+        return Neg(map_pools(tree.operand, change))
+    if isinstance(tree, Labeled):
+        return Labeled(map_pools(tree.operand, change), tree.label)
+    if isinstance(tree, BinOp):
+        return BinOp(tree.op, map_pools(tree.left, change), map_pools(tree.right, change))
+    return tree
+
+
 def _swap_pool(tree: Expr, pool: Pool) -> Expr:
     """``tree`` with its one pool replaced by ``pool``."""
-    if isinstance(tree, Pool):
-        return pool
-    if isinstance(tree, Neg):
-        return Neg(_swap_pool(tree.operand, pool))
-    if isinstance(tree, Labeled):
-        return Labeled(_swap_pool(tree.operand, pool), tree.label)
-    if isinstance(tree, BinOp):
-        return BinOp(tree.op, _swap_pool(tree.left, pool), _swap_pool(tree.right, pool))
-    return tree
+    return map_pools(tree, lambda _old: pool)
 
 
 def canonical(text: str) -> str:
