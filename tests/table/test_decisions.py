@@ -110,6 +110,8 @@ CHOICES = {
             "defender_talent": "Fast",
             "defender_life_role": "Sailor",
             "defender_fallback": "irrelevant",
+            "defender_aptitude": 2,  # the defender's too (issue 32's ruling)
+            "defender_chances": -3,
         },
     ),
 }

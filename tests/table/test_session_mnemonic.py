@@ -67,7 +67,15 @@ def test_a_mnemonic_night_at_the_table(tmp_path: Path) -> None:
     )
     assert (proposed.event.kind, proposed.event.rolls) == ("action-proposed", ())
     assert proposed.event.payload["ask"] == dict.fromkeys(
-        ("defense", "defender_talent", "defender_life_role", "defender_fallback"), "swiftsure"
+        (
+            "defense",
+            "defender_aptitude",
+            "defender_talent",
+            "defender_life_role",
+            "defender_fallback",
+            "defender_chances",
+        ),
+        "swiftsure",
     )
     assert len(proposed.table.state.deck.cards) == 46
     with pytest.raises(Forbidden, match=r"defender_talent is 'swiftsure'.s choice"):
