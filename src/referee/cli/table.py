@@ -69,8 +69,14 @@ def param(p: Param) -> click.Parameter:
     choices, :data:`Words`' repeatable option, a ``bool``'s flag, an ``int``'s number."""
     form = p.form or ""
     kind: Any = next((t for t in (bool, int) if t in (p.type, *get_args(p.type))), str)
-    if get_origin(p.type) is Literal:
-        kind = click.Choice(get_args(p.type), case_sensitive=False)
+    literal = next(
+        (t for t in (p.type, *get_args(p.type)) if get_origin(t) is Literal), None
+    )  # a Literal, or a Literal or None
+    if literal is not None:
+        kind = click.Choice(get_args(literal), case_sensitive=False)
+    if form.startswith("--") and kind is bool and p.default is None:  # yes, no or as it is
+        flags = f"{form}/--no-{form.removeprefix('--')}"
+        return click.Option([flags, p.name], help=p.help, default=None)
     if form.startswith("--"):
         how: dict[str, Any] = {"is_flag": True} if kind is bool else {"type": kind}
         how |= {"multiple": p.type is Words}

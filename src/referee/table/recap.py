@@ -371,8 +371,28 @@ def event_line(
         case "proposal-closed":
             return replace(base, text=f"withdrew the proposal #{p.get('seq')}")
         case "undo" | "redo" | "reveal":
-            verb = {"undo": "undid", "redo": "redid", "reveal": "revealed"}[kind]
-            return replace(base, text=f"{verb} #{p.get('seq')}")
+            verb = {"undo": "took back", "redo": "put back", "reveal": "revealed"}[kind]
+            why = f", as #{p.get('request')} asked" if p.get("request") else ""
+            return replace(base, text=f"{verb} #{p.get('seq')}{why}")
+        case "request-made":
+            if p.get("what") == "undo":
+                return replace(base, text=f"asked the referee to take back #{p.get('seq')}")
+            typed_faces = p.get("faces")
+            typed = ", ".join(str(f) for f in typed_faces) if isinstance(typed_faces, list) else ""
+            return replace(
+                base,
+                text=f"asked the referee to approve their own dice ({typed}) for {p.get('action')}",
+            )
+        case "request-closed":
+            verb = "withdrew" if p.get("withdrawn") else "refused"
+            return replace(base, text=f"{verb} the request #{p.get('request')}")
+        case "settings-changed":
+            changed = p.get("settings")
+            said = "; ".join(
+                f"{SETTING_WORDS.get(str(k), str(k))}: {VALUE_WORDS.get(str(v).lower(), str(v))}"
+                for k, v in (changed.items() if isinstance(changed, dict) else ())
+            )
+            return replace(base, text=f"changed the table's settings ({said})")
         case "state-edited":
             changes = p.get("changes")
             listed = [_change(c) for c in changes] if isinstance(changes, list) else []
@@ -413,6 +433,26 @@ def event_line(
             return replace(base, text=f"created the table for {game}{extra}")
         case _:
             return replace(base, text=kind or "something happened")
+
+
+SETTING_WORDS: Final = {
+    "take_back": "taking back rolls",
+    "typed_dice": "physical dice",
+    "true_odds": "true odds for players",
+}
+"""The table settings in words (:class:`~referee.table.state.Settings`)."""
+
+VALUE_WORDS: Final = {
+    "never": "never",
+    "ask": "with the referee's approval",
+    "always": "always",
+    "referee": "the referee only",
+    "approval": "with the referee's approval",
+    "everyone": "everyone",
+    "true": "on",
+    "false": "off",
+}
+"""The settings' values in words."""
 
 
 def recap(
