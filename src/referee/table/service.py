@@ -361,7 +361,8 @@ class TableService:
         """The chance of an action for each answer of a choice someone else still makes
         (a target's defence: the proposal asks them), on what ``by`` may know: one
         :class:`Choice` per value of each asked field that takes a few (yes or no, a list
-        of words); an asked field of many values is listed once with no chance. Empty
+        of words) where the answers' chances differ (an answer that changes nothing is
+        not listed); an asked field of many values is listed once with no chance. Empty
         where nobody else is asked. Refused as :meth:`odds` is."""
         self.odds(ref, by, action, fields)  # every refusal of the odds, first
         seen = self.view(ref, by)
@@ -376,13 +377,16 @@ class TableService:
             if not values:
                 out.append(Choice(name, who, None, None))
                 continue
+            answers: list[Choice] = []
             for value in values:
                 try:
                     other = replace(chosen, **{name: value})
                     chance = rules.planned(other, seen.state, seen.options).chance()
                 except (IllegalAction, RulesError):
                     continue  # not a choice the rules allow now
-                out.append(Choice(name, who, cast(JSONValue, value), chance))
+                answers.append(Choice(name, who, cast(JSONValue, value), chance))
+            if len({c.chance for c in answers}) > 1:  # listed where the answer matters
+                out += answers
         return out
 
     # -- subscribers -----------------------------------------------------------
