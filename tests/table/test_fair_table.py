@@ -438,3 +438,21 @@ def test_a_players_analysis_fights_only_the_sheets_they_may_read(service: TableS
     service.set_settings(tid, true_odds=True, by="Ron")
     seen = analyse(service, tid, "Ann", ["vooruk"], ["giazza"], "", "", 200, 200, 1)
     assert [c["id"] for c in seen["characters"]] == ["vooruk", "giazza"]
+
+
+def test_contests_against_a_hidden_sheet_say_what_they_depend_on(service: TableService) -> None:
+    """The same finding in ARM (a contest against Christine's Wit) and Mongrel (a task
+    over Giazza's attribute): no number read from the sheet the player may not see."""
+    tid = _arm(service)
+    service.add_character(tid, "christine")
+    contest = {"actor": "alex", "opponent": "christine", "opponent_stat": "Wit", "push": "never"}
+    with pytest.raises(HiddenOdds, match="Christine's sheet"):
+        service.odds(tid, "Ann", "contest", contest)
+    assert service.odds(tid, "Ron", "contest", contest)[2] is not None
+    mongrel = service.create("mongrel", "Task", "Ron").table.id
+    service.join(mongrel, "Ann", "player")
+    service.add_character(mongrel, "vooruk", owner="Ann", force=True)
+    service.add_character(mongrel, "giazza", force=True)
+    task = {"actor": "vooruk", "expertise": "Rend", "target": "giazza"}
+    with pytest.raises(HiddenOdds, match="Giazza's sheet"):
+        service.odds(mongrel, "Ann", "task", task)
