@@ -456,3 +456,46 @@ def test_contests_against_a_hidden_sheet_say_what_they_depend_on(service: TableS
     task = {"actor": "vooruk", "expertise": "Rend", "target": "giazza"}
     with pytest.raises(HiddenOdds, match="Giazza's sheet"):
         service.odds(mongrel, "Ann", "task", task)
+
+
+def _previews(service: TableService, game: str, ann: str, foe_example: str) -> list[Any]:
+    """Ann's preview (or refusal) of every action of her character against "foe", a
+    character of the referee's seated from ``foe_example`` under the id "foe"."""
+    from tests.web.test_every_action_fails_logged import _fields_for
+
+    from referee.systems.base import get
+
+    tid = service.create(game, f"Probe {foe_example}", "Ron").table.id
+    service.join(tid, "Ann", "player")
+    mine = service.add_character(tid, ann, owner="Ann", force=True).event.payload["id"]
+    service.add_character(tid, foe_example, cid="foe", force=True)
+    named = str(service.load(tid).state.characters["foe"].sheet.name)  # public: seated so
+    seen: list[Any] = []
+    for name, kind in get(game).every_action().items():
+        fields = _fields_for(kind, [str(mine), "foe"], [])
+        if fields.get("actor") != mine:
+            continue
+        try:
+            _action, dist, chance, _ = service.odds(tid, "Ann", name, fields)
+            seen.append([name, str(chance), sorted(map(str, dist.items()))])
+        except RulesError as e:
+            seen.append([name, type(e).__name__, str(e).replace(named, "Foe")])
+    return seen
+
+
+@pytest.mark.parametrize("game", ["arm", "mneme", "mnemonic", "mongrel"])
+def test_what_a_preview_says_it_depends_on_is_all_it_reads(
+    service: TableService, game: str
+) -> None:
+    """The games' declarations of whose sheets an action's odds read
+    (``Ruleset.sheets_read``) are checked: Ann's previews are the same whichever sheet the
+    referee's hidden character has, so a preview shown reads nothing it may not."""
+    from referee.systems.base import get
+
+    examples = list(get(game).examples())
+    ann, others = examples[0], examples[1:] or examples
+    foes = (others[0], others[-1] if others[-1] != others[0] else examples[0])
+    one = _previews(service, game, ann, foes[0])
+    other = _previews(service, game, ann, foes[1])
+    assert one == other
+    assert any(row[1] != "HiddenOdds" for row in one)  # some previews are shown

@@ -222,6 +222,10 @@ class Action:
     free: ClassVar[bool] = False
     """A free action (the dice tray's roll): anyone but an observer takes it, it changes
     nothing, and no decision the rules wait for holds it up."""
+    reads: ClassVar[tuple[str, ...] | None] = None
+    """The fields naming the characters whose sheets the action's odds read (``None``:
+    every character it names); a table tells a player what a preview depends on from it
+    (:meth:`Ruleset.sheets_read`)."""
     moves_time: ClassVar[bool] = False
     """An action that moves the table's time or turn on (a new round, rounds or hours
     passing, a new turn order): it waits for every decision the rules wait for, since
@@ -911,6 +915,21 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         self.check_helpless(action, state, options)
         self.check_pending(action, state)
         return self.plan(action, state, options)
+
+    def sheets_read(self, action: Action, options: OptionsT) -> tuple[str, ...]:
+        """The characters whose sheets ``action``'s odds read: those its ``reads`` fields
+        name, else every character it names (a game whose answer turns on its house
+        rules overrides this). A player's preview of an action that reads a sheet they may
+        not see says so instead of a number."""
+        if action.reads is None:
+            return action.characters()
+        found: list[str] = []
+        for name in action.reads:
+            value = getattr(action, name, None)
+            for cid in (value,) if isinstance(value, str) else value or ():
+                if isinstance(cid, str) and cid and cid not in found:
+                    found.append(cid)
+        return tuple(found)
 
     def waits_for_roller(self, action: Action, state: StateT, options: OptionsT) -> bool:
         """Whether ``action``'s roll may wait for its own roller's decision once it is seen

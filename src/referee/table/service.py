@@ -347,14 +347,21 @@ class TableService:
         chosen = rules.load_action(action, fields)
         if role != "referee" and not chosen.free:  # the dice tray's odds: anyone's
             self._may_act(seen, by, chosen)
-        sheets = [] if seen.settings.true_odds else self._hidden_sheets(seen, by, chosen)
+        hidden = [] if seen.settings.true_odds else self._hidden_sheets(seen, by, chosen)
+        read = set(rules.sheets_read(chosen, seen.options))
+        sheets = [cid for cid in hidden if cid in read]
         if sheets:
             raise HiddenOdds(
                 f"the chance depends on {_names(seen, sheets)}'s sheet, which only the referee "
                 "sees (the referee may let players see the true odds: the table setting "
                 "true_odds)"
             )
-        plan = rules.planned(chosen, seen.state, seen.options)
+        try:
+            plan = rules.planned(chosen, seen.state, seen.options)
+        except (IllegalAction, DiceError) as e:
+            if not hidden:
+                raise
+            raise IllegalAction(_sheet_refusal(seen, hidden)) from e  # quoting none of it
         return chosen, plan.odds(), plan.chance(), plan.succeeds
 
     def alternatives(self, ref: str, by: str, action: str, fields: JSONValue) -> list[Choice]:

@@ -164,6 +164,8 @@ class Attack(Action):
     """Try to hit: Fitness + mods + the weapon's attack modifier against 4 (6 for a moving
     target, 3 for a berserk attack), large size subtracted."""
 
+    reads: ClassVar[tuple[str, ...] | None] = ("actor",)  # the roll reads no target sheet
+
     actor: str = param(doc="who attacks", ref="character")
     target: str = param(doc="who is attacked", ref="character")
     style: Literal["normal", "berserk", "counter-blow"] = param(

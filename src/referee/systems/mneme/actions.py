@@ -157,6 +157,9 @@ class Check(CheckInputs, Action):
     the threat's damage rolls strike the actor, through the threat's Mitigating Factors
     with the check's skill as the last defence."""
 
+    reads: ClassVar[tuple[str, ...] | None] = ("actor",)  # its Effect: the threat's strikes
+    # follow a failure, and what the odds report is the check's own Effect
+
     actor: str | None = param(None, "the character rolling (none: a bare check)", ref="character")
     threat: Threat | None = param(
         None, "the adversary's attack this roll meets: its damage strikes on a Fail Effect"

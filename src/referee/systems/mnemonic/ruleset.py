@@ -31,6 +31,16 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
     name = "mnemonic"
     title = "Mnemonic (Alpha-Zulu Games)"
 
+    def sheets_read(self, action: Action, options: Options) -> tuple[str, ...]:
+        """An attack reads the defender's sheet only under opposed rolls (the defender's
+        Talent and Life Role); else only the attacker's (Mnemonic, attacking and
+        dodging: only the attacker rolls)."""
+        from referee.systems.mnemonic.actions import Attack
+
+        if isinstance(action, Attack) and not options.opposed_rolls:
+            return action.actors()
+        return super().sheets_read(action, options)
+
     def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
         """Seat ``sheet`` as ``cid``: a new character starts at its sheet's Status; a
         seated one keeps the Status the table tracks."""
