@@ -183,3 +183,30 @@ def test_an_arm_held_roll_holds_only_its_roller(browser: Any, site: Site, artifa
     finally:
         ann.close()
         ben.close()
+
+
+def test_a_hidden_choice_is_said_on_the_button_and_not_kept(browser: Any, site: Site) -> None:
+    """Ann's next 2d6 went out blind, Ben's next message "only me", unnoticed: the Roll
+    and Send buttons now say who will see, and each choice returns to everyone after use."""
+    table = make_table(site, "mnemonic", "Choices")
+    ann = Person(browser, site, table.tokens["Ann"], viewport={"width": 1280, "height": 800})
+    try:
+        tray = ann.page.locator("section.dice-tray form.action[data-action='roll']")
+        roll = tray.locator("button[type=submit]")
+        tray.locator("[data-field=dice]").fill("2d6")
+        tray.locator("[data-common=visibility]").select_option("blind")
+        assert roll.inner_text() == "Roll blind"
+        roll.click()
+        _last(ann, "action-resolved")
+        ann.page.wait_for_function("b => b.textContent === 'Roll'", arg=roll.element_handle())
+        assert tray.locator("[data-common=visibility]").input_value() == "public"
+        send = ann.page.locator("#chat-form button[type=submit]")
+        ann.page.select_option("#chat-to", "Ben")
+        assert send.inner_text() == "Send: Ben"
+        ann.page.fill("#chat-form textarea", "psst")
+        send.click()
+        ann.page.wait_for_function("b => b.textContent === 'Send'", arg=send.element_handle())
+        assert ann.page.locator("#chat-to").input_value() == ""
+        assert not ann.errors
+    finally:
+        ann.close()

@@ -203,6 +203,17 @@ function refreshPreviews() {
   if (shown) previewSoon(shown);
 }
 
+// the Roll button says who will see the roll, so a secret or blind choice is never missed
+const ROLL_WORDS = { public: "Roll", referee: "Roll in secret", blind: "Roll blind", private: "Roll privately", self: "Roll for me only" };
+
+function showVisibility(form) {
+  const vis = form && $("[data-common=visibility]", form);
+  const button = form && $("button[type=submit]", form);
+  if (!vis || !button) return;
+  button.textContent = ROLL_WORDS[vis.value] || "Roll";
+  button.classList.toggle("hidden-roll", vis.value !== "public");
+}
+
 async function submitAction(form) {
   const status = statusOf(form);
   const { fields, errors } = formFields(form);
@@ -236,6 +247,11 @@ async function submitAction(form) {
     say(status, said, "good");
     const facesBox = $("[data-common=faces]", form);
     if (facesBox) facesBox.value = "";
+    const vis = $("[data-common=visibility]", form);
+    if (vis && vis.value !== "public") {
+      vis.value = "public"; // each roll's visibility is chosen anew: the next goes to everyone
+      showVisibility(form);
+    }
   } catch (e) {
     say(status, e.message, "bad");
     if (e.data && e.data.problems) showFieldErrors(form, e.data.problems);
@@ -884,6 +900,7 @@ function onInput(ev) {
 async function onChange(ev) {
   const t = ev.target;
   if (t.classList.contains("action-pick")) showAction(t);
+  if (t.dataset.common === "visibility") showVisibility(t.closest("form"));
   if (t.id === "act-as") {
     syncActAs();
     const form = $$("#panels > section.actpanel:not([hidden]) form.action").find((f) => !f.hidden);

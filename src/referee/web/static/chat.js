@@ -185,6 +185,13 @@ function recipient() {
   return { visibility: "private", to: value };
 }
 
+function showRecipient() {
+  // the Send button says who the message goes to, so a whisper is never sent by mistake
+  const button = form && form.querySelector("button[type=submit]");
+  if (!button || !to) return;
+  button.textContent = to.value === "" ? "Send" : `Send: ${to.selectedOptions[0]?.textContent || to.value}`;
+}
+
 async function send(ev) {
   ev.preventDefault();
   ev.stopPropagation(); // app.js's document-wide submit handler has nothing to do here
@@ -199,6 +206,10 @@ async function send(ev) {
   try {
     await api("POST", `/api/tables/${tid}/notes`, { text: words, ...recipient() });
     text.value = "";
+    if (to && to.value !== "") {
+      to.value = ""; // each message's audience is chosen anew: the next goes to everyone
+      showRecipient();
+    }
     status.textContent = "";
     status.classList.remove("bad");
   } catch (e) {
@@ -283,6 +294,7 @@ if (tid && logEl && list) {
   });
   if (form) {
     form.addEventListener("submit", send);
+    if (to) to.addEventListener("change", showRecipient);
     text.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
         ev.preventDefault();
