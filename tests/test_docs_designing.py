@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # kills servers / runs a page: `make test` runs it
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "designing.md"
 FENCE = re.compile(r"^```(\w*)\s*$")

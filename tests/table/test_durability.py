@@ -23,6 +23,8 @@ from referee.table.audit import verify
 from referee.table.service import TableService
 from referee.table.store import Store
 
+pytestmark = pytest.mark.slow  # kills servers / runs a page: `make test` runs it
+
 WRITER = textwrap.dedent(
     """
     import sys
