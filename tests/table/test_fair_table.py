@@ -499,3 +499,18 @@ def test_what_a_preview_says_it_depends_on_is_all_it_reads(
     other = _previews(service, game, ann, foes[1])
     assert one == other
     assert any(row[1] != "HiddenOdds" for row in one)  # some previews are shown
+
+
+def test_a_request_of_someone_who_left_or_was_demoted_is_not_granted(
+    service: TableService,
+) -> None:
+    tid = _arm(service)
+    service.set_settings(tid, typed_dice="approval", by="Ron")
+    asked = service.act(tid, "Ann", "task", {**TASK, "push": "never"}, faces=[3, 3]).event.seq
+    service.set_role(tid, "Ann", "observer", by="Ron")
+    with pytest.raises(Forbidden, match="observer only reads"):
+        service.answer(tid, asked, True, by="Ron")
+    service.leave(tid, "Ann", by="Ron")
+    with pytest.raises(RulesError, match="has left the table"):
+        service.answer(tid, asked, True, by="Ron")
+    assert service.answer(tid, asked, False, by="Ron").event.kind == "request-closed"

@@ -1132,6 +1132,8 @@ class TableService:
             asker = str(found.get("by"))
             if role != "referee" and not (by == asker and not grant):
                 raise Forbidden("only the referee answers a request (its asker may withdraw it)")
+            if grant and asker not in ts.participants:
+                raise RulesError(f"{asker} has left the table: their request can only be refused")
             if not grant:
                 closed: JSONObject = {"request": seq, "granted": False}
                 if by == asker:
