@@ -514,3 +514,43 @@ def test_a_request_of_someone_who_left_or_was_demoted_is_not_granted(
     with pytest.raises(RulesError, match="has left the table"):
         service.answer(tid, asked, True, by="Ron")
     assert service.answer(tid, asked, False, by="Ron").event.kind == "request-closed"
+
+
+def test_taking_back_a_hidden_roll_is_as_hidden_as_the_roll(service: TableService) -> None:
+    """Review finding: Ann's request to take back her private roll told Bea that the event
+    was Ann's and a roll; now the request, the undo and the undone mark are private too."""
+    tid = _arm(service)
+    rolled = service.act(tid, "Ann", "task", {**TASK, "push": "never"}, visibility="private")
+    asked = service.undo(tid, by="Ann")
+    assert (asked.event.visibility, asked.event.audience) == ("private", "Ann")
+    granted = service.answer(tid, asked.event.seq, True, by="Ron")
+    assert (granted.event.visibility, granted.event.audience) == ("private", "Ann")
+    assert all(e.get("redacted") for e in service.log(tid, "Bea")[-3:])
+    assert rolled.event.seq not in service.view(tid, "Bea").undone
+    assert rolled.event.seq in service.view(tid, "Ann").undone
+
+
+def test_a_take_back_is_answered_once_and_by_the_table_as_it_is(service: TableService) -> None:
+    """Review findings: a request outlived its target's undo and redo (granting it undid
+    the roll again), a demoted asker's request was still granted, and a blind roll's
+    approved request stayed open in its asker's view."""
+    tid = _arm(service)
+    rolled = service.act(tid, "Ann", "task", {**TASK, "push": "never"}).event.seq
+    asked = service.undo(tid, by="Ann").event.seq
+    service.undo(tid, rolled, by="Ron")
+    service.redo(tid, rolled, by="Ron")
+    with pytest.raises(RulesError, match="no request waits"):
+        service.answer(tid, asked, True, by="Ron")
+    service.act(tid, "Ann", "task", {**TASK, "push": "never"})
+    asked = service.undo(tid, by="Ann").event.seq
+    service.set_role(tid, "Ann", "observer", by="Ron")
+    with pytest.raises(Forbidden, match="observer only reads"):
+        service.answer(tid, asked, True, by="Ron")
+    service.set_role(tid, "Ann", "player", by="Ron")
+    service.answer(tid, asked, False, by="Ron")
+    service.set_settings(tid, typed_dice="approval", by="Ron")
+    blind = service.act(
+        tid, "Ann", "task", {**TASK, "push": "never"}, faces=[3, 2], visibility="blind"
+    )
+    service.answer(tid, blind.event.seq, True, by="Ron")
+    assert table_data(service.view(tid, "Ann"), service.load(tid).viewer("Ann"))["requests"] == []

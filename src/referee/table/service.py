@@ -319,6 +319,9 @@ class TableService:
         seen = replay(
             base, tail, undone=full.undone, revealed=full.revealed, viewer=viewer, strict=False
         )
+        hidden = {h.seq for h in full.hidden if not can_see(_stub(h), viewer, full.revealed)}
+        if hidden & full.undone:  # that a hidden event was taken back is hidden too
+            seen = replace(seen, undone=full.undone - hidden)
         with self._lock:
             self._views[key] = seen
         return seen
@@ -1134,6 +1137,8 @@ class TableService:
                 raise Forbidden("only the referee answers a request (its asker may withdraw it)")
             if grant and asker not in ts.participants:
                 raise RulesError(f"{asker} has left the table: their request can only be refused")
+            if grant:
+                self._active(ts, asker)  # a player made an observer since asks no more
             if not grant:
                 closed: JSONObject = {"request": seq, "granted": False}
                 if by == asker:
@@ -1143,18 +1148,23 @@ class TableService:
                 target = found.get("seq")
                 if not isinstance(target, int) or target in ts.undone:
                     raise RulesError(f"event {target} is already undone")
-                return "undo", {"seq": target, "request": seq}, "public", None, []
+                events = self.store.events(ts.id, after=target - 1, upto=target)
+                shown_undo, audience_undo = _as_hidden_as(events[0])
+                undo: JSONObject = {"seq": target, "request": seq}
+                return "undo", undo, shown_undo, audience_undo, []
             rules = ts.ruleset
             chosen = rules.load_action(str(found.get("action")), found.get("fields"))
             if ts.participants.get(asker) not in (None, "referee"):
                 self._may_act(ts, asker, chosen)  # still their character, still a player
             raw = found.get("visibility")
-            shown: Visibility = raw if raw in ("public", "blind", "private") else "public"
+            shown: Visibility = (
+                raw if raw in ("public", "blind", "private", "referee") else "public"
+            )
+            shown, audience = self._inherited(ts, chosen, shown, asker)
             faces = found.get("faces")
             typed = [f for f in faces if isinstance(f, int)] if isinstance(faces, list) else []
             self._refusals(ts, chosen, shown, asker, typed)
             extra: JSONObject = {"request": seq, "approved_by": by or SYSTEM_ACTOR}
-            audience = asker if shown == "private" else None
             return self._decided(ts, asker, chosen, shown, audience, typed, extra)
 
         def actor(ts: TableState) -> str:
@@ -1234,8 +1244,9 @@ class TableService:
             role = self._active(ts, by)
             events = self.store.events(ts.id)
             target = self._undo_target(ts, events, seq, by)
+            shown, audience = _as_hidden_as(events[target - 1])
             if role == "referee" or ts.settings.take_back == "always":
-                return "undo", {"seq": target}, "public", None, []
+                return "undo", {"seq": target}, shown, audience, []
             if ts.settings.take_back == "never":
                 raise Forbidden(
                     "at this table a drawn roll is not taken back (the referee's setting "
@@ -1245,7 +1256,7 @@ class TableService:
                 r.get("what") == "undo" and r.get("seq") == target for r in ts.requests.values()
             ):
                 raise RulesError(f"taking back event {target} already waits for the referee")
-            return "request-made", {"what": "undo", "seq": target}, "public", None, []
+            return "request-made", {"what": "undo", "seq": target}, shown, audience, []
 
         return self._command(ref, by, build)
 
@@ -1283,7 +1294,9 @@ class TableService:
             target = max(ts.undone) if seq is None else seq
             if target not in ts.undone:
                 raise RulesError(f"event {target} is not undone")
-            return "redo", {"seq": target}, "public", None, []
+            found = self.store.events(ts.id, after=target - 1, upto=target)
+            shown, audience = _as_hidden_as(found[0]) if found else ("public", None)
+            return "redo", {"seq": target}, shown, audience, []
 
         return self._command(ref, by, build)
 
@@ -1492,6 +1505,17 @@ def _without_sheet(event: Event) -> JSONObject:
         "sheet": {"name": name} if isinstance(name, str) else None,
     }
     return shown
+
+
+def _as_hidden_as(target: Event) -> tuple[Visibility, str | None]:
+    """The visibility (and audience) of an event that takes back or puts back ``target``:
+    as hidden as it, so who made it and what it was stay hidden (a tray roll only its
+    roller saw: private to them and the referees, who answer its taking back)."""
+    if target.visibility == "public":
+        return "public", None
+    if target.visibility in ("private", "self"):
+        return "private", target.audience or target.actor
+    return target.visibility, None
 
 
 def _names(ts: TableState, cids: Sequence[str]) -> str:

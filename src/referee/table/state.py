@@ -398,16 +398,28 @@ def step(
         raise LogError("prev_hash does not match the previous event's hash", e.seq)
     after = ts
     effective = not (e.kind in ("action-resolved", "state-edited") and e.seq in undone)
-    seen = can_see(e, viewer, revealed)
-    if effective and seen:
+    if effective and can_see(e, viewer, revealed):
         try:
             after = _apply(ts, e, outcome)
         except (RulesError, KeyError, TypeError, ValueError) as err:
             if strict:
                 raise LogError(f"{e.kind} cannot apply: {err}", e.seq) from None
+    # a request closes with its answer, also where the answer is hidden from the asker (a
+    # blind roll approved): they asked, so they know it was answered
     answered = e.payload.get("request")
-    if seen and isinstance(answered, int) and answered in after.requests:
+    if isinstance(answered, int) and answered in after.requests:
         after = replace(after, requests={k: v for k, v in after.requests.items() if k != answered})
+    target = e.payload.get("seq")
+    if e.kind in ("undo", "redo") and after.requests and isinstance(target, int):
+        # taken back or put back by another path: asking to take it back is moot
+        after = replace(
+            after,
+            requests={
+                k: v
+                for k, v in after.requests.items()
+                if not (v.get("what") == "undo" and v.get("seq") == target)
+            },
+        )
     hidden = ts.hidden
     if e.visibility != "public":
         hidden = (*hidden, Hidden(e.seq, e.visibility, e.audience, e.actor))
