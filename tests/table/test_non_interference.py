@@ -4,8 +4,8 @@ is the same for two tables that differ only in what P may not see.
 Every action of every game is taken hidden - the referee's secret roll, a player's
 blind roll, a player's private roll - once with every die showing its lowest face and
 once its highest (the faces that fail and the faces that succeed), each at a table of
-its own that is otherwise made the same way. Then the table goes on in the open (a
-note, a dice-tray roll). For each participant who may not see the hidden roll (the
+its own that is otherwise made the same way. Its roller takes it back and the referee
+puts it back; then the table goes on in the open (a note, a dice-tray roll). For each participant who may not see the hidden roll (the
 other player, an observer, and for a secret roll the roller's own player), the two
 tables must give the same bytes: the log, the table's state as they may know it, the
 recap, the export, the page's log entries (what the live socket sends), and the odds
@@ -134,6 +134,9 @@ def _play(
         done = service.act(tid, by, name, data, visibility=visibility, faces=faces)  # type: ignore[arg-type]
     except RulesError:
         return None
+    if done.event.kind == "action-resolved":  # its roller takes it back (and it comes back)
+        service.undo(tid, done.event.seq, by=by)
+        service.redo(tid, done.event.seq, by="Ron")
     service.note(tid, "Bea", "and then?")
     service.act(tid, "Ann", "roll", {"dice": "3d6"})
     probes = [
