@@ -5,8 +5,9 @@ Every action of every game is taken hidden - the referee's secret roll, a player
 blind roll, a player's private roll - once with every die showing its lowest face and
 once its highest (the faces that fail and the faces that succeed), each at a table of
 its own that is otherwise made the same way. Its roller takes it back and the referee
-puts it back; then the table goes on in the open (a note, a dice-tray roll). For each participant who may not see the hidden roll (the
-other player, an observer, and for a secret roll the roller's own player), the two
+puts it back; then the table goes on in the open (a note, a dice-tray roll). For each
+participant who may not see the hidden roll (the other player, an observer, and for a
+secret roll the roller's own player), the two
 tables must give the same bytes: the log, the table's state as they may know it, the
 recap, the export, the page's log entries (what the live socket sends), and the odds
 or refusal of each of their own actions.
