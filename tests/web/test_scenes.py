@@ -346,9 +346,12 @@ def test_an_evening_at_the_table(browser: Any, site: Site, game: str) -> None:
         assert "3d6 =" in _wait_seq(ron, seq).inner_text()
         done.append("secret roll")
 
-        # 11. an undo: the referee takes back the last action (the other player's)
+        # 11. an undo: the referee takes back the last public action (the other player's;
+        # taking back the secret roll would be as secret as the roll, issue 32)
         undo_target = max(
-            e["seq"] for e in svc.log(made.id, "Ron") if e["kind"] == "action-resolved"
+            e["seq"]
+            for e in svc.log(made.id, "Ron")
+            if e["kind"] == "action-resolved" and e["visibility"] == "public"
         )
         ron.page.locator(f"#log li[data-seq='{undo_target}'] button[data-what='undo']").click()
         for p in people.values():
