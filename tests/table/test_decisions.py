@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.open_table import OPEN
 
 from referee.systems.base import describe_fields, get, names
 from referee.table.service import Forbidden, TableService
@@ -61,11 +62,6 @@ AFFECTED_NOT_DECIDING = {
     ("arm", "record-wound", "target"): "the referee's action",
     ("arm", "remove-wound", "target"): "the referee's action",
 }
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 def _character_fields(kind: Any) -> list[str]:

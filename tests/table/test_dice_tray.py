@@ -12,17 +12,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tests.open_table import OPEN
 
 from referee.errors import RulesError
 from referee.table.service import Forbidden, TableService
 from referee.table.store import Store
 
 GAMES = ("mnemonic", "mongrel", "mneme", "arm")
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 def _table(tmp_path: Path, game: str) -> tuple[TableService, str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.open_table import OPEN
 
 from referee.dice.roller import Roller
 from referee.errors import RulesError
@@ -21,11 +22,6 @@ ATTACK = {
     "damage": "2d6",
     "threat": {"armour": None, "cover_armour": None},  # what the page sent: no damage
 }
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 def _table(tmp_path: Path, seed: int | None) -> tuple[TableService, str]:

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import select
+from tests.open_table import OPEN
 
 from referee.errors import RulesError
 from referee.table import throwaway
@@ -39,11 +40,6 @@ JSON = st.recursive(
     max_leaves=12,
 )
 TEXT = st.text(max_size=12)
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 @st.composite

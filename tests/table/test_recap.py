@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tests.open_table import OPEN
 
 import referee.table.service as service_module
 from referee.table.recap import Recap, html_document, odds_text, recap, to_html, to_markdown
@@ -23,11 +24,6 @@ from referee.table.store import Store
 FRIDAY = "2026-11-20"
 SATURDAY = "2026-11-21"
 PRIMARY = 3  # Mickey Ruane's Primary Role counts Moderately (3) where no Life Role fits
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 def success_chance(aptitude: int, chances: int = 0) -> Fraction:

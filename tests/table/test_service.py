@@ -8,16 +8,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import update
+from tests.open_table import OPEN
 
 from referee.errors import IllegalAction, InvalidSheet, RulesError
 from referee.table.audit import export, import_table, verify
 from referee.table.events import LogError
 from referee.table.service import Forbidden, StaleTable, TableService
 from referee.table.store import Store, StoreError, events_t
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 @pytest.fixture

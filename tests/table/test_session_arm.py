@@ -13,15 +13,12 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.open_table import OPEN
 
 from referee.errors import IllegalAction
 from referee.table.audit import export, import_table, verify
 from referee.table.service import Forbidden, TableService
 from referee.table.store import Store
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 def _numbers(done: object) -> tuple[object, ...]:

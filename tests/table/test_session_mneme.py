@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.open_table import OPEN
 
 from referee.errors import IllegalAction
 from referee.table.audit import export, import_table, verify
@@ -25,11 +26,6 @@ RIFLE = {
     "weapon": "Automatic Rifle",
     "check": {"characteristic": "Dex", "skill": "Gun Combat"},
 }
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 def _rows(service: TableService, tid: str, cid: str) -> dict[str, object]:

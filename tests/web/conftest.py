@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from tests.open_table import OPEN
 
 from referee.table import throwaway
 from referee.table.service import TableService
@@ -108,11 +109,6 @@ class Table:
 
     def auth(self, who: str) -> dict[str, str]:
         return {"authorization": f"Bearer {self.tokens[who]}"}
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table settings
-most tests here were written for; issue 32 made both the referee's)."""
 
 
 def make_table(

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.open_table import OPEN
 
 from referee.table.service import TableService
 from referee.table.state import Viewer
@@ -32,11 +33,6 @@ PEOPLE = {
     "Oli": "observer",
     "Ola": "observer",
 }
-
-
-OPEN = {"typed_dice": "everyone", "take_back": "always"}
-"""Players type their physical dice and take back their rolls at once (the table
-settings these tests were written for; issue 32 made both the referee's)."""
 
 
 def _alone(web: Any, tid: str, viewer: Viewer) -> dict[str, Any]:

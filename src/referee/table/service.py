@@ -356,8 +356,8 @@ class TableService:
         if sheets:
             raise HiddenOdds(
                 f"the chance depends on {_names(seen, sheets)}'s sheet, which only the referee "
-                "sees (the referee may let players see the true odds: the table setting "
-                "true_odds)"
+                "sees (the referee may show players the true odds, in the table's Fair play "
+                "settings)"
             )
         try:
             plan = rules.planned(chosen, seen.state, seen.options)
@@ -890,8 +890,8 @@ class TableService:
         setting = ts.settings.typed_dice
         if setting == "referee":
             raise Forbidden(
-                "at this table only the referee enters physical dice (the referee's setting "
-                "typed_dice); roll here, or ask the referee"
+                "at this table only the referee enters physical dice (the referee's Fair play "
+                "settings); roll here, or ask the referee"
             )
         return setting == "approval"
 
@@ -1249,8 +1249,8 @@ class TableService:
                 return "undo", {"seq": target}, shown, audience, []
             if ts.settings.take_back == "never":
                 raise Forbidden(
-                    "at this table a drawn roll is not taken back (the referee's setting "
-                    "take_back); ask the referee"
+                    "at this table a drawn roll is not taken back (the referee's Fair play "
+                    "settings); ask the referee"
                 )
             if any(
                 r.get("what") == "undo" and r.get("seq") == target for r in ts.requests.values()
