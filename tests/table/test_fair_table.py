@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -340,20 +341,31 @@ def _raider_armour(service: TableService, tid: str, rating: int) -> None:
     service.update_character(tid, "raider", sheet, force=True)
 
 
-@pytest.mark.parametrize("rating", [0, 4])
+def _mean(dist: Any) -> Fraction:
+    return sum((Fraction(o) * p for o, p in dist.probabilities().items()), Fraction(0))
+
+
 def test_a_preview_against_a_hidden_sheet_says_what_it_depends_on(
-    service: TableService, rating: int
+    service: TableService,
 ) -> None:
     """Ann's attack preview against the referee's raider was the one computed with the
-    raider's armour: it read the hidden sheet. Now it names what it depends on, the same
-    for every armour; the referee's setting shows the true odds."""
+    raider's armour: it read the hidden sheet. Now it gives the damage for each armour
+    rating it tries, the same whatever the raider wears, and the row of the armour worn
+    is the truth; the referee's setting shows the true odds."""
     tid = _mneme(service)
-    _raider_armour(service, tid, rating)
     attack = {"actor": "ada-vance", "target": "raider", "weapon": "Broadsword"}
-    with pytest.raises(HiddenOdds) as hidden:
-        service.odds(tid, "Ann", "attack", attack)
-    assert str(hidden.value).startswith("the chance depends on Raider's sheet, which only")
-    assert str(rating) not in str(hidden.value)
+    seen = []
+    for rating in (0, 4):
+        _raider_armour(service, tid, rating)
+        with pytest.raises(HiddenOdds) as hidden:
+            service.odds(tid, "Ann", "attack", attack)
+        seen.append(hidden.value.data())
+        assert str(hidden.value).startswith("the odds depend on Raider's armour, which only")
+        rows = {t.value: t.mean for t in hidden.value.tried}
+        assert sorted(rows) == list(range(11))
+        truth = service.odds(tid, "Ron", "attack", attack)[1]
+        assert rows[rating] == _mean(truth)  # the row of the armour worn is the truth
+    assert seen[0] == seen[1]
     truth = service.odds(tid, "Ron", "attack", attack)[2]
     service.set_settings(tid, true_odds=True, by="Ron")
     assert service.odds(tid, "Ann", "attack", attack)[2] == truth
@@ -440,22 +452,83 @@ def test_a_players_analysis_fights_only_the_sheets_they_may_read(service: TableS
     assert [c["id"] for c in seen["characters"]] == ["vooruk", "giazza"]
 
 
-def test_contests_against_a_hidden_sheet_say_what_they_depend_on(service: TableService) -> None:
+def _d6_minus_d6_at_least(need: int) -> Fraction:
+    """Brute force from ARM 1.2, Task Resolution: the 36 rolls of d6 - d6 at least ``need``."""
+    hits = sum(1 for a in range(1, 7) for b in range(1, 7) if a - b >= need)
+    return Fraction(hits, 36)
+
+
+def test_contests_against_a_hidden_sheet_give_the_chance_per_value(
+    service: TableService,
+) -> None:
     """The same finding in ARM (a contest against Christine's Wit) and Mongrel (a task
-    over Giazza's attribute): no number read from the sheet the player may not see."""
+    over Giazza's attribute): no number read from the sheet the player may not see.
+    Now the preview gives the chance for each value the rules allow (ARM: a human's stat,
+    3 to 9), each the brute-forced d6 - d6 chance of Alex's Charisma 8 against it, and
+    the row of Christine's true Wit 6 is the referee's chance."""
     tid = _arm(service)
     service.add_character(tid, "christine")
     contest = {"actor": "alex", "opponent": "christine", "opponent_stat": "Wit", "push": "never"}
-    with pytest.raises(HiddenOdds, match="Christine's sheet"):
+    with pytest.raises(HiddenOdds, match="Christine's Wit, which only the referee sees") as e:
         service.odds(tid, "Ann", "contest", contest)
-    assert service.odds(tid, "Ron", "contest", contest)[2] is not None
+    rows = {t.value: t.chance for t in e.value.tried}
+    assert rows == {wit: _d6_minus_d6_at_least(wit - 8) for wit in range(3, 10)}
+    assert "from 42% to 100%" in str(e.value)
+    assert service.odds(tid, "Ron", "contest", contest)[2] == rows[6] == Fraction(5, 6)
+    named = {**contest, "opponent_mods": ["Rapiers"]}  # the mods a hidden sheet has: no rows
+    with pytest.raises(HiddenOdds, match="Christine's sheet") as e:
+        service.odds(tid, "Ann", "contest", named)
+    assert e.value.tried == ()
     mongrel = service.create("mongrel", "Task", "Ron").table.id
     service.join(mongrel, "Ann", "player")
     service.add_character(mongrel, "vooruk", owner="Ann", force=True)
     service.add_character(mongrel, "giazza", force=True)
     task = {"actor": "vooruk", "expertise": "Rend", "target": "giazza"}
-    with pytest.raises(HiddenOdds, match="Giazza's sheet"):
+    with pytest.raises(HiddenOdds, match="Giazza's Physique") as e:
         service.odds(mongrel, "Ann", "task", task)
+    rows = {t.value: t.chance for t in e.value.tried}
+    assert sorted(rows) == list(range(9))
+    ts = service.load(mongrel)
+    physique = ts.state.characters["giazza"].attr("physique")
+    assert rows[physique] == service.odds(mongrel, "Ron", "task", task)[2]
+
+
+def test_an_opposed_attack_on_a_hidden_defender_gives_the_chance_per_aptitude(
+    service: TableService,
+) -> None:
+    """Mnemonic with opposed rolls: the defender's Aptitude comes from their sheet, so a
+    player's preview gives the chance for each Aptitude (0 to 12), the same whichever
+    Aptitude the hidden sheet gives, and the row of the given Aptitude is its chance."""
+    tid = service.create("mnemonic", "Opposed", "Ron").table.id
+    service.set_options(tid, {"opposed_rolls": True}, by="Ron")
+    service.join(tid, "Ann", "player")
+    service.add_character(tid, "boxer", cid="ann", owner="Ann", force=True)
+    service.add_character(tid, "boxer", cid="foe", force=True)
+    attack = {"actor": "ann", "target": "foe"}
+    with pytest.raises(HiddenOdds, match="Aptitude, which only the referee sees") as e:
+        service.odds(tid, "Ann", "attack", attack)
+    rows = {t.value: t.chance for t in e.value.tried}
+    assert sorted(rows) == list(range(13))
+    for aptitude in (0, 7, 12):
+        given = {**attack, "defender_aptitude": aptitude}
+        assert rows[aptitude] == service.odds(tid, "Ann", "attack", given)[2]
+    assert rows[0] > rows[12]  # a better defender: a smaller chance
+
+
+_AGAINST_FOE: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "arm": [
+        ("contest", {"opponent": "foe", "opponent_stat": "Wit", "push": "never"}),
+        ("circle", {"target": "foe", "push": "never"}),
+    ],
+    "mongrel": [
+        ("task", {"expertise": "Rend", "target": "foe"}),
+        ("attack", {"expertise": "Rend", "target": "foe", "defend": True}),
+    ],
+    "mnemonic": [("attack", {"target": "foe"})],
+}
+"""Actions of Ann's character against the referee's "foe" whose odds read a number of the
+foe's hidden sheet (each game's ``unknowns.py``): their per-value rows come from the
+rules alone, the same whichever sheet the foe has."""
 
 
 def _previews(service: TableService, game: str, ann: str, foe_example: str) -> list[Any]:
@@ -471,13 +544,23 @@ def _previews(service: TableService, game: str, ann: str, foe_example: str) -> l
     service.add_character(tid, foe_example, cid="foe", force=True)
     named = str(service.load(tid).state.characters["foe"].sheet.name)  # public: seated so
     seen: list[Any] = []
-    for name, kind in get(game).every_action().items():
-        fields = _fields_for(kind, [str(mine), "foe"], [])
+    every = get(game).every_action().items()
+    cases = [(n, _fields_for(k, [str(mine), "foe"], [])) for n, k in every]
+    cases += _AGAINST_FOE.get(game, [])
+    if game == "mnemonic":
+        service.set_options(tid, {"opposed_rolls": True}, by="Ron")
+    if game == "mneme":
+        weapon = service.load(tid).state.characters[str(mine)].sheet.weapons[0].name
+        cases.append(("attack", {"target": "foe", "weapon": weapon}))
+    for name, fields in cases:
+        fields = {"actor": mine, **fields} if "actor" not in fields else fields
         if fields.get("actor") != mine:
             continue
         try:
             _action, dist, chance, _ = service.odds(tid, "Ann", name, fields)
             seen.append([name, str(chance), sorted(map(str, dist.items()))])
+        except HiddenOdds as e:  # the per-value rows too, read from the rules alone
+            seen.append([name, "HiddenOdds", str(e).replace(named, "Foe"), e.data()["values"]])
         except RulesError as e:
             seen.append([name, type(e).__name__, str(e).replace(named, "Foe")])
     return seen

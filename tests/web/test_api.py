@@ -650,3 +650,35 @@ def test_many_sockets_joining_and_leaving_at_once_each_get_every_event(
     assert len(results) == 10
     for seqs in results.values():
         assert seqs == list(range(1, final_seq[0] + 1))
+
+
+def test_a_preview_against_a_hidden_stat_shows_the_chance_per_value(
+    site: Site, new_table: Any
+) -> None:
+    """Issue 32, odds against what you cannot see: Ann's contest against Christine, whose
+    sheet only the referee sees, shows the chance for each Wit a human may have (3 to 9),
+    as a table and as data; the referee's preview is the one true number."""
+    table = new_table(site, "arm", "Banquet")
+    ron = table.auth("Ron")
+    with site.client() as http:
+        for example, owner in (("alex", "Ann"), ("christine", None)):
+            body = {"example": example, **({"owner": owner} if owner else {})}
+            r = http.post(f"/api/tables/{table.id}/characters", json=body, headers=ron)
+            assert r.status_code == 201, r.text
+        assert http.put(
+            f"/api/tables/{table.id}/sheets", json={"sheets": "owner"}, headers=ron
+        ).status_code in (200, 204)
+    contest = {
+        "action": "contest",
+        "fields": {"actor": "alex", "opponent": "christine", "opponent_stat": "Wit"},
+    }
+    with site.client(table.tokens["Ann"]) as ann:
+        seen = ann.post(f"/t/{table.id}/preview", json=contest).json()
+    assert seen["ok"] is False and seen["depends"]["what"] == "Wit"
+    rows = {row["value"]: row["chance"] for row in seen["depends"]["values"]}
+    assert rows == {3: "1", 4: "35/36", 5: "11/12", 6: "5/6", 7: "13/18", 8: "7/12", 9: "5/12"}
+    assert "Chance for each Wit the rules allow" in seen["html"]
+    assert "<td>9</td><td>41.67%</td><td>5/12</td>" in seen["html"]
+    with site.client(table.tokens["Ron"]) as referee:
+        truth = referee.post(f"/t/{table.id}/preview", json=contest).json()
+    assert truth["ok"] and "(exactly 5/6)" in truth["html"]

@@ -112,6 +112,7 @@ __all__ = [
     "RulesError",
     "Ruleset",
     "Trace",
+    "Unknown",
     "Verdict",
     "apply_changes",
     "bound_problems",
@@ -535,6 +536,23 @@ _CONFLICT = {"model", "seats", "params", "options"}
 
 
 @dataclass(frozen=True)
+class Unknown:
+    """A number an action's odds read from one character's sheet, for a participant who may
+    not see that sheet: whose it is, what it is in the game's words ("Wit, with the mods
+    named"), the values the rules allow (from the text), and the action's plan with each
+    value in place of the sheet's (:meth:`Ruleset.unknown`). A preview shows the chance for
+    every value instead of the one the sheet holds; the plan for a value reads nothing
+    else of that sheet."""
+
+    character: str
+    what: str
+    values: tuple[int, ...]
+    plan: typing.Callable[[int], Plan]
+    allowed: str = ""
+    """Where the values come from, in words ("a human's stat, ARM: Stats")."""
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What checking a sheet finds: the ``problems`` that make it illegal (none: legal),
     and what the game says of it besides: ``summary`` after "valid", ``lines`` shown in
@@ -930,6 +948,19 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
                 if isinstance(cid, str) and cid and cid not in found:
                     found.append(cid)
         return tuple(found)
+
+    def unknown(self, action: Action, state: StateT, options: OptionsT) -> Unknown | None:
+        """The one number ``action``'s odds read from a sheet another may not see, with the
+        plan for each value the rules allow (the game's ``unknowns.py``), or ``None`` where
+        the game declares none for this action (a preview then says only whose sheet the
+        chance depends on). Called only where that sheet is hidden from the one asking."""
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            found = importlib.import_module(f"{package}.unknowns")
+        except ModuleNotFoundError:
+            return None
+        declared = getattr(found, "unknown", None)
+        return cast("Unknown | None", declared(action, state, options)) if declared else None
 
     def waits_for_roller(self, action: Action, state: StateT, options: OptionsT) -> bool:
         """Whether ``action``'s roll may wait for its own roller's decision once it is seen

@@ -59,6 +59,8 @@ from referee.table.events import (
     check_event,
     seal,
 )
+from referee.table.hidden import HiddenOdds as HiddenOdds
+from referee.table.hidden import hidden_odds
 from referee.table.lru import LRU
 from referee.table.state import (
     EVERYTHING,
@@ -112,11 +114,6 @@ value to give (the GM's modifier a player proposed): nobody's but the referee's.
 
 class Forbidden(RulesError):
     """The participant may not do this (the message says who may)."""
-
-
-class HiddenOdds(RulesError):
-    """No number for this preview: it depends on a sheet the participant may not see (the
-    message says whose)."""
 
 
 class StaleTable(RulesError):
@@ -354,11 +351,10 @@ class TableService:
         read = set(rules.sheets_read(chosen, seen.options))
         sheets = [cid for cid in hidden if cid in read]
         if sheets:
-            raise HiddenOdds(
-                f"the chance depends on {_names(seen, sheets)}'s sheet, which only the referee "
-                "sees (the referee may show players the true odds, in the table's Fair play "
-                "settings)"
-            )
+            unknown = rules.unknown(chosen, seen.state, seen.options) if len(sheets) == 1 else None
+            if unknown is not None and unknown.character != sheets[0]:
+                unknown = None
+            raise hidden_odds(_names(seen, sheets), unknown)
         try:
             plan = rules.planned(chosen, seen.state, seen.options)
         except (IllegalAction, DiceError) as e:

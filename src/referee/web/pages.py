@@ -279,8 +279,12 @@ async def preview(caller: Reader, body: OddsIn, request: Request) -> JSONRespons
         html = web.renderer.page("_odds.html", odds=None, problems=problems, error=None)
         return JSONResponse({"ok": False, "html": html, "problems": problems})
     except HiddenOdds as e:  # what the chance depends on, not a refusal
-        html = web.renderer.page("_odds.html", odds=None, problems=[], error=None, depends=str(e))
-        return JSONResponse({"ok": False, "html": html, "problems": [], "detail": str(e)})
+        html = web.renderer.page(
+            "_odds.html", odds=None, problems=[], error=None, depends=str(e), hidden=e
+        )
+        return JSONResponse(
+            {"ok": False, "html": html, "problems": [], "detail": str(e), "depends": e.data()}
+        )
     except (RulesError, WebError) as e:
         text = e.detail if isinstance(e, WebError) else str(e)
         html = web.renderer.page("_odds.html", odds=None, problems=[], error=text)

@@ -118,7 +118,7 @@ def compute(
     except Forbidden as e:
         return "forbidden", str(e)
     except HiddenOdds as e:
-        return "hidden", str(e)
+        return "hidden", e.data()
     except RulesError as e:
         return "rules", str(e)
     except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
@@ -147,7 +147,7 @@ def answer(found: tuple[str, Any]) -> Answer:
     if kind == "forbidden":
         raise Forbidden(str(value))
     if kind == "hidden":
-        raise HiddenOdds(str(value))
+        raise HiddenOdds.from_data(value if isinstance(value, dict) else {"detail": str(value)})
     raise RulesError(str(value))
 
 

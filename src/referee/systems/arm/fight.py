@@ -112,14 +112,17 @@ def plan_prepare(x: a.Prepare, state: State, options: Options) -> Plan:
     return Plan.fixed(out)
 
 
-def plan_circle(x: a.Circle, state: State, options: Options) -> Check:
+def plan_circle(x: a.Circle, state: State, options: Options, wit: int | None = None) -> Check:
     """Circling: Wit (+ combat mods) against the opponent's Wit (+ combat mods). It
-    prepares a defence automatically; a success gives +1 to attack them next round."""
+    prepares a defence automatically; a success gives +1 to attack them next round.
+    ``wit`` in place of the opponent's Wit and mods: what a preview tries for a sheet its
+    asker may not see."""
     if x.target == x.actor:
         raise IllegalAction("circle an opponent, not yourself")
     parts = total_of(state.character(x.actor), "Wit", x.mods)[1]
     add(parts, x.modifier, "GM's modifier", "other")
-    wit = total_of(state.character(x.target), "Wit", x.target_mods, penalty=False)[0]
+    if wit is None:
+        wit = total_of(state.character(x.target), "Wit", x.target_mods, penalty=False)[0]
     turn = take_turn(state, x.actor, "circle", options)
     prepared = Change(x.actor, "prepared", value=True, reason="circling prepares a defence")
 

@@ -276,15 +276,19 @@ def plan_task(x: a.Task, state: State, options: Options) -> Check:
     )
 
 
-def plan_contest(x: a.Contest, state: State, options: Options) -> Check:
+def plan_contest(x: a.Contest, state: State, options: Options, resist: int | None = None) -> Check:
     """ARM 1.2, Task Resolution: against someone, the difficulty is the stat the other
-    uses with its mods (plus the GM's modifiers)."""
+    uses with its mods (plus the GM's modifiers). ``resist`` in place of the opponent's
+    stat and mods: what a preview tries for a sheet its asker may not see."""
     if x.opponent == x.actor:
         raise IllegalAction("a contest is against someone else")
     parts = total_of(state.character(x.actor), x.stat, x.mods)[1]
     add(parts, x.modifier, "GM's modifier", "other")
-    resist = total_of(state.character(x.opponent), x.opponent_stat, x.opponent_mods, penalty=False)
-    difficulty = resist[0] + x.opponent_modifier
+    if resist is None:
+        resist = total_of(
+            state.character(x.opponent), x.opponent_stat, x.opponent_mods, penalty=False
+        )[0]
+    difficulty = resist + x.opponent_modifier
     turn = (take_turn(state, x.actor, "other", options),) if x.round_action else ()
     return task_check(
         "contest",
@@ -294,7 +298,7 @@ def plan_contest(x: a.Contest, state: State, options: Options) -> Check:
         difficulty,
         options,
         x.push,
-        details={"opponent": x.opponent, "resist": resist[0]},
+        details={"opponent": x.opponent, "resist": resist},
         then=lambda _r, _ok: turn,
     )
 

@@ -32,12 +32,14 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
     title = "Mnemonic (Alpha-Zulu Games)"
 
     def sheets_read(self, action: Action, options: Options) -> tuple[str, ...]:
-        """An attack reads the defender's sheet only under opposed rolls (the defender's
-        Talent and Life Role); else only the attacker's (Mnemonic, attacking and
-        dodging: only the attacker rolls)."""
+        """An attack reads the defender's sheet only under opposed rolls without a given
+        defender's Aptitude (the defender's Talent and Life Role); else only the
+        attacker's (Mnemonic, attacking and dodging: only the attacker rolls)."""
         from referee.systems.mnemonic.actions import Attack
 
-        if isinstance(action, Attack) and not options.opposed_rolls:
+        if isinstance(action, Attack) and (
+            not options.opposed_rolls or action.defender_aptitude is not None
+        ):
             return action.actors()
         return super().sheets_read(action, options)
 

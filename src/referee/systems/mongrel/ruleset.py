@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.systems.base import JSONObject, JSONValue, Ruleset, Verdict
+from referee.systems.base import Action, JSONObject, JSONValue, Ruleset, Verdict
 from referee.systems.sheetview import SheetView
 
 from .damage import terminal_at, wound_threshold
@@ -33,6 +33,16 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         old = chars.get(cid)
         chars[cid] = seat_of(sheet) if old is None else reseated(old, sheet)
         return replace(state, characters=chars)
+
+    def sheets_read(self, action: Action, options: Options) -> tuple[str, ...]:
+        """An attack the target does not defend rolls under the attacker's own attribute
+        (Complex task resolution, step 3): its odds read the target's sheet only to shunt
+        damage to Beauty. A defended one rolls over the target's attribute."""
+        from .actions import Attack
+
+        if isinstance(action, Attack) and not action.defend and not action.shunt_to_beauty:
+            return action.actors()
+        return super().sheets_read(action, options)
 
     def unseat(self, state: State, cid: str) -> State:
         """``state`` without ``cid``: its decisions and its place in the order go too."""
