@@ -9,8 +9,8 @@ puts it back; then the table goes on in the open (a note, a dice-tray roll). For
 participant who may not see the hidden roll (the other player, an observer, and for a
 secret roll the roller's own player), the two
 tables must give the same bytes: the log, the table's state as they may know it, the
-recap, the export, the page's log entries (what the live socket sends), and the odds
-or refusal of each of their own actions.
+recap, the export, the page's log entries and live panels (what the live socket
+sends), and the odds or refusal of each of their own actions.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from referee.table.audit import export
 from referee.table.recap import recap, to_markdown
 from referee.table.service import TableService, table_data
 from referee.table.store import Store
+from referee.web import create_app
+from referee.web.pages import Participant, panels_data
 from referee.web.render import Renderer
 
 pytestmark = pytest.mark.slow  # minutes: `make check` leaves it to `make test`
@@ -88,6 +90,14 @@ _HTML = Renderer()
 """The page's log entries, as the page and the live socket send them."""
 
 
+def _panels(service: TableService, tid: str, who: str) -> Any:
+    """The page's live parts (cards, action panels, tracker, decisions, participants) as
+    the socket pushes them to ``who`` after each event."""
+    web = create_app(service, watch=False).state.web
+    role = service.load(tid).participants[who]
+    return panels_data(web, Participant(tid, who, role))
+
+
 def _received(service: TableService, tid: str, who: str, probes: list[tuple[str, Any]]) -> str:
     """Everything ``who`` is given, as one text."""
     seen = service.view(tid, who)
@@ -107,6 +117,7 @@ def _received(service: TableService, tid: str, who: str, probes: list[tuple[str,
         "recap": to_markdown(recap(service.store.events(tid), full.viewer(who))),
         "export": export(service, tid, who),
         "odds": answers,
+        "panels": _panels(service, tid, who),
     }
     return json.dumps(_normal(got), sort_keys=True, default=str)
 
