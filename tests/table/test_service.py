@@ -102,7 +102,7 @@ def test_stale_seq_and_bounds(table: tuple[TableService, str]) -> None:
         service.note(tid, "Ann", "x" * 4001)
     with pytest.raises(RulesError, match="longer than 64 characters"):
         service.join(tid, "A" * 65, "player")
-    with pytest.raises(RulesError, match="control characters"):
+    with pytest.raises(RulesError, match="invisible or control character"):
         service.join(tid, "A\x00B", "player")
     rules = service.load(tid).ruleset
     big = {**rules.dump_sheet(rules.examples()["boxer"]), "primary_role": "x" * 300_000}

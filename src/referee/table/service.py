@@ -26,7 +26,6 @@ import secrets
 import threading
 import time
 import typing
-import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -62,6 +61,9 @@ from referee.table.events import (
 from referee.table.hidden import HiddenOdds as HiddenOdds
 from referee.table.hidden import hidden_odds
 from referee.table.lru import LRU
+from referee.table.names import MAX_NAME as MAX_NAME
+from referee.table.names import check_name as check_name
+from referee.table.names import look_alike
 from referee.table.state import (
     EVERYTHING,
     ROLES,
@@ -82,7 +84,6 @@ from referee.table.state import (
 )
 from referee.table.store import SeqTaken, Store, StoreError, TableRow
 
-MAX_NAME = 64
 """The longest participant, character or table name."""
 
 MAX_NOTE = 4000
@@ -129,18 +130,6 @@ def derived_seed(seed: int, seq: int) -> int:
 def now() -> str:
     """The current UTC time as ISO 8601 text with milliseconds."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def check_name(name: str, what: str) -> str:
-    """A name stripped and checked: 1..64 printable characters."""
-    text = name.strip()
-    if not text:
-        raise RulesError(f"{what} is empty")
-    if len(text) > MAX_NAME:
-        raise RulesError(f"{what} is longer than {MAX_NAME} characters")
-    if any(unicodedata.category(c).startswith("C") for c in text):
-        raise RulesError(f"{what} holds control characters")
-    return text
 
 
 @dataclass(frozen=True)
@@ -590,6 +579,12 @@ class TableService:
             if name in ts.participants:
                 raise RulesError(
                     f"{name!r} is already at table {ts.name!r} ({ts.participants[name]})"
+                )
+            alike = look_alike(name, ts.participants)
+            if alike is not None:
+                raise RulesError(
+                    f"{name!r} looks like {alike!r}, already at table {ts.name!r}: choose a "
+                    "name the others can tell apart"
                 )
             return "participant-joined", {"name": name, "role": role}, "public", None, []
 
