@@ -410,14 +410,14 @@ def test_costly_odds_are_refused_naming_the_limit(site: Site, new_table: Any) ->
             ("1000d6kh500", "limit 4,000,000 for an expression from outside"),
             ("300d1000>=2", "ms a request may take"),  # cheap alone, costly as the attack's
         ):
-            start = time.monotonic()
             r = http.post(
                 f"/api/tables/{tid}/odds",
                 json={"action": "attack", "fields": {**fields, "damage": damage}},
                 headers=ron,  # an observer gets no odds of others' characters (issue 32)
             )
+            # refused naming the estimate's limit: before the work (was 10.7 s); speed is
+            # measured in bench/, never timed here
             assert r.status_code == 422 and limit in r.json()["detail"], (damage, r.text)
-            assert time.monotonic() - start < 5  # refused before the work (was 10.7 s)
             r = http.post(
                 f"/t/{tid}/preview",
                 json={"action": "attack", "fields": {**fields, "damage": damage}},
@@ -455,3 +455,42 @@ def test_the_security_headers_and_the_join_page(site: Site, table: Table) -> Non
 def http_get_text(site: Site, path: str) -> str:
     with httpx.Client(base_url=site.base) as http:
         return http.get(path).text
+
+
+# -- issue 33, bounded answers: past its size budget an odds answer is summarised ------------
+
+
+def test_an_odds_answer_past_its_size_budget_is_summarised(site: Site, table: Any) -> None:
+    """1000d20's odds answered 45.7 MB; now every answer is bounded: past the budget the
+    distribution is the chart's ranges, the answer says so, and the chance stays."""
+    with site.client(table.tokens["Ann"]) as ann:
+        big = ann.post(
+            f"/api/tables/{table.id}/odds", json={"action": "roll", "fields": {"dice": "1000d6"}}
+        )
+        assert big.status_code == 200, big.text
+        data = big.json()
+        assert len(big.content) < 50_000  # was 7.2 MB
+        assert data["summary"].startswith("5001 outcomes, shown as 40 ranges")
+        assert len(data["distribution"]) == 40
+        assert abs(sum(row["percent"] for row in data["distribution"]) - 100) < 1e-6
+        small = ann.post(
+            f"/api/tables/{table.id}/odds", json={"action": "roll", "fields": {"dice": "3d6"}}
+        ).json()
+    assert "summary" not in small and len(small["distribution"]) == 16
+
+
+def test_a_summarised_answer_keeps_each_ranges_exact_chance() -> None:
+    """Under a tiny budget 3d6's answer is its chart's bars: each bar's exact chance is the
+    brute-forced count of the 216 rolls over 216."""
+    from fractions import Fraction
+    from itertools import product
+
+    from referee.dice.evaluate import odds
+    from referee.web.views import odds_view
+
+    data = odds_view(odds("3d6")).data(budget=10)
+    assert "summary" in data
+    rolls = [sum(r) for r in product(range(1, 7), repeat=3)]
+    for row in data["distribution"]:  # type: ignore[union-attr]
+        total = int(row["label"])  # type: ignore[index,call-overload]
+        assert Fraction(row["probability"]) == Fraction(rolls.count(total), 216)  # type: ignore[index,arg-type]

@@ -26,9 +26,12 @@ def _pct(p: Fraction | float | None, digits: int = 2) -> str:
 def _frac(p: Fraction | None) -> str:
     if p is None:
         return "-"
-    from referee.web.views import exact_text
+    from referee.web.views import MAX_EXACT, exact_text
 
-    return exact_text(p) or "(an exact fraction too long to write)"
+    text = exact_text(p)
+    if text is None or len(text) > MAX_EXACT:
+        return "(an exact fraction too long to write here: the command line prints it)"
+    return text
 
 
 def _clock(stamp: JSONValue) -> str:

@@ -22,6 +22,21 @@ from referee.systems.plan import success_of
 from referee.systems.sheetview import SheetView, value_words
 from referee.table.state import EVERYTHING, TableState, Viewer
 
+ANSWER_CHARACTERS: Final = 200_000
+"""The exact fractions an odds answer carries, in characters (about as many bytes): past
+it the answer gives the chart's ranges instead of every outcome (:meth:`Odds.data`)."""
+
+MAX_EXACT: Final = 400
+"""The longest exact fraction a summarised answer or the page writes out; a longer one
+is given by its percentage only."""
+
+
+def _short(p: Fraction) -> str | None:
+    """:func:`exact_text` where it fits in :data:`MAX_EXACT` characters, else ``None``."""
+    text = exact_text(p)
+    return text if text is not None and len(text) <= MAX_EXACT else None
+
+
 MAX_BARS = 40
 """The odds chart shows at most this many bars; wider distributions are grouped in ranges."""
 
@@ -75,24 +90,44 @@ class Odds:
         """P(success) in percent (``None`` when the outcomes do not say success or not)."""
         return None if self.success is None else float(self.success) * 100
 
-    def data(self) -> JSONObject:
+    def data(self, budget: int = ANSWER_CHARACTERS) -> JSONObject:
         """The odds as JSON (exact fractions as ``"num/den"`` text; ``null`` for one whose
-        numbers run past the digits Python writes, :func:`exact_text`)."""
-        return {
+        numbers run past the digits Python writes, :func:`exact_text`).
+
+        An answer is bounded by ``budget`` characters of exact fractions: past it the
+        distribution is summarised as the chart's ranges (each range's exact chance where
+        it fits in :data:`MAX_EXACT`, else only its percentage) and ``summary`` says so;
+        the chance of success and the mean stay. The command line prints every outcome
+        (``referee dice odds``, ``referee table odds``)."""
+        rows = [(o, label, exact_text(p), p) for o, label, p in self.rows]
+        size = sum(len(t or "") + len(label) + 40 for _, label, t, _ in rows)
+        out: JSONObject = {
             "success": None
             if self.success is None
-            else {"probability": exact_text(self.success), "percent": self.success_percent},
-            "mean": None if self.mean is None else exact_text(self.mean),
-            "distribution": [
-                {
-                    "outcome": o,
-                    "label": label,
-                    "probability": exact_text(p),
-                    "percent": float(p) * 100,
-                }
-                for o, label, p in self.rows
-            ],
+            else {"probability": _short(self.success), "percent": self.success_percent},
+            "mean": None if self.mean is None else _short(self.mean),
         }
+        if size <= budget:
+            out["distribution"] = [
+                {"outcome": o, "label": label, "probability": text, "percent": float(p) * 100}
+                for o, label, text, p in rows
+            ]
+            return out
+        out["distribution"] = [
+            {
+                "outcome": b.label,
+                "label": b.label,
+                "probability": _short(b.probability),
+                "percent": b.percent,
+            }
+            for b in self.bars
+        ]
+        out["summary"] = (
+            f"{len(self.rows)} outcomes, shown as {len(self.bars)} ranges: their exact "
+            f"table is longer than an answer's {budget:,} characters (the command line "
+            "prints every outcome: referee dice odds, referee table odds)"
+        )
+        return out
 
 
 def exact_text(p: Fraction) -> str | None:
