@@ -41,6 +41,11 @@ class OddsTooComplex(RulesError):
     """An exact distribution would take too long to compute for untrusted input."""
 
 
+class OverBudget(OddsTooComplex):
+    """A step of exact odds would overdraw the work a request was given
+    (:func:`referee.dice.odds.limited_work`): with a larger budget it may be computed."""
+
+
 class IllegalAction(RulesError):
     """An action the rules do not allow in the current state; ``problems`` names the
     fields out of their bounds when that is why."""

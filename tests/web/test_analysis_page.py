@@ -355,7 +355,7 @@ def test_work_past_the_budget_is_refused_naming_it(demo: Demo) -> None:
 
 
 def test_analyses_of_one_link_at_once_are_limited(new_site: Any, tmp_path: Path) -> None:
-    site = new_site(f"sqlite:///{tmp_path / 'web.db'}", Limits(odds_per_token=1))
+    site = new_site(f"sqlite:///{tmp_path / 'web.db'}", Limits(odds_per_participant=1))
     made, _ = demo_tables(site.service, site.tokens)
     arm = next(t for t in made if site.service.load(t.id).game == "arm")
     token = arm.tokens["Ann"]

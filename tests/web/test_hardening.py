@@ -282,7 +282,9 @@ def test_the_server_holds_at_most_its_cap_of_tables(new_site: Any, tmp_path: Any
         assert full.status_code == 429 and "limit of 2 tables" in full.json()["detail"]
 
 
-def test_requests_per_link_and_invites_per_table_are_limited(new_site: Any, tmp_path: Any) -> None:
+def test_requests_per_participant_and_invites_per_table_are_limited(
+    new_site: Any, tmp_path: Any
+) -> None:
     from referee.web.limits import Limits
 
     limits = Limits(requests_per_second=1, requests_burst=5, invites_per_table=2)
@@ -296,7 +298,7 @@ def test_requests_per_link_and_invites_per_table_are_limited(new_site: Any, tmp_
         assert codes[:5] == [200] * 5 and 429 in codes[5:], codes
         limited = next(a for a in answers if a.status_code == 429)
         assert int(limited.headers["retry-after"]) >= 1
-        assert "requests with this link" in limited.json()["detail"]
+        assert "requests from you" in limited.json()["detail"]
     site2 = new_site(f"sqlite:///{tmp_path / 'i.db'}", Limits(invites_per_table=2))
     with site2.client() as http:
         made = _create(http, "I").json()
@@ -310,7 +312,30 @@ def test_requests_per_link_and_invites_per_table_are_limited(new_site: Any, tmp_
         assert third.status_code == 429 and "limit of 2 invite links" in third.json()["detail"]
 
 
-def test_odds_slots_per_link_and_buckets_refill() -> None:
+def test_minted_links_share_their_tables_budget(new_site: Any, tmp_path: Any) -> None:
+    """Issue 33: a referee's 100 minted links each had their own rate (4,000 requests at
+    once, no 429). Now every participant's links spend from the table's bucket too."""
+    from referee.web.limits import Limits
+
+    limits = Limits(table_requests_per_second=1, table_requests_burst=6)
+    site = new_site(f"sqlite:///{tmp_path / 't.db'}", limits)
+    with site.client() as http:
+        made = _create(http, "Shared").json()
+        tid, ron = made["table"]["id"], {"authorization": f"Bearer {made['token']}"}
+        links = []
+        for who in ("Ann", "Ben", "Cai"):
+            r = http.post(f"/api/tables/{tid}/invites", json={"name": who}, headers=ron)
+            assert r.status_code == 201, r.text
+            links.append({"authorization": f"Bearer {r.json()['token']}"})
+        codes = [http.get(f"/api/tables/{tid}", headers=link).status_code for link in links * 2]
+    assert codes.count(429) >= 2 and codes[0] == 200, codes  # 2 creations + 3 invites spent 5
+    with site.client() as http:
+        r = http.get(f"/api/tables/{tid}", headers=links[0])
+    assert r.status_code == 429 and "requests at this table" in r.json()["detail"]
+    assert int(r.headers["retry-after"]) >= 1
+
+
+def test_odds_slots_per_participant_and_buckets_refill() -> None:
     from referee.web.limits import Buckets, InFlight, TooMany
 
     slots = InFlight(2, "odds")
@@ -318,7 +343,7 @@ def test_odds_slots_per_link_and_buckets_refill() -> None:
         with pytest.raises(TooMany) as third, slots.slot("k"):
             pass
         assert third.value.retry_after == 1
-        with slots.slot("other"):  # another link has its own slots
+        with slots.slot("other"):  # another participant has their own slots
             pass
     with slots.slot("k"), slots.slot("k"):  # released after use
         pass

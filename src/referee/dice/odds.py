@@ -812,7 +812,9 @@ def _afford(estimate: float, what: str) -> None:
             raise _too_complex(f"{what} is too much work for exact odds")
         return
     if estimate > budget[0]:
-        raise _too_complex(
+        from referee.errors import OverBudget
+
+        raise OverBudget(
             f"{what} is too much work for exact odds (about {estimate / 1000:,.0f} ms, and "
             f"{budget[0] / 1000:,.0f} ms are left of the {budget[1] / 1000:,.0f} ms a request "
             "may take)"

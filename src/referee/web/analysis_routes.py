@@ -19,12 +19,10 @@ refused (422), the limit named.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Hashable
-from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Query, Request
@@ -33,12 +31,11 @@ from fastapi.responses import HTMLResponse
 from referee.dice.odds import limited_work
 from referee.errors import RulesError
 from referee.table.service import Forbidden, TableService
-from referee.web.api import REQUEST_MICROSECONDS, Reader, TableId, authenticate
+from referee.web.api import REQUEST_MICROSECONDS, Reader, TableId, authenticate, in_pool
 from referee.web.app import WebError, web_of
 from referee.web.auth import Caller
 from referee.web.strict import StrictRoute
 from referee.web.svg import inline_svg
-from referee.web.worker import pool as worker_pool
 
 router = APIRouter(route_class=StrictRoute)
 
@@ -341,8 +338,8 @@ async def analysis_off_loop(
     runs: int,
     seed: int,
 ) -> dict[str, Any]:
-    """The caller's analysis, computed in the odds pool under one of the link's odds
-    slots (as :func:`referee.web.api.odds_off_loop`)."""
+    """The caller's analysis, computed in the odds pool when its table's turn comes,
+    under one of the caller's odds slots (as :func:`referee.web.api.odds_off_loop`)."""
     web = web_of(request)
     given = [(k[2:], v) for k, v in request.query_params.multi_items() if k.startswith("m.")]
     args = (
@@ -358,16 +355,13 @@ async def analysis_off_loop(
         ANALYSIS_SECONDS,
         given,
     )
-    with web.quotas.odds.slot(caller.grant.id):
-        loop = asyncio.get_running_loop()
-        try:
-            if isinstance(web.pool, ThreadPoolExecutor):
-                kind, value = await loop.run_in_executor(web.pool, compute, web.service, *args)
-            else:
-                kind, value = await loop.run_in_executor(web.pool, in_worker, *args)
-        except BrokenExecutor:
-            web.pool = worker_pool(web.service, web.workers)
-            raise WebError(503, "the odds worker stopped; try again") from None
+    table, name = caller.table_id, caller.name
+    with web.quotas.odds.slot(web.quotas.participant(table, name)):
+
+        async def work() -> tuple[str, Any]:
+            return await in_pool(web, compute, in_worker, args)
+
+        kind, value = await web.shares.run(table, name, work)
     if kind == "ok":
         found: dict[str, Any] = value
         return found

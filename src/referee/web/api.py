@@ -34,6 +34,7 @@ from referee.table.signing import Signer
 from referee.table.state import TableState, Viewer
 from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, presented, set_session, table_cookies
+from referee.web.shares import QUICK_MICROSECONDS
 from referee.web.strict import StrictRoute
 from referee.web.worker import Answer, answer, compute, odds_in_worker
 from referee.web.worker import pool as worker_pool
@@ -185,23 +186,43 @@ REQUEST_MICROSECONDS: Final = 400_000
 async def odds_off_loop(
     request: Request, caller: Caller, action: str, fields: Any, html: bool = False
 ) -> Answer:
-    """The odds of ``action`` for the caller, computed in the server's odds pool (worker
-    processes, :mod:`referee.web.worker`), holding one of the caller's odds slots
-    (:mod:`referee.web.limits`) and within :data:`REQUEST_MICROSECONDS` of estimated
-    work (:func:`~referee.dice.odds.limited_work`)."""
+    """The odds of ``action`` for the caller: tried first in the server's own threads
+    within a small budget of estimated work (a cheap preview is answered at once,
+    whatever the workers do), else computed in the odds pool (worker processes,
+    :mod:`referee.web.worker`) when its table's turn comes (:mod:`referee.web.shares`)
+    within :data:`REQUEST_MICROSECONDS` (:func:`~referee.dice.odds.limited_work`).
+    The caller holds one of their odds slots (:mod:`referee.web.limits`) throughout."""
     web = web_of(request)
-    args = (caller.table_id, caller.name, action, fields, REQUEST_MICROSECONDS, html)
-    with web.quotas.odds.slot(caller.grant.id):
-        loop = asyncio.get_running_loop()
-        try:
-            if isinstance(web.pool, ThreadPoolExecutor):
-                found = await loop.run_in_executor(web.pool, compute, web.service, *args)
-            else:
-                found = await loop.run_in_executor(web.pool, odds_in_worker, *args)
-        except BrokenExecutor:
-            web.pool = worker_pool(web.service, web.workers)  # a worker died: start anew
-            raise WebError(503, "the odds worker stopped; try again") from None
+    table, name = caller.table_id, caller.name
+    with web.quotas.odds.slot(web.quotas.participant(table, name)):
+        quick = (table, name, action, fields, QUICK_MICROSECONDS, html)
+        found = await run_in_threadpool(compute, web.service, *quick)
+        if found[0] == "costly":
+            whole = (table, name, action, fields, REQUEST_MICROSECONDS, html)
+
+            async def work() -> tuple[str, Any]:
+                return await in_pool(web, compute, odds_in_worker, whole)
+
+            found = await web.shares.run(table, name, work)
     return answer(found)
+
+
+async def in_pool(
+    web: Web,
+    here: Callable[..., tuple[str, Any]],
+    there: Callable[..., tuple[str, Any]],
+    args: tuple[Any, ...],
+) -> tuple[str, Any]:
+    """``there(*args)`` in a worker process (``here(service, *args)`` in a thread for an
+    in-memory database); a worker that died is replaced (503, try again)."""
+    loop = asyncio.get_running_loop()
+    try:
+        if isinstance(web.pool, ThreadPoolExecutor):
+            return await loop.run_in_executor(web.pool, here, web.service, *args)
+        return await loop.run_in_executor(web.pool, there, *args)
+    except BrokenExecutor:
+        web.pool = worker_pool(web.service, web.workers)  # a worker died: start anew
+        raise WebError(503, "the odds worker stopped; try again") from None
 
 
 def client_address(request: Request) -> str:
@@ -210,10 +231,11 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def new_table_quota(request: Request) -> None:
+def new_table_quota(request: Request, *, imported: bool = False) -> None:
     """Refuse a new table (made or imported) over the address's rate or the server's cap."""
     web = web_of(request)
-    web.quotas.new_table(client_address(request), web.service.store.table_count())
+    tables = web.service.store.table_count()
+    web.quotas.new_table(client_address(request), tables, imported=imported)
 
 
 def rules_call(fn: Callable[[], T]) -> T:
@@ -250,7 +272,7 @@ def authenticate(request: Request, tid: str, *, write: bool) -> Caller:
     grant = web.tokens.check(token)
     if grant is None or grant.table_id != tid:
         raise WebError(401, "this link is unknown or was revoked: ask the referee for a new one")
-    web.quotas.requests.take(grant.id)
+    web.quotas.request(grant.table_id, grant.name)
     if write and via == "cookie" and not web.origin_ok(request):
         raise WebError(403, "refused: the request did not come from this site's pages")
     ts = web.service.current(tid)
@@ -445,7 +467,7 @@ def server_signer(web: Web) -> Signer:
 )
 def import_export(request: Request, response: Response, body: JSONObjectIn) -> Imported:
     web = from_this_site(request)
-    new_table_quota(request)
+    new_table_quota(request, imported=True)
     trusted = signing.trusted_keys(own=server_signer(web))
     report = rules_call(lambda: import_table(web.service, body, trusted))
     table = body.get("table")

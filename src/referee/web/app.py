@@ -21,7 +21,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Collection
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -40,9 +40,10 @@ from referee.table.service import Forbidden, StaleTable, TableService
 from referee.table.store import StoreError
 from referee.table.tokens import Tokens
 from referee.web.auth import same_origin
-from referee.web.limits import Limits, Quotas, TooMany
+from referee.web.limits import Limits, Quotas, TooMany, shares_for
 from referee.web.live import Hub
 from referee.web.render import Renderer
+from referee.web.shares import Shares
 from referee.web.worker import pool as odds_pool
 from referee.web.worker import ready as worker_ready
 
@@ -81,6 +82,8 @@ class Web:
     """Where odds and previews are computed: a few worker processes (:mod:`referee.web.worker`),
     so a costly one never holds up another table's commands."""
     workers: int = 1
+    shares: Shares = field(default_factory=lambda: Shares(1))
+    """The workers' turns between tables (:mod:`referee.web.shares`)."""
 
     def origin_ok(self, request: Request | WebSocket) -> bool:
         """True if the request came from a page of this site."""
@@ -217,7 +220,12 @@ class Guard:
     arrives) gets 413 before the application sees any of it.
     """
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, max_import: int = MAX_IMPORT):
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body: int = MAX_BODY,
+        max_import: int = MAX_IMPORT,
+    ):
         self.app = app
         self.max_body = max_body
         self.max_import = max_import
@@ -287,17 +295,12 @@ async def _refuse(send: Callable[[Message], Any], status: int, detail: str) -> N
     import json
 
     body = json.dumps({"detail": detail}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -342,6 +345,7 @@ def create_app(
         quotas=Quotas(limits or Limits()),
         pool=odds_pool(service, max(1, (limits or Limits()).odds_workers)),
         workers=max(1, (limits or Limits()).odds_workers),
+        shares=shares_for(limits or Limits()),
     )
 
     @asynccontextmanager

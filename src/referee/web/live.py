@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from referee.systems.base import JSONObject
 from referee.table.events import Event
+from referee.table.lru import LRU
 from referee.table.service import TableService, redact, redaction_key
 from referee.table.state import SHEET_KINDS, TableState, Viewer
 
@@ -50,6 +53,15 @@ log = logging.getLogger("referee.web")
 
 MAX_QUEUE: Final = 5000
 """Messages a connection may have waiting; past this it is closed (it reconnects)."""
+
+MAX_QUEUE_BYTES: Final = 2 * 1024 * 1024
+"""Characters of messages a connection may have waiting (a socket that does not read
+holds them): past this it is closed with :data:`CLOSE_BEHIND` and reconnects from its
+last seq, so a reader that never reads costs the server at most this."""
+
+RENDERED: Final = 20_000
+"""Log entries kept rendered for catching up (the most recently used): a hundred
+browsers catching up on one table render each entry once, not a hundred times."""
 
 CATCH_UP_PAGE: Final = 500
 """Missed events are read in pages of this many."""
@@ -123,15 +135,23 @@ class Connection:
     closed: bool = False
     close_code: int | None = None
     close_reason: str = ""
+    queued: int = 0
+    """Characters waiting in the queue."""
 
     def put(self, message: str) -> None:
-        """Queue one message (or close the connection if it is too far behind)."""
+        """Queue one message (or close the connection if it is too far behind: more than
+        :data:`MAX_QUEUE` messages or :data:`MAX_QUEUE_BYTES` characters waiting)."""
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.end(CLOSE_BEHIND)
+        if self.queue.qsize() >= MAX_QUEUE or self.queued + len(message) > MAX_QUEUE_BYTES:
+            self.end(CLOSE_BEHIND, "too far behind: reconnect to catch up")
             return
+        self.queued += len(message)
         self.queue.put_nowait(message)
+
+    def took(self, message: str) -> None:
+        """A queued message was taken to be sent."""
+        self.queued -= len(message)
 
     def end(self, code: int | None = None, reason: str = "") -> None:
         """Stop sending after what is queued (and close with ``code``)."""
@@ -167,6 +187,8 @@ class Hub:
         self._last_event: dict[str, float] = {}
         self._pace: dict[str, float] = {}
         self._sheets_at: dict[str, TableState] = {}
+        self._rendered: LRU[tuple[str, int, str], str] = LRU(RENDERED)
+        self._rendering = threading.Lock()
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the hub's connections live on."""
@@ -176,6 +198,11 @@ class Hub:
     def connections(self) -> int:
         """How many browsers are connected."""
         return sum(len(c) for c in self.tables.values())
+
+    def open_at(self, table_id: str, name: str | None = None) -> int:
+        """How many sockets are open on a table (of one participant, with ``name``)."""
+        conns = self.tables.get(table_id, ())
+        return sum(1 for c in conns if name is None or c.viewer.name == name)
 
     # -- shutting down -------------------------------------------------------
 
@@ -458,19 +485,42 @@ class Hub:
             if cancel is not None:
                 cancel()
 
+    def _missed(
+        self, table_id: str, name: str | None, after: int
+    ) -> tuple[list[tuple[int, str]], int]:
+        """A page of the events after ``after`` as ``name`` may see them, each as its
+        message, and how many were read: read and rendered in a worker thread, each
+        entry rendered once for every browser that catches up on it (:data:`RENDERED`)."""
+        missed = self.service.log(table_id, name, after, CATCH_UP_PAGE)
+        out: list[tuple[int, str]] = []
+        for shown in missed:
+            seq = shown.get("seq")
+            if not isinstance(seq, int):
+                continue
+            text = _dump(shown)
+            key = (table_id, seq, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+            with self._rendering:
+                html = self._rendered.get(key)
+            if html is None:
+                html = self.render(shown)
+                with self._rendering:
+                    self._rendered[key] = html
+            out.append((seq, f'{{"type":"event","event":{text},"html":{_dump(html)}}}'))
+        return out, len(missed)
+
     async def catch_up(self, conn: Connection) -> int:
-        """Send everything after ``conn.last`` the viewer may see, then go live."""
+        """Send everything after ``conn.last`` the viewer may see, then go live. The missed
+        events are read and rendered off the event loop (:meth:`_missed`)."""
         while True:
-            missed = await run_in_threadpool(
-                self.service.log, conn.table_id, conn.viewer.name, conn.last, CATCH_UP_PAGE
+            page, read = await run_in_threadpool(
+                self._missed, conn.table_id, conn.viewer.name, conn.last
             )
-            for shown in missed:
-                seq = shown.get("seq")
-                if not isinstance(seq, int) or seq <= conn.last:
+            for seq, message in page:
+                if seq <= conn.last:
                     continue
-                conn.put(_dump({"type": "event", "event": shown, "html": self.render(shown)}))
+                conn.put(message)
                 conn.last = seq
-            if len(missed) < CATCH_UP_PAGE:
+            if read < CATCH_UP_PAGE or conn.closed:
                 break
         conn.catching_up = False
         buffered, conn.buffer = conn.buffer, []
@@ -521,12 +571,14 @@ class Hub:
                 text = await queue.get()
                 if text is None:
                     break
+                conn.took(text)
                 batch = [text]
                 while len(batch) < MAX_BATCH and not queue.empty():
                     more = queue.get_nowait()
                     if more is None:
                         ending = True
                         break
+                    conn.took(more)
                     batch.append(more)
                 if len(batch) > 1:  # one flat array: a queued array gives its messages
                     inner = (t[1:-1] if t[0] == "[" else t for t in batch)

@@ -356,9 +356,15 @@ async def socket(websocket: WebSocket, tid: str) -> None:
         await websocket.close(1008, "unknown or revoked link")
         return
     try:
-        web.quotas.requests.take(grant.id)
-    except TooMany as e:
-        await websocket.close(1013, e.detail)  # "try again later"
+        web.quotas.request(grant.table_id, grant.name)
+        web.quotas.socket(web.hub.open_at(tid), web.hub.open_at(tid, grant.name))
+    except TooMany as e:  # the documented answer: 429 with when to try again
+        headers = {"Retry-After": str(e.retry_after)}
+        refused = JSONResponse({"detail": e.detail}, status_code=429, headers=headers)
+        if "websocket.http.response" in websocket.scope.get("extensions", {}):
+            await websocket.send_denial_response(refused)
+        else:  # a server without the denial extension: close 1013, "try again later"
+            await websocket.close(1013, e.detail)
         return
     try:
         ts = await run_in_threadpool(web.service.load, tid)

@@ -24,7 +24,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from referee.dice.odds import limited_work
-from referee.errors import InvalidSheet, Problem, RulesError
+from referee.errors import InvalidSheet, OverBudget, Problem, RulesError
 from referee.systems.base import JSONObject, JSONValue
 from referee.table.service import Choice, Forbidden, HiddenOdds, TableService
 from referee.table.store import Store
@@ -119,6 +119,8 @@ def compute(
         return "forbidden", str(e)
     except HiddenOdds as e:
         return "hidden", e.data()
+    except OverBudget as e:  # more work than this try was given: a worker may take it
+        return "costly", str(e)
     except RulesError as e:
         return "rules", str(e)
     except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
@@ -148,6 +150,8 @@ def answer(found: tuple[str, Any]) -> Answer:
         raise Forbidden(str(value))
     if kind == "hidden":
         raise HiddenOdds.from_data(value if isinstance(value, dict) else {"detail": str(value)})
+    if kind == "costly":
+        raise OverBudget(str(value))
     raise RulesError(str(value))
 
 
