@@ -151,16 +151,13 @@ def sheet_from(ruleset: Any, where: str) -> Any:
 
 
 def outcome_text(outcome: Any) -> str:
-    """An outcome in the table log's words (:func:`referee.table.recap.event_line`): its
-    action and verdict, then its faces (dropped ones said so), modifiers with their
-    sources, target, result and every state change."""
-    from referee.systems.base import outcome_data
-    from referee.table.recap import event_line
+    """An outcome in the game's words (:meth:`~referee.systems.base.Ruleset.words`), as
+    the table's log says it: who did what and how it went, then its dice by role,
+    modifiers with their sources, numbers and every state change."""
+    from referee.systems.base import get, outcome_data
 
-    line = event_line({"kind": "action-resolved", "payload": {"outcome": outcome_data(outcome)}})
-    assert line is not None  # an action's outcome is never redacted here
-    head = f"{outcome.action}: {line.verdict}" if line.verdict else outcome.action
-    return "\n  ".join([head, *line.facts])
+    said = get(outcome.system).words().outcome(outcome_data(outcome))
+    return "\n  ".join([said.sentence, *said.facts])
 
 
 def print_odds(dist: Any, *, as_json: bool) -> None:

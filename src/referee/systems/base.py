@@ -81,6 +81,7 @@ from referee.systems.state import Decision, GameState, apply_changes
 
 if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
+    from referee.systems.words import Words
 
 __all__ = [
     "ROLES",
@@ -762,6 +763,19 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
             return self.sheet_view(sheet, seat, options, state)
         except (RulesError, KeyError, TypeError, ValueError, IndexError):
             return Ruleset.sheet_view(self, sheet, seat, options)
+
+    def words(self, names: Mapping[str, str] | None = None) -> Words:
+        """How the game's outcomes, changes, prompts and refusals read, with the
+        characters' ``names`` by id: the ``WORDS`` of the game's ``words.py``
+        (:mod:`referee.systems.words`), or the plain default."""
+        from importlib.util import find_spec
+
+        from referee.systems.words import WORDS
+
+        name = f"{self.package()}.words"
+        found = importlib.import_module(name) if find_spec(name) is not None else None
+        voice: Words = getattr(found, "WORDS", WORDS)
+        return voice.with_names(names)
 
     def sheet_summary(self, sheet: SheetT, options: OptionsT) -> str:
         """What a legal sheet's check says of it besides ``valid`` (Mneme CE: its HP, damage

@@ -29,7 +29,7 @@ from __future__ import annotations
 import html
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -37,10 +37,18 @@ from typing import Any, Final, Literal
 
 from referee.dice.odds import limited_work
 from referee.errors import OddsTooComplex, RulesError
-from referee.systems.base import JSONObject, JSONValue, get
+from referee.systems.base import JSONObject, get
 from referee.table.events import Event
 from referee.table.service import TableService, redact
 from referee.table.state import TableState, Viewer, created, replay, step
+from referee.table.words import (
+    action_words,
+    change_lines,
+    event_names,
+    kind_text,
+    outcome_words,
+    visibility_text,
+)
 
 ROLL_MICROSECONDS: Final = 200_000
 """The estimated work one roll's odds may take in a recap (0.2 s), as a request's odds."""
@@ -54,13 +62,6 @@ CHECKPOINT_EVERY: Final = 200
 
 LineKind = Literal["roll", "chat", "table"]
 """What a line is about: a roll of the dice, table talk, or the table's own business."""
-
-VISIBILITY_WORDS: Final = {
-    "referee": "secret",
-    "blind": "blind",
-    "private": "private",
-    "self": "only the roller",
-}
 
 
 @dataclass(frozen=True)
@@ -214,106 +215,63 @@ def odds_text(p: Fraction) -> str:
 # lines
 
 
-def _text(value: JSONValue) -> str:
-    """A JSON value in words (lists joined, objects as key: value)."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(_text(v) for v in value)
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
-    return str(value)
+def _names(ts: TableState) -> dict[str, str]:
+    """The seated characters' names by id, as the viewer's table knows them."""
+    out: dict[str, str] = {}
+    for cid, seat in ts.state.characters.items():
+        name = getattr(getattr(seat, "sheet", None), "name", None)
+        if isinstance(name, str) and name:
+            out[cid] = name
+    return out
 
 
-def _change(c: JSONValue) -> str:
-    if not isinstance(c, dict):
-        return _text(c)
-    where = f"{c.get('target')}.{c.get('field')}"
-    delta = c.get("delta")
-    how = f"{delta:+d}" if isinstance(delta, int) else f"= {_text(c.get('value'))}"
-    reason = c.get("reason")
-    return f"{where} {how}" + (f" ({reason})" if reason else "")
-
-
-def _dice(outcome: JSONObject) -> str:
-    faces = outcome.get("faces")
-    if not isinstance(faces, list) or not faces:
-        return ""
-    shown = []
-    for f in faces:
-        if not isinstance(f, dict):
-            continue
-        worth = f.get("value", f.get("face"))
-        if worth is None:
-            worth = f.get("face")
-        note = [] if f.get("kept", True) else ["dropped"]
-        note += [k for k in ("rerolled", "exploded") if f.get(k)]
-        shown.append(f"{worth}" + (f" ({', '.join(note)})" if note else ""))
-    return "dice " + ", ".join(shown)
-
-
-def _roll_line(base: Line, payload: JSONObject, chance: Fraction | str | None) -> Line:
-    outcome = payload.get("outcome")
-    o: JSONObject = outcome if isinstance(outcome, dict) else {}
-    facts: list[str] = []
-    dice = _dice(o)
-    if dice:
-        facts.append(dice + (" (entered by hand)" if o.get("manual") else ""))
-    mods = o.get("modifiers")
-    if isinstance(mods, list) and mods:
-        facts.append(
-            ", ".join(
-                f"{m.get('value'):+d} {m.get('source')}"
-                if isinstance(m, dict) and isinstance(m.get("value"), int)
-                else _text(m)
-                for m in mods
-            )
-        )
-    for key in ("target", "result"):
-        if o.get(key) is not None:
-            facts.append(f"{key} {o.get(key)}")
-    changes = o.get("changes")
-    if isinstance(changes, list) and changes:
-        facts.append("changes " + "; ".join(_change(c) for c in changes))
-    success = o.get("success")
-    label = str(o.get("label") or "")
-    verdict = (
-        {True: "success", False: "failure"}.get(success, "") if isinstance(success, bool) else ""
-    )
-    if label.lower() != verdict:  # a label that only says the verdict again is said once
-        verdict = " - ".join(x for x in (verdict, label) if x)
+def _roll_line(
+    base: Line, e: JSONObject, chance: Fraction | str | None, names: Mapping[str, str]
+) -> Line:
+    p = _payload(e)
+    said = outcome_words(e, names)
+    o = p.get("outcome")
+    manual = isinstance(o, dict) and bool(o.get("manual"))
+    facts = list(said.facts) if said is not None else []
+    if manual and said is not None and said.dice:
+        facts[0] += " (entered by hand)"
     if isinstance(chance, Fraction):
         odds = f"chance of success {odds_text(chance)}"
     elif isinstance(chance, str):
         odds = f"chance of success {chance}"
     else:
         odds = ""
-    decided = payload.get("decided_by")
-    what = str(o.get("action") or payload.get("action") or "an action")
-    fields = payload.get("fields")
-    if what == payload.get("action") and isinstance(fields, dict) and fields.get("dice"):
-        what = f"the dice {fields.get('dice')}"  # the dice tray: what was rolled
-    text = f"rolled {what}" + (f" (as proposed; {decided} decided)" if decided else "")
+    decided = p.get("decided_by")
+    text = said.did if said is not None else action_words(e, names)
+    if said is not None and said.dice:  # who rolled, then what for
+        text = "r" + text[1:] if text.startswith("Rolled ") else f"rolled: {text}"
+    if decided:
+        text += f" (as proposed; {decided} decided)"
+    verdict = "" if said is None else said.verdict
     return replace(base, text=text, facts=tuple(facts), verdict=verdict, odds=odds)
 
 
+def _payload(e: JSONObject) -> JSONObject:
+    raw = e.get("payload")
+    return raw if isinstance(raw, dict) else {}
+
+
 def _hidden(e: JSONObject) -> str:
-    vis = str(e.get("visibility", "public"))
-    if vis == "public":
-        return ""
-    if vis == "private" and e.get("audience"):
-        return f"private to {e.get('audience')}"
-    return VISIBILITY_WORDS.get(vis, vis)
+    return visibility_text(e.get("visibility"), e.get("audience"))
 
 
 def event_line(
-    e: JSONObject, undone: frozenset[int] = frozenset(), chance: Fraction | str | None = None
+    e: JSONObject,
+    undone: frozenset[int] = frozenset(),
+    chance: Fraction | str | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> Line | None:
     """The line of one redacted event (``None``: nothing the viewer may read), ``undone``
     the events taken back and ``chance`` the roll's odds (or why none), as :func:`recap`
-    knows them; the command line's log says its events with it too (:func:`log_text`)."""
+    knows them, ``names`` the characters' names the viewer knows (under those the event
+    carries); the command line's log says its events with it too (:func:`log_text`)."""
+    names = names or {}
+    who = event_names(e, names)
     seq = int(str(e.get("seq", 0)))
     actor = str(e.get("actor") or "someone")
     kind = str(e.get("kind") or "")
@@ -324,20 +282,20 @@ def event_line(
     if e.get("redacted"):
         vis = e.get("visibility")
         if vis == "blind":
-            what = str(p.get("action") or "an action")
+            what = action_words(e, names)
             return replace(
-                base, kind="roll", text=f"rolled {what} blind (only the referee sees the result)"
+                base, kind="roll", text=f"{what}, rolled blind (only the referee sees the result)"
             )
         if vis == "referee" and kind in ("action-resolved", "action-failed"):
             return replace(base, kind="roll", text="rolled in secret")
         if vis == "referee":
-            return replace(base, text=f"did something only the referees see ({kind})")
+            return replace(base, text=f"did something only the referees see ({kind_text(kind)})")
         if vis == "self":
             return replace(base, kind="roll", text="rolled dice only they see")
         return None  # another's private event: not even who
     match kind:
         case "action-resolved":
-            return _roll_line(replace(base, kind="roll"), p, chance)
+            return _roll_line(replace(base, kind="roll"), e, chance, names)
         case "action-failed":
             rolls = e.get("rolls")
             faces = [
@@ -349,9 +307,9 @@ def event_line(
             return replace(
                 base,
                 kind="roll",
-                text=f"rolled {p.get('action')}, failed after its dice were drawn",
-                facts=(f"dice {', '.join(faces)}",) if faces else (),
-                verdict=str(p.get("error") or ""),
+                text=f"{action_words(e, names)}, failed after its dice were drawn",
+                facts=(f"dice drawn {', '.join(faces)}",) if faces else (),
+                verdict=who.say(str(p.get("error") or "")),
             )
         case "note":
             hidden = base.hidden
@@ -365,8 +323,8 @@ def event_line(
         case "action-proposed":
             ask = p.get("ask")
             asked = ask if isinstance(ask, dict) else {}
-            whose = ", ".join(sorted({str(v) for v in asked.values()}))
-            text = f"proposed {p.get('action')}, waiting for {whose or 'a decision'}"
+            whose = ", ".join(sorted({who(v) for v in asked.values()}))
+            text = f"proposed: {action_words(e, names)}, waiting for {whose or 'a decision'}"
             return replace(base, text=text)
         case "proposal-closed":
             return replace(base, text=f"withdrew the proposal #{p.get('seq')}")
@@ -381,7 +339,8 @@ def event_line(
             typed = ", ".join(str(f) for f in typed_faces) if isinstance(typed_faces, list) else ""
             return replace(
                 base,
-                text=f"asked the referee to approve their own dice ({typed}) for {p.get('action')}",
+                text=f"asked the referee to approve their own dice ({typed}) for: "
+                f"{action_words(e, names)}",
             )
         case "request-closed":
             verb = "withdrew" if p.get("withdrawn") else "refused"
@@ -394,8 +353,7 @@ def event_line(
             )
             return replace(base, text=f"changed the table's settings ({said})")
         case "state-edited":
-            changes = p.get("changes")
-            listed = [_change(c) for c in changes] if isinstance(changes, list) else []
+            listed = change_lines(e, names)
             return replace(
                 base,
                 text="corrected the state by hand",
@@ -407,9 +365,9 @@ def event_line(
             name = sheet.get("name") if isinstance(sheet, dict) else None
             verb = "seated" if kind == "character-added" else "updated"
             owner = f" for {p.get('owner')}" if p.get("owner") else ""
-            return replace(base, text=f"{verb} {name or p.get('id')} ({p.get('id')}){owner}")
+            return replace(base, text=f"{verb} {name or who(p.get('id'))}{owner}")
         case "character-removed":
-            return replace(base, text=f"removed {p.get('id')}")
+            return replace(base, text=f"removed {who(p.get('id'))}")
         case "participant-joined":
             joined = "joined" if p.get("name") == actor else f"added {p.get('name')}"
             return replace(base, text=f"{joined} as {p.get('role')}")
@@ -432,7 +390,7 @@ def event_line(
                 game = str(p.get("game"))
             return replace(base, text=f"created the table for {game}{extra}")
         case _:
-            return replace(base, text=kind or "something happened")
+            return replace(base, text="something happened")
 
 
 SETTING_WORDS: Final = {
@@ -483,7 +441,7 @@ def recap(
                 chance = _chance(before, e.payload, work)
             else:
                 chance = "not computed (the recap's time for odds ran out)"
-        line = event_line(shown, undone, chance)
+        line = event_line(shown, undone, chance, _names(before))
         if line is not None:
             lines.append(line)
     days: dict[str, list[Line]] = {}
