@@ -1,12 +1,12 @@
-"""A readable recap of a table's log, for whoever asks: Markdown or HTML text.
+"""A readable recap of a table's log, for whoever asks: lines of words.
 
 :func:`recap` reads a whole log (every event from the table's creation) as one
 participant may see it and gives a :class:`Recap`: the events grouped by the
 date of their timestamps (one group per session date, UTC), each said in a
 line of words - who did what, each roll with its dice, result and, where the
-action has a success, the exact chance it had. :func:`to_markdown`,
-:func:`to_html` (a fragment) and :func:`html_document` (a page standing alone)
-write it out. Nothing here knows a game: the actions' odds come from the
+action has a success, the exact chance it had. :mod:`referee.writers.recap`
+writes it out (Markdown, HTML, a page standing alone), from Jinja templates. Nothing
+here knows a game: the actions' odds come from the
 game's own ``Ruleset.chance``.
 
 What a viewer may see is decided as for the log API: every event goes through
@@ -26,8 +26,6 @@ again within a budget of estimated work per roll
 
 from __future__ import annotations
 
-import html
-import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -461,36 +459,9 @@ def recap(
 # ---------------------------------------------------------------------------
 # writing it out
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~!])")
-
-
-def md_escape(text: str) -> str:
-    """Text that Markdown shows as written (its markup characters escaped; no HTML)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
-
 
 def _clock(stamp: str) -> str:
     return stamp[11:16] if len(stamp) >= 16 else stamp
-
-
-def _md_line(line: Line) -> str:
-    parts = [
-        f"**{_clock(line.time)}** #{line.seq} **{md_escape(line.actor)}** {md_escape(line.text)}"
-    ]
-    if line.hidden:
-        parts[0] += f" _\\[{md_escape(line.hidden)}\\]_"
-    if line.undone:
-        parts[0] += " _\\[undone\\]_"
-    if line.quote:
-        quoted = md_escape(line.quote).replace("\n", "  \n  ")
-        parts[0] += f": “{quoted}”"
-    tail = [md_escape(f) for f in line.facts]
-    if line.verdict:
-        tail.append(f"**{md_escape(line.verdict)}**")
-    if line.odds:
-        tail.append(md_escape(line.odds))
-    text = parts[0] + ("  \n  " + "; ".join(tail) if tail else "")
-    return f"- {text}"
 
 
 def to_text(line: Line) -> str:
@@ -531,109 +502,6 @@ def table_text(d: JSONObject) -> str:
         how = f"referee table decide TABLE {p['seq']} field=value --as NAME"
         lines.append(f"#{p['seq']} {p['by']}'s {p['action']} waits for: {asks} ({how})")
     return "\n".join(lines)
-
-
-def to_markdown(r: Recap) -> str:
-    """The recap as Markdown: a heading per session date, a list item per event."""
-    out = [
-        f"# {md_escape(r.table)}: recap",
-        "",
-        f"{md_escape(r.game)}, {md_escape(r.who)}. {r.summary}; times are UTC.",
-    ]
-    for day in r.days:
-        out += ["", f"## {day.title}", ""]
-        out += [_md_line(line) for line in day.lines]
-    return "\n".join(out) + "\n"
-
-
-def _h(text: str) -> str:
-    return html.escape(text, quote=True)
-
-
-def _html_line(line: Line) -> str:
-    classes = ["line", line.kind]
-    if line.undone:
-        classes.append("undone")
-    if line.hidden:
-        classes.append("hidden")
-    head = (
-        f'<time datetime="{_h(line.time)}">{_h(_clock(line.time))}</time> '
-        f'<span class="seq">#{line.seq}</span> '
-        f'<strong class="who">{_h(line.actor)}</strong> '
-        f'<span class="what">{_h(line.text)}</span>'
-    )
-    if line.hidden:
-        head += f' <span class="tag">{_h(line.hidden)}</span>'
-    if line.undone:
-        head += ' <span class="tag">undone</span>'
-    body = ""
-    if line.quote:
-        body += f'<blockquote class="quote">{_h(line.quote)}</blockquote>'
-    if line.facts:
-        body += '<p class="facts">' + " · ".join(f"<span>{_h(f)}</span>" for f in line.facts)
-        body += "</p>"
-    if line.verdict or line.odds:
-        body += '<p class="verdict">'
-        if line.verdict:
-            body += f"<strong>{_h(line.verdict)}</strong>"
-        if line.odds:
-            body += f' <span class="odds">{_h(line.odds)}</span>'
-        body += "</p>"
-    return (
-        f'<li class="{" ".join(classes)}" id="r{line.seq}" data-kind="{line.kind}">'
-        f"{head}{body}</li>"
-    )
-
-
-def to_html(r: Recap) -> str:
-    """The recap as an HTML fragment (an ``<article class="recap">``), every text escaped
-    and no script."""
-    out = [
-        '<article class="recap">',
-        f"<header><h1>{_h(r.table)}: recap</h1>",
-        f'<p class="meta">{_h(r.game)}, {_h(r.who)}. {_h(r.summary)}; times are UTC.</p></header>',
-    ]
-    for day in r.days:
-        out.append(
-            f'<section class="day"><h2><time datetime="{_h(day.date)}">{_h(day.title)}</time></h2>'
-        )
-        out.append('<ol class="lines">')
-        out += [_html_line(line) for line in day.lines]
-        out.append("</ol></section>")
-    out.append("</article>")
-    return "\n".join(out) + "\n"
-
-
-RECAP_CSS: Final = """
-body { font: 16px/1.45 Georgia, "Noto Serif", serif; color: #1d1f24; background: #fff;
-  max-width: 46rem; margin: 1.5rem auto; padding: 0 1rem; }
-.recap h1 { font-size: 1.6rem; margin: 0 0 0.2rem; }
-.recap .meta { color: #555; margin: 0 0 1rem; }
-.recap h2 { font-size: 1.2rem; border-bottom: 1px solid #bbb; margin: 1.4rem 0 0.4rem; }
-.recap ol.lines { list-style: none; padding: 0; margin: 0; }
-.recap li.line { padding: 0.3rem 0; border-bottom: 1px dotted #ccc; break-inside: avoid; }
-.recap time, .recap .seq { color: #666; font-variant-numeric: tabular-nums; }
-.recap h2 time { color: inherit; }
-.recap .tag { font-size: 0.8em; border: 1px solid #999; border-radius: 999px; padding: 0 0.4em; }
-.recap .undone .what, .recap .undone .facts,
-.recap .undone .verdict { text-decoration: line-through; }
-.recap .facts { margin: 0.1rem 0 0 1.2rem; padding: 0; font-size: 0.92em; }
-.recap .verdict { margin: 0.1rem 0 0 1.2rem; }
-.recap .odds { color: #444; }
-.recap blockquote { margin: 0.15rem 0 0 1.2rem; font-style: italic; white-space: pre-wrap; }
-@media print { body { margin: 0; max-width: none; } .recap h2 { break-after: avoid; } }
-""".strip()
-"""The stand-alone page's style (print-friendly; the HTML answer allows exactly it)."""
-
-
-def html_document(r: Recap) -> str:
-    """The recap as a whole HTML page standing alone (its style inline, no script)."""
-    return (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_h(r.table)}: recap</title>\n<style>{RECAP_CSS}</style>\n</head>\n<body>\n"
-        f"{to_html(r)}</body>\n</html>\n"
-    )
 
 
 def recap_of(service: TableService, ref: str, name: str | None = None) -> Recap:
