@@ -59,9 +59,8 @@ def _program_text(text: str, ids: dict[str, str], where: str) -> list[str]:
     for pattern, what in PROGRAM_TEXT:
         hit = pattern.search(text)
         if hit:
-            found.append(
-                f"{where}: {what} {hit.group(0)!r} in {text[max(0, hit.start() - 60) : hit.end() + 60]!r}"
-            )
+            around = text[max(0, hit.start() - 60) : hit.end() + 60]
+            found.append(f"{where}: {what} {hit.group(0)!r} in {around!r}")
     for cid, name in ids.items():
         if cid != name and re.search(rf"(?<![\w-]){re.escape(cid)}(?![\w-])", text):
             found.append(f"{where}: the id {cid!r} where the name {name!r} is known")
