@@ -150,13 +150,16 @@ def sheet_from(ruleset: Any, where: str) -> Any:
     return ruleset.load_sheet(load_json_file(where))
 
 
-def outcome_text(outcome: Any) -> str:
+def outcome_text(outcome: Any, state: Any = None) -> str:
     """An outcome in the game's words (:meth:`~referee.systems.base.Ruleset.words`), as
     the table's log says it: who did what and how it went, then its dice by role,
-    modifiers with their sources, numbers and every state change."""
+    modifiers with their sources, numbers and every state change; with ``state`` (the
+    table after it), its characters by name."""
     from referee.systems.base import get, outcome_data
 
-    said = get(outcome.system).words().outcome(outcome_data(outcome))
+    seated = getattr(state, "characters", None) or {}
+    names = {c: str(getattr(s.sheet, "name", "") or c) for c, s in seated.items()}
+    said = get(outcome.system).words(names).outcome(outcome_data(outcome))
     return "\n  ".join([said.sentence, *said.facts])
 
 

@@ -243,7 +243,8 @@ class Words:
         raw = d.get("choices")
         choices = [self.choice(c) for c in raw] if isinstance(raw, list) else []
         prompt = self.names.say(str(d.get("prompt") or "a decision")).rstrip(".")
-        what = f" ({' or '.join(choices)})" if choices else ""
+        said = all(c.lower() in prompt.lower() for c in choices)  # the prompt names them
+        what = f" ({' or '.join(choices)})" if choices and not said else ""
         return f"{self.names(d.get('actor'))} decides: {prompt}{what}"
 
     def refusal(self, message: str) -> str:
@@ -293,6 +294,8 @@ class Words:
         template = self.actions.get(name)
         values = {k: self.value(v) for k, v in fields.items() if v not in (None, "", [])}
         actor = fields.get("actor")
+        if template is not None and "{actor}" in template and not values.get("actor"):
+            template = None  # nobody's: the action's name alone ("Check")
         if template is not None:
             try:
                 return _sentence(template.format_map(_Missing(values)))
@@ -338,10 +341,14 @@ class Words:
             out.append(f"result {outcome['result']}")
         return tuple(out)
 
+    def label(self, outcome: Mapping[str, JSONValue]) -> str:
+        """The outcome's label on the game's ladder, with the characters' names."""
+        return self.names.say(str(outcome.get("label") or ""))
+
     def verdict(self, outcome: Mapping[str, JSONValue]) -> str:
         """The label and whether it succeeded, said once: "Definite success"."""
         success = outcome.get("success")
-        label = self.names.say(str(outcome.get("label") or ""))
+        label = self.label(outcome)
         said = _verdict_word(success)
         if not label:
             return said
@@ -369,7 +376,7 @@ class Words:
         name = action or str(outcome.get("action") or "")
         did = self.action(name, fields or {})
         verdict = self.verdict(outcome)
-        label = self.names.say(str(outcome.get("label") or ""))
+        label = self.label(outcome)
         success = outcome.get("success")
         if label and (
             did.lower().rstrip(".") in label.lower() or (success is None and self._says_who(label))

@@ -154,20 +154,22 @@ class ArmWords(Words):
         return [first, *(["push"] * (len(sizes) - 1))]
 
     def numbers(self, outcome: Mapping[str, JSONValue]) -> tuple[str, ...]:
-        """ "total 8, plus 4, minus 1, against difficulty 7: result +4"."""
+        """ "8 + 3 - 5 = 6 against difficulty 4: result +2": the stat and mods, the plus die
+        less the minus die (and a push), against the difficulty (ARM 1.2, Task Resolution)."""
         details = outcome.get("details")
         d = details if isinstance(details, Mapping) else {}
         result, target = outcome.get("result"), outcome.get("target")
         if "plus" not in d or not isinstance(result, int):
             return super().numbers(outcome)
-        push = f", push +{d['push_bonus']}" if d.get("push_bonus") else ""
-        base = d.get("base", d.get("attack", d.get("total")))
-        head = f"total {base} plus {d['plus']} minus {d['minus']}{push}"
+        push = f" + {d['push_bonus']} (push)" if d.get("push_bonus") else ""
+        base = d.get("base", d.get("attack"))
+        start = f"{base} " if isinstance(base, int) else ""
+        sum_ = f"{start}+ {d['plus']} - {d['minus']}{push} = {d.get('total')}"
         armour = "wound_margin" in d  # a blow's damage is against the armour (ARM 1.2, Damage)
         against = (
             "" if target is None else f" against {'armour' if armour else 'difficulty'} {target}"
         )
-        return (f"{head}{against}: result {result:+d}",)
+        return (f"{sum_}{against}: result {result:+d}",)
 
 
 WORDS: Final = ArmWords()

@@ -152,11 +152,10 @@ class MnemeWords(Words):
         if "roll" not in d or not isinstance(effect, int):
             return super().numbers(outcome)
         mod = d.get("modifier", 0)
+        dice = f"Dice Roll {d['dice']} {mod:+d} = " if isinstance(mod, int) else ""
         out = [
-            f"roll {d['roll']}, modifier {mod:+d} against difficulty {d.get('difficulty')}: "
+            f"{dice}Dice Result {d['roll']} against difficulty {d.get('difficulty')}: "
             f"Effect {effect:+d}"
-            if isinstance(mod, int)
-            else f"Effect {effect:+d}"
         ]
         if d.get("damage_dealt") is not None:
             out.append(f"{d['damage_dealt']} damage dealt")

@@ -4,6 +4,7 @@ Conflict: Action Points; Sorcery: Infernal Resolve; Damage): the shape every gam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
@@ -106,6 +107,13 @@ class MongrelWords(Words):
         "approve-sheet": "The referee approves {target}'s sheet",
         "roll": "Rolled {dice}",
     }
+
+    def label(self, outcome: Mapping[str, JSONValue]) -> str:
+        """The label without the dice it repeats ("Vooruk Rend 6d6 over 6 [6, 1]: hit" reads
+        "hit": the dice are listed by role), a change "0->5" as "0 to 5"."""
+        text = super().label(outcome)
+        text = re.sub(r"^[^:]*\[[\d, ]*\]:\s*", "", text)
+        return re.sub(r"\s*->\s*", " to ", text)
 
     def roles(
         self, outcome: Mapping[str, JSONValue], sizes: Sequence[int]
