@@ -118,3 +118,20 @@ def test_mnemonic_a_full_check_adds_chances() -> None:
     assert said.sentence == "A check: 2 Successes (Fair)"
     assert [g.text for g in said.dice] == ["randomizer die 9"]
     assert said.numbers == ("randomizer 9 against Aptitude 7, chances +3",)
+
+
+def test_mneme_initiative_says_who_acts_first() -> None:
+    """Ch. 7, Initiative: the order of action, highest first, each with their initiative."""
+    from referee.systems.mneme import RULESET
+    from referee.systems.mneme.actions import RollInitiative as Initiative
+    from referee.systems.mneme.options import Options
+
+    opts = Options()
+    state = RULESET.initial_state(opts)
+    for cid in ("ada", "tess"):
+        state = RULESET.seat(state, cid, RULESET.examples()[cid], opts)
+    action = Initiative()
+    out = RULESET.resolve(action, state, ScriptedRoller([6, 4, 1, 2]), opts)
+    said = _said("mneme", out, action, {"ada": "Ada Vance", "tess": "Tess"})
+    assert said.changes[0] == "Ada Vance (12) acts first, then Tess (1)"
+    assert [g.text for g in said.dice] == ["initiative dice 6, 4, 1, 2"]

@@ -5,10 +5,11 @@ and Healing): the shape every game's ``words.py`` has (:mod:`referee.systems.wor
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import ClassVar, Final
 
 from referee.systems.outcome import JSONValue
-from referee.systems.words import FieldWords, Words
+from referee.systems.words import FieldWords, OutcomeWords, Words
 
 
 class MnemeWords(Words):
@@ -127,6 +128,51 @@ class MnemeWords(Words):
         "psionics": "{actor} uses a psionic power",
         "roll": "Rolled {dice}",
     }
+
+    def outcome(
+        self,
+        outcome: Mapping[str, JSONValue],
+        action: str = "",
+        fields: Mapping[str, JSONValue] | None = None,
+    ) -> OutcomeWords:
+        """As the base, with a new order of action said as the text says it: "Ada acts
+        first (10), then Tess (7)" (ch. 7, Initiative) instead of one line per seat."""
+        said = super().outcome(outcome, action, fields)
+        raw = outcome.get("changes")
+        changes = [c for c in (raw if isinstance(raw, list) else []) if isinstance(c, Mapping)]
+        order = next(
+            (
+                c.get("value")
+                for c in changes
+                if (c.get("target"), c.get("field")) == ("table", "order")
+            ),
+            None,
+        )
+        scores = {
+            str(c.get("target")): c.get("value")
+            for c in changes
+            if c.get("field") == "initiative" and isinstance(c.get("value"), int)
+        }
+        if not isinstance(order, list) or not order or not scores:
+            return said
+
+        def one(cid: JSONValue) -> str:
+            score = scores.get(str(cid))
+            return f"{self.names(cid)} ({score})" if score is not None else self.names(cid)
+
+        ranked = [
+            " and ".join(one(c) for c in group) if isinstance(group, list) else one(group)
+            for group in order
+        ]
+        line = f"{ranked[0]} acts first" + (f", then {', '.join(ranked[1:])}" if ranked[1:] else "")
+        dropped = {
+            self.change(c)
+            for c in changes
+            if c.get("field") == "initiative" and c.get("value") is not None
+        }
+        dropped |= {self.change(c) for c in changes if c.get("field") == "order"}
+        kept = tuple(c for c in said.changes if c not in dropped)
+        return replace(said, changes=(line, *kept))
 
     def roles(
         self, outcome: Mapping[str, JSONValue], sizes: Sequence[int]
