@@ -111,8 +111,12 @@ def test_each_games_log_and_recap_read_in_its_words(browser: Any, site: Site, ga
             if size:  # a phone shows one pane at a time
                 page.locator("#tab-log").click()
             most = page.locator("#log li.kind-action-resolved:has(.dice-group + .dice-group)")
-            rolled = most.first if most.count() else page.locator("#log .dice-group").first
-            rolled.evaluate("el => el.scrollIntoView({block: 'start'})")
+            any_ = page.locator("#log li.kind-action-resolved:has(.dice-group)")
+            rolled = most.first if most.count() else any_.first
+            rolled.evaluate(
+                "el => { el.scrollIntoView({block: 'start'});"
+                " const log = el.closest('#log'); log.scrollTop -= 8; }"
+            )
             page.screenshot(path=str(SHOTS / f"{size}log-{game}.png"))
             page.goto(f"{site.base}/t/{tid}/recap")
             recap = page.locator("article.recap")
