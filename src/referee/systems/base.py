@@ -902,18 +902,28 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         if any(not actors or d.actor in actors for d in asked):
             return  # it answers a decision
         involved = set(action.characters())
+        names = {
+            cid: str(getattr(getattr(seat, "sheet", None), "name", "") or cid)
+            for cid, seat in state.characters.items()
+        }
+        say = self.words(names).refusal
         for d in state.pending:
+            who = names.get(d.actor, d.actor)
             if d.holds == "actor":
                 if d.actor in actors:
                     raise IllegalAction(
-                        f"waiting for {d.actor}: {d.prompt} (answer with "
-                        f"{' or '.join(d.choices)} as {d.actor} first)"
+                        say(
+                            f"waiting for {who}: {d.prompt} (answer with "
+                            f"{' or '.join(d.choices)} as {who} first)"
+                        )
                     )
                 continue
             if d in asked or action.moves_time or d.actor in involved:
                 raise IllegalAction(
-                    f"waiting for {d.actor}: {d.prompt} (answer with "
-                    f"{' or '.join(d.choices)} as {d.actor})"
+                    say(
+                        f"waiting for {who}: {d.prompt} (answer with "
+                        f"{' or '.join(d.choices)} as {who})"
+                    )
                 )
 
     def planned(self, action: Action, state: StateT, options: OptionsT) -> Plan:

@@ -357,10 +357,12 @@ class Words:
             return label
         return f"{label} ({said})"
 
-    def _says_who(self, label: str) -> bool:
-        """Whether ``label`` is a sentence about a character: it starts with a name and
-        goes on in words ("Brad recovers", "Brad: -2 to all actions next round")."""
-        for name in self.names.known.values():
+    def _says_who(self, label: str, did: str) -> bool:
+        """Whether ``label`` is a sentence about the character ``did`` names first: it
+        starts with their name and goes on in words ("Brad recovers", "Brad: -2 to all
+        actions next round")."""
+        named = [(did.find(n), n) for n in self.names.known.values() if n in did]
+        for _, name in sorted(named)[:1]:
             rest = label[len(name) :] if label.startswith(name) else None
             if rest is not None and re.match(r"(\s[A-Za-z]|'s\s|:\s)", rest):
                 return True
@@ -379,7 +381,8 @@ class Words:
         label = self.label(outcome)
         success = outcome.get("success")
         if label and (
-            did.lower().rstrip(".") in label.lower() or (success is None and self._says_who(label))
+            did.lower().rstrip(".") in label.lower()
+            or (success is None and self._says_who(label, did))
         ):
             did = _sentence(label)  # the label is a whole sentence already: "Brad recovers"
             verdict = _verdict_word(success)
@@ -429,7 +432,7 @@ def _sentence(text: str) -> str:
     """``text`` tidied: spaces collapsed, an empty bracket or a dangling word dropped,
     the first letter raised."""
     text = re.sub(r"\(\s*\)", "", text)
-    text = re.sub(r"\s+(with|a|on|against)\s*$", "", text.strip())
+    text = re.sub(r"\s+(with|a|on|against|from)\s*$", "", text.strip())
     text = re.sub(r"\s+", " ", text).strip().rstrip(",;:").strip()
     return text[:1].upper() + text[1:] if text else text
 
