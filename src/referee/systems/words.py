@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from referee.systems.outcome import JSONValue
+from referee.systems.outcome import JSONValue, jsonable
 
 __all__ = [
     "WORDS",
@@ -237,9 +237,12 @@ class Words:
         key = str(name)
         return self.choices.get(key) or humanize(key)
 
-    def decision(self, d: Mapping[str, JSONValue]) -> str:
+    def decision(self, d: Mapping[str, JSONValue] | object) -> str:
         """A decision the rules wait for: "Alex decides: Brad's attack comes in (defend
-        or take the blow)"."""
+        or take the blow)"; ``d`` as JSON or a :class:`~referee.systems.state.Decision`."""
+        if not isinstance(d, Mapping):
+            plain = jsonable(d)
+            d = plain if isinstance(plain, dict) else {}
         raw = d.get("choices")
         choices = [self.choice(c) for c in raw] if isinstance(raw, list) else []
         prompt = self.names.say(str(d.get("prompt") or "a decision")).rstrip(".")

@@ -134,3 +134,20 @@ def _game_of(e: Mapping[str, JSONValue]) -> str:
 def name_of(e: Mapping[str, JSONValue], cid: JSONValue) -> str:
     """The name of the character ``cid`` as the event knows it."""
     return event_names(e)(cid)
+
+
+def table_names(ts: object) -> dict[str, str]:
+    """The seated characters' names by id in a table's state (``ts.state.characters``),
+    for a page that words what the table waits for (:func:`words_for`)."""
+    seated = getattr(getattr(ts, "state", None), "characters", None) or {}
+    out: dict[str, str] = {}
+    for cid, seat in seated.items():
+        name = getattr(getattr(seat, "sheet", None), "name", None)
+        out[str(cid)] = str(name) if name else str(cid)
+    return out
+
+
+def words_for(game: JSONValue, names: Mapping[str, str] | None = None) -> Words:
+    """The game's words with the characters' ``names``: ``words_for(ts.game,
+    table_names(ts)).decision(d)`` says a decision waited for ("Alex decides: ...")."""
+    return voice(game, Names(names))

@@ -18,7 +18,9 @@ from referee.table.words import (
     event_names,
     kind_text,
     outcome_words,
+    table_names,
     visibility_text,
+    words_for,
 )
 from referee.web.views import field_text, simple_list, value_text
 
@@ -84,6 +86,8 @@ def environment() -> Environment:
         visibility_text=visibility_text,
         event_names=event_names,
         kind_text=kind_text,
+        words_for=words_for,
+        table_names=table_names,
     )
     return env
 
