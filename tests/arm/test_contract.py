@@ -403,7 +403,7 @@ def test_generic_act_odds_of_and_actions(
     code = run(
         ["arm", "act", "take-blow", "actor=alex", "--state", str(saved), "--save", str(saved)]
     )
-    assert code == 0 and "take-blow" in capsys.readouterr().out
+    assert code == 0 and "Alex takes the blow" in capsys.readouterr().out
     code = run(
         ["arm", "act", "strike", "actor=brad", "--state", str(saved), "--faces", "2,2", "--json"]
     )

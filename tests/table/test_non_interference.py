@@ -27,12 +27,13 @@ from tests.web.test_every_action_fails_logged import OPENING, Constant, _fields_
 from referee.errors import RulesError
 from referee.systems.base import get, names
 from referee.table.audit import export
-from referee.table.recap import recap, to_markdown
+from referee.table.recap import recap
 from referee.table.service import TableService, table_data
 from referee.table.store import Store
 from referee.web import create_app
 from referee.web.pages import Participant, panels_data
 from referee.web.render import Renderer
+from referee.writers.recap import to_markdown
 
 pytestmark = pytest.mark.slow  # minutes: `make check` leaves it to `make test`
 

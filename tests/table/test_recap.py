@@ -16,10 +16,11 @@ import pytest
 from tests.open_table import OPEN
 
 import referee.table.service as service_module
-from referee.table.recap import Recap, html_document, odds_text, recap, to_html, to_markdown
+from referee.table.recap import Recap, odds_text, recap
 from referee.table.service import TableService
 from referee.table.state import Viewer
 from referee.table.store import Store
+from referee.writers.recap import html_document, to_html, to_markdown
 
 FRIDAY = "2026-11-20"
 SATURDAY = "2026-11-21"
@@ -105,23 +106,23 @@ def test_each_roll_reads_with_its_dice_result_and_its_exact_chance(
 
     # Friday: Tough 5 + Primary 3 = 8 against a d12 showing 5: success, chance 8/12
     line = _line(made, tough)
-    assert "**Ann** rolled Mickey Ruane: Tough check" in line
-    assert "dice 5 (entered by hand)" in line
+    assert "**Ann** rolled: Mickey Ruane makes a Tough check" in line
+    assert "randomizer die 5 (entered by hand)" in line
     assert "+5 Tough (Very)" in line and "-5 randomizer d12" in line
-    assert "**success - 4 Successes**" in line  # 8 - 5 = 3: 3 + 1 Successes
+    assert "**4 Successes**" in line  # 8 - 5 = 3: 3 + 1 Successes
     assert success_chance(5 + PRIMARY) == Fraction(2, 3)
     assert f"chance of success {odds_text(success_chance(8))}" in line
     assert "chance of success 2/3 (66.67%)" in line
 
     # the referee's secret check, whole for the referee: 7 + 3 (Fair) - 11 < 0
     line = _line(made, secret)
-    assert "\\[secret\\]" in line and "**failure - 1 Failure**" in line
+    assert "\\[secret\\]" in line and "**1 Failure**" in line
     assert f"chance of success {odds_text(success_chance(7, 3))}" in line
     assert odds_text(success_chance(7, 3)) == "5/6 (83.33%)"
 
     # a roll with no success or failure (the dice tray) gives its dice and no chance
     line = _line(made, free)
-    assert "rolled the dice 2d6" in line and "dice 6, 3" in line and "chance" not in line
+    assert "rolled 2d6" in line and "dice 6, 3" in line and "chance" not in line
 
     # the undone roll is marked, and its chance is still the one it had
     line = _line(made, undone)
@@ -132,11 +133,11 @@ def test_each_roll_reads_with_its_dice_result_and_its_exact_chance(
     # Saturday: Tough lowered to 2, so the same check now had 5/12 (the state before it)
     line = _line(made, tough2)
     assert f"chance of success {odds_text(success_chance(2 + PRIMARY))}" in line
-    assert "5/12 (41.67%)" in line and "**success - 2 Successes**" in line
+    assert "5/12 (41.67%)" in line and "**2 Successes**" in line
 
     # the secret NPC's public check: the referee knows its sheet (Sturdy 5 + Very 5 = ...)
     line = _line(made, npc_roll)
-    assert "rolled Swiftsure: Sturdy check" in line
+    assert "rolled: Swiftsure makes a Sturdy check" in line
     assert re.search(r"chance of success \d+/\d+ \(\d+\.\d\d%\)", line)
 
     # the table's own business
@@ -196,11 +197,11 @@ def test_a_players_recap_holds_nothing_they_may_not_see(night: tuple[TableServic
     # the secret NPC: Cy saw its check in public, but its chance would tell its sheet's
     # hidden numbers from the table the player could not see - it is not given
     cy_line = _line(cy, npc_roll)
-    assert "rolled Swiftsure: Sturdy check" in cy_line
+    assert "rolled: Swiftsure makes a Sturdy check" in cy_line
     assert "chance of success not known from what you were shown" in cy_line
     assert re.search(r"chance of success \d+/\d+", _line(referee, npc_roll))
     seated = _line(cy, npc_roll - 1)  # its seating was the referee's secret
-    assert "only the referees see (character-added)" in seated and "frigate" not in seated
+    assert "only the referees see (seated a character)" in seated and "frigate" not in seated
 
 
 def test_the_html_is_escaped_and_holds_no_script(
@@ -214,7 +215,7 @@ def test_the_html_is_escaped_and_holds_no_script(
     page = html_document(made)
     assert "<script" not in page.lower() and "<img" not in page.lower()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert "&lt;img src=x onerror=&quot;alert(2)&quot;&gt; &amp;" in page
+    assert "&lt;img src=x onerror=&#34;alert(2)&#34;&gt; &amp;" in page  # Jinja's escape
     assert page.count("<li ") == 2 and page.count("</li>") == 2
     text = to_markdown(made)
     assert "\\<script\\>" in text and "<script>" not in text
@@ -286,7 +287,7 @@ def test_odds_past_the_recaps_bounds_are_left_out_and_said_so(
     ("success", "label", "said"),
     [
         (True, "success", "success"),  # Mongrel's check: its label is the verdict
-        (False, "Fail Effect 1", "failure - Fail Effect 1"),  # Mneme CE's: it says more
+        (False, "Fail Effect 1", "Fail Effect 1"),  # Mneme CE's: it says more
         (None, "Hurt", "Hurt"),  # no verdict: the label alone
     ],
 )

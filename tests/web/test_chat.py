@@ -144,7 +144,7 @@ def test_the_recap_over_http_is_the_callers_own_view(site: Site, table: Table) -
         page = b.get(f"/t/{tid}/recap", headers={"accept": "text/html"})
         table_page = b.get(f"/t/{tid}", headers={"accept": "text/html"}).text
     assert page.status_code == 200 and '<article class="recap">' in page.text
-    assert "for Ann&#x27;s ears" in page.text and "as Ann (player) sees it" in page.text
+    assert "for Ann&#39;s ears" in page.text and "as Ann (player) sees it" in page.text
     assert f'href="/t/{tid}/recap"' in table_page
 
 

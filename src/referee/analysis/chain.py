@@ -153,7 +153,7 @@ def too_large(what: str, bound: int) -> ChainTooLarge:
     """The error for a chain over its bound."""
     return ChainTooLarge(
         f"{what} passes the exact chain's bound of {bound:,} states: "
-        "simulate instead (--simulate), or raise --max-states"
+        "simulate instead, or raise the bound"
     )
 
 

@@ -162,7 +162,13 @@ def conflict(game: str, simulate: bool, runs: int, seed: int, **v: Any) -> None:
         how = {k: v[k] for k in ("precision", "confidence")}  # named as simulate() names them
         result = sim(model, runs=runs, seed=seed, progress=progress, **how).data()
     else:
-        result = solve(explore(model, max_states=v["max_states"]), horizon=v["horizon"]).data()
+        from referee.analysis.errors import ChainTooLarge
+
+        try:
+            chain = explore(model, max_states=v["max_states"])
+        except ChainTooLarge as e:  # the command line's own ways out, by their flags
+            raise ChainTooLarge(f"{e} (--simulate, or --max-states)") from None
+        result = solve(chain, horizon=v["horizon"]).data()
     _emit(v, result, report.conflict_text(result), draw=partial(charts.conflict_chart, result))
 
 

@@ -150,17 +150,23 @@ def sheet_from(ruleset: Any, where: str) -> Any:
     return ruleset.load_sheet(load_json_file(where))
 
 
-def outcome_text(outcome: Any) -> str:
-    """An outcome in the table log's words (:func:`referee.table.recap.event_line`): its
-    action and verdict, then its faces (dropped ones said so), modifiers with their
-    sources, target, result and every state change."""
-    from referee.systems.base import outcome_data
-    from referee.table.recap import event_line
+def outcome_text(outcome: Any, state: Any = None, action: Any = None) -> str:
+    """An outcome in the game's words (:meth:`~referee.systems.base.Ruleset.words`), as
+    the table's log says it: who did what (``action``, when given) and how it went, then
+    its dice by role, modifiers with their sources, numbers and every state change; with
+    ``state`` (the table after it), its characters by name."""
+    from referee.systems.base import get, outcome_data
 
-    line = event_line({"kind": "action-resolved", "payload": {"outcome": outcome_data(outcome)}})
-    assert line is not None  # an action's outcome is never redacted here
-    head = f"{outcome.action}: {line.verdict}" if line.verdict else outcome.action
-    return "\n  ".join([head, *line.facts])
+    rules = get(outcome.system)
+    seated = getattr(state, "characters", None) or {}
+    names = {c: str(getattr(s.sheet, "name", "") or c) for c, s in seated.items()}
+    name = rules.action_name(action) if action is not None else ""
+    fields = rules.action_data(action) if action is not None else {}
+    said = rules.words(names).outcome(outcome_data(outcome), name, fields)
+    facts = list(said.facts)
+    if outcome.manual and said.dice:
+        facts[0] += " (entered by hand)"
+    return "\n  ".join([said.sentence, *facts])
 
 
 def print_odds(dist: Any, *, as_json: bool) -> None:

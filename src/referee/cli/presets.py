@@ -379,7 +379,7 @@ def _print(
     elif as_json:
         emit_json(outcome_data(result))
     else:
-        console.print(outcome_text(result))
+        console.print(outcome_text(result, values.get("_after"), values.get("_action")))
 
 
 def on_sheet(

@@ -294,7 +294,8 @@ def _import(s: TableService, v: Values) -> tuple[Any, str]:
 
 @command("recap", OUT)
 def _recap(s: TableService, v: Values) -> tuple[Any, str]:
-    from referee.table.recap import html_document, recap_of, to_markdown
+    from referee.table.recap import recap_of
+    from referee.writers.recap import html_document, to_markdown
 
     made = recap_of(s, v["ref"], v["by"])
     return None, to_markdown(made) if v["format"] == "md" else html_document(made)

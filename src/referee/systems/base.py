@@ -81,6 +81,7 @@ from referee.systems.state import Decision, GameState, apply_changes
 
 if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
+    from referee.systems.words import Words
 
 __all__ = [
     "ROLES",
@@ -781,6 +782,19 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         except (RulesError, KeyError, TypeError, ValueError, IndexError):
             return Ruleset.sheet_view(self, sheet, seat, options)
 
+    def words(self, names: Mapping[str, str] | None = None) -> Words:
+        """How the game's outcomes, changes, prompts and refusals read, with the
+        characters' ``names`` by id: the ``WORDS`` of the game's ``words.py``
+        (:mod:`referee.systems.words`), or the plain default."""
+        from importlib.util import find_spec
+
+        from referee.systems.words import WORDS
+
+        name = f"{self.package()}.words"
+        found = importlib.import_module(name) if find_spec(name) is not None else None
+        voice: Words = getattr(found, "WORDS", WORDS)
+        return voice.with_names(names)
+
     def sheet_summary(self, sheet: SheetT, options: OptionsT) -> str:
         """What a legal sheet's check says of it besides ``valid`` (Mneme CE: its HP, damage
         and condition); empty by default."""
@@ -906,18 +920,28 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         if any(not actors or d.actor in actors for d in asked):
             return  # it answers a decision
         involved = set(action.characters())
+        names = {
+            cid: str(getattr(getattr(seat, "sheet", None), "name", "") or cid)
+            for cid, seat in state.characters.items()
+        }
+        say = self.words(names).refusal
         for d in state.pending:
+            who = names.get(d.actor, d.actor)
             if d.holds == "actor":
                 if d.actor in actors:
                     raise IllegalAction(
-                        f"waiting for {d.actor}: {d.prompt} (answer with "
-                        f"{' or '.join(d.choices)} as {d.actor} first)"
+                        say(
+                            f"waiting for {who}: {d.prompt} (answer with "
+                            f"{' or '.join(d.choices)} as {who} first)"
+                        )
                     )
                 continue
             if d in asked or action.moves_time or d.actor in involved:
                 raise IllegalAction(
-                    f"waiting for {d.actor}: {d.prompt} (answer with "
-                    f"{' or '.join(d.choices)} as {d.actor})"
+                    say(
+                        f"waiting for {who}: {d.prompt} (answer with "
+                        f"{' or '.join(d.choices)} as {who})"
+                    )
                 )
 
     def planned(self, action: Action, state: StateT, options: OptionsT) -> Plan:

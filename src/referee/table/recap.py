@@ -1,12 +1,12 @@
-"""A readable recap of a table's log, for whoever asks: Markdown or HTML text.
+"""A readable recap of a table's log, for whoever asks: lines of words.
 
 :func:`recap` reads a whole log (every event from the table's creation) as one
 participant may see it and gives a :class:`Recap`: the events grouped by the
 date of their timestamps (one group per session date, UTC), each said in a
 line of words - who did what, each roll with its dice, result and, where the
-action has a success, the exact chance it had. :func:`to_markdown`,
-:func:`to_html` (a fragment) and :func:`html_document` (a page standing alone)
-write it out. Nothing here knows a game: the actions' odds come from the
+action has a success, the exact chance it had. :mod:`referee.writers.recap`
+writes it out (Markdown, HTML, a page standing alone), from Jinja templates. Nothing
+here knows a game: the actions' odds come from the
 game's own ``Ruleset.chance``.
 
 What a viewer may see is decided as for the log API: every event goes through
@@ -26,10 +26,8 @@ again within a budget of estimated work per roll
 
 from __future__ import annotations
 
-import html
-import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -37,10 +35,18 @@ from typing import Any, Final, Literal
 
 from referee.dice.odds import limited_work
 from referee.errors import OddsTooComplex, RulesError
-from referee.systems.base import JSONObject, JSONValue, get
+from referee.systems.base import JSONObject, get
 from referee.table.events import Event
 from referee.table.service import TableService, redact
 from referee.table.state import TableState, Viewer, created, replay, step
+from referee.table.words import (
+    action_words,
+    change_lines,
+    event_names,
+    kind_text,
+    outcome_words,
+    visibility_text,
+)
 
 ROLL_MICROSECONDS: Final = 200_000
 """The estimated work one roll's odds may take in a recap (0.2 s), as a request's odds."""
@@ -54,13 +60,6 @@ CHECKPOINT_EVERY: Final = 200
 
 LineKind = Literal["roll", "chat", "table"]
 """What a line is about: a roll of the dice, table talk, or the table's own business."""
-
-VISIBILITY_WORDS: Final = {
-    "referee": "secret",
-    "blind": "blind",
-    "private": "private",
-    "self": "only the roller",
-}
 
 
 @dataclass(frozen=True)
@@ -214,106 +213,63 @@ def odds_text(p: Fraction) -> str:
 # lines
 
 
-def _text(value: JSONValue) -> str:
-    """A JSON value in words (lists joined, objects as key: value)."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(_text(v) for v in value)
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
-    return str(value)
+def _names(ts: TableState) -> dict[str, str]:
+    """The seated characters' names by id, as the viewer's table knows them."""
+    out: dict[str, str] = {}
+    for cid, seat in ts.state.characters.items():
+        name = getattr(getattr(seat, "sheet", None), "name", None)
+        if isinstance(name, str) and name:
+            out[cid] = name
+    return out
 
 
-def _change(c: JSONValue) -> str:
-    if not isinstance(c, dict):
-        return _text(c)
-    where = f"{c.get('target')}.{c.get('field')}"
-    delta = c.get("delta")
-    how = f"{delta:+d}" if isinstance(delta, int) else f"= {_text(c.get('value'))}"
-    reason = c.get("reason")
-    return f"{where} {how}" + (f" ({reason})" if reason else "")
-
-
-def _dice(outcome: JSONObject) -> str:
-    faces = outcome.get("faces")
-    if not isinstance(faces, list) or not faces:
-        return ""
-    shown = []
-    for f in faces:
-        if not isinstance(f, dict):
-            continue
-        worth = f.get("value", f.get("face"))
-        if worth is None:
-            worth = f.get("face")
-        note = [] if f.get("kept", True) else ["dropped"]
-        note += [k for k in ("rerolled", "exploded") if f.get(k)]
-        shown.append(f"{worth}" + (f" ({', '.join(note)})" if note else ""))
-    return "dice " + ", ".join(shown)
-
-
-def _roll_line(base: Line, payload: JSONObject, chance: Fraction | str | None) -> Line:
-    outcome = payload.get("outcome")
-    o: JSONObject = outcome if isinstance(outcome, dict) else {}
-    facts: list[str] = []
-    dice = _dice(o)
-    if dice:
-        facts.append(dice + (" (entered by hand)" if o.get("manual") else ""))
-    mods = o.get("modifiers")
-    if isinstance(mods, list) and mods:
-        facts.append(
-            ", ".join(
-                f"{m.get('value'):+d} {m.get('source')}"
-                if isinstance(m, dict) and isinstance(m.get("value"), int)
-                else _text(m)
-                for m in mods
-            )
-        )
-    for key in ("target", "result"):
-        if o.get(key) is not None:
-            facts.append(f"{key} {o.get(key)}")
-    changes = o.get("changes")
-    if isinstance(changes, list) and changes:
-        facts.append("changes " + "; ".join(_change(c) for c in changes))
-    success = o.get("success")
-    label = str(o.get("label") or "")
-    verdict = (
-        {True: "success", False: "failure"}.get(success, "") if isinstance(success, bool) else ""
-    )
-    if label.lower() != verdict:  # a label that only says the verdict again is said once
-        verdict = " - ".join(x for x in (verdict, label) if x)
+def _roll_line(
+    base: Line, e: JSONObject, chance: Fraction | str | None, names: Mapping[str, str]
+) -> Line:
+    p = _payload(e)
+    said = outcome_words(e, names)
+    o = p.get("outcome")
+    manual = isinstance(o, dict) and bool(o.get("manual"))
+    facts = list(said.facts) if said is not None else []
+    if manual and said is not None and said.dice:
+        facts[0] += " (entered by hand)"
     if isinstance(chance, Fraction):
         odds = f"chance of success {odds_text(chance)}"
     elif isinstance(chance, str):
         odds = f"chance of success {chance}"
     else:
         odds = ""
-    decided = payload.get("decided_by")
-    what = str(o.get("action") or payload.get("action") or "an action")
-    fields = payload.get("fields")
-    if what == payload.get("action") and isinstance(fields, dict) and fields.get("dice"):
-        what = f"the dice {fields.get('dice')}"  # the dice tray: what was rolled
-    text = f"rolled {what}" + (f" (as proposed; {decided} decided)" if decided else "")
+    decided = p.get("decided_by")
+    text = said.did if said is not None else action_words(e, names)
+    if said is not None and said.dice:  # who rolled, then what for
+        text = "r" + text[1:] if text.startswith("Rolled ") else f"rolled: {text}"
+    if decided:
+        text += f" (as proposed; {decided} decided)"
+    verdict = "" if said is None else said.verdict
     return replace(base, text=text, facts=tuple(facts), verdict=verdict, odds=odds)
 
 
+def _payload(e: JSONObject) -> JSONObject:
+    raw = e.get("payload")
+    return raw if isinstance(raw, dict) else {}
+
+
 def _hidden(e: JSONObject) -> str:
-    vis = str(e.get("visibility", "public"))
-    if vis == "public":
-        return ""
-    if vis == "private" and e.get("audience"):
-        return f"private to {e.get('audience')}"
-    return VISIBILITY_WORDS.get(vis, vis)
+    return visibility_text(e.get("visibility"), e.get("audience"))
 
 
 def event_line(
-    e: JSONObject, undone: frozenset[int] = frozenset(), chance: Fraction | str | None = None
+    e: JSONObject,
+    undone: frozenset[int] = frozenset(),
+    chance: Fraction | str | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> Line | None:
     """The line of one redacted event (``None``: nothing the viewer may read), ``undone``
     the events taken back and ``chance`` the roll's odds (or why none), as :func:`recap`
-    knows them; the command line's log says its events with it too (:func:`log_text`)."""
+    knows them, ``names`` the characters' names the viewer knows (under those the event
+    carries); the command line's log says its events with it too (:func:`log_text`)."""
+    names = names or {}
+    who = event_names(e, names)
     seq = int(str(e.get("seq", 0)))
     actor = str(e.get("actor") or "someone")
     kind = str(e.get("kind") or "")
@@ -324,20 +280,20 @@ def event_line(
     if e.get("redacted"):
         vis = e.get("visibility")
         if vis == "blind":
-            what = str(p.get("action") or "an action")
+            what = action_words(e, names)
             return replace(
-                base, kind="roll", text=f"rolled {what} blind (only the referee sees the result)"
+                base, kind="roll", text=f"{what}, rolled blind (only the referee sees the result)"
             )
         if vis == "referee" and kind in ("action-resolved", "action-failed"):
             return replace(base, kind="roll", text="rolled in secret")
         if vis == "referee":
-            return replace(base, text=f"did something only the referees see ({kind})")
+            return replace(base, text=f"did something only the referees see ({kind_text(kind)})")
         if vis == "self":
             return replace(base, kind="roll", text="rolled dice only they see")
         return None  # another's private event: not even who
     match kind:
         case "action-resolved":
-            return _roll_line(replace(base, kind="roll"), p, chance)
+            return _roll_line(replace(base, kind="roll"), e, chance, names)
         case "action-failed":
             rolls = e.get("rolls")
             faces = [
@@ -349,9 +305,9 @@ def event_line(
             return replace(
                 base,
                 kind="roll",
-                text=f"rolled {p.get('action')}, failed after its dice were drawn",
-                facts=(f"dice {', '.join(faces)}",) if faces else (),
-                verdict=str(p.get("error") or ""),
+                text=f"{action_words(e, names)}, failed after its dice were drawn",
+                facts=(f"dice drawn {', '.join(faces)}",) if faces else (),
+                verdict=who.say(str(p.get("error") or "")),
             )
         case "note":
             hidden = base.hidden
@@ -365,8 +321,8 @@ def event_line(
         case "action-proposed":
             ask = p.get("ask")
             asked = ask if isinstance(ask, dict) else {}
-            whose = ", ".join(sorted({str(v) for v in asked.values()}))
-            text = f"proposed {p.get('action')}, waiting for {whose or 'a decision'}"
+            whose = ", ".join(sorted({who(v) for v in asked.values()}))
+            text = f"proposed: {action_words(e, names)}, waiting for {whose or 'a decision'}"
             return replace(base, text=text)
         case "proposal-closed":
             return replace(base, text=f"withdrew the proposal #{p.get('seq')}")
@@ -381,7 +337,8 @@ def event_line(
             typed = ", ".join(str(f) for f in typed_faces) if isinstance(typed_faces, list) else ""
             return replace(
                 base,
-                text=f"asked the referee to approve their own dice ({typed}) for {p.get('action')}",
+                text=f"asked the referee to approve their own dice ({typed}) for: "
+                f"{action_words(e, names)}",
             )
         case "request-closed":
             verb = "withdrew" if p.get("withdrawn") else "refused"
@@ -394,8 +351,7 @@ def event_line(
             )
             return replace(base, text=f"changed the table's settings ({said})")
         case "state-edited":
-            changes = p.get("changes")
-            listed = [_change(c) for c in changes] if isinstance(changes, list) else []
+            listed = change_lines(e, names)
             return replace(
                 base,
                 text="corrected the state by hand",
@@ -407,9 +363,9 @@ def event_line(
             name = sheet.get("name") if isinstance(sheet, dict) else None
             verb = "seated" if kind == "character-added" else "updated"
             owner = f" for {p.get('owner')}" if p.get("owner") else ""
-            return replace(base, text=f"{verb} {name or p.get('id')} ({p.get('id')}){owner}")
+            return replace(base, text=f"{verb} {name or who(p.get('id'))}{owner}")
         case "character-removed":
-            return replace(base, text=f"removed {p.get('id')}")
+            return replace(base, text=f"removed {who(p.get('id'))}")
         case "participant-joined":
             joined = "joined" if p.get("name") == actor else f"added {p.get('name')}"
             return replace(base, text=f"{joined} as {p.get('role')}")
@@ -432,7 +388,7 @@ def event_line(
                 game = str(p.get("game"))
             return replace(base, text=f"created the table for {game}{extra}")
         case _:
-            return replace(base, text=kind or "something happened")
+            return replace(base, text="something happened")
 
 
 SETTING_WORDS: Final = {
@@ -483,7 +439,7 @@ def recap(
                 chance = _chance(before, e.payload, work)
             else:
                 chance = "not computed (the recap's time for odds ran out)"
-        line = event_line(shown, undone, chance)
+        line = event_line(shown, undone, chance, _names(before))
         if line is not None:
             lines.append(line)
     days: dict[str, list[Line]] = {}
@@ -503,36 +459,9 @@ def recap(
 # ---------------------------------------------------------------------------
 # writing it out
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~!])")
-
-
-def md_escape(text: str) -> str:
-    """Text that Markdown shows as written (its markup characters escaped; no HTML)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
-
 
 def _clock(stamp: str) -> str:
     return stamp[11:16] if len(stamp) >= 16 else stamp
-
-
-def _md_line(line: Line) -> str:
-    parts = [
-        f"**{_clock(line.time)}** #{line.seq} **{md_escape(line.actor)}** {md_escape(line.text)}"
-    ]
-    if line.hidden:
-        parts[0] += f" _\\[{md_escape(line.hidden)}\\]_"
-    if line.undone:
-        parts[0] += " _\\[undone\\]_"
-    if line.quote:
-        quoted = md_escape(line.quote).replace("\n", "  \n  ")
-        parts[0] += f": “{quoted}”"
-    tail = [md_escape(f) for f in line.facts]
-    if line.verdict:
-        tail.append(f"**{md_escape(line.verdict)}**")
-    if line.odds:
-        tail.append(md_escape(line.odds))
-    text = parts[0] + ("  \n  " + "; ".join(tail) if tail else "")
-    return f"- {text}"
 
 
 def to_text(line: Line) -> str:
@@ -573,109 +502,6 @@ def table_text(d: JSONObject) -> str:
         how = f"referee table decide TABLE {p['seq']} field=value --as NAME"
         lines.append(f"#{p['seq']} {p['by']}'s {p['action']} waits for: {asks} ({how})")
     return "\n".join(lines)
-
-
-def to_markdown(r: Recap) -> str:
-    """The recap as Markdown: a heading per session date, a list item per event."""
-    out = [
-        f"# {md_escape(r.table)}: recap",
-        "",
-        f"{md_escape(r.game)}, {md_escape(r.who)}. {r.summary}; times are UTC.",
-    ]
-    for day in r.days:
-        out += ["", f"## {day.title}", ""]
-        out += [_md_line(line) for line in day.lines]
-    return "\n".join(out) + "\n"
-
-
-def _h(text: str) -> str:
-    return html.escape(text, quote=True)
-
-
-def _html_line(line: Line) -> str:
-    classes = ["line", line.kind]
-    if line.undone:
-        classes.append("undone")
-    if line.hidden:
-        classes.append("hidden")
-    head = (
-        f'<time datetime="{_h(line.time)}">{_h(_clock(line.time))}</time> '
-        f'<span class="seq">#{line.seq}</span> '
-        f'<strong class="who">{_h(line.actor)}</strong> '
-        f'<span class="what">{_h(line.text)}</span>'
-    )
-    if line.hidden:
-        head += f' <span class="tag">{_h(line.hidden)}</span>'
-    if line.undone:
-        head += ' <span class="tag">undone</span>'
-    body = ""
-    if line.quote:
-        body += f'<blockquote class="quote">{_h(line.quote)}</blockquote>'
-    if line.facts:
-        body += '<p class="facts">' + " · ".join(f"<span>{_h(f)}</span>" for f in line.facts)
-        body += "</p>"
-    if line.verdict or line.odds:
-        body += '<p class="verdict">'
-        if line.verdict:
-            body += f"<strong>{_h(line.verdict)}</strong>"
-        if line.odds:
-            body += f' <span class="odds">{_h(line.odds)}</span>'
-        body += "</p>"
-    return (
-        f'<li class="{" ".join(classes)}" id="r{line.seq}" data-kind="{line.kind}">'
-        f"{head}{body}</li>"
-    )
-
-
-def to_html(r: Recap) -> str:
-    """The recap as an HTML fragment (an ``<article class="recap">``), every text escaped
-    and no script."""
-    out = [
-        '<article class="recap">',
-        f"<header><h1>{_h(r.table)}: recap</h1>",
-        f'<p class="meta">{_h(r.game)}, {_h(r.who)}. {_h(r.summary)}; times are UTC.</p></header>',
-    ]
-    for day in r.days:
-        out.append(
-            f'<section class="day"><h2><time datetime="{_h(day.date)}">{_h(day.title)}</time></h2>'
-        )
-        out.append('<ol class="lines">')
-        out += [_html_line(line) for line in day.lines]
-        out.append("</ol></section>")
-    out.append("</article>")
-    return "\n".join(out) + "\n"
-
-
-RECAP_CSS: Final = """
-body { font: 16px/1.45 Georgia, "Noto Serif", serif; color: #1d1f24; background: #fff;
-  max-width: 46rem; margin: 1.5rem auto; padding: 0 1rem; }
-.recap h1 { font-size: 1.6rem; margin: 0 0 0.2rem; }
-.recap .meta { color: #555; margin: 0 0 1rem; }
-.recap h2 { font-size: 1.2rem; border-bottom: 1px solid #bbb; margin: 1.4rem 0 0.4rem; }
-.recap ol.lines { list-style: none; padding: 0; margin: 0; }
-.recap li.line { padding: 0.3rem 0; border-bottom: 1px dotted #ccc; break-inside: avoid; }
-.recap time, .recap .seq { color: #666; font-variant-numeric: tabular-nums; }
-.recap h2 time { color: inherit; }
-.recap .tag { font-size: 0.8em; border: 1px solid #999; border-radius: 999px; padding: 0 0.4em; }
-.recap .undone .what, .recap .undone .facts,
-.recap .undone .verdict { text-decoration: line-through; }
-.recap .facts { margin: 0.1rem 0 0 1.2rem; padding: 0; font-size: 0.92em; }
-.recap .verdict { margin: 0.1rem 0 0 1.2rem; }
-.recap .odds { color: #444; }
-.recap blockquote { margin: 0.15rem 0 0 1.2rem; font-style: italic; white-space: pre-wrap; }
-@media print { body { margin: 0; max-width: none; } .recap h2 { break-after: avoid; } }
-""".strip()
-"""The stand-alone page's style (print-friendly; the HTML answer allows exactly it)."""
-
-
-def html_document(r: Recap) -> str:
-    """The recap as a whole HTML page standing alone (its style inline, no script)."""
-    return (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_h(r.table)}: recap</title>\n<style>{RECAP_CSS}</style>\n</head>\n<body>\n"
-        f"{to_html(r)}</body>\n</html>\n"
-    )
 
 
 def recap_of(service: TableService, ref: str, name: str | None = None) -> Recap:

@@ -47,6 +47,7 @@ from referee.systems.base import (
     problem_data,
     slug,
 )
+from referee.systems.words import names_in
 from referee.table.events import (
     GENESIS,
     SYSTEM_ACTOR,
@@ -931,10 +932,14 @@ class TableService:
                 "action": rules.action_name(chosen),
                 "fields": rules.action_data(chosen),
                 "ask": cast(JSONObject, asked),
+                "system": rules.name,  # whose words it reads in
                 "visibility": shown,
                 "faces": list(faces) if faces is not None else None,
                 **(extra or {}),
             }
+            said = names_in(ts.state.characters, proposal["fields"], proposal["ask"])
+            if said:
+                proposal["names"] = cast(JSONObject, said)
             if shown == "public":
                 return "action-proposed", proposal, "public", None, []
             # a hidden action is shown to who answers it (and its proposer), no one else
@@ -1019,6 +1024,9 @@ class TableService:
             "outcome": data,
             **(extra or {}),
         }
+        said = names_in(ts.state.characters, payload["fields"], data["changes"], data["details"])
+        if said:  # the characters it names, by name: it reads the same wherever it is shown
+            payload["names"] = cast(JSONObject, said)
         rolls = [cast(JSONObject, r.to_dict()) for r in outcome.rolls]  # JSON already
         return "action-resolved", payload, shown, audience, rolls, outcome
 
@@ -1183,9 +1191,17 @@ class TableService:
         def build(ts: TableState) -> Any:
             self._referee(ts, by, "edit the state")
             clean = [_change_data(c, i) for i, c in enumerate(changes)]
+            edited: JSONObject = {
+                "changes": clean,
+                "reason": reason[:MAX_NOTE],
+                "system": ts.ruleset.name,  # whose words the changes read in
+            }
+            said = names_in(ts.state.characters, [c.get("target") for c in clean])
+            if said:
+                edited["names"] = cast(JSONObject, said)
             return (
                 "state-edited",
-                {"changes": clean, "reason": reason[:MAX_NOTE]},
+                edited,
                 "public",
                 None,
                 [],

@@ -12,6 +12,16 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from referee.systems.base import JSONObject, JSONValue
+from referee.table.words import (
+    action_words,
+    change_lines,
+    event_names,
+    kind_text,
+    outcome_words,
+    table_names,
+    visibility_text,
+    words_for,
+)
 from referee.web.views import field_text, simple_list, value_text
 
 HERE = Path(__file__).parent
@@ -72,6 +82,16 @@ def environment() -> Environment:
     env.filters["ftext"] = field_text
     env.filters["domid"] = _domid
     env.tests["simple_list"] = simple_list
+    env.globals.update(
+        outcome_words=outcome_words,
+        change_lines=change_lines,
+        action_words=action_words,
+        visibility_text=visibility_text,
+        event_names=event_names,
+        kind_text=kind_text,
+        words_for=words_for,
+        table_names=table_names,
+    )
     return env
 
 

@@ -126,6 +126,12 @@ def held_rolls(state: State) -> tuple[HeldRoll, ...]:
     return own if state.held is None else (state.held, *own)
 
 
+def _name(state: State, cid: str) -> str:
+    """A character's name for a prompt (its id if it is not seated)."""
+    seat = state.characters.get(cid)
+    return seat.sheet.name if seat is not None and seat.sheet.name else cid
+
+
 def decisions(state: State) -> tuple[Decision, ...]:
     """What the rules wait for, in order: each held roll's push decision (which holds only
     its roller: everyone else acts and time advances; an older table's one held roll
@@ -136,7 +142,8 @@ def decisions(state: State) -> tuple[Decision, ...]:
         found.append(
             Decision(
                 held.actor,
-                f"{held.actor}'s {held.action} roll: result {held.result:+d} ({held.label}); "
+                f"{_name(state, held.actor)}'s {held.action} roll: "
+                f"result {held.result:+d} ({held.label}); "
                 "push it (a third d6) or accept it",
                 ("push", "accept"),
                 "table" if held is state.held else "actor",
@@ -147,7 +154,8 @@ def decisions(state: State) -> tuple[Decision, ...]:
             found.append(
                 Decision(
                     a.target,
-                    f"{a.attacker} attacks {a.target} (result {a.result:+d}): "
+                    f"{_name(state, a.attacker)} attacks {_name(state, a.target)} "
+                    f"(result {a.result:+d}): "
                     "defend, or take the blow",
                     ("defend", "take-blow"),
                 )
@@ -156,7 +164,8 @@ def decisions(state: State) -> tuple[Decision, ...]:
             found.append(
                 Decision(
                     a.attacker,
-                    f"{a.attacker}'s blow lands on {a.target} (result {a.result:+d}): roll damage",
+                    f"{_name(state, a.attacker)}'s blow lands on {_name(state, a.target)} "
+                    f"(result {a.result:+d}): roll damage",
                     ("strike",),
                 )
             )
