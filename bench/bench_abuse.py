@@ -13,7 +13,7 @@ Attacks (each as the issue measured it, within today's quotas):
 1. **heavy odds, one link**: 4 threads of one observer asking the odds of ``1000d20``,
    ``1000d6`` and ``20d20*20d20`` over and over;
 2. **heavy odds, 20 minted links**: the referee mints 20 observers, one thread each;
-3. **catch-up**: 100 sockets opening with ``?after=0`` on a table of 1,119 events;
+3. **catch-up**: 100 sockets opening with ``?after=0`` on a table of 1,200 events;
 4. **fan-out**: 300 sockets on one table (its cap is 200) while its referee writes a
    note every 100 ms;
 5. **sockets that never read**: 200 sockets that never read while notes are written

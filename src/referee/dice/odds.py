@@ -230,10 +230,14 @@ class Distribution(Generic[T]):
         return _fraction(self._weights.get(outcome, 0), self._total)
 
     def probabilities(self) -> dict[T, Fraction]:
-        """Every outcome's probability, in outcome order."""
+        """Every outcome's probability, in outcome order (each a reduced fraction: its
+        estimated time is spent from a request's budget, :func:`limited_work`)."""
         from fractions import Fraction
 
         t = self._total
+        n, bits = len(self._weights), t.bit_length()
+        if n * bits > 1_000_000:  # many fractions of big numbers: a greatest common divisor each
+            _afford(n * (0.5 + 6 * (bits / 1000) ** 1.5), f"the exact chances of {n:,} outcomes")
         return {o: Fraction(w, t) for o, w in self._weights.items()}
 
     def probability_where(self, predicate: Callable[[T], bool]) -> Fraction:

@@ -384,11 +384,16 @@ class Plan:
         outcome a true/false or a value with a true/false ``success``); else ``None``."""
         if self._chance is not None:
             return self._chance()
-        probs = self.odds().probabilities()
-        flags = [success_of(o) for o in probs]
-        if not probs or any(f is None for f in flags):
+        dist = self.odds()
+        won = 0
+        for outcome, weight in dist.items():  # whole weights: one fraction, not one each
+            flag = success_of(outcome)
+            if flag is None:
+                return None
+            won += weight if flag else 0
+        if not len(dist):
             return None
-        return sum((p for p, f in zip(probs.values(), flags, strict=True) if f), Fraction(0))
+        return Fraction(won, dist.total)
 
     def succeeds(self, reported: Hashable) -> bool | None:
         """Whether a value :meth:`odds` reports is a success: the plan's word where it says

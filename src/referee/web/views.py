@@ -99,8 +99,12 @@ class Odds:
         it fits in :data:`MAX_EXACT`, else only its percentage) and ``summary`` says so;
         the chance of success and the mean stay. The command line prints every outcome
         (``referee dice odds``, ``referee table odds``)."""
-        rows = [(o, label, exact_text(p), p) for o, label, p in self.rows]
-        size = sum(len(t or "") + len(label) + 40 for _, label, t, _ in rows)
+        # the size from the numbers' lengths (about 0.3 digits a bit), before writing any
+        size = sum(
+            (p.numerator.bit_length() + p.denominator.bit_length()) * 3 // 10 + len(label) + 40
+            for _, label, p in self.rows
+        )
+        rows = [(o, label, exact_text(p), p) for o, label, p in self.rows] if size <= budget else []
         out: JSONObject = {
             "success": None
             if self.success is None
@@ -155,12 +159,13 @@ def odds_view(
     mean: Fraction | None = None
     if probs and all(isinstance(o, int) and not isinstance(o, bool) for o in probs):
         mean = dist.mean()
-    items = list(zip(rows, flags, strict=True))
+    weights = [w for _, w in dist.items()]  # a bar's chance: its whole weights over the total
+    items = list(zip(rows, flags, weights, strict=True))
     runs = ranges(items, MAX_BARS, lambda item: item[0][1])
     bars: list[Bar] = []
     for label, run in runs:
-        kinds = {f for _, f in run}
-        chance = sum((r[2] for r, _ in run), Fraction(0))
+        kinds = {f for _, f, _ in run}
+        chance = Fraction(sum(w for _, _, w in run), dist.total)
         bars.append(Bar(label, chance, kinds.pop() if len(kinds) == 1 else None))
     size = len(runs[0][1]) if runs else 1
     return Odds(success, rows, tuple(bars), mean, size)
