@@ -12,7 +12,7 @@ now (creation plus character points, less voluntary lowering).
 
 from __future__ import annotations
 
-from referee.systems.sheetview import Grid, Row, Section, SheetView
+from referee.systems.sheetview import Grid, Roll, Row, Section, SheetView, rolls
 
 from .options import Options
 from .sheet import (
@@ -71,6 +71,12 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
                 )
                 for a, b in PAIRS
             ),
+            # each attribute a task rolls with (the Expertise chosen in the form)
+            cell_rolls=tuple(
+                (i, j, Roll("task", (("attribute", name),)))
+                for i, pair in enumerate(PAIRS)
+                for j, name in enumerate(pair)
+            ),
         ),
         note="Each pair sums to 8",
     )
@@ -90,7 +96,12 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
         if EXPERTISE.get(name, (None, None))[0] is None
     ]
     expertise = Section(
-        "Expertise", grid=Grid(("Expertise", "Level", "Category", "Area"), tuple(rows))
+        "Expertise",
+        grid=Grid(
+            ("Expertise", "Level", "Category", "Area"),
+            tuple(rows),
+            rolls=rolls("task", "expertise", (r[0] for r in rows)),  # a task with it
+        ),
     )
     powers = Section(
         "Powers",
