@@ -181,3 +181,4 @@ def test_completion_offers_commands_then_what_the_fields_take() -> None:
         ("Sword", "weapon"),
     ]
     assert complete("hello", rules, spec) == (0, [])
+    assert complete("/attack brad ", rules, spec) == (len("/attack brad "), [])

@@ -424,7 +424,8 @@ MAX_OPTIONS: Final = 12
 def complete(line: str, rules: Any, spec: Spec) -> tuple[int, list[Option]]:
     """What may replace the word being typed at the end of ``line``: ``(start, options)``,
     ``start`` the column the word begins at. Commands first, then for an action the
-    characters, choices, sheet names and field names its free fields take."""
+    characters, choices, sheet names and field names its free fields take, once the
+    word's first letter is typed."""
     if not line.startswith("/") or len(line) > MAX_LINE:
         return 0, []
     body = line[1:]
@@ -439,7 +440,8 @@ def complete(line: str, rules: Any, spec: Spec) -> tuple[int, list[Option]]:
     start = line.rfind(" ") + 1
     partial = line[start:]
     verb = body.split(None, 1)[0].casefold().replace("_", "-")
-    if verb in DICE:
+    if verb in DICE or not partial:  # nothing typed of the next word yet: nothing offered
+        return start, []
         return start, []
     kind = _typable(rules, spec.referee).get(verb)
     if kind is None:

@@ -53,7 +53,8 @@ export function openRoll(actor, roll) {
   const button = $("button[type=submit]", form);
   const status = $(".status", form);
   if (status) {
-    status.textContent = `${roll.action.replace(/-/g, " ")}: filled in from the sheet; the odds are below.`;
+    const set = Object.entries(roll.fields || {}).map(([k, v]) => `${k.replace(/[_.]/g, " ")} ${v}`).join(", ");
+    status.textContent = `${roll.action.replace(/-/g, " ")} with ${set}, from the sheet: the odds are shown; Roll rolls.`;
     status.classList.remove("bad", "good");
   }
   if (button) {
