@@ -433,7 +433,7 @@ def _before(src: str) -> dict[str, Any]:
     return data
 
 
-BEFORE_FILE = HERE / "results" / "clicks-before.json"
+BEFORE_FILE = HERE / "clicks_before.json"
 
 
 def _cell(r: dict[str, Any] | None) -> str:
@@ -454,7 +454,7 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
         "",
         "Chromium at 1280×800, each player on their own page; every exchange on a seeded",
         "table of its own. **Before**: the action panel's forms on the code before issue 34",
-        "(stored in `bench/results/clicks-before.json`). **Panel now**: the same on this",
+        "(stored in `bench/clicks_before.json`). **Panel now**: the same on this",
         "code. **Sheet and chat**: the sheet's buttons, chat commands and the prompts.",
         "A click is one mouse press (a native list two: open, pick); a key one key.",
         "",

@@ -48,6 +48,13 @@ export function openRoll(actor, roll) {
     const c = $$("[data-field]", form).find((x) => x.dataset.field === path && x.type !== "hidden");
     if (c) setControl(c, value);
   }
+  // an attack opened from the sheet aims at someone: a target left at "(none)" starts at
+  // the first other character (as a required one does), shown in the form and its odds
+  const target = $$("select[data-ref=character]", form).find((c) => c.dataset.field === "target");
+  if (target && target.value === "" && !(roll.fields || {}).target) {
+    const other = [...target.options].find((o) => o.value !== "" && o.value !== actor);
+    if (other) setControl(target, other.value);
+  }
   const tab = document.getElementById("tab-actions");
   if (tab && getComputedStyle(tab.parentElement).display !== "none") tab.click();
   const button = $("button[type=submit]", form);
