@@ -116,9 +116,11 @@ def test_the_sheet_rolls_of_each_game_are_the_ones_the_rules_read() -> None:
         sheet = next(iter(rules.examples().values()))
         view = rules.sheet_view(sheet, None, rules.options_type())
         rolled[game] = sorted({(r.action, f) for r in view.every_roll() for f, _ in r.fields})
+        if game == "mongrel":  # Occult is worked as sorcery: the occult action, nothing filled
+            assert any(r.action == "occult" and not r.fields for r in view.every_roll())
     assert rolled == {
         "mnemonic": [("sheet-check", "life_role"), ("sheet-check", "talent")],
-        "mongrel": [("task", "attribute"), ("task", "expertise")],
+        "mongrel": [("task", "attribute"), ("task", "expertise"), ("task", "power")],
         "mneme": [("attack", "weapon"), ("check", "characteristic"), ("check", "skill")],
         "arm": [("attack", "weapon"), ("task", "stat")],
     }

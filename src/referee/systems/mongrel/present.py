@@ -100,12 +100,20 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
         grid=Grid(
             ("Expertise", "Level", "Category", "Area"),
             tuple(rows),
-            rolls=rolls("task", "expertise", (r[0] for r in rows)),  # a task with it
+            # a task with it; Occult is worked as sorcery (the occult action, ch. Sorcery)
+            rolls=tuple(
+                Roll("occult", ()) if r[0] == "Occult" else Roll("task", (("expertise", r[0]),))
+                for r in rows
+            ),
         ),
     )
     powers = Section(
         "Powers",
-        grid=Grid(("Power", "Points"), tuple((n, str(v)) for n, v in sheet.powers.items())),
+        grid=Grid(
+            ("Power", "Points"),
+            tuple((n, str(v)) for n, v in sheet.powers.items()),
+            rolls=rolls("task", "power", sheet.powers),  # its points add dice to the task
+        ),
         note="" if sheet.powers else "none",
     )
     fighter = seat if isinstance(seat, Seat) else None

@@ -61,7 +61,8 @@ export function openRoll(actor, roll) {
   const status = $(".status", form);
   if (status) {
     const set = Object.entries(roll.fields || {}).map(([k, v]) => `${k.replace(/[_.]/g, " ")} ${v}`).join(", ");
-    status.textContent = `${roll.action.replace(/-/g, " ")} with ${set}, from the sheet: the odds are shown; Roll rolls.`;
+    const what = roll.action.replace(/-/g, " ") + (set ? ` with ${set}` : "");
+    status.textContent = `${what}, from the sheet: the odds are shown; Roll rolls.`;
     status.classList.remove("bad", "good");
   }
   if (button) {
