@@ -29,16 +29,24 @@ class Roll:
 
     action: str
     fields: tuple[tuple[str, JSONValue], ...]
+    aims: bool = False
+    """The roll is aimed at someone (a weapon's attack): a page opening it with no target
+    yet starts at the first other character, shown with its odds before anything rolls."""
 
     def data(self) -> JSONObject:
-        """The roll as JSON: ``{"action": ..., "fields": {...}}``."""
-        return {"action": self.action, "fields": dict(self.fields)}
+        """The roll as JSON: ``{"action": ..., "fields": {...}}`` (and ``"aims": true``)."""
+        out: JSONObject = {"action": self.action, "fields": dict(self.fields)}
+        if self.aims:
+            out["aims"] = True
+        return out
 
 
-def rolls(action: str, field_name: str, values: Iterable[str | None]) -> tuple[Roll | None, ...]:
+def rolls(
+    action: str, field_name: str, values: Iterable[str | None], *, aims: bool = False
+) -> tuple[Roll | None, ...]:
     """One :class:`Roll` of ``action`` per value, filling ``field_name`` with it (``None``:
-    that entry rolls nothing)."""
-    return tuple(None if v is None else Roll(action, ((field_name, v),)) for v in values)
+    that entry rolls nothing); ``aims``: each is aimed at someone (:attr:`Roll.aims`)."""
+    return tuple(None if v is None else Roll(action, ((field_name, v),), aims) for v in values)
 
 
 @dataclass(frozen=True)

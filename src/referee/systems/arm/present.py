@@ -75,7 +75,9 @@ def sheet_view(
     # a weapon attacks in melee (a missile weapon's shot is the shoot action: its range)
     gear = Section(
         "Gear",
-        grid=Grid(columns, cells, rolls=rolls("attack", "weapon", (w[0] for w in weapons))),
+        grid=Grid(
+            columns, cells, rolls=rolls("attack", "weapon", (w[0] for w in weapons), aims=True)
+        ),
         note="" if weapons else "no weapon",
     )
     armour = Section(

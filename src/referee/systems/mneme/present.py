@@ -70,7 +70,9 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
             )
             for w in sheet.weapons
         ),
-        rolls=rolls("attack", "weapon", (w.name for w in sheet.weapons)),  # an attack with it
+        rolls=rolls(
+            "attack", "weapon", (w.name for w in sheet.weapons), aims=True
+        ),  # an attack with it
     )
     armour = Grid(
         ("Armour", "AR"),

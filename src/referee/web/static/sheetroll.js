@@ -48,9 +48,9 @@ export function openRoll(actor, roll) {
     const c = $$("[data-field]", form).find((x) => x.dataset.field === path && x.type !== "hidden");
     if (c) setControl(c, value);
   }
-  // an attack opened from the sheet aims at someone: a target left at "(none)" starts at
-  // the first other character (as a required one does), shown in the form and its odds
-  const target = $$("select[data-ref=character]", form).find((c) => c.dataset.field === "target");
+  // a roll the game declares aimed (a weapon's attack): a target left at "(none)" starts
+  // at the first other character (as a required one does), shown in the form and its odds
+  const target = roll.aims && $$("select[data-ref=character]", form).find((c) => c.dataset.field === "target");
   if (target && target.value === "" && !(roll.fields || {}).target) {
     const other = [...target.options].find((o) => o.value !== "" && o.value !== actor);
     if (other) setControl(target, other.value);
