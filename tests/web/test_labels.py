@@ -113,8 +113,9 @@ def test_an_action_that_rolls_nothing_draws_no_chart(tmp_path: Path) -> None:
 def test_a_bar_says_its_whole_label_where_it_has_room() -> None:
     """The chart's bars are as wide as their labels need while they share the panel: a
     Mongrel check's "failure", "success, Effect 1" read whole (they were cut to six
-    letters, "succes"); where many bars leave no room, a label is cut with an ellipsis and
-    its tooltip says it whole."""
+    letters, "succes"); where many bars leave no room, a label stands upright under its bar,
+    whole (issue 34: it was cut with an ellipsis, "8..…" for 3d6!), and its tooltip says it
+    whole too."""
     from referee.dice.odds import Distribution
     from referee.web.render import Renderer
 
@@ -128,7 +129,9 @@ def test_a_bar_says_its_whole_label_where_it_has_room() -> None:
     assert shown == ["failure", "success, Effect 1", "success, Effect 2"]
     many = {f"a long outcome {i}": 1 for i in range(12)}
     shown, html = labels(many)
-    assert all(s.endswith("…") and len(s) <= 4 for s in shown), shown
+    assert sorted(shown) == sorted(many), shown
+    assert html.count('transform="rotate(-90') == 12  # upright, not cut
+    assert "…" not in html
     assert "<title>a long outcome 11: 1/12" in html
 
 

@@ -20,36 +20,102 @@ from referee.systems.outcome import JSONObject, JSONValue
 
 
 @dataclass(frozen=True)
+class Roll:
+    """What a sheet entry rolls when it is clicked: one of the game's actions (by its
+    name) and the fields the entry fills in (dotted paths into a nested record, as the
+    action's form names them: ``check.skill``), the character whose sheet it is being the
+    actor. Each game declares these in its ``present.py``; the web edge reads them for
+    every game alike (a sheet entry becomes a button that opens the action filled in)."""
+
+    action: str
+    fields: tuple[tuple[str, JSONValue], ...]
+    aims: bool = False
+    """The roll is aimed at someone (a weapon's attack): a page opening it with no target
+    yet starts at the first other character, shown with its odds before anything rolls."""
+
+    def data(self) -> JSONObject:
+        """The roll as JSON: ``{"action": ..., "fields": {...}}`` (and ``"aims": true``)."""
+        out: JSONObject = {"action": self.action, "fields": dict(self.fields)}
+        if self.aims:
+            out["aims"] = True
+        return out
+
+
+def rolls(
+    action: str, field_name: str, values: Iterable[str | None], *, aims: bool = False
+) -> tuple[Roll | None, ...]:
+    """One :class:`Roll` of ``action`` per value, filling ``field_name`` with it (``None``:
+    that entry rolls nothing); ``aims``: each is aimed at someone (:attr:`Roll.aims`)."""
+    return tuple(None if v is None else Roll(action, ((field_name, v),), aims) for v in values)
+
+
+@dataclass(frozen=True)
 class Row:
-    """One labelled value: ``Spirit`` - ``6``; ``note`` says more (how it is derived)."""
+    """One labelled value: ``Spirit`` - ``6``; ``note`` says more (how it is derived);
+    ``roll``, what clicking it rolls (:class:`Roll`), if anything."""
 
     label: str
     value: str
     note: str = ""
+    roll: Roll | None = None
 
     def data(self) -> JSONObject:
         """The row as JSON."""
         out: JSONObject = {"label": self.label, "value": self.value}
         if self.note:
             out["note"] = self.note
+        if self.roll is not None:
+            out["roll"] = self.roll.data()
         return out
 
 
 @dataclass(frozen=True)
 class Grid:
-    """A small table: column headings and rows of text cells (as many as headings)."""
+    """A small table: column headings and rows of text cells (as many as headings).
+
+    ``rolls`` says what clicking a row rolls, one entry per row (its first cell is the
+    button; ``None``: that row rolls nothing); ``cell_rolls`` the same for single cells,
+    as ``(row, column, roll)`` (Mongrel's attribute pairs: two rollable cells a row)."""
 
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    rolls: tuple[Roll | None, ...] = ()
+    cell_rolls: tuple[tuple[int, int, Roll], ...] = ()
 
     def __post_init__(self) -> None:
         for row in self.rows:
             if len(row) != len(self.columns):
                 raise ValueError(f"a grid row of {len(row)} cells under {len(self.columns)}")
+        if self.rolls and len(self.rolls) != len(self.rows):
+            raise ValueError(f"{len(self.rolls)} rolls for {len(self.rows)} grid rows")
+
+    def roll_at(self, row: int, column: int) -> Roll | None:
+        """What the cell at ``row``, ``column`` rolls, if anything."""
+        for r, c, roll in self.cell_rolls:
+            if (r, c) == (row, column):
+                return roll
+        if column == 0 and row < len(self.rolls):
+            return self.rolls[row]
+        return None
+
+    def every_roll(self) -> tuple[Roll, ...]:
+        """Every roll of the grid, rows first."""
+        found = [r for r in self.rolls if r is not None]
+        return (*found, *(roll for _, _, roll in self.cell_rolls))
 
     def data(self) -> JSONObject:
-        """The grid as JSON."""
-        return {"columns": list(self.columns), "rows": [list(r) for r in self.rows]}
+        """The grid as JSON (with ``rolls``, each cell's roll by ``[row, column]``, when
+        any)."""
+        out: JSONObject = {"columns": list(self.columns), "rows": [list(r) for r in self.rows]}
+        found: list[JSONValue] = []
+        for i, row in enumerate(self.rows):
+            for j in range(len(row)):
+                roll = self.roll_at(i, j)
+                if roll is not None:
+                    found.append({"row": i, "column": j, **roll.data()})
+        if found:
+            out["rolls"] = found
+        return out
 
 
 @dataclass(frozen=True)
@@ -79,6 +145,11 @@ class Section:
         """The grid's rows by their first cell; empty without a grid."""
         return {row[0]: tuple(row[1:]) for row in (self.grid.rows if self.grid else ())}
 
+    def every_roll(self) -> tuple[Roll, ...]:
+        """Every roll the section's rows and grid declare."""
+        own = tuple(r.roll for r in self.rows if r.roll is not None)
+        return (*own, *(self.grid.every_roll() if self.grid else ()))
+
     @property
     def empty(self) -> bool:
         """Whether the section shows nothing (no rows, no grid rows, no note)."""
@@ -106,6 +177,10 @@ class SheetView:
             "sections": [s.data() for s in self.sections if not s.empty],
             "notes": list(self.notes),
         }
+
+    def every_roll(self) -> tuple[Roll, ...]:
+        """Every roll the sheet declares (what its buttons roll)."""
+        return tuple(r for s in self.sections for r in s.every_roll())
 
     def section(self, title: str) -> Section:
         """The section called ``title``; :class:`KeyError` naming those there are."""

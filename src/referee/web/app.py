@@ -389,6 +389,7 @@ def create_app(
     from referee.web.analysis_routes import router as analysis_router
     from referee.web.api import router as api_router
     from referee.web.build_api import router as build_router
+    from referee.web.commands_api import router as commands_router
     from referee.web.health import router as health_router
     from referee.web.pages import router as page_router
     from referee.web.panel_push import pushed_panels
@@ -397,6 +398,7 @@ def create_app(
     hub.panels = pushed_panels(state)  # each viewer class's redrawn panels ride on the push
     app.include_router(api_router)
     app.include_router(build_router)  # the character builder (web/build_api.py)
+    app.include_router(commands_router)  # the chat's commands (web/commands_api.py)
     app.include_router(recap_router)
     app.include_router(page_router)
     app.include_router(analysis_router)

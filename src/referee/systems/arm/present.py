@@ -13,7 +13,7 @@ wounds. Weapons and armour named from the setting show the setting's values.
 from __future__ import annotations
 
 from referee.errors import RulesError
-from referee.systems.sheetview import Grid, Row, Section, SheetView, signed
+from referee.systems.sheetview import Grid, Row, Section, SheetView, rolls, signed
 
 from .catalog import DEFAULT_SETTING, Setting
 from .options import Options
@@ -32,7 +32,12 @@ def sheet_view(
     """Stats, movement, mods, gear, wounds and shock; with ``seat`` (a seated
     character) the levels the table tracks now, else the sheet's own."""
     stats = Section(
-        "Stats", grid=Grid(("Stat", "Value"), tuple((k, str(v)) for k, v in sheet.stats.items()))
+        "Stats",
+        grid=Grid(
+            ("Stat", "Value"),
+            tuple((k, str(v)) for k, v in sheet.stats.items()),
+            rolls=rolls("task", "stat", sheet.stats),  # a task with the stat
+        ),
     )
     moves = Section(
         "Movement",
@@ -67,7 +72,14 @@ def sheet_view(
     cells: tuple[tuple[str, ...], ...] = tuple(weapons)
     if not any(w[4] for w in weapons):  # no weapon stuns or goes without strength
         columns, cells = columns[:4], tuple(w[:4] for w in weapons)
-    gear = Section("Gear", grid=Grid(columns, cells), note="" if weapons else "no weapon")
+    # a weapon attacks in melee (a missile weapon's shot is the shoot action: its range)
+    gear = Section(
+        "Gear",
+        grid=Grid(
+            columns, cells, rolls=rolls("attack", "weapon", (w[0] for w in weapons), aims=True)
+        ),
+        note="" if weapons else "no weapon",
+    )
     armour = Section(
         "Armour",
         grid=Grid(("Armour", "Wound armour", "Shock armour"), armour_rows),

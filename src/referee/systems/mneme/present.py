@@ -11,7 +11,7 @@ begins under the table's threshold option, and the damage taken so far.
 
 from __future__ import annotations
 
-from referee.systems.sheetview import Grid, Row, Section, SheetView, signed
+from referee.systems.sheetview import Grid, Row, Section, SheetView, rolls, signed
 
 from .checks import wound_penalty
 from .health import condition, thresholds
@@ -52,9 +52,12 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
             )
             for c in names
         ),
+        rolls=rolls("check", "characteristic", names),  # a check with its ChM
     )
     skills = Grid(
-        ("Skill", "Level"), tuple((name, str(level)) for name, level in sheet.skills.items())
+        ("Skill", "Level"),
+        tuple((name, str(level)) for name, level in sheet.skills.items()),
+        rolls=rolls("check", "skill", sheet.skills),  # a check with the skill
     )
     weapons = Grid(
         ("Weapon", "Damage", "Rate of Attack", "Skill"),
@@ -67,6 +70,9 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
             )
             for w in sheet.weapons
         ),
+        rolls=rolls(
+            "attack", "weapon", (w.name for w in sheet.weapons), aims=True
+        ),  # an attack with it
     )
     armour = Grid(
         ("Armour", "AR"),

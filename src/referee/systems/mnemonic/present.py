@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.systems.sheetview import Grid, Row, Section, SheetView, signed
+from referee.systems.sheetview import Grid, Row, Section, SheetView, rolls, signed
 
 from .options import Options
 from .sheet import Sheet
 
 
-def _ratings(ratings: Mapping[str, int], options: Options, heading: str) -> Grid:
+def _ratings(ratings: Mapping[str, int], options: Options, heading: str, field: str) -> Grid:
+    # each rating rolls a Success Check with it (sheet-check's talent or life_role)
     return Grid(
         (heading, "Rating", "Value"),
         tuple((name, options.rating_name(v), signed(v)) for name, v in ratings.items()),
+        rolls=rolls("sheet-check", field, ratings),
     )
 
 
@@ -41,11 +43,11 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
         "where it does not",
     )
     talents = Section(
-        "Talents", grid=_ratings(sheet.talents, options, "Talent"), note=f"From {listed}"
+        "Talents", grid=_ratings(sheet.talents, options, "Talent", "talent"), note=f"From {listed}"
     )
     roles = Section(
         "Life Roles",
-        grid=_ratings(sheet.life_roles, options, "Life Role"),
+        grid=_ratings(sheet.life_roles, options, "Life Role", "life_role"),
         note="" if sheet.life_roles else "none",
     )
     health = Section(

@@ -12,7 +12,7 @@ now (creation plus character points, less voluntary lowering).
 
 from __future__ import annotations
 
-from referee.systems.sheetview import Grid, Row, Section, SheetView
+from referee.systems.sheetview import Grid, Roll, Row, Section, SheetView, rolls
 
 from .options import Options
 from .sheet import (
@@ -71,6 +71,12 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
                 )
                 for a, b in PAIRS
             ),
+            # each attribute a task rolls with (the Expertise chosen in the form)
+            cell_rolls=tuple(
+                (i, j, Roll("task", (("attribute", name),)))
+                for i, pair in enumerate(PAIRS)
+                for j, name in enumerate(pair)
+            ),
         ),
         note="Each pair sums to 8",
     )
@@ -90,11 +96,24 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
         if EXPERTISE.get(name, (None, None))[0] is None
     ]
     expertise = Section(
-        "Expertise", grid=Grid(("Expertise", "Level", "Category", "Area"), tuple(rows))
+        "Expertise",
+        grid=Grid(
+            ("Expertise", "Level", "Category", "Area"),
+            tuple(rows),
+            # a task with it; Occult is worked as sorcery (the occult action, ch. Sorcery)
+            rolls=tuple(
+                Roll("occult", ()) if r[0] == "Occult" else Roll("task", (("expertise", r[0]),))
+                for r in rows
+            ),
+        ),
     )
     powers = Section(
         "Powers",
-        grid=Grid(("Power", "Points"), tuple((n, str(v)) for n, v in sheet.powers.items())),
+        grid=Grid(
+            ("Power", "Points"),
+            tuple((n, str(v)) for n, v in sheet.powers.items()),
+            rolls=rolls("task", "power", sheet.powers),  # its points add dice to the task
+        ),
         note="" if sheet.powers else "none",
     )
     fighter = seat if isinstance(seat, Seat) else None

@@ -7,6 +7,7 @@
 // only: nothing here parses HTML. Sending is the JSON API's POST .../notes.
 
 import { api } from "./http.js";
+import { isCommand, runCommand } from "./chatcmd.js";
 
 const main = document.getElementById("main");
 const tid = main?.dataset.table;
@@ -189,6 +190,7 @@ function showRecipient() {
   // the Send button says who the message goes to, so a whisper is never sent by mistake
   const button = form && form.querySelector("button[type=submit]");
   if (!button || !to) return;
+  button.classList.remove("hidden-roll");
   button.textContent = to.value === "" ? "Send" : `Send: ${to.selectedOptions[0]?.textContent || to.value}`;
 }
 
@@ -203,6 +205,16 @@ async function send(ev) {
   }
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
+  if (isCommand(words)) {
+    // a command (/r 2d6, /task Fitness 6): rolled through the table, not said (chatcmd.js)
+    if (await runCommand(words, status)) {
+      text.value = "";
+      showRecipient();
+    }
+    button.disabled = false;
+    text.focus();
+    return;
+  }
   try {
     await api("POST", `/api/tables/${tid}/notes`, { text: words, ...recipient() });
     text.value = "";
@@ -295,6 +307,7 @@ if (tid && logEl && list) {
   if (form) {
     form.addEventListener("submit", send);
     if (to) to.addEventListener("change", showRecipient);
+    text.addEventListener("chat-mode", showRecipient); // the line is a message again
     text.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
         ev.preventDefault();
