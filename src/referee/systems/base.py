@@ -78,6 +78,7 @@ from referee.systems.records import (
 )
 from referee.systems.sheetview import SheetView
 from referee.systems.state import Decision, GameState, apply_changes
+from referee.systems.turns import Turns, TurnSeat
 
 if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
@@ -112,6 +113,8 @@ __all__ = [
     "RulesError",
     "Ruleset",
     "Trace",
+    "TurnSeat",
+    "Turns",
     "Verdict",
     "apply_changes",
     "bound_problems",
@@ -780,6 +783,11 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         may take more inputs by keyword: ARM's setting and template)."""
         problems = self.validate(sheet, options)
         return Verdict(problems, "" if problems else self.sheet_summary(sheet, options))
+
+    def turns(self, state: StateT, options: OptionsT) -> Turns:
+        """Whose turn it is (:class:`~referee.systems.turns.Turns`): each game's
+        ``turns.py``; nothing running by default."""
+        return Turns()
 
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],

@@ -39,6 +39,7 @@ from referee.web.views import (
     ActionForm,
     Seat,
     action_forms,
+    answer_views,
     field_suggestions,
     forms_for,
     free_forms,
@@ -152,7 +153,9 @@ def table_context(
         "entries": entries,
         "first_seq": events[0]["seq"] if events else 0,
         "table_rows": table_rows(ts),
+        "turns": rules.turns(ts.state, ts.options),
         "pending": ts.state.pending,
+        "answers": [answer_views(a) for a in web.service.answers(caller.table_id, caller.name)],
         "proposals": proposal_views(ts, caller),
         "requests": [
             {**r, "seq": seq, "seq_target": r.get("seq")} for seq, r in sorted(ts.requests.items())

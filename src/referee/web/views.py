@@ -20,6 +20,7 @@ from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields
 from referee.systems.building import ExampleMark, example_mark
 from referee.systems.plan import success_of
 from referee.systems.sheetview import SheetView, value_words
+from referee.table.service import Answer
 from referee.table.state import EVERYTHING, TableState, Viewer
 
 MAX_BARS = 40
@@ -378,4 +379,49 @@ def field_suggestions(
                 found = suggestions(name, own, others)
                 if found:
                     out[name] = found
+    return out
+
+
+# ---------------------------------------------------------------------------
+# decisions
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """One button of a decision: the action it takes, its chance of success (``None``:
+    no number), the one outcome when no die decides it, or why its odds are not shown."""
+
+    action: str
+    actor: str
+    chance: Fraction | None
+    certain: str | None
+    hidden: str | None
+    mine: bool
+
+    @property
+    def words(self) -> str:
+        """The button's words: the action's name in plain words."""
+        return self.action.replace("-", " ")
+
+
+def answer_views(answers: Sequence[Answer]) -> list[AnswerView]:
+    """The service's answers of one decision as its buttons show them (a participant who
+    does not answer it sees the buttons' names, no odds: :meth:`TableService.answers`)."""
+    out = []
+    for a in answers:
+        certain: str | None = None
+        if a.odds is not None:
+            probs = a.odds.probabilities()
+            if len(probs) == 1:
+                certain = outcome_label(next(iter(probs)))
+        out.append(
+            AnswerView(
+                a.action,
+                a.actor,
+                a.chance if certain is None else None,
+                certain,
+                a.hidden,
+                a.odds is not None or a.hidden is not None,
+            )
+        )
     return out

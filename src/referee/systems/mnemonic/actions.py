@@ -236,6 +236,14 @@ class RefereeOrder(MnemonicAction):
 
 
 @dataclass(frozen=True)
+class NextTurn(MnemonicAction):
+    """The referee moves the order of action on: the next group acts (after the last,
+    the first again, a new round)."""
+
+    referee_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
 class Reshuffle(MnemonicAction):
     """The referee reshuffles every card back into the deck (48 cards)."""
 
@@ -271,6 +279,7 @@ def table() -> ActionTable[State, Options]:
         "injury": declare(Injury, health.plan_injury),
         "agile-order": declare(AgileOrder, conflict.plan_agile_order),
         "order": declare(RefereeOrder, conflict.plan_order),
+        "next-turn": declare(NextTurn, conflict.plan_next_turn),
         "reshuffle": declare(Reshuffle, checks.plan_reshuffle),
         "set-status": declare(SetStatus, health.plan_set_status),
     }

@@ -23,6 +23,7 @@ from referee.systems.mnemonic.randomizers import uses_cards
 from referee.systems.mnemonic.sheet import Sheet, Status
 from referee.systems.mnemonic.state import Seat, State
 from referee.systems.sheetview import SheetView
+from referee.systems.turns import Turns
 
 
 class MnemonicRuleset(Ruleset[Sheet, State, Options]):
@@ -72,6 +73,12 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
         from referee.systems.mnemonic.present import sheet_view
 
         return sheet_view(sheet, seat, options)
+
+    def turns(self, state: State, options: Options) -> Turns:
+        """Whose turn it is (:mod:`.turns`)."""
+        from referee.systems.mnemonic import turns
+
+        return turns.turns(state, options)
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """What a table shows of the state, in words: the randomizer, the deck (when cards
