@@ -285,12 +285,12 @@ def test_a_pending_decision_holds_up_only_what_depends_on_it() -> None:
     state = _table()
     state = TOY.seat(state, "carl", Sheet("Carl", 1), Options())
     waiting = replace(state, pending=(Decision("bob", "bow or flee?", ("yield",)),))
-    with pytest.raises(IllegalAction, match=r"waiting for bob: bow or flee\? \(answer with yield"):
+    with pytest.raises(IllegalAction, match=r"waiting for Bob: bow or flee\? \(answer with yield"):
         TOY.resolve(NextRound(), waiting, SeededRoller(1), Options())
-    with pytest.raises(IllegalAction, match="as bob"):
+    with pytest.raises(IllegalAction, match="as Bob"):
         TOY.resolve(Yield("ann"), waiting, SeededRoller(1), Options())  # not ann's to answer
     for involving_bob in (Strike("ann", "bob"), Strike("bob", "carl")):
-        with pytest.raises(IllegalAction, match="waiting for bob"):
+        with pytest.raises(IllegalAction, match="waiting for Bob"):
             TOY.resolve(involving_bob, waiting, SeededRoller(1), Options())
     assert Strike("ann", "bob").characters() == ("ann", "bob")
     hit = TOY.resolve(Strike("ann", "carl"), waiting, ScriptedRoller([6, 6, 3, 3]), Options())

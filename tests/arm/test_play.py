@@ -95,7 +95,7 @@ def test_a_counter_blow_defends_at_six_then_strikes_back() -> None:
     t = Table()
     t.do(a.NextRound())
     t.do(a.Attack("brad", "christine"), 3, 3)  # result 4
-    t.refuses(a.Attack("christine", "brad", style="counter-blow"), "waiting for christine")
+    t.refuses(a.Attack("christine", "brad", style="counter-blow"), "waiting for Christine")
     counter = t.do(a.Defend("christine", counter=True), 6, 1)
     assert counter.target == 6 + 4 and counter.result == 7 + 5 - 10
     back = t.do(a.Attack("christine", "brad", style="counter-blow"), 4, 4)

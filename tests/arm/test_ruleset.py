@@ -70,7 +70,7 @@ def test_a_failed_roll_waits_for_the_push_decision() -> None:
         ("brad", ("push", "accept"), "actor")
     ]
     # the held roll holds only its roller: Brad's next roll waits, Alex rolls, time moves
-    with pytest.raises(IllegalAction, match="waiting for brad"):
+    with pytest.raises(IllegalAction, match="waiting for Brad"):
         RULESET.resolve(a.Task("brad", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
     RULESET.resolve(a.Task("alex", 6, "Wit"), state, ScriptedRoller([1, 1]), PUSHING)
     RULESET.resolve(a.NextRound(), state, ScriptedRoller([]), PUSHING)
@@ -208,5 +208,5 @@ def test_a_held_roll_is_accepted_by_its_rollers_next_roll_when_the_table_says_so
     after = RULESET.apply(state, second)
     assert after.characters["brad"].held is None and after.pending == ()
     # without the option the next roll waits, as before
-    with pytest.raises(IllegalAction, match="waiting for brad"):
+    with pytest.raises(IllegalAction, match="waiting for Brad"):
         RULESET.resolve(a.Task("brad", 6, "Fitness"), state, ScriptedRoller([6, 1]), PUSHING)

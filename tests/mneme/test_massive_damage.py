@@ -76,9 +76,9 @@ def test_an_attack_dealing_massive_damage_makes_the_end_roll_the_next_step() -> 
     shown = dict(RULESET.tracker(after, OPT)["table"])  # type: ignore[arg-type]
     assert "roll End at 8" in shown["Waiting for Tess"]
     # nothing else happens at the table until she rolls
-    with pytest.raises(IllegalAction, match="waiting for tess"):
+    with pytest.raises(IllegalAction, match="waiting for Tess"):
         RULESET.odds(PassRounds(1), after, OPT)
-    with pytest.raises(IllegalAction, match="waiting for tess"):
+    with pytest.raises(IllegalAction, match="waiting for Tess"):
         RULESET.odds(RIFLE, after, OPT)
     with pytest.raises(IllegalAction, match="massive-damage End roll first"):
         RULESET.odds(SurvivalRoll("tess", "dying"), after, OPT)
@@ -142,7 +142,7 @@ def test_at_a_live_table_the_roll_is_the_next_step(tmp_path: Path) -> None:
     data = table_data(service.load(tid))
     (waiting,) = data["pending"]  # type: ignore[misc]
     assert waiting["actor"] == "tess"  # type: ignore[index]
-    with pytest.raises(IllegalAction, match="waiting for tess"):
+    with pytest.raises(IllegalAction, match="waiting for Tess"):
         service.act(tid, "Mo", "pass-rounds", {"rounds": 1}, faces=[])
     done = service.act(tid, "Tia", "survival", {"actor": "tess", "kind": "massive"}, faces=[3, 3])
     out = done.event.payload["outcome"]

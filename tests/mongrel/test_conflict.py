@@ -177,7 +177,7 @@ def test_a_hit_on_a_collapsed_character_asks_whether_to_spend_resolve() -> None:
     # nothing else happens until Giazza answers; nobody answers for him
     with pytest.raises(IllegalAction, match="Giazza is collapsed and cannot act"):
         RULESET.odds(Wait("giazza"), hit, OPTS)  # collapsed, he may only recover (issue 41)
-    with pytest.raises(IllegalAction, match="waiting for giazza"):
+    with pytest.raises(IllegalAction, match="waiting for Giazza"):
         RULESET.odds(SpendResolveToSurvive("vooruk"), hit, OPTS)
     saved_out, saved = _do(hit, SpendResolveToSurvive("giazza"))
     g = saved.characters["giazza"]

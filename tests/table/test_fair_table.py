@@ -136,7 +136,7 @@ def test_only_the_dice_tray_is_seen_by_its_roller_alone(service: TableService) -
 def test_a_held_roll_holds_only_its_roller(service: TableService) -> None:
     tid = _arm(service)
     _held(service, tid, "Ann", "alex", "public")
-    with pytest.raises(IllegalAction, match="waiting for alex"):
+    with pytest.raises(IllegalAction, match="waiting for Alex"):
         service.act(tid, "Ann", "task", TASK)  # Alex's own next roll waits
     assert service.act(tid, "Bea", "task", {**TASK, "actor": "brad", "push": "never"})
     assert service.act(tid, "Ron", "task", {**TASK, "actor": "brad", "push": "never"})

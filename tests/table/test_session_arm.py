@@ -48,9 +48,9 @@ def test_the_melee_example_at_a_table(tmp_path: Path) -> None:
         ("alex", ("defend", "take-blow"))
     ]
     # only what depends on Alex's decision waits: an action on Alex, and the next round
-    with pytest.raises(IllegalAction, match="waiting for alex"):
+    with pytest.raises(IllegalAction, match="waiting for Alex"):
         act("Dana", "attack", {"actor": "christine", "target": "alex"}, 3, 5)
-    with pytest.raises(IllegalAction, match="waiting for alex"):
+    with pytest.raises(IllegalAction, match="waiting for Alex"):
         act("Dana", "next-round", {})
     dive = act("Ann", "defend", {"actor": "alex"}, 4, 1)  # difficulty 2 + Brad's 2
     assert _numbers(dive) == (5, "Astonishing success", True)

@@ -127,9 +127,9 @@ def test_a_mongrel_conflict_at_the_table(tmp_path: Path) -> None:
     ]
     # only what depends on Bea's decision waits (issue 19, defect 4): Giazza's own action
     # and time moving on; the referee's plain check and a secret roll go on, logged
-    with pytest.raises(IllegalAction, match="waiting for giazza"):
+    with pytest.raises(IllegalAction, match="waiting for Giazza"):
         service.act(tid, "Ron", "recover", {"actor": "giazza"})
-    with pytest.raises(IllegalAction, match="waiting for giazza"):
+    with pytest.raises(IllegalAction, match="waiting for Giazza"):
         service.act(tid, "Ron", "start-conflict", {})
     plain = service.act(tid, "Ron", "check", {"dice": 2, "tn": 4}, faces=[2, 5])
     assert plain.event.payload["outcome"]["details"]["successes"] == 1  # type: ignore[index]

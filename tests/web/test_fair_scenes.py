@@ -168,7 +168,7 @@ def test_an_arm_held_roll_holds_only_its_roller(browser: Any, site: Site, artifa
                 json={"action": "task", "fields": {**task, "actor": alex}},
                 headers=table.auth("Ann"),
             )
-            assert again.status_code == 422 and "waiting for alex" in again.json()["detail"]
+            assert again.status_code == 422 and "waiting for Alex" in again.json()["detail"]
         # Ben's page shows his roll resolved; Ann's prompt offers push or accept
         _last(ben, "action-resolved")
         prompt = ann.page.locator("#pending-top .decision").first

@@ -22,7 +22,9 @@ def _add(site: Site, t: Table, example: str, owner: str | None) -> None:
         assert r.status_code == 201, r.text
 
 
-def _act(site: Site, t: Table, who: str, action: str, fields: dict, faces: list[int] | None = None) -> dict:
+def _act(
+    site: Site, t: Table, who: str, action: str, fields: dict, faces: list[int] | None = None
+) -> dict:
     with site.client() as http:
         body: dict = {"action": action, "fields": fields}
         if faces:
@@ -58,7 +60,10 @@ def test_arm_defence_answered_with_its_odds(site: Site) -> None:
     _act(site, t, "Ron", "next-round", {})
     _act(site, t, "Ron", "attack", {"actor": "brad", "target": "alex"}, [3, 5])
     ann = _panels(site, t, "Ann")["pending"]
-    buttons = re.findall(r'<button type="button" class="answer-now[^"]*" data-actor="alex" data-action="([^"]+)"', ann)
+    buttons = re.findall(
+        r'<button type="button" class="answer-now[^"]*" data-actor="alex" data-action="([^"]+)"',
+        ann,
+    )
     assert buttons == ["defend", "take-blow"]
     chances = re.findall(r'data-chance="([^"]+)"', ann)
     # Alex dodges with Fitness 6 (the example sheet) at 4 + the attack's result 2
@@ -121,3 +126,28 @@ def test_mnemonic_next_turn_moves_the_order(site: Site) -> None:
     _act(site, t, "Ron", "next-turn", {})
     ann = _panels(site, t, "Ann")["tracker"]
     assert "Your turn:" in ann and "round 2" in ann
+
+
+def brute_push(result: int) -> Fraction:
+    """P(success) of pushing a held d6 - d6 result (ARM 1.2, pushing): the third d6 adds
+    nothing on a 1 and +1 on 2-6; a result of 0 or more succeeds."""
+    return Fraction(sum(1 for d in range(1, 7) if result + (d >= 2) >= 0), 6)
+
+
+def test_arm_push_or_accept_shows_both_chances(site: Site) -> None:
+    t = _arm_table(site)
+    site.service.set_options(t.id, {"pushing": True}, by="Ron")
+    # Alex's Fitness 6 at difficulty 6, faces 3 and 4: result -1, held for the push decision
+    _act(
+        site,
+        t,
+        "Ann",
+        "task",
+        {"actor": "alex", "stat": "Fitness", "difficulty": 6, "push": "ask"},
+        [3, 4],
+    )
+    ann = _panels(site, t, "Ann")["pending"]
+    buttons = re.findall(r'class="answer-now[^"]*" data-actor="alex" data-action="([^"]+)"', ann)
+    assert buttons == ["push", "accept"]
+    chances = [Fraction(c) for c in re.findall(r'data-chance="([^"]+)"', ann)]
+    assert chances == [brute_push(-1), Fraction(0)] == [Fraction(5, 6), Fraction(0)]

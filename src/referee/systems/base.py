@@ -897,17 +897,18 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
             return  # it answers a decision
         involved = set(action.characters())
         for d in state.pending:
+            seated = state.characters.get(d.actor)
+            who = str(getattr(getattr(seated, "sheet", None), "name", "") or d.actor)
+            choices = " or ".join(c.replace("-", " ") for c in d.choices)
             if d.holds == "actor":
                 if d.actor in actors:
                     raise IllegalAction(
-                        f"waiting for {d.actor}: {d.prompt} (answer with "
-                        f"{' or '.join(d.choices)} as {d.actor} first)"
+                        f"waiting for {who}: {d.prompt} (answer with {choices} as {who} first)"
                     )
                 continue
             if d in asked or action.moves_time or d.actor in involved:
                 raise IllegalAction(
-                    f"waiting for {d.actor}: {d.prompt} (answer with "
-                    f"{' or '.join(d.choices)} as {d.actor})"
+                    f"waiting for {who}: {d.prompt} (answer with {choices} as {who})"
                 )
 
     def planned(self, action: Action, state: StateT, options: OptionsT) -> Plan:

@@ -12,7 +12,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from referee.systems.base import JSONObject, JSONValue
-from referee.web.views import field_text, simple_list, value_text
+from referee.web.views import field_matters, field_text, simple_list, value_text
 
 HERE = Path(__file__).parent
 
@@ -69,6 +69,8 @@ def environment() -> Environment:
     env.filters["ftext"] = field_text
     env.filters["domid"] = _domid
     env.tests["simple_list"] = simple_list
+    env.tests["matters"] = field_matters
+    env.tests["matters"] = field_matters
     return env
 
 

@@ -132,11 +132,17 @@ def decisions(state: State) -> tuple[Decision, ...]:
     holds the table, as it did), then each attack's defence (incoming) or damage roll
     (landed)."""
     found: list[Decision] = []
+
+    def name(cid: str) -> str:
+        seat = state.characters.get(cid)
+        return seat.sheet.name if seat is not None and seat.sheet.name else cid
+
     for held in held_rolls(state):
         found.append(
             Decision(
                 held.actor,
-                f"{held.actor}'s {held.action} roll: result {held.result:+d} ({held.label}); "
+                f"{name(held.actor)}'s {held.action.replace('-', ' ')} roll: result "
+                f"{held.result:+d} ({held.label}); "
                 "push it (a third d6) or accept it",
                 ("push", "accept"),
                 "table" if held is state.held else "actor",
@@ -147,7 +153,7 @@ def decisions(state: State) -> tuple[Decision, ...]:
             found.append(
                 Decision(
                     a.target,
-                    f"{a.attacker} attacks {a.target} (result {a.result:+d}): "
+                    f"{name(a.attacker)} attacks {name(a.target)} (result {a.result:+d}): "
                     "defend, or take the blow",
                     ("defend", "take-blow"),
                 )
@@ -156,7 +162,8 @@ def decisions(state: State) -> tuple[Decision, ...]:
             found.append(
                 Decision(
                     a.attacker,
-                    f"{a.attacker}'s blow lands on {a.target} (result {a.result:+d}): roll damage",
+                    f"{name(a.attacker)}'s blow lands on {name(a.target)} "
+                    f"(result {a.result:+d}): roll damage",
                     ("strike",),
                 )
             )

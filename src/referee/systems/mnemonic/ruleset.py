@@ -90,7 +90,9 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
             out = ", ".join(card_name(c) for c in state.deck.drawn()) or "none"
             table.append(["Deck", f"{len(state.deck)} cards left; drawn: {out}"])
         if state.order:
-            table.append(["Order of action", order_label(state.order)])
+            names = {cid: seat.sheet.name for cid, seat in state.characters.items()}
+            named = tuple(tuple(names.get(c, c) for c in group) for group in state.order)
+            table.append(["Order of action", order_label(named)])
         characters: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             sheet = seat.sheet
