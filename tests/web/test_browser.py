@@ -194,7 +194,7 @@ def test_keyboard_and_phone(browser: Any, site: Site, table: Table, artifacts: P
         form.locator("[data-field='talent']").focus()  # a select of the sheet's Talents
         page.keyboard.type("Tough")  # type-ahead picks it
         form.locator(".preview .chance strong[data-success='2/3']").wait_for()
-        form.locator("[data-field='chances']").focus()
+        form.locator("button[type=submit]").focus()
         page.keyboard.press("Enter")  # submits the form from the keyboard
         form.locator(".status", has_text="event #").wait_for()
         page.locator("#tab-actions").focus()

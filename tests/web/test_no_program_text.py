@@ -28,7 +28,8 @@ SHOWN = """
 (root) => {
   const out = [];
   // shown: laid out, not hidden, not inside a closed <details> (checkVisibility says all three)
-  const visible = (el) => el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true });
+  const visible = (el) =>
+    el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true });
   const where = (el) => el.closest("li.entry") ? "entry" : (el.closest("[id]") || {}).id || "";
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {

@@ -84,7 +84,7 @@ def test_arm_turns_your_turn_and_advance(site: Site) -> None:
     assert "Start round 1" in ron
     _act(site, t, "Ron", "next-round", {})
     ann = _panels(site, t, "Ann")["tracker"]
-    assert "round 1" in ann and "Your turn:" in ann and "Alex" in ann
+    assert "Round 1" in ann and "Your turn:" in ann and "Alex" in ann
     assert "turn-advance" not in ann  # the referee moves the turn on
     _act(site, t, "Ann", "prepare", {"actor": "alex"})
     ann = _panels(site, t, "Ann")["tracker"]

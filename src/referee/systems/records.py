@@ -286,7 +286,7 @@ def describe_options(options_type: type[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def option_kinds(options_type: type[Any]) -> dict[str, JSONObject]:
+def option_kinds(options_type: Any) -> dict[str, JSONObject]:
     """Each house-rule option's type as :func:`describe_fields` describes a field's
     (``{"type": "boolean"}``, a choice of its ``one_of`` values, a list of pairs...), by
     name: what a form's control for it is."""

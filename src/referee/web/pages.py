@@ -47,6 +47,7 @@ from referee.web.views import (
     forms_for,
     free_forms,
     seats,
+    sheet_names,
     table_rows,
 )
 
@@ -182,6 +183,13 @@ def table_context(
         return field_suggestions(per_character, seat.sheet, sheets)
 
     ctx["suggest"] = suggest
+    ctx["sheet_names"] = {  # what a row's sheet field offers once its character is chosen
+        seat.id: {
+            key: found for key in (seat.sheet or {}) if (found := sheet_names(key, [seat.sheet]))
+        }
+        for seat in seat_list
+        if seat.sheet
+    }
     ctx["self_ctx"] = ctx
     return ctx
 

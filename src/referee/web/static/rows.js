@@ -79,3 +79,48 @@ document.addEventListener("click", (ev) => {
     if (focus) focus.focus();
   }
 });
+
+// A row that names a character and a Talent (or skill, weapon...) of theirs: the names on
+// the chosen character's sheet, from the page's sheet-names data (only sheets the viewer
+// sees), fill the field's suggestions, and a value they do not have becomes their first.
+function sheetNames() {
+  const el = document.getElementById("sheet-names");
+  try {
+    return el ? JSON.parse(el.textContent) : {};
+  } catch {
+    return {};
+  }
+}
+
+function fitRow(pick) {
+  const row = pick.closest(".row-fields");
+  if (!row) return;
+  const names = sheetNames()[pick.value] || {};
+  for (const input of row.querySelectorAll("input[data-sheet]")) {
+    const own = names[input.dataset.sheet] || [];
+    const list = input.list;
+    if (list) {
+      list.textContent = "";
+      for (const n of own) {
+        const o = document.createElement("option");
+        o.value = n;
+        list.append(o);
+      }
+    }
+    // a left-out value keeps the rules' own default (a Life Role: the fallback)
+    if (own.length && input.value !== "" && !own.includes(input.value)) input.value = own[0];
+  }
+}
+
+document.addEventListener("change", (ev) => {
+  const pick = ev.target.closest(".row-fields select[data-ref='character']");
+  if (pick) fitRow(pick);
+});
+
+document.addEventListener("click", (ev) => {
+  if (!ev.target.closest("button.row-add")) return;
+  const box = ev.target.closest("[data-list]");
+  const row = box && box.querySelector(":scope > .list-rows > .list-row:last-child");
+  const pick = row && row.querySelector(".row-fields select[data-ref='character']");
+  if (pick) fitRow(pick);
+});
