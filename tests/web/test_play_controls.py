@@ -135,6 +135,10 @@ def test_a_decision_is_one_click_with_its_odds(browser: Any, site: Site, size: s
         blow = page.locator("#pending-top button.answer-now[data-action='take-blow']")
         assert "no dice: Brad's blow lands on Alex" in blow.inner_text()
         page.screenshot(path=str(IMG / f"decision-odds-{size}.png"), full_page=False)
+        # the same buttons under the newest log entry, with the same chance
+        in_log = page.locator("#log .entry-answers button.answer-now[data-action='defend']")
+        in_log.wait_for(state="attached")
+        assert in_log.locator("[data-chance]").get_attribute("data-chance") == "7/12"
         defend.click()  # one click: the defence is rolled
         page.locator("#pending-top .decision[data-actor='alex']").wait_for(state="detached")
         _tab(ann, "log")
@@ -167,3 +171,41 @@ def test_the_turn_tracker_marks_your_turn(browser: Any, site: Site, size: str) -
     finally:
         ron.close()
         ann.close()
+
+
+def test_house_rules_are_controls(browser: Any, site: Site, table: Table) -> None:
+    """Mnemonic's house rules: switches, numbers, choices and rows (its Talent lists and
+    degree ladders), no JSON box; saved unchanged they round-trip, and a switch saves."""
+    before = site.service.load(table.id)
+    rules = before.ruleset
+    ron = Person(browser, site, table.tokens["Ron"], viewport=SIZES["desktop"])
+    try:
+        page = ron.page
+        _tab(ron, "table")
+        form = page.locator("form#options")
+        form.evaluate("f => f.closest('details').open = true")
+        assert form.locator("textarea").count() == 0
+        assert form.locator("[data-list='success_degrees'] > .list-rows > .list-row").count() == 4
+        talent_rows = form.locator("[data-list='talent_lists'] > .list-rows > .list-row")
+        assert talent_rows.count() == 1
+        assert (
+            talent_rows.first.locator("input[data-field='talent_lists.0.0']").input_value()
+            == "frigate"
+        )
+        form.locator("button[type=submit]").click()
+        form.locator(".status", has_text="Saved").wait_for()
+        after = site.service.load(table.id)
+        assert rules.dump_options(after.options) == rules.dump_options(before.options)
+        form.get_by_label("opposed rolls").check()
+        form.locator("button[type=submit]").click()
+        page.wait_for_function("() => true")
+        for _ in range(50):
+            if site.service.load(table.id).options.opposed_rolls:
+                break
+            page.wait_for_timeout(100)
+        assert site.service.load(table.id).options.opposed_rolls is True
+        form.locator("[data-list='success_degrees']").scroll_into_view_if_needed()
+        page.screenshot(path=str(IMG / "house-rules-desktop.png"), full_page=False)
+        assert ron.errors == []
+    finally:
+        ron.close()

@@ -90,7 +90,13 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
         record: T = adapter.validate_json(_as_json(data, rule), strict=True)
     except ValidationError as e:
         problems = [
-            Problem(rule, _loc(err["loc"]), err["msg"], err.get("input"))
+            # a missing field's "input" is the whole record around it: no value to quote
+            Problem(
+                rule,
+                _loc(err["loc"]),
+                err["msg"],
+                None if err.get("type") == "missing" else err.get("input"),
+            )
             for err in e.errors(include_url=False)
         ]
         raise InvalidSheet(unknown + problems) from None

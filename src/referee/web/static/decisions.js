@@ -44,3 +44,47 @@ document.addEventListener("click", (ev) => {
     take(b, b.dataset.action, fields);
   }
 });
+
+// The same buttons in the log: under the newest entry, while the decision waits (the
+// one who answers follows the log on a phone). Copies of the prompt's own buttons, with
+// their own ids; they go when the decision is answered.
+function mirrorInLog() {
+  const log = document.getElementById("log");
+  if (!log) return;
+  for (const old of log.querySelectorAll(".entry-answers")) old.remove();
+  const groups = [...document.querySelectorAll("#pending-top .decision")].filter((d) => d.querySelector(".answers"));
+  const last = log.querySelector("li.entry:last-of-type");
+  if (!groups.length || !last) return;
+  const box = document.createElement("div");
+  box.className = "entry-answers";
+  for (const d of groups) {
+    const copy = d.cloneNode(true);
+    for (const el of copy.querySelectorAll("[id]")) el.id = `${el.id}-log`;
+    for (const el of copy.querySelectorAll("[aria-describedby]")) {
+      el.setAttribute("aria-describedby", el.getAttribute("aria-describedby").split(" ").map((x) => `${x}-log`).join(" "));
+    }
+    for (const el of copy.querySelectorAll("button.choice")) el.closest("p")?.remove(); // the full form is in Actions
+    box.append(copy);
+  }
+  last.append(box);
+}
+
+const top = document.getElementById("pending-top");
+const logList = document.getElementById("log");
+if (top && logList) {
+  let queued = false;
+  const soon = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      mirrorInLog();
+    });
+  };
+  new MutationObserver(soon).observe(top, { childList: true, subtree: true });
+  new MutationObserver((records) => {
+    // a new entry: the buttons move under it (our own additions are not new entries)
+    if (records.some((r) => [...r.addedNodes].some((n) => n.nodeType === 1 && n.matches("li.entry")))) soon();
+  }).observe(logList, { childList: true });
+  mirrorInLog();
+}
