@@ -70,7 +70,7 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
         >>> load_record(Threat, {"dice": "3"})
         Traceback (most recent call last):
         ...
-        referee.errors.InvalidSheet: name: Field required ... [record format];
+        referee.errors.InvalidSheet: name: Field required [record format];
         dice: Input should be a valid integer (value: '3') [record format]
     """
     from pydantic import ValidationError
