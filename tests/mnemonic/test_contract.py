@@ -26,6 +26,7 @@ from referee.systems.mnemonic.actions import (
     Check,
     Contender,
     Injury,
+    NextTurn,
     RefereeOrder,
     Reshuffle,
     SetStatus,
@@ -159,6 +160,7 @@ BUILDERS: dict[str, Callable[[Draw, State, Options], Action]] = {
     "injury": _injury,
     "agile-order": _agile,
     "order": _order,
+    "next-turn": lambda draw, state, opts: NextTurn() if state.order else _order(draw, state, opts),
     "reshuffle": lambda draw, state, opts: Reshuffle(),
     "set-status": _set_status,
 }

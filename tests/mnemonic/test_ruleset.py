@@ -47,6 +47,7 @@ def test_registered_with_every_action_named_in_one_style() -> None:
         "injury",
         "agile-order",
         "order",
+        "next-turn",
         "reshuffle",
         "set-status",
     ]
@@ -258,7 +259,7 @@ def test_tracker_shows_what_a_referee_wants_to_see() -> None:
     assert shown["table"] == [
         ["Randomizer", "cards"],
         ["Deck", "46 cards left; drawn: Ace, Queen"],
-        ["Order of action", "ann & bo then cy"],
+        ["Order of action", "Ann & bo then cy"],
     ]
     rows = dict(shown["characters"]["ann"])
     assert rows["Status"] == "inactive (unconscious)" and rows["Injuries"] == 2

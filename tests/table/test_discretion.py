@@ -47,5 +47,5 @@ def test_a_player_who_sees_everything_gets_the_rules_own_refusal(tmp_path: Path)
     service.add_character(tid, "vooruk", owner="Ann", force=True)
     service.add_character(tid, "giazza", owner="Bea", force=True)
     service.act(tid, "Ron", "start-conflict", {})
-    with pytest.raises(IllegalAction, match=r"Giazza is not next in the order \(vooruk is\)"):
+    with pytest.raises(IllegalAction, match=r"Giazza is not next in the order \(Vooruk is\)"):
         service.act(tid, "Bea", "wait", {"actor": "giazza"})

@@ -90,3 +90,39 @@ def test_a_roll_from_the_keyboard_alone(browser: Any, site: Site, table: Table) 
         assert "3d6+2 =" in ann.entry(before + 1).inner_text()
     finally:
         ann.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_new_play_controls_are_clean(browser: Any, site: Site, size: str) -> None:
+    """Issue 34's controls under axe-core: list rows with their add and remove buttons,
+    chips, one-click answers with their odds, the turn tracker with its your-turn mark."""
+    from .conftest import make_table
+
+    t = make_table(site, "arm", "Axe")
+    svc = site.service
+    for cid, owner in (("alex", "Ann"), ("brad", None)):
+        svc.add_character(t.id, cid, owner=owner, force=True)
+    svc.act(t.id, "Ron", "next-round", {})
+    svc.act(t.id, "Ron", "attack", {"actor": "brad", "target": "alex"}, faces=[3, 5])
+    for who in ("Ann", "Ron"):
+        person = Person(browser, site, t.tokens[who], viewport=SIZES[size])
+        try:
+            page = person.page
+            page.locator("button.answer-now").first.wait_for(state="attached")
+            for tab in ("actions", "table"):
+                if page.locator("#tab-" + tab).is_visible():
+                    page.locator("#tab-" + tab).click()
+                if tab == "actions":  # a list with rows: ARM's subtasks' parts, two added
+                    box = page.locator("#panels section.actpanel:not([hidden])").first
+                    box.locator(".action-pick").select_option("subtasks")
+                    form = box.locator("form.action[data-action='subtasks']")
+                    form.locator(".row-add").first.click()
+                    form.locator(".row-add").first.click()
+                # the folds open: the task's chips (the actor's mods, the situations)
+                page.locator("details.more").evaluate_all("ds => ds.forEach(d => d.open = true)")
+                problems = _serious(page)
+                assert problems == [], (who, size, tab, problems)
+            assert page.locator(".list-row").count() >= 2
+            assert person.errors == []
+        finally:
+            person.close()

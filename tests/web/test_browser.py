@@ -91,9 +91,9 @@ def test_a_referee_and_two_players_share_one_table(
     try:
         # the odds preview follows the form, and is the CLI's exact figure
         form = _form(_panel(ann, "mickey-ruane"), "sheet-check")
-        form.locator("[data-field='talent']").fill("Tough")
+        form.locator("[data-field='talent']").select_option("Tough")  # the sheet's Talents
         chance = form.locator(".preview .chance strong")
-        chance.wait_for()
+        form.locator(".preview .chance strong[data-success='2/3']").wait_for()
         assert chance.get_attribute("data-success") == _cli_success(8, 0) == "2/3"
         form.locator("[data-field='chances']").fill("-3")
         form.locator(".preview .chance strong[data-success='5/12']").wait_for()
@@ -114,7 +114,7 @@ def test_a_referee_and_two_players_share_one_table(
 
         # the referee's secret roll: its payload reaches neither player, in DOM or frames
         rform = _form(_panel(ron, "swiftsure"), "sheet-check")
-        rform.locator("[data-field='talent']").fill("Sturdy")
+        rform.locator("[data-field='talent']").select_option("Sturdy")
         rform.locator("[data-common='visibility']").select_option("referee")
         rform.locator("button[type=submit]").click()
         rform.locator(".status", has_text="event #").wait_for()
@@ -191,9 +191,10 @@ def test_keyboard_and_phone(browser: Any, site: Site, table: Table, artifacts: P
         assert page.evaluate("document.activeElement.id") == "tab-actions"
         assert page.locator("#actions").is_visible() and not page.locator("#sheets").is_visible()
         form = page.locator("#panels form.action:not([hidden])").first
-        form.locator("[data-field='talent']").focus()
-        page.keyboard.type("Tough")
-        form.locator(".preview .chance").wait_for()
+        form.locator("[data-field='talent']").focus()  # a select of the sheet's Talents
+        page.keyboard.type("Tough")  # type-ahead picks it
+        form.locator(".preview .chance strong[data-success='2/3']").wait_for()
+        form.locator("button[type=submit]").focus()
         page.keyboard.press("Enter")  # submits the form from the keyboard
         form.locator(".status", has_text="event #").wait_for()
         page.locator("#tab-actions").focus()
@@ -341,22 +342,21 @@ def test_a_pending_decision_is_a_button(
     try:
         proposal = ann.page.locator(f"#pending-top form.decide-form[data-seq='{asked.event.seq}']")
         proposal.wait_for()
-        assert "waits for giazza's choice (Ann answers)" in proposal.inner_text()
-        assert ron.page.locator("#tracker .pending").inner_text().count("waits for giazza") == 1
+        assert "waits for Giazza's choice (Ann answers)" in proposal.inner_text()
+        assert ron.page.locator("#tracker .pending").inner_text().count("waits for Giazza") == 1
         proposal.get_by_label("shunt to beauty").fill("0")
         ann.page.screenshot(path=str(artifacts / "proposal-decision.png"), full_page=True)
         proposal.locator("button[type=submit]").click()
-        choice = ann.page.locator("#tracker button.choice[data-action='spend-resolve-to-survive']")
-        choice.wait_for()
-        assert ann.page.locator("#pending-top .decision").inner_text().startswith("giazza")
-        choice.click()
-        form = ann.page.locator(
-            "#panels section[data-actor='giazza'] form[data-action='spend-resolve-to-survive']"
+        # one click answers: each choice a button with what it does (no die decides either)
+        choice = ann.page.locator(
+            "#pending-top button.answer-now[data-action='spend-resolve-to-survive']"
         )
-        assert form.is_visible()
+        choice.wait_for()
+        assert ann.page.locator("#pending-top .decision").inner_text().startswith("Giazza")
+        assert "no dice: " in choice.inner_text()
         ann.page.screenshot(path=str(artifacts / "pending-decision.png"), full_page=True)
-        form.locator("button[type=submit]").click()
-        form.locator(".status", has_text="event #").wait_for()
+        choice.click()
+        ann.page.locator("#log-status", has_text="event #").wait_for()
         for person in (ann, ron):
             person.page.locator("#tracker .pending").wait_for(state="detached")
             person.page.locator("#pending-top .pending").wait_for(state="detached")

@@ -175,9 +175,7 @@ def test_an_arm_held_roll_holds_only_its_roller(browser: Any, site: Site, artifa
         prompt.wait_for()
         assert "push it" in prompt.inner_text()
         ann.page.screenshot(path=str(artifacts / "fair-arm-held-roller.png"))
-        ann.page.locator("#pending-top button.choice[data-action=accept]").click()
-        form = ann.page.locator("form.action[data-action='accept']").first
-        form.locator("button[type=submit]").click()
+        ann.page.locator("#pending-top button.answer-now[data-action=accept]").click()  # one click
         ann.page.wait_for_function("() => !document.querySelector('#pending-top .decision')")
         assert not ann.errors and not ben.errors
     finally:

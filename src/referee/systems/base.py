@@ -78,6 +78,7 @@ from referee.systems.records import (
 )
 from referee.systems.sheetview import SheetView
 from referee.systems.state import Decision, GameState, apply_changes
+from referee.systems.turns import Turns, TurnSeat
 
 if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
@@ -113,6 +114,8 @@ __all__ = [
     "RulesError",
     "Ruleset",
     "Trace",
+    "TurnSeat",
+    "Turns",
     "Unknown",
     "Verdict",
     "apply_changes",
@@ -813,6 +816,11 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         problems = self.validate(sheet, options)
         return Verdict(problems, "" if problems else self.sheet_summary(sheet, options))
 
+    def turns(self, state: StateT, options: OptionsT) -> Turns:
+        """Whose turn it is (:class:`~referee.systems.turns.Turns`): each game's
+        ``turns.py``; nothing running by default."""
+        return Turns()
+
     def tracker(self, state: StateT, options: OptionsT) -> JSONObject:
         """What a table shows of the state: ``{"table": [[label, value]...],
         "characters": {id: [[label, value]...]}}``, labels in words. The default lists every
@@ -927,21 +935,16 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         say = self.words(names).refusal
         for d in state.pending:
             who = names.get(d.actor, d.actor)
+            choices = " or ".join(c.replace("-", " ") for c in d.choices)
             if d.holds == "actor":
                 if d.actor in actors:
                     raise IllegalAction(
-                        say(
-                            f"waiting for {who}: {d.prompt} (answer with "
-                            f"{' or '.join(d.choices)} as {who} first)"
-                        )
+                        say(f"waiting for {who}: {d.prompt} (answer with {choices} as {who} first)")
                     )
                 continue
             if d in asked or action.moves_time or d.actor in involved:
                 raise IllegalAction(
-                    say(
-                        f"waiting for {who}: {d.prompt} (answer with "
-                        f"{' or '.join(d.choices)} as {who})"
-                    )
+                    say(f"waiting for {who}: {d.prompt} (answer with {choices} as {who})")
                 )
 
     def planned(self, action: Action, state: StateT, options: OptionsT) -> Plan:

@@ -70,7 +70,7 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
         >>> load_record(Threat, {"dice": "3"})
         Traceback (most recent call last):
         ...
-        referee.errors.InvalidSheet: name: Field required ... [record format];
+        referee.errors.InvalidSheet: name: Field required [record format];
         dice: Input should be a valid integer (value: '3') [record format]
     """
     from pydantic import ValidationError
@@ -90,7 +90,13 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
         record: T = adapter.validate_json(_as_json(data, rule), strict=True)
     except ValidationError as e:
         problems = [
-            Problem(rule, _loc(err["loc"]), err["msg"], err.get("input"))
+            # a missing field's "input" is the whole record around it: no value to quote
+            Problem(
+                rule,
+                _loc(err["loc"]),
+                err["msg"],
+                None if err.get("type") == "missing" else err.get("input"),
+            )
             for err in e.errors(include_url=False)
         ]
         raise InvalidSheet(unknown + problems) from None
@@ -286,6 +292,21 @@ def describe_options(options_type: type[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def option_kinds(options_type: Any) -> dict[str, JSONObject]:
+    """Each house-rule option's type as :func:`describe_fields` describes a field's
+    (``{"type": "boolean"}``, a choice of its ``one_of`` values, a list of pairs...), by
+    name: what a form's control for it is."""
+    hints = _hints(options_type)
+    out: dict[str, JSONObject] = {}
+    for f in fields(options_type):
+        kind = _kind(hints[f.name])
+        allowed = f.metadata.get("one_of")
+        if allowed is not None:
+            kind = {**kind, "type": "choice", "choices": [jsonable(a) for a in allowed]}
+        out[f.name] = kind
+    return out
+
+
 def param(
     default: Any = MISSING,
     doc: str = "",
@@ -298,6 +319,8 @@ def param(
     main: bool = False,
     referee: bool = False,
     role: str | None = None,
+    when: str | None = None,
+    sheet: str | None = None,
 ) -> Any:
     """Declare one field of an action: its default, its meaning and its bounds.
 
@@ -313,6 +336,12 @@ def param(
     player's value other than the default waits for the referee's approval.
     ``role`` says how the character a field names takes part (:data:`referee.systems.
     base.Role`: ``act``, ``defend``, ``target``...), which a condition may forbid.
+    ``when`` names the house-rule option the field matters under (``"opposed_rolls"``, or
+    ``"not opposed_rolls"`` for one that matters only with it off): a form leaves it out
+    otherwise (the rules still read whatever is sent). ``sheet`` names the key of a
+    character's sheet whose names the field takes (``"talents"``): a form offers those of
+    the character it concerns (the ``decided_by`` one's, else the actor's), starting at the
+    default when they have it, else at their first.
     """
     # not "ge"/"le": pydantic would read those keys as its own constraints and apply them
     # to every member of a union (``int | str`` fails); the bounds are checked here instead
@@ -325,6 +354,8 @@ def param(
         "main": main or None,
         "referee": referee or None,
         "role": role,
+        "when": when,
+        "sheet": sheet,
     }
     if factory is not None:
         return field(default_factory=factory, metadata=meta)
@@ -392,6 +423,8 @@ def _kind(hint: Any) -> JSONObject:
         return {"type": "string"}
     if isinstance(hint, type) and is_dataclass(hint):
         return {"type": "object", "fields": describe_fields(hint)}
+    if origin is tuple and args and Ellipsis not in args:  # a pair: one control a place
+        return {"type": "tuple", "items": [_kind(a) for a in args]}
     if origin in (tuple, list, Sequence) and args:
         return {"type": "list", "items": _kind(args[0])}
     return {"type": "json"}
@@ -423,6 +456,8 @@ def describe_fields(cls: Any) -> list[JSONObject]:
             ("ref", "ref"),
             ("decided_by", "decided_by"),
             ("main", "main"),
+            ("when", "when"),
+            ("sheet", "sheet"),
         ):
             if f.metadata.get(meta) not in (None, ""):
                 desc[key] = f.metadata[meta]

@@ -145,6 +145,22 @@ class Choice:
     chance: Fraction | None
 
 
+@dataclass(frozen=True)
+class Answer:
+    """One answer of a decision the rules wait for (:class:`~referee.systems.state.Decision`),
+    as one participant may know it: the action its ``actor`` takes with it, and that
+    action's exact odds from the same plan as its roll (``odds`` and ``chance``, the
+    plan's chance of success: ``None`` where it has none), or ``hidden`` (why there is no
+    number: the sheet it reads is kept from the participant), or neither where the
+    participant does not answer it."""
+
+    actor: str
+    action: str
+    odds: Distribution[Hashable] | None = None
+    chance: Fraction | None = None
+    hidden: str | None = None
+
+
 def _few_values(kind: type, name: str) -> tuple[object, ...]:
     """The values of an action's field worth listing one by one: yes and no, or a
     ``Literal`` of at most eight words; otherwise none."""
@@ -383,6 +399,30 @@ class TableService:
                 answers.append(Choice(name, who, cast(JSONValue, value), chance))
             if len({c.chance for c in answers}) > 1:  # listed where the answer matters
                 out += answers
+        return out
+
+    def answers(self, ref: str, by: str) -> list[list[Answer]]:
+        """For each decision the rules wait for that ``by`` sees (in the order of
+        ``state.pending``), one :class:`Answer` per choice, with its odds where ``by``
+        answers it (owns the deciding character, or referees): the choice's action taken
+        by the decider with its declared defaults, refused as :meth:`odds` is (a sheet
+        ``by`` may not see gives ``hidden``, never a number)."""
+        seen = self.view(ref, by)
+        out: list[list[Answer]] = []
+        for decision in seen.state.pending:
+            row: list[Answer] = []
+            for choice in decision.choices:
+                fields: JSONObject = {"actor": decision.actor}
+                try:
+                    _, dist, chance, _ = self.odds(ref, by, choice, fields)
+                except HiddenOdds as e:
+                    row.append(Answer(decision.actor, choice, hidden=str(e)))
+                    continue
+                except RulesError:  # not theirs to answer, or not a choice the rules allow now
+                    row.append(Answer(decision.actor, choice))
+                    continue
+                row.append(Answer(decision.actor, choice, dist, chance))
+            out.append(row)
         return out
 
     # -- subscribers -----------------------------------------------------------

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketState
 
 from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import JSONObject, describe_fields, describe_options, problem_data
+from referee.systems.records import option_kinds
 from referee.table.service import HiddenOdds, proposal_data
 from referee.table.state import Role, TableState, Viewer
 from referee.web.api import (
@@ -39,10 +40,14 @@ from referee.web.views import (
     ActionForm,
     Seat,
     action_forms,
+    answer_views,
+    decider_suggestions,
+    field_matters,
     field_suggestions,
     forms_for,
     free_forms,
     seats,
+    sheet_names,
     table_rows,
 )
 
@@ -78,7 +83,14 @@ def index(request: Request) -> HTMLResponse:
         if grant.name in ts.participants:
             mine.append({"ts": ts, "me": grant.name, "role": ts.participants[grant.name]})
     games = [
-        {"name": n, "title": r.title, "options": describe_options(r.options_type)}
+        {
+            "name": n,
+            "title": r.title,
+            "options": [
+                {**o, "kind": option_kinds(r.options_type)[o["name"]]}
+                for o in describe_options(r.options_type)
+            ],
+        }
         for n, r in contract_games()
     ]
     return _html(web, "index.html", mine=mine, games=games, title="Tables")
@@ -135,8 +147,9 @@ def table_context(
     )
     entries = [web.renderer.entry(e, undone=e.get("seq") in ts.undone) for e in events]
     current = rules.dump_options(ts.options)
+    kinds = option_kinds(rules.options_type)
     options = [
-        {**o, "value": current.get(o["name"], o["default"])}
+        {**o, "value": current.get(o["name"], o["default"]), "kind": kinds[o["name"]]}
         for o in describe_options(rules.options_type)
     ]
     ctx: dict[str, Any] = {
@@ -152,12 +165,15 @@ def table_context(
         "entries": entries,
         "first_seq": events[0]["seq"] if events else 0,
         "table_rows": table_rows(ts),
+        "turns": rules.turns(ts.state, ts.options),
         "pending": ts.state.pending,
-        "proposals": proposal_views(ts, caller),
+        "answers": [answer_views(a) for a in web.service.answers(caller.table_id, caller.name)],
+        "proposals": proposal_views(ts, caller, {s.id: s.sheet for s in seat_list}),
         "requests": [
             {**r, "seq": seq, "seq_target": r.get("seq")} for seq, r in sorted(ts.requests.items())
         ],
         "options": options,
+        "opts": current,
         "examples": examples,
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],
     }
@@ -167,6 +183,13 @@ def table_context(
         return field_suggestions(per_character, seat.sheet, sheets)
 
     ctx["suggest"] = suggest
+    ctx["sheet_names"] = {  # what a row's sheet field offers once its character is chosen
+        seat.id: {
+            key: found for key in (seat.sheet or {}) if (found := sheet_names(key, [seat.sheet]))
+        }
+        for seat in seat_list
+        if seat.sheet
+    }
     ctx["self_ctx"] = ctx
     return ctx
 
@@ -183,21 +206,33 @@ def _of_game(game: str, rules: Any) -> tuple[list[ActionForm], list[str]]:
     return found
 
 
-def proposal_views(ts: TableState, caller: Caller | Participant) -> list[dict[str, Any]]:
+def proposal_views(
+    ts: TableState, caller: Caller | Participant, sheets: dict[str, JSONObject | None] | None = None
+) -> list[dict[str, Any]]:
     """The actions waiting for a decision that the caller may see: what each asks, of
-    whom, the asked fields' descriptions (for the answer's form), and whether the caller
-    answers it or may withdraw it."""
+    whom, the asked fields' descriptions (for the answer's form: only those that matter
+    under the table's options, ``param(when=...)``, offering the names on the decider's
+    sheet, ``param(sheet=...)``), and whether the caller answers it or may withdraw it."""
     out = []
+    current = ts.ruleset.dump_options(ts.options)
     for seq, p in sorted(ts.proposals.items()):
         ask = p.get("ask")
         asked = {str(k): str(v) for k, v in ask.items()} if isinstance(ask, dict) else {}
         kind = ts.ruleset.every_action().get(str(p.get("action")))
-        described = [d for d in describe_fields(kind) if d["name"] in asked] if kind else []
+        described = (
+            [d for d in describe_fields(kind) if d["name"] in asked and field_matters(d, current)]
+            if kind
+            else []
+        )
         answers = {ts.owners.get(cid) for cid in asked.values()}
+        given = p.get("fields")
         out.append(
             {
                 **proposal_data(ts, seq, p),
                 "described": described,
+                "sugg": decider_suggestions(
+                    described, sheets or {}, given if isinstance(given, dict) else {}
+                ),
                 "mine": caller.referee or caller.name in answers,
                 "withdraw": caller.referee or p.get("by") == caller.name,
             }

@@ -22,7 +22,7 @@ from referee.table.words import (
     visibility_text,
     words_for,
 )
-from referee.web.views import field_text, simple_list, value_text
+from referee.web.views import field_matters, field_text, simple_list, value_text
 
 HERE = Path(__file__).parent
 
@@ -92,6 +92,7 @@ def environment() -> Environment:
         words_for=words_for,
         table_names=table_names,
     )
+    env.tests["matters"] = field_matters
     return env
 
 

@@ -20,6 +20,7 @@ from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields
 from referee.systems.building import ExampleMark, example_mark
 from referee.systems.plan import success_of
 from referee.systems.sheetview import SheetView, value_words
+from referee.table.service import Answer
 from referee.table.state import EVERYTHING, TableState, Viewer
 
 ANSWER_CHARACTERS: Final = 200_000
@@ -404,6 +405,47 @@ def suggestions(field_name: str, own: JSONObject | None, others: Sequence[JSONOb
     return found[:100]
 
 
+def sheet_names(key: str, sheets: Sequence[JSONObject | None]) -> list[str]:
+    """The names under ``key`` of these sheets (a mapping's keys, a list's names), each
+    once, in order (at most 100)."""
+    found: list[str] = []
+    for sheet in sheets:
+        for name in _names_in(sheet.get(key)) if sheet else ():
+            if name not in found:
+                found.append(name)
+    return found[:100]
+
+
+def decider_suggestions(
+    described: Sequence[JSONObject], sheets: Mapping[str, JSONObject | None], fields: JSONObject
+) -> dict[str, list[str]]:
+    """For a decision's form: each asked field declared ``param(sheet=...)`` with the names
+    on the sheet of the character deciding it (named by its ``decided_by`` field, in the
+    proposed action's ``fields``), where the viewer sees that sheet."""
+    out: dict[str, list[str]] = {}
+    for desc in described:
+        key, by = desc.get("sheet"), desc.get("decided_by")
+        who = fields.get(str(by)) if isinstance(by, str) else None
+        if isinstance(key, str) and isinstance(who, str):
+            found = sheet_names(key, [sheets.get(who)])
+            if found:
+                out[str(desc["name"])] = found
+    return out
+
+
+def field_matters(desc: Mapping[str, Any], options: Mapping[str, Any]) -> bool:
+    """Whether a field declared ``param(when=...)`` matters under the table's options
+    (``"opposed_rolls"``: while on; ``"not opposed_rolls"``: while off)."""
+    when = desc.get("when")
+    if not isinstance(when, str):
+        return True
+    negated = when.startswith("not ")
+    key = when.removeprefix("not ")
+    if key not in options:
+        return True
+    return bool(options[key]) != negated
+
+
 def field_suggestions(
     forms: Sequence[ActionForm], own: JSONObject | None, others: Sequence[JSONObject]
 ) -> dict[str, list[str]]:
@@ -414,8 +456,68 @@ def field_suggestions(
         for desc in form.fields:
             name = str(desc["name"])
             kind = desc.get("type")
-            if kind in ("string", "choice") and not desc.get("ref") and name not in out:
+            declared = desc.get("sheet")
+            if isinstance(declared, str) and name not in out:
+                # the game's word (param(sheet=...)): the names on the sheet of the character
+                # the field concerns, the actor's (another's choice: any other's)
+                found = sheet_names(
+                    declared, others if desc.get("decided_by") else [own] if own else []
+                )
+                if found:
+                    out[name] = found
+            elif kind in ("string", "choice") and not desc.get("ref") and name not in out:
                 found = suggestions(name, own, others)
                 if found:
                     out[name] = found
+    return out
+
+
+# ---------------------------------------------------------------------------
+# decisions
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """One button of a decision: the action it takes, its chance of success (``None``:
+    no number), the one outcome when no die decides it, or why its odds are not shown."""
+
+    action: str
+    actor: str
+    chance: Fraction | None
+    certain: str | None
+    hidden: str | None
+    mine: bool
+
+    @property
+    def words(self) -> str:
+        """The button's words: the action's name in plain words."""
+        return self.action.replace("-", " ")
+
+
+def answer_views(answers: Sequence[Answer]) -> list[AnswerView]:
+    """The service's answers of one decision as its buttons show them (a participant who
+    does not answer it sees the buttons' names, no odds: :meth:`TableService.answers`)."""
+    out = []
+    for a in answers:
+        certain: str | None = None
+        if a.odds is not None:
+            probs = a.odds.probabilities()
+            if len(probs) == 1:
+                only = next(iter(probs))
+                label = getattr(only, "label", None)
+                certain = (
+                    label
+                    if isinstance(label, str) and label
+                    else (only if isinstance(only, str) else outcome_label(only))
+                )
+        out.append(
+            AnswerView(
+                a.action,
+                a.actor,
+                a.chance,
+                certain if a.chance is None else None,
+                a.hidden,
+                a.odds is not None or a.hidden is not None,
+            )
+        )
     return out

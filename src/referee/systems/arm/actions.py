@@ -62,7 +62,9 @@ class Task(Action):
         "the difficulty number (the guide's: trivial 1, simple 4, 50/50 6, tough 8, very tough 11)",
     )
     stat: str | None = param(None, "the stat rolled (e.g. Fitness); or give total")
-    mods: tuple[str, ...] = param((), "signed or special mods of the actor that apply")
+    mods: tuple[str, ...] = param(
+        (), "signed or special mods of the actor that apply", sheet="mods"
+    )
     helps: tuple[str, ...] = param((), "absolute mods that help here (added)")
     hinders: tuple[str, ...] = param((), "absolute mods that hinder here (subtracted)")
     total: int | None = param(None, "stat + mods as one number, instead of stat and mods")
@@ -72,7 +74,9 @@ class Task(Action):
     melee: Literal["attack", "parry", "dodge"] | None = param(
         None, "a melee roll: attack, parry or dodge"
     )
-    weapon: str | None = param(None, "the melee weapon (default: the first carried)")
+    weapon: str | None = param(
+        None, "the melee weapon (default: the first carried)", sheet="weapons"
+    )
     situations: tuple[Literal["circled", "standstill", "after-berserk"], ...] = param(
         (), "a melee roll's situation: circled, standstill or after-berserk"
     )
@@ -90,7 +94,7 @@ class Contest(Action):
     opponent: str = param(doc="who resists", ref="character", role="defend")
     stat: str = param("Charisma", "the actor's stat")
     opponent_stat: str = param("Willpower", "the opponent's resisting stat")
-    mods: tuple[str, ...] = param((), "the actor's mods that apply")
+    mods: tuple[str, ...] = param((), "the actor's mods that apply", sheet="mods")
     opponent_mods: tuple[str, ...] = param((), "the opponent's mods that apply")
     modifier: int = param(
         0, "the GM's modifier to the actor's total", ge=-_MOD, le=_MOD, referee=True
@@ -108,7 +112,7 @@ class Subtask:
 
     stat: str = param(doc="the stat rolled")
     difficulty: int = param(4, "this subtask's difficulty", ge=-100, le=100)
-    mods: tuple[str, ...] = param((), "mods that apply")
+    mods: tuple[str, ...] = param((), "mods that apply", sheet="mods")
     modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
 
 
@@ -153,7 +157,7 @@ class Circle(Action):
     target: str = param(
         doc="the opponent (resists, Wit against Wit)", ref="character", role="defend"
     )
-    mods: tuple[str, ...] = param((), "the actor's combat experience mods")
+    mods: tuple[str, ...] = param((), "the actor's combat experience mods", sheet="mods")
     target_mods: tuple[str, ...] = param((), "the opponent's combat experience mods")
     modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
@@ -173,8 +177,8 @@ class Attack(Action):
     )
     moving: bool = param(False, "the target is moving rather than standing to fight")
     size: int = param(0, "the target's size: large +, small -", ge=-20, le=20)
-    weapon: str | None = param(None, "the weapon (default: the first carried)")
-    mods: tuple[str, ...] = param((), "mods that apply (e.g. Swords)")
+    weapon: str | None = param(None, "the weapon (default: the first carried)", sheet="weapons")
+    mods: tuple[str, ...] = param((), "mods that apply (e.g. Swords)", sheet="mods")
     modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
@@ -189,8 +193,10 @@ class Defend(Action):
     how: Literal["dodge", "parry"] = param("dodge", "dodge (bare stat) or parry (weapon)")
     counter: bool = param(False, "a counter-blow: defend at 6 +, then attack back")
     prepared: bool | None = param(None, "a prepared defence (default: prepared or circling)")
-    weapon: str | None = param(None, "the parrying weapon (default: the first carried)")
-    mods: tuple[str, ...] = param((), "mods that apply")
+    weapon: str | None = param(
+        None, "the parrying weapon (default: the first carried)", sheet="weapons"
+    )
+    mods: tuple[str, ...] = param((), "mods that apply", sheet="mods")
     modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
@@ -236,7 +242,7 @@ class Shoot(Action):
     size: int = param(0, "the target's size: large +, small -", ge=-20, le=20)
     cover: int = param(0, "modifier for cover", ge=-_MOD, le=_MOD)
     weather: int = param(0, "modifier for weather", ge=-_MOD, le=_MOD)
-    mods: tuple[str, ...] = param((), "mods that apply")
+    mods: tuple[str, ...] = param((), "mods that apply", sheet="mods")
     modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 
@@ -284,7 +290,7 @@ class Cast(Action):
     actor: str = param(doc="who casts", ref="character")
     spell: str = param("Fire-ball", "a spell of the setting")
     stat: str = param("Wit", "Wit or Willpower (as the spell allows)")
-    mods: tuple[str, ...] = param((), "mods that apply")
+    mods: tuple[str, ...] = param((), "mods that apply", sheet="mods")
     modifier: int = param(0, "the GM's modifier", ge=-_MOD, le=_MOD, referee=True)
     push: Literal["ask", "never", "always", "if-needed"] = param("ask", PUSH_DOC)
 

@@ -236,6 +236,12 @@ def plan_defend(x: a.Defend, state: State, options: Options) -> Check:
     )
 
 
+def _named(state: State, cid: str) -> str:
+    """A character's name (its id when it has none, or is not seated)."""
+    seat = state.characters.get(cid)
+    return seat.sheet.name if seat is not None and seat.sheet.name else cid
+
+
 def plan_take_blow(x: a.TakeBlow, state: State, options: Options) -> Plan:
     """No defence roll: the incoming attack lands."""
     attack = _incoming(state, x.actor, x.against)
@@ -243,7 +249,7 @@ def plan_take_blow(x: a.TakeBlow, state: State, options: Options) -> Plan:
     out = Outcome(
         "arm",
         "take-blow",
-        label=f"{attack.attacker}'s blow lands on {x.actor}",
+        label=f"{_named(state, attack.attacker)}'s blow lands on {_named(state, x.actor)}",
         changes=(attacks_change(state, after),),
     )
     return Plan.fixed(out)

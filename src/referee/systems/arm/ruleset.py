@@ -41,6 +41,7 @@ from referee.systems.base import (
 )
 from referee.systems.building import ExampleInfo
 from referee.systems.sheetview import SheetView
+from referee.systems.turns import Turns
 
 ALWAYS_ALLOWED = ("end-combat",)
 """Actions the referee may take even while the rules wait for a decision."""
@@ -157,6 +158,12 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
         if state is None:
             return sheet_view(sheet, seat, options)
         return sheet_view(sheet, seat, options, state.setting)  # the table's own weapons
+
+    def turns(self, state: State, options: Options) -> Turns:
+        """Whose turn it is (:mod:`.turns`)."""
+        from referee.systems.arm import turns
+
+        return turns.turns(state, options)
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """What a table shows of the state, in words: the round, what the rules wait for

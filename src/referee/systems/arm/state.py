@@ -138,12 +138,16 @@ def decisions(state: State) -> tuple[Decision, ...]:
     holds the table, as it did), then each attack's defence (incoming) or damage roll
     (landed)."""
     found: list[Decision] = []
+
+    def name(cid: str) -> str:
+        return _name(state, cid)
+
     for held in held_rolls(state):
         found.append(
             Decision(
                 held.actor,
-                f"{_name(state, held.actor)}'s {held.action} roll: "
-                f"result {held.result:+d} ({held.label}); "
+                f"{name(held.actor)}'s {held.action.replace('-', ' ')} roll: result "
+                f"{held.result:+d} ({held.label}); "
                 "push it (a third d6) or accept it",
                 ("push", "accept"),
                 "table" if held is state.held else "actor",
@@ -154,8 +158,7 @@ def decisions(state: State) -> tuple[Decision, ...]:
             found.append(
                 Decision(
                     a.target,
-                    f"{_name(state, a.attacker)} attacks {_name(state, a.target)} "
-                    f"(result {a.result:+d}): "
+                    f"{name(a.attacker)} attacks {name(a.target)} (result {a.result:+d}): "
                     "defend, or take the blow",
                     ("defend", "take-blow"),
                 )
@@ -164,7 +167,7 @@ def decisions(state: State) -> tuple[Decision, ...]:
             found.append(
                 Decision(
                     a.attacker,
-                    f"{_name(state, a.attacker)}'s blow lands on {_name(state, a.target)} "
+                    f"{name(a.attacker)}'s blow lands on {name(a.target)} "
                     f"(result {a.result:+d}): roll damage",
                     ("strike",),
                 )

@@ -104,7 +104,7 @@ class CheckInputs:
     advantage: int = param(0, "steps of Advantage (cancel Disadvantage one for one)", ge=0, le=20)
     disadvantage: int = param(0, "steps of Disadvantage", ge=0, le=20)
     characteristic: str | None = param(None, "the characteristic rolled (Str, Dex, End...)")
-    skill: str | None = param(None, "the skill rolled")
+    skill: str | None = param(None, "the skill rolled", sheet="skills")
     combined_skills: tuple[str, ...] = param((), "skills the task combines, the rolled one first")
     conditions: tuple[str, ...] = param(
         (),

@@ -19,6 +19,7 @@ from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
 from referee.systems.sheetview import SheetView
+from referee.systems.turns import Turns
 
 _EMPTY = State()
 
@@ -86,6 +87,12 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
         """A legal sheet's HP, damage and condition (ch. 7)."""
         cond = "Dead" if sheet.dead else condition(sheet, options)
         return f"HP {sheet.hp}, damage {sheet.damage} ({cond})"
+
+    def turns(self, state: State, options: Options) -> Turns:
+        """Whose turn it is (:mod:`.turns`)."""
+        from referee.systems.mneme import turns
+
+        return turns.turns(state, options)
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """The clock, the encounter's round and turn order, and for each character what a

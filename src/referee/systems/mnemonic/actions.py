@@ -90,8 +90,8 @@ class SheetCheck(MnemonicAction):
     CHANCES: ClassVar[tuple[str, ...]] = ("chances",)
 
     actor: str = param(doc="the character making the check", ref="character")
-    talent: str = param(doc="the Talent the referee names")
-    life_role: str | None = param(None, "the Life Role; none: the fallback")
+    talent: str = param(doc="the Talent the referee names", sheet="talents")
+    life_role: str | None = param(None, "the Life Role; none: the fallback", sheet="life_roles")
     fallback: Fallback = param("relevant", FALLBACK_DOC)
     chances: int | str = param(0, CHANCES_DOC)
 
@@ -118,8 +118,10 @@ class Attack(MnemonicAction):
         ge=0,
         le=APTITUDE_MAX,
     )
-    talent: str = param("Dangerous", "the attacker's Talent (with an actor)")
-    life_role: str | None = param(None, "the attacker's Life Role; none: the fallback")
+    talent: str = param("Dangerous", "the attacker's Talent (with an actor)", sheet="talents")
+    life_role: str | None = param(
+        None, "the attacker's Life Role; none: the fallback", sheet="life_roles"
+    )
     fallback: Fallback = param("relevant", FALLBACK_DOC)
     chances: int | str = param(0, CHANCES_DOC)
     defense: int = param(
@@ -128,6 +130,7 @@ class Attack(MnemonicAction):
         ge=-CHANCES_LIMIT,
         le=0,
         decided_by="target",
+        when="not opposed_rolls",
     )
     defender_aptitude: int | None = param(
         None,
@@ -135,18 +138,27 @@ class Attack(MnemonicAction):
         ge=0,
         le=APTITUDE_MAX,
         decided_by="target",
+        when="opposed_rolls",
     )
     defender_talent: str = param(
-        "Agile", "opposed rolls: the defender's Talent (with a target)", decided_by="target"
+        "Agile",
+        "opposed rolls: the defender's Talent (with a target)",
+        decided_by="target",
+        when="opposed_rolls",
+        sheet="talents",
     )
     defender_life_role: str | None = param(
-        None, "opposed rolls: the defender's Life Role", decided_by="target"
+        None,
+        "opposed rolls: the defender's Life Role",
+        decided_by="target",
+        when="opposed_rolls",
+        sheet="life_roles",
     )
     defender_fallback: Fallback = param(
-        "relevant", "opposed rolls: " + FALLBACK_DOC, decided_by="target"
+        "relevant", "opposed rolls: " + FALLBACK_DOC, decided_by="target", when="opposed_rolls"
     )
     defender_chances: int | str = param(
-        0, "opposed rolls: the defender's " + CHANCES_DOC, decided_by="target"
+        0, "opposed rolls: the defender's " + CHANCES_DOC, decided_by="target", when="opposed_rolls"
     )
 
     def roles(self) -> dict[str, str]:
@@ -177,8 +189,12 @@ class Injury(MnemonicAction):
         ge=0,
         le=APTITUDE_MAX,
     )
-    life_role: str | None = param(None, "a Life Role relevant to resisting (rare)")
-    talent: str | None = param(None, "the Talent resisting; none: the best (usually Tough)")
+    life_role: str | None = param(
+        None, "a Life Role relevant to resisting (rare)", sheet="life_roles"
+    )
+    talent: str | None = param(
+        None, "the Talent resisting; none: the best (usually Tough)", sheet="talents"
+    )
     status: Status | None = param(
         None, "the current Status of a victim not seated (a seated victim's is the table's)"
     )
@@ -200,8 +216,12 @@ class Contender:
         None, "the Agile Aptitude given directly (else from the sheet)", ge=0, le=APTITUDE_MAX
     )
     chances: int | str = param(0, CHANCES_DOC)
-    talent: str = param("Agile", "the Talent checked (a frigate might use Maneuverable)")
-    life_role: str | None = param(None, "a Life Role that fits; none: the Primary at Moderately")
+    talent: str = param(
+        "Agile", "the Talent checked (a frigate might use Maneuverable)", sheet="talents"
+    )
+    life_role: str | None = param(
+        None, "a Life Role that fits; none: the Primary at Moderately", sheet="life_roles"
+    )
 
     def __post_init__(self) -> None:
         _normalise(self, ("chances",), ("aptitude",))
@@ -233,6 +253,14 @@ class RefereeOrder(MnemonicAction):
     groups: tuple[tuple[str, ...], ...] = param(
         doc="groups in order, first to act first; the members of a group act simultaneously"
     )
+
+
+@dataclass(frozen=True)
+class NextTurn(MnemonicAction):
+    """The referee moves the order of action on: the next group acts (after the last,
+    the first again, a new round)."""
+
+    referee_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -271,6 +299,7 @@ def table() -> ActionTable[State, Options]:
         "injury": declare(Injury, health.plan_injury),
         "agile-order": declare(AgileOrder, conflict.plan_agile_order),
         "order": declare(RefereeOrder, conflict.plan_order),
+        "next-turn": declare(NextTurn, conflict.plan_next_turn),
         "reshuffle": declare(Reshuffle, checks.plan_reshuffle),
         "set-status": declare(SetStatus, health.plan_set_status),
     }

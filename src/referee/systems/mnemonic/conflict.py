@@ -58,7 +58,7 @@ from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import CHANCES_STEP
 
 if TYPE_CHECKING:
-    from referee.systems.mnemonic.actions import AgileOrder, Attack, RefereeOrder
+    from referee.systems.mnemonic.actions import AgileOrder, Attack, NextTurn, RefereeOrder
 
 MAX_CONTENDERS = 50
 """Bound on how many characters one order-of-action check ranks."""
@@ -223,6 +223,7 @@ def agile_plan(people: Sequence[Agile], deck: Deck | None, options: Options) -> 
         if left is not None:  # cards were drawn (start is a deck exactly then)
             changes.append(deck_left(left, "Agile checks"))
         changes.append(Change(TABLE, "order", value=groups, reason="Agile checks"))
+        changes.append(Change(TABLE, "turn", value=0, reason="a new order of action"))
         return Outcome(
             system=SYSTEM,
             action="order of action",
@@ -257,7 +258,10 @@ def order_plan(groups: Sequence[Sequence[str]]) -> Plan:
         system=SYSTEM,
         action="order of action",
         label=order_label(order),
-        changes=(Change(TABLE, "order", value=order, reason="the referee's order"),),
+        changes=(
+            Change(TABLE, "order", value=order, reason="the referee's order"),
+            Change(TABLE, "turn", value=0, reason="a new order of action"),
+        ),
         details={"order": order, "first": first_of(order)},
     )
     return Plan.fixed(done, order)
@@ -503,3 +507,23 @@ def plan_order(action: RefereeOrder, state: State, options: Options) -> Plan:
             "initiative 'agile'): use agile-order"
         )
     return order_plan(action.groups)
+
+
+def plan_next_turn(action: NextTurn, state: State, options: Options) -> Plan:
+    """The next group in the order of action acts ("timing of actions"); nothing rolled.
+    Refused while no order is set."""
+    if not state.order:
+        raise IllegalAction("no order of action is set: set one first (order or agile-order)")
+    turn = state.turn + 1
+    group = state.order[turn % len(state.order)]
+    names = " & ".join(
+        state.characters[c].sheet.name if c in state.characters else c for c in group
+    )
+    done = Outcome(
+        system=SYSTEM,
+        action="next turn",
+        label=f"{names} to act (round {turn // len(state.order) + 1})",
+        changes=(Change(TABLE, "turn", value=turn, reason="the next in the order of action"),),
+        details={"acting": list(group), "round": turn // len(state.order) + 1},
+    )
+    return Plan.fixed(done)

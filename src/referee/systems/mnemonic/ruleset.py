@@ -23,6 +23,7 @@ from referee.systems.mnemonic.randomizers import uses_cards
 from referee.systems.mnemonic.sheet import Sheet, Status
 from referee.systems.mnemonic.state import Seat, State
 from referee.systems.sheetview import SheetView
+from referee.systems.turns import Turns
 
 
 class MnemonicRuleset(Ruleset[Sheet, State, Options]):
@@ -75,6 +76,12 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
 
         return sheet_view(sheet, seat, options)
 
+    def turns(self, state: State, options: Options) -> Turns:
+        """Whose turn it is (:mod:`.turns`)."""
+        from referee.systems.mnemonic import turns
+
+        return turns.turns(state, options)
+
     def tracker(self, state: State, options: Options) -> JSONObject:
         """What a table shows of the state, in words: the randomizer, the deck (when cards
         are in use or drawn), the order of action; each character's name, Primary Role,
@@ -85,7 +92,9 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
             out = ", ".join(card_name(c) for c in state.deck.drawn()) or "none"
             table.append(["Deck", f"{len(state.deck)} cards left; drawn: {out}"])
         if state.order:
-            table.append(["Order of action", order_label(state.order)])
+            names = {cid: seat.sheet.name for cid, seat in state.characters.items()}
+            named = tuple(tuple(names.get(c, c) for c in group) for group in state.order)
+            table.append(["Order of action", order_label(named)])
         characters: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             sheet = seat.sheet

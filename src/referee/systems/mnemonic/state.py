@@ -36,3 +36,6 @@ class State(GameState[Seat]):
     order: tuple[tuple[str, ...], ...] = param(
         (), doc="the order of action: groups in turn, each acting simultaneously"
     )
+    turn: int = param(
+        0, doc="turns taken in the order of action (the group acting is turn mod groups)", ge=0
+    )

@@ -112,7 +112,7 @@ class Task(Action):
     conflict only the character at the front of the order with an AP may act."""
 
     actor: str = param(doc="who acts", ref="character")
-    expertise: ExpertiseName = param(doc="the Expertise rolled")
+    expertise: ExpertiseName = param(doc="the Expertise rolled", sheet="expertise")
     attribute: AttributeName | None = param(
         None, "the attribute rolled against (default: the Expertise's)"
     )
@@ -161,7 +161,9 @@ class Attack(Action):
 
     actor: str = param(doc="the attacker", ref="character")
     target: str = param(doc="the character attacked", ref="character")
-    expertise: ExpertiseName = param(doc="the attacking Expertise (Rend, Melee, Burn, Chill...)")
+    expertise: ExpertiseName = param(
+        doc="the attacking Expertise (Rend, Melee, Burn, Chill...)", sheet="expertise"
+    )
     defend: bool = param(False, "the target spends 1 AP to defend", decided_by="target")
     attribute: AttributeName | None = param(
         None, "the attribute rolled against (default: the Expertise's)"
@@ -343,7 +345,7 @@ class Buy(Action):
     actor: str = param(doc="the buyer", ref="character")
     seller_social: int = param(doc="the seller's Social", ge=0, le=MAX_TN)
     house: HouseName | None = param(None, "the House account used (default: one's own)")
-    expertise: ExpertiseName = param("Negotiate", "the Expertise rolled")
+    expertise: ExpertiseName = param("Negotiate", "the Expertise rolled", sheet="expertise")
 
 
 @dataclass(frozen=True)
@@ -404,7 +406,7 @@ class RaiseExpertise(Action):
     """+1 Expertise for its current level x 5 points (0 costs as 1)."""
 
     actor: str = param(doc="whose Expertise", ref="character")
-    expertise: ExpertiseName = param(doc="the Expertise raised")
+    expertise: ExpertiseName = param(doc="the Expertise raised", sheet="expertise")
     used: bool = param(False, "it was used, successfully or not, in the previous session")
 
 

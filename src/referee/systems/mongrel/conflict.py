@@ -98,12 +98,19 @@ def _pay(f: Seat, amount: int) -> Seat:
     return replace(f, ap=max(0, f.ap - amount))
 
 
+def _name_of(state: State, cid: str | None) -> str:
+    """A fighter's name (the id of one not seated)."""
+    seat = state.characters.get(cid) if cid else None
+    return seat.name if seat is not None else str(cid)
+
+
 def _front(state: State, cid: str) -> Seat:
     """The living character ``cid``; in a conflict it must be at the front of the order."""
     f = state.living(cid)
     if state.in_conflict(cid) and state.next != cid:
         raise IllegalAction(
-            f"{f.name} is not next in the order ({state.next} is); spend 1 AP to advance"
+            f"{f.name} is not next in the order ({_name_of(state, state.next)} is); "
+            "spend 1 AP to advance"
         )
     return f
 

@@ -61,7 +61,7 @@ class Options:
     max_score: int | None = option(
         None,
         "Design-note variant: no Identity, attribute or Expertise above this at "
-        "creation (the notes consider 6); None keeps the text's rules, where 7s occur.",
+        "creation (the notes consider 6); left empty, the text's rules stand, where 7s occur.",
     )
     resist_costs_ap: bool = option(
         True,

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from referee.systems.base import Action, JSONObject, JSONValue, Ruleset, Verdict
 from referee.systems.sheetview import SheetView
+from referee.systems.turns import Turns
 
 from .damage import terminal_at, wound_threshold
 from .options import Options
@@ -67,6 +68,12 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         left = tuple(p for p, reason in found if reason is None)
         shown = tuple(validation_lines(sheet, found))
         return Verdict(left, lines=shown, data=validation_data(sheet, found, not left))
+
+    def turns(self, state: State, options: Options) -> Turns:
+        """Whose turn it is (:mod:`.turns`)."""
+        from referee.systems.mongrel import turns
+
+        return turns.turns(state, options)
 
     def tracker(self, state: State, options: Options) -> JSONObject:
         """What a table shows of the state, in words: the conflict's order and who acts

@@ -68,6 +68,20 @@ function readControl(c) {
       } catch (e) {
         return { error: `not valid JSON (${e.message})` };
       }
+    case "list": {
+      // a list of rows (rows.js): none left is an empty list (left out when it may be none)
+      const box = c.closest("[data-list]");
+      const any = box && box.querySelector(":scope > .list-rows > .list-row");
+      if (any) return { value: [] };
+      if (c.hasAttribute("data-required")) return { skip: true };
+      return { value: optional ? null : [] };
+    }
+    case "chips": {
+      const box = c.closest("[data-chips]");
+      const ints = c.dataset.items === "integer";
+      const picked = box ? [...box.querySelectorAll("input[type=checkbox]:checked")].map((x) => (ints ? Number(x.value) : x.value)) : [];
+      return { value: picked };
+    }
     case "loose":
       if (text === "") return { skip: true };
       if (/^[+-]?\d+$/.test(text)) return { value: Number(text) };
@@ -87,10 +101,11 @@ function readControl(c) {
 function setPath(target, path, value) {
   const parts = path.split(".");
   let node = target;
-  for (const part of parts.slice(0, -1)) {
-    if (node[part] === null || typeof node[part] !== "object") node[part] = {};
+  parts.slice(0, -1).forEach((part, i) => {
+    // a numeric step is a row of a list (rows.js numbers them 0, 1, ...)
+    if (node[part] === null || typeof node[part] !== "object") node[part] = /^\d+$/.test(parts[i + 1]) ? [] : {};
     node = node[part];
-  }
+  });
   node[parts[parts.length - 1]] = value;
 }
 
@@ -652,7 +667,8 @@ function activateTab(tab, focus) {
 }
 
 function readOptions(root) {
-  const options = {};
+  // the list and pair options are built as fields (rows, pairs, selects); the rest as options
+  const options = formFields(root).fields;
   for (const c of $$("[data-option]", root)) {
     const kind = c.dataset.kind;
     if (kind === "boolean") options[c.dataset.option] = c.checked;
