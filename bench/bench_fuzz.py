@@ -50,7 +50,7 @@ UNLIMITED = (
     "0",
     "--invites-per-table",
     "0",
-    "--odds-per-token",
+    "--odds-per-participant",
     "0",
 )
 SEATS = {
