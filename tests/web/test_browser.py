@@ -108,7 +108,7 @@ def test_a_referee_and_two_players_share_one_table(
         for other in (ron, ben):
             entry = other.entry(rolled)
             entry.wait_for()
-            assert "Mickey Ruane: Tough check" in entry.inner_text()
+            assert "Mickey Ruane makes a Tough check" in entry.inner_text()
             assert entry.locator(".die").count() >= 1
             assert "Chances Poor (-3)" in entry.inner_text()
 
@@ -128,7 +128,7 @@ def test_a_referee_and_two_players_share_one_table(
             assert salt not in player.page.content()
             assert not any(salt in f for f in player.frames)
             assert any(f'"seq":{secret}' in f for f in player.frames)  # it did arrive, redacted
-        assert "Swiftsure: Sturdy check" in ron.entry(secret).inner_text()
+        assert "Swiftsure makes a Sturdy check" in ron.entry(secret).inner_text()
 
         # the referee undoes Ann's roll: every browser shows it undone
         ron.entry(rolled).locator("button.entry-do[data-what='undo']").click()
