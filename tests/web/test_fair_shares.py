@@ -211,3 +211,194 @@ def test_catching_up_renders_each_entry_once_for_every_browser(tmp_path: Any) ->
     assert lasts == [head] * 5
     assert sorted(rendered) == list(range(1, head + 1))  # once each
     service.store.close()
+
+
+def test_a_browser_behind_gets_the_newest_drawing_of_the_page_once() -> None:
+    """Drawings of the page's panels are whole pictures: one still waiting is replaced by
+    a newer one, which goes after every message queued before it, so a slow browser's
+    queue holds one drawing, not every drawing it missed."""
+    from referee.table.state import Viewer
+    from referee.web.live import Connection
+
+    conn = Connection(ws=None, table_id="t", viewer=Viewer("Ann", "player"), last=0)  # type: ignore[arg-type]
+    conn.put('{"seq":1}')
+    conn.put_panels('{"panels":"first"}')
+    conn.put('{"seq":2}')
+    conn.put_panels('{"panels":"second"}')
+    assert conn.queued == len('{"seq":1}{"seq":2}{"panels":"second"}')
+    sent = []
+    while not conn.queue.empty():
+        item = conn.queue.get_nowait()
+        assert item is not None
+        taken = conn.take(item)
+        if taken is not None:
+            sent.append(taken)
+    assert sent == ['{"seq":1}', '{"seq":2}', '{"panels":"second"}']
+    assert conn.queued == 0
+
+
+def test_a_catch_up_goes_at_the_browsers_pace_from_one_reading(tmp_path: Any) -> None:
+    """A catch-up puts the next missed entry only once the browser has taken all but
+    CATCH_UP_SLACK characters, so it never holds a whole log; browsers catching up on the
+    same table read its events from the database once, and each gets every entry once,
+    in order."""
+    from referee.table.service import TableService
+    from referee.table.state import Viewer
+    from referee.table.store import Store
+    from referee.web.live import CATCH_UP_PAGE, CATCH_UP_SLACK, Connection, Hub
+    from referee.web.render import Renderer
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'pace.db'}"))
+    tid = service.create("arm", "Long", "Ron").table.id
+    service.join(tid, "Ann", "player")
+    service.join(tid, "Ben", "player")
+    for i in range(250):
+        service.note(tid, "Ron", f"note {i} " + "x" * 900)
+    head = service.load(tid).seq
+    reads: list[int] = []
+    events = service.store.events
+
+    def counted(table_id: str, after: int = 0, upto: int | None = None, limit: int | None = None):  # type: ignore[no-untyped-def]
+        found = events(table_id, after, upto, limit)
+        reads.append(len(found))
+        return found
+
+    service.store.events = counted  # type: ignore[method-assign]
+    hub = Hub(service, Renderer().entry)
+
+    async def browser(name: str) -> tuple[list[int], int]:
+        conn = Connection(ws=None, table_id=tid, viewer=Viewer(name, "player"), last=0)  # type: ignore[arg-type]
+        got: list[int] = []
+        most = 0
+        done = asyncio.Event()
+
+        async def read() -> None:
+            nonlocal most
+            while not done.is_set() or not conn.queue.empty():
+                most = max(most, conn.queued)
+                while not conn.queue.empty():
+                    item = conn.queue.get_nowait()
+                    assert item is not None
+                    text = conn.take(item)
+                    if text is not None:
+                        message = json.loads(text)
+                        if message["type"] == "event":
+                            got.append(message["event"]["seq"])
+                await asyncio.sleep(0.005)
+
+        reader = asyncio.create_task(read())
+        await hub.catch_up(conn)
+        done.set()
+        await reader
+        return got, most
+
+    async def scene() -> list[tuple[list[int], int]]:
+        hub.bind(asyncio.get_running_loop())
+        return list(await asyncio.gather(browser("Ann"), browser("Ben")))
+
+    for got, most in asyncio.run(scene()):
+        assert got == list(range(1, head + 1))
+        assert most <= CATCH_UP_SLACK + 2_500  # one entry past the slack, at most
+    assert sum(reads) == head  # each event read from the database once, for both
+    assert max(reads) <= CATCH_UP_PAGE
+    service.store.close()
+
+
+def test_a_tables_gate_runs_a_few_of_its_requests_and_the_rest_wait_in_order() -> None:
+    """One table's requests flooding the server took every thread; now at most
+    ``at_once`` of one table's run, the others wait their turn in order (another table
+    has its own gate), a request that goes away while waiting gives its turn on, and past
+    GATE_WAITING a new one is refused at once with Retry-After."""
+    from referee.web.shares import GATE_WAITING, Gates
+
+    gates = Gates(2)
+
+    async def scene() -> tuple[list[str], list[str], int]:
+        order: list[str] = []
+        release = asyncio.Event()
+
+        async def request(table: str, n: int) -> None:
+            async with gates.held(table):
+                order.append(f"{table}{n}")
+                await release.wait()
+
+        loud = [asyncio.create_task(request("A", n)) for n in range(5)]
+        await asyncio.sleep(0.01)
+        quiet = asyncio.create_task(request("B", 0))
+        await asyncio.sleep(0.01)
+        running = list(order)  # A0, A1 run; A2-A4 wait; B0 runs at its own gate
+        loud[3].cancel()  # A3 goes away while it waits
+        await asyncio.sleep(0.01)
+        floods = [asyncio.create_task(request("A", 10 + n)) for n in range(GATE_WAITING)]
+        await asyncio.sleep(0.01)
+        refused = 0
+        try:
+            await gates.enter("A")
+        except TooMany as e:
+            refused = e.retry_after
+        release.set()
+        await asyncio.gather(*loud, *floods, quiet, return_exceptions=True)
+        return running, order, refused
+
+    running, order, refused = asyncio.run(scene())
+    assert running == ["A0", "A1", "B0"]
+    assert order[:5] == ["A0", "A1", "B0", "A2", "A4"]  # in order, A3 left
+    assert len(order) == 5 + GATE_WAITING - 2  # A2 and A4 waited: two of the flood could not
+    assert refused == 1
+    assert gates._tables == {}  # every place given back
+
+
+def test_another_tables_request_finds_a_thread_while_one_table_floods(
+    new_site: Any, tmp_path: Any
+) -> None:
+    """With one table's requests held (each slow in a thread), a request of another
+    table is answered at once: the flood holds ``table_requests_at_once`` threads, not
+    the server's."""
+    import threading
+    import time
+
+    from referee.web.limits import Limits
+
+    site = new_site(f"sqlite:///{tmp_path / 'g.db'}", Limits(table_requests_at_once=2))
+    with site.client() as http:
+        loud = http.post("/api/tables", json={"game": "arm", "name": "Loud", "referee": "R"})
+        quiet = http.post("/api/tables", json={"game": "arm", "name": "Quiet", "referee": "Q"})
+        assert loud.status_code == quiet.status_code == 201, loud.text
+        lt, lh = loud.json()["table"]["id"], {"authorization": f"Bearer {loud.json()['token']}"}
+        qt, qh = quiet.json()["table"]["id"], {"authorization": f"Bearer {quiet.json()['token']}"}
+        assert http.get(f"/api/tables/{lt}", headers=lh).status_code == 200  # link known
+        web = site.server.server.config.app.state.web
+        gate_running: list[int] = []
+        service_load = web.service.load
+        held = threading.Event()
+
+        def slow_load(ref: str) -> Any:  # a slow read of the loud table only
+            if ref == lt and not held.is_set():
+                time.sleep(0.3)
+            return service_load(ref)
+
+        web.service.load = slow_load
+
+        def flood() -> None:
+            with site.client() as own:
+                codes.append(own.get(f"/api/tables/{lt}/log", headers=lh).status_code)
+
+        codes: list[int] = []
+        floods = [threading.Thread(target=flood) for _ in range(12)]
+        for t in floods:
+            t.start()
+        deadline = time.monotonic() + 5
+        while lt not in web.gates._tables and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.1)
+        gate_running.append(web.gates._tables[lt].running)
+        answer = http.get(f"/api/tables/{qt}", headers=qh)
+        loud_done = len(codes)
+        held.set()
+        for t in floods:
+            t.join()
+        web.service.load = service_load
+    assert answer.status_code == 200
+    assert gate_running == [2]  # two of the twelve in threads, ten waiting on the loop
+    assert loud_done <= 4  # answered while most of the loud table's requests still wait
+    assert codes == [200] * 12  # the flood waited its turns, and was answered

@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import accumulate, repeat
-from math import comb, gcd
+from math import comb, gcd, log2
 from math import pow as float_pow
 from operator import add, mul, sub
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -670,10 +670,19 @@ def shifted_sum_of_dice(n: int, sides: int, shift: int) -> Distribution[int]:
     key = (sides, n)
     found = _SUMS.get(key)
     if found is None:
+        _afford(fair_counts_microseconds(n, sides), f"the sum of {n}d{sides}")
         counts = fair_counts(n, sides)
         found = Distribution._raw(dict(enumerate(counts, n)), sides**n, ordered=True)
         _SUMS.put(key, found)
     return found.shift(shift)
+
+
+def fair_counts_microseconds(n: int, s: int) -> float:
+    """Estimated time of :func:`fair_counts` (fitted to timed runs; it errs high): one
+    step per outcome up to the middle, each on numbers of about ``n log2 s`` bits
+    (1000d20: 9,500 steps on 4,300 bits, about 20 ms; estimated 23)."""
+    bits = n * log2(max(s, 2))
+    return n * (s - 1) / 2 * (0.3 + bits / 2000) + 2
 
 
 def fair_counts(n: int, s: int) -> list[int]:

@@ -18,6 +18,7 @@ request bodies are bounded before anything parses them.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator, Callable, Collection
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
@@ -29,7 +30,9 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from referee import version
@@ -39,11 +42,11 @@ from referee.table.events import LogError
 from referee.table.service import Forbidden, StaleTable, TableService
 from referee.table.store import StoreError
 from referee.table.tokens import Tokens
-from referee.web.auth import same_origin
+from referee.web.auth import presented, same_origin
 from referee.web.limits import Limits, Quotas, TooMany, shares_for
 from referee.web.live import Hub
 from referee.web.render import Renderer
-from referee.web.shares import Shares
+from referee.web.shares import Gates, Shares
 from referee.web.worker import pool as odds_pool
 from referee.web.worker import ready as worker_ready
 
@@ -84,6 +87,8 @@ class Web:
     workers: int = 1
     shares: Shares = field(default_factory=lambda: Shares(1))
     """The workers' turns between tables (:mod:`referee.web.shares`)."""
+    gates: Gates = field(default_factory=lambda: Gates(0))
+    """How many of one table's requests run at once (:class:`TableGate`)."""
 
     def origin_ok(self, request: Request | WebSocket) -> bool:
         """True if the request came from a page of this site."""
@@ -210,6 +215,54 @@ def server_header() -> str:
     so a client or a bug report says which release answered. ``referee serve`` turns off
     uvicorn's own ``Server: uvicorn``."""
     return f"referee/{version()}"
+
+
+TABLE_PATH: Final = re.compile(r"^/(?:api/tables|t)/([A-Za-z0-9_-]{1,40})(?:/|$)")
+"""The paths of one table's pages and calls: the table id they name."""
+
+
+class TableGate:
+    """Every request a participant makes at a table passes its table's gate
+    (:class:`referee.web.shares.Gates`: ``table_requests_at_once`` in the server's
+    threads at once, the rest wait on the event loop; 429 past the wait's bounds). The
+    gate is the table of the link presented (a request without a live link goes
+    ungated to its refusal), so nobody can fill another table's gate with requests
+    naming it."""
+
+    def __init__(self, app: ASGIApp, web: Web) -> None:
+        self.app = app
+        self.web = web
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        table = await self._table(scope) if scope["type"] == "http" else None
+        if table is None:
+            await self.app(scope, receive, send)
+            return
+        try:
+            await self.web.gates.enter(table)
+        except TooMany as e:
+            headers = {"retry-after": str(e.retry_after)}
+            answer = error_response(Request(scope, receive), 429, e.detail, headers=headers)
+            await answer(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.web.gates.leave(table)
+
+    async def _table(self, scope: Scope) -> str | None:
+        found = TABLE_PATH.match(scope["path"])
+        if found is None:
+            return None
+        token = presented(HTTPConnection(scope), found[1])
+        if token is None:
+            return None
+        tokens = self.web.tokens
+        if tokens.remembered(token[0]):
+            grant = tokens.check(token[0])  # from memory
+        else:
+            grant = await run_in_threadpool(tokens.check, token[0])
+        return None if grant is None else grant.table_id
 
 
 class Guard:
@@ -346,6 +399,7 @@ def create_app(
         pool=odds_pool(service, max(1, (limits or Limits()).odds_workers)),
         workers=max(1, (limits or Limits()).odds_workers),
         shares=shares_for(limits or Limits()),
+        gates=Gates((limits or Limits()).table_requests_at_once),
     )
 
     @asynccontextmanager
@@ -383,6 +437,7 @@ def create_app(
     )
     app.state.web = state
     _install_errors(app)
+    app.add_middleware(TableGate, web=state)
     app.add_middleware(Guard, max_body=max_body, max_import=max_import)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
 

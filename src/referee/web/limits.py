@@ -15,6 +15,9 @@ limit; nothing is done for it.
   from a bucket of ``requests_per_second`` filling up to ``requests_burst``; every
   call at one table, from a bucket of ``table_requests_per_second`` up to
   ``table_requests_burst``. A referee's minted links share their table's budget.
+  At most ``table_requests_at_once`` of one table's requests run in the server's
+  threads at once; the others wait their turn on the event loop
+  (:class:`referee.web.shares.Gates`).
 * **Invites per table**: ``invites_per_table`` links made for one table, revoked
   ones counted (revoking does not give a link back).
 * **Imports per client address**: an import is a table made (the tables' bucket)
@@ -57,8 +60,9 @@ class Limits:
     max_tables: int = 10_000
     requests_per_second: float = 50.0
     requests_burst: int = 500
-    table_requests_per_second: float = 200.0
-    table_requests_burst: int = 1_000
+    table_requests_per_second: float = 100.0
+    table_requests_burst: int = 300
+    table_requests_at_once: int = 4
     invites_per_table: int = 100
     imports_per_hour: int = 12
     odds_per_participant: int = 4
@@ -87,6 +91,7 @@ HELP: dict[str, str] = {
     "requests_burst": "Requests one participant may make at once before that rate applies.",
     "table_requests_per_second": "Requests one table's participants may make a second, in all.",
     "table_requests_burst": "Requests one table may take at once before that rate applies.",
+    "table_requests_at_once": "Requests of one table the server runs at once (others wait).",
     "invites_per_table": "Invite links one table may make (revoked ones count).",
     "imports_per_hour": "Tables one client address may import an hour.",
     "odds_per_participant": "Odds, previews or analyses one participant may have at once.",

@@ -31,15 +31,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import functools
 import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
+import anyio
+import anyio.to_thread
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -51,20 +54,40 @@ from referee.table.state import SHEET_KINDS, TableState, Viewer
 
 log = logging.getLogger("referee.web")
 
+T = TypeVar("T")
+
 MAX_QUEUE: Final = 5000
 """Messages a connection may have waiting; past this it is closed (it reconnects)."""
 
-MAX_QUEUE_BYTES: Final = 2 * 1024 * 1024
+MAX_QUEUE_BYTES: Final = 256 * 1024
 """Characters of messages a connection may have waiting (a socket that does not read
 holds them): past this it is closed with :data:`CLOSE_BEHIND` and reconnects from its
-last seq, so a reader that never reads costs the server at most this."""
+last seq, so a reader that never reads costs the server at most this (200 of them on
+one table: 50 MB). A browser that reads never nears it: a catch-up waits for it to take
+what was sent (:data:`CATCH_UP_SLACK`), and only its newest panels wait (an older
+drawing of the page is replaced, never queued behind the newer)."""
 
-RENDERED: Final = 20_000
-"""Log entries kept rendered for catching up (the most recently used): a hundred
-browsers catching up on one table render each entry once, not a hundred times."""
+SOCKET_THREADS: Final = 2
+"""Worker threads that check sockets' links and read and render their catch-ups, at
+once, in one process: a hundred sockets opening together queue for these, not for the
+threads that answer everyone's requests."""
 
-CATCH_UP_PAGE: Final = 500
-"""Missed events are read in pages of this many."""
+CAUGHT_CHARS: Final = 16 * 1024 * 1024
+"""Characters of catch-up messages kept ready (the most recently used), each under its
+event and the form a viewer is shown of it (:func:`redaction_key`): a hundred browsers
+catching up on one table serialise and render each entry once, not a hundred times."""
+
+KEPT_EVENTS: Final = 5_000
+"""Events kept as read from the database for catching up (the most recently used): a
+hundred browsers catching up on one table read its log once. Events never change once
+appended, so a kept one is never stale."""
+
+CATCH_UP_PAGE: Final = 100
+"""Missed events are read in pages of this many; the next page is read once the
+browser has taken all but :data:`CATCH_UP_SLACK` characters of the last, so a catch-up
+holds about one page per browser, never a whole log."""
+
+CATCH_UP_SLACK: Final = 64 * 1024
 
 MAX_CLIENT_MESSAGE: Final = 4096
 """The largest message a browser may send (characters)."""
@@ -116,6 +139,13 @@ STILL: Final = frozenset({"note", "action-failed"})
 alone."""
 
 
+class _Mark:
+    """What marks a drawing's place in a connection's queue."""
+
+
+PANELS_MARK: Final = _Mark()
+
+
 def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -131,27 +161,59 @@ class Connection:
     grant_id: str = ""
     catching_up: bool = True
     buffer: list[Event] = field(default_factory=list)
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str | _Mark | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
     close_code: int | None = None
     close_reason: str = ""
     queued: int = 0
     """Characters waiting in the queue."""
+    panels: str | None = None
+    """The newest drawing of the page waiting to be sent (:meth:`put_panels`)."""
+    marks: int = 0
+    """Places in the queue where a drawing was put (the last one sends it)."""
 
     def put(self, message: str) -> None:
         """Queue one message (or close the connection if it is too far behind: more than
-        :data:`MAX_QUEUE` messages or :data:`MAX_QUEUE_BYTES` characters waiting)."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= MAX_QUEUE or self.queued + len(message) > MAX_QUEUE_BYTES:
-            self.end(CLOSE_BEHIND, "too far behind: reconnect to catch up")
-            return
-        self.queued += len(message)
-        self.queue.put_nowait(message)
+        :data:`MAX_QUEUE` messages or :data:`MAX_QUEUE_BYTES` characters waiting; one
+        message alone is always queued)."""
+        if self._fits(len(message)):
+            self.queued += len(message)
+            self.queue.put_nowait(message)
 
-    def took(self, message: str) -> None:
-        """A queued message was taken to be sent."""
-        self.queued -= len(message)
+    def _fits(self, size: int) -> bool:
+        if self.closed:
+            return False
+        if self.queue.qsize() >= MAX_QUEUE or (
+            self.queued and self.queued + size > MAX_QUEUE_BYTES
+        ):
+            self.end(CLOSE_BEHIND, "too far behind: reconnect to catch up")
+            return False
+        return True
+
+    def put_panels(self, message: str) -> None:
+        """Queue a drawing of the page's panels, replacing one still waiting: it goes
+        after everything queued before it, and a browser behind gets the newest drawing
+        once, not every drawing it missed."""
+        waiting = 0 if self.panels is None else len(self.panels)
+        if not self._fits(len(message) - waiting):
+            return
+        self.queued += len(message) - waiting
+        self.panels = message
+        self.marks += 1
+        self.queue.put_nowait(PANELS_MARK)
+
+    def take(self, item: str | _Mark) -> str | None:
+        """What a queued item sends: itself, or at the last mark the newest drawing
+        (``None`` at an earlier mark: a newer drawing follows)."""
+        if isinstance(item, str):
+            self.queued -= len(item)
+            return item
+        self.marks -= 1
+        if self.marks or self.panels is None:
+            return None
+        drawn, self.panels = self.panels, None
+        self.queued -= len(drawn)
+        return drawn
 
     def end(self, code: int | None = None, reason: str = "") -> None:
         """Stop sending after what is queued (and close with ``code``)."""
@@ -187,12 +249,23 @@ class Hub:
         self._last_event: dict[str, float] = {}
         self._pace: dict[str, float] = {}
         self._sheets_at: dict[str, TableState] = {}
-        self._rendered: LRU[tuple[str, int, str], str] = LRU(RENDERED)
+        self._kept: LRU[tuple[str, int], Event] = LRU(KEPT_EVENTS)
+        self._caught: OrderedDict[tuple[str, int, bool, bool], str] = OrderedDict()
+        self._caught_chars = 0
         self._rendering = threading.Lock()
+        self._catching_up = asyncio.Lock()
+        self._threads: anyio.CapacityLimiter | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the hub's connections live on."""
         self._loop = loop
+
+    async def in_thread(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in one of the :data:`SOCKET_THREADS` (a socket's handshake or
+        catch-up), not in the threads that answer requests."""
+        if self._threads is None:
+            self._threads = anyio.CapacityLimiter(SOCKET_THREADS)
+        return await anyio.to_thread.run_sync(functools.partial(work, *args), limiter=self._threads)
 
     @property
     def connections(self) -> int:
@@ -416,7 +489,7 @@ class Hub:
                     for conn in list(self.tables.get(tid, ())):
                         text = texts.get(conn.viewer)
                         if text is not None and not conn.catching_up:
-                            conn.put(text)
+                            conn.put_panels(text)
                 if not self._drawing.get(tid):
                     break
                 self._drawing[tid] = False
@@ -485,42 +558,81 @@ class Hub:
             if cancel is not None:
                 cancel()
 
+    def _read(self, table_id: str, after: int, upto: int) -> list[Event]:
+        """The events ``after < seq <= upto`` (at most a page), kept ones without reading
+        the database again (:data:`KEPT_EVENTS`)."""
+        out: list[Event] = []
+        seq = after
+        last = min(upto, after + CATCH_UP_PAGE)
+        while seq < last:
+            with self._rendering:
+                kept = self._kept.get((table_id, seq + 1))
+            if kept is None:
+                break
+            out.append(kept)
+            seq += 1
+        if seq < last:
+            read = self.service.store.events(table_id, after=seq, upto=last)
+            with self._rendering:
+                for event in read:
+                    self._kept[(table_id, event.seq)] = event
+            out.extend(read)
+        return out
+
     def _missed(
         self, table_id: str, name: str | None, after: int
-    ) -> tuple[list[tuple[int, str]], int]:
+    ) -> tuple[list[tuple[int, str]], bool]:
         """A page of the events after ``after`` as ``name`` may see them, each as its
-        message, and how many were read: read and rendered in a worker thread, each
-        entry rendered once for every browser that catches up on it (:data:`RENDERED`)."""
-        missed = self.service.log(table_id, name, after, CATCH_UP_PAGE)
+        message, and whether more follow. Read and rendered in a worker thread; each
+        event's message is made once for every browser shown the same form of it
+        (:data:`CAUGHT_CHARS`) from events read once (:data:`KEPT_EVENTS`)."""
+        full = self.service.load(table_id)
+        viewer = full.viewer(name)
         out: list[tuple[int, str]] = []
-        for shown in missed:
-            seq = shown.get("seq")
-            if not isinstance(seq, int):
-                continue
-            text = _dump(shown)
-            key = (table_id, seq, hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+        events = self._read(full.id, after, full.seq)
+        for event in events:
+            key = (full.id, event.seq, *redaction_key(event, viewer, full.revealed, full))
             with self._rendering:
-                html = self._rendered.get(key)
-            if html is None:
-                html = self.render(shown)
-                with self._rendering:
-                    self._rendered[key] = html
-            out.append((seq, f'{{"type":"event","event":{text},"html":{_dump(html)}}}'))
-        return out, len(missed)
+                message = self._caught.get(key)
+                if message is not None:
+                    self._caught.move_to_end(key)
+            if message is None:
+                shown = redact(event, viewer, full.revealed, full)
+                message = (
+                    f'{{"type":"event","event":{_dump(shown)},"html":{_dump(self.render(shown))}}}'
+                )
+                self._keep(key, message)
+            out.append((event.seq, message))
+        return out, bool(events) and events[-1].seq < full.seq
+
+    def _keep(self, key: tuple[str, int, bool, bool], message: str) -> None:
+        with self._rendering:
+            if key in self._caught:
+                return
+            self._caught[key] = message
+            self._caught_chars += len(message)
+            while self._caught_chars > CAUGHT_CHARS and self._caught:
+                self._caught_chars -= len(self._caught.popitem(last=False)[1])
 
     async def catch_up(self, conn: Connection) -> int:
         """Send everything after ``conn.last`` the viewer may see, then go live. The missed
-        events are read and rendered off the event loop (:meth:`_missed`)."""
-        while True:
-            page, read = await run_in_threadpool(
-                self._missed, conn.table_id, conn.viewer.name, conn.last
-            )
+        events are read and rendered off the event loop (:meth:`_missed`), one catch-up
+        page at a time in the whole process (a hundred browsers catching up at once take
+        turns rather than a hundred threads contending for the interpreter), and a page
+        only once the browser has taken the last (:data:`CATCH_UP_SLACK`)."""
+        while not conn.closed:
+            async with self._catching_up:
+                page, more = await self.in_thread(
+                    self._missed, conn.table_id, conn.viewer.name, conn.last
+                )
             for seq, message in page:
+                while conn.queued > CATCH_UP_SLACK and not conn.closed:
+                    await asyncio.sleep(0.02)  # the browser takes what was sent first
                 if seq <= conn.last:
                     continue
                 conn.put(message)
                 conn.last = seq
-            if read < CATCH_UP_PAGE or conn.closed:
+            if not more:
                 break
         conn.catching_up = False
         buffered, conn.buffer = conn.buffer, []
@@ -568,18 +680,22 @@ class Hub:
         try:
             ending = False
             while not ending:
-                text = await queue.get()
-                if text is None:
+                item = await queue.get()
+                if item is None:
                     break
-                conn.took(text)
-                batch = [text]
+                first = conn.take(item)
+                batch = [] if first is None else [first]
                 while len(batch) < MAX_BATCH and not queue.empty():
                     more = queue.get_nowait()
                     if more is None:
                         ending = True
                         break
-                    conn.took(more)
-                    batch.append(more)
+                    taken = conn.take(more)
+                    if taken is not None:
+                        batch.append(taken)
+                if not batch:
+                    continue
+                text = batch[0]
                 if len(batch) > 1:  # one flat array: a queued array gives its messages
                     inner = (t[1:-1] if t[0] == "[" else t for t in batch)
                     text = f"[{','.join(inner)}]"

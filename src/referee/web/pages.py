@@ -364,8 +364,6 @@ async def socket(websocket: WebSocket, tid: str) -> None:
     Connect with ``?after=SEQ`` (the last seq seen): the events after it come
     first, exactly once each, then a ``{"type": "live"}`` message, then each new
     event as it is appended (by this process or, through the database, another)."""
-    from starlette.concurrency import run_in_threadpool
-
     web = web_of(websocket)
     found = presented(websocket, tid)
     origin = websocket.headers.get("origin")
@@ -386,7 +384,7 @@ async def socket(websocket: WebSocket, tid: str) -> None:
     if found is None:
         await websocket.close(1008, "this table needs its invite link")
         return
-    grant = await run_in_threadpool(web.tokens.check, found[0])
+    grant = await web.hub.in_thread(web.tokens.check, found[0])
     if grant is None or grant.table_id != tid:
         await websocket.close(1008, "unknown or revoked link")
         return
@@ -402,7 +400,7 @@ async def socket(websocket: WebSocket, tid: str) -> None:
             await websocket.close(1013, e.detail)
         return
     try:
-        ts = await run_in_threadpool(web.service.load, tid)
+        ts = await web.hub.in_thread(web.service.load, tid)
     except Exception:
         await websocket.close(1008, "no such table")
         return

@@ -20,9 +20,11 @@ threads (:data:`QUICK_MICROSECONDS`) and only a costlier one waits its turn here
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
@@ -162,3 +164,99 @@ class Shares:
             "waiting": sum(len(t.waiting) for t in self._tables.values()),
             "tables": len(self._tables),
         }
+
+
+GATE_WAITING: Final = 64
+"""Requests of one table that may wait for the gate (:class:`Gates`) at once; past this
+a new one is refused at once with 429."""
+
+GATE_WAIT_SECONDS: Final = 5.0
+"""Seconds a request may wait for its table's gate; then it is refused (429)."""
+
+
+@dataclass
+class _Gate:
+    running: int = 0
+    waiting: deque[asyncio.Future[None]] = field(default_factory=deque)
+
+
+class Gates:
+    """How many of one table's requests the server's threads hold at once.
+
+    Each request a participant makes (with a link this process knows) passes its
+    table's gate: at most ``at_once`` of one table's requests run at a time, the others
+    wait their turn on the event loop, where waiting costs no thread, in order; at most
+    :data:`GATE_WAITING` wait, none longer than :data:`GATE_WAIT_SECONDS` (past either,
+    429 with ``Retry-After``). A table flooding the server with requests on a hundred
+    links so takes a few threads, not all of them, and a request of another table finds
+    a thread free. ``at_once`` 0: no gate. Used from the server's event loop only."""
+
+    def __init__(self, at_once: int) -> None:
+        self.at_once = at_once
+        self._tables: dict[str, _Gate] = {}
+
+    async def enter(self, table: str) -> None:
+        """Take one of ``table``'s places (waiting for one if need be), or refuse (429);
+        :meth:`leave` gives it back."""
+        if self.at_once <= 0:
+            return
+        gate = self._tables.setdefault(table, _Gate())
+        if gate.running < self.at_once:
+            gate.running += 1
+        else:
+            await self._wait(gate)
+
+    def leave(self, table: str) -> None:
+        """Give back a place :meth:`enter` took."""
+        gate = self._tables.get(table)
+        if self.at_once <= 0 or gate is None:
+            return
+        self._release(gate)
+        if not gate.running:
+            del self._tables[table]
+
+    @asynccontextmanager
+    async def held(self, table: str) -> AsyncIterator[None]:
+        """One of ``table``'s places for the block."""
+        await self.enter(table)
+        try:
+            yield
+        finally:
+            self.leave(table)
+
+    async def _wait(self, gate: _Gate) -> None:
+        if len(gate.waiting) >= GATE_WAITING:
+            raise TooMany(f"too many requests at this table at once ({GATE_WAITING} waiting)", 1.0)
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        gate.waiting.append(turn)
+        try:
+            await asyncio.wait_for(asyncio.shield(turn), GATE_WAIT_SECONDS)
+        except TimeoutError:
+            if turn.done():  # handed a place as the wait ended: keep it
+                return
+            self._leave(gate, turn)
+            raise TooMany(
+                f"this table's requests waited over {GATE_WAIT_SECONDS:.0f} s for their turn",
+                1.0,
+            ) from None
+        except BaseException:  # the request went away while it waited
+            if turn.done() and not turn.cancelled():
+                self._release(gate)  # its place goes to the next
+            else:
+                self._leave(gate, turn)
+            raise
+
+    @staticmethod
+    def _leave(gate: _Gate, turn: asyncio.Future[None]) -> None:
+        turn.cancel()
+        with contextlib.suppress(ValueError):
+            gate.waiting.remove(turn)
+
+    @staticmethod
+    def _release(gate: _Gate) -> None:
+        while gate.waiting:
+            turn = gate.waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)  # the place passes on: running stays as it is
+                return
+        gate.running -= 1

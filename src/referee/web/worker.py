@@ -16,12 +16,13 @@ it had been computed in place.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, Final
 
 from referee.dice.odds import limited_work
 from referee.errors import InvalidSheet, OverBudget, Problem, RulesError
@@ -49,10 +50,18 @@ def _renderer() -> Renderer:
 _SERVICE: TableService | None = None
 
 
+WORKER_NICE: Final = 10
+"""How much lower than the server's the workers' scheduling priority is: a machine busy
+with heavy odds still gives the server's own threads (a player's GET, a cheap preview,
+the live sockets) the processor first."""
+
+
 def _start(url: str) -> None:
     """A worker's start: its own service on the server's database (no migration), and a
     watch that ends the worker when the server is gone (however it ended)."""
     global _SERVICE
+    with contextlib.suppress(OSError):  # a heavy question yields the processor to the table
+        os.nice(WORKER_NICE)
     _SERVICE = TableService(Store(url, migrate=False))
     parent = os.getppid()
 
