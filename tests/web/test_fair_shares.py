@@ -402,3 +402,42 @@ def test_another_tables_request_finds_a_thread_while_one_table_floods(
     assert gate_running == [2]  # two of the twelve in threads, ten waiting on the loop
     assert loud_done <= 4  # answered while most of the loud table's requests still wait
     assert codes == [200] * 12  # the flood waited its turns, and was answered
+
+
+def test_a_tables_socket_cap_holds_for_handshakes_that_come_at_once(
+    new_site: Any, tmp_path: Any
+) -> None:
+    """300 sockets opened at once on a table capped at 200 all opened: each handshake
+    checked the open count before any was registered. Now a socket counts from its check,
+    so 30 at once against a cap of 10 open exactly 10."""
+    import websockets
+    from websockets.exceptions import InvalidStatus
+
+    from referee.web.limits import Limits
+
+    from .conftest import make_table
+
+    site = new_site(f"sqlite:///{tmp_path / 'burst.db'}", Limits(sockets_per_table=10))
+    table = make_table(site, "arm", "Rush")
+    url = f"{site.ws_base}/ws/tables/{table.id}"
+    headers = [table.auth(who) for who in ("Ann", "Ben", "Ron")]
+
+    async def rush() -> list[int]:
+        release = asyncio.Event()
+
+        async def one(i: int) -> int:
+            try:
+                async with websockets.connect(url, additional_headers=headers[i % 3]):
+                    await release.wait()
+                    return 101
+            except InvalidStatus as e:
+                return e.response.status_code
+
+        tasks = [asyncio.create_task(one(i)) for i in range(30)]
+        await asyncio.sleep(3)
+        release.set()
+        return list(await asyncio.gather(*tasks))
+
+    codes = asyncio.run(rush())
+    assert codes.count(101) == 10
+    assert codes.count(429) == 20

@@ -37,7 +37,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
@@ -255,6 +255,7 @@ class Hub:
         self._rendering = threading.Lock()
         self._catching_up = asyncio.Lock()
         self._threads: anyio.CapacityLimiter | None = None
+        self._open: dict[tuple[str, str | None], int] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the hub's connections live on."""
@@ -273,9 +274,27 @@ class Hub:
         return sum(len(c) for c in self.tables.values())
 
     def open_at(self, table_id: str, name: str | None = None) -> int:
-        """How many sockets are open on a table (of one participant, with ``name``)."""
-        conns = self.tables.get(table_id, ())
-        return sum(1 for c in conns if name is None or c.viewer.name == name)
+        """How many sockets are open on a table (of one participant, with ``name``),
+        those still opening (:meth:`opening`) counted."""
+        return self._open.get((table_id, name), 0)
+
+    @contextlib.contextmanager
+    def opening(self, table_id: str, name: str) -> Iterator[None]:
+        """Count a socket as open on its table from its handshake's check to its end:
+        a hundred handshakes at once each see the others, so a cap holds however fast
+        they come (a check and this count happen with no wait between)."""
+        keys = ((table_id, None), (table_id, name))
+        for key in keys:
+            self._open[key] = self._open.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            for key in keys:
+                left = self._open[key] - 1
+                if left:
+                    self._open[key] = left
+                else:
+                    del self._open[key]
 
     # -- shutting down -------------------------------------------------------
 

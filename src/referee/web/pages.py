@@ -21,6 +21,7 @@ from referee.systems.base import JSONObject, describe_fields, describe_options, 
 from referee.systems.records import option_kinds
 from referee.table.service import HiddenOdds, proposal_data
 from referee.table.state import Role, TableState, Viewer
+from referee.table.tokens import Grant
 from referee.web.api import (
     MAX_SEQ,
     TABLE_ID,
@@ -399,6 +400,11 @@ async def socket(websocket: WebSocket, tid: str) -> None:
         else:  # a server without the denial extension: close 1013, "try again later"
             await websocket.close(1013, e.detail)
         return
+    with web.hub.opening(tid, grant.name):  # counted from here, with no wait since the check
+        await _serve_socket(websocket, web, tid, grant, after)
+
+
+async def _serve_socket(websocket: WebSocket, web: Web, tid: str, grant: Grant, after: int) -> None:
     try:
         ts = await web.hub.in_thread(web.service.load, tid)
     except Exception:
