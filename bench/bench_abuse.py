@@ -18,8 +18,16 @@ Attacks (each as the issue measured it, within today's quotas):
    note every 100 ms;
 5. **sockets that never read**: 200 sockets that never read while notes are written
    flat out for 10 s (the server's memory before and after);
-6. **minted links' quota**: 100 links each firing 40 requests at once (how many are
+6. **many sockets on few links**: 1,200 sockets on 3 links while notes are written flat
+   out (each participant's cap is 10);
+7. **analyses**: one link, 4 threads asking ARM 2-v-1 fights with ``runs=20000`` and
+   ``max_states=5000``;
+8. **imports**: two anonymous clients importing a big table's export (30 MB; 4.5 MB with
+   ``--quick``) over and over;
+9. **minted links' quota**: 100 links each firing 40 requests at once (how many are
    refused).
+
+``--only N`` (repeatable) runs only those attacks.
 
 Targets: the bystander's GET p99 at most 3x its idle baseline, the cheap preview's p99
 at most 250 ms under every attack; the server's memory growth at most 100 MB.
@@ -57,10 +65,11 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _prepare(db: str) -> dict[str, Any]:
+def _prepare(db: str, big_notes: int) -> dict[str, Any]:
     """The tables, made in the database before the server starts (a 1,119-event table
     would take the referee's own quota minutes to write): the bystander's Mnemonic table,
     the attacker's Mneme CE table with its events, and the links."""
+    from referee.systems.base import get
     from referee.table.service import TableService
     from referee.table.store import Store
     from referee.table.tokens import Tokens
@@ -73,10 +82,19 @@ def _prepare(db: str) -> dict[str, Any]:
     loud = service.create("mneme", "Loud", "Rex").table.id
     for i in range(1_100):
         service.note(loud, "Rex", f"a long evening, note {i}")
+    big = service.create("mnemonic", "Big", "Bea").table.id
+    for i in range(big_notes):  # 4,000 characters each: an export of ~4.5 KB a note
+        service.note(big, "Bea", f"{i:05d} " + "lorem ipsum " * 332)
+    arena = service.create("arm", "Arena", "Rea", settings={"true_odds": True}).table.id
+    fighters = list(get("arm").examples())
+    for example in fighters:
+        service.add_character(arena, example, force=True)
     links = {
         "ann": tokens.issue(quiet, "Ann")[0],
         "ron": tokens.issue(quiet, "Ron", "referee")[0],
         "rex": tokens.issue(loud, "Rex", "referee")[0],
+        "rea": tokens.issue(arena, "Rea", "referee")[0],
+        "bea": tokens.issue(big, "Bea", "referee")[0],
     }
     for i in range(100):
         name = f"Obs{i}"
@@ -84,7 +102,15 @@ def _prepare(db: str) -> dict[str, Any]:
         links[name] = tokens.issue(loud, name)[0]
     head = service.load(loud).seq
     service.store.close()
-    return {"quiet": quiet, "loud": loud, "links": links, "events": head}
+    return {
+        "quiet": quiet,
+        "loud": loud,
+        "arena": arena,
+        "big": big,
+        "fighters": fighters,
+        "links": links,
+        "events": head,
+    }
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -154,6 +180,45 @@ def _heavy(
     workers = [threading.Thread(target=ask, args=(t,)) for t in tokens for _ in range(threads_each)]
     for w in workers:
         w.start()
+    return counts
+
+
+def _analyses(base: str, setup: dict[str, Any], stop: threading.Event) -> list[int]:
+    """One link, 4 threads: ARM 2-v-1 fights with the largest bounds the issue used."""
+    counts = [0, 0]  # answered, refused
+    a, b = setup["fighters"][:2], setup["fighters"][2]
+    query = f"a={a[0]}&a={a[1]}&b={b}&runs=20000&max_states=5000"
+    url = f"/api/tables/{setup['arena']}/analysis?{query}"
+
+    def ask() -> None:
+        with httpx.Client(base_url=base, headers=_auth(setup["links"]["rea"]), timeout=120) as h:
+            while not stop.is_set():
+                r = h.get(url)
+                counts[0 if r.status_code == 200 else 1] += 1
+                if r.status_code == 429:
+                    time.sleep(min(2.0, float(r.headers.get("retry-after", "1"))))
+
+    for _ in range(4):
+        threading.Thread(target=ask, daemon=True).start()
+    return counts
+
+
+def _imports(base: str, export: bytes, stop: threading.Event) -> list[int]:
+    """Two anonymous clients importing the loud table's export over and over."""
+    counts = [0, 0]  # folded (created or refused after reading), refused by the quota
+
+    def post() -> None:
+        with httpx.Client(base_url=base, timeout=120) as h:
+            while not stop.is_set():
+                r = h.post(
+                    "/api/import", content=export, headers={"content-type": "application/json"}
+                )
+                counts[1 if r.status_code == 429 else 0] += 1
+                if r.status_code == 429:
+                    time.sleep(1.0)
+
+    for _ in range(2):
+        threading.Thread(target=post, daemon=True).start()
     return counts
 
 
@@ -244,7 +309,7 @@ def run(quick: bool, only: frozenset[int] = frozenset()) -> dict[str, Any]:
     seconds = 4.0 if quick else 10.0
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'abuse.db'}"
-        setup = _prepare(db)
+        setup = _prepare(db, 1_000 if quick else 6_800)
         port = free_port()
         proc = start_server(db, port, Path(tmp) / "server.log", extra=())
         base = f"http://127.0.0.1:{port}"
@@ -317,6 +382,34 @@ def _attacks(
         settle=3.0,
     )
     attack(
+        "1,200 sockets on 3 links, notes flat out",
+        lambda s: (
+            _sockets(base, loud, observers[:3] * 400, str(setup["events"]), True, s),
+            _notes(base, loud, links["rex"], 0.0, s),
+        ),
+        settle=3.0,
+    )
+    attack(
+        "analyses: 4 ARM 2-v-1 fights at once on one link",
+        lambda s: _analyses(base, setup, s),
+    )
+    with httpx.Client(base_url=base, headers=_auth(links["bea"]), timeout=120) as http:
+        export = http.get(f"/api/tables/{setup['big']}/export").content
+    with httpx.Client(base_url=base, headers=_auth(links["rex"]), timeout=120) as http:
+        odds = http.post(
+            f"/api/tables/{loud}/odds", json={"action": "roll", "fields": {"dice": "1000d20"}}
+        )
+    rows["sizes"] = {
+        "export": len(export),
+        "odds": len(odds.content),
+        "status": odds.status_code,
+        "detail": odds.json().get("detail", "") if odds.status_code != 200 else "",
+    }
+    attack(
+        f"imports: 2 anonymous clients importing a {len(export) / 1e6:.1f} MB export",
+        lambda s: _imports(base, export, s),
+    )
+    attack(
         "minted links: 100 links, 40 requests each at once",
         lambda s: _burst(base, loud, observers, 40, s),
         settle=0.0,
@@ -375,6 +468,19 @@ def section(quick: bool, only: frozenset[int] = frozenset()) -> tuple[str, list[
         f"answered, {burst['refused']:,} refused with 429 (the table's budget, shared by its "
         "links). The server's memory grew "
         f"{growth:.0f} MB over the whole run ({r['start_rss']:.0f} → {r['end_rss']:.0f} MB).",
+        "",
+        "What each attack found (answered / refused, or sockets opened / refused): "
+        + "; ".join(
+            f"{name}: {row['found']}"
+            for name, row in r.items()
+            if isinstance(row, dict) and "found" in row
+        )
+        + ".",
+        "",
+        f"The odds of `1000d20` answer {r.get('sizes', {}).get('odds', 0):,} bytes "
+        f"(status {r.get('sizes', {}).get('status')}: {r.get('sizes', {}).get('detail') or 'the odds'}; "
+        "the issue measured 45.7 MB); the export imported above is "
+        f"{r.get('sizes', {}).get('export', 0):,} bytes.",
         "",
     ]
     targets: list[dict[str, object]] = [

@@ -14,7 +14,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from inspect import Parameter, Signature
 from typing import Annotated, Any, Final, Literal, TypeVar, get_args, get_origin, get_type_hints
 
@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import JSONObject, Ruleset, get, names, problem_data
 from referee.table import signing
-from referee.table.audit import export, import_table, verify
+from referee.table.audit import export, verify
 from referee.table.operations import BY_NAME, OPERATIONS, Operation, Param
 from referee.table.operations import MAX_SEQ as MAX_SEQ
 from referee.table.service import Done, TableService, redact, table_data
@@ -36,7 +36,15 @@ from referee.web.app import Web, WebError, web_of
 from referee.web.auth import Caller, presented, set_session, table_cookies
 from referee.web.shares import QUICK_MICROSECONDS
 from referee.web.strict import StrictRoute
-from referee.web.worker import Answer, answer, compute, odds_in_worker
+from referee.web.worker import (
+    Answer,
+    answer,
+    compute,
+    import_in_worker,
+    import_on,
+    imported,
+    odds_in_worker,
+)
 from referee.web.worker import pool as worker_pool
 
 log = logging.getLogger("referee.web")
@@ -212,16 +220,22 @@ async def in_pool(
     here: Callable[..., tuple[str, Any]],
     there: Callable[..., tuple[str, Any]],
     args: tuple[Any, ...],
+    pool: Executor | None = None,
 ) -> tuple[str, Any]:
-    """``there(*args)`` in a worker process (``here(service, *args)`` in a thread for an
-    in-memory database); a worker that died is replaced (503, try again)."""
+    """``there(*args)`` in a worker process of ``pool`` (the odds workers by default;
+    ``here(service, *args)`` in a thread for an in-memory database); a worker that died
+    is replaced (503, try again)."""
     loop = asyncio.get_running_loop()
+    chosen = web.pool if pool is None else pool
     try:
-        if isinstance(web.pool, ThreadPoolExecutor):
-            return await loop.run_in_executor(web.pool, here, web.service, *args)
-        return await loop.run_in_executor(web.pool, there, *args)
+        if isinstance(chosen, ThreadPoolExecutor):
+            return await loop.run_in_executor(chosen, here, web.service, *args)
+        return await loop.run_in_executor(chosen, there, *args)
     except BrokenExecutor:
-        web.pool = worker_pool(web.service, web.workers)  # a worker died: start anew
+        if pool is None:
+            web.pool = worker_pool(web.service, web.workers)  # a worker died: start anew
+        else:
+            web.importer = worker_pool(web.service, 1)
         raise WebError(503, "the odds worker stopped; try again") from None
 
 
@@ -465,14 +479,18 @@ def server_signer(web: Web) -> Signer:
     "(its own, or one in ``REFEREE_TRUSTED_KEYS``). You become the imported table's "
     "first referee. Bounded by bytes (32 MiB) and events, not by JSON values.",
 )
-def import_export(request: Request, response: Response, body: JSONObjectIn) -> Imported:
+async def import_export(request: Request, response: Response, body: JSONObjectIn) -> Imported:
+    """Read and checked in a process of its own, one import at a time (a big export is
+    seconds of work: never in the server's threads, never beside another table's odds)."""
     web = from_this_site(request)
-    new_table_quota(request, imported=True)
-    trusted = signing.trusted_keys(own=server_signer(web))
-    report = rules_call(lambda: import_table(web.service, body, trusted))
+    await run_in_threadpool(new_table_quota, request, imported=True)
+    trusted = await run_in_threadpool(signing.trusted_keys, own=server_signer(web))
+    report = imported(
+        await in_pool(web, import_on, import_in_worker, (body, trusted), web.importer)
+    )
     table = body.get("table")
     tid = str(table.get("id")) if isinstance(table, dict) else ""
-    ts = web.service.load(tid)
+    ts = await run_in_threadpool(web.service.load, tid)
     referee = next((n for n, r in ts.participants.items() if r == "referee"), None)
     if referee is None:
         raise WebError(422, f"imported {report.events} events, but the table has no referee")

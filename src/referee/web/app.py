@@ -85,6 +85,9 @@ class Web:
     """Where odds and previews are computed: a few worker processes (:mod:`referee.web.worker`),
     so a costly one never holds up another table's commands."""
     workers: int = 1
+    importer: Executor | None = None
+    """Where imports are read and checked: one worker process of their own (an import of
+    a big export is seconds of work, never in the server's threads)."""
     shares: Shares = field(default_factory=lambda: Shares(1))
     """The workers' turns between tables (:mod:`referee.web.shares`)."""
     gates: Gates = field(default_factory=lambda: Gates(0))
@@ -400,6 +403,7 @@ def create_app(
         workers=max(1, (limits or Limits()).odds_workers),
         shares=shares_for(limits or Limits()),
         gates=Gates((limits or Limits()).table_requests_at_once),
+        importer=odds_pool(service, 1),
     )
 
     @asynccontextmanager
@@ -419,6 +423,8 @@ def create_app(
         finally:
             sweeper.cancel()
             state.pool.shutdown(wait=True, cancel_futures=True)  # workers end with the server
+            if state.importer is not None:
+                state.importer.shutdown(wait=True, cancel_futures=True)
             if stop is not None:
                 stop()
 

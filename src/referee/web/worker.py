@@ -164,6 +164,52 @@ def answer(found: tuple[str, Any]) -> Answer:
     raise RulesError(str(value))
 
 
+def import_on(service: TableService, data: JSONValue, trusted: dict[str, bytes]) -> tuple[str, Any]:
+    """:func:`referee.table.audit.import_table` on ``service``, its report or its refusal
+    as data (``("ok", report)``, ``("log", (problem, seq))``, ``("store", message)``,
+    ``("rules", message)`` or ``("bad", message)``): an import reads and checks a whole
+    log, seconds of work for a big one, so the server runs it in a process of its own
+    (:func:`import_in_worker`)."""
+    from referee.table.audit import import_table
+    from referee.table.events import LogError
+    from referee.table.store import StoreError
+
+    try:
+        return "ok", import_table(service, data, trusted)
+    except LogError as e:
+        return "log", (e.problem, e.seq)
+    except StoreError as e:
+        return "store", str(e)
+    except RulesError as e:
+        return "rules", str(e)
+    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
+        return "bad", f"the rules cannot handle this input: {type(e).__name__}: {e}"
+
+
+def import_in_worker(data: JSONValue, trusted: dict[str, bytes]) -> tuple[str, Any]:
+    """:func:`import_on` on the worker's own service."""
+    service = _SERVICE
+    if service is None:
+        raise RuntimeError("the import worker was not started")
+    return import_on(service, data, trusted)
+
+
+def imported(found: tuple[str, Any]) -> Any:
+    """The report of :func:`import_on`, or its refusal raised again as its own kind."""
+    from referee.table.events import LogError
+    from referee.table.store import StoreError
+
+    kind, value = found
+    if kind == "ok":
+        return value
+    if kind == "log":
+        problem, seq = value
+        raise LogError(str(problem), int(seq))
+    if kind == "store":
+        raise StoreError(str(value))
+    raise RulesError(str(value))
+
+
 def pool(service: TableService, workers: int) -> Executor:
     """Worker processes on ``service``'s database; threads for an in-memory database,
     which another process cannot open."""
