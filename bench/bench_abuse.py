@@ -461,6 +461,7 @@ def section(quick: bool, only: frozenset[int] = frozenset()) -> tuple[str, list[
             f"{'-' if name == 'idle' else ('yes' if met else 'no')} |"
         )
     growth = r["end_rss"] - r["start_rss"]
+    sizes = r.get("sizes", {})
     burst = dict(zip(("answered", "refused"), _found(r, "minted links"), strict=True))
     lines += [
         "",
@@ -477,10 +478,9 @@ def section(quick: bool, only: frozenset[int] = frozenset()) -> tuple[str, list[
         )
         + ".",
         "",
-        f"The odds of `1000d20` answer {r.get('sizes', {}).get('odds', 0):,} bytes "
-        f"(status {r.get('sizes', {}).get('status')}: {r.get('sizes', {}).get('detail') or 'the odds'}; "
-        "the issue measured 45.7 MB); the export imported above is "
-        f"{r.get('sizes', {}).get('export', 0):,} bytes.",
+        f"The odds of `1000d20` answer {sizes.get('odds', 0):,} bytes (status "
+        f"{sizes.get('status')}: {sizes.get('detail') or 'the odds'}; the issue measured "
+        f"45.7 MB); the export imported above is {sizes.get('export', 0):,} bytes.",
         "",
     ]
     targets: list[dict[str, object]] = [
