@@ -33,6 +33,7 @@ from referee.cli.common import (
     load_options,
     load_state,
     make_roller,
+    odds_lines,
     outcome_text,
     print_odds,
     sheet_from,
@@ -374,6 +375,8 @@ def _print(
     if render is not None:
         shown = render(result, values)
         show(as_json, shown, shown if isinstance(shown, list) else [shown] if shown else [])
+    elif default is None and data is not None:  # odds: their JSON in lines and tables
+        show(False, None, odds_lines(data(result, values)))
     elif default is None:
         print_odds(result, as_json=as_json)
     elif as_json:

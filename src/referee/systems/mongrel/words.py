@@ -143,3 +143,23 @@ class MongrelWords(Words):
 
 WORDS: Final = MongrelWords()
 """Mongrel's words (:meth:`~referee.systems.base.Ruleset.words`)."""
+
+
+ATTRIBUTE_NAMES = ("size", "spirit", "physique", "beauty", "speed", "social")
+STEP_HEADINGS: Final[Mapping[str, str]] = {
+    "identity": " (Man, Beast, Demon)",
+    "size_spirit": " (Size, Spirit)",
+    "physique_beauty": " (Physique, Beauty)",
+    "speed_social": " (Speed, Social)",
+    **{f"lower_{a}": " (voluntarily lower by; 0 keeps it)" for a in ATTRIBUTE_NAMES},
+    "step2": " (+3 each, +1 to the rest of their Areas)",
+    "step3": " (+2 each)",
+    "step4": " (+1 each)",
+}
+"""What each step of the character builder (:mod:`.builder`) asks, after its name."""
+
+
+def step_prompt(step: str, options: Sequence[object]) -> str:
+    """A step of the character builder and its choices, numbered from 1."""
+    listed = "".join(f"\n  {i}. {o}" for i, o in enumerate(options, 1))
+    return f"{step}{STEP_HEADINGS.get(step, '')}:{listed}"
