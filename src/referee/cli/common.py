@@ -212,6 +212,8 @@ def odds_lines(data: Mapping[str, Any], title: str = "") -> list[Any]:
     each), a list of records as a table of their fields, anything else ``key: value``."""
     lines: list[Any] = []
     for key, value in data.items():
+        if value is None or value == {}:
+            continue  # nothing to give (a check that rolls nothing has no chance of success)
         heading = f"{title}: {_said(key)}" if title else _said(key)
         if (
             isinstance(value, Mapping)

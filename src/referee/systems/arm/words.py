@@ -161,7 +161,10 @@ class ArmWords(Words):
         details = outcome.get("details")
         d = details if isinstance(details, Mapping) else {}
         result, target = outcome.get("result"), outcome.get("target")
-        if "plus" not in d and f" {result}" in f" {outcome.get('label')}":
+        label = f" {outcome.get('label')}"
+        if "plus" not in d and isinstance(result, int) and f"{result:+d}" in label:
+            return ()  # a look-up whose label says its result ("modifier +2")
+        if "plus" not in d and f" {result}" in label:
             return ()  # a look-up whose label says its result ("log 16")
         if "plus" not in d or not isinstance(result, int):
             return super().numbers(outcome)
