@@ -45,7 +45,8 @@ def _task(data: dict[str, Any], v: Values) -> dict[str, Any]:
 def _roller(rules: Any, v: Values) -> dict[str, Any]:
     """Who rolls: the ``--sheet``, or a stand-in given a ``--total``."""
     who = v.get("actor") or "actor"
-    return {who: sheet_from(rules, v["sheet"]) if v["sheet"] else Sheet(who, {})}
+    unnamed = Sheet("the character" if who == "actor" else who, {})
+    return {who: sheet_from(rules, v["sheet"]) if v["sheet"] else unnamed}
 
 
 def _task_data(outcome: Outcome, pushed: bool) -> JSONObject:
@@ -93,7 +94,7 @@ def _blow_seats(rules: Any, v: Values) -> dict[str, Any]:
     numbers given (the defender's Toughness, armour, wound and shock levels)."""
     if v["weapon"] is not None and not v["attacker"]:
         raise RulesError("--weapon goes with --attacker")
-    hitter = sheet_from(rules, v["attacker"]) if v["attacker"] else Sheet("attacker", {})
+    hitter = sheet_from(rules, v["attacker"]) if v["attacker"] else Sheet("the attacker", {})
     if v["defender"]:
         if any(v[k] not in (None, 0) for k in ("toughness", "armour", "wound", "shock")):
             raise RulesError("--toughness, --armour, --wound and --shock go without --defender")

@@ -351,4 +351,4 @@ def stand_in(toughness: int, armour: str | None, wound: int, shock: int) -> Shee
     if not (0 <= wound <= LEVEL_CAP and 0 <= shock <= LEVEL_CAP):
         raise RulesError(f"--wound, --shock: each a level 0 to {LEVEL_CAP}, not {wound}, {shock}")
     worn = None if armour is None else ArmourEntry("armour", int(parts[0]), int(parts[-1]))
-    return Sheet("defender", {"Toughness": toughness}, wound=wound, shock=shock, armour=worn)
+    return Sheet("the defender", {"Toughness": toughness}, wound=wound, shock=shock, armour=worn)

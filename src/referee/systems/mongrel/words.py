@@ -138,7 +138,11 @@ class MongrelWords(Words):
         if target is None or not isinstance(result, int):
             return super().numbers(outcome)
         how = "over" if d.get("mode") == "over" else "under"
-        return (f"target {target}, rolled {how}: Effect {result}",)
+        n = d.get("successes")
+        count = (
+            f", {n} {'die succeeds' if n == 1 else 'dice succeed'}" if isinstance(n, int) else ""
+        )
+        return (f"target {target}, rolled {how}{count}: Effect {result}",)
 
 
 WORDS: Final = MongrelWords()
