@@ -205,6 +205,12 @@ def _chance(value: object) -> str:
     return "none" if value is None else str(value)
 
 
+def _sides(rows: Sequence[tuple[str, ...]]) -> list[str]:
+    """Numbers to the right; a column of words (names, orders of action) to the left."""
+    words = any(not CHANCE.match(r[0].lstrip("+")) for r in rows)
+    return ["left" if words else "right", "right", "right"]
+
+
 def odds_lines(data: Mapping[str, Any], title: str = "") -> list[Any]:
     """Any game's odds as its JSON gives them, in lines and tables, the same way for
     every game: a chance as ``chance of success: 7/12 (58.33%)``, a map of chances as a
@@ -214,7 +220,7 @@ def odds_lines(data: Mapping[str, Any], title: str = "") -> list[Any]:
     for key, value in data.items():
         if value is None or value == {}:
             continue  # nothing to give (a check that rolls nothing has no chance of success)
-        heading = f"{title}: {_said(key)}" if title else _said(key)
+        heading = f"{title}: {key}" if title else _said(key)  # a name inside stays as written
         if (
             isinstance(value, Mapping)
             and value
@@ -230,7 +236,7 @@ def odds_lines(data: Mapping[str, Any], title: str = "") -> list[Any]:
             ]
             columns = (heading, "exact", "%")
             lines.append(
-                {"columns": columns, "rows": rows or [("none", "", "")], "justify": "right"}
+                {"columns": columns, "rows": rows or [("none", "", "")], "justify": _sides(rows)}
             )
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
             columns = tuple(dict.fromkeys(k for v in value for k in v))

@@ -62,7 +62,7 @@ def _total(data: Data, v: Values, at: str = "", kind: str = "total") -> Data:
     """``--modifier`` as one modifier of ``kind`` before the typed ``--mod``s of the check
     (the action's own, or the one nested at ``at``)."""
     check = data.get(at, {}) if at else data
-    source = "--modifier" if kind == "total" else "modifier"
+    source = "modifier"
     given = [{"value": v["modifier"], "source": source, "kind": kind}] if v["modifier"] else []
     check = {**check, "modifiers": given + check.get("modifiers", [])}
     return {**data, at: check} if at else check

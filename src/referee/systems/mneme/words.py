@@ -230,16 +230,20 @@ class MnemeWords(Words):
             out.append("Fail Effect mitigated: " + " -> ".join(map(str, listed("mitigation"))))
         if d.get("time") is not None:
             out.append(f"it takes {d['time']} (median {d.get('median_time')})")
-        for key, whose in (("cover_rolls", "the cover's"), ("damage_rolls", "damage")):
+        for key in ("cover_rolls", "damage_rolls"):
             rolls = d.get(key)
             if isinstance(rolls, Mapping) and isinstance(rolls.get("dealt"), list):
                 kept = rolls.get("kept")
                 flags = kept if isinstance(kept, list) else []
-                shown = [
+                shown = ", ".join(
                     str(x) if i >= len(flags) or flags[i] else f"({x})"
                     for i, x in enumerate(rolls["dealt"])  # type: ignore[arg-type]
-                ]
-                out.append(f"{whose} rolls after armour {', '.join(shown)}")
+                )
+                if key == "damage_rolls":
+                    out.append(f"damage rolls after armour {shown}")
+                else:
+                    gone = " (destroyed)" if d.get("cover_destroyed") else ""
+                    out.append(f"the cover takes {shown}: {d.get('cover_damage')} damage{gone}")
         if d.get("bleeding"):
             out.append("Bleeding: one roll reached the Seriously Wounded threshold")
         massive = d.get("massive_roll")
@@ -252,6 +256,20 @@ class MnemeWords(Words):
             out.append("massive damage: an End roll at 8 is due")
         if isinstance(d.get("condition"), str) and "roll" not in d:
             out.append(f"condition now {d['condition']}")
+        per = d.get("characters")  # time passing: what it did to each character
+        for cid, one in per.items() if isinstance(per, Mapping) else ():
+            notes = one.get("notes") if isinstance(one, Mapping) else None
+            for note in notes if isinstance(notes, list) else []:
+                out.append(f"{self.names(cid)}: {self.names.say(str(note))}")
+        for group in listed("rerolls"):  # Initiative ties rolled again (the table's ties)
+            rolled = [
+                r for r in (group if isinstance(group, list) else []) if isinstance(r, Mapping)
+            ]
+            if rolled:
+                said = ", ".join(
+                    f"{self.value(r.get('name'))} {r.get('initiative')}" for r in rolled
+                )
+                out.append(f"tie reroll: {said}")
         for r in listed("patients"):
             if isinstance(r, Mapping):
                 out.append(f"{r.get('condition')}: {r.get('care')} care")
