@@ -123,10 +123,9 @@ def _named(rules: Any, v: Values) -> dict[str, Any]:
 
 
 def _preset(name: str, action: str, flags: Sequence[Flag], reads: Reads = (), **how: Any) -> Preset:
-    """A command whose ``reads`` render the result alone: its text, JSON, odds' text and
-    odds' JSON, in that order (None: the default; one that needs the flags is given by
-    name, ``text=``)."""
-    keys = ("text", "data", "odds_text", "odds_data")
+    """A command whose ``reads`` render the result's JSON alone: the outcome's, then the
+    odds' (None: the default)."""
+    keys = ("data", "odds_data")
     how |= {k: on(r) for k, r in zip(keys, reads, strict=False) if r}
     how |= {"odds_flag": "show_odds"} if ODDS in flags else {}
     return Preset(name, action, tuple(flags), HELP.get(name, ""), **how)
@@ -226,12 +225,12 @@ ONE = partial(_one_character, cid="pc")
 SURVIVOR = (CARED.flags[0], arg("kind"), NO_TOOLS)
 WARD = (arg("conditions", kind="many", help="Each patient's condition."),)
 ROUNDS = (_sheet("pc", "path", who=["pc"]), flag("rounds", "-n"), ODDS)
-CHECKS = (None, _check_data)
-EFFECTS = (None, effect_odds_data)
-DYING = (None, ONE, None, survival_data)
-INITIATIVE = (None, _initiative_data, None, initiative_odds_data)
-"""How a command's result reads: its text (None: in Mneme's words) and JSON (then its
-odds' text, None: as their JSON, and JSON)."""
+CHECKS = (_check_data,)
+EFFECTS = (effect_odds_data,)
+DYING = (ONE, survival_data)
+INITIATIVE = (_initiative_data, initiative_odds_data)
+"""A command's JSON, then its odds' (its text is Mneme CE's words, or the odds' JSON laid
+out)."""
 HELP = {
     "check": "Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
     "Difficulty.",
@@ -249,7 +248,7 @@ PRESETS = (
         "attack-odds",
         "damage-rolls",
         WEIGHED,
-        (None, damage_odds_data),
+        (damage_odds_data,),
         also=("attack",),
         build=_weighed,
         choose=lambda v: "damage-rolls" if v["difficulty"] is None else "attack",
@@ -262,7 +261,7 @@ PRESETS = (
         "clock",
         "pass-time",
         CLOCK,
-        (None, ONE),
+        (ONE,),
         also=("set-care",),
         build=lambda d, v: {k: d[k] for k in ("days", "hours", "minutes", "dying_rolls") if k in d},
         out="pc",
@@ -272,7 +271,7 @@ PRESETS = (
     _preset("survival", "survival", SURVIVOR, out="pc"),
     _preset("first-aid", "first-aid", AID, build=_equipped, out=_aided),
     _preset("surgery", "surgery", SURGERY, build=_equipped, out="patient"),
-    _preset("care", "care", WARD, (None, lambda o: dict(o.details)), table=False),
+    _preset("care", "care", WARD, (lambda o: dict(o.details),), table=False),
     _preset("stimulant", "stimulant", (WOKEN,), out="pc"),
     _preset(
         "initiative",
