@@ -38,6 +38,9 @@ from referee.systems.mongrel.words import step_prompt
 from referee.table.throwaway import Words
 
 SHEET = "sheet"  # the id a sheet file is seated under, alone at its table (as on_sheet does)
+APPROVED = "the-sheet-approved"
+"""The id ``approve`` seats the sheet under: not a word its outcome says ("on Giazza's
+sheet"), which the game's words would read as the character's name."""
 
 
 def _check_data(out: Outcome, seed: int | None) -> dict[str, Any]:
@@ -69,7 +72,7 @@ def _occult_data(out: Outcome, seed: int | None) -> dict[str, Any]:
 def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
     if bool(v["every"]) == bool(data.get("fields")):
         raise RulesError("name the problems with --field PATH[,PATH...] or use --all")
-    return {**data, "target": SHEET}
+    return {**data, "target": APPROVED}
 
 
 WORKING = "Exact odds instead of a roll.", common.FACES_HELP + " Working, then Resist."
@@ -124,10 +127,10 @@ PRESETS = (
     _loose(
         "approve",
         "approve-sheet",
-        lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
+        lambda o, v: RULESET.dump_sheet(v["_after"].character(APPROVED).sheet),
         *APPROVE,
-        out=SHEET,
-        seats=lambda rules, v: {SHEET: common.sheet_from(RULESET, v["path"])},
+        out=APPROVED,
+        seats=lambda rules, v: {APPROVED: common.sheet_from(RULESET, v["path"])},
         build=_approval,
     ),
 )

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
 from referee.systems.outcome import JSONValue
-from referee.systems.words import FieldWords, Words
+from referee.systems.words import FieldWords, Words, plural
 
 
 class MongrelWords(Words):
@@ -24,6 +24,11 @@ class MongrelWords(Words):
     }
     fields: ClassVar[Mapping[str, FieldWords]] = {
         "ap": FieldWords("AP", down="{who} spends {n} AP", up="{who} gains {n} AP"),
+        "approvals": FieldWords(
+            "approvals",
+            to="{who}'s sheet records the referee's approvals",
+            cleared="{who}'s sheet records no approval",
+        ),
         "ir": FieldWords(
             "Infernal Resolve",
             down="{who} loses {n} Infernal Resolve",
@@ -135,6 +140,8 @@ class MongrelWords(Words):
         details = outcome.get("details")
         d = details if isinstance(details, Mapping) else {}
         target, result = outcome.get("target"), outcome.get("result")
+        if isinstance(d.get("left_open"), int):  # the referee's approval (Character Creation)
+            return (f"{plural(int(d['left_open']), 'problem')} left open",)
         if target is None or not isinstance(result, int):
             return super().numbers(outcome)
         how = "over" if d.get("mode") == "over" else "under"
