@@ -140,8 +140,9 @@ class MongrelWords(Words):
         details = outcome.get("details")
         d = details if isinstance(details, Mapping) else {}
         target, result = outcome.get("target"), outcome.get("result")
-        if isinstance(d.get("left_open"), int):  # the referee's approval (Character Creation)
-            return (f"{plural(int(d['left_open']), 'problem')} left open",)
+        left = d.get("left_open")
+        if isinstance(left, int):  # the referee's approval (Character Creation)
+            return (f"{plural(left, 'problem')} left open",)
         if target is None or not isinstance(result, int):
             return super().numbers(outcome)
         how = "over" if d.get("mode") == "over" else "under"
