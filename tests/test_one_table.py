@@ -310,7 +310,7 @@ SHARED_ROLES = (
     "sheet.py",  # Sheet: the stored character
     "state.py",  # Seat and State: what a table tracks
     "tables.py",  # the text's lists and numbers as data
-    "report.py",  # how an outcome reads (the command line's renderers)
+    "words.py",  # how an outcome, change, prompt and refusal reads, for every edge
     "data/examples",  # the example characters, read by the base
 )
 
@@ -418,16 +418,17 @@ def test_a_preset_offers_every_plain_field_of_its_action(registered: None) -> No
     assert refused.exit_code != 0 and "--sides" in refused.output and "7" in refused.output
 
 
-def test_a_games_command_line_is_presets_over_its_wings_report() -> None:
-    """Issue 21: each game's command-line module declares presets over the generic path
-    (flags -> fields, a renderer from the wing's report.py); no game module keeps an undo
-    stack or a script runner, and no module is kept short by switching the formatter off
-    (its length is the code's)."""
+def test_a_games_command_line_is_presets_over_its_wings_words() -> None:
+    """Issues 21 and 35: each game's command-line module declares presets over the generic
+    path (flags -> fields); its outcomes read in the wing's words, as the log does (no
+    report.py of the command line's own); no game module keeps an undo stack or a script
+    runner, and no module is kept short by switching the formatter off (its length is
+    the code's)."""
     cli = SYSTEMS_DIR.parent / "cli"
     for game in WINGS:
         text = (cli / f"{game}.py").read_text()
         assert "Preset(" in text and "game_group(" in text, game
-        assert (SYSTEMS_DIR / game / "report.py").is_file(), game
+        assert not (SYSTEMS_DIR / game / "report.py").exists(), game
     assert not (cli / "mongrel_script.py").exists() and not (cli / "generic.py").exists()
     for path in SYSTEMS_DIR.parent.rglob("*.py"):
         assert "fmt: skip" not in path.read_text() and "fmt: off" not in path.read_text(), path

@@ -95,7 +95,7 @@ def test_mongrel_vooruk_rends_giazza_who_defends() -> None:
         said.sentence == "Vooruk attacks Giazza with Rend: hit, Effect 5, damage 0 to 5 (success)"
     )
     assert [g.text for g in said.dice] == ["check dice 6, 1, 1, 1, 1, 1"]
-    assert said.numbers == ("target 6, rolled over: Effect 5",)
+    assert said.numbers == ("target 6, rolled over, 1 die succeeds: Effect 5",)
     assert said.changes == (
         "Vooruk spends 1 AP",
         "Giazza spends 2 AP",

@@ -165,7 +165,8 @@ def test_validate_and_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         "--out",
         str(after),
     )
-    assert code == 0 and out.startswith("damage 10 -> 9 (Seriously Wounded), progress 1/3")
+    assert code == 0 and out.startswith("Time passes: Seriously Wounded")
+    assert "Ada Vance heals 1 damage" in out and "healing progress is 1/3" in out
     saved = json.loads(after.read_text())
     assert saved["damage"] == 9 and saved["healing_progress"] == "1/3"
     bad = tmp_path / "bad.json"
@@ -213,10 +214,11 @@ def test_help_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_demo_runs() -> None:
-    from referee.systems.mneme import report
+    from referee.cli.tour import tour
 
-    text = "\n".join(report.tour(MNEME))
-    assert "2d6+1 vs 8 succeeds 7/12" in text and "Flak Jacket" in text
+    text = "\n".join(tour("mneme"))
+    assert "Dice Result 9 against difficulty 8: Effect +1" in text and "chance 5/12" in text
+    assert "Ada Vance takes damage" in text
 
 
 def test_scale_notation_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -413,7 +415,7 @@ def test_a_check_with_nothing_at_stake_rolls_nothing(capsys: pytest.CaptureFixtu
     """Ch. 2: no stakes, no roll. The check says so (text and JSON, the roll's numbers
     null), and its odds are that outcome for certain, with no chance of success to give."""
     code, out, err = _run(capsys, "mneme", "check", "--no-stakes")
-    assert (code, out.strip(), err) == (0, "No roll: no stakes", "")
+    assert (code, out.strip(), err) == (0, "Check: No roll: no stakes", "")
     code, out, _ = _run(capsys, "mneme", "check", "--no-stakes", "--json")
     data = json.loads(out)
     assert code == 0 and data["label"] == "No roll: no stakes" and data["faces"] == []
@@ -421,7 +423,7 @@ def test_a_check_with_nothing_at_stake_rolls_nothing(capsys: pytest.CaptureFixtu
     code, _, err = _run(capsys, "mneme", "check", "--no-stakes", "--faces", "3,3")
     assert code != 0 and "needs 0 faces (no dice); 2 given" in err
     code, out, _ = _run(capsys, "mneme", "odds", "--no-stakes", "-m", "3")
-    assert (code, out.strip()) == (0, "No roll: no stakes")
+    assert (code, out.strip()) == (0, "no roll: No roll: no stakes")
     code, out, _ = _run(capsys, "mneme", "odds", "--no-stakes", "--json")
     assert json.loads(out) == {"p_success": None, "effect": {}, "no_roll": "No roll: no stakes"}
     code, out, _ = _run(capsys, "mneme", "check", "--stakes", "--faces", "4,4", "--json")

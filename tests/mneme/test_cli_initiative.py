@@ -35,7 +35,8 @@ def test_sheets_and_advantage(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 0 and ada["kept"] == [False, True, True] and ada["initiative"] == 12 + 2
     assert ada["sources"] == ["+2 Competence (Dex + Recon)"] and ada["modifier"] == 2
     code, out, _ = _run(capsys, *argv)
-    assert code == 0 and "Ada Vance" in out and "(1) 6 6" in out
+    assert code == 0 and "Initiative for the encounter: Ada Vance 14 > Bo 4" in out
+    assert "initiative dice 1 (dropped), 6, 6, 2, 2" in out
 
 
 def test_ties_option_and_rerolls(capsys: pytest.CaptureFixture[str]) -> None:
@@ -59,7 +60,7 @@ def test_exact_odds(capsys: pytest.CaptureFixture[str]) -> None:
     assert pair["p_tie"] == "73/648" and pair["p_first"] == pair["p_second"] == "575/1296"
     assert data["order"] == {"A > B": "575/1296", "B > A": "575/1296", "A = B": "73/648"}
     code, out, _ = _run(capsys, "--pc", "A:1", "--pc", "B:1", "--odds", "--ties", "reroll")
-    assert code == 0 and "50.00% (1/2)" in out
+    assert code == 0 and "1/2 (50.00%)" in out
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ def test_survival_intensive_care(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert code == 0 and "no roll" in out
     code, out, _ = _run(capsys, "mneme", "survival", str(pc), "intensive", "--faces", "6,3")
     # End 8 (0), 3 damage (-1): 9 - 1 = 8 vs 8 heals 2
-    assert code == 0 and "Healed 2" in out and "Healed 2 5/18" in out
+    assert code == 0 and "Ada Vance rolls to survive: Healed 2" in out
     code, _, err = _run(capsys, "mneme", "survival", str(pc), "bogus", "--faces", "6,3")
     assert code != 0 and "kind must be one of dying, massive, intensive" in err
 
@@ -102,7 +102,7 @@ def test_attack_with_a_sheet_weapon(capsys: pytest.CaptureFixture[str], tmp_path
         capsys, "mneme", "take-damage", "--weapon", "Broadsword", "--attacker", str(ada),
         "--sheet", str(ada), "-f", "3", "--rate", "3", "--faces", "3,3,3,2,2,2,1,1,1",
     )  # fmt: skip
-    assert code == 0 and "[3, 0, 0]" in out
+    assert code == 0 and "damage rolls after armour 3, 0, 0" in out
 
 
 def test_take_damage_behind_the_sheet_shield(
@@ -112,7 +112,7 @@ def test_take_damage_behind_the_sheet_shield(
     after = tmp_path / "after.json"
     argv = ["mneme", "take-damage", "3d6", "-f", "3", "--sheet", str(ada), "--cover-object", "0"]
     code, out, _ = _run(capsys, *argv, "--faces", "6,6,3,4,3,2,5,5,5", "--out", str(after))
-    assert code == 0 and "cover takes [13, 7]: 10 damage (destroyed)" in out
+    assert code == 0 and "the cover takes 13, 7: 10 damage (destroyed)" in out
     data = json.loads(after.read_text(encoding="utf-8"))
     assert data["damage"] == 11 and data["protection"][0]["damage"] == 10
 

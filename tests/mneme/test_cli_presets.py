@@ -11,7 +11,10 @@ import pytest
 
 from referee.cli.main import run
 from referee.systems.mneme import RULESET as MNEME
-from referee.systems.mneme import report
+from referee.systems.mneme.checks import typed_modifier
+from referee.systems.mneme.damage import armour_of, scaled_damage
+from referee.systems.mneme.initiative import initiative_entry
+from referee.systems.mneme.tables import difficulty_of
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -33,7 +36,7 @@ def test_first_aid_on_oneself_writes_the_medic(
     medic, after = _sheet(tmp_path, "ada.json", damage=5), tmp_path / "after.json"
     argv = ["first-aid", medic, "--self", "--faces", "6,5", "--out", str(after)]
     code, out, _ = _run(capsys, *argv)
-    assert code == 0 and "11 vs 10 -> Healed 1" in out
+    assert code == 0 and "Dice Result 11 against difficulty 10" in out and "Healed 1" in out
     assert json.loads(after.read_text(encoding="utf-8"))["damage"] == 4
 
 
@@ -45,7 +48,7 @@ def test_an_attack_at_a_saved_table(capsys: pytest.CaptureFixture[str], tmp_path
     faces = "6,6," + ",".join(["2,2,2"] * 5)
     argv = ["attack", "3d6-2", "-r", "5", "-a", "0", "--target-sheet", target, "--faces", faces]
     code, out, _ = _run(capsys, *argv, "--seat", "raider=example:raider", "--save", str(table))
-    assert code == 0 and "= 20" in out
+    assert code == 0 and "20 damage" in out
     state = json.loads(table.read_text(encoding="utf-8"))["characters"]
     assert state["target"]["sheet"]["damage"] == 20 and "raider" in state
     again = tmp_path / "again.json"
@@ -91,19 +94,19 @@ def test_the_care_level_is_checked_by_its_field(
 
 def test_the_texts_notations_read() -> None:
     """Ch. 2 Difficulty names, ch. 7 armour and damage scale notation."""
-    assert report.difficulty("Difficult") == 10 and report.difficulty("-2") == -2
-    assert report.typed_modifier("2:Equipment:scope") == {
+    assert difficulty_of("Difficult") == 10 and difficulty_of("-2") == -2
+    assert typed_modifier("2:Equipment:scope") == {
         "value": 2,
         "source": "scope",
         "kind": "equipment",
     }
-    assert report.typed_modifier("-1:conditions")["kind"] == "condition"
-    target = report.armour("DAR 2", target_scale="H")
+    assert typed_modifier("-1:conditions")["kind"] == "condition"
+    target = armour_of("DAR 2", target_scale="H")
     assert (target.armour, target.armour_scale, target.scale) == (2, "D", "H")
-    assert report.scaled_damage("3d3", "D") == "D 3d3"
+    assert scaled_damage("3d3", "D") == "D 3d3"
     with pytest.raises(Exception, match="scale D"):
-        report.scaled_damage("D 3d3", "H")
-    assert report.initiative_entry("Bo:1:2") == {
+        scaled_damage("D 3d3", "H")
+    assert initiative_entry("Bo:1:2") == {
         "who": "Bo",
         "modifier": 1,
         "characteristic_modifier": 2,

@@ -166,4 +166,4 @@ def test_the_command_line_roll_takes_the_damage_before(
     args = ["mneme", "survival", str(sheet), "massive", "--damage-before", "0"]
     assert run([*args, "--faces", "3,3"]) == 0
     out = capsys.readouterr().out
-    assert "Survived, crippled" in out and "13/18" in out
+    assert "Tess rolls to survive: Survived, crippled" in out and "Tess is now Crippled" in out

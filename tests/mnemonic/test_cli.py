@@ -105,9 +105,13 @@ def test_check_seeded_is_reproducible(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "check", "-a", "7", "-c", "Fair", "--faces", "9", "--degree")
-    assert code == 0 and "= +1 -> 2 Successes (Fair)" in out
+    assert (
+        code == 0
+        and "A check: 2 Successes (Fair)" in out
+        and "randomizer 9 against Aptitude 7" in out
+    )
     code, out, _ = _run(capsys, "odds", "-a", "7", "-c", "Fair")
-    assert code == 0 and "5/6" in out and "1 Failure" in out
+    assert code == 0 and "chance of success: 5/6" in out and "failures" in out
 
 
 @pytest.mark.parametrize(
@@ -218,10 +222,10 @@ def test_a_refused_house_rule_is_named_by_its_flag(
 
 
 def test_demo_runs() -> None:
-    from referee.systems.mnemonic import RULESET, report
+    from referee.cli.tour import tour
 
-    text = "\n".join(report.tour(RULESET))
-    assert "P(success)" in text and "three cards" in text and "injury check" in text
+    text = "\n".join(tour("mnemonic"))
+    assert "chance 5/6" in text and "Mickey Ruane's injury check" in text
 
 
 def test_too_many_faces(capsys: pytest.CaptureFixture[str]) -> None:

@@ -218,9 +218,10 @@ def test_scripted_conflict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 def test_demo_runs() -> None:
-    from referee.systems.mongrel import RULESET, report
+    from referee.cli.tour import tour
 
-    assert "Effect 6" in "\n".join(report.tour(RULESET))
+    text = "\n".join(tour("mongrel"))
+    assert "check dice 6, 3, 1, 1" in text and "Vooruk attacks Giazza with Rend" in text
 
 
 def test_build_with_choices_gives_a_valid_sheet(
@@ -256,7 +257,7 @@ def test_interactive_conflict(
     code, out, _ = _run(capsys, "mongrel", "conflict", str(path), "--interactive", "--seed", "1")
     assert code == 0
     assert "miss, 1 AP lost" in out and "unknown command 'bogus'" in out and "undone" in out
-    assert "next: vooruk" in out  # the undo restored the start
+    assert "next: Vooruk" in out  # the undo restored the start
 
 
 def test_occult_odds_json_matches_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -505,7 +506,7 @@ def test_referee_approval_from_the_command_line(
         code, out, err = _run(capsys, "mongrel", *argv)
         assert code != 0 and message in err and len(err.strip().splitlines()) == 1
     code, out, _ = _run(capsys, "mongrel", "approve", str(path), "--all", "--reason", "GM says")
-    assert code == 0 and "0 problem(s) left open" in out
+    assert code == 0 and "The referee approves Giazza's sheet: 2 problem(s) approved" in out
 
 
 def test_validate_with_the_tables_options(

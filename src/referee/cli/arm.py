@@ -1,8 +1,9 @@
 """``referee arm ...``: the short forms of ARM's actions as presets (flags -> the action's
 fields, help from their docs) over the generic ``act`` / ``odds-of`` / ``actions``: each
 seats the ``--sheet`` files given, or stand-ins carrying the numbers given, and resolves
-the action (or weighs it) through ``RULESET``; :mod:`referee.systems.arm.report` says how
-the outcome reads."""
+the action (or weighs it) through ``RULESET``. An outcome reads in ARM's words, as the
+table's log says it (:mod:`referee.systems.arm.words`); odds read as their JSON does,
+laid out as every game's are (:func:`referee.cli.common.odds_lines`)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from referee.cli import common, presets
 from referee.cli.common import sheet_from
 from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.errors import RulesError
-from referee.systems.arm import RULESET, report
+from referee.systems.arm import RULESET
 from referee.systems.arm.catalog import Setting
-from referee.systems.arm.sheet import Sheet
-from referee.systems.base import dump_record, load_record, slug
+from referee.systems.arm.checks import difficulty_of
+from referee.systems.arm.play import blow_odds
+from referee.systems.arm.rolls import task_odds_data
+from referee.systems.arm.sheet import Sheet, stand_in
+from referee.systems.base import JSONObject, Outcome, dump_record, load_record, outcome_data, slug
 
 
 def _push(v: Values) -> str:
@@ -41,17 +45,40 @@ def _task(data: dict[str, Any], v: Values) -> dict[str, Any]:
 def _roller(rules: Any, v: Values) -> dict[str, Any]:
     """Who rolls: the ``--sheet``, or a stand-in given a ``--total``."""
     who = v.get("actor") or "actor"
-    return {who: sheet_from(rules, v["sheet"]) if v["sheet"] else Sheet(who, {})}
+    unnamed = Sheet("the character" if who == "actor" else who, {})
+    return {who: sheet_from(rules, v["sheet"]) if v["sheet"] else unnamed}
 
 
-def _odds_text(dist: Any, v: Values) -> list[Any]:
-    pushed = v["push"] or v["when_needed"]
-    weigh = (lambda a: RULESET.odds(a, v["_state"], v["_options"])) if pushed else None
-    return report.task_odds_lines(dist, v["_action"], v["_options"], weigh)
+def _task_data(outcome: Outcome, pushed: bool) -> JSONObject:
+    """A check's JSON: the outcome with its ``total`` (and ``shock_cost`` when pushed)."""
+    d = outcome.details
+    data = outcome_data(outcome) | {"total": d.get("total")}
+    if "shock_cost" in d or pushed:
+        data["shock_cost"] = d.get("shock_cost", 0)
+    return data
+
+
+def _blow_data(rolled: Any, pushed: bool) -> JSONObject:
+    """A blow rolled (the outcome's JSON) or weighed (:func:`.play.blow_odds`)."""
+    if isinstance(rolled, Outcome):
+        return outcome_data(rolled)
+    return dict(blow_odds(rolled, pushed))
+
+
+def _move_data(outcome: Outcome) -> JSONObject:
+    """The rate, a push's die, shock and rate, then the distance per round (a character
+    with no rate for the mode: the mode moved at, no distance)."""
+    d = outcome.details
+    if "rate" not in d:
+        return {"mode": d.get("mode"), "distance": None}
+    data: JSONObject = {"rate": d["rate"]}
+    if "push" in d:
+        data.update({k: d[k] for k in ("push", "shock_cost", "pushed_rate")}, manual=outcome.manual)
+    return data | {k: d[k] for k in ("distance_log", "distance", "unit")}
 
 
 CHECK = (
-    flag("difficulty", read=report.difficulty_of),
+    flag("difficulty", read=difficulty_of),
     PUSH,
     option("pushing", "--push-when-needed", "when_needed", help=WHEN_NEEDED),
     flag("", "--sheet", kind="text", help="A character sheet (JSON), with --stat."),
@@ -67,14 +94,14 @@ def _blow_seats(rules: Any, v: Values) -> dict[str, Any]:
     numbers given (the defender's Toughness, armour, wound and shock levels)."""
     if v["weapon"] is not None and not v["attacker"]:
         raise RulesError("--weapon goes with --attacker")
-    hitter = sheet_from(rules, v["attacker"]) if v["attacker"] else Sheet("attacker", {})
+    hitter = sheet_from(rules, v["attacker"]) if v["attacker"] else Sheet("the attacker", {})
     if v["defender"]:
         if any(v[k] not in (None, 0) for k in ("toughness", "armour", "wound", "shock")):
             raise RulesError("--toughness, --armour, --wound and --shock go without --defender")
         return {"attacker": hitter, "defender": sheet_from(rules, v["defender"])}
     if v["toughness"] is None:
         raise RulesError("give --toughness (or a --defender sheet)")
-    hurt = report.stand_in(v["toughness"], v["armour"], v["wound"], v["shock"])
+    hurt = stand_in(v["toughness"], v["armour"], v["wound"], v["shock"])
     return {"attacker": hitter, "defender": hurt}
 
 
@@ -108,15 +135,12 @@ def _mover(rules: Any, v: Values) -> dict[str, Any]:
     return {slug(who.name): who}
 
 
-def _look(
-    name: str, action: str, flags: Any, text: Any = None, data: Any = None, **how: Any
-) -> Preset:
-    """A look-up (a negative log reads as an argument): its text from the outcome and the
-    action (default: its label), its JSON from the outcome (default: its details)."""
-    read = on(text, "_action") if text else on(lambda o: o.label)
+def _look(name: str, action: str, flags: Any, data: Any = None, **how: Any) -> Preset:
+    """A look-up (a negative log reads as an argument): its text in ARM's words, its JSON
+    from the outcome (default: its details)."""
     json = on(data or (lambda o: dict(o.details)))
     negative = {"ignore_unknown_options": True}
-    return Preset(name, action, flags, table=False, text=read, data=json, context=negative, **how)
+    return Preset(name, action, flags, table=False, data=json, context=negative, **how)
 
 
 UNITS = (flag("source", "--from"), flag("target", "--to"), flag("round_length", "--round"))
@@ -135,8 +159,7 @@ PRESETS = (
         "Exact odds of a check: P(success) and every result.",
         odds=True,
         **ROLL,
-        text=_odds_text,
-        data=on(report.task_odds_data, "_options", "when_needed"),
+        data=on(task_odds_data, "_options", "when_needed"),
     ),
     Preset(
         "check",
@@ -144,8 +167,7 @@ PRESETS = (
         (*CHECK, flag("actor", default="actor")),
         "Roll one check: the total, the result and its meaning.",
         **ROLL,
-        text=on(report.task_text, "actor"),
-        data=on(report.task_data, "push"),
+        data=on(_task_data, "push"),
     ),
     Preset(
         "damage",
@@ -156,14 +178,13 @@ PRESETS = (
         build=lambda d, v: {**d, "actor": "attacker", "target": "defender", "push": _push(v)},
         seats=_blow_seats,
         odds_flag="show_odds",
-        text=on(report.blow_lines, "push"),
-        data=on(report.blow_data, "push"),
+        data=on(_blow_data, "push"),
     ),
     _look("difficulty", "difficulty", (arg("kind", read=str.lower), arg("name"))),
-    _look("log", "log-of", (arg("measure"), EXACT), report.log_text, report.log_data),
-    _look("measure", "measure-of", (arg("log"), EXACT), report.measure_text),
-    _look("convert", "convert", (arg("log"), *UNITS, EXACT), report.convert_text),
-    _look("move", "move", MOVE, report.move_text, report.move_data, build=_move, seats=_mover),
+    _look("log", "log-of", (arg("measure"), EXACT), lambda o: {"log": o.result}),
+    _look("measure", "measure-of", (arg("log"), EXACT)),
+    _look("convert", "convert", (arg("log"), *UNITS, EXACT)),
+    _look("move", "move", MOVE, _move_data, build=_move, seats=_mover),
     _look("group", "group-log", (arg("logs"), HELPERS, EXACT)),
 )
 app = game_group("arm", PRESETS)
@@ -188,11 +209,11 @@ app.add_command(
 def setting(as_json: bool) -> None:
     """The shipped setting (stats, limits, costs, weapons, armour, spells) to edit."""
     hint = "(use --json for the editable file, then `referee arm validate --setting`)"
-    show(as_json, dump_record(RULESET.setting), [*report.setting_lines(RULESET.setting), hint])
+    show(as_json, dump_record(RULESET.setting), [*RULESET.setting.lines(), hint])
 
 
 @app.command()
 @common.JSON_OPTION
 def notes(as_json: bool) -> None:
     """Where the ARM text disagrees with itself, and what this package does."""
-    show(as_json, [asdict(d) for d in RULESET.notes()], report.note_lines(RULESET.notes()))
+    show(as_json, [asdict(d) for d in RULESET.notes()], [d.line for d in RULESET.notes()])

@@ -4,7 +4,8 @@ hand-entered faces."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from functools import reduce, wraps
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
@@ -181,3 +182,66 @@ def print_odds(dist: Any, *, as_json: bool) -> None:
         emit_json([{"outcome": o, "probability": p} for o, p, _ in rows])
     else:
         console.print({"columns": ["outcome", "exact", "%"], "rows": rows, "justify": "right"})
+
+
+CHANCE = re.compile(r"^-?\d+(/\d+)?$")
+"""An exact chance as the odds' JSON writes it (``7/12``, ``0``, ``1``)."""
+
+
+def _said(key: object) -> str:
+    """A key of the odds' JSON as a heading: ``p_success`` -> ``chance of success``."""
+    from referee.systems.words import humanize
+
+    text = str(key)
+    return "chance of " + humanize(text[2:]) if text.startswith("p_") else humanize(text)
+
+
+def _chance(value: object) -> str:
+    """``7/12 (58.33%)`` for an exact chance, else the value as it is."""
+    from fractions import Fraction
+
+    if isinstance(value, str) and CHANCE.match(value):
+        return f"{value} ({float(Fraction(value)) * 100:.2f}%)"
+    return "none" if value is None else str(value)
+
+
+def _sides(rows: Sequence[tuple[str, ...]]) -> list[str]:
+    """Numbers to the right; a column of words (names, orders of action) to the left."""
+    words = any(not CHANCE.match(r[0].lstrip("+")) for r in rows)
+    return ["left" if words else "right", "right", "right"]
+
+
+def odds_lines(data: Mapping[str, Any], title: str = "") -> list[Any]:
+    """Any game's odds as its JSON gives them, in lines and tables, the same way for
+    every game: a chance as ``chance of success: 7/12 (58.33%)``, a map of chances as a
+    table of each value with its exact chance and percentage (a map of maps, a table
+    each), a list of records as a table of their fields, anything else ``key: value``."""
+    lines: list[Any] = []
+    for key, value in data.items():
+        if value is None or value == {}:
+            continue  # nothing to give (a check that rolls nothing has no chance of success)
+        heading = f"{title}: {key}" if title else _said(key)  # a name inside stays as written
+        if (
+            isinstance(value, Mapping)
+            and value
+            and all(isinstance(v, Mapping) for v in value.values())
+        ):
+            for inner, sub in value.items():
+                lines += odds_lines({inner: sub}, heading)
+        elif isinstance(value, Mapping):
+            said = {"True": "yes", "False": "no"}
+            rows = [
+                (said.get(str(k), str(k)), str(v), _chance(v).partition(" ")[2].strip("()%"))
+                for k, v in value.items()
+            ]
+            columns = (heading, "exact", "%")
+            lines.append(
+                {"columns": columns, "rows": rows or [("none", "", "")], "justify": _sides(rows)}
+            )
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            columns = tuple(dict.fromkeys(k for v in value for k in v))
+            cells = [tuple(_chance(v.get(c, "")) for c in columns) for v in value]
+            lines.append({"title": heading, "columns": tuple(map(_said, columns)), "rows": cells})
+        else:
+            lines.append(f"{heading}: {_chance(value)}")
+    return lines

@@ -1,8 +1,10 @@
 """``referee mneme ...``: Mneme CE's short forms as presets over the generic ``act`` /
 ``odds-of`` / ``actions``: flags -> the action's fields (every plain field is a flag of its
 own, so only what differs is declared here). A command seats the sheets it is given,
-resolves its action (or weighs its odds) and prints what :mod:`referee.systems.mneme.report`
-reads from the outcome; ``--out`` writes a sheet as ``RULESET.apply`` leaves it."""
+resolves its action (or weighs its odds) and prints the outcome in Mneme's words, as the
+table's log says it (:mod:`referee.systems.mneme.words`), or the odds as their JSON gives
+them, laid out as every game's are (:func:`referee.cli.common.odds_lines`); ``--out``
+writes a sheet as ``RULESET.apply`` leaves it."""
 
 from __future__ import annotations
 
@@ -12,22 +14,55 @@ from functools import partial
 from typing import Any
 
 from referee.cli import common, presets
-from referee.cli.dice import show_distribution
 from referee.cli.presets import Flag, Preset, Values, arg, flag, game_group, on, sheet
 from referee.dice.roller import ScriptedRoller
 from referee.errors import RulesError
-from referee.systems.mneme import RULESET, report
+from referee.systems.base import Outcome, outcome_data
+from referee.systems.mneme import RULESET
+from referee.systems.mneme.checks import effect_odds_data, typed_modifier
+from referee.systems.mneme.damage import (
+    armour_of,
+    damage_odds_data,
+    mitigating_of,
+    scaled_damage,
+    weighed_damage,
+)
+from referee.systems.mneme.dying import survival, survival_data
+from referee.systems.mneme.initiative import initiative_entry, initiative_odds, initiative_odds_data
+from referee.systems.mneme.tables import difficulty_of
 
 Data = dict[str, Any]
 Reads = Sequence[Callable[[Any], Any] | None]
 STEPS = ("advantage", "disadvantage")
+CHECK_KEYS = ("roll", "dice", "modifier", "difficulty", "effect")
+"""What a rolled check's JSON shows on top: the roll, dice, modifier, Difficulty, Effect."""
+
+
+def _check_data(out: Outcome) -> Data:
+    """A check's JSON: the whole outcome plus the roll, dice, modifier, Difficulty and
+    Effect (each null when nothing was rolled)."""
+    return {**outcome_data(out), **{k: out.details.get(k) for k in CHECK_KEYS}}
+
+
+def _one_character(out: Outcome, cid: str) -> Data:
+    """An outcome over the table as JSON with one character's details on top."""
+    details = dict(out.details)
+    per = out.record("characters").get(cid)
+    if isinstance(per, dict):
+        details = {**per, **{k: v for k, v in details.items() if k != "characters"}}
+    return {**outcome_data(out), "details": details}
+
+
+def _initiative_data(out: Outcome) -> Data:
+    """The roll as JSON with the order (first to act first) and the tied steps on top."""
+    return {**outcome_data(out), "order": out.details["order"], "steps": out.details["steps"]}
 
 
 def _total(data: Data, v: Values, at: str = "", kind: str = "total") -> Data:
     """``--modifier`` as one modifier of ``kind`` before the typed ``--mod``s of the check
     (the action's own, or the one nested at ``at``)."""
     check = data.get(at, {}) if at else data
-    source = "--modifier" if kind == "total" else "modifier"
+    source = "modifier"
     given = [{"value": v["modifier"], "source": source, "kind": kind}] if v["modifier"] else []
     check = {**check, "modifiers": given + check.get("modifiers", [])}
     return {**data, at: check} if at else check
@@ -42,8 +77,8 @@ _aimed = partial(_total, at="check")
 def _weighed(data: Data, v: Values) -> Data:
     """Damage rolls, or with ``--difficulty`` a whole attack whose check decides the rolls,
     against scaled armour; the ``--attacker`` holds the ``--weapon``."""
-    data["armour"] = report.armour(v["armour"], v["armour_scale"], v["target_scale"])
-    data |= {"damage": report.scaled_damage(v["damage"], v["scale"])} if v["damage"] else {}
+    data["armour"] = armour_of(v["armour"], v["armour_scale"], v["target_scale"])
+    data |= {"damage": scaled_damage(v["damage"], v["scale"])} if v["damage"] else {}
     if v["attacker"]:
         data["attacker" if v["difficulty"] is None else "actor"] = "attacker"
     if v["difficulty"] is None:
@@ -87,16 +122,10 @@ def _named(rules: Any, v: Values) -> dict[str, Any]:
     return {s.name: s for s in (common.sheet_from(rules, p) for p in v["sheets"])}
 
 
-def _damage_odds(odds: Any, v: Values) -> report.Lines:
-    show_distribution(report.damage_odds_title(v["_action"]), odds["damage"], value_header="damage")
-    return report.target_odds_lines(report.damage_odds_data(odds))
-
-
 def _preset(name: str, action: str, flags: Sequence[Flag], reads: Reads = (), **how: Any) -> Preset:
-    """A command whose ``reads`` render the result alone: its text, JSON, odds' text and
-    odds' JSON, in that order (None: the default; one that needs the flags is given by
-    name, ``text=``)."""
-    keys = ("text", "data", "odds_text", "odds_data")
+    """A command whose ``reads`` render the result's JSON alone: the outcome's, then the
+    odds' (None: the default)."""
+    keys = ("data", "odds_data")
     how |= {k: on(r) for k, r in zip(keys, reads, strict=False) if r}
     how |= {"odds_flag": "show_odds"} if ODDS in flags else {}
     return Preset(name, action, tuple(flags), HELP.get(name, ""), **how)
@@ -123,17 +152,26 @@ EXTRA = replace(TOTAL, help="Extra modifier (tools, equipment...).")
 SHEET, PATH = _sheet("pc", "--sheet", actor="pc"), _sheet("pc", "path")
 ODDS = flag("", "--odds", "show_odds", kind="flag", help="Exact odds instead of a roll.")
 DAMAGE, WEAPON, RATE = arg("damage"), flag("weapon", "-w"), flag("rate_of_attack", "--rate", "-r")
-WORN = flag("armour", "-a", read=report.armour, kind="text", help=ARMOUR + " Default: worn.")
+WORN = flag("armour", "-a", read=armour_of, kind="text", help=ARMOUR + " Default: worn.")
 LEVEL, MOD = "A number or a name (Easy ... Formidable).", "A typed modifier VALUE:KIND[:SOURCE]."
 CHECK = (
     TOTAL,
-    flag("difficulty", "-d", read=report.difficulty, kind="text", default="8", help=LEVEL),
-    flag("modifiers", "--mod", read=report.typed_modifier, kind="many", help=MOD),
+    flag("difficulty", "-d", read=difficulty_of, kind="text", default="8", help=LEVEL),
+    flag("modifiers", "--mod", read=typed_modifier, kind="many", help=MOD),
     flag("conditions", "--condition"),
     flag("characteristic", "-c"),
 )
-ROLLED = (*CHECK, SHEET, flag("combined_skills", "--combined", read=report.skills, kind="text"))
-MITIGATE = flag("mitigating", "--mitigate", read=report.mitigating, kind="text")
+ROLLED = (
+    *CHECK,
+    SHEET,
+    flag(
+        "combined_skills",
+        "--combined",
+        read=lambda text: [p.strip() for p in text.split(",") if p.strip()],
+        kind="text",
+    ),
+)
+MITIGATE = flag("mitigating", "--mitigate", read=mitigating_of, kind="text")
 CHECKED = (*ROLLED, flag("costly_success", "--costly"), MITIGATE)
 SCALED = tuple(
     flag("", f"--{s}scale", kind="text", default="", help=f"{h} scale: '', D, H or K.")
@@ -172,7 +210,7 @@ WOKEN = _sheet("pc", "path", patient="pc")
 """The character a stimulant is given to."""
 LINEUP = (
     Flag("", ("sheets",), argument=True, kind="many", help="PC sheets (JSON) rolling Initiative."),
-    flag("pcs", "--pc", read=report.initiative_entry, help="A PC without a sheet: NAME:MOD[:CHM]."),
+    flag("pcs", "--pc", read=initiative_entry, help="A PC without a sheet: NAME:MOD[:CHM]."),
     flag("", "--characteristic", "-c", kind="text", help="With sheets (Dex)."),
     flag("", "--skill", kind="text", help="With sheets (the best of Tactics and Recon)."),
     *(
@@ -182,17 +220,17 @@ LINEUP = (
     presets.option("initiative_ties", "--ties"),
     ODDS,
 )
-ONE = partial(report.one_character, cid="pc")
+ONE = partial(_one_character, cid="pc")
 """The outcome as JSON with the pc's own details on top."""
 SURVIVOR = (CARED.flags[0], arg("kind"), NO_TOOLS)
 WARD = (arg("conditions", kind="many", help="Each patient's condition."),)
 ROUNDS = (_sheet("pc", "path", who=["pc"]), flag("rounds", "-n"), ODDS)
-CHECKS = (report.check_lines, report.check_data)
-EFFECTS = (report.effect_odds_lines, report.effect_odds_data)
-DYING = (report.rolled_lines, ONE, report.survival_lines, report.survival_data)
-INITIATIVE = (report.initiative_lines, report.initiative_data)
-INITIATIVE_ODDS = (report.initiative_odds_lines, report.initiative_odds_data)
-"""How a command's result reads: its text and JSON (then its odds' text and JSON)."""
+CHECKS = (_check_data,)
+EFFECTS = (effect_odds_data,)
+DYING = (ONE, survival_data)
+INITIATIVE = (_initiative_data, initiative_odds_data)
+"""A command's JSON, then its odds' (its text is Mneme CE's words, or the odds' JSON laid
+out)."""
 HELP = {
     "check": "Resolve a check: 2d6 (3d6 keep two with Advantage/Disadvantage) + modifier vs "
     "Difficulty.",
@@ -210,40 +248,39 @@ PRESETS = (
         "attack-odds",
         "damage-rolls",
         WEIGHED,
-        (None, report.damage_odds_data),
+        (damage_odds_data,),
         also=("attack",),
         build=_weighed,
         choose=lambda v: "damage-rolls" if v["difficulty"] is None else "attack",
         odds=True,
-        weigh=report.damage_odds,
-        text=_damage_odds,
+        weigh=weighed_damage,
     ),
-    _preset("attack", "attack", ATTACK, (report.attack_lines,), build=_aimed, hide=("report",)),
-    _preset("take-damage", "take-damage", STRUCK, (report.take_damage_lines,), out="pc"),
+    _preset("attack", "attack", ATTACK, build=_aimed, hide=("report",)),
+    _preset("take-damage", "take-damage", STRUCK, out="pc"),
     _preset(
         "clock",
         "pass-time",
         CLOCK,
-        (partial(report.clock_lines, cid="pc"), ONE),
+        (ONE,),
         also=("set-care",),
         build=lambda d, v: {k: d[k] for k in ("days", "hours", "minutes", "dying_rolls") if k in d},
         out="pc",
         state=_cared,
     ),
-    _preset("dying", "pass-rounds", ROUNDS, DYING, out="pc", weigh=report.survival),
-    _preset("survival", "survival", SURVIVOR, out="pc", text=on(report.rolled_lines, "_weigh")),
-    _preset("first-aid", "first-aid", AID, (report.first_aid_lines,), build=_equipped, out=_aided),
-    _preset("surgery", "surgery", SURGERY, (report.surgery_lines,), build=_equipped, out="patient"),
-    _preset("care", "care", WARD, (report.care_lines, report.care_data), table=False),
-    _preset("stimulant", "stimulant", (WOKEN,), (report.stimulant_lines,), out="pc"),
+    _preset("dying", "pass-rounds", ROUNDS, DYING, out="pc", weigh=survival),
+    _preset("survival", "survival", SURVIVOR, out="pc"),
+    _preset("first-aid", "first-aid", AID, build=_equipped, out=_aided),
+    _preset("surgery", "surgery", SURGERY, build=_equipped, out="patient"),
+    _preset("care", "care", WARD, (lambda o: dict(o.details),), table=False),
+    _preset("stimulant", "stimulant", (WOKEN,), out="pc"),
     _preset(
         "initiative",
         "initiative",
         LINEUP,
-        (*INITIATIVE, *INITIATIVE_ODDS),
+        INITIATIVE,
         table=False,
         build=_initiative,
-        weigh=report.initiative_odds,
+        weigh=initiative_odds,
         seats=_named,
     ),
 )

@@ -1,5 +1,7 @@
-"""``referee mnemonic ...``: Mnemonic's short forms as presets over ``act`` / ``odds-of``, read
-by :mod:`referee.systems.mnemonic.report`. The commands that draw take the table's state
+"""``referee mnemonic ...``: Mnemonic's short forms as presets over ``act`` / ``odds-of``. An
+outcome reads in Mnemonic's words, as the table's log says it
+(:mod:`referee.systems.mnemonic.words`); odds read as their JSON does, laid out as every
+game's are (:func:`referee.cli.common.odds_lines`). The commands that draw take the table's state
 (``--state``, ``--seat`` or ``--drawn``) and ``--save`` it: a deck carries from one to the next."""
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ from referee.cli import common, presets
 from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
 from referee.dice.roller import ManualRoller, Roller
 from referee.errors import RulesError
-from referee.systems.base import slug
-from referee.systems.mnemonic import RULESET, report
+from referee.systems.base import Outcome, outcome_data, slug
+from referee.systems.mnemonic import RULESET
 from referee.systems.mnemonic.checks import odds_data
+from referee.systems.mnemonic.conflict import contenders, defense_of, order_odds
 from referee.systems.mnemonic.deck import Deck
-from referee.systems.mnemonic.health import check_worst, parse_status
+from referee.systems.mnemonic.health import check_worst, parse_status, status_odds
 from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
-from referee.systems.mnemonic.sheet import sheet_summary
+from referee.systems.mnemonic.sheet import sheet_summary, summary_lines
+from referee.systems.mnemonic.state import State
 
 CARD_FACES = common.FACES_HELP + (
     " For cards: the card values drawn (Ace 1 ... Queen 12), each still in the deck. For verbal:"
@@ -50,6 +54,42 @@ def _roller(rules: Any, action: Any, state: Any, opts: Any, v: Values) -> Roller
     return ManualRoller(rules.hand_faces(action, state, opts, said=said))
 
 
+CHECK_KEYS = ("cards", "deck_left", "reshuffled", "degree", "hit", "status")
+"""What a check's JSON adds from its details when the check has it."""
+
+
+def _deck(out: Outcome, after: State) -> dict[str, Any]:
+    """The deck after a draw, and the cards out of it (pass them on as ``--drawn``)."""
+    if not any(c.field == "deck" for c in out.changes):
+        return {}
+    return {"deck": list(after.deck.cards), "drawn": list(after.deck.drawn())}
+
+
+def _check_data(out: Outcome, after: State) -> dict[str, Any]:
+    """A check's (an attack's, an injury's) JSON: the totals, the randomizer's value,
+    what it drew, the deck after it, and the whole outcome."""
+    d = out.details
+    data: dict[str, Any] = {
+        "success": out.success,
+        "successes": d.get("successes"),
+        "failures": d.get("failures"),
+        "total": out.result,
+        "randomizer": d.get("randomizer"),
+        "value": d.get("value"),
+        "label": out.label,
+    }
+    data |= {key: d[key] for key in CHECK_KEYS if key in d}
+    data |= _deck(out, after)
+    return data | {"manual": out.manual, "outcome": outcome_data(out)}
+
+
+def _order_data(out: Outcome, after: State) -> dict[str, Any]:
+    """The order of action's JSON: the groups, each Agile check, the deck after."""
+    deck = {"deck": list(after.deck.cards), "drawn": list(after.deck.drawn())}
+    shown = {"order": out.details["order"], "checks": out.items("checks"), "manual": out.manual}
+    return shown | deck | {"outcome": outcome_data(out)}
+
+
 RANDOMIZER = option("randomizer", "--randomizer", "-r", read=check_randomizer)
 ROLL = (flag("aptitude", "-a"), flag("chances", "-c"))
 ROLE = flag("life_role", "--role")
@@ -61,7 +101,7 @@ SAID = tuple(
     for w, e in (("player", "4A"), ("referee", "2B"))
 )
 DODGE = "Chances steps the defender's action worsens the attack (0..10)."
-DEFENSE = flag("defense", "--dodge", read=report.defense_of, kind="int", help=DODGE)
+DEFENSE = flag("defense", "--dodge", read=defense_of, kind="int", help=DODGE)
 CHARACTER = (
     flag("", "--sheet", kind="text", help="A character (JSON) to check."),
     flag("actor", help="A character seated at the table."),
@@ -121,42 +161,34 @@ HELP = {
 }
 
 
-def _draws(name: str, action: str, flags: Any, *weighs: Any, reads: Any = (), **how: Any) -> Preset:
+def _draws(
+    name: str, action: str, flags: Any, weighs: Any = None, data: Any = None, **how: Any
+) -> Preset:
     """A command that draws at the table's state (with the randomizer, ``--drawn`` and typed-in
-    faces), read by the wing's report (``reads``: text and JSON, a check's by default): its
-    outcome, or with ``--odds`` (given ``weighs``: text and JSON) its distribution."""
-    text, data = reads or (on(report.check_lines), on(report.check_data, "_after"))
+    faces): its outcome in Mnemonic's words and its JSON (``data``, a check's by default),
+    or with ``--odds`` (given ``weighs``, the odds' JSON) its distribution."""
     flags = (*flags, RANDOMIZER, DRAWN) if how.get("odds") else (*flags, RANDOMIZER, FACES, DRAWN)
     if weighs:
         flags += (ODDS,)
-        how |= {"odds_flag": "show_odds", "odds_text": weighs[0], "odds_data": weighs[1]}
-    how |= {"state": _drawn, "roller": _roller, "text": text, "data": data}
+        how |= {"odds_flag": "show_odds", "odds_data": weighs}
+    how |= {"state": _drawn, "roller": _roller, "data": data or on(_check_data, "_after")}
     return Preset(name, action, flags, HELP[name], **how)
 
 
 PRESETS = (
-    _draws(
-        "odds",
-        "check",
-        ROLL,
-        reads=(on(report.check_odds_lines, "_action", "_options", "_state"), on(odds_data)),
-        odds=True,
-    ),
+    _draws("odds", "check", ROLL, data=on(odds_data), odds=True),
     _draws(
         "check", "check", CHECK, also=("sheet-check",), choose=_check, seats=_seat, build=_actor
     ),
-    _draws("attack", "attack", ATTACK, on(report.attack_odds_lines), on(odds_data)),
-    _draws(
-        "injury", "injury", INJURY, on(report.status_lines), on(report.status_odds), build=_injury
-    ),
+    _draws("attack", "attack", ATTACK, on(odds_data)),
+    _draws("injury", "injury", INJURY, on(status_odds), build=_injury),
     _draws(
         "order",
         "agile-order",
         ORDER,
-        on(report.order_odds_lines),
-        on(report.order_odds),
-        reads=(on(report.order_lines), on(report.order_data, "_after")),
-        build=lambda d, v: {"contenders": report.contenders(v["contenders"], v["_state"])},
+        on(order_odds),
+        on(_order_data, "_after"),
+        build=lambda d, v: {"contenders": contenders(v["contenders"], v["_state"])},
     ),
 )
 app = game_group("mnemonic", PRESETS)
@@ -171,7 +203,7 @@ def sheet(path: str, options_file: str | None, as_json: bool) -> None:
     """Show a character with each rating's level name."""
     opts = common.load_options(RULESET, options_file)
     summary = sheet_summary(common.sheet_from(RULESET, path), opts)
-    show(as_json, summary, report.sheet_lines(summary))
+    show(as_json, summary, summary_lines(summary))
 
 
 app.add_command(

@@ -1,10 +1,14 @@
 """``referee mongrel ...``: Mongrel's short forms as presets over the generic ``act`` /
 ``odds-of`` / ``actions``; commands on a sheet file seat it alone, act and read it back;
-``conflict`` plays a script on a throwaway table. :mod:`~referee.systems.mongrel.report` reads."""
+``conflict`` plays a script on a throwaway table. An outcome reads in Mongrel's words, as
+the table's log says it (:mod:`referee.systems.mongrel.words`); odds read as their JSON
+does, laid out as every game's are (:func:`referee.cli.common.odds_lines`)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any, cast
 
 import click
@@ -23,18 +27,52 @@ from referee.cli.presets import (
     show,
 )
 from referee.errors import RulesError
-from referee.systems.mongrel import RULESET, report
+from referee.systems.base import Outcome, outcome_data, probability_map
+from referee.systems.mongrel import RULESET
+from referee.systems.mongrel.checks import success_odds
+from referee.systems.mongrel.sheet import accounts_line, points_line
+from referee.systems.mongrel.sorcery import occult_odds
 from referee.systems.mongrel.state import State
 from referee.systems.mongrel.tables import canonical_expertise
+from referee.systems.mongrel.words import step_prompt
 from referee.table.throwaway import Words
 
 SHEET = "sheet"  # the id a sheet file is seated under, alone at its table (as on_sheet does)
+APPROVED = "the-sheet-approved"
+"""The id ``approve`` seats the sheet under: not a word its outcome says ("on Giazza's
+sheet"), which the game's words would read as the character's name."""
+
+
+def _check_data(out: Outcome, seed: int | None) -> dict[str, Any]:
+    """A task roll's JSON: success, successes, Effect, the special case, the seed."""
+    d = out.details
+    seed = None if out.manual else seed
+    head = {"success": out.success, "successes": d["successes"], "effect": out.result}
+    return {**head, "special": d["special"], "seed": seed, **outcome_data(out)}
+
+
+def _buy_data(out: Outcome, dist: Any) -> dict[str, Any]:
+    """A buying roll's JSON: the faces, the result, the odds of each result."""
+    odds, rolled = probability_map(dist), [d.face for d in out.faces]
+    return {"faces": rolled, "result": out.label, "odds": odds, "manual": out.manual}
+
+
+OCCULT_KEYS = ("working", "resist", "resolve_spent", "hours")
+
+
+def _occult_data(out: Outcome, seed: int | None) -> dict[str, Any]:
+    """An Occult attack's JSON: the working's success, the net Effect, each roll."""
+    d = out.details
+    data: dict[str, Any] = {"success": out.success, "effect": out.result}
+    data |= {k: d[k] for k in OCCULT_KEYS} | {"target": out.target}
+    data |= {"faces": d["faces"], "resist_faces": d["resist_faces"], "manual": out.manual}
+    return data | {"seed": None if out.manual else seed}
 
 
 def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
     if bool(v["every"]) == bool(data.get("fields")):
         raise RulesError("name the problems with --field PATH[,PATH...] or use --all")
-    return {**data, "target": SHEET}
+    return {**data, "target": APPROVED}
 
 
 WORKING = "Exact odds instead of a roll.", common.FACES_HELP + " Working, then Resist."
@@ -47,7 +85,13 @@ OCCULT = (
 FIELDS = "Approve the problems at these field paths (comma-separated)."
 APPROVE = (
     arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
-    flag("fields", "--field", read=report.field_paths, kind="text", help=FIELDS),
+    flag(
+        "fields",
+        "--field",
+        read=lambda text: [*filter(None, text.replace(" ", "").split(","))],
+        kind="text",
+        help=FIELDS,
+    ),
     flag("", "--all", "every", kind="flag", help="Approve every open problem."),
     flag("", "--save", "--out", "out", kind="text", help="Write the approved sheet here."),
 )
@@ -62,34 +106,31 @@ HELP = {
 }
 
 
-def _loose(name: str, action: str, text: Render, data: Render, *flags: Flag, **how: Any) -> Preset:
-    """A command read by ``text`` / ``data`` at no table of its own."""
-    return Preset(name, action, flags, HELP[name], text=text, data=data, table=False, **how)
+def _loose(name: str, action: str, data: Render, *flags: Flag, **how: Any) -> Preset:
+    """A command at no table of its own, its outcome in Mongrel's words, its JSON ``data``."""
+    return Preset(name, action, flags, HELP[name], data=data, table=False, **how)
 
 
 A = "_action"
 PRESETS = (
-    _loose("odds", "check", on(report.check_odds_text, A), on(report.check_odds), odds=True),
-    _loose("check", "check", on(report.check_line, A), on(report.check_data, "seed")),
-    _loose("buy", "buy-roll", on(report.buy_line, "_weigh"), on(report.buy_data, "_weigh")),
+    _loose("odds", "check", on(success_odds), odds=True),
+    _loose("check", "check", on(_check_data, "seed")),
+    _loose("buy", "buy-roll", on(_buy_data, "_weigh")),
     _loose(
         "occult",
         "occult-roll",
-        on(report.occult_line),
-        on(report.occult_data, "seed"),
+        on(_occult_data, "seed"),
         *OCCULT,
         odds_flag="show_odds",
-        odds_text=on(report.occult_odds_text, A),
-        odds_data=on(report.occult_odds, A),
+        odds_data=on(occult_odds, A),
     ),
     _loose(
         "approve",
         "approve-sheet",
-        on(report.approval_lines),
-        lambda o, v: RULESET.dump_sheet(v["_after"].character(SHEET).sheet),
+        lambda o, v: RULESET.dump_sheet(v["_after"].character(APPROVED).sheet),
         *APPROVE,
-        out=SHEET,
-        seats=lambda rules, v: {SHEET: common.sheet_from(RULESET, v["path"])},
+        out=APPROVED,
+        seats=lambda rules, v: {APPROVED: common.sheet_from(RULESET, v["path"])},
         build=_approval,
     ),
 )
@@ -129,8 +170,9 @@ def improve(path: str, award: int, vow: bool, used: str, save: str | None, **mor
         data = {"actor": SHEET, key: value, "used": value.lower() in features}
         steps.append((f"raise-{key}", data | ({"reduce": reduce} if key == "identity" else {})))
     before, sheet = on_sheet(RULESET, common.sheet_from(RULESET, path), steps, save)
-    line = report.points_line(before, sheet, next(iter(chosen.values()), "nothing raised"))
-    show(as_json, report.points_data(before, sheet, RULESET.dump_sheet(sheet)), [line])
+    line = points_line(before, sheet, next(iter(chosen.values()), "nothing raised"))
+    points = {"points_before": before.character_points, "points_left": sheet.character_points}
+    show(as_json, points | {"sheet": RULESET.dump_sheet(sheet)}, [line])
 
 
 @app.command()
@@ -148,7 +190,7 @@ def credit(path: str, transfer: str | None, sacrifice: str | None, **more: Any) 
     steps = [("transfer-credit", {"actor": SHEET, **moved})] if transfer else []
     steps += [("sacrifice-credit", {"actor": SHEET, "house": sacrifice})] if sacrifice else []
     sheet = on_sheet(RULESET, common.sheet_from(RULESET, path), steps, more["save"])[1]
-    show(more["as_json"], accounts(sheet), [report.accounts_line(sheet)])
+    show(more["as_json"], accounts(sheet), [accounts_line(sheet)])
 
 
 @app.command()
@@ -174,7 +216,7 @@ def build(name: str, vow: str, choices: str | None) -> None:
 
 def _ask(step: str, opts: tuple[Any, ...]) -> str:
     """A step's choices on stderr; the number read from stdin (asked until it is one)."""
-    common.err_console.print(report.step_prompt(step, opts))
+    common.err_console.print(step_prompt(step, opts))
     for line in sys.stdin:
         if line.strip().isdigit() and 1 <= int(line.strip()) <= len(opts):
             return line.strip()
@@ -182,7 +224,70 @@ def _ask(step: str, opts: tuple[Any, ...]) -> str:
     raise RulesError(f"input ended at step {step}")
 
 
-WORDS = Words(**report.SESSION_WORDS)
+WORDS = Words(
+    names={
+        "spend": "spend-resolve",
+        "vow": "vow-refresh",
+        "survive": "spend-resolve-to-survive",
+        "accept": "accept-fate",
+    },
+    keys={
+        "who": "actor",
+        "attacker": "actor",
+        "armour": "armor",
+        "shunt": "shunt_to_beauty",
+        "range": "range_modifier",
+        "scale": "scale_modifier",
+    },
+    order={"occult": ("actor", "target")},
+    read={"expertise": canonical_expertise},
+    opening=("start-conflict", "order"),  # by the rules: Beast, Man, Demon, dice for ties
+)
+"""How a conflict's commands and script items are spelled: other names for actions and
+fields, the fields bare words fill, an Expertise's spellings, and the action a conflict
+opens with."""
+
+SESSION_HELP = """Commands (one per line; faces=6,3,1 gives dice rolled at the table):
+  attack ATT TGT EXPERTISE [defend] [weapon=N] [armor=N] [shunt=N] [attribute=A] [difficulty=N]
+  task ID EXPERTISE [attribute=A | tn=N | target=ID] [mode=under|over] [difficulty=N]
+  (attack and task: [power=P] adds a Power's dice)
+  occult ID [TARGET] [resolve=N] [resist] [range=M] [scale=M] [difficulty=M]
+  advance ID | recover ID | wait ID | spend ID N | rest ID HOURS | vow ID
+  survive ID | accept ID   (answer a terminal hit: spend 1 Infernal Resolve, or die)
+  ACTION key=value ...     (any action: see `referee mongrel actions`)
+  undo | help | quit"""
+"""What a conflict's ``help`` says: the commands :data:`WORDS` reads."""
+
+FIGHTER_COLUMNS = ("fighter", "AP", "IR", "damage", "Physique", "state")
+
+
+def _fighters(state: State) -> list[dict[str, Any]]:
+    """Each seated character's numbers, as a conflict shows them."""
+    keys = ("collapsed", "terminal", "dead", "rushed", "discombobulated", "condition")
+    return [
+        {"id": cid, "name": f.name, "ap": f.ap, "infernal_resolve": f.ir, "damage": f.damage}
+        | {"physique": f.physique}
+        | {k: getattr(f, k) for k in keys}
+        for cid, f in state.characters.items()
+    ]
+
+
+def _conflict_data(log: Sequence[str], state: State) -> dict[str, Any]:
+    """A conflict's JSON: the log, the order, the clock, the decisions awaited, the fighters."""
+    pending = [asdict(d) for d in state.pending]
+    shown = {"log": list(log), "order": list(state.order), "hours": state.hours}
+    return shown | {"pending": pending, "fighters": _fighters(state)}
+
+
+def _conflict_lines(log: Sequence[str], state: State) -> list[Any]:
+    """The log, the decisions awaited (in Mongrel's words), then the fighters' table."""
+    words = RULESET.words({c: f.name for c, f in state.characters.items()})
+    waiting = [words.decision(d) for d in state.pending]
+    keys = ("name", "ap", "infernal_resolve", "damage", "physique", "condition")
+    rows = [tuple(str(r[k]) for k in keys) for r in _fighters(state)]
+    order = " > ".join(words.names(c) for c in state.order)
+    title = f"next: {words.names(state.next)}   order: {order}   hours: {state.hours}"
+    return [*log, *waiting, {"title": title, "columns": FIGHTER_COLUMNS, "rows": rows}]
 
 
 @app.command()
@@ -201,9 +306,9 @@ def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> Non
     given = more["options_file"] and common.load_json_file(more["options_file"])
     script = common.load_json_file(path)
     with Scratch.of_script("mongrel", script, seed, given, live=interactive) as table:
-        for said in table.run(WORDS, sys.stdin if interactive else (), report.SESSION_HELP):
+        for said in table.run(WORDS, sys.stdin if interactive else (), SESSION_HELP):
             common.console.print(said)
         if more["save"] is not None:
             common.write_json_file(more["save"], table.script())
         log, state = table.log(), cast("State", table.table.state)  # a Mongrel table
-        show(more["as_json"], report.conflict_data(log, state), report.conflict_lines(log, state))
+        show(more["as_json"], _conflict_data(log, state), _conflict_lines(log, state))

@@ -33,6 +33,7 @@ from referee.cli.common import (
     load_options,
     load_state,
     make_roller,
+    odds_lines,
     outcome_text,
     print_odds,
     sheet_from,
@@ -42,6 +43,7 @@ from referee.cli.main import GROUPS
 from referee.dice.rolling import check_faces_for
 from referee.errors import IllegalAction, InvalidSheet, RulesError
 from referee.systems.base import (
+    Outcome,
     data_from_pairs,
     describe_fields,
     get,
@@ -61,7 +63,7 @@ table, and ``_weigh()``: the action's exact distribution there."""
 
 
 def on(render: Callable[..., Any], *keys: str) -> Render:
-    """A wing's report function as a renderer: ``render(result, *values)`` with the
+    """A function as a renderer: ``render(result, *values)`` with the
     command's values at ``keys`` (``_action``, ``_after``, ``_options``, ``_state``, a
     flag's key; ``_weigh`` gives the action's exact distribution)."""
 
@@ -138,7 +140,9 @@ class Preset:
     hold one for one); ``seats`` makes sheets from the flags (stand-ins carrying the
     numbers given), seated by id before the action is built; ``roller`` makes the
     roller when typed-in input needs the game's reading (cards, spoken numbers);
-    ``text`` / ``data`` render the outcome, or with ``odds=True`` the distribution;
+    ``data`` renders the outcome's JSON, or with ``odds=True`` the distribution's (its
+    text is always the game's words, as the log says the outcome, or the odds' JSON laid
+    out by :func:`~referee.cli.common.odds_lines`: a command never words an outcome itself);
     ``out`` names the seat whose sheet ``--out`` writes after the outcome (or picks it
     from the flags). ``weigh``: what the odds are (default ``ruleset.odds`` of the action),
     for a command whose odds are several distributions.
@@ -149,7 +153,7 @@ class Preset:
     (``ignore_unknown_options`` reads ``-3`` as an argument). ``also``: other actions
     the flags may fill, ``choose`` picks one of them (or ``action``) from the flags.
     ``state``: the loaded state as the flags leave it (cards already drawn).
-    ``odds_text`` / ``odds_data``: how the odds read, when not as ``text`` / ``data``.
+    ``odds_data``: the odds' JSON, when not as ``data``.
     ``hide``: fields of the action the command does not offer, as they change nothing it
     does (what odds report, on a command that rolls)."""
 
@@ -158,7 +162,6 @@ class Preset:
     flags: tuple[Flag, ...] = ()
     help: str = ""
     odds: bool = False
-    text: Render | None = None
     data: Render | None = None
     build: Callable[[dict[str, Any], Values], dict[str, Any]] | None = None
     roller: Callable[[Any, Any, Any, Any, Values], Any] | None = None
@@ -169,7 +172,6 @@ class Preset:
     seats: Callable[[Any, Values], Mapping[str, Any]] | None = None
     odds_flag: str = ""
     context: Mapping[str, Any] = record_field(default_factory=dict)
-    odds_text: Render | None = None
     odds_data: Render | None = None
     weigh: Callable[[Any, Any, Any, Any], Any] | None = None
     also: tuple[str, ...] = ()
@@ -343,8 +345,7 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
     values["_weigh"] = lambda: ruleset.odds(action, state, opts)
     if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
         weigh = preset.weigh or (lambda rules, *given: rules.odds(*given))
-        text, data = preset.odds_text or preset.text, preset.odds_data or preset.data
-        _print(weigh(ruleset, action, state, opts), values, text, data, default=None)
+        _print(weigh(ruleset, action, state, opts), values, preset.odds_data or preset.data)
         return
     hand = faces_option(values.get("faces"))
     if preset.exact_faces and hand is not None:
@@ -361,23 +362,22 @@ def run_preset(game: str, preset: Preset, values: Values) -> None:
         if cid not in after.characters:
             raise RulesError(f"--out needs the character's sheet ({cid} is not seated)")
         write_json_file(values["out"], ruleset.dump_sheet(after.characters[cid].sheet))
-    _print(outcome, {**values, "_after": after}, preset.text, preset.data, default=outcome)
+    _print(outcome, {**values, "_after": after}, preset.data)
 
 
-def _print(
-    result: Any, values: Values, text: Render | None, data: Render | None, default: Any
-) -> None:
-    """The result as the renderer for text or JSON reads it; with none, a distribution's
-    rows (``default`` None) or the outcome's own text or data."""
+def _print(result: Any, values: Values, data: Render | None) -> None:
+    """An outcome in the game's words, as the table's log says it, or its JSON (``data``'s,
+    else the outcome's own); odds (``result`` not an :class:`Outcome`) as their JSON
+    (``data``'s) laid out in lines and tables, or a distribution's rows."""
     as_json = bool(values.get("as_json"))
-    render = data if as_json else text
-    if render is not None:
-        shown = render(result, values)
-        show(as_json, shown, shown if isinstance(shown, list) else [shown] if shown else [])
-    elif default is None:
-        print_odds(result, as_json=as_json)
+    if not isinstance(result, Outcome):
+        if data is None:
+            print_odds(result, as_json=as_json)
+        else:
+            shown = data(result, values)
+            show(as_json, shown, [] if as_json else odds_lines(shown))
     elif as_json:
-        emit_json(outcome_data(result))
+        emit_json(outcome_data(result) if data is None else data(result, values))
     else:
         console.print(outcome_text(result, values.get("_after"), values.get("_action")))
 
@@ -400,7 +400,7 @@ def on_sheet(
 
 def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
     """``data`` as JSON, or the lines as text: each a line, a table, or a table as data
-    (``{"title", "columns", "rows", "justify"}``, as a wing's report gives it)."""
+    (``{"title", "columns", "rows", "justify"}``, as :func:`.common.odds_lines` gives it)."""
     for line in [] if as_json else lines:
         console.print(line)
     if as_json:

@@ -20,7 +20,7 @@ the separator of the cells below it (the header's, the body's)."""
 
 
 def boxed(table: Mapping[str, Any], *, ascii_only: bool = False) -> list[str]:
-    """A table as data, as a wing's report gives it, in text lines: ``rows`` of cells
+    """A table as data (as the odds give it), in text lines: ``rows`` of cells
     under ``columns`` (aligned by ``justify``, one for all or one per column; a row may
     be short, never long), the ``title`` above aligned by ``title_justify``."""
     columns = [str(c) for c in table["columns"]]

@@ -136,6 +136,19 @@ class Setting:
     races: tuple[Race, ...] = ()
     strength_mod: str = "Strength"
 
+    def lines(self) -> list[str]:
+        """The setting in words: its stats and movement rates, each weapon's and armour's
+        values (ARM 1.2, Combat (Melee); Damage)."""
+        said = [f"{self.name}: stats {', '.join(self.stats)}; movement {', '.join(self.movement)}"]
+        for w in self.weapons:
+            stun = " (stun)" if w.stun else ""
+            said.append(
+                f"  {w.name}: damage {w.damage}{stun}, attack {w.attack:+d}, parry {w.parry:+d}"
+            )
+        return said + [
+            f"  {a.name}: wound armour {a.wound}, shock armour {a.shock}" for a in self.armour
+        ]
+
     def weapon(self, name: str) -> Weapon | None:
         """The melee weapon called ``name`` (case-insensitive), if listed."""
         return _find(self.weapons, name)

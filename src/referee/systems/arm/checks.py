@@ -177,6 +177,12 @@ def difficulty_named(name: str) -> int:
     return _preset(DIFFICULTY_PRESETS, name, "difficulty")
 
 
+def difficulty_of(text: str) -> int:
+    """A difficulty as typed: a number, or a preset of the guide by name (``50/50``,
+    ``very tough``; ARM 1.2, Task Resolution)."""
+    return int(text) if text.strip().lstrip("+-").isdigit() else difficulty_named(text)
+
+
 def modifier_named(name: str) -> int:
     """The same guide as an extra modifier (trivial -5, simple -2, 50/50 0, tough +2,
     very tough +5), for the GM's adjustments to an opposed difficulty (ARM 1.2,

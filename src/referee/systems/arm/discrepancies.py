@@ -21,6 +21,11 @@ class Discrepancy:
     other: str
     ruling: str
 
+    @property
+    def line(self) -> str:
+        """The discrepancy in one line: where, the two readings, the ruling."""
+        return f"{self.key} ({self.where}): {self.text} / {self.other} -> {self.ruling}"
+
 
 DISCREPANCIES: tuple[Discrepancy, ...] = (
     Discrepancy(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from referee.dice.evaluate import DieRoll
 from referee.systems.arm import actions as a
@@ -33,7 +34,7 @@ from referee.systems.arm.combat import (
 )
 from referee.systems.arm.magic import soul_difficulty, soul_move_metres, spell_named
 from referee.systems.arm.options import Options
-from referee.systems.arm.rolls import Check, Pushed, Rolled
+from referee.systems.arm.rolls import Check, Pushed, Rolled, push_shock
 from referee.systems.arm.scale import (
     convert,
     group_log,
@@ -57,9 +58,14 @@ from referee.systems.base import (
     Modifier,
     Outcome,
     Plan,
+    RulesError,
     Trace,
+    probability_map,
 )
 from referee.systems.outcome import JSONValue
+
+if TYPE_CHECKING:
+    from referee.dice.odds import Distribution
 
 Planned = Check | Plan
 """What a planner returns: a pushable d6 - d6 check, or a plan of its own."""
@@ -86,6 +92,28 @@ class Levels:
             "Destroyed" if self.destroyed else "",
         ]
         return ", ".join(p for p in parts if p)
+
+
+def levels(report: object) -> Levels:
+    """A blow's levels from what its odds report (the levels, or with a push's shock)."""
+    value = report.result if isinstance(report, Pushed) else report
+    if not isinstance(value, Levels):
+        raise RulesError(f"not a blow's levels: {report!r}")
+    return value
+
+
+def blow_odds(dist: Distribution[object], pushed: bool) -> dict[str, dict[str, str]]:
+    """A blow's odds: the exact chance of each wound level, shock level and of Destroyed
+    (and of the push's shock, ``shock_cost``, when pushed; ARM 1.2, Damage)."""
+    hurt = dist.map(levels)
+    found = {
+        "wound": probability_map(hurt.map(lambda x: x.wound)),
+        "shock": probability_map(hurt.map(lambda x: x.shock)),
+        "destroyed": probability_map(hurt.map(lambda x: x.destroyed)),
+    }
+    if pushed:
+        found["shock_cost"] = probability_map(dist.map(push_shock))
+    return found
 
 
 # ---------------------------------------------------------------------------

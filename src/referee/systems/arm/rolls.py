@@ -28,9 +28,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from referee.dice.evaluate import DieRoll
+from referee.dice.odds import fraction_text
 from referee.systems.arm.actions import PushMode
 from referee.systems.arm.checks import (
     Roll,
@@ -49,15 +51,19 @@ from referee.systems.base import (
     Change,
     Dice,
     IllegalAction,
+    JSONObject,
     Outcome,
     Plan,
+    RulesError,
     Trace,
     dump_record,
     jsonable,
     load_record,
+    probability_map,
 )
 
 if TYPE_CHECKING:
+    from referee.dice.odds import Distribution
     from referee.systems.arm.actions import Accept, Push
 
 
@@ -91,6 +97,36 @@ class Pushed:
 
     result: Hashable
     shock: int
+
+
+def score(report: object) -> int:
+    """A check's result from what its odds report (the result, or the result and the
+    push's shock: :class:`Pushed`)."""
+    value = report.result if isinstance(report, Pushed) else report
+    if not isinstance(value, int):
+        raise RulesError(f"not a task's result: {report!r}")
+    return value
+
+
+def push_shock(report: object) -> int:
+    """The shock a push cost in what the odds of a roll report (0 unpushed)."""
+    return report.shock if isinstance(report, Pushed) else 0
+
+
+def p_success(dist: Distribution[object], options: Options) -> Fraction:
+    """The chance a check succeeds: a result of 1 or more, or 0 where the table lets a
+    draw succeed (ARM 1.2, Task Resolution)."""
+    return dist.map(score).probability_where(lambda r: r >= (0 if options.draw_succeeds else 1))
+
+
+def task_odds_data(dist: Distribution[object], options: Options, shock: bool) -> JSONObject:
+    """A check's odds: ``{"p_success", "result"}`` as fractions, and the push's ``shock``
+    when asked (ARM 1.2, Task Resolution; Pushing)."""
+    data: JSONObject = {"p_success": fraction_text(p_success(dist, options))}
+    data["result"] = probability_map(dist.map(score))
+    if shock:
+        data["shock"] = probability_map(dist.map(push_shock))
+    return data
 
 
 @dataclass(frozen=True)

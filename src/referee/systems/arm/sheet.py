@@ -339,3 +339,16 @@ def template_problems(template: Sheet, sheet: Sheet) -> tuple[Problem, ...]:
                 )
             )
     return tuple(problems)
+
+
+def stand_in(toughness: int, armour: str | None, wound: int, shock: int) -> Sheet:
+    """A defender known only by numbers: its Toughness, armour (one value, or
+    ``wound/shock`` as ``4/2``) and present wound and shock levels (0 to 5, Unharmed to
+    Dead / Unconscious; ARM 1.2, Damage). :class:`RulesError` names a wrong one."""
+    parts = (armour or "0").split("/")
+    if len(parts) > 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+        raise RulesError(f"--armour is a number or wound/shock, not {armour!r}")
+    if not (0 <= wound <= LEVEL_CAP and 0 <= shock <= LEVEL_CAP):
+        raise RulesError(f"--wound, --shock: each a level 0 to {LEVEL_CAP}, not {wound}, {shock}")
+    worn = None if armour is None else ArmourEntry("armour", int(parts[0]), int(parts[-1]))
+    return Sheet("the defender", {"Toughness": toughness}, wound=wound, shock=shock, armour=worn)

@@ -148,6 +148,8 @@ class ArmWords(Words):
         Resolution); any later roll is a push's dice."""
         details = outcome.get("details")
         d = details if isinstance(details, Mapping) else {}
+        if "plus" not in d and "push" in d and sizes:  # a pushed move: the push die alone
+            return ["push"] * len(sizes)
         if "plus" not in d or not sizes:
             return super().roles(outcome, sizes)
         first: str | tuple[str, ...] = ("plus", "minus", *(("push",) * max(0, sizes[0] - 2)))
@@ -159,16 +161,26 @@ class ArmWords(Words):
         details = outcome.get("details")
         d = details if isinstance(details, Mapping) else {}
         result, target = outcome.get("result"), outcome.get("target")
+        label = f" {outcome.get('label')}"
+        if "plus" not in d and isinstance(result, int) and f"{result:+d}" in label:
+            return ()  # a look-up whose label says its result ("modifier +2")
+        if "plus" not in d and f" {result}" in label:
+            return ()  # a look-up whose label says its result ("log 16")
         if "plus" not in d or not isinstance(result, int):
             return super().numbers(outcome)
         push = f" + {d['push_bonus']} (push)" if d.get("push_bonus") else ""
         base = d.get("base", d.get("attack"))
         start = f"{base} " if isinstance(base, int) else ""
         sum_ = f"{start}+ {d['plus']} - {d['minus']}{push} = {d.get('total')}"
-        armour = "wound_margin" in d  # a blow's damage is against the armour (ARM 1.2, Damage)
-        against = (
-            "" if target is None else f" against {'armour' if armour else 'difficulty'} {target}"
-        )
+        if "wound_margin" in d:  # a blow: against Toughness, then each armour (ARM 1.2, Damage)
+            blow = (
+                f"{sum_} against Toughness {target}: margin {d.get('margin')}; after armour, "
+                f"wound side {d['wound_margin']}, shock side {d['shock_margin']}"
+            )
+            hurt = d.get("target_id")
+            now = f"{self.names(hurt)} is now {d['condition']}" if d.get("condition") else ""
+            return (blow, now[:1].upper() + now[1:]) if now else (blow,)
+        against = "" if target is None else f" against difficulty {target}"
         return (f"{sum_}{against}: result {result:+d}",)
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import Any, get_args
 
-from referee.dice.odds import Distribution, keep_highest, keep_lowest, sum_of_dice
+from referee.dice.odds import Distribution, fraction_text, keep_highest, keep_lowest, sum_of_dice
 from referee.errors import RulesError
 from referee.systems.base import Modifier, Procedure
 from referee.systems.mneme.options import Options
@@ -223,3 +224,37 @@ def check_procedure(modifier: int, difficulty: int, steps: int) -> Procedure[int
         exact=partial(dice_distribution, steps),
         rule=effect_rule(modifier, difficulty),
     )
+
+
+def typed_modifier(text: str) -> dict[str, Any]:
+    """``VALUE:KIND[:SOURCE]`` -> a modifier of one of the text's kinds (ch. 2, Modifiers
+    to Rolls): ``2:equipment:scope``; ``conditions`` and ``Condition`` are one kind."""
+    from referee.systems.mneme.actions import ModifierKind
+
+    parts = [p.strip() for p in text.split(":")]
+    if len(parts) not in (2, 3) or not parts[0]:
+        raise RulesError("write VALUE:KIND or VALUE:KIND:SOURCE")
+    value, kind, *source = parts
+    kind = kind.lower().removesuffix("s")
+    if kind not in get_args(ModifierKind):
+        raise RulesError(f"kind must be one of {', '.join(get_args(ModifierKind))}")
+    if not value.lstrip("-").isdigit():
+        raise RulesError(f"{value!r} is not a whole number")
+    return {"value": int(value), "source": source[0] if source else kind, "kind": kind}
+
+
+def no_roll(dist: Distribution[Any]) -> str | None:
+    """The label of a check that rolls nothing (no stakes), else None: its odds are that
+    label for certain, not Effects."""
+    first = next(iter(dist.probabilities()))
+    return first if isinstance(first, str) else None
+
+
+def effect_odds_data(dist: Distribution[Any]) -> dict[str, Any]:
+    """A check's odds: the chance of success and of every Effect, failures included (ch. 2,
+    Effect). A check that rolls nothing has neither: ``p_success`` is null, ``no_roll``
+    its label."""
+    if (label := no_roll(dist)) is not None:
+        return {"p_success": None, "effect": {}, "no_roll": label}
+    effect = {str(v): fraction_text(q) for v, q in dist.probabilities().items()}
+    return {"p_success": fraction_text(dist.at_least(0)), "effect": effect}

@@ -429,3 +429,68 @@ class Quiet(Dice[None]):
 
     def first_dice(self) -> tuple[tuple[int, int], ...]:
         return self.inner.first_dice()
+
+
+def _scale(written: str, given: str, what: str) -> str:
+    if written and given and written != given:
+        raise RulesError(
+            f"{what} is scale {written}, but the {what.split()[0]} scale given is {given}"
+        )
+    return written or given
+
+
+def armour_of(text: str, scale: str = "", target_scale: str = "") -> Target:
+    """Armour written ``4``, ``AR 4`` or scaled ``DAR 2`` (ch. 7, Armor Scale), or on
+    ``scale``; ``target_scale`` is the target's own."""
+    from referee.systems.mneme.scale import armour_notation
+
+    rating, written = armour_notation(text)
+    return Target(
+        rating, as_scale(_scale(written, scale, f"armour {text!r}")), as_scale(target_scale)
+    )
+
+
+def scaled_damage(text: str, scale: str = "") -> str:
+    """A damage expression with its scale written as the text does (``D 3d3``; ch. 7)."""
+    from referee.systems.mneme.scale import damage_notation
+
+    expression, written = damage_notation(text)
+    return f"{_scale(written, scale, f'damage {text!r}')} {expression}".strip()
+
+
+def mitigating_of(text: str) -> dict[str, int]:
+    """``conditions,cover,skill``: the three Mitigating Factors by priority (ch. 2)."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise RulesError("write three whole numbers: conditions,cover,skill")
+    return dict(zip(("conditions", "cover", "skill"), map(int, parts), strict=True))
+
+
+ODDS_FLAGS = (("p_bleeding", "bleeding"), ("p_massive_damage", "massive"))
+"""The yes/no odds of damage against a target: Bleeding from one roll, massive damage."""
+
+
+def weighed_damage(rules: Any, action: Any, state: Any, options: Any) -> dict[str, Any]:
+    """The damage an attack (or damage rolls) deals; against a target also the condition
+    it ends in, whether it Bleeds and whether it takes massive damage (ch. 7)."""
+    from dataclasses import replace
+
+    reports = ["damage"] + (["condition", "bleeding", "massive"] if action.target else [])
+    return {r: rules.odds(replace(action, report=r), state, options) for r in reports}
+
+
+def damage_odds_data(odds: Any) -> dict[str, Any]:
+    """Damage odds as JSON: each total's fraction and the mean; with a target the chance
+    of each condition, ``p_bleeding`` and ``p_massive_damage``."""
+    from referee.dice.odds import fraction_text
+    from referee.systems.mneme.tables import CONDITIONS
+
+    damage = {str(v): fraction_text(q) for v, q in odds["damage"].probabilities().items()}
+    data: dict[str, Any] = {"damage": damage, "mean": fraction_text(odds["damage"].mean())}
+    if "condition" in odds:
+        conds = odds["condition"]
+        data["conditions"] = {
+            c: fraction_text(conds.probability(c)) for c in CONDITIONS if c in conds
+        }
+        data |= {k: fraction_text(odds[r].probability(True)) for k, r in ODDS_FLAGS}
+    return data

@@ -10,9 +10,10 @@ surviving N rounds comes from the rule that rolls each of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
@@ -196,3 +197,17 @@ def alive_or_dead(p_alive: Fraction) -> Distribution[str]:
     return Distribution(
         {"Alive": p_alive.numerator, "Dead": p_alive.denominator - p_alive.numerator}
     )
+
+
+def survival(rules: Any, action: Any, state: Any, options: Any) -> dict[str, Any]:
+    """The chance a Dying character (``action.who``'s first) lives through the rounds."""
+    fates = rules.odds(action, state, options)
+    dead = fates.probability_where(lambda f: dict(f)[action.who[0]] == "Dead")
+    return {"rounds": action.rounds, "Alive": 1 - dead, "Dead": dead}
+
+
+def survival_data(odds: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"rounds", "Alive", "Dead"}``, the chances as fractions."""
+    from referee.dice.odds import fraction_text
+
+    return {"rounds": odds["rounds"]} | {k: fraction_text(odds[k]) for k in ("Alive", "Dead")}

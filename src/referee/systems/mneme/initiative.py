@@ -406,3 +406,66 @@ def plan_end_encounter(action: EndEncounter, state: State, options: Options) -> 
     return Plan.fixed(
         Outcome(SYSTEM, "end-encounter", label="The encounter ends", changes=changes.build())
     )
+
+
+def initiative_entry(text: str) -> dict[str, Any]:
+    """``NAME:MOD[:CHM]``: a PC rolling Initiative without a sheet, by their whole
+    modifier (and characteristic modifier, for ties)."""
+    who, *numbers = [p.strip() for p in text.split(":")]
+    if len(numbers) not in (1, 2) or not who:
+        raise RulesError("write NAME:MOD or NAME:MOD:CHM")
+    if not all(t.lstrip("-").isdigit() for t in numbers):
+        raise RulesError("MOD and CHM are whole numbers")
+    mod, *chm = [int(t) for t in numbers]
+    return {"who": who, "modifier": mod, "characteristic_modifier": chm[0] if chm else None}
+
+
+def initiative_odds(rules: Any, action: Any, state: Any, options: Any) -> dict[str, Any]:
+    """Each PC's Initiative, who acts first of each pair and (up to 4 PCs) the whole
+    order, all from the ruleset's odds of Initiative rolls."""
+    from dataclasses import replace
+
+    from referee.dice.odds import fraction_text
+
+    es = entrants(action, state, options)
+
+    def weigh(pcs: Any, report: str = "order") -> Any:
+        return rules.odds(replace(action, pcs=pcs, report=report), state, options)
+
+    totals = {
+        e.name: weigh((pc,), "totals").map(lambda t: t[0][1])
+        for e, pc in zip(es, action.pcs, strict=True)
+    }
+    pairs = []
+    for i, j in ((m, n) for m in range(len(es)) for n in range(m + 1, len(es))):
+        two, a, b = weigh((action.pcs[i], action.pcs[j])), es[i].id, es[j].id
+        steps = {"p_first": ((a,), (b,)), "p_second": ((b,), (a,)), "p_tie": ((a, b),)}
+        pairs.append(
+            {"first": es[i].name, "second": es[j].name}
+            | {k: fraction_text(two.probability(v)) for k, v in steps.items()}
+        )
+    order = weigh(action.pcs) if len(es) <= MAX_ODDS_PCS else None
+    return {"initiative": totals, "pairs": pairs, "order": order, "ties": options.initiative_ties}
+
+
+def initiative_odds_data(odds: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"initiative": {PC: {total: p}}, "pairs": [...], "order": {"A > B": p} | None}``."""
+    from referee.dice.odds import fraction_text
+
+    def said(steps: Any) -> str:
+        return " > ".join(" = ".join(s) for s in steps)
+
+    order = odds["order"]
+    shown = (
+        None
+        if order is None
+        else {said(o): fraction_text(p) for o, p in order.probabilities().items()}
+    )
+    return {
+        "initiative": {
+            n: {str(v): fraction_text(q) for v, q in d.probabilities().items()}
+            for n, d in odds["initiative"].items()
+        },
+        "pairs": odds["pairs"],
+        "order": shown,
+    }

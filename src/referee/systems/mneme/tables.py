@@ -176,3 +176,12 @@ MINOR_ACTIONS: Final = 3
 
 SIGNIFICANT_COST: Final = 2
 """Companion facts (turn economy): two Minor actions make one Significant action."""
+
+
+def difficulty_of(text: str) -> int:
+    """A Difficulty as typed: a number, or its name on the ladder (Easy ... Formidable;
+    ch. 2, Difficulty)."""
+    t = text.strip()
+    if t.lstrip("-").isdigit():
+        return int(t)
+    return DIFFICULTY_ALIASES.get(t.lower()) or DIFFICULTY.value(t)

@@ -196,7 +196,8 @@ class MnemeWords(Words):
         d = details if isinstance(details, Mapping) else {}
         effect = d.get("effect")
         if "roll" not in d or not isinstance(effect, int):
-            return super().numbers(outcome)
+            more = self._more(d)
+            return more if more else super().numbers(outcome)
         mod = d.get("modifier", 0)
         dice = f"Dice Roll {d['dice']} {mod:+d} = " if isinstance(mod, int) else ""
         out = [
@@ -208,6 +209,77 @@ class MnemeWords(Words):
         incoming = d.get("incoming")
         if isinstance(incoming, Mapping) and incoming.get("damage") is not None:
             out.append(f"the strike back deals {incoming['damage']} damage")
+        return (*out, *self._more(d))
+
+    def _more(self, d: Mapping[str, JSONValue]) -> tuple[str, ...]:
+        """What else an outcome's details tell (ch. 2, ch. 7): modifiers not stacked, the
+        condition presets, the Mitigating Factors' steps, the time a task took, the damage
+        rolls as dealt (those not kept in brackets), Bleeding, massive damage, the
+        condition left, each patient's care."""
+        out: list[str] = []
+
+        def listed(key: str) -> list[JSONValue]:
+            v = d.get(key)
+            return v if isinstance(v, list) else []
+
+        if listed("dropped_modifiers"):
+            out.append("not stacked: " + ", ".join(map(self.value, listed("dropped_modifiers"))))
+        if listed("conditions"):
+            out.append("conditions: " + ", ".join(map(self.value, listed("conditions"))))
+        if listed("mitigation"):
+            out.append("Fail Effect mitigated: " + " -> ".join(map(str, listed("mitigation"))))
+        if d.get("time") is not None:
+            out.append(f"it takes {d['time']} (median {d.get('median_time')})")
+        for key in ("cover_rolls", "damage_rolls"):
+            rolls = d.get(key)
+            if isinstance(rolls, Mapping) and isinstance(rolls.get("dealt"), list):
+                kept = rolls.get("kept")
+                flags = kept if isinstance(kept, list) else []
+                shown = ", ".join(
+                    str(x) if i >= len(flags) or flags[i] else f"({x})"
+                    for i, x in enumerate(rolls["dealt"])  # type: ignore[arg-type]
+                )
+                if key == "damage_rolls":
+                    out.append(f"damage rolls after armour {shown}")
+                else:
+                    gone = " (destroyed)" if d.get("cover_destroyed") else ""
+                    out.append(f"the cover takes {shown}: {d.get('cover_damage')} damage{gone}")
+        if d.get("bleeding"):
+            out.append("Bleeding: one roll reached the Seriously Wounded threshold")
+        massive = d.get("massive_roll")
+        if isinstance(massive, Mapping):
+            out.append(
+                f"massive damage: End {massive.get('roll')} against {massive.get('difficulty')}"
+                f": {massive.get('result')}"
+            )
+        elif d.get("massive_damage"):
+            out.append("massive damage: an End roll at 8 is due")
+        if isinstance(d.get("condition"), str) and "roll" not in d:
+            out.append(f"condition now {d['condition']}")
+        per = d.get("characters")  # time passing: what it did to each character
+        for cid, one in per.items() if isinstance(per, Mapping) else ():
+            notes = one.get("notes") if isinstance(one, Mapping) else None
+            for note in notes if isinstance(notes, list) else []:
+                out.append(f"{self.names(cid)}: {self.names.say(str(note))}")
+        for group in listed("rerolls"):  # Initiative ties rolled again (the table's ties)
+            rolled = [
+                r for r in (group if isinstance(group, list) else []) if isinstance(r, Mapping)
+            ]
+            if rolled:
+                said = ", ".join(
+                    f"{self.value(r.get('name'))} {r.get('initiative')}" for r in rolled
+                )
+                out.append(f"tie reroll: {said}")
+        for r in listed("patients"):
+            if isinstance(r, Mapping):
+                out.append(f"{r.get('condition')}: {r.get('care')} care")
+        if isinstance(d.get("supervision"), str):
+            out.append(str(d["supervision"]))
+        if isinstance(d.get("minutes"), int):
+            harm = d.get("harm")
+            out.append(
+                f"{d['minutes']} minutes" + (f"; {harm} damage to the patient" if harm else "")
+            )
         return tuple(out)
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from referee.dice.evaluate import DieRoll
-from referee.dice.odds import Distribution
-from referee.errors import IllegalAction, OddsTooComplex
+from referee.dice.odds import Distribution, fraction_text
+from referee.errors import IllegalAction, OddsTooComplex, RulesError
 from referee.systems.base import (
     TABLE,
     Change,
@@ -58,7 +58,13 @@ from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import CHANCES_STEP
 
 if TYPE_CHECKING:
-    from referee.systems.mnemonic.actions import AgileOrder, Attack, NextTurn, RefereeOrder
+    from referee.systems.mnemonic.actions import (
+        AgileOrder,
+        Attack,
+        Contender,
+        NextTurn,
+        RefereeOrder,
+    )
 
 MAX_CONTENDERS = 50
 """Bound on how many characters one order-of-action check ranks."""
@@ -275,6 +281,46 @@ def defense_modifier(steps: int) -> int:
     if not 0 <= steps <= 10:
         raise IllegalAction(f"a defence worsens the Chances by 0..10 steps, not {steps}")
     return -CHANCES_STEP * steps
+
+
+def defense_of(text: str) -> int:
+    """A defender's evasive action as typed: how many Chances steps (0..10) it worsens an
+    attack by, as the modifier (:func:`defense_modifier`)."""
+    if not text.strip().isdigit():
+        raise RulesError(f"a defence is a whole number of Chances steps (0..10), not {text!r}")
+    return defense_modifier(int(text))
+
+
+def contenders(texts: Sequence[str], state: State) -> list[Contender]:
+    """Each contender of an order of action as written: ``NAME:APTITUDE[:CHANCES]``, or
+    a seated character's id; :class:`RulesError` names a wrong one."""
+    from referee.systems.mnemonic.actions import Contender
+
+    found = []
+    for text in texts:
+        parts = text.split(":")
+        if len(parts) == 1 and parts[0] in state.characters:
+            found.append(Contender(parts[0]))
+            continue
+        if len(parts) not in (2, 3) or not parts[0]:
+            raise RulesError(
+                f"{text!r}: write NAME:APTITUDE or NAME:APTITUDE:CHANCES, or a seated id"
+            )
+        if not parts[1].strip().lstrip("-").isdigit():
+            raise RulesError(f"{text!r}: the Aptitude must be a whole number")
+        found.append(Contender(parts[0], int(parts[1]), parts[2] if len(parts) == 3 else 0))
+    return found
+
+
+def order_odds(dist: Distribution[Any]) -> dict[str, Any]:
+    """The odds of every order of action (likeliest first), and with two contenders who
+    acts first (``first``)."""
+    ranked = sorted(dist.probabilities().items(), key=lambda gp: -gp[1])
+    data: dict[str, Any] = {"order": {order_label(g): fraction_text(p) for g, p in ranked}}
+    if ranked and sum(map(len, ranked[0][0])) == 2:
+        first = dist.map(first_of).probabilities()
+        data["first"] = {str(w): fraction_text(p) for w, p in first.items()}
+    return data
 
 
 def attack_label(hit: bool, text: str) -> str:

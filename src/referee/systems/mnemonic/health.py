@@ -14,9 +14,11 @@ a failed check makes the outcome the more severe of the old and the new.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from referee.dice.odds import fraction_text
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Modifier, Outcome, Plan
 from referee.systems.changes import diff
@@ -29,6 +31,7 @@ from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import FINE, INACTIVE, INACTIVE_OUTCOMES, LUCKY
 
 if TYPE_CHECKING:
+    from referee.dice.odds import Distribution
     from referee.systems.mnemonic.actions import Injury, SetStatus
 
 MAX_INJURIES = 100
@@ -197,3 +200,8 @@ def plan_set_status(action: SetStatus, state: State, options: Options) -> Plan:
         details={"target": action.target, "status": str(after), "injuries": injuries},
     )
     return Plan.fixed(done)
+
+
+def status_odds(dist: Distribution[Hashable]) -> dict[str, Any]:
+    """An injury's odds: ``{"status": {new Status: p}}``."""
+    return {"status": {str(s): fraction_text(p) for s, p in dist.probabilities().items()}}

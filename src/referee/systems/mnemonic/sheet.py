@@ -258,3 +258,12 @@ def sheet_summary(sheet: Sheet, options: Options) -> dict[str, Any]:
         "life_roles": {n: f"{options.rating_name(v)} (+{v})" for n, v in sheet.life_roles.items()},
         "status": str(sheet.status),
     }
+
+
+def summary_lines(summary: Mapping[str, Any]) -> list[str]:
+    """A character (:func:`sheet_summary`) in lines: name, Primary Role, Status, ratings."""
+    lines = [f"{summary['name']} - {summary['primary_role']} ({summary['status']})"]
+    for title in ("talents", "life_roles"):
+        rows = ", ".join(f"{n} {v}" for n, v in summary[title].items()) or "none"
+        lines.append(f"  {title.replace('_', ' ').title()}: {rows}")
+    return lines

@@ -15,11 +15,12 @@ Expertise rolls one die twice, each judged as a one-die pool; both must pass.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from math import comb
-from typing import Literal
+from typing import Any, Literal
 
-from referee.dice.odds import Distribution
+from referee.dice.odds import Distribution, fraction_text
 from referee.errors import RulesError
 from referee.systems.base import Modifier, Procedure
 
@@ -275,3 +276,16 @@ def effect_odds(dice: int, tn: int, mode: Mode, identity: int = 0) -> Distributi
     weights = {0: row[0]} if row[0] else {}
     weights.update({k + identity: w for k, w in enumerate(row) if k and w})
     return Distribution.trusted(weights, 6**dice, ordered=True)
+
+
+def effects(dist: Distribution[Hashable]) -> dict[str, str]:
+    """Exact chance of each positive Effect in a distribution of Effects (0 = none)."""
+    return {str(e): fraction_text(q) for e, q in dist.probabilities().items() if e > 0}  # type: ignore[operator]
+
+
+def success_odds(dist: Distribution[Any]) -> dict[str, Any]:
+    """A task roll's odds: ``{"p_success", "effect": {Effect: p}}`` (successes only;
+    Mongrel, Task Resolution)."""
+    p = dist.probability_where(lambda r: r.success)
+    effect = effects(dist.map(lambda r: r.effect if r.success else 0))
+    return {"p_success": fraction_text(p), "effect": effect}

@@ -61,8 +61,7 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
     def verdict(self, sheet: Sheet, options: Options) -> Verdict:
         """The rules the sheet breaks that no referee approval on it covers, shown after
         its derived scores with every problem and its approval (:mod:`.validation`)."""
-        from .report import validation_data, validation_lines
-        from .validation import audit
+        from .validation import audit, validation_data, validation_lines
 
         found = audit(sheet, options)
         left = tuple(p for p, reason in found if reason is None)

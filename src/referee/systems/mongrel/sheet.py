@@ -198,3 +198,15 @@ def validate(sheet: Sheet, options: Any = None) -> tuple[Any, ...]:
     from .validation import unapproved
 
     return unapproved(sheet, options)
+
+
+def accounts_line(sheet: Sheet) -> str:
+    """``Giazza (Nuin): Aggak-Ko 1, Mekag 2, ...``: each House Credit account."""
+    shown = ", ".join(f"{h} {v}" for h, v in credit(sheet).items())
+    return f"{sheet.name} ({sheet.house}): {shown}"
+
+
+def points_line(before: Sheet, after: Sheet, raised: str) -> str:
+    """``Giazza: social; character points 20 -> 0``."""
+    points = f"{before.character_points} -> {after.character_points}"
+    return f"{after.name}: {raised}; character points {points}"

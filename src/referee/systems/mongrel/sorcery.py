@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dice.evaluate import DieRoll
-from referee.dice.odds import Distribution
+from referee.dice.odds import Distribution, fraction_text
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Dice, Outcome, Plan, Procedure, Trace
 
@@ -284,3 +284,17 @@ def plan_occult_roll(a: OccultRoll, state: object, options: Options) -> Plan:
         )
 
     return Plan.of(Dice.of(proc), finish)
+
+
+def occult_odds(dist: Distribution[Any], action: OccultRoll) -> dict[str, Any]:
+    """An Occult attack's odds: the working's success, harm (net Effect 1+), each net
+    Effect, and the hours it takes (Mongrel, Sorcery)."""
+    from .checks import effects
+
+    p = dist.probability_where(lambda r: r.success)
+    harm = dist.probability_where(lambda r: r.effect > 0)
+    effect = effects(dist.map(lambda r: r.effect))
+    hours = occult_hours(action.dice)
+    return {"p_success": fraction_text(p), "p_harm": fraction_text(harm), "effect": effect} | {
+        "hours": hours
+    }

@@ -9,14 +9,15 @@ is reported Expertise by Expertise.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from referee.errors import Problem
 
 from .options import Options
-from .sheet import CreationSteps, Sheet, attribute, identity_now
+from .sheet import CreationSteps, Sheet, attribute, derived, identity_now
 from .sheet import level as level_now
 from .tables import (
     AGES,
@@ -506,3 +507,22 @@ def _wealth(sheet: Sheet) -> Iterable[Problem]:
                 yield Problem(R_CREDIT, f"credit.{house}", "Credit cannot be negative", amount)
     if sheet.character_points < 0:
         yield Problem(R_POINTS, "character_points", "cannot be negative", sheet.character_points)
+
+
+def validation_data(sheet: Sheet, found: Sequence[tuple[Problem, str | None]], valid: bool) -> Any:
+    """A sheet's validation as JSON: valid, the derived scores, every problem (with the
+    referee's approval, if any)."""
+    problems: list[dict[str, Any]] = [
+        {"rule": p.rule, "field": p.field, "message": p.message}
+        | {"value": p.value if isinstance(p.value, int | str) else str(p.value)}
+        | {"approved": reason}
+        for p, reason in found
+    ]
+    return {"valid": valid, "derived": derived(sheet), "problems": problems}
+
+
+def validation_lines(sheet: Sheet, found: Sequence[tuple[Problem, str | None]]) -> list[str]:
+    """The derived scores, then every problem (an approved one with its reason)."""
+    scores = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in derived(sheet).items())
+    lines = [f"{sheet.name}: {scores}"]
+    return lines + [f"{p}" + (f"  (approved: {r})" if r else "") for p, r in found]

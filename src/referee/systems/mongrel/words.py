@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
 from referee.systems.outcome import JSONValue
-from referee.systems.words import FieldWords, Words
+from referee.systems.words import FieldWords, Words, plural
 
 
 class MongrelWords(Words):
@@ -24,6 +24,11 @@ class MongrelWords(Words):
     }
     fields: ClassVar[Mapping[str, FieldWords]] = {
         "ap": FieldWords("AP", down="{who} spends {n} AP", up="{who} gains {n} AP"),
+        "approvals": FieldWords(
+            "approvals",
+            to="{who}'s sheet records the referee's approvals",
+            cleared="{who}'s sheet records no approval",
+        ),
         "ir": FieldWords(
             "Infernal Resolve",
             down="{who} loses {n} Infernal Resolve",
@@ -135,11 +140,38 @@ class MongrelWords(Words):
         details = outcome.get("details")
         d = details if isinstance(details, Mapping) else {}
         target, result = outcome.get("target"), outcome.get("result")
+        left = d.get("left_open")
+        if isinstance(left, int):  # the referee's approval (Character Creation)
+            return (f"{plural(left, 'problem')} left open",)
         if target is None or not isinstance(result, int):
             return super().numbers(outcome)
         how = "over" if d.get("mode") == "over" else "under"
-        return (f"target {target}, rolled {how}: Effect {result}",)
+        n = d.get("successes")
+        count = (
+            f", {n} {'die succeeds' if n == 1 else 'dice succeed'}" if isinstance(n, int) else ""
+        )
+        return (f"target {target}, rolled {how}{count}: Effect {result}",)
 
 
 WORDS: Final = MongrelWords()
 """Mongrel's words (:meth:`~referee.systems.base.Ruleset.words`)."""
+
+
+ATTRIBUTE_NAMES = ("size", "spirit", "physique", "beauty", "speed", "social")
+STEP_HEADINGS: Final[Mapping[str, str]] = {
+    "identity": " (Man, Beast, Demon)",
+    "size_spirit": " (Size, Spirit)",
+    "physique_beauty": " (Physique, Beauty)",
+    "speed_social": " (Speed, Social)",
+    **{f"lower_{a}": " (voluntarily lower by; 0 keeps it)" for a in ATTRIBUTE_NAMES},
+    "step2": " (+3 each, +1 to the rest of their Areas)",
+    "step3": " (+2 each)",
+    "step4": " (+1 each)",
+}
+"""What each step of the character builder (:mod:`.builder`) asks, after its name."""
+
+
+def step_prompt(step: str, options: Sequence[object]) -> str:
+    """A step of the character builder and its choices, numbered from 1."""
+    listed = "".join(f"\n  {i}. {o}" for i, o in enumerate(options, 1))
+    return f"{step}{STEP_HEADINGS.get(step, '')}:{listed}"

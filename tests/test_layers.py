@@ -1,0 +1,92 @@
+"""The layers' imports (issue 35, principle 11): nothing in ``referee.systems`` exists only
+for the command line. Every module of the rules is reached, through imports, from
+something other than ``referee.cli`` - the table, the web, the analysis, the dice, or the
+games' own packages (which the registry loads for every edge) - so what the command line
+prints about a game is what every edge can use."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "referee"
+
+
+def _name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
+ROLE = re.compile(r'_wing\("(\w+)"\)|\}\.(\w+)"')
+"""How the base loads a game's module by its role (``self._wing("sheet")``,
+``f"{package}.words"``): the Ruleset's public surface, reached by name, not by import."""
+
+
+def _roles() -> set[str]:
+    """The roles the shared code loads from every game's package by name."""
+    found: set[str] = set()
+    for shared in ("base.py", "building.py"):
+        text = (PACKAGE / "systems" / shared).read_text(encoding="utf-8")
+        found |= {a or b for a, b in ROLE.findall(text)}
+    return found
+
+
+def _imports(name: str, path: Path) -> Iterator[str]:
+    """Every module of the package ``name`` imports, anywhere in it (lazy imports too);
+    ``from a import b`` counts ``a.b`` when that is a module."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            found = [base, *(f"{base}.{a.name}" for a in node.names)]
+        else:
+            continue
+        for module in found:
+            while module and module not in MODULES:  # a name in a module: the module
+                module = module.rpartition(".")[0]
+            if module:
+                yield module
+
+
+def _reached(roots: set[str], edges: dict[str, set[str]]) -> set[str]:
+    seen, todo = set(roots), list(roots)
+    while todo:
+        for nxt in edges.get(todo.pop(), set()) - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def test_nothing_in_systems_exists_only_for_the_command_line() -> None:
+    """A module of ``referee.systems`` the command line reaches is reached from elsewhere
+    too: from another layer, or from a game's package and the modules the base loads from
+    it by role (the Ruleset's surface: ``words``, ``sheet``, ``actions``...)."""
+    edges = {name: set(_imports(name, path)) for name, path in MODULES.items()}
+    cli = {n for n in MODULES if n.startswith("referee.cli")}
+    elsewhere = {n: e for n, e in edges.items() if n not in cli}
+    games = {n for n in MODULES if n.count(".") == 2 and MODULES[n].name == "__init__.py"}
+    by_role = {f"{g}.{r}" for g in games for r in _roles()} & set(MODULES)
+    assert {"referee.systems.arm.words", "referee.systems.mneme.sheet"} <= by_role
+    roots = {n for n in elsewhere if not n.startswith("referee.systems")} | games | by_role
+    from_cli = _reached(cli, edges) - cli
+    assert "referee.systems.mneme.damage" in from_cli  # the walk sees the command line's
+    only_cli = sorted(
+        n for n in from_cli - _reached(roots, elsewhere) if n.startswith("referee.systems")
+    )
+    assert only_cli == []
+
+
+def test_no_game_keeps_a_report_of_the_command_lines_own() -> None:
+    """The outcomes' words are the game's ``words.py``, shared by every edge."""
+    for game in ("arm", "mneme", "mnemonic", "mongrel"):
+        assert not (PACKAGE / "systems" / game / "report.py").exists(), game
+        assert (PACKAGE / "systems" / game / "words.py").is_file(), game
