@@ -3,17 +3,24 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.runtime
 PORT ?= 8000
 
 .PHONY: run test check system lint typecheck pytest docs smoke bench clean
 
-$(STAMP): pyproject.toml
+# serving needs the package and its runtime dependencies only (make run)
+$(RUNTIME): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $(RUNTIME)
+
+# working on referee: every extra and the dev and docs dependency groups (PEP 735)
+$(STAMP): $(RUNTIME)
+	$(BIN)/python -m pip install --quiet --upgrade pip  # --group needs pip 25.1
+	$(BIN)/python -m pip install --quiet -e '.[analysis,fast,postgres]' --group dev --group docs
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/referee serve --demo --port $(PORT)
 
 test: system lint typecheck pytest docs smoke

@@ -64,7 +64,7 @@ def markdown(schema: dict[str, Any]) -> str:
         f"{info.get('title', 'referee')} {info.get('version', '')}: every endpoint of the web "
         "table, generated at build time from the running code's OpenAPI schema "
         "([openapi.json](openapi.json), the same document `referee serve` answers at "
-        "`/openapi.json`, with an interactive view at `/docs`). How to use it, with `curl` "
+        "`/openapi.json`, and as a page of its own at `/docs`). How to use it, with `curl` "
         "examples, is in [the web table](web.md#the-json-api).",
         "",
         "| method | path | summary |",

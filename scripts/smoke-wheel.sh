@@ -5,8 +5,10 @@
 # directory - where src/ cannot be imported - run scripts/smoke_installed.py with the
 # venv's own interpreter: referee --version, odds 2d6, mongrel validate vooruk,
 # serve --demo (/, /healthz, /openapi.json, a table page, its scripts and stylesheets,
-# SIGTERM), and for the wheel also analyze compare arm (the analysis extra) and a
-# PostgreSQL migration through the installed Alembic scripts on a throwaway server.
+# SIGTERM, every demo table's analysis page), python -m referee, py.typed and the
+# licence; for the wheel (analysis and postgres extras) also analyze compare arm and a
+# PostgreSQL migration through the installed Alembic scripts on a throwaway server; for
+# the sdist (no extras) the messages that name the missing extra.
 #
 #   bash scripts/smoke-wheel.sh            # uses python3 (PY=... to choose another)
 #   KEEP=1 bash scripts/smoke-wheel.sh     # keep the temporary directory to look at
@@ -37,12 +39,12 @@ run() {  # run VENV [--analysis] [--postgres]: the checks, from a directory outs
   (cd "$tmp" && env -u PYTHONPATH "$1/bin/python" -I "$tmp/smoke_installed.py" "$@")
 }
 
-say "installing the wheel with the analysis extra into a fresh venv"
-install "$tmp/venv-wheel" "$wheel[analysis]"
+say "installing the wheel with the analysis and postgres extras into a fresh venv"
+install "$tmp/venv-wheel" "$wheel[analysis,postgres]"
 run "$tmp/venv-wheel" --analysis --postgres
 say "the wheel passed"
 
-say "installing the sdist (built into a wheel by pip) into a fresh venv"
+say "installing the sdist (built into a wheel by pip), without extras, into a fresh venv"
 install "$tmp/venv-sdist" "$sdist"
 run "$tmp/venv-sdist"
 say "the sdist passed"

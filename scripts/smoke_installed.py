@@ -83,6 +83,28 @@ def the_package_is_the_venvs(venv: Path) -> str:
 def cli(venv: Path, version: str) -> None:
     step("referee --version")
     check(referee(venv, "--version").strip() == f"referee {version}", "--version")
+    step("python -m referee --version")
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "referee", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=STEP_TIMEOUT,
+    )
+    check(done.stdout.strip() == f"referee {version}", f"python -m referee: {done}")
+    step("the package says it is typed (py.typed) and carries its licence")
+    site = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import referee, pathlib; print(pathlib.Path(referee.__file__).parent)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=STEP_TIMEOUT,
+    ).stdout.strip()
+    check((Path(site) / "py.typed").is_file(), f"no py.typed in {site}")
+    licences = list(Path(site).parent.glob("referee-*.dist-info/licenses/LICENSE"))
+    check(bool(licences) and "MIT License" in licences[0].read_text(), "no LICENSE installed")
     step("referee odds 2d6")
     out = referee(venv, "odds", "2d6")
     check("mean 7" in out and "1/36" in out and "1/6" in out, f"odds 2d6 printed:\n{out}")
@@ -115,7 +137,7 @@ class Fetcher:
         return body
 
 
-def serve(venv: Path, work: Path, version: str) -> None:
+def serve(venv: Path, work: Path, version: str, analysed: bool) -> None:
     port = free_port()
     step(f"referee serve --demo on port {port}")
     log = (work / "serve.log").open("w+")
@@ -176,6 +198,24 @@ def serve(venv: Path, work: Path, version: str) -> None:
                 todo.append(src.rsplit("/", 1)[0] + "/" + module)
         for href in styles:
             web.ok(href, "text/css")
+        step("each demo table's analysis page answers, a simulated fight as the extra allows")
+        simulated = []
+        for link in links:
+            page = web.ok(link.split(str(port), 1)[1], "text/html")
+            tid = re.search(r"/t/([A-Za-z0-9]+)", page)
+            check(tid is not None, "the join page names its table")
+            assert tid is not None
+            web.ok(f"/t/{tid.group(1)}/analysis", "text/html")  # exact: no extra needed
+            status, _, body = web.get(f"/t/{tid.group(1)}/analysis?a=brad&b=christine")
+            check(status != 500, f"the analysis page answered 500:\n{body[:500]}")
+            simulated.append((status, body))
+        if analysed:
+            check(any(s == 200 for s, _ in simulated), "ARM's brad v christine was simulated")
+        else:
+            check(
+                any(s == 501 and "referee[analysis]" in b for s, b in simulated),
+                "without numpy, ARM's simulated fight says what to install (501)",
+            )
         step("SIGTERM: referee serve stops with status 0")
         proc.send_signal(signal.SIGTERM)
         check(proc.wait(timeout=30) == 0, f"status {proc.returncode} after SIGTERM")
@@ -184,6 +224,48 @@ def serve(venv: Path, work: Path, version: str) -> None:
             proc.kill()
             proc.wait()
         log.close()
+
+
+def missing_extras(venv: Path, work: Path) -> None:
+    """Without the extras, a command that needs one says what to install (exit 1, one
+    line), never an internal error."""
+    step("without the analysis extra: analyze --simulate names what to install")
+    done = subprocess.run(
+        [
+            str(venv / "bin" / "referee"),
+            "analyze",
+            "conflict",
+            "mongrel",
+            "--simulate",
+            "--runs",
+            "200",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=STEP_TIMEOUT,
+    )
+    check(
+        done.returncode == 1 and "pip install 'referee[analysis]'" in done.stderr,
+        f"analyze without numpy: status {done.returncode}\n{done.stderr[-1000:]}",
+    )
+    step("without the postgres extra: a PostgreSQL URL names what to install")
+    done = subprocess.run(
+        [
+            str(venv / "bin" / "referee"),
+            "serve",
+            "--port",
+            str(free_port()),
+            "--db",
+            "postgresql://nobody@127.0.0.1:1/none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=STEP_TIMEOUT,
+    )
+    check(
+        done.returncode != 0 and "pip install 'referee[postgres]'" in done.stderr,
+        f"serve without psycopg: status {done.returncode}\n{done.stderr[-1000:]}",
+    )
 
 
 def analysis(venv: Path) -> None:
@@ -258,9 +340,11 @@ def main(argv: list[str]) -> int:
             version = the_package_is_the_venvs(venv)
             step(f"referee {version} installed in {venv}")
             cli(venv, version)
-            serve(venv, work, version)
+            serve(venv, work, version, "--analysis" in argv)
             if "--analysis" in argv:
                 analysis(venv)
+            else:
+                missing_extras(venv, work)
             if "--postgres" in argv:
                 postgres(venv, work)
         except (Failed, subprocess.TimeoutExpired, AssertionError) as e:

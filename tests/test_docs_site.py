@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def hooks() -> ModuleType:
-    pytest.importorskip("mkdocs", reason="the docs extra: pip install -e '.[docs]'")
+    pytest.importorskip("mkdocs", reason="the docs group: pip install --group docs")
     spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "scripts/docs_hooks.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

@@ -82,3 +82,18 @@ def test_the_wheel_holds_the_package_and_its_metadata_only(wheel: zipfile.ZipFil
     metadata = wheel.read(meta + "METADATA").decode()
     assert f"Version: {VERSION}\n" in metadata
     assert "Provides-Extra: analysis" in metadata
+
+
+def test_the_wheel_says_it_is_typed_and_carries_its_licence(wheel: zipfile.ZipFile) -> None:
+    """A user's mypy found no ``py.typed``; the metadata said MIT with no licence file."""
+    names = set(wheel.namelist())
+    assert "referee/py.typed" in names
+    assert "referee/__main__.py" in names  # python -m referee
+    licences = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+    assert len(licences) == 1 and b"MIT License" in wheel.read(licences[0])
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = wheel.read(metadata).decode()
+    assert "Classifier: Typing :: Typed" in text
+    assert "Provides-Extra: postgres" in text
+    assert "Provides-Extra: dev" not in text and "Provides-Extra: docs" not in text
+    assert "Requires-Dist: rich" not in text and "uvicorn[standard]" not in text

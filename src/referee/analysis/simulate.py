@@ -23,10 +23,11 @@ refused before any work. Results are reproducible: the seed fixes a
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -408,23 +409,33 @@ def _mean(total: float, squares: float, n: int, z: float) -> Estimate:
 
 
 class _Progress:
-    """A rich progress bar on stderr for long runs."""
+    """A one-line progress bar on stderr for long runs (a terminal's only): how many runs
+    are done, at most ten redraws a second, gone when the runs end."""
+
+    WIDTH: Final = 30
 
     def __init__(self, total: int) -> None:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self._bar = Progress(
-            TextColumn("simulating"),
-            BarColumn(),
-            TextColumn("{task.completed:,}/{task.total:,} runs"),
-            TimeRemainingColumn(),
-            transient=True,
-        )
-        self._bar.start()
-        self._task = self._bar.add_task("runs", total=total)
+        self.total = max(1, total)
+        self.done = 0
+        self.began = time.monotonic()
+        self.drawn = 0.0
+        self.live = sys.stderr.isatty()
 
     def advance(self, n: int) -> None:
-        self._bar.advance(self._task, n)
+        self.done += n
+        now = time.monotonic()
+        if self.live and now - self.drawn >= 0.1:
+            self.drawn = now
+            part = min(1.0, self.done / self.total)
+            full = round(part * self.WIDTH)
+            left = (now - self.began) * (1 - part) / part if part else 0.0
+            bar = "#" * full + "-" * (self.WIDTH - full)
+            sys.stderr.write(
+                f"\rsimulating [{bar}] {self.done:,}/{self.total:,} runs, ~{left:.0f} s left"
+            )
+            sys.stderr.flush()
 
     def close(self) -> None:
-        self._bar.stop()
+        if self.live and self.drawn:
+            sys.stderr.write("\r\033[K")  # the line cleared: the result follows
+            sys.stderr.flush()

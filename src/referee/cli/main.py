@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import suppress
+from typing import Final
 
 import click
 
@@ -200,6 +201,21 @@ def quiet_pipe() -> int:
     return EXIT_PIPE
 
 
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C: 128 + SIGINT, as shells report a command the interrupt ended."""
+
+EXTRAS: Final = {
+    "numpy": "analysis",
+    "matplotlib": "analysis",
+    "dask": "analysis",
+    "distributed": "analysis",
+    "psycopg": "postgres",
+    "gmpy2": "fast",
+}
+"""The optional parts and the extra that installs each: a command needing one that is
+missing says what to install (exit 1), never an internal error."""
+
+
 def run(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and unexpected failures become one line on stderr; a
     closed pipe on standard output ends the command quietly (:data:`EXIT_PIPE`).
@@ -221,14 +237,27 @@ def run(argv: list[str] | None = None) -> int:
         click.echo(e.format_message())
         print(f"error: missing command ({e.ctx.command_path} --help for usage)", file=sys.stderr)
         return 2
-    except (click.Abort, EOFError, KeyboardInterrupt):
-        print("error: aborted", file=sys.stderr)
+    except (click.Abort, KeyboardInterrupt):  # Ctrl-C: quiet, as a shell expects
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except EOFError:
+        print("error: aborted (the input ended)", file=sys.stderr)
         return 1
     except click.ClickException as e:  # usage errors
         ctx = getattr(e, "ctx", None)
         where = f" ({ctx.command_path} --help for usage)" if ctx is not None else ""
         print(f"error: {e.format_message()}{where}", file=sys.stderr)
         return e.exit_code
+    except ImportError as e:
+        extra = EXTRAS.get((e.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(
+            f"error: this needs the {extra} extra ({e.name} is missing): "
+            f"pip install 'referee[{extra}]'",
+            file=sys.stderr,
+        )
+        return 1
     except Exception as e:
         if os.environ.get("REFEREE_DEBUG"):  # a bug: one line unless debugging
             raise

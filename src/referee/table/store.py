@@ -165,6 +165,18 @@ def _sqlite_engine(url: str, immediate: bool) -> Engine:
     return engine
 
 
+def _postgres_engine(url: str) -> Engine:
+    """An engine on PostgreSQL, or a :class:`StoreError` saying what to install when its
+    driver (the ``postgres`` extra) is missing."""
+    try:
+        import psycopg  # noqa: F401 - the driver SQLAlchemy loads for postgresql+psycopg
+    except ImportError:
+        raise StoreError(
+            "a PostgreSQL database needs its driver: pip install 'referee[postgres]'"
+        ) from None
+    return create_engine(url, pool_pre_ping=True)
+
+
 class Store:
     """A database of tables and their logs (see the module text)."""
 
@@ -178,7 +190,7 @@ class Store:
                 self.writer = _sqlite_engine(self.url, immediate=True)
                 self.reader = _sqlite_engine(self.url, immediate=False)
             else:
-                self.writer = self.reader = create_engine(self.url, pool_pre_ping=True)
+                self.writer = self.reader = _postgres_engine(self.url)
             # the append path (:meth:`append`): the driver's own connections, configured
             # by the engine (the same pragmas), and the insert the engine compiles
             self._idle: deque[Any] = deque()

@@ -58,11 +58,26 @@ CONFIDENCE: Final = 0.95
 MAX_SIDE: Final = 4
 """Characters on one side at most."""
 
-Ids = Annotated[list[str], Query(max_length=MAX_SIDE)]
-Policy = Annotated[str, Query(max_length=32)]
+Ids = Annotated[
+    list[str],
+    Query(
+        max_length=MAX_SIDE,
+        description="A character on this side of the fight (its id; repeat for more).",
+    ),
+]
+Policy = Annotated[
+    str,
+    Query(
+        max_length=32,
+        description="How this side plays (the answer's `policies`; blank: the game's default).",
+    ),
+]
 States = Annotated[int, Query(ge=1, le=MAX_STATES, description="The exact chain's bound.")]
 Runs = Annotated[int, Query(ge=1, le=MAX_RUNS, description="Simulated conflicts at most.")]
-Seed = Annotated[int, Query(ge=0, le=2**32 - 1)]
+Seed = Annotated[
+    int,
+    Query(ge=0, le=2**32 - 1, description="The simulation's seed: the same seed, the same runs."),
+]
 
 
 # ---------------------------------------------------------------------------
@@ -304,11 +319,21 @@ def _variants(game: str, options: Any, title: str) -> dict[str, Any]:
     return data
 
 
+MISSING: Final = (
+    "this fight is simulated, and simulating needs the server's analysis extra: "
+    "pip install 'referee[analysis]'"
+)
+"""What a server without numpy answers for an analysis that would simulate."""
+
+
 def compute(service: TableService, *args: Any) -> tuple[str, Any]:
-    """:func:`analyse` with its refusal as data: ``("ok", data)``, ``("forbidden", text)``
-    or ``("rules", text)``."""
+    """:func:`analyse` with its refusal as data: ``("ok", data)``, ``("forbidden", text)``,
+    ``("missing", text)`` (a part of the analysis extra is not installed: 501) or
+    ``("rules", text)``."""
     try:
         return "ok", analyse(service, *args)
+    except ImportError as e:  # numpy or Dask: the analysis extra is not installed
+        return "missing", f"{MISSING} ({e.name or e} is missing)"
     except Forbidden as e:
         return "forbidden", str(e)
     except RulesError as e:
@@ -365,7 +390,7 @@ async def analysis_off_loop(
     if kind == "ok":
         found: dict[str, Any] = value
         return found
-    raise WebError(422, str(value))
+    raise WebError(501 if kind == "missing" else 422, str(value))
 
 
 # ---------------------------------------------------------------------------
@@ -414,15 +439,16 @@ async def analysis_page(
     caller = authenticate(request, tid, write=False)
     ts = web.service.current(tid)
     error = None
+    status = 200
     data: dict[str, Any] | None = None
     try:
         data = await analysis_off_loop(
             request, caller, a, b, policy_a, policy_b, max_states, runs, seed
         )
     except WebError as e:
-        if e.status != 422:
+        if e.status not in (422, 501):
             raise
-        error = e.detail
+        error, status = e.detail, e.status
     if data is None:  # a refused pick: the form again, with the viewer's own characters
         from referee.analysis.scenario import model_params, model_policies
 
@@ -451,4 +477,4 @@ async def analysis_page(
         most_runs=MAX_RUNS,
         seconds=ANALYSIS_SECONDS,
     )
-    return HTMLResponse(html, status_code=422 if error else 200)
+    return HTMLResponse(html, status_code=status)

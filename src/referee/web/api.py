@@ -720,7 +720,12 @@ def invite(caller: Writer, body: InviteIn, request: Request) -> InviteOut:
 
 @router.delete("/tables/{tid}/invites/{kid}", tags=["referee"])
 def revoke(
-    caller: Writer, request: Request, kid: Annotated[str, Path(min_length=1, max_length=24)]
+    caller: Writer,
+    request: Request,
+    kid: Annotated[
+        str,
+        Path(min_length=1, max_length=24, description="The link's id (GET .../invites)."),
+    ],
 ) -> dict[str, Any]:
     """Revoke an invite link: it opens nothing from now on (browsers holding it included)."""
     referee_only(caller, "revoke invites")

@@ -440,6 +440,7 @@ def create_app(
         ),
         lifespan=lifespan,
         redoc_url=None,
+        docs_url=None,  # the server's own page (referee.web.apidoc), not a viewer from a CDN
     )
     app.state.web = state
     _install_errors(app)
@@ -449,6 +450,8 @@ def create_app(
 
     from referee.web.analysis_routes import router as analysis_router
     from referee.web.api import router as api_router
+    from referee.web.apidoc import complete
+    from referee.web.apidoc import router as docs_router
     from referee.web.build_api import router as build_router
     from referee.web.commands_api import router as commands_router
     from referee.web.health import router as health_router
@@ -464,4 +467,14 @@ def create_app(
     app.include_router(page_router)
     app.include_router(analysis_router)
     app.include_router(health_router)  # GET /healthz (web/health.py)
+    app.include_router(docs_router)  # GET /docs, from the schema (web/apidoc.py)
+    schema_of = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """The schema, completed once with the token and the errors (web/apidoc.py)."""
+        if app.openapi_schema is None:
+            app.openapi_schema = complete(schema_of())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app

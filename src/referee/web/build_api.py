@@ -32,8 +32,24 @@ MAX_ANSWERS: Final = 200
 ANSWER_DEPTH: Final = 4
 """answers -> a rows field -> a row -> a value."""
 
-GameName = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[a-z0-9_-]+$")]
-ExampleId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+GameName = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-z0-9_-]+$",
+        description="The game: `mnemonic`, `mongrel`, `mneme` or `arm` (GET /api/games).",
+    ),
+]
+ExampleId = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="One of the game's example characters (the builder's `examples`).",
+    ),
+]
 
 
 class CheckIn(Strict):
