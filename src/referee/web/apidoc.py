@@ -11,11 +11,13 @@ from a CDN showed a blank page. ``/openapi.json`` is the schema for tools.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup, escape
 
 from referee.web.app import web_of
 
@@ -94,6 +96,16 @@ def _error(code: str) -> dict[str, Any]:
     return answer
 
 
+CODE: Final = re.compile(r"``(.+?)``|`([^`]+)`")
+
+
+def prose(text: str) -> Markup:
+    """A description as HTML: escaped, its ```code``` spans as code."""
+    return Markup(
+        CODE.sub(lambda m: f"<code>{m[1] or m[2]}</code>", str(escape(" ".join(text.split()))))
+    )
+
+
 def type_name(schema: Mapping[str, Any]) -> str:
     """A schema's type in a word or two: its model's name, or its JSON type."""
     if "$ref" in schema:
@@ -122,7 +134,7 @@ def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "path": path,
                     "id": f"{method}-{path}".replace("/", "-").replace("{", "").replace("}", ""),
                     "summary": op.get("summary", ""),
-                    "description": op.get("description", ""),
+                    "description": prose(op.get("description", "")),
                     "tags": op.get("tags", []),
                     "secured": bool(op.get("security")),
                     "parameters": [
@@ -131,7 +143,7 @@ def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
                             "where": p.get("in", ""),
                             "required": bool(p.get("required")),
                             "type": type_name(p.get("schema", {})),
-                            "description": p.get("description", ""),
+                            "description": prose(p.get("description", "")),
                         }
                         for p in op.get("parameters", [])
                     ],
@@ -157,6 +169,6 @@ def api_docs(request: Request) -> HTMLResponse:
         title="HTTP API",
         info=schema.get("info", {}),
         ops=operations(schema),
-        errors=ERRORS,
+        errors={code: prose(text) for code, text in ERRORS.items()},
     )
     return HTMLResponse(html)
