@@ -85,7 +85,11 @@ app = Referee(
     name="referee",
     help="Rules engine, exact odds and live table for Mnemonic, Mongrel, Mneme CE and ARM.",
     no_args_is_help=True,
-    context_settings={"show_default": True, "terminal_width": help_width()},
+    context_settings={
+        "show_default": True,
+        "terminal_width": help_width(),
+        "help_option_names": ["-h", "--help"],
+    },
     commands=[Later(name, help=help) for name, help in GROUPS.items()],
     params=[
         click.Option(

@@ -15,6 +15,7 @@ collector.
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import logging
@@ -27,6 +28,7 @@ from typing import Any, Final, Literal
 import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 
+from referee.errors import RulesError
 from referee.web.limits import Limits
 from referee.web.live import Hub
 
@@ -178,6 +180,25 @@ class Server(uvicorn.Server):
             captured.clear()
 
 
+class PortInUse(RulesError):
+    """The address ``referee serve`` was asked to listen on is taken (or not allowed)."""
+
+
+def port_free(host: str, port: int) -> None:
+    """Refuse at once, saying so, a port another program holds: a server that found out
+    only after opening its database and printing its links would look as if it ran."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as e:
+            why = "is in use (another server?)" if e.errno == errno.EADDRINUSE else e.strerror
+            raise PortInUse(
+                f"cannot serve on {host}:{port}: the port {why}; choose another with --port"
+            ) from None
+
+
 def serve(settings: Settings, limits: Limits | None = None) -> None:
     """Serve the web table on the database ``settings.db`` until SIGTERM or Ctrl+C
     (``referee serve``): the demo tables' links first with ``demo``. The app settles the
@@ -188,6 +209,7 @@ def serve(settings: Settings, limits: Limits | None = None) -> None:
     from referee.web import create_app
 
     host, port, fmt = settings.host, settings.port, settings.log_format
+    port_free(host, port)  # first: before the database, the demo links, the workers
     service = TableService(Store(settings.db))
     tokens = Tokens(service.store)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

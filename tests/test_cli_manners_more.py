@@ -1,0 +1,52 @@
+"""More of the command line's manners (issue 37): -h beside --help at every level,
+completion answers, and ``serve`` refuses a taken port first, before it opens anything."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import app, run
+
+REFEREE = [sys.executable, "-c", "import sys; from referee.cli.main import run; sys.exit(run())"]
+
+
+@pytest.mark.parametrize("args", [["-h"], ["table", "-h"], ["mongrel", "validate", "-h"]])
+def test_dash_h_is_help_at_every_level(args: list[str]) -> None:
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0
+    assert done.output.startswith("Usage: referee")
+
+
+def test_completion_answers_commands() -> None:
+    env = {**os.environ, "COMP_WORDS": "referee ta", "COMP_CWORD": "1"}
+    env["_REFEREE_COMPLETE"] = "bash_complete"
+    done = subprocess.run(REFEREE, env=env, capture_output=True, text=True, timeout=60)
+    assert "plain,table" in done.stdout.splitlines()
+
+
+def test_serve_refuses_a_taken_port_before_anything(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = tmp_path / "never.db"
+        args = ["serve", "--port", str(port), "--db", f"sqlite:///{db}", "--demo"]
+        done = subprocess.run([*REFEREE, *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stdout == ""  # no demo links, no "serving on"
+    assert done.stderr.strip() == (
+        f"error: cannot serve on 127.0.0.1:{port}: the port is in use (another server?); "
+        "choose another with --port"
+    )
+    assert not db.exists()  # the database was not even opened
+
+
+def test_a_usage_error_exits_2() -> None:
+    assert run(["roll", "--nope"]) == 2
