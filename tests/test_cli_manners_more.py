@@ -50,3 +50,20 @@ def test_serve_refuses_a_taken_port_before_anything(tmp_path: Path) -> None:
 
 def test_a_usage_error_exits_2() -> None:
     assert run(["roll", "--nope"]) == 2
+
+
+def test_a_dash_reads_standard_input_and_writes_standard_output() -> None:
+    """``-`` where a file goes: a sheet read from standard input, a table written to
+    standard output."""
+    import json
+
+    from referee.systems.base import get
+
+    sheet = json.dumps(get("mongrel").example_data("vooruk"))
+    done = CliRunner().invoke(app, ["mongrel", "validate", "-"], input=sheet)
+    assert done.exit_code == 1  # the text's Vooruk breaks five creation rules
+    assert done.output.startswith("Vooruk: action points 3")
+    csv = CliRunner().invoke(app, ["analyze", "compare", "arm", "--csv", "-"])
+    assert csv.exit_code == 0
+    assert csv.output.splitlines()[0] == "variant,result,exact,probability,at_least,at_most"
+    assert "push never,-5,1/36," in csv.output

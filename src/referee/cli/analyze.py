@@ -18,7 +18,14 @@ from referee.analysis import compare as variants
 from referee.analysis import sweep as sweeps
 from referee.analysis.chain import MAX_STATES, explore
 from referee.analysis.solve import HORIZON, solve
-from referee.cli.common import JSON_OPTION, fail, handle_errors, load_json_file, stacked
+from referee.cli.common import (
+    JSON_OPTION,
+    STDIO,
+    fail,
+    handle_errors,
+    load_json_file,
+    stacked,
+)
 from referee.cli.main import GROUPS
 from referee.cli.presets import show as print_shown
 
@@ -84,9 +91,15 @@ GRID = "AXIS=V1,V2,... (policy.ID, param.NAME, option.NAME, ID.PATH)"
 def _emit(v: dict[str, Any], data: Any, shown: Any, csv: Any = None, draw: Any = None) -> None:
     """Write what ``--csv``, ``--png`` and ``--svg`` ask for, then print ``data`` as
     ``--json`` asks, else ``shown`` (text, or a table as data)."""
+    if v.get("csv_path") == STDIO:
+        sys.stdout.write(csv())
+        return
     if v.get("csv_path"):
         Path(v["csv_path"]).write_text(csv())
     for fmt in ("png", "svg"):
+        if v.get(fmt) == STDIO:
+            sys.stdout.buffer.write(draw(fmt))
+            return
         if v.get(fmt):
             Path(v[fmt]).write_bytes(draw(fmt))
             print(f"wrote {v[fmt]}", file=sys.stderr)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import reduce, wraps
-from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NoReturn, ParamSpec, TypeVar
 
 import click
 
@@ -70,8 +71,16 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+STDIO: Final = "-"
+"""A file argument that means standard input (read) or standard output (written)."""
+
+
 def write_json_file(path: str, data: Any) -> None:
-    """Write JSON to ``path``; a clear :class:`RulesError` if the file cannot be written."""
+    """Write JSON to ``path`` (``-``: standard output); a clear :class:`RulesError` if the
+    file cannot be written."""
+    if path == STDIO:
+        emit_json(data)
+        return
     try:
         with open(path, "w", encoding="utf-8") as fh:
             emit_json(data, fh)
@@ -86,10 +95,13 @@ def all_faces_used(roller: Roller) -> None:
 
 
 def load_json_file(path: str) -> Any:
-    """Read a JSON file; a clear :class:`RulesError` if it is missing or malformed."""
+    """Read a JSON file (``-``: standard input); a clear :class:`RulesError` if it is
+    missing or malformed."""
     import json
 
     try:
+        if path == STDIO:
+            return json.load(sys.stdin)
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except FileNotFoundError:
@@ -143,6 +155,8 @@ def sheet_from(ruleset: Any, where: str) -> Any:
     import os.path
 
     name = where.removeprefix("example:")
+    if where == STDIO:
+        return ruleset.load_sheet(load_json_file(where))
     if where.startswith("example:"):
         return ruleset.example(name)
     if not os.path.exists(where) and ruleset.examples():

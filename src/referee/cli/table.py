@@ -127,7 +127,7 @@ def answer(v: Values, done: Done | tuple[Any, str] | None) -> None:
     if not isinstance(done, tuple):
         done = done.event.data(), log_text([done.event.data()])
     data, text = done
-    if v.get("out") is not None:
+    if v.get("out") not in (None, c.STDIO):
         Path(v["out"]).write_text(text, encoding="utf-8")
     elif "out" in v:
         click.echo(text, nl=False)
