@@ -505,3 +505,82 @@ def test_axe_finds_nothing_in_the_builder(browser: Any, site: Site, game: str) -
             assert [(v["id"], v["nodes"][0]["target"]) for v in found] == [], where
     finally:
         ann.close()
+
+
+# -- a sheet into the form: a seated character's, a sheet file's (issue 34) ----------
+
+
+def test_a_seated_sheet_and_a_sheet_file_come_as_answers(site: Site) -> None:
+    table = make_table(site, "mnemonic", "Edit")
+    with site.client() as http:
+        ann, ben, obi = (table.auth(who) for who in ("Ann", "Ben", "Obi"))
+        base = f"/api/tables/{table.id}/builder"
+        got = http.get(f"{base}/characters/mickey-ruane", headers=ann).json()
+        assert got["name"] == "Mickey Ruane" and got["answers"]["name"] == "Mickey Ruane"
+        assert got["sheet"] == get("mnemonic").dump_sheet(get("mnemonic").examples()["boxer"])
+        # Ann's sheet is hers and the referee's: Ben and the observer are told it is not there
+        for who in (ben, obi):
+            r = http.get(f"{base}/characters/mickey-ruane", headers=who)
+            assert r.status_code == 404 and "whose sheet you may see" in r.json()["detail"]
+        assert http.get(f"{base}/characters/nobody", headers=ann).status_code == 404
+        sheet = {"name": "Nell", "primary_role": "sailor", "talents": {"Agile": 4}}
+        got = http.post(f"{base}/answers", json={"sheet": sheet}, headers=ann).json()
+        assert got["answers"]["talent.standard.Agile"] == 4 and got["sheet"]["notes"] == ""
+        r = http.post(f"{base}/answers", json={"sheet": {"name": 5}}, headers=ann)
+        assert r.status_code == 422 and "not a sheet of" in r.json()["detail"]
+        r = http.post(f"{base}/answers", json={"sheet": sheet})
+        assert r.status_code == 401
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_sheet_is_edited_in_the_form_and_keeps_what_the_form_does_not_hold(
+    browser: Any, site: Site
+) -> None:
+    """A card's "Edit the sheet" opens the builder filled in; a changed Talent is saved
+    in place, the sheet's notes (no field of the form) kept; no JSON is shown."""
+    from tests.web.test_browser import Person
+
+    table = make_table(site, "mnemonic", "Edit in the form")
+    rules = get("mnemonic")
+    before = rules.dump_sheet(site.service.load(table.id).state.characters["mickey-ruane"].sheet)
+    ann = Person(browser, site, table.tokens["Ann"], viewport={"width": 1280, "height": 800})
+    try:
+        page = ann.page
+        page.locator("article[data-cid='mickey-ruane'] button.edit-sheet").click()
+        page.locator("#bd-editing-what", has_text="Editing the sheet of Mickey Ruane").wait_for()
+        assert page.locator("#bd-summary").inner_text() == "Edit the sheet of Mickey Ruane"
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to save')"
+        )
+        assert page.locator(".bd-field[data-key='name'] input").input_value() == "Mickey Ruane"
+        assert page.locator("#sheets textarea").count() == 0
+        smart = page.locator(".bd-field[data-key='talent.standard.Smart'] select")
+        old = before["talents"]["Smart"]
+        smart.select_option(
+            label=next(o for o in smart.locator("option").all_inner_texts() if f"(+{old - 1})" in o)
+        )
+        agile = page.locator(".bd-field[data-key='talent.standard.Agile'] select")
+        a = before["talents"]["Agile"]
+        agile.select_option(
+            label=next(o for o in agile.locator("option").all_inner_texts() if f"(+{a + 1})" in o)
+        )
+        page.wait_for_timeout(400)
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to save')"
+        )
+        page.locator("#bd-seat", has_text="Save the sheet of Mickey Ruane").click()
+        page.locator("#bd-verdict", has_text="Saved the sheet of Mickey Ruane").wait_for()
+        after = rules.dump_sheet(site.service.load(table.id).state.characters["mickey-ruane"].sheet)
+        assert after["talents"]["Smart"] == old - 1 and after["talents"]["Agile"] == a + 1
+        assert after["notes"] == before["notes"] != ""
+        assert {k: v for k, v in after.items() if k != "talents"} == {
+            k: v for k, v in before.items() if k != "talents"
+        }
+        # back to seating a new one
+        page.locator("#bd-new").click()
+        assert page.locator("#bd-summary").inner_text() == "Seat a character"
+        assert page.locator("#bd-seat").inner_text() == "Seat"
+        assert ann.errors == []
+    finally:
+        ann.close()
