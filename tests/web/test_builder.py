@@ -338,7 +338,9 @@ def test_a_player_builds_and_seats_a_character_with_the_keyboard(
         seat = page.locator("#bd-seat")
         assert seat.is_disabled()
         page.locator("#bd-example").focus()
-        page.keyboard.press("Tab")  # the first field follows "Start from"
+        page.keyboard.press("Tab")  # "Start from", then "or load a sheet file", then the form
+        assert page.evaluate("document.activeElement.id") == "bd-file"
+        page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.dataset.key") in ("name",)
         _type_into(page, spec, FRESH[game])
         verdict = page.locator("#bd-verdict")
