@@ -308,7 +308,10 @@ def _type_into(page: Any, spec: dict[str, Any], answers: dict[str, Any]) -> None
     for key, value in answers.items():
         field = fields[key]
         wrap = page.locator(f".bd-field[data-key='{key}']")
-        if field["kind"] == "multi":
+        if field["kind"] == "multi" and wrap.locator("select.bd-pick").count():
+            for i, v in enumerate(value):  # exactly two of many: two choices
+                put(wrap.locator("select.bd-pick").nth(i), {**field, "kind": "choice"}, v)
+        elif field["kind"] == "multi":
             for v in value:
                 wrap.get_by_label(label_of(field, v), exact=True).focus()
                 page.keyboard.press("Space")
@@ -586,3 +589,50 @@ def test_a_sheet_is_edited_in_the_form_and_keeps_what_the_form_does_not_hold(
         assert ann.errors == []
     finally:
         ann.close()
+
+
+COUNT_CONTROLS = """
+() => {
+  const all = [...document.querySelectorAll('#builder input, #builder select, #builder textarea')];
+  const shown = all.filter((c) => c.checkVisibility({ visibilityProperty: true }));
+  return [all.length, shown.length];
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_mongrels_builder_shows_what_matters_for_what_is_chosen(
+    browser: Any, site: Site, artifacts: Any
+) -> None:
+    """Mongrel's form had 111 controls (three steps of 23 Expertise checkboxes, every
+    Identity's Powers); each step is now two choices and only the primary Identity's
+    Powers are there, once it is chosen (issue 34)."""
+    table = make_table(site, "mongrel", "Count")
+    ron = _open_builder(browser, site, table.tokens["Ron"], viewport={"width": 1280, "height": 800})
+    try:
+        page = ron.page
+        total, shown = page.evaluate(COUNT_CONTROLS)
+        print(f"mongrel builder: {total} controls in the form, {shown} shown at first")
+        assert total <= 50 and shown <= 30, (total, shown)
+        steps = page.locator(".bd-field[data-key='step2'] select")
+        assert steps.count() == 2
+        assert page.locator(".bd-field[data-key^='power.']:visible").count() == 0
+        page.locator(".bd-field[data-key='primary'] select").select_option(label="demon")
+        page.locator(".bd-field[data-key='power.demon.Wings']:visible").wait_for()
+        assert page.locator(".bd-field[data-key^='power.']:visible").count() == 5
+        _type_into(
+            page,
+            page.evaluate("fetch('/api/games/mongrel/builder').then(r => r.json())"),
+            FRESH["mongrel"],
+        )
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to seat')"
+        )
+        total, shown = page.evaluate(COUNT_CONTROLS)
+        print(f"mongrel builder filled in: {total} controls, {shown} shown")
+        page.locator("#builder .bd-field").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "builder-mongrel-steps.png"), full_page=True)
+        assert ron.errors == []
+    finally:
+        ron.close()

@@ -92,6 +92,15 @@ function hint(field) {
   return parts.join("; ");
 }
 
+const ORDINAL = ["first", "second", "third"];
+
+// a multi-choice field that takes exactly 1 to 3 of more than 8 choices is drawn as that many
+// selects (Mongrel's Expertise steps: two of 23 each)
+function picksOf(field) {
+  const n = field.high;
+  return field.kind === "multi" && n !== null && field.low === n && n >= 1 && n <= 3 && field.choices.length > 8 ? n : 0;
+}
+
 function drawField(field) {
   const id = domId(field.key);
   const problemId = `${id}-p`;
@@ -103,7 +112,21 @@ function drawField(field) {
   }
   const hintText = hint(field);
   const described = [hintText ? hintId : null, problemId].filter(Boolean).join(" ");
-  if (field.kind === "multi") {
+  if (field.kind === "multi" && picksOf(field)) {
+    // exactly one, two or three of many: that many choices, not a wall of checkboxes
+    const set = el("fieldset", { id, class: "bd-multi bd-picks", "aria-describedby": described, dataset: { key: field.key, kind: "multi" } });
+    set.append(el("legend", { text: field.label }));
+    const grid = el("div", { class: "row" });
+    for (let i = 0; i < picksOf(field); i++) {
+      const cid = `${id}-${i}`;
+      const select = el("select", { id: cid, class: "bd-pick" });
+      select.append(el("option", { value: "", text: "choose…" }));
+      for (const c of field.choices) select.append(el("option", { value: JSON.stringify(c.value), text: c.label }));
+      grid.append(el("span", { class: "bd-cell" }, el("label", { for: cid, text: ORDINAL[i] }), select));
+    }
+    set.append(grid);
+    wrap.append(set);
+  } else if (field.kind === "multi") {
     const set = el("fieldset", { id, class: "bd-multi", "aria-describedby": described, dataset: { key: field.key, kind: "multi" } });
     set.append(el("legend", { text: field.label }));
     const grid = el("div", { class: "bd-choices" });
@@ -179,6 +202,9 @@ function fieldBox(key) {
 function readField(wrap) {
   const key = wrap.dataset.key;
   const field = fields.get(key);
+  if (field.kind === "multi" && picksOf(field)) {
+    return [...wrap.querySelectorAll("select.bd-pick")].filter((c) => c.value !== "").map((c) => JSON.parse(c.value));
+  }
   if (field.kind === "multi") {
     return [...wrap.querySelectorAll("input[type=checkbox]:checked")].map((b) => JSON.parse(b.value));
   }
@@ -209,7 +235,9 @@ function fill(given) {
   for (const wrap of box.querySelectorAll(".bd-field")) {
     const field = fields.get(wrap.dataset.key);
     const v = given[field.key];
-    if (field.kind === "multi") {
+    if (field.kind === "multi" && picksOf(field)) {
+      [...wrap.querySelectorAll("select.bd-pick")].forEach((c, i) => setValue(c, (v || [])[i]));
+    } else if (field.kind === "multi") {
       const want = new Set((v || []).map((x) => JSON.stringify(x)));
       for (const b of wrap.querySelectorAll("input[type=checkbox]")) b.checked = want.has(b.value);
     } else if (field.kind === "rows") {
