@@ -159,15 +159,23 @@ def test_a_referee_and_two_players_share_one_table(
         table_form.locator(".status.bad").wait_for()
         assert "12" in table_form.locator(".status").inner_text()
 
-        # a sheet typed in is checked as it is typed, every broken rule named
+        # a sheet file loads into the builder's form and is checked there, each broken
+        # rule named (no JSON typed into the page)
         ann.page.locator("details.add-char > summary").click()
-        ann.page.locator("details.advanced > summary").click()  # under the builder
-        ann.page.fill(
-            "#ac-sheet", '{"name": "Nell", "primary_role": "x", "talents": {"Agile": 99}}'
+        ann.page.set_input_files(
+            "#bd-file",
+            files=[
+                {
+                    "name": "nell.json",
+                    "mimeType": "application/json",
+                    "buffer": b'{"name": "Nell", "primary_role": "x", "talents": {"Agile": 99}}',
+                }
+            ],
         )
-        ann.page.locator("#ac-v li").first.wait_for()
-        assert "Breaks" in ann.page.locator("#ac-v").inner_text()
-        assert ann.page.locator("#ac-sheet").get_attribute("aria-invalid") == "true"
+        ann.page.locator("#bd-file-said", has_text="Loaded nell.json").wait_for()
+        ann.page.locator("#bd-verdict", has_text="to fill in or fix").wait_for()
+        assert ann.page.locator("#bd-seat").is_disabled()
+        assert ann.page.locator("#builder [aria-invalid=true]").count() >= 1
 
         ron.page.screenshot(path=str(artifacts / "three-browsers-referee.png"), full_page=True)
         ann.page.screenshot(path=str(artifacts / "three-browsers-ann.png"), full_page=True)
@@ -274,11 +282,11 @@ def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifac
         ann_page.wait_for_selector("#conn.live")
 
         page.locator("details.add-char > summary").click()
-        page.locator("details.advanced > summary").click()  # the JSON form, under the builder
-        page.locator("#ac-owner option[value='Ann']").wait_for(state="attached")
-        page.select_option("#ac-example", "boxer")
-        page.select_option("#ac-owner", "Ann")
-        page.click("#add-char button[type=submit]")
+        page.locator("#bd-owner option[value='Ann']").wait_for(state="attached")
+        page.select_option("#bd-example", "boxer")
+        page.select_option("#bd-owner", "Ann")
+        page.locator("#bd-verdict", has_text="ready to seat").wait_for()
+        page.click("#bd-seat")
         ann_page.locator("#cards article[data-cid='mickey-ruane']").wait_for()
         ann_page.locator("#panels section[data-actor='mickey-ruane']").wait_for()
 

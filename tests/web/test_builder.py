@@ -308,7 +308,10 @@ def _type_into(page: Any, spec: dict[str, Any], answers: dict[str, Any]) -> None
     for key, value in answers.items():
         field = fields[key]
         wrap = page.locator(f".bd-field[data-key='{key}']")
-        if field["kind"] == "multi":
+        if field["kind"] == "multi" and wrap.locator("select.bd-pick").count():
+            for i, v in enumerate(value):  # exactly two of many: two choices
+                put(wrap.locator("select.bd-pick").nth(i), {**field, "kind": "choice"}, v)
+        elif field["kind"] == "multi":
             for v in value:
                 wrap.get_by_label(label_of(field, v), exact=True).focus()
                 page.keyboard.press("Space")
@@ -338,7 +341,9 @@ def test_a_player_builds_and_seats_a_character_with_the_keyboard(
         seat = page.locator("#bd-seat")
         assert seat.is_disabled()
         page.locator("#bd-example").focus()
-        page.keyboard.press("Tab")  # the first field follows "Start from"
+        page.keyboard.press("Tab")  # "Start from", then "or load a sheet file", then the form
+        assert page.evaluate("document.activeElement.id") == "bd-file"
+        page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.dataset.key") in ("name",)
         _type_into(page, spec, FRESH[game])
         verdict = page.locator("#bd-verdict")
@@ -468,7 +473,7 @@ def test_the_builder_api_has_no_server_errors(site: Site) -> None:
     operations, _cases, failures = fuzz_api(
         site.base, prepare, max_examples=40, path_regex="builder"
     )
-    assert operations == 6
+    assert operations == 8  # the six, and a seated sheet or a sheet file as answers
     assert failures == []
 
 
@@ -505,3 +510,129 @@ def test_axe_finds_nothing_in_the_builder(browser: Any, site: Site, game: str) -
             assert [(v["id"], v["nodes"][0]["target"]) for v in found] == [], where
     finally:
         ann.close()
+
+
+# -- a sheet into the form: a seated character's, a sheet file's (issue 34) ----------
+
+
+def test_a_seated_sheet_and_a_sheet_file_come_as_answers(site: Site) -> None:
+    table = make_table(site, "mnemonic", "Edit")
+    with site.client() as http:
+        ann, ben, obi = (table.auth(who) for who in ("Ann", "Ben", "Obi"))
+        base = f"/api/tables/{table.id}/builder"
+        got = http.get(f"{base}/characters/mickey-ruane", headers=ann).json()
+        assert got["name"] == "Mickey Ruane" and got["answers"]["name"] == "Mickey Ruane"
+        assert got["sheet"] == get("mnemonic").dump_sheet(get("mnemonic").examples()["boxer"])
+        # Ann's sheet is hers and the referee's: Ben and the observer are told it is not there
+        for who in (ben, obi):
+            r = http.get(f"{base}/characters/mickey-ruane", headers=who)
+            assert r.status_code == 404 and "whose sheet you may see" in r.json()["detail"]
+        assert http.get(f"{base}/characters/nobody", headers=ann).status_code == 404
+        sheet = {"name": "Nell", "primary_role": "sailor", "talents": {"Agile": 4}}
+        got = http.post(f"{base}/answers", json={"sheet": sheet}, headers=ann).json()
+        assert got["answers"]["talent.standard.Agile"] == 4 and got["sheet"]["notes"] == ""
+        r = http.post(f"{base}/answers", json={"sheet": {"name": 5}}, headers=ann)
+        assert r.status_code == 422 and "not a sheet of" in r.json()["detail"]
+        r = http.post(f"{base}/answers", json={"sheet": sheet})
+        assert r.status_code == 401
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_sheet_is_edited_in_the_form_and_keeps_what_the_form_does_not_hold(
+    browser: Any, site: Site
+) -> None:
+    """A card's "Edit the sheet" opens the builder filled in; a changed Talent is saved
+    in place, the sheet's notes (no field of the form) kept; no JSON is shown."""
+    from tests.web.test_browser import Person
+
+    table = make_table(site, "mnemonic", "Edit in the form")
+    rules = get("mnemonic")
+    before = rules.dump_sheet(site.service.load(table.id).state.characters["mickey-ruane"].sheet)
+    ann = Person(browser, site, table.tokens["Ann"], viewport={"width": 1280, "height": 800})
+    try:
+        page = ann.page
+        page.locator("article[data-cid='mickey-ruane'] button.edit-sheet").click()
+        page.locator("#bd-editing-what", has_text="Editing the sheet of Mickey Ruane").wait_for()
+        assert page.locator("#bd-summary").inner_text() == "Edit the sheet of Mickey Ruane"
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to save')"
+        )
+        assert page.locator(".bd-field[data-key='name'] input").input_value() == "Mickey Ruane"
+        assert page.locator("#sheets textarea").count() == 0
+        smart = page.locator(".bd-field[data-key='talent.standard.Smart'] select")
+        old = before["talents"]["Smart"]
+        smart.select_option(
+            label=next(o for o in smart.locator("option").all_inner_texts() if f"(+{old - 1})" in o)
+        )
+        agile = page.locator(".bd-field[data-key='talent.standard.Agile'] select")
+        a = before["talents"]["Agile"]
+        agile.select_option(
+            label=next(o for o in agile.locator("option").all_inner_texts() if f"(+{a + 1})" in o)
+        )
+        page.wait_for_timeout(400)
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to save')"
+        )
+        page.locator("#bd-seat", has_text="Save the sheet of Mickey Ruane").click()
+        page.locator("#bd-verdict", has_text="Saved the sheet of Mickey Ruane").wait_for()
+        after = rules.dump_sheet(site.service.load(table.id).state.characters["mickey-ruane"].sheet)
+        assert after["talents"]["Smart"] == old - 1 and after["talents"]["Agile"] == a + 1
+        assert after["notes"] == before["notes"] != ""
+        assert {k: v for k, v in after.items() if k != "talents"} == {
+            k: v for k, v in before.items() if k != "talents"
+        }
+        # back to seating a new one
+        page.locator("#bd-new").click()
+        assert page.locator("#bd-summary").inner_text() == "Seat a character"
+        assert page.locator("#bd-seat").inner_text() == "Seat"
+        assert ann.errors == []
+    finally:
+        ann.close()
+
+
+COUNT_CONTROLS = """
+() => {
+  const all = [...document.querySelectorAll('#builder input, #builder select, #builder textarea')];
+  const shown = all.filter((c) => c.checkVisibility({ visibilityProperty: true }));
+  return [all.length, shown.length];
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_mongrels_builder_shows_what_matters_for_what_is_chosen(
+    browser: Any, site: Site, artifacts: Any
+) -> None:
+    """Mongrel's form had 111 controls (three steps of 23 Expertise checkboxes, every
+    Identity's Powers); each step is now two choices and only the primary Identity's
+    Powers are there, once it is chosen (issue 34)."""
+    table = make_table(site, "mongrel", "Count")
+    ron = _open_builder(browser, site, table.tokens["Ron"], viewport={"width": 1280, "height": 800})
+    try:
+        page = ron.page
+        total, shown = page.evaluate(COUNT_CONTROLS)
+        print(f"mongrel builder: {total} controls in the form, {shown} shown at first")
+        assert total <= 50 and shown <= 30, (total, shown)
+        steps = page.locator(".bd-field[data-key='step2'] select")
+        assert steps.count() == 2
+        assert page.locator(".bd-field[data-key^='power.']:visible").count() == 0
+        page.locator(".bd-field[data-key='primary'] select").select_option(label="demon")
+        page.locator(".bd-field[data-key='power.demon.Wings']:visible").wait_for()
+        assert page.locator(".bd-field[data-key^='power.']:visible").count() == 5
+        _type_into(
+            page,
+            page.evaluate("fetch('/api/games/mongrel/builder').then(r => r.json())"),
+            FRESH["mongrel"],
+        )
+        page.wait_for_function(
+            "() => document.getElementById('bd-verdict').textContent.includes('ready to seat')"
+        )
+        total, shown = page.evaluate(COUNT_CONTROLS)
+        print(f"mongrel builder filled in: {total} controls, {shown} shown")
+        page.locator("#builder .bd-field").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "builder-mongrel-steps.png"), full_page=True)
+        assert ron.errors == []
+    finally:
+        ron.close()

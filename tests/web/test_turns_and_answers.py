@@ -101,8 +101,15 @@ def test_mongrel_turns_show_ap_and_wait_advances(site: Site) -> None:
     _add(site, t, names[1], "Ben")
     panels = _panels(site, t, "Ron")
     ids = [c["id"] for c in panels["characters"]]
-    _act(site, t, "Ron", "start-conflict", {"fighters": ids})
+    # no conflict yet: the referee starts one in one click (the button's action, no fields:
+    # every living seated character); a player has no such button
+    before = panels["tracker"]
+    assert 'class="turn-advance primary" data-action="start-conflict">' in before
+    assert "Start a conflict (everyone seated)" in before
+    assert "turn-advance" not in _panels(site, t, "Ann")["tracker"]
+    _act(site, t, "Ron", "start-conflict", {})
     ron = _panels(site, t, "Ron")["tracker"]
+    assert all(site.service.load(t.id).state.characters[c].name in ron for c in ids)
     first = re.search(r'data-action="wait" data-arg-actor="([^"]+)"', ron)
     assert first, ron
     assert re.search(r"\d+ of \d+ AP", ron)

@@ -18,9 +18,10 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 from pydantic import Field
 
-from referee.errors import RulesError
+from referee.errors import InvalidSheet, RulesError
 from referee.systems import building
 from referee.systems.base import Ruleset
+from referee.systems.outcome import problem_data
 from referee.web.api import JSONObjectIn, Reader, Strict, bounded, contract_games, rules_call
 from referee.web.app import WebError, error_response, web_of
 from referee.web.strict import StrictRoute
@@ -49,6 +50,9 @@ ExampleId = Annotated[
         pattern=r"^[A-Za-z0-9_-]+$",
         description="One of the game's example characters (the builder's `examples`).",
     ),
+]
+CharacterId = Annotated[
+    str, Path(min_length=1, max_length=64, description="A character's id at the table.")
 ]
 
 
@@ -88,18 +92,29 @@ def _check(
     return checked.data()
 
 
+def _answers(rules: Ruleset[Any, Any, Any], sheet: Any, options: Any) -> dict[str, Any]:
+    """A loaded sheet as answers to the form (only the form's fields), with the sheet as
+    JSON: the page fills the form from the answers and keeps what the form does not hold
+    (notes, a text example's own figures) from the sheet, unless the form changes it."""
+    builder = rules.builder()
+    assert builder is not None
+    keys = builder.spec(options).fields()
+    data = rules.dump_sheet(sheet)
+    answers = rules_call(lambda: builder.answers_of(data, options))
+    return {"answers": {k: v for k, v in answers.items() if k in keys}, "sheet": data}
+
+
 def _start(rules: Ruleset[Any, Any, Any], example: str, options: Any) -> dict[str, Any]:
     """The example's sheet as answers to the form, keeping only the form's fields."""
     sheets = rules.examples()
     if example not in sheets:
         known = ", ".join(sheets) or "none"
         raise WebError(404, f"no example character {example!r}; known: {known}")
-    builder = rules.builder()
-    assert builder is not None
-    spec = builder.spec(options)
-    keys = spec.fields()
-    answers = rules_call(lambda: builder.answers_of(rules.dump_sheet(sheets[example]), options))
-    return {"example": example, "answers": {k: v for k, v in answers.items() if k in keys}}
+    return {"example": example} | _answers(rules, sheets[example], options)
+
+
+class SheetFileIn(Strict):
+    sheet: JSONObjectIn = Field(description="A character sheet, as a sheet file holds it.")
 
 
 # -- by game, under default (or given) house rules -------------------------------
@@ -165,3 +180,37 @@ def table_example(caller: Reader, request: Request, example: ExampleId) -> dict[
     if ts.ruleset.builder() is None:
         raise WebError(404, f"{ts.ruleset.title} has no character builder")
     return _start(ts.ruleset, example, ts.options)
+
+
+@router.post("/tables/{tid}/builder/answers", response_model=None)
+def table_answers(caller: Reader, body: SheetFileIn, request: Request) -> dict[str, Any] | Response:
+    """A sheet (a sheet file loaded on the page) as answers to the table's form, with
+    the sheet as the game reads it; a sheet the game cannot read is a 422 naming what."""
+    bounded(body.sheet, "sheet")
+    ts = web_of(request).service.view(caller.table_id, caller.name)
+    if ts.ruleset.builder() is None:
+        raise WebError(404, f"{ts.ruleset.title} has no character builder")
+    try:
+        loaded = rules_call(lambda: ts.ruleset.load_sheet(body.sheet))
+    except InvalidSheet as e:
+        problems = [problem_data(p) for p in e.problems]
+        said = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:5])
+        return error_response(
+            request, 422, f"not a sheet of {ts.ruleset.title}: {said}", problems=problems
+        )
+    return _answers(ts.ruleset, loaded, ts.options)
+
+
+@router.get("/tables/{tid}/builder/characters/{cid}")
+def table_character(caller: Reader, request: Request, cid: CharacterId) -> dict[str, Any]:
+    """A seated character's sheet as answers to the table's form (its owner, the
+    referee, or anyone when the table shows every sheet): the form "Edit the sheet"
+    opens, filled in."""
+    ts = web_of(request).service.view(caller.table_id, caller.name)
+    if ts.ruleset.builder() is None:
+        raise WebError(404, f"{ts.ruleset.title} has no character builder")
+    seated = ts.state.characters.get(cid)
+    if seated is None or not ts.sees_sheet(ts.viewer(caller.name), cid):
+        raise WebError(404, f"no character {cid!r} whose sheet you may see")
+    name = seated.sheet.name or cid
+    return {"id": cid, "name": str(name)} | _answers(ts.ruleset, seated.sheet, ts.options)

@@ -11,7 +11,7 @@ begins under the table's threshold option, and the damage taken so far.
 
 from __future__ import annotations
 
-from referee.systems.sheetview import Grid, Row, Section, SheetView, rolls, signed
+from referee.systems.sheetview import Grid, Roll, Row, Section, SheetView, rolls, signed
 
 from .checks import wound_penalty
 from .health import condition, thresholds
@@ -42,6 +42,7 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
         c for c in (*CHARACTERISTICS, *OPTIONAL_CHARACTERISTICS) if c in sheet.characteristics
     ]
     names += [c for c in sheet.characteristics if c not in names]
+    best = max(names, key=sheet.modifier) if names else "Str"  # first of the highest ChM
     chars = Grid(
         ("Characteristic", "Value", "ChM"),
         tuple(
@@ -57,7 +58,12 @@ def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView
     skills = Grid(
         ("Skill", "Level"),
         tuple((name, str(level)) for name, level in sheet.skills.items()),
-        rolls=rolls("check", "skill", sheet.skills),  # a check with the skill
+        # a check with the skill, opened with the characteristic it adds to already chosen
+        # so its odds show at once: the text leaves the relevant one to the referee (ch. 2,
+        # Competence), so the page starts at the sheet's highest ChM, changed in the form
+        rolls=tuple(
+            Roll("check", (("skill", skill), ("characteristic", best))) for skill in sheet.skills
+        ),
     )
     weapons = Grid(
         ("Weapon", "Damage", "Rate of Attack", "Skill"),

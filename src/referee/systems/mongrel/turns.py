@@ -1,6 +1,7 @@
 """Whose turn it is in a Mongrel conflict (Complex task resolution): the order of action,
 next first, and each fighter's Action Points left; the referee moves it on by letting the
-one at the front wait (to the back of the order, ``wait``)."""
+one at the front wait (to the back of the order, ``wait``). With no conflict under way, the
+referee starts one in one click (``start-conflict``: every living seated character)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,13 @@ def turns(state: State, options: Options) -> Turns:
     """The conflict's order (empty: no conflict) with each fighter's AP; the front acts now,
     the second next."""
     if not state.order:
-        return Turns(what="Conflict")
+        if not state.characters:
+            return Turns(what="Conflict")
+        return Turns(
+            what="Conflict",
+            advance="start-conflict",
+            advance_words="Start a conflict (everyone seated)",
+        )
     seats = []
     for i, cid in enumerate(state.order):
         seat = state.characters.get(cid)

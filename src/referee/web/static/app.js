@@ -471,12 +471,13 @@ function syncPeople(people) {
     }
     if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
   };
-  const owner = document.getElementById("ac-owner");
+  const owner = document.getElementById("bd-owner"); // the builder's "played by"
   if (owner) {
     const none = document.createElement("option");
     none.value = "";
-    none.textContent = "the referee";
+    none.textContent = "played by the referee";
     fill(owner, people.filter((p) => p.role === "player").map((p) => p.name), none);
+    for (const o of owner.options) if (o.value) o.textContent = `played by ${o.value}`;
   }
 }
 
@@ -559,72 +560,6 @@ function applyPanels(data) {
   refreshPreviews();
 }
 
-
-// ---------------------------------------------------------------------------
-// sheets: live validation, seating, saving
-
-async function validateSheet(textarea) {
-  const box = document.getElementById(textarea.getAttribute("aria-describedby"));
-  if (!box) return;
-  const text = textarea.value.trim();
-  box.textContent = "";
-  textarea.removeAttribute("aria-invalid");
-  if (text === "") return;
-  let sheet;
-  try {
-    sheet = JSON.parse(text);
-  } catch (e) {
-    box.textContent = `Not valid JSON: ${e.message}`;
-    textarea.setAttribute("aria-invalid", "true");
-    return;
-  }
-  if (sheet === null || typeof sheet !== "object" || Array.isArray(sheet)) {
-    box.textContent = "A sheet is a JSON object.";
-    textarea.setAttribute("aria-invalid", "true");
-    return;
-  }
-  try {
-    const data = await api("POST", `/api/tables/${tid}/validate`, { sheet });
-    if (data.valid) {
-      const ok = document.createElement("p");
-      ok.className = "ok";
-      ok.textContent = "The sheet follows every rule.";
-      box.append(ok);
-      return;
-    }
-    textarea.setAttribute("aria-invalid", "true");
-    const head = document.createElement("p");
-    head.textContent = `Breaks ${data.problems.length} rule${data.problems.length === 1 ? "" : "s"}:`;
-    const ul = document.createElement("ul");
-    for (const p of data.problems) {
-      const li = document.createElement("li");
-      const strong = document.createElement("strong");
-      strong.textContent = p.field;
-      li.append(strong, `: ${p.message}`);
-      if (p.rule) li.append(` [${p.rule}]`);
-      ul.append(li);
-    }
-    box.append(head, ul);
-  } catch (e) {
-    box.textContent = e.message;
-  }
-}
-
-const validateTimers = new WeakMap();
-
-function validateSoon(textarea) {
-  clearTimeout(validateTimers.get(textarea));
-  validateTimers.set(textarea, setTimeout(() => validateSheet(textarea), 300));
-}
-
-function parseSheet(textarea, status) {
-  try {
-    return JSON.parse(textarea.value);
-  } catch (e) {
-    say(status, `The sheet is not valid JSON: ${e.message}`, "bad");
-    return undefined;
-  }
-}
 
 // ---------------------------------------------------------------------------
 // the table page's controls
@@ -777,29 +712,6 @@ async function onSubmit(ev) {
       const done = await api("POST", `/api/tables/${tid}/proposals/${form.dataset.seq}`, { fields });
       say(logStatus(), `Rolled #${form.dataset.seq}: event #${done.seq}.`, "good");
       document.activeElement?.blur(); // the answered form goes with the next redraw (pushed)
-    } else if (form.classList.contains("sheet-form")) {
-      const sheet = parseSheet($(".sheet-json", form), status);
-      if (sheet === undefined) return;
-      const force = $(".force", form)?.checked || false;
-      await api("PUT", `/api/tables/${tid}/characters/${encodeURIComponent(form.dataset.cid)}`, { sheet, force });
-      say(status, "Saved.", "good");
-    } else if (form.id === "add-char") {
-      const example = document.getElementById("ac-example").value;
-      const body = {};
-      if (example) body.example = example;
-      else {
-        const sheet = parseSheet(document.getElementById("ac-sheet"), status);
-        if (sheet === undefined) return;
-        body.sheet = sheet;
-      }
-      const id = document.getElementById("ac-id").value.trim();
-      if (id) body.id = id;
-      const owner = document.getElementById("ac-owner");
-      if (owner && owner.value) body.owner = owner.value;
-      const force = document.getElementById("ac-force");
-      if (force && force.checked) body.force = true;
-      const done = await api("POST", `/api/tables/${tid}/characters`, body);
-      say(status, `Seated ${done.event.payload.id}.`, "good");
     } else if (form.id === "invite") {
       const name = document.getElementById("inv-name").value.trim();
       const made = await api("POST", `/api/tables/${tid}/invites`, { name, role: document.getElementById("inv-role").value });
@@ -910,7 +822,6 @@ function onInput(ev) {
     }
     previewSoon(form);
   }
-  if (t.classList.contains("sheet-json")) validateSoon(t);
 }
 
 async function onChange(ev) {
@@ -928,10 +839,6 @@ async function onChange(ev) {
       box.hidden = !on;
       box.disabled = !on;
     }
-  }
-  if (t.id === "ac-example") {
-    const sheet = document.getElementById("ac-sheet");
-    sheet.disabled = t.value !== "";
   }
   if (t.classList.contains("role-pick")) {
     try {

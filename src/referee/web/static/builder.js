@@ -3,6 +3,12 @@
 // fields), sends the answers to be checked as they change, shows each problem next to its
 // field and the budgets below, and enables "Seat" only for a legal sheet (the referee may
 // force one in). Every rule is the server's: this module only draws and moves answers.
+//
+// The same form edits a seated sheet (a card's "Edit the sheet") and takes a sheet file:
+// the sheet becomes the form's "base", the form is filled with its answers, and what is
+// saved is the base with only the parts the form changed replaced (compared against the
+// sheet the unchanged answers make), so what the form cannot say (notes, an example's own
+// figures) is kept as it was.
 
 import { api } from "./http.js";
 
@@ -18,6 +24,12 @@ let checking = 0;
 const touched = new Set(); // fields the user has been at: only their problems show
 let showAll = false; // after "start from" or a Seat attempt, every problem shows
 let lastResult = null;
+let base = null; // the sheet being edited or loaded (null: a new character from the form)
+let baseBuilt = null; // the sheet the base's own answers make
+let awaitingBase = false; // the next verdict is of the base's own answers
+let editing = null; // {id, name} of the seated character being edited
+let merged = null; // what Seat/Save sends
+let mergedProblems = [];
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -80,6 +92,15 @@ function hint(field) {
   return parts.join("; ");
 }
 
+const ORDINAL = ["first", "second", "third"];
+
+// a multi-choice field that takes exactly 1 to 3 of more than 8 choices is drawn as that many
+// selects (Mongrel's Expertise steps: two of 23 each)
+function picksOf(field) {
+  const n = field.high;
+  return field.kind === "multi" && n !== null && field.low === n && n >= 1 && n <= 3 && field.choices.length > 8 ? n : 0;
+}
+
 function drawField(field) {
   const id = domId(field.key);
   const problemId = `${id}-p`;
@@ -91,7 +112,21 @@ function drawField(field) {
   }
   const hintText = hint(field);
   const described = [hintText ? hintId : null, problemId].filter(Boolean).join(" ");
-  if (field.kind === "multi") {
+  if (field.kind === "multi" && picksOf(field)) {
+    // exactly one, two or three of many: that many choices, not a wall of checkboxes
+    const set = el("fieldset", { id, class: "bd-multi bd-picks", "aria-describedby": described, dataset: { key: field.key, kind: "multi" } });
+    set.append(el("legend", { text: field.label }));
+    const grid = el("div", { class: "row" });
+    for (let i = 0; i < picksOf(field); i++) {
+      const cid = `${id}-${i}`;
+      const select = el("select", { id: cid, class: "bd-pick" });
+      select.append(el("option", { value: "", text: "choose…" }));
+      for (const c of field.choices) select.append(el("option", { value: JSON.stringify(c.value), text: c.label }));
+      grid.append(el("span", { class: "bd-cell" }, el("label", { for: cid, text: ORDINAL[i] }), select));
+    }
+    set.append(grid);
+    wrap.append(set);
+  } else if (field.kind === "multi") {
     const set = el("fieldset", { id, class: "bd-multi", "aria-describedby": described, dataset: { key: field.key, kind: "multi" } });
     set.append(el("legend", { text: field.label }));
     const grid = el("div", { class: "bd-choices" });
@@ -167,6 +202,9 @@ function fieldBox(key) {
 function readField(wrap) {
   const key = wrap.dataset.key;
   const field = fields.get(key);
+  if (field.kind === "multi" && picksOf(field)) {
+    return [...wrap.querySelectorAll("select.bd-pick")].filter((c) => c.value !== "").map((c) => JSON.parse(c.value));
+  }
   if (field.kind === "multi") {
     return [...wrap.querySelectorAll("input[type=checkbox]:checked")].map((b) => JSON.parse(b.value));
   }
@@ -197,7 +235,9 @@ function fill(given) {
   for (const wrap of box.querySelectorAll(".bd-field")) {
     const field = fields.get(wrap.dataset.key);
     const v = given[field.key];
-    if (field.kind === "multi") {
+    if (field.kind === "multi" && picksOf(field)) {
+      [...wrap.querySelectorAll("select.bd-pick")].forEach((c, i) => setValue(c, (v || [])[i]));
+    } else if (field.kind === "multi") {
       const want = new Set((v || []).map((x) => JSON.stringify(x)));
       for (const b of wrap.querySelectorAll("input[type=checkbox]")) b.checked = want.has(b.value);
     } else if (field.kind === "rows") {
@@ -231,10 +271,41 @@ function keyOf(problemField) {
   return best;
 }
 
+function stable(v) {
+  return JSON.stringify(v, (k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+}
+
+// the base with the parts the form changed replaced (each top-level part of the sheet)
+function mergeSheet(made) {
+  if (!base || !made) return made;
+  const out = {};
+  const keys = new Set([...Object.keys(base), ...Object.keys(made), ...Object.keys(baseBuilt || {})]);
+  for (const k of keys) {
+    const inMade = k in made;
+    const inBuilt = Boolean(baseBuilt) && k in baseBuilt;
+    const changed = !baseBuilt || inMade !== inBuilt || (inMade && stable(made[k]) !== stable(baseBuilt[k]));
+    if (changed) {
+      if (inMade) out[k] = made[k];
+      else if (!baseBuilt && k in base) out[k] = base[k];
+    } else if (k in base) out[k] = base[k];
+    else if (inMade) out[k] = made[k];
+  }
+  return out;
+}
+
 function show(result) {
   lastResult = result;
   lastSheet = result.sheet;
   lastLegal = result.legal;
+  if (awaitingBase) {
+    baseBuilt = result.sheet;
+    awaitingBase = false;
+  }
+  merged = mergeSheet(result.sheet);
+  if (base && merged) {
+    // what is saved is the merged sheet: its verdict is the game's validator's
+    lastLegal = mergedProblems.length === 0;
+  }
   const byField = new Map();
   const general = [];
   for (const p of result.problems) {
@@ -279,12 +350,20 @@ function show(result) {
   }
   const gen = document.getElementById("bd-general");
   gen.replaceChildren();
+  const said = new Set(result.problems.map((p) => p.message));
+  for (const p of base && merged ? mergedProblems : []) if (!said.has(p.message)) general.push({ ...p, field: "" });
   if (general.length) {
     const ul = el("ul");
-    for (const p of general) ul.append(el("li", { text: `${p.field ? p.field + ": " : ""}${p.message}${p.rule ? ` [${p.rule}]` : ""}` }));
+    for (const p of general) ul.append(el("li", { text: `${p.field ? labelOf(p.field) + ": " : ""}${p.message}${p.rule ? ` [${p.rule}]` : ""}` }));
     gen.append(ul);
   }
-  verdict(result.problems.length);
+  verdict(base && merged ? mergedProblems.length : result.problems.length);
+}
+
+// a problem's field as the form calls it (its label), never a program path
+function labelOf(where) {
+  const key = keyOf(where);
+  return key ? fields.get(key).label : "";
 }
 
 function verdict(count) {
@@ -295,7 +374,7 @@ function verdict(count) {
   const v = document.getElementById("bd-verdict");
   v.classList.toggle("good", lastLegal);
   v.classList.toggle("bad", !lastLegal);
-  if (lastLegal) v.textContent = "The character follows every rule: ready to seat.";
+  if (lastLegal) v.textContent = `The character follows every rule: ready to ${editing ? "save" : "seat"}.`;
   else if (!lastSheet) v.textContent = `${count} thing${count === 1 ? "" : "s"} to fill in or fix before it can be seated.`;
   else v.textContent = `Breaks ${count} rule${count === 1 ? "" : "s"}${forced ? " (the referee may seat it anyway)" : ""}.`;
 }
@@ -304,11 +383,22 @@ async function check() {
   const mine = ++checking;
   try {
     const result = await api("POST", `/api/tables/${tid}/builder/check`, { answers: answers() });
-    if (mine === checking) show(result);
+    if (mine !== checking) return;
+    if (base && result.sheet) {
+      if (awaitingBase) baseBuilt = result.sheet;
+      awaitingBase = false;
+      const whole = mergeSheet(result.sheet);
+      const said = await api("POST", `/api/tables/${tid}/validate`, { sheet: whole });
+      if (mine !== checking) return;
+      mergedProblems = said.problems;
+    } else mergedProblems = [];
+    show(result);
   } catch (e) {
     if (mine !== checking) return;
     lastLegal = false;
     lastSheet = null;
+    merged = null;
+    awaitingBase = false;
     document.getElementById("bd-general").textContent = e.message;
     verdict(1);
   }
@@ -353,16 +443,11 @@ async function start() {
     const t = ev.target;
     if (t.id === "bd-force") return verdict(document.querySelectorAll(".bd-problem:not(:empty)").length);
     if (t.id === "bd-example") {
-      if (!t.value) {
-        fill({}); // a blank form: every field back to its default
-        showAll = false;
-        touched.clear();
-        await check();
-        return;
-      }
+      if (!t.value) return startFrom(null, {});
       try {
         const got = await api("GET", `/api/tables/${tid}/builder/examples/${encodeURIComponent(t.value)}`);
-        fill(got.answers);
+        // an example is a start: the form's own character is seated, not the example's sheet
+        await startFrom(null, got.answers);
         showAll = true;
         await check();
       } catch (e) {
@@ -370,12 +455,92 @@ async function start() {
       }
       return;
     }
+    if (t.id === "bd-file") return loadFile(t);
     touch(t);
     applyWhen();
     checkSoon();
   });
   form.addEventListener("submit", seat);
+  document.getElementById("bd-new")?.addEventListener("click", () => {
+    setEditing(null);
+    document.getElementById("bd-example").value = "";
+    startFrom(null, {});
+    document.getElementById("bd-example").focus();
+  });
+  // a card's "Edit the sheet" (the cards are redrawn as the table changes: delegated)
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest?.("button.edit-sheet");
+    if (b) edit(b.dataset.cid);
+  });
   await check();
+}
+
+// the form filled from ``answers``, keeping ``sheet`` (null: none) as the base
+async function startFrom(sheet, given) {
+  base = sheet;
+  baseBuilt = null;
+  awaitingBase = Boolean(sheet);
+  mergedProblems = [];
+  fill(given);
+  touched.clear();
+  showAll = Boolean(sheet);
+  await check();
+}
+
+function setEditing(who) {
+  editing = who;
+  const box = document.getElementById("bd-editing");
+  box.hidden = !who;
+  document.getElementById("bd-editing-what").textContent = who ? `Editing the sheet of ${who.name}: what you change here replaces it when you save.` : "";
+  document.getElementById("bd-start-from").hidden = Boolean(who);
+  document.getElementById("bd-seat-as").hidden = Boolean(who);
+  document.getElementById("bd-seat").textContent = who ? `Save the sheet of ${who.name}` : "Seat";
+  const summary = document.getElementById("bd-summary");
+  if (summary) summary.textContent = who ? `Edit the sheet of ${who.name}` : "Seat a character";
+}
+
+async function edit(cid) {
+  const holder = document.getElementById("add-char");
+  try {
+    const got = await api("GET", `/api/tables/${tid}/builder/characters/${encodeURIComponent(cid)}`);
+    setEditing({ id: got.id, name: got.name });
+    document.getElementById("bd-file-said").textContent = "";
+    if (holder) holder.open = true;
+    await startFrom(got.sheet, got.answers);
+    holder?.scrollIntoView({ block: "start" });
+    box.querySelector("input, select")?.focus({ preventScroll: true });
+  } catch (e) {
+    const v = document.getElementById("bd-verdict");
+    v.textContent = e.message;
+    if (holder) holder.open = true;
+  }
+}
+
+async function loadFile(input) {
+  const said = document.getElementById("bd-file-said");
+  const file = input.files[0];
+  if (!file) return;
+  let sheet;
+  try {
+    sheet = JSON.parse(await file.text());
+  } catch {
+    said.textContent = `${file.name} is not a sheet file (it could not be read as one).`;
+    return;
+  }
+  if (sheet === null || typeof sheet !== "object" || Array.isArray(sheet)) {
+    said.textContent = `${file.name} is not a sheet file (it holds no character).`;
+    return;
+  }
+  try {
+    const got = await api("POST", `/api/tables/${tid}/builder/answers`, { sheet });
+    document.getElementById("bd-example").value = "";
+    await startFrom(got.sheet, got.answers);
+    said.textContent = `Loaded ${file.name}: check the form, then ${editing ? "save" : "seat"} it.`;
+  } catch (e) {
+    said.textContent = `${file.name}: ${e.message}`;
+  } finally {
+    input.value = "";
+  }
 }
 
 async function seat(ev) {
@@ -387,23 +552,33 @@ async function seat(ev) {
   const force = document.getElementById("bd-force");
   const forced = Boolean(force && force.checked);
   const v = document.getElementById("bd-verdict");
-  if (!lastSheet || (!lastLegal && !forced)) {
+  const sheet = mergeSheet(lastSheet);
+  if (!sheet || (!lastLegal && !forced)) {
     v.textContent = "Fix the problems shown first.";
     return;
   }
-  const body = { sheet: lastSheet };
-  const id = document.getElementById("bd-id").value.trim();
-  if (id) body.id = id;
-  const owner = document.getElementById("bd-owner");
-  if (owner && owner.value) body.owner = owner.value;
-  if (forced && !lastLegal) body.force = true;
   try {
-    const done = await api("POST", `/api/tables/${tid}/characters`, body);
+    if (editing) {
+      const body = { sheet, force: forced && !lastLegal };
+      await api("PUT", `/api/tables/${tid}/characters/${encodeURIComponent(editing.id)}`, body);
+      base = sheet; // further changes are against what is now seated
+      baseBuilt = lastSheet;
+      v.textContent = `Saved the sheet of ${editing.name}.`;
+    } else {
+      const body = { sheet };
+      const id = document.getElementById("bd-id").value.trim();
+      if (id) body.id = id;
+      const owner = document.getElementById("bd-owner");
+      if (owner && owner.value) body.owner = owner.value;
+      if (forced && !lastLegal) body.force = true;
+      const done = await api("POST", `/api/tables/${tid}/characters`, body);
+      v.textContent = `Seated ${done.event.payload.sheet?.name || done.event.payload.id}.`;
+    }
     v.classList.add("good");
     v.classList.remove("bad");
-    v.textContent = `Seated ${done.event.payload.id}.`;
   } catch (e) {
     v.classList.add("bad");
+    v.classList.remove("good");
     v.textContent = e.message;
   }
 }
