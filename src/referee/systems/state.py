@@ -23,7 +23,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
 from referee.errors import RulesError
 from referee.systems.outcome import TABLE, Change, JSONValue
@@ -167,6 +167,32 @@ def _change_at(node: object, hint: Any, path: list[str], change: Change, where: 
         child = _change_at(getattr(node, key), child_hint, rest, change, f"{where}.{key}")
         return replace(node, **{key: child})
     raise RulesError(f"{where}: {node!r} has no field {key!r}")
+
+
+SCALARS: Final = (int, float, str, bool)
+
+
+def tracked_fields(node: object, skip: frozenset[str] = frozenset()) -> list[str]:
+    """The dotted paths of ``node``'s single values (numbers, words, yes/no, empty ones)
+    through its records and keyed tables, not lists nor the names in ``skip``: what a
+    referee's correction (:func:`apply_changes`) can sensibly name, in order."""
+    out: list[str] = []
+
+    def walk(value: object, path: str) -> None:
+        if is_dataclass(value) and not isinstance(value, type):
+            for f in fields(value):
+                if f.name not in skip:
+                    walk(getattr(value, f.name), f"{path}.{f.name}" if path else f.name)
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                if isinstance(key, str) and key not in skip:
+                    walk(item, f"{path}.{key}" if path else key)
+        elif value is None or isinstance(value, SCALARS):
+            if path:
+                out.append(path)
+
+    walk(node, "")
+    return out
 
 
 def apply_changes(state: StateT, changes: Iterable[Change]) -> StateT:

@@ -478,18 +478,29 @@ def server_signer(web: Web) -> Signer:
     "refused. ``signature`` says whether the file is signed by a key this server trusts "
     "(its own, or one in ``REFEREE_TRUSTED_KEYS``). You become the imported table's "
     "first referee. Bounded by bytes (32 MiB) and events, not by JSON values.",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {"type": "object", "description": "An export, as exported."}
+                }
+            },
+        }
+    },
 )
-async def import_export(request: Request, response: Response, body: JSONObjectIn) -> Imported:
-    """Read and checked in a process of its own, one import at a time (a big export is
-    seconds of work: never in the server's threads, never beside another table's odds)."""
+async def import_export(request: Request, response: Response) -> Imported:
+    """Read, parsed and checked in a process of its own, one import at a time (a big
+    export is seconds of work and hundreds of megabytes of objects: never in the
+    server's threads or memory, never beside another table's odds). The server holds
+    the body's bytes only."""
     web = from_this_site(request)
     await run_in_threadpool(new_table_quota, request, imported=True)
     trusted = await run_in_threadpool(signing.trusted_keys, own=server_signer(web))
-    report = imported(
-        await in_pool(web, import_on, import_in_worker, (body, trusted), web.importer)
+    raw = await request.body()
+    report, tid = imported(
+        await in_pool(web, import_on, import_in_worker, (raw, trusted), web.importer)
     )
-    table = body.get("table")
-    tid = str(table.get("id")) if isinstance(table, dict) else ""
     ts = await run_in_threadpool(web.service.load, tid)
     referee = next((n for n, r in ts.participants.items() if r == "referee"), None)
     if referee is None:

@@ -164,18 +164,44 @@ def answer(found: tuple[str, Any]) -> Answer:
     raise RulesError(str(value))
 
 
-def import_on(service: TableService, data: JSONValue, trusted: dict[str, bytes]) -> tuple[str, Any]:
-    """:func:`referee.table.audit.import_table` on ``service``, its report or its refusal
-    as data (``("ok", report)``, ``("log", (problem, seq))``, ``("store", message)``,
-    ``("rules", message)`` or ``("bad", message)``): an import reads and checks a whole
-    log, seconds of work for a big one, so the server runs it in a process of its own
-    (:func:`import_in_worker`)."""
+def import_on(service: TableService, raw: bytes, trusted: dict[str, bytes]) -> tuple[str, Any]:
+    """:func:`referee.table.audit.import_table` of the export in ``raw`` (JSON text) on
+    ``service``: its report and the table's id, or its refusal as data (``("ok", (report,
+    id))``, ``("log", (problem, seq))``, ``("store", message)``, ``("rules", message)`` or
+    ``("bad", message)``). An import parses and checks a whole log, seconds of work and
+    hundreds of megabytes of objects for a big one, so the server runs it in a process of
+    its own (:func:`import_in_worker`) and holds only the bytes."""
+    import json
+
     from referee.table.audit import import_table
     from referee.table.events import LogError
     from referee.table.store import StoreError
 
+    def infinite(word: str) -> None:
+        raise ValueError(f"the export holds {word}: numbers must be finite")
+
+    def finite(text: str) -> float:
+        number = float(text)
+        if number in (float("inf"), float("-inf")):
+            infinite(text)
+        return number
+
     try:
-        return "ok", import_table(service, data, trusted)
+        data = json.loads(raw, parse_constant=infinite, parse_float=finite)
+    except json.JSONDecodeError as e:
+        return "bad", f"the export is not JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+    except UnicodeDecodeError:
+        return "bad", "the export is not UTF-8 text"
+    except RecursionError:
+        return "bad", "the export's JSON is nested too deeply"
+    except ValueError as e:
+        return "bad", str(e)
+    if not isinstance(data, dict):
+        return "bad", "an export is a JSON object (as GET /api/tables/{id}/export gives)"
+    table = data.get("table")
+    tid = str(table.get("id")) if isinstance(table, dict) else ""
+    try:
+        return "ok", (import_table(service, data, trusted), tid)
     except LogError as e:
         return "log", (e.problem, e.seq)
     except StoreError as e:
@@ -186,12 +212,12 @@ def import_on(service: TableService, data: JSONValue, trusted: dict[str, bytes])
         return "bad", f"the rules cannot handle this input: {type(e).__name__}: {e}"
 
 
-def import_in_worker(data: JSONValue, trusted: dict[str, bytes]) -> tuple[str, Any]:
+def import_in_worker(raw: bytes, trusted: dict[str, bytes]) -> tuple[str, Any]:
     """:func:`import_on` on the worker's own service."""
     service = _SERVICE
     if service is None:
         raise RuntimeError("the import worker was not started")
-    return import_on(service, data, trusted)
+    return import_on(service, raw, trusted)
 
 
 def imported(found: tuple[str, Any]) -> Any:
