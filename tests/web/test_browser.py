@@ -291,8 +291,11 @@ def test_a_referee_runs_a_table_from_the_pages(browser: Any, site: Site, artifac
         ann_page.locator("#panels section[data-actor='mickey-ruane']").wait_for()
 
         page.locator("#edit").evaluate("f => f.closest('details').open = true")
-        page.select_option("#ed-target", "mickey-ruane")
-        page.fill("#ed-field", "status.injuries")
+        page.select_option("#ed-field", "mickey-ruane|status.injuries")
+        assert (
+            "Mickey Ruane: "
+            in page.locator("#ed-field option[value='mickey-ruane|status.injuries']").inner_text()
+        )
         page.fill("#ed-value", "1")
         page.fill("#ed-reason", "fell down the stairs")
         page.click("#edit button[type=submit]")

@@ -187,9 +187,8 @@ def tracked_fields(node: object, skip: frozenset[str] = frozenset()) -> list[str
             for key, item in value.items():
                 if isinstance(key, str) and key not in skip:
                     walk(item, f"{path}.{key}" if path else key)
-        elif value is None or isinstance(value, SCALARS):
-            if path:
-                out.append(path)
+        elif (value is None or isinstance(value, SCALARS)) and path:
+            out.append(path)
 
     walk(node, "")
     return out

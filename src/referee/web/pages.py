@@ -178,6 +178,8 @@ def table_context(
         "examples": examples,
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],
     }
+    if caller.referee:
+        ctx["corrections"] = corrections(ts, seat_list)
     sheets = [s.sheet for s in seat_list if s.sheet]
 
     def suggest(seat: Seat) -> dict[str, list[str]]:
@@ -193,6 +195,47 @@ def table_context(
     }
     ctx["self_ctx"] = ctx
     return ctx
+
+
+def corrections(ts: TableState, seat_list: list[Seat]) -> list[dict[str, Any]]:
+    """What the referee's correction form offers: each character's and the table's
+    tracked values (:func:`referee.systems.state.tracked_fields`), named in the game's
+    words, never as a path to type."""
+    from collections import Counter
+
+    from referee.systems.state import tracked_fields
+    from referee.systems.words import humanize
+
+    words = ts.ruleset.words({s.id: s.name for s in seat_list})
+
+    def named(target: str, paths: list[str]) -> list[dict[str, str]]:
+        labels = []
+        for path in paths:
+            noun = words.field_words(target, path).noun
+            plain = humanize(path.rsplit(".", 1)[-1])
+            # "Physique loss" says more than the change's noun "Physique"; "AP" than "Ap"
+            label = plain if noun.lower() in plain.lower() and len(plain) > len(noun) else noun
+            labels.append(label[:1].upper() + label[1:])
+        seen = Counter(labels)
+        return [
+            {
+                "key": f"{target}|{path}",
+                "label": f"{label} ({humanize(path).lower()})" if seen[label] > 1 else label,
+            }
+            for path, label in zip(paths, labels, strict=True)
+        ]
+
+    groups = [
+        {
+            "name": s.name,
+            "fields": named(s.id, tracked_fields(ts.state.characters[s.id], frozenset({"sheet"}))),
+        }
+        for s in seat_list
+        if s.id in ts.state.characters
+    ]
+    table = tracked_fields(ts.state, frozenset({"characters", "pending"}))
+    groups.append({"name": "The table", "fields": named("table", table)})
+    return [g for g in groups if g["fields"]]
 
 
 _GAMES: dict[str, tuple[list[ActionForm], list[str]]] = {}
@@ -287,6 +330,9 @@ def panels_data(web: Web, caller: Caller | Participant) -> JSONObject:
         "tracker": env.get_template("_tracker.html").render(**ctx),
         "pending": env.get_template("_pending.html").render(**ctx),
         "participants": env.get_template("_participants.html").render(**ctx),
+        "corrections": env.get_template("_corrections.html").render(**ctx)
+        if caller.referee
+        else "",
         "undone": sorted(ts.undone),
         "role": caller.role,
         "people": [{"name": n, "role": r} for n, r in ts.participants.items()],

@@ -553,6 +553,13 @@ function applyPanels(data) {
   // a part being used (focus inside) is redrawn once focus leaves it, never under the hand
   redrawLater("pending-top", data.pending);
   redrawLater("participants", data.participants);
+  const fixes = document.getElementById("ed-field");
+  if (fixes && data.corrections) {
+    // the referee's correction form: the characters and values as the table has them now
+    const chosen = fixes.value;
+    fixes.innerHTML = data.corrections;
+    if ([...fixes.options].some((o) => o.value === chosen)) fixes.value = chosen;
+  }
   markWaiting();
   const now = new Set(data.undone);
   for (const seq of [...undone]) if (!now.has(seq)) markUndone(seq, false);
@@ -737,7 +744,8 @@ async function onSubmit(ev) {
     } else if (form.id === "edit") {
       const mode = document.getElementById("ed-mode").value;
       const raw = document.getElementById("ed-value").value.trim();
-      const change = { target: document.getElementById("ed-target").value, field: document.getElementById("ed-field").value.trim() };
+      const [target, field] = document.getElementById("ed-field").value.split("|");
+      const change = { target, field };
       if (mode === "delta") {
         if (!/^[+-]?\d+$/.test(raw)) {
           say(status, "add: a whole number, e.g. 2 or -1", "bad");
