@@ -78,3 +78,46 @@ def test_messages_waiting_together_go_as_one_flat_array() -> None:
 
     frames = asyncio.run(scenario())
     assert [json.loads(f) for f in frames] == [[{"n": n} for n in range(1, 6)]]
+
+
+def test_a_crowded_busy_table_pushes_less_often_than_a_small_one(tmp_path: Path) -> None:
+    """200 sockets on a busy table took the loop from every other table; now a busy table
+    pushes at most once per its sockets times SEND_SHARE: with 200 browsers, the events
+    of the next 100 ms wait and go together."""
+    import time
+
+    from referee.web.live import SEND_SHARE
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'crowd.db'}"))
+    tid = service.create("mnemonic", "Crowd", "Kim", seed=3).table.id
+    names = [f"P{i}" for i in range(200)]
+    for name in names:
+        service.join(tid, name, "observer")
+    events = [service.note(tid, "Kim", f"line {i}").event for i in range(3)]
+
+    async def scenario() -> tuple[int, int, float]:
+        hub = Hub(service, lambda shown: f"<li>{shown['seq']}</li>")
+        hub.bind(asyncio.get_running_loop())
+        conns = [
+            Connection(ws=None, table_id=tid, viewer=Viewer(n, "observer"), last=0)  # type: ignore[arg-type]
+            for n in names
+        ]
+        for conn in conns:
+            conn.catching_up = False
+        hub.tables[tid] = set(conns)
+        def busy(event: Any) -> None:  # events have been coming at twice the busy rate
+            hub._pace[tid] = 0.5 / BUSY_RATE
+            hub._last_event[tid] = time.monotonic()
+            hub._dispatch(event)
+
+        busy(events[0])  # the first push goes at once
+        at_once = conns[0].queue.qsize()
+        busy(events[1])
+        await asyncio.sleep(PUSH_GAP * 2)  # a small table would have pushed by now
+        busy(events[2])
+        waited = conns[0].queue.qsize()
+        await asyncio.sleep(len(conns) * SEND_SHARE)
+        return at_once, waited, conns[0].queue.qsize()
+
+    at_once, waited, later = asyncio.run(scenario())
+    assert (at_once, waited, later) == (1, 1, 2)  # the other two went together, later

@@ -104,6 +104,12 @@ that comes sooner after the last push waits for the next (at most this long) and
 goes with the others that came meanwhile, one frame per browser. A table under
 :data:`BUSY_RATE` pushes each event at once."""
 
+SEND_SHARE: Final = 0.0005
+"""Seconds of the event loop one socket's send is given: a busy table pushes at most once
+per its sockets times this (200 sockets: every 100 ms, 2,000 sends a second), so one
+table's crowd never takes the loop from the other tables; a table of a few browsers
+keeps :data:`PUSH_GAP`."""
+
 CLOSE_BEHIND: Final = 4008
 CLOSE_LEFT: Final = 4003
 CLOSE_POLICY: Final = 1008
@@ -436,7 +442,8 @@ class Hub:
             waiting.append(event)  # a push is already due
         else:
             loop = self._loop
-            wait = self._pushed.get(tid, -PUSH_GAP) + PUSH_GAP - now
+            gap = max(PUSH_GAP, len(self.tables[tid]) * SEND_SHARE)
+            wait = self._pushed.get(tid, -gap) + gap - now
             if wait <= 0 or loop is None or pace * BUSY_RATE > 1:
                 self._push(tid, [event])
             else:
