@@ -105,6 +105,7 @@ def test_a_crowded_busy_table_pushes_less_often_than_a_small_one(tmp_path: Path)
         for conn in conns:
             conn.catching_up = False
         hub.tables[tid] = set(conns)
+
         def busy(event: Any) -> None:  # events have been coming at twice the busy rate
             hub._pace[tid] = 0.5 / BUSY_RATE
             hub._last_event[tid] = time.monotonic()
