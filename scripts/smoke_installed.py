@@ -217,8 +217,8 @@ def serve(venv: Path, work: Path, version: str, analysed: bool) -> None:
             check(any(s == 200 for s, _ in simulated), "ARM's brad v christine was simulated")
         else:
             check(
-                any(s == 501 and "referee[analysis]" in b for s, b in simulated),
-                "without numpy, ARM's simulated fight says what to install (501)",
+                any(s == 200 and "referee[analysis]" in b for s, b in simulated),
+                "without numpy, a simulated fight says what to install (the page answers)",
             )
         step("SIGTERM: referee serve stops with status 0")
         proc.send_signal(signal.SIGTERM)

@@ -570,8 +570,8 @@ def test_the_fight_models_plain_parameters_are_set_by_name(demo: Demo) -> None:
 def test_a_server_without_the_analysis_extra_says_what_to_install(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without numpy a simulated fight ended in a 500 on every demo table; now the
-    analysis answers what to install (501 on the API and the page)."""
+    """Without numpy a simulated fight ended in a 500 on every demo table; now the fight's
+    part and the variants' part say what to install, and the page's form is all there."""
     import sys
 
     from referee.table.service import TableService
@@ -590,7 +590,12 @@ def test_a_server_without_the_analysis_extra_says_what_to_install(
             monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "numpy", None)  # as if it were not installed
     args = (tid, "Rea", ["brad"], ["christine"], "", "", 5000, 2000, 1, 20.0, [])
-    kind, text = compute(service, *args)
+    kind, text = compute(service, *args)  # text: the page's data
     service.store.close()
-    assert kind == "missing"
-    assert text.startswith(MISSING) and "pip install 'referee[analysis]'" in text
+    assert kind == "ok"
+    said = text["errors"]["conflict"]
+    assert said.startswith(MISSING) and "pip install 'referee[analysis]'" in said
+    assert "conflict" not in text  # no fight drawn
+    # the variants' charts are matplotlib's: that part says what to install too
+    assert "pip install 'referee[analysis]'" in text["errors"]["compare"]
+    assert text["characters"] and text["a"] == ["brad"]  # the form is all there

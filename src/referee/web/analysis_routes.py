@@ -22,7 +22,8 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Query, Request
@@ -234,7 +235,7 @@ def analyse(
     data: dict[str, Any] = {"game": rules.name, "errors": {}}
     if side_a and side_b:
         # the fight's own dice odds spend from an estimate as long as its CPU budget
-        with limited_work(seconds * 1_000_000):
+        with limited_work(seconds * 1_000_000), missing_extra(data):
             data = page_data(
                 rules.name,
                 view.state,
@@ -324,6 +325,16 @@ MISSING: Final = (
     "pip install 'referee[analysis]'"
 )
 """What a server without numpy answers for an analysis that would simulate."""
+
+
+@contextmanager
+def missing_extra(data: dict[str, Any]) -> Iterator[None]:
+    """A fight that would be simulated on a server without numpy: its part of the page
+    says what to install (:data:`MISSING`), and the rest of the page still shows."""
+    try:
+        yield
+    except ImportError as e:
+        data["errors"]["conflict"] = f"{MISSING} ({e.name or e} is missing)"
 
 
 def compute(service: TableService, *args: Any) -> tuple[str, Any]:
