@@ -17,12 +17,13 @@ def test_a_missing_extra_is_named_with_what_to_install(
     """``analyze conflict mongrel --simulate`` without numpy ended "internal error
     ModuleNotFoundError" with exit 70."""
     for name in list(sys.modules):
-        if name.split(".")[0] in ("numpy", "dask") or name in (
+        if name.split(".")[0] in ("numpy", "dask", "matplotlib", "distributed") or name in (
             "referee.analysis.simulate",
             "referee.analysis.kernel",
         ):
             monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "numpy", None)  # as if the extra were not installed
+    for extra in ("numpy", "matplotlib", "dask"):  # as if the analysis extra were not installed
+        monkeypatch.setitem(sys.modules, extra, None)
     status = run(["analyze", "conflict", "mongrel", "--simulate", "--runs", "200"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 1

@@ -583,12 +583,13 @@ def test_a_server_without_the_analysis_extra_says_what_to_install(
     for example in ("brad", "christine"):
         service.add_character(tid, example, force=True)
     for name in list(sys.modules):
-        if name.split(".")[0] in ("numpy", "dask") or name in (
+        if name.split(".")[0] in ("numpy", "dask", "matplotlib", "distributed") or name in (
             "referee.analysis.simulate",
             "referee.analysis.kernel",
         ):
             monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "numpy", None)  # as if it were not installed
+    for extra in ("numpy", "matplotlib", "dask"):  # as if the analysis extra were not installed
+        monkeypatch.setitem(sys.modules, extra, None)
     args = (tid, "Rea", ["brad"], ["christine"], "", "", 5000, 2000, 1, 20.0, [])
     kind, text = compute(service, *args)  # text: the page's data
     service.store.close()
