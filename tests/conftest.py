@@ -104,3 +104,20 @@ def _swap_two(doc: Doc) -> Doc:
 def forgeries() -> dict[str, Callable[[Doc], Doc]]:
     """Each of :data:`FORGERIES` as a function from an export to its forgery."""
     return dict(zip(FORGERIES, (_cut_tail, _edit_note, _swap_two), strict=True))
+
+
+@pytest.fixture
+def without_analysis_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if the ``analysis`` extra were not installed: numpy, matplotlib and Dask cannot
+    be imported, and the modules that import them at load are loaded afresh (restored
+    after the test)."""
+    import sys
+
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("numpy", "dask", "matplotlib", "distributed") or name in (
+            "referee.analysis.simulate",
+            "referee.analysis.kernel",
+        ):
+            monkeypatch.delitem(sys.modules, name)
+    for extra in ("numpy", "matplotlib", "dask"):
+        monkeypatch.setitem(sys.modules, extra, None)

@@ -4,26 +4,17 @@ never an internal error."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from referee.cli.main import EXIT_INTERRUPTED, app, run
 
 
+@pytest.mark.usefixtures("without_analysis_extra")
 def test_a_missing_extra_is_named_with_what_to_install(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``analyze conflict mongrel --simulate`` without numpy ended "internal error
     ModuleNotFoundError" with exit 70."""
-    for name in list(sys.modules):
-        if name.split(".")[0] in ("numpy", "dask", "matplotlib", "distributed") or name in (
-            "referee.analysis.simulate",
-            "referee.analysis.kernel",
-        ):
-            monkeypatch.delitem(sys.modules, name)
-    for extra in ("numpy", "matplotlib", "dask"):  # as if the analysis extra were not installed
-        monkeypatch.setitem(sys.modules, extra, None)
     status = run(["analyze", "conflict", "mongrel", "--simulate", "--runs", "200"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 1

@@ -17,6 +17,12 @@ class RulesError(Exception):
     """Base class of every error raised for bad input or an illegal request."""
 
 
+ODD_INPUT = (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError)
+"""What a game's code may raise on input its checks did not foresee: an edge that answers
+someone else (the web's odds, imports, analyses) turns these into a refusal naming
+them, never a 500."""
+
+
 class NotationError(RulesError):
     """A dice expression that cannot be parsed or exceeds a bound.
 

@@ -567,12 +567,10 @@ def test_the_fight_models_plain_parameters_are_set_by_name(demo: Demo) -> None:
     assert 'name="m.injury_chances" type="number" min="-1000" max="1000" value="3"' in page.text
 
 
-def test_a_server_without_the_analysis_extra_says_what_to_install(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("without_analysis_extra")
+def test_a_server_without_the_analysis_extra_says_what_to_install(tmp_path: Any) -> None:
     """Without numpy a simulated fight ended in a 500 on every demo table; now the fight's
     part and the variants' part say what to install, and the page's form is all there."""
-    import sys
 
     from referee.table.service import TableService
     from referee.table.store import Store
@@ -582,14 +580,6 @@ def test_a_server_without_the_analysis_extra_says_what_to_install(
     tid = service.create("arm", "Fight", "Rea").table.id
     for example in ("brad", "christine"):
         service.add_character(tid, example, force=True)
-    for name in list(sys.modules):
-        if name.split(".")[0] in ("numpy", "dask", "matplotlib", "distributed") or name in (
-            "referee.analysis.simulate",
-            "referee.analysis.kernel",
-        ):
-            monkeypatch.delitem(sys.modules, name)
-    for extra in ("numpy", "matplotlib", "dask"):  # as if the analysis extra were not installed
-        monkeypatch.setitem(sys.modules, extra, None)
     args = (tid, "Rea", ["brad"], ["christine"], "", "", 5000, 2000, 1, 20.0, [])
     kind, text = compute(service, *args)  # text: the page's data
     service.store.close()

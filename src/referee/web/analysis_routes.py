@@ -30,7 +30,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from referee.dice.odds import limited_work
-from referee.errors import RulesError
+from referee.errors import ODD_INPUT, RulesError
 from referee.table.service import Forbidden, TableService
 from referee.web.api import REQUEST_MICROSECONDS, Reader, TableId, authenticate, in_pool
 from referee.web.app import WebError, web_of
@@ -349,7 +349,7 @@ def compute(service: TableService, *args: Any) -> tuple[str, Any]:
         return "forbidden", str(e)
     except RulesError as e:
         return "rules", str(e)
-    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
+    except ODD_INPUT as e:
         return "rules", f"the analysis cannot handle this input: {type(e).__name__}: {e}"
 
 

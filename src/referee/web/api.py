@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.concurrency import run_in_threadpool
 
-from referee.errors import InvalidSheet, RulesError
+from referee.errors import ODD_INPUT, InvalidSheet, RulesError
 from referee.systems.base import JSONObject, Ruleset, get, names, problem_data
 from referee.table import signing
 from referee.table.audit import export, verify
@@ -258,7 +258,7 @@ def rules_call(fn: Callable[[], T]) -> T:
         return fn()
     except (RulesError, WebError):
         raise
-    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
+    except ODD_INPUT as e:
         log.warning("the rules could not handle a request", exc_info=e)
         raise WebError(422, f"the rules cannot handle this input: {type(e).__name__}: {e}") from e
 

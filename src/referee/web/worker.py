@@ -25,7 +25,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
 from referee.dice.odds import limited_work
-from referee.errors import InvalidSheet, OverBudget, Problem, RulesError
+from referee.errors import ODD_INPUT, InvalidSheet, OverBudget, Problem, RulesError
 from referee.systems.base import JSONObject, JSONValue
 from referee.table.service import Choice, Forbidden, HiddenOdds, TableService
 from referee.table.store import Store
@@ -132,7 +132,7 @@ def compute(
         return "costly", str(e)
     except RulesError as e:
         return "rules", str(e)
-    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
+    except ODD_INPUT as e:
         return "bad", f"the rules cannot handle this input: {type(e).__name__}: {e}"
 
 
@@ -208,7 +208,7 @@ def import_on(service: TableService, raw: bytes, trusted: dict[str, bytes]) -> t
         return "store", str(e)
     except RulesError as e:
         return "rules", str(e)
-    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError) as e:
+    except ODD_INPUT as e:
         return "bad", f"the rules cannot handle this input: {type(e).__name__}: {e}"
 
 
