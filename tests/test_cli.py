@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from referee.cli.main import run
@@ -249,7 +251,7 @@ def test_a_table_falls_back_to_ascii_where_box_characters_cannot_print() -> None
 def test_the_top_help_lists_every_group_without_importing_it() -> None:
     """Issue 23: ``referee --help`` names each group from cli.main.GROUPS, loading none of
     them; each group, once loaded, says the same."""
-    from referee.cli.main import GROUPS, _load
+    from referee.cli.main import GROUPS, load_group
     from referee.systems import SYSTEMS
 
     out, modules = _imported("--help")
@@ -257,8 +259,76 @@ def test_the_top_help_lists_every_group_without_importing_it() -> None:
     loaded = ("referee.systems.base", "referee.table", "referee.web", "referee.analysis")
     assert _under(modules, *loaded, *(f"referee.cli.{g}" for g in GROUPS)) == set()
     for name, help in GROUPS.items():
-        group = _load(name)
+        group = load_group(name)
         assert group is not None and (group.help or "").split("\n")[0].strip() == help, name
+
+
+GROUP_NAMES = ["mnemonic", "mongrel", "mneme", "arm", "table", "serve", "analyze"]
+
+
+def _console(argv: list[str], columns: int) -> tuple[str, set[str]]:
+    """``referee ARGV`` as the console script runs it (referee.cli.dice:main), with
+    ``COLUMNS``: its output and the modules it imported."""
+    code = (
+        "import sys\nfrom referee.cli.dice import main\nsys.argv = ['referee', *sys.argv[1:]]\n"
+        "try:\n    main()\nfinally:\n    print(' '.join(sys.modules), file=sys.stderr)"
+    )
+    env = {**os.environ, "COLUMNS": str(columns)}
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, check=True
+    )
+    return done.stdout, set(done.stderr.split())
+
+
+def test_the_stored_help_screens_are_the_commands_own() -> None:
+    """Issues 37/38: cli/helps.json holds what click prints for every help screen with the
+    groups loaded, and each group's listing (run ``python -m referee.cli.helps`` after
+    changing a command's help)."""
+    from referee.cli.helps import derive, printed
+    from referee.cli.main import load_group
+    from referee.cli.screens import read
+
+    stored = read()
+    assert set(stored["screens"]) == {"", *GROUP_NAMES}, "helps.json is stale"
+    for key, screen in stored["screens"].items():
+        assert screen == printed([*key.split(), "--help"]), f"helps.json is stale: {key!r}"
+        assert screen.startswith("Usage: referee") and "-h, --help" in screen
+    for name in GROUP_NAMES:
+        group = load_group(name)
+        if isinstance(group, click.Group):
+            assert stored["groups"][name] == json.loads(json.dumps(derive(group))), name
+
+
+@pytest.mark.parametrize("name", ["", *GROUP_NAMES])
+def test_a_help_screen_prints_at_once_without_click(name: str) -> None:
+    """Issue 38 target 4: at the usual width, ``referee [GROUP] --help`` and ``-h`` print
+    the stored screen without importing click, the games, the table or the web."""
+    from referee.cli.screens import read
+
+    argv = [*name.split(), "--help"]
+    out, modules = _console(argv, 100)
+    assert out == read()["screens"][name]
+    assert _console([*name.split(), "-h"], 80)[0] == out
+    heavy = ("click", "referee.systems.base", "referee.table", "referee.web", "referee.cli.main")
+    assert _under(modules, *heavy) == set()
+
+
+@pytest.mark.parametrize("name", ["mnemonic", "mneme", "table", "analyze"])
+def test_a_group_help_at_another_width_lists_from_the_file(name: str) -> None:
+    """On a narrow terminal a group's screen is built by click from the stored listing,
+    without importing the group, and is what the loaded group prints at that width."""
+    out, modules = _console([name, "--help"], 60)
+    assert out != _console([name, "--help"], 100)[0]  # narrower: not the stored screen
+    heavy = ("referee.systems.base", "referee.table", "referee.web", "referee.analysis")
+    assert _under(modules, *heavy, f"referee.cli.{name}", "referee.cli.presets") == set()
+    assert "Commands:" in out and all(len(line) <= 58 for line in out.splitlines())
+    code = (
+        "import sys\nfrom referee.cli.main import app, load_group, run\n"
+        f"app.add_command(load_group({name!r}), {name!r})\nsys.exit(run([{name!r}, '--help']))"
+    )
+    env = {**os.environ, "COLUMNS": "60"}
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert loaded.returncode == 0 and loaded.stdout == out
 
 
 @pytest.mark.parametrize(

@@ -89,6 +89,7 @@ def test_the_wheel_says_it_is_typed_and_carries_its_licence(wheel: zipfile.ZipFi
     names = set(wheel.namelist())
     assert "referee/py.typed" in names
     assert "referee/__main__.py" in names  # python -m referee
+    assert "referee/cli/helps.json" in names  # the help screens, printed without click
     licences = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
     assert len(licences) == 1 and b"MIT License" in wheel.read(licences[0])
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))

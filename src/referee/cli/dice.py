@@ -161,6 +161,13 @@ def plain(argv: Sequence[str]) -> dict[str, Any] | None:
 
 def main() -> None:
     """The ``referee`` console script: the plain dice commands here, the rest by click."""
+    from referee.cli.screens import stored_screen
+    from referee.cli.text import help_width
+
+    screen = stored_screen(sys.argv[1:], help_width())
+    if screen is not None:  # a help screen at the usual width: printed as stored
+        sys.stdout.write(screen)
+        sys.exit(0)
     found = plain(sys.argv[1:])
     if found is None:
         from referee.cli.main import main as full

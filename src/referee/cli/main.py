@@ -2,7 +2,8 @@
 
 A group beside the core commands (a game, ``table``, ``serve``, ``analyze``) is
 imported only when the command line names it, so ``referee odds 2d6`` loads no
-game, no Rich and no web framework and starts fast.
+game and no web framework and starts fast; a group's own help screen
+(``referee mneme --help``) is printed from :mod:`referee.cli.helps` without importing it.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import click
 
 from referee.cli import common, dice
 from referee.cli.common import JSON_OPTION, console, handle_errors
+from referee.cli.text import help_width
 from referee.systems import SYSTEMS
 
-__all__ = ["GROUPS", "app", "main", "run"]
+__all__ = ["GROUPS", "app", "load_group", "main", "run"]
 
 GROUPS: dict[str, str] = {
     "mnemonic": "Mnemonic: Success Checks with six randomizers, exact odds, fights and injuries.",
@@ -54,8 +56,14 @@ class Referee(click.Group):
             from referee.systems.base import names  # a plug-in wing? only for an unknown name
 
             later = name in names()
+        if later and args[1:] in ([], ["-h"], ["--help"]):  # its help screen: from the file
+            from referee.cli.helps import light_group
+
+            light = light_group(name)
+            if light is not None:
+                return name, light, args[1:]
         if later:
-            self.add_command(_load(name), name)
+            self.add_command(load_group(name), name)
         return super().resolve_command(ctx, args)
 
 
@@ -66,19 +74,6 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 
         click.echo(f"referee {version()}")
         ctx.exit()
-
-
-def help_width() -> int:
-    """The width click gives help text (``COLUMNS``, else the terminal's, else 80; at most
-    80, less 2, at least 50), worked out as click does but without ``shutil``, which
-    brings the compression modules with it: a tenth of ``referee --help``'s start."""
-    columns = 0
-    with suppress(ValueError):
-        columns = int(os.environ.get("COLUMNS", "0"))
-    if columns <= 0:
-        with suppress(AttributeError, ValueError, OSError):
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    return max(min(columns if columns > 0 else 80, 80) - 2, 50)
 
 
 app = Referee(
@@ -175,7 +170,7 @@ def demo() -> None:
             console.print(said)
 
 
-def _load(name: str) -> click.Command:
+def load_group(name: str) -> click.Command:
     """One of :data:`GROUPS`, imported now: its module's ``app`` (``serve``: the command),
     or, for a game with no module of presets, ``actions``, ``act`` and ``odds-of``."""
     import importlib

@@ -11,7 +11,6 @@ fields' own docs (``param``); a flag says only what differs from its field.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from dataclasses import field as record_field
@@ -39,6 +38,7 @@ from referee.cli.common import (
     sheet_from,
     write_json_file,
 )
+from referee.cli.helps import Summed
 from referee.cli.main import GROUPS
 from referee.dice.rolling import check_faces_for
 from referee.errors import IllegalAction, InvalidSheet, RulesError
@@ -407,13 +407,9 @@ def show(as_json: bool, data: Any, lines: Sequence[Any]) -> None:
         emit_json(data)
 
 
-class Command(click.Command):
+class Command(Summed):
     """A game's command, whose line in the group's list is the first sentence of its help
     without the citations in parentheses, cut at a word to the width there is."""
-
-    def get_short_help_str(self, limit: int = 45) -> str:
-        text = re.sub(r"\s+\([^()]*\)", "", " ".join((self.help or "").split())).split(". ")[0]
-        return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
 
 
 PLAIN = frozenset({"boolean", "integer", "string", "choice"})

@@ -24,14 +24,14 @@ ENV = {"db": "REFEREE_DATABASE_URL", "origin": "REFEREE_ORIGINS"}
 
 
 def _options() -> list[click.Parameter]:
-    """One option per field of :class:`~referee.web.server.Settings`, then one per quota
+    """One option per field of :class:`~referee.web.settings.Settings`, then one per quota
     of :class:`~referee.web.limits.Limits`: its type, default and help are the field's."""
     from dataclasses import fields
     from typing import get_type_hints
 
-    from referee.web import limits, server
+    from referee.web import limits, settings
 
-    kinds = ((server.Settings, server.HELP), (limits.Limits, limits.HELP))
+    kinds = ((settings.Settings, settings.HELP), (limits.Limits, limits.HELP))
     return [
         _option(f.name, f.default, get_type_hints(kind)[f.name], helps[f.name])
         for kind, helps in kinds
@@ -62,8 +62,8 @@ def serve(**given: Any) -> None:
     Retry-After past their limit; docs/web.md explains each. SIGTERM stops it cleanly: the
     live sockets are closed with 1001 (going away), open requests finish, status 0."""
     from referee.web.limits import Limits
-    from referee.web.server import Settings
     from referee.web.server import serve as run
+    from referee.web.settings import Settings
 
     quotas = Limits(**{k: given.pop(k) for k in Limits.names()})
     run(Settings(**given), quotas)
