@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 RUNTIME := $(VENV)/.runtime
 PORT ?= 8000
 
-.PHONY: run test check system lint typecheck pytest docs smoke bench clean
+.PHONY: run test check system lint typecheck pytest docs smoke bench helps clean
 
 # serving needs the package and its runtime dependencies only (make run)
 $(RUNTIME): pyproject.toml
@@ -48,6 +48,10 @@ docs: $(STAMP)
 # the wheel and the sdist, installed into fresh venvs outside the checkout and run there
 smoke: $(STAMP)
 	PY=$(PY) BUILD_PY=$(BIN)/python bash scripts/smoke-wheel.sh
+
+# after changing a command's help: store the help screens again (a test compares them)
+helps: $(STAMP)
+	$(BIN)/python -m referee.cli.helps
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
