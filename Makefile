@@ -42,6 +42,8 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest --durations=20
 
+# Material's end-of-life notice is silenced here: the choice of its successor is made and
+# explained in docs/architecture.md ("The documentation toolchain")
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
