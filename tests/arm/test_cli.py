@@ -368,7 +368,7 @@ def test_move_at_a_sheets_rate(capsys: pytest.CaptureFixture[str], tmp_path: pat
     assert code == 1 and "rita has no movement rate 'Walk'; rates: Run" in err
     for wrong in ([], ["3", "--sheet", "alex"]):
         code, _, err = _run(capsys, "move", *wrong)
-        assert code == 1 and "give the RATE, or the --sheet" in err
+        assert code == 1 and "give RATE or --sheet" in err
 
 
 def test_a_helper_task_adds_to_the_main_total(capsys: pytest.CaptureFixture[str]) -> None:

@@ -124,7 +124,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["check", "-a", "6", "-r", "cards", "--faces", "13"], "impossible"),
         (["check", "-a", "6", "-r", "3d12", "--faces", "1,2"], "needs 3 faces"),
         (["check", "-a", "6", "-r", "verbal-ab", "--player", "7A", "--referee", "1B"], "1..6"),
-        (["check", "-a", "6", "-r", "verbal", "--player", "3"], "both --player and --referee"),
+        (["check", "-a", "6", "-r", "verbal", "--player", "3"], "--player goes with --referee"),
         (["check", "-a", "13"], "Aptitude must be 0..12"),
         (["odds", "-a", "6", "-c", "Dreadful"], "neither a number nor a rating"),
         (["odds", "-a", "6", "-r", "d20"], "unknown randomizer"),

@@ -12,20 +12,36 @@ from typing import Any
 
 from referee.cli import common, presets
 from referee.cli.common import sheet_from
-from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
-from referee.errors import RulesError
+from referee.cli.presets import (
+    SEATED,
+    SLUG,
+    Preset,
+    Run,
+    arg,
+    flag,
+    game_group,
+    goes_with,
+    goes_without,
+    not_both,
+    on,
+    one_of,
+    option,
+    seating,
+    sheet,
+    show,
+)
 from referee.systems.arm import RULESET
 from referee.systems.arm.catalog import Setting
 from referee.systems.arm.checks import difficulty_of
 from referee.systems.arm.play import blow_odds
 from referee.systems.arm.rolls import task_odds_data
 from referee.systems.arm.sheet import Sheet, stand_in
-from referee.systems.base import JSONObject, Outcome, dump_record, load_record, outcome_data, slug
+from referee.systems.base import JSONObject, Outcome, dump_record, load_record, outcome_data
 
 
-def _push(v: Values) -> str:
+def _push(run: Run) -> str:
     """A one-off command cannot wait for a decision: without a flag, no push."""
-    return "if-needed" if v.get("when_needed") else "always" if v["push"] else "never"
+    return "if-needed" if run.get("when_needed") else "always" if run["push"] else "never"
 
 
 EXACT = option("log_method", "--exact", read=lambda _: "exact", kind="flag", help="Use 10^(log/5).")
@@ -34,19 +50,14 @@ SMALL = "The helper's effect is small."
 WHEN_NEEDED = "Push only a roll that needs it, decided after the roll (push_when_needed)."
 
 
-def _task(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    if v.get("total") is not None and v.get("sheet"):
-        raise RulesError("give either --total or --sheet with --stat, not both")
-    if v["helper_small"] and v.get("helper") is None:
-        raise RulesError("--helper-small goes with --helper RESULT")
-    return {"actor": "actor", **data, "push": _push(v)}
+def _task(data: dict[str, Any], run: Run) -> dict[str, Any]:
+    return {"actor": "actor", **data, "push": _push(run)}
 
 
-def _roller(rules: Any, v: Values) -> dict[str, Any]:
-    """Who rolls: the ``--sheet``, or a stand-in given a ``--total``."""
-    who = v.get("actor") or "actor"
-    unnamed = Sheet("the character" if who == "actor" else who, {})
-    return {who: sheet_from(rules, v["sheet"]) if v["sheet"] else unnamed}
+def _unnamed(run: Run) -> dict[str, Any]:
+    """Who rolls without a ``--sheet``: a stand-in given a ``--total``."""
+    who = run.get("actor") or "actor"
+    return {} if run["sheet"] else {who: Sheet("the character" if who == "actor" else who, {})}
 
 
 def _task_data(outcome: Outcome, pushed: bool) -> JSONObject:
@@ -81,7 +92,7 @@ CHECK = (
     flag("difficulty", read=difficulty_of),
     PUSH,
     option("pushing", "--push-when-needed", "when_needed", help=WHEN_NEEDED),
-    flag("", "--sheet", kind="text", help="A character sheet (JSON), with --stat."),
+    sheet("actor", "--sheet", named_by="actor", help="A character sheet (JSON), with --stat."),
     flag("mods", "--mod"),
     flag("melee", read=str.lower),
     flag("situations", "--situation", read=str.lower),
@@ -89,50 +100,29 @@ CHECK = (
 )
 
 
-def _blow_seats(rules: Any, v: Values) -> dict[str, Any]:
-    """Each side: its sheet (``--attacker``, ``--defender``), or a stand-in carrying the
-    numbers given (the defender's Toughness, armour, wound and shock levels)."""
-    if v["weapon"] is not None and not v["attacker"]:
-        raise RulesError("--weapon goes with --attacker")
-    hitter = sheet_from(rules, v["attacker"]) if v["attacker"] else Sheet("the attacker", {})
-    if v["defender"]:
-        if any(v[k] not in (None, 0) for k in ("toughness", "armour", "wound", "shock")):
-            raise RulesError("--toughness, --armour, --wound and --shock go without --defender")
-        return {"attacker": hitter, "defender": sheet_from(rules, v["defender"])}
-    if v["toughness"] is None:
-        raise RulesError("give --toughness (or a --defender sheet)")
-    hurt = stand_in(v["toughness"], v["armour"], v["wound"], v["shock"])
-    return {"attacker": hitter, "defender": hurt}
+def _stand_ins(run: Run) -> dict[str, Any]:
+    """A side with no sheet: a stand-in carrying the numbers given (the defender's
+    Toughness, armour, wound and shock levels)."""
+    made: dict[str, Any] = {} if run["attacker"] else {"attacker": Sheet("the attacker", {})}
+    if not run["defender"]:
+        made["defender"] = stand_in(run["toughness"], run["armour"], run["wound"], run["shock"])
+    return made
 
 
 BLOW = (
     flag("", "--toughness", kind="int", help="The defender's Toughness."),
     flag("", "--armour", kind="text", help="Armour value, or wound/shock (e.g. 4/2)."),
-    flag("", "--attacker", kind="text", help="The attacker's sheet (JSON)."),
-    flag("", "--defender", kind="text", help="The defender's sheet (JSON)."),
+    sheet("attacker", "--attacker", help="The attacker's sheet (JSON)."),
+    sheet("defender", "--defender", help="The defender's sheet (JSON)."),
     PUSH,
     flag("", "--wound", kind="int", default=0, help="The defender's wound level."),
     flag("", "--shock", kind="int", default=0, help="The defender's shock level."),
-    flag("", "--odds", "show_odds", kind="flag", help="Exact level odds, not a roll."),
 )
-
-
-def _move(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    """A rate, or the ``--sheet``'s character moving at its rate for ``--mode``."""
-    if v["faces"] is not None and not v["push"]:
-        raise RulesError("--faces is the push die; it goes with --push")
-    if (v["rate"] is None) == (v["sheet"] is None):
-        raise RulesError("give the RATE, or the --sheet of the character moving (not both)")
-    mover = {"actor": next(iter(v["_state"].characters))} if v["sheet"] else {}
-    return {**data, **mover, "push": bool(v["push"])}
-
-
-def _mover(rules: Any, v: Values) -> dict[str, Any]:
-    """The ``--sheet`` seated under its name, alone at the table."""
-    if v["sheet"] is None:
-        return {}
-    who = sheet_from(rules, v["sheet"])
-    return {slug(who.name): who}
+BLOW_RULES = (
+    goes_with("weapon", "attacker"),
+    goes_without("defender", "toughness", "armour", "wound", "shock"),
+    one_of("toughness", "defender", why="the defender's Toughness, or their sheet"),
+)
 
 
 def _look(name: str, action: str, flags: Any, data: Any = None, **how: Any) -> Preset:
@@ -145,11 +135,20 @@ def _look(name: str, action: str, flags: Any, data: Any = None, **how: Any) -> P
 
 UNITS = (flag("source", "--from"), flag("target", "--to"), flag("round_length", "--round"))
 MOVING = "The moving character's sheet (JSON, or an example's name): its rate for --mode."
-MOVER = flag("", "--sheet", kind="text", help=MOVING)
+MOVER = sheet(SLUG, "--sheet", sets={"actor": SEATED}, help=MOVING)
 MOVE = (arg("rate"), MOVER, UNITS[2], UNITS[0], flag("unit", "--to"), PUSH, EXACT)
 HELP = "Add the log of the other helpers (the text's words), not of all (the ruling)."
 HELPERS = option("group_count", "--helpers", read=lambda _: "helpers", kind="flag", help=HELP)
-ROLL: dict[str, Any] = {"table": False, "build": _task, "seats": _roller}
+CHECK_RULES = (
+    not_both("total", "sheet", why="a --sheet's --stat gives the total"),
+    goes_with("helper_small", "helper"),
+)
+ROLL: dict[str, Any] = {
+    "table": False,
+    "build": _task,
+    "prepare": seating(_unnamed),
+    "between": CHECK_RULES,
+}
 BLOW_HELP = "Roll (or weigh) a landed blow's damage: the numbers, or two sheets, not both."
 PRESETS = (
     Preset(
@@ -159,7 +158,7 @@ PRESETS = (
         "Exact odds of a check: P(success) and every result.",
         odds=True,
         **ROLL,
-        data=on(task_odds_data, "_options", "when_needed"),
+        data=on(task_odds_data, "options", "when_needed"),
     ),
     Preset(
         "check",
@@ -175,16 +174,27 @@ PRESETS = (
         BLOW,
         BLOW_HELP,
         table=False,
-        build=lambda d, v: {**d, "actor": "attacker", "target": "defender", "push": _push(v)},
-        seats=_blow_seats,
-        odds_flag="show_odds",
+        build=lambda d, run: {**d, "actor": "attacker", "target": "defender", "push": _push(run)},
+        prepare=seating(_stand_ins),
+        between=BLOW_RULES,
+        offers_odds=True,
         data=on(_blow_data, "push"),
     ),
     _look("difficulty", "difficulty", (arg("kind", read=str.lower), arg("name"))),
     _look("log", "log-of", (arg("measure"), EXACT), lambda o: {"log": o.result}),
     _look("measure", "measure-of", (arg("log"), EXACT)),
     _look("convert", "convert", (arg("log"), *UNITS, EXACT)),
-    _look("move", "move", MOVE, _move_data, build=_move, seats=_mover),
+    _look(
+        "move",
+        "move",
+        MOVE,
+        _move_data,
+        build=lambda data, run: {**data, "push": bool(run["push"])},
+        between=(
+            goes_with("faces", "push", why="the push die"),
+            one_of("rate", "sheet", why="the rate, or the moving character's sheet"),
+        ),
+    ),
     _look("group", "group-log", (arg("logs"), HELPERS, EXACT)),
 )
 app = game_group("arm", PRESETS)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from referee.cli import common, presets
-from referee.cli.presets import Flag, Preset, Values, arg, flag, game_group, on, sheet
+from referee.cli.presets import NAME, Flag, Preset, Run, arg, flag, game_group, on, sheet, weighing
 from referee.dice.roller import ScriptedRoller
 from referee.errors import RulesError
 from referee.systems.base import Outcome, outcome_data
@@ -58,7 +58,7 @@ def _initiative_data(out: Outcome) -> Data:
     return {**outcome_data(out), "order": out.details["order"], "steps": out.details["steps"]}
 
 
-def _total(data: Data, v: Values, at: str = "", kind: str = "total") -> Data:
+def _total(data: Data, v: Run, at: str = "", kind: str = "total") -> Data:
     """``--modifier`` as one modifier of ``kind`` before the typed ``--mod``s of the check
     (the action's own, or the one nested at ``at``)."""
     check = data.get(at, {}) if at else data
@@ -74,7 +74,7 @@ _aimed = partial(_total, at="check")
 """``--modifier`` on an attack's check."""
 
 
-def _weighed(data: Data, v: Values) -> Data:
+def _weighed(data: Data, v: Run) -> Data:
     """Damage rolls, or with ``--difficulty`` a whole attack whose check decides the rolls,
     against scaled armour; the ``--attacker`` holds the ``--weapon``."""
     data["armour"] = armour_of(v["armour"], v["armour_scale"], v["target_scale"])
@@ -90,24 +90,24 @@ def _weighed(data: Data, v: Values) -> Data:
     return _total(data, v, "check")
 
 
-def _aided(v: Values) -> str:
+def _aided(v: Run) -> str:
     """Whose sheet ``--out`` writes after first aid: the medic's on themself, else the patient's."""
     return "medic" if v["self"] else "patient"
 
 
-def _cared(state: Any, v: Values) -> Any:
+def _cared(run: Run) -> Any:
     """``set-care`` first: the activity and care level the time passes at."""
-    cared = presets.build_action(RULESET, CARED, v)
-    return RULESET.apply(state, RULESET.resolve(cared, state, ScriptedRoller([]), v["_options"]))
+    cared, state = presets.build_action(CARED, run), cast(Any, run.state)
+    return RULESET.apply(state, RULESET.resolve(cared, state, ScriptedRoller([]), run.options))
 
 
-def _initiative(data: Data, v: Values) -> Data:
+def _initiative(data: Data, v: Run) -> Data:
     """The sheets' PCs first (seated by name), then the ``--pc`` entries; each
     ``--advantage`` / ``--disadvantage`` NAME gives that PC a step."""
     if (v["characteristic"] or v["skill"]) and not v["sheets"]:
         raise RulesError("--characteristic and --skill apply to sheets; give one")
     traits = {"characteristic": v["characteristic"], "skill": v["skill"]}
-    pcs = [{"who": n, **traits} for n in v["_state"].characters] + data.get("pcs", [])
+    pcs = [{"who": n, **traits} for n in v.table.characters] + data.get("pcs", [])
     names = [p["who"].lower() for p in pcs]
     for step, name in ((s, n.strip()) for s in STEPS for n in v[s]):
         if name.lower() not in names:
@@ -117,17 +117,11 @@ def _initiative(data: Data, v: Values) -> Data:
     return {"pcs": pcs}
 
 
-def _named(rules: Any, v: Values) -> dict[str, Any]:
-    """Each sheet seated under its name."""
-    return {s.name: s for s in (common.sheet_from(rules, p) for p in v["sheets"])}
-
-
 def _preset(name: str, action: str, flags: Sequence[Flag], reads: Reads = (), **how: Any) -> Preset:
     """A command whose ``reads`` render the result's JSON alone: the outcome's, then the
     odds' (None: the default)."""
     keys = ("data", "odds_data")
     how |= {k: on(r) for k, r in zip(keys, reads, strict=False) if r}
-    how |= {"odds_flag": "show_odds"} if ODDS in flags else {}
     return Preset(name, action, tuple(flags), HELP.get(name, ""), **how)
 
 
@@ -150,7 +144,6 @@ OFF = {"read": lambda on: not on, "kind": "flag"}
 TOTAL = flag("", "--modifier", "-m", kind="int", default=0, help="Total modifier added to 2d6.")
 EXTRA = replace(TOTAL, help="Extra modifier (tools, equipment...).")
 SHEET, PATH = _sheet("pc", "--sheet", actor="pc"), _sheet("pc", "path")
-ODDS = flag("", "--odds", "show_odds", kind="flag", help="Exact odds instead of a roll.")
 DAMAGE, WEAPON, RATE = arg("damage"), flag("weapon", "-w"), flag("rate_of_attack", "--rate", "-r")
 WORN = flag("armour", "-a", read=armour_of, kind="text", help=ARMOUR + " Default: worn.")
 LEVEL, MOD = "A number or a name (Easy ... Formidable).", "A typed modifier VALUE:KIND[:SOURCE]."
@@ -209,7 +202,7 @@ SURGERY = (_sheet("surgeon", "surgeon", actor="surgeon"), PATIENT, *UNSEATED, EX
 WOKEN = _sheet("pc", "path", patient="pc")
 """The character a stimulant is given to."""
 LINEUP = (
-    Flag("", ("sheets",), argument=True, kind="many", help="PC sheets (JSON) rolling Initiative."),
+    sheet(NAME, "sheets", argument=True, kind="many", help="PC sheets (JSON) rolling Initiative."),
     flag("pcs", "--pc", read=initiative_entry, help="A PC without a sheet: NAME:MOD[:CHM]."),
     flag("", "--characteristic", "-c", kind="text", help="With sheets (Dex)."),
     flag("", "--skill", kind="text", help="With sheets (the best of Tactics and Recon)."),
@@ -218,13 +211,12 @@ LINEUP = (
         for s in STEPS
     ),
     presets.option("initiative_ties", "--ties"),
-    ODDS,
 )
 ONE = partial(_one_character, cid="pc")
 """The outcome as JSON with the pc's own details on top."""
 SURVIVOR = (CARED.flags[0], arg("kind"), NO_TOOLS)
 WARD = (arg("conditions", kind="many", help="Each patient's condition."),)
-ROUNDS = (_sheet("pc", "path", who=["pc"]), flag("rounds", "-n"), ODDS)
+ROUNDS = (_sheet("pc", "path", who=["pc"]), flag("rounds", "-n"))
 CHECKS = (_check_data,)
 EFFECTS = (effect_odds_data,)
 DYING = (ONE, survival_data)
@@ -251,9 +243,9 @@ PRESETS = (
         (damage_odds_data,),
         also=("attack",),
         build=_weighed,
-        choose=lambda v: "damage-rolls" if v["difficulty"] is None else "attack",
+        choose=lambda run: "damage-rolls" if run["difficulty"] is None else "attack",
         odds=True,
-        weigh=weighed_damage,
+        weigh=weighing(weighed_damage),
     ),
     _preset("attack", "attack", ATTACK, build=_aimed, hide=("report",)),
     _preset("take-damage", "take-damage", STRUCK, out="pc"),
@@ -263,11 +255,15 @@ PRESETS = (
         CLOCK,
         (ONE,),
         also=("set-care",),
-        build=lambda d, v: {k: d[k] for k in ("days", "hours", "minutes", "dying_rolls") if k in d},
+        build=lambda d, _run: {
+            k: d[k] for k in ("days", "hours", "minutes", "dying_rolls") if k in d
+        },
         out="pc",
-        state=_cared,
+        prepare=_cared,
     ),
-    _preset("dying", "pass-rounds", ROUNDS, DYING, out="pc", weigh=survival),
+    _preset(
+        "dying", "pass-rounds", ROUNDS, DYING, out="pc", weigh=weighing(survival), offers_odds=True
+    ),
     _preset("survival", "survival", SURVIVOR, out="pc"),
     _preset("first-aid", "first-aid", AID, build=_equipped, out=_aided),
     _preset("surgery", "surgery", SURGERY, build=_equipped, out="patient"),
@@ -280,8 +276,8 @@ PRESETS = (
         INITIATIVE,
         table=False,
         build=_initiative,
-        weigh=initiative_odds,
-        seats=_named,
+        weigh=weighing(initiative_odds),
+        offers_odds=True,
     ),
 )
 app = game_group("mneme", PRESETS)

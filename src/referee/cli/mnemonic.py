@@ -7,15 +7,27 @@ game's are (:func:`referee.cli.common.odds_lines`). The commands that draw take 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import click
 
 from referee.cli import common, presets
-from referee.cli.presets import Preset, Values, arg, flag, game_group, on, option, show
+from referee.cli.presets import (
+    SEATED,
+    SLUG,
+    Preset,
+    Run,
+    arg,
+    flag,
+    game_group,
+    goes_with,
+    not_both,
+    on,
+    option,
+    show,
+)
 from referee.dice.roller import ManualRoller, Roller
-from referee.errors import RulesError
-from referee.systems.base import Outcome, outcome_data, slug
+from referee.systems.base import Outcome, outcome_data
 from referee.systems.mnemonic import RULESET
 from referee.systems.mnemonic.checks import odds_data
 from referee.systems.mnemonic.conflict import contenders, defense_of, order_odds
@@ -32,26 +44,33 @@ CARD_FACES = common.FACES_HELP + (
 PLAYED = "Verbal methods played live: the {}'s number (verbal-ab: with a letter, e.g. {})."
 
 
-def _drawn(state: Any, v: Values) -> Any:
+def _drawn(run: Run) -> Any:
     """The table's state less the cards already ``--drawn`` (a new table's deck only)."""
-    if v.get("drawn") is None:
-        return state
-    if v.get("state_file") is not None:
-        raise RulesError("give --state or --drawn, not both (the state holds the deck)")
-    return replace(state, deck=Deck().without(list(common.faces_option(v["drawn"]) or ())))
+    if run.get("drawn") is None:
+        return run.table
+    drawn = list(common.faces_option(run["drawn"]) or ())
+    state: Any = run.table
+    return replace(state, deck=Deck().without(drawn))
 
 
-def _roller(rules: Any, action: Any, state: Any, opts: Any, v: Values) -> Roller | None:
+def _roller(run: Run) -> Roller | None:
     """Typed-in faces (card values for the card randomizers) and spoken numbers become
     the faces the action reads; else none (a seed or the system's generator)."""
-    hand, said = common.faces_option(v.get("faces")), (v.get("player"), v.get("referee"))
+    rules, action, state, opts = RULESET, run.acting, cast(State, run.table), run.options
+    hand, said = common.faces_option(run.get("faces")), (run.get("player"), run.get("referee"))
     if said == (None, None):
         cards = hand is not None and uses_cards(opts.randomizer)
         return ManualRoller(rules.hand_faces(action, state, opts, cards=hand)) if cards else None
-    if None in said or hand is not None:
-        both = "both --player and --referee" if None in said else "either --faces or --player"
-        raise RulesError(f"give {both}" + ("" if None in said else "/--referee, not both"))
     return ManualRoller(rules.hand_faces(action, state, opts, said=said))
+
+
+SPOKEN = (
+    goes_with("player", "referee", why="both numbers are spoken"),
+    goes_with("referee", "player", why="both numbers are spoken"),
+    not_both("faces", "player", why="the faces are the spoken numbers"),
+    not_both("state_file", "drawn", why="the state holds the deck"),
+)
+"""The rules between the flags of every command that draws."""
 
 
 CHECK_KEYS = ("cards", "deck_left", "reshuffled", "degree", "hit", "status")
@@ -95,7 +114,6 @@ ROLL = (flag("aptitude", "-a"), flag("chances", "-c"))
 ROLE = flag("life_role", "--role")
 FACES = flag("", "--faces", kind="text", help=CARD_FACES)
 DRAWN = flag("", "--drawn", kind="text", help="Cards already drawn since the last reshuffle.")
-ODDS = flag("", "--odds", "show_odds", kind="flag", help="Show the exact odds instead of rolling.")
 SAID = tuple(
     flag("", f"--{w}", kind="text", help=PLAYED.format(w, e))
     for w, e in (("player", "4A"), ("referee", "2B"))
@@ -103,7 +121,13 @@ SAID = tuple(
 DODGE = "Chances steps the defender's action worsens the attack (0..10)."
 DEFENSE = flag("defense", "--dodge", read=defense_of, kind="int", help=DODGE)
 CHARACTER = (
-    flag("", "--sheet", kind="text", help="A character (JSON) to check."),
+    presets.sheet(
+        SLUG,
+        "--sheet",
+        named_by="actor",
+        sets={"actor": SEATED},
+        help="A character (JSON) to check.",
+    ),
     flag("actor", help="A character seated at the table."),
 )
 HOUSE = (
@@ -121,34 +145,23 @@ ORDER = (
 )
 
 
-def _check(v: Values) -> str:
+def _check(run: Run) -> str:
     """A check from ``--aptitude``, or from a character's (``--sheet``, ``--actor``) Talent."""
-    if v.get("sheet") is None and v.get("actor") is None:
-        return "check"
-    if v.get("aptitude") is not None:
-        raise RulesError("with a character give --talent (and --role or --fallback), not -a")
-    return "sheet-check"
+    return "check" if run.get("sheet") is None and run.get("actor") is None else "sheet-check"
 
 
-def _seat(rules: Any, v: Values) -> dict[str, Any]:
-    """The ``--sheet`` seated as ``--actor`` (or by its name)."""
-    if v.get("sheet") is None:
-        return {}
-    who = common.sheet_from(rules, v["sheet"])
-    return {v.get("actor") or slug(who.name): who}
+CHARACTER_CHECK = (
+    not_both("aptitude", "sheet", why="a character checks a --talent (and --role or --fallback)"),
+    not_both("aptitude", "actor", why="a character checks a --talent (and --role or --fallback)"),
+)
 
 
-def _actor(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    """The ``--sheet``'s character acts, seated as :func:`_seat` seats it."""
-    return {**data, "actor": next(iter(_seat(RULESET, v)))} if v.get("sheet") else data
-
-
-def _injury(data: dict[str, Any], v: Values) -> dict[str, Any]:
+def _injury(data: dict[str, Any], run: Run) -> dict[str, Any]:
     """``--status`` / ``--injuries`` as a Status (the rules refuse one for a seated victim)."""
-    status, injuries = v.get("status"), v.get("injuries")
-    if v.get("victim") is not None and status is None and injuries is None:
+    status, injuries = run.get("status"), run.get("injuries")
+    if run.get("victim") is not None and status is None and injuries is None:
         return data
-    return {**data, "status": parse_status(status, injuries, v["_options"])}
+    return {**data, "status": parse_status(status, injuries, run.options)}
 
 
 HELP = {
@@ -167,19 +180,19 @@ def _draws(
     """A command that draws at the table's state (with the randomizer, ``--drawn`` and typed-in
     faces): its outcome in Mnemonic's words and its JSON (``data``, a check's by default),
     or with ``--odds`` (given ``weighs``, the odds' JSON) its distribution."""
-    flags = (*flags, RANDOMIZER, DRAWN) if how.get("odds") else (*flags, RANDOMIZER, FACES, DRAWN)
+    odds = bool(how.get("odds"))
+    flags = (*flags, RANDOMIZER, DRAWN) if odds else (*flags, RANDOMIZER, FACES, DRAWN)
     if weighs:
-        flags += (ODDS,)
-        how |= {"odds_flag": "show_odds", "odds_data": weighs}
-    how |= {"state": _drawn, "roller": _roller, "data": data or on(_check_data, "_after")}
+        how |= {"offers_odds": True, "odds_data": weighs}
+    how |= {"prepare": _drawn, "roller": _roller, "data": data or on(_check_data, "after")}
+    spoken = SPOKEN if any(f.key == "player" for f in flags) else SPOKEN[3:]
+    how["between"] = (*spoken, *how.get("between", ()))
     return Preset(name, action, flags, HELP[name], **how)
 
 
 PRESETS = (
     _draws("odds", "check", ROLL, data=on(odds_data), odds=True),
-    _draws(
-        "check", "check", CHECK, also=("sheet-check",), choose=_check, seats=_seat, build=_actor
-    ),
+    _draws("check", "check", CHECK, also=("sheet-check",), choose=_check, between=CHARACTER_CHECK),
     _draws("attack", "attack", ATTACK, on(odds_data)),
     _draws("injury", "injury", INJURY, on(status_odds), build=_injury),
     _draws(
@@ -187,8 +200,8 @@ PRESETS = (
         "agile-order",
         ORDER,
         on(order_odds),
-        on(_order_data, "_after"),
-        build=lambda d, v: {"contenders": contenders(v["contenders"], v["_state"])},
+        on(_order_data, "after"),
+        build=lambda d, run: {"contenders": contenders(run["contenders"], run.table)},
     ),
 )
 app = game_group("mnemonic", PRESETS)

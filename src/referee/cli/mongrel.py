@@ -18,12 +18,12 @@ from referee.cli.presets import (
     Flag,
     Preset,
     Render,
-    Values,
-    arg,
+    Run,
     flag,
     game_group,
     on,
     on_sheet,
+    sheet,
     show,
 )
 from referee.errors import RulesError
@@ -69,22 +69,21 @@ def _occult_data(out: Outcome, seed: int | None) -> dict[str, Any]:
     return data | {"seed": None if out.manual else seed}
 
 
-def _approval(data: dict[str, Any], v: Values) -> dict[str, Any]:
-    if bool(v["every"]) == bool(data.get("fields")):
+def _approval(data: dict[str, Any], run: Run) -> dict[str, Any]:
+    if bool(run["every"]) == bool(data.get("fields")):
         raise RulesError("name the problems with --field PATH[,PATH...] or use --all")
     return {**data, "target": APPROVED}
 
 
-WORKING = "Exact odds instead of a roll.", common.FACES_HELP + " Working, then Resist."
+WORKING = common.FACES_HELP + " Working, then Resist."
 OCCULT = (
     flag("range_modifier", "--range"),
     flag("scale_modifier", "--scale"),
-    flag("", "--faces", kind="text", help=WORKING[1]),
-    flag("", "--odds", "show_odds", kind="flag", help=WORKING[0]),
+    flag("", "--faces", kind="text", help=WORKING),
 )
 FIELDS = "Approve the problems at these field paths (comma-separated)."
 APPROVE = (
-    arg("", names=("path",), kind="text", help="A Mongrel character sheet (JSON)."),
+    sheet(APPROVED, "path", argument=True, help="A Mongrel character sheet (JSON)."),
     flag(
         "fields",
         "--field",
@@ -111,26 +110,25 @@ def _loose(name: str, action: str, data: Render, *flags: Flag, **how: Any) -> Pr
     return Preset(name, action, flags, HELP[name], data=data, table=False, **how)
 
 
-A = "_action"
+A = "action"
 PRESETS = (
     _loose("odds", "check", on(success_odds), odds=True),
     _loose("check", "check", on(_check_data, "seed")),
-    _loose("buy", "buy-roll", on(_buy_data, "_weigh")),
+    _loose("buy", "buy-roll", on(_buy_data, "weigh")),
     _loose(
         "occult",
         "occult-roll",
         on(_occult_data, "seed"),
         *OCCULT,
-        odds_flag="show_odds",
+        offers_odds=True,
         odds_data=on(occult_odds, A),
     ),
     _loose(
         "approve",
         "approve-sheet",
-        lambda o, v: RULESET.dump_sheet(v["_after"].character(APPROVED).sheet),
+        on(lambda _o, after: RULESET.dump_sheet(after.character(APPROVED).sheet), "after"),
         *APPROVE,
         out=APPROVED,
-        seats=lambda rules, v: {APPROVED: common.sheet_from(RULESET, v["path"])},
         build=_approval,
     ),
 )

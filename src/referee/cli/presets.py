@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from dataclasses import field as record_field
-from typing import Any
+from typing import Any, Final, Literal
 
 import click
 
@@ -40,37 +40,93 @@ from referee.cli.common import (
 )
 from referee.cli.helps import Summed
 from referee.cli.main import GROUPS
+from referee.dice.roller import Roller
 from referee.dice.rolling import check_faces_for
 from referee.errors import IllegalAction, InvalidSheet, RulesError
 from referee.systems.base import (
+    Action,
+    GameState,
     Outcome,
+    Ruleset,
     data_from_pairs,
     describe_fields,
     get,
     outcome_data,
     problem_data,
+    slug,
 )
 from referee.systems.records import build_record
 
 Values = Mapping[str, Any]
 """Every flag's value by its key (``None`` / ``()`` when not given)."""
 
-Render = Callable[[Any, Values], Any]
-"""What a command prints: the outcome (or distribution) and the flags -> text (or a
-list of printables: lines and tables, see :func:`show`), or JSON data. The values also
-hold ``_action``, ``_state`` and ``_options``: what was resolved or weighed, on which
-table, and ``_weigh()``: the action's exact distribution there."""
+Rules = Ruleset[Any, Any, Any]
+"""A game's ruleset, whichever game."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a command works on, built up as it runs: the game's ``ruleset``, the flags'
+    ``values``, the table's ``options`` and ``state`` as the flags leave them, the
+    ``action`` built from the flags, ``after``: the state once it is resolved, and
+    ``seated``: where each sheet flag seated its sheet (flag key -> character id).
+    Every hook of a :class:`Preset` and every renderer reads it."""
+
+    ruleset: Rules
+    values: Values
+    options: Any = None
+    state: GameState[Any] | None = None
+    action: Action | None = None
+    after: GameState[Any] | None = None
+    seated: Mapping[str, str] = record_field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        """A flag's value by its key."""
+        return self.values[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A flag's value, or ``default`` when the command has no such flag."""
+        return self.values.get(key, default)
+
+    @property
+    def table(self) -> GameState[Any]:
+        """The state the action is taken on (set before any hook reads it)."""
+        assert self.state is not None, "the table is loaded before the hooks run"
+        return self.state
+
+    @property
+    def acting(self) -> Action:
+        """The action built from the flags (set before it is weighed or resolved)."""
+        assert self.action is not None, "the action is built before it is weighed"
+        return self.action
+
+    def weigh(self) -> Any:
+        """The action's exact distribution on this table (the ruleset's ``odds``)."""
+        return self.ruleset.odds(self.acting, self.table, self.options)
+
+
+Render = Callable[[Any, Run], Any]
+"""What a command prints: the outcome (or distribution) and the run -> text (or a list
+of printables: lines and tables, see :func:`show`), or JSON data."""
+
+PARTS: Final = ("action", "after", "options", "state", "weigh")
+"""What :func:`on` reads from the :class:`Run` rather than the flags (``weigh``: the
+action's exact distribution)."""
 
 
 def on(render: Callable[..., Any], *keys: str) -> Render:
-    """A function as a renderer: ``render(result, *values)`` with the
-    command's values at ``keys`` (``_action``, ``_after``, ``_options``, ``_state``, a
-    flag's key; ``_weigh`` gives the action's exact distribution)."""
+    """A function as a renderer: ``render(result, *read)``, each of ``keys`` read from the
+    run: one of :data:`PARTS`, else a flag's value."""
 
-    def read(result: Any, values: Values) -> Any:
-        return render(result, *(values[k]() if k == "_weigh" else values[k] for k in keys))
+    def read(result: Any, run: Run) -> Any:
+        return render(result, *(_part(run, k) if k in PARTS else run[k] for k in keys))
 
     return read
+
+
+def _part(run: Run, key: str) -> Any:
+    """One of :data:`PARTS` of ``run``."""
+    return run.weigh() if key == "weigh" else getattr(run, key)
 
 
 @dataclass(frozen=True)
@@ -90,6 +146,7 @@ class Flag:
     into: str = "action"
     seat: str = ""
     sets: Mapping[str, Any] = record_field(default_factory=dict)
+    named_by: str = ""
 
     @property
     def key(self) -> str:
@@ -126,58 +183,133 @@ def option(name: str, *names: str, **how: Any) -> Flag:
     return Flag(name, names, into="options", **how)
 
 
-def sheet(cid: str, *names: str, sets: Mapping[str, Any] | None = None, **how: Any) -> Flag:
-    """A sheet file (or ``example:NAME``) seated as ``cid``; ``sets`` fills fields of the
-    action when it is given (``{"actor": "pc"}``)."""
-    return Flag("", names, seat=cid, sets=sets or {}, kind="text", **how)
+NAME: Final = "{name}"
+"""A sheet seated under its character's name."""
+SLUG: Final = "{slug}"
+"""A sheet seated under its character's name as an id (``Vooruk Fang`` -> ``vooruk-fang``)."""
+
+
+def sheet(
+    cid: str,
+    *names: str,
+    sets: Mapping[str, Any] | None = None,
+    named_by: str = "",
+    **how: Any,
+) -> Flag:
+    """A sheet file (or ``example:NAME``, or ``-``) seated as ``cid`` (:data:`NAME`,
+    :data:`SLUG`: by its character's name), or as the value of the flag ``named_by`` when
+    that is given; ``sets`` fills fields of the action when the sheet is given
+    (``{"actor": "pc"}``). Every sheet a command reads is seated this one way."""
+    how.setdefault("kind", "text")
+    return Flag("", names, seat=cid, sets=sets or {}, named_by=named_by, **how)
+
+
+@dataclass(frozen=True)
+class Between:
+    """A rule between a command's flags (by key), checked before anything is read:
+    ``kind`` ``exclusive`` (at most one of ``keys``), ``one`` (exactly one), ``needs``
+    (the first goes only with one of the others) or ``without`` (the first with none of
+    the others)."""
+
+    kind: Literal["exclusive", "one", "needs", "without"]
+    keys: tuple[str, ...]
+    why: str = ""
+
+
+def not_both(*keys: str, why: str = "") -> Between:
+    """At most one of the flags ``keys`` (``why`` says why, for the refusal)."""
+    return Between("exclusive", keys, why)
+
+
+def one_of(*keys: str, why: str = "") -> Between:
+    """Exactly one of the flags ``keys``."""
+    return Between("one", keys, why)
+
+
+def goes_with(key: str, *others: str, why: str = "") -> Between:
+    """The flag ``key`` only with one of ``others``."""
+    return Between("needs", (key, *others), why)
+
+
+def goes_without(key: str, *others: str, why: str = "") -> Between:
+    """The flag ``key`` with none of ``others``."""
+    return Between("without", (key, *others), why)
+
+
+ODDS = Flag(
+    "", ("--odds", "show_odds"), kind="flag", help="Show the exact odds instead of rolling."
+)
+"""The one ``--odds`` flag: a preset with ``offers_odds`` weighs its action when given."""
 
 
 @dataclass(frozen=True)
 class Preset:
     """One command: its name, the action it builds and the flags that fill it.
 
-    ``build`` adjusts the action's data from the flags (for inputs the fields do not
-    hold one for one); ``seats`` makes sheets from the flags (stand-ins carrying the
-    numbers given), seated by id before the action is built; ``roller`` makes the
-    roller when typed-in input needs the game's reading (cards, spoken numbers);
-    ``data`` renders the outcome's JSON, or with ``odds=True`` the distribution's (its
-    text is always the game's words, as the log says the outcome, or the odds' JSON laid
-    out by :func:`~referee.cli.common.odds_lines`: a command never words an outcome itself);
-    ``out`` names the seat whose sheet ``--out`` writes after the outcome (or picks it
-    from the flags). ``weigh``: what the odds are (default ``ruleset.odds`` of the action),
-    for a command whose odds are several distributions.
-    ``exact_faces``: typed-in faces must be exactly the dice the action rolls first
-    (it rolls nothing after). ``strict``: the fields come as untyped text (``act``),
-    so they are read as untrusted JSON. ``odds_flag``: the key of a flag that asks the
-    odds instead of a roll (``--odds``). ``context``: click's context settings
-    (``ignore_unknown_options`` reads ``-3`` as an argument). ``also``: other actions
-    the flags may fill, ``choose`` picks one of them (or ``action``) from the flags.
-    ``state``: the loaded state as the flags leave it (cards already drawn).
-    ``odds_data``: the odds' JSON, when not as ``data``.
-    ``hide``: fields of the action the command does not offer, as they change nothing it
-    does (what odds report, on a command that rolls)."""
+    What it does is declared: ``odds`` (it weighs the action instead of rolling it) or
+    ``offers_odds`` (the :data:`ODDS` flag chooses), ``table`` (it reads and may save a
+    table's state: ``--state``, ``--seat``, ``--save``), ``out`` (the seat whose sheet
+    ``--out`` writes, or a function of the run naming it), ``exact_faces`` (typed-in
+    faces must be exactly the dice the action rolls first), ``strict`` (the fields come as
+    untyped text, ``act``: read as untrusted JSON), ``between`` (rules between flags:
+    :func:`not_both`, :func:`one_of`, :func:`goes_with`), ``also`` (other actions the
+    flags may fill, ``choose`` picks one from the run), ``hide`` (fields of the action the
+    command does not offer), ``context`` (click's settings: ``ignore_unknown_options``
+    reads ``-3`` as an argument). How its result reads: ``data`` (the outcome's JSON, or
+    with ``odds`` the distribution's) and ``odds_data`` (the odds' JSON when not as
+    ``data``); its text is always the game's words, as the log says the outcome, or the
+    odds' JSON laid out by :func:`~referee.cli.common.odds_lines`.
+
+    Its hooks, each given the :class:`Run`: ``prepare`` (the table as the flags leave it:
+    stand-ins for the numbers given, cards already drawn), ``build`` (the action's data
+    from the flags, for inputs the fields do not hold one for one), ``roller`` (the dice
+    from typed-in input the game reads: cards, spoken numbers) and ``weigh`` (the odds,
+    when they are not the ruleset's ``odds`` of the action)."""
 
     name: str
     action: str
     flags: tuple[Flag, ...] = ()
     help: str = ""
     odds: bool = False
+    offers_odds: bool = False
     data: Render | None = None
-    build: Callable[[dict[str, Any], Values], dict[str, Any]] | None = None
-    roller: Callable[[Any, Any, Any, Any, Values], Any] | None = None
-    out: str | Callable[[Values], str] | None = None
+    odds_data: Render | None = None
     table: bool = True
+    out: str | Callable[[Run], str] | None = None
     exact_faces: bool = False
     strict: bool = False
-    seats: Callable[[Any, Values], Mapping[str, Any]] | None = None
-    odds_flag: str = ""
-    context: Mapping[str, Any] = record_field(default_factory=dict)
-    odds_data: Render | None = None
-    weigh: Callable[[Any, Any, Any, Any], Any] | None = None
+    between: tuple[Between, ...] = ()
     also: tuple[str, ...] = ()
-    choose: Callable[[Values], str] | None = None
-    state: Callable[[Any, Values], Any] | None = None
+    choose: Callable[[Run], str] | None = None
     hide: tuple[str, ...] = ()
+    context: Mapping[str, Any] = record_field(default_factory=dict)
+    prepare: Callable[[Run], GameState[Any]] | None = None
+    build: Callable[[dict[str, Any], Run], dict[str, Any]] | None = None
+    roller: Callable[[Run], Roller | None] | None = None
+    weigh: Callable[[Run], Any] | None = None
+
+    @property
+    def all_flags(self) -> tuple[Flag, ...]:
+        """Its flags, with :data:`ODDS` when it offers the odds."""
+        return (*self.flags, ODDS) if self.offers_odds else self.flags
+
+
+def weighing(weigh: Callable[[Rules, Action, GameState[Any], Any], Any]) -> Callable[[Run], Any]:
+    """A ``weigh`` hook from a game's function of the ruleset, action, state and options."""
+    return lambda run: weigh(run.ruleset, run.acting, run.table, run.options)
+
+
+def seating(make: Callable[[Run], Mapping[str, Any]]) -> Callable[[Run], GameState[Any]]:
+    """A ``prepare`` hook that seats the sheets ``make`` makes from the run (stand-ins
+    carrying the numbers given), by id."""
+
+    def prepare(run: Run) -> GameState[Any]:
+        state = run.table
+        for cid, made in make(run).items():
+            state = run.ruleset.seat(state, cid, made, run.options)
+        return state
+
+    return prepare
 
 
 def _common(names: str, help: str, kind: str = "text") -> Flag:
@@ -288,17 +420,18 @@ def tuned(opts: Any, flags: Sequence[Flag], values: Values) -> Any:
     return opts
 
 
-def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
+def build_action(preset: Preset, run: Run) -> Action:
     """The preset's action from the flags' values; a wrong value is named by its flag."""
     data: dict[str, Any] = {}
+    ruleset = run.ruleset
     flags = derived_flags(ruleset, preset)
     for f in flags:
-        value = values.get(f.key)
+        value = run.get(f.key)
         if f.into != "action" or not _set(f, value):
             continue
         if f.seat:
             for path, given in f.sets.items():
-                _put(data, path, given)
+                _put(data, path, run.seated.get(f.key, given) if given == SEATED else given)
             continue
         if f.field:
             if f.read is not None:
@@ -307,16 +440,18 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
                 )
             _put(data, f.field, list(value) if isinstance(value, tuple) else value)
     if preset.build is not None:
-        data = preset.build(data, values)
-    name = preset.choose(values) if preset.choose else preset.action
+        data = preset.build(data, run)
+    name = preset.choose(run) if preset.choose else preset.action
     try:
         if preset.strict:
-            return ruleset.load_action(name, data)
+            action: Action = ruleset.load_action(name, data)
+            return action
         kind = ruleset.action_type(name)
         wanted = [str(f["name"]) for f in describe_fields(kind) if f.get("required")]
         if missing := [_flag_named(flags, n) for n in wanted if n not in data]:
             raise RulesError("give " + ", ".join(missing))
-        return build_record(kind, data, rule=f"{ruleset.name} {name}")
+        built: Action = build_record(kind, data, rule=f"{ruleset.name} {name}")
+        return built
     except (InvalidSheet, IllegalAction) as e:
         if not e.problems:
             raise
@@ -328,58 +463,107 @@ def build_action(ruleset: Any, preset: Preset, values: Values) -> Any:
         raise RulesError(shown) from None
 
 
+SEATED: Final = "{seated}"
+"""In a sheet flag's ``sets``: the id the sheet was seated under."""
+
+
+def check_between(ruleset: Rules, preset: Preset, values: Values) -> None:
+    """Refuse a command line that breaks a rule between its flags (:class:`Between`),
+    naming the flags as a user types them, before anything is read or rolled."""
+    flags = {f.key: f for f in (*_COMMON, *derived_flags(ruleset, preset))}
+
+    def given(key: str) -> bool:
+        f, value = flags[key], values.get(key)
+        return _set(f, value) and value != f.default
+
+    for rule in preset.between:
+        named = [flags[k].key.upper() if flags[k].argument else flags[k].shown for k in rule.keys]
+        why = f" ({rule.why})" if rule.why else ""
+        count = sum(map(given, rule.keys))
+        if rule.kind == "exclusive" and count > 1:
+            raise RulesError(f"give {_either(named)}, not both{why}")
+        if rule.kind == "one" and count != 1:
+            raise RulesError(f"give {_either(named)}" + (", not both" if count else "") + why)
+        if rule.kind == "needs" and given(rule.keys[0]) and count == 1:
+            raise RulesError(f"{named[0]} goes with {_either(named[1:])}{why}")
+        if rule.kind == "without" and given(rule.keys[0]) and count > 1:
+            together = [n for k, n in zip(rule.keys, named, strict=True) if given(k)]
+            others = _either(together[1:], "and")
+            raise RulesError(f"{others} cannot go with {named[0]}{why}")
+
+
+def _either(names: Sequence[str], word: str = "or") -> str:
+    """``--a``, ``--a or --b``, ``--a, --b or --c`` (or ``and``)."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {word} " + names[-1]
+
+
+def _seat_sheets(run: Run, flags: Sequence[Flag]) -> Run:
+    """Each sheet flag given, its sheet seated (see :func:`sheet`)."""
+    state, seated = run.table, dict(run.seated)
+    for f in flags:
+        value = run.get(f.key)
+        if not f.seat or not _given(value):
+            continue
+        for where in value if isinstance(value, tuple) else (value,):
+            made = sheet_from(run.ruleset, where)
+            cid = run.get(f.named_by) if f.named_by and run.get(f.named_by) else f.seat
+            cid = made.name if cid == NAME else slug(made.name) if cid == SLUG else cid
+            state = run.ruleset.seat(state, cid, made, run.options)
+            seated[f.key] = cid
+    return replace(run, state=state, seated=seated)
+
+
 def run_preset(game: str, preset: Preset, values: Values) -> None:
-    """Load the table, build the action, resolve it (or its odds) and print the result."""
+    """Check the flags, load the table, seat the sheets, build the action, resolve it (or
+    weigh it) and print the result."""
     ruleset = get(game)
-    opts = load_options(ruleset, values.get("options_file"))
-    opts = tuned(opts, preset.flags, values)
-    seats = [f"{f.seat}={values[f.key]}" for f in preset.flags if f.seat and values.get(f.key)]
-    state = load_state(
-        ruleset, values.get("state_file"), opts, [*seats, *(values.get("seat") or ())]
-    )
-    state = preset.state(state, {**values, "_options": opts}) if preset.state else state
-    for cid, made in (preset.seats(ruleset, values) if preset.seats else {}).items():
-        state = ruleset.seat(state, cid, made, opts)
-    action = build_action(ruleset, preset, {**values, "_state": state, "_options": opts})
-    values = {**values, "_action": action, "_state": state, "_options": opts}
-    values["_weigh"] = lambda: ruleset.odds(action, state, opts)
-    if preset.odds or (preset.odds_flag and values.get(preset.odds_flag)):
-        weigh = preset.weigh or (lambda rules, *given: rules.odds(*given))
-        _print(weigh(ruleset, action, state, opts), values, preset.odds_data or preset.data)
+    check_between(ruleset, preset, values)
+    opts = tuned(load_options(ruleset, values.get("options_file")), preset.flags, values)
+    state = load_state(ruleset, values.get("state_file"), opts, values.get("seat") or ())
+    run = _seat_sheets(Run(ruleset, values, opts, state), preset.flags)
+    if preset.prepare is not None:
+        run = replace(run, state=preset.prepare(run))
+    run = replace(run, action=build_action(preset, run))
+    if preset.odds or (preset.offers_odds and values.get(ODDS.key)):
+        weighed = preset.weigh(run) if preset.weigh else run.weigh()
+        _print(weighed, run, preset.odds_data or preset.data)
         return
+    action, state = run.acting, run.table
     hand = faces_option(values.get("faces"))
     if preset.exact_faces and hand is not None:
         check_faces_for(ruleset.dice_for(action, state, opts), hand, f"the {preset.name}")
-    made = preset.roller(ruleset, action, state, opts, values) if preset.roller else None
+    made = preset.roller(run) if preset.roller else None
     roller = made or make_roller(hand, values.get("seed"))
     outcome = ruleset.resolve(action, state, roller, opts)
     all_faces_used(roller)
-    after = ruleset.apply(state, outcome)
+    run = replace(run, after=ruleset.apply(state, outcome))
+    after = run.after
+    assert after is not None
     if values.get("save"):
         write_json_file(values["save"], ruleset.dump_state(after))
     if values.get("out"):
-        cid = (preset.out(values) if callable(preset.out) else preset.out) or ""
+        cid = (preset.out(run) if callable(preset.out) else preset.out) or ""
         if cid not in after.characters:
             raise RulesError(f"--out needs the character's sheet ({cid} is not seated)")
         write_json_file(values["out"], ruleset.dump_sheet(after.characters[cid].sheet))
-    _print(outcome, {**values, "_after": after}, preset.data)
+    _print(outcome, run, preset.data)
 
 
-def _print(result: Any, values: Values, data: Render | None) -> None:
+def _print(result: Any, run: Run, data: Render | None) -> None:
     """An outcome in the game's words, as the table's log says it, or its JSON (``data``'s,
     else the outcome's own); odds (``result`` not an :class:`Outcome`) as their JSON
     (``data``'s) laid out in lines and tables, or a distribution's rows."""
-    as_json = bool(values.get("as_json"))
+    as_json = bool(run.get("as_json"))
     if not isinstance(result, Outcome):
         if data is None:
             print_odds(result, as_json=as_json)
         else:
-            shown = data(result, values)
+            shown = data(result, run)
             show(as_json, shown, [] if as_json else odds_lines(shown))
     elif as_json:
-        emit_json(outcome_data(result) if data is None else data(result, values))
+        emit_json(outcome_data(result) if data is None else data(result, run))
     else:
-        console.print(outcome_text(result, values.get("_after"), values.get("_action")))
+        console.print(outcome_text(result, run.after, run.action))
 
 
 def on_sheet(
@@ -416,18 +600,18 @@ PLAIN = frozenset({"boolean", "integer", "string", "choice"})
 """The field types a preset offers as flags of their own (and lists of them)."""
 
 
-def derived_flags(ruleset: Any, preset: Preset) -> tuple[Flag, ...]:
-    """The preset's flags, then one ``--field-name`` for each plain field of its action that
-    none of them fills (a character reference, a record, a field of another action the
-    preset may choose, or a name a flag already has, excepted): every field of the
-    action can be given, described by its own doc."""
+def derived_flags(ruleset: Rules, preset: Preset) -> tuple[Flag, ...]:
+    """The preset's flags (:data:`ODDS` among them if it offers the odds), then one
+    ``--field-name`` for each plain field of its action that none of them fills (a
+    character reference, a record, a field of another action the preset may choose, or a
+    name a flag already has, excepted): every field of the action can be given,
+    described by its own doc."""
+    flags = preset.all_flags
     if preset.also or preset.strict:
-        return preset.flags
-    taken = {n for f in preset.flags for n in f.names} | {
-        "--" + f.key.replace("_", "-") for f in preset.flags
-    }
+        return flags
+    taken = {n for f in flags for n in f.names} | {"--" + f.key.replace("_", "-") for f in flags}
     taken |= {f.names[0] for f in _COMMON}
-    filled = [f.field for f in preset.flags if f.field]
+    filled = [f.field for f in flags if f.field]
     extra = []
     described: Any = describe_fields(ruleset.action_type(preset.action))
     for d in described:
@@ -437,7 +621,7 @@ def derived_flags(ruleset: Any, preset: Preset) -> tuple[Flag, ...]:
             continue
         if not any(name == f or f.startswith(name + ".") for f in filled):
             extra.append(Flag(name, kind="switch" if d["type"] == "boolean" else ""))
-    return (*preset.flags, *extra)
+    return (*flags, *extra)
 
 
 def preset_command(game: str, preset: Preset) -> click.Command:
@@ -609,7 +793,7 @@ def _generic(game: str, name: str, odds: bool) -> click.Command:
     def run(values: Values) -> None:
         kind = get(game).action_type(values["action"])
         data = data_from_pairs(kind, list(values["pairs"]))
-        preset = Preset(name, values["action"], odds=odds, build=lambda _d, _v: data, strict=True)
+        preset = Preset(name, values["action"], odds=odds, build=lambda _d, _r: data, strict=True)
         run_preset(game, preset, values)
 
     params: list[click.Parameter] = [
