@@ -42,6 +42,7 @@ def test_creating_a_table_gives_the_referee_a_secret_link_and_a_strict_cookie(si
     with httpx.Client(base_url=site.base) as browser:
         page = browser.get(f"/join/{body['token']}")
         assert page.status_code == 200 and f'data-next="/t/{body["table"]["id"]}"' in page.text
+        assert "<title>Welcome, Ron · referee</title>" in page.text  # was " · referee"
         table = browser.get(f"/t/{body['table']['id']}", headers={"accept": "text/html"})
         assert table.status_code == 200 and "Fri" in table.text and 'role="log"' in table.text
         listed = browser.get("/api/tables").json()

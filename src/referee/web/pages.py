@@ -113,7 +113,8 @@ def join(request: Request, token: Annotated[str, Path(max_length=128)]) -> HTMLR
             status=404,
             detail="This link is unknown or was revoked: ask the referee for a new one.",
         )
-    response = _html(web, "join.html", grant=grant, next=f"/t/{grant.table_id}")
+    shown = f"Welcome, {grant.name}"
+    response = _html(web, "join.html", grant=grant, next=f"/t/{grant.table_id}", title=shown)
     set_session(response, request, grant.table_id, token)
     return response
 
