@@ -67,3 +67,28 @@ def test_a_dash_reads_standard_input_and_writes_standard_output() -> None:
     assert csv.exit_code == 0
     assert csv.output.splitlines()[0] == "variant,result,exact,probability,at_least,at_most"
     assert "push never,-5,1/36," in csv.output
+
+
+@pytest.mark.parametrize(
+    ("argv", "said", "listed"),
+    [
+        (["mongrel", "odds", "--mode", "sideways"], "'under', 'over'", "[under|over]"),
+        (
+            ["arm", "odds", "--difficulty", "simple", "--total", "2", "--melee", "x"],
+            "'attack', 'parry', 'dodge'",
+            "[attack|parry|dodge]",
+        ),
+    ],
+)
+def test_a_word_outside_a_fields_choices_is_a_usage_error_with_the_choices_in_help(
+    argv: list[str], said: str, listed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 37: ``mongrel odds --mode sideways`` exited 1 and help said ``--mode TEXT``;
+    a field's fixed words are click's choices (in any case): exit 2 naming them, and
+    listed in help."""
+    assert run(argv) == 2 and said in capsys.readouterr().err
+    assert run([*argv[:2], "--help"]) == 0 and listed in capsys.readouterr().out
+    upper = [a.upper() if a in ("x", "sideways") else a for a in argv]
+    capsys.readouterr()
+    assert run([*upper[:-1], "DODGE" if "--melee" in argv else "OVER", "--json"]) != 2
+    assert "Invalid value" not in capsys.readouterr().err  # any case is the word

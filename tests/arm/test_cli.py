@@ -206,7 +206,7 @@ def test_notes_and_group(capsys: pytest.CaptureFixture[str]) -> None:
         (["difficulty", "ranged", "--distance", "1", "--weapon", "sling"], "unknown ranged"),
         (
             [*BLOW, "--ignore", "mind"],
-            "--ignore must be one of wound, shock",
+            "'mind' is not one of 'wound', 'shock'",
         ),
         (
             [*BLOW, "--push", "--faces", "1,2"],

@@ -74,7 +74,8 @@ def test_survival_intensive_care(capsys: pytest.CaptureFixture[str], tmp_path: P
     # End 8 (0), 3 damage (-1): 9 - 1 = 8 vs 8 heals 2
     assert code == 0 and "Ada Vance rolls to survive: Healed 2" in out
     code, _, err = _run(capsys, "mneme", "survival", str(pc), "bogus", "--faces", "6,3")
-    assert code != 0 and "kind must be one of dying, massive, intensive" in err
+    assert code == 2 and "'bogus' is not one of 'dying', 'massive', 'intensive'" in err
+    assert "for 'KIND'" in err  # the argument as help names it
 
 
 def test_stimulant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ def test_an_attack_at_a_saved_table(capsys: pytest.CaptureFixture[str], tmp_path
         (["check", "--mod", "x:equipment"], "--mod 'x:equipment': 'x' is not a whole number"),
         (["attack", "3d6", "-a", "XAR 4"], "--armour 'XAR 4': armour"),
         (["odds", "-d", "Easyish"], "--difficulty 'Easyish': unknown step"),
-        (["clock", "/nonexistent.json", "--activity", "run"], "no such file"),
+        (["clock", "/nonexistent.json", "--activity", "light"], "no such file"),
         (["care", "Wounded", "--medic", "21"], "--medic must be"),
     ],
 )

@@ -583,7 +583,7 @@ def test_flags_are_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 1 and "Aptitude must be 0..12" in err and "Traceback" not in err
     seated = ["--seat", "b=example:boxer", "--actor", "b", "--talent", "Tough"]
     code, _, err = _run(capsys, "check", *seated, "--fallback", "maybe")
-    assert code == 1 and "--fallback must be one of relevant, irrelevant, lucky" in err
+    assert code == 2 and "'maybe' is not one of 'relevant', 'irrelevant', 'lucky'" in err
 
 
 def test_flags_come_from_the_actions_fields(capsys: pytest.CaptureFixture[str]) -> None:

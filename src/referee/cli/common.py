@@ -117,9 +117,12 @@ def load_json_file(path: str) -> Any:
 # ---------------------------------------------------------------------------
 # the contract at the edge: options, state, actions, outcomes
 
-OPTIONS_HELP = "The table's house rules as JSON (a game's options; missing ones take defaults)."
+OPTIONS_HELP = (
+    "A file of the table's house rules, as JSON (a game's options; missing ones take "
+    "defaults; - reads standard input)."
+)
 OPTIONS_OPTION = click.option("--options", "options_file", help=OPTIONS_HELP)
-STATE_HELP = "The table state as JSON (from --save or `referee table show --json`)."
+STATE_HELP = "A file of the table's state, as JSON (from --save or `referee table show --json`)."
 SEAT_HELP = (
     "Seat a character: ID=FILE (a sheet as JSON) or ID=example:NAME (one of the rule "
     "text's example characters; ID=NAME when no file has that name); repeatable."

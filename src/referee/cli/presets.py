@@ -364,11 +364,18 @@ def _param(f: Flag, described: dict[str, Any] | None) -> click.Parameter:
     typed: dict[str, Any] = {}
     if kind in ("int", "flag"):
         typed = {"type": int} if kind == "int" else {"is_flag": True}
+    choices = (described or {}).get("choices")
+    words = choices and all(isinstance(c, str) for c in choices)
+    if kind in ("text", "many") and f.read in (None, str.lower) and words:
+        typed = {"type": click.Choice(list(choices or ()), case_sensitive=False)}  # words in help
     many = kind == "many"
     if many and f.read is None and (described or {}).get("items", {}).get("type") == "integer":
         typed = {"type": int}  # a list of whole numbers
     if f.argument:
         wanted = f.default is None and (bool(described.get("required")) if described else not many)
+        if isinstance(typed.get("type"), click.Choice):  # named in errors, its words in help
+            typed["metavar"] = f.key.upper()
+            doc += f" ({', '.join(map(str, choices or ()))})" if f.help is not None else ""
         return click.Argument([f.key], nargs=-1 if many else 1, required=wanted, help=doc, **typed)
     if many:
         typed["multiple"] = True
