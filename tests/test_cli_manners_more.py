@@ -92,3 +92,20 @@ def test_a_word_outside_a_fields_choices_is_a_usage_error_with_the_choices_in_he
     capsys.readouterr()
     assert run([*upper[:-1], "DODGE" if "--melee" in argv else "OVER", "--json"]) != 2
     assert "Invalid value" not in capsys.readouterr().err  # any case is the word
+
+
+def test_the_demo_speaks_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 37: ``referee demo --json`` was refused; it gives the tour as one object: the
+    seeded rolls (the same faces as the text tour), 2d6's exact odds, each game's lines."""
+    import json
+
+    assert run(["demo", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["expression"] for r in data["rolls"]] == ["2d6+1", "3d6kh2", "3d12med", "4d6>=3"]
+    assert data["odds"]["outcomes"]["7"] == "1/6"
+    assert set(data["games"]) == {"mnemonic", "mongrel", "mneme", "arm"}
+    assert run(["demo"]) == 0
+    text = capsys.readouterr().out
+    first = data["rolls"][0]
+    assert f"= {first['total']}" in text.splitlines()[1]
+    assert all(line in text for lines in data["games"].values() for line in lines)

@@ -150,24 +150,37 @@ def validate(game: str, path: str, as_json: bool) -> None:
     validate_sheet(get(game).name, path, None, as_json)
 
 
+DEMO_ROLLS: Final = ("2d6+1", "3d6kh2", "3d12med", "4d6>=3")
+DEMO_SEED: Final = 2026
+
+
 @app.command()
-def demo() -> None:
-    """A short tour: roll dice, show exact odds, then each installed game."""
+@JSON_OPTION
+def demo(as_json: bool) -> None:
+    """A short tour: roll dice, show exact odds, then each installed game (``--json``: the
+    rolls, the odds and each game's lines as one JSON object)."""
     from referee.cli.tour import tour
     from referee.dice import evaluate
-    from referee.dice.render import to_text
+    from referee.dice.render import distribution_data, to_data, to_text
     from referee.dice.roller import SeededRoller
     from referee.systems.base import get
 
-    roller = SeededRoller(2026)
+    roller = SeededRoller(DEMO_SEED)
+    rolls = [evaluate.roll(text, roller) for text in DEMO_ROLLS]
+    said = {name: list(tour(get(name).name)) for name in SYSTEMS}  # as each log says them
+    if as_json:
+        odds = distribution_data("2d6", evaluate.odds("2d6"), None)
+        shown = [to_data(r) | {"seed": DEMO_SEED} for r in rolls]
+        common.emit_json({"rolls": shown, "odds": odds, "games": said})
+        return
     console.rule("referee: dice and exact odds")
-    for text in ("2d6+1", "3d6kh2", "3d12med", "4d6>=3"):
-        console.print(to_text(evaluate.roll(text, roller)))
+    for rolled in rolls:
+        console.print(to_text(rolled))
     dice.show_distribution("2d6", evaluate.odds("2d6"))
-    for name in SYSTEMS:
+    for name, lines in said.items():
         console.rule(name)
-        for said in tour(get(name).name):  # a few of its actions, as its log says them
-            console.print(said)
+        for line in lines:
+            console.print(line)
 
 
 def load_group(name: str) -> click.Command:
