@@ -44,7 +44,7 @@ class Referee(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """The core commands, then the groups."""
-        return sorted(self.commands, key=lambda n: isinstance(self.commands[n], Later))
+        return sorted(self.commands, key=lambda n: n in GROUPS)  # loaded or not
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
