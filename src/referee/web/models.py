@@ -1,6 +1,6 @@
 """The JSON API's request bodies and answers.
 
-A request body of an operation is a class here, one a operation, each field's default,
+A request body of an operation is a class here, one per operation, each field's default,
 bounds and help taken from the operation's :class:`~referee.table.operations.Param`
 (:func:`field_of`), under its key in the request (:func:`referee.web.routes.key`). The
 classes carry no docstring of their own: the schema describes each field by its

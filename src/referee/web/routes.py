@@ -4,7 +4,7 @@
 name: the verb, the path under ``/api/tables/{tid}`` (naming its path parameters),
 the tag the documentation lists it under, the route's name (the OpenAPI operation's id
 is made from it) and the request's keys that differ from the service's names. The route
-functions themselves, one an operation, each named as its route, are in the API's
+functions themselves, one per operation, each named as its route, are in the API's
 modules by resource (``api_tables``, ``api_actions``, ``api_characters``,
 ``api_participants``), each declared by :func:`serves`; :mod:`referee.web.api` serves
 them in this order. ``referee table`` spells the same operations in
