@@ -174,7 +174,6 @@ class Player:
 def serving() -> Iterator[tuple[str, Any, Any]]:
     import uvicorn
 
-    from referee.table import throwaway
     from referee.table.service import TableService
     from referee.table.store import Store
     from referee.table.tokens import Tokens
@@ -183,7 +182,11 @@ def serving() -> Iterator[tuple[str, Any, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         service = TableService(Store(f"sqlite:///{tmp}/clicks.db"))
         tokens = Tokens(service.store)
-        port = throwaway.free_port()
+        if str(HERE.parent) not in sys.path:  # the tests' launcher module (not shipped)
+            sys.path.insert(0, str(HERE.parent))
+        from tests.support.postgres import free_port
+
+        port = free_port()
         config = uvicorn.Config(
             create_app(service, tokens=tokens), host="127.0.0.1", port=port, log_level="warning"
         )

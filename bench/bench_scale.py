@@ -2,7 +2,7 @@
 
 Run by ``make bench`` (``bench/run.py scale`` writes its section of RESULTS.md), or
 alone: ``python bench/bench_scale.py [--quick]``. A throwaway PostgreSQL server
-(``referee.table.throwaway``) on 127.0.0.1; the servers and the load in this
+(``tests/support/postgres.py``, the tests' own) on 127.0.0.1; the servers and the load in this
 process; bounded in time, it stops by itself (issue 23 target 7; the capacity model
 built on these figures is ``docs/scaling.md``).
 
@@ -31,6 +31,7 @@ import contextlib
 import os
 import re
 import statistics
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,11 +73,20 @@ def _rollbacks(url: str) -> int:
     return int(row[0]) if row else 0
 
 
+def _support() -> Any:
+    """The tests' PostgreSQL launcher (tests/support/postgres.py; not in the package)."""
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from tests.support import postgres
+
+    return postgres
+
+
 @contextlib.contextmanager
 def _postgres() -> Iterator[Any]:
-    from referee.table import throwaway
-
-    server = throwaway.start()
+    postgres = _support()
+    server = postgres.start()
     try:
         yield server
     finally:
@@ -310,7 +320,7 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
     """This benchmark's section of RESULTS.md (``bench/run.py scale``)."""
     seconds = 2.0 if quick else 6.0
     rounds = 1 if quick else 2
-    from referee.table.throwaway import NoPostgres
+    NoPostgres = _support().NoPostgres
 
     costs = panel_costs(5 if quick else 21)
     try:

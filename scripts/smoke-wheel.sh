@@ -30,6 +30,7 @@ sdist=$(ls "$tmp"/dist/referee-*.tar.gz)
 say "built $(basename "$wheel") and $(basename "$sdist")"
 
 cp "$checkout/scripts/smoke_installed.py" "$tmp/"
+cp "$checkout/tests/support/postgres.py" "$tmp/"  # the tests' PostgreSQL launcher (not shipped)
 install() {  # install VENV SPEC: a fresh venv, pip's output kept in a log unless it fails
   "$PY" -m venv "$1"
   (cd "$tmp" && env -u PYTHONPATH "$1/bin/python" -m pip install "$2") >"$1.log" 2>&1 || {

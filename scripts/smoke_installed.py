@@ -288,8 +288,10 @@ from pathlib import Path
 import referee.table.store as store_module
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
-from referee.table import throwaway
 from referee.table.store import Store
+
+sys.path.insert(0, sys.argv[1])  # the tests' launcher (tests/support/postgres.py), not shipped
+import postgres as throwaway
 
 scripts = Path(store_module.__file__).parent / "migrations"
 assert Path(sys.prefix).resolve() in scripts.resolve().parents, scripts
@@ -318,11 +320,24 @@ finally:
     server.stop()
 """
 
+LAUNCHER = next(
+    (
+        p
+        for p in (
+            Path(__file__).resolve().parent / "postgres.py",  # copied beside this (smoke-wheel.sh)
+            Path(__file__).resolve().parents[1] / "tests" / "support" / "postgres.py",
+        )
+        if p.exists()
+    ),
+    Path("postgres.py"),  # neither: the step fails, naming the missing module
+)
+"""The tests' throwaway PostgreSQL server (the package ships no launcher)."""
+
 
 def postgres(venv: Path, work: Path) -> None:
     step("PostgreSQL: the installed Alembic scripts migrate a new database")
     done = subprocess.run(
-        [str(venv / "bin" / "python"), "-I", "-c", POSTGRES],
+        [str(venv / "bin" / "python"), "-I", "-c", POSTGRES, str(LAUNCHER.parent)],
         capture_output=True,
         text=True,
         timeout=STEP_TIMEOUT,

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from tests.support import postgres
 
-from referee.table import throwaway
 from referee.table.events import GENESIS, event_from_data
 
 settings.register_profile(
@@ -33,10 +33,10 @@ settings.load_profile("default")
 
 
 @pytest.fixture(scope="session")
-def pg_server() -> Iterator[throwaway.Server]:
+def pg_server() -> Iterator[postgres.Server]:
     try:
-        server = throwaway.start()
-    except throwaway.NoPostgres as e:
+        server = postgres.start()
+    except postgres.NoPostgres as e:
         if os.environ.get("REFEREE_REQUIRE_POSTGRES") == "1":
             pytest.fail(f"PostgreSQL is required here: {e}")
         pytest.skip(f"no PostgreSQL: {e}")
@@ -48,7 +48,7 @@ def pg_server() -> Iterator[throwaway.Server]:
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'referee.db'}"
-    server: throwaway.Server = request.getfixturevalue("pg_server")
+    server: postgres.Server = request.getfixturevalue("pg_server")
     return server.new_database()
 
 

@@ -90,3 +90,37 @@ def test_no_game_keeps_a_report_of_the_command_lines_own() -> None:
     for game in ("arm", "mneme", "mnemonic", "mongrel"):
         assert not (PACKAGE / "systems" / game / "report.py").exists(), game
         assert (PACKAGE / "systems" / game / "words.py").is_file(), game
+
+
+EDGE_LIBRARIES = ("fastapi", "starlette", "click", "jinja2", "uvicorn", "httpx")
+
+
+def _library_imports(path: Path) -> set[str]:
+    """The top-level names of every module ``path`` imports (lazy imports too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_core_holds_no_edge_code() -> None:
+    """Issue 36 item 1: what a table or a game can do holds no HTTP, no command line and
+    no markup (the web and the command line spell it), and no test's launcher ships."""
+    for name, path in MODULES.items():
+        if name.startswith(("referee.table", "referee.systems")):
+            edge = _library_imports(path) & set(EDGE_LIBRARIES)
+            assert not edge, f"{name} imports {sorted(edge)}"
+    assert not any(p.name == "throwaway.py" for p in PACKAGE.rglob("*.py"))
+    assert "subprocess" not in _library_imports(PACKAGE / "table" / "scratch.py")
+
+
+def test_the_pages_take_nothing_from_the_api_routes() -> None:
+    """Issue 36 item 4: what the pages share with the API lives in ``web/deps.py`` and
+    ``web/models.py``, not in a module of routes."""
+    routes = {"referee.web.api", *(n for n in MODULES if n.startswith("referee.web.api_"))}
+    for name in ("referee.web.pages", "referee.web.recaps", "referee.web.analysis_routes"):
+        taken = set(_imports(name, MODULES[name])) & routes
+        assert not taken, f"{name} imports {sorted(taken)}"

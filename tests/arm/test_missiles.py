@@ -221,8 +221,8 @@ def test_the_referee_adds_a_weapon_from_the_command_line(
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[str]:
     import uvicorn
+    from tests.support import postgres
 
-    from referee.table import throwaway
     from referee.table.service import TableService
     from referee.table.store import Store
     from referee.table.tokens import Tokens
@@ -230,7 +230,7 @@ def web(tmp_path: Path) -> Iterator[str]:
 
     service = TableService(Store(f"sqlite:///{tmp_path / 'web.db'}"))
     app = create_app(service, tokens=Tokens(service.store))
-    port = throwaway.free_port()
+    port = postgres.free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -537,7 +537,7 @@ def test_a_conflict_plays_on_a_throwaway_table_whose_log_undoes(
 ) -> None:
     """Issue 21: the script runs through the table service; undo is the table's (the
     start of the script is never undone, and a second undo goes one action further)."""
-    from referee.table.throwaway import Scratch, Words
+    from referee.table.scratch import Scratch, Words
 
     script = {
         "fighters": [{"example": "vooruk"}, {"example": "giazza"}],
@@ -561,7 +561,7 @@ def test_a_conflict_plays_on_a_throwaway_table_whose_log_undoes(
 
 def test_session_words_read_short_commands() -> None:
     from referee.cli.mongrel import WORDS
-    from referee.table.throwaway import Scratch
+    from referee.table.scratch import Scratch
 
     script = {
         "fighters": [{"example": "alwia"}, {"example": "vooruk"}],

@@ -22,9 +22,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import select
 from tests.open_table import OPEN
+from tests.support import postgres
 
 from referee.errors import RulesError
-from referee.table import throwaway
 from referee.table.audit import verify
 from referee.table.events import Event, Written, canonical, seal
 from referee.table.service import TableService
@@ -79,7 +79,7 @@ def two_urls(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[s
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'fast.db'}", f"sqlite:///{tmp_path / 'plain.db'}"
         return
-    server: throwaway.Server = request.getfixturevalue("pg_server")
+    server: postgres.Server = request.getfixturevalue("pg_server")
     yield server.new_database(), server.new_database()
 
 
@@ -231,7 +231,7 @@ def test_a_table_row_is_needed_on_both_paths(tmp_path: Path) -> None:
 
 
 def test_an_append_connection_the_server_dropped_is_replaced(
-    pg_server: throwaway.Server,
+    pg_server: postgres.Server,
 ) -> None:
     """The engine pinged a pooled connection before using it; the fast path's own
     connections are tried once more, anew, when the server dropped them while idle."""

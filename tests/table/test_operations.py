@@ -1,18 +1,20 @@
 """The live table's operations are declared once (``referee.table.operations``) and
-every one reaches both edges: a route of the HTTP API and a command of ``referee
-table``, with the same help for it and for each of its parameters (those served by
-routes of their own too: a new table, an import, a recap)."""
+every one reaches both edges: a route of the HTTP API (where ``referee.web.routes``
+says) and a command of ``referee table`` (spelled as ``referee.cli.table`` says), with
+the same help for it and for each of its parameters (those served by routes of their
+own too: a new table, an import, a recap)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, get_args, get_origin
 
 import click
 import pytest
 from fastapi.routing import APIRoute
+from pydantic import BaseModel, Field, create_model
 
-from referee.table.operations import ELSEWHERE, OPERATIONS, Operation
+from referee.table.operations import ELSEWHERE, OPERATIONS, Operation, Param
 
 
 @pytest.fixture(scope="module")
@@ -47,14 +49,17 @@ def _resolved(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
 def test_every_operation_is_a_command_with_its_help(op: Operation) -> None:
     command = _command(op)
     assert command.help is not None and command.help.startswith(op.help)
+    from referee.cli.table import form
+
     by_name = {p.name: p for p in command.params}
     for p in op.params:
-        if p.form is None:
+        spelled = form(p, op.name)
+        if spelled is None:
             continue
         found = by_name[p.name]
         assert getattr(found, "help", None) == p.help, (op.name, p.name)
-        if p.form.startswith("--"):  # an option by its flag, else an argument
-            assert isinstance(found, click.Option) and p.form in found.opts, (op.name, p.name)
+        if spelled.startswith("--"):  # an option by its flag, else an argument
+            assert isinstance(found, click.Option) and spelled in found.opts, (op.name, p.name)
         else:
             assert isinstance(found, click.Argument), (op.name, p.name)
     acting = by_name.get("by")  # --as NAME: required for a participant's operation
@@ -68,15 +73,19 @@ def test_every_operation_is_a_command_with_its_help(op: Operation) -> None:
 def test_every_operation_is_a_route_with_its_help(
     op: Operation, api: tuple[dict[str, APIRoute], dict[str, Any]]
 ) -> None:
+    from referee.web.routes import ROUTES, path, route_name, status
+
     routes, schema = api
-    if op.http is None:  # a participant joins the API by an invite link (POST .../invites)
+    http = ROUTES.get(op.name)
+    if http is None:  # a participant joins the API by an invite link (POST .../invites)
         assert op.name == "join"
         return
-    route = routes[op.route_name]
-    path = "/api/tables/{tid}" + (f"/{op.http.path}" if op.http.path else "")
-    assert (route.path, route.methods, route.tags) == (path, {op.http.verb}, [op.http.tag])
-    assert route.status_code == op.status
-    described = schema["paths"][path][op.http.verb.lower()]
+    route = routes[route_name(op)]
+    assert (route.path, route.methods, route.tags) == (path(op), {http.verb}, [http.tag])
+    assert route.status_code == status(op)
+    assert route.endpoint.__name__ == route_name(op)  # a traceback names the route
+    assert not hasattr(route.endpoint, "__signature__")  # its own parameters, as written
+    described = schema["paths"][path(op)][http.verb.lower()]
     _says_the_same(schema, described, op)
 
 
@@ -88,8 +97,11 @@ def _says_the_same(schema: dict[str, Any], described: dict[str, Any], op: Operat
     body = described.get("requestBody", {}).get("content", {}).get("application/json", {})
     properties = _resolved(schema, body.get("schema", {})).get("properties", {})
     helps |= {key: value.get("description") for key, value in properties.items()}
+    from referee.web.routes import ROUTES, key
+
     for p in op.params:
-        assert helps[p.json_key] == p.help, (op.name, p.json_key)
+        at = key(op, p) if op.name in ROUTES else p.name
+        assert helps[at] == p.help, (op.name, at)
 
 
 @pytest.mark.parametrize(
@@ -143,3 +155,52 @@ def test_a_command_and_a_route_answer_alike(
         ("Dana", "from the shell"),
         ("Dana", "from the page"),
     ]
+
+
+def _generated(name: str, params: tuple[Param, ...], nested: str) -> type[BaseModel]:
+    """A body made from ``params`` as the API made its bodies before they were written
+    out: each parameter's type, default, bounds and help (a list's bounds on each of its
+    numbers; a list of records, a model named ``nested``)."""
+    from referee.web.models import Strict
+    from referee.web.routes import ROUTES, key
+
+    fields: dict[str, Any] = {}
+    for p in params:
+        listed = any(get_origin(t) is list for t in (p.type, *get_args(p.type)))
+        kind: Any = p.type
+        if p.items:
+            kind = list[_generated(nested, p.items, "")]  # type: ignore[misc]
+        elif listed:
+            each = list[Annotated[int, Field(ge=p.ge, le=p.le)]]  # type: ignore[valid-type]
+            kind = each | None if type(None) in get_args(p.type) else each
+        numbers = {} if listed else {"ge": p.ge, "le": p.le}
+        default = {"default_factory": dict} if p.default == {} else {"default": p.default}
+        info = Field(
+            **default,
+            description=p.help,
+            min_length=p.min_length,
+            max_length=p.max_length,
+            **numbers,
+        )
+        at = key(name, p) if name in ROUTES else p.name
+        fields[at] = (kind, info)
+    model: type[BaseModel] = create_model(name, __base__=Strict, **fields)
+    return model
+
+
+def test_every_body_holds_its_operations_parameters() -> None:
+    """The request bodies are classes (referee.web.models), each field the operation's
+    parameter under its request key: the same schema as a body made from the parameters
+    (type, default, bounds, help)."""
+    from referee.table.operations import BY_NAME
+    from referee.web.models import BODIES
+    from referee.web.routes import ROUTES
+
+    for name, body in BODIES.items():
+        op = BY_NAME[name]
+        params = tuple(p for p in op.params if "{" + p.name + "}" not in ROUTES[name].path)
+        made = _generated(name, params, "EditChanges").model_json_schema()
+        written = body.model_json_schema()
+        written.pop("description", None)  # the odds' body says who else takes it
+        made["title"] = written["title"]
+        assert written == made, name

@@ -23,8 +23,8 @@ import httpx
 import pytest
 import uvicorn
 from tests.open_table import OPEN
+from tests.support import postgres
 
-from referee.table import throwaway
 from referee.table.service import TableService
 from referee.table.store import Store
 from referee.table.tokens import Tokens
@@ -87,7 +87,7 @@ def start_site(url: str, limits: Limits | None = None, forwarded: str = "127.0.0
     service = TableService(Store(url))
     tokens = Tokens(service.store)
     app = create_app(service, tokens=tokens, limits=limits)
-    server = Uvicorn(app, throwaway.free_port(), forwarded)
+    server = Uvicorn(app, postgres.free_port(), forwarded)
     server.start()
     return Site(f"http://127.0.0.1:{server.port}", url, service, tokens, server)
 

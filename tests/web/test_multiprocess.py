@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-
-from referee.table.throwaway import free_port
+from tests.support.postgres import free_port
 
 if TYPE_CHECKING:
     from tests.web.conftest import Connect

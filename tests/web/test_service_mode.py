@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
+from tests.support import postgres
 
 from referee import version
-from referee.table import throwaway
 
 if TYPE_CHECKING:
     from tests.web.conftest import Site
@@ -50,8 +50,8 @@ def test_healthz_answers_ok_with_the_version_and_the_server_header(site: Site) -
 
 def test_healthz_is_503_while_postgresql_is_down(new_site: Any) -> None:
     try:
-        pg = throwaway.start()  # its own server: this test stops it
-    except throwaway.NoPostgres as e:
+        pg = postgres.start()  # its own server: this test stops it
+    except postgres.NoPostgres as e:
         if os.environ.get("REFEREE_REQUIRE_POSTGRES") == "1":
             pytest.fail(f"PostgreSQL is required here: {e}")
         pytest.skip(f"no PostgreSQL: {e}")
@@ -82,7 +82,7 @@ class Served:
     """``referee serve`` in its own process, configured by ``env`` (and ``args``)."""
 
     def __init__(self, tmp: Path, env: dict[str, str], args: tuple[str, ...] = ()) -> None:
-        self.port = int(env.get("REFEREE_PORT") or throwaway.free_port())
+        self.port = int(env.get("REFEREE_PORT") or postgres.free_port())
         self.base = f"http://127.0.0.1:{self.port}"
         self.out, self.err = tmp / "out.log", tmp / "err.log"
         full = {
@@ -137,7 +137,7 @@ def served(tmp_path: Path) -> Iterator[Any]:
 def test_serve_takes_its_settings_from_the_environment_and_logs_json(
     served: Any, tmp_path: Path
 ) -> None:
-    port = throwaway.free_port()
+    port = postgres.free_port()
     db = tmp_path / "from-env.db"
     s = served(
         {

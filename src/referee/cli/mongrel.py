@@ -35,7 +35,7 @@ from referee.systems.mongrel.sorcery import occult_odds
 from referee.systems.mongrel.state import State
 from referee.systems.mongrel.tables import canonical_expertise
 from referee.systems.mongrel.words import step_prompt
-from referee.table.throwaway import Words
+from referee.table.scratch import Words
 
 SHEET = "sheet"  # the id a sheet file is seated under, alone at its table (as on_sheet does)
 APPROVED = "the-sheet-approved"
@@ -299,7 +299,7 @@ def _conflict_lines(log: Sequence[str], state: State) -> list[Any]:
 def conflict(path: str, seed: int | None, interactive: bool, **more: Any) -> None:
     """Run a scripted conflict on a throwaway table, optionally continuing interactively
     (type 'help'); undo takes back the last action."""
-    from referee.table.throwaway import Scratch
+    from referee.table.scratch import Scratch
 
     given = more["options_file"] and common.load_json_file(more["options_file"])
     script = common.load_json_file(path)

@@ -1,8 +1,10 @@
 """``referee table ...``: live tables on a database, from the command line.
 
 Each operation of :mod:`referee.table.operations` is a command with the help and the
-parameters declared there, as the HTTP API makes it a route; the command line's own
-parameters (``--db``, ``--as``, ``--json``...) are the same :class:`Param`. Errors are one line.
+parameters declared there, as the HTTP API makes it a route; how each parameter is
+spelled here (an argument or an option, its flag) is :data:`FORMS`'. The command line's
+own parameters (``--db``, ``--as``, ``--json``...) are the same :class:`Param`. Errors
+are one line.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args, get_origin
 
 import click
 
@@ -49,25 +51,67 @@ TRUST_HELP = (
     "A public key whose signature is trusted (base64 or hex, or a file); repeatable. The "
     "server's own key is always trusted."
 )
-TABLE = Param("ref", "The table's id or name.", cli="TABLE")
-ACTING = Param("by", "The participant acting.", cli="--as")
-AS = Param("by", AS_HELP, str | None, None, cli="--as")
+TABLE = Param("ref", "The table's id or name.")
+ACTING = Param("by", "The participant acting.")
+AS = Param("by", AS_HELP, str | None, None)
 DB = Param("db", DB_HELP, str | None, None)
-JSON = Param("as_json", "Print machine-readable JSON instead of text.", bool, False, cli="--json")
+JSON = Param("as_json", "Print machine-readable JSON instead of text.", bool, False)
 OUT = Param("out", "Write here (default: standard output).", str | None, None)
-KEY = Param("key_file", KEY_HELP, str | None, None, cli="--key")
+KEY = Param("key_file", KEY_HELP, str | None, None)
 TRUST = Param("trust", TRUST_HELP, Words, ())
 REQUIRE = Param("require_trusted", "Refuse a file not signed by a trusted key.", bool, False)
-FILE = Param("table", "The table's id or name, or an export file.", cli="TABLE")
-EXPORT = Param("path", "An export (JSON).", cli="PATH")
+FILE = Param("table", "The table's id or name, or an export file.")
+EXPORT = Param("path", "An export (JSON).")
 ADD = Param("add", "ID.FIELD=N adds N (a character id, or 'table'); repeatable.", Words, ())
 SET = Param("set", "ID.FIELD=JSON sets a value; repeatable.", Words, ())
 
+Forms = Mapping[str, str | None]
+"""Parameters' forms on the command line, by the parameter's name (see :func:`form`)."""
+FORMS: Final[Mapping[str, Forms]] = {
+    "log": {"limit": None},
+    "odds": {"fields": "PAIRS..."},
+    "act": {"fields": "PAIRS..."},
+    "decide": {"values": "VALUES..."},
+    "note": {"audience": "--to"},
+    "undo": {"seq": "SEQ?"},
+    "redo": {"seq": "SEQ?"},
+    "edit": {"changes": None, "reason": "--reason"},
+    "options": {"options": "PATH"},
+    "sheets": {"sheets": "SHOWN"},
+    "answer": {"grant": "--grant"},
+    "char add": {"example": None, "sheet": "SHEET", "cid": "--id"},
+    "new": {"name": "--name", "settings": None},
+}
+"""How each operation's parameters are spelled here, where not as :func:`form` says by
+default (an edit's changes are ``--add`` and ``--set``; an example is a sheet's name)."""
+OWN_FORMS: Final[Forms] = {
+    "ref": "TABLE",
+    "table": "TABLE",
+    "path": "PATH",
+    "by": "--as",
+    "as_json": "--json",
+    "key_file": "--key",
+}
+"""How the command line's own parameters are spelled, where not by default."""
 
-def param(p: Param) -> click.Parameter:
-    """A parameter on the command line, in its :attr:`~Param.form`: a ``Literal``'s
-    choices, :data:`Words`' repeatable option, a ``bool``'s flag, an ``int``'s number."""
-    form = p.form or ""
+
+def form(p: Param, op: str = "") -> str | None:
+    """``p``'s form on the command line, as operation ``op``'s parameter (``""``: one of
+    the command line's own): an option's flag (``--to``), an argument's metavar
+    (``NAME``; ``NAME?``: optional; ``NAME...``: any number of words), or ``None``: not
+    on the command line. By default ``--name`` where there is a default, else the
+    argument ``NAME``."""
+    forms = FORMS.get(op, {}) if op else OWN_FORMS
+    if p.name in forms:
+        return forms[p.name]
+    return p.name.upper() if p.default is ... else "--" + p.name.replace("_", "-")
+
+
+def param(p: Param, spelled: str | None) -> click.Parameter:
+    """A parameter on the command line, in its form ``spelled`` (:func:`form`): a
+    ``Literal``'s choices, :data:`Words`' repeatable option, a ``bool``'s flag, an
+    ``int``'s number."""
+    form = spelled or ""
     kind: Any = next((t for t in (bool, int) if t in (p.type, *get_args(p.type))), str)
     literal = next(
         (t for t in (p.type, *get_args(p.type)) if get_origin(t) is Literal), None
@@ -98,8 +142,10 @@ def command(name: str, *own: Param, table: bool = True) -> Callable[[Call], Call
     and the call's."""
     op = BY_NAME.get(name, Operation(name, "", who="referee"))
     acting = {"participant": [ACTING], "anyone": [AS]}.get(op.who, [])
-    shown = [p for p in (*op.params, *own) if p.form] + acting + [DB]
-    params = [param(p) for p in [TABLE] * table + shown + [JSON] * (OUT not in own)]
+    spelled = [(p, form(p, op.name)) for p in op.params] + [(p, form(p)) for p in own]
+    shown = [(p, f) for p, f in spelled if f] + [(p, form(p)) for p in [*acting, DB]]
+    mine = [(p, form(p)) for p in [TABLE] * table] + shown + [(JSON, form(JSON))] * (OUT not in own)
+    params = [param(p, f) for p, f in mine]
 
     def declare(call: Call) -> Call:
         def callback(db: str | None, **values: Any) -> None:
@@ -179,7 +225,7 @@ def calls(op: Operation) -> Callable[[TableService, Values], Any]:
     """``op``'s service call, each parameter the command line's value read by :data:`READ`."""
 
     def call(s: TableService, v: Values) -> Any:
-        given = [p.name for p in op.params if p.form or p.name in READ]
+        given = [p.name for p in op.params if form(p, op.name) or p.name in READ]
         values = {k: READ[k](s, v) if k in READ else v[k] for k in given}
         return getattr(s, op.service_method)(v["ref"], **values, by=v["by"])
 

@@ -1,16 +1,16 @@
-"""The live table's operations, each declared once: the HTTP API and ``referee table``
-are both made from :data:`OPERATIONS`.
+"""The live table's operations, each declared once: what a table can do.
 
 An :class:`Operation` is one call of :class:`~referee.table.service.TableService`: its
 command's name, its help, its parameters (:class:`Param`: type, bounds, help), who may
-call it, and where the HTTP API serves it (:class:`Http`). :mod:`referee.web.api` makes
-a route of each (a request body from the parameters, the caller's token as ``by``) and
-:mod:`referee.cli.table` a command (arguments and options from the same parameters,
-``--as NAME`` as ``by``). Each edge answers a command with the event it appended, as that
-edge shows events; the few operations an edge answers its own way (the odds in a worker
-process, the table's state as text, an export file) it names, keeping this help and
-these parameters. The API serves :data:`ELSEWHERE` (a new table, an import, a recap) by
-routes of its own, with the help and parameters declared here too.
+call it, and whether it only reads. Nothing here says how an edge spells it: the HTTP
+API's verbs, paths and tags are :mod:`referee.web.routes`' (its routes in
+:mod:`referee.web.api`), the command line's arguments and options
+:mod:`referee.cli.table`'s. Each edge answers a command with the event it appended, as
+that edge shows events; the few operations an edge answers its own way (the odds in a
+worker process, the table's state as text, an export file) it names, keeping this help
+and these parameters. :data:`ELSEWHERE` holds the operations on no table yet (a new
+table, an import) or answered by a document (a recap), with their help and parameters
+declared here too.
 """
 
 from __future__ import annotations
@@ -38,17 +38,11 @@ refuses the others; the command line runs as the operator)."""
 class Param:
     """One parameter of an operation.
 
-    ``name`` is the service method's keyword; ``key`` the request's (default: the
-    same): a path parameter where the operation's path names it, else a query
-    parameter of a GET, else a key of the request's body. ``type`` is the JSON value's
-    (a ``Literal`` lists the choices); ``default`` ``...``: required. ``ge``/``le``
-    bound a number or each number of a list, ``min_length``/``max_length`` a text or a
-    list. ``items``: the value is a list of records with these parameters.
-
-    ``cli`` is its form on the command line: an option's flag (``--to``), an
-    argument's metavar (``NAME``; ``NAME?``: optional; ``NAME...``: any number of
-    words), or ``None``: not on the command line. Default: ``--name`` where there is a
-    default, else the argument ``NAME``.
+    ``name`` is the service method's keyword (an edge may spell it otherwise: a
+    request's key, a command line's flag). ``type`` is the JSON value's (a ``Literal``
+    lists the choices); ``default`` ``...``: required. ``ge``/``le`` bound a number or
+    each number of a list, ``min_length``/``max_length`` a text or a list. ``items``:
+    the value is a list of records with these parameters.
     """
 
     name: str
@@ -59,64 +53,26 @@ class Param:
     le: int | None = None
     min_length: int | None = None
     max_length: int | None = None
-    key: str = ""
-    cli: str | None = ""
     items: tuple[Param, ...] = ()
-
-    @property
-    def json_key(self) -> str:
-        """Its name in a request."""
-        return self.key or self.name
-
-    @property
-    def form(self) -> str | None:
-        """Its form on the command line (see the class)."""
-        if self.cli != "":
-            return self.cli
-        return self.name.upper() if self.default is ... else "--" + self.name.replace("_", "-")
-
-
-@dataclass(frozen=True)
-class Http:
-    """Where the HTTP API serves an operation: ``verb`` on ``/api/tables/{tid}`` and
-    ``path`` (which names its path parameters), listed under ``tag``; ``name``: the
-    route's (default: the service method's). A POST that appends answers 201."""
-
-    verb: Literal["GET", "POST", "PUT", "DELETE"]
-    path: str
-    tag: Literal["table", "actions", "characters", "referee"]
-    name: str = ""
 
 
 @dataclass(frozen=True)
 class Operation:
     """One thing a participant does at a live table (see the module text): ``name``, the
     command's (``char add``: ``add`` in the ``char`` group); ``method``, the service's
-    (default: the command's); ``reads``: it appends nothing (the API lets a reader call
-    it); ``http``: where the API serves it (``None``: the command line only)."""
+    (default: the command's); ``reads``: it appends nothing (a reader may call it)."""
 
     name: str
     help: str
     params: tuple[Param, ...] = ()
     method: str = ""
     who: Who = "anyone"
-    http: Http | None = None
     reads: bool = False
 
     @property
     def service_method(self) -> str:
         """The :class:`~referee.table.service.TableService` method it calls."""
         return self.method or self.name
-
-    @property
-    def route_name(self) -> str:
-        """Its HTTP route's name (the OpenAPI operation's id is made from it)."""
-        return (self.http.name if self.http else "") or self.service_method
-
-    @property
-    def status(self) -> int:
-        """Its HTTP answer's status: 201 where a POST appends an event, else 200."""
-        return 201 if self.http and self.http.verb == "POST" and not self.reads else 200
 
 
 # ---------------------------------------------------------------------------
@@ -143,7 +99,6 @@ FIELDS = Param(
     "The action's fields (on the command line: key=value words).",
     Object,
     {},
-    cli="PAIRS...",
 )
 SEQ = Param(
     "seq", "The event's number (as `table log` or `table show` gives it).", int, ge=1, le=MAX_SEQ
@@ -155,7 +110,6 @@ NEWEST = Param(
     None,
     ge=1,
     le=MAX_SEQ,
-    cli="SEQ?",
 )
 NEWEST_UNDONE = Param(
     "seq",
@@ -164,7 +118,6 @@ NEWEST_UNDONE = Param(
     None,
     ge=1,
     le=MAX_SEQ,
-    cli="SEQ?",
 )
 CHANGE = (
     Param("target", "A character's id, or `table`.", min_length=1, max_length=64),
@@ -182,7 +135,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "The table as you may know it: participants, characters and their owners, the "
         "validator's findings, house rules, the game's tracker, pending decisions, the state.",
         method="view",
-        http=Http("GET", "", "table", "table_view"),
         reads=True,
     ),
     Operation(
@@ -191,9 +143,8 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "only what they may know of it).",
         (
             Param("after", "Only events after this seq.", int, 0, ge=0, le=MAX_SEQ),
-            Param("limit", "At most this many events.", int, 200, ge=1, le=1000, cli=None),
+            Param("limit", "At most this many events.", int, 200, ge=1, le=1000),
         ),
-        http=Http("GET", "log", "table", "table_log"),
         reads=True,
     ),
     Operation(
@@ -203,7 +154,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "probability.",
         (ACTION, FIELDS),
         who="participant",
-        http=Http("POST", "odds", "actions"),
         reads=True,
     ),
     Operation(
@@ -211,14 +161,12 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "The table as JSON, its head (the last event's seq and hash) signed with the "
         "server's key: whole for a referee (importable), a participant's redacted view "
         "otherwise.",
-        http=Http("GET", "export", "table", "export_table"),
         reads=True,
     ),
     Operation(
         "verify",
         "Re-check the hash chain and replay every action from its recorded faces (the referee).",
         who="referee",
-        http=Http("GET", "verify", "table", "verify_table"),
         reads=True,
     ),
     # -- the game
@@ -250,7 +198,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             ),
         ),
         who="participant",
-        http=Http("POST", "actions", "actions"),
     ),
     Operation(
         "decide",
@@ -265,19 +212,15 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 "command line: field=value words).",
                 Object,
                 {},
-                key="fields",
-                cli="VALUES...",
             ),
         ),
         who="participant",
-        http=Http("POST", "proposals/{seq}", "actions"),
     ),
     Operation(
         "withdraw",
         "Withdraw an action that waits for a decision (its proposer or the referee).",
         (SEQ,),
         who="participant",
-        http=Http("DELETE", "proposals/{seq}", "actions"),
     ),
     Operation(
         "note",
@@ -290,14 +233,11 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 "For a private note: who it is for.",
                 str | None,
                 None,
-                key="to",
-                cli="--to",
                 min_length=1,
                 max_length=NAME,
             ),
         ),
         who="participant",
-        http=Http("POST", "notes", "actions"),
     ),
     Operation(
         "undo",
@@ -305,14 +245,12 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "since); the log keeps it.",
         (NEWEST,),
         who="participant",
-        http=Http("POST", "undo", "actions"),
     ),
     Operation(
         "redo",
         "Put back an undone action or edit (the referee).",
         (NEWEST_UNDONE,),
         who="participant",
-        http=Http("POST", "redo", "actions"),
     ),
     # -- the referee
     Operation(
@@ -320,7 +258,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "Show a hidden roll or note to everyone (the referee).",
         (SEQ,),
         who="participant",
-        http=Http("POST", "reveal", "referee"),
     ),
     Operation(
         "edit",
@@ -332,31 +269,25 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 list[Object],
                 min_length=1,
                 max_length=50,
-                cli=None,
                 items=CHANGE,
             ),
-            Param(
-                "reason", "Why (kept in the log).", min_length=1, max_length=4000, cli="--reason"
-            ),
+            Param("reason", "Why (kept in the log).", min_length=1, max_length=4000),
         ),
         who="participant",
-        http=Http("POST", "edits", "referee"),
     ),
     Operation(
         "options",
         "Replace the table's house rules (the referee); options left out take their defaults.",
-        (Param("options", "The house rules as JSON.", Object, cli="PATH"),),
+        (Param("options", "The house rules as JSON.", Object),),
         method="set_options",
-        http=Http("PUT", "options", "referee"),
     ),
     Operation(
         "sheets",
         "Choose who sees other players' character sheets (the referee): owner (each "
         "player their own) or everyone. A player always sees their own; the referee "
         "sees every sheet.",
-        (Param("sheets", "owner or everyone.", SheetsShown, cli="SHOWN"),),
+        (Param("sheets", "owner or everyone.", SheetsShown),),
         method="set_sheets",
-        http=Http("PUT", "sheets", "referee"),
     ),
     Operation(
         "settings",
@@ -387,7 +318,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             ),
         ),
         method="set_settings",
-        http=Http("PUT", "settings", "referee"),
     ),
     Operation(
         "answer",
@@ -396,10 +326,9 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "withdraw it (grant false).",
         (
             SEQ,
-            Param("grant", "Grant it (true) or refuse it (false).", bool, True, cli="--grant"),
+            Param("grant", "Grant it (true) or refuse it (false).", bool, True),
         ),
         who="participant",
-        http=Http("POST", "requests/{seq}", "actions"),
     ),
     Operation(
         "join",
@@ -411,14 +340,12 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "Change a participant's role (the referee).",
         (PARTICIPANT, Param("role", ROLE_HELP, Role)),
         method="set_role",
-        http=Http("PUT", "participants/{name}", "referee"),
     ),
     Operation(
         "leave",
         "A participant leaves (themselves, or removed by the referee): their links are "
         "revoked, their characters stay.",
         (PARTICIPANT,),
-        http=Http("DELETE", "participants/{name}", "referee"),
     ),
     # -- characters
     Operation(
@@ -427,10 +354,8 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "own; a sheet that breaks a rule is refused with every finding, unless the referee "
         "forces it in (marked, its findings travel with it).",
         (
-            Param(
-                "example", "An example character's id.", str | None, None, max_length=64, cli=None
-            ),
-            Param("sheet", SHEET_HELP, Object | None, None, cli="SHEET"),
+            Param("example", "An example character's id.", str | None, None, max_length=64),
+            Param("sheet", SHEET_HELP, Object | None, None),
             Param(
                 "owner",
                 "The participant who plays it.",
@@ -444,8 +369,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 "Its id (default: from its name).",
                 str | None,
                 None,
-                key="id",
-                cli="--id",
                 min_length=1,
                 max_length=NAME,
             ),
@@ -453,7 +376,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             VISIBILITY,
         ),
         method="add_character",
-        http=Http("POST", "characters", "characters"),
     ),
     Operation(
         "char update",
@@ -461,14 +383,12 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "about it stays.",
         (CHARACTER, Param("sheet", SHEET_HELP, Object), FORCE),
         method="update_character",
-        http=Http("PUT", "characters/{cid}", "characters"),
     ),
     Operation(
         "char remove",
         "Take a character off the table (the referee).",
         (CHARACTER,),
         method="remove_character",
-        http=Http("DELETE", "characters/{cid}", "characters"),
     ),
 )
 """Every operation, in the order the API's documentation lists them."""
@@ -479,7 +399,7 @@ ELSEWHERE: Final[tuple[Operation, ...]] = (
         "Create a table; its referee is its first participant.",
         (
             Param("game", "The game (`referee games`, `GET /api/games`).", max_length=40),
-            Param("name", "The table's unique name.", min_length=1, max_length=NAME, cli="--name"),
+            Param("name", "The table's unique name.", min_length=1, max_length=NAME),
             Param("referee", "The referee's name.", str, "Referee", min_length=1, max_length=NAME),
             Param(
                 "options",
@@ -502,7 +422,6 @@ ELSEWHERE: Final[tuple[Operation, ...]] = (
                 "left out: their defaults; on the command line: `table settings`).",
                 Object | None,
                 None,
-                cli=None,
             ),
         ),
         method="create",
@@ -530,8 +449,8 @@ ELSEWHERE: Final[tuple[Operation, ...]] = (
         reads=True,
     ),
 )
-"""The operations the API serves by routes of their own (a new or imported table is on
-none yet; a recap is a document), their help and parameters declared here for both
-edges all the same."""
+"""The operations on no table yet (a new or imported table) or answered by a document (a
+recap): the API serves them by routes of their own, their help and parameters declared
+here for both edges all the same."""
 
 BY_NAME: Final = {op.name: op for op in (*OPERATIONS, *ELSEWHERE)}

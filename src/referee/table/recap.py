@@ -426,13 +426,14 @@ def recap(
     first = created(events[0])
     undone, revealed = _undo_sets(events)
     lines: list[Line] = []
-    shown = redact(events[0], viewer, revealed)
+    now = replay(first, events[1:], undone=undone, revealed=revealed, strict=False)
+    shown = redact(events[0], viewer, revealed, now)  # whose sheets they see: the table now
     opening = event_line(shown, undone, None)
     if opening is not None:
         lines.append(opening)
     deadline = time.monotonic() + seconds
     for e, before in _states_before(events, viewer, revealed):
-        shown = redact(e, viewer, revealed)
+        shown = redact(e, viewer, revealed, now)
         chance: Fraction | str | None = None
         if e.kind == "action-resolved" and not shown.get("redacted"):
             if time.monotonic() < deadline:

@@ -296,7 +296,7 @@ class TableService:
                 continue  # a snapshot is a cache: an unreadable one is skipped, the log rules
             if {u for u in undone if u <= seq} != {u for u in snap.undone if u <= seq}:
                 continue
-            if viewer.sees_all or snap.sees_everything_before(viewer, seq):
+            if snap.sees_everything(viewer, upto=seq):
                 return snap
         return self._first(tid)
 
@@ -310,7 +310,7 @@ class TableService:
         """The table as participant ``name`` may know it (``None``: the whole truth)."""
         full = self.load(ref)
         viewer = full.viewer(name)
-        if viewer.sees_all or all(can_see(_stub(h), viewer, full.revealed) for h in full.hidden):
+        if full.sees_everything(viewer):
             return full
         key = (full.id, viewer.name, viewer.role)
         with self._lock:
@@ -322,7 +322,7 @@ class TableService:
         seen = replay(
             base, tail, undone=full.undone, revealed=full.revealed, viewer=viewer, strict=False
         )
-        hidden = {h.seq for h in full.hidden if not can_see(_stub(h), viewer, full.revealed)}
+        hidden = full.hidden_from(viewer)
         if hidden & full.undone:  # that a hidden event was taken back is hidden too
             seen = replace(seen, undone=full.undone - hidden)
         with self._lock:
@@ -1013,7 +1013,7 @@ class TableService:
         if by is None:
             return None
         viewer = ts.viewer(by)
-        if viewer.sees_all or all(can_see(_stub(h), viewer, ts.revealed) for h in ts.hidden):
+        if ts.sees_everything(viewer):
             return None
         return self.view(ts.id, by)
 
@@ -1460,7 +1460,7 @@ def redact(
     event: Event,
     viewer: Viewer,
     revealed: frozenset[int],
-    table: TableState | None = None,
+    table: TableState | None,
 ) -> JSONObject:
     """``event`` as ``viewer`` may see it: whole, or without what they may not see.
 
@@ -1469,12 +1469,14 @@ def redact(
     something happened. The hash stays (the chain's shape is public) but the
     salt goes with the payload, so the hash gives nothing away.
 
-    With ``table`` (the table now), a character's seating or new sheet shows its
-    sheet only to those :meth:`TableState.sees_sheet` allows; the others read that
-    it was seated, its name and its owner (:func:`sheet_hidden`).
+    ``table`` is the table now: a character's seating or new sheet shows its sheet
+    only to those :meth:`TableState.sees_sheet` allows; the others read that it was
+    seated, its name and its owner (:func:`sheet_hidden`). It may be ``None`` only for
+    an event that holds no sheet (a caller need not load the table for the others);
+    a sheet's event without it is refused, so no caller can skip hiding a sheet.
     """
     if can_see(event, viewer, revealed):
-        if table is not None and sheet_hidden(event, viewer, table):
+        if sheet_hidden(event, viewer, table):
             return _without_sheet(event)
         if _typed_faces_hidden(event, viewer):
             return _without_faces(event)
@@ -1499,11 +1501,14 @@ def redact(
     return shown
 
 
-def sheet_hidden(event: Event, viewer: Viewer, table: TableState) -> bool:
+def sheet_hidden(event: Event, viewer: Viewer, table: TableState | None) -> bool:
     """Whether ``event`` holds a sheet ``viewer`` may not see (under the table's sheets
-    setting now and the character's owner now)."""
+    setting now and the character's owner now); ``table`` is required for such an event
+    (``TypeError`` without it: hiding a sheet is never skipped)."""
     if event.kind not in SHEET_KINDS:
         return False
+    if table is None:
+        raise TypeError(f"event {event.seq} holds a sheet: who may see it needs the table")
     return not table.sees_sheet(viewer, str(event.payload.get("id", "")))
 
 
@@ -1513,9 +1518,7 @@ def redaction_key(
     """What :func:`redact` shows ``viewer`` of ``event`` depends only on this pair
     (whether they see the payload, whether its sheet is hidden): viewers with the same key
     are sent the same text."""
-    hidden = (table is not None and sheet_hidden(event, viewer, table)) or _typed_faces_hidden(
-        event, viewer
-    )
+    hidden = sheet_hidden(event, viewer, table) or _typed_faces_hidden(event, viewer)
     return can_see(event, viewer, revealed), hidden
 
 
@@ -1577,10 +1580,6 @@ def _sheet_refusal(ts: TableState, cids: Sequence[str]) -> str:
         f"this cannot be done as asked, for a reason in {_names(ts, cids)}'s sheet, which "
         "only the referee sees: ask the referee"
     )
-
-
-def _stub(h: Any) -> Event:
-    return Event("", h.seq, "", h.actor, "note", {}, h.visibility, h.audience)
 
 
 def _role(role: str) -> None:

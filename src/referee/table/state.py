@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, Protocol, get_args
 
 from referee.errors import RulesError
 from referee.systems.base import (
@@ -132,14 +132,33 @@ class Viewer:
 EVERYTHING: Final = Viewer(None, "referee")
 
 
-def can_see(event: Event, viewer: Viewer, revealed: frozenset[int] = frozenset()) -> bool:
-    """Whether ``viewer`` may see ``event``'s payload (its visibility, or a later reveal)."""
-    if event.visibility == "self":  # the roller alone (and the whole truth: the audit)
-        return viewer.name is None or viewer.name == event.actor
-    if viewer.sees_all or event.visibility == "public" or event.seq in revealed:
+class Seen(Protocol):
+    """What decides who sees an event: an :class:`~referee.table.events.Event` itself, or
+    the table's :class:`Hidden` record of one (its seq, visibility, audience, actor)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def actor(self) -> str: ...
+
+    @property
+    def visibility(self) -> Visibility: ...
+
+    @property
+    def audience(self) -> str | None: ...
+
+
+def can_see(record: Seen, viewer: Viewer, revealed: frozenset[int] = frozenset()) -> bool:
+    """Whether ``viewer`` may see the payload of the event ``record`` is (or records, a
+    :class:`Hidden`): its visibility, or a later reveal. The one test of who sees what:
+    every view, log, push and panel asks it."""
+    if record.visibility == "self":  # the roller alone (and the whole truth: the audit)
+        return viewer.name is None or viewer.name == record.actor
+    if viewer.sees_all or record.visibility == "public" or record.seq in revealed:
         return True
-    if event.visibility == "private":
-        return viewer.name is not None and viewer.name in (event.audience, event.actor)
+    if record.visibility == "private":
+        return viewer.name is not None and viewer.name in (record.audience, record.actor)
     return False  # referee-only and blind payloads
 
 
@@ -216,10 +235,18 @@ class TableState:
         """The viewer for participant ``name`` (``None``: everything)."""
         return EVERYTHING if name is None else Viewer(name, self.role_of(name))
 
-    def sees_everything_before(self, viewer: Viewer, seq: int) -> bool:
-        """True if ``viewer`` may see every event up to ``seq`` (a snapshot serves them)."""
-        return all(
-            can_see(_as_event(h), viewer, self.revealed) for h in self.hidden if h.seq <= seq
+    def hidden_from(self, viewer: Viewer) -> frozenset[int]:
+        """The seqs of the events whose payload ``viewer`` may not see (as of now)."""
+        if viewer.sees_all:
+            return frozenset()
+        return frozenset(h.seq for h in self.hidden if not can_see(h, viewer, self.revealed))
+
+    def sees_everything(self, viewer: Viewer, upto: int | None = None) -> bool:
+        """Whether ``viewer`` may see every event (up to ``upto``): the whole truth serves
+        them; else they are given a partial view, folded without what they may not see.
+        The one partial-view test (the service's views, its previews, its snapshots)."""
+        return viewer.sees_all or all(
+            can_see(h, viewer, self.revealed) for h in self.hidden if upto is None or h.seq <= upto
         )
 
 
@@ -250,10 +277,6 @@ def _resolved(
     new = _copy(ts)
     new.__dict__.update(state=state, proposals=proposals)
     return new
-
-
-def _as_event(h: Hidden) -> Event:
-    return Event("", h.seq, "", h.actor, "note", {}, h.visibility, h.audience)
 
 
 # ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ loop: the work goes to the server's odds pool (:mod:`referee.web.worker`), holds
 of the link's odds slots (429 past them, :mod:`referee.web.limits`), and runs within
 a work budget: the fight :data:`ANALYSIS_SECONDS` of CPU (:mod:`referee.analysis.budget`,
 its dice odds an estimate as long, :func:`~referee.dice.odds.limited_work`), the
-variants and curves an odds preview's :data:`~referee.web.api.REQUEST_MICROSECONDS`.
+variants and curves an odds preview's :data:`~referee.web.deps.REQUEST_MICROSECONDS`.
 ``max_states`` and ``runs`` are bounded; a request past a bound or the budget is
 refused (422), the limit named.
 """
@@ -32,9 +32,9 @@ from fastapi.responses import HTMLResponse
 from referee.dice.odds import limited_work
 from referee.errors import ODD_INPUT, RulesError
 from referee.table.service import Forbidden, TableService
-from referee.web.api import REQUEST_MICROSECONDS, Reader, TableId, authenticate, in_pool
 from referee.web.app import WebError, web_of
 from referee.web.auth import Caller
+from referee.web.deps import REQUEST_MICROSECONDS, Reader, TableId, authenticate, in_pool
 from referee.web.strict import StrictRoute
 from referee.web.svg import inline_svg
 
@@ -375,7 +375,7 @@ async def analysis_off_loop(
     seed: int,
 ) -> dict[str, Any]:
     """The caller's analysis, computed in the odds pool when its table's turn comes,
-    under one of the caller's odds slots (as :func:`referee.web.api.odds_off_loop`)."""
+    under one of the caller's odds slots (as :func:`referee.web.deps.odds_off_loop`)."""
     web = web_of(request)
     given = [(k[2:], v) for k, v in request.query_params.multi_items() if k.startswith("m.")]
     args = (

@@ -22,8 +22,9 @@ from referee.errors import InvalidSheet, RulesError
 from referee.systems import building
 from referee.systems.base import Ruleset
 from referee.systems.outcome import problem_data
-from referee.web.api import JSONObjectIn, Reader, Strict, bounded, contract_games, rules_call
 from referee.web.app import WebError, error_response, web_of
+from referee.web.deps import Reader, bounded, contract_games, rules_call
+from referee.web.models import JSONObjectIn, Strict
 from referee.web.strict import StrictRoute
 
 router = APIRouter(prefix="/api", route_class=StrictRoute, tags=["builder"])

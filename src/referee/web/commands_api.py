@@ -21,8 +21,9 @@ from pydantic import Field
 from referee.table.commands import CommandError, Spec, complete, parse
 from referee.table.events import Visibility
 from referee.table.state import TableState
-from referee.web.api import Strict, Writer, event_response, rules_call
 from referee.web.app import web_of
+from referee.web.deps import Writer, event_response, rules_call
+from referee.web.models import Strict
 from referee.web.strict import StrictRoute
 from referee.web.views import action_forms, field_suggestions, seats
 

@@ -38,7 +38,7 @@ def demo_tables(service: TableService, tokens: Tokens) -> tuple[list[DemoTable],
     """Create (if absent) one demo table per game that speaks the contract; issue links.
 
     Returns the tables and a note for each game that could not have one."""
-    from referee.web.api import contract_games
+    from referee.web.deps import contract_games
 
     made: list[DemoTable] = []
     skipped: list[str] = []

@@ -19,23 +19,23 @@ from starlette.websockets import WebSocketState
 from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import JSONObject, describe_fields, describe_options, problem_data
 from referee.systems.records import option_kinds
+from referee.table.operations import MAX_SEQ
 from referee.table.service import HiddenOdds, proposal_data
 from referee.table.state import Role, TableState, Viewer
 from referee.table.tokens import Grant
-from referee.web.api import (
-    MAX_SEQ,
+from referee.web.app import Web, WebError, web_of
+from referee.web.auth import Caller, clear_session, presented, set_session, table_cookies
+from referee.web.deps import (
     TABLE_ID,
-    OddsIn,
     Reader,
     authenticate,
     bounded,
     contract_games,
     odds_off_loop,
 )
-from referee.web.app import Web, WebError, web_of
-from referee.web.auth import Caller, clear_session, presented, set_session, table_cookies
 from referee.web.limits import TooMany
 from referee.web.live import Connection
+from referee.web.models import OddsIn
 from referee.web.strict import StrictRoute
 from referee.web.views import (
     ActionForm,

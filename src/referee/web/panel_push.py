@@ -26,9 +26,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from referee.errors import RulesError
-from referee.table.events import Event
 from referee.table.lru import LRU
-from referee.table.state import Hidden, TableState, Viewer, can_see
+from referee.table.state import TableState, Viewer
 
 if TYPE_CHECKING:
     from referee.web.app import Web
@@ -63,16 +62,8 @@ def viewer_class(ts: TableState, viewer: Viewer) -> Hashable:
         return own  # a hidden event only they (or they too) may see
     # what they may see of the hidden events is what every such viewer may (public or
     # revealed ones): the same redacted table
-    visible = frozenset(
-        h.seq
-        for h in ts.hidden
-        if can_see(_stub(h, ts.id), viewer, ts.revealed)  # always: revealed seqs
-    )
+    visible = frozenset(h.seq for h in ts.hidden) - ts.hidden_from(viewer)  # revealed ones
     return ("class", viewer.role, visible)
-
-
-def _stub(h: Hidden, table: str) -> Event:
-    return Event(table, h.seq, "", h.actor, "note", {}, h.visibility, h.audience)
 
 
 def pushed_panels(web: Web) -> DrawMany:

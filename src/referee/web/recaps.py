@@ -20,8 +20,8 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from referee.table.operations import BY_NAME
 from referee.table.recap import recap_of
-from referee.web.api import TABLE_ID, Reader, authenticate
 from referee.web.app import WebError, web_of
+from referee.web.deps import TABLE_ID, Reader, authenticate
 from referee.web.strict import StrictRoute
 from referee.writers.recap import RECAP_CSS, html_document, to_html, to_markdown
 
