@@ -186,9 +186,7 @@ def bare_app(db: str) -> Any:
             with lock:
                 seq = seqs[tid] = seqs[tid] + 1
                 row = json.dumps({"action": "check", "fields": fields})
-                conn.execute(
-                    "INSERT INTO events VALUES (?, ?, ?, ?)", (tid, seq, time.time(), row)
-                )
+                conn.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (tid, seq, time.time(), row))
             return seq
 
         seq = await asyncio.to_thread(write)
