@@ -13,9 +13,11 @@ read and buffered; seqs already sent are skipped, so the browser gets every
 event after its seq exactly once, in order: no gap, no duplicate.
 
 Redaction happens here per viewer (:func:`referee.table.service.redact`), and
-each distinct redacted form is serialised once per event, however many
-browsers receive it. A browser that falls too far behind is closed and
-reconnects from its last seq.
+each distinct redacted form is rendered and serialised once per event, however many
+browsers receive it, in the hub's push thread (:meth:`Hub._prepare`): neither in the
+thread that appended it (which holds the service's lock) nor on the event loop, which
+only queues the texts, to :data:`PUSH_CHUNK` browsers a turn. A browser that falls too
+far behind is closed and reconnects from its last seq.
 
 Messages that wait for one browser together go out in one frame as a JSON
 array of the same messages, in order: a catch-up, a burst faster than the
@@ -162,6 +164,20 @@ def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+PANELS_HEAD: Final = '{"type":"panels","seq":'
+
+
+def _drawing(text: str) -> str:
+    """A ``panels`` message but for its seq: a drawing equal to the one a browser was sent
+    last is not sent again (the page would draw the same; an event that changes nothing a
+    viewer's panels show costs them no message)."""
+    if text.startswith(PANELS_HEAD):
+        comma = text.find(",", len(PANELS_HEAD))
+        if comma > 0:
+            return text[comma:]
+    return text
+
+
 @dataclass(eq=False)
 class Connection:
     """One browser's WebSocket on one table, as one participant."""
@@ -183,6 +199,8 @@ class Connection:
     """The newest drawing of the page waiting to be sent (:meth:`put_panels`)."""
     marks: int = 0
     """Places in the queue where a drawing was put (the last one sends it)."""
+    drawn: str | None = None
+    """The last drawing of the page sent, but for its seq (:func:`_drawing`)."""
 
     def put(self, message: str) -> None:
         """Queue one message (or close the connection if it is too far behind: more than
@@ -587,7 +605,10 @@ class Hub:
                     for conn in list(self.tables.get(tid, ())):
                         text = texts.get(conn.viewer)
                         if text is not None and not conn.catching_up:
-                            conn.put_panels(text)
+                            drawn = _drawing(text)
+                            if drawn != conn.drawn:  # the same page but for its seq: unsent
+                                conn.drawn = drawn
+                                conn.put_panels(text)
                 if not self._drawing.get(tid):
                     break
                 self._drawing[tid] = False
