@@ -546,6 +546,8 @@ class Hub:
         turns); events that come meanwhile wait for the last turn, so each browser still
         gets every event once, in order."""
         for conn in conns[:PUSH_CHUNK]:
+            if conn.closed:  # ending (too far behind, a link revoked): nothing more for it
+                continue
             if conn.catching_up:
                 conn.buffer.extend(events)
             else:
