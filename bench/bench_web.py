@@ -20,6 +20,12 @@ everything is bounded in count and time and stops by itself. Times are
 * **throughput**: with the 50 clients still connected, 16 senders send as
   fast as the server answers for a few seconds: commands/s one server process
   sustains, every event delivered to every client.
+* **against a bare server** (issue 38): :data:`PUSH_RATE` commands a second to 50
+  sockets, referee's server and :func:`bare_app` (a minimal Starlette app of the same
+  shape: the command over HTTP, one durable row, a small JSON message to each socket)
+  one after the other in :data:`PAIRS` pairs: the p99 to the last socket and the
+  server's CPU per command, each as referee / bare (min / median / max), and the cheap
+  odds preview's p99 at the same load. ``--push`` runs this part alone.
 """
 
 from __future__ import annotations
