@@ -20,6 +20,12 @@ everything is bounded in count and time and stops by itself. Times are
 * **throughput**: with the 50 clients still connected, 16 senders send as
   fast as the server answers for a few seconds: commands/s one server process
   sustains, every event delivered to every client.
+* **against a bare server** (issue 38): :data:`PUSH_RATE` commands a second to 50
+  sockets, referee's server and :func:`bare_app` (a minimal Starlette app of the same
+  shape: the command over HTTP, one durable row, a small JSON message to each socket)
+  one after the other in :data:`PAIRS` pairs: the p99 to the last socket and the
+  server's CPU per command, each as referee / bare (min / median / max), and the cheap
+  odds preview's p99 at the same load. ``--push`` runs this part alone.
 """
 
 from __future__ import annotations
@@ -46,6 +52,10 @@ CLIENTS = int(__import__("os").environ.get("BENCH_CLIENTS", "50"))
 RATE = 200
 CALM = 40
 SENDERS = 16
+PUSH_RATE = 50
+"""Issue 38's load: commands a second, against the bare server (:func:`bare_app`)."""
+PREVIEW = {"action": "check", "fields": {"aptitude": 7}}
+PREVIEW_GAP = 0.1
 
 
 def free_port() -> int:
@@ -62,16 +72,17 @@ UNLIMITED = ("--requests-per-second", "0", "--tables-per-hour", "0")
 
 
 def start_server(
-    db: str, port: int, log: Path, extra: tuple[str, ...] = UNLIMITED
+    db: str, port: int, log: Path, extra: tuple[str, ...] = UNLIMITED, bare: bool = False
 ) -> subprocess.Popen[bytes]:
+    """A ``referee serve`` on ``port`` (or, ``bare``, :func:`bare_app` under uvicorn: the
+    same shape with nothing of referee in it), once it answers."""
     referee = Path(sys.executable).parent / "referee"
     main = "import sys; from referee.cli.main import run; sys.exit(run(sys.argv[1:]))"
     command = [str(referee)] if referee.exists() else [sys.executable, "-c", main]
-    proc = subprocess.Popen(
-        [*command, "serve", "--port", str(port), "--db", db, "--log-level", "warning", *extra],
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-    )
+    args = [*command, "serve", "--port", str(port), "--db", db, "--log-level", "warning", *extra]
+    if bare:
+        args = [sys.executable, str(Path(__file__).resolve()), "--bare", str(port), db]
+    proc = subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -118,6 +129,129 @@ def served(
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+# ---------------------------------------------------------------------------
+# the bare server: the same shape as referee's push, nothing else
+
+
+def bare_app(db: str) -> Any:
+    """A minimal Starlette app of the same shape as a referee table's command and push
+    (issue 38's yardstick): ``POST /api/tables/{tid}/actions`` with a bearer token reads
+    the JSON body, writes one row to SQLite with referee's durability (WAL,
+    ``synchronous=FULL``, a commit per row, in a worker thread), pushes a small JSON
+    message (the same opening as referee's, so one parser reads both) to every
+    WebSocket of the table, each through a queue and a send loop of its own, and
+    answers 201 with the seq. The few set-up calls the bench makes (a table, links, its
+    seq) answer in the same JSON shapes as referee's."""
+    import asyncio
+    import json
+    import sqlite3
+    import threading
+
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    path = db.removeprefix("sqlite:///")
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS events (tbl TEXT, seq INTEGER, time REAL, body TEXT, "
+        "PRIMARY KEY (tbl, seq))"
+    )
+    lock = threading.Lock()
+    seqs: dict[str, int] = {}
+    sockets: dict[str, set[asyncio.Queue[str]]] = {}
+
+    def authorized(request: Request | WebSocket) -> bool:
+        return request.headers.get("authorization", "").startswith("Bearer ")
+
+    async def create(request: Request) -> JSONResponse:
+        tid = f"bare{len(seqs)}"
+        seqs[tid] = 1
+        return JSONResponse({"table": {"id": tid}, "token": "ron"}, status_code=201)
+
+    async def invite(request: Request) -> JSONResponse:
+        name = (await request.json())["name"]
+        return JSONResponse({"token": f"p-{name}"}, status_code=201)
+
+    async def table(request: Request) -> JSONResponse:
+        return JSONResponse({"seq": seqs[request.path_params["tid"]]})
+
+    async def act(request: Request) -> JSONResponse:
+        tid = request.path_params["tid"]
+        if not authorized(request) or tid not in seqs:
+            return JSONResponse({"detail": "no"}, status_code=403)
+        fields = (await request.json())["fields"]
+
+        def write() -> int:
+            with lock:
+                seq = seqs[tid] = seqs[tid] + 1
+                row = json.dumps({"action": "check", "fields": fields})
+                conn.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (tid, seq, time.time(), row))
+            return seq
+
+        seq = await asyncio.to_thread(write)
+        text = json.dumps(
+            {"type": "event", "event": {"table": tid, "seq": seq, "kind": "action-resolved"}},
+            separators=(",", ":"),
+        )
+        for queue in sockets.get(tid, ()):
+            queue.put_nowait(text)
+        return JSONResponse({"seq": seq}, status_code=201)
+
+    async def live(websocket: WebSocket) -> None:
+        tid = websocket.path_params["tid"]
+        if not authorized(websocket) or tid not in seqs:
+            await websocket.close(1008)
+            return
+        await websocket.accept()
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        sockets.setdefault(tid, set()).add(queue)
+
+        async def sender() -> None:
+            await websocket.send_text(f'{{"type":"live","seq":{seqs[tid]}}}')
+            while True:
+                await websocket.send_text(await queue.get())
+
+        task = asyncio.create_task(sender())
+        try:
+            while True:
+                await websocket.receive_text()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sockets[tid].discard(queue)
+            task.cancel()
+
+    return Starlette(
+        routes=[
+            Route("/api/games", lambda r: JSONResponse([])),
+            Route("/api/tables", create, methods=["POST"]),
+            Route("/api/tables/{tid}", table),
+            Route("/api/tables/{tid}/invites", invite, methods=["POST"]),
+            Route("/api/tables/{tid}/actions", act, methods=["POST"]),
+            WebSocketRoute("/ws/tables/{tid}", live),
+        ]
+    )
+
+
+def serve_bare(port: int, db: str) -> None:
+    """:func:`bare_app` under uvicorn as referee runs (httptools, one process)."""
+    import uvicorn
+
+    uvicorn.run(
+        bare_app(db),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_per_message_deflate=False,  # as referee serves
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -253,9 +387,19 @@ class Commands:
             writer.close()
 
 
-async def run(base: str, commands: int, burst_seconds: float, full: bool = True) -> dict[str, Any]:
-    """The phases on one server: the issue's load, then (``full``) the calm rate and the
-    closed-loop burst."""
+async def run(
+    base: str,
+    commands: int,
+    burst_seconds: float,
+    full: bool = True,
+    rate: float = RATE,
+    pid: int | None = None,
+    previews: bool = False,
+) -> dict[str, Any]:
+    """The phases on one server: the issue's load (``rate`` commands a second; the server's
+    CPU per command over it when ``pid`` is given, and with ``previews`` a cheap odds
+    preview asked every :data:`PREVIEW_GAP` seconds meanwhile), then (``full``) the calm
+    rate and the closed-loop burst."""
     async with httpx.AsyncClient(
         base_url=base, timeout=30, limits=httpx.Limits(max_connections=64)
     ) as http:
@@ -329,8 +473,30 @@ async def run(base: str, commands: int, burst_seconds: float, full: bool = True)
             "complete": float(complete and len(latencies) == len(sent)),
         }
 
-    # 1. the issue's load: RATE commands/s, open loop
-    target = await open_loop(RATE, commands)
+    async def preview_loop(stop: asyncio.Event, into: list[float]) -> None:
+        """The referee's cheap preview, every PREVIEW_GAP seconds until ``stop``."""
+        async with httpx.AsyncClient(base_url=base, timeout=30, headers=ron) as http:
+            while not stop.is_set():
+                t0 = time.perf_counter()
+                r = await http.post(f"/t/{tid}/preview", json=PREVIEW)
+                if r.status_code == 200:
+                    into.append((time.perf_counter() - t0) * 1000)
+                await asyncio.sleep(max(0.0, PREVIEW_GAP - (time.perf_counter() - t0)))
+
+    # 1. the issue's load: ``rate`` commands/s, open loop
+    cpu_before = cpu_seconds(pid) if pid else 0.0
+    stop, preview_ms = asyncio.Event(), []
+    prober = asyncio.create_task(preview_loop(stop, preview_ms)) if previews else None
+    target = await open_loop(rate, commands)
+    stop.set()
+    if prober is not None:
+        await prober
+    if pid:
+        target["cpu_ms"] = (cpu_seconds(pid) - cpu_before) / max(1, target["commands"]) * 1000
+    if previews:
+        target["preview_p50"] = pct(preview_ms, 0.5) if preview_ms else float("nan")
+        target["preview_p99"] = pct(preview_ms, 0.99) if preview_ms else float("nan")
+        target["previews"] = len(preview_ms)
     if not full:
         await sender.close()
         pipe.send(None)
@@ -378,16 +544,35 @@ RUNS = 9
 p99 <= 50 ms in every one)."""
 
 
-def one_run(url: str | None, commands: int, burst: float, full: bool) -> dict[str, Any]:
-    """One server (a temporary SQLite file unless ``url``), the phases on it, its CPU."""
+def one_run(
+    url: str | None,
+    commands: int,
+    burst: float,
+    full: bool,
+    rate: float = RATE,
+    bare: bool = False,
+    previews: bool = False,
+) -> dict[str, Any]:
+    """One server (a temporary SQLite file unless ``url``; :func:`bare_app` if ``bare``),
+    the phases on it, its CPU."""
     with tempfile.TemporaryDirectory() as tmp:
         db = url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
-        server = start_server(db, port, Path(tmp) / "server.log")
+        server = start_server(db, port, Path(tmp) / "server.log", bare=bare)
         load = float(Path("/proc/loadavg").read_text().split()[0])
         before = cpu_seconds(server.pid)
         try:
-            r = asyncio.run(run(f"http://127.0.0.1:{port}", commands, burst, full))
+            r = asyncio.run(
+                run(
+                    f"http://127.0.0.1:{port}",
+                    commands,
+                    burst,
+                    full,
+                    rate=rate,
+                    pid=server.pid,
+                    previews=previews,
+                )
+            )
             r["cpu_ms"] = (cpu_seconds(server.pid) - before) / r["total"] * 1000
             r["load"] = load
         finally:
@@ -399,8 +584,118 @@ def one_run(url: str | None, commands: int, burst: float, full: bool) -> dict[st
     return r
 
 
+PAIRS = 5
+"""Pairs of runs at :data:`PUSH_RATE`: referee's server and the bare one, one after the
+other (which goes first alternates), each on a server and clients of its own."""
+
+
+def pairs(count: int, commands: int, url: str | None = None) -> list[dict[str, Any]]:
+    """``count`` pairs of runs of issue 38's load (:data:`PUSH_RATE` commands a second,
+    :data:`CLIENTS` sockets): each pair referee's figures, the bare server's and the
+    ratios (p50, p99 and CPU per command)."""
+    found = []
+    for i in range(count):
+        order = (False, True) if i % 2 == 0 else (True, False)
+        got: dict[bool, dict[str, Any]] = {}
+        for bare in order:
+            got[bare] = one_run(url, commands, 0.0, False, rate=PUSH_RATE, bare=bare)["target"]
+        ours, theirs = got[False], got[True]
+        found.append(
+            {
+                "ours": ours,
+                "bare": theirs,
+                "p50": ours["p50"] / theirs["p50"],
+                "p99": ours["p99"] / theirs["p99"],
+                "cpu": ours["cpu_ms"] / theirs["cpu_ms"],
+            }
+        )
+    return found
+
+
+def _spread(values: list[float]) -> str:
+    """min / median / max of some ratios."""
+    return (
+        f"{min(values):.2f}× / {statistics.median(values):.2f}× / {max(values):.2f}×"
+        if values
+        else "-"
+    )
+
+
+def push_section(quick: bool, url: str | None = None) -> tuple[list[str], list[dict[str, object]]]:
+    """Issue 38's comparison: referee's push against the bare server's, in pairs, and
+    the cheap preview's p99 at the same load."""
+    commands = 150 if quick else 500
+    found = pairs(2 if quick else PAIRS, commands, url)
+    probe = one_run(url, commands, 0.0, False, rate=PUSH_RATE, previews=True)["target"]
+    p99s, cpus, p50s = (
+        [f["p99"] for f in found],
+        [f["cpu"] for f in found],
+        [f["p50"] for f in found],
+    )
+    every_complete = all(f["ours"]["complete"] and f["bare"]["complete"] for f in found)
+    lines = [
+        f"### Against a bare server (issue 38): {PUSH_RATE} commands/s, {CLIENTS} sockets",
+        "",
+        "The bare server (`bench_web.bare_app`) is a minimal Starlette app of the same shape",
+        "under the same uvicorn: it reads the command's JSON body, writes one row to SQLite",
+        "with the same durability (WAL, `synchronous=FULL`, a commit per row, in a worker",
+        "thread) and pushes a small JSON message to each socket through a queue and send",
+        "loop of its own. Each pair runs both, one after the other (the first alternates),",
+        f"{commands} commands at {PUSH_RATE}/s open loop, each on a server and clients of its own;",
+        "CPU per command is the server process's user + system CPU over the phase divided",
+        "by the commands.",
+        "",
+        "| pair | referee p50 / p99 (ms) | bare p50 / p99 (ms) | p99 ratio | referee CPU / "
+        "command (ms) | bare CPU / command (ms) | CPU ratio | every event to every client |",
+        "|---|---|---|---|---|---|---|---|",
+        *(
+            f"| {i} | {f['ours']['p50']:.1f} / {f['ours']['p99']:.1f} | {f['bare']['p50']:.1f} "
+            f"/ {f['bare']['p99']:.1f} | {f['p99']:.2f}× | {f['ours']['cpu_ms']:.2f} | "
+            f"{f['bare']['cpu_ms']:.2f} | {f['cpu']:.2f}× | "
+            f"{'yes' if f['ours']['complete'] and f['bare']['complete'] else 'NO'} |"
+            for i, f in enumerate(found, start=1)
+        ),
+        "",
+        "| measure | min / median / max | target | met |",
+        "|---|---|---|---|",
+        f"| p99 send -> last socket, referee / bare | {_spread(p99s)} | ≤ 2× | "
+        f"{'yes' if max(p99s) <= 2 else 'no'} |",
+        f"| p50 send -> last socket, referee / bare | {_spread(p50s)} | - | - |",
+        f"| server CPU per command, referee / bare | {_spread(cpus)} | ≤ 2× | "
+        f"{'yes' if max(cpus) <= 2 else 'no'} |",
+        f"| cheap odds preview p50 / p99 at {PUSH_RATE} commands/s (ms; {probe['previews']} "
+        f"previews, push p99 {probe['p99']:.1f} ms meanwhile) | {probe['preview_p50']:.1f} / "
+        f"{probe['preview_p99']:.1f} | p99 ≤ 100 | "
+        f"{'yes' if probe['preview_p99'] <= 100 else 'no'} |",
+        "",
+    ]
+    targets: list[dict[str, object]] = [
+        {
+            "label": f"Web push: p99 send -> last of {CLIENTS} sockets at {PUSH_RATE}/s, "
+            "referee / bare server (min / median / max)",
+            "figure": _spread(p99s),
+            "needed": "≤ 2×",
+            "met": max(p99s) <= 2 and every_complete,
+        },
+        {
+            "label": "Web push: server CPU per command, referee / bare server",
+            "figure": _spread(cpus),
+            "needed": "≤ 2×",
+            "met": max(cpus) <= 2,
+        },
+        {
+            "label": f"Web push: cheap odds preview p99 at {PUSH_RATE} commands/s",
+            "figure": f"{probe['preview_p99']:.0f} ms",
+            "needed": "≤ 100 ms",
+            "met": probe["preview_p99"] <= 100,
+        },
+    ]
+    return lines, targets
+
+
 def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, object]]]:
     """This benchmark's section of RESULTS.md and its targets (``bench/run.py web``)."""
+    push_lines, push_targets = push_section(quick, url)
     commands, burst = (200, 2.0) if quick else (1000, 5.0)
     runs = 3 if quick else RUNS
     r = one_run(url, commands, burst, full=True)
@@ -468,6 +763,7 @@ def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, ob
             for i, m in enumerate(every, start=1)
         ),
         "",
+        *push_lines,
     ]
     targets: list[dict[str, object]] = [
         {
@@ -483,6 +779,7 @@ def section(quick: bool, url: str | None = None) -> tuple[str, list[dict[str, ob
             "needed": "all",
             "met": complete,
         },
+        *push_targets,
     ]
     return "\n".join(lines), targets
 
@@ -491,7 +788,20 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("--db", help="a database URL (default: a temporary SQLite file)")
+    parser.add_argument(
+        "--push", action="store_true", help="only issue 38's comparison with the bare server"
+    )
+    parser.add_argument("--bare", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bare:  # the bare server itself, started by start_server(bare=True)
+        serve_bare(int(args.bare[0]), args.bare[1])
+        return
+    if args.push:
+        lines, targets = push_section(args.quick, args.db)
+        print("\n".join(lines))
+        for t in targets:
+            print(f"{t['label']}: {t['figure']} (needed {t['needed']})")
+        return
     text, _targets = section(args.quick, args.db)
     print(text)
 

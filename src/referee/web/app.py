@@ -286,22 +286,25 @@ class Guard:
         self.max_body = max_body
         self.max_import = max_import
         self.server = server_header().encode()
+        self.added = (
+            *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()),
+            (b"server", self.server),
+        )
+        """The headers every answer gets, encoded once."""
+        self.names = frozenset(k for k, _ in self.added)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http":  # a WebSocket's frames pass untouched
             await self.app(scope, receive, send)
             return
         limit = self.max_import if scope["path"] == IMPORT_PATH else self.max_body
+        added, names = self.added, self.names
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {k.lower() for k, _ in headers}
-                for k, v in SECURITY_HEADERS.items():
-                    if k.encode() not in present:
-                        headers.append((k.encode(), v.encode()))
-                if b"server" not in present:
-                    headers.append((b"server", self.server))
+                headers = list(message.get("headers", ()))
+                present = {k.lower() for k, _ in headers} & names
+                headers.extend(h for h in added if h[0] not in present)
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -361,6 +364,59 @@ async def _refuse(send: Callable[[Message], Any], status: int, detail: str) -> N
 
 
 # ---------------------------------------------------------------------------
+# memory
+
+
+TRIM_EVERY: Final = 5.0
+"""Seconds between two returns of the C heap's free pages to the system (a served
+process: :func:`trim_memory`)."""
+
+BIG_ALLOCATION: Final = 1024 * 1024
+"""Bytes from which the C allocator maps a block of its own, given back whole when freed
+(:func:`trim_memory`): an import's body, an export, a catch-up page."""
+
+
+def _libc() -> Any:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    return None if name is None else ctypes.CDLL(name)
+
+
+def trim_memory(first: bool = False) -> bool:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``; with
+    ``first``, also map every allocation of :data:`BIG_ALLOCATION` or more on its own, as
+    glibc does only below a threshold it raises as big blocks come and go). A burst of
+    sockets, a slow reader's queue or a 30 MB import frees its memory when it ends, but
+    the heap keeps the pages for later unless they are given back: a server's memory then
+    follows what it holds, not the highest it ever held. False where the C library has
+    neither (not glibc)."""
+    try:
+        libc = _libc()
+        if libc is None:
+            return False
+        if first:
+            libc.mallopt(-3, BIG_ALLOCATION)  # M_MMAP_THRESHOLD
+        libc.malloc_trim(0)  # ctypes lets go of the interpreter lock meanwhile
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
+async def _trimming() -> None:
+    """:func:`trim_memory` every :data:`TRIM_EVERY` seconds in a worker thread, for as
+    long as the loop runs."""
+    import asyncio
+
+    if not trim_memory(first=True):
+        return
+    while True:
+        await asyncio.sleep(TRIM_EVERY)
+        await run_in_threadpool(trim_memory)
+
+
+# ---------------------------------------------------------------------------
 # the app
 
 
@@ -415,6 +471,7 @@ def create_app(
         hub.bind(asyncio.get_running_loop())
         stop = service.watch() if watch else None
         sweeper = asyncio.create_task(hub.sweep())
+        trimmer = asyncio.create_task(_trimming()) if warm else None
         if warm:
             state.pool.submit(worker_ready)
             settle_process()
@@ -422,6 +479,8 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
+            if trimmer is not None:
+                trimmer.cancel()
             state.pool.shutdown(wait=True, cancel_futures=True)  # workers end with the server
             if state.importer is not None:
                 state.importer.shutdown(wait=True, cancel_futures=True)

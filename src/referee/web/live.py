@@ -13,9 +13,11 @@ read and buffered; seqs already sent are skipped, so the browser gets every
 event after its seq exactly once, in order: no gap, no duplicate.
 
 Redaction happens here per viewer (:func:`referee.table.service.redact`), and
-each distinct redacted form is serialised once per event, however many
-browsers receive it. A browser that falls too far behind is closed and
-reconnects from its last seq.
+each distinct redacted form is rendered and serialised once per event, however many
+browsers receive it, in the hub's push thread (:meth:`Hub._prepare`): neither in the
+thread that appended it (which holds the service's lock) nor on the event loop, which
+only queues the texts, to :data:`PUSH_CHUNK` browsers a turn. A browser that falls too
+far behind is closed and reconnects from its last seq.
 
 Messages that wait for one browser together go out in one frame as a JSON
 array of the same messages, in order: a catch-up, a burst faster than the
@@ -38,6 +40,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
@@ -110,6 +113,11 @@ per its sockets times this (200 sockets: every 100 ms, 2,000 sends a second), so
 table's crowd never takes the loop from the other tables; a table of a few browsers
 keeps :data:`PUSH_GAP`."""
 
+PUSH_CHUNK: Final = 32
+"""Browsers offered a push in one turn of the event loop: a table of 200 hands its push
+to them in turns of this many, with the loop free between two turns to read and answer
+other tables' requests (one turn costs about a millisecond of sends)."""
+
 CLOSE_BEHIND: Final = 4008
 CLOSE_LEFT: Final = 4003
 CLOSE_POLICY: Final = 1008
@@ -156,6 +164,20 @@ def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+PANELS_HEAD: Final = '{"type":"panels","seq":'
+
+
+def _drawing(text: str) -> str:
+    """A ``panels`` message but for its seq: a drawing equal to the one a browser was sent
+    last is not sent again (the page would draw the same; an event that changes nothing a
+    viewer's panels show costs them no message)."""
+    if text.startswith(PANELS_HEAD):
+        comma = text.find(",", len(PANELS_HEAD))
+        if comma > 0:
+            return text[comma:]
+    return text
+
+
 @dataclass(eq=False)
 class Connection:
     """One browser's WebSocket on one table, as one participant."""
@@ -177,6 +199,8 @@ class Connection:
     """The newest drawing of the page waiting to be sent (:meth:`put_panels`)."""
     marks: int = 0
     """Places in the queue where a drawing was put (the last one sends it)."""
+    drawn: str | None = None
+    """The last drawing of the page sent, but for its seq (:func:`_drawing`)."""
 
     def put(self, message: str) -> None:
         """Queue one message (or close the connection if it is too far behind: more than
@@ -255,6 +279,9 @@ class Hub:
         self._last_event: dict[str, float] = {}
         self._pace: dict[str, float] = {}
         self._sheets_at: dict[str, TableState] = {}
+        self._forms: dict[tuple[str, int], dict[Viewer, str]] = {}
+        self._offering: set[str] = set()
+        self._preparing: ThreadPoolExecutor | None = None
         self._kept: LRU[tuple[str, int], Event] = LRU(KEPT_EVENTS)
         self._caught: OrderedDict[tuple[str, int, bool, bool], str] = OrderedDict()
         self._caught_chars = 0
@@ -389,10 +416,14 @@ class Hub:
         for event in events:
             if event.seq <= conn.last:
                 continue  # already sent (read while catching up)
-            key = (event.seq, *redaction_key(event, conn.viewer, frozenset(), self._table(event)))
-            text = cache.get(key)
-            if text is None:
-                text = cache[key] = self.message(event, conn.viewer, frozenset())
+            forms = self._forms.get((event.table, event.seq))
+            text = None if forms is None else forms.get(conn.viewer)
+            if text is None:  # not rendered in the push thread (a viewer new since)
+                table = self._table(event)
+                key = (event.seq, *redaction_key(event, conn.viewer, frozenset(), table))
+                text = cache.get(key)
+                if text is None:
+                    text = cache[key] = self.message(event, conn.viewer, frozenset())
             texts.append(text)
             conn.last = event.seq
             texts.extend(self._after(conn, event))
@@ -420,18 +451,47 @@ class Hub:
     # -- from the service --------------------------------------------------
 
     def _from_service(self, event: Event) -> None:
-        """Called by the service in the appending thread: hand over to the loop."""
+        """Called by the service in the appending thread: hand over to the hub's push
+        thread (:meth:`_prepare`), which hands over to the loop, in the same order."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._dispatch, event)
+            if self._preparing is None:
+                self._preparing = ThreadPoolExecutor(1, thread_name_prefix="referee-push")
+            self._preparing.submit(self._prepare, loop, event)
 
-    def _dispatch(self, event: Event) -> None:
-        """An appended event, on the loop: push it now if the table is not busy or its
-        last push was :data:`PUSH_GAP` ago, else at that time with whatever else comes
-        meanwhile."""
+    def _prepare(self, loop: asyncio.AbstractEventLoop, event: Event) -> None:
+        """In the push thread, one event at a time in seq order: redact and render the event
+        once for each form the table's browsers are shown of it (:func:`redaction_key`: the
+        same text for every viewer of one form), then hand it and each viewer's text to the
+        loop. The loop only queues texts: no template, no JSON, no database on it."""
+        forms: dict[Viewer, str] = {}
+        try:
+            viewers = {c.viewer for c in list(self.tables.get(event.table, ()))}
+            if viewers:
+                table = self._table(event)
+                texts: dict[tuple[bool, bool], str] = {}
+                for viewer in viewers:
+                    key = redaction_key(event, viewer, frozenset(), table)
+                    text = texts.get(key)
+                    if text is None:
+                        text = texts[key] = self.message(event, viewer, frozenset())
+                    forms[viewer] = text
+        except Exception as e:  # drawn on the loop instead (:meth:`_offer`)
+            log.warning("could not render event %s of %s: %s", event.seq, event.table, e)
+            forms = {}
+        if not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._dispatch, event, forms)
+
+    def _dispatch(self, event: Event, forms: dict[Viewer, str] | None = None) -> None:
+        """An appended event, on the loop (with each viewer's text of it, if rendered
+        already): push it now if the table is not busy or its last push was
+        :data:`PUSH_GAP` ago, else at that time with whatever else comes meanwhile."""
         tid = event.table
         if not self.tables.get(tid):
             return
+        if forms:
+            self._forms[(tid, event.seq)] = forms
         now = time.monotonic()
         # the table's pace: a moving average of the time between its events
         since = now - self._last_event.get(tid, now - 1.0)
@@ -440,6 +500,8 @@ class Hub:
         waiting = self._waiting.get(tid)
         if waiting is not None:
             waiting.append(event)  # a push is already due
+        elif tid in self._offering:
+            self._waiting[tid] = [event]  # once the running push has reached every browser
         else:
             loop = self._loop
             gap = max(PUSH_GAP, len(self.tables[tid]) * SEND_SHARE)
@@ -462,16 +524,46 @@ class Hub:
 
     def _push(self, tid: str, events: list[Event]) -> None:
         """Send ``events`` (in seq order) to every browser of the table."""
+        if not events:
+            return
+        if tid in self._offering:  # the last push is still being handed out: after it
+            self._waiting[tid] = [*events, *self._waiting.get(tid, [])]
+            return
         self._pushed[tid] = time.monotonic()
-        cache: dict[tuple[int, bool, bool], str] = {}
-        redraw = any(e.kind not in STILL for e in events)
-        for conn in list(self.tables.get(tid, ())):
+        self._hand_out(tid, events, list(self.tables.get(tid, ())), {})
+        if any(e.kind not in STILL for e in events):
+            self._redraw(tid)
+
+    def _hand_out(
+        self,
+        tid: str,
+        events: list[Event],
+        conns: list[Connection],
+        cache: dict[tuple[int, bool, bool], str],
+    ) -> None:
+        """Offer ``events`` to :data:`PUSH_CHUNK` of ``conns`` now and to the rest in later
+        turns of the loop (other tables' requests are read and answered between two
+        turns); events that come meanwhile wait for the last turn, so each browser still
+        gets every event once, in order."""
+        for conn in conns[:PUSH_CHUNK]:
+            if conn.closed:  # ending (too far behind, a link revoked): nothing more for it
+                continue
             if conn.catching_up:
                 conn.buffer.extend(events)
             else:
                 self._offer(conn, events, cache)
-        if redraw:
-            self._redraw(tid)
+        loop = self._loop
+        if len(conns) > PUSH_CHUNK and loop is not None:
+            self._offering.add(tid)
+            loop.call_soon(self._hand_out, tid, events, conns[PUSH_CHUNK:], cache)
+            return
+        self._offering.discard(tid)
+        for event in events:
+            self._forms.pop((tid, event.seq), None)
+        if tid in self._waiting and loop is not None:
+            gap = max(PUSH_GAP, len(self.tables.get(tid, ())) * SEND_SHARE)
+            wait = self._pushed.get(tid, 0.0) + gap - time.monotonic()
+            loop.call_later(max(0.0, wait), self._push_waiting, tid)
 
     # -- what each viewer redraws ---------------------------------------------
 
@@ -515,7 +607,10 @@ class Hub:
                     for conn in list(self.tables.get(tid, ())):
                         text = texts.get(conn.viewer)
                         if text is not None and not conn.catching_up:
-                            conn.put_panels(text)
+                            drawn = _drawing(text)
+                            if drawn != conn.drawn:  # the same page but for its seq: unsent
+                                conn.drawn = drawn
+                                conn.put_panels(text)
                 if not self._drawing.get(tid):
                     break
                 self._drawing[tid] = False

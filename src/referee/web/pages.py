@@ -308,10 +308,14 @@ class Participant:
         return self.role == "referee"
 
 
-def panels_data(web: Web, caller: Caller | Participant) -> JSONObject:
+def panels_data(
+    web: Web, caller: Caller | Participant, participants: str | None = None
+) -> JSONObject:
     """The live parts of the table page as ``caller`` sees them now: every card, the
     caller's action panels, the tracker, the decisions waited for, the participants
-    (what a push carries after an event, and ``/t/{tid}/panels`` answers)."""
+    (what a push carries after an event, and ``/t/{tid}/panels`` answers). A push passes
+    the ``participants`` list it keeps drawn (:mod:`referee.web.panel_push`): it changes
+    when someone joins, leaves or changes role, not with each event."""
     ctx = table_context(web, caller, with_log=False)
     env = web.renderer.env
     card = env.get_template("_card.html").module
@@ -330,7 +334,9 @@ def panels_data(web: Web, caller: Caller | Participant) -> JSONObject:
         "characters": [{"id": s.id, "name": s.name, "owner": s.owner} for s in ctx["seats"]],
         "tracker": env.get_template("_tracker.html").render(**ctx),
         "pending": env.get_template("_pending.html").render(**ctx),
-        "participants": env.get_template("_participants.html").render(**ctx),
+        "participants": env.get_template("_participants.html").render(**ctx)
+        if participants is None
+        else participants,
         "corrections": env.get_template("_corrections.html").render(**ctx)
         if caller.referee
         else "",

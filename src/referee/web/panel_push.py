@@ -72,22 +72,24 @@ def pushed_panels(web: Web) -> DrawMany:
     from referee.web.pages import Participant, panels_data
 
     participants = web.renderer.env.get_template("_participants.html")
-    # each viewer's participants list, kept while the table's participants stay the same
-    # (they change when someone joins, leaves or changes role, not with each event)
-    lists: LRU[str, tuple[object, dict[Viewer, str]]] = LRU(PARTICIPANT_LISTS)
+    # each viewer's participants list (its HTML and that as JSON text), kept while the
+    # table's participants stay the same (they change when someone joins, leaves or
+    # changes role, not with each event)
+    lists: LRU[str, tuple[object, dict[Viewer, tuple[str, str]]]] = LRU(PARTICIPANT_LISTS)
 
-    def participants_of(ts: TableState, v: Viewer) -> str:
+    def participants_of(ts: TableState, v: Viewer) -> tuple[str, str]:
         assert v.name is not None
         who = tuple(ts.participants.items())
         kept = lists.get(ts.id)
         if kept is None or kept[0] != who:
             kept = (who, {})
             lists[ts.id] = kept
-        html = kept[1].get(v)
-        if html is None:
+        drawn = kept[1].get(v)
+        if drawn is None:
             me = Participant(ts.id, v.name, v.role)
-            html = kept[1][v] = participants.render(ts=ts, me=me)
-        return html
+            html = participants.render(ts=ts, me=me)
+            drawn = kept[1][v] = (html, _dump(html))
+        return drawn
 
     def draw(tid: str, viewers: Sequence[Viewer]) -> dict[Viewer, str | None]:
         out: dict[Viewer, str | None] = {}
@@ -103,20 +105,20 @@ def pushed_panels(web: Web) -> DrawMany:
             if first.name is None:
                 out.update(dict.fromkeys(members))
                 continue
+            if first.name not in full.participants:  # the participant is gone
+                out.update(dict.fromkeys(members))
+                continue
             try:
-                data = panels_data(web, Participant(tid, first.name, first.role))
+                ts = web.service.view(tid, first.name)
+                mine = participants_of(ts, first)[0]
+                data = panels_data(web, Participant(tid, first.name, first.role), mine)
             except RulesError:  # the participant is gone
                 out.update(dict.fromkeys(members))
                 continue
-            if len(members) == 1:
-                out[first] = _dump({"type": "panels", **data})
-                continue
-            ts = web.service.view(tid, first.name)
             rest = {k: v for k, v in data.items() if k != "participants"}
             shared = _dump({"type": "panels", **rest})
             for v in members:
-                mine = data["participants"] if v == first else participants_of(ts, v)
-                out[v] = f'{shared[:-1]},"participants":{_dump(mine)}}}'
+                out[v] = f'{shared[:-1]},"participants":{participants_of(ts, v)[1]}}}'
         return out
 
     return draw
