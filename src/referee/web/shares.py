@@ -12,7 +12,7 @@ question would have (the questions the turns put ahead of it, at the recent mean
 of one) passes :attr:`Shares.wait_seconds`, it is refused at once with 429 and
 ``Retry-After`` - never queued for minutes.
 
-A question the server can answer at once needs no worker: :mod:`referee.web.api`
+A question the server can answer at once needs no worker: :mod:`referee.web.deps`
 tries each preview first within a small budget of estimated work in the server's own
 threads (:data:`QUICK_MICROSECONDS`) and only a costlier one waits its turn here.
 """
