@@ -166,7 +166,13 @@ def main() -> None:
 
     screen = stored_screen(sys.argv[1:], help_width())
     if screen is not None:  # a help screen at the usual width: printed as stored
-        sys.stdout.write(screen)
+        try:
+            sys.stdout.write(screen)
+            sys.stdout.flush()
+        except BrokenPipeError:  # referee --help | head -1
+            from referee.cli.main import quiet_pipe
+
+            sys.exit(quiet_pipe())
         sys.exit(0)
     found = plain(sys.argv[1:])
     if found is None:
