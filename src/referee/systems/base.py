@@ -619,9 +619,14 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     # -- what a game must say ------------------------------------------------
 
-    def validate(self, sheet: SheetT, options: OptionsT) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks (empty when it is legal): the game's
-        ``sheet.validate(sheet, options)``."""
+    def validate(
+        self, sheet: SheetT, options: OptionsT, state: StateT | None = None
+    ) -> tuple[Problem, ...]:
+        """Every rule the sheet breaks (empty when it is legal) at a table with these house
+        rules (``options``) and this ``state`` (what the table adds to the rules: ARM's
+        setting with the referee's added weapons; ``None``: no table, the game's own
+        lists): the game's ``sheet.validate(sheet, options)``, unless the game's lists
+        live in the state (ARM overrides it)."""
         found: tuple[Problem, ...] = self._wing("sheet").validate(sheet, options)
         return found
 

@@ -34,6 +34,7 @@ from referee.systems.base import (
     JSONValue,
     Outcome,
     Plan,
+    Problem,
     Ruleset,
     Verdict,
     apply_changes,
@@ -71,6 +72,14 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
             problems += template_problems(template, sheet)
         cost = point_cost(sheet, chosen)
         return Verdict(problems, f"{cost['total']} chp", data={"chp": dict(cost)})
+
+    def validate(
+        self, sheet: Sheet, options: Options, state: State | None = None
+    ) -> tuple[Problem, ...]:
+        """Every rule the sheet breaks against the table's setting (the shipped one with
+        the referee's added weapons, ``add-weapon``) or, with no table, the shipped one
+        (ARM 1.2, Character Creation)."""
+        return validate(sheet, options, self.setting if state is None else state.setting)
 
     def notes(self) -> tuple[Discrepancy, ...]:
         """Where the text disagrees with itself, and what the package does."""
