@@ -82,6 +82,7 @@ from referee.systems.turns import Turns, TurnSeat
 
 if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
+    from referee.systems.variants import CheckVariants
     from referee.systems.words import Words
 
 __all__ = [
@@ -691,13 +692,28 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def _conditions_wing(self) -> Any:
         """The game's ``conditions`` module, or ``None`` if it has none."""
-        found = self.__dict__.get("_conditions_module", MISSING)
+        return self._optional_wing("conditions")
+
+    def _optional_wing(self, role: str) -> Any:
+        """The game's module for a role not every game has (``conditions``,
+        ``variants``), or ``None`` if it has none; looked up once."""
+        key = f"_{role}_module"
+        found = self.__dict__.get(key, MISSING)
         if found is MISSING:
             from importlib.util import find_spec
 
-            name = f"{self.package()}.conditions"
+            name = f"{self.package()}.{role}"
             found = importlib.import_module(name) if find_spec(name) is not None else None
-            self.__dict__["_conditions_module"] = found
+            self.__dict__[key] = found
+        return found
+
+    def variants(self) -> CheckVariants[OptionsT] | None:
+        """How the analysis compares variants of the game's check
+        (:mod:`referee.systems.variants`): the ``VARIANTS`` of the game's ``variants.py``,
+        or ``None`` if it has none."""
+        found: CheckVariants[OptionsT] | None = getattr(
+            self._optional_wing("variants"), "VARIANTS", None
+        )
         return found
 
     def package(self) -> str:
