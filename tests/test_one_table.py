@@ -47,6 +47,7 @@ from referee.systems.base import (
     names,
     param,
 )
+from referee.systems.state import Decision
 
 SYSTEMS_DIR = Path(__file__).resolve().parents[1] / "src" / "referee" / "systems"
 WINGS = ("mnemonic", "mongrel", "mneme", "arm")
@@ -281,7 +282,8 @@ def test_no_wing_overrides_plan_or_types_a_planner_with_any() -> None:
         assert "def plan(" not in ruleset, wing
         assert "def actions(" not in ruleset, wing
         assert "import_module" not in ruleset, wing
-        assert re.search(r"^def table\(\) -> ActionTable\[", _actions(wing), re.M), wing
+        assert re.search(r"^    def table\(self\) -> ActionTable\[", ruleset, re.M), wing
+        assert "def table(" not in _actions(wing), wing  # the action types only
     for path in SYSTEMS_DIR.rglob("*.py"):
         assert "Callable[[Any" not in path.read_text(encoding="utf-8"), path
 
@@ -295,18 +297,43 @@ def test_every_wing_names_its_planners_plan_action() -> None:
         assert set(rules.actions()) == set(rules.declared())
 
 
+def test_the_base_seats_lays_out_sheets_and_says_what_waits_for_every_wing() -> None:
+    """No wing writes ``seat`` or ``sheet_view`` again (the base seats ``Seat.of(sheet)``
+    and lays a sheet out with the wing's ``present.sheet_view``), nor the "Waiting for"
+    rows (the base's ``waiting``)."""
+    for wing in WINGS:
+        rules = type(get(wing))
+        assert "seat" not in rules.__dict__ and "sheet_view" not in rules.__dict__, wing
+        assert "Waiting for" not in (SYSTEMS_DIR / wing / "ruleset.py").read_text("utf-8")
+        assert callable(importlib.import_module(f"referee.systems.{wing}.state").Seat.of)
+    arm = get("arm")
+    options = arm.options_type()
+    alex = arm.examples()["alex"]
+    state = arm.seat(arm.initial_state(options), "alex", alex, options)
+    hurt = replace(state.characters["alex"], wound=2)
+    state = replace(state, characters={"alex": hurt})
+    again = arm.seat(state, "alex", replace(alex, name="Alexandra"), options)
+    assert again.characters["alex"].wound == 2  # reseated: what the table tracks stays
+    assert again.characters["alex"].sheet.name == "Alexandra"
+    held = replace(state, pending=(Decision("alex", "defend or take the blow?", ("defend", "x")),))
+    assert arm.waiting(held, {"alex": "Alex"}) == [["Waiting for Alex", "defend or take the blow?"]]
+    assert arm.waiting(held, {}, choices=True) == [
+        ["Waiting for alex", "defend or take the blow? (defend or x)"]
+    ]
+
+
 def _actions(wing: str) -> str:
     return (SYSTEMS_DIR / wing / "actions.py").read_text(encoding="utf-8")
 
 
 SHARED_ROLES = (
     "__init__.py",  # RULESET
-    "actions.py",  # every action declared once: table()
+    "actions.py",  # every action's type, once
     "builder.py",  # the guided character builder
     "checks.py",  # the game's rolls and their exact odds
     "options.py",  # the house rules
     "present.py",  # the sheet as people read it
-    "ruleset.py",  # the contract
+    "ruleset.py",  # the contract: table(), every action declared once with its planner
     "sheet.py",  # Sheet: the stored character
     "state.py",  # Seat and State: what a table tracks
     "tables.py",  # the text's lists and numbers as data

@@ -143,6 +143,11 @@ class Seat:
         """The Identity score governing an Expertise (added to Effect)."""
         return self.identity.score(EXPERTISE[expertise][0])
 
+    @staticmethod
+    def of(sheet: Sheet) -> Seat:
+        """A newly seated character (:func:`seat_of`)."""
+        return seat_of(sheet)
+
 
 def seat_of(sheet: Sheet) -> Seat:
     """A fresh fighter: AP = Speed, Infernal Resolve = Spirit, no damage."""
