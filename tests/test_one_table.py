@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import json
 import re
 import sys
@@ -294,6 +295,8 @@ def test_every_wing_names_its_planners_plan_action() -> None:
         for name, entry in rules.declared().items():
             planner = getattr(entry.planner, "rule", entry.planner)  # ARM's Pushable
             assert planner.__name__ == "plan_" + name.replace("-", "_"), (wing, name)
+            first = next(iter(inspect.signature(planner).parameters))
+            assert first == "action", (wing, name)  # one name for the action in every wing
         assert set(rules.actions()) == set(rules.declared())
 
 
