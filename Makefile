@@ -25,9 +25,10 @@ run: $(RUNTIME)
 
 test: system lint typecheck pytest docs smoke
 
-# the fast loop: lint, types and the tests not marked slow
+# the fast loop: lint, types and the tests not marked slow (browsers, processes, long
+# analyses: make test runs them), with fewer Hypothesis examples each
 check: lint typecheck
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow" --hypothesis-profile=check
 
 system:
 	bash scripts/system-deps.sh
@@ -40,7 +41,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest --durations=20
+	$(BIN)/pytest --durations=25
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet

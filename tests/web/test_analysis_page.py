@@ -369,9 +369,13 @@ def test_analyses_of_one_link_at_once_are_limited(new_site: Any, tmp_path: Path)
                 )
             )
 
+    odds = site.server.server.config.app.state.web.quotas.odds
     first = threading.Thread(target=slow)
     first.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60
+    while not odds._running and first.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.005)  # until the first analysis holds Ann's slot (no guessed delay)
+    assert odds._running, "the first analysis never held a slot"
     with site.client(token) as http:
         second = http.get(f"/api/tables/{arm.id}/analysis", params={"seed": 1})
     first.join()
