@@ -427,6 +427,7 @@ def test_a_player_cannot_spend_another_players_action_points_over_http(
 # -- finding 5: costly odds are refused before any work, and never stall the server -----------
 
 
+@pytest.mark.slow
 def test_costly_odds_are_refused_naming_the_limit(site: Site, new_table: Any) -> None:
     table = new_table(site, "mneme", "Costly")
     ron, tid = table.auth("Ron"), table.id
