@@ -27,9 +27,10 @@ run: $(RUNTIME)
 
 test: system lint typecheck pytest docs smoke
 
-# the fast loop: lint, types and the tests not marked slow
+# the fast loop: lint, types and the tests not marked slow (browsers, processes, long
+# analyses: make test runs them), with fewer Hypothesis examples each
 check: lint typecheck
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow" --hypothesis-profile=check
 
 system:
 	bash scripts/system-deps.sh
@@ -42,7 +43,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest --durations=20
+	$(BIN)/pytest --durations=25
 
 # Material's end-of-life notice is silenced here: the choice of its successor is made and
 # explained in docs/architecture.md ("The documentation toolchain")

@@ -29,7 +29,20 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("thorough", deadline=None, max_examples=2000)
+settings.register_profile(
+    "check", deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow]
+)
+"""``make check``'s fast loop (``--hypothesis-profile=check``): fewer examples of each
+property; ``make test`` runs the default profile."""
 settings.load_profile("default")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in a browser (the ``browser`` fixture: Chromium driven by Playwright)
+    is ``slow``: ``make test`` runs it, ``make check`` does not."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

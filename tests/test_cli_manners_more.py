@@ -31,6 +31,7 @@ def test_completion_answers_commands() -> None:
     assert "plain,table" in done.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_taken_port_before_anything(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

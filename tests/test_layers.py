@@ -124,3 +124,56 @@ def test_the_pages_take_nothing_from_the_api_routes() -> None:
     for name in ("referee.web.pages", "referee.web.recaps", "referee.web.analysis_routes"):
         taken = set(_imports(name, MODULES[name])) & routes
         assert not taken, f"{name} imports {sorted(taken)}"
+
+
+def _wing_imports(name: str, path: Path) -> Iterator[str]:
+    """The modules ``name`` imports (lazy and type-checking ones too), each by the module
+    it names: ``from referee.systems.arm import fight`` is ``fight``, not the package."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            found = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names
+            ]
+        else:
+            continue
+        for module in found:
+            while module and module not in MODULES:
+                module = module.rpartition(".")[0]
+            if module and module != name:
+                yield module
+
+
+def _loops(nodes: set[str], edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import loops among ``nodes``: each set of modules that reach one another."""
+    reach = {
+        n: _reached(edges.get(n, set()) & nodes, {k: v & nodes for k, v in edges.items()})
+        for n in nodes
+    }
+    loops: list[list[str]] = []
+    for n in sorted(nodes):
+        ring = sorted(m for m in nodes if n in reach[m] and m in reach[n])
+        if ring and ring not in loops:
+            loops.append(ring)
+    return loops
+
+
+def test_no_import_loop_inside_a_wing() -> None:
+    """Inside a game's package the imports only point one way (issue 36): the action
+    types (``actions.py``) import no planner, the ruleset declares the table and imports
+    the planners, and no planner imports the ruleset (ARM's push settles through the
+    table it is given)."""
+    edges = {name: set(_wing_imports(name, path)) for name, path in MODULES.items()}
+    assert _loops({"a", "b", "c"}, {"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+    for game in ("arm", "mneme", "mnemonic", "mongrel"):
+        wing = {n for n in MODULES if n.startswith(f"referee.systems.{game}.")}
+        assert len(wing) > 10
+        assert _loops(wing, edges) == [], game
+    rolls = (PACKAGE / "systems" / "arm" / "rolls.py").read_text(encoding="utf-8")
+    assert "RULESET" not in rolls and "arm.ruleset" not in rolls

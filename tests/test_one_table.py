@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import json
 import re
 import sys
@@ -47,6 +48,7 @@ from referee.systems.base import (
     names,
     param,
 )
+from referee.systems.state import Decision
 
 SYSTEMS_DIR = Path(__file__).resolve().parents[1] / "src" / "referee" / "systems"
 WINGS = ("mnemonic", "mongrel", "mneme", "arm")
@@ -281,7 +283,8 @@ def test_no_wing_overrides_plan_or_types_a_planner_with_any() -> None:
         assert "def plan(" not in ruleset, wing
         assert "def actions(" not in ruleset, wing
         assert "import_module" not in ruleset, wing
-        assert re.search(r"^def table\(\) -> ActionTable\[", _actions(wing), re.M), wing
+        assert re.search(r"^    def table\(self\) -> ActionTable\[", ruleset, re.M), wing
+        assert "def table(" not in _actions(wing), wing  # the action types only
     for path in SYSTEMS_DIR.rglob("*.py"):
         assert "Callable[[Any" not in path.read_text(encoding="utf-8"), path
 
@@ -292,7 +295,34 @@ def test_every_wing_names_its_planners_plan_action() -> None:
         for name, entry in rules.declared().items():
             planner = getattr(entry.planner, "rule", entry.planner)  # ARM's Pushable
             assert planner.__name__ == "plan_" + name.replace("-", "_"), (wing, name)
+            first = next(iter(inspect.signature(planner).parameters))
+            assert first == "action", (wing, name)  # one name for the action in every wing
         assert set(rules.actions()) == set(rules.declared())
+
+
+def test_the_base_seats_lays_out_sheets_and_says_what_waits_for_every_wing() -> None:
+    """No wing writes ``seat`` or ``sheet_view`` again (the base seats ``Seat.of(sheet)``
+    and lays a sheet out with the wing's ``present.sheet_view``), nor the "Waiting for"
+    rows (the base's ``waiting``)."""
+    for wing in WINGS:
+        rules = type(get(wing))
+        assert "seat" not in rules.__dict__ and "sheet_view" not in rules.__dict__, wing
+        assert "Waiting for" not in (SYSTEMS_DIR / wing / "ruleset.py").read_text("utf-8")
+        assert callable(importlib.import_module(f"referee.systems.{wing}.state").Seat.of)
+    arm = get("arm")
+    options = arm.options_type()
+    alex = arm.examples()["alex"]
+    state = arm.seat(arm.initial_state(options), "alex", alex, options)
+    hurt = replace(state.characters["alex"], wound=2)
+    state = replace(state, characters={"alex": hurt})
+    again = arm.seat(state, "alex", replace(alex, name="Alexandra"), options)
+    assert again.characters["alex"].wound == 2  # reseated: what the table tracks stays
+    assert again.characters["alex"].sheet.name == "Alexandra"
+    held = replace(state, pending=(Decision("alex", "defend or take the blow?", ("defend", "x")),))
+    assert arm.waiting(held, {"alex": "Alex"}) == [["Waiting for Alex", "defend or take the blow?"]]
+    assert arm.waiting(held, {}, choices=True) == [
+        ["Waiting for alex", "defend or take the blow? (defend or x)"]
+    ]
 
 
 def _actions(wing: str) -> str:
@@ -301,15 +331,16 @@ def _actions(wing: str) -> str:
 
 SHARED_ROLES = (
     "__init__.py",  # RULESET
-    "actions.py",  # every action declared once: table()
+    "actions.py",  # every action's type, once
     "builder.py",  # the guided character builder
     "checks.py",  # the game's rolls and their exact odds
     "options.py",  # the house rules
     "present.py",  # the sheet as people read it
-    "ruleset.py",  # the contract
+    "ruleset.py",  # the contract: table(), every action declared once with its planner
     "sheet.py",  # Sheet: the stored character
     "state.py",  # Seat and State: what a table tracks
     "tables.py",  # the text's lists and numbers as data
+    "variants.py",  # the check's variants the analysis compares
     "words.py",  # how an outcome, change, prompt and refusal reads, for every edge
     "data/examples",  # the example characters, read by the base
 )
@@ -374,27 +405,71 @@ def test_every_wing_declares_its_analysis_and_nothing_outside_systems_asks_which
         assert conflict is not None, wing
         assert issubclass(model_type(wing), ConflictModel)
         assert Scenario.default(wing).seats == dict(conflict.seats)
-    games = set(WINGS)
+        assert get(wing).variants() is not None, wing  # its check variants (issue 36)
+    found = [
+        f"{path.relative_to(SYSTEMS_DIR.parent)}:{line}"
+        for path in (SYSTEMS_DIR.parent).rglob("*.py")
+        if SYSTEMS_DIR not in path.parents
+        for line in _asks_which_game(ast.parse(path.read_text(encoding="utf-8")), set(WINGS))
+    ]
+    assert [f for f in found if f.partition(":")[0] not in COMMAND_LINE_DATA] == []
+    assert {f.partition(":")[0] for f in found} <= set(COMMAND_LINE_DATA)
+
+
+COMMAND_LINE_DATA = {
+    "cli/main.py": "GROUPS: each game's command group and its help line, read without "
+    "importing any game (referee --help stays quick)",
+    "cli/tour.py": "TOURS: referee demo's steps per game, the command line's own "
+    "demonstration (tests/test_layers.py: nothing in systems exists only for it)",
+}
+"""Where the command line keys data by a game's name, and why (issue 36 leaves the
+command line to its own item: presets and flags declared)."""
+
+
+def _asks_which_game(tree: ast.AST, games: set[str]) -> list[int]:
+    """The lines where code names a game to branch on it or look something up by it: a
+    comparison with a game's name (or a tuple of them), a ``case "arm":``, a dictionary
+    keyed by a game's name, a ``.get("arm")`` or a ``[...]["arm"]``."""
+
+    def named(node: ast.AST | None) -> bool:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return any(isinstance(i, ast.Constant) and i.value in games for i in items)
+
     found = []
-    for path in (SYSTEMS_DIR.parent).rglob("*.py"):
-        if SYSTEMS_DIR in path.parents:
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Compare):
-                sides = [node.left, *node.comparators]
-                for side in sides:
-                    items = (
-                        side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
-                    )
-                    if any(isinstance(i, ast.Constant) and i.value in games for i in items):
-                        found.append(f"{path.relative_to(SYSTEMS_DIR.parent)}:{node.lineno}")
-            elif (
-                isinstance(node, ast.MatchValue)
-                and isinstance(node.value, ast.Constant)
-                and node.value.value in games
-            ):
-                found.append(f"{path.relative_to(SYSTEMS_DIR.parent)}:{node.lineno}")
-    assert found == []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            hit = any(named(side) for side in (node.left, *node.comparators))
+        elif isinstance(node, ast.MatchValue):
+            hit = named(node.value)
+        elif isinstance(node, ast.Dict):
+            hit = any(named(key) for key in node.keys)
+        elif isinstance(node, ast.Call):
+            getter = isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            hit = getter and bool(node.args) and named(node.args[0])
+        elif isinstance(node, ast.Subscript):
+            hit = named(node.slice)
+        else:
+            hit = False
+        if hit:
+            found.append(getattr(node, "lineno", 0))
+    return found
+
+
+def test_the_guard_sees_game_names_as_keys_and_lookups() -> None:
+    """The guard above finds each way of asking which game it is, and not a name used to
+    ask the registry (``get("arm")``: the one place that knows the games)."""
+    games = {"arm", "mongrel"}
+    asked = [
+        'if game == "arm": pass',
+        'if game in ("mongrel", "x"): pass',
+        'match game:\n    case "arm": pass',
+        'SUCCESS = {"arm": 0}',
+        'CURVES.get("mongrel")',
+        'STATS["arm"]',
+    ]
+    for text in asked:
+        assert _asks_which_game(ast.parse(text), games) == [1 + text.count("\n")], text
+    assert _asks_which_game(ast.parse('get("arm"); x = {"game": "arm"}; y = "arm"'), games) == []
 
 
 def test_a_preset_offers_every_plain_field_of_its_action(registered: None) -> None:

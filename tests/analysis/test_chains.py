@@ -155,6 +155,7 @@ def _reference(chain: Chain, horizon: int) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name",
     ["mnemonic", "mnemonic-stalemate", "arm", "arm-alex-defends", "mongrel-collapsed", "mneme"],
@@ -183,6 +184,7 @@ def _edges(chain: Chain) -> dict[tuple[Hashable, Memo], dict[tuple[Hashable, Mem
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["arm", "arm-3", "arm-alex-defends-3", "mongrel", "mongrel-defend"]
 )

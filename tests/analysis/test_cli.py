@@ -114,6 +114,7 @@ def test_odds_and_import_referee_never_load_the_heavy_libraries() -> None:
     )
 
 
+@pytest.mark.slow
 def test_page_data_for_the_web_is_json_with_svg() -> None:
     from referee.analysis.page import page_data
     from referee.systems.base import get
@@ -141,6 +142,7 @@ def test_the_group_lists_its_four_commands_only(capsys: pytest.CaptureFixture[st
     assert code == 0 and names == ["compare", "conflict", "curve", "sweep"]
 
 
+@pytest.mark.slow
 def test_an_override_sets_one_house_rule_as_an_options_file_does(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

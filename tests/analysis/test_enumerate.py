@@ -36,6 +36,7 @@ def _first_attack(game: str, **params: Any) -> tuple[ConflictModel, Any, Plan, A
         (_, state, memo, _), *_ = transitions(model, state, memo)
 
 
+@pytest.mark.slow
 def test_outcomes_sum_to_one_and_match_the_games_odds() -> None:
     model, _state, plan, step = _first_attack("mongrel")
     found = outcomes(plan, exchangeable=False)
@@ -49,6 +50,7 @@ def test_outcomes_sum_to_one_and_match_the_games_odds() -> None:
     assert seen == odds.probabilities()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["mongrel", "mnemonic"])
 def test_exchangeable_multisets_give_the_same_changes(game: str) -> None:
     model, _state, plan, _ = _first_attack(game)

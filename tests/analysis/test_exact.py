@@ -153,6 +153,7 @@ def test_bad_policies_and_characters_fail_before_any_work() -> None:
         sc.model()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["arm", "mneme", "mnemonic", "mongrel"])
 def test_every_games_default_fight_is_answered_exactly(game: str) -> None:
     """The default table of ``referee analyze conflict GAME`` (and the analysis page) is a

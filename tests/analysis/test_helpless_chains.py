@@ -7,6 +7,8 @@ same fight studied until Critically Wounded. Every node's step is one the rules 
 
 from __future__ import annotations
 
+import pytest
+
 from referee.analysis.chain import explore
 from referee.analysis.scenario import Scenario
 from referee.analysis.solve import solve
@@ -19,6 +21,7 @@ def _fight(until: str) -> Scenario:
     return sc
 
 
+@pytest.mark.slow
 def test_a_fighter_out_at_critically_wounded_stops_a_fight_studied_until_dying() -> None:
     dying = explore(_fight("Dying").model())
     critical = explore(_fight("Critically Wounded").model())

@@ -38,12 +38,14 @@ def test_mnemonic_exact_values_lie_inside_the_intervals(seed: int) -> None:
     _inside(_exact("mnemonic"), sim)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12])
 def test_mongrel_exact_values_lie_inside_the_intervals(seed: int) -> None:
     sim = simulate(Scenario.default("mongrel").model(), runs=20_000, seed=seed)
     _inside(_exact("mongrel"), sim)
 
 
+@pytest.mark.slow
 def test_runs_resolved_directly_by_the_game_agree_with_the_chain_too() -> None:
     sim = simulate(Scenario.default("mnemonic").model(), runs=3000, seed=5, budget=0)
     assert sim.direct_states > 0  # budget 0: no step is tabulated
@@ -66,6 +68,7 @@ def test_the_same_seed_gives_the_same_numbers() -> None:
     assert one != other
 
 
+@pytest.mark.slow
 def test_card_decks_are_simulated_reproducibly() -> None:
     sc = Scenario.default("mnemonic")
     sc.options = {"randomizer": "3cards"}
@@ -124,6 +127,7 @@ def test_the_check_kernel_draws_the_games_exact_odds() -> None:
     assert CheckSampler(big).draw(10, np.random.default_rng(2)).shape == (10,)
 
 
+@pytest.mark.slow
 def test_a_mongrel_defence_policy_exact_and_simulated_agree() -> None:
     sc = Scenario.default("mongrel")
     sc.policies = {"vooruk": "defend", "giazza": "balanced"}

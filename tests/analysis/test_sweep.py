@@ -43,6 +43,7 @@ def test_bad_grids_fail_before_anything_runs() -> None:
         jobs(base, {"mick.talents.Flying.high": [1]})
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_one_process_and_a_cluster_of_worker_processes_agree() -> None:
     todo = jobs(Scenario.default("mnemonic"), GRID, runs=2000, seed=9)

@@ -120,6 +120,7 @@ def _roundtrip(text: str, depth: int) -> None:
     assert str(again) == written
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(
     st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14).map("".join),
@@ -159,6 +160,7 @@ _texts = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(_texts, st.integers(0, MAX_DEPTH))
 def test_every_accepted_expression_comes_back_from_its_canonical_form_at_every_depth(

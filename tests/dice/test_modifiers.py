@@ -225,6 +225,7 @@ def _plus_d4(law: dict[int, Fraction]) -> dict[int, Fraction]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "kw", "brute"), _cases(), ids=[c[0] for c in _cases()])
 def test_exact_odds_match_a_brute_force_of_every_history(
     text: str, kw: dict[str, int], brute: Callable[[], dict[int, Fraction]]

@@ -403,6 +403,7 @@ _TERM_TEXT = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from("+-"), _TERM_TEXT), min_size=1, max_size=4))
 def test_a_plain_sum_from_its_text_is_the_sum_of_its_tree(terms: list[tuple[str, str]]) -> None:

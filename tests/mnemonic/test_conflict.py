@@ -161,6 +161,7 @@ def opposed_procedure(
     return Procedure(pair.groups, pair.read, pair.exact, rule)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("randomizer", ["d12", "3d12", "verbal"])
 def test_opposed_odds_against_brute_force(randomizer: str) -> None:
     proc = opposed_procedure(7, 3, 6, -3, randomizer)

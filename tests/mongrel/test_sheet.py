@@ -143,6 +143,7 @@ def _exhaustive_distance(primary: str, levels: dict[str, int]) -> int:
     return best
 
 
+@pytest.mark.slow
 def test_the_reported_build_is_truly_the_closest() -> None:
     import random
 

@@ -253,6 +253,7 @@ def test_power_expertise_stays_with_the_primary_identity_on_advancement() -> Non
     assert level(after, "Animal Power") == 2 and after.character_points == 45  # 1 x 5
 
 
+@pytest.mark.slow
 def test_a_raise_never_leaves_two_identities_at_zero() -> None:
     """Identity: "One of them, but not two, may be 0" holds in play too (issue 41, the
     audit's observation). Giazza (Demon 0, Man 5, Beast 1) may raise Man by lowering Beast

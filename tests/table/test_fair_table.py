@@ -434,6 +434,7 @@ def test_a_preview_shows_each_answer_of_a_choice_still_to_be_made(service: Table
     assert by_value[True] != by_value[False]
 
 
+@pytest.mark.slow
 def test_a_players_analysis_fights_only_the_sheets_they_may_read(service: TableService) -> None:
     """A player's analysis page fought two characters whose sheets they could not see;
     now it offers their own (and, with true odds on, every one)."""

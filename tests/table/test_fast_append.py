@@ -59,6 +59,7 @@ def events(draw: st.DrawFn) -> Event:
     )
 
 
+@pytest.mark.slow
 @given(events())
 def test_seal_gives_the_hash_and_texts_of_the_plain_path(event: Event) -> None:
     written = seal(event)
@@ -166,6 +167,7 @@ def _rows(store: Store) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in found]
 
 
+@pytest.mark.slow
 def test_the_fast_append_writes_the_rows_of_the_plain_one(two_urls: tuple[str, str]) -> None:
     fast_url, plain_url = two_urls
     fast = Recording(fast_url)

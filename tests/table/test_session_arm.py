@@ -110,3 +110,53 @@ def test_the_melee_example_at_a_table(tmp_path: Path) -> None:
     other = TableService(Store(f"sqlite:///{tmp_path / 'b.db'}"))
     assert import_table(other, json.loads(json.dumps(export(service, tid)))).ok
     assert other.load(tid) == service.load(tid)
+
+
+@pytest.mark.filterwarnings("ignore:Using .httpx. with")
+def test_a_sheet_carrying_a_weapon_the_referee_added_is_seated(tmp_path: Path) -> None:
+    """Seating checks a sheet against the table's own setting, where the referee's
+    add-weapon put the weapon: refused with the text's examples alone, accepted once the
+    table knows it, through the service and the API; another table still refuses it."""
+    from dataclasses import replace
+
+    from fastapi.testclient import TestClient
+
+    from referee.errors import RulesError
+    from referee.systems.arm import RULESET
+    from referee.systems.arm.sheet import WeaponEntry
+    from referee.table.tokens import Tokens
+    from referee.web.app import create_app
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 's.db'}"))
+    alex = RULESET.examples()["alex"]
+    spear = RULESET.dump_sheet(replace(alex, weapons=(*alex.weapons, WeaponEntry("Boar spear"))))
+    gone = f"weapons.{len(alex.weapons)}: not in the setting and no damage value given"
+    tid = service.create("arm", "Spears", "Ron", settings=OPEN).table.id
+    with pytest.raises(RulesError, match=gone):
+        service.add_character(tid, spear, cid="alex")
+    service.act(tid, "Ron", "add-weapon", {"name": "Boar spear", "damage": 5, "kind": "melee"})
+    service.add_character(tid, spear, cid="alex")
+    service.update_character(tid, "alex", spear)
+    assert service.load(tid).findings == {"alex": ()}
+    other = service.create("arm", "No spears", "Ron", settings=OPEN).table.id
+    with pytest.raises(RulesError, match=gone):
+        service.add_character(other, spear, cid="alex")
+    alone = RULESET.validate(RULESET.load_sheet(spear), RULESET.options_type())
+    assert [f"{p.field}: {p.message}" for p in alone] == [gone]  # no table: the text's lists
+
+    with TestClient(create_app(service, tokens=Tokens(service.store))) as http:
+        made = http.post("/api/tables", json={"game": "arm", "name": "Web", "referee": "Ron"})
+        assert made.status_code == 201, made.text
+        web = made.json()["table"]["id"]
+        ron = {"authorization": f"Bearer {made.json()['token']}"}
+        checked = http.post(f"/api/tables/{web}/validate", json={"sheet": spear}, headers=ron)
+        assert checked.json()["valid"] is False
+        add = {
+            "action": "add-weapon",
+            "fields": {"name": "Boar spear", "damage": 5, "kind": "melee"},
+        }
+        assert http.post(f"/api/tables/{web}/actions", json=add, headers=ron).status_code == 201
+        checked = http.post(f"/api/tables/{web}/validate", json={"sheet": spear}, headers=ron)
+        assert checked.json() == {"valid": True, "problems": []}
+        seated = http.post(f"/api/tables/{web}/characters", json={"sheet": spear}, headers=ron)
+        assert seated.status_code == 201, seated.text

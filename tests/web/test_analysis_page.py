@@ -99,6 +99,7 @@ CURVE = {"mnemonic": 7, "mneme": 9, "arm": -2, "mongrel": 3}
 DEFAULT_X = {"mnemonic": 6, "mneme": 8, "arm": 0, "mongrel": 4}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["mnemonic", "mongrel", "mneme", "arm"])
 def test_every_demo_table_answers_variants_curves_and_a_fight(demo: Demo, game: str) -> None:
     a, b, pa, pb, method = FIGHTS[game]
@@ -146,6 +147,7 @@ def test_every_demo_table_answers_variants_curves_and_a_fight(demo: Demo, game: 
         assert "style=" not in svg and "<script" not in svg.lower()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["mnemonic", "mongrel", "mneme", "arm"])
 def test_every_demo_tables_analysis_answers_as_it_opens(demo: Demo, game: str) -> None:
     """The page as a referee first opens it, nothing picked: every demo table answers who
@@ -158,6 +160,7 @@ def test_every_demo_tables_analysis_answers_as_it_opens(demo: Demo, game: str) -
     assert r.json()["errors"] == {} and r.json()["conflict"]["p"]
 
 
+@pytest.mark.slow
 def test_a_fight_with_no_policy_picked_follows_the_tables_rules(demo: Demo) -> None:
     """On a Mneme CE table at its defaults the referee doesn't roll (ch. 2): the raider,
     an adversary facing a PC, strikes only through the PC's Fail Effects. With no policy
@@ -191,6 +194,7 @@ def test_a_fight_with_no_policy_picked_follows_the_tables_rules(demo: Demo) -> N
     assert first == both[1].next(start, 0) and first.action.threat is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["mnemonic", "mongrel", "mneme", "arm"])
 def test_the_page_shows_the_numbers_and_the_charts(demo: Demo, game: str) -> None:
     a, b, pa, pb, _method = FIGHTS[game]
@@ -231,6 +235,7 @@ def test_a_character_name_cannot_reach_the_chart_as_markup(demo: Demo) -> None:
         assert r.status_code == 200, r.text
 
 
+@pytest.mark.slow
 def test_a_player_picks_only_whom_they_may_see(demo: Demo) -> None:
     tid = demo.ids["mongrel"]
     with demo.client("mongrel", "Referee") as ref:
@@ -283,6 +288,7 @@ def test_a_player_picks_only_whom_they_may_see(demo: Demo) -> None:
         assert ref.delete(f"/api/tables/{tid}/characters/{ghoul}").status_code == 200
 
 
+@pytest.mark.slow
 def test_a_secret_roll_does_not_change_a_players_analysis(demo: Demo) -> None:
     tid = demo.ids["mnemonic"]
     params = {"a": ["mickey-ruane"], "b": ["bo"]}
@@ -354,6 +360,7 @@ def test_work_past_the_budget_is_refused_naming_it(demo: Demo) -> None:
     assert "50 ms of work an analysis request may take" in text
 
 
+@pytest.mark.slow
 def test_analyses_of_one_link_at_once_are_limited(new_site: Any, tmp_path: Path) -> None:
     site = new_site(f"sqlite:///{tmp_path / 'web.db'}", Limits(odds_per_participant=1))
     made, _ = demo_tables(site.service, site.tokens)
@@ -369,9 +376,13 @@ def test_analyses_of_one_link_at_once_are_limited(new_site: Any, tmp_path: Path)
                 )
             )
 
+    odds = site.server.server.config.app.state.web.quotas.odds
     first = threading.Thread(target=slow)
     first.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60
+    while not odds._running and first.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.005)  # until the first analysis holds Ann's slot (no guessed delay)
+    assert odds._running, "the first analysis never held a slot"
     with site.client(token) as http:
         second = http.get(f"/api/tables/{arm.id}/analysis", params={"seed": 1})
     first.join()
@@ -380,6 +391,7 @@ def test_analyses_of_one_link_at_once_are_limited(new_site: Any, tmp_path: Path)
     assert answers[0].status_code == 200, answers[0].text
 
 
+@pytest.mark.slow
 def test_a_slow_analysis_does_not_stall_another_tables_notes(demo: Demo) -> None:
     arm, mongrel = demo.ids["arm"], demo.ids["mongrel"]
     done: list[float] = []
@@ -504,6 +516,7 @@ def test_the_analysis_page_passes_an_axe_audit(
         context.close()
 
 
+@pytest.mark.slow
 def test_the_variants_follow_the_tables_house_rules(demo: Demo) -> None:
     tid = demo.ids["mneme"]
     with demo.client("mneme", "Referee") as ref, demo.client("mneme", "Ben") as ben:

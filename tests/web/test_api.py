@@ -475,6 +475,7 @@ def test_reveal_makes_a_secret_roll_public(site: Site, table: Table) -> None:
     assert "outcome" in shown["payload"]
 
 
+@pytest.mark.slow
 def test_export_and_import_through_the_api(
     site: Site, table: Table, tmp_path: object, new_site: Any
 ) -> None:

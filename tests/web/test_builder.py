@@ -454,6 +454,7 @@ def test_the_builder_on_a_phone(browser: Any, site: Site, artifacts: Any) -> Non
         ann.close()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_builder_api_has_no_server_errors(site: Site) -> None:
     """schemathesis on the builder's operations alone: valid and invalid bodies, as a

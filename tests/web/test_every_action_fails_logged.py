@@ -152,6 +152,7 @@ def _words(site: Site, tid: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(names()))
 def test_no_action_is_refused_by_its_dice(site: Site, game: str) -> None:
     rules = get(game)
@@ -215,6 +216,7 @@ def test_no_action_is_refused_by_its_dice(site: Site, game: str) -> None:
     assert len(logged) >= len(checked) / 2, checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(names()))
 def test_the_servers_dice_never_take_an_action_back(site: Site, game: str) -> None:
     """With the server's dice, an action is refused before the draw or logged (with the

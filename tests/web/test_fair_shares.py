@@ -237,6 +237,7 @@ def test_a_browser_behind_gets_the_newest_drawing_of_the_page_once() -> None:
     assert conn.queued == 0
 
 
+@pytest.mark.slow
 def test_a_catch_up_goes_at_the_browsers_pace_from_one_reading(tmp_path: Any) -> None:
     """A catch-up puts the next missed entry only once the browser has taken all but
     CATCH_UP_SLACK characters, so it never holds a whole log; browsers catching up on the
@@ -372,9 +373,9 @@ def test_another_tables_request_finds_a_thread_while_one_table_floods(
         service_load = web.service.load
         held = threading.Event()
 
-        def slow_load(ref: str) -> Any:  # a slow read of the loud table only
-            if ref == lt and not held.is_set():
-                time.sleep(0.3)
+        def slow_load(ref: str) -> Any:  # the loud table's reads held until released
+            if ref == lt:
+                held.wait(60)
             return service_load(ref)
 
         web.service.load = slow_load
@@ -387,10 +388,11 @@ def test_another_tables_request_finds_a_thread_while_one_table_floods(
         floods = [threading.Thread(target=flood) for _ in range(12)]
         for t in floods:
             t.start()
-        deadline = time.monotonic() + 5
-        while lt not in web.gates._tables and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.1)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            lt not in web.gates._tables or web.gates._tables[lt].running < 2
+        ):
+            time.sleep(0.01)  # until two of the flood hold their threads (no guessed delay)
         gate_running.append(web.gates._tables[lt].running)
         answer = http.get(f"/api/tables/{qt}", headers=qh)
         loud_done = len(codes)
@@ -404,6 +406,7 @@ def test_another_tables_request_finds_a_thread_while_one_table_floods(
     assert codes == [200] * 12  # the flood waited its turns, and was answered
 
 
+@pytest.mark.slow
 def test_a_tables_socket_cap_holds_for_handshakes_that_come_at_once(
     new_site: Any, tmp_path: Any
 ) -> None:
@@ -434,7 +437,9 @@ def test_a_tables_socket_cap_holds_for_handshakes_that_come_at_once(
                 return e.response.status_code
 
         tasks = [asyncio.create_task(one(i)) for i in range(30)]
-        await asyncio.sleep(3)
+        deadline = asyncio.get_running_loop().time() + 60
+        while sum(t.done() for t in tasks) < 20 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)  # until the 20 past the cap are refused (no fixed wait)
         release.set()
         return list(await asyncio.gather(*tasks))
 
@@ -443,6 +448,7 @@ def test_a_tables_socket_cap_holds_for_handshakes_that_come_at_once(
     assert codes.count(429) == 20
 
 
+@pytest.mark.slow
 def test_imports_and_odds_run_in_worker_processes_below_the_servers_priority(
     new_site: Any, tmp_path: Any
 ) -> None:

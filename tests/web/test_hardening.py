@@ -254,7 +254,9 @@ def test_table_creation_is_limited_per_client_address(new_site: Any, tmp_path: A
         assert _create(http, "T5", **{"x-forwarded-for": "203.0.113.7"}).status_code == 201
         # importing makes a table too: the same quota
         assert http.post("/api/import", json={"table": {}}).status_code == 429
-        time.sleep(1.1)  # the bucket fills at one table a second here
+        tables = site.server.server.config.app.state.web.quotas.tables
+        real = tables.clock
+        tables.clock = lambda: real() + 1.1  # 1.1 s on: the bucket fills at a table a second
         assert _create(http, "T6").status_code == 201
 
 
@@ -347,14 +349,18 @@ def test_odds_slots_per_participant_and_buckets_refill() -> None:
             pass
     with slots.slot("k"), slots.slot("k"):  # released after use
         pass
-    bucket = Buckets(rate=10, burst=2, what="calls")
+    now = [100.0]  # seconds, in steps a float holds exactly
+    bucket = Buckets(rate=8, burst=2, what="calls", clock=lambda: now[0])
     bucket.take("a")
     bucket.take("a")
     with pytest.raises(TooMany) as empty:
         bucket.take("a")
     assert empty.value.retry_after == 1
-    time.sleep(0.15)
-    bucket.take("a")  # one more after a tenth of a second at 10 a second
+    now[0] += 0.0625
+    with pytest.raises(TooMany):  # half a call's time: not yet
+        bucket.take("a")
+    now[0] += 0.0625
+    bucket.take("a")  # one more after an eighth of a second at 8 a second
 
 
 # -- finding 2: a player spends only what they own -------------------------------------------
@@ -421,6 +427,7 @@ def test_a_player_cannot_spend_another_players_action_points_over_http(
 # -- finding 5: costly odds are refused before any work, and never stall the server -----------
 
 
+@pytest.mark.slow
 def test_costly_odds_are_refused_naming_the_limit(site: Site, new_table: Any) -> None:
     table = new_table(site, "mneme", "Costly")
     ron, tid = table.auth("Ron"), table.id

@@ -48,6 +48,7 @@ def test_healthz_answers_ok_with_the_version_and_the_server_header(site: Site) -
         assert client.get("/openapi.json").json()["info"]["version"] == version()
 
 
+@pytest.mark.slow
 def test_healthz_is_503_while_postgresql_is_down(new_site: Any) -> None:
     try:
         pg = postgres.start()  # its own server: this test stops it
@@ -134,6 +135,7 @@ def served(tmp_path: Path) -> Iterator[Any]:
         s.kill()
 
 
+@pytest.mark.slow
 def test_serve_takes_its_settings_from_the_environment_and_logs_json(
     served: Any, tmp_path: Path
 ) -> None:
@@ -186,6 +188,7 @@ def test_serve_takes_its_settings_from_the_environment_and_logs_json(
     assert any(r["message"] == "Shutting down" for r in records)
 
 
+@pytest.mark.slow
 def test_sigterm_closes_the_live_sockets_with_1001_and_exits_0(served: Any) -> None:
     import websockets.sync.client as wsc
     from websockets.exceptions import ConnectionClosed
@@ -217,6 +220,7 @@ def test_sigterm_closes_the_live_sockets_with_1001_and_exits_0(served: Any) -> N
     assert "closing 1 live socket(s) with 1001" in s.logs()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variable", "value", "named"),
     [

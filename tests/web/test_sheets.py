@@ -422,6 +422,7 @@ def test_the_referee_opens_the_sheets_from_the_table_tab(
         ann_ctx.close()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(180)
 @pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
 def test_a_sheet_seated_through_another_process_is_judged_by_the_setting_now(

@@ -72,6 +72,7 @@ def test_the_export_is_signed_by_the_servers_key(site: Site, table: Table) -> No
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attack", FORGERIES)
 def test_signed_forgeries_are_refused_and_unsigned_ones_reported(
     site: Site,
@@ -106,6 +107,7 @@ def test_signed_forgeries_are_refused_and_unsigned_ones_reported(
     assert other.service.store.count(table.id) == len(forged["events"])
 
 
+@pytest.mark.slow
 def test_who_trusts_a_signed_export(
     site: Site, table: Table, tmp_path: Path, new_site: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -138,6 +140,7 @@ def test_who_trusts_a_signed_export(
         assert bad.status_code == 422 and "does not hold" in bad.json()["detail"]
 
 
+@pytest.mark.slow
 def test_a_2000_event_export_imports_over_http(
     site: Site, table: Table, tmp_path: Path, new_site: Any
 ) -> None:

@@ -10,6 +10,7 @@ import re
 from fractions import Fraction
 from itertools import product
 
+import pytest
 from tests.web.conftest import Site, Table, make_table
 
 
@@ -92,6 +93,7 @@ def test_arm_turns_your_turn_and_advance(site: Site) -> None:
     assert "Start round 2" in _panels(site, t, "Ron")["tracker"]
 
 
+@pytest.mark.slow
 def test_mongrel_turns_show_ap_and_wait_advances(site: Site) -> None:
     t = make_table(site, "mongrel", "Pit")
     from referee.systems.base import get

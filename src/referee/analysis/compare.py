@@ -1,8 +1,11 @@
 """Variants of one check side by side, in every game, from the game's own exact odds.
 
-Each game names its variants of a check as actions (and options) of its
-ruleset; :func:`compare` asks the ruleset for each one's exact odds and reads
-one whole-number statistic from every result - the same number the game shows:
+Each game declares its variants of a check in its ``variants.py``
+(:mod:`referee.systems.variants`): actions (and options) of its ruleset, the
+whole-number statistic read from every result (the same number the game shows), and
+the main number a curve sweeps. :func:`compare` asks the ruleset for each variant's
+exact odds; what succeeds is what the variant's plan says
+(:meth:`~referee.systems.plan.Plan.succeeds`). The games' declarations today:
 
 * Mnemonic: the check total (0 or more succeeds) for each of the six
   randomizers, at one Aptitude and Chances;
@@ -20,32 +23,18 @@ total − difficulty, target number) and gives P(success) per variant.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from referee.dice.odds import Distribution
-from referee.systems.base import Action, Modifier, get
+from referee.errors import RulesError
+from referee.systems.base import Ruleset, get, names
+from referee.systems.variants import CheckVariants, Variant, Variants
 
 from .errors import AnalysisError
-
-GAMES = ("mnemonic", "mneme", "arm", "mongrel")
-RANDOMIZERS = ("d12", "3d12", "cards", "3cards", "verbal", "verbal-ab")
-LEVELS = ("disadvantage", "plain", "advantage")
-PUSHES = ("never", "always", "if-needed")
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One variant of the check: its label, the game's action and the table's options."""
-
-    label: str
-    action: Action
-    options: Any
-    state: Any = None
 
 
 @dataclass
@@ -56,7 +45,10 @@ class Comparison:
     title: str
     stat: str
     success: int
+    """The smallest statistic that succeeds (as the variants' plans say)."""
     series: dict[str, Distribution[int]] = field(default_factory=dict)
+    won: dict[str, Fraction] = field(default_factory=dict)
+    """P(success) per variant, from its plan (:meth:`~referee.systems.plan.Plan.succeeds`)."""
 
     def values(self) -> list[int]:
         """Every value any variant can take, ascending."""
@@ -70,8 +62,9 @@ class Comparison:
         return [[fn(d, v) for d in self.series.values()] for v in self.values()]
 
     def p_success(self) -> dict[str, Fraction]:
-        """P(statistic >= the success threshold) per variant."""
-        return {k: d.at_least(self.success) for k, d in self.series.items()}
+        """P(success) per variant: its plan's (:attr:`won`), else P(statistic >= the
+        success threshold)."""
+        return {k: self.won.get(k, d.at_least(self.success)) for k, d in self.series.items()}
 
     def table_data(self, show: str = "at-least") -> dict[str, Any]:
         """The table as text shows it (``{"title", "columns", "rows", "justify"}``): one
@@ -191,190 +184,94 @@ class Curve:
 
 
 # ---------------------------------------------------------------------------
-# the games' variants
+# each game's variants, as the game declares them
 
 
-def _int(params: Mapping[str, Any], name: str, default: int) -> int:
-    value = params.get(name, default)
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise AnalysisError(f"{name} must be a whole number, not {value!r}") from None
-
-
-def _list(params: Mapping[str, Any], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    value = params.get(name)
-    if value is None:
-        return default
-    items = tuple(str(v).strip() for v in (value if isinstance(value, list | tuple) else [value]))
-    out: list[str] = []
-    for item in items:
-        out += [p.strip() for p in item.split(",") if p.strip()]
-    return tuple(out)
-
-
-def _mnemonic(
-    params: Mapping[str, Any], x: int | None, base: Any = None
-) -> tuple[str, str, list[Variant]]:
-    from referee.systems.mnemonic.actions import Check
-
-    rs = get("mnemonic")
-    aptitude = _int(params, "aptitude", 6) if x is None else x
-    chances = params.get("chances", 0)
-    randomizers = _list(params, "randomizers", RANDOMIZERS)
-    for r in randomizers:
-        if r not in RANDOMIZERS:
-            raise AnalysisError(f"unknown randomizer {r!r}; known: {', '.join(RANDOMIZERS)}")
-    out = []
-    for r in randomizers:
-        opts = _with(rs.options_type, base, randomizer=r)
-        out.append(Variant(r, Check(aptitude, chances), opts))
-    return (
-        f"Mnemonic Success Check, Aptitude {aptitude}, Chances {chances}",
-        "check total",
-        out,
-    )
-
-
-def _mneme(
-    params: Mapping[str, Any], x: int | None, base: Any = None
-) -> tuple[str, str, list[Variant]]:
-    from referee.systems.mneme.actions import Check
-
-    rs = get("mneme")
-    difficulty = _int(params, "difficulty", 8) if x is None else x
-    bonus = _int(params, "bonus", 0)
-    levels = _list(params, "levels", LEVELS)
-    opts = _with(rs.options_type, base)
-    out = []
-    mods = (Modifier(bonus, "bonus", "other"),) if bonus else ()
-    for level in levels:
-        if level not in LEVELS:
-            raise AnalysisError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
-        adv, dis = int(level == "advantage"), int(level == "disadvantage")
-        action = Check(difficulty=difficulty, modifiers=mods, advantage=adv, disadvantage=dis)
-        out.append(Variant(level, action, opts))
-    return f"Mneme CE check, 2d6 {bonus:+d} against Difficulty {difficulty}", "Effect", out
-
-
-def _arm(
-    params: Mapping[str, Any], x: int | None, base: Any = None
-) -> tuple[str, str, list[Variant]]:
-    from referee.systems.arm.actions import Task
-
-    rs = get("arm")
-    difficulty = _int(params, "difficulty", 6)
-    total = _int(params, "total", 6) if x is None else difficulty + x
-    pushes = _list(params, "pushes", PUSHES)
-    opts = _with(rs.options_type, base, pushing=True)
-    state = rs.seat(rs.initial_state(opts), "roller", rs.examples()["alex"], opts)
-    out = []
-    for push in pushes:
-        if push not in PUSHES:
-            raise AnalysisError(f"unknown push {push!r}; known: {', '.join(PUSHES)}")
-        action: Action = Task("roller", difficulty, total=total, push=push)  # type: ignore[arg-type]
-        out.append(Variant(f"push {push}", action, opts, state))
-    return f"ARM task, total {total} against difficulty {difficulty}", "result", out
-
-
-def _mongrel(
-    params: Mapping[str, Any], x: int | None, base: Any = None
-) -> tuple[str, str, list[Variant]]:
-    from referee.systems.mongrel.actions import Check
-
-    rs = get("mongrel")
-    tn = _int(params, "tn", 4) if x is None else x
-    identity = _int(params, "identity", 0)
-    modes = _list(params, "modes", ("under", "over"))
-    dice = [int(d) for d in _list(params, "dice", ("1", "2", "3", "4", "5", "6"))]
-    opts = _with(rs.options_type, base)
-    out = []
-    for mode in modes:
-        if mode not in ("under", "over"):
-            raise AnalysisError(f"mode must be under or over, not {mode!r}")
-        for n in dice:
-            action = Check(n, tn, mode, identity)  # type: ignore[arg-type]
-            out.append(Variant(f"{n}d6 {mode}", action, opts))
-    return f"Mongrel task roll against TN {tn} (Identity {identity})", "Effect", out
-
-
-def _with(kind: Callable[..., Any], base: Any, **fixed: Any) -> Any:
-    """The options of a variant: a table's own house rules (``base``; default: the game's
-    defaults) with what the variant itself sets (``fixed``: the randomizer compared, the
-    pushing that ARM's push variants need)."""
-    if base is None:
-        return kind(**fixed)
-    return dataclasses.replace(base, **fixed) if fixed else base
-
-
-Variants = Callable[[Mapping[str, Any], int | None, Any], tuple[str, str, list[Variant]]]
-
-VARIANTS: dict[str, Variants] = {
-    "mnemonic": _mnemonic,
-    "mneme": _mneme,
-    "arm": _arm,
-    "mongrel": _mongrel,
-}
-
-
-def _number(value: Hashable) -> int:
-    """A whole-number result (Mnemonic's CheckResult and Mneme's Effect are ints)."""
-    if isinstance(value, int):
-        return int(value)
-    raise AnalysisError(f"not a number: {value!r}")
-
-
-STATS: dict[str, Callable[[Hashable], int]] = {
-    "mnemonic": _number,
-    "mneme": _number,
-    "arm": lambda r: _number(getattr(r, "result", r)),  # a pushed roll: its result
-    "mongrel": lambda r: _number(getattr(r, "effect", 0)),
-}
-SUCCESS = {"mnemonic": 0, "mneme": 0, "arm": 0, "mongrel": 1}
-"""The smallest statistic that is a success."""
-
-CURVES: dict[str, tuple[str, range]] = {
-    "mnemonic": ("aptitude", range(0, 13)),
-    "mneme": ("difficulty", range(2, 17)),
-    "arm": ("total - difficulty", range(-7, 8)),
-    "mongrel": ("tn", range(1, 8)),
-}
-
-
-def _known(game: str) -> str:
+def _declared(game: str) -> tuple[str, Ruleset[Any, Any, Any], CheckVariants[Any]]:
+    """The game's name, ruleset and declared check variants; :class:`AnalysisError` naming
+    the games that declare some."""
     key = game.strip().lower()
-    if key not in VARIANTS:
-        raise AnalysisError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
-    return key
+    rules = get(key) if key in names() else None
+    declared = None if rules is None else rules.variants()
+    if rules is None or declared is None:
+        known = ", ".join(n for n in names() if get(n).variants() is not None)
+        raise AnalysisError(f"unknown game {game!r}; known: {known}")
+    return key, rules, declared
 
 
-def _odds(game: str, v: Variant) -> Distribution[int]:
-    rs = get(game)
-    state = v.state if v.state is not None else rs.initial_state(v.options)
-    return rs.odds(v.action, state, v.options).map(STATS[game])
+def _variants(
+    rules: Ruleset[Any, Any, Any],
+    declared: CheckVariants[Any],
+    params: Mapping[str, Any],
+    x: int | None,
+    options: Any,
+) -> Variants:
+    """The variants the game builds for ``params`` under ``options`` (a table's house
+    rules; default: the game's defaults); a refused parameter as :class:`AnalysisError`."""
+    opts = rules.options_type() if options is None else options
+    try:
+        return declared.build(rules, params, x, opts)
+    except AnalysisError:
+        raise
+    except RulesError as e:
+        raise AnalysisError(str(e)) from None
+
+
+def _odds(
+    rules: Ruleset[Any, Any, Any], declared: CheckVariants[Any], v: Variant
+) -> tuple[Distribution[int], Fraction, dict[int, bool | None]]:
+    """The variant's statistic's exact distribution, its chance of success (what its plan
+    says succeeds, :meth:`~referee.systems.plan.Plan.succeeds`) and whether each value of
+    the statistic succeeds."""
+    state = v.state if v.state is not None else rules.initial_state(v.options)
+    plan = rules.planned(v.action, state, v.options)
+    reported = plan.odds()
+    won = 0
+    verdicts: dict[int, bool | None] = {}
+    for value, weight in reported.items():
+        ok, stat = plan.succeeds(value), declared.read(value)
+        won += weight if ok else 0
+        verdicts[stat] = ok if verdicts.get(stat, ok) == ok else None
+    return reported.map(declared.read), Fraction(won, reported.total), verdicts
+
+
+def _threshold(verdicts: Mapping[int, bool | None]) -> int:
+    """Where success starts on the statistic: just past the largest value that fails
+    (the smallest that succeeds if none fails)."""
+    fails = [stat for stat, ok in verdicts.items() if ok is False]
+    if fails:
+        return max(fails) + 1
+    return min(verdicts, default=0)
 
 
 def compare(game: str, params: Mapping[str, Any] | None = None, options: Any = None) -> Comparison:
     """The exact distribution of the game's statistic for each variant of one check,
     under ``options`` (a table's house rules; default: the game's defaults)."""
-    key = _known(game)
-    title, stat, variants = VARIANTS[key](params or {}, None, options)
-    comp = Comparison(key, title, stat, SUCCESS[key])
-    for v in variants:
-        comp.series[v.label] = _odds(key, v)
-    return comp
+    key, rules, declared = _declared(game)
+    built = _variants(rules, declared, params or {}, None, options)
+    seen: dict[int, bool | None] = {}
+    series: dict[str, Distribution[int]] = {}
+    won: dict[str, Fraction] = {}
+    for v in built.variants:
+        series[v.label], won[v.label], verdicts = _odds(rules, declared, v)
+        seen.update(verdicts)
+    if not any(seen.values()):  # nothing here succeeds: where success starts, at the ends
+        for x in (declared.xs[0], declared.xs[-1]):  # of the main number's range
+            for v in _variants(rules, declared, params or {}, x, options).variants:
+                seen.update(_odds(rules, declared, v)[2])
+    return Comparison(key, built.title, declared.stat, _threshold(seen), series, won)
 
 
 def curve(game: str, params: Mapping[str, Any] | None = None, options: Any = None) -> Curve:
-    """P(success) of each variant over the check's main number (see :data:`CURVES`),
-    under ``options`` as :func:`compare`."""
-    key = _known(game)
-    x_name, xs = CURVES[key]
+    """P(success) of each variant over the check's main number (the game's declared
+    ``x`` and ``xs``), under ``options`` as :func:`compare`."""
+    key, rules, declared = _declared(game)
     series: dict[str, list[Fraction]] = {}
     title = ""
-    for x in xs:
-        title, _stat, variants = VARIANTS[key](params or {}, x, options)
-        for v in variants:
-            series.setdefault(v.label, []).append(_odds(key, v).at_least(SUCCESS[key]))
+    for x in declared.xs:
+        built = _variants(rules, declared, params or {}, x, options)
+        title = built.title
+        for v in built.variants:
+            series.setdefault(v.label, []).append(_odds(rules, declared, v)[1])
     base = title.split(",")[0]
-    return Curve(key, f"{base}: P(success)", x_name, list(xs), series)
+    return Curve(key, f"{base}: P(success)", declared.x, list(declared.xs), series)

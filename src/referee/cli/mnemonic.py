@@ -32,9 +32,9 @@ from referee.systems.mnemonic import RULESET
 from referee.systems.mnemonic.checks import odds_data
 from referee.systems.mnemonic.conflict import contenders, defense_of, order_odds
 from referee.systems.mnemonic.deck import Deck
-from referee.systems.mnemonic.health import check_worst, parse_status, status_odds
+from referee.systems.mnemonic.health import parse_status, status_odds
 from referee.systems.mnemonic.randomizers import check_randomizer, uses_cards
-from referee.systems.mnemonic.sheet import sheet_summary, summary_lines
+from referee.systems.mnemonic.sheet import check_worst, sheet_summary, summary_lines
 from referee.systems.mnemonic.state import State
 
 CARD_FACES = common.FACES_HELP + (

@@ -11,11 +11,12 @@ analysis speak only this contract, so they treat every game alike:
 * ``state_type`` and :meth:`Ruleset.initial_state` - what a table tracks
   (characters by id and the game's own counters), a frozen
   :class:`~referee.systems.state.GameState`;
-* :meth:`Ruleset.table` - every action declared once, in the game's ``actions.py``:
-  its name, its type (a frozen :class:`Action` dataclass of its inputs that names
-  characters by id) and its planner (:func:`declare`), the one place a game says
-  how the action resolves: a :class:`~referee.systems.plan.Plan` (a dice program
-  and how its result becomes an :class:`Outcome`). :meth:`Ruleset.actions`,
+* :meth:`Ruleset.table` - every action declared once, in the game's ``ruleset.py``:
+  its name, its type (in the game's ``actions.py``: a frozen :class:`Action`
+  dataclass of its inputs that names characters by id) and its planner
+  (:func:`declare`), the one place a game says how the action resolves: a
+  :class:`~referee.systems.plan.Plan` (a dice program and how its result becomes an
+  :class:`Outcome`). :meth:`Ruleset.actions`,
   :meth:`Ruleset.action_name`, :meth:`Ruleset.plan` (and the one error,
   :class:`IllegalAction`, for an action the rules refuse), :meth:`Ruleset.resolve`
   and :meth:`Ruleset.odds` are derived from it here, once, for every game;
@@ -31,7 +32,7 @@ import copy
 import importlib
 import re
 import typing
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections.abc import Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
 from fractions import Fraction
@@ -82,6 +83,7 @@ from referee.systems.turns import Turns, TurnSeat
 
 if TYPE_CHECKING:
     from referee.systems.building import ExampleInfo, GameBuilder
+    from referee.systems.variants import CheckVariants
     from referee.systems.words import Words
 
 __all__ = [
@@ -578,9 +580,10 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
     """One game's rules behind one contract (see the module text).
 
     A game subclass sets ``name``, ``title``, ``sheet_type``, ``state_type`` and
-    ``options_type``, implements :meth:`validate` and :meth:`seat`, and declares its
-    actions in :meth:`table` (its ``actions.py``); everything else is derived or has
-    a neutral default.
+    ``options_type`` and declares its actions in :meth:`table` (their types in its
+    ``actions.py``); everything else is derived from the game's files by their roles
+    (``sheet.validate``, ``state.Seat.of``, ``present.sheet_view``...) or has a neutral
+    default.
 
     Example::
 
@@ -619,16 +622,32 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     # -- what a game must say ------------------------------------------------
 
-    def validate(self, sheet: SheetT, options: OptionsT) -> tuple[Problem, ...]:
-        """Every rule the sheet breaks (empty when it is legal): the game's
-        ``sheet.validate(sheet, options)``."""
+    def validate(
+        self, sheet: SheetT, options: OptionsT, state: StateT | None = None
+    ) -> tuple[Problem, ...]:
+        """Every rule the sheet breaks (empty when it is legal) at a table with these house
+        rules (``options``) and this ``state`` (what the table adds to the rules: ARM's
+        setting with the referee's added weapons; ``None``: no table, the game's own
+        lists): the game's ``sheet.validate(sheet, options)``, unless the game's lists
+        live in the state (ARM overrides it)."""
         found: tuple[Problem, ...] = self._wing("sheet").validate(sheet, options)
         return found
 
-    @abstractmethod
+    def table(self) -> ActionTable[StateT, OptionsT]:
+        """Every action of the game, declared once: name (lower case, words joined by
+        ``-``) -> its type (the game's ``actions.py``) and its planner (:func:`declare`).
+        Each game declares it in its ``ruleset.py``, where the planners are imported: they
+        import the action types, and nothing in the game imports the table, so no import
+        loops back. None by default."""
+        return {}
+
     def seat(self, state: StateT, cid: str, sheet: SheetT, options: OptionsT) -> StateT:
-        """``state`` with the character ``cid`` seated from ``sheet`` (or its sheet replaced,
-        keeping what the table tracks about it)."""
+        """``state`` with the character ``cid`` seated from ``sheet``: a new one as the
+        game's ``Seat.of(sheet)`` (its ``state.py``: what a fresh seat tracks, from the
+        sheet), a seated one with its sheet replaced, keeping what the table tracks."""
+        old = state.characters.get(cid)
+        new = self._wing("state").Seat.of(sheet) if old is None else replace(old, sheet=sheet)
+        return replace(state, characters={**state.characters, cid: new})
 
     # -- neutral defaults ----------------------------------------------------
 
@@ -636,12 +655,6 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         """The game's module for a shared role (``actions``, ``sheet``: the same file
         names in every game's package)."""
         return importlib.import_module(f"{self.package()}.{role}")
-
-    def table(self) -> ActionTable[StateT, OptionsT]:
-        """Every action of the game, declared once: name -> its type and its planner,
-        the ``table()`` of the game's ``actions.py``."""
-        found: ActionTable[StateT, OptionsT] = self._wing("actions").table()
-        return found
 
     def after_plan(self, action: Action, state: StateT, options: OptionsT, plan: Plan) -> Plan:
         """``plan`` with what the game does around every action's plan (Mneme CE's lost
@@ -686,13 +699,28 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
 
     def _conditions_wing(self) -> Any:
         """The game's ``conditions`` module, or ``None`` if it has none."""
-        found = self.__dict__.get("_conditions_module", MISSING)
+        return self._optional_wing("conditions")
+
+    def _optional_wing(self, role: str) -> Any:
+        """The game's module for a role not every game has (``conditions``,
+        ``variants``), or ``None`` if it has none; looked up once."""
+        key = f"_{role}_module"
+        found = self.__dict__.get(key, MISSING)
         if found is MISSING:
             from importlib.util import find_spec
 
-            name = f"{self.package()}.conditions"
+            name = f"{self.package()}.{role}"
             found = importlib.import_module(name) if find_spec(name) is not None else None
-            self.__dict__["_conditions_module"] = found
+            self.__dict__[key] = found
+        return found
+
+    def variants(self) -> CheckVariants[OptionsT] | None:
+        """How the analysis compares variants of the game's check
+        (:mod:`referee.systems.variants`): the ``VARIANTS`` of the game's ``variants.py``,
+        or ``None`` if it has none."""
+        found: CheckVariants[OptionsT] | None = getattr(
+            self._optional_wing("variants"), "VARIANTS", None
+        )
         return found
 
     def package(self) -> str:
@@ -767,8 +795,16 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         (:mod:`referee.systems.sheetview`); ``seat`` is the character's record at a table
         (what play tracks about it), or ``None`` for a sheet not seated, and ``state`` the
         table's state (what the table adds to the rules: ARM's setting of weapons), if any.
-        The default lists the sheet's fields in words; each game's ``present.py``
-        overrides it."""
+        It is the ``sheet_view(sheet, seat, options, state)`` of the game's ``present.py``;
+        a game without one lists the sheet's fields in words."""
+        present = self._optional_wing("present")
+        if present is None:
+            return self._neutral_view(sheet)
+        found: SheetView = present.sheet_view(sheet, seat, options, state)
+        return found
+
+    def _neutral_view(self, sheet: SheetT) -> SheetView:
+        """The sheet's fields in words (:func:`~referee.systems.sheetview.neutral_view`)."""
         from referee.systems.sheetview import neutral_view
 
         data = self.dump_sheet(sheet)
@@ -783,7 +819,7 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         try:
             return self.sheet_view(sheet, seat, options, state)
         except (RulesError, KeyError, TypeError, ValueError, IndexError):
-            return Ruleset.sheet_view(self, sheet, seat, options)
+            return self._neutral_view(sheet)
 
     def words(self, names: Mapping[str, str] | None = None) -> Words:
         """How the game's outcomes, changes, prompts and refusals read, with the
@@ -838,6 +874,18 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         }
         table = [[words(k), v] for k, v in data.items() if k != "schema"]
         return {"table": table, "characters": rows}
+
+    def waiting(
+        self, state: StateT, names: Mapping[str, str], *, choices: bool = False
+    ) -> list[JSONValue]:
+        """The tracker's rows for what the rules wait for: ``["Waiting for <name>",
+        prompt]`` for each pending decision, the actor by name (``names``: id -> name),
+        the prompt followed by its ``choices`` ("(defend or take-blow)") if asked."""
+        rows: list[JSONValue] = []
+        for d in state.pending:
+            shown = f"{d.prompt} ({' or '.join(d.choices)})" if choices else d.prompt
+            rows.append([f"Waiting for {names.get(d.actor, d.actor)}", shown])
+        return rows
 
     # -- derived once, for every game ----------------------------------------
 

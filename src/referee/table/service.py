@@ -743,7 +743,7 @@ class TableService:
             if new_id in ts.state.characters:
                 raise RulesError(f"table {ts.name!r} already has a character {new_id!r}")
             who = self._owner_for(ts, by, owner)
-            problems = ts.ruleset.validate(loaded, ts.options)
+            problems = ts.ruleset.validate(loaded, ts.options, ts.state)
             self._allow_findings(ts, by, problems, force)
             payload: JSONObject = {
                 "id": new_id,
@@ -773,7 +773,7 @@ class TableService:
             ts.state.character(cid)
             self._owns_or_referee(ts, by, cid, "update")
             data, loaded = _sheet(ts, sheet)
-            problems = ts.ruleset.validate(loaded, ts.options)
+            problems = ts.ruleset.validate(loaded, ts.options, ts.state)
             self._allow_findings(ts, by, problems, force)
             payload: JSONObject = {
                 "id": cid,

@@ -63,7 +63,7 @@ def validate_sheet(caller: Reader, body: SheetIn, request: Request) -> dict[str,
             loaded = ts.ruleset.load_sheet(body.sheet)
         except InvalidSheet as e:
             return [problem_data(p) for p in e.problems]
-        return [problem_data(p) for p in ts.ruleset.validate(loaded, ts.options)]
+        return [problem_data(p) for p in ts.ruleset.validate(loaded, ts.options, ts.state)]
 
     problems = rules_call(check)
     return {"valid": not problems, "problems": problems}

@@ -39,7 +39,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Final
@@ -126,12 +126,16 @@ class TooMany(Exception):
 
 
 class Buckets:
-    """Token buckets by key: each holds up to ``burst`` and fills at ``rate`` a second."""
+    """Token buckets by key: each holds up to ``burst`` and fills at ``rate`` a second of
+    ``clock`` (seconds; the monotonic clock unless a test gives its own)."""
 
-    def __init__(self, rate: float, burst: int, what: str) -> None:
+    def __init__(
+        self, rate: float, burst: int, what: str, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = max(1, burst)
         self.what = what
+        self.clock = clock
         self._lock = threading.Lock()
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
@@ -139,7 +143,7 @@ class Buckets:
         """Spend one from ``key``'s bucket, or raise :class:`TooMany`."""
         if self.rate <= 0:
             return
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             level, then = self._buckets.pop(key, (float(self.burst), now))
             level = min(float(self.burst), level + (now - then) * self.rate)

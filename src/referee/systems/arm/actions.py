@@ -19,11 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from referee.systems.base import Action, ActionTable, declare, param
+from referee.systems.base import Action, param
 
 if TYPE_CHECKING:
-    from referee.systems.arm.options import Options
-    from referee.systems.arm.state import State
+    pass
 
 PushMode = Literal["ask", "never", "always", "if-needed"]  # written out in fields (RUF009)
 """How a roll is pushed (ARM 1.2, Pushing, an optional rule the table switches on):
@@ -498,48 +497,3 @@ class GroupLog(Action):
     """The combined log of people acting together (a function of their values only)."""
 
     logs: tuple[int, ...] = param(doc="each participant's stat + mods")
-
-
-def table() -> ActionTable[State, Options]:
-    """Every action, declared once: name (lower case, words joined by ``-``) -> its type
-    and the rule that plans it, in :mod:`.play`, :mod:`.fight` or :mod:`.upkeep`; an
-    action that rolls d6 - d6 is declared :class:`~.rolls.Pushable` (its roll may be
-    pushed), and ``push`` and ``accept`` settle a held roll (:mod:`.rolls`). The rule
-    modules import the action types, so they are imported here, when a ruleset first
-    reads the table."""
-    from referee.systems.arm import fight, play, rolls, upkeep
-    from referee.systems.arm.rolls import Pushable
-
-    return {
-        "task": declare(Task, Pushable(play.plan_task)),
-        "contest": declare(Contest, Pushable(play.plan_contest)),
-        "subtasks": declare(Subtasks, play.plan_subtasks),
-        "group-task": declare(GroupTask, Pushable(play.plan_group_task)),
-        "prepare": declare(Prepare, fight.plan_prepare),
-        "circle": declare(Circle, Pushable(fight.plan_circle)),
-        "attack": declare(Attack, Pushable(fight.plan_attack)),
-        "defend": declare(Defend, Pushable(fight.plan_defend)),
-        "take-blow": declare(TakeBlow, fight.plan_take_blow),
-        "strike": declare(Strike, Pushable(fight.plan_strike)),
-        "shoot": declare(Shoot, Pushable(fight.plan_shoot)),
-        "damage": declare(Damage, Pushable(fight.plan_damage)),
-        "move": declare(Move, play.plan_move),
-        "cast": declare(Cast, Pushable(play.plan_cast)),
-        "soul-magic": declare(SoulMagic, Pushable(play.plan_soul_magic)),
-        "push": declare(Push, rolls.plan_push),
-        "accept": declare(Accept, rolls.plan_accept),
-        "next-round": declare(NextRound, upkeep.plan_next_round),
-        "end-combat": declare(EndCombat, upkeep.plan_end_combat),
-        "lose-action": declare(LoseAction, upkeep.plan_lose_action),
-        "impose-penalty": declare(ImposePenalty, upkeep.plan_impose_penalty),
-        "take-damage": declare(TakeDamage, upkeep.plan_take_damage),
-        "recover": declare(Recover, upkeep.plan_recover),
-        "record-wound": declare(RecordWound, upkeep.plan_record_wound),
-        "remove-wound": declare(RemoveWound, upkeep.plan_remove_wound),
-        "add-weapon": declare(AddWeapon, upkeep.plan_add_weapon),
-        "log-of": declare(LogOf, upkeep.plan_log_of),
-        "measure-of": declare(MeasureOf, upkeep.plan_measure_of),
-        "convert": declare(Convert, upkeep.plan_convert),
-        "difficulty": declare(Difficulty, upkeep.plan_difficulty),
-        "group-log": declare(GroupLog, upkeep.plan_group_log),
-    }

@@ -104,41 +104,43 @@ def _hit(state: State, attack: Attack, options: Options) -> tuple[Attack, ...]:
 # melee (ARM 1.2, Combat (Melee))
 
 
-def plan_prepare(x: a.Prepare, state: State, options: Options) -> Plan:
+def plan_prepare(action: a.Prepare, state: State, options: Options) -> Plan:
     """Waiting for the attack: the round's action, and a prepared defence (base 2)."""
-    turn = take_turn(state, x.actor, "prepare", options)
-    prepared = Change(x.actor, "prepared", value=True, reason="prepared defence")
-    out = Outcome("arm", "prepare", label=f"{x.actor} waits, prepared", changes=(turn, prepared))
+    turn = take_turn(state, action.actor, "prepare", options)
+    prepared = Change(action.actor, "prepared", value=True, reason="prepared defence")
+    out = Outcome(
+        "arm", "prepare", label=f"{action.actor} waits, prepared", changes=(turn, prepared)
+    )
     return Plan.fixed(out)
 
 
-def plan_circle(x: a.Circle, state: State, options: Options, wit: int | None = None) -> Check:
+def plan_circle(action: a.Circle, state: State, options: Options, wit: int | None = None) -> Check:
     """Circling: Wit (+ combat mods) against the opponent's Wit (+ combat mods). It
     prepares a defence automatically; a success gives +1 to attack them next round.
     ``wit`` in place of the opponent's Wit and mods: what a preview tries for a sheet its
     asker may not see."""
-    if x.target == x.actor:
+    if action.target == action.actor:
         raise IllegalAction("circle an opponent, not yourself")
-    parts = total_of(state.character(x.actor), "Wit", x.mods)[1]
-    add(parts, x.modifier, "GM's modifier", "other")
+    parts = total_of(state.character(action.actor), "Wit", action.mods)[1]
+    add(parts, action.modifier, "GM's modifier", "other")
     if wit is None:
-        wit = total_of(state.character(x.target), "Wit", x.target_mods, penalty=False)[0]
-    turn = take_turn(state, x.actor, "circle", options)
-    prepared = Change(x.actor, "prepared", value=True, reason="circling prepares a defence")
+        wit = total_of(state.character(action.target), "Wit", action.target_mods, penalty=False)[0]
+    turn = take_turn(state, action.actor, "circle", options)
+    prepared = Change(action.actor, "prepared", value=True, reason="circling prepares a defence")
 
     def then(_result: int, ok: bool) -> tuple[Change, ...]:
-        found = (Change(x.actor, "found", value=x.target, reason="a weakness found"),)
+        found = (Change(action.actor, "found", value=action.target, reason="a weakness found"),)
         return (turn, prepared, *(found if ok else ()))
 
     return task_check(
         "circle",
-        x,
-        x.actor,
+        action,
+        action.actor,
         parts,
         wit,
         options,
-        x.push,
-        details={"opponent": x.target},
+        action.push,
+        details={"opponent": action.target},
         then=then,
         more=lambda _r, ok: {"weakness": ok, "next_attack_bonus": options.circling_bonus * ok},
     )
@@ -151,86 +153,96 @@ ATTACK_KEYS = {
 }
 
 
-def plan_attack(x: a.Attack, state: State, options: Options) -> Check:
+def plan_attack(action: a.Attack, state: State, options: Options) -> Check:
     """Trying to hit: Fitness + mods + the weapon's attack modifier (+1 against an opponent
     whose weakness was found by circling) against 4 (moving target 6, berserk 3), large
     size subtracted. A hit waits for the target's defence, or lands if it has none."""
-    if x.target == x.actor:
+    if action.target == action.actor:
         raise IllegalAction("attack someone else")
-    seat = state.character(x.actor)
-    state.character(x.target)
-    if any(t.attacker == x.actor and t.target == x.target for t in state.attacks):
-        raise IllegalAction(f"{x.actor}'s attack on {x.target} is still waiting")
-    kind = "counter-blow" if x.style == "counter-blow" else "attack"
+    seat = state.character(action.actor)
+    state.character(action.target)
+    if any(t.attacker == action.actor and t.target == action.target for t in state.attacks):
+        raise IllegalAction(f"{action.actor}'s attack on {action.target} is still waiting")
+    kind = "counter-blow" if action.style == "counter-blow" else "attack"
     countered = bool(seat.acted) and seat.acted[-1] == "counter-defence"
     if kind == "counter-blow" and in_round(state, options) and not countered:
         raise IllegalAction("a counter-blow follows a counter-blow defence (defend counter)")
-    turn = take_turn(state, x.actor, kind, options)
-    weapon = seat.sheet.weapon(x.weapon, state.setting)
-    parts = total_of(seat, "Fitness", x.mods)[1]
+    turn = take_turn(state, action.actor, kind, options)
+    weapon = seat.sheet.weapon(action.weapon, state.setting)
+    parts = total_of(seat, "Fitness", action.mods)[1]
     add(parts, weapon.attack, f"{weapon.name} attack", "weapon")
-    if seat.weakness and seat.weakness == x.target:
+    if seat.weakness and seat.weakness == action.target:
         add(parts, options.circling_bonus, "circling")
-    add(parts, x.modifier, "GM's modifier", "other")
-    difficulty = melee_difficulty(ATTACK_KEYS[x.style], size=x.size) + (2 if x.moving else 0)
+    add(parts, action.modifier, "GM's modifier", "other")
+    difficulty = melee_difficulty(ATTACK_KEYS[action.style], size=action.size) + (
+        2 if action.moving else 0
+    )
 
-    berserk = Change(x.actor, "next_penalty", delta=options.berserk_penalty)
+    berserk = Change(action.actor, "next_penalty", delta=options.berserk_penalty)
     return _attack_check(
         "attack",
-        x,
+        action,
         state,
         options,
         (parts, difficulty),
-        (turn, *((berserk,) if x.style == "berserk" else ())),
-        lambda result: Attack(x.actor, x.target, result, weapon.name),
-        {"target_id": x.target, "weapon": weapon.name, "style": x.style},
+        (turn, *((berserk,) if action.style == "berserk" else ())),
+        lambda result: Attack(action.actor, action.target, result, weapon.name),
+        {"target_id": action.target, "weapon": weapon.name, "style": action.style},
     )
 
 
-def plan_defend(x: a.Defend, state: State, options: Options) -> Check:
+def plan_defend(action: a.Defend, state: State, options: Options) -> Check:
     """Dodging or parrying: 4 + the attack's result; a prepared (or circling) defender 2 +;
     a counter-blow 6 +, after which the defender may attack back. A parry adds the
     weapon's parry modifier, a dodge the bare stat. A slow missile can only be dodged."""
-    seat = state.character(x.actor)
-    attack = _incoming(state, x.actor, x.against)
-    if not can_defend(state, x.actor, options):
-        raise IllegalAction(f"{x.actor} has used this round's action: no defence")
-    kind = "counter-defence" if x.counter else "defend"
-    turn = take_turn(state, x.actor, kind, options)
-    prepared = seat.prepared if x.prepared is None else x.prepared
-    parts = total_of(seat, "Fitness", x.mods)[1]
+    seat = state.character(action.actor)
+    attack = _incoming(state, action.actor, action.against)
+    if not can_defend(state, action.actor, options):
+        raise IllegalAction(f"{action.actor} has used this round's action: no defence")
+    kind = "counter-defence" if action.counter else "defend"
+    turn = take_turn(state, action.actor, kind, options)
+    prepared = seat.prepared if action.prepared is None else action.prepared
+    parts = total_of(seat, "Fitness", action.mods)[1]
     if attack.kind == "ranged":
-        if x.how != "dodge" or x.counter:
+        if action.how != "dodge" or action.counter:
             raise IllegalAction("a missile can only be dodged")
         missile = missile_named(state.setting, attack.weapon)
         base = dodge_missile_difficulty(missile, 0, prepared=prepared, options=options)
     else:
-        if x.how == "parry":
-            weapon = seat.sheet.weapon(x.weapon, state.setting)
+        if action.how == "parry":
+            weapon = seat.sheet.weapon(action.weapon, state.setting)
             add(parts, weapon.parry, f"{weapon.name} parry", "weapon")
-        elif x.weapon is not None:
+        elif action.weapon is not None:
             raise IllegalAction("a dodge uses no weapon; name a weapon only to parry")
-        key = "counter-blow defence" if x.counter else "prepared defence" if prepared else "defend"
+        key = (
+            "counter-blow defence"
+            if action.counter
+            else "prepared defence"
+            if prepared
+            else "defend"
+        )
         base = MELEE_DIFFICULTIES[key][0]
-    add(parts, x.modifier, "GM's modifier", "other")
+    add(parts, action.modifier, "GM's modifier", "other")
     difficulty = base + attack.result
 
     def then(_result: int, ok: bool) -> tuple[Change, ...]:
         after = _without(state, attack)
         if not ok:
             after += (replace(attack, stage="landed"),)
-        used = (Change(x.actor, "prepared", value=False, reason="the prepared defence is used"),)
+        used = (
+            Change(action.actor, "prepared", value=False, reason="the prepared defence is used"),
+        )
         return (turn, attacks_change(state, after), *(used if seat.prepared else ()))
 
     return task_check(
         "defend",
-        x,
-        x.actor,
+        action,
+        action.actor,
         parts,
         difficulty,
         options,
-        x.push,
-        details={"attacker": attack.attacker, "prepared": prepared, "how": x.how},
+        action.push,
+        details={"attacker": attack.attacker, "prepared": prepared, "how": action.how},
         then=then,
         more=lambda _r, ok: {"blow": "avoided" if ok else "lands"},
     )
@@ -242,14 +254,14 @@ def _named(state: State, cid: str) -> str:
     return seat.sheet.name if seat is not None and seat.sheet.name else cid
 
 
-def plan_take_blow(x: a.TakeBlow, state: State, options: Options) -> Plan:
+def plan_take_blow(action: a.TakeBlow, state: State, options: Options) -> Plan:
     """No defence roll: the incoming attack lands."""
-    attack = _incoming(state, x.actor, x.against)
+    attack = _incoming(state, action.actor, action.against)
     after = (*_without(state, attack), replace(attack, stage="landed"))
     out = Outcome(
         "arm",
         "take-blow",
-        label=f"{_named(state, attack.attacker)}'s blow lands on {_named(state, x.actor)}",
+        label=f"{_named(state, attack.attacker)}'s blow lands on {_named(state, action.actor)}",
         changes=(attacks_change(state, after),),
     )
     return Plan.fixed(out)
@@ -339,11 +351,11 @@ def _blow_check(
     return Check(name, action, attacker, mode, failed, describe, settle, view)
 
 
-def plan_strike(x: a.Strike, state: State, options: Options) -> Check:
+def plan_strike(action: a.Strike, state: State, options: Options) -> Check:
     """The damage of a landed blow: its result + the weapon's damage value (+ strength mod
     when the weapon allows it) + d6 - d6 against Toughness + armour."""
-    attack = _landed(state, x.actor, x.target)
-    hitter = state.character(x.actor).sheet
+    attack = _landed(state, action.actor, action.target)
+    hitter = state.character(action.actor).sheet
     target = state.character(attack.target).sheet
     if attack.kind == "melee":
         blow = melee_blow(
@@ -352,11 +364,20 @@ def plan_strike(x: a.Strike, state: State, options: Options) -> Check:
     else:
         missile = missile_named(state.setting, attack.weapon)
         blow = ranged_blow(hitter, target, missile, attack.result, setting=state.setting)
-    if x.damage is not None:
-        blow = replace(blow, damage=x.damage)
+    if action.damage is not None:
+        blow = replace(blow, damage=action.damage)
     done = attacks_change(state, _without(state, attack))
     return _blow_check(
-        "strike", x, x.actor, attack.target, blow, state, options, x.push, x.wound_name, (done,)
+        "strike",
+        action,
+        action.actor,
+        attack.target,
+        blow,
+        state,
+        options,
+        action.push,
+        action.wound_name,
+        (done,),
     )
 
 
@@ -377,33 +398,43 @@ def _weapon_for(x: a.Damage, state: State) -> Weapon | RangedWeapon | Spell | No
     return found if found is not None else missile_named(setting, x.weapon)
 
 
-def plan_damage(x: a.Damage, state: State, options: Options) -> Check:
+def plan_damage(action: a.Damage, state: State, options: Options) -> Check:
     """A blow by the numbers against a character (ARM 1.2, Damage): one roll, two
     subtractions for wound and shock armour, stun moves a level to shock."""
-    target = state.character(x.target).sheet
-    weapon = _weapon_for(x, state)
-    value = x.damage if x.damage is not None else getattr(weapon, "damage", None)
+    target = state.character(action.target).sheet
+    weapon = _weapon_for(action, state)
+    value = action.damage if action.damage is not None else getattr(weapon, "damage", None)
     if value is None:
         raise IllegalAction("give a damage value, or a weapon that does damage")
-    if x.strength is not None:
-        strength = x.strength
-    elif x.actor is not None and getattr(weapon, "strength", False):
-        strength = state.character(x.actor).sheet.mod(state.setting.strength_mod)
+    if action.strength is not None:
+        strength = action.strength
+    elif action.actor is not None and getattr(weapon, "strength", False):
+        strength = state.character(action.actor).sheet.mod(state.setting.strength_mod)
     else:
         strength = 0
-    stun = x.stun if x.stun is not None else bool(getattr(weapon, "stun", False))
+    stun = action.stun if action.stun is not None else bool(getattr(weapon, "stun", False))
     wound_armour, shock_armour = target.armour_values(state.setting)
     blow = Blow(
-        result=x.result,
+        result=action.result,
         damage=value,
-        toughness=stat_value(state.character(x.target), "Toughness"),
+        toughness=stat_value(state.character(action.target), "Toughness"),
         strength=strength,
         wound_armour=wound_armour,
         shock_armour=shock_armour,
         stun=stun,
-        ignore=x.ignore,
+        ignore=action.ignore,
     )
-    return _blow_check("damage", x, x.actor, x.target, blow, state, options, x.push, x.wound_name)
+    return _blow_check(
+        "damage",
+        action,
+        action.actor,
+        action.target,
+        blow,
+        state,
+        options,
+        action.push,
+        action.wound_name,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -423,38 +454,43 @@ def missile_named(setting: Setting, name: str) -> RangedWeapon | Spell:
     return found
 
 
-def plan_shoot(x: a.Shoot, state: State, options: Options) -> Check:
+def plan_shoot(action: a.Shoot, state: State, options: Options) -> Check:
     """A shot: Dexterity (aimed) or Fitness (thrown) + mods + accuracy against 4 (6 for a
     moving target) - size + twice the log distance + cover + weather; a target beyond
     the weapon's range cannot be hit. A set spell must be cast before it is flung."""
-    seat = state.character(x.actor)
-    missile = missile_named(state.setting, x.weapon)
-    if x.target is not None:
-        if x.target == x.actor:
+    seat = state.character(action.actor)
+    missile = missile_named(state.setting, action.weapon)
+    if action.target is not None:
+        if action.target == action.actor:
             raise IllegalAction("shoot at someone else")
-        state.character(x.target)
+        state.character(action.target)
     if isinstance(missile, Spell) and seat.readied != missile.name:
-        raise IllegalAction(f"{x.actor} has no {missile.name} ready: cast it first")
+        raise IllegalAction(f"{action.actor} has no {missile.name} ready: cast it first")
     if missile.accuracy is None:
         raise IllegalAction(f"{missile.name} is not shot or thrown")
-    if not in_range(missile, x.distance, seat.sheet.stats):
+    if not in_range(missile, action.distance, seat.sheet.stats):
         limit = max_range(missile, seat.sheet.stats)
         raise IllegalAction(
-            f"{missile.name} reaches log distance {limit}; the target is at {x.distance}"
+            f"{missile.name} reaches log distance {limit}; the target is at {action.distance}"
         )
-    turn = take_turn(state, x.actor, "shoot", options)
-    parts = total_of(seat, ranged_stat(missile), x.mods)[1]
+    turn = take_turn(state, action.actor, "shoot", options)
+    parts = total_of(seat, ranged_stat(missile), action.mods)[1]
     add(parts, missile.accuracy, f"{missile.name} accuracy", "weapon")
-    add(parts, x.modifier, "GM's modifier", "other")
+    add(parts, action.modifier, "GM's modifier", "other")
     difficulty = ranged_difficulty(
-        x.distance, moving=x.moving, size=x.size, cover=x.cover, weather=x.weather, options=options
+        action.distance,
+        moving=action.moving,
+        size=action.size,
+        cover=action.cover,
+        weather=action.weather,
+        options=options,
     )
 
-    flung = Change(x.actor, "readied", value="", reason="the spell is flung")
-    target = x.target
+    flung = Change(action.actor, "readied", value="", reason="the spell is flung")
+    target = action.target
     return _attack_check(
         "shoot",
-        x,
+        action,
         state,
         options,
         (parts, difficulty),
@@ -462,9 +498,9 @@ def plan_shoot(x: a.Shoot, state: State, options: Options) -> Check:
         None
         if target is None
         else lambda result: Attack(
-            x.actor, target, result, missile.name, "ranged", "incoming", missile.dodgeable
+            action.actor, target, result, missile.name, "ranged", "incoming", missile.dodgeable
         ),
-        {"weapon": missile.name, "distance": x.distance, "target_id": x.target},
+        {"weapon": missile.name, "distance": action.distance, "target_id": action.target},
     )
 
 

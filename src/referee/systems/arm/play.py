@@ -268,79 +268,100 @@ def task_check(
     return Check(name, action, actor, mode, failed, describe, settle, lambda roll: base + roll)
 
 
-def plan_task(x: a.Task, state: State, options: Options) -> Check:
+def plan_task(action: a.Task, state: State, options: Options) -> Check:
     """ARM 1.2, Task Resolution: stat + mods (or the given total) + d6 - d6 - difficulty;
     a melee roll adds the weapon's attack or parry modifier and the situation's."""
-    seat = state.character(x.actor)
-    if x.total is not None:
-        if x.stat is not None or x.mods or x.helps or x.hinders or x.melee or x.situations:
+    seat = state.character(action.actor)
+    if action.total is not None:
+        if (
+            action.stat is not None
+            or action.mods
+            or action.helps
+            or action.hinders
+            or action.melee
+            or action.situations
+        ):
             raise IllegalAction("give the total, or the stat and mods, not both")
-        parts = [Modifier(x.total, "total", "stat")]
+        parts = [Modifier(action.total, "total", "stat")]
         add(parts, seat.penalty, "penalty this round")
     else:
-        if x.stat is None and x.melee is None:
+        if action.stat is None and action.melee is None:
             raise IllegalAction("give the stat rolled (or the total)")
-        parts = total_of(seat, x.stat or "Fitness", x.mods, x.helps, x.hinders)[1]
-    if x.melee is None and (x.weapon is not None or x.situations):
+        parts = total_of(seat, action.stat or "Fitness", action.mods, action.helps, action.hinders)[
+            1
+        ]
+    if action.melee is None and (action.weapon is not None or action.situations):
         raise IllegalAction("weapon and situations go with a melee roll")
-    if x.melee is not None:
+    if action.melee is not None:
         parts += melee_modifiers(
             seat.sheet,
-            x.melee,
-            weapon=x.weapon,
-            circled="circled" in x.situations,
-            standstill="standstill" in x.situations,
-            after_berserk="after-berserk" in x.situations,
+            action.melee,
+            weapon=action.weapon,
+            circled="circled" in action.situations,
+            standstill="standstill" in action.situations,
+            after_berserk="after-berserk" in action.situations,
             setting=state.setting,
             options=options,
         )
-    add(parts, x.modifier, "GM's modifier", "other")
-    if x.helper is not None:
-        bonus = helper_bonus(x.helper, x.helper_effect == "large", options)
-        add(parts, bonus, f"helper task ({x.helper_effect} effect)", "other")
-    turn = (take_turn(state, x.actor, "other", options),) if x.round_action else ()
+    add(parts, action.modifier, "GM's modifier", "other")
+    if action.helper is not None:
+        bonus = helper_bonus(action.helper, action.helper_effect == "large", options)
+        add(parts, bonus, f"helper task ({action.helper_effect} effect)", "other")
+    turn = (take_turn(state, action.actor, "other", options),) if action.round_action else ()
     return task_check(
-        "task", x, x.actor, parts, x.difficulty, options, x.push, then=lambda _r, _ok: turn
-    )
-
-
-def plan_contest(x: a.Contest, state: State, options: Options, resist: int | None = None) -> Check:
-    """ARM 1.2, Task Resolution: against someone, the difficulty is the stat the other
-    uses with its mods (plus the GM's modifiers). ``resist`` in place of the opponent's
-    stat and mods: what a preview tries for a sheet its asker may not see."""
-    if x.opponent == x.actor:
-        raise IllegalAction("a contest is against someone else")
-    parts = total_of(state.character(x.actor), x.stat, x.mods)[1]
-    add(parts, x.modifier, "GM's modifier", "other")
-    if resist is None:
-        resist = total_of(
-            state.character(x.opponent), x.opponent_stat, x.opponent_mods, penalty=False
-        )[0]
-    difficulty = resist + x.opponent_modifier
-    turn = (take_turn(state, x.actor, "other", options),) if x.round_action else ()
-    return task_check(
-        "contest",
-        x,
-        x.actor,
+        "task",
+        action,
+        action.actor,
         parts,
-        difficulty,
+        action.difficulty,
         options,
-        x.push,
-        details={"opponent": x.opponent, "resist": resist},
+        action.push,
         then=lambda _r, _ok: turn,
     )
 
 
-def plan_subtasks(x: a.Subtasks, state: State, options: Options) -> Plan:
+def plan_contest(
+    action: a.Contest, state: State, options: Options, resist: int | None = None
+) -> Check:
+    """ARM 1.2, Task Resolution: against someone, the difficulty is the stat the other
+    uses with its mods (plus the GM's modifiers). ``resist`` in place of the opponent's
+    stat and mods: what a preview tries for a sheet its asker may not see."""
+    if action.opponent == action.actor:
+        raise IllegalAction("a contest is against someone else")
+    parts = total_of(state.character(action.actor), action.stat, action.mods)[1]
+    add(parts, action.modifier, "GM's modifier", "other")
+    if resist is None:
+        resist = total_of(
+            state.character(action.opponent),
+            action.opponent_stat,
+            action.opponent_mods,
+            penalty=False,
+        )[0]
+    difficulty = resist + action.opponent_modifier
+    turn = (take_turn(state, action.actor, "other", options),) if action.round_action else ()
+    return task_check(
+        "contest",
+        action,
+        action.actor,
+        parts,
+        difficulty,
+        options,
+        action.push,
+        details={"opponent": action.opponent, "resist": resist},
+        then=lambda _r, _ok: turn,
+    )
+
+
+def plan_subtasks(action: a.Subtasks, state: State, options: Options) -> Plan:
     """ARM 1.2, Task Resolution: the whole activity is only as good as its worst subtask.
 
     Each subtask is its own d6 - d6 roll (not pushed here: push a subtask by
     rolling it as a task)."""
-    if not 1 <= len(x.parts) <= 12:
+    if not 1 <= len(action.parts) <= 12:
         raise IllegalAction("between 1 and 12 subtasks, please")
-    seat = state.character(x.actor)
+    seat = state.character(action.actor)
     numbers: list[tuple[int, int]] = []
-    for part in x.parts:
+    for part in action.parts:
         total = total_of(seat, part.stat, part.mods)[0] + part.modifier
         task_procedure(total, part.difficulty)
         numbers.append((total, part.difficulty))
@@ -357,7 +378,7 @@ def plan_subtasks(x: a.Subtasks, state: State, options: Options) -> Plan:
 
     def finish(worst: int, trace: Trace) -> Outcome:
         rows: list[JSONValue] = []
-        for (total, difficulty), part, faces in zip(numbers, x.parts, trace, strict=True):
+        for (total, difficulty), part, faces in zip(numbers, action.parts, trace, strict=True):
             result = total + faces[0] - faces[1] - difficulty
             rows.append(
                 {
@@ -383,31 +404,31 @@ def plan_subtasks(x: a.Subtasks, state: State, options: Options) -> Plan:
     return Plan.of(dice, finish)
 
 
-def plan_group_task(x: a.GroupTask, state: State, options: Options) -> Check:
+def plan_group_task(action: a.GroupTask, state: State, options: Options) -> Check:
     """ARM 1.2, Task Resolution, group efforts: the members' stat + mods combine on the
     log scale (see :func:`~referee.systems.arm.scale.group_log`); the result depends on
     the values taking part, never on who is named first."""
-    members = (x.actor, *x.helpers)
+    members = (action.actor, *action.helpers)
     if len(set(members)) != len(members):
         raise IllegalAction("each member takes part once (the actor is not a helper)")
     values = []
     for cid in members:
         seat = state.character(cid)
-        had = tuple(m for m in x.mods if seat.sheet.has_mod(m))
-        values.append(total_of(seat, x.stat, had, penalty=False)[0])
+        had = tuple(m for m in action.mods if seat.sheet.has_mod(m))
+        values.append(total_of(seat, action.stat, had, penalty=False)[0])
     combined, how = group_log(
         values, method=options.log_method, count=options.group_count, way=options.group_method
     )
     parts = [Modifier(combined, f"group of {len(members)} ({how})", "stat")]
-    add(parts, x.modifier, "GM's modifier", "other")
+    add(parts, action.modifier, "GM's modifier", "other")
     return task_check(
         "group-task",
-        x,
-        x.actor,
+        action,
+        action.actor,
         parts,
-        x.difficulty,
+        action.difficulty,
         options,
-        x.push,
+        action.push,
         details={"members": list(members), "values": values, "combined": combined, "method": how},
     )
 
@@ -416,51 +437,53 @@ def plan_group_task(x: a.GroupTask, state: State, options: Options) -> Check:
 # movement (ARM 1.2, Movement Rates, Pushing, Rounds)
 
 
-def plan_move(x: a.Move, state: State, options: Options) -> Plan:
+def plan_move(action: a.Move, state: State, options: Options) -> Plan:
     """Moving needs no roll: the rate (a log speed) plus the round's log is the distance
     per round. A push (one push die) adds +1 to the rate's log for the round. A
     character whose sheet has no such rate just moves (the round's action), with no
     distance worked out."""
-    if x.rate is not None:
-        rate = x.rate
-    elif x.actor is not None:
-        movement = state.character(x.actor).sheet.movement
-        if x.mode not in movement:
-            if x.push:
+    if action.rate is not None:
+        rate = action.rate
+    elif action.actor is not None:
+        movement = state.character(action.actor).sheet.movement
+        if action.mode not in movement:
+            if action.push:
                 known = ", ".join(movement) or "none"
-                raise IllegalAction(f"{x.actor} has no movement rate {x.mode!r}; rates: {known}")
-            turn = take_turn(state, x.actor, "move", options)
-            return fixed("move", f"{x.actor} moves ({x.mode})", [turn], mode=x.mode)
-        rate = movement[x.mode]
+                raise IllegalAction(
+                    f"{action.actor} has no movement rate {action.mode!r}; rates: {known}"
+                )
+            turn = take_turn(state, action.actor, "move", options)
+            return fixed("move", f"{action.actor} moves ({action.mode})", [turn], mode=action.mode)
+        rate = movement[action.mode]
     else:
         raise IllegalAction("give the rate, or the character moving")
-    length = x.round_length or state.round_length
+    length = action.round_length or state.round_length
     method = options.log_method
     rounds = round_log(length, method)
-    unit = f"{x.unit}/round"
-    convert(rate, x.source, unit, round_log=rounds, method=method)  # refuse bad units now
+    unit = f"{action.unit}/round"
+    convert(rate, action.source, unit, round_log=rounds, method=method)  # refuse bad units now
     changes: tuple[Change, ...] = ()
-    if x.actor is not None:
-        changes = (take_turn(state, x.actor, "move", options),)
+    if action.actor is not None:
+        changes = (take_turn(state, action.actor, "move", options),)
 
     def outcome(pushed: Rolled | None, faces: tuple[int, ...]) -> Outcome:
         moved = rate + (pushed.bonus if pushed else 0)
-        found = convert(moved, x.source, unit, round_log=rounds, method=method)
+        found = convert(moved, action.source, unit, round_log=rounds, method=method)
         details: dict[str, JSONValue] = {
             "rate": rate,
             "round": length,
             "distance_log": found,
             "distance": number(measure_of(found, method)),
-            "unit": x.unit,
+            "unit": action.unit,
         }
         extra = changes
         if pushed is not None:
             details.update(push=pushed.push, shock_cost=pushed.cost, pushed_rate=moved)
-            if pushed.cost and x.actor is not None:
-                before = state.character(x.actor).shock
+            if pushed.cost and action.actor is not None:
+                before = state.character(action.actor).shock
                 delta = min(LEVEL_CAP, before + pushed.cost) - before
                 if delta:
-                    exertion = Change(x.actor, "shock", delta=delta, reason="push exertion")
+                    exertion = Change(action.actor, "shock", delta=delta, reason="push exertion")
                     extra = (exertion, *extra)
         return Outcome(
             system="arm",
@@ -468,12 +491,12 @@ def plan_move(x: a.Move, state: State, options: Options) -> Plan:
             faces=tuple(DieRoll(f, 6) for f in faces),
             result=moved,
             success=True if pushed is None else moved > rate,
-            label=f"rate {moved}: about {details['distance']} {x.unit} per {length} round",
+            label=f"rate {moved}: about {details['distance']} {action.unit} per {length} round",
             changes=extra,
             details=details,
         )
 
-    if not x.push:
+    if not action.push:
         return Plan.fixed(outcome(None, ()), rate)
     if not options.pushing:
         raise IllegalAction("pushing is switched off for this table")
@@ -488,60 +511,62 @@ def plan_move(x: a.Move, state: State, options: Options) -> Plan:
 # magic (ARM 1.2, Magic)
 
 
-def plan_cast(x: a.Cast, state: State, options: Options) -> Check:
+def plan_cast(action: a.Cast, state: State, options: Options) -> Check:
     """A set spell: Wit or Willpower (as the spell allows) + mods against its difficulty.
     A spell that is flung (the fire-ball) is then ready in the caster's hand."""
-    seat = state.character(x.actor)
-    spell = spell_named(state.setting, x.spell)
-    if x.stat not in spell.stats:
-        raise IllegalAction(f"{spell.name} is cast with {' or '.join(spell.stats)}, not {x.stat}")
-    turn = take_turn(state, x.actor, "cast", options)
-    parts = total_of(seat, x.stat, x.mods)[1]
-    add(parts, x.modifier, "GM's modifier", "other")
+    seat = state.character(action.actor)
+    spell = spell_named(state.setting, action.spell)
+    if action.stat not in spell.stats:
+        raise IllegalAction(
+            f"{spell.name} is cast with {' or '.join(spell.stats)}, not {action.stat}"
+        )
+    turn = take_turn(state, action.actor, "cast", options)
+    parts = total_of(seat, action.stat, action.mods)[1]
+    add(parts, action.modifier, "GM's modifier", "other")
 
     def then(_result: int, ok: bool) -> tuple[Change, ...]:
         if ok and spell.accuracy is not None:
-            return (turn, Change(x.actor, "readied", value=spell.name, reason="spell cast"))
+            return (turn, Change(action.actor, "readied", value=spell.name, reason="spell cast"))
         return (turn,)
 
     return task_check(
         "cast",
-        x,
-        x.actor,
+        action,
+        action.actor,
         parts,
         spell.difficulty,
         options,
-        x.push,
+        action.push,
         details={"spell": spell.name, "damage": spell.damage, "accuracy": spell.accuracy},
         then=then,
     )
 
 
-def plan_soul_magic(x: a.SoulMagic, state: State, options: Options) -> Check:
+def plan_soul_magic(action: a.SoulMagic, state: State, options: Options) -> Check:
     """The soul world: Willpower + Magically Able against move 4, shape 6, transmute
     7-9, imbue 8/10/12. A Move's result is the log distance moved in one second."""
-    seat = state.character(x.actor)
+    seat = state.character(action.actor)
     if not seat.sheet.has_mod(SOUL_MOD):
         raise IllegalAction(f"soul-world magic needs the special mod {SOUL_MOD!r}")
-    mods = (SOUL_MOD, *(m for m in x.mods if m.lower() != SOUL_MOD.lower()))
+    mods = (SOUL_MOD, *(m for m in action.mods if m.lower() != SOUL_MOD.lower()))
     parts = total_of(seat, "Willpower", mods)[1]
-    add(parts, x.modifier, "GM's modifier", "other")
-    turn = take_turn(state, x.actor, "other", options)
+    add(parts, action.modifier, "GM's modifier", "other")
+    turn = take_turn(state, action.actor, "other", options)
 
     def more(result: int, _ok: bool) -> dict[str, JSONValue]:
-        if x.operation != "move":
+        if action.operation != "move":
             return {}
         return {"metres": number(soul_move_metres(result, options.log_method))}
 
     return task_check(
         "soul-magic",
-        x,
-        x.actor,
+        action,
+        action.actor,
         parts,
-        soul_difficulty(x.operation),
+        soul_difficulty(action.operation),
         options,
-        x.push,
-        details={"operation": x.operation},
+        action.push,
+        details={"operation": action.operation},
         then=lambda _r, _ok: (turn,),
         more=more,
     )

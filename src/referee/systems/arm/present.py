@@ -15,10 +15,10 @@ from __future__ import annotations
 from referee.errors import RulesError
 from referee.systems.sheetview import Grid, Row, Section, SheetView, rolls, signed
 
-from .catalog import DEFAULT_SETTING, Setting
+from .catalog import DEFAULT_SETTING
 from .options import Options
 from .sheet import Mod, Sheet, point_cost, resolve_armour, resolve_weapon
-from .state import Seat
+from .state import Seat, State
 
 
 def _mod(m: Mod) -> tuple[str, str, str]:
@@ -27,10 +27,13 @@ def _mod(m: Mod) -> tuple[str, str, str]:
 
 
 def sheet_view(
-    sheet: Sheet, seat: object | None, options: Options, setting: Setting = DEFAULT_SETTING
+    sheet: Sheet, seat: object | None, options: Options, state: State | None = None
 ) -> SheetView:
     """Stats, movement, mods, gear, wounds and shock; with ``seat`` (a seated
-    character) the levels the table tracks now, else the sheet's own."""
+    character) the levels the table tracks now, else the sheet's own; weapons and armour
+    named from the table's setting (``state``: the referee's added weapons too), else the
+    shipped one."""
+    setting = DEFAULT_SETTING if state is None else state.setting
     stats = Section(
         "Stats",
         grid=Grid(

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import fraction_text
-from referee.systems.arm.actions import PushMode
+from referee.systems.arm.actions import Accept, Push, PushMode
 from referee.systems.arm.checks import (
     Roll,
     if_needed_dice,
@@ -48,6 +48,7 @@ from referee.systems.arm.tables import LEVEL_CAP, PUSH_BONUS
 from referee.systems.base import (
     TABLE,
     Action,
+    ActionTable,
     Change,
     Dice,
     IllegalAction,
@@ -64,7 +65,6 @@ from referee.systems.base import (
 
 if TYPE_CHECKING:
     from referee.dice.odds import Distribution
-    from referee.systems.arm.actions import Accept, Push
 
 
 @dataclass(frozen=True)
@@ -338,21 +338,43 @@ class Pushable(Generic[A]):
         return check_plan(check, state, options)
 
 
-def plan_push(action: Push, state: State, options: Options) -> Plan:
+SettleRule = Callable[[Push | Accept, State, Options, ActionTable[State, Options]], Plan]
+"""How a held roll is settled (:func:`plan_push`, :func:`plan_accept`), given the table."""
+
+
+@dataclass(frozen=True)
+class Settles:
+    """The planner of ``push`` or ``accept``, declared as ``declare(Push,
+    Settles(plan_push, table))``: ``rule`` settles the held roll through the action table
+    that declared the held roll's action, which ``table`` gives (the ruleset's own, read
+    when a roll is settled: this module never imports the ruleset)."""
+
+    rule: SettleRule
+    table: Callable[[], ActionTable[State, Options]]
+
+    def __call__(self, action: Push | Accept, state: State, options: Options, /) -> Plan:
+        return self.rule(action, state, options, self.table())
+
+
+def plan_push(
+    action: Push | Accept, state: State, options: Options, table: ActionTable[State, Options]
+) -> Plan:
     """Push the held roll: the push die is rolled and the roll settled (ARM 1.2, Pushing)."""
-    return _settle(action.actor, True, state, options)
+    return _settle(action.actor, True, state, options, table)
 
 
-def plan_accept(action: Accept, state: State, options: Options) -> Plan:
+def plan_accept(
+    action: Push | Accept, state: State, options: Options, table: ActionTable[State, Options]
+) -> Plan:
     """Accept the held roll as it stands (ARM 1.2, Pushing)."""
-    return _settle(action.actor, False, state, options)
+    return _settle(action.actor, False, state, options, table)
 
 
-def _settle(actor: str, push: bool, state: State, options: Options) -> Plan:
+def _settle(
+    actor: str, push: bool, state: State, options: Options, table: ActionTable[State, Options]
+) -> Plan:
     """The held roll settled by its roller: its action described again against the state
-    before the roll, as the action's own :class:`Pushable` rule describes it."""
-    from referee.systems.arm.ruleset import RULESET  # the table that declared the action
-
+    before the roll, as the action's own :class:`Pushable` rule in ``table`` describes it."""
     record = state.held
     if record is None and actor in state.characters:
         record = state.character(actor).held
@@ -371,9 +393,11 @@ def _settle(actor: str, push: bool, state: State, options: Options) -> Plan:
         seats = dict(state.characters)
         seats[actor] = replace(seats[actor], held=None)
         before = replace(state, characters=seats)
-    kind = RULESET.action_type(record.action)
-    original = load_record(kind, json.loads(record.fields), rule="held roll")
-    planner = RULESET.declared()[RULESET.action_name(original)].planner
+    entry = table.get(record.action)
+    if entry is None:
+        raise IllegalAction(f"no action {record.action!r} holds a roll to settle")
+    original = load_record(entry.kind, json.loads(record.fields), rule="held roll")
+    planner = entry.planner
     if not isinstance(planner, Pushable):
         raise IllegalAction(f"a {record.action} roll cannot be pushed")
     check = planner.rule(original, before, options)

@@ -1,6 +1,6 @@
 """The :class:`~referee.systems.base.Ruleset` for ARM 1.2: actions, state, plans, tracker.
 
-Every action is declared once in :func:`.actions.table` with the function of
+Every action is declared once in :meth:`ArmRuleset.table` with the function of
 :mod:`.play`, :mod:`.fight`, :mod:`.upkeep` or :mod:`.rolls` that plans it; the
 base derives the plan dispatch, ``resolve`` and ``odds`` from it (principle 1) and
 ``apply`` folds the outcome's changes into the :class:`~.state.State`.
@@ -25,22 +25,24 @@ from referee.systems.arm.catalog import (
 from referee.systems.arm.discrepancies import DISCREPANCIES, Discrepancy, example_info
 from referee.systems.arm.options import Options
 from referee.systems.arm.sheet import Sheet, point_cost, template_problems, validate
-from referee.systems.arm.state import Seat, State, decisions
+from referee.systems.arm.state import State, decisions
 from referee.systems.base import (
     TABLE,
     Action,
+    ActionTable,
     Change,
     JSONObject,
     JSONValue,
     Outcome,
     Plan,
+    Problem,
     Ruleset,
     Verdict,
     apply_changes,
+    declare,
     jsonable,
 )
 from referee.systems.building import ExampleInfo
-from referee.systems.sheetview import SheetView
 from referee.systems.turns import Turns
 
 ALWAYS_ALLOWED = ("end-combat",)
@@ -52,6 +54,82 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     name: ClassVar[str] = "arm"
     title: ClassVar[str] = "ARM: Advanced Role-Playing Mechanics 1.2"
+
+    def table(self) -> ActionTable[State, Options]:
+        """Every action, declared once: name (lower case, words joined by ``-``) -> its type
+        (:mod:`.actions`) and the rule that plans it, in the game's rule modules, which
+        import the action types: they are imported here, when the table is first read,
+        and nothing in the wing imports this table (no import loop)."""
+        from referee.systems.arm import fight, play, rolls, upkeep
+        from referee.systems.arm.actions import (
+            Accept,
+            AddWeapon,
+            Attack,
+            Cast,
+            Circle,
+            Contest,
+            Convert,
+            Damage,
+            Defend,
+            Difficulty,
+            EndCombat,
+            GroupLog,
+            GroupTask,
+            ImposePenalty,
+            LogOf,
+            LoseAction,
+            MeasureOf,
+            Move,
+            NextRound,
+            Prepare,
+            Push,
+            RecordWound,
+            Recover,
+            RemoveWound,
+            Shoot,
+            SoulMagic,
+            Strike,
+            Subtasks,
+            TakeBlow,
+            TakeDamage,
+            Task,
+        )
+        from referee.systems.arm.rolls import Pushable, Settles
+
+        return {
+            "task": declare(Task, Pushable(play.plan_task)),
+            "contest": declare(Contest, Pushable(play.plan_contest)),
+            "subtasks": declare(Subtasks, play.plan_subtasks),
+            "group-task": declare(GroupTask, Pushable(play.plan_group_task)),
+            "prepare": declare(Prepare, fight.plan_prepare),
+            "circle": declare(Circle, Pushable(fight.plan_circle)),
+            "attack": declare(Attack, Pushable(fight.plan_attack)),
+            "defend": declare(Defend, Pushable(fight.plan_defend)),
+            "take-blow": declare(TakeBlow, fight.plan_take_blow),
+            "strike": declare(Strike, Pushable(fight.plan_strike)),
+            "shoot": declare(Shoot, Pushable(fight.plan_shoot)),
+            "damage": declare(Damage, Pushable(fight.plan_damage)),
+            "move": declare(Move, play.plan_move),
+            "cast": declare(Cast, Pushable(play.plan_cast)),
+            "soul-magic": declare(SoulMagic, Pushable(play.plan_soul_magic)),
+            "push": declare(Push, Settles(rolls.plan_push, self.declared)),
+            "accept": declare(Accept, Settles(rolls.plan_accept, self.declared)),
+            "next-round": declare(NextRound, upkeep.plan_next_round),
+            "end-combat": declare(EndCombat, upkeep.plan_end_combat),
+            "lose-action": declare(LoseAction, upkeep.plan_lose_action),
+            "impose-penalty": declare(ImposePenalty, upkeep.plan_impose_penalty),
+            "take-damage": declare(TakeDamage, upkeep.plan_take_damage),
+            "recover": declare(Recover, upkeep.plan_recover),
+            "record-wound": declare(RecordWound, upkeep.plan_record_wound),
+            "remove-wound": declare(RemoveWound, upkeep.plan_remove_wound),
+            "add-weapon": declare(AddWeapon, upkeep.plan_add_weapon),
+            "log-of": declare(LogOf, upkeep.plan_log_of),
+            "measure-of": declare(MeasureOf, upkeep.plan_measure_of),
+            "convert": declare(Convert, upkeep.plan_convert),
+            "difficulty": declare(Difficulty, upkeep.plan_difficulty),
+            "group-log": declare(GroupLog, upkeep.plan_group_log),
+        }
+
     setting: Setting = DEFAULT_SETTING
     """The lists the rules consult (the text's examples); sheets may carry their own values."""
 
@@ -72,6 +150,14 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
         cost = point_cost(sheet, chosen)
         return Verdict(problems, f"{cost['total']} chp", data={"chp": dict(cost)})
 
+    def validate(
+        self, sheet: Sheet, options: Options, state: State | None = None
+    ) -> tuple[Problem, ...]:
+        """Every rule the sheet breaks against the table's setting (the shipped one with
+        the referee's added weapons, ``add-weapon``) or, with no table, the shipped one
+        (ARM 1.2, Character Creation)."""
+        return validate(sheet, options, self.setting if state is None else state.setting)
+
     def notes(self) -> tuple[Discrepancy, ...]:
         """Where the text disagrees with itself, and what the package does."""
         return DISCREPANCIES
@@ -79,14 +165,6 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
     def example_info(self) -> Mapping[str, ExampleInfo]:
         """The melee example's fighters and the text's discrepancies that touch them."""
         return example_info()
-
-    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
-        """Seat ``sheet`` as ``cid`` (its recorded damage carried in), or replace the sheet
-        of a seated character keeping what the table tracks."""
-        characters = dict(state.characters)
-        old = characters.get(cid)
-        characters[cid] = Seat.of(sheet) if old is None else replace(old, sheet=sheet)
-        return replace(state, characters=characters)
 
     def check_pending(self, action: Action, state: State) -> None:
         """As the base, but the referee may always end the combat."""
@@ -149,16 +227,6 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
 
     # -- what a table shows ------------------------------------------------------
 
-    def sheet_view(
-        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
-    ) -> SheetView:
-        """The sheet laid out as the game's own (:mod:`.present`)."""
-        from referee.systems.arm.present import sheet_view
-
-        if state is None:
-            return sheet_view(sheet, seat, options)
-        return sheet_view(sheet, seat, options, state.setting)  # the table's own weapons
-
     def turns(self, state: State, options: Options) -> Turns:
         """Whose turn it is (:mod:`.turns`)."""
         from referee.systems.arm import turns
@@ -175,9 +243,7 @@ class ArmRuleset(Ruleset[Sheet, State, Options]):
             ["Round", state.round if state.round else "no round running"],
             ["Round length", state.round_length],
         ]
-        for decision in state.pending:
-            who = names.get(decision.actor, decision.actor)
-            table.append([f"Waiting for {who}", decision.prompt])
+        table += self.waiting(state, names)
         shipped: tuple[Weapon | RangedWeapon, ...] = (
             *DEFAULT_SETTING.weapons,
             *DEFAULT_SETTING.ranged,

@@ -78,18 +78,18 @@ def _turn(state: State, *, carry: bool, **more: JSONValue) -> list[Change]:
     return changes
 
 
-def plan_next_round(x: a.NextRound, state: State, options: Options) -> Plan:
+def plan_next_round(action: a.NextRound, state: State, options: Options) -> Plan:
     """The next round: everyone's action and prepared defence reset; a weakness found by
     circling and a berserk attack's penalty now apply (for this round only)."""
     changes = [Change(TABLE, "round", delta=1, reason="next round")]
-    if x.length is not None:
-        round_log(x.length, options.log_method)
-        changes.append(Change(TABLE, "round_length", value=x.length))
+    if action.length is not None:
+        round_log(action.length, options.log_method)
+        changes.append(Change(TABLE, "round_length", value=action.length))
     changes += _turn(state, carry=True)
     return fixed("next-round", f"round {state.round + 1}", changes)
 
 
-def plan_end_combat(x: a.EndCombat, state: State, options: Options) -> Plan:
+def plan_end_combat(action: a.EndCombat, state: State, options: Options) -> Plan:
     """The action sequence ends: no round, no waiting attacks, no round effects."""
     changes = []
     if state.round:
@@ -107,22 +107,24 @@ def plan_end_combat(x: a.EndCombat, state: State, options: Options) -> Plan:
     return fixed("end-combat", "the action sequence ends", changes)
 
 
-def plan_lose_action(x: a.LoseAction, state: State, options: Options) -> Plan:
+def plan_lose_action(action: a.LoseAction, state: State, options: Options) -> Plan:
     """The GM takes a character's action this round away (Brad, fooled by the demon)."""
-    seat = state.character(x.target)
+    seat = state.character(action.target)
     if "lost" in seat.acted:
-        raise IllegalAction(f"{x.target} has already lost this round's action")
-    change = Change(x.target, "acted", value=[*seat.acted, "lost"], reason="action lost")
-    return fixed("lose-action", f"{x.target} loses this round's action", [change])
+        raise IllegalAction(f"{action.target} has already lost this round's action")
+    change = Change(action.target, "acted", value=[*seat.acted, "lost"], reason="action lost")
+    return fixed("lose-action", f"{action.target} loses this round's action", [change])
 
 
-def plan_impose_penalty(x: a.ImposePenalty, state: State, options: Options) -> Plan:
+def plan_impose_penalty(action: a.ImposePenalty, state: State, options: Options) -> Plan:
     """The GM's modifier to every action of a character, this round or the next."""
-    state.character(x.target)
-    key = "penalty" if x.when == "now" else "next_penalty"
-    change = Change(x.target, key, delta=x.value, reason="the GM's ruling")
-    when = "this round" if x.when == "now" else "next round"
-    return fixed("impose-penalty", f"{x.target}: {x.value:+d} to all actions {when}", [change])
+    state.character(action.target)
+    key = "penalty" if action.when == "now" else "next_penalty"
+    change = Change(action.target, key, delta=action.value, reason="the GM's ruling")
+    when = "this round" if action.when == "now" else "next round"
+    return fixed(
+        "impose-penalty", f"{action.target}: {action.value:+d} to all actions {when}", [change]
+    )
 
 
 def _levels(state: State, cid: str, wound: int, shock: int, reason: str) -> list[Change]:
@@ -135,42 +137,44 @@ def _levels(state: State, cid: str, wound: int, shock: int, reason: str) -> list
     return changes
 
 
-def plan_take_damage(x: a.TakeDamage, state: State, options: Options) -> Plan:
+def plan_take_damage(action: a.TakeDamage, state: State, options: Options) -> Plan:
     """Levels of damage by the GM's ruling: they add to the present ones, stopping at 5
     (a moderately wounded character who takes a severe wound is dead: 2 + 3 = 5)."""
-    changes = _levels(state, x.target, x.wound, x.shock, "damage")
-    if x.destroyed and not state.character(x.target).destroyed:
-        changes.append(Change(x.target, "destroyed", value=True, reason="destroyed"))
-    after = accumulate(state.character(x.target).condition, x.wound, x.shock, x.destroyed)
-    return fixed("take-damage", f"{x.target}: {after.label}", changes)
+    changes = _levels(state, action.target, action.wound, action.shock, "damage")
+    if action.destroyed and not state.character(action.target).destroyed:
+        changes.append(Change(action.target, "destroyed", value=True, reason="destroyed"))
+    after = accumulate(
+        state.character(action.target).condition, action.wound, action.shock, action.destroyed
+    )
+    return fixed("take-damage", f"{action.target}: {after.label}", changes)
 
 
-def plan_recover(x: a.Recover, state: State, options: Options) -> Plan:
+def plan_recover(action: a.Recover, state: State, options: Options) -> Plan:
     """Recovery by the GM's ruling: levels go down, never below Unharmed."""
-    changes = _levels(state, x.target, -x.wound, -x.shock, "recovery")
-    return fixed("recover", f"{x.target} recovers", changes)
+    changes = _levels(state, action.target, -action.wound, -action.shock, "recovery")
+    return fixed("recover", f"{action.target} recovers", changes)
 
 
-def plan_record_wound(x: a.RecordWound, state: State, options: Options) -> Plan:
+def plan_record_wound(action: a.RecordWound, state: State, options: Options) -> Plan:
     """Record a named wound: a character carries at most five (the option max_wounds)."""
-    seat = state.character(x.target)
-    after = record_wound(seat.condition, x.description, x.level, options)
-    change = Change(x.target, "wounds", value=jsonable(after.wounds), reason="a named wound")
-    return fixed("record-wound", f"{x.target}: {x.description.strip()}", [change])
+    seat = state.character(action.target)
+    after = record_wound(seat.condition, action.description, action.level, options)
+    change = Change(action.target, "wounds", value=jsonable(after.wounds), reason="a named wound")
+    return fixed("record-wound", f"{action.target}: {action.description.strip()}", [change])
 
 
-def plan_remove_wound(x: a.RemoveWound, state: State, options: Options) -> Plan:
+def plan_remove_wound(action: a.RemoveWound, state: State, options: Options) -> Plan:
     """A named wound struck off the record."""
-    seat = state.character(x.target)
-    if x.index >= len(seat.wounds):
-        raise IllegalAction(f"{x.target} has {len(seat.wounds)} named wound(s)")
-    gone = seat.wounds[x.index]
-    rest = [w for i, w in enumerate(seat.wounds) if i != x.index]
-    change = Change(x.target, "wounds", value=jsonable(rest), reason="healed")
-    return fixed("remove-wound", f"{x.target}: {gone.description} healed", [change])
+    seat = state.character(action.target)
+    if action.index >= len(seat.wounds):
+        raise IllegalAction(f"{action.target} has {len(seat.wounds)} named wound(s)")
+    gone = seat.wounds[action.index]
+    rest = [w for i, w in enumerate(seat.wounds) if i != action.index]
+    change = Change(action.target, "wounds", value=jsonable(rest), reason="healed")
+    return fixed("remove-wound", f"{action.target}: {gone.description} healed", [change])
 
 
-def plan_add_weapon(x: a.AddWeapon, state: State, options: Options) -> Plan:
+def plan_add_weapon(action: a.AddWeapon, state: State, options: Options) -> Plan:
     """A weapon added to the table's setting (the referee's lists, ARM 1.2, Character
     Creation), used by ``attack``, ``shoot``, ``strike`` and ``damage`` from then on.
 
@@ -180,20 +184,20 @@ def plan_add_weapon(x: a.AddWeapon, state: State, options: Options) -> Plan:
     mod adds to a melee or thrown weapon's damage but not to an aimed one's.
     """
     setting = state.setting
-    name = " ".join(x.name.split())
+    name = " ".join(action.name.split())
     if not name:
         raise IllegalAction("a weapon needs a name")
-    ranged = x.kind != "melee"
+    ranged = action.kind != "melee"
     wrong = (
-        [f for f in ("attack", "parry", "stun") if getattr(x, f)]
+        [f for f in ("attack", "parry", "stun") if getattr(action, f)]
         if ranged
         else [
             f
             for f, v in (
-                ("accuracy", x.accuracy),
-                ("max_range", x.max_range),
-                ("range_stat", x.range_stat),
-                ("dodgeable", x.dodgeable),
+                ("accuracy", action.accuracy),
+                ("max_range", action.max_range),
+                ("range_stat", action.range_stat),
+                ("dodgeable", action.dodgeable),
             )
             if v not in (None, 0)
         ]
@@ -201,13 +205,15 @@ def plan_add_weapon(x: a.AddWeapon, state: State, options: Options) -> Plan:
     if wrong:
         other = "melee" if ranged else "thrown or aimed"
         raise IllegalAction(
-            f"{', '.join(wrong)}: for a {other} weapon, not a {x.kind} one ({name})"
+            f"{', '.join(wrong)}: for a {other} weapon, not a {action.kind} one ({name})"
         )
-    if x.range_stat is not None and x.range_stat not in setting.stats:
+    if action.range_stat is not None and action.range_stat not in setting.stats:
         known = ", ".join(setting.stats)
-        raise IllegalAction(f"range_stat {x.range_stat!r} is not a stat of the setting: {known}")
+        raise IllegalAction(
+            f"range_stat {action.range_stat!r} is not a stat of the setting: {known}"
+        )
     listed = setting.ranged_weapon(name) if ranged else setting.weapon(name)
-    if listed is not None and not x.replace:
+    if listed is not None and not action.replace:
         raise IllegalAction(f"the setting already has {listed.name!r} (replace=true to change it)")
     if ranged and setting.spell(name) is not None:
         raise IllegalAction(f"{name!r} is a spell of the setting; name the weapon otherwise")
@@ -215,20 +221,22 @@ def plan_add_weapon(x: a.AddWeapon, state: State, options: Options) -> Plan:
     kept = [w for w in getattr(setting, key) if w.name.lower() != name.lower()]
     weapon: RangedWeapon | Weapon
     if ranged:
-        thrown = x.kind == "thrown"
+        thrown = action.kind == "thrown"
         weapon = RangedWeapon(
             name,
-            x.damage,
-            x.accuracy,
-            x.max_range,
-            range_stat=x.range_stat,
+            action.damage,
+            action.accuracy,
+            action.max_range,
+            range_stat=action.range_stat,
             aimed=not thrown,
-            dodgeable=thrown if x.dodgeable is None else x.dodgeable,
-            strength=thrown if x.strength is None else x.strength,
+            dodgeable=thrown if action.dodgeable is None else action.dodgeable,
+            strength=thrown if action.strength is None else action.strength,
         )
     else:
-        strong = True if x.strength is None else x.strength
-        weapon = Weapon(name, x.damage, x.attack, x.parry, stun=x.stun, strength=strong)
+        strong = True if action.strength is None else action.strength
+        weapon = Weapon(
+            name, action.damage, action.attack, action.parry, stun=action.stun, strength=strong
+        )
     change = Change(
         TABLE, f"setting.{key}", value=jsonable([*kept, weapon]), reason="the referee's weapon"
     )
@@ -254,83 +262,89 @@ def weapon_text(w: RangedWeapon | Weapon) -> str:
 # reference look-ups (ARM 1.2, Scale, Rounds, Task Resolution, combat tables)
 
 
-def plan_log_of(x: a.LogOf, state: State, options: Options) -> Plan:
+def plan_log_of(action: a.LogOf, state: State, options: Options) -> Plan:
     """The log of a measure by the chart (or the exact formula): 1342 -> 16."""
     try:
-        value = Decimal(x.measure.strip())
+        value = Decimal(action.measure.strip())
     except InvalidOperation:
-        raise IllegalAction(f"measure {x.measure!r} is not a number") from None
+        raise IllegalAction(f"measure {action.measure!r} is not a number") from None
     found = log_of(value, options.log_method)
     out = Outcome("arm", "log-of", result=found, label=f"log {found}", details={"log": found})
     return Plan.fixed(out, found)
 
 
-def plan_measure_of(x: a.MeasureOf, state: State, options: Options) -> Plan:
+def plan_measure_of(action: a.MeasureOf, state: State, options: Options) -> Plan:
     """The measure of a log: -3 -> 0.25."""
-    found = measure_of(x.log, options.log_method)
+    found = measure_of(action.log, options.log_method)
     out = Outcome(
         "arm", "measure-of", label=f"measure {found:f}", details={"measure": number(found)}
     )
     return Plan.fixed(out, str(found))
 
 
-def plan_convert(x: a.Convert, state: State, options: Options) -> Plan:
+def plan_convert(action: a.Convert, state: State, options: Options) -> Plan:
     """A log converted between units (Corven: 5 m/s is 10 in ft per 3-second round)."""
     method = options.log_method
-    rounds = None if x.round_length is None else round_log(x.round_length, method)
-    found = convert(x.log, x.source, x.target, round_log=rounds, method=method)
+    rounds = None if action.round_length is None else round_log(action.round_length, method)
+    found = convert(action.log, action.source, action.target, round_log=rounds, method=method)
     measure = measure_of(found, method)
     out = Outcome(
         "arm",
         "convert",
         result=found,
-        label=f"log {found} {x.target} (about {measure:f})",
-        details={"log": found, "measure": number(measure), "from": x.source, "to": x.target},
+        label=f"log {found} {action.target} (about {measure:f})",
+        details={
+            "log": found,
+            "measure": number(measure),
+            "from": action.source,
+            "to": action.target,
+        },
     )
     return Plan.fixed(out, found)
 
 
-def plan_difficulty(x: a.Difficulty, state: State, options: Options) -> Plan:
+def plan_difficulty(action: a.Difficulty, state: State, options: Options) -> Plan:
     """A difficulty (or the guide's modifier) from the text's tables."""
-    key = "modifier" if x.kind == "modifier" else "difficulty"
-    if x.kind == "ranged":
-        if x.weapon is not None:
-            missile = missile_named(state.setting, x.weapon)
-            stats = None if x.fitness is None else {"Fitness": x.fitness}
+    key = "modifier" if action.kind == "modifier" else "difficulty"
+    if action.kind == "ranged":
+        if action.weapon is not None:
+            missile = missile_named(state.setting, action.weapon)
+            stats = None if action.fitness is None else {"Fitness": action.fitness}
             limit = max_range(missile, stats)
-            if limit is not None and x.distance > limit:
+            if limit is not None and action.distance > limit:
                 raise IllegalAction(
-                    f"{missile.name} reaches log distance {limit}; the target is at {x.distance}"
+                    f"{missile.name} reaches log distance {limit}; "
+                    f"the target is at {action.distance}"
                 )
         found = ranged_difficulty(
-            x.distance,
-            moving=x.moving,
-            size=x.size,
-            cover=x.cover,
-            weather=x.weather,
+            action.distance,
+            moving=action.moving,
+            size=action.size,
+            cover=action.cover,
+            weather=action.weather,
             options=options,
         )
-    elif x.name is None:
-        raise IllegalAction(f"'{x.kind}' needs a name (e.g. difficulty melee attack)")
-    elif x.kind == "preset":
-        found = difficulty_named(x.name)
-    elif x.kind == "modifier":
-        found = modifier_named(x.name)
-    elif x.kind == "melee":
-        found = melee_difficulty(x.name, size=x.size, attack_result=x.attack_result)
-    elif x.kind == "soul":
-        found = soul_difficulty(x.name)
+    elif action.name is None:
+        raise IllegalAction(f"'{action.kind}' needs a name (e.g. difficulty melee attack)")
+    elif action.kind == "preset":
+        found = difficulty_named(action.name)
+    elif action.kind == "modifier":
+        found = modifier_named(action.name)
+    elif action.kind == "melee":
+        found = melee_difficulty(action.name, size=action.size, attack_result=action.attack_result)
+    elif action.kind == "soul":
+        found = soul_difficulty(action.name)
     else:
-        found = spell_named(state.setting, x.name).difficulty
+        found = spell_named(state.setting, action.name).difficulty
     label = f"modifier {found:+d}" if key == "modifier" else f"difficulty {found}"
     out = Outcome("arm", "difficulty", result=found, label=label, details={key: found})
     return Plan.fixed(out, found)
 
 
-def plan_group_log(x: a.GroupLog, state: State, options: Options) -> Plan:
+def plan_group_log(action: a.GroupLog, state: State, options: Options) -> Plan:
     """The combined log of a group (see :func:`~referee.systems.arm.scale.group_log`)."""
     found, how = group_log(
-        x.logs, method=options.log_method, count=options.group_count, way=options.group_method
+        action.logs, method=options.log_method, count=options.group_count, way=options.group_method
     )
     out = Outcome(
         "arm",

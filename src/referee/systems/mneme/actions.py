@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from referee.systems.base import Action, ActionTable, Modifier, declare, param
+from referee.systems.base import Action, Modifier, param
 from referee.systems.mneme.damage import MAX_DAMAGE_ROLLS, Target
 from referee.systems.mneme.tables import (
     DEFAULT_DIFFICULTY,
@@ -22,8 +22,7 @@ from referee.systems.mneme.tables import (
 )
 
 if TYPE_CHECKING:
-    from referee.systems.mneme.options import Options
-    from referee.systems.mneme.state import State
+    pass
 
 MAX_INPUT = 1000
 """Bound on numbers typed into an action (modifiers, Difficulties, mitigation)."""
@@ -489,30 +488,3 @@ def _striking(roles: dict[str, str], threat: Threat | None) -> dict[str, str]:
     if attacker and roles.get(attacker, "target") == "target":  # the target striking back
         roles[attacker] = "strike-back"
     return roles
-
-
-def table() -> ActionTable[State, Options]:
-    """Every Mneme CE action, declared once: name -> its type and the rule that plans it.
-    The rule modules import the action types, so they are imported here, when a ruleset
-    first reads the table."""
-    from referee.systems.mneme import aim, budget, clock, initiative, psionics, resolve, treatment
-
-    return {
-        "check": declare(Check, resolve.plan_check),
-        "attack": declare(Attack, resolve.plan_attack),
-        "take-damage": declare(TakeDamage, resolve.plan_take_damage),
-        "damage-rolls": declare(DamageRolls, resolve.plan_damage_rolls),
-        "survival": declare(SurvivalRoll, treatment.plan_survival),
-        "first-aid": declare(FirstAid, treatment.plan_first_aid),
-        "surgery": declare(Surgery, treatment.plan_surgery),
-        "stimulant": declare(Stimulant, treatment.plan_stimulant),
-        "care": declare(CareWard, treatment.plan_care),
-        "set-care": declare(SetCare, clock.plan_set_care),
-        "pass-time": declare(PassTime, clock.plan_pass_time),
-        "pass-rounds": declare(PassRounds, clock.plan_pass_rounds),
-        "initiative": declare(RollInitiative, initiative.plan_initiative),
-        "end-encounter": declare(EndEncounter, initiative.plan_end_encounter),
-        "spend-action": declare(SpendAction, budget.plan_spend_action),
-        "aim": declare(Aim, aim.plan_aim),
-        "psionics": declare(UsePsionics, psionics.plan_psionics),
-    }

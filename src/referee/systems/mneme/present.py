@@ -34,7 +34,9 @@ def _scaled(text: str, scale: str) -> str:
     return f"{text} ({scale}-scale)" if scale else text
 
 
-def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView:
+def sheet_view(
+    sheet: Sheet, seat: object | None, options: Options, state: object | None = None
+) -> SheetView:
     """Characteristics with ChM, skills with levels, weapons and armour, HP and the
     Seriously / Critically Wounded thresholds (the table's ``hp_thresholds`` option),
     damage and condition. The sheet stores its damage, so ``seat`` adds nothing here."""

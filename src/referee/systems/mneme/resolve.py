@@ -100,25 +100,25 @@ def condition_report(sheet: Sheet, options: Options) -> dict[str, Any]:
     return out
 
 
-def plan_fast(procedure: Procedure[int, int], finish: Callable[[int, Trace], Outcome]) -> Plan:
+def plan_fast(action: Procedure[int, int], finish: Callable[[int, Trace], Outcome]) -> Plan:
     """A plan that rolls one check: its odds are the procedure's own Effect distribution,
     with no mapping over it (the check's odds are the hot path the benchmarks measure)."""
 
     def resolve(roller: Roller) -> Outcome:
         trace: list[tuple[int, ...]] = []
-        result = Dice.of(procedure).sample(roller, trace)
+        result = Dice.of(action).sample(roller, trace)
         return finish(result, tuple(trace))
 
     def brute() -> Distribution[Hashable]:
-        return cast("Distribution[Hashable]", Dice.of(procedure).brute())
+        return cast("Distribution[Hashable]", Dice.of(action).brute())
 
-    odds = cast("Callable[[], Distribution[Hashable]]", procedure.odds)
+    odds = cast("Callable[[], Distribution[Hashable]]", action.odds)
     return Plan(  # an Effect of 0 or more is a success (ch. 2)
         resolve,
         odds,
         brute,
-        procedure.groups,
-        lambda: procedure.odds().at_least(0),
+        action.groups,
+        lambda: action.odds().at_least(0),
         lambda effect: isinstance(effect, int) and effect >= 0,
     )
 

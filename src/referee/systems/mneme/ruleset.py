@@ -7,10 +7,12 @@ from dataclasses import replace
 
 from referee.systems.base import (
     Action,
+    ActionTable,
     JSONObject,
     JSONValue,
     Plan,
     Ruleset,
+    declare,
 )
 from referee.systems.mneme.checks import wound_penalty
 from referee.systems.mneme.health import condition, movement, thresholds
@@ -18,7 +20,6 @@ from referee.systems.mneme.options import Options
 from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import Seat, State
 from referee.systems.mneme.tables import ROUNDS_PER_MINUTE
-from referee.systems.sheetview import SheetView
 from referee.systems.turns import Turns
 
 _EMPTY = State()
@@ -41,12 +42,59 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
     name = "mneme"
     title = "Mneme CE"
 
-    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
-        """Seat ``sheet`` as ``cid``, keeping what the table tracks about it if seated."""
-        characters = dict(state.characters)
-        old = characters.get(cid)
-        characters[cid] = Seat(sheet) if old is None else replace(old, sheet=sheet)
-        return replace(state, characters=characters)
+    def table(self) -> ActionTable[State, Options]:
+        """Every action, declared once: name (lower case, words joined by ``-``) -> its type
+        (:mod:`.actions`) and the rule that plans it, in the game's rule modules, which
+        import the action types: they are imported here, when the table is first read,
+        and nothing in the wing imports this table (no import loop)."""
+        from referee.systems.mneme import (
+            aim,
+            budget,
+            clock,
+            initiative,
+            psionics,
+            resolve,
+            treatment,
+        )
+        from referee.systems.mneme.actions import (
+            Aim,
+            Attack,
+            CareWard,
+            Check,
+            DamageRolls,
+            EndEncounter,
+            FirstAid,
+            PassRounds,
+            PassTime,
+            RollInitiative,
+            SetCare,
+            SpendAction,
+            Stimulant,
+            Surgery,
+            SurvivalRoll,
+            TakeDamage,
+            UsePsionics,
+        )
+
+        return {
+            "check": declare(Check, resolve.plan_check),
+            "attack": declare(Attack, resolve.plan_attack),
+            "take-damage": declare(TakeDamage, resolve.plan_take_damage),
+            "damage-rolls": declare(DamageRolls, resolve.plan_damage_rolls),
+            "survival": declare(SurvivalRoll, treatment.plan_survival),
+            "first-aid": declare(FirstAid, treatment.plan_first_aid),
+            "surgery": declare(Surgery, treatment.plan_surgery),
+            "stimulant": declare(Stimulant, treatment.plan_stimulant),
+            "care": declare(CareWard, treatment.plan_care),
+            "set-care": declare(SetCare, clock.plan_set_care),
+            "pass-time": declare(PassTime, clock.plan_pass_time),
+            "pass-rounds": declare(PassRounds, clock.plan_pass_rounds),
+            "initiative": declare(RollInitiative, initiative.plan_initiative),
+            "end-encounter": declare(EndEncounter, initiative.plan_end_encounter),
+            "spend-action": declare(SpendAction, budget.plan_spend_action),
+            "aim": declare(Aim, aim.plan_aim),
+            "psionics": declare(UsePsionics, psionics.plan_psionics),
+        }
 
     def unseat(self, state: State, cid: str) -> State:
         """As the base, and the character leaves the encounter's turn order."""
@@ -70,14 +118,6 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
 
             return plan.then(lambda outcome: lose_aim(action, state, outcome, options))
         return plan
-
-    def sheet_view(
-        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
-    ) -> SheetView:
-        """The sheet laid out as the game's own (:mod:`.present`)."""
-        from referee.systems.mneme.present import sheet_view
-
-        return sheet_view(sheet, seat, options)
 
     def referees(self, sheet: Sheet) -> bool:
         """An adversary is the referee's (ch. 2, Referee Doesn't Roll)."""
@@ -105,8 +145,7 @@ class MnemeRuleset(Ruleset[Sheet, State, Options]):
             ["Round", state.round if state.round else "no encounter"],
             ["Turn order", order or "none"],
         ]
-        for d in state.pending:  # a roll the table waits for (massive damage's End roll)
-            table.append([f"Waiting for {names.get(d.actor, d.actor)}", d.prompt])
+        table += self.waiting(state, names)  # a roll (massive damage's End roll)
         rows: dict[str, JSONValue] = {}
         for cid, seat in state.characters.items():
             rows[cid] = self._seat_rows(seat, options)

@@ -41,6 +41,11 @@ class Seat:
         None, "the damage before the attack whose massive damage awaits an End roll", ge=0
     )
 
+    @staticmethod
+    def of(sheet: Sheet) -> Seat:
+        """A newly seated character: its sheet, nothing tracked yet."""
+        return Seat(sheet)
+
 
 Steps = tuple[tuple[str, ...], ...]
 """A turn order: steps of names, first step first; the names in one step are tied."""

@@ -21,16 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from referee.systems.base import Action, ActionTable, declare, param
-from referee.systems.mnemonic.aptitude import APTITUDE_MAX, check_aptitude
-from referee.systems.mnemonic.checks import chances_value
-from referee.systems.mnemonic.health import check_status, check_worst
-from referee.systems.mnemonic.sheet import Status
+from referee.systems.base import Action, param
+from referee.systems.mnemonic.aptitude import APTITUDE_MAX, chances_value, check_aptitude
+from referee.systems.mnemonic.sheet import Status, check_status, check_worst
 from referee.systems.mnemonic.tables import CHANCES_LIMIT
 
 if TYPE_CHECKING:
-    from referee.systems.mnemonic.options import Options
-    from referee.systems.mnemonic.state import State
+    pass
 
 Fallback = Literal["relevant", "irrelevant", "lucky"]
 """The stand-in for a Life Role when none fits ("determining aptitude"): the
@@ -284,22 +281,3 @@ class SetStatus(MnemonicAction):
     def __post_init__(self) -> None:
         check_status(Status(self.condition, self.inactive_as, self.injuries or 0))
         super().__post_init__()
-
-
-def table() -> ActionTable[State, Options]:
-    """Every action, declared once: name (lower-case words joined by ``-``) -> its type
-    and the rule that plans it. The rule modules import the action types, so they are
-    imported here, when a ruleset first reads the table."""
-    from referee.systems.mnemonic import checks, conflict, health
-
-    return {
-        "check": declare(Check, checks.plan_check),
-        "sheet-check": declare(SheetCheck, checks.plan_sheet_check),
-        "attack": declare(Attack, conflict.plan_attack),
-        "injury": declare(Injury, health.plan_injury),
-        "agile-order": declare(AgileOrder, conflict.plan_agile_order),
-        "order": declare(RefereeOrder, conflict.plan_order),
-        "next-turn": declare(NextTurn, conflict.plan_next_turn),
-        "reshuffle": declare(Reshuffle, checks.plan_reshuffle),
-        "set-status": declare(SetStatus, health.plan_set_status),
-    }

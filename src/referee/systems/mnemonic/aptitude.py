@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Modifier
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.sheet import Sheet
-from referee.systems.mnemonic.tables import LUCKY, RATING_MAX
+from referee.systems.mnemonic.tables import CHANCES, CHANCES_LIMIT, LUCKY, RATING_MAX
 
 APTITUDE_MAX = 2 * RATING_MAX
 """A Talent and a Life Role of +6 each: Aptitude runs 0..12."""
@@ -95,3 +95,27 @@ def aptitude(
 def given_aptitude(value: int, whose: str = "Aptitude") -> Aptitude:
     """An Aptitude the referee gives as a number."""
     return Aptitude(value, (Modifier(value, whose, "aptitude"),))
+
+
+def chances_value(chances: int | str) -> int:
+    """A Chances modifier from a number (``4``, ``"+4"``, ``"-5"``) or a ladder name
+    (``"Good"``); in-between values are allowed ("applying chances"), bounded to +-60."""
+    if isinstance(chances, str):
+        text = chances.strip()
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                value = CHANCES.value(text)
+            except RulesError:
+                names = ", ".join(CHANCES.names())
+                raise RulesError(
+                    f"Chances {chances!r} is neither a number nor a rating ({names})"
+                ) from None
+    else:
+        value = chances
+    if not -CHANCES_LIMIT <= value <= CHANCES_LIMIT:
+        raise IllegalAction(
+            f"Chances modifier {value} is outside -{CHANCES_LIMIT}..+{CHANCES_LIMIT}"
+        )
+    return value

@@ -40,6 +40,7 @@ from referee.systems.mnemonic.aptitude import (
     APTITUDE_MAX,
     Aptitude,
     aptitude,
+    chances_value,
     check_aptitude,
     given_aptitude,
 )
@@ -130,30 +131,6 @@ class CheckResult(int):
         if options is not None and options.degree_labels:
             shown += f" ({self.degree_in(options)})"
         return shown
-
-
-def chances_value(chances: int | str) -> int:
-    """A Chances modifier from a number (``4``, ``"+4"``, ``"-5"``) or a ladder name
-    (``"Good"``); in-between values are allowed ("applying chances"), bounded to +-60."""
-    if isinstance(chances, str):
-        text = chances.strip()
-        try:
-            value = int(text)
-        except ValueError:
-            try:
-                value = CHANCES.value(text)
-            except RulesError:
-                names = ", ".join(CHANCES.names())
-                raise RulesError(
-                    f"Chances {chances!r} is neither a number nor a rating ({names})"
-                ) from None
-    else:
-        value = chances
-    if not -CHANCES_LIMIT <= value <= CHANCES_LIMIT:
-        raise IllegalAction(
-            f"Chances modifier {value} is outside -{CHANCES_LIMIT}..+{CHANCES_LIMIT}"
-        )
-    return value
 
 
 def chances_text(value: int) -> str:

@@ -30,12 +30,17 @@ from referee.systems.base import (
     Procedure,
     Trace,
 )
-from referee.systems.mnemonic.aptitude import Aptitude, aptitude, check_aptitude, given_aptitude
+from referee.systems.mnemonic.aptitude import (
+    Aptitude,
+    aptitude,
+    chances_value,
+    check_aptitude,
+    given_aptitude,
+)
 from referee.systems.mnemonic.checks import (
     SYSTEM,
     CheckResult,
     chances_text,
-    chances_value,
     check_rule,
     deck_for,
     deck_left,

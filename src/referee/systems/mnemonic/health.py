@@ -22,40 +22,22 @@ from referee.dice.odds import fraction_text
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import Modifier, Outcome, Plan
 from referee.systems.changes import diff
-from referee.systems.mnemonic.aptitude import Aptitude, aptitude, given_aptitude
-from referee.systems.mnemonic.checks import SYSTEM, CheckResult, chances_value, prepare_check
+from referee.systems.mnemonic.aptitude import Aptitude, aptitude, chances_value, given_aptitude
+from referee.systems.mnemonic.checks import SYSTEM, CheckResult, prepare_check
 from referee.systems.mnemonic.deck import Deck
 from referee.systems.mnemonic.options import Options
-from referee.systems.mnemonic.sheet import Sheet, Status, status_problems
+from referee.systems.mnemonic.sheet import (
+    Sheet,
+    Status,
+    check_status,
+    check_worst,
+)
 from referee.systems.mnemonic.state import State
 from referee.systems.mnemonic.tables import FINE, INACTIVE, INACTIVE_OUTCOMES, LUCKY
 
 if TYPE_CHECKING:
     from referee.dice.odds import Distribution
     from referee.systems.mnemonic.actions import Injury, SetStatus
-
-MAX_INJURIES = 100
-"""Bound on an entered number of earlier injuries (untrusted input)."""
-
-
-def check_worst(worst: str) -> str:
-    """``worst`` if it is an inactive outcome; :class:`IllegalAction` otherwise."""
-    key = worst.strip().lower()
-    if key not in INACTIVE_OUTCOMES:
-        raise IllegalAction(
-            f"the worst outcome must be one of {', '.join(INACTIVE_OUTCOMES)}, not {worst!r}"
-        )
-    return key
-
-
-def check_status(status: Status) -> Status:
-    """``status`` if it is a possible Status; :class:`IllegalAction` naming what is wrong."""
-    problems = status_problems(status)
-    if status.injuries > MAX_INJURIES:
-        raise IllegalAction(f"at most {MAX_INJURIES} earlier injuries, not {status.injuries}")
-    if problems:
-        raise IllegalAction("; ".join(str(p) for p in problems))
-    return status
 
 
 def parse_status(

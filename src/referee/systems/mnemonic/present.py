@@ -27,7 +27,9 @@ def _ratings(ratings: Mapping[str, int], options: Options, heading: str, field: 
     )
 
 
-def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView:
+def sheet_view(
+    sheet: Sheet, seat: object | None, options: Options, state: object | None = None
+) -> SheetView:
     """The Primary Role (with the ratings it stands in for a Life Role at under the
     table's options), the Talents and the Life Roles with their ratings (named levels
     under the table's ``rating_names`` and their values), and the Status: the Status the

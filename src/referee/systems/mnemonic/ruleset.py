@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from referee.systems.base import (
     Action,
+    ActionTable,
     JSONObject,
     JSONValue,
     Ruleset,
+    declare,
 )
 from referee.systems.mnemonic.conflict import order_label
 from referee.systems.mnemonic.deck import Deck, card_name
@@ -21,8 +23,7 @@ from referee.systems.mnemonic.live import Said, hand_faces
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.randomizers import uses_cards
 from referee.systems.mnemonic.sheet import Sheet, Status
-from referee.systems.mnemonic.state import Seat, State
-from referee.systems.sheetview import SheetView
+from referee.systems.mnemonic.state import State
 from referee.systems.turns import Turns
 
 
@@ -31,6 +32,36 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
 
     name = "mnemonic"
     title = "Mnemonic (Alpha-Zulu Games)"
+
+    def table(self) -> ActionTable[State, Options]:
+        """Every action, declared once: name (lower case, words joined by ``-``) -> its type
+        (:mod:`.actions`) and the rule that plans it, in the game's rule modules, which
+        import the action types: they are imported here, when the table is first read,
+        and nothing in the wing imports this table (no import loop)."""
+        from referee.systems.mnemonic import checks, conflict, health
+        from referee.systems.mnemonic.actions import (
+            AgileOrder,
+            Attack,
+            Check,
+            Injury,
+            NextTurn,
+            RefereeOrder,
+            Reshuffle,
+            SetStatus,
+            SheetCheck,
+        )
+
+        return {
+            "check": declare(Check, checks.plan_check),
+            "sheet-check": declare(SheetCheck, checks.plan_sheet_check),
+            "attack": declare(Attack, conflict.plan_attack),
+            "injury": declare(Injury, health.plan_injury),
+            "agile-order": declare(AgileOrder, conflict.plan_agile_order),
+            "order": declare(RefereeOrder, conflict.plan_order),
+            "next-turn": declare(NextTurn, conflict.plan_next_turn),
+            "reshuffle": declare(Reshuffle, checks.plan_reshuffle),
+            "set-status": declare(SetStatus, health.plan_set_status),
+        }
 
     def sheets_read(self, action: Action, options: Options) -> tuple[str, ...]:
         """An attack reads the defender's sheet only under opposed rolls without a given
@@ -43,14 +74,6 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
         ):
             return action.actors()
         return super().sheets_read(action, options)
-
-    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
-        """Seat ``sheet`` as ``cid``: a new character starts at its sheet's Status; a
-        seated one keeps the Status the table tracks."""
-        chars = dict(state.characters)
-        old = chars.get(cid)
-        chars[cid] = Seat(sheet, sheet.status if old is None else old.status)
-        return State(chars, state.pending, state.deck, state.order)
 
     def hand_faces(
         self,
@@ -67,14 +90,6 @@ class MnemonicRuleset(Ruleset[Sheet, State, Options]):
         return hand_faces(action, state, options, cards=cards, said=said)
 
     # -- what a table shows ------------------------------------------------
-
-    def sheet_view(
-        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
-    ) -> SheetView:
-        """The sheet laid out as the game's own (:mod:`.present`)."""
-        from referee.systems.mnemonic.present import sheet_view
-
-        return sheet_view(sheet, seat, options)
 
     def turns(self, state: State, options: Options) -> Turns:
         """Whose turn it is (:mod:`.turns`)."""

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from referee.errors import Problem
+from referee.errors import IllegalAction, Problem
 from referee.systems.mnemonic.options import Options
 from referee.systems.mnemonic.tables import (
     FINE,
@@ -267,3 +267,27 @@ def summary_lines(summary: Mapping[str, Any]) -> list[str]:
         rows = ", ".join(f"{n} {v}" for n, v in summary[title].items()) or "none"
         lines.append(f"  {title.replace('_', ' ').title()}: {rows}")
     return lines
+
+
+MAX_INJURIES = 100
+"""Bound on an entered number of earlier injuries (untrusted input)."""
+
+
+def check_worst(worst: str) -> str:
+    """``worst`` if it is an inactive outcome; :class:`IllegalAction` otherwise."""
+    key = worst.strip().lower()
+    if key not in INACTIVE_OUTCOMES:
+        raise IllegalAction(
+            f"the worst outcome must be one of {', '.join(INACTIVE_OUTCOMES)}, not {worst!r}"
+        )
+    return key
+
+
+def check_status(status: Status) -> Status:
+    """``status`` if it is a possible Status; :class:`IllegalAction` naming what is wrong."""
+    problems = status_problems(status)
+    if status.injuries > MAX_INJURIES:
+        raise IllegalAction(f"at most {MAX_INJURIES} earlier injuries, not {status.injuries}")
+    if problems:
+        raise IllegalAction("; ".join(str(p) for p in problems))
+    return status

@@ -27,6 +27,11 @@ class Seat:
     sheet: Sheet
     status: Status = field(default_factory=Status)
 
+    @staticmethod
+    def of(sheet: Sheet) -> Seat:
+        """A newly seated character, at its sheet's Status."""
+        return Seat(sheet, sheet.status)
+
 
 @dataclass(frozen=True)
 class State(GameState[Seat]):

@@ -27,15 +27,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from referee.errors import IllegalAction, RulesError
-from referee.systems.base import Action, ActionTable, Problem, declare, param
+from referee.systems.base import Action, Problem, param
 
 from .checks import Mode, check_bounds, target_number
 from .options import ResistMode
 from .tables import MAX_DICE, MAX_DIFFICULTY, MAX_SCORE, MAX_TN, MIN_TN, IdentityName
 
 if TYPE_CHECKING:
-    from .options import Options
-    from .state import State
+    pass
 
 ExpertiseName = Literal[
     "Know",
@@ -452,46 +451,6 @@ def _defending(roles: dict[str, str], target: str | None, defends: bool) -> dict
     if target is not None and defends and roles.get(target) == "target":
         roles[target] = "defend"
     return roles
-
-
-def table() -> ActionTable[State, Options]:
-    """Every action, declared once: its name (lower-case words joined by ``-``) -> its
-    type and the rule that plans it (:mod:`.conflict` for task and complex task
-    resolution, :mod:`.sorcery`, :mod:`.wealth`, :mod:`.advancement`). The rule modules
-    import the action types, so they are imported here, when a ruleset first reads the
-    table."""
-    from . import advancement, conflict, sorcery, wealth
-
-    return {
-        "check": declare(Check, conflict.plan_check),
-        "task": declare(Task, conflict.plan_task),
-        "start-conflict": declare(StartConflict, conflict.plan_start_conflict),
-        "end-conflict": declare(EndConflict, conflict.plan_end_conflict),
-        "advance": declare(Advance, conflict.plan_advance),
-        "attack": declare(Attack, conflict.plan_attack),
-        "occult": declare(Occult, conflict.plan_occult),
-        "recover": declare(Recover, conflict.plan_recover),
-        "wait": declare(Wait, conflict.plan_wait),
-        "spend-resolve": declare(SpendResolve, conflict.plan_spend_resolve),
-        "take-damage": declare(TakeDamage, conflict.plan_take_damage),
-        "spend-resolve-to-survive": declare(
-            SpendResolveToSurvive, conflict.plan_spend_resolve_to_survive
-        ),
-        "accept-fate": declare(AcceptFate, conflict.plan_accept_fate),
-        "rest": declare(Rest, conflict.plan_rest),
-        "vow-refresh": declare(VowRefresh, conflict.plan_vow_refresh),
-        "occult-roll": declare(OccultRoll, sorcery.plan_occult_roll),
-        "buy": declare(Buy, wealth.plan_buy),
-        "buy-roll": declare(BuyRoll, wealth.plan_buy_roll),
-        "sacrifice-credit": declare(SacrificeCredit, wealth.plan_sacrifice_credit),
-        "decline-purchase": declare(DeclinePurchase, wealth.plan_decline_purchase),
-        "transfer-credit": declare(TransferCredit, wealth.plan_transfer_credit),
-        "award-points": declare(AwardPoints, advancement.plan_award_points),
-        "raise-expertise": declare(RaiseExpertise, advancement.plan_raise_expertise),
-        "raise-identity": declare(RaiseIdentity, advancement.plan_raise_identity),
-        "raise-attribute": declare(RaiseAttribute, advancement.plan_raise_attribute),
-        "approve-sheet": declare(ApproveSheet, advancement.plan_approve_sheet),
-    }
 
 
 TERMINAL_CHOICES: tuple[str, ...] = ("spend-resolve-to-survive", "accept-fate")

@@ -154,12 +154,14 @@ def _sheet_plan(state: State, cid: str, name: str, sheet: Sheet, label: str) -> 
     return Plan.fixed(Outcome(SYSTEM, name, label=label, changes=sc.changes(name), details=points))
 
 
-def plan_award_points(a: AwardPoints, state: State, options: Options) -> Plan:
+def plan_award_points(action: AwardPoints, state: State, options: Options) -> Plan:
     """A session's points onto the sheet (saved until spent)."""
-    f = state.character(a.target)
-    got = award(a.points, a.vow_risk)
+    f = state.character(action.target)
+    got = award(action.points, action.vow_risk)
     sheet = replace(f.sheet, character_points=f.sheet.character_points + got)
-    return _sheet_plan(state, a.target, "award-points", sheet, f"{f.name} is awarded {got} points")
+    return _sheet_plan(
+        state, action.target, "award-points", sheet, f"{f.name} is awarded {got} points"
+    )
 
 
 def _raise_plan(
@@ -183,41 +185,55 @@ def _identity(sheet: Sheet, name: str) -> int:
     return identity_now(sheet).score(name)
 
 
-def plan_raise_expertise(a: RaiseExpertise, state: State, options: Options) -> Plan:
+def plan_raise_expertise(action: RaiseExpertise, state: State, options: Options) -> Plan:
     """+1 Expertise (level × 5; the Power only for the primary Identity)."""
     return _raise_plan(
-        state, a.actor, "raise-expertise", a.expertise, a.used, raise_expertise, level
+        state,
+        action.actor,
+        "raise-expertise",
+        action.expertise,
+        action.used,
+        raise_expertise,
+        level,
     )
 
 
-def plan_raise_identity(a: RaiseIdentity, state: State, options: Options) -> Plan:
+def plan_raise_identity(action: RaiseIdentity, state: State, options: Options) -> Plan:
     """+1 Identity (level × 2 with another lowered by 1, else × 5)."""
-    raise_ = partial(raise_identity, reduce=a.reduce)
-    return _raise_plan(state, a.actor, "raise-identity", a.identity, a.used, raise_, _identity)
+    raise_ = partial(raise_identity, reduce=action.reduce)
+    return _raise_plan(
+        state, action.actor, "raise-identity", action.identity, action.used, raise_, _identity
+    )
 
 
-def plan_raise_attribute(a: RaiseAttribute, state: State, options: Options) -> Plan:
+def plan_raise_attribute(action: RaiseAttribute, state: State, options: Options) -> Plan:
     """+1 attribute (level × 5) within the primary / sex / age rules."""
     return _raise_plan(
-        state, a.actor, "raise-attribute", a.attribute, a.used, raise_attribute, attribute
+        state,
+        action.actor,
+        "raise-attribute",
+        action.attribute,
+        action.used,
+        raise_attribute,
+        attribute,
     )
 
 
-def plan_approve_sheet(a: ApproveSheet, state: State, options: Options) -> Plan:
+def plan_approve_sheet(action: ApproveSheet, state: State, options: Options) -> Plan:
     """The referee approves open problems of a seated character's sheet, with the reason."""
-    f = state.character(a.target)
+    f = state.character(action.target)
     open_ = unapproved(f.sheet, options)
     known = {p.field for p in open_}
-    missing = [x for x in a.fields if x not in known]
+    missing = [x for x in action.fields if x not in known]
     if missing:
         raise IllegalAction(
             f"no open problem at {', '.join(missing)} (open: {', '.join(sorted(known)) or 'none'})"
         )
-    chosen = [p for p in open_ if not a.fields or p.field in a.fields]
-    added = tuple(Approval(p.rule, p.field, a.reason, a.by) for p in chosen)
+    chosen = [p for p in open_ if not action.fields or p.field in action.fields]
+    added = tuple(Approval(p.rule, p.field, action.reason, action.by) for p in chosen)
     sheet = replace(f.sheet, approvals=(*f.sheet.approvals, *added))
     sc = Scene(state)
-    sc.put(a.target, replace(f, sheet=sheet))
+    sc.put(action.target, replace(f, sheet=sheet))
     return Plan.fixed(
         Outcome(
             SYSTEM,

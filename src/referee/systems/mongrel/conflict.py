@@ -261,11 +261,11 @@ def _roll(f: Seat, exp: str, base: int, mode: Mode, difficulty: int, power: str 
     return Roll(proc, exp, dice, tn, mode, mods)
 
 
-def plan_check(a: Check, state: State, options: Options) -> Plan:
+def plan_check(action: Check, state: State, options: Options) -> Plan:
     """A task roll from plain numbers (Mongrel, Task Resolution)."""
-    tn = target_number(a.tn, a.mode, a.difficulty)
-    proc: Procedure[Any, CheckResult] = procedure(a.dice, tn, a.mode, a.identity)
-    mods = difficulty_modifiers(a.mode, a.difficulty)
+    tn = target_number(action.tn, action.mode, action.difficulty)
+    proc: Procedure[Any, CheckResult] = procedure(action.dice, tn, action.mode, action.identity)
+    mods = difficulty_modifiers(action.mode, action.difficulty)
 
     def finish(r: CheckResult, trace: Trace) -> Outcome:
         label = ("success" if r.success else "failure") + (f" ({r.special})" if r.special else "")
@@ -278,32 +278,42 @@ def plan_check(a: Check, state: State, options: Options) -> Plan:
             result=r.effect,
             success=r.success,
             label=label,
-            details={**r.data(), "mode": a.mode, "dice": a.dice, "identity": a.identity},
+            details={
+                **r.data(),
+                "mode": action.mode,
+                "dice": action.dice,
+                "identity": action.identity,
+            },
         )
 
     return Plan.of(Dice.of(proc), finish)
 
 
-def plan_task(a: Task, state: State, options: Options) -> Plan:
+def plan_task(action: Task, state: State, options: Options) -> Plan:
     """A task: under one's own attribute, over another character's, or against a TN."""
-    f = _ready(state, a.actor)
-    exp = _not_occult(a.expertise)
-    if a.target is not None and a.tn is not None:
+    f = _ready(state, action.actor)
+    exp = _not_occult(action.expertise)
+    if action.target is not None and action.tn is not None:
         raise IllegalAction("a task rolls over a target's attribute or against a tn, not both")
-    if a.target is not None:
-        other = state.living(a.target)
+    if action.target is not None:
+        other = state.living(action.target)
         roll = _roll(
-            f, exp, other.attr(default_attribute(exp, a.attribute)), "over", a.difficulty, a.power
+            f,
+            exp,
+            other.attr(default_attribute(exp, action.attribute)),
+            "over",
+            action.difficulty,
+            action.power,
         )
-    elif a.tn is not None:
-        roll = _roll(f, exp, a.tn, a.mode, a.difficulty, a.power)
+    elif action.tn is not None:
+        roll = _roll(f, exp, action.tn, action.mode, action.difficulty, action.power)
     else:
-        base = f.attr(default_attribute(exp, a.attribute))
-        roll = _roll(f, exp, base, a.mode, a.difficulty, a.power)
+        base = f.attr(default_attribute(exp, action.attribute))
+        roll = _roll(f, exp, base, action.mode, action.difficulty, action.power)
 
     def finish(r: CheckResult, trace: Trace) -> Outcome:
         sc = Scene(state)
-        sc.to_back(a.actor)
+        sc.to_back(action.actor)
         word = f"success, Effect {r.effect}" if r.success else "failure"
         return roll.outcome(sc, "task", f.name, word, r, trace)
 
@@ -313,91 +323,91 @@ def plan_task(a: Task, state: State, options: Options) -> Plan:
 # -- attacks -------------------------------------------------------------------------
 
 
-def plan_attack(a: Attack, state: State, options: Options) -> Plan:
+def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     """An attack: under the attacker's own attribute, or over the target's when the
     target defends (Complex task resolution, step 3)."""
-    _in_conflict(state, a.actor, "an attack")
-    att = _ready(state, a.actor)
-    tgt = state.living(a.target)
-    if a.actor == a.target:
+    _in_conflict(state, action.actor, "an attack")
+    att = _ready(state, action.actor)
+    tgt = state.living(action.target)
+    if action.actor == action.target:
         raise IllegalAction("a character cannot attack himself")
-    exp = _not_occult(a.expertise)
+    exp = _not_occult(action.expertise)
     physical = exp in PHYSICAL_ATTACKS
-    if not physical and (a.weapon or a.armor or a.shunt_to_beauty):
+    if not physical and (action.weapon or action.armor or action.shunt_to_beauty):
         raise IllegalAction(
             f"weapon, armour and shunting to Beauty apply to physical attacks, not {exp}"
         )
-    if a.shunt_to_beauty > tgt.beauty:
-        raise IllegalAction(f"cannot shunt {a.shunt_to_beauty} points to Beauty {tgt.beauty}")
-    attr = default_attribute(exp, a.attribute)
-    if a.defend:
+    if action.shunt_to_beauty > tgt.beauty:
+        raise IllegalAction(f"cannot shunt {action.shunt_to_beauty} points to Beauty {tgt.beauty}")
+    attr = default_attribute(exp, action.attribute)
+    if action.defend:
         if tgt.collapsed:
             raise IllegalAction(f"{tgt.name} has collapsed and cannot defend")
         if tgt.ap < 1:
             raise IllegalAction(f"{tgt.name} has no Action Point to defend with")
-        roll = _roll(att, exp, tgt.attr(attr), "over", a.difficulty, a.power)
+        roll = _roll(att, exp, tgt.attr(attr), "over", action.difficulty, action.power)
     else:
-        roll = _roll(att, exp, att.attr(attr), "under", a.difficulty, a.power)
+        roll = _roll(att, exp, att.attr(attr), "under", action.difficulty, action.power)
 
     def finish(r: CheckResult, trace: Trace) -> Outcome:
         sc = Scene(state)
         me, them = att, tgt
-        if a.defend:
+        if action.defend:
             me, them = _pay(me, 1), _pay(them, 1)
-        extra: dict[str, JSONValue] = {"defended": a.defend}
+        extra: dict[str, JSONValue] = {"defended": action.defend}
         if not r.success:
-            sc.put(a.actor, _pay(me, 1))
-            sc.put(a.target, them)
+            sc.put(action.actor, _pay(me, 1))
+            sc.put(action.target, them)
             note = "miss, 1 AP lost"
         elif physical:
-            sc.put(a.actor, me)
-            hit = Hit(r.effect, a.weapon, a.armor, 0)
-            shunt = min(a.shunt_to_beauty, final_effect(hit))
+            sc.put(action.actor, me)
+            hit = Hit(r.effect, action.weapon, action.armor, 0)
+            shunt = min(action.shunt_to_beauty, final_effect(hit))
             hurt, terminal = take_damage(them, replace(hit, shunt_to_beauty=shunt), options)
             note = f"hit, Effect {r.effect}, damage {them.damage}->{hurt.damage}"
             extra |= {"damage": hurt.damage - them.damage, "shunted": shunt, "terminal": terminal}
             if terminal:
-                note += "; " + _terminal(sc, a.target, hurt)
+                note += "; " + _terminal(sc, action.target, hurt)
             else:
-                sc.put(a.target, hurt)
+                sc.put(action.target, hurt)
                 if hurt.collapsed and not them.collapsed:
                     note += f"; {tgt.name} collapses"
         elif exp in SPIRIT_ATTACKS:
-            sc.put(a.actor, me)
+            sc.put(action.actor, me)
             drained = lose_resolve(them, r.effect)
-            sc.put(a.target, drained)
+            sc.put(action.target, drained)
             note = f"hit, Effect {r.effect}, Infernal Resolve {them.ir}->{drained.ir}"
             if drained.dead:
                 note += f"; {tgt.name} dies"
             elif drained.ir == 0:
                 note += f"; {tgt.name} collapses (AP maximum 1)"
         else:
-            sc.put(a.actor, me)
-            sc.put(a.target, them)
+            sc.put(action.actor, me)
+            sc.put(action.target, them)
             note = f"success, Effect {r.effect}"
-        sc.to_back(a.actor)
+        sc.to_back(action.actor)
         return roll.outcome(sc, "attack", att.name, note, r, trace, **extra)
 
     return Plan.of(Dice.of(roll.procedure), finish)
 
 
-def plan_take_damage(a: TakeDamage, state: State, options: Options) -> Plan:
+def plan_take_damage(action: TakeDamage, state: State, options: Options) -> Plan:
     """Damage from anything but an attack roll, on the same track (Physical damage)."""
-    f = state.living(a.victim)
-    hit = Hit(a.effect, a.weapon, a.armor, a.shunt_to_beauty)
-    if a.shunt_to_beauty > final_effect(hit):
+    f = state.living(action.victim)
+    hit = Hit(action.effect, action.weapon, action.armor, action.shunt_to_beauty)
+    if action.shunt_to_beauty > final_effect(hit):
         raise IllegalAction(
-            f"cannot shunt {a.shunt_to_beauty} points of a {final_effect(hit)}-point hit"
+            f"cannot shunt {action.shunt_to_beauty} points of a {final_effect(hit)}-point hit"
         )
-    if a.shunt_to_beauty > f.beauty:
-        raise IllegalAction(f"cannot shunt {a.shunt_to_beauty} points to Beauty {f.beauty}")
+    if action.shunt_to_beauty > f.beauty:
+        raise IllegalAction(f"cannot shunt {action.shunt_to_beauty} points to Beauty {f.beauty}")
 
     def build(sc: Scene) -> str:
         hurt, terminal = take_damage(f, hit, options)
         note = f"{f.name} takes {final_effect(hit)} damage: {f.damage}->{hurt.damage}"
         if terminal:
-            return note + "; " + _terminal(sc, a.victim, hurt)
-        sc.put(a.victim, hurt)
+            return note + "; " + _terminal(sc, action.victim, hurt)
+        sc.put(action.victim, hurt)
         if hurt.collapsed and not f.collapsed:
             note += f"; {f.name} collapses"
         return note
@@ -413,14 +423,16 @@ def _owed(state: State, actor: str) -> Seat:
     return f
 
 
-def plan_spend_resolve_to_survive(a: SpendResolveToSurvive, state: State, options: Options) -> Plan:
+def plan_spend_resolve_to_survive(
+    action: SpendResolveToSurvive, state: State, options: Options
+) -> Plan:
     """Expend 1 Infernal Resolve to avoid dying: full AP, still terminal (Physical damage)."""
-    f = _owed(state, a.actor)
+    f = _owed(state, action.actor)
     saved = survive(f)
 
     def build(sc: Scene) -> str:
-        sc.put(a.actor, saved)
-        sc.answered(a.actor, *TERMINAL_CHOICES)
+        sc.put(action.actor, saved)
+        sc.answered(action.actor, *TERMINAL_CHOICES)
         return (
             f"terminal hit; 1 Infernal Resolve spent: {f.name} survives (Infernal Resolve "
             f"{f.ir}->{saved.ir}, AP {f.ap}->{saved.ap}), still terminal"
@@ -429,13 +441,13 @@ def plan_spend_resolve_to_survive(a: SpendResolveToSurvive, state: State, option
     return _fixed(state, "spend-resolve-to-survive", build, RULE_TERMINAL)
 
 
-def plan_accept_fate(a: AcceptFate, state: State, options: Options) -> Plan:
+def plan_accept_fate(action: AcceptFate, state: State, options: Options) -> Plan:
     """Spend nothing against a terminal hit: the character dies."""
-    f = _owed(state, a.actor)
+    f = _owed(state, action.actor)
 
     def build(sc: Scene) -> str:
-        sc.put(a.actor, die(f))
-        sc.answered(a.actor, *TERMINAL_CHOICES)
+        sc.put(action.actor, die(f))
+        sc.answered(action.actor, *TERMINAL_CHOICES)
         return f"terminal hit; {f.name} spends no Infernal Resolve and dies"
 
     return _fixed(state, "accept-fate", build, RULE_TERMINAL)
@@ -444,12 +456,12 @@ def plan_accept_fate(a: AcceptFate, state: State, options: Options) -> Plan:
 # -- the order and Action Points ---------------------------------------------------------
 
 
-def plan_start_conflict(a: StartConflict, state: State, options: Options) -> Plan:
+def plan_start_conflict(action: StartConflict, state: State, options: Options) -> Plan:
     """The order: highest Beast, then Man, then Demon; each tied group is ordered by dice
     (a coin for two: one die of the group's size picks who goes first)."""
     if state.order:
         raise IllegalAction(f"a conflict is running ({' > '.join(state.order)}); end it first")
-    ids = a.fighters or tuple(c for c, f in state.characters.items() if not f.dead)
+    ids = action.fighters or tuple(c for c, f in state.characters.items() if not f.dead)
     if not ids:
         raise IllegalAction("a conflict needs at least one living character")
     if len(set(ids)) != len(ids):
@@ -496,7 +508,7 @@ def _die(k: int) -> Dice[int]:
     return Dice.roll(((1, k),), lambda faces: faces[0], lambda: Distribution.die(k))
 
 
-def plan_end_conflict(a: EndConflict, state: State, options: Options) -> Plan:
+def plan_end_conflict(action: EndConflict, state: State, options: Options) -> Plan:
     """Complex task resolution ends; AP stay as they are."""
     if not state.order:
         raise IllegalAction("no conflict is running")
@@ -508,37 +520,37 @@ def plan_end_conflict(a: EndConflict, state: State, options: Options) -> Plan:
     return _fixed(state, "end-conflict", build)
 
 
-def plan_advance(a: Advance, state: State, options: Options) -> Plan:
+def plan_advance(action: Advance, state: State, options: Options) -> Plan:
     """1 AP to move to the front of the order (Complex task resolution, step 2)."""
-    f = _in_conflict(state, a.actor, "advancing in the order")
+    f = _in_conflict(state, action.actor, "advancing in the order")
     if f.ap < 1:
         raise IllegalAction(f"{f.name} has no Action Point to spend")
 
     def build(sc: Scene) -> str:
-        sc.put(a.actor, _pay(f, 1))
-        sc.to_front(a.actor)
+        sc.put(action.actor, _pay(f, 1))
+        sc.to_front(action.actor)
         return f"{f.name} spends 1 AP to act next"
 
     return _fixed(state, "advance", build)
 
 
-def plan_wait(a: Wait, state: State, options: Options) -> Plan:
+def plan_wait(action: Wait, state: State, options: Options) -> Plan:
     """Let the next character act: to the back of the order."""
-    _in_conflict(state, a.actor, "waiting")
-    f = _front(state, a.actor)
+    _in_conflict(state, action.actor, "waiting")
+    f = _front(state, action.actor)
 
     def build(sc: Scene) -> str:
-        sc.to_back(a.actor)
+        sc.to_back(action.actor)
         return f"{f.name} waits"
 
     return _fixed(state, "wait", build)
 
 
-def plan_recover(a: Recover, state: State, options: Options) -> Plan:
+def plan_recover(action: Recover, state: State, options: Options) -> Plan:
     """Recover AP (step 6): +1 from 0, else back to the maximum; at most Physique full
     refreshes per hour, then 1 AP until rest (Fatigue). Under ``refresh_variant`` a
     recovery adds ``refresh_amount`` and may exceed the maximum, but not when full up."""
-    f = _front(state, a.actor)
+    f = _front(state, action.actor)
     cap = f.effective_ap_max
     refreshes, hour = f.refreshes, f.refresh_hour
     if state.hours != hour and refreshes < f.physique:
@@ -558,24 +570,26 @@ def plan_recover(a: Recover, state: State, options: Options) -> Plan:
     after = replace(f, ap=ap, collapsed=False, refreshes=refreshes, refresh_hour=hour)
 
     def build(sc: Scene) -> str:
-        sc.put(a.actor, after)
-        sc.to_back(a.actor)
+        sc.put(action.actor, after)
+        sc.to_back(action.actor)
         return f"{f.name} recovers: AP {f.ap}->{ap}"
 
     return _fixed(state, "recover", build)
 
 
-def plan_spend_resolve(a: SpendResolve, state: State, options: Options) -> Plan:
+def plan_spend_resolve(action: SpendResolve, state: State, options: Options) -> Plan:
     """Infernal Resolve into AP 1:1 (not an action). Spending the last point collapses the
     character under ``zero_ir_collapse_on_spend`` (:data:`~.damage.RULE_ZERO_RESOLVE`)."""
-    f = state.living(a.actor)
-    if a.points > f.ir:
-        raise IllegalAction(f"{f.name} can spend 1..{f.ir} Infernal Resolve, not {a.points}")
-    after = spend_resolve(f, a.points, options, gain_ap=True)
+    f = state.living(action.actor)
+    if action.points > f.ir:
+        raise IllegalAction(f"{f.name} can spend 1..{f.ir} Infernal Resolve, not {action.points}")
+    after = spend_resolve(f, action.points, options, gain_ap=True)
 
     def build(sc: Scene) -> str:
-        sc.put(a.actor, after)
-        note = f"{f.name} spends {a.points} Infernal Resolve: AP {f.ap}->{f.ap + a.points}"
+        sc.put(action.actor, after)
+        note = (
+            f"{f.name} spends {action.points} Infernal Resolve: AP {f.ap}->{f.ap + action.points}"
+        )
         if after.dead:
             note += "; Infernal Resolve 0: a terminal character dies"
         elif after.exhausted and not f.exhausted:
@@ -586,31 +600,31 @@ def plan_spend_resolve(a: SpendResolve, state: State, options: Options) -> Plan:
     return _fixed(state, "spend-resolve", build, rule)
 
 
-def plan_rest(a: Rest, state: State, options: Options) -> Plan:
+def plan_rest(action: Rest, state: State, options: Options) -> Plan:
     """Rest or calm activity: Infernal Resolve refreshes within the hour; enough hours
     (``fatigue_rest_hours``) restore full AP refreshes. The clock advances."""
-    f = state.living(a.actor)
-    rested = a.hours >= options.fatigue_rest_hours
+    f = state.living(action.actor)
+    rested = action.hours >= options.fatigue_rest_hours
     after = replace(
         refresh_resolve(f),
         refreshes=0 if rested else f.refreshes,
-        refresh_hour=state.hours + a.hours if rested else f.refresh_hour,
+        refresh_hour=state.hours + action.hours if rested else f.refresh_hour,
     )
 
     def build(sc: Scene) -> str:
-        sc.put(a.actor, after)
-        sc.hours = a.hours
-        return f"{f.name} rests {a.hours} h: Infernal Resolve {after.ir}"
+        sc.put(action.actor, after)
+        sc.hours = action.hours
+        return f"{f.name} rests {action.hours} h: Infernal Resolve {after.ir}"
 
     return _fixed(state, "rest", build)
 
 
-def plan_vow_refresh(a: VowRefresh, state: State, options: Options) -> Plan:
+def plan_vow_refresh(action: VowRefresh, state: State, options: Options) -> Plan:
     """Circumstances in direct opposition to the Vow refresh Infernal Resolve."""
-    f = state.living(a.actor)
+    f = state.living(action.actor)
 
     def build(sc: Scene) -> str:
-        sc.put(a.actor, refresh_resolve(f))
+        sc.put(action.actor, refresh_resolve(f))
         return f"{f.name}'s Vow refreshes Infernal Resolve to {f.ir_max}"
 
     return _fixed(state, "vow-refresh", build)
@@ -619,58 +633,63 @@ def plan_vow_refresh(a: VowRefresh, state: State, options: Options) -> Plan:
 # -- Occult --------------------------------------------------------------------------
 
 
-def plan_occult(a: Occult, state: State, options: Options) -> Plan:
+def plan_occult(action: Occult, state: State, options: Options) -> Plan:
     """An Occult working (Sorcery Expertise and spiritual damage): Resolve spent first,
     one hour per die, range / scale Modifiers; against a target, a drain of its
     Infernal Resolve after its Resist."""
-    f = _ready(state, a.actor)
+    f = _ready(state, action.actor)
     if f.ir < 1:
         raise IllegalAction(f"{f.name} has no Infernal Resolve left to fuel Occult")
-    if a.resolve > f.ir:
+    if action.resolve > f.ir:
         raise IllegalAction(
             f"Occult needs 1..{f.ir} Infernal Resolve spent before the roll "
-            f"({f.name} has {f.ir}), not {a.resolve}"
+            f"({f.name} has {f.ir}), not {action.resolve}"
         )
-    tgt = None if a.target is None else state.living(a.target)
-    if a.target is not None and a.target == a.actor:
+    tgt = None if action.target is None else state.living(action.target)
+    if action.target is not None and action.target == action.actor:
         raise IllegalAction("a character cannot make an Occult attack on himself")
-    if tgt is not None and (a.tn is not None or a.mode != "under"):
+    if tgt is not None and (action.tn is not None or action.mode != "under"):
         raise IllegalAction("an Occult attack rolls under the sorcerer's own attribute")
-    if a.resist:
+    if action.resist:
         if tgt is None:
             raise IllegalAction("only the target of an Occult attack can resist")
         if tgt.collapsed:
             raise IllegalAction(f"{tgt.name} has collapsed and cannot resist")
         if options.resist_costs_ap and tgt.ap < 1:
             raise IllegalAction(f"{tgt.name} has no Action Point to resist with")
-    total = occult_modifier(a.range_modifier, a.scale_modifier, a.difficulty)
-    dice = f.dice("Occult", a.power)
-    base = f.attr(a.attribute or "spirit") if a.tn is None else a.tn
-    working = occult_procedure(dice, base, a.mode, f.governing("Occult"), a.resolve, f.ir, total)
+    total = occult_modifier(action.range_modifier, action.scale_modifier, action.difficulty)
+    dice = f.dice("Occult", action.power)
+    base = f.attr(action.attribute or "spirit") if action.tn is None else action.tn
+    working = occult_procedure(
+        dice, base, action.mode, f.governing("Occult"), action.resolve, f.ir, total
+    )
     resist = None
-    if a.resist and tgt is not None:
+    if action.resist and tgt is not None:
         resist = resist_procedure(tgt.level("Resist"), tgt.attr("spirit"), tgt.identity.demon)
-    sign = -1 if a.mode == "under" else 1
+    sign = -1 if action.mode == "under" else 1
     mods = tuple(
         Modifier(sign * v, src, "difficulty")
         for v, src in (
-            (a.range_modifier, "Occult at long range"),
-            (a.scale_modifier, "Occult over a large area or time-scale"),
-            (a.difficulty, "Modifier"),
+            (action.range_modifier, "Occult at long range"),
+            (action.scale_modifier, "Occult over a large area or time-scale"),
+            (action.difficulty, "Modifier"),
         )
         if v
     )
-    if a.resolve > 1:
-        mods = (*mods, Modifier(a.resolve - 1, "Infernal Resolve spent beyond the first", "effect"))
-    tn = base - total if a.mode == "under" else base + total
+    if action.resolve > 1:
+        mods = (
+            *mods,
+            Modifier(action.resolve - 1, "Infernal Resolve spent beyond the first", "effect"),
+        )
+    tn = base - total if action.mode == "under" else base + total
     hours = occult_hours(dice)
     n = sum(k for k, _ in working.groups)
-    spent = spend_resolve(f, a.resolve, options, gain_ap=False)
-    paid = f"{f.name} spends {a.resolve} Infernal Resolve on Occult"
+    spent = spend_resolve(f, action.resolve, options, gain_ap=False)
+    paid = f"{f.name} spends {action.resolve} Infernal Resolve on Occult"
     if spent.dead:  # a terminal sorcerer spending his last point dies before the roll
 
         def build(sc: Scene) -> str:
-            sc.put(a.actor, spent)
+            sc.put(action.actor, spent)
             return f"{paid} and dies (terminal, Resolve 0)"
 
         return _fixed(state, "occult", build, RULE_TERMINAL)
@@ -678,10 +697,10 @@ def plan_occult(a: Occult, state: State, options: Options) -> Plan:
     def finish(res: OccultResult, trace: Trace) -> Outcome:
         sc = Scene(state)
         me, them = spent, tgt
-        if a.resist and them is not None and options.resist_costs_ap:
+        if action.resist and them is not None and options.resist_costs_ap:
             me, them = _pay(me, 1), _pay(them, 1)
         faces = [x for t in trace for x in t]
-        how = f"{paid}: {dice}d6 {a.mode} {tn} {faces[:n]}, {hours} h"
+        how = f"{paid}: {dice}d6 {action.mode} {tn} {faces[:n]}, {hours} h"
         if spent.exhausted and not f.exhausted:
             how += f"; {f.name}'s Infernal Resolve 0: collapses (AP 0, maximum 1)"
         if res.resist is not None and tgt is not None:
@@ -691,20 +710,20 @@ def plan_occult(a: Occult, state: State, options: Options) -> Plan:
                 how += f" (Effect {res.resist.effect})"
         w = res.working
         if not w.success:  # a missed attack costs 1 AP; a failed working costs nothing
-            if them is not None and a.target is not None:
+            if them is not None and action.target is not None:
                 me = _pay(me, 1)
-                sc.put(a.target, them)
+                sc.put(action.target, them)
                 note = "miss, 1 AP lost"
             else:
                 note = "failure"
-            sc.put(a.actor, me)
-        elif them is None or a.target is None:
-            sc.put(a.actor, me)
+            sc.put(action.actor, me)
+        elif them is None or action.target is None:
+            sc.put(action.actor, me)
             note = f"success, Effect {w.effect}"
         else:
-            sc.put(a.actor, me)
+            sc.put(action.actor, me)
             drained = lose_resolve(them, res.effect)
-            sc.put(a.target, drained)
+            sc.put(action.target, drained)
             note = (
                 f"Effect {w.effect}, net {res.effect}, "
                 f"{them.name}'s Infernal Resolve {them.ir}->{drained.ir}"
@@ -714,7 +733,7 @@ def plan_occult(a: Occult, state: State, options: Options) -> Plan:
             elif drained.ir == 0:
                 note += f"; {them.name} collapses (AP maximum 1)"
         sc.hours = hours
-        sc.to_back(a.actor)
+        sc.to_back(action.actor)
         return _outcome(
             sc,
             "occult",
@@ -728,7 +747,7 @@ def plan_occult(a: Occult, state: State, options: Options) -> Plan:
                 "working": w.data(),
                 "resist": None if res.resist is None else res.resist.data(),
                 "net_effect": res.effect,
-                "resolve_spent": a.resolve,
+                "resolve_spent": action.resolve,
                 **({"rule": RULE_ZERO_RESOLVE} if spent.exhausted and not f.exhausted else {}),
             },
         )

@@ -30,7 +30,9 @@ from .state import Seat
 from .tables import AREAS, CATEGORY, EXPERTISE, IDENTITIES, PAIRS
 
 
-def sheet_view(sheet: Sheet, seat: object | None, options: Options) -> SheetView:
+def sheet_view(
+    sheet: Sheet, seat: object | None, options: Options, state: object | None = None
+) -> SheetView:
     """Alwia's, Vooruk's or any Mongrel sheet laid out as the text's examples of
     character creation list it (see the module text). ``seat`` (a :class:`Seat`)
     adds the Action Points and Resolve the table tracks now beside their maximums."""

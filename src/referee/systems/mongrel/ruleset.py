@@ -1,6 +1,6 @@
 """The Mongrel :class:`~referee.systems.base.Ruleset`: one contract for the whole game.
 
-Each action is declared once in :func:`.actions.table` with the rule module's
+Each action is declared once in :meth:`MongrelRuleset.table` with the rule module's
 planner that knows it (:mod:`.conflict` for task and complex task resolution,
 :mod:`.sorcery`, :mod:`.wealth`, :mod:`.advancement`). The plan dispatch,
 resolve, odds and apply are derived from that table in the base class.
@@ -11,14 +11,22 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.systems.base import Action, JSONObject, JSONValue, Ruleset, Verdict
-from referee.systems.sheetview import SheetView
+from referee.systems.base import (
+    Action,
+    ActionTable,
+    JSONObject,
+    JSONValue,
+    Problem,
+    Ruleset,
+    Verdict,
+    declare,
+)
 from referee.systems.turns import Turns
 
 from .damage import terminal_at, wound_threshold
 from .options import Options
 from .sheet import Sheet
-from .state import Seat, State, reseated, seat_of
+from .state import Seat, State
 
 
 class MongrelRuleset(Ruleset[Sheet, State, Options]):
@@ -27,13 +35,72 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
     name: ClassVar[str] = "mongrel"
     title: ClassVar[str] = "Mongrel"
 
-    def seat(self, state: State, cid: str, sheet: Sheet, options: Options) -> State:
-        """Seat ``cid`` fresh (AP = Speed, Infernal Resolve = Spirit), or replace its sheet
-        keeping what play tracked. A character joins a conflict when the next one starts."""
-        chars = dict(state.characters)
-        old = chars.get(cid)
-        chars[cid] = seat_of(sheet) if old is None else reseated(old, sheet)
-        return replace(state, characters=chars)
+    def table(self) -> ActionTable[State, Options]:
+        """Every action, declared once: name (lower case, words joined by ``-``) -> its type
+        (:mod:`.actions`) and the rule that plans it, in the game's rule modules, which
+        import the action types: they are imported here, when the table is first read,
+        and nothing in the wing imports this table (no import loop)."""
+        from referee.systems.mongrel.actions import (
+            AcceptFate,
+            Advance,
+            ApproveSheet,
+            Attack,
+            AwardPoints,
+            Buy,
+            BuyRoll,
+            Check,
+            DeclinePurchase,
+            EndConflict,
+            Occult,
+            OccultRoll,
+            RaiseAttribute,
+            RaiseExpertise,
+            RaiseIdentity,
+            Recover,
+            Rest,
+            SacrificeCredit,
+            SpendResolve,
+            SpendResolveToSurvive,
+            StartConflict,
+            TakeDamage,
+            Task,
+            TransferCredit,
+            VowRefresh,
+            Wait,
+        )
+
+        from . import advancement, conflict, sorcery, wealth
+
+        return {
+            "check": declare(Check, conflict.plan_check),
+            "task": declare(Task, conflict.plan_task),
+            "start-conflict": declare(StartConflict, conflict.plan_start_conflict),
+            "end-conflict": declare(EndConflict, conflict.plan_end_conflict),
+            "advance": declare(Advance, conflict.plan_advance),
+            "attack": declare(Attack, conflict.plan_attack),
+            "occult": declare(Occult, conflict.plan_occult),
+            "recover": declare(Recover, conflict.plan_recover),
+            "wait": declare(Wait, conflict.plan_wait),
+            "spend-resolve": declare(SpendResolve, conflict.plan_spend_resolve),
+            "take-damage": declare(TakeDamage, conflict.plan_take_damage),
+            "spend-resolve-to-survive": declare(
+                SpendResolveToSurvive, conflict.plan_spend_resolve_to_survive
+            ),
+            "accept-fate": declare(AcceptFate, conflict.plan_accept_fate),
+            "rest": declare(Rest, conflict.plan_rest),
+            "vow-refresh": declare(VowRefresh, conflict.plan_vow_refresh),
+            "occult-roll": declare(OccultRoll, sorcery.plan_occult_roll),
+            "buy": declare(Buy, wealth.plan_buy),
+            "buy-roll": declare(BuyRoll, wealth.plan_buy_roll),
+            "sacrifice-credit": declare(SacrificeCredit, wealth.plan_sacrifice_credit),
+            "decline-purchase": declare(DeclinePurchase, wealth.plan_decline_purchase),
+            "transfer-credit": declare(TransferCredit, wealth.plan_transfer_credit),
+            "award-points": declare(AwardPoints, advancement.plan_award_points),
+            "raise-expertise": declare(RaiseExpertise, advancement.plan_raise_expertise),
+            "raise-identity": declare(RaiseIdentity, advancement.plan_raise_identity),
+            "raise-attribute": declare(RaiseAttribute, advancement.plan_raise_attribute),
+            "approve-sheet": declare(ApproveSheet, advancement.plan_approve_sheet),
+        }
 
     def sheets_read(self, action: Action, options: Options) -> tuple[str, ...]:
         """An attack the target does not defend rolls under the attacker's own attribute
@@ -50,13 +117,15 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
         out = super().unseat(state, cid)
         return replace(out, order=tuple(i for i in out.order if i != cid))
 
-    def sheet_view(
-        self, sheet: Sheet, seat: object | None, options: Options, state: State | None = None
-    ) -> SheetView:
-        """The sheet laid out as the game's own (:mod:`.present`)."""
-        from referee.systems.mongrel.present import sheet_view
+    def validate(
+        self, sheet: Sheet, options: Options, state: State | None = None
+    ) -> tuple[Problem, ...]:
+        """Every rule the sheet breaks that no referee approval on it covers: the rules of
+        :mod:`.validation` (:func:`.validation.problems` names each with its reference;
+        :func:`.validation.audit` also lists the approved ones)."""
+        from .validation import unapproved
 
-        return sheet_view(sheet, seat, options)
+        return unapproved(sheet, options)
 
     def verdict(self, sheet: Sheet, options: Options) -> Verdict:
         """The rules the sheet breaks that no referee approval on it covers, shown after
@@ -90,9 +159,7 @@ class MongrelRuleset(Ruleset[Sheet, State, Options]):
             ["Next to act", names.get(state.next, state.next) if state.next else "nobody"],
             ["Hours elapsed", state.hours],
         ]
-        for d in state.pending:
-            who = names.get(d.actor, d.actor)
-            table.append([f"Waiting for {who}", f"{d.prompt} ({' or '.join(d.choices)})"])
+        table += self.waiting(state, names, choices=True)
         characters: dict[str, JSONValue] = {
             cid: _rows(f, state, options) for cid, f in state.characters.items()
         }

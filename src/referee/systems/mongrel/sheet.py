@@ -4,7 +4,7 @@ A sheet stores what the player chose (principle 5): Identity, attributes *as
 chosen* plus how much each was lowered afterwards, Expertise levels, Power
 allocations, House, sex, age and Vow. Derived scores (Action Points, Wound
 Threshold, Infernal Resolve, starting Credit) are pure functions. The rules a
-sheet must satisfy live in :mod:`.validation`; :func:`validate` is the entry.
+sheet must satisfy live in :mod:`.validation`; the ruleset's ``validate`` is the entry.
 """
 
 from __future__ import annotations
@@ -187,17 +187,6 @@ def derived(sheet: Sheet) -> dict[str, int]:
         "terminal_damage": terminal_damage(sheet),
         "infernal_resolve": infernal_resolve(sheet),
     }
-
-
-def validate(sheet: Sheet, options: Any = None) -> tuple[Any, ...]:
-    """Every rule the sheet breaks that no referee approval on it covers.
-
-    See :func:`.validation.problems` for every check and its rule reference;
-    :func:`.validation.audit` also lists approved problems.
-    """
-    from .validation import unapproved
-
-    return unapproved(sheet, options)
 
 
 def accounts_line(sheet: Sheet) -> str:

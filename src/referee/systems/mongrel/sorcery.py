@@ -232,24 +232,24 @@ def attack_parts(
     return working, resist
 
 
-def plan_occult_roll(a: OccultRoll, state: object, options: Options) -> Plan:
+def plan_occult_roll(action: OccultRoll, state: object, options: Options) -> Plan:
     """An Occult attack from plain numbers (the referee's tool); the odds are of its
     :class:`OccultResult` (working, Resist, net Effect)."""
-    mode = a.resist_mode or options.resist_mode
-    total = occult_modifier(a.range_modifier, a.scale_modifier, a.difficulty)
+    mode = action.resist_mode or options.resist_mode
+    total = occult_modifier(action.range_modifier, action.scale_modifier, action.difficulty)
     working, resist = attack_parts(
-        a.dice,
-        a.tn,
-        a.identity,
-        a.resolve,
+        action.dice,
+        action.tn,
+        action.identity,
+        action.resolve,
         scope_modifier=total,
-        resist_dice=a.resist_dice,
-        resist_spirit=a.resist_tn,
-        resist_identity=a.resist_identity,
+        resist_dice=action.resist_dice,
+        resist_spirit=action.resist_tn,
+        resist_identity=action.resist_identity,
     )
     proc = occult_attack_procedure(working, resist, mode)
-    hours = occult_hours(a.dice)
-    tn = a.tn - total
+    hours = occult_hours(action.dice)
+    tn = action.tn - total
 
     def finish(r: OccultResult, trace: Trace) -> Outcome:
         faces = [f for t in trace for f in t]
@@ -275,7 +275,7 @@ def plan_occult_roll(a: OccultRoll, state: object, options: Options) -> Plan:
             details={
                 "working": w.data(),
                 "resist": None if r.resist is None else r.resist.data(),
-                "resolve_spent": a.resolve,
+                "resolve_spent": action.resolve,
                 "hours": hours,
                 "faces": faces[:n],
                 "resist_faces": faces[n:],

@@ -15,7 +15,7 @@ workings and rest take time; there are no rounds).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from referee.errors import IllegalAction
 from referee.systems.base import GameState, param
@@ -143,15 +143,16 @@ class Seat:
         """The Identity score governing an Expertise (added to Effect)."""
         return self.identity.score(EXPERTISE[expertise][0])
 
+    @staticmethod
+    def of(sheet: Sheet) -> Seat:
+        """A newly seated character (:func:`seat_of`); one joins a conflict when the next
+        one starts."""
+        return seat_of(sheet)
+
 
 def seat_of(sheet: Sheet) -> Seat:
     """A fresh fighter: AP = Speed, Infernal Resolve = Spirit, no damage."""
     return Seat(sheet, action_points(sheet), infernal_resolve(sheet))
-
-
-def reseated(old: Seat, sheet: Sheet) -> Seat:
-    """``old`` with its sheet replaced, keeping everything play tracked."""
-    return replace(old, sheet=sheet)
 
 
 def rank(f: Seat) -> tuple[int, int, int]:

@@ -153,9 +153,9 @@ def window_probability(dice: int, seller_social: int, credit: int) -> Distributi
 # -- plans -------------------------------------------------------------------------
 
 
-def plan_buy_roll(a: BuyRoll, state: State, options: Options) -> Plan:
+def plan_buy_roll(action: BuyRoll, state: State, options: Options) -> Plan:
     """A buying roll from plain numbers; the odds are of its result."""
-    proc = buy_procedure(a.dice, a.social, a.credit)
+    proc = buy_procedure(action.dice, action.social, action.credit)
 
     def finish(p: Purchase, trace: Trace) -> Outcome:
         return Outcome(
@@ -165,20 +165,25 @@ def plan_buy_roll(a: BuyRoll, state: State, options: Options) -> Plan:
             result=None,
             success=p.acquired,
             label=p.result,
-            details={"result": p.result, "dice": a.dice, "social": a.social, "credit": a.credit},
+            details={
+                "result": p.result,
+                "dice": action.dice,
+                "social": action.social,
+                "credit": action.credit,
+            },
         )
 
     return Plan.of(Dice.of(proc), finish, view=lambda p: p.result)
 
 
-def plan_buy(a: Buy, state: State, options: Options) -> Plan:
+def plan_buy(action: Buy, state: State, options: Options) -> Plan:
     """A character buys: its Expertise against the seller's Social and its Credit."""
-    f = state.living(a.actor)
-    house = a.house or f.sheet.house
+    f = state.living(action.actor)
+    house = action.house or f.sheet.house
     _check_house(house)
     credit = accounts(f.sheet).get(house, 0)
-    dice = f.level(a.expertise)
-    proc = buy_procedure(dice, a.seller_social, credit)
+    dice = f.level(action.expertise)
+    proc = buy_procedure(dice, action.seller_social, credit)
 
     def finish(p: Purchase, trace: Trace) -> Outcome:
         sc = Scene(state)
@@ -190,7 +195,7 @@ def plan_buy(a: Buy, state: State, options: Options) -> Plan:
         if p.result == "sacrifice":
             sc.wait_for(
                 Decision(
-                    a.actor,
+                    action.actor,
                     f"give the seller 1 Credit with {house} ({credit} held) for the item?",
                     SACRIFICE_CHOICES,
                 )
@@ -207,7 +212,7 @@ def plan_buy(a: Buy, state: State, options: Options) -> Plan:
                 "house": house,
                 "credit": credit,
                 "dice": dice,
-                "seller_social": a.seller_social,
+                "seller_social": action.seller_social,
                 "zero_expertise": dice == 0,
             },
         )
@@ -226,30 +231,35 @@ def _sheet_plan(state: State, cid: str, name: str, label: str, credit: dict[str,
     )
 
 
-def plan_sacrifice_credit(a: SacrificeCredit, state: State, options: Options) -> Plan:
+def plan_sacrifice_credit(action: SacrificeCredit, state: State, options: Options) -> Plan:
     """Give the seller 1 Credit (answers a pending buying decision, or stands alone)."""
-    f = state.character(a.actor)
-    house = a.house or f.sheet.house
+    f = state.character(action.actor)
+    house = action.house or f.sheet.house
     after = sacrifice(accounts(f.sheet), house)
     return _sheet_plan(
-        state, a.actor, "sacrifice-credit", f"{f.name} gives the seller 1 {house} Credit", after
+        state,
+        action.actor,
+        "sacrifice-credit",
+        f"{f.name} gives the seller 1 {house} Credit",
+        after,
     )
 
 
-def plan_decline_purchase(a: DeclinePurchase, state: State, options: Options) -> Plan:
+def plan_decline_purchase(action: DeclinePurchase, state: State, options: Options) -> Plan:
     """Keep the Credit and go without the item."""
-    f = state.character(a.actor)
-    if not any(d.actor == a.actor and d.choices == SACRIFICE_CHOICES for d in state.pending):
+    f = state.character(action.actor)
+    if not any(d.actor == action.actor and d.choices == SACRIFICE_CHOICES for d in state.pending):
         raise IllegalAction(f"{f.name} has no purchase waiting for a decision")
     sc = Scene(state)
-    sc.answered(a.actor, *SACRIFICE_CHOICES)
+    sc.answered(action.actor, *SACRIFICE_CHOICES)
     label = f"{f.name} keeps the Credit and goes without"
     return Plan.fixed(Outcome(SYSTEM, "decline-purchase", label=label, changes=sc.changes()))
 
 
-def plan_transfer_credit(a: TransferCredit, state: State, options: Options) -> Plan:
+def plan_transfer_credit(action: TransferCredit, state: State, options: Options) -> Plan:
     """Move Credit at 2:1 between one's accounts."""
-    f = state.character(a.actor)
-    after = transfer(accounts(f.sheet), a.source, a.dest, a.received)
-    label = f"{f.name} moves {2 * a.received} {a.source} Credit for {a.received} {a.dest}"
-    return _sheet_plan(state, a.actor, "transfer-credit", label, after)
+    f = state.character(action.actor)
+    after = transfer(accounts(f.sheet), action.source, action.dest, action.received)
+    moved = f"{2 * action.received} {action.source} Credit"
+    label = f"{f.name} moves {moved} for {action.received} {action.dest}"
+    return _sheet_plan(state, action.actor, "transfer-credit", label, after)
