@@ -19,7 +19,7 @@ from referee.errors import IllegalAction
 from referee.systems.base import Outcome, Plan
 
 from . import budget as work
-from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes
+from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes, settled
 from .errors import AnalysisError, ChainTooLarge
 from .freeze import freeze
 from .model import ConflictModel, Memo, Scope, Step
@@ -41,10 +41,54 @@ def transitions(
     *,
     budget: int = LEAF_BUDGET,
     hints: dict[Hashable, Any] | None = None,
+    lean: bool = True,
 ) -> list[Move]:
     """Every next node of ``(state, memo)`` with its exact probability (merged by
-    equal changes and memo)."""
-    return _moves(model, state, memo, model.next(state, memo), budget, hints)
+    equal changes and memo, or by equal next states on the lean path)."""
+    step = model.next(state, memo)
+    if lean:
+        plan = _lean_plan(model, state, step)
+        if plan is not None:
+            return [
+                (p, new, None, ticks)
+                for p, _, new, ticks in _lean_moves(model, step, plan, budget, hints)
+            ]
+    return _moves(model, state, memo, step, budget, hints)
+
+
+def _lean_plan(model: ConflictModel, state: Any, step: Step) -> Plan | None:
+    """The step's plan when the chain may take its lean path: the game's plan gives the
+    state after a roll without building the outcome (:meth:`Plan.settle`), the model
+    reads the step's outcomes by the odds' value (:meth:`ConflictModel.viewed`) and its
+    memo never reads an outcome (the default :meth:`ConflictModel.after`: none)."""
+    if type(model).after is not ConflictModel.after or not model.viewed(step):
+        return None
+    try:
+        plan = model.plan(state, step.action)
+    except IllegalAction as e:
+        name = model.ruleset.action_name(step.action)
+        raise AnalysisError(f"the policy chose {name}, which the rules refuse: {e}") from None
+    return plan if plan.settles and plan.dice else None
+
+
+def _lean_moves(
+    model: ConflictModel,
+    step: Step,
+    plan: Plan,
+    budget: int,
+    hints: dict[Hashable, Any] | None,
+) -> list[tuple[Fraction, Hashable, Any, int]]:
+    """The step's moves by the plan's lean path: ``(probability, key, next state,
+    ticks)``, merged by equal next states (the memo is none)."""
+    merged: dict[Hashable, list[Any]] = {}
+    for p, new in settled(plan, exchangeable=model.exchangeable, budget=budget, hints=hints):
+        key = model.key(new)
+        found = merged.get(key)
+        if found is None:
+            merged[key] = [p, new]
+        else:
+            found[0] += p
+    return [(p, key, new, step.ticks) for key, (p, new) in merged.items()]
 
 
 def _planned(
@@ -163,12 +207,16 @@ def explore(
     max_states: int = MAX_STATES,
     budget: int = LEAF_BUDGET,
     share: bool = True,
+    lean: bool = True,
 ) -> Chain:
     """Every node reachable from the model's start, with its exact transitions.
 
     Where the model names a step's :meth:`~.model.ConflictModel.scope`, nodes that agree
     on it share the step's outcomes (:class:`_Shared`); ``share=False`` resolves every
-    node's step itself (the reference the sharing is tested against).
+    node's step itself (the reference the sharing is tested against). Where the game's
+    plan gives the state after a roll directly (:func:`_lean_plan`), no outcome is built;
+    ``lean=False`` builds and applies every outcome (the reference the lean path is
+    tested against).
     """
     estimate = model.size_estimate()
     if estimate > ESTIMATE_LIMIT:
@@ -187,7 +235,13 @@ def explore(
         state, memo = chain.states[i], chain.memos[i]
         step = model.next(state, memo)
         scope = model.scope(state, memo, step) if share else None
-        if scope is None:
+        plan = _lean_plan(model, state, step) if lean and scope is None else None
+        if plan is not None:
+            found = [
+                (p, chain.keyed(key, None, partial(_same, new)), ticks)
+                for p, key, new, ticks in _lean_moves(model, step, plan, budget, hints)
+            ]
+        elif scope is None:
             found = [
                 (p, chain.node(new, after), ticks)
                 for p, new, after, ticks in _moves(model, state, memo, step, budget, hints)
@@ -307,6 +361,10 @@ class _Shared:
             groups.setdefault(ck, entry)
             out.append(entry)
         return out
+
+
+def _same(state: Any) -> Any:
+    return state
 
 
 def _graft(state: Any, entry: _Entry) -> Any:

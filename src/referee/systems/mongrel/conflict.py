@@ -339,7 +339,8 @@ def plan_attack(a: Attack, state: State, options: Options) -> Plan:
     else:
         roll = _roll(att, exp, att.attr(attr), "under", a.difficulty, a.power)
 
-    def finish(r: CheckResult, trace: Trace) -> Outcome:
+    def struck(r: CheckResult) -> tuple[Scene, str, dict[str, JSONValue]]:
+        """The scene after the roll ``r``, what came of it and the details to report."""
         sc = Scene(state)
         me, them = att, tgt
         if a.defend:
@@ -376,9 +377,16 @@ def plan_attack(a: Attack, state: State, options: Options) -> Plan:
             sc.put(a.target, them)
             note = f"success, Effect {r.effect}"
         sc.to_back(a.actor)
+        return sc, note, extra
+
+    def finish(r: CheckResult, trace: Trace) -> Outcome:
+        sc, note, extra = struck(r)
         return roll.outcome(sc, "attack", att.name, note, r, trace, **extra)
 
-    return Plan.of(Dice.of(roll.procedure), finish)
+    def after(r: CheckResult, _trace: Trace) -> State:
+        return struck(r)[0].after()
+
+    return Plan.of(Dice.of(roll.procedure), finish, after=after)
 
 
 def plan_take_damage(a: TakeDamage, state: State, options: Options) -> Plan:

@@ -9,6 +9,8 @@ the table composes), values for the stages, the order and the pending decisions.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.dice.evaluate import DieRoll
 from referee.systems.base import TABLE, Change, Trace
 from referee.systems.changes import Changes
@@ -56,6 +58,12 @@ class Scene(Changes[State, Seat]):
         if self.hours:
             out.append(Change(TABLE, "hours", delta=self.hours, reason=reason))
         return out
+
+    def table_after(self, state: State) -> State:
+        """``state`` with the order and the hours as the action leaves them."""
+        if self.order != state.order or self.hours:
+            return replace(state, order=self.order, hours=state.hours + self.hours)
+        return state
 
     def changes(self, reason: str = "") -> tuple[Change, ...]:
         """Everything the action changed, as changes in a stable order."""
