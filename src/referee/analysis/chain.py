@@ -47,28 +47,35 @@ def transitions(
     equal changes and memo, or by equal next states on the lean path)."""
     step = model.next(state, memo)
     if lean:
-        plan = _lean_plan(model, state, step)
+        plan = _lean_plan(model, state, memo, step)
         if plan is not None:
+            after = plan[1]
             return [
-                (p, new, None, ticks)
-                for p, _, new, ticks in _lean_moves(model, step, plan, budget, hints)
+                (p, new, after, ticks)
+                for p, _, new, ticks in _lean_moves(model, step, plan[0], budget, hints)
             ]
     return _moves(model, state, memo, step, budget, hints)
 
 
-def _lean_plan(model: ConflictModel, state: Any, step: Step) -> Plan | None:
-    """The step's plan when the chain may take its lean path: the game's plan gives the
-    state after a roll without building the outcome (:meth:`Plan.settle`), the model
-    reads the step's outcomes by the odds' value (:meth:`ConflictModel.viewed`) and its
-    memo never reads an outcome (the default :meth:`ConflictModel.after`: none)."""
-    if type(model).after is not ConflictModel.after or not model.viewed(step):
+def _lean_plan(
+    model: ConflictModel, state: Any, memo: Memo, step: Step
+) -> tuple[Plan, Memo] | None:
+    """The step's plan and the memo after it, when the chain may take its lean path: the
+    game's plan gives the state after a roll without building the outcome
+    (:meth:`Plan.settle`), the model reads the step's outcomes by the odds' value
+    (:meth:`ConflictModel.viewed`) and its memo reads no outcome
+    (:meth:`ConflictModel.step_memo`)."""
+    if not model.viewed(step):
+        return None
+    after = model.step_memo(state, memo, step)
+    if after is None:
         return None
     try:
         plan = model.plan(state, step.action)
     except IllegalAction as e:
         name = model.ruleset.action_name(step.action)
         raise AnalysisError(f"the policy chose {name}, which the rules refuse: {e}") from None
-    return plan if plan.settles and plan.dice else None
+    return (plan, after[0]) if plan.settles and plan.dice else None
 
 
 def _lean_moves(
@@ -79,7 +86,7 @@ def _lean_moves(
     hints: dict[Hashable, Any] | None,
 ) -> list[tuple[Fraction, Hashable, Any, int]]:
     """The step's moves by the plan's lean path: ``(probability, key, next state,
-    ticks)``, merged by equal next states (the memo is none)."""
+    ticks)``, merged by equal next states (the memo after the step is one for all)."""
     merged: dict[Hashable, list[Any]] = {}
     for p, new in settled(plan, exchangeable=model.exchangeable, budget=budget, hints=hints):
         key = model.key(new)
@@ -235,10 +242,11 @@ def explore(
         state, memo = chain.states[i], chain.memos[i]
         step = model.next(state, memo)
         scope = model.scope(state, memo, step) if share else None
-        plan = _lean_plan(model, state, step) if lean and scope is None else None
-        if plan is not None:
+        lean_plan = _lean_plan(model, state, memo, step) if lean and scope is None else None
+        if lean_plan is not None:
+            plan, after = lean_plan
             found = [
-                (p, chain.keyed(key, None, partial(_same, new)), ticks)
+                (p, chain.keyed(key, after, partial(_same, new)), ticks)
                 for p, key, new, ticks in _lean_moves(model, step, plan, budget, hints)
             ]
         elif scope is None:

@@ -132,6 +132,15 @@ class ConflictModel(ABC):
         """The memo after ``step``'s ``outcome`` led to ``new`` (default: none)."""
         return None
 
+    def step_memo(self, state: Any, memo: Memo, step: Step) -> tuple[Memo] | None:
+        """The memo after ``step`` whatever its outcome (as a 1-tuple), where the memo reads
+        neither the outcome nor the state it leads to; ``None`` where it may. The lean path
+        of a chain (no outcome built) needs it. By default: none after every step, when
+        :meth:`after` is not overridden."""
+        if type(self).after is ConflictModel.after:
+            return (None,)
+        return None
+
     def viewed(self, step: Step) -> bool:
         """Whether :meth:`view` reads the odds' value back for this step's action."""
         return False
