@@ -23,13 +23,15 @@ from typing import Any
 
 class SheetKeys:
     """The keys of one chain's records: by object (``id``: the object, its key, its
-    number) and the numbers of the keys met so far."""
+    number), the numbers of the keys met so far, and the keys of the containers inside
+    records, by object (``id``: the object, its key)."""
 
-    __slots__ = ("by_id", "numbers")
+    __slots__ = ("by_id", "containers", "numbers")
 
     def __init__(self) -> None:
         self.by_id: dict[int, tuple[object, Hashable, int]] = {}
         self.numbers: dict[Hashable, int] = {}
+        self.containers: dict[int, tuple[object, Hashable]] = {}
 
     def entry(self, value: Any, names: tuple[str, ...]) -> tuple[object, Hashable, int]:
         """``value``'s key and number, worked out once per object."""
@@ -73,7 +75,9 @@ def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
 
 
 def _inner(value: Any, sheets: SheetKeys) -> Hashable:
-    """A value inside a record: a record by its number."""
+    """A value inside a record: a record by its number; a container (a sheet's table of
+    skills, its list of weapons) keyed once per object, as a record is (a new record
+    made by ``replace`` shares its unchanged containers with the old one)."""
     kind = type(value)
     if kind in _ATOMS:
         atom: Hashable = value
@@ -81,7 +85,11 @@ def _inner(value: Any, sheets: SheetKeys) -> Hashable:
     names = _names(kind)
     if names is not None:
         return sheets.entry(value, names)[2]
-    return _container(value, sheets)
+    found = sheets.containers.get(id(value))
+    if found is None:
+        found = (value, _container(value, sheets))
+        sheets.containers[id(value)] = found
+    return found[1]
 
 
 def _container(value: Any, sheets: SheetKeys | None) -> Hashable:
