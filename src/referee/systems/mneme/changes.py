@@ -91,7 +91,9 @@ class Changes(changes.Changes[State, Seat]):
             sheet = seat.sheet
             damage = sheet.damage + self._damage.get(cid, 0)
             conds = self._conditions.get(cid, (list(sheet.conditions), []))[0]
-            characters[cid] = replace(seat, sheet=replace(sheet, damage=damage, conditions=tuple(conds)))
+            characters[cid] = replace(
+                seat, sheet=replace(sheet, damage=damage, conditions=tuple(conds))
+            )
         if touched:
             state = replace(state, characters=characters)
         if self.pending != state.pending:
