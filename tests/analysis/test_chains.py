@@ -250,7 +250,9 @@ def test_sharing_keeps_a_memo_that_reads_the_outcome() -> None:
 # -- the lean path (issue 38): the state after a roll without building its outcome ------
 
 
-@pytest.mark.parametrize("name", ["mongrel", "mongrel-defend", "mongrel-collapsed", "mneme"])
+@pytest.mark.parametrize(
+    "name", ["mongrel", "mongrel-defend", "mongrel-collapsed", "mneme", "arm", "arm-alex-defends-3"]
+)
 def test_the_lean_path_gives_the_chain_of_building_every_outcome(name: str) -> None:
     model, other = _scenario(name).model(), _scenario(name).model()
     other.sheet_keys = model.sheet_keys
@@ -280,7 +282,7 @@ class _Recorder:
         return faces
 
 
-@pytest.mark.parametrize("name", ["mongrel-defend", "mneme"])
+@pytest.mark.parametrize("name", ["mongrel-defend", "mneme", "arm-alex-defends-3"])
 def test_a_lean_roll_leads_where_its_outcome_does(name: str) -> None:
     """For the attacks of a chain, random faces resolved the table's way (outcome, then
     the game's apply) and the lean way (``Plan.settle``) give equal states, and the

@@ -233,7 +233,7 @@ def explore(
     first, _ = chain.node(state, memo)
     todo = [first]
     hints: dict[Hashable, Any] = {}
-    shared = _Shared(model, budget, hints)
+    shared = _Shared(model, budget, hints, lean)
     while todo:
         i = todo.pop()
         work.check("the exact chain")
@@ -268,10 +268,11 @@ def explore(
 @dataclass
 class _Entry:
     """One shared outcome of a step: its probability and change key, and the scope of
-    the state it leads to, as keys (to find a node) and as objects (to make one)."""
+    the state it leads to, as keys (to find a node) and as objects (to make one). Found
+    by the lean path, it has no outcome and its key is the scope it leads to."""
 
     p: Fraction
-    outcome: Outcome
+    outcome: Outcome | None
     ck: Hashable
     seat_keys: dict[str, Hashable]
     seats: dict[str, Any]
@@ -289,8 +290,10 @@ class _Shared:
     objects (to make a new node's state).
     """
 
-    def __init__(self, model: ConflictModel, budget: int, hints: dict[Hashable, Any]) -> None:
-        self.model, self.budget, self.hints = model, budget, hints
+    def __init__(
+        self, model: ConflictModel, budget: int, hints: dict[Hashable, Any], lean: bool = True
+    ) -> None:
+        self.model, self.budget, self.hints, self.lean = model, budget, hints, lean
         self.found: dict[Hashable, list[_Entry]] = {}
         self.layout: dict[str, int] = {}
         # a memo that may read the outcome or the new state keeps every outcome apart
@@ -320,12 +323,18 @@ class _Shared:
         )
         entries = self.found.get(where)
         if entries is None:
-            entries = self._find(state, step, scope)
+            entries = self._find(state, memo, step, scope)
             self.found[where] = entries
         merged: dict[tuple[Hashable, Memo], tuple[Fraction, tuple[int, bool]]] = {}
+        lean: tuple[Memo] | None = None
         for e in entries:
             after: Memo = None
-            if not self.plain_after:
+            if e.outcome is None:  # found by the lean path: one memo after the step
+                if lean is None:
+                    lean = model.step_memo(state, memo, step)
+                    assert lean is not None
+                after = lean[0]
+            elif not self.plain_after:
                 after = model.after(state, memo, step, e.outcome, _graft(state, e))
             at = (e.ck, after)
             if at in merged:
@@ -340,11 +349,15 @@ class _Shared:
             merged[at] = (e.p, made)
         return [(p, j, step.ticks) for p, j in merged.values()]
 
-    def _find(self, state: Any, step: Step, scope: Scope) -> list[_Entry]:
+    def _find(self, state: Any, memo: Memo, step: Step, scope: Scope) -> list[_Entry]:
         """The step's outcomes in ``state``, each with the scope it leads to (checked: the
-        changes write nothing outside it)."""
+        changes write nothing outside it); by the lean path where it is open (entries
+        without an outcome, told apart by the scope they lead to)."""
         model = self.model
         layout = self._layout(state)
+        lean = _lean_plan(model, state, memo, step) if self.lean else None
+        if lean is not None:
+            return self._settled(state, step, scope, lean[0])
         groups: dict[Hashable, _Entry] = {}
         out: list[_Entry] = []
         for p, outcome in _planned(model, state, step, self.budget, self.hints):
@@ -369,6 +382,30 @@ class _Shared:
             groups.setdefault(ck, entry)
             out.append(entry)
         return out
+
+    def _settled(self, state: Any, step: Step, scope: Scope, plan: Plan) -> list[_Entry]:
+        """:meth:`_find` by the plan's lean path."""
+        model = self.model
+        layout = self._layout(state)
+        at_seats = layout["characters"]
+        groups: dict[Hashable, _Entry] = {}
+        found = settled(plan, exchangeable=model.exchangeable, budget=self.budget, hints=self.hints)
+        for p, made in found:
+            new: Any = made  # a state of the model's game
+            _check_scope(state, new, scope, model.ruleset.action_name(step.action))
+            new_key = model.key(new)
+            assert isinstance(new_key, tuple)
+            seat_keys = dict(new_key[at_seats])
+            mine = {c: seat_keys[c] for c in scope.seats}
+            field_keys = tuple(new_key[layout[f]] for f in scope.fields)
+            ck = (tuple(mine.values()), field_keys)
+            if ck in groups:
+                groups[ck].p += p
+                continue
+            seats = {c: new.characters[c] for c in scope.seats}
+            values = {f: getattr(new, f) for f in scope.fields}
+            groups[ck] = _Entry(p, None, ck, mine, seats, field_keys, values)
+        return list(groups.values())
 
 
 def _same(state: Any) -> Any:

@@ -30,6 +30,7 @@ from referee.systems.outcome import Outcome
 S = TypeVar("S", bound=Hashable)
 R = TypeVar("R", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
+T = TypeVar("T")
 
 Groups: TypeAlias = tuple[tuple[int, int], ...]
 """Dice as ``(count, sides)`` groups, rolled in order."""
@@ -392,13 +393,32 @@ class Plan:
         """Whether :meth:`settle` gives the state after a roll."""
         return self._settle is not None
 
-    def then(self, after: Callable[[Outcome], Outcome]) -> Plan:
+    def then(
+        self, after: Callable[[Outcome], Outcome], lean: Callable[[T], T] | None = None
+    ) -> Plan:
         """The same plan whose outcome passes through ``after`` (a game adding what every
         outcome implies, e.g. the decisions the state after it waits for); the odds and
-        the chance stay the same."""
+        the chance stay the same. ``lean``, given where this plan has a lean path
+        (:meth:`settle`), does the same to the state after a roll (without it the new
+        plan has none)."""
         inner = self._resolve
+        settle: Callable[[Roller], tuple[Hashable, object]] | None = None
+        first = self._settle
+        if lean is not None and first is not None:
+            fold = lean
+
+            def settle(roller: Roller) -> tuple[Hashable, object]:
+                reported, state = first(roller)
+                return reported, fold(cast(T, state))
+
         return Plan(
-            lambda r: after(inner(r)), self._odds, self._brute, self.dice, self._chance, self._wins
+            lambda r: after(inner(r)),
+            self._odds,
+            self._brute,
+            self.dice,
+            self._chance,
+            self._wins,
+            settle,
         )
 
     def odds(self) -> Distribution[Hashable]:
