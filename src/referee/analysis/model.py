@@ -138,7 +138,7 @@ class ConflictModel(ABC):
     def act(self, kind: type[A], *args: Any, **kwargs: Any) -> A:
         """The action ``kind(*args, **kwargs)``, made (and checked) once per model: a chain
         asks for the same few actions in thousands of states, and actions are immutable."""
-        key = (kind, args, tuple(sorted(kwargs.items())))
+        key = (kind, freeze(args), freeze(kwargs))  # a list given for a tuple keys alike
         found = self._acts.get(key)
         if found is None:
             found = self._acts[key] = kind(*args, **kwargs)

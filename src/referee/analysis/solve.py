@@ -348,6 +348,12 @@ def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], 
     kernel: dict[int, tuple[dict[tuple[int, int], int], int]] = {}
     visiting: set[int] = set()
     verdicts = chain.verdicts
+    powers = [1]  # scale ** k, worked out once each
+
+    def power(k: int) -> int:
+        while len(powers) <= k:
+            powers.append(powers[-1] * scale)
+        return powers[k]
 
     def reach(i: int) -> tuple[dict[tuple[int, int], int], int]:
         found = kernel.get(i)
@@ -368,7 +374,7 @@ def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], 
                 depth = max(depth, d + 1)
         out: dict[tuple[int, int], int] = {}
         for w, inner, d in parts:
-            lift = w * scale ** (depth - 1 - d)
+            lift = w * power(depth - 1 - d)
             for key, q in inner.items():
                 out[key] = out.get(key, 0) + lift * q
         visiting.discard(i)
@@ -390,9 +396,9 @@ def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], 
     rows = {}
     for i in starts:
         moves, d = kernel[i]
-        lift = scale ** (deepest - d)
+        lift = power(deepest - d)
         rows[i] = [(t, j, w * lift) for (t, j), w in moves.items()]
-    return rows, scale**deepest
+    return rows, power(deepest)
 
 
 def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction], Fraction]:
@@ -406,6 +412,18 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
     if chain.verdicts[0] is not None:
         return {0: Fraction(1)}, Fraction(0)
     weights, scale = _round_kernel(chain)
+    verdicts = chain.verdicts
+    ends: dict[int, list[tuple[int, int]]] = {}  # node -> [(ticks, weight)] into any end
+    goes: dict[int, list[tuple[int, int, int]]] = {}  # node -> [(ticks, node, weight)]
+    for i, row in weights.items():
+        into: dict[int, int] = {}
+        on: list[tuple[int, int, int]] = []
+        for t, j, w in row:
+            if verdicts[j] is not None:  # which end does not matter here: summed
+                into[t] = into.get(t, 0) + w
+            else:
+                on.append((t, j, w))
+        ends[i], goes[i] = list(into.items()), on
     dist: dict[int, Fraction] = {}
     beyond = Fraction(0)
     mass: dict[int, dict[int, int]] = {0: {0: 1}}  # ticks -> node -> weight over scale**step
@@ -419,12 +437,16 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
         done: dict[int, int] = {}
         for ticks, nodes in mass.items():
             for i, m in nodes.items():
-                for t, j, w in weights[i]:
+                for t, w in ends[i]:
                     k = ticks + t
                     if k > horizon:
                         over += m * w
-                    elif chain.verdicts[j] is not None:
+                    else:
                         done[k] = done.get(k, 0) + m * w
+                for t, j, w in goes[i]:
+                    k = ticks + t
+                    if k > horizon:
+                        over += m * w
                     else:
                         row = nxt.setdefault(k, {})
                         row[j] = row.get(j, 0) + m * w
