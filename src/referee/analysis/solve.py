@@ -448,8 +448,8 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
                     if k > horizon:
                         over += m * w
                     else:
-                        row = nxt.setdefault(k, {})
-                        row[j] = row.get(j, 0) + m * w
+                        bucket = nxt.setdefault(k, {})
+                        bucket[j] = bucket.get(j, 0) + m * w
         for k, m in done.items():
             dist[k] = dist.get(k, Fraction(0)) + Fraction(m, denominator)
         beyond += Fraction(over, denominator)

@@ -20,11 +20,12 @@ after an action and describes the difference as
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import fields, is_dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.systems.outcome import TABLE, Change, JSONValue, jsonable
 from referee.systems.state import Decision, GameState, apply_changes
+from referee.systems.state import replaced as replace
 
 __all__ = ["Changes", "diff"]
 

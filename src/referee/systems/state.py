@@ -238,11 +238,24 @@ def _init_names(kind: type) -> tuple[str, ...] | None:
 
 
 def _with(node: Any, key: str, value: object) -> Any:
-    """``dataclasses.replace(node, **{key: value})`` without looking up the fields each
-    time (a chain applies changes hundreds of thousands of times)."""
+    """``dataclasses.replace(node, **{key: value})`` (see :func:`replaced`)."""
+    return replaced(node, **{key: value})
+
+
+R = TypeVar("R")
+
+
+def replaced(node: R, **changes: object) -> R:
+    """``dataclasses.replace(node, **changes)`` without looking the fields up each time
+    (rules make new records by the hundred thousand in an exact chain): the same record,
+    made by its ``__init__`` with the other fields as they are."""
     names = _init_names(type(node))
     if names is None:
-        return replace(node, **{key: value})
+        return replace(node, **changes)  # type: ignore[type-var]
     args = {n: getattr(node, n) for n in names}
-    args[key] = value
-    return type(node)(**args)
+    for key in changes:
+        if key not in args:
+            raise TypeError(f"{type(node).__name__} has no field {key!r}")
+    args.update(changes)
+    made: R = type(node)(**args)
+    return made

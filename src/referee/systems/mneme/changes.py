@@ -11,13 +11,12 @@ outcome's report (the condition it ends in, its movement).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from referee.systems import changes
 from referee.systems.base import Change, jsonable
 from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import Seat, State
 from referee.systems.state import apply_changes
+from referee.systems.state import replaced as replace
 
 
 class Changes(changes.Changes[State, Seat]):

@@ -30,7 +30,7 @@ AP never go below 0: a cost larger than what is left takes what is left.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from referee.dice.odds import Distribution
@@ -45,6 +45,7 @@ from referee.systems.base import (
     Procedure,
     Trace,
 )
+from referee.systems.state import replaced as replace  # dataclasses.replace, quicker
 
 from .actions import (
     TERMINAL_CHOICES,

@@ -9,11 +9,10 @@ the table composes), values for the stages, the order and the pending decisions.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from referee.dice.evaluate import DieRoll
 from referee.systems.base import TABLE, Change, Trace
 from referee.systems.changes import Changes
+from referee.systems.state import replaced as replace
 
 from .state import Seat, State
 
