@@ -96,10 +96,15 @@ class Procedure(Generic[S, R]):
         """The exact distribution of the rule's result: the rule mapped over ``exact()``,
         or, for a rule that is a :class:`BulkRule`, its own ``over`` (the same map
         applied to the whole distribution at once)."""
-        over = getattr(self.rule, "over", None)
-        if over is not None:
-            return cast("BulkRule[S, R]", self.rule).over(self.exact())
-        return self.exact().map(self.rule)
+        found: Distribution[R] | None = self.__dict__.get("_odds")
+        if found is None:  # worked out once per procedure: its parts are pure
+            over = getattr(self.rule, "over", None)
+            if over is not None:
+                found = cast("BulkRule[S, R]", self.rule).over(self.exact())
+            else:
+                found = self.exact().map(self.rule)
+            self.__dict__["_odds"] = found
+        return found
 
 
 class BulkRule(Protocol[S, R]):
@@ -333,10 +338,16 @@ class Plan:
                 result = dice.sample(roller, trace)
                 return view(result), lean(result, tuple(trace))
 
+        def odds() -> Distribution[Hashable]:
+            found = dice.odds()
+            if view is _identity:  # the same distribution: no copy of it
+                return cast("Distribution[Hashable]", found)
+            return found.map(view)
+
         if success is None:
             return Plan(
                 resolve,
-                lambda: dice.odds().map(view),
+                odds,
                 lambda: dice.brute().map(view),
                 dice.first_dice(),
                 settle=settle,
@@ -352,7 +363,7 @@ class Plan:
 
         return Plan(
             resolve,
-            lambda: dice.odds().map(view),
+            odds,
             lambda: dice.brute().map(view),
             dice.first_dice(),
             lambda: dice.odds().probability_where(success),
