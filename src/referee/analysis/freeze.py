@@ -16,8 +16,9 @@ hash and compare, however large its sheets.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import fields, is_dataclass
+from operator import attrgetter
 from typing import Any
 
 
@@ -37,7 +38,9 @@ class SheetKeys:
         """``value``'s key and number, worked out once per object."""
         found = self.by_id.get(id(value))
         if found is None:
-            key = (type(value).__name__, *[_inner(getattr(value, n), self) for n in names])
+            kind = type(value)
+            got = _getter(kind, names)(value)
+            key = (kind.__name__, *[v if type(v) in _ATOMS else _inner(v, self) for v in got])
             number = self.numbers.setdefault(key, len(self.numbers))
             found = (value, key, number)
             self.by_id[id(value)] = found
@@ -46,6 +49,24 @@ class SheetKeys:
 
 _ATOMS = frozenset({type(None), bool, int, str, float})
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _getter(kind: type, names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function reading the fields ``names`` of a ``kind`` record at once, as a tuple."""
+    found = _GETTERS.get(kind)
+    if found is None:
+        if len(names) == 1:
+            one = attrgetter(names[0])
+            found = lambda value: (one(value),)  # noqa: E731
+        elif names:
+            found = attrgetter(*names)
+        else:
+            found = lambda _value: ()  # noqa: E731
+        _GETTERS[kind] = found
+    return found
 
 
 def _names(kind: type) -> tuple[str, ...] | None:
