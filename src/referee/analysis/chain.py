@@ -294,6 +294,7 @@ class _Shared:
         self, model: ConflictModel, budget: int, hints: dict[Hashable, Any], lean: bool = True
     ) -> None:
         self.model, self.budget, self.hints, self.lean = model, budget, hints, lean
+        self.actions: dict[int, tuple[object, Hashable]] = {}  # id -> (action, its key)
         self.found: dict[Hashable, list[_Entry]] = {}
         self.layout: dict[str, int] = {}
         # a memo that may read the outcome or the new state keeps every outcome apart
@@ -315,8 +316,11 @@ class _Shared:
             raise AnalysisError("a model that shares steps keys its states as records")
         at_seats = layout["characters"]
         seats = dict(key[at_seats])
+        action = self.actions.get(id(step.action))
+        if action is None:  # a model makes each action once (ConflictModel.act)
+            action = self.actions[id(step.action)] = (step.action, freeze(step.action))
         where = (
-            freeze(step.action),
+            action[1],
             scope,
             tuple(seats[c] for c in scope.seats),
             tuple(key[layout[f]] for f in scope.fields),
