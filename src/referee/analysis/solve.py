@@ -167,6 +167,8 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
         if len(comp) == 1 and chain.verdicts[first] is not None:  # an end: no edges
             value[first] = _end_values(chain, first, chain.verdicts[first] or "draw")
             continue
+        if len(comp) == 1 and _solve_alone(chain, first, value):
+            continue
         if not _solve_component(chain, comp, value):  # nobody ever leaves: a stalemate
             for i in comp:
                 value[i] = _end_values(chain, i, "endless")
@@ -229,6 +231,26 @@ class _Vec:
 
     def fractions(self) -> list[Fraction]:
         return [Fraction(a, self.den) for a in self.nums]
+
+
+def _solve_alone(chain: Chain, i: int, value: list[_Vec | None]) -> bool:
+    """Set the value of node ``i``, a component of its own, when none of its edges comes
+    back to it (the most common node: damage only grows): its exits' values weighed by
+    their probabilities, plus the rounds it starts. ``False`` (nothing set) otherwise."""
+    edges = chain.edges[i]
+    if not edges or any(j == i for _, j, _ in edges):
+        return False
+    vec = _Vec.zero(len(VERDICTS) + len(chain.model.fighters) + 1)
+    ticks = Fraction(0)
+    for p, j, t in edges:
+        if t:
+            ticks += p * t
+        vj = value[j]
+        assert vj is not None
+        vec.add(p, vj)
+    vec.add_last(ticks)
+    value[i] = vec.reduced()
+    return True
 
 
 def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) -> bool:
