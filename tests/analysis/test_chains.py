@@ -6,10 +6,17 @@
   time as fractions.
 * Shared steps (a model's :meth:`~referee.analysis.model.ConflictModel.scope`) against
   the same chain explored with every node's step resolved on its own.
+* The lean path (issue 38: a game's plan gives the state after a roll without building
+  the outcome, ``Plan.settle``) against the same chain explored by building and applying
+  every outcome, against random rolls resolved both ways, and the answers against the
+  ones computed before it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from collections.abc import Hashable
 from dataclasses import replace
 from fractions import Fraction
@@ -18,6 +25,7 @@ from typing import Any
 import pytest
 
 from referee.analysis.chain import Chain, explore
+from referee.analysis.enumerate import PathRoller
 from referee.analysis.errors import AnalysisError
 from referee.analysis.model import Memo, Scope, Step
 from referee.analysis.models.arm import ArmMelee
@@ -239,3 +247,85 @@ def test_sharing_keeps_a_memo_that_reads_the_outcome() -> None:
     alone = explore(other, share=False)
     assert _edges(shared) == _edges(alone)
     assert solve(shared).data()["p"] == solve(alone).data()["p"]
+
+
+# -- the lean path (issue 38): the state after a roll without building its outcome ------
+
+
+@pytest.mark.parametrize(
+    "name", ["mongrel", "mongrel-defend", "mongrel-collapsed", "mneme", "arm", "arm-alex-defends-3"]
+)
+def test_the_lean_path_gives_the_chain_of_building_every_outcome(name: str) -> None:
+    model, other = _scenario(name).model(), _scenario(name).model()
+    other.sheet_keys = model.sheet_keys
+    lean = explore(model)
+    full = explore(other, lean=False)
+    assert len(lean) == len(full)
+    assert _edges(lean) == _edges(full)
+    for i, state in enumerate(lean.states):  # the state made directly is the applied one
+        assert full.states[full.index[(lean.keys[i], lean.memos[i])]] == state
+    assert solve(lean).data() == solve(full).data()
+
+
+class _Recorder:
+    """A roller of seeded random faces that keeps what it handed out."""
+
+    kind = "recorded"
+    seed: int | None = None
+    records: tuple[Any, ...] = ()
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.faces: list[tuple[int, ...]] = []
+
+    def roll(self, n: int, sides: int) -> tuple[int, ...]:
+        faces = tuple(self.rng.randint(1, sides) for _ in range(n))
+        self.faces.append(faces)
+        return faces
+
+
+@pytest.mark.parametrize("name", ["mongrel-defend", "mneme", "arm-alex-defends-3"])
+def test_a_lean_roll_leads_where_its_outcome_does(name: str) -> None:
+    """For the attacks of a chain, random faces resolved the table's way (outcome, then
+    the game's apply) and the lean way (``Plan.settle``) give equal states, and the
+    lean way reports what the model reads back from the outcome."""
+    model = _scenario(name).model()
+    chain = explore(model)
+    checked = 0
+    for i, state in enumerate(chain.states[:300]):
+        if chain.verdicts[i] is not None:
+            continue
+        step = model.next(state, chain.memos[i])
+        plan = model.plan(state, step.action)
+        if not plan.settles:
+            continue
+        for seed in range(8):
+            rolled = _Recorder(seed + 100 * i)
+            outcome = plan.resolve(rolled)
+            found = plan.settle(PathRoller(tuple(rolled.faces)))
+            assert found is not None
+            reported, new = found
+            assert new == model.ruleset.apply(state, outcome)
+            assert reported == model.view(step, outcome)
+            checked += 1
+    assert checked > 100
+
+
+ANSWERS_BEFORE_ISSUE_38 = {
+    "mneme": "3e17bc35877f5c395a4f20105dffcb16b2b20feef68abcb88c54677546b3b1d5",
+    "mongrel": "73c187f827d858ec31b30e977c68c4258c85266edf8fd0421004c69f90e7ea3d",
+    "mongrel-defend": "382b5b286461e0ba636d810a428e3caf3803755799a040f696d13819211d8bea",
+    "mongrel-collapsed": "80e5be3a35831f53d5609a77a241abd37af60298cccf849b84615995087a53ea",
+    "arm": "20611af116cfb3cee2e17783c56dd3bec621dcac9d066e7106d851af99302c95",
+    "arm-alex-defends-3": "ebe5d5fa964bfcceec88cf7f52e777fa11b973fe7631ede69d25c0eee086470f",
+    "mnemonic": "72fbf84d79ae64a9f0bd72cccf30beb8989b8dd477bab5ab6c82ce283fecb54d",
+}
+"""The SHA-256 of each fight's exact answer (its JSON, keys sorted) by the code before
+issue 38's faster chains, computed then: every fraction today must be the same."""
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS_BEFORE_ISSUE_38))
+def test_exact_answers_are_the_ones_before_the_lean_path(name: str) -> None:
+    data = solve(explore(_scenario(name).model())).data()
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    assert digest == ANSWERS_BEFORE_ISSUE_38[name]

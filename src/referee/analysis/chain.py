@@ -19,7 +19,7 @@ from referee.errors import IllegalAction
 from referee.systems.base import Outcome, Plan
 
 from . import budget as work
-from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes
+from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes, settled
 from .errors import AnalysisError, ChainTooLarge
 from .freeze import freeze
 from .model import ConflictModel, Memo, Scope, Step
@@ -41,10 +41,61 @@ def transitions(
     *,
     budget: int = LEAF_BUDGET,
     hints: dict[Hashable, Any] | None = None,
+    lean: bool = True,
 ) -> list[Move]:
     """Every next node of ``(state, memo)`` with its exact probability (merged by
-    equal changes and memo)."""
-    return _moves(model, state, memo, model.next(state, memo), budget, hints)
+    equal changes and memo, or by equal next states on the lean path)."""
+    step = model.next(state, memo)
+    if lean:
+        plan = _lean_plan(model, state, memo, step)
+        if plan is not None:
+            after = plan[1]
+            return [
+                (p, new, after, ticks)
+                for p, _, new, ticks in _lean_moves(model, step, plan[0], budget, hints)
+            ]
+    return _moves(model, state, memo, step, budget, hints)
+
+
+def _lean_plan(
+    model: ConflictModel, state: Any, memo: Memo, step: Step
+) -> tuple[Plan, Memo] | None:
+    """The step's plan and the memo after it, when the chain may take its lean path: the
+    game's plan gives the state after a roll without building the outcome
+    (:meth:`Plan.settle`), the model reads the step's outcomes by the odds' value
+    (:meth:`ConflictModel.viewed`) and its memo reads no outcome
+    (:meth:`ConflictModel.step_memo`)."""
+    if not model.viewed(step):
+        return None
+    after = model.step_memo(state, memo, step)
+    if after is None:
+        return None
+    try:
+        plan = model.plan(state, step.action)
+    except IllegalAction as e:
+        name = model.ruleset.action_name(step.action)
+        raise AnalysisError(f"the policy chose {name}, which the rules refuse: {e}") from None
+    return (plan, after[0]) if plan.settles and plan.dice else None
+
+
+def _lean_moves(
+    model: ConflictModel,
+    step: Step,
+    plan: Plan,
+    budget: int,
+    hints: dict[Hashable, Any] | None,
+) -> list[tuple[Fraction, Hashable, Any, int]]:
+    """The step's moves by the plan's lean path: ``(probability, key, next state,
+    ticks)``, merged by equal next states (the memo after the step is one for all)."""
+    merged: dict[Hashable, list[Any]] = {}
+    for p, new in settled(plan, exchangeable=model.exchangeable, budget=budget, hints=hints):
+        key = model.key(new)
+        found = merged.get(key)
+        if found is None:
+            merged[key] = [p, new]
+        else:
+            found[0] += p
+    return [(p, key, new, step.ticks) for key, (p, new) in merged.items()]
 
 
 def _planned(
@@ -163,12 +214,16 @@ def explore(
     max_states: int = MAX_STATES,
     budget: int = LEAF_BUDGET,
     share: bool = True,
+    lean: bool = True,
 ) -> Chain:
     """Every node reachable from the model's start, with its exact transitions.
 
     Where the model names a step's :meth:`~.model.ConflictModel.scope`, nodes that agree
     on it share the step's outcomes (:class:`_Shared`); ``share=False`` resolves every
-    node's step itself (the reference the sharing is tested against).
+    node's step itself (the reference the sharing is tested against). Where the game's
+    plan gives the state after a roll directly (:func:`_lean_plan`), no outcome is built;
+    ``lean=False`` builds and applies every outcome (the reference the lean path is
+    tested against).
     """
     estimate = model.size_estimate()
     if estimate > ESTIMATE_LIMIT:
@@ -178,7 +233,7 @@ def explore(
     first, _ = chain.node(state, memo)
     todo = [first]
     hints: dict[Hashable, Any] = {}
-    shared = _Shared(model, budget, hints)
+    shared = _Shared(model, budget, hints, lean)
     while todo:
         i = todo.pop()
         work.check("the exact chain")
@@ -187,7 +242,14 @@ def explore(
         state, memo = chain.states[i], chain.memos[i]
         step = model.next(state, memo)
         scope = model.scope(state, memo, step) if share else None
-        if scope is None:
+        lean_plan = _lean_plan(model, state, memo, step) if lean and scope is None else None
+        if lean_plan is not None:
+            plan, after = lean_plan
+            found = [
+                (p, chain.keyed(key, after, partial(_same, new)), ticks)
+                for p, key, new, ticks in _lean_moves(model, step, plan, budget, hints)
+            ]
+        elif scope is None:
             found = [
                 (p, chain.node(new, after), ticks)
                 for p, new, after, ticks in _moves(model, state, memo, step, budget, hints)
@@ -206,10 +268,11 @@ def explore(
 @dataclass
 class _Entry:
     """One shared outcome of a step: its probability and change key, and the scope of
-    the state it leads to, as keys (to find a node) and as objects (to make one)."""
+    the state it leads to, as keys (to find a node) and as objects (to make one). Found
+    by the lean path, it has no outcome and its key is the scope it leads to."""
 
     p: Fraction
-    outcome: Outcome
+    outcome: Outcome | None
     ck: Hashable
     seat_keys: dict[str, Hashable]
     seats: dict[str, Any]
@@ -227,8 +290,11 @@ class _Shared:
     objects (to make a new node's state).
     """
 
-    def __init__(self, model: ConflictModel, budget: int, hints: dict[Hashable, Any]) -> None:
-        self.model, self.budget, self.hints = model, budget, hints
+    def __init__(
+        self, model: ConflictModel, budget: int, hints: dict[Hashable, Any], lean: bool = True
+    ) -> None:
+        self.model, self.budget, self.hints, self.lean = model, budget, hints, lean
+        self.actions: dict[int, tuple[object, Hashable]] = {}  # id -> (action, its key)
         self.found: dict[Hashable, list[_Entry]] = {}
         self.layout: dict[str, int] = {}
         # a memo that may read the outcome or the new state keeps every outcome apart
@@ -250,20 +316,29 @@ class _Shared:
             raise AnalysisError("a model that shares steps keys its states as records")
         at_seats = layout["characters"]
         seats = dict(key[at_seats])
+        action = self.actions.get(id(step.action))
+        if action is None:  # a model makes each action once (ConflictModel.act)
+            action = self.actions[id(step.action)] = (step.action, freeze(step.action))
         where = (
-            freeze(step.action),
+            action[1],
             scope,
             tuple(seats[c] for c in scope.seats),
             tuple(key[layout[f]] for f in scope.fields),
         )
         entries = self.found.get(where)
         if entries is None:
-            entries = self._find(state, step, scope)
+            entries = self._find(state, memo, step, scope)
             self.found[where] = entries
         merged: dict[tuple[Hashable, Memo], tuple[Fraction, tuple[int, bool]]] = {}
+        lean: tuple[Memo] | None = None
         for e in entries:
             after: Memo = None
-            if not self.plain_after:
+            if e.outcome is None:  # found by the lean path: one memo after the step
+                if lean is None:
+                    lean = model.step_memo(state, memo, step)
+                    assert lean is not None
+                after = lean[0]
+            elif not self.plain_after:
                 after = model.after(state, memo, step, e.outcome, _graft(state, e))
             at = (e.ck, after)
             if at in merged:
@@ -278,11 +353,15 @@ class _Shared:
             merged[at] = (e.p, made)
         return [(p, j, step.ticks) for p, j in merged.values()]
 
-    def _find(self, state: Any, step: Step, scope: Scope) -> list[_Entry]:
+    def _find(self, state: Any, memo: Memo, step: Step, scope: Scope) -> list[_Entry]:
         """The step's outcomes in ``state``, each with the scope it leads to (checked: the
-        changes write nothing outside it)."""
+        changes write nothing outside it); by the lean path where it is open (entries
+        without an outcome, told apart by the scope they lead to)."""
         model = self.model
         layout = self._layout(state)
+        lean = _lean_plan(model, state, memo, step) if self.lean else None
+        if lean is not None:
+            return self._settled(state, step, scope, lean[0])
         groups: dict[Hashable, _Entry] = {}
         out: list[_Entry] = []
         for p, outcome in _planned(model, state, step, self.budget, self.hints):
@@ -307,6 +386,34 @@ class _Shared:
             groups.setdefault(ck, entry)
             out.append(entry)
         return out
+
+    def _settled(self, state: Any, step: Step, scope: Scope, plan: Plan) -> list[_Entry]:
+        """:meth:`_find` by the plan's lean path."""
+        model = self.model
+        layout = self._layout(state)
+        at_seats = layout["characters"]
+        groups: dict[Hashable, _Entry] = {}
+        found = settled(plan, exchangeable=model.exchangeable, budget=self.budget, hints=self.hints)
+        for p, made in found:
+            new: Any = made  # a state of the model's game
+            _check_scope(state, new, scope, model.ruleset.action_name(step.action))
+            new_key = model.key(new)
+            assert isinstance(new_key, tuple)
+            seat_keys = dict(new_key[at_seats])
+            mine = {c: seat_keys[c] for c in scope.seats}
+            field_keys = tuple(new_key[layout[f]] for f in scope.fields)
+            ck = (tuple(mine.values()), field_keys)
+            if ck in groups:
+                groups[ck].p += p
+                continue
+            seats = {c: new.characters[c] for c in scope.seats}
+            values = {f: getattr(new, f) for f in scope.fields}
+            groups[ck] = _Entry(p, None, ck, mine, seats, field_keys, values)
+        return list(groups.values())
+
+
+def _same(state: Any) -> Any:
+    return state
 
 
 def _graft(state: Any, entry: _Entry) -> Any:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 from math import comb, factorial
+from typing import TypeVar
 
 from referee.dice.roller import RollRecord
 from referee.systems.base import Outcome, Plan
@@ -170,6 +171,32 @@ def grouped(
     return list(merged.values())
 
 
+T = TypeVar("T")
+
+
+def settled(
+    plan: Plan,
+    *,
+    exchangeable: bool = False,
+    budget: int = LEAF_BUDGET,
+    seed: int = 0,
+    hints: dict[Hashable, list[tuple[tuple[int, ...], ...]]] | None = None,
+) -> list[tuple[Fraction, object]]:
+    """:func:`by_view` by the plan's lean path (:meth:`~referee.systems.plan.Plan.settle`):
+    for each value the odds report, its exact probability and the state the outcome's
+    changes lead to, found without building any outcome. The plan's own reported value
+    is the view (what :func:`by_view` reads back from an outcome); ``hints`` are shared
+    with :func:`by_view`."""
+
+    def run(roller: PathRoller) -> tuple[Hashable, object]:
+        found = plan.settle(roller)
+        if found is None:
+            raise RuntimeError("the plan has no lean path (Plan.settles)")
+        return found
+
+    return _per_value(plan, run, exchangeable, budget, seed, hints)
+
+
 def by_view(
     plan: Plan,
     view: Callable[[Outcome], Hashable],
@@ -192,22 +219,39 @@ def by_view(
     met each value for the same dice and odds, and tries them first: most states
     of a chain roll the same few checks, so one resolve per value usually suffices.
     """
+
+    def run(roller: PathRoller) -> tuple[Hashable, Outcome]:
+        outcome = plan.resolve(roller)
+        return view(outcome), outcome
+
+    return _per_value(plan, run, exchangeable, budget, seed, hints)
+
+
+def _per_value(
+    plan: Plan,
+    run: Callable[[PathRoller], tuple[Hashable, T]],
+    exchangeable: bool,
+    budget: int,
+    seed: int,
+    hints: dict[Hashable, list[tuple[tuple[int, ...], ...]]] | None,
+) -> list[tuple[Fraction, T]]:
+    """One result of ``run`` (a roll's reported value and what it found) per value of the
+    plan's odds, with the value's exact probability (see :func:`by_view`)."""
     import random
 
     odds = plan.odds()
     wanted = set(odds.outcomes())
-    met: dict[Hashable, Outcome] = {}
+    met: dict[Hashable, T] = {}
     paths: list[tuple[tuple[int, ...], ...]] = []
     memo_key: Hashable = (plan.dice, tuple(odds.items()))
     known = hints.get(memo_key, []) if hints is not None else []
     for prefix in known:
         try:
-            outcome = plan.resolve(PathRoller(prefix))
+            v, found = run(PathRoller(prefix))
         except NeedDice:
             continue
-        v = view(outcome)
         if v in wanted and v not in met:
-            met[v] = outcome
+            met[v] = found
             paths.append(prefix)
     rng = random.Random(seed)
     stack: list[tuple[tuple[int, ...], ...]] = [] if len(met) == len(wanted) else [()]
@@ -216,7 +260,7 @@ def by_view(
         prefix = stack.pop()
         work.check("finding one step's results")
         try:
-            outcome = plan.resolve(PathRoller(prefix))
+            v, found = run(PathRoller(prefix))
         except NeedDice as need:
             children = [f for f, _ in _faces(need.count, need.sides, exchangeable)]
             rng.shuffle(children)
@@ -225,11 +269,10 @@ def by_view(
         tried += 1
         if tried > budget:
             break
-        v = view(outcome)
         if v not in wanted:
             raise RuntimeError(f"an outcome's view {v!r} is not among the plan's odds")
         if v not in met:
-            met[v] = outcome
+            met[v] = found
             paths.append(prefix)
     if hints is not None:
         hints[memo_key] = paths

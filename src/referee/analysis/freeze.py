@@ -16,26 +16,31 @@ hash and compare, however large its sheets.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import fields, is_dataclass
+from operator import attrgetter
 from typing import Any
 
 
 class SheetKeys:
     """The keys of one chain's records: by object (``id``: the object, its key, its
-    number) and the numbers of the keys met so far."""
+    number), the numbers of the keys met so far, and the keys of the containers inside
+    records, by object (``id``: the object, its key)."""
 
-    __slots__ = ("by_id", "numbers")
+    __slots__ = ("by_id", "containers", "numbers")
 
     def __init__(self) -> None:
         self.by_id: dict[int, tuple[object, Hashable, int]] = {}
         self.numbers: dict[Hashable, int] = {}
+        self.containers: dict[int, tuple[object, Hashable]] = {}
 
     def entry(self, value: Any, names: tuple[str, ...]) -> tuple[object, Hashable, int]:
         """``value``'s key and number, worked out once per object."""
         found = self.by_id.get(id(value))
         if found is None:
-            key = (type(value).__name__, *[_inner(getattr(value, n), self) for n in names])
+            kind = type(value)
+            got = _getter(kind, names)(value)
+            key = (kind.__name__, *[v if type(v) in _ATOMS else _inner(v, self) for v in got])
             number = self.numbers.setdefault(key, len(self.numbers))
             found = (value, key, number)
             self.by_id[id(value)] = found
@@ -44,6 +49,24 @@ class SheetKeys:
 
 _ATOMS = frozenset({type(None), bool, int, str, float})
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _getter(kind: type, names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function reading the fields ``names`` of a ``kind`` record at once, as a tuple."""
+    found = _GETTERS.get(kind)
+    if found is None:
+        if len(names) == 1:
+            one = attrgetter(names[0])
+            found = lambda value: (one(value),)  # noqa: E731
+        elif names:
+            found = attrgetter(*names)
+        else:
+            found = lambda _value: ()  # noqa: E731
+        _GETTERS[kind] = found
+    return found
 
 
 def _names(kind: type) -> tuple[str, ...] | None:
@@ -73,7 +96,9 @@ def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
 
 
 def _inner(value: Any, sheets: SheetKeys) -> Hashable:
-    """A value inside a record: a record by its number."""
+    """A value inside a record: a record by its number; a container (a sheet's table of
+    skills, its list of weapons) keyed once per object, as a record is (a new record
+    made by ``replace`` shares its unchanged containers with the old one)."""
     kind = type(value)
     if kind in _ATOMS:
         atom: Hashable = value
@@ -81,7 +106,11 @@ def _inner(value: Any, sheets: SheetKeys) -> Hashable:
     names = _names(kind)
     if names is not None:
         return sheets.entry(value, names)[2]
-    return _container(value, sheets)
+    found = sheets.containers.get(id(value))
+    if found is None:
+        found = (value, _container(value, sheets))
+        sheets.containers[id(value)] = found
+    return found[1]
 
 
 def _container(value: Any, sheets: SheetKeys | None) -> Hashable:

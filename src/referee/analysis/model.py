@@ -15,12 +15,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from referee.systems.base import Action, Outcome, Plan, Ruleset
 
 from .errors import AnalysisError
 from .freeze import SheetKeys, freeze
+
+A = TypeVar("A", bound=Action)
 
 Memo = Hashable
 """What a policy remembers between two actions (``None`` mostly)."""
@@ -70,6 +72,7 @@ class ConflictModel(ABC):
 
     def __post_init__(self) -> None:
         self.sheet_keys = SheetKeys()
+        self._acts: dict[Hashable, Action] = {}
         known = set(self.state.characters)
         for cid in (*self.side_a, *self.side_b):
             if cid not in known:
@@ -130,6 +133,25 @@ class ConflictModel(ABC):
 
     def after(self, state: Any, memo: Memo, step: Step, outcome: Outcome, new: Any) -> Memo:
         """The memo after ``step``'s ``outcome`` led to ``new`` (default: none)."""
+        return None
+
+    def act(self, kind: type[A], *args: Any, **kwargs: Any) -> A:
+        """The action ``kind(*args, **kwargs)``, made (and checked) once per model: a chain
+        asks for the same few actions in thousands of states, and actions are immutable."""
+        key = (kind, freeze(args), freeze(kwargs))  # a list given for a tuple keys alike
+        found = self._acts.get(key)
+        if found is None:
+            found = self._acts[key] = kind(*args, **kwargs)
+        assert isinstance(found, kind)
+        return found
+
+    def step_memo(self, state: Any, memo: Memo, step: Step) -> tuple[Memo] | None:
+        """The memo after ``step`` whatever its outcome (as a 1-tuple), where the memo reads
+        neither the outcome nor the state it leads to; ``None`` where it may. The lean path
+        of a chain (no outcome built) needs it. By default: none after every step, when
+        :meth:`after` is not overridden."""
+        if type(self).after is ConflictModel.after:
+            return (None,)
         return None
 
     def viewed(self, step: Step) -> bool:

@@ -167,6 +167,8 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
         if len(comp) == 1 and chain.verdicts[first] is not None:  # an end: no edges
             value[first] = _end_values(chain, first, chain.verdicts[first] or "draw")
             continue
+        if len(comp) == 1 and _solve_alone(chain, first, value):
+            continue
         if not _solve_component(chain, comp, value):  # nobody ever leaves: a stalemate
             for i in comp:
                 value[i] = _end_values(chain, i, "endless")
@@ -229,6 +231,26 @@ class _Vec:
 
     def fractions(self) -> list[Fraction]:
         return [Fraction(a, self.den) for a in self.nums]
+
+
+def _solve_alone(chain: Chain, i: int, value: list[_Vec | None]) -> bool:
+    """Set the value of node ``i``, a component of its own, when none of its edges comes
+    back to it (the most common node: damage only grows): its exits' values weighed by
+    their probabilities, plus the rounds it starts. ``False`` (nothing set) otherwise."""
+    edges = chain.edges[i]
+    if not edges or any(j == i for _, j, _ in edges):
+        return False
+    vec = _Vec.zero(len(VERDICTS) + len(chain.model.fighters) + 1)
+    ticks = Fraction(0)
+    for p, j, t in edges:
+        if t:
+            ticks += p * t
+        vj = value[j]
+        assert vj is not None
+        vec.add(p, vj)
+    vec.add_last(ticks)
+    value[i] = vec.reduced()
+    return True
 
 
 def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) -> bool:
@@ -348,6 +370,12 @@ def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], 
     kernel: dict[int, tuple[dict[tuple[int, int], int], int]] = {}
     visiting: set[int] = set()
     verdicts = chain.verdicts
+    powers = [1]  # scale ** k, worked out once each
+
+    def power(k: int) -> int:
+        while len(powers) <= k:
+            powers.append(powers[-1] * scale)
+        return powers[k]
 
     def reach(i: int) -> tuple[dict[tuple[int, int], int], int]:
         found = kernel.get(i)
@@ -368,7 +396,7 @@ def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], 
                 depth = max(depth, d + 1)
         out: dict[tuple[int, int], int] = {}
         for w, inner, d in parts:
-            lift = w * scale ** (depth - 1 - d)
+            lift = w * power(depth - 1 - d)
             for key, q in inner.items():
                 out[key] = out.get(key, 0) + lift * q
         visiting.discard(i)
@@ -390,9 +418,9 @@ def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], 
     rows = {}
     for i in starts:
         moves, d = kernel[i]
-        lift = scale ** (deepest - d)
+        lift = power(deepest - d)
         rows[i] = [(t, j, w * lift) for (t, j), w in moves.items()]
-    return rows, scale**deepest
+    return rows, power(deepest)
 
 
 def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction], Fraction]:
@@ -406,6 +434,18 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
     if chain.verdicts[0] is not None:
         return {0: Fraction(1)}, Fraction(0)
     weights, scale = _round_kernel(chain)
+    verdicts = chain.verdicts
+    ends: dict[int, list[tuple[int, int]]] = {}  # node -> [(ticks, weight)] into any end
+    goes: dict[int, list[tuple[int, int, int]]] = {}  # node -> [(ticks, node, weight)]
+    for i, row in weights.items():
+        into: dict[int, int] = {}
+        on: list[tuple[int, int, int]] = []
+        for t, j, w in row:
+            if verdicts[j] is not None:  # which end does not matter here: summed
+                into[t] = into.get(t, 0) + w
+            else:
+                on.append((t, j, w))
+        ends[i], goes[i] = list(into.items()), on
     dist: dict[int, Fraction] = {}
     beyond = Fraction(0)
     mass: dict[int, dict[int, int]] = {0: {0: 1}}  # ticks -> node -> weight over scale**step
@@ -419,15 +459,19 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
         done: dict[int, int] = {}
         for ticks, nodes in mass.items():
             for i, m in nodes.items():
-                for t, j, w in weights[i]:
+                for t, w in ends[i]:
                     k = ticks + t
                     if k > horizon:
                         over += m * w
-                    elif chain.verdicts[j] is not None:
-                        done[k] = done.get(k, 0) + m * w
                     else:
-                        row = nxt.setdefault(k, {})
-                        row[j] = row.get(j, 0) + m * w
+                        done[k] = done.get(k, 0) + m * w
+                for t, j, w in goes[i]:
+                    k = ticks + t
+                    if k > horizon:
+                        over += m * w
+                    else:
+                        bucket = nxt.setdefault(k, {})
+                        bucket[j] = bucket.get(j, 0) + m * w
         for k, m in done.items():
             dist[k] = dist.get(k, Fraction(0)) + Fraction(m, denominator)
         beyond += Fraction(over, denominator)

@@ -24,7 +24,8 @@ from dataclasses import fields, is_dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.systems.outcome import TABLE, Change, JSONValue, jsonable
-from referee.systems.state import Decision, GameState
+from referee.systems.state import Decision, GameState, apply_changes
+from referee.systems.state import replaced as replace
 
 __all__ = ["Changes", "diff"]
 
@@ -41,6 +42,17 @@ def _growing(a: dict[str, object], b: dict[str, object]) -> bool:
     plain = all("." not in k for k in b)
     numbers = all(_number(v) for v in (*a.values(), *b.values()))
     return plain and numbers and set(a) <= set(b)
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The field names of the dataclass type ``kind``, looked up once."""
+    found = _NAMES.get(kind)
+    if found is None:
+        found = _NAMES[kind] = tuple(f.name for f in fields(kind))
+    return found
 
 
 def diff(
@@ -70,13 +82,13 @@ def diff(
     nested = tuple(into)
     prefix = f"{at}." if at else ""
     out: list[Change] = []
-    for f in fields(before):
-        if f.name in nested:
+    for name in _field_names(type(before)):
+        if name in nested:
             continue
-        a, b = getattr(before, f.name), getattr(after, f.name)
-        if a == b:
+        a, b = getattr(before, name), getattr(after, name)
+        if a is b or a == b:
             continue
-        path = prefix + f.name
+        path = prefix + name
         if _number(a) and _number(b):
             out.append(Change(target, path, delta=b - a, reason=reason))
         elif isinstance(a, dict) and isinstance(b, dict) and _growing(a, b):
@@ -88,7 +100,7 @@ def diff(
             out.append(Change(target, path, value=jsonable(b), reason=reason))
     for name in nested:
         a, b = getattr(before, name), getattr(after, name)
-        if a != b:
+        if a is not b and a != b:
             out += diff(target, a, b, reason, at=prefix + name)
     return out
 
@@ -146,6 +158,27 @@ class Changes(Generic[StateT, SeatT]):
     def last_changes(self) -> list[Change]:
         """Changes the game's builder gathers to the end (none by default)."""
         return []
+
+    def table_after(self, state: StateT) -> StateT:
+        """``state`` with what the game's builder changed on the table itself
+        (:meth:`table_changes`) folded in: none by default."""
+        return state
+
+    def after(self) -> StateT:
+        """The state :meth:`build`'s changes lead to (what ``apply_changes(state,
+        build())`` gives), worked out directly: the seats put, the decisions waited for
+        and the game's :meth:`table_after`. A builder with changes recorded as data, or
+        the game's :meth:`last_changes`, folds those through ``apply_changes``."""
+        if self.recorded or self.last_changes():
+            return apply_changes(self.state, self.build())
+        state = self.state
+        if self.seats:
+            characters = dict(state.characters)
+            characters.update(self.seats)
+            state = replace(state, characters=characters)
+        if self.pending != state.pending:
+            state = replace(state, pending=self.pending)
+        return self.table_after(state)
 
     def build(self, reason: str = "") -> tuple[Change, ...]:
         """Everything the action changed, in a stable order: the changes recorded, each

@@ -32,6 +32,9 @@ JSONObject: TypeAlias = dict[str, JSONValue]
 """A JSON object as loaded (``json.loads`` of an object)."""
 
 
+_PLAIN = frozenset({type(None), bool, int, str, float})
+
+
 def jsonable(value: object) -> JSONValue:
     """``value`` in plain JSON form: lists for sequences, string keys, dataclasses as
     objects of their fields, fractions as ``"num/den"`` text.
@@ -39,6 +42,13 @@ def jsonable(value: object) -> JSONValue:
     Raises :class:`RulesError` for anything JSON cannot carry (a set's order is
     not defined, so a set becomes a sorted list).
     """
+    kind = type(value)
+    if kind in _PLAIN:  # the common cases first, by exact type
+        return value  # type: ignore[return-value]
+    if kind is dict:
+        return {str(k): jsonable(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return [jsonable(v) for v in value]  # type: ignore[attr-defined]
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):

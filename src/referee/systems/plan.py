@@ -30,6 +30,7 @@ from referee.systems.outcome import Outcome
 S = TypeVar("S", bound=Hashable)
 R = TypeVar("R", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
+T = TypeVar("T")
 
 Groups: TypeAlias = tuple[tuple[int, int], ...]
 """Dice as ``(count, sides)`` groups, rolled in order."""
@@ -95,10 +96,15 @@ class Procedure(Generic[S, R]):
         """The exact distribution of the rule's result: the rule mapped over ``exact()``,
         or, for a rule that is a :class:`BulkRule`, its own ``over`` (the same map
         applied to the whole distribution at once)."""
-        over = getattr(self.rule, "over", None)
-        if over is not None:
-            return cast("BulkRule[S, R]", self.rule).over(self.exact())
-        return self.exact().map(self.rule)
+        found: Distribution[R] | None = self.__dict__.get("_odds")
+        if found is None:  # worked out once per procedure: its parts are pure
+            over = getattr(self.rule, "over", None)
+            if over is not None:
+                found = cast("BulkRule[S, R]", self.rule).over(self.exact())
+            else:
+                found = self.exact().map(self.rule)
+            self.__dict__["_odds"] = found
+        return found
 
 
 class BulkRule(Protocol[S, R]):
@@ -289,7 +295,7 @@ class Plan:
     distribution of the same program, so the two cannot drift.
     """
 
-    __slots__ = ("_brute", "_chance", "_odds", "_resolve", "_wins", "dice")
+    __slots__ = ("_brute", "_chance", "_odds", "_resolve", "_settle", "_wins", "dice")
 
     def __init__(
         self,
@@ -299,9 +305,10 @@ class Plan:
         dice: Groups,
         chance: Callable[[], Fraction] | None = None,
         wins: Callable[[Hashable], bool | None] | None = None,
+        settle: Callable[[Roller], tuple[Hashable, object]] | None = None,
     ) -> None:
         self._resolve, self._odds, self._brute, self.dice = resolve, odds, brute, dice
-        self._chance, self._wins = chance, wins
+        self._chance, self._wins, self._settle = chance, wins, settle
 
     @staticmethod
     def of(
@@ -309,22 +316,41 @@ class Plan:
         finish: Callable[[R, Trace], Outcome],
         view: Callable[[R], Hashable] = _identity,
         success: Callable[[R], bool] | None = None,
+        after: Callable[[R, Trace], object] | None = None,
     ) -> Plan:
         """A plan from a dice program: ``finish(result, trace)`` builds the outcome of a
         roll; the odds are the distribution of ``view(result)``; ``success(result)``, when
-        given, says which results succeed (for :meth:`chance`)."""
+        given, says which results succeed (for :meth:`chance`). ``after(result, trace)``,
+        when given, is the state the outcome's changes lead to, worked out by the same rule
+        without building the outcome (see :meth:`settle`)."""
 
         def resolve(roller: Roller) -> Outcome:
             trace: list[tuple[int, ...]] = []
             result = dice.sample(roller, trace)
             return finish(result, tuple(trace))
 
+        settle: Callable[[Roller], tuple[Hashable, object]] | None = None
+        if after is not None:
+            lean = after
+
+            def settle(roller: Roller) -> tuple[Hashable, object]:
+                trace: list[tuple[int, ...]] = []
+                result = dice.sample(roller, trace)
+                return view(result), lean(result, tuple(trace))
+
+        def odds() -> Distribution[Hashable]:
+            found = dice.odds()
+            if view is _identity:  # the same distribution: no copy of it
+                return cast("Distribution[Hashable]", found)
+            return found.map(view)
+
         if success is None:
             return Plan(
                 resolve,
-                lambda: dice.odds().map(view),
+                odds,
                 lambda: dice.brute().map(view),
                 dice.first_dice(),
+                settle=settle,
             )
         verdicts: dict[Hashable, bool | None] = {}
 
@@ -337,11 +363,12 @@ class Plan:
 
         return Plan(
             resolve,
-            lambda: dice.odds().map(view),
+            odds,
             lambda: dice.brute().map(view),
             dice.first_dice(),
             lambda: dice.odds().probability_where(success),
             wins,
+            settle,
         )
 
     @staticmethod
@@ -362,13 +389,47 @@ class Plan:
         """Roll the program and build the outcome."""
         return self._resolve(roller)
 
-    def then(self, after: Callable[[Outcome], Outcome]) -> Plan:
+    def settle(self, roller: Roller) -> tuple[Hashable, object] | None:
+        """Roll the program and give what :meth:`odds` reports of the roll and the state
+        the outcome's changes lead to, without building the outcome (its text, its JSON,
+        its changes): the same as ``ruleset.apply(state, resolve(roller))`` for the same
+        faces, at a fraction of the work. ``None`` when the plan offers no such path (an
+        exact chain then resolves and applies the outcome)."""
+        if self._settle is None:
+            return None
+        return self._settle(roller)
+
+    @property
+    def settles(self) -> bool:
+        """Whether :meth:`settle` gives the state after a roll."""
+        return self._settle is not None
+
+    def then(
+        self, after: Callable[[Outcome], Outcome], lean: Callable[[T], T] | None = None
+    ) -> Plan:
         """The same plan whose outcome passes through ``after`` (a game adding what every
         outcome implies, e.g. the decisions the state after it waits for); the odds and
-        the chance stay the same."""
+        the chance stay the same. ``lean``, given where this plan has a lean path
+        (:meth:`settle`), does the same to the state after a roll (without it the new
+        plan has none)."""
         inner = self._resolve
+        settle: Callable[[Roller], tuple[Hashable, object]] | None = None
+        first = self._settle
+        if lean is not None and first is not None:
+            fold = lean
+
+            def settle(roller: Roller) -> tuple[Hashable, object]:
+                reported, state = first(roller)
+                return reported, fold(cast(T, state))
+
         return Plan(
-            lambda r: after(inner(r)), self._odds, self._brute, self.dice, self._chance, self._wins
+            lambda r: after(inner(r)),
+            self._odds,
+            self._brute,
+            self.dice,
+            self._chance,
+            self._wins,
+            settle,
         )
 
     def odds(self) -> Distribution[Hashable]:

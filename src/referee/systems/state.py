@@ -165,7 +165,7 @@ def _change_at(node: object, hint: Any, path: list[str], change: Change, where: 
             raise RulesError(f"{where}: no field {key!r}; known: {known}")
         child_hint = _hints(type(node))[key]
         child = _change_at(getattr(node, key), child_hint, rest, change, f"{where}.{key}")
-        return replace(node, **{key: child})
+        return _with(node, key, child)
     raise RulesError(f"{where}: {node!r} has no field {key!r}")
 
 
@@ -216,5 +216,46 @@ def apply_changes(state: StateT, changes: Iterable[Change]) -> StateT:
         new_char = _change_at(who, type(who), path, change, change.target)
         characters = dict(state.characters)
         characters[change.target] = new_char
-        state = replace(state, characters=characters)
+        state = _with(state, "characters", characters)
     return state
+
+
+_INIT_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _init_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of the dataclass ``kind``, all passed to its ``__init__``, or ``None``
+    when it has others (then :func:`dataclasses.replace` does the work)."""
+    try:
+        return _INIT_NAMES[kind]
+    except KeyError:
+        declared = getattr(kind, "__dataclass_fields__", {})
+        own = fields(kind) if declared else ()
+        plain = len(own) == len(declared) and all(f.init for f in own)  # no InitVar, ClassVar
+        names = tuple(f.name for f in own) if plain and own else None
+        _INIT_NAMES[kind] = names
+        return names
+
+
+def _with(node: Any, key: str, value: object) -> Any:
+    """``dataclasses.replace(node, **{key: value})`` (see :func:`replaced`)."""
+    return replaced(node, **{key: value})
+
+
+R = TypeVar("R")
+
+
+def replaced(node: R, **changes: object) -> R:
+    """``dataclasses.replace(node, **changes)`` without looking the fields up each time
+    (rules make new records by the hundred thousand in an exact chain): the same record,
+    made by its ``__init__`` with the other fields as they are."""
+    names = _init_names(type(node))
+    if names is None:
+        return replace(node, **changes)  # type: ignore[type-var]
+    args = {n: getattr(node, n) for n in names}
+    for key in changes:
+        if key not in args:
+            raise TypeError(f"{type(node).__name__} has no field {key!r}")
+    args.update(changes)
+    made: R = type(node)(**args)
+    return made

@@ -93,12 +93,12 @@ class ArmMelee(ConflictModel):
         push: Any = self.push
         for attack in s.attacks:
             if attack.stage == "landed":
-                return Step(Strike(attack.attacker, attack.target, push=push))
+                return Step(self.act(Strike, attack.attacker, attack.target, push=push))
             if self.policy(attack.target) == "defend" and not s.characters[attack.target].acted:
                 seat = s.characters[attack.target]
                 how: Any = "parry" if seat.sheet.weapon().parry > 0 else "dodge"
-                return Step(Defend(attack.target, attack.attacker, how=how, push=push))
-            return Step(TakeBlow(attack.target, attack.attacker))
+                return Step(self.act(Defend, attack.target, attack.attacker, how=how, push=push))
+            return Step(self.act(TakeBlow, attack.target, attack.attacker))
         if s.round > 0:
             for cid in self.fighters:
                 seat = s.characters[cid]
@@ -107,8 +107,8 @@ class ArmMelee(ConflictModel):
                 target = next((t for t in self.opponents(cid) if not self.stopped(s, t)), None)
                 if target is None:
                     continue
-                return Step(Attack(cid, target, mods=self.fighter_mods(cid), push=push))
-        return Step(NextRound(), 1)
+                return Step(self.act(Attack, cid, target, mods=self.fighter_mods(cid), push=push))
+        return Step(self.act(NextRound), 1)
 
     def viewed(self, step: Step) -> bool:
         """Unpushed rolls: the odds report the result (attack, defence) or the levels a

@@ -129,6 +129,13 @@ class MnemeExchange(ConflictModel):
         raise AnalysisError("no fighter can act")
 
     def after(self, state: Any, memo: Memo, step: Step, outcome: Outcome, new: Any) -> Memo:
+        return self._next_roller(step)
+
+    def step_memo(self, state: Any, memo: Memo, step: Step) -> tuple[Memo] | None:
+        """The next roller's place: the attack's outcome plays no part."""
+        return (self._next_roller(step),)
+
+    def _next_roller(self, step: Step) -> int:
         order = self._rollers()
         assert isinstance(step.action, Attack)
         return (order.index(str(step.action.actor)) + 1) % len(order)

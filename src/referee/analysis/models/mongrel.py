@@ -87,7 +87,7 @@ class MongrelConflict(ConflictModel):
     def next(self, state: Any, memo: Memo) -> Step:
         s: State = state
         if s.pending:
-            return Step(SpendResolveToSurvive(s.pending[0].actor))
+            return Step(self.act(SpendResolveToSurvive, s.pending[0].actor))
         if not s.order:
             return Step(StartConflict(self.fighters))
         cid = s.order[0]
@@ -96,11 +96,11 @@ class MongrelConflict(ConflictModel):
         need = 2 if policy == "defend" else 1
         target = next((t for t in self.opponents(cid) if not s.characters[t].dead), None)
         if me.ap < need or target is None:
-            return Step(Recover(cid), 1)
+            return Step(self.act(Recover, cid), 1)
         them = s.characters[target]
         defend = self.policy(target) != "attack" and them.ap >= 1 and not them.collapsed
         expertise: Any = self.weapon(cid)
-        return Step(Attack(cid, target, expertise, defend=defend), 1)
+        return Step(self.act(Attack, cid, target, expertise, defend=defend), 1)
 
     def viewed(self, step: Step) -> bool:
         """An attack's odds are its :class:`~referee.systems.mongrel.checks.CheckResult`,

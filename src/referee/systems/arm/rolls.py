@@ -57,6 +57,7 @@ from referee.systems.base import (
     Plan,
     RulesError,
     Trace,
+    apply_changes,
     dump_record,
     jsonable,
     load_record,
@@ -264,7 +265,10 @@ def check_plan(check: Check, state: State, options: Options) -> Plan:
             return held(check, f[0], f[1], state)
         return finished(check, Rolled(f[0], f[1]), f, state)
 
-    return Plan.of(plain_dice(), plain, lambda r: check.view(r[0]), stands)
+    def after(result: Roll, trace: Trace) -> State:
+        return apply_changes(state, plain(result, trace).changes)
+
+    return Plan.of(plain_dice(), plain, lambda r: check.view(r[0]), stands, after)
 
 
 def settle_plan(check: Check, record: HeldRoll, push: bool, state: State, options: Options) -> Plan:

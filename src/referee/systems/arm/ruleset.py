@@ -288,7 +288,11 @@ def _with_pending(inner: Plan, state: State) -> Plan:
         change = Change(TABLE, "pending", value=jsonable(wanted), reason="what the rules wait for")
         return replace(outcome, changes=(*outcome.changes, change))
 
-    return inner.then(settle)
+    def waiting(after: State) -> State:
+        wanted = decisions(after)
+        return after if wanted == after.pending else replace(after, pending=wanted)
+
+    return inner.then(settle, waiting)
 
 
 RULESET = ArmRuleset()

@@ -11,12 +11,12 @@ outcome's report (the condition it ends in, its movement).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from referee.systems import changes
 from referee.systems.base import Change, jsonable
 from referee.systems.mneme.sheet import Sheet
 from referee.systems.mneme.state import Seat, State
+from referee.systems.state import apply_changes
+from referee.systems.state import replaced as replace
 
 
 class Changes(changes.Changes[State, Seat]):
@@ -69,6 +69,35 @@ class Changes(changes.Changes[State, Seat]):
         s = self._sheet(cid)
         conds = self._conditions.get(cid, (list(s.conditions), []))[0]
         return replace(s, damage=s.damage + self._damage.get(cid, 0), conditions=tuple(conds))
+
+    def after(self) -> State:
+        """The state :meth:`build`'s changes lead to, worked out directly: the changes
+        recorded as data but damage folded in (through ``apply_changes``), then each
+        character's damage and conditions as :meth:`sheet` leaves them and the decisions
+        waited for (seats put: by ``apply_changes`` of :meth:`build`)."""
+        if self.seats:  # seats put are diffed against the old ones: the general way
+            return apply_changes(self.state, self.build())
+        plain = [c for c in self.recorded if c.field != "sheet.damage"]
+        state = apply_changes(self.state, plain) if plain else self.state
+        touched = set(self._damage) | {
+            cid
+            for cid, (conds, _) in self._conditions.items()
+            if tuple(conds) != self._sheet(cid).conditions
+        }
+        characters = dict(state.characters)
+        for cid in touched:
+            seat = characters[cid]
+            sheet = seat.sheet
+            damage = sheet.damage + self._damage.get(cid, 0)
+            conds = self._conditions.get(cid, (list(sheet.conditions), []))[0]
+            characters[cid] = replace(
+                seat, sheet=replace(sheet, damage=damage, conditions=tuple(conds))
+            )
+        if touched:
+            state = replace(state, characters=characters)
+        if self.pending != state.pending:
+            state = replace(state, pending=self.pending)
+        return state
 
     def last_changes(self) -> list[Change]:
         """One change of conditions per character whose conditions changed."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Generic, TypeVar
 
 from referee.dice.brute import all_faces, brute_force
@@ -219,8 +219,11 @@ def _dice_of(rolled: Rolled) -> tuple[DieRoll, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
 def replayed(expr: Expr, faces: tuple[int, ...]) -> Rolled:
-    """The expression rolled again on recorded faces (the same tree the roll made)."""
+    """The expression rolled again on recorded faces (the same tree the roll made): a
+    pure reading of its arguments, kept for the few thousand faces a weapon's rolls show
+    (an exact chain replays the same rolls in every state)."""
     return roll_expression(expr, ScriptedRoller(faces))
 
 

@@ -717,7 +717,11 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
 
     program = Dice.of(built.procedure).bind(branch)
 
-    def finish(_result: Hashable, trace: Trace) -> Outcome:
+    def worked(
+        trace: Trace,
+    ) -> tuple[Changes, list[DieRoll], int, str, dict[str, Any], bool]:
+        """What the faces of ``trace`` make of the attack: the changes, the dice, the
+        Effect, the label, the details and whether it succeeded."""
         entries = list(trace)
         faces = entries[0]
         effect = built.procedure.apply(faces)
@@ -770,8 +774,15 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
                 label = "Ordinary Failure"
             else:
                 label += f"; took {data['damage']} damage"
+        return changes, dice, effect, label, details, success
+
+    def finish(_result: Hashable, trace: Trace) -> Outcome:
+        changes, dice, effect, label, details, success = worked(trace)
         return built.outcome(
             "attack", tuple(dice), effect, label, changes.build(), details, success=success
         )
 
-    return Plan.of(program, finish)
+    def after(_result: Hashable, trace: Trace) -> State:
+        return worked(trace)[0].after()
+
+    return Plan.of(program, finish, after=after)

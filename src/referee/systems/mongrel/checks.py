@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 from typing import Any, Literal
 
@@ -201,10 +202,12 @@ def full_stat(n: int, tn: int, mode: Mode) -> Distribution[Stat]:
     return Distribution.trusted(weights, 6**n)
 
 
+@lru_cache(maxsize=512)
 def pool_procedure(
     dice: int, tn: int, mode: Mode, identity: int = 0
 ) -> Procedure[Stat, CheckResult]:
-    """The check for a pool of ``dice`` ≥ 1 d6 as a :class:`Procedure`."""
+    """The check for a pool of ``dice`` ≥ 1 d6 as a :class:`Procedure` (made once per
+    pool, TN, mode and Identity: its odds are worked out once)."""
     check_bounds(dice, tn, mode, identity)
     if dice == 0:
         raise RulesError("a pool needs at least one die; use zero_procedure for Expertise 0")

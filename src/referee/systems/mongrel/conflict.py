@@ -30,7 +30,7 @@ AP never go below 0: a cost larger than what is left takes what is left.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from referee.dice.odds import Distribution
@@ -45,6 +45,7 @@ from referee.systems.base import (
     Procedure,
     Trace,
 )
+from referee.systems.state import replaced as replace  # dataclasses.replace, quicker
 
 from .actions import (
     TERMINAL_CHOICES,
@@ -349,7 +350,8 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     else:
         roll = _roll(att, exp, att.attr(attr), "under", action.difficulty, action.power)
 
-    def finish(r: CheckResult, trace: Trace) -> Outcome:
+    def struck(r: CheckResult) -> tuple[Scene, str, dict[str, JSONValue]]:
+        """The scene after the roll ``r``, what came of it and the details to report."""
         sc = Scene(state)
         me, them = att, tgt
         if action.defend:
@@ -386,9 +388,16 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
             sc.put(action.target, them)
             note = f"success, Effect {r.effect}"
         sc.to_back(action.actor)
+        return sc, note, extra
+
+    def finish(r: CheckResult, trace: Trace) -> Outcome:
+        sc, note, extra = struck(r)
         return roll.outcome(sc, "attack", att.name, note, r, trace, **extra)
 
-    return Plan.of(Dice.of(roll.procedure), finish)
+    def after(r: CheckResult, _trace: Trace) -> State:
+        return struck(r)[0].after()
+
+    return Plan.of(Dice.of(roll.procedure), finish, after=after)
 
 
 def plan_take_damage(action: TakeDamage, state: State, options: Options) -> Plan:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from referee.dice.evaluate import DieRoll
 from referee.systems.base import TABLE, Change, Trace
 from referee.systems.changes import Changes
+from referee.systems.state import replaced as replace
 
 from .state import Seat, State
 
@@ -56,6 +57,12 @@ class Scene(Changes[State, Seat]):
         if self.hours:
             out.append(Change(TABLE, "hours", delta=self.hours, reason=reason))
         return out
+
+    def table_after(self, state: State) -> State:
+        """``state`` with the order and the hours as the action leaves them."""
+        if self.order != state.order or self.hours:
+            return replace(state, order=self.order, hours=state.hours + self.hours)
+        return state
 
     def changes(self, reason: str = "") -> tuple[Change, ...]:
         """Everything the action changed, as changes in a stable order."""
