@@ -21,7 +21,7 @@ def test_make_run_installs_the_runtime_only() -> None:
     assert "$(RUNTIME)" in re.search(r"^run: (.*)$", (ROOT / "Makefile").read_text(), re.M)[1]  # type: ignore[index]
     installs = [line for line in _recipe("$(RUNTIME)") if "pip install" in line]
     assert installs == [
-        "$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ."
+        "$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e ."
     ]  # the package alone: its [project] dependencies, no extras, no groups
 
 
