@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import insert
 
@@ -50,8 +51,9 @@ COLUMNS = (
 )
 
 
-def _service(folder: Path, name: str) -> tuple[TableService, str]:
-    service = TableService(Store(f"sqlite:///{folder / name}"), snapshot_every=500)
+def _service(folder: Path, name: str, url: str | None = None) -> tuple[TableService, str]:
+    store = Store(url or f"sqlite:///{folder / name}")
+    service = TableService(store, snapshot_every=500)
     tid = service.create("mnemonic", "bench", "Ron", seed=1).table.id
     return service, tid
 
@@ -117,14 +119,57 @@ class Bare:
             conn.execute(sql, ("tb", self.seq, *row[2:]))
             conn.execute("COMMIT")
 
+    def rows(self, tid: str, after: int) -> list[tuple[object, ...]]:
+        """The rows the service wrote after ``after`` (read on a connection of its own)."""
+        with sqlite3.connect(self.source) as conn:
+            found = conn.execute(
+                f"SELECT {COLUMNS} FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (tid, after),
+            )
+            return list(found)
 
-def _written_rows(path: Path, tid: str, after: int) -> list[tuple[object, ...]]:
-    with sqlite3.connect(path) as conn:
-        found = conn.execute(
-            f"SELECT {COLUMNS} FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+    source: Path = Path()
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class BarePostgres(Bare):
+    """The reference on PostgreSQL: ``psycopg`` alone inserting the rows into a database
+    of the same schema (made by :class:`Store`) on the same server, one transaction per
+    row committed with the server's own durability (``synchronous_commit`` on, as the
+    service's appends)."""
+
+    def __init__(self, url: str, source: str) -> None:
+        import psycopg
+
+        store = Store(url)
+        store.create(TableRow("tb", "bare", "mnemonic", now()), [])
+        store.close()
+        self.conn = psycopg.connect(url)  # type: ignore[assignment]
+        self.reader = psycopg.connect(source, autocommit=True)
+        self.seq = 0
+        self.sql = f"INSERT INTO events ({COLUMNS}) VALUES ({', '.join(['%s'] * 12)})"
+
+    def insert(self, rows: list[tuple[object, ...]]) -> None:
+        """One transaction per row, as the service appends."""
+        conn, sql = self.conn, self.sql
+        with conn.cursor() as cursor:
+            for row in rows:
+                self.seq += 1
+                cursor.execute(sql, ("tb", self.seq, *row[2:]))
+                conn.commit()
+
+    def rows(self, tid: str, after: int) -> list[tuple[object, ...]]:
+        found = self.reader.execute(
+            f"SELECT {COLUMNS} FROM events WHERE table_id = %s AND seq > %s ORDER BY seq",
             (tid, after),
         )
         return list(found)
+
+    def close(self) -> None:
+        self.conn.close()
+        self.reader.close()
 
 
 def _acts(service: TableService, tid: str, n: int) -> Callable[[], None]:
@@ -180,23 +225,37 @@ def rules_cpu(n: int) -> float:
 
 
 def bench_per_event(
-    folder: Path, n: int, rounds: int, spinners: int = 0, plain: bool = False
+    folder: Path,
+    n: int,
+    rounds: int,
+    spinners: int = 0,
+    plain: bool = False,
+    server: Any = None,
 ) -> dict[str, float]:
     """Ours (``act`` through the service), the bare insert and, with ``plain``, the
     service appending through the engine (:class:`PlainStore`), in rounds of ``n``
-    appends each, the order turned each round: medians of CPU ms per event and of
-    events/s (the wall clock), with ``spinners`` busy processes beside them."""
+    appends each, the order turned each round: medians (and the least and most) of CPU
+    ms per event and of events/s (the wall clock), with ``spinners`` busy processes
+    beside them. ``server``: a throwaway PostgreSQL server to append to (else SQLite
+    files)."""
     tag = f"{spinners}"
-    service, tid = _service(folder, f"ours-{tag}.db")
+    ours_url = server.new_database() if server is not None else None
+    service, tid = _service(folder, f"ours-{tag}.db", ours_url)
     sides: dict[str, Callable[[], None]] = {"ours": _acts(service, tid, n)}
     if plain:
-        slow = TableService(PlainStore(f"sqlite:///{folder / f'plain-{tag}.db'}"))
+        url = server.new_database() if server else f"sqlite:///{folder / f'plain-{tag}.db'}"
+        slow = TableService(PlainStore(url))
         slow_tid = slow.create("mnemonic", "bench", "Ron", seed=1).table.id
         sides["plain"] = _acts(slow, slow_tid, n)
         _acts(slow, slow_tid, 50)()
     _acts(service, tid, 50)()  # warm: the rules loaded, the plans' caches made
-    bare = Bare(folder / f"bare-{tag}.db")
-    rows = _written_rows(folder / f"ours-{tag}.db", tid, 1)
+    if server is not None:
+        assert ours_url is not None
+        bare: Bare = BarePostgres(server.new_database(), ours_url)
+    else:
+        bare = Bare(folder / f"bare-{tag}.db")
+        bare.source = folder / f"ours-{tag}.db"
+    rows = bare.rows(tid, 1)
     bare.insert(rows)
     cpu: dict[str, list[float]] = {k: [] for k in (*sides, "bare")}
     rate: dict[str, list[float]] = {k: [] for k in (*sides, "bare")}
@@ -210,13 +269,15 @@ def bench_per_event(
                 spent, wall = _cpu(run)
                 cpu[side].append(spent / n)
                 rate[side].append(n / wall)
-            rows = _written_rows(folder / f"ours-{tag}.db", tid, head)
-    bare.conn.close()
+            rows = bare.rows(tid, head)
+    bare.close()
     service.store.close()
     med = statistics.median
     out = {f"{k}_ms": med(v) * 1e3 for k, v in cpu.items()}
     out |= {f"{k}_rate": med(v) for k, v in rate.items()}
-    out["cpu_ratio"] = med(o / b for o, b in zip(cpu["ours"], cpu["bare"], strict=True))
+    ratios = [o / b for o, b in zip(cpu["ours"], cpu["bare"], strict=True)]
+    out["cpu_ratio"] = med(ratios)
+    out["cpu_ratio_min"], out["cpu_ratio_max"] = min(ratios), max(ratios)
     out["rate_ratio"] = med(o / b for o, b in zip(rate["ours"], rate["bare"], strict=True))
     out["sync_ms"] = 1e3 / out["bare_rate"]
     return out

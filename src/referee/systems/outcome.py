@@ -39,7 +39,14 @@ def jsonable(value: object) -> JSONValue:
     Raises :class:`RulesError` for anything JSON cannot carry (a set's order is
     not defined, so a set becomes a sorted list).
     """
-    if value is None or isinstance(value, bool | int | str):
+    kind = type(value)  # the common cases by their exact type first: a live table's hot path
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value  # type: ignore[return-value]
+    if kind is dict:
+        return {str(k): jsonable(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return [jsonable(v) for v in value]  # type: ignore[attr-defined]
+    if isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
         return value
