@@ -367,6 +367,7 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
         ours, bare = bench_append(folder, appends)
         calm = bench_per_event(folder, per_event, rounds, plain=True)
         busy_ = bench_per_event(folder, per_event, rounds, spinners=spinners)
+        pg = _on_postgres(folder, per_event, rounds)
         rules = rules_cpu(500 if quick else 3000)
         store, tid = build_long_table(folder, events)
         load = bench_load(store, tid, 5)
@@ -375,6 +376,7 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
     ratio = ours / bare
     cpu_ratio, rate_ratio = calm["cpu_ratio"], busy_["rate_ratio"]
     cpu_met, rate_met = cpu_ratio <= 2, rate_ratio >= 0.8
+    pg_met = pg is not None and pg["cpu_ratio"] <= 2
     lines = [
         f"## Live table (measured {time.strftime('%Y-%m-%d')}, `python bench/run.py table`)",
         "",
@@ -420,7 +422,10 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
         f"(contended) | {'yes' if rate_met else 'no'} |",
         f"| wall ms per bare insert (the disk sync, mostly) | {calm['sync_ms']:.2f} | "
         f"{busy_['sync_ms']:.2f} | - | - |",
+        f"| CPU ratio per round, least / median / most (quiet) | "
+        f"{_spread(calm)} | {_spread(busy_)} | - | - |",
         "",
+        *_postgres_lines(pg, per_event, rounds),
     ]
     targets: list[dict[str, object]] = [
         {
@@ -443,6 +448,16 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
             "met": cpu_met,
         },
         {
+            "label": "Live table on PostgreSQL: CPU per appended act vs a bare psycopg insert, "
+            "same server",
+            "figure": "not measured (no PostgreSQL)"
+            if pg is None
+            else f"{pg['cpu_ratio']:.2f}× ({pg['ours_ms']:.3f} ms vs {pg['bare_ms']:.3f} ms; "
+            f"rounds {_spread(pg)})",
+            "needed": "≤ 2×",
+            "met": pg_met,
+        },
+        {
             "label": f"Live table: append rate with the CPU contended ({spinners} busy "
             "processes) vs a bare insert",
             "figure": f"{rate_ratio:.2f} ({busy_['ours_rate']:,.0f}/s vs "
@@ -452,6 +467,57 @@ def section(quick: bool) -> tuple[str, list[dict[str, object]]]:
         },
     ]
     return "\n".join(lines), targets
+
+
+def _spread(found: dict[str, float]) -> str:
+    """The least, median and most of the rounds' CPU ratios."""
+    return f"{found['cpu_ratio_min']:.2f} / {found['cpu_ratio']:.2f} / {found['cpu_ratio_max']:.2f}"
+
+
+def _on_postgres(folder: Path, n: int, rounds: int) -> dict[str, float] | None:
+    """:func:`bench_per_event` on a throwaway PostgreSQL server (``None`` without one)."""
+    from referee.table import throwaway
+
+    try:
+        server = throwaway.start()
+    except throwaway.NoPostgres:
+        return None
+    try:
+        return bench_per_event(folder, n, rounds, plain=True, server=server)
+    finally:
+        server.stop()
+
+
+def _postgres_lines(pg: dict[str, float] | None, n: int, rounds: int) -> list[str]:
+    """The PostgreSQL side of the CPU per event (issue 38 item 2)."""
+    head = [
+        "### CPU per event on PostgreSQL (issue 38 item 2)",
+        "",
+    ]
+    if pg is None:
+        return [*head, "Not measured: no PostgreSQL server programs on this machine.", ""]
+    return [
+        *head,
+        "The same measure on a throwaway PostgreSQL server on this machine "
+        "(`referee.table.throwaway`, its default durability: `fsync` and "
+        f"`synchronous_commit` on), in {rounds} rounds of {n} appends per side. The bare "
+        "insert is `psycopg` alone re-inserting the rows the service wrote into a database "
+        "of the same schema on the same server, one transaction (insert, commit) per row; "
+        "the service's append also tells listeners (its NOTIFY, in the same statement). "
+        "CPU is this process's only (the server's is not counted on either side).",
+        "",
+        "| measure | value | target | met |",
+        "|---|---|---|---|",
+        f"| CPU ms per `act` through the service | {pg['ours_ms']:.3f} | - | - |",
+        f"| CPU ms per `act`, through SQLAlchemy Core (`Store.append_plain`) | "
+        f"{pg['plain_ms']:.3f} | - | - |",
+        f"| CPU ms per bare `psycopg` insert | {pg['bare_ms']:.3f} | - | - |",
+        f"| CPU ratio, service / bare (median of rounds) | {pg['cpu_ratio']:.2f} | <= 2 | "
+        f"{'yes' if pg['cpu_ratio'] <= 2 else 'no'} |",
+        f"| CPU ratio per round, least / median / most | {_spread(pg)} | - | - |",
+        f"| events/s, service / bare | {pg['ours_rate']:,.0f} / {pg['bare_rate']:,.0f} | - | - |",
+        "",
+    ]
 
 
 def main() -> None:
