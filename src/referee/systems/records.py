@@ -74,8 +74,6 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
         referee.errors.InvalidSheet: name: Field required [record format];
         dice: Input should be a valid integer (value: '3') [record format]
     """
-    from pydantic import ValidationError
-
     quick = _quick_reader(cls)
     if quick is not None:
         try:
@@ -85,6 +83,8 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
         else:
             if not bound_problems(found, rule=rule):
                 return found
+    from pydantic import ValidationError
+
     if isinstance(data, Mapping):
         data = dict(data)
         current = getattr(cls, "SCHEMA_VERSION", None)
