@@ -120,6 +120,10 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
     return record
 
 
+_Read = Callable[[object], Any]
+"""A quick reader or writer of one type's values (:func:`_quick_reader`)."""
+
+
 class _Slow(Exception):
     """Raised by a quick reader for data it does not vouch for: the full path decides."""
 
@@ -128,11 +132,11 @@ class _Unsupported(Exception):
     """A type the quick readers do not read: its records take the full path always."""
 
 
-_QUICK: dict[Any, Callable[[Any], Any] | None] = {}
+_QUICK: dict[Any, _Read | None] = {}
 _I64 = 2**63
 
 
-def _quick_reader(cls: Any) -> Callable[[Any], Any] | None:
+def _quick_reader(cls: Any) -> _Read | None:
     """A reader of ``cls`` from JSON-like data that gives exactly the record
     :func:`load_record`'s full path (pydantic, strict JSON mode) builds, for data that
     path accepts, and raises for anything else; ``None`` for a type it cannot read (a
@@ -147,7 +151,7 @@ def _quick_reader(cls: Any) -> Callable[[Any], Any] | None:
     if cls in _QUICK:
         return _QUICK[cls]
     try:
-        reader: Callable[[Any], Any] | None = _record_reader(cls)
+        reader: _Read | None = _record_reader(cls)
     except _Unsupported:
         reader = None
     except Exception:  # unresolved hints and the like: the full path
@@ -168,7 +172,7 @@ def _quick_reader(cls: Any) -> Callable[[Any], Any] | None:
     return reader
 
 
-def _record_reader(cls: Any) -> Callable[[Any], Any]:
+def _record_reader(cls: Any) -> _Read:
     """The quick reader of a dataclass record (see :func:`_quick_reader`)."""
     params = getattr(cls, "__dataclass_params__", None)
     if not isinstance(cls, type) or not is_dataclass(cls) or params is None or not params.init:
@@ -176,7 +180,7 @@ def _record_reader(cls: Any) -> Callable[[Any], Any]:
     if any(hasattr(cls, name) for name in ("__pydantic_config__", "__get_pydantic_core_schema__")):
         raise _Unsupported
     hints = _hints(cls)
-    readers: dict[str, Callable[[Any], Any]] = {}
+    readers: dict[str, _Read] = {}
     required: set[str] = set()
     for f in fields(cls):
         if not f.init:
@@ -200,7 +204,7 @@ def _record_reader(cls: Any) -> Callable[[Any], Any]:
     return read
 
 
-def _plain(kind: type) -> Callable[[Any], Any]:
+def _plain(kind: type) -> _Read:
     """The quick reader of a value of exactly ``kind``."""
     if kind is str:
 
@@ -268,7 +272,7 @@ def _json_types(hint: Any) -> frozenset[type]:
     raise _Unsupported
 
 
-def _reader(hint: Any) -> Callable[[Any], Any]:
+def _reader(hint: Any) -> _Read:
     """The quick reader of a value of type ``hint``; :class:`_Unsupported` for a type it
     does not know (``Any``, a dict, an enum, a list, a set...)."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
@@ -289,7 +293,7 @@ def _reader(hint: Any) -> Callable[[Any], Any]:
 
         return read_literal
     if origin in (typing.Union, types.UnionType):
-        by_type: dict[type, Callable[[Any], Any] | None] = {}
+        by_type: dict[type, _Read | None] = {}
         for member in args:
             read_member = _reader(member)
             for kind in _json_types(member):
@@ -328,10 +332,10 @@ def _reader(hint: Any) -> Callable[[Any], Any]:
     raise _Unsupported
 
 
-_DUMPERS: dict[Any, Callable[[Any], Any] | None] = {}
+_DUMPERS: dict[Any, _Read | None] = {}
 
 
-def _quick_dumper(cls: Any) -> Callable[[Any], Any] | None:
+def _quick_dumper(cls: Any) -> _Read | None:
     """A writer of a record of type ``cls`` as the JSON-ready dict pydantic's
     ``dump_python(mode="json")`` makes (its fields in order, tuples as lists, records as
     dicts), for records whose every value has the exact type its field declares; it
@@ -340,9 +344,7 @@ def _quick_dumper(cls: Any) -> Callable[[Any], Any] | None:
     if cls in _DUMPERS:
         return _DUMPERS[cls]
     try:
-        found: Callable[[Any], Any] | None = (
-            _record_dumper(cls) if _quick_reader(cls) is not None else None
-        )
+        found: _Read | None = _record_dumper(cls) if _quick_reader(cls) is not None else None
     except _Unsupported:
         found = None
     except Exception:  # unresolved hints and the like: pydantic writes it
@@ -351,7 +353,7 @@ def _quick_dumper(cls: Any) -> Callable[[Any], Any] | None:
     return found
 
 
-def _record_dumper(cls: Any) -> Callable[[Any], Any]:
+def _record_dumper(cls: Any) -> _Read:
     hints = _hints(cls)
     writers = tuple((f.name, _dumper(hints[f.name])) for f in fields(cls))
 
@@ -377,7 +379,7 @@ def _python_types(hint: Any) -> frozenset[type]:
     raise _Unsupported
 
 
-def _dumper(hint: Any) -> Callable[[Any], Any]:
+def _dumper(hint: Any) -> _Read:
     """The quick writer of a value of type ``hint`` (see :func:`_quick_dumper`)."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if isinstance(hint, type) and is_dataclass(hint):
@@ -391,7 +393,7 @@ def _dumper(hint: Any) -> Callable[[Any], Any]:
             raise _Unsupported
         return _same(kinds)
     if origin in (typing.Union, types.UnionType):
-        by_type: dict[type, Callable[[Any], Any] | None] = {}
+        by_type: dict[type, _Read | None] = {}
         for member in args:
             write_member = _dumper(member)
             for kind in _python_types(member):
@@ -437,7 +439,7 @@ def _dumper(hint: Any) -> Callable[[Any], Any]:
     raise _Unsupported
 
 
-def _same(kinds: frozenset[type]) -> Callable[[Any], Any]:
+def _same(kinds: frozenset[type]) -> _Read:
     """A writer of a value of one of ``kinds``, written as it is."""
 
     def write(value: Any) -> Any:
