@@ -26,6 +26,7 @@ from harness import (
     dyce_keep_survey,
     exact_view,
     first_answer_seconds,
+    measure,
     process_seconds,
     us,
 )
@@ -147,9 +148,12 @@ def cases() -> list[Case]:
     return out
 
 
-MIN_RATIOS = {"1000d1000kh1": 3.0}
+MIN_RATIOS = {"1000d1000kh1": 3.0, "3d12med": 2.5, "100d100kh1": 2.5, "4d6rr1": 2.5}
 """Speed-ups above the issue 11 table's 2x: issue 23 asks 3x for the highest of many
-big dice."""
+big dice, issue 38 2.5x for its three thinnest cases (in every run: :func:`_thin_runs`)."""
+
+THIN = ("3d12med", "100d100kh1", "4d6rr1")
+"""Issue 38's thinnest cases: at least 2.5x the best peer in every run."""
 
 
 def _reroll_once(r: Any) -> Any:
@@ -349,40 +353,99 @@ def _referee_script() -> str:
 
 PARSE_TARGET_US = 5.0
 PARSE_TEXTS = ("2d6+3", "3d6kh2", "4d6>=5", "4d6ro1kh3")
+PARSE_TARGETS_US = {"2d6+3": 2.0}
+"""Ceilings below issue 11's 5 µs: issue 38 asks 2 µs for ``2d6+3``."""
 
 
-def _parse_times(calls: int) -> tuple[list[str], list[dict[str, Any]]]:
-    """Median and minimum of ``calls`` parses of each typical text, parse cache cleared."""
+def _parse_times(calls: int, batches: int = 5) -> tuple[list[str], list[dict[str, Any]]]:
+    """Median and minimum of ``calls`` parses of each typical text, parse cache cleared,
+    in ``batches`` batches of the texts in turn: the least and most of the batches'
+    medians show how far the median moves."""
     from referee.dice.notation import _parse
 
-    rows, targets = [], []
-    for text in PARSE_TEXTS:
+    rng = random.Random(SEED)
+    texts = list(PARSE_TEXTS)
+    for text in texts:
         for _ in range(20):  # let the interpreter settle on the parser's code
             _parse.cache_clear()
             parse(text)
-        samples = []
-        for _ in range(calls):
-            _parse.cache_clear()
-            gc.disable()
-            t0 = time.perf_counter_ns()
-            parse(text)
-            samples.append((time.perf_counter_ns() - t0) / 1000)
-            gc.enable()
-        median, least = statistics.median(samples), min(samples)
-        met = median <= PARSE_TARGET_US
+    samples: dict[str, list[float]] = {t: [] for t in texts}
+    spans: dict[str, list[float]] = {t: [] for t in texts}
+    for _ in range(batches):
+        rng.shuffle(texts)
+        for text in texts:
+            batch = []
+            for _ in range(calls // batches):
+                _parse.cache_clear()
+                gc.disable()
+                t0 = time.perf_counter_ns()
+                parse(text)
+                batch.append((time.perf_counter_ns() - t0) / 1000)
+                gc.enable()
+            samples[text] += batch
+            spans[text].append(statistics.median(batch))
+    rows, targets = [], []
+    for text in PARSE_TEXTS:
+        ceiling = PARSE_TARGETS_US.get(text, PARSE_TARGET_US)
+        median, least = statistics.median(samples[text]), min(samples[text])
+        low, high = min(spans[text]), max(spans[text])
+        met = median <= ceiling
         rows.append(
-            f"| `{text}` | {median:.2f} | {least:.2f} | {PARSE_TARGET_US:g} | "
+            f"| `{text}` | {median:.2f} | {low:.2f} to {high:.2f} | {least:.2f} | {ceiling:g} | "
             f"{'yes' if met else '**no**'} |"
         )
         targets.append(
             {
-                "label": f"parse `{text}`, parse cache cleared (median of {calls})",
-                "figure": f"{median:.2f} µs",
-                "needed": f"≤ {PARSE_TARGET_US:g} µs",
+                "label": f"parse `{text}`, parse cache cleared (median of {len(samples[text])})",
+                "figure": f"{median:.2f} µs (batch medians {low:.2f} to {high:.2f})",
+                "needed": f"≤ {ceiling:g} µs",
                 "met": met,
             }
         )
     return rows, targets
+
+
+def _thin_runs(runs: int, rounds: int) -> tuple[str, list[dict[str, Any]]]:
+    """Issue 38's thinnest cases (:data:`THIN`) measured ``runs`` times over, each run as
+    the main table measures (cold, from text, every formulation, shuffled rounds): the
+    speed-up over the best peer in each run, and the least, median and most of them."""
+    chosen = [c for c in cases() if c.name in THIN]
+    ratios: dict[str, list[float]] = {c.name: [] for c in chosen}
+    minima: dict[str, list[float]] = {c.name: [] for c in chosen}
+    for _ in range(runs):
+        for row in measure(chosen, rounds=rounds, budget_s=0.4):
+            ratios[row["case"].name].append(row["ratio"])
+            minima[row["case"].name].append(row["ratio_min"])
+    lines = [
+        "### The thinnest cases, run after run (issue 38 item 5)",
+        "",
+        f"`3d12med`, `100d100kh1` and `4d6rr1` measured in {runs} runs one after another, "
+        "each as the table above measures them (cold, from text, against the best peer "
+        f"formulation, all slots shuffled, up to {rounds} rounds): the speed-up of each "
+        "run, then the least, median and most. Target: at least 2.5× in every run.",
+        "",
+        "| case | speed-up per run | least | median | most | least on minima | met |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    targets: list[dict[str, Any]] = []
+    for name in THIN:
+        got = ratios[name]
+        low, mid, high = min(got), statistics.median(got), max(got)
+        met = low >= MIN_RATIOS[name]
+        each = ", ".join(f"{r:.2f}" for r in got)
+        lines.append(
+            f"| `{name}` | {each} | {low:.2f}× | {mid:.2f}× | {high:.2f}× | "
+            f"{min(minima[name]):.2f}× | {'yes' if met else '**no**'} |"
+        )
+        targets.append(
+            {
+                "label": f"Dice core: `{name}` against the best peer in every one of {runs} runs",
+                "figure": f"{low:.2f}× to {high:.2f}× (median {mid:.2f}×)",
+                "needed": f"≥ {MIN_RATIOS[name]:g}× in every run",
+                "met": met,
+            }
+        )
+    return "\n".join(lines), targets
 
 
 def extra(quick: bool = False) -> tuple[str, list[dict[str, Any]]]:
@@ -416,6 +479,8 @@ def extra(quick: bool = False) -> tuple[str, list[dict[str, Any]]]:
     ]
     parse_rows, parse_targets = _parse_times(201 if quick else 2001)
     targets += parse_targets
+    thin_md, thin_targets = _thin_runs(2 if quick else 7, 7 if quick else 21)
+    targets += thin_targets
     growth_md, growth_targets = _growth(5 if quick else 21)
     targets += growth_targets
     referee = _referee_script()
@@ -459,15 +524,19 @@ def extra(quick: bool = False) -> tuple[str, list[dict[str, Any]]]:
         "### Parsing",
         "",
         "`parse(text)` of a typical expression (issue 11: at most "
-        f"{PARSE_TARGET_US:g} µs), its cache of parsed texts cleared before each call: the "
-        "median and the minimum of calls made one after another in this process. A plain "
+        f"{PARSE_TARGET_US:g} µs; issue 38: `2d6+3` in at most 2 µs), its cache of parsed "
+        "texts cleared before each call: the median and the minimum of calls made one after "
+        "another in this process, in five batches of the texts in turn (the least and most "
+        "of the batches' medians beside the median of all). A plain "
         "sum asked for its odds is not parsed into a tree at all (its terms are read "
         "straight from the text), so these are the times of `roll`, the command line "
         "and everything that keeps a tree.",
         "",
-        "| text | median µs | min µs | target µs | met |",
-        "|---|---|---|---|---|",
+        "| text | median µs | batch medians µs | min µs | target µs | met |",
+        "|---|---|---|---|---|---|",
         *parse_rows,
+        "",
+        thin_md,
         "",
         growth_md,
         "### Command line, whole processes",

@@ -396,3 +396,59 @@ def test_the_fast_path_takes_the_commonest_expressions(text: str) -> None:
     from referee.dice.notation import _simple
 
     assert _simple(text.lower()) == parse(text)
+
+
+_QUICK_PIECES = [*"0123456789d+-<>=", "ro", "rr", "r", "d6", "d1", "1000", "1001", "10000000"]
+
+
+@settings(max_examples=600)
+@given(st.lists(st.sampled_from(_QUICK_PIECES), max_size=10).map("".join))
+def test_the_quick_path_builds_what_the_parser_builds(text: str) -> None:
+    """A pool, a reroll and a number read whole (``4d6rr1``, ``2d6+3``): the parser's
+    tree, and nothing the parser refuses (a bound, a reroll of every face)."""
+    from referee.dice.notation import _Parser, _quick
+
+    quick = _quick(text)
+    if quick is None:
+        return
+    parser = _Parser(_TOKEN.findall(text))
+    assert parser.sum(0) == quick and parser.problem is None
+    assert parser.tokens[parser.i] == ""  # the whole text read
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("2d6+3", "BinOp"),
+        ("4d6rr1", "Pool"),
+        ("4D6RO<=2-1", "BinOp"),
+        ("d20", "Pool"),
+        ("1d1rr1", None),  # every face rerolled: the parser refuses it, naming why
+        ("2d6rr8", None),  # a face no d6 shows: the parser names the bound
+        ("1001d6", None),
+        ("2d6+1000001", None),
+        ("2d6 + 3", None),  # spaces: the parser reads it
+    ],
+)
+def test_the_quick_path_takes_the_commonest_texts(text: str, kind: str | None) -> None:
+    from referee.dice.notation import _quick
+
+    found = _quick(text.lower())
+    assert (type(found).__name__ if found is not None else None) == kind
+    if found is not None:
+        assert found == parse(text)
+
+
+_LONE_PIECES = [*"0123456789d+-", "kh", "kl", "med", "d6", "1000", "1001", "10000000"]
+
+
+@settings(max_examples=600)
+@given(st.lists(st.sampled_from(_LONE_PIECES), max_size=10).map("".join))
+def test_a_lone_pool_reads_as_the_term_scan_reads_it(text: str) -> None:
+    """``3d12med``, ``100d100kh1+2``: read at once, the terms of the scan."""
+    from referee.dice.notation import _LONE, _linear_terms, _lone_terms, linear_terms
+
+    match = _LONE.fullmatch(text)
+    if match is None:
+        return
+    assert _lone_terms(*match.groups()) == _linear_terms(text) == linear_terms(text)

@@ -327,3 +327,24 @@ def test_appends_at_once_are_bounded_as_the_engine_pool_bounded_them(
         store.append(late)
     assert store.count("t0") == 3
     store.close()
+
+
+def test_now_writes_the_time_as_datetime_writes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event's time: ISO 8601 in UTC with milliseconds, the text of each second made
+    once, for any instant (the first and last millisecond of a second, a new day)."""
+    from datetime import UTC, datetime
+
+    from referee.table import service
+
+    for ns in (
+        0,
+        1_764_660_419_999_999_999,
+        1_764_660_420_000_000_000,
+        1_764_660_420_000_999_999,
+        1_764_660_420_123_456_789,
+        1_767_225_599_999_000_000,
+    ):
+        monkeypatch.setattr(service.time, "time_ns", lambda ns=ns: ns)
+        second, rest = divmod(ns, 1_000_000_000)
+        expected = datetime.fromtimestamp(second, UTC).replace(microsecond=rest // 1000)
+        assert service.now() == expected.isoformat(timespec="milliseconds")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from typing import Any
 
 import pytest
 
@@ -144,3 +145,38 @@ def test_bad_urls_get_a_clear_error(tmp_path: object) -> None:
         Store("mysql://x/y")
     with pytest.raises(StoreError, match="cannot open the database postgresql"):
         Store("postgresql://nobody:secret@127.0.0.1:1/none")
+
+
+def test_an_append_is_announced_to_listeners_once_committed(pg_server: Any) -> None:
+    """Every append on PostgreSQL tells the listeners ``table:seq`` (its NOTIFY, sent in
+    the insert's own statement and delivered at its commit); a refused append (its seq
+    taken) announces nothing."""
+    store = Store(pg_server.new_database())
+    events = _chain("t9", 3)
+    store.create(TableRow("t9", "Heard", "mongrel", "2026-11-23"), events[:1])
+    heard: list[tuple[str, int]] = []
+    ready, got = threading.Event(), threading.Event()
+    stop = threading.Event()
+
+    def on_event(table: str, seq: int) -> None:
+        if not table:
+            ready.set()  # (re)connected
+            return
+        heard.append((table, seq))
+        if seq == 3:
+            got.set()
+
+    listener = threading.Thread(target=store.listen, args=(on_event, stop), daemon=True)
+    listener.start()
+    try:
+        assert ready.wait(10)
+        store.append(events[1])
+        with pytest.raises(SeqTaken):
+            store.append(events[1])
+        store.append(events[2])
+        assert got.wait(10)
+    finally:
+        stop.set()
+        listener.join(10)
+        store.close()
+    assert heard == [("t9", 2), ("t9", 3)]

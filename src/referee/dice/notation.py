@@ -1096,7 +1096,50 @@ def linear_terms(text: str) -> list[LinearTerm] | None:
     if len(text) > MAX_LENGTH:
         return None
     lowered = text.lower() if text.isascii() else text.translate(_LOWER)
+    match = _LONE.fullmatch(lowered)
+    if match is not None:  # one pool, perhaps keeping or the median, perhaps +- a number
+        return _lone_terms(*match.groups())
     return _linear_terms(lowered) if _MODIFIER_CHARS.isdisjoint(lowered) else None
+
+
+_LONE = re.compile(r"([0-9]*)d([0-9]+)(?:(kh|kl)([0-9]+)|(med))?(?:([-+])([0-9]+))?", re.ASCII)
+"""A lone pool of dice without spaces, perhaps keeping some or their median, perhaps plus
+or minus a number (``3d12med``, ``100d100kh1``, ``d20+5``): read at once, without the
+term-by-term scan of :func:`_linear_terms`."""
+
+
+def _lone_terms(
+    count_text: str,
+    sides_text: str,
+    kind: str | None,
+    keep_text: str | None,
+    med: str | None,
+    sign: str | None,
+    number: str | None,
+) -> list[LinearTerm] | None:
+    """:func:`_linear_terms` of a text :data:`_LONE` matched (the same terms, the same
+    bounds: the tests compare them)."""
+    count = int(count_text) if count_text else 1
+    sides = int(sides_text)
+    if not (1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES):
+        return None
+    if kind:
+        keep = int(keep_text)  # type: ignore[arg-type]
+        if keep > count:
+            return None
+        terms: list[LinearTerm] = [(1, kind, count, sides, keep, 0)]
+    elif med:
+        if not count % 2:
+            return None
+        terms = [(1, "med", count, sides, 0, 0)]
+    else:
+        terms = [(1, "sum", count, sides, 0, 0)]
+    if sign:
+        value = int(number)  # type: ignore[arg-type]
+        if value > MAX_CONSTANT:
+            return None
+        terms.append((-1 if sign == "-" else 1, "", value, 0, 0, 0))
+    return terms
 
 
 def _simple(lowered: str) -> Expr | None:
@@ -1113,6 +1156,41 @@ def _simple(lowered: str) -> Expr | None:
         node = term_node(term)
         tree = node if tree is None else _binop("-" if term[0] < 0 else "+", tree, node)
     return tree
+
+
+_QUICK = re.compile(
+    r"([0-9]*)d([0-9]+)(?:(ro|rr)(>=|<=|>|<|=)?([0-9]+))?(?:([-+])([0-9]+))?", re.ASCII
+)
+"""The commonest texts in one piece, without spaces: a pool of dice, perhaps with a
+reroll, perhaps plus or minus a number (``2d6``, ``2d6+3``, ``4d6rr1``, ``d20-1``)."""
+
+
+def _quick(lowered: str) -> Expr | None:
+    """The tree of a text :data:`_QUICK` reads whole, within every bound, else None: the
+    tree the parser builds (the tests compare them), without its tokens."""
+    match = _QUICK.fullmatch(lowered)
+    if match is None:
+        return None
+    count_text, sides_text, reroll, op, at_text, sign, number = match.groups()
+    count = int(count_text) if count_text else 1
+    sides = int(sides_text)
+    if not (1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES):
+        return None  # the parser names the bound
+    die = None
+    if reroll:
+        at = int(at_text)
+        if at > sides + 1:
+            return None
+        die = _tuple_new(Die, (reroll, op or "=", at, "", "", 0, 0, 0, False, EXPLODE_DEPTH))
+        if reroll == "rr" and die_problem(die, sides):
+            return None
+    pool = _tuple_new(Pool, (count, sides, "sum", 0, 0, die))
+    if not sign:
+        return pool
+    value = int(number)
+    if value > MAX_CONSTANT:
+        return None
+    return _tuple_new(BinOp, (sign, pool, _tuple_new(Const, (value,))))
 
 
 def term_node(term: LinearTerm) -> Const | Pool:
@@ -1174,6 +1252,9 @@ def _parse(text: str) -> Expr:
     # ASCII only: str.lower() maps e.g. the Kelvin sign to "k", so "3d6\u212ah2"
     # would be accepted, and some characters lower to two, shifting positions
     lowered = text.lower() if text.isascii() else text.translate(_LOWER)
+    quick = _quick(lowered)
+    if quick is not None:
+        return quick
     if _MODIFIER_CHARS.isdisjoint(lowered):  # rerolls, explosions, labels: the parser's
         simple = _simple(lowered)
         if simple is not None:

@@ -12,6 +12,7 @@ the data :func:`load_record` takes.
 from __future__ import annotations
 
 import json
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -73,6 +74,15 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
         referee.errors.InvalidSheet: name: Field required [record format];
         dice: Input should be a valid integer (value: '3') [record format]
     """
+    quick = _quick_reader(cls)
+    if quick is not None:
+        try:
+            found: T = quick(data)
+        except Exception:  # anything odd or wrong: the full path names it
+            pass
+        else:
+            if not bound_problems(found, rule=rule):
+                return found
     from pydantic import ValidationError
 
     if isinstance(data, Mapping):
@@ -108,6 +118,336 @@ def load_record(cls: type[T], data: Any, *, rule: str = "record format") -> T:
     if out_of_bounds:
         raise InvalidSheet(out_of_bounds)
     return record
+
+
+_Read = Callable[[object], Any]
+"""A quick reader or writer of one type's values (:func:`_quick_reader`)."""
+
+
+class _Slow(Exception):
+    """Raised by a quick reader for data it does not vouch for: the full path decides."""
+
+
+class _Unsupported(Exception):
+    """A type the quick readers do not read: its records take the full path always."""
+
+
+_QUICK: dict[Any, _Read | None] = {}
+_I64 = 2**63
+
+
+def _quick_reader(cls: Any) -> _Read | None:
+    """A reader of ``cls`` from JSON-like data that gives exactly the record
+    :func:`load_record`'s full path (pydantic, strict JSON mode) builds, for data that
+    path accepts, and raises for anything else; ``None`` for a type it cannot read (a
+    field of a type it does not know, a custom ``__init__``). Built once per type.
+
+    It accepts only data whose every value has the exact JSON type its field declares (an
+    ``int`` for ``int``, never a ``bool`` or a ``float``; a list for a tuple; an object
+    for a record; one of a ``Literal``'s values), every key known and every required one
+    given: so a live table reads an action once, with no JSON text made and parsed
+    again. Whatever it refuses (or the record's own ``__post_init__`` refuses) goes down
+    the full path, which names every problem as before."""
+    if cls in _QUICK:
+        return _QUICK[cls]
+    try:
+        reader: _Read | None = _record_reader(cls)
+    except _Unsupported:
+        reader = None
+    except Exception:  # unresolved hints and the like: the full path
+        reader = None
+    if reader is not None:
+        version = getattr(cls, "SCHEMA_VERSION", None)
+        if version is not None:
+            inner = reader
+
+            def reader(data: Any) -> Any:
+                if type(data) is dict and "schema" in data:
+                    if data["schema"] != version or type(data["schema"]) is not int:
+                        raise _Slow
+                    data = {k: v for k, v in data.items() if k != "schema"}
+                return inner(data)
+
+    _QUICK[cls] = reader
+    return reader
+
+
+def _record_reader(cls: Any) -> _Read:
+    """The quick reader of a dataclass record (see :func:`_quick_reader`)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if not isinstance(cls, type) or not is_dataclass(cls) or params is None or not params.init:
+        raise _Unsupported
+    if any(hasattr(cls, name) for name in ("__pydantic_config__", "__get_pydantic_core_schema__")):
+        raise _Unsupported
+    hints = _hints(cls)
+    readers: dict[str, _Read] = {}
+    required: set[str] = set()
+    for f in fields(cls):
+        if not f.init:
+            raise _Unsupported
+        readers[f.name] = _reader(hints[f.name])
+        if f.default is MISSING and f.default_factory is MISSING:
+            required.add(f.name)
+    need = frozenset(required)
+
+    def read(data: Any) -> Any:
+        if type(data) is not dict or not need <= data.keys():
+            raise _Slow
+        given = {}
+        for key, value in data.items():
+            found = readers.get(key)
+            if found is None:
+                raise _Slow
+            given[key] = found(value)
+        return cls(**given)
+
+    return read
+
+
+def _plain(kind: type) -> _Read:
+    """The quick reader of a value of exactly ``kind``."""
+    if kind is str:
+
+        def read_str(value: Any) -> Any:
+            if type(value) is str and (value.isascii() or _utf8(value)):
+                return value
+            raise _Slow
+
+        return read_str
+    if kind is int:
+
+        def read_int(value: Any) -> Any:
+            if type(value) is int and -_I64 <= value < _I64:
+                return value
+            raise _Slow
+
+        return read_int
+    if kind is bool:
+
+        def read_bool(value: Any) -> Any:
+            if type(value) is bool:
+                return value
+            raise _Slow
+
+        return read_bool
+    if kind is float:
+
+        def read_float(value: Any) -> Any:
+            if type(value) is float and math.isfinite(value):
+                return value
+            raise _Slow
+
+        return read_float
+    if kind is type(None):
+
+        def read_none(value: Any) -> Any:
+            if value is None:
+                return None
+            raise _Slow
+
+        return read_none
+    raise _Unsupported
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` is valid Unicode (no lone surrogate)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _json_types(hint: Any) -> frozenset[type]:
+    """The Python types of the JSON values a quick reader of ``hint`` may accept."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return frozenset(type(a) for a in typing.get_args(hint))
+    if origin is tuple:
+        return frozenset((list, tuple))
+    if isinstance(hint, type) and is_dataclass(hint):
+        return frozenset((dict,))
+    if hint in (str, int, bool, float, type(None)):
+        return frozenset((hint,))
+    raise _Unsupported
+
+
+def _reader(hint: Any) -> _Read:
+    """The quick reader of a value of type ``hint``; :class:`_Unsupported` for a type it
+    does not know (``Any``, a dict, an enum, a list, a set...)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if isinstance(hint, type) and is_dataclass(hint):
+        nested = _quick_reader(hint)
+        if nested is None or getattr(hint, "SCHEMA_VERSION", None) is not None:
+            raise _Unsupported
+        return nested
+    if origin is typing.Literal:
+        if not all(type(a) in (str, int) for a in args):
+            raise _Unsupported
+        allowed = frozenset((type(a), a) for a in args)
+
+        def read_literal(value: Any) -> Any:
+            if (type(value), value) in allowed:
+                return value
+            raise _Slow
+
+        return read_literal
+    if origin in (typing.Union, types.UnionType):
+        by_type: dict[type, _Read | None] = {}
+        for member in args:
+            read_member = _reader(member)
+            for kind in _json_types(member):
+                # a JSON type two members could read: pydantic's choice, not guessed here
+                by_type[kind] = None if kind in by_type else read_member
+
+        def read_union(value: Any) -> Any:
+            found = by_type.get(type(value))
+            if found is None:
+                raise _Slow
+            return found(value)
+
+        return read_union
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _reader(args[0])
+
+            def read_items(value: Any) -> Any:
+                if type(value) is list or type(value) is tuple:
+                    return tuple([item(v) for v in value])
+                raise _Slow
+
+            return read_items
+        if not args or args == ((),):
+            raise _Unsupported
+        each = tuple(_reader(a) for a in args)
+
+        def read_fixed(value: Any) -> Any:
+            if (type(value) is list or type(value) is tuple) and len(value) == len(each):
+                return tuple([r(v) for r, v in zip(each, value, strict=True)])
+            raise _Slow
+
+        return read_fixed
+    if isinstance(hint, type):
+        return _plain(hint)
+    raise _Unsupported
+
+
+_DUMPERS: dict[Any, _Read | None] = {}
+
+
+def _quick_dumper(cls: Any) -> _Read | None:
+    """A writer of a record of type ``cls`` as the JSON-ready dict pydantic's
+    ``dump_python(mode="json")`` makes (its fields in order, tuples as lists, records as
+    dicts), for records whose every value has the exact type its field declares; it
+    raises :class:`_Slow` for any other value (pydantic writes that one). ``None`` for a
+    type :func:`_quick_reader` does not read. Built once per type."""
+    if cls in _DUMPERS:
+        return _DUMPERS[cls]
+    try:
+        found: _Read | None = _record_dumper(cls) if _quick_reader(cls) is not None else None
+    except _Unsupported:
+        found = None
+    except Exception:  # unresolved hints and the like: pydantic writes it
+        found = None
+    _DUMPERS[cls] = found
+    return found
+
+
+def _record_dumper(cls: Any) -> _Read:
+    hints = _hints(cls)
+    writers = tuple((f.name, _dumper(hints[f.name])) for f in fields(cls))
+
+    def write(record: Any) -> Any:
+        if type(record) is not cls:
+            raise _Slow
+        return {name: w(getattr(record, name)) for name, w in writers}
+
+    return write
+
+
+def _python_types(hint: Any) -> frozenset[type]:
+    """The Python types of the values of ``hint`` a quick writer writes."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return frozenset(type(a) for a in typing.get_args(hint))
+    if origin is tuple:
+        return frozenset((tuple,))
+    if isinstance(hint, type) and is_dataclass(hint):
+        return frozenset((hint,))
+    if hint in (str, int, bool, float, type(None)):
+        return frozenset((hint,))
+    raise _Unsupported
+
+
+def _dumper(hint: Any) -> _Read:
+    """The quick writer of a value of type ``hint`` (see :func:`_quick_dumper`)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if isinstance(hint, type) and is_dataclass(hint):
+        nested = _quick_dumper(hint)
+        if nested is None or getattr(hint, "SCHEMA_VERSION", None) is not None:
+            raise _Unsupported
+        return nested
+    if origin is typing.Literal:
+        kinds = frozenset(type(a) for a in args)
+        if not kinds <= {str, int}:
+            raise _Unsupported
+        return _same(kinds)
+    if origin in (typing.Union, types.UnionType):
+        by_type: dict[type, _Read | None] = {}
+        for member in args:
+            write_member = _dumper(member)
+            for kind in _python_types(member):
+                by_type[kind] = None if kind in by_type else write_member
+
+        def write_union(value: Any) -> Any:
+            found = by_type.get(type(value))
+            if found is None:
+                raise _Slow
+            return found(value)
+
+        return write_union
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _dumper(args[0])
+
+            def write_items(value: Any) -> Any:
+                if type(value) is tuple:
+                    return [item(v) for v in value]
+                raise _Slow
+
+            return write_items
+        if not args or args == ((),):
+            raise _Unsupported
+        each = tuple(_dumper(a) for a in args)
+
+        def write_fixed(value: Any) -> Any:
+            if type(value) is tuple and len(value) == len(each):
+                return [w(v) for w, v in zip(each, value, strict=True)]
+            raise _Slow
+
+        return write_fixed
+    if hint is float:
+
+        def write_float(value: Any) -> Any:
+            if type(value) is float and math.isfinite(value):
+                return value
+            raise _Slow
+
+        return write_float
+    if hint in (str, int, bool, type(None)):
+        return _same(frozenset((hint,)))
+    raise _Unsupported
+
+
+def _same(kinds: frozenset[type]) -> _Read:
+    """A writer of a value of one of ``kinds``, written as it is."""
+
+    def write(value: Any) -> Any:
+        if type(value) in kinds:
+            return value
+        raise _Slow
+
+    return write
 
 
 def build_record(cls: type[T], data: Mapping[str, Any], *, rule: str = "record format") -> T:
@@ -229,7 +569,15 @@ def dump_record(record: Any) -> dict[str, Any]:
         >>> dump_record(Roll(dice="2d6+1", label="fall"))
         {'dice': '2d6+1', 'label': 'fall'}
     """
-    data: dict[str, Any] = _adapter(type(record)).dump_python(record, mode="json")
+    quick = _quick_dumper(type(record))
+    data: dict[str, Any] | None = None
+    if quick is not None:
+        try:
+            data = quick(record)
+        except _Slow:
+            data = None
+    if data is None:
+        data = _adapter(type(record)).dump_python(record, mode="json")
     version = getattr(type(record), "SCHEMA_VERSION", None)
     if version is not None:
         data = {"schema": version, **data}
@@ -365,12 +713,33 @@ def param(
 def bound_problems(record: object, path: str = "", rule: str = "bounds") -> list[Problem]:
     """Every field of ``record`` (and nested records) outside its declared ``ge``/``le``."""
     problems: list[Problem] = []
-    if not is_dataclass(record) or isinstance(record, type):
+    if isinstance(record, type):
         return problems
-    for f in fields(record):
-        value = getattr(record, f.name)
-        where = f"{path}{f.name}"
-        lo, hi = f.metadata.get("lowest"), f.metadata.get("highest")
+    bounds = _BOUNDS.get(type(record))
+    if bounds is None:
+        if not is_dataclass(record):
+            return problems
+        bounds = _BOUNDS[type(record)] = tuple(
+            (f.name, f.metadata.get("lowest"), f.metadata.get("highest")) for f in fields(record)
+        )
+    for name, lo, hi in bounds:
+        value = getattr(record, name)
+        kind = type(value)
+        if kind is int:  # the common cases first, as quickly as they go
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                problems.append(
+                    Problem(rule, f"{path}{name}", f"must be {_span_text(lo, hi)}", value)
+                )
+            continue
+        if kind is str:
+            if len(value) > MAX_TEXT:
+                problems.append(
+                    Problem(rule, f"{path}{name}", f"longer than {MAX_TEXT} characters")
+                )
+            continue
+        if value is None or kind is bool or kind is float:
+            continue
+        where = f"{path}{name}"
         numbers = value if isinstance(value, tuple) else (value,)
         for v in numbers:
             number = isinstance(v, int) and not isinstance(v, bool)
@@ -385,6 +754,10 @@ def bound_problems(record: object, path: str = "", rule: str = "bounds") -> list
             for i, item in enumerate(value):
                 problems += bound_problems(item, f"{where}.{i}.", rule)
     return problems
+
+
+_BOUNDS: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
+"""Each record type's fields with their declared bounds, read once per type."""
 
 
 def _span_text(lo: int | None, hi: int | None) -> str:

@@ -481,9 +481,21 @@ def names_in(characters: Mapping[str, object], *values: JSONValue) -> dict[str, 
     ``values`` (an action's fields, an outcome's changes and details), for an event to
     carry beside the ids it holds, so it reads with names wherever it is shown."""
     found: dict[str, str] = {}
+    if not characters:  # nobody seated: no id to find (a table's checks before anyone sits)
+        return found
 
     def visit(value: JSONValue) -> None:
-        if isinstance(value, str):
+        kind = type(value)
+        if kind is int or kind is float or kind is bool or value is None:
+            return  # the most common leaves, quickly
+        if kind is dict:  # JSON's objects (a Mapping below also reads other mappings)
+            for k, v in value.items():  # type: ignore[union-attr]
+                visit(k)
+                visit(v)
+        elif kind is list:
+            for v in value:  # type: ignore[union-attr]
+                visit(v)
+        elif isinstance(value, str):
             if value in characters and value not in found:
                 sheet = getattr(characters[value], "sheet", None)
                 name = getattr(sheet, "name", None)

@@ -163,17 +163,7 @@ def seal(event: Event) -> Written:
     sorted key order (``json.dumps`` with sorted keys writes a nested value exactly as
     it writes it alone), so the hash is the one :meth:`Event.compute_hash` gives, and
     the texts are the ones the store would encode; the tests compare both paths."""
-    payload = canonical(event.payload)
-    rolls = canonical(list(event.rolls))
-    salt = event.salt or secrets.token_hex(16)
-    text = (
-        f'{{"actor":{_text(event.actor)},"audience":{_text(event.audience)},'
-        f'"kind":{_text(event.kind)},"payload":{payload},'
-        f'"prev_hash":{_text(event.prev_hash)},"rolls":{rolls},"salt":{_text(salt)},'
-        f'"seq":{_text(event.seq)},"table":{_text(event.table)},"time":{_text(event.time)},'
-        f'"visibility":{_text(event.visibility)}}}'
-    )
-    sealed = Event(
+    return seal_new(
         event.table,
         event.seq,
         event.time,
@@ -183,11 +173,51 @@ def seal(event: Event) -> Written:
         event.visibility,
         event.audience,
         event.rolls,
-        salt,
         event.prev_hash,
+        event.salt,
+    )
+
+
+def seal_new(
+    table: str,
+    seq: int,
+    time: str,
+    actor: str,
+    kind: Kind,
+    payload: JSONObject,
+    visibility: Visibility,
+    audience: str | None,
+    rolls: tuple[JSONObject, ...],
+    prev_hash: str,
+    salt: str = "",
+) -> Written:
+    """:func:`seal` of the event of these fields, made once (a table's every append):
+    the payload and the rolls encoded once, those texts hashed and written."""
+    payload_text = _CANONICAL.encode(payload)
+    rolls_text = _CANONICAL.encode(list(rolls))
+    salt = salt or secrets.token_hex(16)
+    text = (
+        f'{{"actor":{_text(actor)},"audience":{_text(audience)},'
+        f'"kind":{_text(kind)},"payload":{payload_text},'
+        f'"prev_hash":{_text(prev_hash)},"rolls":{rolls_text},"salt":{_text(salt)},'
+        f'"seq":{_text(seq)},"table":{_text(table)},"time":{_text(time)},'
+        f'"visibility":{_text(visibility)}}}'
+    )
+    sealed = Event(
+        table,
+        seq,
+        time,
+        actor,
+        kind,
+        payload,
+        visibility,
+        audience,
+        rolls,
+        salt,
+        prev_hash,
         hashlib.sha256(text.encode()).hexdigest(),
     )
-    return Written(sealed, payload, rolls)
+    return Written(sealed, payload_text, rolls_text)
 
 
 def _text(value: object) -> str:

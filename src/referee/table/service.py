@@ -57,7 +57,7 @@ from referee.table.events import (
     LogError,
     Visibility,
     check_event,
-    seal,
+    seal_new,
 )
 from referee.table.hidden import HiddenOdds as HiddenOdds
 from referee.table.hidden import hidden_odds
@@ -129,8 +129,21 @@ def derived_seed(seed: int, seq: int) -> int:
 
 
 def now() -> str:
-    """The current UTC time as ISO 8601 text with milliseconds."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The current UTC time as ISO 8601 text with milliseconds (as
+    ``datetime.now(UTC).isoformat(timespec="milliseconds")`` writes it: every event
+    takes one, so the text of the second is made once a second)."""
+    global _SECOND
+    ns = time.time_ns()
+    second, rest = divmod(ns, 1_000_000_000)
+    known = _SECOND
+    if known[0] != second:
+        stamp = datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+        known = _SECOND = (second, stamp.removesuffix("+00:00"))
+    return f"{known[1]}.{rest // 1_000_000:03d}+00:00"
+
+
+_SECOND: tuple[int, str] = (-1, "")
+"""The last second :func:`now` wrote, and its text up to the seconds."""
 
 
 @dataclass(frozen=True)
@@ -541,19 +554,17 @@ class TableService:
             built = build(ts)
             kind, payload, visibility, audience, rolls = built[:5]
             outcome = built[5] if len(built) == 6 else None
-            written = seal(
-                Event(
-                    table=tid,
-                    seq=ts.seq + 1,
-                    time=now(),
-                    actor=actor(ts) if actor is not None else SYSTEM_ACTOR if by is None else by,
-                    kind=kind,
-                    payload=payload,
-                    visibility=visibility,
-                    audience=audience,
-                    rolls=tuple(rolls),
-                    prev_hash=ts.hash,
-                )
+            written = seal_new(
+                tid,
+                ts.seq + 1,
+                now(),
+                actor(ts) if actor is not None else SYSTEM_ACTOR if by is None else by,
+                kind,
+                payload,
+                visibility,
+                audience,
+                tuple(rolls),
+                ts.hash,
             )
             event = written.event
             check_event(event, written.payload)

@@ -204,6 +204,12 @@ class Store:
                 if compiled.positional and compiled.positiontup
                 else None
             )
+            # PostgreSQL: the insert as a data-modifying WITH (run whole, whatever reads it)
+            # and the NOTIFY that tells listeners, delivered when the insert commits
+            self._notify_sql = (
+                f"WITH written AS ({self._insert_sql}) "
+                f"SELECT pg_notify('{CHANNEL}', %(notify_payload)s)"
+            )
             if migrate:
                 self.migrate()
         except OperationalError as e:
@@ -327,12 +333,11 @@ class Store:
                     conn.execute(self._insert_sql, params)
                     committing = True
                     conn.execute("COMMIT")
-                else:
-                    with conn.cursor() as cursor:
-                        cursor.execute(self._insert_sql, params)
-                        cursor.execute(
-                            "SELECT pg_notify(%s, %s)", (CHANNEL, f"{event.table}:{event.seq}")
-                        )
+                else:  # the insert and its NOTIFY in one statement: one round trip, not two
+                    conn.execute(
+                        self._notify_sql,
+                        {**params, "notify_payload": f"{event.table}:{event.seq}"},
+                    )
                     committing = True
                     conn.commit()
             except dbapi.IntegrityError:
