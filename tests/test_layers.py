@@ -35,9 +35,11 @@ def _roles() -> set[str]:
     return found
 
 
-def _imports(name: str, path: Path) -> Iterator[str]:
+def _imports(name: str, path: Path, wing: bool = False) -> Iterator[str]:
     """Every module of the package ``name`` imports, anywhere in it (lazy imports too);
-    ``from a import b`` counts ``a.b`` when that is a module."""
+    ``from a import b`` counts ``a.b`` when that is a module. ``wing``: each import by
+    the module it names only (``from referee.systems.arm import fight`` is ``fight``, not
+    the package), never ``name`` itself."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -47,13 +49,14 @@ def _imports(name: str, path: Path) -> Iterator[str]:
             if node.level:
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*up, base] if base else up)
-            found = [base, *(f"{base}.{a.name}" for a in node.names)]
+            named = [f"{base}.{a.name}" for a in node.names]
+            found = [n if n in MODULES else base for n in named] if wing else [base, *named]
         else:
             continue
         for module in found:
             while module and module not in MODULES:  # a name in a module: the module
                 module = module.rpartition(".")[0]
-            if module:
+            if module and not (wing and module == name):
                 yield module
 
 
@@ -126,30 +129,6 @@ def test_the_pages_take_nothing_from_the_api_routes() -> None:
         assert not taken, f"{name} imports {sorted(taken)}"
 
 
-def _wing_imports(name: str, path: Path) -> Iterator[str]:
-    """The modules ``name`` imports (lazy and type-checking ones too), each by the module
-    it names: ``from referee.systems.arm import fight`` is ``fight``, not the package."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*up, base] if base else up)
-            found = [
-                f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names
-            ]
-        else:
-            continue
-        for module in found:
-            while module and module not in MODULES:
-                module = module.rpartition(".")[0]
-            if module and module != name:
-                yield module
-
-
 def _loops(nodes: set[str], edges: dict[str, set[str]]) -> list[list[str]]:
     """The import loops among ``nodes``: each set of modules that reach one another."""
     reach = {
@@ -169,7 +148,7 @@ def test_no_import_loop_inside_a_wing() -> None:
     types (``actions.py``) import no planner, the ruleset declares the table and imports
     the planners, and no planner imports the ruleset (ARM's push settles through the
     table it is given)."""
-    edges = {name: set(_wing_imports(name, path)) for name, path in MODULES.items()}
+    edges = {name: set(_imports(name, path, wing=True)) for name, path in MODULES.items()}
     assert _loops({"a", "b", "c"}, {"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
     for game in ("arm", "mneme", "mnemonic", "mongrel"):
         wing = {n for n in MODULES if n.startswith(f"referee.systems.{game}.")}

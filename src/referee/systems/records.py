@@ -15,7 +15,7 @@ import json
 import math
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import MISSING, field, fields, is_dataclass
 from functools import cache
 from typing import Any, TypeVar
@@ -272,6 +272,28 @@ def _json_types(hint: Any) -> frozenset[type]:
     raise _Unsupported
 
 
+def _by_type(
+    members: tuple[Any, ...],
+    make: Callable[[object], _Read],
+    types_of: Callable[[object], Iterable[type]],
+) -> _Read:
+    """A union's reader (or writer): each value goes to the member made for its exact
+    type; a type two members could take is pydantic's choice, not guessed here."""
+    by_type: dict[type, _Read | None] = {}
+    for member in members:
+        made = make(member)
+        for kind in types_of(member):
+            by_type[kind] = None if kind in by_type else made
+
+    def by_kind(value: Any) -> Any:
+        found = by_type.get(type(value))
+        if found is None:
+            raise _Slow
+        return found(value)
+
+    return by_kind
+
+
 def _reader(hint: Any) -> _Read:
     """The quick reader of a value of type ``hint``; :class:`_Unsupported` for a type it
     does not know (``Any``, a dict, an enum, a list, a set...)."""
@@ -293,20 +315,7 @@ def _reader(hint: Any) -> _Read:
 
         return read_literal
     if origin in (typing.Union, types.UnionType):
-        by_type: dict[type, _Read | None] = {}
-        for member in args:
-            read_member = _reader(member)
-            for kind in _json_types(member):
-                # a JSON type two members could read: pydantic's choice, not guessed here
-                by_type[kind] = None if kind in by_type else read_member
-
-        def read_union(value: Any) -> Any:
-            found = by_type.get(type(value))
-            if found is None:
-                raise _Slow
-            return found(value)
-
-        return read_union
+        return _by_type(args, _reader, _json_types)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             item = _reader(args[0])
@@ -393,19 +402,7 @@ def _dumper(hint: Any) -> _Read:
             raise _Unsupported
         return _same(kinds)
     if origin in (typing.Union, types.UnionType):
-        by_type: dict[type, _Read | None] = {}
-        for member in args:
-            write_member = _dumper(member)
-            for kind in _python_types(member):
-                by_type[kind] = None if kind in by_type else write_member
-
-        def write_union(value: Any) -> Any:
-            found = by_type.get(type(value))
-            if found is None:
-                raise _Slow
-            return found(value)
-
-        return write_union
+        return _by_type(args, _dumper, _python_types)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             item = _dumper(args[0])
