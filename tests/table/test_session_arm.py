@@ -160,3 +160,41 @@ def test_a_sheet_carrying_a_weapon_the_referee_added_is_seated(tmp_path: Path) -
         assert checked.json() == {"valid": True, "problems": []}
         seated = http.post(f"/api/tables/{web}/characters", json={"sheet": spear}, headers=ron)
         assert seated.status_code == 201, seated.text
+
+
+def test_a_sheet_carrying_a_thrown_weapon_the_referee_added_is_seated(tmp_path: Path) -> None:
+    """A thrown or aimed weapon the referee added is carried on a sheet by its name (ARM
+    1.2, Combat (Ranged): shot with Fitness or Dexterity): the sheet is seated, the sheet
+    lists it with its values, ``shoot`` uses it, and a melee attack with it is refused in
+    words before any die; the melee default stays the sword."""
+    from dataclasses import replace
+
+    from referee.errors import RulesError
+    from referee.systems.arm import RULESET
+    from referee.systems.arm.sheet import WeaponEntry
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 's.db'}"))
+    alex = RULESET.examples()["alex"]
+    brad = RULESET.dump_sheet(RULESET.examples()["brad"])
+    carried = replace(alex, weapons=(WeaponEntry("Javelin"), *alex.weapons))
+    sheet = RULESET.dump_sheet(carried)
+    tid = service.create("arm", "Javelins", "Ron", settings=OPEN).table.id
+    with pytest.raises(RulesError, match=r"weapons\.0: not in the setting"):
+        service.add_character(tid, sheet, cid="alex")
+    fields = {"name": "Javelin", "damage": 4, "kind": "thrown", "accuracy": 1, "max_range": 3}
+    service.act(tid, "Ron", "add-weapon", fields)
+    service.add_character(tid, sheet, cid="alex")
+    service.add_character(tid, brad, cid="brad")
+    ts = service.load(tid)
+    assert ts.findings["alex"] == ()
+    view = RULESET.sheet_view(carried, ts.state.characters["alex"], ts.options, ts.state)
+    rows = [row for s in view.sections if s.grid is not None for row in s.grid.rows]
+    assert ("Javelin", "4D", "-", "-", "thrown, accuracy +1, range 3: shoot with it") in rows
+    assert carried.weapon(None, ts.state.setting).name == alex.weapons[0].name  # melee default
+    before = len(service.log(tid, "Ron"))
+    with pytest.raises(RulesError, match="Javelin is a thrown or aimed weapon, not a melee one"):
+        service.act(tid, "Ron", "attack", {"actor": "alex", "target": "brad", "weapon": "Javelin"})
+    assert len(service.log(tid, "Ron")) == before  # refused before a die
+    shot = {"actor": "alex", "weapon": "Javelin", "target": "brad", "distance": 2, "push": "never"}
+    done = service.act(tid, "Ron", "shoot", shot)
+    assert done.event.payload["action"] == "shoot"

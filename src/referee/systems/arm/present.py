@@ -53,6 +53,13 @@ def sheet_view(
     )
     weapons: list[tuple[str, str, str, str, str]] = []
     for entry in sheet.weapons:
+        missile = setting.ranged_weapon(entry.name)
+        if missile is not None and entry.damage is None and setting.weapon(entry.name) is None:
+            how = "aimed" if missile.aimed else "thrown"
+            reach = "" if missile.max_range is None else f", range {missile.max_range}"
+            note = f"{how}, accuracy {signed(missile.accuracy)}{reach}: shoot with it"
+            weapons.append((missile.name, f"{missile.damage}D", "-", "-", note))
+            continue
         try:
             w = resolve_weapon(entry, setting)
         except RulesError:

@@ -112,7 +112,8 @@ class Sheet:
         """A carried weapon (the first if no name) with the setting's values filled in."""
         if not self.weapons:
             raise RulesError(f"{self.name} carries no weapon")
-        entry = self.weapons[0]
+        melee = [w for w in self.weapons if not _carried_missile(w, setting)]
+        entry = melee[0] if melee else self.weapons[0]
         if name is not None:
             found = [w for w in self.weapons if w.name.lower() == name.strip().lower()]
             if not found:
@@ -132,6 +133,10 @@ def resolve_weapon(entry: WeaponEntry, setting: Setting = DEFAULT_SETTING) -> We
     """The weapon's values: the entry's own, else the setting's entry of that name."""
     base = setting.weapon(entry.name)
     if base is None and entry.damage is None:
+        if _carried_missile(entry, setting):
+            raise RulesError(
+                f"{entry.name} is a thrown or aimed weapon, not a melee one: shoot with it"
+            )
         raise RulesError(f"weapon {entry.name!r} is not in the setting and has no damage value")
     return Weapon(
         name=entry.name,
@@ -140,6 +145,17 @@ def resolve_weapon(entry: WeaponEntry, setting: Setting = DEFAULT_SETTING) -> We
         parry=_pick(entry.parry, base.parry if base else 0),
         stun=_pick(entry.stun, base.stun if base else False),
         strength=_pick(entry.strength, base.strength if base else True),
+    )
+
+
+def _carried_missile(entry: WeaponEntry, setting: Setting) -> bool:
+    """Whether a carried weapon is one of the setting's thrown or aimed weapons (a bow, a
+    spear the referee added as thrown) with no melee values of its own: it is shot with
+    ``shoot`` by its name (ARM 1.2, Combat (Ranged)), never swung."""
+    return (
+        setting.weapon(entry.name) is None
+        and entry.damage is None
+        and setting.ranged_weapon(entry.name) is not None
     )
 
 
@@ -273,7 +289,7 @@ def _mods(sheet: Sheet, setting: Setting) -> Iterable[Problem]:
 
 def _gear(sheet: Sheet, setting: Setting) -> Iterable[Problem]:
     for i, w in enumerate(sheet.weapons):
-        if setting.weapon(w.name) is None and w.damage is None:
+        if setting.weapon(w.name) is None and w.damage is None and not _carried_missile(w, setting):
             yield Problem(
                 RULE_GEAR, f"weapons.{i}", "not in the setting and no damage value given", w.name
             )
