@@ -18,7 +18,7 @@ def lines(entry: Entry) -> list[str]:
     """One entry in words: its id and name, what it is, where it comes from, its
     numbers with their bounds, and the text's discrepancies."""
     numbers = ", ".join(
-        f"{d['label']} {d['value']} ({d['ge']}-{d['le']}, key {d['key']})"
+        f"{d['label']} {d['value']} ({d['ge']} to {d['le']}; key {d['key']})"
         for d in entry.data()["dials"]  # type: ignore[union-attr]
         if isinstance(d, dict)
     )
