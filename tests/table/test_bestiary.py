@@ -67,8 +67,9 @@ def test_every_entry_is_the_games_own_sheet_and_says_where_it_comes_from(game: s
             assert value is not None and dial.low(entry.sheet) <= value <= dial.le, dial
         assert rules.adversary(entry.name.upper()) is entry
         if not entry.notes:  # every number at either bound still makes a sheet it accepts
-            for pick in (lambda d: d.low(entry.sheet), lambda d: d.le):
-                tuned = entry.tuned({d.key: pick(d) for d in entry.dials})
+            lows = {d.key: d.low(entry.sheet) for d in entry.dials}
+            for values in (lows, {d.key: d.le for d in entry.dials}):
+                tuned = entry.tuned(values)
                 found = rules.validate(rules.load_sheet(tuned), options)
                 assert found == (), (entry.id, [str(p) for p in found])
     with pytest.raises(RulesError, match=r"no adversary 'dragon'.*known: "):
