@@ -210,3 +210,12 @@ def test_the_bestiary_from_the_command_line(
     ]
     code = run(["table", "char", "bestiary", "Den", "raider", "armour=five", "--db", db])
     assert code != 0 and "write KEY=N with a whole number" in capsys.readouterr().err
+
+
+def test_the_naming_examples_in_the_modules_text_run() -> None:
+    import doctest
+
+    import referee.table.bestiary as module
+
+    found = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert found.attempted >= 2 and found.failed == 0
