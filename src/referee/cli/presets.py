@@ -18,6 +18,7 @@ from typing import Any, Final, Literal
 
 import click
 
+from referee.cli.bestiary import bestiary_command
 from referee.cli.common import (
     FACES_HELP,
     OPTIONS_HELP,
@@ -762,6 +763,7 @@ def add_generic_commands(group: click.Group, game: str) -> None:
                 console.print(f"  {f['name']}: {'; '.join(bits)}{doc}")
 
     group.add_command(validate_command(game))
+    group.add_command(bestiary_command(game))
 
     @group.command("example", cls=Command)
     @click.argument("name", help="Its id or another spelling the text uses.")

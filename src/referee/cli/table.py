@@ -80,6 +80,7 @@ FORMS: Final[Mapping[str, Forms]] = {
     "sheets": {"sheets": "SHOWN"},
     "answer": {"grant": "--grant"},
     "char add": {"example": None, "sheet": "SHEET", "cid": "--id"},
+    "char bestiary": {"dials": "NUMBERS..."},
     "new": {"name": "--name", "settings": None},
 }
 """How each operation's parameters are spelled here, where not as :func:`form` says by
@@ -208,6 +209,20 @@ def _change(word: str, key: str) -> JSONValue:
     return {"target": target, "field": field, key: value}
 
 
+def _numbers(words: Words) -> JSONValue:
+    """``key=N`` words as whole numbers by key (a bestiary entry's numbers)."""
+    out: dict[str, JSONValue] = {}
+    for word in words:
+        key, sep, text = word.partition("=")
+        try:
+            out[key.strip()] = int(text)
+        except ValueError:
+            raise RulesError(f"{word!r}: write KEY=N with a whole number (e.g. armour=5)") from None
+        if not (sep and key.strip()):
+            raise RulesError(f"{word!r}: write KEY=N (e.g. armour=5)")
+    return out
+
+
 READ: dict[str, Callable[[TableService, Values], Any]] = {
     "options": lambda s, v: c.load_json_file(v["options"]),
     "sheet": lambda s, v: (
@@ -216,6 +231,7 @@ READ: dict[str, Callable[[TableService, Values], Any]] = {
     "fields": lambda s, v: _fields(s, v, v["fields"]),
     "values": lambda s, v: _fields(s, v, v["values"]),
     "faces": lambda s, v: c.faces_option(v["faces"]),
+    "dials": lambda s, v: _numbers(v["dials"]),
 }
 """How the command line's words become what the service takes, by the service's name (a
 sheet: a .json file, or an example's name)."""
@@ -347,6 +363,18 @@ def _recap(s: TableService, v: Values) -> tuple[Any, str]:
     return None, to_markdown(made) if v["format"] == "md" else html_document(made)
 
 
+@command("char bestiary")
+def _bestiary(s: TableService, v: Values) -> tuple[Any, str]:
+    """Each adversary seated is a line of the log."""
+    from referee.table.recap import log_text
+
+    before = s.load(v["ref"]).seq
+    calls(BY_NAME["char bestiary"])(s, v)
+    events = s.log(v["ref"], v["by"], after=before)
+    return events, log_text(events)
+
+
 for _op in OPERATIONS:  # the others: the service's call, answered with its event
-    if _op.name not in app.commands:
+    _group = char_app if _op.name.startswith("char ") else app
+    if _op.name.split()[-1] not in _group.commands:
         command(_op.name)(calls(_op))

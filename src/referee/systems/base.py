@@ -82,6 +82,7 @@ from referee.systems.state import Decision, GameState, apply_changes
 from referee.systems.turns import Turns, TurnSeat
 
 if TYPE_CHECKING:
+    from referee.systems.bestiary import Entry
     from referee.systems.building import ExampleInfo, GameBuilder
     from referee.systems.variants import CheckVariants
     from referee.systems.words import Words
@@ -764,6 +765,20 @@ class Ruleset(ABC, Generic[SheetT, StateT, OptionsT]):
         from referee.systems.building import game_builder
 
         return game_builder(self.name)
+
+    def bestiary(self) -> Mapping[str, Entry]:
+        """The game's adversaries and templates by id (:mod:`referee.systems.bestiary`):
+        the package's ``data/bestiary.json``, each entry's sheet the game's own."""
+        from referee.systems.bestiary import bestiary
+
+        return bestiary(self.package()).entries
+
+    def adversary(self, name: str) -> Entry:
+        """The bestiary's entry called ``name`` (its id or name); :class:`RulesError`
+        listing the known ones."""
+        from referee.systems.bestiary import bestiary
+
+        return bestiary(self.package()).entry(name)
 
     def example_info(self) -> Mapping[str, ExampleInfo]:
         """Where each of :meth:`examples` comes from (the rule text's section, or the

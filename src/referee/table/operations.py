@@ -378,6 +378,34 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         method="add_character",
     ),
     Operation(
+        "char bestiary",
+        "Seat adversaries from the game's bestiary as the referee's characters, their sheets "
+        "the referee's alone (under the table's sheets setting): an entry, how many, a name "
+        "pattern and the numbers changed first. Every refusal comes before the first is "
+        "seated (the referee).",
+        (
+            Param("entry", "The entry's id or name (`referee GAME bestiary`).", max_length=64),
+            Param("count", "How many.", int, 1, ge=1, le=12),
+            Param(
+                "name",
+                "A name pattern: `#` is the number (default: the entry's name, numbered).",
+                str | None,
+                None,
+                min_length=1,
+                max_length=NAME,
+            ),
+            Param(
+                "dials",
+                "The numbers changed before seating, by the entry's keys (on the command "
+                "line: key=value words), e.g. armour=5.",
+                Object,
+                {},
+            ),
+            FORCE,
+        ),
+        method="seat_adversaries",
+    ),
+    Operation(
         "char update",
         "Replace a character's sheet (its owner or the referee); what the table tracks "
         "about it stays.",

@@ -1462,6 +1462,27 @@ class TableService:
             return "referee"
         return cast(Visibility, visibility)
 
+    # -- bestiary --
+
+    def seat_adversaries(
+        self,
+        ref: str,
+        entry: str,
+        *,
+        count: int = 1,
+        name: str | None = None,
+        dials: JSONObject | None = None,
+        force: bool = False,
+        by: str | None = None,
+    ) -> Done:
+        """Seat ``count`` of the bestiary's ``entry`` as the referee's characters, every
+        refusal checked before the first is written (:mod:`referee.table.bestiary`); the
+        last seating."""
+        from referee.table.bestiary import seat
+
+        done = seat(self, ref, entry, count=count, name=name, dials=dials, force=force, by=by)
+        return done[-1]
+
 
 # ---------------------------------------------------------------------------
 # helpers

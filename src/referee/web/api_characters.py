@@ -11,8 +11,17 @@ from fastapi.responses import Response
 from referee.errors import InvalidSheet
 from referee.systems.base import JSONObject, problem_data
 from referee.web.app import WebError, web_of
-from referee.web.deps import Reader, Writer, at_path, bounded, command, rules_call, values
-from referee.web.models import AddCharacterIn, SheetIn, UpdateCharacterIn
+from referee.web.deps import (
+    Reader,
+    Writer,
+    at_path,
+    bounded,
+    command,
+    referee_only,
+    rules_call,
+    values,
+)
+from referee.web.models import AddCharacterIn, SeatAdversariesIn, SheetIn, UpdateCharacterIn
 from referee.web.routes import serves
 from referee.web.strict import StrictRoute
 
@@ -29,6 +38,13 @@ async def add_character(caller: Writer, request: Request, body: AddCharacterIn) 
         raise WebError(422, "give either 'example' or 'sheet'")
     given["sheet"] = given["sheet"] if example is None else example
     return await command(request, caller, "char add", given)
+
+
+@serves("char bestiary")
+async def seat_adversaries(caller: Writer, request: Request, body: SeatAdversariesIn) -> Response:
+    """Seat adversaries from the game's bestiary (the referee); answered with the last
+    seating (the others come before it in the log)."""
+    return await command(request, caller, "char bestiary", values("char bestiary", body))
 
 
 @serves("char update")
@@ -67,3 +83,13 @@ def validate_sheet(caller: Reader, body: SheetIn, request: Request) -> dict[str,
 
     problems = rules_call(check)
     return {"valid": not problems, "problems": problems}
+
+
+@router.get("/tables/{tid}/bestiary", tags=["characters"])
+def bestiary(caller: Reader, request: Request) -> list[dict[str, Any]]:
+    """The game's adversaries and templates (the referee): each entry's name, what it
+    is, where it comes from, its sheet, and the numbers a referee changes before seating
+    it, with their bounds."""
+    referee_only(caller, "read the bestiary at a table")
+    ts = web_of(request).service.view(caller.table_id, caller.name)
+    return [entry.data() for entry in ts.ruleset.bestiary().values()]

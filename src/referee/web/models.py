@@ -150,6 +150,14 @@ class AddCharacterIn(Strict):
     visibility: Visibility = field_of("char add", "visibility")
 
 
+class SeatAdversariesIn(Strict):
+    entry: str = field_of("char bestiary", "entry")
+    count: int = field_of("char bestiary", "count")
+    name: str | None = field_of("char bestiary", "name")
+    dials: JSONObjectIn = field_of("char bestiary", "dials")
+    force: bool = field_of("char bestiary", "force")
+
+
 class UpdateCharacterIn(Strict):
     sheet: JSONObjectIn = field_of("char update", "sheet")
     force: bool = field_of("char update", "force")
@@ -170,6 +178,7 @@ BODIES: dict[str, type[Strict]] = {
     "answer": AnswerIn,
     "role": SetRoleIn,
     "char add": AddCharacterIn,
+    "char bestiary": SeatAdversariesIn,
     "char update": UpdateCharacterIn,
 }
 """Each operation's body, by its name (a test checks each holds its parameters)."""

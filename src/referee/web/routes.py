@@ -60,6 +60,7 @@ ROUTES: Final[Mapping[str, Http]] = {
     "role": Http("PUT", "participants/{name}", "referee"),
     "leave": Http("DELETE", "participants/{name}", "referee"),
     "char add": Http("POST", "characters", "characters", keys={"cid": "id"}),
+    "char bestiary": Http("POST", "characters/bestiary", "characters"),
     "char update": Http("PUT", "characters/{cid}", "characters"),
     "char remove": Http("DELETE", "characters/{cid}", "characters"),
 }
