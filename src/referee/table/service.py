@@ -50,7 +50,7 @@ from referee.table.events import (
 from referee.table.hidden import HiddenOdds as HiddenOdds
 from referee.table.lru import LRU
 from referee.table.names import MAX_NAME as MAX_NAME
-from referee.table.names import check_name
+from referee.table.names import check_name as check_name
 from referee.table.rights import ASKS_THE_REFEREE as ASKS_THE_REFEREE
 from referee.table.rights import Forbidden as Forbidden
 from referee.table.running import MAX_NOTE as MAX_NOTE
