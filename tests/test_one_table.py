@@ -138,6 +138,9 @@ def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setitem(sys.modules, MODULE, module)
     monkeypatch.setitem(SYSTEMS, "fake", MODULE)
     names.cache_clear()
+    from referee.cli.main import app
+
+    monkeypatch.setattr(app, "commands", dict(app.commands))  # `referee fake` adds its group
     yield
     names.cache_clear()
 
