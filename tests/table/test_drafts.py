@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.open_table import OPEN
@@ -22,32 +22,27 @@ TABLE = Path(__file__).resolve().parents[2] / "src" / "referee" / "table"
 ROOMS = ("drafts", "rights", "acting", "running", "viewing")
 
 
-class Recording(TableService):
-    """A service that keeps every draft its commands' builds made (the last try's)."""
+def _recording(service: TableService, monkeypatch: pytest.MonkeyPatch) -> list[Draft]:
+    """Every draft the service's commands' builds make from now on (each try's)."""
+    drafts: list[Draft] = []
+    command = service._command
 
-    drafts: list[Draft]
-
-    def _command(
-        self,
-        ref: str,
-        by: str | None,
-        build: Build,
-        expect: int | None = None,
-        actor: Callable[[TableState], str] | None = None,
-    ) -> Done:
+    def recording(ref: str, by: str | None, build: Build, *rest: Any, **more: Any) -> Done:
         def kept(ts: TableState) -> Draft:
-            draft = build(ts)
-            self.drafts.append(draft)
-            return draft
+            drafts.append(build(ts))
+            return drafts[-1]
 
-        return super()._command(ref, by, kept, expect, actor)
+        return command(ref, by, kept, *rest, **more)
+
+    monkeypatch.setattr(service, "_command", recording)
+    return drafts
 
 
 def test_every_command_builds_one_typed_draft_and_the_event_is_that_draft(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = Recording(Store(f"sqlite:///{tmp_path / 't.db'}"))
-    service.drafts = []
+    service = TableService(Store(f"sqlite:///{tmp_path / 't.db'}"))
+    drafts = _recording(service, monkeypatch)
     tid = service.create("mnemonic", "Night", "Kim", seed=1, settings=OPEN).table.id
     done = [
         service.join(tid, "Ann", "player"),
@@ -69,8 +64,8 @@ def test_every_command_builds_one_typed_draft_and_the_event_is_that_draft(
         service.set_role(tid, "Ann", "observer", by="Kim"),
         service.leave(tid, "Ann", by="Kim"),
     ]
-    assert [type(d) for d in service.drafts] == [Draft] * len(done)
-    assert [d.kind for d in service.drafts] == [
+    assert [type(d) for d in drafts] == [Draft] * len(done)
+    assert [d.kind for d in drafts] == [
         "participant-joined",
         "character-added",
         "sheets-shown",
@@ -85,7 +80,7 @@ def test_every_command_builds_one_typed_draft_and_the_event_is_that_draft(
         "role-changed",
         "participant-left",
     ]
-    for draft, made in zip(service.drafts, done, strict=True):
+    for draft, made in zip(drafts, done, strict=True):
         event = made.event
         assert (event.kind, event.visibility, event.audience) == (
             draft.kind,
@@ -94,11 +89,11 @@ def test_every_command_builds_one_typed_draft_and_the_event_is_that_draft(
         )
         assert event.payload == draft.payload and event.rolls == draft.rolls
         assert (draft.outcome is not None) == (draft.kind == "action-resolved")
-    secret = service.drafts[5]
+    secret = drafts[5]
     assert (secret.visibility, secret.audience, len(secret.rolls)) == ("referee", None, 1)
-    private = service.drafts[6]
+    private = drafts[6]
     assert (private.visibility, private.audience) == ("private", "Kim")
-    undone = service.drafts[7]  # the referee's secret roll taken back: as hidden as it
+    undone = drafts[7]  # the referee's secret roll taken back: as hidden as it
     assert (undone.payload, undone.visibility) == ({"seq": 7}, "referee")
 
 
