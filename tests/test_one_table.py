@@ -138,6 +138,9 @@ def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setitem(sys.modules, MODULE, module)
     monkeypatch.setitem(SYSTEMS, "fake", MODULE)
     names.cache_clear()
+    from referee.cli.main import app
+
+    monkeypatch.setattr(app, "commands", dict(app.commands))  # `referee fake` adds its group
     yield
     names.cache_clear()
 
@@ -343,6 +346,7 @@ SHARED_ROLES = (
     "variants.py",  # the check's variants the analysis compares
     "words.py",  # how an outcome, change, prompt and refusal reads, for every edge
     "data/examples",  # the example characters, read by the base
+    "data/about.json",  # its summary and its tour (referee.systems.about)
 )
 
 
@@ -352,7 +356,7 @@ def test_every_wing_has_the_files_of_the_shared_roles() -> None:
         assert missing == [], wing
         assert not (SYSTEMS_DIR / wing / "examples.py").exists(), wing  # loaded by the base
         stored = {p.name for p in (SYSTEMS_DIR / wing / "data").glob("*.json")}
-        assert stored <= {"examples.json", "conflict.json"}, wing
+        assert stored <= {"examples.json", "conflict.json", "about.json"}, wing
 
 
 def test_every_wing_calls_its_records_sheet_and_seat() -> None:
@@ -412,18 +416,7 @@ def test_every_wing_declares_its_analysis_and_nothing_outside_systems_asks_which
         if SYSTEMS_DIR not in path.parents
         for line in _asks_which_game(ast.parse(path.read_text(encoding="utf-8")), set(WINGS))
     ]
-    assert [f for f in found if f.partition(":")[0] not in COMMAND_LINE_DATA] == []
-    assert {f.partition(":")[0] for f in found} <= set(COMMAND_LINE_DATA)
-
-
-COMMAND_LINE_DATA = {
-    "cli/main.py": "GROUPS: each game's command group and its help line, read without "
-    "importing any game (referee --help stays quick)",
-    "cli/tour.py": "TOURS: referee demo's steps per game, the command line's own "
-    "demonstration (tests/test_layers.py: nothing in systems exists only for it)",
-}
-"""Where the command line keys data by a game's name, and why (issue 36 leaves the
-command line to its own item: presets and flags declared)."""
+    assert found == []  # the command line's groups and tour too: each game's own about.json
 
 
 def _asks_which_game(tree: ast.AST, games: set[str]) -> list[int]:

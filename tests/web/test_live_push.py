@@ -13,6 +13,31 @@ from referee.table.state import Viewer
 from referee.table.store import Store
 from referee.web.live import BUSY_RATE, PUSH_GAP, Connection, Hub
 
+BOUND = 10.0
+"""Seconds a test waits at most for what it watches (a push the loop's timer sends):
+never a guessed delay, only the bound past which something is wrong."""
+
+
+class Clock:
+    """A clock the test moves by hand (:attr:`Hub.clock`): when events come and when the
+    hub last pushed are what the test says, however slow the machine."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _until(done: Any, what: str) -> None:
+    """Turn the loop until ``done()`` (its timers and the push thread run meanwhile),
+    failing past :data:`BOUND` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BOUND
+    while not done():
+        assert loop.time() < deadline, f"not within {BOUND} s: {what}"
+        await asyncio.sleep(0.001)
+
 
 def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) -> None:
     service = TableService(Store(f"sqlite:///{tmp_path / 't.db'}"))
@@ -22,7 +47,8 @@ def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) ->
     hidden = service.note(tid, "Kim", "for me", visibility="referee").event
 
     async def scenario() -> tuple[list[Any], list[Any]]:
-        hub = Hub(service, lambda shown: f"<li>{shown['seq']}</li>")
+        clock = Clock()
+        hub = Hub(service, lambda shown: f"<li>{shown['seq']}</li>", clock=clock)
         hub.bind(asyncio.get_running_loop())
         ann = Connection(ws=None, table_id=tid, viewer=Viewer("Ann", "player"), last=0)  # type: ignore[arg-type]
         kim = Connection(ws=None, table_id=tid, viewer=Viewer("Kim", "referee"), last=0)  # type: ignore[arg-type]
@@ -31,7 +57,7 @@ def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) ->
         hub.tables[tid] = {ann, kim}
         hub._dispatch(events[0])  # a quiet table: pushed at once
         first = [json.loads(ann.queue.get_nowait())]
-        await asyncio.sleep(PUSH_GAP / 5)
+        clock.now += PUSH_GAP / 5
         hub._dispatch(events[1])  # soon after, but the table is not busy: at once too
         first.append(json.loads(ann.queue.get_nowait()))
         kim.queue.get_nowait()
@@ -39,7 +65,7 @@ def test_events_within_a_push_gap_share_one_frame_per_browser(tmp_path: Path) ->
         for e in (*events[2:], hidden):  # within the gap of a busy table: wait, together
             hub._dispatch(e)
         assert ann.queue.empty()
-        await asyncio.sleep(PUSH_GAP * 2)
+        await _until(lambda: not ann.queue.empty(), "the busy table's push")
         batch = json.loads(ann.queue.get_nowait())
         kim_frames = [json.loads(kim.queue.get_nowait()) for _ in range(2)]
         assert ann.queue.empty() and kim.queue.empty()
@@ -84,8 +110,6 @@ def test_a_crowded_busy_table_pushes_less_often_than_a_small_one(tmp_path: Path)
     """200 sockets on a busy table took the loop from every other table; now a busy table
     pushes at most once per its sockets times SEND_SHARE: with 200 browsers, the events
     of the next 100 ms wait and go together."""
-    import time
-
     from referee.web.live import PUSH_CHUNK, SEND_SHARE
 
     service = TableService(Store(f"sqlite:///{tmp_path / 'crowd.db'}"))
@@ -95,8 +119,9 @@ def test_a_crowded_busy_table_pushes_less_often_than_a_small_one(tmp_path: Path)
         service.join(tid, name, "observer")
     events = [service.note(tid, "Kim", f"line {i}").event for i in range(3)]
 
-    async def scenario() -> tuple[int, int, float]:
-        hub = Hub(service, lambda shown: f"<li>{shown['seq']}</li>")
+    async def scenario() -> tuple[set[int], set[int], set[int]]:
+        clock = Clock()
+        hub = Hub(service, lambda shown: f"<li>{shown['seq']}</li>", clock=clock)
         hub.bind(asyncio.get_running_loop())
         conns = [
             Connection(ws=None, table_id=tid, viewer=Viewer(n, "observer"), last=0)  # type: ignore[arg-type]
@@ -108,7 +133,7 @@ def test_a_crowded_busy_table_pushes_less_often_than_a_small_one(tmp_path: Path)
 
         def busy(event: Any) -> None:  # events have been coming at twice the busy rate
             hub._pace[tid] = 0.5 / BUSY_RATE
-            hub._last_event[tid] = time.monotonic()
+            hub._last_event[tid] = clock.now
             hub._dispatch(event)
 
         def queued() -> set[int]:
@@ -119,10 +144,11 @@ def test_a_crowded_busy_table_pushes_less_often_than_a_small_one(tmp_path: Path)
             await asyncio.sleep(0)
         at_once = queued()
         busy(events[1])
-        await asyncio.sleep(PUSH_GAP * 2)  # a small table would have pushed by now
+        clock.now += PUSH_GAP * 2  # a small table would have pushed by now
         busy(events[2])
         waited = queued()
-        await asyncio.sleep(len(conns) * SEND_SHARE + PUSH_GAP)
+        assert len(conns) * SEND_SHARE > PUSH_GAP * 2  # the crowd's gap is not over yet
+        await _until(lambda: min(queued()) > 1, "the crowd's next push")
         return at_once, waited, queued()
 
     at_once, waited, later = asyncio.run(scenario())
@@ -168,8 +194,15 @@ def test_a_push_handed_out_in_turns_keeps_every_browsers_order(tmp_path: Path) -
         for e in (*events, hidden):  # from the service's thread, as an append does
             await loop.run_in_executor(None, hub._from_service, e)
             await asyncio.sleep(0)  # one turn: the push of the last is still handed out
-        await asyncio.sleep(PUSH_GAP * 5 + len(conns) * 0.0005)
-        return [_items(c) for c in conns]
+        got: list[list[Any]] = [[] for _ in conns]
+
+        def every_event_arrived() -> bool:
+            for items, conn in zip(got, conns, strict=True):
+                items += _items(conn)
+            return all(items and items[-1]["event"]["seq"] == hidden.seq for items in got)
+
+        await _until(every_event_arrived, "every browser's last event")
+        return got
 
     got = asyncio.run(scenario())
     want = [e.seq for e in (*events, hidden)]

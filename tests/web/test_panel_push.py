@@ -125,12 +125,16 @@ def test_events_while_a_round_draws_make_one_more_round_each_browser_its_viewers
     events = [service.act(tid, "Kim", "check", {"aptitude": 5}).event for _ in range(5)]
     calls: list[list[Viewer]] = []
     lock = threading.Lock()
+    drawing = threading.Event()  # the first round has begun
+    go_on = threading.Event()  # the other events have come: the first round may end
 
     def panels(table: str, viewers: Any) -> dict[Viewer, str]:
         with lock:
             calls.append(list(viewers))
             n = len(calls)
-        time.sleep(0.05)  # a round that takes a while: the other events come meanwhile
+        if n == 1:  # a round that takes a while: the other events come meanwhile
+            drawing.set()
+            assert go_on.wait(10), "the test never let the first round end"
         return {v: json.dumps({"type": "panels", "who": v.name, "round": n}) for v in viewers}
 
     async def scenario() -> dict[str, list[Any]]:
@@ -145,15 +149,19 @@ def test_events_while_a_round_draws_make_one_more_round_each_browser_its_viewers
             c.catching_up = False
         hub.tables[tid] = set(conns.values())
         hub._dispatch(events[0])
-        await asyncio.sleep(0.01)  # the first round is drawing
+        deadline = time.monotonic() + 10
+        while not drawing.is_set():  # the first round is drawing
+            assert time.monotonic() < deadline, "the first round never began"
+            await asyncio.sleep(0.001)
         for e in events[1:]:
             hub._dispatch(e)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not (
-            len(calls) >= 2 and hub._drawing.get(tid) is None
-        ):
-            await asyncio.sleep(0.02)
-        await asyncio.sleep(0.3)  # and no third round comes
+        go_on.set()
+        while not (len(calls) >= 2 and hub._drawing.get(tid) is None):
+            assert time.monotonic() < deadline, "the rounds never ended"
+            await asyncio.sleep(0.001)
+        # the rounds are over and nothing is left to push (every event went at once: the
+        # table is not busy), so nothing can start a third round
+        assert not hub._waiting and not hub._offering
         got: dict[str, list[Any]] = {}
         for name, c in conns.items():
             got[name] = []

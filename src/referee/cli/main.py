@@ -18,21 +18,19 @@ import click
 from referee.cli import common, dice
 from referee.cli.common import JSON_OPTION, console, handle_errors
 from referee.cli.text import help_width
-from referee.systems import SYSTEMS
+from referee.systems import SYSTEMS, about
 
 __all__ = ["GROUPS", "app", "load_group", "main", "run"]
 
 GROUPS: dict[str, str] = {
-    "mnemonic": "Mnemonic: Success Checks with six randomizers, exact odds, fights and injuries.",
-    "mongrel": "Mongrel: pools of d6 against attributes, Action Points, Infernal Resolve.",
-    "mneme": "Mneme CE: 2d6 checks with Effects, exact odds, damage rolls, wounds and healing.",
-    "arm": "ARM 1.2: d6-d6 checks with pushing, exact odds, damage, logs and units, sheets.",
+    **{name: str(about(name).get("summary") or f"{name}: its actions.") for name in SYSTEMS},
     "table": "Live tables: an event log per table on SQLite or PostgreSQL, shared by many.",
     "serve": "Serve the web table: pages, the JSON API (/docs), live WebSockets and /healthz.",
     "analyze": "Designer analysis: compare check variants, exact conflicts, simulation, sweeps.",
 }
 """The groups beside the core commands, with their help: ``referee --help`` lists them
-from here, importing none (a test checks each group says the same)."""
+from here, importing none (a test checks each group says the same). A game's group and
+its help line are the game's own (its ``summary``, :func:`referee.systems.about`)."""
 
 
 class Later(click.Command):

@@ -3,46 +3,42 @@ the rule text's example characters sit, each outcome printed as the table's log 
 (:func:`referee.cli.common.outcome_text`, the game's words) and each chance as
 :meth:`~referee.systems.base.Ruleset.chance` gives it.
 
-The tour is a command-line demonstration and nothing else reads it, so it lives here,
-as data (each step an action's name and fields, as ``referee GAME act`` takes them, and
-the faces it rolls), not in the game's package: the rules it shows are the package's,
-reached only through the game's ``Ruleset``.
+Each game declares its own tour, as data, beside its summary (:func:`referee.systems.
+about`: each step an action's name and fields, as ``referee GAME act`` takes them, and the
+faces it rolls); the rules it shows are the package's, reached only through the game's
+``Ruleset``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
-Step = tuple[str, Mapping[str, Any], Sequence[int] | None]
+from referee.errors import RulesError
+from referee.systems import about
+from referee.systems.base import JSONObject
+
+Step = tuple[str, JSONObject, Sequence[int] | None]
 """An action's name, its fields, and the faces it rolls (None: a seeded roller's)."""
 
-THREAT = {"weapon": "Broadsword", "attacker": "raider"}
-"""The Raider's broadsword, striking Ada on a failed check (Mneme CE, ch. 7)."""
 
-TOURS: Mapping[str, tuple[Step, ...]] = {
-    "mnemonic": (
-        ("check", {"aptitude": 7, "chances": "Fair"}, (9,)),
-        ("injury", {"victim": "boxer", "chances": "Good", "worst": "unconscious"}, (4,)),
-    ),
-    "mongrel": (
-        ("check", {"dice": 4, "tn": 3, "mode": "over"}, (6, 3, 1, 1)),
-        ("start-conflict", {"fighters": ["vooruk", "giazza"]}, None),
-        ("attack", {"actor": "vooruk", "target": "giazza", "expertise": "Rend"}, None),
-    ),
-    "mneme": (
-        ("check", {"difficulty": 8}, (5, 4)),
-        ("initiative", {}, None),
-        ("take-damage", {"actor": "ada", "fail_effect": 3, "threat": THREAT}, None),
-    ),
-    "arm": (
-        ("log-of", {"measure": "1342"}, ()),
-        ("convert", {"log": 5, "source": "m/s", "target": "ft/round", "round_length": "3s"}, ()),
-        ("task", {"actor": "brad", "total": 6, "difficulty": 6, "push": "never"}, (3, 5)),
-        ("damage", {"actor": "brad", "target": "alex", "result": 5, "damage": 7}, (2, 2)),
-    ),
-}
-"""Each game's tour (a game with none shows only its name)."""
+def steps(game: str) -> tuple[Step, ...]:
+    """The game's tour, as it declares it (none: the game shows only its name)."""
+    found = about(game).get("tour") or []
+    if not isinstance(found, list):
+        raise RulesError(f"{game}'s tour is not a list of steps")
+    out: list[Step] = []
+    for i, step in enumerate(found):
+        action = step.get("action") if isinstance(step, dict) else None
+        fields = step.get("fields", {}) if isinstance(step, dict) else None
+        faces = step.get("faces") if isinstance(step, dict) else None
+        if not isinstance(action, str) or not isinstance(fields, dict):
+            raise RulesError(f"{game}'s tour, step {i}: an action's name and fields needed")
+        if faces is not None and not (
+            isinstance(faces, list) and all(isinstance(f, int) for f in faces)
+        ):
+            raise RulesError(f"{game}'s tour, step {i}: faces are a list of whole numbers")
+        out.append((action, fields, faces))
+    return tuple(out)
 
 
 def tour(game: str) -> Iterator[str]:
@@ -58,7 +54,7 @@ def tour(game: str) -> Iterator[str]:
     for cid, sheet in rules.examples().items():
         state = rules.seat(state, cid, sheet, options)
     seeded = SeededRoller(2026)
-    for name, fields, faces in TOURS.get(game, ()):
+    for name, fields, faces in steps(game):
         action = rules.load_action(name, dict(fields))
         chance = rules.chance(action, state, options)
         roller: Roller = seeded if faces is None else ScriptedRoller(list(faces))

@@ -263,8 +263,12 @@ class Hub:
         render: Render,
         revoked: Revoked | None = None,
         panels: Panels | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.service = service
+        # seconds (the monotonic clock unless a test gives its own): when a table's events
+        # come and when it last pushed, which decide whether an event waits (_dispatch)
+        self.clock = clock
         self.render = render
         self.revoked = revoked
         self.panels = panels
@@ -492,7 +496,7 @@ class Hub:
             return
         if forms:
             self._forms[(tid, event.seq)] = forms
-        now = time.monotonic()
+        now = self.clock()
         # the table's pace: a moving average of the time between its events
         since = now - self._last_event.get(tid, now - 1.0)
         pace = self._pace[tid] = 0.8 * self._pace.get(tid, 1.0) + 0.2 * since
@@ -529,7 +533,7 @@ class Hub:
         if tid in self._offering:  # the last push is still being handed out: after it
             self._waiting[tid] = [*events, *self._waiting.get(tid, [])]
             return
-        self._pushed[tid] = time.monotonic()
+        self._pushed[tid] = self.clock()
         self._hand_out(tid, events, list(self.tables.get(tid, ())), {})
         if any(e.kind not in STILL for e in events):
             self._redraw(tid)
@@ -562,7 +566,7 @@ class Hub:
             self._forms.pop((tid, event.seq), None)
         if tid in self._waiting and loop is not None:
             gap = max(PUSH_GAP, len(self.tables.get(tid, ())) * SEND_SHARE)
-            wait = self._pushed.get(tid, 0.0) + gap - time.monotonic()
+            wait = self._pushed.get(tid, 0.0) + gap - self.clock()
             loop.call_later(max(0.0, wait), self._push_waiting, tid)
 
     # -- what each viewer redraws ---------------------------------------------
