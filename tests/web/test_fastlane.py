@@ -17,11 +17,12 @@ from referee.table.store import Store
 from referee.table.tokens import Tokens
 from referee.web import api_actions, create_app, fastlane
 from referee.web.fastlane import CommandLane
+from referee.web.limits import Limits
 
 
-def _app(folder: Path, name: str, lane: bool) -> Any:
+def _app(folder: Path, name: str, lane: bool, limits: Limits | None = None) -> Any:
     service = TableService(Store(f"sqlite:///{folder / name}"))
-    app = create_app(service, tokens=Tokens(service.store), watch=False)
+    app = create_app(service, tokens=Tokens(service.store), watch=False, limits=limits)
     if not lane:
         app.user_middleware = [m for m in app.user_middleware if m.cls is not CommandLane]
     return app
@@ -160,3 +161,23 @@ def test_an_action_is_served_by_the_lane_and_answers_as_the_route(
     logged = json.loads(seen.text.replace(quick.tid, "TID"))[-5:]
     assert [e["seq"] for e in logged] == [5, 6, 7, 8, 9]
     assert logged == answered
+
+
+def test_a_caller_over_their_quota_is_refused_as_by_the_route(tmp_path: Path) -> None:
+    """The request quota is counted once a command, and its refusal (429, its
+    ``retry-after``) reads the same."""
+    slow = Limits(requests_per_second=0.001, requests_burst=6)
+    with (
+        TestClient(_app(tmp_path, "lane.db", lane=True, limits=slow)) as quick_http,
+        TestClient(_app(tmp_path, "plain.db", lane=False, limits=slow)) as plain_http,
+    ):
+        quick, plain = Side(quick_http), Side(plain_http)
+        body = b'{"action":"check","fields":{"aptitude":7}}'
+        statuses = []
+        for _ in range(5):
+            ours, theirs = quick.send("Ron", body, {}), plain.send("Ron", body, {})
+            assert ours[0] == theirs[0]
+            if ours[0] != 201:
+                assert ours == theirs
+            statuses.append(ours[0])
+        assert statuses[0] == 201 and statuses[-1] == 429, statuses
