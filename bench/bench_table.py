@@ -476,11 +476,19 @@ def _spread(found: dict[str, float]) -> str:
 
 def _on_postgres(folder: Path, n: int, rounds: int) -> dict[str, float] | None:
     """:func:`bench_per_event` on a throwaway PostgreSQL server (``None`` without one)."""
-    from referee.table import throwaway
+    import importlib.util
+
+    # the tests' launcher (not in the package), by its file: a `tests` package installed
+    # elsewhere would shadow the project's
+    where = Path(__file__).resolve().parents[1] / "tests" / "support" / "postgres.py"
+    spec = importlib.util.spec_from_file_location("bench_postgres", where)
+    assert spec is not None and spec.loader is not None
+    postgres = sys.modules["bench_postgres"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(postgres)
 
     try:
-        server = throwaway.start()
-    except throwaway.NoPostgres:
+        server = postgres.start()
+    except postgres.NoPostgres:
         return None
     try:
         return bench_per_event(folder, n, rounds, plain=True, server=server)
@@ -499,7 +507,7 @@ def _postgres_lines(pg: dict[str, float] | None, n: int, rounds: int) -> list[st
     return [
         *head,
         "The same measure on a throwaway PostgreSQL server on this machine "
-        "(`referee.table.throwaway`, its default durability: `fsync` and "
+        "(`tests/support/postgres.py`, its default durability: `fsync` and "
         f"`synchronous_commit` on), in {rounds} rounds of {n} appends per side. The bare "
         "insert is `psycopg` alone re-inserting the rows the service wrote into a database "
         "of the same schema on the same server, one transaction (insert, commit) per row; "

@@ -271,6 +271,7 @@ def test_appends_at_once_are_bounded_as_the_engine_pool_bounded_them(
 ) -> None:
     """At most ``MAX_APPENDERS`` appends hold a connection at once (the engine's pool lent
     at most 15); the others wait their turn, and one that waits too long is told why."""
+    import queue
     import threading
     import time
 
@@ -278,7 +279,9 @@ def test_appends_at_once_are_bounded_as_the_engine_pool_bounded_them(
     from referee.table.store import StoreError
 
     store = Store(f"sqlite:///{tmp_path / 'x.db'}")
-    store._turns = threading.BoundedSemaphore(2)
+    store._turns = queue.SimpleQueue()  # two turns
+    store._turns.put(None)
+    store._turns.put(None)
     inside = 0
     most = 0
     lock = threading.Lock()
@@ -320,8 +323,8 @@ def test_appends_at_once_are_bounded_as_the_engine_pool_bounded_them(
     assert [store.count(f"t{t}") for t in range(8)] == [3] * 8
 
     monkeypatch.setattr(store_module, "APPEND_WAIT", 0.05)
-    store._turns.acquire()
-    store._turns.acquire()  # every turn taken
+    store._turns.get()
+    store._turns.get()  # every turn taken
     late = seal(Event("t0", 4, "2026-11-23T10:00:00.000+00:00", "a", "note", {}))
     with pytest.raises(StoreError, match=r"database busy: 15 appends waited 0\.05 s"):
         store.append(late)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -194,7 +195,11 @@ class Store:
             # the append path (:meth:`append`): the driver's own connections, configured
             # by the engine (the same pragmas), and the insert the engine compiles
             self._idle: deque[Any] = deque()
-            self._turns = threading.BoundedSemaphore(MAX_APPENDERS)
+            # the appends' turns: a slot taken from this queue and put back (the queue's
+            # C code, where a semaphore's Python lock and condition cost every append more)
+            self._turns: queue.SimpleQueue[None] = queue.SimpleQueue()
+            for _ in range(MAX_APPENDERS):
+                self._turns.put(None)
             self._closed = False
             self._dbapi: Any = self.writer.dialect.loaded_dbapi
             compiled = _INSERT_EVENT.compile(dialect=self.writer.dialect)
@@ -314,12 +319,16 @@ class Store:
             params = _row(event)
         if self._insert_keys is not None:
             params = tuple([params[k] for k in self._insert_keys])
-        if not self._turns.acquire(timeout=APPEND_WAIT):
-            raise StoreError(f"database busy: {MAX_APPENDERS} appends waited {APPEND_WAIT:g} s")
+        try:
+            self._turns.get(timeout=APPEND_WAIT)
+        except queue.Empty:
+            raise StoreError(
+                f"database busy: {MAX_APPENDERS} appends waited {APPEND_WAIT:g} s"
+            ) from None
         try:
             self._insert(event, params)
         finally:
-            self._turns.release()
+            self._turns.put(None)
 
     def _insert(self, event: Event, params: Any) -> None:
         """The insert of :meth:`append`, in its own transaction."""

@@ -503,6 +503,9 @@ def create_app(
     )
     app.state.web = state
     _install_errors(app)
+    from referee.web.fastlane import CommandLane
+
+    app.add_middleware(CommandLane)  # the busiest call without FastAPI's routing
     app.add_middleware(TableGate, web=state)
     app.add_middleware(Guard, max_body=max_body, max_import=max_import)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
