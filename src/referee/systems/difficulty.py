@@ -11,9 +11,9 @@ a game.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Mapping
-import dataclasses
 from dataclasses import dataclass
 
 from referee.systems.outcome import JSONValue

@@ -31,8 +31,8 @@ checks run for every asked character when it is made.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 import dataclasses
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, Literal, cast, get_args
@@ -515,3 +515,81 @@ def _chance(service: TableService, tid: str, by: str, action: str, fields: JSONO
     except RulesError as e:
         return {"none": str(e)}
     return {"chance": chance_text(chance)}
+
+
+def _pct(chance: JSONValue) -> str:
+    """A chance as the view gives it, in words: ``42% (5/12)``, or why there is none."""
+    if not isinstance(chance, dict):
+        return "no chance to show"
+    if chance.get("none"):
+        return f"no number: {chance['none']}"
+    exact = chance.get("chance")
+    if not isinstance(exact, str):
+        return "no success or failure"
+    value = Fraction(exact)
+    return f"{float(value) * 100:.1f}% ({exact})"
+
+
+def text(requests: Iterable[JSONObject]) -> str:
+    """The requests of :func:`view` as lines for the command line."""
+    lines: list[str] = []
+    for r in requests:
+        fields = r.get("fields")
+        said = ", ".join(f"{k} {v}" for k, v in fields.items()) if isinstance(fields, dict) else ""
+        hid = "secret " if r.get("secret") else ""
+        against = f"; {hid}{r.get('field')} {r['label']}" if r.get("label") else ""
+        if r.get("secret") and not r.get("label"):
+            against = "; a secret difficulty"
+        state = "withdrawn" if r.get("withdrawn") else "open" if r.get("open") else "answered"
+        lines.append(
+            f"#{r.get('seq')} {r.get('words')} ({said}{against}) by {r.get('by')}: {state}"
+        )
+        asked = r.get("asked")
+        for a in asked if isinstance(asked, list) else []:
+            if not isinstance(a, dict):
+                continue
+            if a.get("answered"):
+                got = f": {a['result']}" if a.get("result") else ""
+                had = f" (chance {_pct(a.get('chance'))})" if a.get("chance") else ""
+                lines.append(f"  {a.get('name')} rolled, event #{a['answered']}{had}{got}")
+            elif isinstance(a.get("chances"), list):
+                per = "; ".join(
+                    f"{c.get('label')} {c.get('value')}: {_pct(c.get('chance'))}"
+                    for c in a["chances"]
+                    if isinstance(c, dict)
+                )
+                lines.append(f"  {a.get('name')} to roll; chance by difficulty: {per}")
+            else:
+                lines.append(f"  {a.get('name')} to roll; chance {_pct(a.get('chance'))}")
+    return "\n".join(lines) + ("\n" if lines else "no roll requests\n")
+
+
+def preview(
+    service: TableService,
+    ref: str,
+    by: str,
+    action: str,
+    fields: JSONValue,
+    characters: list[str],
+    difficulty: int | str | None,
+    secret: bool,
+    visibility: str,
+) -> list[JSONObject]:
+    """What the referee sees before sending a request: each asked character, its owner
+    and its exact chance with the difficulty (refused as :func:`make` would be)."""
+    ts = service.load(ref)
+    service._referee(ts, by, "ask for rolls")
+    cids = asked_characters(ts, characters)
+    request, _ = made(ts, action, fields, cids, difficulty, secret, visibility)
+    out: list[JSONObject] = []
+    for cid in cids:
+        _check(service, ts, request, cid, ts.owners.get(cid))
+        out.append(
+            {
+                "character": cid,
+                "name": name_of(ts, cid),
+                "owner": ts.owners.get(cid),
+                "chance": _chance(service, ts.id, by, action, fields_for(ts, request, cid)),
+            }
+        )
+    return out
