@@ -63,16 +63,18 @@ function against(r) {
 function curve(rows, id) {
   const table = el("table", { class: "rr-table", id });
   table.append(el("caption", { class: "small muted", text: "Your chance for each difficulty the rules name (the referee chose one of them, or another):" }));
-  table.append(el("tr", {}, el("th", { scope: "col", text: "Difficulty" }), el("th", { scope: "col", class: "num", text: "Chance" }), el("th", { scope: "col", class: "bar-cell", text: "" })));
+  table.append(el("tr", {}, el("th", { scope: "col", text: "Difficulty" }), el("th", { scope: "col", class: "num", text: "Chance" }), el("th", { scope: "col", class: "bar-cell", text: "Curve" })));
   for (const c of rows) {
     const p = c.chance && c.chance.chance ? frac(c.chance.chance) : 0;
+    const bar = el("span", { class: "rr-bar" });
+    bar.style.width = `${Math.round(p * 100)}px`; // the page's policy allows no style attribute
     table.append(
       el(
         "tr",
         {},
         el("td", { text: `${c.label} (${c.value})` }),
         el("td", { class: "num" }, chanceNode(c.chance)),
-        el("td", { class: "bar-cell", "aria-hidden": "true" }, el("span", { class: "rr-bar", style: `width:${Math.round(p * 100)}px` })),
+        el("td", { class: "bar-cell", "aria-hidden": "true" }, bar),
       ),
     );
   }
@@ -147,7 +149,7 @@ async function load() {
   if (tab && !referee) {
     let badge = tab.querySelector(".rr-count");
     if (!badge) tab.append((badge = el("span", { class: "rr-count" })));
-    badge.textContent = waiting ? ` (${waiting} to roll)` : "";
+    badge.textContent = waiting ? ` (${waiting})` : "";
   }
 }
 
