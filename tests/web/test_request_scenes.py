@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, make_table
+from .test_accessibility import _serious
 from .test_browser import Person
 from .test_fair_scenes import _seat
 
@@ -25,7 +26,9 @@ IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 def _two_dice(total: int, target: int) -> Fraction:
     """P(2d6 + total >= target) (Mneme CE ch. 2), every face pair counted."""
-    return Fraction(sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + total >= target), 36)
+    return Fraction(
+        sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + total >= target), 36
+    )
 
 
 def test_a_secret_check_asked_of_two_players(browser: Any, site: Site) -> None:
@@ -39,7 +42,9 @@ def test_a_secret_check_asked_of_two_players(browser: Any, site: Site) -> None:
         ron.page.click("#rr-preview")
         preview = ron.page.locator("#rr-preview-table")
         preview.wait_for()
-        chances = preview.locator("[data-chance]").evaluate_all("els => els.map(e => e.dataset.chance)")
+        chances = preview.locator("[data-chance]").evaluate_all(
+            "els => els.map(e => e.dataset.chance)"
+        )
         sheets = site.service.load(table.id).state.characters
         competence = [
             sheets[c].sheet.characteristics["Int"] // 3 - 2 + sheets[c].sheet.skills["Recon"]
@@ -61,6 +66,7 @@ def test_a_secret_check_asked_of_two_players(browser: Any, site: Site) -> None:
             person.page.locator("#roll-requests").scroll_into_view_if_needed()
             person.page.screenshot(path=str(IMG / f"requests-player-{viewport}.png"))
             assert person.page.locator("button.rr-roll").count() == 1  # one button
+            assert _serious(person.page) == [], viewport
             person.page.click("button.rr-roll")
             person.page.wait_for_selector("#roll-requests .rr-card.done")
             assert "the referee sees the result" in card.inner_text()
@@ -76,6 +82,7 @@ def test_a_secret_check_asked_of_two_players(browser: Any, site: Site) -> None:
         assert "Difficult (10)" in panel.inner_text()
         ron.page.locator("#roll-requests").scroll_into_view_if_needed()
         ron.page.screenshot(path=str(IMG / "requests-answers-1280.png"))
+        assert _serious(ron.page) == []
         ron.page.set_viewport_size({"width": 390, "height": 844})
         ron.page.click("#tab-actions")
         ron.page.locator("#roll-requests").scroll_into_view_if_needed()
