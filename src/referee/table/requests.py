@@ -32,6 +32,7 @@ checks run for every asked character when it is made.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -41,6 +42,7 @@ from referee.errors import RulesError
 from referee.systems.base import JSONObject, JSONValue
 from referee.systems.difficulty import Difficulty, declared, of_action
 from referee.table.events import Event, Visibility
+from referee.table.lru import LRU
 from referee.table.state import TableState
 
 MADE: Final = "roll-requested"
@@ -354,7 +356,9 @@ def answer(
         try:
             chance = _check(service, ts, request, cid, owner)
         except RulesError:
-            if not request.secret:
+            # the truth's reason may lie in what the roller may not see (the secret, an
+            # event hidden from them): it is named only where they see everything
+            if not request.secret and (role == "referee" or service._partial_view(ts, by) is None):
                 raise
             raise RulesError(
                 "this roll cannot be made now, for a reason the referee sees: ask the referee"
@@ -386,8 +390,26 @@ def service_forbidden(message: str) -> RulesError:
     return Forbidden(message)
 
 
+_FOLDS: LRU[tuple[str, int, str, frozenset[int]], dict[int, RollRequest]] = LRU(256)
+"""The requests folded from a table's log, by the table, its head and its undone events
+(read again only when the log moved: every page reads them after each event)."""
+_FOLDING = threading.Lock()
+
+
+def requests_of(service: TableService, ts: TableState) -> dict[int, RollRequest]:
+    """Every request of the table ``ts`` (the whole truth at its head), by its seq."""
+    key = (ts.id, ts.seq, ts.hash, ts.undone)
+    with _FOLDING:
+        found = _FOLDS.get(key)
+    if found is None:
+        found = fold(service.store.events(ts.id, upto=ts.seq), ts.undone)
+        with _FOLDING:
+            _FOLDS[key] = found
+    return found
+
+
 def _open(service: TableService, ts: TableState, seq: int) -> RollRequest:
-    found = fold(service.store.events(ts.id, upto=ts.seq), ts.undone).get(seq)
+    found = requests_of(service, ts).get(seq)
     if found is None or not found.open:
         raise RulesError(f"no roll request waits at event {seq}")
     return found
@@ -400,7 +422,7 @@ def view(service: TableService, ref: str, by: str | None) -> list[JSONObject]:
     difficulty, with their chance per named difficulty (:func:`for_player`)."""
     full = service.load(ref)
     role = "referee" if by is None else full.role_of(by)
-    everything = fold(service.store.events(full.id), full.undone)
+    everything = requests_of(service, full)
     out: list[JSONObject] = []
     for r in everything.values():
         if role == "referee":
