@@ -83,6 +83,10 @@ def test_a_secret_check_asked_of_two_players(browser: Any, site: Site) -> None:
         ron.page.locator("#roll-requests").scroll_into_view_if_needed()
         ron.page.screenshot(path=str(IMG / "requests-answers-1280.png"))
         assert _serious(ron.page) == []
+        panel.locator("button.rr-tell").first.click()  # the referee tells, the number stays
+        told = ann.page.locator("#log li.entry[data-kind='note']").last
+        told.wait_for()
+        assert told.inner_text().count("Ada Vance's check: ") == 1
         ron.page.set_viewport_size({"width": 390, "height": 844})
         ron.page.click("#tab-actions")
         ron.page.locator("#roll-requests").scroll_into_view_if_needed()

@@ -467,6 +467,7 @@ def _for_referee(
                 "answered": at,
                 "chance": {"chance": e.payload.get("chance")},
                 "result": _result(outcome),
+                "success": outcome.get("success") if isinstance(outcome, dict) else None,
                 "failed": e.kind == "action-failed",
             }
         elif not r.closed and by is not None:

@@ -115,6 +115,11 @@ function refereeCard(r) {
     const roll = a.answered
       ? el("span", {}, el("a", { href: `#e${a.answered}`, text: `#${a.answered}` }), ` ${a.result || (a.failed ? "refused by the rules" : "rolled")}`)
       : el("span", { class: "muted", text: r.withdrawn ? "withdrawn" : `waiting for ${a.owner || "the referee"}` });
+    if (r.secret && a.answered && typeof a.success === "boolean") {
+      // the referee's choice to tell the table whether it worked: a public note, no number
+      const said = `${a.name}'s ${r.words}: ${a.success ? "success" : "failure"}.`;
+      roll.append(" ", el("button", { type: "button", class: "linkish rr-tell", "data-text": said, "aria-label": `Tell the table whether ${a.name} succeeded`, text: "Tell the table" }));
+    }
     table.append(el("tr", { "data-character": a.character }, el("td", { text: a.name }), el("td", {}, roll), el("td", { class: "num" }, chanceNode(a.chance))));
   }
   card.append(table);
@@ -192,12 +197,15 @@ document.getElementById("rr-form")?.addEventListener("submit", (ev) => {
 });
 
 document.addEventListener("click", async (ev) => {
-  const b = ev.target.closest("button.rr-roll, button.rr-recall");
+  const b = ev.target.closest("button.rr-roll, button.rr-recall, button.rr-tell");
   if (!b || !tid || !box?.contains(b)) return;
   ev.preventDefault();
   b.disabled = true;
   try {
-    if (b.classList.contains("rr-roll")) {
+    if (b.classList.contains("rr-tell")) {
+      const done = await api("POST", `/api/tables/${tid}/notes`, { text: b.dataset.text, visibility: "public", to: null });
+      status(`Told the table: event #${done.seq} in the log.`, "good");
+    } else if (b.classList.contains("rr-roll")) {
       const done = await api("POST", `/api/tables/${tid}/roll-requests/${b.dataset.seq}`, { character: b.dataset.character });
       status(`Rolled: event #${done.seq} in the log.`, "good");
     } else {
