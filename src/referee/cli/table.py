@@ -274,7 +274,7 @@ def _request(s: TableService, v: Values) -> Done:
 
 @command("requests")
 def _requests(s: TableService, v: Values) -> tuple[Any, str]:
-    from referee.table.requests import text as requests_text
+    from referee.table.request_views import text as requests_text
 
     data = s.requests(v["ref"], v["by"])
     return data, requests_text(data)

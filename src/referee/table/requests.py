@@ -16,8 +16,9 @@ What a secret difficulty hides (principle 10, non-interference):
 
 * the request's event is the referee's (``referee`` visibility): a player's log shows
   that the referee asked for something, never the number; what the asked player is shown
-  of it (:func:`for_player`) leaves the difficulty out, and their chance is given for
-  each difficulty the text names, computed on their own view with those numbers only;
+  of it (:mod:`referee.table.request_views`) leaves the difficulty out, and their chance
+  is given for each difficulty the text names, computed on their own view with those
+  numbers only;
 * the answered roll is the referee's too: its dice, its result and its margin would bound
   the difficulty, so the player and everyone else read only that a roll was made. The
   referee tells the table what came of it, or reveals the roll (``reveal``: all of it,
@@ -300,13 +301,13 @@ def make(
         cids = asked_characters(ts, characters)
         request, payload = made(ts, action, fields, cids, difficulty, secret, visibility)
         for cid in cids:
-            _check(service, ts, request, cid, ts.owners.get(cid))
+            check_roll(service, ts, request, cid, ts.owners.get(cid))
         return MADE, payload, "referee" if secret else "public", None, []
 
     return service._command(ref, by, build)  # type: ignore[arg-type]
 
 
-def _check(
+def check_roll(
     service: TableService, ts: TableState, request: RollRequest, cid: str, owner: str | None
 ) -> Fraction | None:
     """Everything that refuses ``cid``'s roll now, before any die; its exact chance."""
@@ -354,7 +355,7 @@ def answer(
             raise RulesError(f"event {seq} asks several of your characters: name one of {listed}")
         owner = ts.owners.get(cid) or by
         try:
-            chance = _check(service, ts, request, cid, owner)
+            chance = check_roll(service, ts, request, cid, owner)
         except RulesError:
             # the truth's reason may lie in what the roller may not see (the secret, an
             # event hidden from them): it is named only where they see everything
@@ -413,206 +414,3 @@ def _open(service: TableService, ts: TableState, seq: int) -> RollRequest:
     if found is None or not found.open:
         raise RulesError(f"no roll request waits at event {seq}")
     return found
-
-
-def view(service: TableService, ref: str, by: str | None) -> list[JSONObject]:
-    """The requests as ``by`` may know them, newest last: the referee's whole (the
-    difficulty, each asked character's exact chance now, each answer's roll and the exact
-    chance it had); a player's, only those asking their characters, without a secret
-    difficulty, with their chance per named difficulty (:func:`for_player`)."""
-    full = service.load(ref)
-    role = "referee" if by is None else full.role_of(by)
-    everything = requests_of(service, full)
-    out: list[JSONObject] = []
-    for r in everything.values():
-        if role == "referee":
-            out.append(_for_referee(service, full, r, by))
-        elif by is not None and any(full.owners.get(c) == by for c in r.characters):
-            out.append(for_player(service, full, r, by))
-    return out
-
-
-def _common(ts: TableState, r: RollRequest) -> JSONObject:
-    return {
-        "seq": r.seq,
-        "by": r.by,
-        "action": r.action,
-        "words": r.action.replace("-", " "),
-        "fields": dict(r.fields),
-        "field": r.field,
-        "secret": r.secret,
-        "open": r.open,
-        "withdrawn": r.closed,
-        "shown": r.shown,
-    }
-
-
-def _for_referee(
-    service: TableService, ts: TableState, r: RollRequest, by: str | None
-) -> JSONObject:
-    decl = declaration(ts, r.action)
-    events = {
-        e.seq: e
-        for s in sorted(r.answers.values())
-        for e in service.store.events(ts.id, after=s - 1, upto=s)
-    }
-    asked: list[JSONObject] = []
-    for cid in r.characters:
-        row: JSONObject = {"character": cid, "name": name_of(ts, cid), "owner": ts.owners.get(cid)}
-        at = r.answers.get(cid)
-        if at is not None:
-            e = events[at]
-            outcome = e.payload.get("outcome")
-            row |= {
-                "answered": at,
-                "chance": {"chance": e.payload.get("chance")},
-                "result": _result(outcome),
-                "success": outcome.get("success") if isinstance(outcome, dict) else None,
-                "failed": e.kind == "action-failed",
-            }
-        elif not r.closed and by is not None:
-            row["chance"] = _chance(service, ts.id, by, r.action, fields_for(ts, r, cid))
-        asked.append(row)
-    order = sorted(asked, key=lambda a: _at(a.get("answered")))  # answers in order
-    label = decl.label(r.difficulty) if decl is not None and r.difficulty is not None else None
-    return _common(ts, r) | {"difficulty": r.difficulty, "label": label, "asked": order}
-
-
-def _at(seq: JSONValue) -> int:
-    return seq if isinstance(seq, int) else 2**31
-
-
-def _result(outcome: JSONValue) -> str:
-    """An outcome's words for the answers panel: its label on the game's ladder, and its
-    total against its target where it has them."""
-    if not isinstance(outcome, dict):
-        return ""
-    label = outcome.get("label") or ""
-    success = outcome.get("success")
-    said = (
-        str(label) if label else ("success" if success else "failure" if success is False else "")
-    )
-    return said
-
-
-def for_player(service: TableService, ts: TableState, r: RollRequest, by: str) -> JSONObject:
-    """Request ``r`` as player ``by`` may know it: never a secret difficulty (nor anything
-    computed from it); for each of their characters asked, whether it rolled, and its
-    chance: exact where the difficulty is open, else one per named difficulty, each
-    computed on ``by``'s own view from that number alone."""
-    decl = declaration(ts, r.action)
-    asked: list[JSONObject] = []
-    for cid in r.characters:
-        if ts.owners.get(cid) != by:
-            continue
-        row: JSONObject = {"character": cid, "name": name_of(ts, cid)}
-        if cid in r.answers:
-            row["answered"] = r.answers[cid]
-        elif not r.closed and r.secret and decl is not None:
-            fixed = dict(decl.fixed)
-            row["chances"] = [
-                {
-                    "label": n.label,
-                    "value": n.value,
-                    "chance": _chance(
-                        service, ts.id, by, r.action, r.action_fields(cid, n.value, fixed)
-                    ),
-                }
-                for n in decl.named
-            ]
-        elif not r.closed:
-            row["chance"] = _chance(service, ts.id, by, r.action, fields_for(ts, r, cid))
-        asked.append(row)
-    shown = {k: v for k, v in _common(ts, r).items()}
-    if not r.secret:
-        label = decl.label(r.difficulty) if decl is not None and r.difficulty is not None else None
-        shown |= {"difficulty": r.difficulty, "label": label}
-    return shown | {"asked": asked}
-
-
-def _chance(service: TableService, tid: str, by: str, action: str, fields: JSONObject) -> JSONValue:
-    """The exact chance ``by`` may know of one roll: ``{"chance": "7/12"}``, or why there is
-    no number (``{"none": "..."}``: a sheet they may not see, a refusal)."""
-    try:
-        _, _, chance, _ = service.odds(tid, by, action, fields)
-    except RulesError as e:
-        return {"none": str(e)}
-    return {"chance": chance_text(chance)}
-
-
-def _pct(chance: JSONValue) -> str:
-    """A chance as the view gives it, in words: ``42% (5/12)``, or why there is none."""
-    if not isinstance(chance, dict):
-        return "no chance to show"
-    if chance.get("none"):
-        return f"no number: {chance['none']}"
-    exact = chance.get("chance")
-    if not isinstance(exact, str):
-        return "no success or failure"
-    value = Fraction(exact)
-    return f"{float(value) * 100:.1f}% ({exact})"
-
-
-def text(requests: Iterable[JSONObject]) -> str:
-    """The requests of :func:`view` as lines for the command line."""
-    lines: list[str] = []
-    for r in requests:
-        fields = r.get("fields")
-        said = ", ".join(f"{k} {v}" for k, v in fields.items()) if isinstance(fields, dict) else ""
-        hid = "secret " if r.get("secret") else ""
-        against = f"; {hid}{r.get('field')} {r['label']}" if r.get("label") else ""
-        if r.get("secret") and not r.get("label"):
-            against = "; a secret difficulty"
-        state = "withdrawn" if r.get("withdrawn") else "open" if r.get("open") else "answered"
-        lines.append(
-            f"#{r.get('seq')} {r.get('words')} ({said}{against}) by {r.get('by')}: {state}"
-        )
-        asked = r.get("asked")
-        for a in asked if isinstance(asked, list) else []:
-            if not isinstance(a, dict):
-                continue
-            if a.get("answered"):
-                got = f": {a['result']}" if a.get("result") else ""
-                had = f" (chance {_pct(a.get('chance'))})" if a.get("chance") else ""
-                lines.append(f"  {a.get('name')} rolled, event #{a['answered']}{had}{got}")
-            elif isinstance(a.get("chances"), list):
-                per = "; ".join(
-                    f"{c.get('label')} {c.get('value')}: {_pct(c.get('chance'))}"
-                    for c in a["chances"]
-                    if isinstance(c, dict)
-                )
-                lines.append(f"  {a.get('name')} to roll; chance by difficulty: {per}")
-            else:
-                lines.append(f"  {a.get('name')} to roll; chance {_pct(a.get('chance'))}")
-    return "\n".join(lines) + ("\n" if lines else "no roll requests\n")
-
-
-def preview(
-    service: TableService,
-    ref: str,
-    by: str,
-    action: str,
-    fields: JSONValue,
-    characters: list[str],
-    difficulty: int | str | None,
-    secret: bool,
-    visibility: str,
-) -> list[JSONObject]:
-    """What the referee sees before sending a request: each asked character, its owner
-    and its exact chance with the difficulty (refused as :func:`make` would be)."""
-    ts = service.load(ref)
-    service._referee(ts, by, "ask for rolls")
-    cids = asked_characters(ts, characters)
-    request, _ = made(ts, action, fields, cids, difficulty, secret, visibility)
-    out: list[JSONObject] = []
-    for cid in cids:
-        _check(service, ts, request, cid, ts.owners.get(cid))
-        out.append(
-            {
-                "character": cid,
-                "name": name_of(ts, cid),
-                "owner": ts.owners.get(cid),
-                "chance": _chance(service, ts.id, by, action, fields_for(ts, request, cid)),
-            }
-        )
-    return out

@@ -1484,10 +1484,10 @@ class TableService:
         )
 
     def requests(self, ref: str, by: str | None = None) -> list[JSONObject]:
-        """The roll requests as ``by`` may know them (:func:`referee.table.requests.view`)."""
-        from referee.table import requests
+        """The roll requests as ``by`` may know them (:func:`referee.table.request_views.view`)."""
+        from referee.table import request_views
 
-        return requests.view(self, ref, by)
+        return request_views.view(self, ref, by)
 
     def roll(
         self, ref: str, seq: int, character: str | None = None, *, by: str | None = None

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from referee.errors import RulesError
 from referee.systems.base import JSONObject
-from referee.table import requests
+from referee.table import request_views
 from referee.table.commands import CommandError, Spec, parse_request
 from referee.web.app import web_of
 from referee.web.auth import Caller
@@ -79,7 +79,7 @@ async def request_line(request: Request, caller: Caller, spec: Spec, line: str, 
         return await command(request, caller, "request", given)
 
     def shown() -> list[JSONObject]:
-        return requests.preview(
+        return request_views.preview(
             web.service,
             caller.table_id,
             caller.name,
