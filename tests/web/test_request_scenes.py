@@ -87,6 +87,15 @@ def test_a_secret_check_asked_of_two_players(browser: Any, site: Site) -> None:
         told = ann.page.locator("#log li.entry[data-kind='note']").last
         told.wait_for()
         assert told.inner_text().count("Ada Vance's check: ") == 1
+        # the chat takes the same line: read with each asked character's chance, then sent
+        ron.page.locator("#chat-text").fill("/request check skill=Recon characteristic=Int 8 @Ann")
+        ron.page.wait_for_function(
+            "() => (document.querySelector('#chat-form') || document.body).textContent"
+            ".includes('Ada Vance: 72.2% (13/18)')"
+        )
+        ron.page.locator("#chat-text").press("Enter")
+        ann.page.locator("#roll-requests .rr-card:not(.done)").wait_for()
+        assert "72.2%" in ann.page.locator("#roll-requests .rr-card:not(.done)").inner_text()
         ron.page.set_viewport_size({"width": 390, "height": 844})
         ron.page.click("#tab-actions")
         ron.page.locator("#roll-requests").scroll_into_view_if_needed()
