@@ -342,8 +342,8 @@ def event_line(
             )
         case "roll-requested":
             secret = " against a secret difficulty" if p.get("secret") else ""
-            asked = str(p.get("action") or "").replace("-", " ")
-            return replace(base, text=f"asked for a roll: {asked}{secret}")
+            what = str(p.get("action") or "").replace("-", " ")
+            return replace(base, text=f"asked for a roll: {what}{secret}")
         case "roll-request-closed":
             return replace(base, text=f"withdrew the roll request #{p.get('roll_request')}")
         case "request-closed":
