@@ -347,6 +347,8 @@ SHARED_ROLES = (
     "words.py",  # how an outcome, change, prompt and refusal reads, for every edge
     "data/examples",  # the example characters, read by the base
     "data/about.json",  # its summary and its tour (referee.systems.about)
+    "data/bestiary.json",  # its adversaries and templates (referee.systems.bestiary)
+    "difficulties.py",  # the difficulties its text names, for roll requests
 )
 
 
@@ -356,7 +358,7 @@ def test_every_wing_has_the_files_of_the_shared_roles() -> None:
         assert missing == [], wing
         assert not (SYSTEMS_DIR / wing / "examples.py").exists(), wing  # loaded by the base
         stored = {p.name for p in (SYSTEMS_DIR / wing / "data").glob("*.json")}
-        assert stored <= {"examples.json", "conflict.json", "about.json"}, wing
+        assert stored <= {"examples.json", "conflict.json", "about.json", "bestiary.json"}, wing
 
 
 def test_every_wing_calls_its_records_sheet_and_seat() -> None:

@@ -170,7 +170,7 @@ def _generated(name: str, params: tuple[Param, ...], nested: str) -> type[BaseMo
         kind: Any = p.type
         if p.items:
             kind = list[_generated(nested, p.items, "")]  # type: ignore[misc]
-        elif listed:
+        elif listed and p.ge is not None:  # a list of numbers (a list of words: as it is)
             each = list[Annotated[int, Field(ge=p.ge, le=p.le)]]  # type: ignore[valid-type]
             kind = each | None if type(None) in get_args(p.type) else each
         numbers = {} if listed else {"ge": p.ge, "le": p.le}

@@ -79,6 +79,7 @@ FORMS: Final[Mapping[str, Forms]] = {
     "options": {"options": "PATH"},
     "sheets": {"sheets": "SHOWN"},
     "answer": {"grant": "--grant"},
+    "request": {"fields": "PAIRS...", "characters": None},
     "char add": {"example": None, "sheet": "SHEET", "cid": "--id"},
     "char bestiary": {"dials": "NUMBERS..."},
     "new": {"name": "--name", "settings": None},
@@ -229,6 +230,7 @@ READ: dict[str, Callable[[TableService, Values], Any]] = {
         c.load_json_file(v["sheet"]) if v["sheet"].lower().endswith(".json") else v["sheet"]
     ),
     "fields": lambda s, v: _fields(s, v, v["fields"]),
+    "characters": lambda s, v: list(v.get("ask") or ()),
     "values": lambda s, v: _fields(s, v, v["values"]),
     "faces": lambda s, v: c.faces_option(v["faces"]),
     "dials": lambda s, v: _numbers(v["dials"]),
@@ -269,6 +271,29 @@ def _log(s: TableService, v: Values) -> tuple[Any, str]:
 @command("odds")
 def _odds(s: TableService, v: Values) -> None:
     c.print_odds(calls(BY_NAME["odds"])(s, v)[1], as_json=v["as_json"])
+
+
+ASK = Param(
+    "ask",
+    "A character (id or name) or a participant (all their characters) to ask; repeatable; "
+    "none: every player's character.",
+    Words,
+    (),
+)
+
+
+@command("request", ASK)
+def _request(s: TableService, v: Values) -> Done:
+    done: Done = calls(BY_NAME["request"])(s, v)
+    return done
+
+
+@command("requests")
+def _requests(s: TableService, v: Values) -> tuple[Any, str]:
+    from referee.table.request_views import text as requests_text
+
+    data = s.requests(v["ref"], v["by"])
+    return data, requests_text(data)
 
 
 @command("edit", ADD, SET)

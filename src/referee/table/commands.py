@@ -480,3 +480,137 @@ __all__ = [
     "complete",
     "parse",
 ]
+
+
+# ---------------------------------------------------------------------------
+# a roll request: /request ACTION words [difficulty] [secret] [@who ...]
+
+REQUEST: Final = "request"
+"""The referee's command that asks characters for a roll (:mod:`referee.table.requests`)."""
+
+_ROLLS_SEEN: Final = ("public", "blind", "private")
+
+
+@dataclass(frozen=True)
+class RequestLine:
+    """A ``/request`` line read: the action, its fields (no actor), who is asked (words as
+    typed: characters or participants; none, every player's characters), the difficulty
+    (a number, or ``None``: the action's default), whether it is secret, who sees the
+    rolls, and what each word was read as."""
+
+    action: str
+    fields: JSONObject
+    characters: tuple[str, ...]
+    difficulty: int | None
+    secret: bool
+    visibility: str
+    reading: tuple[tuple[str, str], ...] = ()
+
+    def data(self) -> JSONObject:
+        """The request as JSON."""
+        return {
+            "action": self.action,
+            "fields": self.fields,
+            "characters": list(self.characters),
+            "difficulty": self.difficulty,
+            "secret": self.secret,
+            "visibility": self.visibility,
+            "reading": [{"field": f, "value": v} for f, v in self.reading],
+        }
+
+
+def is_request(line: str) -> bool:
+    """Whether ``line`` is a ``/request`` command."""
+    head = line.strip()[1:].split(maxsplit=1)
+    return line.strip().startswith("/") and bool(head) and head[0].casefold() == REQUEST
+
+
+def parse_request(line: str, rules: Any, spec: Spec) -> RequestLine:
+    """Read ``/request ACTION word ... [DIFFICULTY] [secret] [@who ...]`` (the referee's):
+    ``secret`` keeps the difficulty from the players; ``@Ann`` asks a participant's
+    characters or one character by name (none: every player's); ``blind`` or ``private``
+    says who sees the rolls of an open difficulty; the difficulty is a whole number or a
+    difficulty the game's text names (``Tough``, ``"Very Difficult"``) where the action
+    declares one (:mod:`referee.systems.difficulty`); the other words fill the action's
+    fields as for ``/ACTION`` (:func:`parse`)."""
+    from referee.systems.difficulty import of_action
+
+    text = line.strip()
+    if len(text) > MAX_LINE:
+        raise CommandError(f"a command is at most {MAX_LINE} characters")
+    if not spec.referee:
+        raise CommandError("only the referee asks for rolls", 1, 1)
+    words = _split(text[1:])
+    for w in words:
+        w.column += 1
+    if len(words) < 2:
+        raise CommandError(
+            "/request ACTION ...: which action? (/request check 8 secret @Ann)", 1, 1
+        )
+    name = words[1].text.casefold().replace("_", "-")
+    kinds = _kinds(rules)
+    rolled = [n for n, k in kinds.items() if "actor" in {d["name"] for d in describe_fields(k)}]
+    rolled = [n for n in rolled if not getattr(kinds[n], "free", False)]
+    if name not in rolled:
+        raise CommandError(
+            f"/request {words[1].text}: not a character's roll; ask for one of: "
+            f"{', '.join(rolled)}",
+            2,
+            words[1].column,
+        )
+    decl = of_action(rules, name)
+    secret = False
+    shown = "public"
+    asked: list[str] = []
+    reading: list[tuple[str, str]] = []
+    rest: list[_Word] = []
+    for w in words[2:]:
+        folded = w.text.casefold()
+        if folded == "secret":
+            secret = True
+            reading.append(("difficulty", "secret"))
+        elif folded in _ROLLS_SEEN:
+            shown = folded
+            reading.append(("rolls seen", folded))
+        elif w.text.startswith("@") and len(w.text) > 1:
+            asked.append(w.text[1:])
+            reading.append(("asks", w.text[1:]))
+        else:
+            rest.append(w)
+    difficulty: int | None = None
+    if decl is not None:
+        difficulty, rest = _difficulty(decl, rest, reading)
+    elif secret:
+        raise CommandError(f"/request {name}: this action declares no difficulty to keep secret")
+    if secret and difficulty is None:
+        raise CommandError(
+            "a secret difficulty needs its number or its name: /request ... 8 secret"
+        )
+    acting = Spec(spec.characters, "\0", True, spec.names)
+    read = _action(name, kinds[name], rest, acting)
+    fields = {k: v for k, v in read.fields.items() if k != "actor"}
+    if decl is not None and decl.field in fields and difficulty is None:
+        raw = fields.pop(decl.field)
+        difficulty = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+    reading += [r for r in read.reading if r[0] != "actor"]
+    return RequestLine(name, fields, tuple(asked), difficulty, secret, shown, tuple(reading))
+
+
+def _difficulty(
+    decl: Any, rest: list[_Word], reading: list[tuple[str, str]]
+) -> tuple[int | None, list[_Word]]:
+    """The difficulty among the loose words: a name the text gives (of one or two words),
+    else the last bare whole number; the words left."""
+    for size in (2, 1):
+        for i in range(len(rest) - size + 1):
+            value = decl.read(" ".join(w.text for w in rest[i : i + size]))
+            if value is not None:
+                reading.append((_words(decl.field), decl.label(value)))
+                return value, rest[:i] + rest[i + size :]
+    for i in range(len(rest) - 1, -1, -1):
+        text = rest[i].text
+        if text.lstrip("+-").isdigit() and "=" not in text:
+            value = int(text)
+            reading.append((_words(decl.field), decl.label(value)))
+            return value, rest[:i] + rest[i + 1 :]
+    return None, rest

@@ -39,6 +39,8 @@ Kind = Literal[
     "proposal-closed",
     "request-made",
     "request-closed",
+    "roll-requested",
+    "roll-request-closed",
     "state-edited",
     "note",
     "undo",

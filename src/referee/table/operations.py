@@ -330,6 +330,89 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         ),
         who="participant",
     ),
+    # -- roll requests (referee.table.requests)
+    Operation(
+        "request",
+        "Ask characters for a roll (the referee): one of the game's rolled actions with its "
+        "fields, a difficulty that may be secret, who sees the rolls. Each asked character's "
+        "owner rolls it with one click; a secret difficulty is filled in by the table and "
+        "never shown to a player, nor the rolls it decides.",
+        (
+            ACTION,
+            Param(
+                "fields",
+                "The action's fields but the actor (on the command line: key=value words).",
+                Object,
+                {},
+            ),
+            Param(
+                "characters",
+                "Who is asked: characters' ids or names, or participants' names (all their "
+                "characters); none: every player's character.",
+                list[str],
+                [],
+                min_length=0,
+                max_length=50,
+            ),
+            Param(
+                "difficulty",
+                "The difficulty, in the field the game declares for the action (none: the "
+                "action's default).",
+                int | None,
+                None,
+                ge=-1000,
+                le=1000,
+            ),
+            Param(
+                "secret",
+                "Keep the difficulty from the players: each is shown the chance per "
+                "difficulty the rules name, and the rolls are the referee's to see.",
+                bool,
+                False,
+            ),
+            Param(
+                "visibility",
+                "Who sees the rolls of an open difficulty: public, blind (the referee sees "
+                "the results) or private (each roller and the referee).",
+                Literal["public", "blind", "private"],
+                "public",
+            ),
+        ),
+        method="request",
+        who="anyone",
+    ),
+    Operation(
+        "requests",
+        "The roll requests as you may know them: the referee's with the difficulty, each "
+        "asked character's exact chance and each answer in order with the chance it had; a "
+        "player's for their characters, with their chance (per named difficulty where it "
+        "is secret).",
+        reads=True,
+        who="anyone",
+    ),
+    Operation(
+        "roll",
+        "Roll for a roll request: the referee's action for your asked character, with the "
+        "difficulty the table holds.",
+        (
+            SEQ,
+            Param(
+                "character",
+                "The asked character (default: your one character still to roll).",
+                str | None,
+                None,
+                min_length=1,
+                max_length=NAME,
+            ),
+        ),
+        who="participant",
+    ),
+    Operation(
+        "recall",
+        "Withdraw a roll request (the referee); the rolls made stay.",
+        (SEQ,),
+        who="anyone",
+    ),
     Operation(
         "join",
         "Add a participant.",

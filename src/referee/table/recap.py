@@ -340,6 +340,12 @@ def event_line(
                 text=f"asked the referee to approve their own dice ({typed}) for: "
                 f"{action_words(e, names)}",
             )
+        case "roll-requested":
+            secret = " against a secret difficulty" if p.get("secret") else ""
+            what = str(p.get("action") or "").replace("-", " ")
+            return replace(base, text=f"asked for a roll: {what}{secret}")
+        case "roll-request-closed":
+            return replace(base, text=f"withdrew the roll request #{p.get('roll_request')}")
         case "request-closed":
             verb = "withdrew" if p.get("withdrawn") else "refused"
             return replace(base, text=f"{verb} the request #{p.get('request')}")

@@ -658,3 +658,44 @@ class TableService:
 
         done = seat(self, ref, entry, count=count, name=name, dials=dials, force=force, by=by)
         return done[-1]
+
+    # -- roll requests (referee.table.requests) -----------------------------------
+
+    def request(
+        self,
+        ref: str,
+        action: str,
+        fields: JSONValue,
+        characters: list[str],
+        difficulty: int | str | None = None,
+        secret: bool = False,
+        visibility: str = "public",
+        *,
+        by: str | None = None,
+    ) -> Done:
+        """The referee asks characters for a roll (:mod:`referee.table.requests`)."""
+        from referee.table import requests
+
+        return requests.make(
+            self, ref, by, action, fields, characters, difficulty, secret, visibility
+        )
+
+    def requests(self, ref: str, by: str | None = None) -> list[JSONObject]:
+        """The roll requests as ``by`` may know them (:func:`referee.table.request_views.view`)."""
+        from referee.table import request_views
+
+        return request_views.view(self, ref, by)
+
+    def roll(
+        self, ref: str, seq: int, character: str | None = None, *, by: str | None = None
+    ) -> Done:
+        """Roll for a roll request (:func:`referee.table.requests.answer`)."""
+        from referee.table import requests
+
+        return requests.answer(self, ref, seq, character, by)
+
+    def recall(self, ref: str, seq: int, *, by: str | None = None) -> Done:
+        """Withdraw a roll request (:func:`referee.table.requests.withdraw`)."""
+        from referee.table import requests
+
+        return requests.withdraw(self, ref, seq, by)

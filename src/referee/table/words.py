@@ -42,6 +42,8 @@ KIND_WORDS: Final = {
     "proposal-closed": "closed a proposal",
     "request-made": "asked the referee",
     "request-closed": "closed a request",
+    "roll-requested": "asked for a roll",
+    "roll-request-closed": "withdrew a roll request",
     "state-edited": "corrected the state by hand",
     "note": "said something",
     "undo": "took back a roll",

@@ -18,9 +18,10 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import Field
 
-from referee.table.commands import CommandError, Spec, complete, parse
+from referee.table.commands import CommandError, Spec, complete, is_request, parse
 from referee.table.events import Visibility
 from referee.table.state import TableState
+from referee.web.api_requests import request_line
 from referee.web.app import web_of
 from referee.web.deps import Writer, event_response, rules_call
 from referee.web.models import Strict
@@ -75,6 +76,8 @@ async def command_line(caller: Writer, body: CommandIn, request: Request) -> Any
     web = web_of(request)
     ts = await run_in_threadpool(web.service.view, caller.table_id, caller.name)
     spec = spec_for(ts, caller.name, caller.role, body.actor)
+    if is_request(body.line):  # the referee's roll request (referee.web.api_requests)
+        return await request_line(request, caller, spec, body.line, body.run)
     rules = ts.ruleset
     start, options = complete(body.line, rules, spec)
     try:

@@ -137,6 +137,19 @@ class AnswerIn(Strict):
     grant: bool = field_of("answer", "grant")
 
 
+class RequestIn(Strict):
+    action: str = field_of("request", "action")
+    fields: JSONObjectIn = field_of("request", "fields")
+    characters: list[str] = field_of("request", "characters")
+    difficulty: int | None = field_of("request", "difficulty")
+    secret: bool = field_of("request", "secret")
+    visibility: Literal["public", "blind", "private"] = field_of("request", "visibility")
+
+
+class RollIn(Strict):
+    character: str | None = field_of("roll", "character")
+
+
 class SetRoleIn(Strict):
     role: Role = field_of("role", "role")
 
@@ -176,6 +189,8 @@ BODIES: dict[str, type[Strict]] = {
     "sheets": SetSheetsIn,
     "settings": SetSettingsIn,
     "answer": AnswerIn,
+    "request": RequestIn,
+    "roll": RollIn,
     "role": SetRoleIn,
     "char add": AddCharacterIn,
     "char bestiary": SeatAdversariesIn,

@@ -146,6 +146,11 @@ async function read() {
   }
   const c = data.command;
   const parts = c.reading.map((r) => `${r.field} ${r.value}`).join(" · ");
+  if (data.preview) { // a roll request (requests.js): each asked character's exact chance
+    say(hint, `ask for ${c.action.replace(/-/g, " ")}${parts ? ": " + parts : ""}. Enter asks.`);
+    if (odds) odds.textContent = data.preview.map((p) => `${p.name}: ${p.chance?.chance ? `${(100 * p.chance.chance.split("/").reduce((a, b) => a / b)).toFixed(1)}% (${p.chance.chance})` : p.chance?.none || "no chance"}`).join(" · ");
+    return;
+  }
   say(hint, `${c.action.replace(/-/g, " ")}${parts ? ": " + parts : ""}. Enter rolls.`);
   if (!odds) return;
   try {
@@ -169,6 +174,7 @@ export async function runCommand(line, status) {
     const kind = done.event && done.event.kind;
     const said = kind === "action-proposed" ? `Waiting for a decision (event #${done.seq}).`
       : kind === "request-made" ? `Waiting for the referee's approval (event #${done.seq}).`
+      : kind === "roll-requested" ? `Asked for the roll (event #${done.seq}).`
       : kind === "action-failed" ? `Refused after the dice were drawn (event #${done.seq}): ${done.event.payload.error}`
       : `Rolled: event #${done.seq} in the log.`;
     say(status, said, kind === "action-failed");
