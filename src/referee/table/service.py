@@ -703,12 +703,14 @@ class TableService:
         take_back: str | None = None,
         typed_dice: str | None = None,
         true_odds: bool | None = None,
+        players_gauge: bool | None = None,
         by: str | None = None,
     ) -> Done:
         """Change how the referee runs the table (:class:`~referee.table.state.Settings`):
         the settings given change, the others stay. Recorded as a ``settings-changed``
         event, so it is audited and replayed."""
         given = {"take_back": take_back, "typed_dice": typed_dice, "true_odds": true_odds}
+        given["players_gauge"] = players_gauge
         changes: JSONObject = {k: v for k, v in given.items() if v is not None}
 
         def build(ts: TableState) -> Any:
@@ -1461,6 +1463,25 @@ class TableService:
         if visibility == "blind" and referee:
             return "referee"
         return cast(Visibility, visibility)
+
+    # -- gauge --
+
+    def gauge(
+        self,
+        ref: str,
+        by: str,
+        *,
+        a: tuple[str, ...] | None = None,
+        b: tuple[str, ...] | None = None,
+    ) -> dict[str, Any]:
+        """Who is winning the fight in progress, as participant ``by`` may be shown it
+        (:func:`referee.analysis.live.viewed`: each side's chance, exact or simulated, and
+        the what-ifs); ``a`` / ``b`` name the sides."""
+        from referee.analysis.live import viewed
+
+        full = self.load(ref)
+        full.role_of(by)
+        return viewed(full, self.view(ref, by), by, a=a, b=b)
 
 
 # ---------------------------------------------------------------------------
