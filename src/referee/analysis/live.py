@@ -264,11 +264,17 @@ def viewed(
     """The gauge participant ``by`` is shown: ``full`` is the table, ``view`` the table as
     they may know it (:meth:`TableService.view`). Not shown to them (:func:`shown_to`):
     why, and nothing else. Shown: computed from ``view`` alone, with what-ifs only for a
-    character of theirs (a referee's: for whoever acts now)."""
+    character of theirs (a referee's: for whoever acts now). A side naming a character
+    not in ``view`` is refused (:class:`AnalysisError`), naming those who are."""
     viewer = full.viewer(by)
     reason = shown_to(full, viewer, view.state.characters)
     if reason is not None:
         return hidden(reason)
+    for side, ids in (("a", a), ("b", b)):
+        for cid in ids or ():
+            if cid not in view.state.characters:
+                known = ", ".join(view.state.characters) or "nobody"
+                raise AnalysisError(f"side {side}: no character {cid!r} here (seated: {known})")
     mine = None if viewer.sees_all else frozenset(c for c, o in view.owners.items() if o == by)
     return gauge(view, a=a, b=b, mine=mine, seconds=seconds)
 
