@@ -72,10 +72,16 @@ def test_the_gauge_is_pushed_after_an_event(site: Site, table: Table, ws_connect
         pushed = _messages(ron_ws, "gauge", 20)
         assert pushed, "no gauge pushed to the referee"
         _, now = _gauge(site, table, "Ron")
-        assert {k: v for k, v in pushed[-1].items() if k != "type"} == now
+        assert {k: v for k, v in pushed[-1].items() if k not in ("type", "seq")} == now
+        assert pushed[-1]["seq"] == r.json()["seq"]  # the correction's
         assert _messages(ann_ws, "gauge", 2) == []
         with site.client(table.tokens["Ron"]) as ron:
             r = ron.put(f"/api/tables/{table.id}/settings", json={"players_gauge": True})
             assert r.status_code in (200, 201), r.text
         told = _messages(ann_ws, "gauge", 20)
-        assert told and told[-1] == {"type": "gauge", "shown": False, "why": HIDDEN_SHEETS}
+        assert told and told[-1] == {
+            "type": "gauge",
+            "seq": r.json()["seq"],
+            "shown": False,
+            "why": HIDDEN_SHEETS,
+        }

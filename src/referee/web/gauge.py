@@ -4,7 +4,8 @@
   (:meth:`TableService.gauge`): each side's chance, exact or simulated, and the what-ifs;
   for a participant it is not shown to, why.
 * After each event that changes the page, the table's browsers that are shown a gauge
-  are pushed ``{"type": "gauge", ...}`` once it is computed (:func:`with_gauge`).
+  are pushed ``{"type": "gauge", "seq": N, ...}`` once it is computed (:func:`with_gauge`;
+  ``seq``: the table's seq when it was asked for).
 
 Neither is computed on the event loop or in the thread that appended the event: the
 work goes to the odds workers (:mod:`referee.web.worker`), under a CPU budget
@@ -147,6 +148,10 @@ class GaugePush:
     async def _rounds(self, tid: str) -> None:
         try:
             while True:
+                try:
+                    seq = self.web.service.current(tid).seq
+                except RulesError:  # the table is gone
+                    break
                 for viewer in self._shown(tid):
                     assert viewer.name is not None
                     args: tuple[str, str, list[str], list[str]] = (tid, viewer.name, [], [])
@@ -156,17 +161,21 @@ class GaugePush:
                         log.warning("could not compute the gauge of %s: %s", tid, e)
                         break
                     if kind == "ok":
-                        self._send(tid, viewer, json.dumps({"type": "gauge", **value}))
+                        self._send(tid, viewer, seq, json.dumps(value))
                 if not self.running.get(tid):
                     break
                 self.running[tid] = False
         finally:
             self.running.pop(tid, None)
 
-    def _send(self, tid: str, viewer: Viewer, text: str) -> None:
-        if self.sent.get((tid, viewer)) == text:
+    def _send(self, tid: str, viewer: Viewer, seq: int, body: str) -> None:
+        """Push ``body`` (a gauge as JSON) to the viewer's browsers, unless it is the one
+        they were pushed last; ``seq``: the table's seq when it was asked for (the gauge
+        is of that state or a later one)."""
+        if self.sent.get((tid, viewer)) == body:
             return  # nothing new for them
-        self.sent[(tid, viewer)] = text
+        self.sent[(tid, viewer)] = body
+        text = f'{{"type":"gauge","seq":{seq},{body[1:]}'
         for conn in list(self.web.hub.tables.get(tid, ())):
             if conn.viewer == viewer and not conn.catching_up:
                 conn.put(text)
