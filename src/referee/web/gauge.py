@@ -29,6 +29,7 @@ import anyio.from_thread
 from fastapi import APIRouter, Query, Request
 
 from referee.errors import ODD_INPUT, RulesError
+from referee.table.lru import LRU
 from referee.table.service import Forbidden, TableService
 from referee.table.state import Viewer
 from referee.web.app import WebError, web_of
@@ -41,6 +42,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("referee.web")
 router = APIRouter(route_class=StrictRoute)
+
+SENT: Final = 4096
+"""Viewers whose last pushed gauge is kept (the most recent): one not kept is pushed its
+next gauge even if it is the same."""
 
 MAX_SIDE: Final = 8
 """Characters named on one side at most."""
@@ -115,7 +120,7 @@ class GaugePush:
         self.web = web
         self.running: dict[str, bool] = {}
         """Tables whose gauges are being computed (true: compute again after)."""
-        self.sent: dict[tuple[str, Viewer], str] = {}
+        self.sent: LRU[tuple[str, Viewer], str] = LRU(SENT)
         """The last gauge text pushed to each viewer of each table."""
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -130,29 +135,30 @@ class GaugePush:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def _shown(self, tid: str) -> list[Viewer]:
+    def _now(self, tid: str) -> tuple[int, bool] | None:
+        """In a thread: the table's seq and whether its setting shows players the gauge (a
+        setting everyone may read); ``None``: the table is gone."""
+        try:
+            ts = self.web.service.current(tid)
+        except RulesError:
+            return None
+        return ts.seq, ts.settings.players_gauge
+
+    def _shown(self, tid: str, players: bool) -> list[Viewer]:
         """The viewers of the table's live browsers who may be shown a gauge: referees,
-        and others where the table's setting shows it to players (a setting everyone
-        may read)."""
+        and others where the setting shows it to players."""
         conns = self.web.hub.tables.get(tid, ())
-        viewers = list(dict.fromkeys(c.viewer for c in conns if c.viewer.name is not None))
-        if any(not v.sees_all for v in viewers):
-            try:
-                players = self.web.service.current(tid).settings.players_gauge
-            except RulesError:
-                return []
-            if not players:
-                viewers = [v for v in viewers if v.sees_all]
-        return viewers
+        viewers = dict.fromkeys(c.viewer for c in conns if c.viewer.name is not None)
+        return [v for v in viewers if players or v.sees_all]
 
     async def _rounds(self, tid: str) -> None:
         try:
             while True:
-                try:
-                    seq = self.web.service.current(tid).seq
-                except RulesError:  # the table is gone
+                now = await asyncio.to_thread(self._now, tid)
+                if now is None:
                     break
-                for viewer in self._shown(tid):
+                seq, players = now
+                for viewer in self._shown(tid, players):
                     assert viewer.name is not None
                     args: tuple[str, str, list[str], list[str]] = (tid, viewer.name, [], [])
                     try:
