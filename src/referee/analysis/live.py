@@ -129,10 +129,10 @@ def acting_now(ts: TableState, model: ConflictModel) -> str | None:
     return actor if isinstance(actor, str) and actor in model.fighters else None
 
 
-def shown_to(full: TableState, viewer: Viewer, visible: Mapping[str, object]) -> str | None:
+def shown_to(full: TableState, viewer: Viewer, fighters: tuple[str, ...]) -> str | None:
     """Why ``viewer``'s gauge is not shown (``None``: it is). A referee always sees it; a
     player or an observer only when the table's setting shows it to players and no sheet
-    of the fight is kept from them (``visible``: the characters of their view). Both tests
+    of the fight is kept from them (``fighters``: its characters in their view). Both tests
     read only what the viewer may see (the settings, who owns what, which sheets are
     shown), so the answer is the same for two tables that differ only in what they may
     not see."""
@@ -140,7 +140,7 @@ def shown_to(full: TableState, viewer: Viewer, visible: Mapping[str, object]) ->
         return None
     if not full.settings.players_gauge:
         return OFF
-    if any(not full.sees_sheet(viewer, cid) for cid in visible):
+    if any(not full.sees_sheet(viewer, cid) for cid in fighters):
         return HIDDEN_SHEETS
     return None
 
@@ -267,14 +267,15 @@ def viewed(
     character of theirs (a referee's: for whoever acts now). A side naming a character
     not in ``view`` is refused (:class:`AnalysisError`), naming those who are."""
     viewer = full.viewer(by)
-    reason = shown_to(full, viewer, view.state.characters)
-    if reason is not None:
-        return hidden(reason)
     for side, ids in (("a", a), ("b", b)):
         for cid in ids or ():
             if cid not in view.state.characters:
                 known = ", ".join(view.state.characters) or "nobody"
                 raise AnalysisError(f"side {side}: no character {cid!r} here (seated: {known})")
+    fighters = (*a, *b) if a and b else in_conflict(view)
+    reason = shown_to(full, viewer, fighters)
+    if reason is not None:
+        return hidden(reason)
     mine = None if viewer.sees_all else frozenset(c for c, o in view.owners.items() if o == by)
     return gauge(view, a=a, b=b, mine=mine, seconds=seconds)
 
