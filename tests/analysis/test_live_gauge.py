@@ -282,3 +282,20 @@ def test_a_player_s_gauge_ignores_a_secret_roll(service: TableService) -> None:
     assert done.table.state.characters["mick"].status.condition == "Hurt"
     assert json.dumps(service.gauge(tid, "Ann"), sort_keys=True) == before
     assert service.gauge(tid, "Ron")["p"] != json.loads(before)["p"]
+
+
+@pytest.mark.parametrize("game", ["mnemonic", "mneme"])
+def test_whose_turn_it_is_starts_the_model_s_exchange(service: TableService, game: str) -> None:
+    """Mnemonic and Mneme CE keep the turn in the model's memo, not in the state: the
+    gauge's model starts with whoever the turn order names (``first``), else side a; a
+    model parameter the command line may not set."""
+    tid = seat_fight(service, game)
+    ts = service.load(tid)
+    (a, _), (b, _), _, _ = FIGHTS[game]
+    kind = type(fight_model(ts, (a,), (b,), {}))
+    for first, actor in ((None, a), (a, a), (b, b)):
+        model = kind(ts.ruleset, ts.options, ts.state, (a,), (b,), {}, first=first)
+        assert model.next(*model.start()).action.actor == actor  # type: ignore[attr-defined]
+    from referee.analysis.scenario import model_params
+
+    assert "first" not in {p["name"] for p in model_params(game)}
