@@ -67,6 +67,10 @@ class ConflictModel(ABC):
     policies: Mapping[str, str] = field(default_factory=dict)
     exchangeable: bool = False
     unit: str = "round"
+    first: str | None = None
+    """Who acts first, where the game's state does not say whose turn it is and the model
+    keeps the turn in its memo (a live table's turn order: :mod:`.live`); ``None``: the
+    model's own order."""
 
     POLICIES: ClassVar[tuple[str, ...]] = ("attack",)
 

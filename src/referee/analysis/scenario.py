@@ -133,6 +133,7 @@ class Scenario:
 
 
 BASE = {"ruleset", "options", "state", "side_a", "side_b", "policies", "exchangeable", "unit"}
+BASE |= {"first"}
 """A conflict model's fields every game's has: set by the scenario, never a parameter."""
 
 

@@ -316,6 +316,13 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 bool | None,
                 None,
             ),
+            Param(
+                "players_gauge",
+                "Players see the gauge of who is winning the fight, where no sheet of it "
+                "is kept from them (true), or the referees alone do (false, the default).",
+                bool | None,
+                None,
+            ),
         ),
         method="set_settings",
     ),

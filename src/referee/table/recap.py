@@ -401,6 +401,7 @@ SETTING_WORDS: Final = {
     "take_back": "taking back rolls",
     "typed_dice": "physical dice",
     "true_odds": "true odds for players",
+    "players_gauge": "the gauge for players",
 }
 """The table settings in words (:class:`~referee.table.state.Settings`)."""
 

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import cast
 
 from referee.errors import IllegalAction, RulesError
 from referee.systems.base import JSONObject, JSONValue, get
@@ -502,12 +503,14 @@ class TableService:
         take_back: str | None = None,
         typed_dice: str | None = None,
         true_odds: bool | None = None,
+        players_gauge: bool | None = None,
         by: str | None = None,
     ) -> Done:
         """Change how the referee runs the table (:class:`~referee.table.state.Settings`):
         the settings given change, the others stay. Recorded as a ``settings-changed``
         event, so it is audited and replayed."""
         given = {"take_back": take_back, "typed_dice": typed_dice, "true_odds": true_odds}
+        given["players_gauge"] = players_gauge
         changes: JSONObject = {k: v for k, v in given.items() if v is not None}
         return self._command(ref, by, running.set_settings(changes, by))
 
@@ -699,3 +702,22 @@ class TableService:
         from referee.table import requests
 
         return requests.withdraw(self, ref, seq, by)
+
+    # -- gauge --
+
+    def gauge(
+        self,
+        ref: str,
+        by: str,
+        *,
+        a: tuple[str, ...] | None = None,
+        b: tuple[str, ...] | None = None,
+    ) -> JSONObject:
+        """Who is winning the fight in progress, as participant ``by`` may be shown it
+        (:func:`referee.analysis.live.viewed`: each side's chance, exact or simulated, and
+        the what-ifs); ``a`` / ``b`` name the sides."""
+        from referee.analysis.live import viewed
+
+        full = self.load(ref)
+        full.role_of(by)
+        return cast(JSONObject, viewed(full, self.view(ref, by), by, a=a, b=b))  # JSON data

@@ -74,6 +74,9 @@ class Settings:
     true_odds: bool = False
     """Whether players' previews of an action that involves a sheet they may not see are
     computed on it (the true odds); off, they are told what the chance depends on."""
+    players_gauge: bool = False
+    """Whether players see the gauge of who is winning (:mod:`referee.analysis.live`),
+    where no sheet of the fight is kept from them; off, it is the referees' alone."""
 
     def data(self) -> JSONObject:
         """The settings as JSON."""
@@ -81,6 +84,7 @@ class Settings:
             "take_back": self.take_back,
             "typed_dice": self.typed_dice,
             "true_odds": self.true_odds,
+            "players_gauge": self.players_gauge,
         }
 
 
@@ -88,6 +92,7 @@ SETTING_CHOICES: Final[Mapping[str, tuple[object, ...]]] = {
     "take_back": get_args(TakeBack),
     "typed_dice": get_args(TypedDice),
     "true_odds": (False, True),
+    "players_gauge": (False, True),
 }
 """Every table setting and the values it takes (:class:`Settings` gives the defaults)."""
 
@@ -96,7 +101,7 @@ def settings_with(settings: Settings, changes: object) -> Settings:
     """``settings`` with ``changes`` (an object of setting -> value) applied; a
     :class:`RulesError` names an unknown setting or value and the ones there are."""
     if not isinstance(changes, Mapping) or not changes:
-        raise RulesError("give at least one table setting: take_back, typed_dice, true_odds")
+        raise RulesError(f"give at least one table setting: {', '.join(SETTING_CHOICES)}")
     new = settings
     for key, value in changes.items():
         choices = SETTING_CHOICES.get(str(key))

@@ -131,6 +131,7 @@ class SetSettingsIn(Strict):
     take_back: TakeBack | None = field_of("settings", "take_back")
     typed_dice: TypedDice | None = field_of("settings", "typed_dice")
     true_odds: bool | None = field_of("settings", "true_odds")
+    players_gauge: bool | None = field_of("settings", "players_gauge")
 
 
 class AnswerIn(Strict):

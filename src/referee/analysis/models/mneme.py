@@ -90,7 +90,8 @@ class MnemeExchange(ConflictModel):
         return self.weapons.get(cid) or self.state.characters[cid].sheet.weapons[0].name
 
     def start(self) -> tuple[Any, Memo]:
-        return self.state, 0
+        rollers = self._rollers()
+        return self.state, rollers.index(self.first) if self.first in rollers else 0
 
     def out(self, state: Any, cid: str) -> bool:
         sheet = state.characters[cid].sheet

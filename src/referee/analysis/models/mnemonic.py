@@ -65,7 +65,8 @@ class MnemonicFight(ConflictModel):
                 raise AnalysisError(f"{cid} has no Life Role {role!r} (roles: {known})")
 
     def start(self) -> tuple[Any, Memo]:
-        return self.state, ("turn", 0)
+        first = self.first
+        return self.state, ("turn", self.fighters.index(first) if first in self.fighters else 0)
 
     def out(self, state: Any, cid: str) -> bool:
         seat: Seat = state.characters[cid]

@@ -382,6 +382,8 @@ function onMessage(msg) {
     location.reload();
   } else if (msg.type === "left") {
     connState("you are no longer at this table", "down");
+  } else if (msg.type === "gauge") {
+    document.dispatchEvent(new CustomEvent("referee-gauge", { detail: msg })); // static/gauge.js
   }
   return true;
 }

@@ -38,6 +38,7 @@ if (settings && tid) {
       take_back: settings.elements.take_back.value,
       typed_dice: settings.elements.typed_dice.value,
       true_odds: settings.elements.true_odds.checked,
+      players_gauge: settings.elements.players_gauge.checked,
     };
     try {
       await api("PUT", `/api/tables/${tid}/settings`, body);

@@ -1,0 +1,201 @@
+"""The gauge of who is winning, at the edge: a JSON route and a push after each event.
+
+* ``GET /api/tables/{tid}/gauge`` (``?a=ID&b=ID`` to name the sides) - the caller's gauge
+  (:meth:`TableService.gauge`): each side's chance, exact or simulated, and the what-ifs;
+  for a participant it is not shown to, why.
+* After each event that changes the page, the table's browsers that are shown a gauge
+  are pushed ``{"type": "gauge", "seq": N, ...}`` once it is computed (:func:`with_gauge`;
+  ``seq``: the table's seq when it was asked for).
+
+Neither is computed on the event loop or in the thread that appended the event: the
+work goes to the odds workers (:mod:`referee.web.worker`), under a CPU budget
+(:data:`referee.analysis.live.GAUGE_SECONDS`); the push waits for it, play does not. A
+table whose events come while its gauge is computed gets one more computation after it
+(the newest state), not one per event; a viewer is pushed a gauge only when it differs
+from the last one they were sent, so an event that changes nothing of what they may
+know (a referee's secret roll, for a player) sends them nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Final
+
+import anyio.from_thread
+from fastapi import APIRouter, Query, Request
+
+from referee.errors import ODD_INPUT, RulesError
+from referee.table.lru import LRU
+from referee.table.service import Forbidden, TableService
+from referee.table.state import Viewer
+from referee.web.app import WebError, web_of
+from referee.web.deps import Reader, in_pool
+from referee.web.strict import StrictRoute
+
+if TYPE_CHECKING:
+    from referee.web.app import Web
+    from referee.web.panel_push import DrawMany
+
+log = logging.getLogger("referee.web")
+router = APIRouter(route_class=StrictRoute)
+
+SENT: Final = 4096
+"""Viewers whose last pushed gauge is kept (the most recent): one not kept is pushed its
+next gauge even if it is the same."""
+
+MAX_SIDE: Final = 8
+"""Characters named on one side at most."""
+
+Side = Annotated[
+    list[str],
+    Query(
+        max_length=MAX_SIDE,
+        description="A character on this side (its id; repeat for more). Blank: the players' "
+        "characters against the referee's.",
+    ),
+]
+
+
+def compute(service: TableService, table: str, by: str, a: list[str], b: list[str]) -> Any:
+    """:meth:`TableService.gauge` with its refusal as data: ``("ok", gauge)``,
+    ``("forbidden", text)`` or ``("rules", text)``."""
+    try:
+        found = service.gauge(table, by, a=tuple(a) or None, b=tuple(b) or None)
+        return "ok", json.loads(json.dumps(found, default=float))
+    except Forbidden as e:
+        return "forbidden", str(e)
+    except RulesError as e:
+        return "rules", str(e)
+    except ODD_INPUT as e:
+        return "rules", f"the gauge cannot handle this input: {type(e).__name__}: {e}"
+
+
+def in_worker(table: str, by: str, a: list[str], b: list[str]) -> Any:
+    """:func:`compute` in an odds worker process, on its own service."""
+    from referee.web import worker
+
+    service = worker._SERVICE
+    if service is None:
+        raise RuntimeError("the odds worker was not started")
+    return compute(service, table, by, a, b)
+
+
+@router.get("/api/tables/{tid}/gauge", tags=["table"])
+async def gauge_api(
+    caller: Reader,
+    request: Request,
+    a: Side = [],  # noqa: B006 - FastAPI copies a query default
+    b: Side = [],  # noqa: B006
+) -> dict[str, Any]:
+    """Who is winning the fight in progress: each side's chance to win, from the table as
+    it is now (exact where the chain fits the work budget, else simulated with its
+    interval: `method`), who acts now and their side's chance for each way they may
+    fight (`what_if`). Sides: the players' characters against the referee's (or two
+    players' against each other), unless `a` and `b` name them. A player is shown it
+    only where the referee's setting allows and no sheet of the fight is kept from them
+    (`shown: false` and `why` otherwise). Computed off the event loop; 422 names a
+    refusal."""
+    web = web_of(request)
+    args = (caller.table_id, caller.name, a, b)
+    with web.quotas.odds.slot(web.quotas.participant(caller.table_id, caller.name)):
+        kind, value = await in_pool(web, compute, in_worker, args)
+    if kind == "ok":
+        found: dict[str, Any] = value
+        return found
+    raise WebError(403 if kind == "forbidden" else 422, str(value))
+
+
+# ---------------------------------------------------------------------------
+# the push
+
+
+class GaugePush:
+    """The gauges pushed to one server's browsers (see the module text)."""
+
+    def __init__(self, web: Web) -> None:
+        self.web = web
+        self.running: dict[str, bool] = {}
+        """Tables whose gauges are being computed (true: compute again after)."""
+        self.sent: LRU[tuple[str, Viewer], str] = LRU(SENT)
+        """The last gauge text pushed to each viewer of each table."""
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def kick(self, tid: str) -> None:
+        """On the event loop: compute the table's gauges (once more after the running
+        computation, if one runs)."""
+        if tid in self.running:
+            self.running[tid] = True
+            return
+        self.running[tid] = False
+        task = asyncio.get_running_loop().create_task(self._rounds(tid))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _now(self, tid: str) -> tuple[int, bool] | None:
+        """In a thread: the table's seq and whether its setting shows players the gauge (a
+        setting everyone may read); ``None``: the table is gone."""
+        try:
+            ts = self.web.service.current(tid)
+        except RulesError:
+            return None
+        return ts.seq, ts.settings.players_gauge
+
+    def _shown(self, tid: str, players: bool) -> list[Viewer]:
+        """The viewers of the table's live browsers who may be shown a gauge: referees,
+        and others where the setting shows it to players."""
+        conns = self.web.hub.tables.get(tid, ())
+        viewers = dict.fromkeys(c.viewer for c in conns if c.viewer.name is not None)
+        return [v for v in viewers if players or v.sees_all]
+
+    async def _rounds(self, tid: str) -> None:
+        try:
+            while True:
+                now = await asyncio.to_thread(self._now, tid)
+                if now is None:
+                    break
+                seq, players = now
+                for viewer in self._shown(tid, players):
+                    assert viewer.name is not None
+                    args: tuple[str, str, list[str], list[str]] = (tid, viewer.name, [], [])
+                    try:
+                        kind, value = await in_pool(self.web, compute, in_worker, args)
+                    except Exception as e:  # a worker gone: the browsers keep their gauge
+                        log.warning("could not compute the gauge of %s: %s", tid, e)
+                        break
+                    if kind == "ok":
+                        self._send(tid, viewer, seq, json.dumps(value))
+                if not self.running.get(tid):
+                    break
+                self.running[tid] = False
+        finally:
+            self.running.pop(tid, None)
+
+    def _send(self, tid: str, viewer: Viewer, seq: int, body: str) -> None:
+        """Push ``body`` (a gauge as JSON) to the viewer's browsers, unless it is the one
+        they were pushed last; ``seq``: the table's seq when it was asked for (the gauge
+        is of that state or a later one)."""
+        if self.sent.get((tid, viewer)) == body:
+            return  # nothing new for them
+        self.sent[(tid, viewer)] = body
+        text = f'{{"type":"gauge","seq":{seq},{body[1:]}'
+        for conn in list(self.web.hub.tables.get(tid, ())):
+            if conn.viewer == viewer and not conn.catching_up:
+                conn.put(text)
+
+
+def with_gauge(web: Web, draw: DrawMany) -> DrawMany:
+    """The live hub's drawing of a table's panels (:mod:`referee.web.panel_push`), which
+    also starts the table's gauges (after each event that changes the page)."""
+    pusher = GaugePush(web)
+
+    def both(tid: str, viewers: Sequence[Viewer]) -> Mapping[Viewer, str | None]:
+        texts = draw(tid, viewers)
+        with contextlib.suppress(RuntimeError):  # drawn outside the server's threads: no push
+            anyio.from_thread.run_sync(pusher.kick, tid)
+        return texts
+
+    return both

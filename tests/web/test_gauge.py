@@ -1,0 +1,87 @@
+"""The gauge of who is winning at the edge (web/gauge.py): its JSON route, who is shown
+it, and the push that follows each event without holding the event up."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from tests.web.conftest import Connect, LiveSocket, Site, Table
+
+from referee.analysis.live import HIDDEN_SHEETS, OFF
+
+
+def _gauge(site: Site, table: Table, who: str, query: str = "") -> tuple[int, dict[str, object]]:
+    with site.client(table.tokens[who]) as http:
+        r = http.get(f"/api/tables/{table.id}/gauge{query}")
+        return r.status_code, r.json()
+
+
+def test_the_route_answers_the_referee_and_tells_a_player_why_not(site: Site, table: Table) -> None:
+    """Ann's boxer against Ben's frigate (a duel between two players): the referee gets
+    the exact figures; a player, while the setting keeps the gauge for the referee, is
+    told so; a side naming nobody at the table is refused, named."""
+    status, ron = _gauge(site, table, "Ron")
+    assert status == 200 and ron["shown"] is True and ron["method"] == "exact"
+    sides = ron["sides"]
+    assert isinstance(sides, dict) and sides["how"] == "Ann's characters against Ben's"
+    p = ron["p"]
+    assert (
+        isinstance(p, dict)
+        and abs(p["a"]["value"] + p["b"]["value"] + p["draw"]["value"] - 1) < 1e-12
+    )
+    assert _gauge(site, table, "Ann") == (200, {"shown": False, "why": OFF})
+    assert _gauge(site, table, "Obi") == (200, {"shown": False, "why": OFF})
+    status, bad = _gauge(site, table, "Ron", "?a=nobody&b=swiftsure")
+    assert status == 422 and "side a: no character 'nobody' here" in str(bad["detail"])
+
+
+def _messages(ws: LiveSocket, kind: str, seconds: float) -> list[dict[str, object]]:
+    """The messages of ``kind`` the socket gets within ``seconds``."""
+    found = []
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            msg = json.loads(ws.recv(timeout=left))
+        except TimeoutError:
+            break
+        if msg.get("type") == kind:
+            found.append(msg)
+    return found
+
+
+def test_the_gauge_is_pushed_after_an_event(site: Site, table: Table, ws_connect: Connect) -> None:
+    """The referee's browser is pushed the gauge after an event (the same figures as the
+    route's); a player's, while the setting is off, is pushed none; once the referee
+    shows it to players, Ann's browser is told why she still may not see it (Ben's
+    sheet is kept from her)."""
+    url = f"{site.ws_base}/ws/tables/{table.id}?after=0"
+    with (
+        ws_connect(url, additional_headers=table.auth("Ron")) as ron_ws,
+        ws_connect(url, additional_headers=table.auth("Ann")) as ann_ws,
+    ):
+        _messages(ron_ws, "live", 3)
+        _messages(ann_ws, "live", 3)
+        with site.client(table.tokens["Ron"]) as ron:
+            r = ron.post(
+                f"/api/tables/{table.id}/edits",
+                json={"changes": [{"target": "swiftsure", "field": "status.injuries", "delta": 1}],
+                      "reason": "a fall"},
+            )  # fmt: skip
+            assert r.status_code == 201, r.text
+        pushed = _messages(ron_ws, "gauge", 20)
+        assert pushed, "no gauge pushed to the referee"
+        _, now = _gauge(site, table, "Ron")
+        assert {k: v for k, v in pushed[-1].items() if k not in ("type", "seq")} == now
+        assert pushed[-1]["seq"] == r.json()["seq"]  # the correction's
+        assert _messages(ann_ws, "gauge", 2) == []
+        with site.client(table.tokens["Ron"]) as ron:
+            r = ron.put(f"/api/tables/{table.id}/settings", json={"players_gauge": True})
+            assert r.status_code in (200, 201), r.text
+        told = _messages(ann_ws, "gauge", 20)
+        assert told and told[-1] == {
+            "type": "gauge",
+            "seq": r.json()["seq"],
+            "shown": False,
+            "why": HIDDEN_SHEETS,
+        }
