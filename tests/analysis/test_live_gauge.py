@@ -213,6 +213,19 @@ def test_what_if_gives_each_way_the_actor_may_fight(
     assert rows["attack"]["usual"] and rows["attack"]["p"] == g["p"]["a"]
     dodge = analyze(capsys, "mnemonic", "--policy", "mick=dodge")["p"]["a"]["exact"]
     assert rows["dodge"]["p"]["exact"] == dodge == "438899/810000"
+    assert rows["dodge"]["words"] == "attacks while making themselves a harder target"
+
+
+@pytest.mark.parametrize("game", ["arm", "mneme", "mnemonic", "mongrel"])
+def test_every_way_to_fight_is_offered_in_words(game: str) -> None:
+    """People read a policy as words completing "If NAME ...", never its name: every
+    policy of each game's conflict model has them, distinct from one another."""
+    from referee.analysis.scenario import model_policies, policy_words
+
+    words = policy_words(game)
+    assert list(words) == list(model_policies(game))
+    assert all(w and w != p and " " in w for p, w in words.items()), words
+    assert len(set(words.values())) == len(words)
 
 
 def test_the_sides_follow_who_owns_what(service: TableService) -> None:

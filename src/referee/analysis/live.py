@@ -331,6 +331,7 @@ def _what_ifs(
     out: list[dict[str, Any]] = []
     for policy in model.POLICIES:
         row: dict[str, Any] = {"id": cid, "side": side, "policy": policy, "usual": policy == usual}
+        row["words"] = model.POLICY_WORDS.get(policy, policy)
         try:
             found = chances(ts, a, b, {cid: policy}, seconds=seconds)
             row.update(method=found["method"], p=found["p"][side])

@@ -73,6 +73,9 @@ class ConflictModel(ABC):
     model's own order."""
 
     POLICIES: ClassVar[tuple[str, ...]] = ("attack",)
+    POLICY_WORDS: ClassVar[Mapping[str, str]] = {"attack": "attacks on every turn"}
+    """Each policy in words, completing "If NAME ...": what people read where a policy is
+    offered (the analysis page, the gauge's what-ifs), never the policy's name."""
 
     def __post_init__(self) -> None:
         self.sheet_keys = SheetKeys()

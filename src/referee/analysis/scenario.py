@@ -142,6 +142,12 @@ def model_policies(game: str) -> tuple[str, ...]:
     return tuple(model_type(game).POLICIES)
 
 
+def policy_words(game: str) -> dict[str, str]:
+    """Each policy of the game's conflict model in words (``POLICY_WORDS``)."""
+    words = model_type(game).POLICY_WORDS
+    return {p: words.get(p, p) for p in model_policies(game)}
+
+
 def model_params(game: str) -> list[dict[str, Any]]:
     """The conflict model's plain parameters (a whole number or a word, each with its
     default: Mneme CE's ``until`` and ``difficulty``, ARM's ``threshold``...), which the

@@ -191,7 +191,7 @@ def analyse(
     chart as SVG ready for a page. Raises a rules error (a refusal) for a pick the
     viewer cannot see or a request over its budget."""
     from referee.analysis.page import page_data
-    from referee.analysis.scenario import model_params, model_policies
+    from referee.analysis.scenario import model_params, model_policies, policy_words
 
     view = service.view(table, by)
     rules = view.ruleset
@@ -278,6 +278,7 @@ def analyse(
                 "b": " + ".join(visible[c] for c in side_b),
             },
             "policies": list(policies),
+            "policy_words": policy_words(rules.name),
             "policy": {  # as chosen, else the model's own (the rules' default for a side)
                 side: chosen_policy or taken.get(fighters[0] if fighters else "", policies[0])
                 for side, chosen_policy, fighters in (
@@ -461,7 +462,7 @@ async def analysis_page(
             raise
         error, status = e.detail, e.status
     if data is None:  # a refused pick: the form again, with the viewer's own characters
-        from referee.analysis.scenario import model_params, model_policies
+        from referee.analysis.scenario import model_params, model_policies, policy_words
 
         view = web.service.view(tid, caller.name)
         data = {
@@ -471,6 +472,7 @@ async def analysis_page(
             "a": [],
             "b": [],
             "policies": list(model_policies(view.ruleset.name)),
+            "policy_words": policy_words(view.ruleset.name),
             "policy": {"a": policy_a, "b": policy_b},
             "params": [{**p, "value": p["default"]} for p in model_params(view.ruleset.name)],
             "errors": {},

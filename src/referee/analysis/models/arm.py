@@ -54,6 +54,10 @@ class ArmMelee(ConflictModel):
     push: str = "never"
     mods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     POLICIES: ClassVar[tuple[str, ...]] = ("attack", "defend")
+    POLICY_WORDS: ClassVar[Mapping[str, str]] = {
+        "attack": "attacks every round and never defends",
+        "defend": "dodges or parries a blow that comes before they act",
+    }
 
     def __post_init__(self) -> None:
         super().__post_init__()

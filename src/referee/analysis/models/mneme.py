@@ -56,6 +56,10 @@ class MnemeExchange(ConflictModel):
     characteristic: str = "Dex"
     difficulty: int = 8
     POLICIES: ClassVar[tuple[str, ...]] = ("attack", "fail-effect")
+    POLICY_WORDS: ClassVar[Mapping[str, str]] = {
+        "attack": "attacks on every turn",
+        "fail-effect": "strikes only through the other side's failed rolls (ch. 7)",
+    }
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -49,6 +49,10 @@ class MnemonicFight(ConflictModel):
     injury_chances: int = 0
     life_roles: Mapping[str, str] = field(default_factory=dict)
     POLICIES: ClassVar[tuple[str, ...]] = ("attack", "dodge")
+    POLICY_WORDS: ClassVar[Mapping[str, str]] = {
+        "attack": "attacks on every turn",
+        "dodge": "attacks while making themselves a harder target",
+    }
 
     def __post_init__(self) -> None:
         # one d12, or the middle of three: the order of the faces never matters

@@ -47,6 +47,11 @@ class MongrelConflict(ConflictModel):
     weapons: Mapping[str, str] = field(default_factory=dict)
     until: str = "dead"
     POLICIES: ClassVar[tuple[str, ...]] = ("attack", "defend", "balanced")
+    POLICY_WORDS: ClassVar[Mapping[str, str]] = {
+        "attack": "attacks with every Action Point and never defends",
+        "defend": "keeps an Action Point to defend with",
+        "balanced": "attacks with any Action Point and defends when able",
+    }
 
     def __post_init__(self) -> None:
         self.exchangeable = True  # a pool's faces count, their order never matters

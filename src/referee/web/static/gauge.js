@@ -67,11 +67,11 @@ function draw(g) {
   }
   if (g.now && g.what_if && g.what_if.length) {
     const side = g.what_if[0].side === "a" ? a.names : b.names;
-    body.append(el("p", "small gauge-now", `${g.now.name} acts now. Their side's chance if they fight…`));
+    body.append(el("p", "small gauge-now", `${g.now.name} acts now. Their side's chance…`));
     const ul = el("ul", "plain gauge-whatif");
     for (const w of g.what_if) {
       const li = el("li", w.usual ? "usual" : "");
-      li.append(el("span", "gauge-policy", `“${w.policy}”${w.usual ? " (as the model plays them)" : ""}`));
+      li.append(el("span", "gauge-policy", `If ${g.now.name} ${w.words}${w.usual ? " (as the analysis plays them)" : ""}`));
       li.append(el("span", "gauge-p", w.error ? w.error : figure(w.p, w.method)));
       if (w.p && w.p.exact) li.title = `${side}: exactly ${w.p.exact}`;
       ul.append(li);
