@@ -19,6 +19,7 @@ from referee.errors import IllegalAction
 from referee.systems.base import Outcome, Plan
 
 from . import budget as work
+from .collect import paused
 from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes, settled
 from .errors import AnalysisError, ChainTooLarge
 from .freeze import freeze
@@ -223,8 +224,15 @@ def explore(
     node's step itself (the reference the sharing is tested against). Where the game's
     plan gives the state after a roll directly (:func:`_lean_plan`), no outcome is built;
     ``lean=False`` builds and applies every outcome (the reference the lean path is
-    tested against).
+    tested against). The cyclic garbage collector is held off meanwhile
+    (:func:`~.collect.paused`).
     """
+    with paused():
+        return _explore(model, max_states, budget, share, lean)
+
+
+def _explore(model: ConflictModel, max_states: int, budget: int, share: bool, lean: bool) -> Chain:
+    """:func:`explore`'s walk."""
     estimate = model.size_estimate()
     if estimate > ESTIMATE_LIMIT:
         raise too_large(f"the model's estimate of {estimate:,} states", ESTIMATE_LIMIT)

@@ -26,6 +26,7 @@ from typing import Any
 
 from . import budget as work
 from .chain import Chain
+from .collect import paused
 from .errors import AnalysisError
 
 VERDICTS = ("a", "b", "draw", "endless")
@@ -155,8 +156,15 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
     rounds they start before leaving (:func:`_leaving`). Those small coefficients
     then weigh the exits' solved values, which carry the big numbers: one vector of
     whole numbers over one denominator per node (:class:`_Vec`), reduced once per
-    node instead of once per operation.
+    node instead of once per operation. The cyclic garbage collector is held off
+    meanwhile (:func:`~.collect.paused`).
     """
+    with paused():
+        return _solve(chain, horizon)
+
+
+def _solve(chain: Chain, horizon: int) -> ExactResult:
+    """:func:`solve`'s work."""
     model = chain.model
     fighters = model.fighters
     k_labels = len(VERDICTS)
