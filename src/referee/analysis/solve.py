@@ -444,16 +444,16 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
     weights, scale = _round_kernel(chain)
     verdicts = chain.verdicts
     ends: dict[int, list[tuple[int, int]]] = {}  # node -> [(ticks, weight)] into any end
-    goes: dict[int, list[tuple[int, int, int]]] = {}  # node -> [(ticks, node, weight)]
+    goes: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}  # node -> ticks -> moves
     for i, row in weights.items():
         into: dict[int, int] = {}
-        on: list[tuple[int, int, int]] = []
+        on: dict[int, list[tuple[int, int]]] = {}
         for t, j, w in row:
             if verdicts[j] is not None:  # which end does not matter here: summed
                 into[t] = into.get(t, 0) + w
             else:
-                on.append((t, j, w))
-        ends[i], goes[i] = list(into.items()), on
+                on.setdefault(t, []).append((j, w))
+        ends[i], goes[i] = list(into.items()), list(on.items())
     dist: dict[int, Fraction] = {}
     beyond = Fraction(0)
     mass: dict[int, dict[int, int]] = {0: {0: 1}}  # ticks -> node -> weight over scale**step
@@ -473,13 +473,17 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
                         over += m * w
                     else:
                         done[k] = done.get(k, 0) + m * w
-                for t, j, w in goes[i]:
+                for t, moves in goes[i]:
                     k = ticks + t
                     if k > horizon:
-                        over += m * w
-                    else:
-                        bucket = nxt.setdefault(k, {})
-                        bucket[j] = bucket.get(j, 0) + m * w
+                        over += m * sum(w for _, w in moves)
+                        continue
+                    bucket = nxt.get(k)
+                    if bucket is None:
+                        bucket = nxt[k] = {}
+                    get = bucket.get
+                    for j, w in moves:
+                        bucket[j] = get(j, 0) + m * w
         for k, m in done.items():
             dist[k] = dist.get(k, Fraction(0)) + Fraction(m, denominator)
         beyond += Fraction(over, denominator)
