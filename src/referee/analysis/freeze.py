@@ -114,6 +114,14 @@ def _inner(value: Any, sheets: SheetKeys) -> Hashable:
 
 
 def _container(value: Any, sheets: SheetKeys | None) -> Hashable:
+    kind = type(value)
+    if sheets is not None and (kind is dict or kind is tuple):  # a state's own, at once
+        if kind is tuple:
+            return tuple([v if type(v) in _ATOMS else _inner(v, sheets) for v in value])
+        pairs = [(str(k), v if type(v) in _ATOMS else _inner(v, sheets)) for k, v in value.items()]
+        pairs.sort()
+        return tuple(pairs)
+
     def key(v: Any) -> Hashable:
         return freeze(v) if sheets is None else _inner(v, sheets)
 
