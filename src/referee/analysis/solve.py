@@ -169,7 +169,9 @@ def _solve(chain: Chain, horizon: int) -> ExactResult:
     fighters = model.fighters
     k_labels = len(VERDICTS)
     value: list[_Vec | None] = [None] * len(chain)
-    for comp in components(chain):
+    comps = components(chain)
+    needed = _entered(chain, comps)
+    for comp in comps:
         work.check("solving the exact chain")
         first = comp[0]
         if len(comp) == 1 and chain.verdicts[first] is not None:  # an end: no edges
@@ -177,7 +179,7 @@ def _solve(chain: Chain, horizon: int) -> ExactResult:
             continue
         if len(comp) == 1 and _solve_alone(chain, first, value):
             continue
-        if not _solve_component(chain, comp, value):  # nobody ever leaves: a stalemate
+        if not _solve_component(chain, comp, value, needed):  # nobody leaves: a stalemate
             for i in comp:
                 value[i] = _end_values(chain, i, "endless")
     start = value[0]
@@ -261,7 +263,26 @@ def _solve_alone(chain: Chain, i: int, value: list[_Vec | None]) -> bool:
     return True
 
 
-def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) -> bool:
+def _entered(chain: Chain, comps: list[list[int]]) -> list[bool]:
+    """Whether each node's value is read: the start's, and those of nodes entered from
+    outside their own component (the rest are read only inside it, as it is solved)."""
+    where = [0] * len(chain)
+    for n, comp in enumerate(comps):
+        for i in comp:
+            where[i] = n
+    needed = [False] * len(chain)
+    needed[0] = True
+    for i, edges in enumerate(chain.edges):
+        mine = where[i]
+        for _, j, _ in edges:
+            if where[j] != mine:
+                needed[j] = True
+    return needed
+
+
+def _solve_component(
+    chain: Chain, comp: list[int], value: list[_Vec | None], needed: list[bool]
+) -> bool:
     """Set the values of a component's nodes from the values of the nodes it leaves to;
     ``False`` (and nothing set) when nobody can leave it (a stalemate).
 
@@ -270,7 +291,8 @@ def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) ->
     the edges into them the component is acyclic, so every node is, in reverse
     topological order, a known vector plus small multiples of those loop nodes. The
     loop nodes' own equations, in small fractions, are solved last, and each node's
-    value follows by substitution.
+    value follows by substitution, for the nodes whose value is read outside the
+    component (``needed``: the others are left unset).
     """
     members = set(comp)
     edges = chain.edges
@@ -339,7 +361,7 @@ def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) ->
                     acc.add(weight, known[g][0])
             value[f] = acc.reduced()
     for i in order:
-        if i in loops:
+        if i in loops or not needed[i]:
             continue
         vec, coef = known[i]
         if coef:
