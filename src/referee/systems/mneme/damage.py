@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from referee.dice.brute import all_faces, brute_force
 from referee.dice.evaluate import TRUSTED_ROLL_BUDGET, DieRoll, Rolled, check_cost, draws_over
@@ -273,7 +273,10 @@ def per_roll_odds(
     return _per_roll(spec, target, minimum, options.armour_scale_immunity)
 
 
+@lru_cache(maxsize=1024)
 def _per_roll(spec: DamageSpec, target: Target, minimum: int, shield: bool) -> Distribution[int]:
+    """What one roll deals, exactly (records and numbers in, an immutable distribution
+    out: kept for the few weapons and targets a table or a chain asks about again)."""
     return expression_odds(spec.expr).map(
         partial(
             dealt, spec_scale=spec.scale, target=target, minimum=minimum, armour_immunity=shield
@@ -343,6 +346,14 @@ def _total_exact(per: Distribution[int], rolls: int, keep: int) -> Distribution[
 
 DAMAGE: Report[int] = Report("damage", kept_total, _total_exact)
 """The damage the kept rolls deal (ch. 7, Damage Rolls, Armor)."""
+
+
+@lru_cache(maxsize=1024)
+def _dealt_total(
+    spec: DamageSpec, target: Target, minimum: int, shield: bool, rolls: int, keep: int
+) -> Distribution[int]:
+    """:data:`DAMAGE`'s exact distribution for these rolls (see :func:`_per_roll`)."""
+    return _total_exact(_per_roll(spec, target, minimum, shield), rolls, keep)
 
 
 def bleeding_exact(per: Distribution[int], rolls: int, threshold: int) -> Distribution[bool]:
@@ -440,8 +451,12 @@ class DamageProgram(Dice[S]):
 
     def odds(self) -> Distribution[S]:
         if self._odds is None:
-            per = _per_roll(self.spec, self.target, self.minimum, self.shield)
-            self._odds = self.report.exact(per, self.rolls, self.keep)
+            args = (self.spec, self.target, self.minimum, self.shield, self.rolls, self.keep)
+            if self.report is DAMAGE:  # the damage dealt: the same for every state alike
+                self._odds = cast("Distribution[S]", _dealt_total(*args))
+            else:
+                per = _per_roll(*args[:4])
+                self._odds = self.report.exact(per, self.rolls, self.keep)
         return self._odds
 
     def brute(self) -> Distribution[S]:
