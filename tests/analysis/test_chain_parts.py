@@ -93,7 +93,10 @@ def test_only_plain_pools_are_drawn_by_their_pools() -> None:
     assert plain_groups(parse("4d6rr1")) is None
 
 
-@pytest.mark.parametrize("text", ["2d6", "1d10+2", "2d6+1d4-1", "3d6kh2", "2*1d8", "1d6!", "4d6rr1"])
+TEXTS = ["2d6", "1d10+2", "2d6+1d4-1", "3d6kh2", "2*1d8", "1d6!", "4d6rr1"]
+
+
+@pytest.mark.parametrize("text", TEXTS)
 @pytest.mark.parametrize("seed", [0, 1, 7, 42])
 def test_a_damage_roll_draws_the_faces_and_total_of_rolling_its_expression(
     text: str, seed: int
