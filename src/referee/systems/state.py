@@ -221,7 +221,7 @@ def apply_changes(state: StateT, changes: Iterable[Change]) -> StateT:
     return state
 
 
-_Maker = tuple[dict[str, int], Callable[[Any], tuple[Any, ...]]]
+_Maker = tuple[dict[str, int], Callable[[object], tuple[object, ...]]]
 _MAKERS: dict[type, _Maker | None] = {}
 
 
