@@ -10,18 +10,20 @@ whose discovered states pass the bound (an error naming the way out: simulate).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
 from referee.errors import IllegalAction
 from referee.systems.base import Outcome, Plan
+from referee.systems.state import replaced
 
 from . import budget as work
+from .collect import paused
 from .enumerate import LEAF_BUDGET, by_view, change_key, outcomes, settled
 from .errors import AnalysisError, ChainTooLarge
-from .freeze import freeze
+from .freeze import freeze, record_fields
 from .model import ConflictModel, Memo, Scope, Step
 
 MAX_STATES = 20_000
@@ -223,8 +225,15 @@ def explore(
     node's step itself (the reference the sharing is tested against). Where the game's
     plan gives the state after a roll directly (:func:`_lean_plan`), no outcome is built;
     ``lean=False`` builds and applies every outcome (the reference the lean path is
-    tested against).
+    tested against). The cyclic garbage collector is held off meanwhile
+    (:func:`~.collect.paused`).
     """
+    with paused():
+        return _explore(model, max_states, budget, share, lean)
+
+
+def _explore(model: ConflictModel, max_states: int, budget: int, share: bool, lean: bool) -> Chain:
+    """:func:`explore`'s walk."""
     estimate = model.size_estimate()
     if estimate > ESTIMATE_LIMIT:
         raise too_large(f"the model's estimate of {estimate:,} states", ESTIMATE_LIMIT)
@@ -346,7 +355,8 @@ class _Shared:
                 merged[at] = (q + e.p, j)
                 continue
             new_key = list(key)
-            new_key[at_seats] = tuple((c, e.seat_keys.get(c, k)) for c, k in key[at_seats])
+            mine = e.seat_keys
+            new_key[at_seats] = tuple([(c, mine.get(c, k)) for c, k in key[at_seats]])
             for n, f in enumerate(scope.fields):
                 new_key[layout[f]] = e.field_keys[n]
             made = chain.keyed(tuple(new_key), after, partial(_graft, state, e))
@@ -420,7 +430,7 @@ def _graft(state: Any, entry: _Entry) -> Any:
     """``state`` with the scope of the state ``entry`` leads to put in."""
     characters = dict(state.characters)
     characters.update(entry.seats)
-    return replace(state, characters=characters, **entry.field_values)
+    return replaced(state, characters=characters, **entry.field_values)
 
 
 def _check_scope(state: Any, new: Any, scope: Scope, action: str) -> None:
@@ -430,8 +440,7 @@ def _check_scope(state: Any, new: Any, scope: Scope, action: str) -> None:
     for cid, seat in state.characters.items():
         if cid not in scope.seats and new.characters[cid] is not seat:
             raise AnalysisError(f"the model's scope of {action} misses {cid}, which it changes")
-    for f in fields(state):
-        name = f.name
+    for name in record_fields(type(state)) or ():
         if name == "characters" or name in scope.fields:
             continue
         if getattr(new, name) is not getattr(state, name):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 from math import comb, factorial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from referee.dice.roller import RollRecord
 from referee.systems.base import Outcome, Plan
@@ -180,7 +180,7 @@ def settled(
     exchangeable: bool = False,
     budget: int = LEAF_BUDGET,
     seed: int = 0,
-    hints: dict[Hashable, list[tuple[tuple[int, ...], ...]]] | None = None,
+    hints: dict[Hashable, Any] | None = None,
 ) -> list[tuple[Fraction, object]]:
     """:func:`by_view` by the plan's lean path (:meth:`~referee.systems.plan.Plan.settle`):
     for each value the odds report, its exact probability and the state the outcome's
@@ -204,7 +204,7 @@ def by_view(
     exchangeable: bool = False,
     budget: int = LEAF_BUDGET,
     seed: int = 0,
-    hints: dict[Hashable, list[tuple[tuple[int, ...], ...]]] | None = None,
+    hints: dict[Hashable, Any] | None = None,
 ) -> list[tuple[Fraction, Outcome]]:
     """Every outcome of ``plan`` with its exact probability, when the plan's odds view
     determines the outcome's changes: the probabilities are the game's exact
@@ -233,7 +233,7 @@ def _per_value(
     exchangeable: bool,
     budget: int,
     seed: int,
-    hints: dict[Hashable, list[tuple[tuple[int, ...], ...]]] | None,
+    hints: dict[Hashable, Any] | None,
 ) -> list[tuple[Fraction, T]]:
     """One result of ``run`` (a roll's reported value and what it found) per value of the
     plan's odds, with the value's exact probability (see :func:`by_view`)."""
@@ -282,4 +282,10 @@ def _per_value(
             f"{len(missing)} of the step's {len(wanted)} results not met within "
             f"{budget:,} face paths: simulate instead"
         )
-    return [(odds.probability(v), met[v]) for v in odds.outcomes()]
+    at = ("chances", memo_key)  # the same odds in many states: their fractions made once
+    chances = hints.get(at) if hints is not None else None
+    if chances is None:
+        chances = [(v, odds.probability(v)) for v in odds.outcomes()]
+        if hints is not None:
+            hints[at] = chances
+    return [(p, met[v]) for v, p in chances]

@@ -47,7 +47,9 @@ class SheetKeys:
         return found
 
 
-_ATOMS = frozenset({type(None), bool, int, str, float})
+ATOMS = frozenset({type(None), bool, int, str, float})
+"""The types a key holds as they are."""
+_ATOMS = ATOMS
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 
@@ -69,7 +71,7 @@ def _getter(kind: type, names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ..
     return found
 
 
-def _names(kind: type) -> tuple[str, ...] | None:
+def record_fields(kind: type) -> tuple[str, ...] | None:
     """The field names of a dataclass type (``None``: not a dataclass), looked up once."""
     try:
         return _FIELDS[kind]
@@ -87,7 +89,7 @@ def freeze(value: Any, sheets: SheetKeys | None = None) -> Hashable:
     if kind in _ATOMS:
         atom: Hashable = value
         return atom
-    names = _names(kind)
+    names = record_fields(kind)
     if names is not None:
         if sheets is not None:
             return sheets.entry(value, names)[1]
@@ -103,7 +105,7 @@ def _inner(value: Any, sheets: SheetKeys) -> Hashable:
     if kind in _ATOMS:
         atom: Hashable = value
         return atom
-    names = _names(kind)
+    names = record_fields(kind)
     if names is not None:
         return sheets.entry(value, names)[2]
     found = sheets.containers.get(id(value))
@@ -114,6 +116,14 @@ def _inner(value: Any, sheets: SheetKeys) -> Hashable:
 
 
 def _container(value: Any, sheets: SheetKeys | None) -> Hashable:
+    kind = type(value)
+    if sheets is not None and (kind is dict or kind is tuple):  # a state's own, at once
+        if kind is tuple:
+            return tuple([v if type(v) in _ATOMS else _inner(v, sheets) for v in value])
+        pairs = [(str(k), v if type(v) in _ATOMS else _inner(v, sheets)) for k, v in value.items()]
+        pairs.sort()
+        return tuple(pairs)
+
     def key(v: Any) -> Hashable:
         return freeze(v) if sheets is None else _inner(v, sheets)
 

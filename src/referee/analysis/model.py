@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 from referee.systems.base import Action, Outcome, Plan, Ruleset
 
 from .errors import AnalysisError
-from .freeze import SheetKeys, freeze
+from .freeze import ATOMS, SheetKeys, freeze
 
 A = TypeVar("A", bound=Action)
 
@@ -145,7 +145,12 @@ class ConflictModel(ABC):
     def act(self, kind: type[A], *args: Any, **kwargs: Any) -> A:
         """The action ``kind(*args, **kwargs)``, made (and checked) once per model: a chain
         asks for the same few actions in thousands of states, and actions are immutable."""
-        key = (kind, freeze(args), freeze(kwargs))  # a list given for a tuple keys alike
+        if all(type(a) in ATOMS for a in args) and all(
+            type(v) in ATOMS for v in kwargs.values()
+        ):  # the key freeze gives them, made at once
+            key: Hashable = (kind, args, tuple(sorted(kwargs.items())))
+        else:  # a list given for a tuple keys alike
+            key = (kind, freeze(args), freeze(kwargs))
         found = self._acts.get(key)
         if found is None:
             found = self._acts[key] = kind(*args, **kwargs)

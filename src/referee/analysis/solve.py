@@ -26,6 +26,7 @@ from typing import Any
 
 from . import budget as work
 from .chain import Chain
+from .collect import paused
 from .errors import AnalysisError
 
 VERDICTS = ("a", "b", "draw", "endless")
@@ -155,13 +156,22 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
     rounds they start before leaving (:func:`_leaving`). Those small coefficients
     then weigh the exits' solved values, which carry the big numbers: one vector of
     whole numbers over one denominator per node (:class:`_Vec`), reduced once per
-    node instead of once per operation.
+    node instead of once per operation. The cyclic garbage collector is held off
+    meanwhile (:func:`~.collect.paused`).
     """
+    with paused():
+        return _solve(chain, horizon)
+
+
+def _solve(chain: Chain, horizon: int) -> ExactResult:
+    """:func:`solve`'s work."""
     model = chain.model
     fighters = model.fighters
     k_labels = len(VERDICTS)
     value: list[_Vec | None] = [None] * len(chain)
-    for comp in components(chain):
+    comps = components(chain)
+    needed = _entered(chain, comps)
+    for comp in comps:
         work.check("solving the exact chain")
         first = comp[0]
         if len(comp) == 1 and chain.verdicts[first] is not None:  # an end: no edges
@@ -169,7 +179,7 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
             continue
         if len(comp) == 1 and _solve_alone(chain, first, value):
             continue
-        if not _solve_component(chain, comp, value):  # nobody ever leaves: a stalemate
+        if not _solve_component(chain, comp, value, needed):  # nobody leaves: a stalemate
             for i in comp:
                 value[i] = _end_values(chain, i, "endless")
     start = value[0]
@@ -253,7 +263,26 @@ def _solve_alone(chain: Chain, i: int, value: list[_Vec | None]) -> bool:
     return True
 
 
-def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) -> bool:
+def _entered(chain: Chain, comps: list[list[int]]) -> list[bool]:
+    """Whether each node's value is read: the start's, and those of nodes entered from
+    outside their own component (the rest are read only inside it, as it is solved)."""
+    where = [0] * len(chain)
+    for n, comp in enumerate(comps):
+        for i in comp:
+            where[i] = n
+    needed = [False] * len(chain)
+    needed[0] = True
+    for i, edges in enumerate(chain.edges):
+        mine = where[i]
+        for _, j, _ in edges:
+            if where[j] != mine:
+                needed[j] = True
+    return needed
+
+
+def _solve_component(
+    chain: Chain, comp: list[int], value: list[_Vec | None], needed: list[bool]
+) -> bool:
     """Set the values of a component's nodes from the values of the nodes it leaves to;
     ``False`` (and nothing set) when nobody can leave it (a stalemate).
 
@@ -262,7 +291,8 @@ def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) ->
     the edges into them the component is acyclic, so every node is, in reverse
     topological order, a known vector plus small multiples of those loop nodes. The
     loop nodes' own equations, in small fractions, are solved last, and each node's
-    value follows by substitution.
+    value follows by substitution, for the nodes whose value is read outside the
+    component (``needed``: the others are left unset).
     """
     members = set(comp)
     edges = chain.edges
@@ -331,7 +361,7 @@ def _solve_component(chain: Chain, comp: list[int], value: list[_Vec | None]) ->
                     acc.add(weight, known[g][0])
             value[f] = acc.reduced()
     for i in order:
-        if i in loops:
+        if i in loops or not needed[i]:
             continue
         vec, coef = known[i]
         if coef:
@@ -436,16 +466,16 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
     weights, scale = _round_kernel(chain)
     verdicts = chain.verdicts
     ends: dict[int, list[tuple[int, int]]] = {}  # node -> [(ticks, weight)] into any end
-    goes: dict[int, list[tuple[int, int, int]]] = {}  # node -> [(ticks, node, weight)]
+    goes: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}  # node -> ticks -> moves
     for i, row in weights.items():
         into: dict[int, int] = {}
-        on: list[tuple[int, int, int]] = []
+        on: dict[int, list[tuple[int, int]]] = {}
         for t, j, w in row:
             if verdicts[j] is not None:  # which end does not matter here: summed
                 into[t] = into.get(t, 0) + w
             else:
-                on.append((t, j, w))
-        ends[i], goes[i] = list(into.items()), on
+                on.setdefault(t, []).append((j, w))
+        ends[i], goes[i] = list(into.items()), list(on.items())
     dist: dict[int, Fraction] = {}
     beyond = Fraction(0)
     mass: dict[int, dict[int, int]] = {0: {0: 1}}  # ticks -> node -> weight over scale**step
@@ -465,13 +495,17 @@ def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction]
                         over += m * w
                     else:
                         done[k] = done.get(k, 0) + m * w
-                for t, j, w in goes[i]:
+                for t, moves in goes[i]:
                     k = ticks + t
                     if k > horizon:
-                        over += m * w
-                    else:
-                        bucket = nxt.setdefault(k, {})
-                        bucket[j] = bucket.get(j, 0) + m * w
+                        over += m * sum(w for _, w in moves)
+                        continue
+                    bucket = nxt.get(k)
+                    if bucket is None:
+                        bucket = nxt[k] = {}
+                    get = bucket.get
+                    for j, w in moves:
+                        bucket[j] = get(j, 0) + m * w
         for k, m in done.items():
             dist[k] = dist.get(k, Fraction(0)) + Fraction(m, denominator)
         beyond += Fraction(over, denominator)

@@ -20,9 +20,10 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache
+from operator import attrgetter
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
 from referee.errors import RulesError
@@ -220,21 +221,33 @@ def apply_changes(state: StateT, changes: Iterable[Change]) -> StateT:
     return state
 
 
-_INIT_NAMES: dict[type, tuple[str, ...] | None] = {}
+_Maker = tuple[dict[str, int], Callable[[object], tuple[object, ...]]]
+_MAKERS: dict[type, _Maker | None] = {}
 
 
-def _init_names(kind: type) -> tuple[str, ...] | None:
-    """The fields of the dataclass ``kind``, all passed to its ``__init__``, or ``None``
-    when it has others (then :func:`dataclasses.replace` does the work)."""
+def _maker(kind: type) -> _Maker | None:
+    """For the dataclass ``kind`` whose fields are all passed to its ``__init__`` by
+    position (no ``InitVar``, ``ClassVar`` or keyword-only field): each field's place
+    and a reader of every field at once; ``None`` otherwise (then
+    :func:`dataclasses.replace` does the work). Looked up once per type."""
     try:
-        return _INIT_NAMES[kind]
+        return _MAKERS[kind]
     except KeyError:
         declared = getattr(kind, "__dataclass_fields__", {})
         own = fields(kind) if declared else ()
-        plain = len(own) == len(declared) and all(f.init for f in own)  # no InitVar, ClassVar
-        names = tuple(f.name for f in own) if plain and own else None
-        _INIT_NAMES[kind] = names
-        return names
+        made_init = getattr(getattr(kind, "__dataclass_params__", None), "init", False)
+        plain = len(own) == len(declared) and all(f.init and not f.kw_only for f in own)
+        plain = plain and made_init and "__init__" in vars(kind)
+        found: _Maker | None = None
+        if plain and own:
+            names = tuple(f.name for f in own)
+            if len(names) == 1:
+                one = attrgetter(names[0])
+                found = ({names[0]: 0}, lambda node: (one(node),))
+            else:
+                found = ({n: i for i, n in enumerate(names)}, attrgetter(*names))
+        _MAKERS[kind] = found
+        return found
 
 
 def _with(node: Any, key: str, value: object) -> Any:
@@ -248,14 +261,17 @@ R = TypeVar("R")
 def replaced(node: R, **changes: object) -> R:
     """``dataclasses.replace(node, **changes)`` without looking the fields up each time
     (rules make new records by the hundred thousand in an exact chain): the same record,
-    made by its ``__init__`` with the other fields as they are."""
-    names = _init_names(type(node))
-    if names is None:
+    made by its ``__init__`` with the other fields as they are, passed by position."""
+    kind = type(node)
+    maker = _maker(kind)
+    if maker is None:
         return replace(node, **changes)  # type: ignore[type-var]
-    args = {n: getattr(node, n) for n in names}
-    for key in changes:
-        if key not in args:
-            raise TypeError(f"{type(node).__name__} has no field {key!r}")
-    args.update(changes)
-    made: R = type(node)(**args)
+    places, read = maker
+    values = list(read(node))
+    for key, value in changes.items():
+        at = places.get(key)
+        if at is None:
+            raise TypeError(f"{kind.__name__} has no field {key!r}")
+        values[at] = value
+    made: R = kind(*values)
     return made

@@ -21,13 +21,14 @@ table's options (``push``: never, always or if-needed).
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.systems.arm.actions import Attack, Defend, NextRound, Strike, TakeBlow
 from referee.systems.arm.play import Levels, can_defend
 from referee.systems.arm.state import Seat, State
 from referee.systems.base import Outcome
+from referee.systems.state import replaced
 
 from ..errors import AnalysisError
 from ..freeze import freeze
@@ -78,7 +79,8 @@ class ArmMelee(ConflictModel):
     def key(self, state: Any) -> Hashable:
         """The round number only matters as 'a round is running' (the one-action rule)."""
         s: State = state
-        return freeze(replace(s, round=min(s.round, 1)), self.sheet_keys)
+        at_most_one = s if s.round <= 1 else replaced(s, round=1)
+        return freeze(at_most_one, self.sheet_keys)
 
     def out(self, state: Any, cid: str) -> bool:
         seat: Seat = state.characters[cid]

@@ -266,7 +266,11 @@ def check_plan(check: Check, state: State, options: Options) -> Plan:
         return finished(check, Rolled(f[0], f[1]), f, state)
 
     def after(result: Roll, trace: Trace) -> State:
-        return apply_changes(state, plain(result, trace).changes)
+        f = trace[0]
+        if mode == "ask" and offer(result[0]):
+            return apply_changes(state, held(check, f[0], f[1], state).changes)
+        # an unpushed roll: the settled outcome's own changes, as finished() keeps them
+        return apply_changes(state, check.settle(Rolled(f[0], f[1])).changes)
 
     return Plan.of(plain_dice(), plain, lambda r: check.view(r[0]), stands, after)
 

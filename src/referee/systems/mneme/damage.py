@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from referee.dice.brute import all_faces, brute_force
-from referee.dice.evaluate import DieRoll, Rolled, check_cost
+from referee.dice.evaluate import TRUSTED_ROLL_BUDGET, DieRoll, Rolled, check_cost, draws_over
 from referee.dice.evaluate import odds as expression_odds
 from referee.dice.evaluate import roll as roll_expression
-from referee.dice.notation import Expr, parse
+from referee.dice.notation import Const, Expr, Labeled, Neg, Pool, parse
 from referee.dice.odds import Distribution, keep_highest
 from referee.dice.roller import Roller, ScriptedRoller
 from referee.errors import OddsTooComplex, RulesError
@@ -227,6 +227,44 @@ def replayed(expr: Expr, faces: tuple[int, ...]) -> Rolled:
     return roll_expression(expr, ScriptedRoller(faces))
 
 
+def plain_groups(expr: Expr) -> tuple[tuple[int, int], ...] | None:
+    """The roller calls ``(count, sides)`` a roll of ``expr`` makes, in order, when the
+    expression is plain pools and numbers (no die modifier: every face drawn at once, one
+    call per pool, left to right as :func:`~referee.dice.rolling.roll` walks the tree);
+    ``None`` otherwise. Such a roll is its faces read by :func:`replayed`, the same tree,
+    so a weapon's rolls in an exact chain are read once per faces."""
+    if draws_over(expr, TRUSTED_ROLL_BUDGET):
+        return None  # the roll itself refuses it, naming why
+    out: list[tuple[int, int]] = []
+    todo: list[Expr] = [expr]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Const):
+            continue
+        if isinstance(node, Pool):
+            if node.die is not None:
+                return None
+            out.append((node.count, node.sides))
+        elif isinstance(node, Neg | Labeled):
+            todo.append(node.operand)
+        else:
+            todo += [node.right, node.left]  # the left rolled first
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _groups_of(expression: str) -> tuple[tuple[int, int], ...] | None:
+    """:func:`plain_groups` of a damage expression's text (a spec's ``expr`` is its
+    parse)."""
+    return plain_groups(parse(expression))
+
+
+@lru_cache(maxsize=4096)
+def _raw_total(expression: str, faces: tuple[int, ...]) -> int:
+    """The total of a damage expression rolled on ``faces`` (see :func:`replayed`)."""
+    return replayed(parse(expression), faces).total
+
+
 def per_roll_odds(
     spec: DamageSpec, target: Target, *, effect_degree: int = 0, options: Options
 ) -> Distribution[int]:
@@ -235,7 +273,10 @@ def per_roll_odds(
     return _per_roll(spec, target, minimum, options.armour_scale_immunity)
 
 
+@lru_cache(maxsize=1024)
 def _per_roll(spec: DamageSpec, target: Target, minimum: int, shield: bool) -> Distribution[int]:
+    """What one roll deals, exactly (records and numbers in, an immutable distribution
+    out: kept for the few weapons and targets a table or a chain asks about again)."""
     return expression_odds(spec.expr).map(
         partial(
             dealt, spec_scale=spec.scale, target=target, minimum=minimum, armour_immunity=shield
@@ -307,6 +348,14 @@ DAMAGE: Report[int] = Report("damage", kept_total, _total_exact)
 """The damage the kept rolls deal (ch. 7, Damage Rolls, Armor)."""
 
 
+@lru_cache(maxsize=1024)
+def _dealt_total(
+    spec: DamageSpec, target: Target, minimum: int, shield: bool, rolls: int, keep: int
+) -> Distribution[int]:
+    """:data:`DAMAGE`'s exact distribution for these rolls (see :func:`_per_roll`)."""
+    return _total_exact(_per_roll(spec, target, minimum, shield), rolls, keep)
+
+
 def bleeding_exact(per: Distribution[int], rolls: int, threshold: int) -> Distribution[bool]:
     """Exact P(one of ``rolls`` rolls deals ``threshold`` or more): the Rate of Attack
     never drops the largest roll, so the kept rolls give the same chance."""
@@ -333,7 +382,18 @@ class DamageProgram(Dice[S]):
     End roll massive damage calls for).
     """
 
-    __slots__ = ("_odds", "after", "keep", "minimum", "report", "rolls", "shield", "spec", "target")
+    __slots__ = (
+        "_dealt",
+        "_odds",
+        "after",
+        "keep",
+        "minimum",
+        "report",
+        "rolls",
+        "shield",
+        "spec",
+        "target",
+    )
 
     def __init__(
         self,
@@ -351,20 +411,38 @@ class DamageProgram(Dice[S]):
         self.minimum, self.shield = minimum, options.armour_scale_immunity
         self.report, self.after = report, after
         self._odds: Distribution[S] | None = None
+        self._dealt: dict[int, int] = {}
 
     def values(self, totals: list[int] | tuple[int, ...]) -> tuple[int, ...]:
-        """The damage each raw roll deals (scale, armour, minimum damage)."""
-        spec, target, minimum = self.spec, self.target, self.minimum
-        return tuple(
-            dealt(x, spec.scale, target, minimum, armour_immunity=self.shield) for x in totals
-        )
+        """The damage each raw roll deals (scale, armour, minimum damage), each raw total
+        worked out once per program."""
+        known = self._dealt
+        out = []
+        for x in totals:
+            found = known.get(x)
+            if found is None:
+                spec = self.spec
+                found = known[x] = dealt(
+                    x, spec.scale, self.target, self.minimum, armour_immunity=self.shield
+                )
+            out.append(found)
+        return tuple(out)
 
     def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> S:
         totals = []
+        text = self.spec.expression
+        groups = _groups_of(text)
         for _ in range(self.rolls):
-            rolled = roll_expression(self.spec.expr, roller)
-            trace.append(rolled.faces())
-            totals.append(rolled.total)
+            if groups is None:
+                rolled = roll_expression(self.spec.expr, roller)
+                trace.append(rolled.faces())
+                totals.append(rolled.total)
+                continue
+            faces: tuple[int, ...] = ()
+            for count, sides in groups:  # the calls roll_expression makes, in its order
+                faces += roller.roll(count, sides)
+            trace.append(faces)
+            totals.append(_raw_total(text, faces))
         values = self.values(totals)
         more = self.after(kept_total(values, self.keep)) if self.after is not None else None
         if more is not None:
@@ -373,8 +451,12 @@ class DamageProgram(Dice[S]):
 
     def odds(self) -> Distribution[S]:
         if self._odds is None:
-            per = _per_roll(self.spec, self.target, self.minimum, self.shield)
-            self._odds = self.report.exact(per, self.rolls, self.keep)
+            args = (self.spec, self.target, self.minimum, self.shield, self.rolls, self.keep)
+            if self.report is DAMAGE:  # the damage dealt: the same for every state alike
+                self._odds = cast("Distribution[S]", _dealt_total(*args))
+            else:
+                per = _per_roll(*args[:4])
+                self._odds = self.report.exact(per, self.rolls, self.keep)
         return self._odds
 
     def brute(self) -> Distribution[S]:
@@ -398,8 +480,9 @@ class DamageProgram(Dice[S]):
     def first_dice(self) -> tuple[tuple[int, int], ...]:
         return tuple(self.spec.expr.dice()) if self.rolls else ()
 
-    def replay(self, entries: list[tuple[int, ...]]) -> DamageRolls:
-        """The rolls this program made, read back from their recorded faces."""
+    def replay(self, entries: list[tuple[int, ...]], dice: bool = True) -> DamageRolls:
+        """The rolls this program made, read back from their recorded faces (without
+        ``dice``, their dice are left out: what the rolls deal is all that is read)."""
         rolled = [replayed(self.spec.expr, f) for f in entries]
         values = self.values([r.total for r in rolled])
         return DamageRolls(
@@ -407,7 +490,7 @@ class DamageProgram(Dice[S]):
             tuple(r.total for r in rolled),
             values,
             kept_flags(values, self.keep),
-            tuple(_dice_of(r) for r in rolled),
+            tuple(_dice_of(r) for r in rolled) if dice else (),
         )
 
 

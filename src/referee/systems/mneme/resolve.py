@@ -268,11 +268,17 @@ def report_for(kind: str, victim: Sheet | None, options: Options) -> Report[Any]
     )
 
 
-def aftermath(before: Sheet, rolls: Rolled, options: Options) -> dict[str, Any]:
+def aftermath(
+    before: Sheet, rolls: Rolled, options: Options, report: bool = True
+) -> dict[str, Any]:
     """What damage does to a character (ch. 7, HP thresholds): the condition they end in
     (and its movement), Bleeding from one roll at the Seriously Wounded threshold, and
-    massive damage (more than HP in one attack: an End roll at 8 is due)."""
-    out = condition_report(replace(before, damage=before.damage + rolls.total), options)
+    massive damage (more than HP in one attack: an End roll at 8 is due). Without
+    ``report``, only the last two (what the changes read: the condition is reported,
+    not written)."""
+    out: dict[str, Any] = {}
+    if report:
+        out = condition_report(replace(before, damage=before.damage + rolls.total), options)
     if bleeds_from(rolls.largest, before, options):
         out["bleeding"] = True
     if rolls.total > before.hp:
@@ -308,14 +314,16 @@ def _hurt(
     rolls: Rolled,
     options: Options,
     owe_massive: bool = True,
+    report: bool = True,
 ) -> dict[str, Any]:
     """Apply damage rolls to a seated character: the damage and Bleeding, and massive
     damage's End roll as the table's next step (unless ``owe_massive`` is false: the
-    roll is made at once); returns the aftermath to report."""
+    roll is made at once); returns the aftermath to report (without ``report``: only
+    what the changes read, see :func:`aftermath`)."""
     if cid is None or before is None:
         return {}
     changes.damage(cid, rolls.total, "damage rolls")
-    after = aftermath(before, rolls, options)
+    after = aftermath(before, rolls, options, report)
     if after.get("bleeding"):
         changes.add(cid, "Bleeding", "one roll reached the Seriously Wounded threshold")
     if after.get("massive_damage") and owe_massive and not before.dead:
@@ -718,14 +726,16 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     program = Dice.of(built.procedure).bind(branch)
 
     def worked(
-        trace: Trace,
+        trace: Trace, lean: bool = False
     ) -> tuple[Changes, list[DieRoll], int, str, dict[str, Any], bool]:
         """What the faces of ``trace`` make of the attack: the changes, the dice, the
-        Effect, the label, the details and whether it succeeded."""
+        Effect, the label, the details and whether it succeeded (``lean``: only the
+        changes are read, so the check's details, its dice and the damage rolls' dice
+        and condition report are not made)."""
         entries = list(trace)
         faces = entries[0]
         effect = built.procedure.apply(faces)
-        details = built.details(faces, effect)
+        details = {} if lean else built.details(faces, effect)
         changes = Changes(state)
         if bleeds and action.actor is not None:
             details["bleeding"] = True
@@ -733,7 +743,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         if aim is not None and action.actor is not None:
             details["aim"] = aim.value
             changes.set(action.actor, "aim", 0, "the attack spends the aim")
-        dice = list(built.dice(faces))
+        dice = [] if lean else list(built.dice(faces))
         success, label = effect >= 0, effect_label(effect)
         se: int | None = effect if success else None
         back = 0
@@ -745,13 +755,16 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
                 se, success = 0, True
         if se is not None:
             program_ = hit(se)
-            rolls = program_.replay(entries[at : at + program_.rolls])
+            rolls = program_.replay(entries[at : at + program_.rolls], dice=not lean)
             at += program_.rolls
-            details["weapon_rolls"] = rolls.data()
-            details["damage_dealt"] = rolls.total
-            dice += [d for group in rolls.dice for d in group]
+            if not lean:
+                details["weapon_rolls"] = rolls.data()
+                details["damage_dealt"] = rolls.total
+                dice += [d for group in rolls.dice for d in group]
             if victim is not None and action.target is not None:
-                details["target"] = _hurt(changes, action.target, victim, rolls, options)
+                details["target"] = _hurt(
+                    changes, action.target, victim, rolls, options, report=not lean
+                )
             if action.location is not None:
                 assert target_hp is not None
                 hurt = targeted_effect(action.location, rolls.total, target_hp)
@@ -783,6 +796,6 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         )
 
     def after(_result: Hashable, trace: Trace) -> State:
-        return worked(trace)[0].after()
+        return worked(trace, lean=True)[0].after()
 
     return Plan.of(program, finish, after=after)
