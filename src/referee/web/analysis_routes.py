@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, Final
 
@@ -338,12 +338,13 @@ def missing_extra(data: dict[str, Any]) -> Iterator[None]:
         data["errors"]["conflict"] = f"{MISSING} ({e.name or e} is missing)"
 
 
-def compute(service: TableService, *args: Any) -> tuple[str, Any]:
-    """:func:`analyse` with its refusal as data: ``("ok", data)``, ``("forbidden", text)``,
+def as_data(what: str, work: Callable[[], Any]) -> tuple[str, Any]:
+    """``work()`` (the ``what``: an analysis, a gauge) with its refusal as data, to come
+    back from a worker process: ``("ok", answer)``, ``("forbidden", text)``,
     ``("missing", text)`` (a part of the analysis extra is not installed: 501) or
     ``("rules", text)``."""
     try:
-        return "ok", analyse(service, *args)
+        return "ok", work()
     except ImportError as e:  # numpy or Dask: the analysis extra is not installed
         return "missing", f"{MISSING} ({e.name or e} is missing)"
     except Forbidden as e:
@@ -351,17 +352,19 @@ def compute(service: TableService, *args: Any) -> tuple[str, Any]:
     except RulesError as e:
         return "rules", str(e)
     except ODD_INPUT as e:
-        return "rules", f"the analysis cannot handle this input: {type(e).__name__}: {e}"
+        return "rules", f"the {what} cannot handle this input: {type(e).__name__}: {e}"
+
+
+def compute(service: TableService, *args: Any) -> tuple[str, Any]:
+    """:func:`analyse` with its refusal as data (:func:`as_data`)."""
+    return as_data("analysis", lambda: analyse(service, *args))
 
 
 def in_worker(*args: Any) -> tuple[str, Any]:
     """:func:`compute` in an odds worker process, on its own service."""
     from referee.web import worker
 
-    service = worker._SERVICE
-    if service is None:
-        raise RuntimeError("the odds worker was not started")
-    return compute(service, *args)
+    return compute(worker.started(), *args)
 
 
 async def analysis_off_loop(

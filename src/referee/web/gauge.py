@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Final
 import anyio.from_thread
 from fastapi import APIRouter, Query, Request
 
-from referee.errors import ODD_INPUT, RulesError
+from referee.errors import RulesError
 from referee.table.lru import LRU
-from referee.table.service import Forbidden, TableService
+from referee.table.service import TableService
 from referee.table.state import Viewer
+from referee.web.analysis_routes import as_data
 from referee.web.app import WebError, web_of
 from referee.web.deps import Reader, in_pool
 from referee.web.strict import StrictRoute
@@ -61,27 +62,21 @@ Side = Annotated[
 
 
 def compute(service: TableService, table: str, by: str, a: list[str], b: list[str]) -> Any:
-    """:meth:`TableService.gauge` with its refusal as data: ``("ok", gauge)``,
-    ``("forbidden", text)`` or ``("rules", text)``."""
-    try:
+    """:meth:`TableService.gauge` with its refusal as data
+    (:func:`~referee.web.analysis_routes.as_data`)."""
+
+    def work() -> Any:
         found = service.gauge(table, by, a=tuple(a) or None, b=tuple(b) or None)
-        return "ok", json.loads(json.dumps(found, default=float))
-    except Forbidden as e:
-        return "forbidden", str(e)
-    except RulesError as e:
-        return "rules", str(e)
-    except ODD_INPUT as e:
-        return "rules", f"the gauge cannot handle this input: {type(e).__name__}: {e}"
+        return json.loads(json.dumps(found, default=float))
+
+    return as_data("gauge", work)
 
 
 def in_worker(table: str, by: str, a: list[str], b: list[str]) -> Any:
     """:func:`compute` in an odds worker process, on its own service."""
     from referee.web import worker
 
-    service = worker._SERVICE
-    if service is None:
-        raise RuntimeError("the odds worker was not started")
-    return compute(service, table, by, a, b)
+    return compute(worker.started(), table, by, a, b)
 
 
 @router.get("/api/tables/{tid}/gauge", tags=["table"])
@@ -106,7 +101,7 @@ async def gauge_api(
     if kind == "ok":
         found: dict[str, Any] = value
         return found
-    raise WebError(403 if kind == "forbidden" else 422, str(value))
+    raise WebError(403 if kind == "forbidden" else 501 if kind == "missing" else 422, str(value))
 
 
 # ---------------------------------------------------------------------------

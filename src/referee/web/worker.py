@@ -79,16 +79,21 @@ def ready() -> bool:
     return _SERVICE is not None
 
 
+def started() -> TableService:
+    """The worker process's own service (:func:`start` made it); an error in a process
+    that is not a started worker."""
+    if _SERVICE is None:
+        raise RuntimeError("this process is not a started worker: no service")
+    return _SERVICE
+
+
 def odds_in_worker(
     table: str, by: str, action: str, fields: JSONValue, microseconds: float, html: bool
 ) -> tuple[str, Any]:
     """:meth:`TableService.odds` within ``microseconds`` of estimated work, the answer or
     the error as data: ``("ok", answer)``, ``("sheet", problems)``, ``("forbidden",
     message)``, ``("rules", message)`` or ``("bad", message)``."""
-    service = _SERVICE
-    if service is None:
-        raise RuntimeError("the odds worker was not started")
-    return compute(service, table, by, action, fields, microseconds, html)
+    return compute(started(), table, by, action, fields, microseconds, html)
 
 
 def compute(
@@ -214,10 +219,7 @@ def import_on(service: TableService, raw: bytes, trusted: dict[str, bytes]) -> t
 
 def import_in_worker(raw: bytes, trusted: dict[str, bytes]) -> tuple[str, Any]:
     """:func:`import_on` on the worker's own service."""
-    service = _SERVICE
-    if service is None:
-        raise RuntimeError("the import worker was not started")
-    return import_on(service, raw, trusted)
+    return import_on(started(), raw, trusted)
 
 
 def imported(found: tuple[str, Any]) -> Any:
