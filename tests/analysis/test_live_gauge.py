@@ -312,3 +312,32 @@ def test_whose_turn_it_is_starts_the_model_s_exchange(service: TableService, gam
     from referee.analysis.scenario import model_params
 
     assert "first" not in {p["name"] for p in model_params(game)}
+
+
+def test_the_gauge_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``referee table gauge``: the operator's gauge in words with the exact fractions of
+    the table's own, the same JSON with ``--json``, a player told why not, and a side
+    naming nobody seated refused with exit 1 naming who is."""
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    service = TableService(Store(db))
+    tid = seat_fight(service, "mnemonic")
+    expected = gauge(service.load(tid))
+    assert run(["table", "gauge", tid, "--json", "--db", db]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(expected, default=float))
+    assert run(["table", "gauge", tid, "--db", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    a, b = expected["p"]["a"]["exact"], expected["p"]["b"]["exact"]
+    assert out[0] == f"Mickey Ruane: 57.9% (exactly {a})" and a == "19234669894/33237432513"
+    assert out[1] == f"Mickey Ruane: 42.1% (exactly {b})"
+    assert out[2].startswith("exact, the whole fight's chain from now (96 states)")
+    assert out[4] == (
+        "  if Mickey Ruane attacks while making themselves a harder target: "
+        "54.2% (exactly 438899/810000)"
+    )
+    assert run(["table", "gauge", tid, "--as", "Ann", "--db", db]) == 0
+    assert capsys.readouterr().out == "Not shown: the referee keeps the gauge to themselves\n"
+    code = run(["table", "gauge", tid, "--side-a", "mick", "--side-b", "nobody", "--db", db])
+    err = capsys.readouterr().err
+    assert code == 1 and "side b: no character 'nobody' here (seated: mick, bo)" in err

@@ -267,17 +267,23 @@ def viewed(
     character of theirs (a referee's: for whoever acts now). A side naming a character
     not in ``view`` is refused (:class:`AnalysisError`), naming those who are."""
     viewer = full.viewer(by)
-    for side, ids in (("a", a), ("b", b)):
-        for cid in ids or ():
-            if cid not in view.state.characters:
-                known = ", ".join(view.state.characters) or "nobody"
-                raise AnalysisError(f"side {side}: no character {cid!r} here (seated: {known})")
+    seated(view, a, b)
     fighters = (*a, *b) if a and b else in_conflict(view)
     reason = shown_to(full, viewer, fighters)
     if reason is not None:
         return hidden(reason)
     mine = None if viewer.sees_all else frozenset(c for c, o in view.owners.items() if o == by)
     return gauge(view, a=a, b=b, mine=mine, seconds=seconds)
+
+
+def seated(view: TableState, a: tuple[str, ...] | None, b: tuple[str, ...] | None) -> None:
+    """Refuse a side naming a character not in ``view`` (:class:`AnalysisError`), naming
+    those who are."""
+    for side, ids in (("a", a), ("b", b)):
+        for cid in ids or ():
+            if cid not in view.state.characters:
+                known = ", ".join(view.state.characters) or "nobody"
+                raise AnalysisError(f"side {side}: no character {cid!r} here (seated: {known})")
 
 
 def gauge(
@@ -344,3 +350,36 @@ def _what_ifs(
 def hidden(reason: str) -> dict[str, Any]:
     """A gauge not shown, and why (:func:`shown_to`)."""
     return {"shown": False, "why": reason}
+
+
+def _percent(p: Mapping[str, Any], method: str) -> str:
+    """A side's chance in words: exact, or simulated with its interval."""
+    shown = f"{float(p['value']):.1%}"
+    if method == "exact":
+        return f"{shown} (exactly {p['exact']})"
+    return f"{shown} ({float(p['low']):.1%} to {float(p['high']):.1%})"
+
+
+def text(g: Mapping[str, Any]) -> str:
+    """The gauge as lines for people (the command line's ``referee table gauge``)."""
+    if not g.get("shown", True):
+        why = str(g["why"])
+        return f"{why[:1].upper()}{why[1:]}"
+    if g.get("error"):
+        return str(g["error"])
+    sides, method = g["sides"], g["method"]
+    lines = [f"{sides[s]['names']}: {_percent(g['p'][s], method)}" for s in ("a", "b")]
+    how = (
+        f"exact, the whole fight's chain from now ({g['states']:,} states)"
+        if method == "exact"
+        else f"simulated, {g['runs']:,} fights from now ({g['why']})"
+    )
+    lines.append(f"{how}; {sides['how']}")
+    if g.get("decided"):
+        lines.append(f"The fight is over: {sides[g['decided']]['names']} won.")
+    now = g.get("now")
+    for w in g.get("what_if") or ():
+        chance = w.get("error") or _percent(w["p"], w["method"])
+        usual = " (as the analysis plays them)" if w["usual"] else ""
+        lines.append(f"  if {now['name'] if now else w['id']} {w['words']}{usual}: {chance}")
+    return "\n".join(lines)

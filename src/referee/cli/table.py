@@ -80,6 +80,7 @@ FORMS: Final[Mapping[str, Forms]] = {
     "sheets": {"sheets": "SHOWN"},
     "answer": {"grant": "--grant"},
     "request": {"fields": "PAIRS...", "characters": None},
+    "gauge": {"a": None, "b": None},
     "char add": {"example": None, "sheet": "SHEET", "cid": "--id"},
     "char bestiary": {"dials": "NUMBERS..."},
     "new": {"name": "--name", "settings": None},
@@ -286,6 +287,25 @@ ASK = Param(
 def _request(s: TableService, v: Values) -> Done:
     done: Done = calls(BY_NAME["request"])(s, v)
     return done
+
+
+SIDE_A = Param(
+    "side_a",
+    "A character (id) on side a; repeatable. Neither side named: the players' characters "
+    "against the referee's, or two players' against each other.",
+    Words,
+    (),
+)
+SIDE_B = Param("side_b", "A character (id) on side b; repeatable.", Words, ())
+
+
+@command("gauge", SIDE_A, SIDE_B)
+def _gauge(s: TableService, v: Values) -> tuple[Any, str]:
+    from referee.analysis.live import text as gauge_text
+
+    a, b = tuple(v.get("side_a") or ()), tuple(v.get("side_b") or ())
+    data = s.gauge(v["ref"], v["by"], a=a or None, b=b or None)
+    return data, gauge_text(data)
 
 
 @command("requests")

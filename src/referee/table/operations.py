@@ -337,6 +337,36 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         ),
         who="participant",
     ),
+    Operation(
+        "gauge",
+        "Who is winning the fight in progress: each side's chance to win from the table as "
+        "it is now (exact where the whole chain fits the work budget, else simulated with "
+        "its interval), who acts now and their side's chance for each way they may fight. "
+        "A player is shown it only where the referee's setting allows and no sheet of the "
+        "fight is kept from them.",
+        (
+            Param(
+                "a",
+                "A character on side a (its id; repeatable). Neither side named: the "
+                "players' characters against the referee's, or two players' against each "
+                "other.",
+                list[str],
+                [],
+                min_length=0,
+                max_length=8,
+            ),
+            Param(
+                "b",
+                "A character on side b (its id; repeatable).",
+                list[str],
+                [],
+                min_length=0,
+                max_length=8,
+            ),
+        ),
+        reads=True,
+        who="anyone",
+    ),
     # -- roll requests (referee.table.requests)
     Operation(
         "request",

@@ -203,7 +203,7 @@ def text(requests: Iterable[JSONObject]) -> str:
                 lines.append(f"  {a.get('name')} to roll; chance by difficulty: {per}")
             else:
                 lines.append(f"  {a.get('name')} to roll; chance {_pct(a.get('chance'))}")
-    return "\n".join(lines) + ("\n" if lines else "no roll requests\n")
+    return "\n".join(lines) if lines else "no roll requests"
 
 
 def preview(

@@ -708,16 +708,20 @@ class TableService:
     def gauge(
         self,
         ref: str,
-        by: str,
+        by: str | None = None,
         *,
         a: tuple[str, ...] | None = None,
         b: tuple[str, ...] | None = None,
     ) -> JSONObject:
         """Who is winning the fight in progress, as participant ``by`` may be shown it
         (:func:`referee.analysis.live.viewed`: each side's chance, exact or simulated, and
-        the what-ifs); ``a`` / ``b`` name the sides."""
-        from referee.analysis.live import viewed
+        the what-ifs); ``a`` / ``b`` name the sides; ``by`` ``None``: the operator's (the
+        whole table's)."""
+        from referee.analysis.live import gauge, seated, viewed
 
         full = self.load(ref)
+        if by is None:
+            seated(full, a, b)
+            return cast(JSONObject, gauge(full, a=a, b=b))  # JSON data
         full.role_of(by)
         return cast(JSONObject, viewed(full, self.view(ref, by), by, a=a, b=b))  # JSON data

@@ -24,7 +24,14 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from referee.table.operations import BY_NAME
-from referee.web import api_actions, api_characters, api_participants, api_requests, api_tables
+from referee.web import (
+    api_actions,
+    api_characters,
+    api_participants,
+    api_requests,
+    api_tables,
+    gauge,
+)
 from referee.web.deps import contract_games as contract_games
 from referee.web.models import EventOut
 from referee.web.routes import ENDPOINTS, ROUTES, http, path, route_name, status
@@ -32,7 +39,14 @@ from referee.web.strict import StrictRoute
 
 router = APIRouter(prefix="/api", route_class=StrictRoute)
 
-RESOURCES: Final = (api_tables, api_actions, api_characters, api_participants, api_requests)
+RESOURCES: Final = (
+    api_tables,
+    api_actions,
+    api_characters,
+    api_participants,
+    api_requests,
+    gauge,
+)
 """The modules of the API's routes (importing each declares its operations' routes)."""
 
 

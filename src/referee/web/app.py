@@ -516,7 +516,6 @@ def create_app(
     from referee.web.apidoc import router as docs_router
     from referee.web.build_api import router as build_router
     from referee.web.commands_api import router as commands_router
-    from referee.web.gauge import router as gauge_router
     from referee.web.gauge import with_gauge
     from referee.web.health import router as health_router
     from referee.web.pages import router as page_router
@@ -530,7 +529,6 @@ def create_app(
     app.include_router(recap_router)
     app.include_router(page_router)
     app.include_router(analysis_router)
-    app.include_router(gauge_router)  # who is winning (web/gauge.py)
     app.include_router(health_router)  # GET /healthz (web/health.py)
     app.include_router(docs_router)  # GET /docs, from the schema (web/apidoc.py)
     schema_of = app.openapi

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import anyio.from_thread
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 
 from referee.errors import RulesError
 from referee.table.lru import LRU
@@ -35,14 +35,13 @@ from referee.table.state import Viewer
 from referee.web.analysis_routes import as_data
 from referee.web.app import WebError, web_of
 from referee.web.deps import Reader, in_pool
-from referee.web.strict import StrictRoute
+from referee.web.routes import param, serves
 
 if TYPE_CHECKING:
     from referee.web.app import Web
     from referee.web.panel_push import DrawMany
 
 log = logging.getLogger("referee.web")
-router = APIRouter(route_class=StrictRoute)
 
 SENT: Final = 4096
 """Viewers whose last pushed gauge is kept (the most recent): one not kept is pushed its
@@ -51,14 +50,8 @@ next gauge even if it is the same."""
 MAX_SIDE: Final = 8
 """Characters named on one side at most."""
 
-Side = Annotated[
-    list[str],
-    Query(
-        max_length=MAX_SIDE,
-        description="A character on this side (its id; repeat for more). Blank: the players' "
-        "characters against the referee's.",
-    ),
-]
+SideA = Annotated[list[str], Query(max_length=MAX_SIDE, description=param("gauge", "a").help)]
+SideB = Annotated[list[str], Query(max_length=MAX_SIDE, description=param("gauge", "b").help)]
 
 
 def compute(service: TableService, table: str, by: str, a: list[str], b: list[str]) -> Any:
@@ -79,21 +72,19 @@ def in_worker(table: str, by: str, a: list[str], b: list[str]) -> Any:
     return compute(worker.started(), table, by, a, b)
 
 
-@router.get("/api/tables/{tid}/gauge", tags=["table"])
+@serves(
+    "gauge",
+    "The answer: `method` (exact or simulated), each side's `p` (a simulated one with its "
+    "interval), `now` and `what_if`; `shown: false` and `why` where the caller is not "
+    "shown it. Computed off the event loop; 422 names a refusal.",
+)
 async def gauge_api(
     caller: Reader,
     request: Request,
-    a: Side = [],  # noqa: B006 - FastAPI copies a query default
-    b: Side = [],  # noqa: B006
+    a: SideA = [],  # noqa: B006 - FastAPI copies a query default
+    b: SideB = [],  # noqa: B006
 ) -> dict[str, Any]:
-    """Who is winning the fight in progress: each side's chance to win, from the table as
-    it is now (exact where the chain fits the work budget, else simulated with its
-    interval: `method`), who acts now and their side's chance for each way they may
-    fight (`what_if`). Sides: the players' characters against the referee's (or two
-    players' against each other), unless `a` and `b` name them. A player is shown it
-    only where the referee's setting allows and no sheet of the fight is kept from them
-    (`shown: false` and `why` otherwise). Computed off the event loop; 422 names a
-    refusal."""
+    """Who is winning (the operation ``gauge``), in the odds pool under an odds slot."""
     web = web_of(request)
     args = (caller.table_id, caller.name, a, b)
     with web.quotas.odds.slot(web.quotas.participant(caller.table_id, caller.name)):

@@ -59,6 +59,7 @@ ROUTES: Final[Mapping[str, Http]] = {
     "answer": Http("POST", "requests/{seq}", "actions"),
     "request": Http("POST", "roll-requests", "referee", "request_rolls"),
     "requests": Http("GET", "roll-requests", "actions", "roll_requests"),
+    "gauge": Http("GET", "gauge", "table", "gauge_api"),
     "roll": Http("POST", "roll-requests/{seq}", "actions", "roll_for_request"),
     "recall": Http("DELETE", "roll-requests/{seq}", "referee", "recall_request"),
     "role": Http("PUT", "participants/{name}", "referee"),
