@@ -44,7 +44,10 @@ def test_the_gauge_in_the_page(browser: Any, site: Site, table: Table) -> None:
     text = gauge.inner_text()
     assert "Mickey Ruane" in text and "Swiftsure" in text and "Exact:" in text
     assert _pct(now["p"]["a"]["value"]) in text and _pct(now["p"]["b"]["value"]) in text
-    assert "acts now" in text and "dodge" in text
+    assert (
+        "acts now" in text
+        and "If Mickey Ruane attacks while making themselves a harder target" in text
+    )
     with site.client(table.tokens["Ron"]) as http:  # Swiftsure is hurt: the push redraws
         r = http.post(
             f"/api/tables/{table.id}/edits",
