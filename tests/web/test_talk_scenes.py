@@ -128,7 +128,8 @@ def _chat(page: Any, line: str) -> None:
     seq = _newest(page)
     box.press("Enter")
     _wait_after(page, seq)
-    assert box.input_value() == ""
+    # the log's push may come before the command's own answer, which empties the box
+    page.wait_for_function("() => document.querySelector('#chat-text').value === ''")
 
 
 def _answer(page: Any, action: str) -> str:
