@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
+from typing import Any
 
 from tests.web.conftest import Connect, LiveSocket, Site, Table
 
@@ -36,18 +38,20 @@ def test_the_route_answers_the_referee_and_tells_a_player_why_not(site: Site, ta
     assert status == 422 and "side a: no character 'nobody' here" in str(bad["detail"])
 
 
-def _messages(ws: LiveSocket, kind: str, seconds: float) -> list[dict[str, object]]:
-    """The messages of ``kind`` the socket gets within ``seconds``."""
-    found = []
-    end = time.monotonic() + seconds
+def _until(
+    ws: LiveSocket, wanted: Callable[[dict[str, Any]], bool], kind: str = "gauge"
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The first message the socket gets that ``wanted`` accepts, and the messages of
+    ``kind`` that came before it (in the socket's order); a bound of 120 s, not a wait."""
+    before: list[dict[str, Any]] = []
+    end = time.monotonic() + 120
     while (left := end - time.monotonic()) > 0:
-        try:
-            msg = json.loads(ws.recv(timeout=left))
-        except TimeoutError:
-            break
+        msg = json.loads(ws.recv(timeout=left))
+        if wanted(msg):
+            return msg, before
         if msg.get("type") == kind:
-            found.append(msg)
-    return found
+            before.append(msg)
+    raise AssertionError("the socket never got the message")
 
 
 def test_the_gauge_is_pushed_after_an_event(site: Site, table: Table, ws_connect: Connect) -> None:
@@ -60,8 +64,6 @@ def test_the_gauge_is_pushed_after_an_event(site: Site, table: Table, ws_connect
         ws_connect(url, additional_headers=table.auth("Ron")) as ron_ws,
         ws_connect(url, additional_headers=table.auth("Ann")) as ann_ws,
     ):
-        _messages(ron_ws, "live", 3)
-        _messages(ann_ws, "live", 3)
         with site.client(table.tokens["Ron"]) as ron:
             r = ron.post(
                 f"/api/tables/{table.id}/edits",
@@ -69,17 +71,16 @@ def test_the_gauge_is_pushed_after_an_event(site: Site, table: Table, ws_connect
                       "reason": "a fall"},
             )  # fmt: skip
             assert r.status_code == 201, r.text
-        pushed = _messages(ron_ws, "gauge", 20)
-        assert pushed, "no gauge pushed to the referee"
+        seq = r.json()["seq"]
+        pushed, _ = _until(ron_ws, lambda m: m.get("type") == "gauge" and m["seq"] == seq)
         _, now = _gauge(site, table, "Ron")
-        assert {k: v for k, v in pushed[-1].items() if k not in ("type", "seq")} == now
-        assert pushed[-1]["seq"] == r.json()["seq"]  # the correction's
-        assert _messages(ann_ws, "gauge", 2) == []
+        assert {k: v for k, v in pushed.items() if k not in ("type", "seq")} == now
         with site.client(table.tokens["Ron"]) as ron:
             r = ron.put(f"/api/tables/{table.id}/settings", json={"players_gauge": True})
             assert r.status_code in (200, 201), r.text
-        told = _messages(ann_ws, "gauge", 20)
-        assert told and told[-1] == {
+        told, earlier = _until(ann_ws, lambda m: m.get("type") == "gauge")
+        assert earlier == []  # while the setting was off, Ann's browser was pushed none
+        assert told == {
             "type": "gauge",
             "seq": r.json()["seq"],
             "shown": False,
