@@ -117,7 +117,11 @@ def test_nobody_rerolls_alone(browser: Any, site: Site, game: str, artifacts: Pa
         approve.wait_for()
         assert approve.inner_text() == "Approve"
         approve.click()
-        entry = _last(ann, "action-resolved")
+        # the approved roll is a new entry: wait for it, not the last one before it
+        entry = ann.page.locator(
+            "#log li.entry[data-kind='action-resolved']", has_text="approved by Ron"
+        ).last
+        entry.wait_for(state="attached")
         ann.page.click("#tab-log")
         assert "approved by Ron" in entry.inner_text()
         ann.page.screenshot(path=str(artifacts / f"fair-{game}-approved-phone.png"))
