@@ -28,9 +28,10 @@ run: $(RUNTIME)
 test: system lint typecheck pytest docs smoke
 
 # the fast loop: lint, types and the tests not marked slow (browsers, processes, long
-# analyses: make test runs them), with fewer Hypothesis examples each
+# analyses: make test runs them), with fewer Hypothesis examples each, spread over the
+# machine's cores (pytest-xdist; a worker takes the next test as it finishes one)
 check: lint typecheck
-	$(BIN)/pytest -m "not slow" --hypothesis-profile=check
+	$(BIN)/pytest -m "not slow" --hypothesis-profile=check -n auto --dist worksteal
 
 system:
 	bash scripts/system-deps.sh

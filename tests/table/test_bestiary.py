@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.fast import one_fast
 from tests.table.test_non_interference import _fields, _received
 
 from referee.cli.main import run
@@ -116,7 +117,7 @@ def test_three_adversaries_seat_three_hidden_sheets_the_rules_accept(
     assert all(cid in ron for cid in new)
 
 
-@pytest.mark.parametrize("game", names())
+@pytest.mark.parametrize("game", one_fast(names()))
 def test_who_may_not_see_the_adversaries_sheets_receives_the_same_bytes(
     tmp_path: Path, game: str
 ) -> None:

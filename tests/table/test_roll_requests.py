@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.fast import one_fast
 
 from referee.errors import RulesError
 from referee.systems.base import get, names
@@ -233,7 +234,7 @@ def _twin(tmp: Path, game: str, difficulty: int) -> tuple[dict[str, str], dict[s
     return before, {w: _received(service, tid, w) for w in who}, outcomes
 
 
-@pytest.mark.parametrize("game", sorted(names()))
+@pytest.mark.parametrize("game", one_fast(sorted(names())))
 def test_a_secret_difficulty_reaches_the_players_as_the_same_bytes(
     tmp_path: Path, game: str
 ) -> None:
