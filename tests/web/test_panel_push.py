@@ -183,3 +183,80 @@ def test_events_while_a_round_draws_make_one_more_round_each_browser_its_viewers
     for name, who in (("ann1", "Ann"), ("ann2", "Ann"), ("kim", "Kim")):
         # these browsers read nothing meanwhile: the second drawing replaced the first
         assert [(m["who"], m["round"]) for m in got[name]] == [(who, 2)]
+
+
+def test_a_round_after_an_event_that_changes_nothing_but_the_seq_reads_the_same_undrawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an event that leaves every field of the table but its seq as it was (a check
+    with no changes, a public note), a round sends each viewer's last text under the new
+    seq without drawing it again; after any other event it draws. Either way every
+    viewer's text is exactly what their page draws alone, event after event."""
+    import referee.web.pages as pages
+
+    drawings: list[str] = []
+
+    def counted(web: Any, caller: Any, participants: str | None = None) -> Any:
+        drawings.append(caller.name)
+        return panels_data(web, caller, participants)
+
+    monkeypatch.setattr(pages, "panels_data", counted)
+    service = TableService(Store(f"sqlite:///{tmp_path / 'same.db'}"))
+    tid = service.create("mnemonic", "Same", "Ron", seed=7, settings=OPEN).table.id
+    for name, role in PEOPLE.items():
+        if name != "Ron":
+            service.join(tid, name, role)  # type: ignore[arg-type]
+    service.add_character(tid, "boxer", owner="Ann")
+    service.add_character(tid, "frigate", owner="Bea")
+    web = create_app(service, watch=False).state.web
+    draw = pushed_panels(web)
+    people = dict(PEOPLE)
+
+    def check(step: str) -> int:
+        """Draw every viewer after ``step``: how many classes were drawn anew."""
+        viewers = [Viewer(n, r) for n, r in people.items()]  # type: ignore[arg-type]
+        drawings.clear()
+        drawn = draw(tid, viewers)
+        seq = service.load(tid).seq
+        for v in viewers:
+            got = json.loads(drawn[v] or "null")
+            assert got == _alone(web, tid, v), (step, v)
+            assert got["seq"] == seq, (step, v)
+        return len(drawings)
+
+    assert check("first round") == 2 + 2 + 1 + 1  # referees, Ann, Bea, players, observers
+    unchanged = {
+        "a check with no changes": lambda: service.act(tid, "Ron", "check", {"aptitude": 7}),
+        "a public note": lambda: service.note(tid, "Ron", "the rain stops"),
+        "another check": lambda: service.act(tid, "Ron", "check", {"aptitude": 3}),
+    }
+    changed = {
+        "a check only the referees see": lambda: service.act(
+            tid, "Ron", "check", {"aptitude": 5}, visibility="referee"
+        ),
+        "a note for Dee": lambda: service.note(
+            tid, "Ron", "for Dee", visibility="private", audience="Dee"
+        ),
+        "an attack waiting for Bea": lambda: service.act(
+            tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"}
+        ),
+        "the sheets shown to everyone": lambda: service.set_sheets(tid, "everyone", by="Ron"),
+        "the last event taken back": lambda: service.undo(tid, by="Ron"),
+        "it put back": lambda: service.redo(tid, by="Ron"),
+    }
+    for step, do in unchanged.items():
+        do()
+        assert service.load(tid).seq > 0
+        assert check(step) == 0, step  # nothing drawn: the last texts, the new seq
+    for step, do in changed.items():
+        do()
+        assert check(step) > 0, step
+        assert check(step + ", drawn again with nothing new") == 0, step
+    service.set_role(tid, "Gus", "observer", by="Ron")
+    people["Gus"] = "observer"
+    assert check("Gus an observer") > 0
+    ts = service.load(tid)
+    for step, do in unchanged.items():
+        do()
+        assert check(f"{step} after it all") == 0, step
+        assert service.load(tid).seq > ts.seq
