@@ -260,3 +260,95 @@ def test_a_round_after_an_event_that_changes_nothing_but_the_seq_reads_the_same_
         do()
         assert check(f"{step} after it all") == 0, step
         assert service.load(tid).seq > ts.seq
+
+
+def test_the_hub_draws_after_each_event_that_changes_the_table_and_only_those(
+    tmp_path: Path,
+) -> None:
+    """The live hub skips a panels round after an event that left the table as it was
+    but for its seq (live.Hub._still), and draws after every other event: after each
+    event, every browser's newest panels are exactly its viewer's page drawn alone (but
+    for the seq, which a skipped round leaves at the last drawing's)."""
+    import asyncio
+    import time
+
+    from referee.web.live import Connection, Hub
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'hub.db'}"))
+    tid = service.create("mnemonic", "Hub", "Ron", seed=11, settings=OPEN).table.id
+    for name in ("Ann", "Bea", "Eve"):
+        service.join(tid, name, "player")
+    service.join(tid, "Oli", "observer")
+    service.add_character(tid, "boxer", owner="Ann")
+    service.add_character(tid, "frigate", owner="Bea")
+    web = create_app(service, watch=False).state.web
+    drawer = pushed_panels(web)
+    rounds: list[int] = []
+
+    def panels(table: str, viewers: Any) -> Any:
+        rounds.append(service.load(table).seq)
+        return drawer(table, viewers)
+
+    unchanged = {
+        "a check with no changes": lambda: service.act(tid, "Ron", "check", {"aptitude": 7}),
+        "another check": lambda: service.act(tid, "Ron", "check", {"aptitude": 2}),
+    }
+    changed = {
+        "a check only the referees see": lambda: service.act(
+            tid, "Ron", "check", {"aptitude": 5}, visibility="referee"
+        ),
+        "an attack waiting for Bea": lambda: service.act(
+            tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"}
+        ),
+        "the sheets shown to everyone": lambda: service.set_sheets(tid, "everyone", by="Ron"),
+        "the last event taken back": lambda: service.undo(tid, by="Ron"),
+        "it put back": lambda: service.redo(tid, by="Ron"),
+    }
+    steps = [*unchanged.items(), *changed.items(), *unchanged.items()]
+    viewers = [Viewer("Ron", "referee"), *(Viewer(n, "player") for n in ("Ann", "Bea", "Eve"))]
+    viewers.append(Viewer("Oli", "observer"))
+
+    async def scenario() -> None:
+        hub = Hub(service, lambda shown: "", panels=panels)
+        hub.bind(asyncio.get_running_loop())
+        conns = [Connection(ws=None, table_id=tid, viewer=v, last=0) for v in viewers]  # type: ignore[arg-type]
+        for c in conns:
+            c.catching_up = False
+            c.last = service.load(tid).seq
+        hub.tables[tid] = set(conns)
+        cancel = service.subscribe(tid, hub._from_service)
+        newest: dict[Viewer, dict[str, Any]] = {}
+
+        async def settled(seq: int) -> None:
+            deadline = time.monotonic() + 10
+            while any(c.last < seq for c in conns) or tid in hub._drawing:
+                assert time.monotonic() < deadline, "the push never settled"
+                await asyncio.sleep(0.002)
+            for c in conns:
+                while not c.queue.empty():
+                    item = c.queue.get_nowait()
+                    assert item is not None
+                    text = c.take(item)
+                    if text is not None and text.startswith('{"type":"panels"'):
+                        newest[c.viewer] = json.loads(text)
+
+        try:
+            # a first drawing for everyone: a change (Eve's character)
+            service.add_character(tid, "boxer", owner="Eve", cid="eves-boxer")
+            await settled(service.load(tid).seq)
+            for step, do in steps:
+                before = len(rounds)
+                done = await asyncio.to_thread(do)
+                await settled(done.event.seq)
+                if step in unchanged:
+                    assert len(rounds) == before, step  # no round at all
+                else:
+                    assert len(rounds) > before, step
+                for v in viewers:
+                    want = {k: x for k, x in _alone(web, tid, v).items() if k != "seq"}
+                    got = {k: x for k, x in newest[v].items() if k != "seq"}
+                    assert got == want, (step, v)
+        finally:
+            cancel()
+
+    asyncio.run(scenario())
