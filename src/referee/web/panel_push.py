@@ -141,6 +141,7 @@ def pushed_panels(web: Web) -> DrawMany:
         if last is not None and same_but_seq(last[0], full):
             kept = last[1]  # nothing a panel reads has changed: the texts hold
         texts: dict[Viewer, tuple[str, str]] = {}
+        seqs: dict[Viewer, int] = {}  # the seq of the table each text was drawn of
         classes: dict[Hashable, list[Viewer]] = {}
         for v in viewers:
             found = kept.get(v)
@@ -169,8 +170,9 @@ def pushed_panels(web: Web) -> DrawMany:
             shared = _tail(_dump({"type": "panels", **rest}))[:-1]
             for v in members:
                 texts[v] = (shared, participants_of(ts, v)[1])
-        seq = str(full.seq)
+                seqs[v] = ts.seq
         for v, (shared, people) in texts.items():
+            seq = seqs.get(v, full.seq)
             out[v] = f'{PANELS_HEAD}{seq}{shared},"participants":{people}}}'
         with keeping:
             if fresh:
