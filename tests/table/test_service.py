@@ -219,3 +219,34 @@ def test_imports_verify_everything_and_write_nothing_when_bad(
     assert import_table(other, data).ok
     with pytest.raises(StoreError, match="already exists"):
         import_table(other, data)
+
+
+def test_another_process_s_appends_are_delivered_and_a_head_already_published_reads_nothing(
+    tmp_path: Path,
+) -> None:
+    """``deliver`` (the watch thread's hook) publishes to this process's subscribers the
+    events another process appended, once each and in order; told a head it published
+    already (its own appends, which the SQLite poll sees too), it reads nothing."""
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    here, there = TableService(Store(url)), TableService(Store(url))
+    tid = here.create("mnemonic", "Two", "Ron", seed=1).table.id
+    got: list[int] = []
+    here.subscribe(tid, lambda e: got.append(e.seq))
+    mine = here.act(tid, "Ron", "check", {"aptitude": 7}).event.seq
+    assert got == [mine]
+    reads: list[int] = []
+    events = here.store.events
+
+    def counted(table_id: str, after: int = 0, upto: int | None = None, limit: int | None = None):  # type: ignore[no-untyped-def]
+        reads.append(after)
+        return events(table_id, after=after, upto=upto, limit=limit)
+
+    here.store.events = counted  # type: ignore[method-assign]
+    here.deliver(tid, mine)  # the poll saw this process's own append
+    assert reads == [] and got == [mine]
+    theirs = [there.act(tid, "Ron", "check", {"aptitude": 5}).event.seq for _ in range(2)]
+    here.deliver(tid, theirs[-1])
+    assert reads == [mine] and got == [mine, *theirs]
+    here.deliver(tid, theirs[-1])  # the same head again: nothing read, nothing twice
+    here.deliver()  # every table (a reconnect): read, nothing new
+    assert reads == [mine, theirs[-1]] and got == [mine, *theirs]

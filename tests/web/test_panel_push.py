@@ -183,3 +183,172 @@ def test_events_while_a_round_draws_make_one_more_round_each_browser_its_viewers
     for name, who in (("ann1", "Ann"), ("ann2", "Ann"), ("kim", "Kim")):
         # these browsers read nothing meanwhile: the second drawing replaced the first
         assert [(m["who"], m["round"]) for m in got[name]] == [(who, 2)]
+
+
+def test_a_round_after_an_event_that_changes_nothing_but_the_seq_reads_the_same_undrawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an event that leaves every field of the table but its seq as it was (a check
+    with no changes, a public note), a round sends each viewer's last text under the new
+    seq without drawing it again; after any other event it draws. Either way every
+    viewer's text is exactly what their page draws alone, event after event."""
+    import referee.web.pages as pages
+
+    drawings: list[str] = []
+
+    def counted(web: Any, caller: Any, participants: str | None = None) -> Any:
+        drawings.append(caller.name)
+        return panels_data(web, caller, participants)
+
+    monkeypatch.setattr(pages, "panels_data", counted)
+    service = TableService(Store(f"sqlite:///{tmp_path / 'same.db'}"))
+    tid = service.create("mnemonic", "Same", "Ron", seed=7, settings=OPEN).table.id
+    for name, role in PEOPLE.items():
+        if name != "Ron":
+            service.join(tid, name, role)  # type: ignore[arg-type]
+    service.add_character(tid, "boxer", owner="Ann")
+    service.add_character(tid, "frigate", owner="Bea")
+    web = create_app(service, watch=False).state.web
+    draw = pushed_panels(web)
+    people = dict(PEOPLE)
+
+    def check(step: str) -> int:
+        """Draw every viewer after ``step``: how many classes were drawn anew."""
+        viewers = [Viewer(n, r) for n, r in people.items()]  # type: ignore[arg-type]
+        drawings.clear()
+        drawn = draw(tid, viewers)
+        seq = service.load(tid).seq
+        for v in viewers:
+            got = json.loads(drawn[v] or "null")
+            assert got == _alone(web, tid, v), (step, v)
+            assert got["seq"] == seq, (step, v)
+        return len(drawings)
+
+    assert check("first round") == 2 + 2 + 1 + 1  # referees, Ann, Bea, players, observers
+    unchanged = {
+        "a check with no changes": lambda: service.act(tid, "Ron", "check", {"aptitude": 7}),
+        "a public note": lambda: service.note(tid, "Ron", "the rain stops"),
+        "another check": lambda: service.act(tid, "Ron", "check", {"aptitude": 3}),
+    }
+    changed = {
+        "a check only the referees see": lambda: service.act(
+            tid, "Ron", "check", {"aptitude": 5}, visibility="referee"
+        ),
+        "a note for Dee": lambda: service.note(
+            tid, "Ron", "for Dee", visibility="private", audience="Dee"
+        ),
+        "an attack waiting for Bea": lambda: service.act(
+            tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"}
+        ),
+        "the sheets shown to everyone": lambda: service.set_sheets(tid, "everyone", by="Ron"),
+        "the last event taken back": lambda: service.undo(tid, by="Ron"),
+        "it put back": lambda: service.redo(tid, by="Ron"),
+    }
+    for step, do in unchanged.items():
+        do()
+        assert service.load(tid).seq > 0
+        assert check(step) == 0, step  # nothing drawn: the last texts, the new seq
+    for step, do in changed.items():
+        do()
+        assert check(step) > 0, step
+        assert check(step + ", drawn again with nothing new") == 0, step
+    service.set_role(tid, "Gus", "observer", by="Ron")
+    people["Gus"] = "observer"
+    assert check("Gus an observer") > 0
+    ts = service.load(tid)
+    for step, do in unchanged.items():
+        do()
+        assert check(f"{step} after it all") == 0, step
+        assert service.load(tid).seq > ts.seq
+
+
+def test_the_hub_draws_after_each_event_that_changes_the_table_and_only_those(
+    tmp_path: Path,
+) -> None:
+    """The live hub skips a panels round after an event that left the table as it was
+    but for its seq (live.Hub._still), and draws after every other event: after each
+    event, every browser's newest panels are exactly its viewer's page drawn alone (but
+    for the seq, which a skipped round leaves at the last drawing's)."""
+    import asyncio
+    import time
+
+    from referee.web.live import Connection, Hub
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'hub.db'}"))
+    tid = service.create("mnemonic", "Hub", "Ron", seed=11, settings=OPEN).table.id
+    for name in ("Ann", "Bea", "Eve"):
+        service.join(tid, name, "player")
+    service.join(tid, "Oli", "observer")
+    service.add_character(tid, "boxer", owner="Ann")
+    service.add_character(tid, "frigate", owner="Bea")
+    web = create_app(service, watch=False).state.web
+    drawer = pushed_panels(web)
+    rounds: list[int] = []
+
+    def panels(table: str, viewers: Any) -> Any:
+        rounds.append(service.load(table).seq)
+        return drawer(table, viewers)
+
+    unchanged = {
+        "a check with no changes": lambda: service.act(tid, "Ron", "check", {"aptitude": 7}),
+        "another check": lambda: service.act(tid, "Ron", "check", {"aptitude": 2}),
+    }
+    changed = {
+        "a check only the referees see": lambda: service.act(
+            tid, "Ron", "check", {"aptitude": 5}, visibility="referee"
+        ),
+        "an attack waiting for Bea": lambda: service.act(
+            tid, "Ann", "attack", {"actor": "mickey-ruane", "target": "swiftsure"}
+        ),
+        "the sheets shown to everyone": lambda: service.set_sheets(tid, "everyone", by="Ron"),
+        "the last event taken back": lambda: service.undo(tid, by="Ron"),
+        "it put back": lambda: service.redo(tid, by="Ron"),
+    }
+    steps = [*unchanged.items(), *changed.items(), *unchanged.items()]
+    viewers = [Viewer("Ron", "referee"), *(Viewer(n, "player") for n in ("Ann", "Bea", "Eve"))]
+    viewers.append(Viewer("Oli", "observer"))
+
+    async def scenario() -> None:
+        hub = Hub(service, lambda shown: "", panels=panels)
+        hub.bind(asyncio.get_running_loop())
+        conns = [Connection(ws=None, table_id=tid, viewer=v, last=0) for v in viewers]  # type: ignore[arg-type]
+        for c in conns:
+            c.catching_up = False
+            c.last = service.load(tid).seq
+        hub.tables[tid] = set(conns)
+        cancel = service.subscribe(tid, hub._from_service)
+        newest: dict[Viewer, dict[str, Any]] = {}
+
+        async def settled(seq: int) -> None:
+            deadline = time.monotonic() + 10
+            while any(c.last < seq for c in conns) or tid in hub._drawing:
+                assert time.monotonic() < deadline, "the push never settled"
+                await asyncio.sleep(0.002)
+            for c in conns:
+                while not c.queue.empty():
+                    item = c.queue.get_nowait()
+                    assert item is not None
+                    text = c.take(item)
+                    if text is not None and text.startswith('{"type":"panels"'):
+                        newest[c.viewer] = json.loads(text)
+
+        try:
+            # a first drawing for everyone: a change (Eve's character)
+            service.add_character(tid, "boxer", owner="Eve", cid="eves-boxer")
+            await settled(service.load(tid).seq)
+            for step, do in steps:
+                before = len(rounds)
+                done = await asyncio.to_thread(do)
+                await settled(done.event.seq)
+                if step in unchanged:
+                    assert len(rounds) == before, step  # no round at all
+                else:
+                    assert len(rounds) > before, step
+                for v in viewers:
+                    want = {k: x for k, x in _alone(web, tid, v).items() if k != "seq"}
+                    got = {k: x for k, x in newest[v].items() if k != "seq"}
+                    assert got == want, (step, v)
+        finally:
+            cancel()
+
+    asyncio.run(scenario())

@@ -310,9 +310,12 @@ class TableService:
 
         return cancel
 
-    def deliver(self, table_id: str = "", _seq: int = 0) -> None:
+    def deliver(self, table_id: str = "", head: int = 0) -> None:
         """Publish every event after the last one published, for one table (or, with no
-        id, every table with subscribers): the hook for other processes' appends."""
+        id, every table with subscribers): the hook for other processes' appends. ``head``
+        (with ``table_id``): the table's last seq as the caller read it; at or below the
+        last published (this process's own appends, which it published as it wrote them)
+        nothing is read."""
         with self._lock:
             ids = [table_id] if table_id else list(self._subscribers)
         for tid in ids:
@@ -320,6 +323,8 @@ class TableService:
                 if tid not in self._published:
                     continue
                 after = self._published[tid]
+            if table_id and 0 < head <= after:
+                continue  # nothing after what was published
             for e in self.store.events(tid, after=after):
                 self._publish(e)
 

@@ -27,6 +27,12 @@ a second, a table pushes to its browsers at most once per :data:`PUSH_GAP`
 One write per browser per push instead of one per event (a write to a socket
 is the dearest step of a push), so a busy table costs less per event the
 busier it gets.
+
+After an event that changes what a page shows, the table's panels are drawn again for
+its browsers (:meth:`Hub._draw`). An event that leaves the table as it was but for its
+seq (a check with no changes: the fold keeps every field it leaves alone as the same
+object, :func:`referee.web.panel_push.same_but_seq`) changes no panel, and draws none
+(:meth:`Hub._still`, judged in the thread that appended it, on the table it wrote).
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from referee.table.events import Event
 from referee.table.lru import LRU
 from referee.table.service import TableService, redact, redaction_key
 from referee.table.state import SHEET_KINDS, TableState, Viewer
+from referee.web.panel_push import same_but_seq
 
 log = logging.getLogger("referee.web")
 
@@ -283,6 +290,12 @@ class Hub:
         self._last_event: dict[str, float] = {}
         self._pace: dict[str, float] = {}
         self._sheets_at: dict[str, TableState] = {}
+        self._written: dict[str, TableState] = {}
+        """Each table as the service held it when it published its last event (only ever
+        touched under the service's lock: :meth:`_still`)."""
+        self._unchanged: set[tuple[str, int]] = set()
+        """Events, by table and seq, that left their table as it was but for the seq
+        (on the loop, from :meth:`_dispatch` to :meth:`_push`)."""
         self._forms: dict[tuple[str, int], dict[Viewer, str]] = {}
         self._offering: set[str] = set()
         self._preparing: ThreadPoolExecutor | None = None
@@ -459,11 +472,29 @@ class Hub:
         thread (:meth:`_prepare`), which hands over to the loop, in the same order."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
+            still = self._still(event)
             if self._preparing is None:
                 self._preparing = ThreadPoolExecutor(1, thread_name_prefix="referee-push")
-            self._preparing.submit(self._prepare, loop, event)
+            self._preparing.submit(self._prepare, loop, event, still)
 
-    def _prepare(self, loop: asyncio.AbstractEventLoop, event: Event) -> None:
+    def _still(self, event: Event) -> bool:
+        """Whether ``event`` left its table as it was but for its seq and hash, so that no
+        viewer's panels can read differently after it (:func:`same_but_seq`). The service
+        publishes an event under its lock, right after this process wrote it and holds the
+        table it made (:meth:`TableService.current`, no database read): that table and the
+        one held at the event before decide. An event from another process, or one whose
+        tables before and after this process does not hold, counts as a change."""
+        tid = event.table
+        before = self._written.pop(tid, None)
+        if not self.service.holds(tid):
+            return False
+        now = self.service.current(tid)
+        if now.seq != event.seq:  # not the table this event made (another process's)
+            return False
+        self._written[tid] = now
+        return before is not None and before.seq == event.seq - 1 and same_but_seq(before, now)
+
+    def _prepare(self, loop: asyncio.AbstractEventLoop, event: Event, still: bool = False) -> None:
         """In the push thread, one event at a time in seq order: redact and render the event
         once for each form the table's browsers are shown of it (:func:`redaction_key`: the
         same text for every viewer of one form), then hand it and each viewer's text to the
@@ -485,17 +516,22 @@ class Hub:
             forms = {}
         if not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(self._dispatch, event, forms)
+                loop.call_soon_threadsafe(self._dispatch, event, forms, still)
 
-    def _dispatch(self, event: Event, forms: dict[Viewer, str] | None = None) -> None:
+    def _dispatch(
+        self, event: Event, forms: dict[Viewer, str] | None = None, still: bool = False
+    ) -> None:
         """An appended event, on the loop (with each viewer's text of it, if rendered
-        already): push it now if the table is not busy or its last push was
+        already, and whether it left the table as it was but for its seq:
+        :meth:`_still`): push it now if the table is not busy or its last push was
         :data:`PUSH_GAP` ago, else at that time with whatever else comes meanwhile."""
         tid = event.table
         if not self.tables.get(tid):
             return
         if forms:
             self._forms[(tid, event.seq)] = forms
+        if still:
+            self._unchanged.add((tid, event.seq))
         now = self.clock()
         # the table's pace: a moving average of the time between its events
         since = now - self._last_event.get(tid, now - 1.0)
@@ -535,7 +571,9 @@ class Hub:
             return
         self._pushed[tid] = self.clock()
         self._hand_out(tid, events, list(self.tables.get(tid, ())), {})
-        if any(e.kind not in STILL for e in events):
+        changed = [e for e in events if (tid, e.seq) not in self._unchanged]
+        self._unchanged.difference_update((tid, e.seq) for e in events)
+        if any(e.kind not in STILL for e in changed):
             self._redraw(tid)
 
     def _hand_out(
@@ -678,6 +716,7 @@ class Hub:
             for times in (self._pushed, self._last_event, self._pace):
                 times.pop(conn.table_id, None)
             self._sheets_at.pop(conn.table_id, None)
+            self._written.pop(conn.table_id, None)
             self._ready.pop(conn.table_id, None)
             cancel = self._cancel.pop(conn.table_id, None)
             if cancel is not None:
