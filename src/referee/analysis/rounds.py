@@ -5,10 +5,14 @@ through, so each node that starts a round has one row: where the round leads, as
 ``(ticks, node, weight)``, whole weights over one denominator (:func:`kernel`). The
 solver reads those rows as a smaller chain of rounds (:mod:`.solve`), and
 :func:`rounds_distribution` pushes the start's mass along them one round at a time.
+Where a round has more ways out than the actions that make it (each of Mneme CE's two
+attacks deals one of ~6 damages: ~39 ways out of a round, reached by ~13 edges), the
+chain's own edges are pushed instead, as rows of the same form (:func:`by_edges`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
 
@@ -16,10 +20,27 @@ from .chain import Chain
 from .errors import AnalysisError
 
 Rows = dict[int, list[tuple[int, int, int]]]
-"""Each round start's ``[(ticks, node, weight)]`` (see :func:`kernel`)."""
+"""Each node's ``[(ticks, node, weight)]`` (see :func:`kernel`)."""
 
 
-def kernel(chain: Chain) -> tuple[Rows, int]:
+@dataclass(frozen=True)
+class Cut:
+    """A chain's moves as rows, ``rows[i]`` lists ``(ticks, node, weight)``, each weight
+    a whole number over ``scale``; a round takes at most ``per_round`` of its moves, and
+    at most ``deepest`` of the chain's edges."""
+
+    rows: Rows
+    scale: int
+    per_round: int
+    deepest: int
+
+    @property
+    def size(self) -> int:
+        """The rows' entries (the work of one push along them)."""
+        return sum(map(len, self.rows.values()))
+
+
+def kernel(chain: Chain) -> Cut:
     """For each node: where its actions lead before the next round starts, as
     ``[(ticks, node, weight)]`` (``ticks`` 0: the conflict ended first), every weight a
     whole number over the one returned denominator. Actions that start no round are
@@ -29,10 +50,7 @@ def kernel(chain: Chain) -> tuple[Rows, int]:
     of the edges' denominators); a node whose actions are followed ``d`` deep has its
     weights over ``scale ** d``, and the rows are brought to the deepest one's at the end.
     """
-    scale = 1
-    for edges in chain.edges:
-        for p, _, _ in edges:
-            scale = scale * p.denominator // gcd(scale, p.denominator)
+    scale = _scale(chain)
     found_rows: dict[int, tuple[dict[tuple[int, int], int], int]] = {}
     visiting: set[int] = set()
     verdicts = chain.verdicts
@@ -86,22 +104,46 @@ def kernel(chain: Chain) -> tuple[Rows, int]:
         moves, d = found_rows[i]
         lift = power(deepest - d)
         rows[i] = [(t, j, w * lift) for (t, j), w in moves.items()]
-    return rows, power(deepest)
+    return Cut(rows, power(deepest), 1, max(deepest, 1))
+
+
+def by_edges(chain: Chain, deepest: int) -> Cut:
+    """The chain's own edges as rows (the nodes that are not ends); a round follows at
+    most ``deepest`` of them (the :func:`kernel`'s ``deepest``)."""
+    scale = _scale(chain)
+    verdicts = chain.verdicts
+    rows = {
+        i: [(t, j, p.numerator * (scale // p.denominator)) for p, j, t in edges]
+        for i, edges in enumerate(chain.edges)
+        if verdicts[i] is None
+    }
+    return Cut(rows, scale, deepest, deepest)
+
+
+def _scale(chain: Chain) -> int:
+    """The least common multiple of the chain's edges' denominators."""
+    scale = 1
+    for edges in chain.edges:
+        for p, _, _ in edges:
+            scale = scale * p.denominator // gcd(scale, p.denominator)
+    return scale
 
 
 def rounds_distribution(
-    chain: Chain, horizon: int, cut: tuple[Rows, int] | None = None
+    chain: Chain, horizon: int, cut: Cut | None = None
 ) -> tuple[dict[int, Fraction], Fraction]:
     """P(the conflict ends after exactly k rounds) for k up to ``horizon``, and the
     probability that it lasts longer (or never ends).
 
-    The chain is first cut at round starts (:func:`kernel`); the mass is then
-    pushed one round at a time in whole numbers over one common denominator, so no
-    fraction is reduced until the end.
+    The chain is first cut at round starts (:func:`kernel`) unless a cut is given; the
+    mass is then pushed along the cut's rows (one round at a time for the kernel's) in
+    whole numbers over one common denominator, so no fraction is reduced until the end.
     """
     if chain.verdicts[0] is not None:
         return {0: Fraction(1)}, Fraction(0)
-    weights, scale = kernel(chain) if cut is None else cut
+    if cut is None:
+        cut = kernel(chain)
+    weights, scale = cut.rows, cut.scale
     verdicts = chain.verdicts
     ends: dict[int, list[tuple[int, int]]] = {}  # node -> [(ticks, weight)] into any end
     goes: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}  # node -> ticks -> moves
@@ -157,6 +199,6 @@ def rounds_distribution(
         if common > 1:
             denominator //= common
             mass = {k: {i: m // common for i, m in nodes.items()} for k, nodes in mass.items()}
-        if step > horizon + 1:
+        if step > (horizon + 1) * cut.per_round:
             raise AnalysisError("the rounds did not settle: a loop that starts no round")
     return dict(sorted(dist.items())), beyond

@@ -14,7 +14,9 @@ can leave and which is not an end is a stalemate: its verdict is ``"endless"``.
 Quantities solved for every node at once (one vector each): the probability of
 each verdict, each fighter's final damage, and the expected number of rounds.
 The distribution of rounds is pushed forward exactly up to a horizon; what lies
-beyond it is reported as one tail probability.
+beyond it is reported as one tail probability. Where the chain cut at its round
+starts (:mod:`.rounds`) is the smaller, that chain of rounds is the one solved:
+only the start's value is asked for, and the rounds' rows lead to it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from . import budget as work
 from .chain import Chain
 from .collect import paused
 from .errors import AnalysisError
-from .rounds import Rows, kernel, rounds_distribution
+from .rounds import Rows, by_edges, kernel, rounds_distribution
 
 VERDICTS = ("a", "b", "draw", "endless")
 HORIZON = 40
@@ -162,9 +164,10 @@ def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
     those rows are a smaller chain with the same answer at the start, solved here
     (:func:`_by_rounds`) and pushed forward for the rounds' distribution. A chain is
     solved node by node where its rounds have more ways out than its nodes have edges
-    (Mneme CE: each round ends in any of ~39 damages, reached in two steps), or where it
-    has a stalemate (an endless fight reports the damage of the node where it is
-    caught, which need not start a round).
+    (Mneme CE: each round ends in any of ~39 damages, reached in two steps), and pushed
+    edge by edge where its edges, times the most a round follows, are still fewer; it is
+    solved node by node too where it has a stalemate (an endless fight reports the
+    damage of the node where it is caught, which need not start a round).
 
     Components are solved last ones first. Each is first solved on its own, in
     small fractions: where its nodes leave to (``{exit: probability}``) and the
@@ -189,10 +192,13 @@ def _solve(chain: Chain, horizon: int) -> ExactResult:
         rounds, beyond = {0: Fraction(1)}, Fraction(0)
     else:
         cut = kernel(chain)
+        edges = sum(map(len, chain.edges))
         found = None
-        if sum(map(len, cut[0].values())) < sum(map(len, chain.edges)):  # fewer edges
-            found = _by_rounds(chain, *cut)
+        if cut.size < edges:  # the chain of rounds is the smaller
+            found = _by_rounds(chain, cut.rows, cut.scale)
         start = _by_nodes(chain) if found is None else found
+        if edges * cut.deepest < cut.size:  # a round's edges, followed one by one
+            cut = by_edges(chain, cut.deepest)
         rounds, beyond = rounds_distribution(chain, horizon, cut)
     row = start.fractions()
     probs = dict(zip(VERDICTS, row[:k_labels], strict=True))
