@@ -41,9 +41,9 @@ Edge = tuple[Fraction, int, int]
 """``(probability, next node, rounds started)``."""
 
 
-def components(edges: Sequence[Sequence[Edge]]) -> list[list[int]]:
-    """Strongly connected components of a graph given by its nodes' edges, each listed
-    after every component it reaches."""
+def components(edges: Sequence[Sequence[tuple[object, int, int]]]) -> list[list[int]]:
+    """Strongly connected components of a graph given by its nodes' edges (each edge
+    names the node it leads to second), each listed after every component it reaches."""
     n = len(edges)
     index = [-1] * n
     low = [0] * n
@@ -211,23 +211,66 @@ def _solve(chain: Chain, horizon: int) -> ExactResult:
 
 def _by_rounds(chain: Chain, rows: Rows, scale: int) -> _Vec | None:
     """The start's value by the chain of rounds (the kernel's rows as edges, the ends
-    they reach as its ends), or ``None`` when that chain has a stalemate."""
+    they reach as its ends), or ``None`` when that chain has a stalemate.
+
+    A round start that only its own round comes back to (ARM: a round where nobody is
+    hurt) is solved in the rows' whole weights: ``x = (sum of w x' + ticks) / (scale -
+    w_back)``; a larger loop of rounds by :func:`_solve_component`, in fractions."""
     ids = [0]  # the round chain's nodes, as the chain's
     at = {0: 0}
-    edges: list[list[Edge]] = []
+    weighed: list[list[tuple[int, int, int]]] = []  # (weight, node, ticks), as edges are
     verdicts = chain.verdicts
     for i in ids:  # grows as the rows name new nodes
-        out: list[Edge] = []
+        out: list[tuple[int, int, int]] = []
         if verdicts[i] is None:
             for t, j, w in rows[i]:
                 n = at.get(j)
                 if n is None:
                     n = at[j] = len(ids)
                     ids.append(j)
-                out.append((Fraction(w, scale), n, t))
-        edges.append(out)
-    ends = [None if (v := verdicts[i]) is None else _end_values(chain, i, v) for i in ids]
-    return _solve_graph(edges, ends, _width(chain), None)
+                out.append((w, n, t))
+            if sum(w for w, _, _ in out) != scale:  # a node with no way on: a stalemate
+                return None
+        weighed.append(out)
+    width = _width(chain)
+    value: list[_Vec | None] = [None] * len(ids)
+    comps = components(weighed)
+    needed = _entered(weighed, comps)
+    for comp in comps:
+        work.check("solving the exact chain")
+        if len(comp) > 1:
+            edges: list[list[Edge]] = [[] for _ in ids]  # in fractions, for its members
+            for i in comp:
+                edges[i] = [(Fraction(w, scale), n, t) for w, n, t in weighed[i]]
+            if not _solve_component(edges, comp, value, needed, width):
+                return None
+            continue
+        i = comp[0]
+        verdict = verdicts[ids[i]]
+        if verdict is not None:  # an end
+            value[i] = _end_values(chain, ids[i], verdict)
+            continue
+        vec = _Vec.zero(width)
+        back = ticks = 0
+        for w, n, t in weighed[i]:
+            if n == i:
+                back += w
+            else:
+                vec.add_ratio(w, 1, _known(value, n))
+            ticks += w * t
+        if back == scale:  # nobody leaves: a stalemate
+            return None
+        vec.add_last(Fraction(ticks))
+        vec.den *= scale - back
+        value[i] = vec.reduced()
+    return value[0]
+
+
+def _known(value: list[_Vec | None], i: int) -> _Vec:
+    """The value of node ``i``, solved before it is read."""
+    found = value[i]
+    assert found is not None
+    return found
 
 
 def _by_nodes(chain: Chain) -> _Vec:
@@ -287,10 +330,14 @@ class _Vec:
 
     def add(self, p: Fraction, other: _Vec) -> None:
         """``self += p * other``."""
-        den = p.denominator * other.den
+        self.add_ratio(p.numerator, p.denominator, other)
+
+    def add_ratio(self, num: int, den: int, other: _Vec) -> None:
+        """``self += num / den * other``."""
+        den *= other.den
         g = gcd(self.den, den)
         mine, theirs = den // g, self.den // g  # what each side's numerators are scaled by
-        scale = p.numerator * theirs
+        scale = num * theirs
         if mine != 1:
             self.nums = [a * mine + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
         else:
@@ -344,7 +391,9 @@ def _solve_alone(
     return True
 
 
-def _entered(edges: Sequence[Sequence[Edge]], comps: list[list[int]]) -> list[bool]:
+def _entered(
+    edges: Sequence[Sequence[tuple[object, int, int]]], comps: list[list[int]]
+) -> list[bool]:
     """Whether each node's value is read: the start's, and those of nodes entered from
     outside their own component (the rest are read only inside it, as it is solved)."""
     where = [0] * len(edges)
