@@ -291,8 +291,12 @@ def _maker(kind: type) -> _Maker | None:
         declared = getattr(kind, "__dataclass_fields__", {})
         own = fields(kind) if declared else ()
         made_init = getattr(getattr(kind, "__dataclass_params__", None), "init", False)
-        plain = len(own) == len(declared) and all(f.init and not f.kw_only for f in own)
-        plain = plain and made_init and "__init__" in vars(kind)
+        plain = made_init and "__init__" in vars(kind) and bool(own)
+        if plain:  # its __init__ takes exactly its fields, in order (a ClassVar is none)
+            taken = list(inspect.signature(kind).parameters.values())
+            plain = [p.name for p in taken] == [f.name for f in own] and all(
+                p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in taken
+            )
         found: _Maker | None = None
         if plain and own:
             names = tuple(f.name for f in own)
