@@ -332,16 +332,21 @@ class _Vec:
         """``self += p * other``."""
         self.add_ratio(p.numerator, p.denominator, other)
 
-    def add_ratio(self, num: int, den: int, other: _Vec) -> None:
-        """``self += num / den * other``."""
-        den *= other.den
+    def add_ratio(self, num: int, den: int, other: _Vec, ticks: int = 0) -> None:
+        """``self += num / den * (other + ticks * the last unit vector)`` (an edge's
+        probability times the value it leads to, and the rounds it starts)."""
+        oden = other.den
+        den *= oden
         g = gcd(self.den, den)
         mine, theirs = den // g, self.den // g  # what each side's numerators are scaled by
         scale = num * theirs
         if mine != 1:
-            self.nums = [a * mine + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+            nums = [a * mine + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
         else:
-            self.nums = [a + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+            nums = [a + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+        if ticks:
+            nums[-1] += scale * ticks * oden
+        self.nums = nums
         self.den *= mine
 
     def add_last(self, x: Fraction) -> None:
@@ -379,14 +384,10 @@ def _solve_alone(
     if not out or any(j == i for _, j, _ in out):
         return False
     vec = _Vec.zero(width)
-    ticks = Fraction(0)
     for p, j, t in out:
-        if t:
-            ticks += p * t
         vj = value[j]
         assert vj is not None
-        vec.add(p, vj)
-    vec.add_last(ticks)
+        vec.add_ratio(p.numerator, p.denominator, vj, t)
     value[i] = vec.reduced()
     return True
 
@@ -459,19 +460,19 @@ def _solve_component(
     for i in order:  # every member reached, successors (but loop nodes) first
         vec = _Vec.zero(width)
         coef: dict[int, Fraction] = {}
-        ticks = Fraction(0)
+        ticks = Fraction(0)  # of the edges into loop nodes (the others' go with them)
         for p, j, t in edges[i]:
-            if t:
-                ticks += p * t
             if j not in members:
                 vj = value[j]
                 assert vj is not None
-                vec.add(p, vj)
+                vec.add_ratio(p.numerator, p.denominator, vj, t)
             elif j in loops:
                 coef[j] = coef.get(j, Fraction(0)) + p
+                if t:
+                    ticks += p * t
             else:
                 inner, inner_coef = known[j]
-                vec.add(p, inner)
+                vec.add_ratio(p.numerator, p.denominator, inner, t)
                 for f, q in inner_coef.items():
                     coef[f] = coef.get(f, Fraction(0)) + p * q
         vec.add_last(ticks)
