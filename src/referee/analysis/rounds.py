@@ -49,9 +49,11 @@ def kernel(chain: Chain) -> Cut:
     Each edge's probability is a whole weight over ``scale`` (the least common multiple
     of the edges' denominators); a node whose actions are followed ``d`` deep has its
     weights over ``scale ** d``, and the rows are brought to the deepest one's at the end.
+    A sure step (one edge, probability 1, no round started: ARM's blow taken, the next
+    blow's turn) adds no depth: its node's row is the row of the node it leads to.
     """
     scale = _scale(chain)
-    found_rows: dict[int, tuple[dict[tuple[int, int], int], int]] = {}
+    found_rows: dict[int, tuple[dict[tuple[int, int], int], int, int]] = {}
     visiting: set[int] = set()
     verdicts = chain.verdicts
     powers = [1]  # scale ** k, worked out once each
@@ -61,31 +63,42 @@ def kernel(chain: Chain) -> Cut:
             powers.append(powers[-1] * scale)
         return powers[k]
 
-    def reach(i: int) -> tuple[dict[tuple[int, int], int], int]:
+    def reach(i: int) -> tuple[dict[tuple[int, int], int], int, int]:
+        """Node ``i``'s row as ``{(ticks, node): weight}`` over ``scale ** depth``, its
+        depth and the most edges it follows."""
         found = found_rows.get(i)
         if found is not None:
             return found
         if i in visiting:
             raise AnalysisError("a loop that starts no round: the rounds cannot be counted")
         visiting.add(i)
+        edges = chain.edges[i]
+        if len(edges) == 1 and edges[0][0] == 1 and edges[0][2] == 0:
+            j = edges[0][1]  # a sure step within the round: the row of where it leads
+            if verdicts[j] is None:
+                inner, d, hops = reach(j)
+                found = found_rows[i] = (inner, d, hops + 1)
+                visiting.discard(i)
+                return found
         parts: list[tuple[int, dict[tuple[int, int], int], int]] = []
-        depth = 1
-        for p, j, t in chain.edges[i]:
+        depth = hops = 1
+        for p, j, t in edges:
             w = p.numerator * (scale // p.denominator)
             if t > 0 or verdicts[j] is not None:
                 parts.append((w, {(t, j): 1}, 0))
             else:
-                inner, d = reach(j)
+                inner, d, h = reach(j)
                 parts.append((w, inner, d))
                 depth = max(depth, d + 1)
+                hops = max(hops, h + 1)
         out: dict[tuple[int, int], int] = {}
         for w, inner, d in parts:
             lift = w * power(depth - 1 - d)
             for key, q in inner.items():
                 out[key] = out.get(key, 0) + lift * q
         visiting.discard(i)
-        found_rows[i] = (out, depth)
-        return out, depth
+        found = found_rows[i] = (out, depth, hops)
+        return found
 
     stack = [0]
     seen = {0}
@@ -99,12 +112,13 @@ def kernel(chain: Chain) -> Cut:
                 stack.append(j)
     starts = [i for i in seen if verdicts[i] is None]  # the rows the rounds need
     deepest = max((found_rows[i][1] for i in starts), default=0)
+    longest = max((found_rows[i][2] for i in starts), default=1)
     rows = {}
     for i in starts:
-        moves, d = found_rows[i]
+        moves, d, _ = found_rows[i]
         lift = power(deepest - d)
         rows[i] = [(t, j, w * lift) for (t, j), w in moves.items()]
-    return Cut(rows, power(deepest), 1, max(deepest, 1))
+    return Cut(rows, power(deepest), 1, longest)
 
 
 def by_edges(chain: Chain, deepest: int) -> Cut:
