@@ -30,8 +30,9 @@ from referee.analysis.errors import AnalysisError
 from referee.analysis.model import Memo, Scope, Step
 from referee.analysis.models.arm import ArmMelee
 from referee.analysis.models.mnemonic import MnemonicFight
+from referee.analysis.rounds import by_edges, kernel, rounds_distribution
 from referee.analysis.scenario import Scenario
-from referee.analysis.solve import VERDICTS, solve
+from referee.analysis.solve import VERDICTS, _by_nodes, _by_rounds, solve
 from referee.systems.arm.actions import Strike
 from referee.systems.mnemonic.actions import Injury
 
@@ -178,6 +179,30 @@ def test_the_solver_matches_a_plain_elimination(name: str) -> None:
     assert fast.expected_rounds == slow["expected"]
     assert fast.rounds == slow["rounds"]
     assert fast.rounds_beyond == slow["beyond"]
+
+
+@pytest.mark.parametrize("name", ["mnemonic", "arm", "mongrel-collapsed", "mneme"])
+def test_the_chain_of_rounds_answers_as_the_nodes_do(name: str) -> None:
+    """The solver reads a chain cut at its round starts where that is smaller, and pushes
+    the rounds' distribution along the rounds or along the chain's edges: every reading
+    is exact, so each gives the same fractions, whichever is the smaller."""
+    chain = explore(_scenario(name).model())
+    rounds = kernel(chain)
+    by_rounds = _by_rounds(chain, rounds.rows, rounds.scale)
+    assert by_rounds is not None
+    assert by_rounds.fractions() == _by_nodes(chain).fractions()
+    pushed = rounds_distribution(chain, HORIZON, rounds)
+    assert pushed == rounds_distribution(chain, HORIZON, by_edges(chain, rounds.deepest))
+    assert pushed[0] and sum(pushed[0].values()) + pushed[1] == 1
+
+
+def test_a_stalemate_is_solved_node_by_node() -> None:
+    """An endless fight reports the damage where it is caught, which need not be a
+    round's start: the chain of rounds gives way to the nodes'."""
+    chain = explore(_scenario("mnemonic-stalemate").model())
+    rounds = kernel(chain)
+    assert _by_rounds(chain, rounds.rows, rounds.scale) is None
+    assert solve(chain).p["endless"] == 1
 
 
 def _edges(chain: Chain) -> dict[tuple[Hashable, Memo], dict[tuple[Hashable, Memo, int], Fraction]]:

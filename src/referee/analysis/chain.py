@@ -338,30 +338,63 @@ class _Shared:
         if entries is None:
             entries = self._find(state, memo, step, scope)
             self.found[where] = entries
-        merged: dict[tuple[Hashable, Memo], tuple[Fraction, tuple[int, bool]]] = {}
-        lean: tuple[Memo] | None = None
-        for e in entries:
+        ticks = step.ticks
+        seats_key = key[at_seats]
+        places = [layout[f] for f in scope.fields]
+        index = chain.index
+        if self.plain_after or all(e.outcome is None for e in entries):
+            # one memo after the step, and entries told apart by their changes: an edge each
             after: Memo = None
-            if e.outcome is None:  # found by the lean path: one memo after the step
-                if lean is None:
-                    lean = model.step_memo(state, memo, step)
-                    assert lean is not None
+            if entries and entries[0].outcome is None:  # found by the lean path
+                lean = model.step_memo(state, memo, step)
+                assert lean is not None
                 after = lean[0]
-            elif not self.plain_after:
+            out: list[tuple[Fraction, tuple[int, bool], int]] = []
+            for e in entries:
+                new_key = self._moved(key, seats_key, at_seats, places, e)
+                found = index.get((new_key, after))
+                if found is not None:
+                    out.append((e.p, (found, False), ticks))
+                else:
+                    out.append((e.p, chain.keyed(new_key, after, partial(_graft, state, e)), ticks))
+            return out
+        merged: dict[tuple[Hashable, Memo], tuple[Fraction, tuple[int, bool]]] = {}
+        lean_memo: tuple[Memo] | None = None
+        for e in entries:
+            after = None
+            if e.outcome is None:  # found by the lean path: one memo after the step
+                if lean_memo is None:
+                    lean_memo = model.step_memo(state, memo, step)
+                    assert lean_memo is not None
+                after = lean_memo[0]
+            else:
                 after = model.after(state, memo, step, e.outcome, _graft(state, e))
             at = (e.ck, after)
             if at in merged:
                 q, j = merged[at]
                 merged[at] = (q + e.p, j)
                 continue
-            new_key = list(key)
-            mine = e.seat_keys
-            new_key[at_seats] = tuple([(c, mine.get(c, k)) for c, k in key[at_seats]])
-            for n, f in enumerate(scope.fields):
-                new_key[layout[f]] = e.field_keys[n]
-            made = chain.keyed(tuple(new_key), after, partial(_graft, state, e))
+            new_key = self._moved(key, seats_key, at_seats, places, e)
+            made = chain.keyed(new_key, after, partial(_graft, state, e))
             merged[at] = (e.p, made)
-        return [(p, j, step.ticks) for p, j in merged.values()]
+        return [(p, j, ticks) for p, j in merged.values()]
+
+    @staticmethod
+    def _moved(
+        key: tuple[Hashable, ...],
+        seats_key: tuple[tuple[str, Hashable], ...],
+        at_seats: int,
+        places: list[int],
+        e: _Entry,
+    ) -> tuple[Hashable, ...]:
+        """The key of the state ``e`` leads to from the state keyed ``key``: its seats and
+        fields in the scope replaced by ``e``'s."""
+        new_key = list(key)
+        mine = e.seat_keys
+        new_key[at_seats] = tuple([(c, mine.get(c, k)) for c, k in seats_key])
+        for n, at in enumerate(places):
+            new_key[at] = e.field_keys[n]
+        return tuple(new_key)
 
     def _find(self, state: Any, memo: Memo, step: Step, scope: Scope) -> list[_Entry]:
         """The step's outcomes in ``state``, each with the scope it leads to (checked: the

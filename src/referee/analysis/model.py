@@ -80,6 +80,10 @@ class ConflictModel(ABC):
     def __post_init__(self) -> None:
         self.sheet_keys = SheetKeys()
         self._acts: dict[Hashable, Action] = {}
+        self._may_act: dict[tuple[str, int], tuple[object, bool]] | None = None
+        kind = type(self.ruleset)
+        if kind.can is Ruleset.can and kind.helpless is Ruleset.helpless:
+            self._may_act = {}  # the game's helpless(seat, options) reads the seat alone
         known = set(self.state.characters)
         for cid in (*self.side_a, *self.side_b):
             if cid not in known:
@@ -194,10 +198,22 @@ class ConflictModel(ABC):
     def stopped(self, state: Any, cid: str) -> bool:
         """Whether ``cid`` takes no more part: :meth:`out`, or in a condition the game's
         text makes helpless that forbids acting (:meth:`Ruleset.helpless`: Mneme CE's
-        Critically Wounded and out, ARM's Unconscious...). A side all stopped has lost."""
+        Critically Wounded and out, ARM's Unconscious...). A side all stopped has lost.
+
+        Whether the rules let ``cid`` act is asked once per seat record where the game
+        keeps :meth:`Ruleset.can`'s own reading (the seat's condition alone: records are
+        immutable, so the answer never goes stale)."""
         if self.out(state, cid):
             return True
-        return not self.ruleset.can(state, cid, "act", self.options)
+        known = self._may_act
+        if known is None:
+            return not self.ruleset.can(state, cid, "act", self.options)
+        seat = state.characters.get(cid)
+        at = (cid, id(seat))
+        found = known.get(at)
+        if found is None:  # once per seat record (kept, so its id is never reused)
+            found = known[at] = (seat, self.ruleset.can(state, cid, "act", self.options))
+        return not found[1]
 
     def size_estimate(self) -> int:
         """An upper estimate of the chain's states, checked before any work."""

@@ -14,11 +14,14 @@ can leave and which is not an end is a stalemate: its verdict is ``"endless"``.
 Quantities solved for every node at once (one vector each): the probability of
 each verdict, each fighter's final damage, and the expected number of rounds.
 The distribution of rounds is pushed forward exactly up to a horizon; what lies
-beyond it is reported as one tail probability.
+beyond it is reported as one tail probability. Where the chain cut at its round
+starts (:mod:`.rounds`) is the smaller, that chain of rounds is the one solved:
+only the start's value is asked for, and the rounds' rows lead to it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd
@@ -28,15 +31,20 @@ from . import budget as work
 from .chain import Chain
 from .collect import paused
 from .errors import AnalysisError
+from .rounds import Rows, by_edges, kernel, rounds_distribution
 
 VERDICTS = ("a", "b", "draw", "endless")
 HORIZON = 40
 """Rounds whose probability is given one by one (the rest: one tail)."""
 
+Edge = tuple[Fraction, int, int]
+"""``(probability, next node, rounds started)``."""
 
-def components(chain: Chain) -> list[list[int]]:
-    """Strongly connected components, each listed after every component it reaches."""
-    n = len(chain)
+
+def components(edges: Sequence[Sequence[tuple[object, int, int]]]) -> list[list[int]]:
+    """Strongly connected components of a graph given by its nodes' edges (each edge
+    names the node it leads to second), each listed after every component it reaches."""
+    n = len(edges)
     index = [-1] * n
     low = [0] * n
     on = [False] * n
@@ -54,10 +62,10 @@ def components(chain: Chain) -> list[list[int]]:
                 counter += 1
                 stack.append(v)
                 on[v] = True
-            edges = chain.edges[v]
-            if k < len(edges):
+            out_v = edges[v]
+            if k < len(out_v):
                 work.append((v, k + 1))
-                w = edges[k][1]
+                w = out_v[k][1]
                 if index[w] == -1:
                     work.append((w, 0))
                 elif on[w]:
@@ -151,13 +159,23 @@ class ExactResult:
 def solve(chain: Chain, *, horizon: int = HORIZON) -> ExactResult:
     """The exact result of an explored chain.
 
+    The chain is first cut at its round starts (:func:`.rounds.kernel`): each round
+    start's row says where its round leads (the next rounds' starts, or ends), and
+    those rows are a smaller chain with the same answer at the start, solved here
+    (:func:`_by_rounds`) and pushed forward for the rounds' distribution. A chain is
+    solved node by node where its rounds have more ways out than its nodes have edges
+    (Mneme CE: each round ends in any of ~39 damages, reached in two steps), and pushed
+    edge by edge where its edges, times the most a round follows, are still fewer; it is
+    solved node by node too where it has a stalemate (an endless fight reports the
+    damage of the node where it is caught, which need not start a round).
+
     Components are solved last ones first. Each is first solved on its own, in
     small fractions: where its nodes leave to (``{exit: probability}``) and the
-    rounds they start before leaving (:func:`_leaving`). Those small coefficients
-    then weigh the exits' solved values, which carry the big numbers: one vector of
-    whole numbers over one denominator per node (:class:`_Vec`), reduced once per
-    node instead of once per operation. The cyclic garbage collector is held off
-    meanwhile (:func:`~.collect.paused`).
+    rounds they start before leaving. Those small coefficients then weigh the exits'
+    solved values, which carry the big numbers: one vector of whole numbers over one
+    denominator per node (:class:`_Vec`), reduced once per node instead of once per
+    operation. The cyclic garbage collector is held off meanwhile
+    (:func:`~.collect.paused`).
     """
     with paused():
         return _solve(chain, horizon)
@@ -168,30 +186,134 @@ def _solve(chain: Chain, horizon: int) -> ExactResult:
     model = chain.model
     fighters = model.fighters
     k_labels = len(VERDICTS)
-    value: list[_Vec | None] = [None] * len(chain)
-    comps = components(chain)
-    needed = _entered(chain, comps)
-    for comp in comps:
-        work.check("solving the exact chain")
-        first = comp[0]
-        if len(comp) == 1 and chain.verdicts[first] is not None:  # an end: no edges
-            value[first] = _end_values(chain, first, chain.verdicts[first] or "draw")
-            continue
-        if len(comp) == 1 and _solve_alone(chain, first, value):
-            continue
-        if not _solve_component(chain, comp, value, needed):  # nobody leaves: a stalemate
-            for i in comp:
-                value[i] = _end_values(chain, i, "endless")
-    start = value[0]
-    assert start is not None
+    verdict = chain.verdicts[0]
+    if verdict is not None:  # over before it began
+        start = _end_values(chain, 0, verdict)
+        rounds, beyond = {0: Fraction(1)}, Fraction(0)
+    else:
+        cut = kernel(chain)
+        edges = sum(map(len, chain.edges))
+        found = None
+        if cut.size < edges:  # the chain of rounds is the smaller
+            found = _by_rounds(chain, cut.rows, cut.scale)
+        start = _by_nodes(chain) if found is None else found
+        if edges * cut.deepest < cut.size:  # a round's edges, followed one by one
+            cut = by_edges(chain, cut.deepest)
+        rounds, beyond = rounds_distribution(chain, horizon, cut)
     row = start.fractions()
     probs = dict(zip(VERDICTS, row[:k_labels], strict=True))
     damage = dict(zip(fighters, row[k_labels:-1], strict=True))
     expected = row[-1] if probs["endless"] == 0 else None
-    rounds, beyond = rounds_distribution(chain, horizon)
     return ExactResult(
         model.describe(), len(chain), probs, damage, expected, rounds, beyond, horizon
     )
+
+
+def _by_rounds(chain: Chain, rows: Rows, scale: int) -> _Vec | None:
+    """The start's value by the chain of rounds (the kernel's rows as edges, the ends
+    they reach as its ends), or ``None`` when that chain has a stalemate.
+
+    A round start that only its own round comes back to (ARM: a round where nobody is
+    hurt) is solved in the rows' whole weights: ``x = (sum of w x' + ticks) / (scale -
+    w_back)``; a larger loop of rounds by :func:`_solve_component`, in fractions."""
+    ids = [0]  # the round chain's nodes, as the chain's
+    at = {0: 0}
+    weighed: list[list[tuple[int, int, int]]] = []  # (weight, node, ticks), as edges are
+    verdicts = chain.verdicts
+    for i in ids:  # grows as the rows name new nodes
+        out: list[tuple[int, int, int]] = []
+        if verdicts[i] is None:
+            for t, j, w in rows[i]:
+                n = at.get(j)
+                if n is None:
+                    n = at[j] = len(ids)
+                    ids.append(j)
+                out.append((w, n, t))
+            if sum(w for w, _, _ in out) != scale:  # a node with no way on: a stalemate
+                return None
+        weighed.append(out)
+    width = _width(chain)
+    value: list[_Vec | None] = [None] * len(ids)
+    comps = components(weighed)
+    needed = _entered(weighed, comps)
+    for comp in comps:
+        work.check("solving the exact chain")
+        if len(comp) > 1:
+            edges: list[list[Edge]] = [[] for _ in ids]  # in fractions, for its members
+            for i in comp:
+                edges[i] = [(Fraction(w, scale), n, t) for w, n, t in weighed[i]]
+            if not _solve_component(edges, comp, value, needed, width):
+                return None
+            continue
+        i = comp[0]
+        verdict = verdicts[ids[i]]
+        if verdict is not None:  # an end
+            value[i] = _end_values(chain, ids[i], verdict)
+            continue
+        vec = _Vec.zero(width)
+        back = ticks = 0
+        for w, n, t in weighed[i]:
+            if n == i:
+                back += w
+            else:
+                vec.add_ratio(w, 1, _known(value, n))
+            ticks += w * t
+        if back == scale:  # nobody leaves: a stalemate
+            return None
+        vec.add_last(Fraction(ticks))
+        vec.den *= scale - back
+        value[i] = vec.reduced()
+    return value[0]
+
+
+def _known(value: list[_Vec | None], i: int) -> _Vec:
+    """The value of node ``i``, solved before it is read."""
+    found = value[i]
+    assert found is not None
+    return found
+
+
+def _by_nodes(chain: Chain) -> _Vec:
+    """The start's value solved node by node, stalemates as ``"endless"`` ends."""
+    ends = [None if v is None else _end_values(chain, i, v) for i, v in enumerate(chain.verdicts)]
+    found = _solve_graph(
+        chain.edges, ends, _width(chain), lambda i: _end_values(chain, i, "endless")
+    )
+    assert found is not None
+    return found
+
+
+def _width(chain: Chain) -> int:
+    """A value's entries: each verdict's probability, each fighter's damage, the rounds."""
+    return len(VERDICTS) + len(chain.model.fighters) + 1
+
+
+def _solve_graph(
+    edges: Sequence[Sequence[Edge]],
+    ends: Sequence[_Vec | None],
+    width: int,
+    endless: Callable[[int], _Vec] | None,
+) -> _Vec | None:
+    """The value of node 0 of a graph whose ``ends`` are known: components last ones
+    first. A component nobody leaves is a stalemate, its nodes valued by ``endless``
+    (``None``: give up, returning ``None``)."""
+    value: list[_Vec | None] = [None] * len(edges)
+    comps = components(edges)
+    needed = _entered(edges, comps)
+    for comp in comps:
+        work.check("solving the exact chain")
+        first = comp[0]
+        if len(comp) == 1 and ends[first] is not None:  # an end: no edges
+            value[first] = ends[first]
+            continue
+        if len(comp) == 1 and _solve_alone(edges, first, value, width):
+            continue
+        if not _solve_component(edges, comp, value, needed, width):  # nobody leaves
+            if endless is None:
+                return None
+            for i in comp:
+                value[i] = endless(i)
+    return value[0]
 
 
 class _Vec:
@@ -208,14 +330,23 @@ class _Vec:
 
     def add(self, p: Fraction, other: _Vec) -> None:
         """``self += p * other``."""
-        den = p.denominator * other.den
+        self.add_ratio(p.numerator, p.denominator, other)
+
+    def add_ratio(self, num: int, den: int, other: _Vec, ticks: int = 0) -> None:
+        """``self += num / den * (other + ticks * the last unit vector)`` (an edge's
+        probability times the value it leads to, and the rounds it starts)."""
+        oden = other.den
+        den *= oden
         g = gcd(self.den, den)
         mine, theirs = den // g, self.den // g  # what each side's numerators are scaled by
-        scale = p.numerator * theirs
+        scale = num * theirs
         if mine != 1:
-            self.nums = [a * mine + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+            nums = [a * mine + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
         else:
-            self.nums = [a + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+            nums = [a + scale * b for a, b in zip(self.nums, other.nums, strict=True)]
+        if ticks:
+            nums[-1] += scale * ticks * oden
+        self.nums = nums
         self.den *= mine
 
     def add_last(self, x: Fraction) -> None:
@@ -243,45 +374,49 @@ class _Vec:
         return [Fraction(a, self.den) for a in self.nums]
 
 
-def _solve_alone(chain: Chain, i: int, value: list[_Vec | None]) -> bool:
+def _solve_alone(
+    edges: Sequence[Sequence[Edge]], i: int, value: list[_Vec | None], width: int
+) -> bool:
     """Set the value of node ``i``, a component of its own, when none of its edges comes
     back to it (the most common node: damage only grows): its exits' values weighed by
     their probabilities, plus the rounds it starts. ``False`` (nothing set) otherwise."""
-    edges = chain.edges[i]
-    if not edges or any(j == i for _, j, _ in edges):
+    out = edges[i]
+    if not out or any(j == i for _, j, _ in out):
         return False
-    vec = _Vec.zero(len(VERDICTS) + len(chain.model.fighters) + 1)
-    ticks = Fraction(0)
-    for p, j, t in edges:
-        if t:
-            ticks += p * t
+    vec = _Vec.zero(width)
+    for p, j, t in out:
         vj = value[j]
         assert vj is not None
-        vec.add(p, vj)
-    vec.add_last(ticks)
+        vec.add_ratio(p.numerator, p.denominator, vj, t)
     value[i] = vec.reduced()
     return True
 
 
-def _entered(chain: Chain, comps: list[list[int]]) -> list[bool]:
+def _entered(
+    edges: Sequence[Sequence[tuple[object, int, int]]], comps: list[list[int]]
+) -> list[bool]:
     """Whether each node's value is read: the start's, and those of nodes entered from
     outside their own component (the rest are read only inside it, as it is solved)."""
-    where = [0] * len(chain)
+    where = [0] * len(edges)
     for n, comp in enumerate(comps):
         for i in comp:
             where[i] = n
-    needed = [False] * len(chain)
+    needed = [False] * len(edges)
     needed[0] = True
-    for i, edges in enumerate(chain.edges):
+    for i, out in enumerate(edges):
         mine = where[i]
-        for _, j, _ in edges:
+        for _, j, _ in out:
             if where[j] != mine:
                 needed[j] = True
     return needed
 
 
 def _solve_component(
-    chain: Chain, comp: list[int], value: list[_Vec | None], needed: list[bool]
+    edges: Sequence[Sequence[Edge]],
+    comp: list[int],
+    value: list[_Vec | None],
+    needed: list[bool],
+    width: int,
 ) -> bool:
     """Set the values of a component's nodes from the values of the nodes it leaves to;
     ``False`` (and nothing set) when nobody can leave it (a stalemate).
@@ -295,7 +430,6 @@ def _solve_component(
     component (``needed``: the others are left unset).
     """
     members = set(comp)
-    edges = chain.edges
     if not any(j not in members for i in comp for _, j, _ in edges[i]):
         return False
     root = comp[-1]  # Tarjan's root: the first node reached
@@ -322,24 +456,23 @@ def _solve_component(
         else:
             state[i] = 2
             order.append(i)
-    width = len(VERDICTS) + len(chain.model.fighters) + 1
     known: dict[int, tuple[_Vec, dict[int, Fraction]]] = {}
     for i in order:  # every member reached, successors (but loop nodes) first
         vec = _Vec.zero(width)
         coef: dict[int, Fraction] = {}
-        ticks = Fraction(0)
+        ticks = Fraction(0)  # of the edges into loop nodes (the others' go with them)
         for p, j, t in edges[i]:
-            if t:
-                ticks += p * t
             if j not in members:
                 vj = value[j]
                 assert vj is not None
-                vec.add(p, vj)
+                vec.add_ratio(p.numerator, p.denominator, vj, t)
             elif j in loops:
                 coef[j] = coef.get(j, Fraction(0)) + p
+                if t:
+                    ticks += p * t
             else:
                 inner, inner_coef = known[j]
-                vec.add(p, inner)
+                vec.add_ratio(p.numerator, p.denominator, inner, t)
                 for f, q in inner_coef.items():
                     coef[f] = coef.get(f, Fraction(0)) + p * q
         vec.add_last(ticks)
@@ -381,144 +514,3 @@ def _end_values(chain: Chain, i: int, verdict: str) -> _Vec:
     labels = [int(v == verdict) for v in VERDICTS]
     damages = [int(model.damage(chain.states[i], c)) for c in model.fighters]
     return _Vec([*labels, *damages, 0], 1)
-
-
-def _round_kernel(chain: Chain) -> tuple[dict[int, list[tuple[int, int, int]]], int]:
-    """For each node: where its actions lead before the next round starts, as
-    ``[(ticks, node, weight)]`` (``ticks`` 0: the conflict ended first), every weight a
-    whole number over the one returned denominator. Actions that start no round are
-    followed through (they must not loop).
-
-    Each edge's probability is a whole weight over ``scale`` (the least common multiple
-    of the edges' denominators); a node whose actions are followed ``d`` deep has its
-    weights over ``scale ** d``, and the rows are brought to the deepest one's at the end.
-    """
-    scale = 1
-    for edges in chain.edges:
-        for p, _, _ in edges:
-            scale = scale * p.denominator // gcd(scale, p.denominator)
-    kernel: dict[int, tuple[dict[tuple[int, int], int], int]] = {}
-    visiting: set[int] = set()
-    verdicts = chain.verdicts
-    powers = [1]  # scale ** k, worked out once each
-
-    def power(k: int) -> int:
-        while len(powers) <= k:
-            powers.append(powers[-1] * scale)
-        return powers[k]
-
-    def reach(i: int) -> tuple[dict[tuple[int, int], int], int]:
-        found = kernel.get(i)
-        if found is not None:
-            return found
-        if i in visiting:
-            raise AnalysisError("a loop that starts no round: the rounds cannot be counted")
-        visiting.add(i)
-        parts: list[tuple[int, dict[tuple[int, int], int], int]] = []
-        depth = 1
-        for p, j, t in chain.edges[i]:
-            w = p.numerator * (scale // p.denominator)
-            if t > 0 or verdicts[j] is not None:
-                parts.append((w, {(t, j): 1}, 0))
-            else:
-                inner, d = reach(j)
-                parts.append((w, inner, d))
-                depth = max(depth, d + 1)
-        out: dict[tuple[int, int], int] = {}
-        for w, inner, d in parts:
-            lift = w * power(depth - 1 - d)
-            for key, q in inner.items():
-                out[key] = out.get(key, 0) + lift * q
-        visiting.discard(i)
-        kernel[i] = (out, depth)
-        return kernel[i]
-
-    stack = [0]
-    seen = {0}
-    while stack:
-        i = stack.pop()
-        if verdicts[i] is not None:
-            continue
-        for _, j in reach(i)[0]:
-            if j not in seen:
-                seen.add(j)
-                stack.append(j)
-    starts = [i for i in seen if verdicts[i] is None]  # the rows the rounds need
-    deepest = max((kernel[i][1] for i in starts), default=0)
-    rows = {}
-    for i in starts:
-        moves, d = kernel[i]
-        lift = power(deepest - d)
-        rows[i] = [(t, j, w * lift) for (t, j), w in moves.items()]
-    return rows, power(deepest)
-
-
-def rounds_distribution(chain: Chain, horizon: int) -> tuple[dict[int, Fraction], Fraction]:
-    """P(the conflict ends after exactly k rounds) for k up to ``horizon``, and the
-    probability that it lasts longer (or never ends).
-
-    The chain is first cut at round starts (:func:`_round_kernel`); the mass is then
-    pushed one round at a time in whole numbers over one common denominator, so no
-    fraction is reduced until the end.
-    """
-    if chain.verdicts[0] is not None:
-        return {0: Fraction(1)}, Fraction(0)
-    weights, scale = _round_kernel(chain)
-    verdicts = chain.verdicts
-    ends: dict[int, list[tuple[int, int]]] = {}  # node -> [(ticks, weight)] into any end
-    goes: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}  # node -> ticks -> moves
-    for i, row in weights.items():
-        into: dict[int, int] = {}
-        on: dict[int, list[tuple[int, int]]] = {}
-        for t, j, w in row:
-            if verdicts[j] is not None:  # which end does not matter here: summed
-                into[t] = into.get(t, 0) + w
-            else:
-                on.setdefault(t, []).append((j, w))
-        ends[i], goes[i] = list(into.items()), list(on.items())
-    dist: dict[int, Fraction] = {}
-    beyond = Fraction(0)
-    mass: dict[int, dict[int, int]] = {0: {0: 1}}  # ticks -> node -> weight over scale**step
-    step = 0
-    denominator = 1
-    while mass:
-        step += 1
-        denominator *= scale
-        nxt: dict[int, dict[int, int]] = {}
-        over = 0
-        done: dict[int, int] = {}
-        for ticks, nodes in mass.items():
-            for i, m in nodes.items():
-                for t, w in ends[i]:
-                    k = ticks + t
-                    if k > horizon:
-                        over += m * w
-                    else:
-                        done[k] = done.get(k, 0) + m * w
-                for t, moves in goes[i]:
-                    k = ticks + t
-                    if k > horizon:
-                        over += m * sum(w for _, w in moves)
-                        continue
-                    bucket = nxt.get(k)
-                    if bucket is None:
-                        bucket = nxt[k] = {}
-                    get = bucket.get
-                    for j, w in moves:
-                        bucket[j] = get(j, 0) + m * w
-        for k, m in done.items():
-            dist[k] = dist.get(k, Fraction(0)) + Fraction(m, denominator)
-        beyond += Fraction(over, denominator)
-        mass = nxt  # every surviving weight carries the same denominator: kept whole
-        common = denominator
-        for nodes in mass.values():  # divide out what they all share
-            for m in nodes.values():
-                common = gcd(common, m)
-                if common == 1:
-                    break
-        if common > 1:
-            denominator //= common
-            mass = {k: {i: m // common for i, m in nodes.items()} for k, nodes in mass.items()}
-        if step > horizon + 1:
-            raise AnalysisError("the rounds did not settle: a loop that starts no round")
-    return dict(sorted(dist.items())), beyond

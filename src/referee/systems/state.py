@@ -131,40 +131,95 @@ def _optional_inner(hint: Any) -> Any:
     return hint
 
 
+_SHAPES: dict[type, int] = {}
+"""How :func:`_change_at` walks into a node of each type (see :func:`_shape`)."""
+_MAPPING, _TUPLE, _RECORD, _OTHER = range(4)
+_INNER: dict[Any, tuple[Any, Any, Any]] = {}
+"""Per declared type: its optional's inner type, a mapping's value type, a tuple's item
+type (read once per type: a chain applies changes by the thousand)."""
+_PLAIN: Final = (int, str, float, bool)
+"""Declared types a value of exactly that type converts to unchanged."""
+
+
+def _shape(kind: type) -> int:
+    """Whether nodes of type ``kind`` are mappings, tuples, records or other (in the
+    order :func:`_change_at` tries them), found once per type."""
+    found = _SHAPES.get(kind)
+    if found is None:
+        if issubclass(kind, Mapping):
+            found = _MAPPING
+        elif issubclass(kind, tuple):
+            found = _TUPLE
+        elif is_dataclass(kind):
+            found = _RECORD
+        else:
+            found = _OTHER
+        _SHAPES[kind] = found
+    return found
+
+
+def _inner(hint: Any) -> tuple[Any, Any, Any]:
+    """``hint``'s optional's inner type, and that type's mapping value and tuple item
+    types (``Any`` where it declares none)."""
+    try:
+        return _INNER[hint]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable hint: worked out each time
+        return _inner_of(hint)
+    found = _INNER[hint] = _inner_of(hint)
+    return found
+
+
+def _inner_of(hint: Any) -> tuple[Any, Any, Any]:
+    inner = _optional_inner(hint)
+    args = typing.get_args(inner)
+    return inner, args[1] if len(args) == 2 else Any, args[0] if args else Any
+
+
+@cache
+def _names(kind: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(kind))
+
+
 def _change_at(node: object, hint: Any, path: list[str], change: Change, where: str) -> object:
     """``node`` (of declared type ``hint``) with ``change`` applied at ``path``."""
     if not path:
         if change.delta is None:
-            return _convert(change.value, hint, where)
+            value = change.value
+            if type(value) is hint and hint in _PLAIN:  # already what it converts to
+                return value
+            return _convert(value, hint, where)
         if not isinstance(node, int) or isinstance(node, bool):
             raise RulesError(f"{where}: cannot add {change.delta} to {node!r}")
         return node + change.delta
     key, rest = path[0], path[1:]
-    inner_hint = _optional_inner(hint)
-    if isinstance(node, Mapping):
-        args = typing.get_args(inner_hint)
-        value_hint = args[1] if len(args) == 2 else Any
+    kind: type = type(node)
+    shape = _shape(kind)
+    if shape == _MAPPING:
+        assert isinstance(node, Mapping)
+        value_hint = _inner(hint)[1]
         current = node.get(key, 0 if change.delta is not None and not rest else None)
         if current is None and rest:
             raise RulesError(f"{where}: no entry {key!r}")
         new = dict(node)
         new[key] = _change_at(current, value_hint, rest, change, f"{where}.{key}")
         return new
-    if isinstance(node, tuple) and key.isdigit():
+    if shape == _TUPLE and key.isdigit():
+        assert isinstance(node, tuple)
         index = int(key)
         if index >= len(node):
             raise RulesError(f"{where}: no item {index} (it has {len(node)})")
-        args = typing.get_args(inner_hint)
-        item_hint = args[0] if args else Any
+        item_hint = _inner(hint)[2]
         items = list(node)
         items[index] = _change_at(node[index], item_hint, rest, change, f"{where}.{index}")
         return tuple(items)
-    if is_dataclass(node) and not isinstance(node, type):
-        names = {f.name for f in fields(node)}
+    if shape != _OTHER and is_dataclass(node):  # a record (a tuple too, if it is one)
+        names = _names(kind)
         if key not in names:
             known = ", ".join(sorted(names))
             raise RulesError(f"{where}: no field {key!r}; known: {known}")
-        child_hint = _hints(type(node))[key]
+        child_hint = _hints(kind)[key]
         child = _change_at(getattr(node, key), child_hint, rest, change, f"{where}.{key}")
         return _with(node, key, child)
     raise RulesError(f"{where}: {node!r} has no field {key!r}")
@@ -236,8 +291,12 @@ def _maker(kind: type) -> _Maker | None:
         declared = getattr(kind, "__dataclass_fields__", {})
         own = fields(kind) if declared else ()
         made_init = getattr(getattr(kind, "__dataclass_params__", None), "init", False)
-        plain = len(own) == len(declared) and all(f.init and not f.kw_only for f in own)
-        plain = plain and made_init and "__init__" in vars(kind)
+        plain = made_init and "__init__" in vars(kind) and bool(own)
+        if plain:  # its __init__ takes exactly its fields, in order (a ClassVar is none)
+            taken = list(inspect.signature(kind).parameters.values())
+            plain = [p.name for p in taken] == [f.name for f in own] and all(
+                p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in taken
+            )
         found: _Maker | None = None
         if plain and own:
             names = tuple(f.name for f in own)

@@ -23,6 +23,7 @@ from referee.systems.arm.tables import (
     WOUND_LEVELS,
 )
 from referee.systems.base import IllegalAction, Procedure, RulesError
+from referee.systems.state import replaced
 
 
 @dataclass(frozen=True)
@@ -254,7 +255,7 @@ def accumulate(condition: Condition, wound: int, shock: int, destroyed: bool = F
     """Add new levels to the present ones, capped at 5 (2 + 3 -> Dead; 1 + 2 -> Reeling)."""
     if min(wound, shock) < 0:
         raise RulesError("damage levels are never negative")
-    return replace(
+    return replaced(
         condition,
         wound=min(LEVEL_CAP, condition.wound + wound),
         shock=min(LEVEL_CAP, condition.shock + shock),

@@ -43,6 +43,7 @@ from referee.systems.base import (
     jsonable,
 )
 from referee.systems.building import ExampleInfo
+from referee.systems.state import replaced
 from referee.systems.turns import Turns
 
 ALWAYS_ALLOWED = ("end-combat",)
@@ -290,7 +291,7 @@ def _with_pending(inner: Plan, state: State) -> Plan:
 
     def waiting(after: State) -> State:
         wanted = decisions(after)
-        return after if wanted == after.pending else replace(after, pending=wanted)
+        return after if wanted == after.pending else replaced(after, pending=wanted)
 
     return inner.then(settle, waiting)
 
