@@ -137,6 +137,32 @@ def test_who_may_not_see_the_adversaries_sheets_receives_the_same_bytes(
     assert got[0]["Ron"] != got[1]["Ron"]  # the referee sees the number: the twins differ
 
 
+@pytest.mark.parametrize("game", one_fast(["mneme", "mnemonic", "mongrel", "arm"]))
+def test_every_number_an_adversary_seats_with_is_hidden_from_who_may_not_see_it(
+    tmp_path: Path, game: str
+) -> None:
+    """Every dial of an adversary at its lowest on one table and at its highest on the
+    other (Mneme CE's End is its HP, Mongrel's Physique its damage track, ARM's
+    Toughness its wound levels, the numbers a tracker shows): a player and an observer
+    receive the same bytes from both, tracker, state, log, odds and panels included."""
+    rules = get(game)
+    entry = next(e for e in rules.bestiary().values() if not e.from_text)
+    got = []
+    for tag, dials in (
+        ("low", {d.key: d.low(entry.sheet) for d in entry.dials}),
+        ("high", {d.key: d.le for d in entry.dials}),
+    ):
+        service, tid = _table(tmp_path, game, tag)
+        service.seat_adversaries(tid, entry.id, count=2, dials=dials, by="Ron")
+        ids = list(service.load(tid).state.characters)
+        kinds = service.load(tid).ruleset.actions().items()
+        probes = [(n, _fields(k, [ids[0], ids[-1]])) for n, k in kinds if not k.referee_only][:10]
+        got.append({who: _received(service, tid, who, probes) for who in ("Ron", "Ann", "Obi")})
+    assert got[0]["Ann"] == got[1]["Ann"]
+    assert got[0]["Obi"] == got[1]["Obi"]
+    assert got[0]["Ron"] != got[1]["Ron"]
+
+
 def test_every_refusal_comes_before_anything_is_written(tmp_path: Path) -> None:
     service, tid = _table(tmp_path, "mneme")
     seq = service.load(tid).seq

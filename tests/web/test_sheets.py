@@ -152,12 +152,12 @@ def test_by_default_a_player_sees_only_their_own_sheet(site: Site, table: Table)
     assert "Only Ben and the referee see this sheet." in ann["page"]
     view = json.loads(ann["view"])
     assert view["sheets"] == "owner"
-    assert "sheet" not in view["state"]["characters"]["swiftsure"]
+    # the frigate's seat and tracker rows are read from its sheet: Ann is given neither
+    assert view["state"]["characters"]["swiftsure"] == {"sheet_hidden": True}
     assert view["state"]["characters"]["mickey-ruane"]["sheet"]["name"] == "Mickey Ruane"
     assert set(view["sheet_views"]) == {"mickey-ruane"}
-    # the tracker stays public: the frigate's name, role and Status
-    rows = dict(view["tracker"]["characters"]["swiftsure"])
-    assert rows["Name"] == "Swiftsure" and rows["Status"] == "Fine"
+    assert view["tracker"]["characters"]["swiftsure"] == []
+    assert dict(view["tracker"]["characters"]["mickey-ruane"])["Name"] == "Mickey Ruane"
     seated = [e for e in json.loads(ann["log"]) if e.get("kind") == "character-added"]
     frigate = next(e for e in seated if e["payload"]["id"] == "swiftsure")
     assert frigate["sheet_hidden"] is True and frigate["payload"]["sheet"] == {"name": "Swiftsure"}
@@ -194,6 +194,30 @@ def test_the_referee_opens_the_sheets_and_it_is_an_audited_event(
     assert _set(site, table, "Ron", "owner").status_code == 200
     ann = _answers(site, table, "Ann")
     assert all(FRIGATE_ONLY not in t for t in ann.values())
+
+
+def test_the_players_sheets_shown_to_the_players_and_the_referees_kept(
+    site: Site, table: Table
+) -> None:
+    """``players``: Ben's frigate opens to Ann and the observer, the referee's own
+    character (a guard dog the referee seats for nobody) stays the referee's, numbers
+    and tracker rows included."""
+    with site.client(table.tokens["Ron"]) as ron:
+        r = ron.post(f"/api/tables/{table.id}/characters/bestiary", json={"entry": "guard-dog"})
+        assert r.status_code in (200, 201), r.text
+        dog = r.json()["event"]["payload"]["id"]
+    assert _set(site, table, "Ron", "players").status_code == 200
+    for who in ("Ann", "Obi"):
+        got = _answers(site, table, who)
+        for where in ("page", "panels", "view", "log", "export"):
+            assert FRIGATE_ONLY in got[where], (who, where)
+        view = json.loads(got["view"])
+        assert view["state"]["characters"][dog] == {"sheet_hidden": True}
+        assert view["tracker"]["characters"][dog] == []
+        assert set(view["sheet_views"]) == {"mickey-ruane", "swiftsure"}
+        assert "the referee's characters are the referee's" in got["page"]
+    log = json.loads(_answers(site, table, "Ron")["log"])
+    assert log[-1]["kind"] == "sheets-shown" and log[-1]["payload"] == {"sheets": "players"}
 
 
 def _drain(ws: LiveSocket, until_seq: int) -> list[str]:

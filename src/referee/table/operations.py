@@ -284,9 +284,10 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
     Operation(
         "sheets",
         "Choose who sees other players' character sheets (the referee): owner (each "
-        "player their own) or everyone. A player always sees their own; the referee "
-        "sees every sheet.",
-        (Param("sheets", "owner or everyone.", SheetsShown),),
+        "player their own), players (every player's character to everyone, the "
+        "referee's characters to the referee alone) or everyone. A player always sees "
+        "their own; the referee sees every sheet.",
+        (Param("sheets", "owner, players or everyone.", SheetsShown),),
         method="set_sheets",
     ),
     Operation(

@@ -383,8 +383,8 @@ def event_line(
         case "options-changed":
             return replace(base, text="changed the house rules")
         case "sheets-shown":
-            whom = "everyone" if p.get("sheets") == "everyone" else "their owners"
-            return replace(base, text=f"showed the character sheets to {whom}")
+            whom = SHEETS_WORDS.get(str(p.get("sheets")), SHEETS_WORDS["owner"])
+            return replace(base, text=f"showed {whom}")
         case "table-created":
             seed = p.get("seed")
             extra = f", a playtest table with seed {seed}" if seed is not None else ""
@@ -396,6 +396,13 @@ def event_line(
         case _:
             return replace(base, text="something happened")
 
+
+SHEETS_WORDS: Final = {
+    "owner": "each character sheet to its owner alone",
+    "players": "the players' character sheets to everyone, the referee's to the referee",
+    "everyone": "every character sheet to everyone",
+}
+"""Who sees the sheets (:data:`~referee.table.state.SheetsShown`), as the log says it."""
 
 SETTING_WORDS: Final = {
     "take_back": "taking back rolls",
@@ -493,7 +500,10 @@ def table_text(d: JSONObject) -> str:
     """The table as :func:`~referee.table.service.table_data` gives it to a viewer, in
     plain text: participants, who sees the sheets, the game's tracker, each character's
     findings, what waits for whom (the command line's ``table show``)."""
-    sheets = "everyone" if d["sheets"] == "everyone" else "their owner and the referee"
+    sheets = {
+        "everyone": "everyone",
+        "players": "everyone for the players' characters, the referee alone for the referee's",
+    }.get(str(d["sheets"]), "their owner and the referee")
     data: Any = d
     lines = [f"{d['name']} ({d['id']}), {d['game']}, event {d['seq']}"]
     lines += [f"  {role:8} {name}" for name, role in data["participants"].items()]

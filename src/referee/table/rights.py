@@ -138,7 +138,7 @@ def visibility(ts: TableState, by: str | None, asked: str, *, tray: bool = False
 
 def hidden_sheets(ts: TableState, by: str | None, chosen: Action) -> list[str]:
     """The characters ``chosen`` involves whose sheets ``by`` may not see."""
-    if by is None or ts.sheets == "everyone":
+    if by is None:
         return []
     viewer = ts.viewer(by)
     if viewer.sees_all:

@@ -77,6 +77,7 @@ from referee.table.viewing import redact as redact
 from referee.table.viewing import redaction_key as redaction_key
 from referee.table.viewing import sheet_hidden as sheet_hidden
 from referee.table.viewing import table_data as table_data
+from referee.table.viewing import tracker as tracker
 
 CACHED_TABLES = 1000
 """Tables whose folded state a service keeps in memory, the most recently used (each

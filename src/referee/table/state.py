@@ -38,10 +38,12 @@ acts for their own characters; an observer only reads."""
 
 ROLES: Final = frozenset(get_args(Role))
 
-SheetsShown = Literal["owner", "everyone"]
+SheetsShown = Literal["owner", "players", "everyone"]
 """Who sees a character's sheet besides its owner and the referees (a table setting, the
-same at every game's table): ``owner`` - nobody else (the others see its name and its
-tracker rows); ``everyone`` - every participant."""
+same at every game's table): ``owner`` - nobody else (the others see its name, never its
+numbers: its tracker rows are read from the sheet); ``players`` - every participant sees
+the sheets of the characters players own, and the referee's own characters (the
+adversaries) stay the referee's; ``everyone`` - every participant sees every sheet."""
 
 SHEETS_SHOWN: Final = frozenset(get_args(SheetsShown))
 
@@ -117,7 +119,7 @@ def settings_with(settings: Settings, changes: object) -> Settings:
 def sheets_setting(value: object) -> SheetsShown:
     """``value`` as a sheets setting; :class:`RulesError` naming the ones there are."""
     if value not in SHEETS_SHOWN:
-        raise RulesError(f"unknown sheets setting {value!r}; known: owner, everyone")
+        raise RulesError(f"unknown sheets setting {value!r}; known: owner, players, everyone")
     return value  # type: ignore[return-value]
 
 
@@ -213,10 +215,15 @@ class TableState:
     def sees_sheet(self, viewer: Viewer, cid: str) -> bool:
         """Whether ``viewer`` may see character ``cid``'s sheet: a referee (and the whole
         truth) always, its owner always, anyone else when the table shows sheets to
-        everyone."""
+        everyone, or to the players and ``cid`` is a player's character."""
         if viewer.sees_all or self.sheets == "everyone":
             return True
-        return viewer.name is not None and self.owners.get(cid) == viewer.name
+        owner = self.owners.get(cid)
+        if owner is None:
+            return False
+        if self.sheets == "players" and self.participants.get(owner) == "player":
+            return True
+        return viewer.name is not None and owner == viewer.name
 
     @property
     def ruleset(self) -> Ruleset[Any, Any, Any]:

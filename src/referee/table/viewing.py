@@ -250,21 +250,41 @@ def _without_sheet(event: Event) -> JSONObject:
 # -- the table as JSON -----------------------------------------------------------------
 
 
+def tracker(ts: TableState, viewer: Viewer = EVERYTHING) -> JSONObject:
+    """The game's tracker as ``viewer`` may know it: the table's rows, and each
+    character's rows only where ``viewer`` may see its sheet (:meth:`TableState.sees_sheet`).
+
+    A character's rows are read from its sheet (Mneme CE's HP and thresholds, Mongrel's
+    Action Points of a maximum, ARM's wound levels against its Toughness), so they are as
+    hidden as the sheet: a player who may not see an adversary's sheet is shown its name
+    (on its card) and what the log tells, never its numbers. Two tables that differ only
+    in a hidden sheet give that player the same tracker."""
+    tracked = ts.ruleset.tracker(ts.state, ts.options)
+    rows = tracked.get("characters")
+    if not isinstance(rows, dict) or all(ts.sees_sheet(viewer, cid) for cid in rows):
+        return tracked
+    return {
+        **tracked,
+        "characters": {
+            cid: (found if ts.sees_sheet(viewer, cid) else []) for cid, found in rows.items()
+        },
+    }
+
+
 def table_data(ts: TableState, viewer: Viewer = EVERYTHING) -> JSONObject:
     """A table's state as JSON: who is there, the characters' owners and findings, the
     house rules, who sees the sheets, the game's tracker and the decisions the rules wait
-    for. For ``viewer``, the sheets (and the validator's findings about them) they may not
-    see are left out of ``state`` and ``findings`` (:meth:`TableState.sees_sheet`)."""
+    for. For ``viewer``, the characters whose sheets they may not see keep no record in
+    ``state`` (every number of a seat starts from its sheet: Mongrel's Action Points, Mneme
+    CE's Initiative) and no rows in the tracker (:func:`tracker`), and the validator's
+    findings about them are left out (:meth:`TableState.sees_sheet`)."""
     rules = ts.ruleset
     state = rules.dump_state(ts.state)
     hidden = {cid for cid in ts.state.characters if not ts.sees_sheet(viewer, cid)}
     seated = state.get("characters")
     if hidden and isinstance(seated, dict):
         state["characters"] = {
-            cid: ({k: v for k, v in rec.items() if k != "sheet"} if cid in hidden else rec)
-            if isinstance(rec, dict)
-            else rec
-            for cid, rec in seated.items()
+            cid: ({"sheet_hidden": True} if cid in hidden else rec) for cid, rec in seated.items()
         }
     return {
         "id": ts.id,
@@ -281,7 +301,7 @@ def table_data(ts: TableState, viewer: Viewer = EVERYTHING) -> JSONObject:
         "sheets": ts.sheets,
         "settings": ts.settings.data(),
         "requests": [{"seq": seq, **r} for seq, r in sorted(ts.requests.items())],
-        "tracker": rules.tracker(ts.state, ts.options),
+        "tracker": tracker(ts, viewer),
         "pending": [
             {"actor": d.actor, "prompt": d.prompt, "choices": list(d.choices)}
             for d in ts.state.pending

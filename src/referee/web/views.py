@@ -20,7 +20,7 @@ from referee.systems.base import JSONObject, JSONValue, Ruleset, describe_fields
 from referee.systems.building import ExampleMark, example_mark
 from referee.systems.plan import success_of
 from referee.systems.sheetview import SheetView, value_words
-from referee.table.service import Answer
+from referee.table.service import Answer, tracker
 from referee.table.state import EVERYTHING, TableState, Viewer
 
 ANSWER_CHARACTERS: Final = 200_000
@@ -304,8 +304,9 @@ class Seat:
     """One seated character as a sheet card shows it to one viewer: ``sheet`` (the JSON
     the editor starts from), ``view`` (the sheet laid out as the game's own) and the
     validator's ``findings`` are there only when the viewer may see the sheet
-    (:meth:`~referee.table.state.TableState.sees_sheet`); the name and the tracker's
-    rows always are."""
+    (:meth:`~referee.table.state.TableState.sees_sheet`), and so are the tracker's rows,
+    which are read from the sheet (:func:`~referee.table.viewing.tracker`); the name
+    always is."""
 
     id: str
     name: str
@@ -324,7 +325,7 @@ def seats(ts: TableState, viewer: Viewer = EVERYTHING) -> list[Seat]:
     """The characters of a table view with their tracker rows and, where ``viewer`` may
     see them, their sheets (as JSON and laid out) and the validator's findings."""
     rules = ts.ruleset
-    tracked = rules.tracker(ts.state, ts.options)
+    tracked = tracker(ts, viewer)
     per_char = tracked.get("characters", {})
     rows_of = per_char if isinstance(per_char, dict) else {}
     out = []
