@@ -351,7 +351,7 @@ def test_each_games_card_shows_its_sheet_and_prints_as_sheets(
             heads = sheet.locator("h4").all_text_contents()
             assert section in heads and other in heads, heads
             assert sheet.locator("table.sheet-grid th", has_text=cell).first.is_visible()
-            # the other player's character: its name and tracker, not its sheet
+            # the other player's character: its name, not its sheet nor its tracker rows
             others = page.locator("article.card:not(:has(section.sheet))")
             assert others.count() >= 1
             assert "see this sheet" in others.first.inner_text()

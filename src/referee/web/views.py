@@ -322,8 +322,9 @@ class Seat:
 
 
 def seats(ts: TableState, viewer: Viewer = EVERYTHING) -> list[Seat]:
-    """The characters of a table view with their tracker rows and, where ``viewer`` may
-    see them, their sheets (as JSON and laid out) and the validator's findings."""
+    """The characters of a table view with their names and, where ``viewer`` may see
+    their sheets, the sheets (as JSON and laid out), their tracker rows and the
+    validator's findings."""
     rules = ts.ruleset
     tracked = tracker(ts, viewer)
     per_char = tracked.get("characters", {})
