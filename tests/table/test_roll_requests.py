@@ -179,6 +179,32 @@ def test_an_undone_answer_asks_again(tmp_path: Path) -> None:
     assert service.requests(tid, "Ann")[0]["open"] is False
 
 
+def test_an_answer_is_the_referee_s_to_take_back_even_when_rolls_always_are(
+    tmp_path: Path,
+) -> None:
+    """Under take_back "always" a player takes back their own roll at once, but not their
+    answer to a roll request: that asks the referee (as under "ask"), so a secret
+    difficulty's roll is not rolled again until it suits; the referee's yes reopens it."""
+    service, tid, ids = _table(tmp_path, "mneme")
+    service.set_settings(tid, take_back="always", by="Ron")
+    fields = {"skill": "Recon", "characteristic": "Int"}
+    own = service.act(tid, "Ann", "check", {**fields, "actor": ids[0], "difficulty": 8})
+    assert service.undo(tid, own.event.seq, by="Ann").event.kind == "undo"
+    seq = service.request(tid, "check", fields, ["Ann"], 8, True, by="Ron").event.seq
+    rolled = service.roll(tid, seq, by="Ann").event.seq
+    asked = service.undo(tid, rolled, by="Ann").event
+    assert (asked.kind, asked.payload["what"], asked.payload["seq"]) == (
+        "request-made",
+        "undo",
+        rolled,
+    )
+    assert rolled not in service.load(tid).undone
+    assert service.requests(tid, "Ann")[-1]["open"] is False  # still answered
+    service.answer(tid, asked.seq, True, by="Ron")
+    assert rolled in service.load(tid).undone
+    assert service.requests(tid, "Ann")[-1]["open"] is True  # asked again
+
+
 @pytest.mark.parametrize("game", sorted(names()))
 def test_every_game_names_its_difficulties(game: str) -> None:
     """Each game declares its rolled actions' difficulties in its own difficulties.py,

@@ -295,7 +295,11 @@ def undo(reads: Reads, seq: int | None, by: str | None) -> Build:
         events = reads.store.events(ts.id)
         target = _undo_target(ts, events, seq, by)
         shown, audience = as_hidden_as(events[target - 1])
-        if role == "referee" or ts.settings.take_back == "always":
+        # a roll the referee asked for (a roll request's answer) is the referee's to take
+        # back: under "always" a player asks, as under "ask", so that a requested roll,
+        # a secret difficulty's above all, is not rolled again until it suits
+        answered = isinstance(events[target - 1].payload.get("roll_request"), int)
+        if role == "referee" or (ts.settings.take_back == "always" and not answered):
             return Draft("undo", {"seq": target}, shown, audience)
         if ts.settings.take_back == "never":
             raise Forbidden(

@@ -498,7 +498,8 @@ class TableService:
 
     def set_sheets(self, ref: str, sheets: str, *, by: str | None = None) -> Done:
         """Who sees other participants' character sheets (the referee): ``owner`` (each
-        player their own) or ``everyone``. A table setting, the same for every game,
+        player their own), ``players`` (the players' sheets to everyone, the referee's
+        own kept) or ``everyone``. A table setting, the same for every game,
         recorded as a ``sheets-shown`` event so it is audited and replayed."""
         return self._command(ref, by, running.set_sheets(sheets, by))
 
@@ -636,7 +637,9 @@ class TableService:
         Without ``seq``, the newest one still in effect (a player: their own, and only while
         nothing has happened since). A player's taking back follows the table's
         ``take_back`` setting: refused (``never``), a request the referee answers with one
-        click (``ask``, :meth:`answer`), or at once (``always``)."""
+        click (``ask``, :meth:`answer`), or at once (``always``); a roll answering the
+        referee's roll request is asked for under ``always`` too (the referee's to take
+        back)."""
         return self._command(ref, by, running.undo(self, seq, by))
 
     def redo(self, ref: str, seq: int | None = None, *, by: str | None = None) -> Done:
