@@ -347,6 +347,11 @@ def test_move_per_round_and_a_pushed_rate(capsys: pytest.CaptureFixture[str]) ->
     free = json.loads(_run(capsys, *argv)[1])
     assert free["pushed_rate"] == 6 and free["shock_cost"] == 0
     assert "100 ft per 3s round" in _run(capsys, "move", "5", "--round", "3s", "--to", "ft")[1]
+    # the words say what the push did and cost, as the JSON does
+    said = _run(capsys, *argv[:-4], "--push", "--faces", "4")[1]
+    assert "150 ft per 3s round" in said and "rate 5 pushed to 6; the push costs 1 shock" in said
+    said = _run(capsys, *argv[:-4], "--push", "--faces", "1")[1]
+    assert "rate 5 not raised by the push; the push costs no shock" in said
     code, _, err = _run(capsys, "move", "5", "--round", "3s", "--faces", "4")
     assert code == 1 and "goes with --push" in err
 

@@ -162,6 +162,12 @@ class ArmWords(Words):
         d = details if isinstance(details, Mapping) else {}
         result, target = outcome.get("result"), outcome.get("target")
         label = f" {outcome.get('label')}"
+        if "plus" not in d and "pushed_rate" in d:  # a pushed move (ARM 1.2, Pushing)
+            cost = d.get("shock_cost")
+            paid = f"the push costs {cost} shock" if cost else "the push costs no shock"
+            rate, moved = d.get("rate"), d["pushed_rate"]
+            gain = f"pushed to {moved}" if moved != rate else "not raised by the push"
+            return (f"rate {rate} {gain}; {paid}",)
         if "plus" not in d and isinstance(result, int) and f"{result:+d}" in label:
             return ()  # a look-up whose label says its result ("modifier +2")
         if "plus" not in d and f" {result}" in label:
