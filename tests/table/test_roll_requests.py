@@ -218,6 +218,31 @@ def test_every_game_names_its_difficulties(game: str) -> None:
         assert len({n.value for n in d.named}) == len(d.named) >= 5
 
 
+REQUESTED = {
+    "mnemonic": ({"talent": "Agile"}, 3),
+    "mongrel": ({"expertise": "Burn"}, 2),
+    "mneme": ({"characteristic": "Int", "skill": "Recon"}, 10),
+    "arm": ({"stat": "Wit"}, 8),
+}
+"""What each game's example request asks: its fields and difficulty (the text's names:
+Mnemonic's Fair +3, Mneme CE's Difficult 10, ARM's Tough 8; Mongrel's Modifier 2)."""
+
+
+@pytest.mark.parametrize("game", sorted(names()))
+def test_each_game_shows_a_request_in_its_own_words(game: str) -> None:
+    """The request form's example is the game's own (no Mneme CE check at an ARM table)
+    and reads as the request it shows, with every field the roll needs."""
+    from referee.systems.difficulty import request_example
+
+    line = request_example(get(game))
+    read = parse_request(f"/request {line}", get(game), Spec({}, referee=True))
+    fields, difficulty = REQUESTED[game]
+    assert (read.fields, read.difficulty, read.secret) == (fields, difficulty, True)
+    assert read.characters == (("Ann",) if game == "mnemonic" else ("Ann", "Ben"))
+    with pytest.raises(CommandError, match=f"which action\\? \\(/request {line}\\)"):
+        parse_request("/request", get(game), Spec({}, referee=True))
+
+
 # ---------------------------------------------------------------------------
 # non-interference: the secret difficulty changes nothing a player receives
 

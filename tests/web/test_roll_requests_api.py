@@ -85,3 +85,25 @@ def test_two_secret_difficulties_answer_a_player_alike(site: Site) -> None:
         one, two = _player(site, low, who, "Asked 4"), _player(site, high, who, "Asked 14")
         for part in ("requests", "log", "show", "page"):
             assert json.dumps(one[part]) == json.dumps(two[part]), (who, part)
+
+
+def test_each_game_s_request_form_shows_its_own_example_and_it_reads(site: Site) -> None:
+    """The referee's request form shows a request in the game's own words (no Mneme CE
+    check at an ARM table), and that very line, sent as the form would, previews each
+    asked character's chance at a table of the game's example characters."""
+    from html import escape
+
+    from referee.systems.base import get, names
+    from referee.systems.difficulty import request_example
+
+    for game in sorted(names()):
+        table = make_table(site, game, f"Example {game}", settings=None)
+        _seat(site, table.id, table.auth("Ron"), game)
+        line = request_example(get(game))
+        with site.client(table.tokens["Ron"]) as http:
+            page = http.get(f"/t/{table.id}").text
+            assert f'placeholder="{escape(line)}"' in page, game
+            read = http.post(f"/api/tables/{table.id}/commands", json={"line": f"/request {line}"})
+            assert read.status_code == 200, (game, read.text)
+            asked = 1 if game == "mnemonic" else 2  # a frigate has no Agile: Ann's boxer
+            assert len(read.json()["preview"]) == asked, (game, read.text)

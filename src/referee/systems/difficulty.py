@@ -38,6 +38,10 @@ class Difficulty:
     named: tuple[Named, ...]
     source: str
     fixed: Mapping[str, JSONValue] = dataclasses.field(default_factory=dict)
+    example: str = ""
+    """The words a referee types after the action's name to ask for it, in the game's own
+    terms (ARM: ``Wit Tough secret @Ann @Ben``): the example the page's request form
+    shows, which asks what the game's example characters have."""
 
     def label(self, value: int) -> str:
         """The text's words for ``value`` (with the number), or the number alone."""
@@ -63,6 +67,15 @@ def declared(rules: object) -> tuple[Difficulty, ...]:
     except ModuleNotFoundError:
         return ()
     return tuple(getattr(found, "DIFFICULTIES", ()))
+
+
+def request_example(rules: object) -> str:
+    """A roll request in the game's own words, as the referee types it (``task Wit Tough
+    secret @Ann @Ben``), from the first declared difficulty with an example; ``""`` if none."""
+    for d in declared(rules):
+        if d.example:
+            return f"{d.action} {d.example}"
+    return ""
 
 
 def of_action(rules: object, action: str) -> Difficulty | None:

@@ -533,7 +533,7 @@ def parse_request(line: str, rules: Any, spec: Spec) -> RequestLine:
     difficulty the game's text names (``Tough``, ``"Very Difficult"``) where the action
     declares one (:mod:`referee.systems.difficulty`); the other words fill the action's
     fields as for ``/ACTION`` (:func:`parse`)."""
-    from referee.systems.difficulty import of_action
+    from referee.systems.difficulty import of_action, request_example
 
     text = line.strip()
     if len(text) > MAX_LINE:
@@ -544,9 +544,8 @@ def parse_request(line: str, rules: Any, spec: Spec) -> RequestLine:
     for w in words:
         w.column += 1
     if len(words) < 2:
-        raise CommandError(
-            "/request ACTION ...: which action? (/request check 8 secret @Ann)", 1, 1
-        )
+        example = request_example(rules) or "ACTION ... DIFFICULTY secret @Ann"
+        raise CommandError(f"/request ACTION ...: which action? (/request {example})", 1, 1)
     name = words[1].text.casefold().replace("_", "-")
     kinds = _kinds(rules)
     rolled = [n for n, k in kinds.items() if "actor" in {d["name"] for d in describe_fields(k)}]

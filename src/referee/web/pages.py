@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketState
 
 from referee.errors import InvalidSheet, RulesError
 from referee.systems.base import JSONObject, describe_fields, describe_options, problem_data
+from referee.systems.difficulty import request_example
 from referee.systems.records import option_kinds
 from referee.table.operations import MAX_SEQ
 from referee.table.service import HiddenOdds, proposal_data
@@ -177,6 +178,7 @@ def table_context(
         "options": options,
         "opts": current,
         "examples": examples,
+        "request_example": request_example(rules),
         "invites": web.tokens.list(caller.table_id) if caller.referee else [],
     }
     if caller.referee:

@@ -17,6 +17,13 @@ GUIDE = (
 """The rough guide's difficulty numbers (ARM 1.2, Task Resolution)."""
 
 DIFFICULTIES = (
-    Difficulty("task", "difficulty", GUIDE, "ARM 1.2, Task Resolution", {"push": "never"}),
+    Difficulty(
+        "task",
+        "difficulty",
+        GUIDE,
+        "ARM 1.2, Task Resolution",
+        {"push": "never"},
+        example="Wit Tough secret @Ann @Ben",
+    ),
     Difficulty("group-task", "difficulty", GUIDE, "ARM 1.2, Task Resolution"),
 )

@@ -17,5 +17,11 @@ LADDER = (
 """The Difficulty Number Table's named rows (ch. 2)."""
 
 DIFFICULTIES = (
-    Difficulty("check", "difficulty", LADDER, "Mneme CE ch. 2, Difficulty Number Table"),
+    Difficulty(
+        "check",
+        "difficulty",
+        LADDER,
+        "Mneme CE ch. 2, Difficulty Number Table",
+        example="Int Recon Difficult secret @Ann @Ben",
+    ),
 )

@@ -17,4 +17,12 @@ CHANCES = (
 )
 """The Chances ratings (Mnemonic, applying chances)."""
 
-DIFFICULTIES = (Difficulty("sheet-check", "chances", CHANCES, "Mnemonic, applying chances"),)
+DIFFICULTIES = (
+    Difficulty(
+        "sheet-check",
+        "chances",
+        CHANCES,
+        "Mnemonic, applying chances",
+        example="Agile Fair secret @Ann",
+    ),
+)

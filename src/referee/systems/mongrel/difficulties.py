@@ -15,4 +15,12 @@ MODIFIERS = (
 )
 """Every Modifier a task may take (Mongrel, Task Resolution, Modifiers)."""
 
-DIFFICULTIES = (Difficulty("task", "difficulty", MODIFIERS, "Mongrel, Task Resolution, Modifiers"),)
+DIFFICULTIES = (
+    Difficulty(
+        "task",
+        "difficulty",
+        MODIFIERS,
+        "Mongrel, Task Resolution, Modifiers",
+        example="Burn 2 secret @Ann @Ben",
+    ),
+)
