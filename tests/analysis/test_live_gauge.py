@@ -216,6 +216,30 @@ def test_what_if_gives_each_way_the_actor_may_fight(
     assert rows["dodge"]["words"] == "attacks while making themselves a harder target"
 
 
+@pytest.mark.parametrize("game", ["mnemonic", "mneme"])
+def test_the_figures_come_first_and_the_usual_way_is_the_fight_solved(
+    service: TableService, game: str
+) -> None:
+    """The push's first gauge is the whole one without its what-ifs (and says they
+    follow); the what-if of the way the analysis plays the one acting now reuses the
+    fight just solved, which is honest because naming that way changes nothing: solved
+    afresh with the policy named, it is the same fraction."""
+    tid = seat_fight(service, game)
+    ts = service.load(tid)
+    whole = gauge(ts)
+    first = gauge(ts, what_ifs=False)
+    assert first.pop("what_if_pending") is True and first["what_if"] == []
+    assert {**whole, "what_if": []} == first
+    a, b, _ = sides_of(ts)
+    model = fight_model(ts, a, b, {})
+    now = whole["now"]["id"]
+    usual = model.policy(now)
+    named = chances(ts, a, b, {now: usual}, seconds=60)
+    assert named["p"] == chances(ts, a, b, seconds=60)["p"] == whole["p"]
+    row = next(w for w in whole["what_if"] if w["usual"])
+    assert row["policy"] == usual and row["p"] == whole["p"][row["side"]]
+
+
 @pytest.mark.parametrize("game", ["arm", "mneme", "mnemonic", "mongrel"])
 def test_every_way_to_fight_is_offered_in_words(game: str) -> None:
     """People read a policy as words completing "If NAME ...", never its name: every

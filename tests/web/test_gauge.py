@@ -72,12 +72,31 @@ def test_the_gauge_is_pushed_after_an_event(site: Site, table: Table, ws_connect
             )  # fmt: skip
             assert r.status_code == 201, r.text
         seq = r.json()["seq"]
+        first, _ = _until(ron_ws, lambda m: m.get("type") == "gauge" and m["seq"] == seq)
+        # the figures first, the what-ifs of whoever acts now after them
+        assert first["what_if_pending"] is True and first["what_if"] == []
         pushed, _ = _until(ron_ws, lambda m: m.get("type") == "gauge" and m["seq"] == seq)
         _, now = _gauge(site, table, "Ron")
         assert {k: v for k, v in pushed.items() if k not in ("type", "seq")} == now
+        assert {k: v for k, v in first.items() if k not in ("type", "seq", "what_if_pending")} == {
+            **now,
+            "what_if": [],
+        }
         with site.client(table.tokens["Ron"]) as ron:
             r = ron.put(f"/api/tables/{table.id}/settings", json={"players_gauge": True})
             assert r.status_code in (200, 201), r.text
+        # the referee is pushed the gauge after it too, unchanged, as of the new seq
+        again, _ = _until(
+            ron_ws,
+            lambda m: (
+                m.get("type") == "gauge"
+                and m["seq"] == r.json()["seq"]
+                and "what_if_pending" not in m
+            ),
+        )
+        assert {k: v for k, v in again.items() if k != "seq"} == {
+            k: v for k, v in pushed.items() if k != "seq"
+        }
         told, earlier = _until(ann_ws, lambda m: m.get("type") == "gauge")
         assert earlier == []  # while the setting was off, Ann's browser was pushed none
         assert told == {

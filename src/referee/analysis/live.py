@@ -260,12 +260,14 @@ def viewed(
     a: tuple[str, ...] | None = None,
     b: tuple[str, ...] | None = None,
     seconds: float = GAUGE_SECONDS,
+    what_ifs: bool = True,
 ) -> dict[str, Any]:
-    """The gauge participant ``by`` is shown: ``full`` is the table, ``view`` the table as
-    they may know it (:meth:`TableService.view`). Not shown to them (:func:`shown_to`):
-    why, and nothing else. Shown: computed from ``view`` alone, with what-ifs only for a
-    character of theirs (a referee's: for whoever acts now). A side naming a character
-    not in ``view`` is refused (:class:`AnalysisError`), naming those who are."""
+    """The gauge participant ``by`` is shown (``what_ifs``: as :func:`gauge`): ``full``
+    is the table, ``view`` the table as they may know it (:meth:`TableService.view`).
+    Not shown to them (:func:`shown_to`): why, and nothing else. Shown: computed from
+    ``view`` alone, with what-ifs only for a character of theirs (a referee's: for
+    whoever acts now). A side naming a character not in ``view`` is refused
+    (:class:`AnalysisError`), naming those who are."""
     viewer = full.viewer(by)
     seated(view, a, b)
     fighters = (*a, *b) if a and b else in_conflict(view)
@@ -273,7 +275,7 @@ def viewed(
     if reason is not None:
         return hidden(reason)
     mine = None if viewer.sees_all else frozenset(c for c, o in view.owners.items() if o == by)
-    return gauge(view, a=a, b=b, mine=mine, seconds=seconds)
+    return gauge(view, a=a, b=b, mine=mine, seconds=seconds, what_ifs=what_ifs)
 
 
 def seated(view: TableState, a: tuple[str, ...] | None, b: tuple[str, ...] | None) -> None:
@@ -293,12 +295,16 @@ def gauge(
     b: tuple[str, ...] | None = None,
     mine: frozenset[str] | None = None,
     seconds: float = GAUGE_SECONDS,
+    what_ifs: bool = True,
 ) -> dict[str, Any]:
     """The gauge of the fight at ``ts`` (see the module text) as JSON: the sides (ids and
     names), each side's chance, how it was found, who acts now and the what-ifs for
     them. ``a`` / ``b`` name the sides (default: :func:`sides_of`); ``mine`` limits the
     what-ifs to these characters (``None``: whoever acts now may be asked about).
-    A fight the rules cannot study says why under ``error`` instead of failing."""
+    ``what_ifs`` false: the figures without the what-ifs, which cost a chain each, with
+    ``what_if_pending`` true where there would be some (the push sends these figures
+    first, then the whole gauge). A fight the rules cannot study says why under
+    ``error`` instead of failing."""
     names = {c: seat.sheet.name or c for c, seat in ts.state.characters.items()}
     out: dict[str, Any] = {"shown": True, "game": ts.game}
     try:
@@ -313,13 +319,19 @@ def gauge(
             "b": {"ids": list(b), "names": " + ".join(names.get(c, c) for c in b)},
         }
         model = fight_model(ts, a, b, {})
-        out.update(chances(ts, a, b, seconds=seconds))
+        found = chances(ts, a, b, seconds=seconds)
+        out.update(found)
         state, memo = model.start()
         out["decided"] = model.verdict(state, memo)
         now = acting_now(ts, model)
         out["now"] = None if now is None else {"id": now, "name": names.get(now, now)}
         asked = () if now is None or (mine is not None and now not in mine) else (now,)
-        out["what_if"] = [w for cid in asked for w in _what_ifs(ts, model, cid, seconds)]
+        if not what_ifs:
+            out["what_if"] = []
+            if asked:
+                out["what_if_pending"] = True
+            return out
+        out["what_if"] = [w for cid in asked for w in _what_ifs(ts, model, cid, seconds, found)]
     except RulesError as e:  # an analysis error, a refused model, a step too costly
         out["error"] = str(e)
     except ImportError as e:  # a fight to simulate, on a server without numpy
@@ -328,9 +340,11 @@ def gauge(
 
 
 def _what_ifs(
-    ts: TableState, model: ConflictModel, cid: str, seconds: float
+    ts: TableState, model: ConflictModel, cid: str, seconds: float, usual_found: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """``cid``'s side's chance for each way the model knows to fight, from now on."""
+    """``cid``'s side's chance for each way the model knows to fight, from now on. The way
+    the analysis plays them already is the fight just solved (``usual_found``): the same
+    model, so the same answer, not solved again."""
     side = model.side_of(cid)
     a, b = model.side_a, model.side_b
     usual = model.policy(cid)
@@ -339,7 +353,11 @@ def _what_ifs(
         row: dict[str, Any] = {"id": cid, "side": side, "policy": policy, "usual": policy == usual}
         row["words"] = model.POLICY_WORDS.get(policy, policy)
         try:
-            found = chances(ts, a, b, {cid: policy}, seconds=seconds)
+            found = (
+                usual_found
+                if policy == usual
+                else chances(ts, a, b, {cid: policy}, seconds=seconds)
+            )
             row.update(method=found["method"], p=found["p"][side])
         except RulesError as e:
             row["error"] = str(e)

@@ -721,16 +721,18 @@ class TableService:
         *,
         a: tuple[str, ...] | None = None,
         b: tuple[str, ...] | None = None,
+        what_ifs: bool = True,
     ) -> JSONObject:
         """Who is winning the fight in progress, as participant ``by`` may be shown it
         (:func:`referee.analysis.live.viewed`: each side's chance, exact or simulated, and
-        the what-ifs); ``a`` / ``b`` name the sides; ``by`` ``None``: the operator's (the
-        whole table's)."""
+        the what-ifs unless ``what_ifs`` is false); ``a`` / ``b`` name the sides; ``by``
+        ``None``: the operator's (the whole table's)."""
         from referee.analysis.live import gauge, seated, viewed
 
         full = self.load(ref)
         if by is None:
             seated(full, a, b)
-            return cast(JSONObject, gauge(full, a=a, b=b))  # JSON data
+            return cast(JSONObject, gauge(full, a=a, b=b, what_ifs=what_ifs))  # JSON data
         full.role_of(by)
-        return cast(JSONObject, viewed(full, self.view(ref, by), by, a=a, b=b))  # JSON data
+        view = self.view(ref, by)
+        return cast(JSONObject, viewed(full, view, by, a=a, b=b, what_ifs=what_ifs))

@@ -11,9 +11,11 @@ Neither is computed on the event loop or in the thread that appended the event: 
 work goes to the odds workers (:mod:`referee.web.worker`), under a CPU budget
 (:data:`referee.analysis.live.GAUGE_SECONDS`); the push waits for it, play does not. A
 table whose events come while its gauge is computed gets one more computation after it
-(the newest state), not one per event; a viewer is pushed a gauge only when it differs
-from the last one they were sent, so an event that changes nothing of what they may
-know (a referee's secret roll, for a player) sends them nothing.
+(the newest state), not one per event. Each viewer is pushed the figures first and,
+where whoever acts now has what-ifs (one more chain each), the whole gauge after them.
+A referee is pushed every gauge; anyone else only one that differs from the last they
+were sent, so an event that changes nothing of what they may know (a referee's secret
+roll, for a player) sends them nothing.
 """
 
 from __future__ import annotations
@@ -54,22 +56,25 @@ SideA = Annotated[list[str], Query(max_length=MAX_SIDE, description=param("gauge
 SideB = Annotated[list[str], Query(max_length=MAX_SIDE, description=param("gauge", "b").help)]
 
 
-def compute(service: TableService, table: str, by: str, a: list[str], b: list[str]) -> Any:
+def compute(
+    service: TableService, table: str, by: str, a: list[str], b: list[str], what_ifs: bool = True
+) -> Any:
     """:meth:`TableService.gauge` with its refusal as data
     (:func:`~referee.web.analysis_routes.as_data`)."""
 
     def work() -> Any:
-        found = service.gauge(table, by, a=tuple(a) or None, b=tuple(b) or None)
+        sides = {"a": tuple(a) or None, "b": tuple(b) or None}
+        found = service.gauge(table, by, **sides, what_ifs=what_ifs)
         return json.loads(json.dumps(found, default=float))
 
     return as_data("gauge", work)
 
 
-def in_worker(table: str, by: str, a: list[str], b: list[str]) -> Any:
+def in_worker(table: str, by: str, a: list[str], b: list[str], what_ifs: bool = True) -> Any:
     """:func:`compute` in an odds worker process, on its own service."""
     from referee.web import worker
 
-    return compute(worker.started(), table, by, a, b)
+    return compute(worker.started(), table, by, a, b, what_ifs)
 
 
 @serves(
@@ -145,26 +150,39 @@ class GaugePush:
                     break
                 seq, players = now
                 for viewer in self._shown(tid, players):
-                    assert viewer.name is not None
-                    args: tuple[str, str, list[str], list[str]] = (tid, viewer.name, [], [])
-                    try:
-                        kind, value = await in_pool(self.web, compute, in_worker, args)
-                    except Exception as e:  # a worker gone: the browsers keep their gauge
-                        log.warning("could not compute the gauge of %s: %s", tid, e)
+                    if not await self._viewer(tid, viewer, seq):
                         break
-                    if kind == "ok":
-                        self._send(tid, viewer, seq, json.dumps(value))
                 if not self.running.get(tid):
                     break
                 self.running[tid] = False
         finally:
             self.running.pop(tid, None)
 
+    async def _viewer(self, tid: str, viewer: Viewer, seq: int) -> bool:
+        """Compute and push one viewer's gauge: the figures first, then, where the one
+        acting now has what-ifs (a chain each: seconds where the figures took a fraction),
+        the whole gauge. False: a worker was lost (the browsers keep their gauge)."""
+        assert viewer.name is not None
+        for what_ifs in (False, True):
+            args: tuple[str, str, list[str], list[str], bool] = (tid, viewer.name, [], [], what_ifs)
+            try:
+                kind, value = await in_pool(self.web, compute, in_worker, args)
+            except Exception as e:
+                log.warning("could not compute the gauge of %s: %s", tid, e)
+                return False
+            if kind != "ok":
+                return True
+            self._send(tid, viewer, seq, json.dumps(value))
+            if not value.get("what_if_pending"):
+                return True
+        return True
+
     def _send(self, tid: str, viewer: Viewer, seq: int, body: str) -> None:
-        """Push ``body`` (a gauge as JSON) to the viewer's browsers, unless it is the one
-        they were pushed last; ``seq``: the table's seq when it was asked for (the gauge
-        is of that state or a later one)."""
-        if self.sent.get((tid, viewer)) == body:
+        """Push ``body`` (a gauge as JSON) to the viewer's browsers; ``seq``: the table's
+        seq when it was asked for (the gauge is of that state or a later one). A referee
+        is pushed every gauge, so their page knows it is current; anyone else only one
+        that differs from the last they were pushed (what they may know did not change)."""
+        if self.sent.get((tid, viewer)) == body and not viewer.sees_all:
             return  # nothing new for them
         self.sent[(tid, viewer)] = body
         text = f'{{"type":"gauge","seq":{seq},{body[1:]}'

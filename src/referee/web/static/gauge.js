@@ -77,6 +77,9 @@ function draw(g) {
       ul.append(li);
     }
     body.append(ul);
+  } else if (g.now && g.what_if_pending) {
+    // the figures come first; the what-ifs (a chain each) follow in the next push
+    body.append(el("p", "muted small gauge-pending", `Working out what ${g.now.name} could do…`));
   }
 }
 
