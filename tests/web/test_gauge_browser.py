@@ -64,6 +64,8 @@ def test_the_gauge_in_the_page(browser: Any, site: Site, table: Table) -> None:
         arg=_pct(after["p"]["a"]["value"]),
         timeout=60_000,
     )
+    # the figures come first, then the what-ifs of whoever acts now
+    gauge.locator(".gauge-whatif").wait_for(timeout=60_000)
     gauge.scroll_into_view_if_needed()
     gauge.screenshot(path=str(IMG / "gauge-desktop.png"))
     assert ron.errors == []
