@@ -105,3 +105,40 @@ def test_the_gauge_is_pushed_after_an_event(site: Site, table: Table, ws_connect
             "shown": False,
             "why": HIDDEN_SHEETS,
         }
+
+
+def test_the_gauge_takes_its_table_s_turn_at_the_workers(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
+    """A table's gauges, pushed or asked for, wait for the table's turn at the odds
+    workers (referee.web.shares) like its odds and previews, so a costly fight takes
+    turns with every other table's questions instead of going ahead of them; a pushed
+    gauge asks in its own name, taking none of the referee's own places."""
+    web = site.server.server.config.app.state.web
+    asked: list[tuple[str, str]] = []
+    run = web.shares.run
+
+    async def recorded(tid: str, who: str, work: Any) -> Any:
+        asked.append((tid, who))
+        return await run(tid, who, work)
+
+    web.shares.run = recorded
+    try:
+        assert _gauge(site, table, "Ron")[0] == 200
+        assert asked == [(table.id, "Ron")]
+        url = f"{site.ws_base}/ws/tables/{table.id}?after=0"
+        with ws_connect(url, additional_headers=table.auth("Ron")) as ron_ws:
+            with site.client(table.tokens["Ron"]) as ron:
+                r = ron.post(
+                    f"/api/tables/{table.id}/edits",
+                    json={"changes": [{"target": "swiftsure", "field": "status.injuries",
+                                       "delta": 1}], "reason": "a fall"},
+                )  # fmt: skip
+                assert r.status_code == 201, r.text
+            seq = r.json()["seq"]
+            _until(ron_ws, lambda m: m.get("type") == "gauge" and m["seq"] == seq
+                   and "what_if_pending" not in m)  # fmt: skip
+        assert (table.id, "the gauge of Ron") in asked[1:]
+        assert set(asked[1:]) == {(table.id, "the gauge of Ron")}
+    finally:
+        web.shares.run = run

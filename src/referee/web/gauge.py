@@ -8,7 +8,9 @@
   ``seq``: the table's seq when it was asked for).
 
 Neither is computed on the event loop or in the thread that appended the event: the
-work goes to the odds workers (:mod:`referee.web.worker`), under a CPU budget
+work goes to the odds workers (:mod:`referee.web.worker`) when the table's turn comes
+(:mod:`referee.web.shares`: a table's gauges take turns with every table's odds, so a
+costly fight never makes another table wait), under a CPU budget
 (:data:`referee.analysis.live.GAUGE_SECONDS`); the push waits for it, play does not. A
 table whose events come while its gauge is computed gets one more computation after it
 (the newest state), not one per event. Each viewer is pushed the figures first and,
@@ -24,7 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import anyio.from_thread
@@ -37,6 +39,7 @@ from referee.table.state import Viewer
 from referee.web.analysis_routes import as_data
 from referee.web.app import WebError, web_of
 from referee.web.deps import Reader, in_pool
+from referee.web.limits import TooMany
 from referee.web.routes import param, serves
 
 if TYPE_CHECKING:
@@ -49,6 +52,12 @@ SENT: Final = 4096
 """Viewers whose last pushed gauge is kept (the most recent): one not kept is pushed its
 next gauge even if it is the same."""
 
+ASKER: Final = "the gauge of "
+"""Whose turn a pushed gauge takes at the odds workers: the gauge's own, per viewer."""
+TRIES: Final = 3
+"""Times a pushed gauge asks for its turn when the workers are too busy to give one."""
+RETRY_SECONDS: Final = 5.0
+"""The longest wait before asking again."""
 MAX_SIDE: Final = 8
 """Characters named on one side at most."""
 
@@ -89,11 +98,16 @@ async def gauge_api(
     a: SideA = [],  # noqa: B006 - FastAPI copies a query default
     b: SideB = [],  # noqa: B006
 ) -> dict[str, Any]:
-    """Who is winning (the operation ``gauge``), in the odds pool under an odds slot."""
+    """Who is winning (the operation ``gauge``), in the odds pool under an odds slot, when
+    the table's turn at the workers comes (:mod:`referee.web.shares`)."""
     web = web_of(request)
     args = (caller.table_id, caller.name, a, b)
+
+    async def work() -> Any:
+        return await in_pool(web, compute, in_worker, args)
+
     with web.quotas.odds.slot(web.quotas.participant(caller.table_id, caller.name)):
-        kind, value = await in_pool(web, compute, in_worker, args)
+        kind, value = await web.shares.run(caller.table_id, caller.name, work)
     if kind == "ok":
         found: dict[str, Any] = value
         return found
@@ -165,8 +179,12 @@ class GaugePush:
         assert viewer.name is not None
         for what_ifs in (False, True):
             args: tuple[str, str, list[str], list[str], bool] = (tid, viewer.name, [], [], what_ifs)
+
+            async def work(args: tuple[str, str, list[str], list[str], bool] = args) -> Any:
+                return await in_pool(self.web, compute, in_worker, args)
+
             try:
-                kind, value = await in_pool(self.web, compute, in_worker, args)
+                kind, value = await self._turn(tid, viewer.name, work)
             except Exception as e:
                 log.warning("could not compute the gauge of %s: %s", tid, e)
                 return False
@@ -176,6 +194,20 @@ class GaugePush:
             if not value.get("what_if_pending"):
                 return True
         return True
+
+    async def _turn(self, tid: str, name: str, work: Callable[[], Awaitable[Any]]) -> Any:
+        """``work()`` when the table's turn at the odds workers comes
+        (:mod:`referee.web.shares`): a table's gauges wait their turn with its odds and
+        previews, so a costly fight never holds the workers while another table waits.
+        Asked in the gauge's own name (:data:`ASKER`), not the viewer's, so it takes none
+        of their own questions' places; a turn refused because the workers are busy is
+        asked again a few times, then the browsers keep the gauge they have."""
+        for _ in range(TRIES - 1):
+            try:
+                return await self.web.shares.run(tid, ASKER + name, work)
+            except TooMany as e:
+                await asyncio.sleep(min(e.retry_after, RETRY_SECONDS))
+        return await self.web.shares.run(tid, ASKER + name, work)
 
     def _send(self, tid: str, viewer: Viewer, seq: int, body: str) -> None:
         """Push ``body`` (a gauge as JSON) to the viewer's browsers; ``seq``: the table's
