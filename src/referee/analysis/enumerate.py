@@ -27,6 +27,7 @@ from itertools import combinations_with_replacement, product
 from math import comb, factorial
 from typing import Any, TypeVar
 
+from referee.dice.odds import Distribution
 from referee.dice.roller import RollRecord
 from referee.systems.base import Outcome, Plan
 
@@ -188,6 +189,9 @@ def settled(
     is the view (what :func:`by_view` reads back from an outcome); ``hints`` are shared
     with :func:`by_view`."""
 
+    if plan.decides:  # each reported value decides the state after it: no roll to find
+        return [(p, plan.decided(v)) for v, p in _chances(plan.odds(), plan, hints)]
+
     def run(roller: PathRoller) -> tuple[Hashable, object]:
         found = plan.settle(roller)
         if found is None:
@@ -282,10 +286,22 @@ def _per_value(
             f"{len(missing)} of the step's {len(wanted)} results not met within "
             f"{budget:,} face paths: simulate instead"
         )
-    at = ("chances", memo_key)  # the same odds in many states: their fractions made once
-    chances = hints.get(at) if hints is not None else None
+    return [(p, met[v]) for v, p in _chances(odds, plan, hints, memo_key)]
+
+
+def _chances(
+    odds: Distribution[Hashable],
+    plan: Plan,
+    hints: dict[Hashable, Any] | None,
+    memo_key: Hashable = None,
+) -> list[tuple[Hashable, Fraction]]:
+    """Each value of ``odds`` (the plan's) with its exact probability, the fractions made
+    once per chain for the same dice and odds (``memo_key``, made here if not given)."""
+    if hints is None:
+        return [(v, odds.probability(v)) for v in odds.outcomes()]
+    at = ("chances", (plan.dice, tuple(odds.items())) if memo_key is None else memo_key)
+    chances: list[tuple[Hashable, Fraction]] | None = hints.get(at)
     if chances is None:
         chances = [(v, odds.probability(v)) for v in odds.outcomes()]
-        if hints is not None:
-            hints[at] = chances
-    return [(p, met[v]) for v, p in chances]
+        hints[at] = chances
+    return chances

@@ -295,7 +295,7 @@ class Plan:
     distribution of the same program, so the two cannot drift.
     """
 
-    __slots__ = ("_brute", "_chance", "_odds", "_resolve", "_settle", "_wins", "dice")
+    __slots__ = ("_brute", "_chance", "_decided", "_odds", "_resolve", "_settle", "_wins", "dice")
 
     def __init__(
         self,
@@ -306,9 +306,11 @@ class Plan:
         chance: Callable[[], Fraction] | None = None,
         wins: Callable[[Hashable], bool | None] | None = None,
         settle: Callable[[Roller], tuple[Hashable, object]] | None = None,
+        decided: Callable[[Hashable], object] | None = None,
     ) -> None:
         self._resolve, self._odds, self._brute, self.dice = resolve, odds, brute, dice
         self._chance, self._wins, self._settle = chance, wins, settle
+        self._decided = decided
 
     @staticmethod
     def of(
@@ -317,12 +319,16 @@ class Plan:
         view: Callable[[R], Hashable] = _identity,
         success: Callable[[R], bool] | None = None,
         after: Callable[[R, Trace], object] | None = None,
+        faces_unread: bool = False,
     ) -> Plan:
         """A plan from a dice program: ``finish(result, trace)`` builds the outcome of a
         roll; the odds are the distribution of ``view(result)``; ``success(result)``, when
         given, says which results succeed (for :meth:`chance`). ``after(result, trace)``,
         when given, is the state the outcome's changes lead to, worked out by the same rule
-        without building the outcome (see :meth:`settle`)."""
+        without building the outcome (see :meth:`settle`). ``faces_unread`` says that
+        ``after`` reads the result alone, never the faces: with the whole result as the
+        view, the state after each value the odds report is then known without rolling
+        (see :meth:`decided`)."""
 
         def resolve(roller: Roller) -> Outcome:
             trace: list[tuple[int, ...]] = []
@@ -338,6 +344,13 @@ class Plan:
                 result = dice.sample(roller, trace)
                 return view(result), lean(result, tuple(trace))
 
+        decided: Callable[[Hashable], object] | None = None
+        if after is not None and faces_unread and view is _identity:
+            alone = after
+
+            def decided(reported: Hashable) -> object:
+                return alone(cast(R, reported), ())
+
         def odds() -> Distribution[Hashable]:
             found = dice.odds()
             if view is _identity:  # the same distribution: no copy of it
@@ -351,6 +364,7 @@ class Plan:
                 lambda: dice.brute().map(view),
                 dice.first_dice(),
                 settle=settle,
+                decided=decided,
             )
         verdicts: dict[Hashable, bool | None] = {}
 
@@ -369,6 +383,7 @@ class Plan:
             lambda: dice.odds().probability_where(success),
             wins,
             settle,
+            decided,
         )
 
     @staticmethod
@@ -399,6 +414,20 @@ class Plan:
             return None
         return self._settle(roller)
 
+    def decided(self, reported: Hashable) -> object | None:
+        """The state after a roll that :meth:`odds` reports as ``reported``, where the
+        value alone decides it (the plan's rule reads no face beyond it): the same as
+        :meth:`settle` gives for any faces rolling that value, without rolling. ``None``
+        when the value does not decide it (see :attr:`decides`)."""
+        if self._decided is None:
+            return None
+        return self._decided(reported)
+
+    @property
+    def decides(self) -> bool:
+        """Whether :meth:`decided` gives the state after each reported value."""
+        return self._decided is not None
+
     @property
     def settles(self) -> bool:
         """Whether :meth:`settle` gives the state after a roll."""
@@ -422,6 +451,14 @@ class Plan:
                 reported, state = first(roller)
                 return reported, fold(cast(T, state))
 
+        decided: Callable[[Hashable], object] | None = None
+        known = self._decided
+        if lean is not None and known is not None:
+            folded = lean
+
+            def decided(reported: Hashable) -> object:
+                return folded(cast(T, known(reported)))
+
         return Plan(
             lambda r: after(inner(r)),
             self._odds,
@@ -430,6 +467,7 @@ class Plan:
             self._chance,
             self._wins,
             settle,
+            decided,
         )
 
     def odds(self) -> Distribution[Hashable]:

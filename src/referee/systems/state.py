@@ -322,6 +322,18 @@ def replaced(node: R, **changes: object) -> R:
     (rules make new records by the hundred thousand in an exact chain): the same record,
     made by its ``__init__`` with the other fields as they are, passed by position."""
     kind = type(node)
+    names = _COPIED.get(kind)
+    if names is None:
+        names = _copied(kind, node)
+    if names:  # no __post_init__ to run: the old record's fields, some put anew
+        for key in changes:
+            if key not in names:
+                raise TypeError(f"{kind.__name__} has no field {key!r}")
+        made: R = object.__new__(kind)
+        inner = made.__dict__
+        inner.update(node.__dict__)
+        inner.update(changes)
+        return made
     maker = _maker(kind)
     if maker is None:
         return replace(node, **changes)  # type: ignore[type-var]
@@ -332,5 +344,28 @@ def replaced(node: R, **changes: object) -> R:
         if at is None:
             raise TypeError(f"{kind.__name__} has no field {key!r}")
         values[at] = value
-    made: R = kind(*values)
+    made = kind(*values)
     return made
+
+
+_COPIED: dict[type, frozenset[str]] = {}
+
+
+def _copied(kind: type, node: object) -> frozenset[str]:
+    """The field names of ``kind`` when a new record is the old one's attributes with
+    some put anew (exactly what its ``__init__`` would make: a plain dataclass whose
+    ``__init__`` takes every field, no ``__post_init__``, and ``node``, one of them,
+    keeps exactly its fields in its ``__dict__``); empty otherwise. Looked up once per
+    type."""
+    found: frozenset[str] = frozenset()
+    own = fields(kind) if is_dataclass(kind) else ()
+    names = frozenset(f.name for f in own)
+    if (
+        _maker(kind) is not None
+        and not hasattr(kind, "__post_init__")
+        and all(f.init for f in own)
+        and set(getattr(node, "__dict__", ())) == names
+    ):
+        found = names
+    _COPIED[kind] = found
+    return found

@@ -397,7 +397,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     def after(r: CheckResult, _trace: Trace) -> State:
         return struck(r)[0].after()
 
-    return Plan.of(Dice.of(roll.procedure), finish, after=after)
+    return Plan.of(Dice.of(roll.procedure), finish, after=after, faces_unread=True)
 
 
 def plan_take_damage(action: TakeDamage, state: State, options: Options) -> Plan:
