@@ -196,16 +196,18 @@ def test_pair_rolls_both_in_order_and_multiplies_odds() -> None:
     assert Dice.pure(3).pair(b).first_dice() == ((1, 6),)
 
 
-def test_a_plan_whose_result_alone_decides_the_state_answers_each_value_unrolled() -> None:
-    """``Plan.of(..., faces_unread=True)``: the state after each reported value without a
-    roll, the same as settling any faces that report it; ``then`` folds it like a roll;
-    a view that is not the whole result, or a rule reading the faces, gives none."""
+def test_a_plan_whose_value_alone_decides_the_state_answers_each_value_unrolled() -> None:
+    """``Plan.of(..., decided=...)``: the state after each reported value without a roll,
+    the same as settling any faces that report it; ``then`` folds it like a roll's."""
     two = Dice.roll(((2, 6),), sum, lambda: sum_of_dice(2, 6))
 
     def after(total: int, _trace: Trace) -> str:
         return "hit" if total >= 8 else "miss"
 
-    plan = Plan.of(two, lambda _t, _f: Outcome("toy", "x"), after=after, faces_unread=True)
+    def toy(_total: int, _trace: Trace) -> Outcome:
+        return Outcome("toy", "x")
+
+    plan = Plan.of(two, toy, after=after, decided=lambda t: after(int(str(t)), ()))
     assert plan.decides
     for faces in product(range(1, 7), repeat=2):
         found = plan.settle(ScriptedRoller(list(faces)))
@@ -214,10 +216,8 @@ def test_a_plan_whose_result_alone_decides_the_state_answers_each_value_unrolled
     loud = plan.then(lambda o: o, lambda s: s.upper())
     assert loud.decides and loud.decided(9) == "HIT"
     assert not plan.then(lambda o: o).decides  # no lean fold: no lean path at all
-    toy = lambda _t, _f: Outcome("toy", "x")  # noqa: E731
-    halved = Plan.of(two, toy, lambda t: t // 2, after=after, faces_unread=True)
-    assert not halved.decides and halved.decided(4) is None
-    assert not Plan.of(two, lambda _t, _f: Outcome("toy", "x"), after=after).decides
+    plain = Plan.of(two, toy, after=after)
+    assert plain.settles and not plain.decides and plain.decided(4) is None
 
 
 def test_hand_entered_faces_are_checked_against_each_roll() -> None:

@@ -34,6 +34,7 @@ from referee.analysis.rounds import by_edges, kernel, rounds_distribution
 from referee.analysis.scenario import Scenario
 from referee.analysis.solve import VERDICTS, _by_nodes, _by_rounds, solve
 from referee.systems.arm.actions import Strike
+from referee.systems.mneme.actions import Threat
 from referee.systems.mnemonic.actions import Injury
 
 HORIZON = 12
@@ -314,8 +315,9 @@ def test_a_lean_roll_leads_where_its_outcome_does(name: str) -> None:
     """For the attacks of a chain, random faces resolved the table's way (outcome, then
     the game's apply) and the lean way (``Plan.settle``) give equal states, and the
     lean way reports what the model reads back from the outcome; where the reported value
-    alone decides the state (Mongrel's attack: its check result), the state the plan
-    gives for that value unrolled is the same."""
+    alone decides the state (Mongrel's attack: its check result; Mneme CE's: the damage
+    dealt, where nothing strikes back and no roll can make the target Bleed), the state
+    the plan gives for that value unrolled is the same."""
     model = _scenario(name).model()
     chain = explore(model)
     checked = decided = 0
@@ -339,7 +341,7 @@ def test_a_lean_roll_leads_where_its_outcome_does(name: str) -> None:
                 decided += 1
             checked += 1
     assert checked > 100
-    assert decided == (checked if name.startswith("mongrel") else 0)
+    assert decided == (checked if name.startswith(("mongrel", "mneme")) else 0)
 
 
 ANSWERS_BEFORE_ISSUE_38 = {
@@ -360,3 +362,28 @@ def test_exact_answers_are_the_ones_before_the_lean_path(name: str) -> None:
     data = solve(explore(_scenario(name).model())).data()
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
     assert digest == ANSWERS_BEFORE_ISSUE_38[name]
+
+
+def test_a_mneme_attack_is_decided_by_its_damage_only_where_that_number_decides() -> None:
+    """Mneme CE's attack offers the state after each damage total unrolled only where the
+    total decides it (ch. 7): no Fail Effect strikes back, the odds report the damage
+    (not the condition), no targeted location, and no one roll can make the target Bleed
+    (a target of HP 3, whose Seriously Wounded threshold one roll reaches, is settled roll
+    by roll)."""
+    model = _scenario("mneme").model()
+    state, memo = model.start()
+    attack = model.next(state, memo).action
+    plan = model.plan(state, attack)
+    assert plan.decides
+    for other in (
+        replace(attack, report="condition"),
+        replace(attack, threat=Threat(damage="2d6")),
+    ):
+        assert not model.plan(state, other).decides
+    target = str(attack.target)
+    seat = state.characters[target]
+    weak = {"Str": 1, "Dex": 1, "End": 1}  # HP 3: one roll reaches Seriously Wounded
+    sheet = replace(seat.sheet, characteristics={**seat.sheet.characteristics, **weak})
+    frail = replace(state, characters={**state.characters, target: replace(seat, sheet=sheet)})
+    assert not model.plan(frail, attack).decides
+    assert model.plan(frail, attack).settles

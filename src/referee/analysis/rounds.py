@@ -143,6 +143,11 @@ def _scale(chain: Chain) -> int:
     return scale
 
 
+WORTH_DIVIDING = 1 << 32
+"""The least factor shared by every weight that is worth dividing them all by (a few bits
+shared is common; dividing them out costs a pass over every weight for nothing)."""
+
+
 def rounds_distribution(
     chain: Chain, horizon: int, cut: Cut | None = None
 ) -> tuple[dict[int, Fraction], Fraction]:
@@ -205,12 +210,14 @@ def rounds_distribution(
         beyond += Fraction(over, denominator)
         mass = nxt  # every surviving weight carries the same denominator: kept whole
         common = denominator
-        for nodes in mass.values():  # divide out what they all share
+        for nodes in mass.values():  # divide out what they all share, when it is much
             for m in nodes.values():
                 common = gcd(common, m)
-                if common == 1:
+                if common < WORTH_DIVIDING:
                     break
-        if common > 1:
+            if common < WORTH_DIVIDING:
+                break
+        if common >= WORTH_DIVIDING:
             denominator //= common
             mass = {k: {i: m // common for i, m in nodes.items()} for k, nodes in mass.items()}
         if step > (horizon + 1) * cut.per_round:

@@ -319,16 +319,15 @@ class Plan:
         view: Callable[[R], Hashable] = _identity,
         success: Callable[[R], bool] | None = None,
         after: Callable[[R, Trace], object] | None = None,
-        faces_unread: bool = False,
+        decided: Callable[[Hashable], object] | None = None,
     ) -> Plan:
         """A plan from a dice program: ``finish(result, trace)`` builds the outcome of a
         roll; the odds are the distribution of ``view(result)``; ``success(result)``, when
         given, says which results succeed (for :meth:`chance`). ``after(result, trace)``,
         when given, is the state the outcome's changes lead to, worked out by the same rule
-        without building the outcome (see :meth:`settle`). ``faces_unread`` says that
-        ``after`` reads the result alone, never the faces: with the whole result as the
-        view, the state after each value the odds report is then known without rolling
-        (see :meth:`decided`)."""
+        without building the outcome (see :meth:`settle`). ``decided(value)``, given where
+        the value the odds report alone decides the state after the roll, is that state,
+        found without rolling (see :meth:`decided`)."""
 
         def resolve(roller: Roller) -> Outcome:
             trace: list[tuple[int, ...]] = []
@@ -343,13 +342,6 @@ class Plan:
                 trace: list[tuple[int, ...]] = []
                 result = dice.sample(roller, trace)
                 return view(result), lean(result, tuple(trace))
-
-        decided: Callable[[Hashable], object] | None = None
-        if after is not None and faces_unread and view is _identity:
-            alone = after
-
-            def decided(reported: Hashable) -> object:
-                return alone(cast(R, reported), ())
 
         def odds() -> Distribution[Hashable]:
             found = dice.odds()

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from referee.dice.brute import all_faces, brute_force
 from referee.dice.evaluate import TRUSTED_ROLL_BUDGET, DieRoll, Rolled, check_cost, draws_over
@@ -210,6 +210,33 @@ class DamageRolls:
             "kept": list(self.kept),
             "total": self.total,
         }
+
+
+class Dealing(Protocol):
+    """Damage as the rules of what it does read it (ch. 7, HP thresholds): the total the
+    kept rolls deal and the largest of them (:class:`DamageRolls`, or :class:`Dealt`)."""
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def largest(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """Damage known by its total alone, as an exact chain reads it: ``largest`` is the
+    most one roll of the weapon can deal, which stands for every roll where that much
+    cannot make the target Bleed (then no roll of the total can)."""
+
+    total: int
+    largest: int
+
+
+def most_one_roll(spec: DamageSpec, target: Target, options: Options) -> int:
+    """The most one roll of ``spec`` can deal to ``target`` (Minimum Damage counted)."""
+    floor = 1 if options.minimum_damage_effect > 0 else 0
+    return int(_per_roll(spec, target, floor, options.armour_scale_immunity).max())
 
 
 def _dice_of(rolled: Rolled) -> tuple[DieRoll, ...]:

@@ -35,6 +35,8 @@ from referee.systems.mneme.damage import (
     DAMAGE,
     DamageProgram,
     DamageSpec,
+    Dealing,
+    Dealt,
     Quiet,
     Report,
     Target,
@@ -42,10 +44,10 @@ from referee.systems.mneme.damage import (
     kept_count,
     kept_total,
     minimum_for,
+    most_one_roll,
     reads_one_roll,
     roll_count,
 )
-from referee.systems.mneme.damage import DamageRolls as Rolled
 from referee.systems.mneme.effects import (
     Mitigation,
     costly_success,
@@ -269,7 +271,7 @@ def report_for(kind: str, victim: Sheet | None, options: Options) -> Report[Any]
 
 
 def aftermath(
-    before: Sheet, rolls: Rolled, options: Options, report: bool = True
+    before: Sheet, rolls: Dealing, options: Options, report: bool = True
 ) -> dict[str, Any]:
     """What damage does to a character (ch. 7, HP thresholds): the condition they end in
     (and its movement), Bleeding from one roll at the Seriously Wounded threshold, and
@@ -311,7 +313,7 @@ def _hurt(
     changes: Changes,
     cid: str | None,
     before: Sheet | None,
-    rolls: Rolled,
+    rolls: Dealing,
     options: Options,
     owe_massive: bool = True,
     report: bool = True,
@@ -725,6 +727,16 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
 
     program = Dice.of(built.procedure).bind(branch)
 
+    def spent(changes: Changes, details: dict[str, Any]) -> None:
+        """What the attack costs the attacker, however it falls: Bleeding for a violent
+        action while Critically Wounded, and the Aim built so far."""
+        if bleeds and action.actor is not None:
+            details["bleeding"] = True
+            changes.add(action.actor, "Bleeding", "a violent action while Critically Wounded")
+        if aim is not None and action.actor is not None:
+            details["aim"] = aim.value
+            changes.set(action.actor, "aim", 0, "the attack spends the aim")
+
     def worked(
         trace: Trace, lean: bool = False
     ) -> tuple[Changes, list[DieRoll], int, str, dict[str, Any], bool]:
@@ -737,12 +749,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         effect = built.procedure.apply(faces)
         details = {} if lean else built.details(faces, effect)
         changes = Changes(state)
-        if bleeds and action.actor is not None:
-            details["bleeding"] = True
-            changes.add(action.actor, "Bleeding", "a violent action while Critically Wounded")
-        if aim is not None and action.actor is not None:
-            details["aim"] = aim.value
-            changes.set(action.actor, "aim", 0, "the attack spends the aim")
+        spent(changes, details)
         dice = [] if lean else list(built.dice(faces))
         success, label = effect >= 0, effect_label(effect)
         se: int | None = effect if success else None
@@ -798,4 +805,22 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     def after(_result: Hashable, trace: Trace) -> State:
         return worked(trace, lean=True)[0].after()
 
-    return Plan.of(program, finish, after=after)
+    most = most_one_roll(spec, armour, options)
+    if threat is not None or taken or report is not DAMAGE or action.location is not None:
+        return Plan.of(program, finish, after=after)
+    if victim is not None and bleeds_from(most, victim, options):
+        return Plan.of(program, finish, after=after)
+
+    def decided(reported: Hashable) -> State:
+        """The state after an attack that deals ``reported`` damage, when that number
+        decides it: nothing strikes back, and no one roll can make the target Bleed
+        (so every roll of the total counts as ``most``, the most one roll deals, for
+        that rule; the total alone decides massive damage)."""
+        changes = Changes(state)
+        spent(changes, {})
+        total = cast(int, reported)
+        if total and victim is not None and action.target is not None:
+            _hurt(changes, action.target, victim, Dealt(total, most), options, report=False)
+        return changes.after()
+
+    return Plan.of(program, finish, after=after, decided=decided)

@@ -29,9 +29,9 @@ AP never go below 0: a cost larger than what is left takes what is left.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from referee.dice.odds import Distribution
 from referee.errors import IllegalAction
@@ -397,7 +397,10 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     def after(r: CheckResult, _trace: Trace) -> State:
         return struck(r)[0].after()
 
-    return Plan.of(Dice.of(roll.procedure), finish, after=after, faces_unread=True)
+    def decided(r: Hashable) -> State:  # the check's result alone decides the state after
+        return struck(cast(CheckResult, r))[0].after()
+
+    return Plan.of(Dice.of(roll.procedure), finish, after=after, decided=decided)
 
 
 def plan_take_damage(action: TakeDamage, state: State, options: Options) -> Plan:
