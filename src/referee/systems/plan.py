@@ -157,6 +157,11 @@ class Dice(Generic[R]):
         """Both programs, this one first; the result is the pair of results."""
         return _Pair(self, other)
 
+    def remembered(self) -> Dice[R]:
+        """The same program, its exact odds worked out once (for a program many plans
+        share: programs are pure, so their odds never change)."""
+        return _Remembered(self)
+
     def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> R:
         """Roll with ``roller``; append each procedure's faces to ``trace``."""
         raise NotImplementedError
@@ -203,6 +208,28 @@ class _Roll(Dice[R]):
 
     def first_dice(self) -> Groups:
         return self.procedure.groups
+
+
+class _Remembered(Dice[R]):
+    __slots__ = ("_odds", "inner")
+
+    def __init__(self, inner: Dice[R]) -> None:
+        self.inner = inner
+        self._odds: Distribution[R] | None = None
+
+    def sample(self, roller: Roller, trace: list[tuple[int, ...]]) -> R:
+        return self.inner.sample(roller, trace)
+
+    def odds(self) -> Distribution[R]:
+        if self._odds is None:
+            self._odds = self.inner.odds()
+        return self._odds
+
+    def brute(self) -> Distribution[R]:
+        return self.inner.brute()
+
+    def first_dice(self) -> Groups:
+        return self.inner.first_dice()
 
 
 class _Pure(Dice[R]):

@@ -76,6 +76,7 @@ class MnemeExchange(ConflictModel):
         if all(self.policy(c) == "fail-effect" for c in self.fighters):
             raise AnalysisError("someone must roll: not every fighter can be fail-effect")
         self._bleeds: dict[tuple[str, str], bool] = {}
+        self._attacks: dict[tuple[str, str], Attack] = {}
 
     def policy(self, cid: str) -> str:
         """``cid``'s policy as given, else the rules' own (see the module text)."""
@@ -122,16 +123,23 @@ class MnemeExchange(ConflictModel):
             target = next((t for t in self.opponents(cid) if not self.stopped(state, t)), None)
             if target is None:
                 break
+            ticks = 1 if memo == 0 or at < memo else 0
+            return Step(self._attack(cid, target), ticks)
+        raise AnalysisError("no fighter can act")
+
+    def _attack(self, cid: str, target: str) -> Attack:
+        """``cid``'s attack on ``target``, made (and checked) once per pair."""
+        found = self._attacks.get((cid, target))
+        if found is None:
             threat = None
             if self.policy(target) == "fail-effect":
                 threat = Threat(weapon=self.weapon(target), attacker=target)
             check = CheckInputs(difficulty=self.difficulty, characteristic=self.characteristic)
-            ticks = 1 if memo == 0 or at < memo else 0
-            action = Attack(
+            found = Attack(
                 actor=cid, target=target, check=check, weapon=self.weapon(cid), threat=threat
             )
-            return Step(action, ticks)
-        raise AnalysisError("no fighter can act")
+            self._attacks[(cid, target)] = found
+        return found
 
     def after(self, state: Any, memo: Memo, step: Step, outcome: Outcome, new: Any) -> Memo:
         return self._next_roller(step)

@@ -89,10 +89,9 @@ class Changes(changes.Changes[State, Seat]):
             seat = characters[cid]
             sheet = seat.sheet
             damage = sheet.damage + self._damage.get(cid, 0)
-            conds = self._conditions.get(cid, (list(sheet.conditions), []))[0]
-            characters[cid] = replace(
-                seat, sheet=replace(sheet, damage=damage, conditions=tuple(conds))
-            )
+            found = self._conditions.get(cid)  # none added or taken: the same tuple
+            conds = sheet.conditions if found is None else tuple(found[0])
+            characters[cid] = replace(seat, sheet=replace(sheet, damage=damage, conditions=conds))
         if touched:
             state = replace(state, characters=characters)
         if self.pending != state.pending:

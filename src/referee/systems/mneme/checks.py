@@ -9,7 +9,7 @@ Difficulty``. Rolling and exact odds apply that same rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, get_args
 
 from referee.dice.odds import Distribution, fraction_text, keep_highest, keep_lowest, sum_of_dice
@@ -212,8 +212,10 @@ def effect_rule(modifier: int, difficulty: int) -> EffectRule:
     return EffectRule(modifier, difficulty)
 
 
+@lru_cache(maxsize=1024)
 def check_procedure(modifier: int, difficulty: int, steps: int) -> Procedure[int, int]:
-    """The check as one rule over its dice: ``.roll`` on faces, ``.odds`` exact."""
+    """The check as one rule over its dice: ``.roll`` on faces, ``.odds`` exact (one
+    procedure, its odds worked out once, for each modifier, Difficulty and Advantage)."""
     if abs(modifier) > MAX_MODIFIER:
         raise RulesError(f"modifier must be within ±{MAX_MODIFIER}, not {modifier}")
     if not -MAX_DIFFICULTY <= difficulty <= MAX_DIFFICULTY:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, cast
 
 from referee.dice.evaluate import DieRoll
@@ -672,6 +673,70 @@ def strikes_back(state: State, cid: str | None, options: Options) -> bool:
     return found is None or not found.forbids("strike-back")
 
 
+def _hits(
+    spec: DamageSpec, armour: Target, report: Report[Hashable], options: Options
+) -> Callable[[int], DamageProgram[Hashable]]:
+    """The weapon's damage rolls for each Success Effect (ch. 7, Damage Rolls: SE + 1
+    limited by the Rate of Attack, armour per roll), each made once."""
+    hits: dict[int, DamageProgram[Hashable]] = {}
+
+    def hit(se: int) -> DamageProgram[Hashable]:
+        found = hits.get(se)
+        if found is None:
+            n, keep = roll_count(se, spec.rate_of_attack, options)
+            found = hits[se] = DamageProgram(
+                spec, n, keep, armour, minimum_for(se, options), options, report
+            )
+        return found
+
+    return hit
+
+
+def _after_check(
+    hit: Callable[[int], DamageProgram[Hashable]],
+    costly: bool,
+    miss: Hashable,
+    taken: bool,
+    back: Callable[[int], Dice[Hashable]] | None,
+) -> Callable[[int], Dice[Hashable]]:
+    """What an attack rolls after its check's Effect, and what its odds read: the hit's
+    (or a miss's) report, or with ``taken`` what ``back`` (the threat, on a Fail Effect)
+    strikes back with (0 on a success); the same rolls made either way, the unread ones
+    quiet. A Costly Success (``costly``) hits at SE 0 on a failure."""
+
+    def branch(effect: int) -> Dice[Hashable]:
+        if effect >= 0:
+            return Quiet(hit(effect)).map(lambda _: 0) if taken else hit(effect)
+        first: Dice[Hashable] = hit(0) if costly else Dice.pure(miss)
+        if back is None:
+            return Quiet(first).map(lambda _: 0) if taken else first
+        struck = back(effect)
+        if taken:
+            return Quiet(first).pair(struck).map(lambda p: p[1])
+        return first.pair(Quiet(struck)).map(lambda p: p[0])
+
+    return branch
+
+
+@lru_cache(maxsize=256)
+def _plain_attack(
+    procedure: Procedure[Any, int],
+    spec: DamageSpec,
+    armour: Target,
+    options: Options,
+    costly: bool,
+) -> Dice[Hashable]:
+    """The dice of an attack that nothing strikes back and whose odds report the damage
+    dealt: the check, then the weapon's rolls (see :func:`_after_check`). One program,
+    its odds worked out once, for every attack with the same check, weapon and armour
+    (the states of an exact chain: the check's procedure is made once per modifier,
+    Difficulty and Advantage)."""
+    branch = _after_check(
+        _hits(spec, armour, cast("Report[Hashable]", DAMAGE), options), costly, 0, False, None
+    )
+    return Dice.of(procedure).bind(branch).remembered()
+
+
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     """An attack (ch. 7, Damage): the check; on a Success Effect the weapon's damage
     rolls against the target (SE + 1 limited by the Rate of Attack, armour per roll);
@@ -700,32 +765,15 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     threat = action.threat
     if threat is None and strikes_back(state, action.target, options):
         threat = struck_back(action, attacker, victim, options)
-    hits: dict[int, DamageProgram[Hashable]] = {}
+    hit = _hits(spec, armour, report, options)
     strikes = Strikes(state, threat, attacker, built.skill_level, options, check.costly_success)
-
-    def hit(se: int) -> DamageProgram[Hashable]:
-        if se not in hits:
-            n, keep = roll_count(se, spec.rate_of_attack, options)
-            hits[se] = DamageProgram(
-                spec, n, keep, armour, minimum_for(se, options), options, report
-            )
-        return hits[se]
-
-    def branch(effect: int) -> Dice[Hashable]:
-        """What the odds read after the check: the hit's (or a miss's) report, or with
-        ``taken`` what the threat strikes back with (0 on a success); the same rolls made
-        either way, the unread ones quiet."""
-        if effect >= 0:
-            return Quiet(hit(effect)).map(lambda _: 0) if taken else hit(effect)
-        first: Dice[Hashable] = hit(0) if check.costly_success else Dice.pure(miss)
-        if threat is None:
-            return Quiet(first).map(lambda _: 0) if taken else first
-        back = strikes.at(effect).program
-        if taken:
-            return Quiet(first).pair(back).map(lambda p: p[1])
-        return first.pair(Quiet(back)).map(lambda p: p[0])
-
-    program = Dice.of(built.procedure).bind(branch)
+    plain = threat is None and not taken and report is DAMAGE and action.location is None
+    if plain:  # the same dice wherever the check, weapon and armour agree: odds once
+        program = _plain_attack(built.procedure, spec, armour, options, check.costly_success)
+    else:
+        back = None if threat is None else (lambda effect: strikes.at(effect).program)
+        branch = _after_check(hit, check.costly_success, miss, taken, back)
+        program = Dice.of(built.procedure).bind(branch)
 
     def spent(changes: Changes, details: dict[str, Any]) -> None:
         """What the attack costs the attacker, however it falls: Bleeding for a violent
@@ -806,9 +854,7 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         return worked(trace, lean=True)[0].after()
 
     most = most_one_roll(spec, armour, options)
-    if threat is not None or taken or report is not DAMAGE or action.location is not None:
-        return Plan.of(program, finish, after=after)
-    if victim is not None and bleeds_from(most, victim, options):
+    if not plain or (victim is not None and bleeds_from(most, victim, options)):
         return Plan.of(program, finish, after=after)
 
     def decided(reported: Hashable) -> State:
