@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import pytest
 
@@ -63,6 +64,15 @@ class _Derived:
         object.__setattr__(self, "twice", 2 * self.a)
 
 
+@dataclass(frozen=True)
+class _Cached:
+    a: int
+
+    @cached_property
+    def twice(self) -> int:
+        return 2 * self.a
+
+
 @pytest.mark.parametrize(
     ("record", "changes"),
     [
@@ -78,6 +88,18 @@ def test_replaced_makes_what_dataclasses_replace_makes(
     made = replaced(record, **changes)
     assert made == replace(record, **changes)  # type: ignore[type-var]
     assert type(made) is type(record)
+
+
+def test_a_record_copied_anew_keeps_no_value_cached_on_the_old_one() -> None:
+    """A plain record is made by copying its fields (no ``__init__``); a value cached on
+    the old one beside its fields (a ``cached_property``) must not come along stale."""
+    fresh = _Cached(1)
+    assert replaced(fresh, a=2).twice == 4  # the first seen: nothing cached yet
+    old = _Cached(3)
+    assert old.twice == 6  # now cached in its attributes
+    made = replaced(old, a=5)
+    assert made.twice == 10 and made == _Cached(5)
+    assert replaced(_Plain(1, "y"), c=(3,)) == _Plain(1, "y", (3,))
 
 
 def test_replaced_names_an_unknown_field() -> None:

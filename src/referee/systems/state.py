@@ -320,12 +320,14 @@ R = TypeVar("R")
 def replaced(node: R, **changes: object) -> R:
     """``dataclasses.replace(node, **changes)`` without looking the fields up each time
     (rules make new records by the hundred thousand in an exact chain): the same record,
-    made by its ``__init__`` with the other fields as they are, passed by position."""
+    made by its ``__init__`` with the other fields as they are, passed by position; or,
+    for a plain record (:func:`_copied`) holding nothing but its fields (no value cached
+    beside them, which would go stale), its attributes copied with some put anew."""
     kind = type(node)
     names = _COPIED.get(kind)
     if names is None:
         names = _copied(kind, node)
-    if names:  # no __post_init__ to run: the old record's fields, some put anew
+    if names and len(node.__dict__) == len(names):  # its fields and nothing cached beside
         for key in changes:
             if key not in names:
                 raise TypeError(f"{kind.__name__} has no field {key!r}")
