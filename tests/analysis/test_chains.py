@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from referee.analysis.chain import Chain, explore
-from referee.analysis.enumerate import PathRoller
+from referee.analysis.enumerate import PathRoller, outcomes, settled
 from referee.analysis.errors import AnalysisError
 from referee.analysis.model import Memo, Scope, Step
 from referee.analysis.models.arm import ArmMelee
@@ -35,6 +35,7 @@ from referee.analysis.scenario import Scenario
 from referee.analysis.solve import VERDICTS, _by_nodes, _by_rounds, solve
 from referee.systems.arm.actions import Strike
 from referee.systems.mneme.actions import Threat
+from referee.systems.mneme.damage import Target
 from referee.systems.mnemonic.actions import Injury
 
 HORIZON = 12
@@ -70,6 +71,10 @@ def _scenario(name: str) -> Scenario:
     if name == "mneme":
         sc = Scenario.default("mneme")
         sc.options = {"adversary_attacks": "referee_rolls"}  # both sides roll
+        return sc
+    if name == "mneme-fail-effect":  # only Ada rolls; the raider strikes back on her failures
+        sc = Scenario.default("mneme")
+        sc.policies = {"raider": "fail-effect"}
         return sc
     raise KeyError(name)
 
@@ -279,7 +284,15 @@ def test_sharing_keeps_a_memo_that_reads_the_outcome() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["mongrel", "mongrel-defend", "mongrel-collapsed", "mneme", "arm", "arm-alex-defends-3"]
+    "name",
+    [
+        "mongrel",
+        "mongrel-defend",
+        "mongrel-collapsed",
+        "mneme",
+        "arm",
+        "arm-alex-defends-3",
+    ],
 )
 def test_the_lean_path_gives_the_chain_of_building_every_outcome(name: str) -> None:
     model, other = _scenario(name).model(), _scenario(name).model()
@@ -310,7 +323,9 @@ class _Recorder:
         return faces
 
 
-@pytest.mark.parametrize("name", ["mongrel-defend", "mneme", "arm-alex-defends-3"])
+@pytest.mark.parametrize(
+    "name", ["mongrel-defend", "mneme", "mneme-fail-effect", "arm-alex-defends-3"]
+)
 def test_a_lean_roll_leads_where_its_outcome_does(name: str) -> None:
     """For the attacks of a chain, random faces resolved the table's way (outcome, then
     the game's apply) and the lean way (``Plan.settle``) give equal states, and the
@@ -387,3 +402,39 @@ def test_a_mneme_attack_is_decided_by_its_damage_only_where_that_number_decides(
     frail = replace(state, characters={**state.characters, target: replace(seat, sheet=sheet)})
     assert not model.plan(frail, attack).decides
     assert model.plan(frail, attack).settles
+
+
+@pytest.mark.parametrize("report", ["damage", "exchange"])
+def test_a_mneme_attack_decided_by_its_damage_is_every_face_path_applied(report: str) -> None:
+    """Against every face path of small dice (a 1d3 attack, a 1d2 threat striking back,
+    no armour),
+    each resolved to its outcome and applied by the game (ch. 7): the states the plan
+    decides from each reported value (the damage dealt, or with ``exchange`` the pair of
+    damage dealt and struck back) carry the same probabilities; and the odds of the pair
+    are the faces' own (the plan's brute force)."""
+    model = _scenario("mneme-fail-effect").model()
+    state, memo = model.start()
+    attack = replace(
+        model.next(state, memo).action,
+        damage="1d3",
+        weapon="",
+        armour=Target(),  # no armour either way: every face counts
+        threat=Threat(damage="1d2", attacker="raider", armour=Target()),
+        report=report,
+    )
+    plan = model.plan(state, attack)
+    assert plan.decides == (report == "exchange")  # "damage" does not read the strike back
+    if report == "exchange":
+        assert plan.odds() == plan.brute()
+    by_faces: dict[Hashable, Fraction] = {}
+    for p, outcome in outcomes(plan):
+        key = model.key(model.ruleset.apply(state, outcome))
+        by_faces[key] = by_faces.get(key, Fraction(0)) + p
+    if not plan.decides:
+        return
+    by_value: dict[Hashable, Fraction] = {}
+    for p, new in settled(plan):
+        key = model.key(new)
+        by_value[key] = by_value.get(key, Fraction(0)) + p
+    assert by_value == by_faces
+    assert len(by_faces) > 4 and sum(by_faces.values()) == 1

@@ -25,9 +25,10 @@ left at its default) strikes only through the PC's Fail Effects, ``fail-effect``
 anyone else, ``attack``.
 
 Exact chains read the game's odds of the damage dealt when one roll cannot make
-the target Bleed (then that number decides every change); otherwise, and with
-``fail-effect`` (whose struck-back damage the odds do not report), every face is
-enumerated, which a big weapon quickly takes past the bound: simulate then.
+the target Bleed (then that number decides every change); with ``fail-effect``, the
+odds of the pair (damage dealt, damage struck back: the attack's ``exchange`` report)
+when one roll can make neither side Bleed. Otherwise every face is enumerated, which
+a big weapon quickly takes past the bound: simulate then.
 """
 
 from __future__ import annotations
@@ -136,7 +137,12 @@ class MnemeExchange(ConflictModel):
                 threat = Threat(weapon=self.weapon(target), attacker=target)
             check = CheckInputs(difficulty=self.difficulty, characteristic=self.characteristic)
             found = Attack(
-                actor=cid, target=target, check=check, weapon=self.weapon(cid), threat=threat
+                actor=cid,
+                target=target,
+                check=check,
+                weapon=self.weapon(cid),
+                threat=threat,
+                report="damage" if threat is None else "exchange",  # what it strikes back too
             )
             self._attacks[(cid, target)] = found
         return found
@@ -154,21 +160,38 @@ class MnemeExchange(ConflictModel):
         return (order.index(str(step.action.actor)) + 1) % len(order)
 
     def viewed(self, step: Step) -> bool:
-        """An attack with no strike back whose single roll can never make the target
-        Bleed: the damage dealt (what the odds report) decides every change."""
+        """An attack none of whose single rolls can ever make its victim Bleed (the
+        target; with ``fail-effect``, the attacker too, struck back by the target's
+        weapon): the damage dealt (and struck back), what the odds report, decides every
+        change."""
         a = step.action
-        if not isinstance(a, Attack) or a.threat is not None or a.target is None:
+        if not isinstance(a, Attack) or a.target is None:
             return False
-        key = (str(a.actor), a.target)
+        if self._may_bleed(str(a.actor), a.target, a.weapon):
+            return False
+        if a.threat is None:
+            return True
+        return a.report == "exchange" and not self._may_bleed(
+            a.target, str(a.actor), self.weapon(a.target)
+        )
+
+    def _may_bleed(self, attacker: str, target: str, weapon: str) -> bool:
+        """Whether one roll of ``attacker``'s ``weapon`` can make ``target`` Bleed."""
+        key = (attacker, target)
         if key not in self._bleeds:
-            one = DamageRolls(rolls=1, weapon=a.weapon, attacker=a.actor, target=a.target)
+            one = DamageRolls(rolls=1, weapon=weapon, attacker=attacker, target=target)
             worst = self.ruleset.odds(one, self.state, self.options).max()
-            victim = self.state.characters[a.target].sheet
+            victim = self.state.characters[target].sheet
             self._bleeds[key] = bleeds_from(int(worst), victim, self.options)
-        return not self._bleeds[key]
+        return self._bleeds[key]
 
     def view(self, step: Step, outcome: Outcome) -> Hashable:
-        return int(str(outcome.details.get("damage_dealt", 0)))
+        dealt = int(str(outcome.details.get("damage_dealt", 0)))
+        if isinstance(step.action, Attack) and step.action.report == "exchange":
+            incoming = outcome.details.get("incoming")
+            took = int(str(incoming.get("damage", 0))) if isinstance(incoming, dict) else 0
+            return (dealt, took)
+        return dealt
 
     def size_estimate(self) -> int:
         size = 4

@@ -44,9 +44,10 @@ REPORT_DOC = (
     "what the odds report: damage dealt, the condition the target ends in, Bleeding "
     "from one roll, or massive damage"
 )
-AttackReport = Literal["damage", "condition", "bleeding", "massive", "taken"]
-"""What an attack's odds report: what :data:`Report` says of the target, or ``taken``:
-the damage the attacker takes from the threat striking back on a failure."""
+AttackReport = Literal["damage", "condition", "bleeding", "massive", "taken", "exchange"]
+"""What an attack's odds report: what :data:`Report` says of the target, ``taken``: the
+damage the attacker takes from the threat striking back on a failure, or ``exchange``:
+both, as the pair (damage dealt, damage taken back)."""
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,10 @@ class Attack(Action):
     location: Location | None = param(None, "a targeted location")
     target_hp: int | None = param(None, "the target's HP when no target is seated", ge=0)
     report: AttackReport = param(
-        "damage", REPORT_DOC + "; or taken: the damage the attacker takes back", main=True
+        "damage",
+        REPORT_DOC + "; or taken: the damage the attacker takes back; or exchange: both, "
+        "as the pair (dealt, taken)",
+        main=True,
     )
 
     def roles(self) -> dict[str, str]:

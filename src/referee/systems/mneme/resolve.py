@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
@@ -692,27 +692,39 @@ def _hits(
     return hit
 
 
+Reads = Literal["hit", "taken", "both"]
+"""What an attack's odds read after the check: the hit's report, the damage struck back,
+or both as a pair."""
+
+
 def _after_check(
     hit: Callable[[int], DamageProgram[Hashable]],
     costly: bool,
     miss: Hashable,
-    taken: bool,
+    reads: Reads,
     back: Callable[[int], Dice[Hashable]] | None,
 ) -> Callable[[int], Dice[Hashable]]:
-    """What an attack rolls after its check's Effect, and what its odds read: the hit's
-    (or a miss's) report, or with ``taken`` what ``back`` (the threat, on a Fail Effect)
-    strikes back with (0 on a success); the same rolls made either way, the unread ones
-    quiet. A Costly Success (``costly``) hits at SE 0 on a failure."""
+    """What an attack rolls after its check's Effect, and what its odds read (``reads``):
+    the hit's (or a miss's) report, what ``back`` (the threat, on a Fail Effect) strikes
+    back with (0 on a success), or both as ``(dealt, taken)``; the same rolls made
+    whatever is read, the unread ones quiet. A Costly Success (``costly``) hits at SE 0
+    on a failure."""
 
     def branch(effect: int) -> Dice[Hashable]:
+        first: Dice[Hashable]
         if effect >= 0:
-            return Quiet(hit(effect)).map(lambda _: 0) if taken else hit(effect)
-        first: Dice[Hashable] = hit(0) if costly else Dice.pure(miss)
-        if back is None:
-            return Quiet(first).map(lambda _: 0) if taken else first
-        struck = back(effect)
-        if taken:
+            first, struck = hit(effect), None
+        else:
+            first = hit(0) if costly else Dice.pure(miss)
+            struck = None if back is None else back(effect)
+        if struck is None:  # nothing strikes back: 0 taken
+            if reads == "taken":
+                return Quiet(first).map(lambda _: 0)
+            return first.map(lambda d: (d, 0)) if reads == "both" else first
+        if reads == "taken":
             return Quiet(first).pair(struck).map(lambda p: p[1])
+        if reads == "both":
+            return first.pair(struck).map(tuple)
         return first.pair(Quiet(struck)).map(lambda p: p[0])
 
     return branch
@@ -732,9 +744,25 @@ def _plain_attack(
     (the states of an exact chain: the check's procedure is made once per modifier,
     Difficulty and Advantage)."""
     branch = _after_check(
-        _hits(spec, armour, cast("Report[Hashable]", DAMAGE), options), costly, 0, False, None
+        _hits(spec, armour, cast("Report[Hashable]", DAMAGE), options), costly, 0, "hit", None
     )
     return Dice.of(procedure).bind(branch).remembered()
+
+
+def _most_struck_back(strikes: Strikes, attacker: Sheet | None, options: Options) -> int | None:
+    """The most one roll of the threat strikes the attacker with, where what it strikes
+    back with is all it changes: no cover takes rolls and no one roll can make the
+    attacker Bleed (``None`` otherwise; 0 when nothing strikes back)."""
+    t = strikes.threat
+    if t is None:
+        return 0
+    if cover_for(t.mitigating, t.cover_armour, attacker).protection:
+        return None
+    spec = damage_source(t.damage, t.weapon, t.rate_of_attack, strikes.owner)
+    most = most_one_roll(spec, armour_of(t.armour, attacker), options)
+    if attacker is not None and bleeds_from(most, attacker, options):
+        return None
+    return most
 
 
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
@@ -754,8 +782,10 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     bleeds = violent_bleeds(attacker, options)
     _allow_costly(check, options)
     built = build(check, attacker, options)
-    taken = action.report == "taken"  # the odds read the strike back, not the hit
-    report = report_for("damage" if taken else action.report, victim, options)
+    reads: Reads = "hit"  # the odds read the hit, the strike back, or both
+    if action.report in ("taken", "exchange"):
+        reads = "taken" if action.report == "taken" else "both"
+    report = report_for("damage" if reads != "hit" else action.report, victim, options)
     miss = report.read((), 0)
     target_hp = action.target_hp if action.target_hp is not None else None
     if action.location is not None and target_hp is None:
@@ -767,12 +797,12 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         threat = struck_back(action, attacker, victim, options)
     hit = _hits(spec, armour, report, options)
     strikes = Strikes(state, threat, attacker, built.skill_level, options, check.costly_success)
-    plain = threat is None and not taken and report is DAMAGE and action.location is None
+    plain = threat is None and reads == "hit" and report is DAMAGE and action.location is None
     if plain:  # the same dice wherever the check, weapon and armour agree: odds once
         program = _plain_attack(built.procedure, spec, armour, options, check.costly_success)
     else:
         back = None if threat is None else (lambda effect: strikes.at(effect).program)
-        branch = _after_check(hit, check.costly_success, miss, taken, back)
+        branch = _after_check(hit, check.costly_success, miss, reads, back)
         program = Dice.of(built.procedure).bind(branch)
 
     def spent(changes: Changes, details: dict[str, Any]) -> None:
@@ -854,19 +884,30 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         return worked(trace, lean=True)[0].after()
 
     most = most_one_roll(spec, armour, options)
-    if not plain or (victim is not None and bleeds_from(most, victim, options)):
+    back_most = _most_struck_back(strikes, attacker, options) if reads == "both" else None
+    if (
+        report is not DAMAGE
+        or action.location is not None
+        or reads == "taken"
+        or (threat is not None and back_most is None)  # the strike back read, unshared
+        or (victim is not None and bleeds_from(most, victim, options))
+    ):
         return Plan.of(program, finish, after=after)
 
     def decided(reported: Hashable) -> State:
-        """The state after an attack that deals ``reported`` damage, when that number
-        decides it: nothing strikes back, and no one roll can make the target Bleed
-        (so every roll of the total counts as ``most``, the most one roll deals, for
-        that rule; the total alone decides massive damage)."""
+        """The state after an attack whose reported damage decides it: the total dealt
+        (and, for ``exchange``, the total taken back), where no one roll can make its
+        victim Bleed (so every roll of a total counts as the most one roll deals, for
+        that rule; the total alone decides massive damage) and no cover takes rolls."""
+        pair = reported if isinstance(reported, tuple) else (reported, 0)
+        dealt, took = cast(tuple[int, int], pair)
         changes = Changes(state)
         spent(changes, {})
-        total = cast(int, reported)
-        if total and victim is not None and action.target is not None:
-            _hurt(changes, action.target, victim, Dealt(total, most), options, report=False)
+        if dealt and victim is not None and action.target is not None:
+            _hurt(changes, action.target, victim, Dealt(dealt, most), options, report=False)
+        if took and back_most is not None and action.actor is not None:
+            hurt = Dealt(took, back_most)
+            _hurt(changes, action.actor, attacker, hurt, options, report=False)
         return changes.after()
 
     return Plan.of(program, finish, after=after, decided=decided)
