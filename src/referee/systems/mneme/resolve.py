@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from referee.dice.evaluate import DieRoll
 from referee.dice.odds import Distribution
 from referee.dice.roller import Roller
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, OddsTooComplex
 from referee.systems.base import Decision, Dice, Modifier, Outcome, Plan, Procedure, Trace
 from referee.systems.mneme.actions import (
     Attack,
@@ -883,15 +883,16 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     def after(_result: Hashable, trace: Trace) -> State:
         return worked(trace, lean=True)[0].after()
 
-    most = most_one_roll(spec, armour, options)
-    back_most = _most_struck_back(strikes, attacker, options) if reads == "both" else None
-    if (
-        report is not DAMAGE
-        or action.location is not None
-        or reads == "taken"
-        or (threat is not None and back_most is None)  # the strike back read, unshared
-        or (victim is not None and bleeds_from(most, victim, options))
-    ):
+    if report is not DAMAGE or action.location is not None or reads == "taken":
+        return Plan.of(program, finish, after=after)
+    if threat is not None and reads != "both":  # the strike back changes what is not read
+        return Plan.of(program, finish, after=after)
+    try:  # a weapon whose one roll's odds are too costly is rolled, not decided
+        most = most_one_roll(spec, armour, options)
+        back_most = _most_struck_back(strikes, attacker, options)
+    except OddsTooComplex:
+        return Plan.of(program, finish, after=after)
+    if back_most is None or (victim is not None and bleeds_from(most, victim, options)):
         return Plan.of(program, finish, after=after)
 
     def decided(reported: Hashable) -> State:
