@@ -10,6 +10,7 @@ the table page for every game go to ``$REFEREE_ARTIFACTS`` (default
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -63,6 +64,15 @@ def _panel(person: Person, actor: str) -> Any:
     return page.locator(f"#panels section.actpanel[data-actor='{actor}']")
 
 
+def _done_seq(form: Any) -> int:
+    """The seq of the event a form's action appended, as its status says it."""
+    status = form.locator(".status", has_text="event #")
+    status.wait_for()
+    found = re.search(r"event #(\d+)", status.inner_text())
+    assert found, status.inner_text()
+    return int(found.group(1))
+
+
 def _form(panel: Any, action: str, more: bool = True) -> Any:
     """The form of ``action`` in a panel, chosen, with its "more" fold opened (``more``)."""
     panel.locator(".action-pick").select_option(action)
@@ -103,8 +113,7 @@ def test_a_referee_and_two_players_share_one_table(
 
         # Ann rolls: the entry appears in the other two logs
         form.locator("button[type=submit]").click()
-        form.locator(".status", has_text="event #").wait_for()
-        rolled = max(ann.seqs())
+        rolled = _done_seq(form)
         for other in (ron, ben):
             entry = other.entry(rolled)
             entry.wait_for()
@@ -117,8 +126,7 @@ def test_a_referee_and_two_players_share_one_table(
         rform.locator("[data-field='talent']").select_option("Sturdy")
         rform.locator("[data-common='visibility']").select_option("referee")
         rform.locator("button[type=submit]").click()
-        rform.locator(".status", has_text="event #").wait_for()
-        secret = max(ron.seqs())
+        secret = _done_seq(rform)  # the status's seq: the log may show it a moment later
         salt = site.service.store.events(table.id, after=secret - 1, upto=secret)[0].salt
         for player in (ann, ben):
             entry = player.entry(secret)
@@ -394,8 +402,7 @@ def test_the_dice_tray_in_the_page(browser: Any, site: Site, table: Table, artif
         ann.page.screenshot(path=str(artifacts / "phone-dice-tray.png"), full_page=False)
         tray.locator("[data-common=visibility]").select_option("self")
         tray.locator("button[type=submit]").click()
-        tray.locator(".status", has_text="event #").wait_for()
-        seq = max(ann.seqs())
+        seq = _done_seq(tray)
         assert "2d6+1 =" in ann.entry(seq).inner_text()
         ron.entry(seq).wait_for()
         assert "only they see" in ron.entry(seq).inner_text()

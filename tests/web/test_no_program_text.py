@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 # what a person sees: the visible text of every element, and the values of visible controls,
-# each tagged with whether it sits in a log entry (worded by _entry.html)
+# each tagged with whether it sits in a log entry (worded by referee.web.entry)
 SHOWN = """
 (root) => {
   const out = [];
@@ -138,8 +138,8 @@ def test_no_program_text_on_any_demo_tab(browser: Any, site: Site, size: str) ->
     Path(f"/tmp/program-text-{size}.txt").write_text("\n".join(unique))
     outside = [u for u in unique if ": entry: " not in u]
     assert not outside, f"{len(outside)} program texts shown:\n" + "\n".join(outside)
-    if unique:  # only log entries left: their words are issue 35's (_entry.html)
+    if unique:  # only log entries left: their words are issue 35's (referee.web.entry)
         pytest.xfail(
-            f"issue 35 rewords the log entries (_entry.html); {len(unique)} entry texts still "
+            f"issue 35 rewords the log entries; {len(unique)} entry texts still "
             "show ids or program paths, e.g. " + "; ".join(unique[:3])
         )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, Final
 
 from referee.systems.outcome import JSONValue, jsonable
@@ -78,9 +79,15 @@ class Names:
         """``text`` with every known id written as a whole word replaced by its name."""
         if not self.known or not text:
             return text
-        ids = sorted(self.known, key=len, reverse=True)
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
-        return pattern.sub(lambda m: self.known[m.group(1)], text)
+        return _ids_pattern(tuple(self.known)).sub(lambda m: self.known[m.group(1)], text)
+
+
+@lru_cache(maxsize=256)
+def _ids_pattern(ids: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of ``ids`` written as a whole word (the longest first), compiled once per set of
+    names (a log entry says several sentences with the same names)."""
+    longest = sorted(ids, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in longest) + r")(?![\w-])")
 
 
 @dataclass(frozen=True)

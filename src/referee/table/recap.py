@@ -35,7 +35,7 @@ from typing import Any, Final, Literal
 
 from referee.dice.odds import limited_work
 from referee.errors import OddsTooComplex, RulesError
-from referee.systems.base import JSONObject, get
+from referee.systems.base import JSONObject
 from referee.table.events import Event
 from referee.table.service import TableService, redact
 from referee.table.state import TableState, Viewer, created, replay, step
@@ -43,8 +43,11 @@ from referee.table.words import (
     action_words,
     change_lines,
     event_names,
+    game_title,
     kind_text,
     outcome_words,
+    setting_text,
+    sheets_text,
     visibility_text,
 )
 
@@ -351,10 +354,8 @@ def event_line(
             return replace(base, text=f"{verb} the request #{p.get('request')}")
         case "settings-changed":
             changed = p.get("settings")
-            said = "; ".join(
-                f"{SETTING_WORDS.get(str(k), str(k))}: {VALUE_WORDS.get(str(v).lower(), str(v))}"
-                for k, v in (changed.items() if isinstance(changed, dict) else ())
-            )
+            pairs = changed.items() if isinstance(changed, dict) else ()
+            said = "; ".join(setting_text(k, v) for k, v in pairs)
             return replace(base, text=f"changed the table's settings ({said})")
         case "state-edited":
             listed = change_lines(e, names)
@@ -383,46 +384,13 @@ def event_line(
         case "options-changed":
             return replace(base, text="changed the house rules")
         case "sheets-shown":
-            whom = SHEETS_WORDS.get(str(p.get("sheets")), SHEETS_WORDS["owner"])
-            return replace(base, text=f"showed {whom}")
+            return replace(base, text=f"showed {sheets_text(p.get('sheets'))}")
         case "table-created":
             seed = p.get("seed")
             extra = f", a playtest table with seed {seed}" if seed is not None else ""
-            try:
-                game = get(str(p.get("game"))).title
-            except RulesError:
-                game = str(p.get("game"))
-            return replace(base, text=f"created the table for {game}{extra}")
+            return replace(base, text=f"created the table for {game_title(p.get('game'))}{extra}")
         case _:
             return replace(base, text="something happened")
-
-
-SHEETS_WORDS: Final = {
-    "owner": "each character sheet to its owner alone",
-    "players": "the players' character sheets to everyone, the referee's to the referee",
-    "everyone": "every character sheet to everyone",
-}
-"""Who sees the sheets (:data:`~referee.table.state.SheetsShown`), as the log says it."""
-
-SETTING_WORDS: Final = {
-    "take_back": "taking back rolls",
-    "typed_dice": "physical dice",
-    "true_odds": "true odds for players",
-    "players_gauge": "the gauge for players",
-}
-"""The table settings in words (:class:`~referee.table.state.Settings`)."""
-
-VALUE_WORDS: Final = {
-    "never": "never",
-    "ask": "with the referee's approval",
-    "always": "always",
-    "referee": "the referee only",
-    "approval": "with the referee's approval",
-    "everyone": "everyone",
-    "true": "on",
-    "false": "off",
-}
-"""The settings' values in words."""
 
 
 def recap(

@@ -24,6 +24,54 @@ VISIBILITY_WORDS: Final = {
 }
 """Who else sees an event that is not public, in words."""
 
+SHEETS_WORDS: Final = {
+    "owner": "each character sheet to its owner alone",
+    "players": "the players' character sheets to everyone, the referee's to the referee",
+    "everyone": "every character sheet to everyone",
+}
+"""Who sees the sheets (the ``sheets-shown`` event's choice), as the log says it."""
+
+SETTING_WORDS: Final = {
+    "take_back": "taking back rolls",
+    "typed_dice": "physical dice",
+    "true_odds": "true odds for players",
+    "players_gauge": "the gauge for players",
+}
+"""The table settings in words (the ``settings-changed`` event's names)."""
+
+VALUE_WORDS: Final = {
+    "never": "never",
+    "ask": "with the referee's approval",
+    "always": "always",
+    "referee": "the referee only",
+    "approval": "with the referee's approval",
+    "everyone": "everyone",
+    "true": "on",
+    "false": "off",
+}
+"""The settings' values in words."""
+
+
+def sheets_text(sheets: JSONValue) -> str:
+    """Who sees the sheets, in words ("every character sheet to everyone")."""
+    return SHEETS_WORDS.get(str(sheets), SHEETS_WORDS["owner"])
+
+
+def setting_text(name: JSONValue, value: JSONValue) -> str:
+    """One table setting changed, in words ("taking back rolls: with the referee's
+    approval")."""
+    said = VALUE_WORDS.get(str(value).lower(), str(value))
+    return f"{SETTING_WORDS.get(str(name), str(name))}: {said}"
+
+
+def game_title(game: JSONValue) -> str:
+    """A game's title ("Mneme CE") from its name in an event; the name itself for a game
+    this program does not know."""
+    try:
+        return get(str(game)).title
+    except RulesError:
+        return str(game)
+
 
 KIND_WORDS: Final = {
     "table-created": "created the table",

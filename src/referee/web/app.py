@@ -17,6 +17,7 @@ request bodies are bounded before anything parses them.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import AsyncIterator, Callable, Collection
@@ -376,7 +377,9 @@ BIG_ALLOCATION: Final = 1024 * 1024
 (:func:`trim_memory`): an import's body, an export, a catch-up page."""
 
 
+@functools.cache
 def _libc() -> Any:
+    """The C library, found once (``find_library`` runs ``ldconfig`` each time)."""
     import ctypes
     import ctypes.util
 

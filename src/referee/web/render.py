@@ -1,4 +1,5 @@
-"""Jinja2: the pages, their fragments and each log entry, server-rendered and autoescaped."""
+"""Jinja2: the pages and their fragments, server-rendered and autoescaped; each log entry
+is :mod:`referee.web.entry`'s."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from referee.table.words import (
     visibility_text,
     words_for,
 )
+from referee.web.entry import entry_html
 from referee.web.views import field_matters, field_text, simple_list, value_text
 
 HERE = Path(__file__).parent
@@ -101,7 +103,6 @@ class Renderer:
 
     def __init__(self) -> None:
         self.env = environment()
-        self._entry = self.env.get_template("_entry.html")
 
     def warm(self) -> int:
         """Compile every template now (a server calls this at start): compiled on first use
@@ -117,5 +118,6 @@ class Renderer:
         return self.env.get_template(name).render(**context)
 
     def entry(self, event: JSONObject, undone: bool = False) -> str:
-        """One log entry (a redacted event) as HTML."""
-        return self._entry.render(e=event, undone=undone)
+        """One log entry (a redacted event) as HTML (:func:`~referee.web.entry.entry_html`:
+        drawn for every event and form of it the push sends, so without a template)."""
+        return entry_html(event, undone)
