@@ -1145,18 +1145,18 @@ def get(name: str) -> Ruleset[Any, Any, Any]:
         ...
         referee.errors.RulesError: unknown game 'dnd'; known: mnemonic, mongrel, mneme, arm
     """
-    found = _LOADED.get(name)
+    key = name.strip().lower()
+    found = _LOADED.get(SYSTEMS.get(key, ""))
     if found is not None:
         return found
-    key = name.strip().lower()
     if key not in SYSTEMS or key not in names():
         raise RulesError(f"unknown game {name!r}; known: {', '.join(names()) or 'none'}")
     module = importlib.import_module(SYSTEMS[key])
     ruleset: Ruleset[Any, Any, Any] = module.RULESET
-    _LOADED[name] = ruleset
+    _LOADED[SYSTEMS[key]] = ruleset
     return ruleset
 
 
 _LOADED: dict[str, Ruleset[Any, Any, Any]] = {}
-"""Each game found by :func:`get`, by the name it was asked by (every log entry's words ask
-for their game: the import machinery once, not per entry)."""
+"""Each game found by :func:`get`, by its module (every log entry's words ask for their
+game: the import machinery once, not per entry)."""
