@@ -9,7 +9,8 @@ from this one (one Python process could not both receive 50 streams and send
 everything is bounded in count and time and stops by itself. Times are
 ``time.perf_counter()``, CLOCK_MONOTONIC, the same clock in every process.
 
-* **fan-out latency**: 50 participants each hold a WebSocket on one table
+* **fan-out latency**: 50 participants each hold a WebSocket on one table, as the table
+  page opens it (``lean=1``: each event's seq and kind beside its entry's HTML),
   while the referee's commands (a Mnemonic check, resolved, folded and
   appended) arrive at 200/s, open loop. For each command: the time from
   sending it to the moment the *last* of the 50 clients has received its
@@ -281,7 +282,7 @@ class Clients:
         headers = {"authorization": f"Bearer {self.tokens[i]}"}
         got = self.received[i]
         async with websockets.connect(
-            f"{self.url}?after={after}", additional_headers=headers, max_size=2**20
+            f"{self.url}?after={after}&lean=1", additional_headers=headers, max_size=2**20
         ) as ws:
             async for text in ws:
                 now = time.perf_counter()

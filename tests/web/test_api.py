@@ -218,6 +218,48 @@ def test_a_reconnecting_client_gets_exactly_what_it_missed(
     assert got == list(range(head + 1, final + 1))  # no gap, no duplicate, in order
 
 
+def test_a_page_socket_gets_the_lean_form_of_each_event_with_the_same_entry(
+    site: Site, table: Table, ws_connect: Connect
+) -> None:
+    """``lean=1`` (the page's socket): each event's table, seq and kind, and the entry an
+    undo points at, beside the same HTML the whole form carries; a secret roll reads the
+    same in both forms as the redacted event says (nothing of its payload)."""
+    head = len(_events(site, table, "Ben"))
+    url = f"{site.ws_base}/ws/tables/{table.id}?after={head}"
+    whole = ws_connect(url, additional_headers=table.auth("Ben"))
+    lean = ws_connect(url + "&lean=1", additional_headers=table.auth("Ben"))
+    with site.client(table.tokens["Ann"]) as ann:
+        rolled = ann.post(f"/api/tables/{table.id}/actions", json=SHEET_CHECK).json()["seq"]
+        assert ann.post(f"/api/tables/{table.id}/undo", json={}).status_code == 201
+    with site.client(table.tokens["Ron"]) as ron:
+        secret = {**SHEET_CHECK, "visibility": "referee"}
+        answered = ron.post(f"/api/tables/{table.id}/actions", json=secret)
+        assert answered.status_code == 201, answered.text
+        last = answered.json()["seq"]
+
+    def events(ws: LiveSocket) -> list[dict[str, Any]]:
+        got: list[dict[str, Any]] = []
+        while not got or got[-1]["event"]["seq"] < last:
+            msg = json.loads(ws.recv(timeout=10))
+            if msg["type"] == "event":
+                got.append(msg)
+        return got
+
+    full, thin = events(whole), events(lean)
+    whole.close()
+    lean.close()
+    assert [m["html"] for m in thin] == [m["html"] for m in full]
+    for f, t in zip(full, thin, strict=True):
+        e = f["event"]
+        kept = {"table": e["table"], "seq": e["seq"], "kind": e["kind"]}
+        if e["kind"] == "undo":
+            kept["payload"] = {"seq": rolled}
+        assert t["event"] == kept
+    hidden = full[-1]["event"]
+    assert hidden["redacted"] and "payload" not in hidden  # the secret roll, as Ben sees it
+    assert len("".join(map(json.dumps, thin))) < len("".join(map(json.dumps, full)))
+
+
 def test_undo_and_redo_reach_every_browser(site: Site, table: Table, ws_connect: Connect) -> None:
 
     ws = ws_connect(
@@ -385,7 +427,7 @@ def test_websocket_messages_are_bounded_and_checked(
     with pytest.raises(ConnectionClosed) as closed:
         ws.recv(timeout=10)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    for bad in ("?after=-1", "?after=x"):
+    for bad in ("?after=-1", "?after=x", "?after=0&lean=2", "?lean=yes"):
         with pytest.raises((ConnectionClosed, InvalidStatus)):
             ws = ws_connect(
                 f"{site.ws_base}/ws/tables/{table.id}{bad}", additional_headers=table.auth("Ann")

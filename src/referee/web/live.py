@@ -45,7 +45,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
@@ -171,6 +171,27 @@ def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+POINTING: Final = frozenset({"undo", "redo", "reveal"})
+"""Kinds whose lean form keeps the entry they point at (``payload.seq``): the page marks
+it taken back, put back or revealed."""
+
+
+def lean_event(shown: JSONObject) -> JSONObject:
+    """What a page reads of a redacted event beside its entry's HTML: the table, the seq
+    and the kind, and for an undo, a redo or a reveal the seq of the entry it points at.
+    Drawn from the redacted event, so it says nothing its viewer may not see; a page's
+    socket asks for it (``lean=1``) and receives a third of the bytes."""
+    lean: JSONObject = {
+        "table": shown.get("table"),
+        "seq": shown.get("seq"),
+        "kind": shown.get("kind"),
+    }
+    payload = shown.get("payload")
+    if shown.get("kind") in POINTING and isinstance(payload, dict):
+        lean["payload"] = {"seq": payload.get("seq")}
+    return lean
+
+
 PANELS_HEAD: Final = '{"type":"panels","seq":'
 
 
@@ -194,6 +215,9 @@ class Connection:
     viewer: Viewer
     last: int
     grant_id: str = ""
+    lean: bool = False
+    """Sent each event's lean form (:func:`lean_event`: what the page reads beside the
+    entry's HTML) instead of the whole redacted event."""
     catching_up: bool = True
     buffer: list[Event] = field(default_factory=list)
     queue: asyncio.Queue[str | _Mark | None] = field(default_factory=asyncio.Queue)
@@ -296,7 +320,7 @@ class Hub:
         self._unchanged: set[tuple[str, int]] = set()
         """Events, by table and seq, that left their table as it was but for the seq
         (on the loop, from :meth:`_dispatch` to :meth:`_push`)."""
-        self._forms: dict[tuple[str, int], dict[Viewer, str]] = {}
+        self._forms: dict[tuple[str, int], dict[tuple[Viewer, bool], str]] = {}
         self._offering: set[str] = set()
         self._preparing: ThreadPoolExecutor | None = None
         self._kept: LRU[tuple[str, int], Event] = LRU(KEPT_EVENTS)
@@ -403,11 +427,18 @@ class Hub:
     # -- messages ----------------------------------------------------------
 
     def message(
-        self, event: Event, viewer: Viewer, revealed: frozenset[int], kind: str = "event"
+        self,
+        event: Event,
+        viewer: Viewer,
+        revealed: frozenset[int],
+        kind: str = "event",
+        lean: bool = False,
     ) -> str:
-        """The JSON text a viewer is sent for an event."""
+        """The JSON text a viewer is sent for an event (``lean``: with the event's
+        :func:`lean_event` form)."""
         shown = redact(event, viewer, revealed, self._table(event))
-        return _dump({"type": kind, "event": shown, "html": self.render(shown)})
+        said = lean_event(shown) if lean else shown
+        return _dump({"type": kind, "event": said, "html": self.render(shown)})
 
     def _table(self, event: Event) -> TableState | None:
         """The table at or after ``event``, for an event whose payload holds a sheet (who
@@ -421,9 +452,7 @@ class Hub:
             known = self._sheets_at[event.table] = self.service.load(event.table)
         return known
 
-    def _offer(
-        self, conn: Connection, events: list[Event], cache: dict[tuple[int, bool, bool], str]
-    ) -> None:
+    def _offer(self, conn: Connection, events: list[Event], cache: dict[Hashable, str]) -> None:
         """Queue what ``conn`` has not had of ``events`` (in seq order) as one message, or
         one array of messages. What a viewer is sent depends only on whether they may see
         the payload (a redacted event reads the same for everyone) and, for a seating,
@@ -434,13 +463,16 @@ class Hub:
             if event.seq <= conn.last:
                 continue  # already sent (read while catching up)
             forms = self._forms.get((event.table, event.seq))
-            text = None if forms is None else forms.get(conn.viewer)
+            text = None if forms is None else forms.get((conn.viewer, conn.lean))
             if text is None:  # not rendered in the push thread (a viewer new since)
                 table = self._table(event)
-                key = (event.seq, *redaction_key(event, conn.viewer, frozenset(), table))
+                form = redaction_key(event, conn.viewer, frozenset(), table)
+                key = (event.seq, form, conn.lean)
                 text = cache.get(key)
                 if text is None:
-                    text = cache[key] = self.message(event, conn.viewer, frozenset())
+                    text = cache[key] = self.message(
+                        event, conn.viewer, frozenset(), lean=conn.lean
+                    )
             texts.append(text)
             conn.last = event.seq
             texts.extend(self._after(conn, event))
@@ -499,18 +531,18 @@ class Hub:
         once for each form the table's browsers are shown of it (:func:`redaction_key`: the
         same text for every viewer of one form), then hand it and each viewer's text to the
         loop. The loop only queues texts: no template, no JSON, no database on it."""
-        forms: dict[Viewer, str] = {}
+        forms: dict[tuple[Viewer, bool], str] = {}
         try:
-            viewers = {c.viewer for c in list(self.tables.get(event.table, ()))}
+            viewers = {(c.viewer, c.lean) for c in list(self.tables.get(event.table, ()))}
             if viewers:
                 table = self._table(event)
-                texts: dict[tuple[bool, bool], str] = {}
-                for viewer in viewers:
-                    key = redaction_key(event, viewer, frozenset(), table)
+                texts: dict[tuple[tuple[bool, bool], bool], str] = {}
+                for viewer, lean in viewers:
+                    key = (redaction_key(event, viewer, frozenset(), table), lean)
                     text = texts.get(key)
                     if text is None:
-                        text = texts[key] = self.message(event, viewer, frozenset())
-                    forms[viewer] = text
+                        text = texts[key] = self.message(event, viewer, frozenset(), lean=lean)
+                    forms[(viewer, lean)] = text
         except Exception as e:  # drawn on the loop instead (:meth:`_offer`)
             log.warning("could not render event %s of %s: %s", event.seq, event.table, e)
             forms = {}
@@ -519,7 +551,10 @@ class Hub:
                 loop.call_soon_threadsafe(self._dispatch, event, forms, still)
 
     def _dispatch(
-        self, event: Event, forms: dict[Viewer, str] | None = None, still: bool = False
+        self,
+        event: Event,
+        forms: dict[tuple[Viewer, bool], str] | None = None,
+        still: bool = False,
     ) -> None:
         """An appended event, on the loop (with each viewer's text of it, if rendered
         already, and whether it left the table as it was but for its seq:
@@ -581,7 +616,7 @@ class Hub:
         tid: str,
         events: list[Event],
         conns: list[Connection],
-        cache: dict[tuple[int, bool, bool], str],
+        cache: dict[Hashable, str],
     ) -> None:
         """Offer ``events`` to :data:`PUSH_CHUNK` of ``conns`` now and to the rest in later
         turns of the loop (other tables' requests are read and answered between two
@@ -669,13 +704,15 @@ class Hub:
         table = None
         if target.kind in SHEET_KINDS:  # judged by the table now (a reveal may come late)
             table = await run_in_threadpool(self.service.load, table_id)
-        texts: dict[tuple[bool, bool], str] = {}
+        texts: dict[tuple[tuple[bool, bool], bool], str] = {}
         for conn in list(self.tables.get(table_id, ())):
             if conn.catching_up or target.seq > conn.last:
                 continue  # it will read it whole when it catches up
-            key = redaction_key(target, conn.viewer, frozenset({seq}), table)
+            key = (redaction_key(target, conn.viewer, frozenset({seq}), table), conn.lean)
             if key not in texts:
-                texts[key] = self.message(target, conn.viewer, frozenset({seq}), "updated")
+                texts[key] = self.message(
+                    target, conn.viewer, frozenset({seq}), "updated", lean=conn.lean
+                )
             conn.put(texts[key])
 
     # -- connections ---------------------------------------------------------

@@ -419,7 +419,9 @@ async def socket(websocket: WebSocket, tid: str) -> None:
 
     Connect with ``?after=SEQ`` (the last seq seen): the events after it come
     first, exactly once each, then a ``{"type": "live"}`` message, then each new
-    event as it is appended (by this process or, through the database, another)."""
+    event as it is appended (by this process or, through the database, another).
+    ``&lean=1`` sends each event's lean form (:func:`~referee.web.live.lean_event`,
+    what the page reads beside the HTML) instead of the whole redacted event."""
     web = web_of(websocket)
     found = presented(websocket, tid)
     origin = websocket.headers.get("origin")
@@ -434,7 +436,8 @@ async def socket(websocket: WebSocket, tid: str) -> None:
         after = int(websocket.query_params.get("after", "0"))
     except ValueError:
         after = -1
-    if not 0 <= after <= MAX_SEQ or len(tid) > 40:
+    lean = websocket.query_params.get("lean", "0")
+    if not 0 <= after <= MAX_SEQ or len(tid) > 40 or lean not in ("0", "1"):
         await websocket.close(1008, "bad request")
         return
     if found is None:
@@ -470,7 +473,8 @@ async def _serve_socket(websocket: WebSocket, web: Web, tid: str, grant: Grant, 
         await websocket.close(1008, "no longer at this table")
         return
     await websocket.accept()
-    conn = Connection(websocket, tid, Viewer(grant.name, role), after, grant.id)
+    lean = websocket.query_params.get("lean") == "1"
+    conn = Connection(websocket, tid, Viewer(grant.name, role), after, grant.id, lean)
     await web.hub.serve(conn)
     if websocket.application_state == WebSocketState.CONNECTED:
         with contextlib.suppress(Exception):  # the browser may be gone already

@@ -390,7 +390,7 @@ function onMessage(msg) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${proto}//${location.host}/ws/tables/${tid}?after=${lastSeq}`);
+  socket = new WebSocket(`${proto}//${location.host}/ws/tables/${tid}?after=${lastSeq}&lean=1`); // the page reads the HTML, the seq and the kind
   socket.addEventListener("open", () => {
     retry = 0;
     catchingUp = true;
