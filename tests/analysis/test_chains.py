@@ -402,16 +402,36 @@ def test_a_mneme_attack_is_decided_by_its_damage_only_where_that_number_decides(
     frail = replace(state, characters={**state.characters, target: replace(seat, sheet=sheet)})
     assert not model.plan(frail, attack).decides
     assert model.plan(frail, attack).settles
+    # the wound (the damage with whether a roll made the target Bleed) decides it there
+    assert model.plan(frail, replace(attack, report="wound")).decides
 
 
-@pytest.mark.parametrize("report", ["damage", "exchange"])
-def test_a_mneme_attack_decided_by_its_damage_is_every_face_path_applied(report: str) -> None:
+def _frail(state: Any, *cids: str) -> Any:
+    """``state`` with each of ``cids`` at HP 3, whose Seriously Wounded threshold one
+    roll of a small die reaches (ch. 7: Bleeding)."""
+    weak = {"Str": 1, "Dex": 1, "End": 1}
+    seats = dict(state.characters)
+    for cid in cids:
+        seat = seats[cid]
+        sheet = replace(seat.sheet, characteristics={**seat.sheet.characteristics, **weak})
+        seats[cid] = replace(seat, sheet=sheet)
+    return replace(state, characters=seats)
+
+
+@pytest.mark.parametrize(
+    ("report", "bleeding"),
+    [("damage", False), ("exchange", False), ("exchange", True), ("wound", True)],
+)
+def test_a_mneme_attack_decided_by_its_damage_is_every_face_path_applied(
+    report: str, bleeding: bool
+) -> None:
     """Against every face path of small dice (a 1d3 attack, a 1d2 threat striking back,
     no armour),
     each resolved to its outcome and applied by the game (ch. 7): the states the plan
     decides from each reported value (the damage dealt, or with ``exchange`` the pair of
-    damage dealt and struck back) carry the same probabilities; and the odds of the pair
-    are the faces' own (the plan's brute force)."""
+    damage dealt and struck back; with ``bleeding``, both fighters at HP 3, whom one roll
+    can make Bleed, so each side's value says whether it did) carry the same
+    probabilities; and the odds of the pair are the faces' own (the plan's brute force)."""
     model = _scenario("mneme-fail-effect").model()
     state, memo = model.start()
     attack = replace(
@@ -419,13 +439,20 @@ def test_a_mneme_attack_decided_by_its_damage_is_every_face_path_applied(report:
         damage="1d3",
         weapon="",
         armour=Target(),  # no armour either way: every face counts
-        threat=Threat(damage="1d2", attacker="raider", armour=Target()),
+        threat=None
+        if report == "wound"
+        else Threat(damage="1d2", attacker="raider", armour=Target()),
         report=report,
     )
+    if bleeding:
+        state = _frail(state, str(attack.actor), str(attack.target))
     plan = model.plan(state, attack)
-    assert plan.decides == (report == "exchange")  # "damage" does not read the strike back
-    if report == "exchange":
+    assert plan.decides == (report != "damage")  # "damage" does not read the strike back
+    if report != "damage":
         assert plan.odds() == plan.brute()
+    if bleeding:  # a value of each kind: Bleeding and not
+        values = [v[0] if isinstance(v, tuple) else v for v in plan.odds().outcomes()]
+        assert {v.bleeding for v in values} == {False, True}
     by_faces: dict[Hashable, Fraction] = {}
     for p, outcome in outcomes(plan):
         key = model.key(model.ruleset.apply(state, outcome))
@@ -438,3 +465,36 @@ def test_a_mneme_attack_decided_by_its_damage_is_every_face_path_applied(report:
         by_value[key] = by_value.get(key, Fraction(0)) + p
     assert by_value == by_faces
     assert len(by_faces) > 4 and sum(by_faces.values()) == 1
+
+
+def test_the_mneme_demo_fight_is_exact_where_a_rifle_can_make_the_raider_bleed(
+    tmp_path: Any,
+) -> None:
+    """The demo table's fight (Ada Vance's automatic rifle, 3d6-2 four times a round,
+    one roll of which can reach the raider's Seriously Wounded threshold, against a raider
+    striking back through her Fail Effects with a broadsword): each attack's odds report
+    both wounds (``exchange``: the damage dealt and taken back, each with whether it made
+    its victim Bleed), which decide every state after, so the chain is exact; it agrees
+    with a simulation of the same fight."""
+    from referee.analysis.live import fight_model
+    from referee.analysis.simulate import simulate
+    from referee.table.service import TableService
+    from referee.table.store import Store
+    from referee.table.tokens import Tokens
+    from referee.web.demo import demo_tables
+
+    store = Store(f"sqlite:///{tmp_path / 'demo.db'}")
+    service = TableService(store)
+    tables, _ = demo_tables(service, Tokens(store))
+    ts = next(t for t in map(service.load, (d.id for d in tables)) if t.ruleset.name == "mneme")
+    model = fight_model(ts, ("ada-vance",), ("raider",), {})
+    assert model.policy("raider") == "fail-effect"  # the text's way with adversaries
+    state, memo = model.start()
+    attack = model.next(state, memo).action
+    assert attack.report == "exchange" and model.plan(state, attack).decides
+    exact = solve(explore(model))
+    assert sum(exact.p.values()) == 1 and exact.states > 2_000
+    sim = simulate(model, runs=20_000, confidence=0.999)
+    for side in ("a", "b"):
+        assert sim.p[side].low <= exact.p[side] <= sim.p[side].high
+    store.close()

@@ -236,6 +236,32 @@ def test_bleeding_condition_and_massive_reports_equal_the_readers() -> None:
     assert RULESET.odds(base, table, OPT).probability(24) == Fraction(1, 216)
 
 
+@pytest.mark.parametrize("rate_of_attack", [None, 2, 1])
+def test_the_wound_is_the_damage_with_whether_one_roll_made_the_target_bleed(
+    rate_of_attack: int | None,
+) -> None:
+    """Ch. 7 about the same HP 15 target hit by three 1d6+2 rolls, the highest
+    ``rate_of_attack`` of them counting: the wound is the kept rolls' total with whether
+    one roll reached 5 (Bleeding), labelled in words."""
+
+    def read(f: tuple[int, ...]) -> tuple[int, bool]:
+        dealt = sorted((x + 2 for x in f), reverse=True)
+        kept = dealt[: rate_of_attack or 3]
+        return sum(kept), any(x >= 5 for x in dealt)
+
+    frail = Sheet("Frail", {"Str": 2, "Dex": 2, "End": 11, "Int": 7, "Edu": 7, "Soc": 7})
+    action = DamageRolls(
+        3, "1d6+2", target="frail", armour=Target(), report="wound", rate_of_attack=rate_of_attack
+    )
+    got = RULESET.odds(action, seated({"frail": frail}), OPT)
+    brute = enumerate_faces([6, 6, 6], read)
+    assert {(w.damage, w.bleeding): p for w, p in got.probabilities().items()} == dict(
+        brute.probabilities()
+    )
+    worst = max(got.outcomes())
+    assert worst.label == f"{worst.damage} damage, Bleeding"
+
+
 # ---------------------------------------------------------------------------
 # dying and Initiative
 

@@ -24,11 +24,12 @@ facing a PC where the referee doesn't roll (ch. 2; the option ``adversary_attack
 left at its default) strikes only through the PC's Fail Effects, ``fail-effect``;
 anyone else, ``attack``.
 
-Exact chains read the game's odds of the damage dealt when one roll cannot make
-the target Bleed (then that number decides every change); with ``fail-effect``, the
-odds of the pair (damage dealt, damage struck back: the attack's ``exchange`` report)
-when one roll can make neither side Bleed. Otherwise every face is enumerated, which
-a big weapon quickly takes past the bound: simulate then.
+Exact chains read the game's odds of the damage dealt, with whether one roll made
+the target Bleed where one can (the attack's ``wound`` report): those decide every
+change. With ``fail-effect``, the odds of the pair (damage dealt, damage struck back:
+the attack's ``exchange`` report) when one roll can make neither side Bleed; otherwise
+every face is enumerated, which a big weapon quickly takes past the bound: simulate
+then.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.systems.base import Outcome
-from referee.systems.mneme.actions import Attack, CheckInputs, DamageRolls, Threat
+from referee.systems.mneme.actions import Attack, AttackReport, CheckInputs, DamageRolls, Threat
+from referee.systems.mneme.damage import Wound
 from referee.systems.mneme.health import bleeds_from, condition_for, thresholds
 from referee.systems.mneme.state import Seat
 
@@ -136,13 +138,16 @@ class MnemeExchange(ConflictModel):
             if self.policy(target) == "fail-effect":
                 threat = Threat(weapon=self.weapon(target), attacker=target)
             check = CheckInputs(difficulty=self.difficulty, characteristic=self.characteristic)
+            report: AttackReport = "exchange"  # what it strikes back too
+            if threat is None:  # the damage, and Bleeding where one roll can make it
+                report = "wound" if self._may_bleed(cid, target, self.weapon(cid)) else "damage"
             found = Attack(
                 actor=cid,
                 target=target,
                 check=check,
                 weapon=self.weapon(cid),
                 threat=threat,
-                report="damage" if threat is None else "exchange",  # what it strikes back too
+                report=report,
             )
             self._attacks[(cid, target)] = found
         return found
@@ -160,20 +165,16 @@ class MnemeExchange(ConflictModel):
         return (order.index(str(step.action.actor)) + 1) % len(order)
 
     def viewed(self, step: Step) -> bool:
-        """An attack none of whose single rolls can ever make its victim Bleed (the
-        target; with ``fail-effect``, the attacker too, struck back by the target's
-        weapon): the damage dealt (and struck back), what the odds report, decides every
-        change."""
+        """An attack nothing strikes back at (the damage dealt and, where one roll can make
+        the target Bleed, whether it did: the ``wound`` report), or, with ``fail-effect``,
+        one none of whose single rolls can make either side Bleed (the damage dealt and
+        struck back): what the odds report decides every change."""
         a = step.action
         if not isinstance(a, Attack) or a.target is None:
             return False
-        if self._may_bleed(str(a.actor), a.target, a.weapon):
-            return False
         if a.threat is None:
-            return True
-        return a.report == "exchange" and not self._may_bleed(
-            a.target, str(a.actor), self.weapon(a.target)
-        )
+            return a.report == "wound" or not self._may_bleed(str(a.actor), a.target, a.weapon)
+        return a.report == "exchange"
 
     def _may_bleed(self, attacker: str, target: str, weapon: str) -> bool:
         """Whether one roll of ``attacker``'s ``weapon`` can make ``target`` Bleed."""
@@ -187,10 +188,16 @@ class MnemeExchange(ConflictModel):
 
     def view(self, step: Step, outcome: Outcome) -> Hashable:
         dealt = int(str(outcome.details.get("damage_dealt", 0)))
+        hurt = outcome.details.get("target")
+        wound = Wound(dealt, isinstance(hurt, dict) and bool(hurt.get("bleeding")))
+        if isinstance(step.action, Attack) and step.action.report == "wound":
+            return wound
         if isinstance(step.action, Attack) and step.action.report == "exchange":
             incoming = outcome.details.get("incoming")
-            took = int(str(incoming.get("damage", 0))) if isinstance(incoming, dict) else 0
-            return (dealt, took)
+            if not isinstance(incoming, dict):
+                return (wound, Wound(0, False))
+            took = int(str(incoming.get("damage", 0)))
+            return (wound, Wound(took, bool(incoming.get("bleeding"))))
         return dealt
 
     def size_estimate(self) -> int:

@@ -31,9 +31,10 @@ MAX_ROUNDS = 6_000_000
 MAX_DAYS = 3650
 """Most days one action may pass (ten years)."""
 
-Report = Literal["damage", "condition", "bleeding", "massive"]
+Report = Literal["damage", "condition", "bleeding", "massive", "wound"]
 """What the odds of damage report: the damage dealt, the HP condition the target ends in,
-whether one roll makes it Bleed, or whether it takes massive damage (more than its HP)."""
+whether one roll makes it Bleed, whether it takes massive damage (more than its HP), or
+the wound: the damage dealt with whether one roll made it Bleed."""
 
 ModifierKind = Literal["competence", "equipment", "condition", "action"]
 """The kinds of modifier a check is given (ch. 2, Modifiers to Rolls): Competence,
@@ -42,12 +43,13 @@ the most favourable applies; Advantage and wound penalties have their own rules.
 
 REPORT_DOC = (
     "what the odds report: damage dealt, the condition the target ends in, Bleeding "
-    "from one roll, or massive damage"
+    "from one roll, massive damage, or the wound: the damage with whether it made the "
+    "target Bleed"
 )
-AttackReport = Literal["damage", "condition", "bleeding", "massive", "taken", "exchange"]
+AttackReport = Literal["damage", "condition", "bleeding", "massive", "wound", "taken", "exchange"]
 """What an attack's odds report: what :data:`Report` says of the target, ``taken``: the
 damage the attacker takes from the threat striking back on a failure, or ``exchange``:
-both, as the pair (damage dealt, damage taken back)."""
+both, as the pair of wounds (each the damage with whether it made its victim Bleed)."""
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,7 @@ class Attack(Action):
     report: AttackReport = param(
         "damage",
         REPORT_DOC + "; or taken: the damage the attacker takes back; or exchange: both, "
-        "as the pair (dealt, taken)",
+        "as the pair of wounds (dealt, taken)",
         main=True,
     )
 

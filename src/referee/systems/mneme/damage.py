@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache, partial
+from math import lcm
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from referee.dice.brute import all_faces, brute_force
@@ -393,6 +395,61 @@ def bleeding_exact(per: Distribution[int], rolls: int, threshold: int) -> Distri
     if below == 0:
         return Distribution.constant(True)
     return Distribution({False: below, True: every - below})
+
+
+@dataclass(frozen=True, order=True)
+class Wound:
+    """Damage the kept rolls deal and whether one roll reached the Bleeding threshold
+    (ch. 7, HP thresholds): all an attack nothing strikes back at changes in its target,
+    so an exact chain can take the state after from it."""
+
+    damage: int
+    bleeding: bool
+
+    @property
+    def label(self) -> str:
+        """``"12 damage"``, ``"12 damage, Bleeding"``."""
+        return f"{self.damage} damage" + (", Bleeding" if self.bleeding else "")
+
+
+def reads_wound(threshold: int) -> Callable[[tuple[int, ...], int], Wound]:
+    """The wound read: the kept rolls' total, and whether one roll (the largest, always
+    kept) is at or above ``threshold`` (at least 1)."""
+    floor = max(1, threshold)
+    return lambda values, keep: Wound(kept_total(values, keep), any(v >= floor for v in values))
+
+
+def wound_exact(
+    per: Distribution[int], rolls: int, keep: int, threshold: int
+) -> Distribution[Wound]:
+    """Exact odds of :class:`Wound`: the totals of rolls all below the threshold are the
+    kept sum of one roll's distribution cut below it, weighted by the chance that every
+    roll falls there; the rest of each total's chance is Bleeding."""
+    floor = max(1, threshold)
+    whole = _total_exact(per, rolls, keep)
+    low = {v: w for v, w in per.items() if v < floor}
+    if not rolls or sum(low.values()) == per.total:  # no roll can reach it
+        return whole.map(lambda d: Wound(d, False))
+    chance = {Wound(d, True): Fraction(w, whole.total) for d, w in whole.items()}
+    if low:  # every roll below: that chance, times the total's among such rolls
+        cut = Distribution.from_weights(low)
+        every_low = Fraction(cut.total, per.total) ** rolls
+        totals = _total_exact(cut, rolls, keep)
+        for d, w in totals.items():
+            quiet = every_low * Fraction(w, totals.total)
+            chance[Wound(d, False)] = quiet
+            chance[Wound(d, True)] -= quiet
+    return _from_chances(chance)
+
+
+def _from_chances(chance: dict[Wound, Fraction]) -> Distribution[Wound]:
+    """A distribution from exact chances that sum to 1 (those at 0 left out)."""
+    denominator = 1
+    for p in chance.values():
+        denominator = lcm(denominator, p.denominator)
+    return Distribution.from_weights(
+        {k: int(p * denominator) for k, p in sorted(chance.items()) if p}
+    )
 
 
 def reads_one_roll(threshold: int) -> Callable[[tuple[int, ...], int], bool]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Literal, cast
 
 from referee.dice.evaluate import DieRoll
@@ -41,13 +41,16 @@ from referee.systems.mneme.damage import (
     Quiet,
     Report,
     Target,
+    Wound,
     bleeding_exact,
     kept_count,
     kept_total,
     minimum_for,
     most_one_roll,
     reads_one_roll,
+    reads_wound,
     roll_count,
+    wound_exact,
 )
 from referee.systems.mneme.effects import (
     Mitigation,
@@ -242,7 +245,8 @@ def plan_check(action: Check, state: State, options: Options) -> Plan:
 def report_for(kind: str, victim: Sheet | None, options: Options) -> Report[Any]:
     """The statistic damage odds report about ``victim`` (ch. 7): the damage dealt, the HP
     condition they end in, whether one roll reaches the Seriously Wounded threshold
-    (Bleeding), or whether the damage exceeds their HP (massive damage)."""
+    (Bleeding), whether the damage exceeds their HP (massive damage), or the damage with
+    whether it made them Bleed (a :class:`~.damage.Wound`)."""
     if kind == "damage":
         return DAMAGE
     if victim is None:
@@ -266,6 +270,8 @@ def report_for(kind: str, victim: Sheet | None, options: Options) -> Report[Any]
             lambda per, n, keep: DAMAGE.exact(per, n, keep).map(lambda d: d > hp),
         )
     floor = max(1, t.seriously)
+    if kind == "wound":
+        return Report("wound", reads_wound(floor), partial(wound_exact, threshold=floor))
     return Report(
         "bleeding", reads_one_roll(floor), lambda per, n, _keep: bleeding_exact(per, n, floor)
     )
@@ -409,9 +415,10 @@ class Strikes:
         skill: int,
         options: Options,
         costly: bool,
+        report: Report[Any] = DAMAGE,
     ) -> None:
         self.threat, self.victim, self.skill, self.options = threat, victim, skill, options
-        self.costly = costly
+        self.costly, self.report = costly, report
         self.owner = sheet_of(state, threat.attacker) if threat is not None else None
         unarmed = threat is not None and not threat.weapon and not threat.damage.strip()
         if unarmed and threat is not None and self.owner is not None and self.owner.weapons:
@@ -432,7 +439,7 @@ class Strikes:
         assert self.threat is not None
         if degree not in self._built:
             self._built[degree] = incoming(
-                degree, self.threat, self.victim, self.owner, self.skill, self.options, DAMAGE
+                degree, self.threat, self.victim, self.owner, self.skill, self.options, self.report
             )
         return self._built[degree]
 
@@ -703,12 +710,13 @@ def _after_check(
     miss: Hashable,
     reads: Reads,
     back: Callable[[int], Dice[Hashable]] | None,
+    unhurt: Hashable = 0,
 ) -> Callable[[int], Dice[Hashable]]:
     """What an attack rolls after its check's Effect, and what its odds read (``reads``):
     the hit's (or a miss's) report, what ``back`` (the threat, on a Fail Effect) strikes
-    back with (0 on a success), or both as ``(dealt, taken)``; the same rolls made
-    whatever is read, the unread ones quiet. A Costly Success (``costly``) hits at SE 0
-    on a failure."""
+    back with (``unhurt`` on a success: no damage), or both as ``(dealt, taken)``; the
+    same rolls made whatever is read, the unread ones quiet. A Costly Success (``costly``)
+    hits at SE 0 on a failure."""
 
     def branch(effect: int) -> Dice[Hashable]:
         first: Dice[Hashable]
@@ -720,7 +728,7 @@ def _after_check(
         if struck is None:  # nothing strikes back: 0 taken
             if reads == "taken":
                 return Quiet(first).map(lambda _: 0)
-            return first.map(lambda d: (d, 0)) if reads == "both" else first
+            return first.map(lambda d: (d, unhurt)) if reads == "both" else first
         if reads == "taken":
             return Quiet(first).pair(struck).map(lambda p: p[1])
         if reads == "both":
@@ -749,10 +757,13 @@ def _plain_attack(
     return Dice.of(procedure).bind(branch).remembered()
 
 
-def _most_struck_back(strikes: Strikes, attacker: Sheet | None, options: Options) -> int | None:
+def _most_struck_back(
+    strikes: Strikes, attacker: Sheet | None, options: Options, bleeding_read: bool = False
+) -> int | None:
     """The most one roll of the threat strikes the attacker with, where what it strikes
-    back with is all it changes: no cover takes rolls and no one roll can make the
-    attacker Bleed (``None`` otherwise; 0 when nothing strikes back)."""
+    back with is all it changes: no cover takes rolls and, unless the odds read whether
+    the attacker Bleeds (``bleeding_read``), no one roll can make them Bleed (``None``
+    otherwise; 0 when nothing strikes back)."""
     t = strikes.threat
     if t is None:
         return 0
@@ -760,9 +771,18 @@ def _most_struck_back(strikes: Strikes, attacker: Sheet | None, options: Options
         return None
     spec = damage_source(t.damage, t.weapon, t.rate_of_attack, strikes.owner)
     most = most_one_roll(spec, armour_of(t.armour, attacker), options)
-    if attacker is not None and bleeds_from(most, attacker, options):
+    if not bleeding_read and attacker is not None and bleeds_from(most, attacker, options):
         return None
     return most
+
+
+def _dealt(reported: Hashable, most: int) -> tuple[int, int]:
+    """``(total, largest roll)`` of one side's reported damage: a :class:`~.damage.Wound`
+    says whether a roll made its victim Bleed (the largest roll: the most one roll deals,
+    or none); a plain total stands where no roll can (every roll the most one deals)."""
+    if isinstance(reported, Wound):
+        return reported.damage, most if reported.bleeding else 0
+    return cast(int, reported), most
 
 
 def plan_attack(action: Attack, state: State, options: Options) -> Plan:
@@ -785,8 +805,13 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     reads: Reads = "hit"  # the odds read the hit, the strike back, or both
     if action.report in ("taken", "exchange"):
         reads = "taken" if action.report == "taken" else "both"
-    report = report_for("damage" if reads != "hit" else action.report, victim, options)
+    exchange = reads == "both"  # each side's Wound: the damage and whether it Bleeds
+    hit_kind = "wound" if exchange and victim is not None else "damage"
+    report = report_for(hit_kind if reads != "hit" else action.report, victim, options)
     miss = report.read((), 0)
+    back_report = DAMAGE
+    if exchange and attacker is not None:
+        back_report = report_for("wound", attacker, options)
     target_hp = action.target_hp if action.target_hp is not None else None
     if action.location is not None and target_hp is None:
         if victim is None:
@@ -796,13 +821,15 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     if threat is None and strikes_back(state, action.target, options):
         threat = struck_back(action, attacker, victim, options)
     hit = _hits(spec, armour, report, options)
-    strikes = Strikes(state, threat, attacker, built.skill_level, options, check.costly_success)
+    strikes = Strikes(
+        state, threat, attacker, built.skill_level, options, check.costly_success, back_report
+    )
     plain = threat is None and reads == "hit" and report is DAMAGE and action.location is None
     if plain:  # the same dice wherever the check, weapon and armour agree: odds once
         program = _plain_attack(built.procedure, spec, armour, options, check.costly_success)
     else:
         back = None if threat is None else (lambda effect: strikes.at(effect).program)
-        branch = _after_check(hit, check.costly_success, miss, reads, back)
+        branch = _after_check(hit, check.costly_success, miss, reads, back, back_report.read((), 0))
         program = Dice.of(built.procedure).bind(branch)
 
     def spent(changes: Changes, details: dict[str, Any]) -> None:
@@ -883,31 +910,36 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
     def after(_result: Hashable, trace: Trace) -> State:
         return worked(trace, lean=True)[0].after()
 
-    if report is not DAMAGE or action.location is not None or reads == "taken":
+    wound = report.name == "wound"  # the damage and Bleeding: all a hit changes
+    if (report is not DAMAGE and not wound) or action.location is not None or reads == "taken":
         return Plan.of(program, finish, after=after)
     if threat is not None and reads != "both":  # the strike back changes what is not read
         return Plan.of(program, finish, after=after)
     try:  # a weapon whose one roll's odds are too costly is rolled, not decided
         most = most_one_roll(spec, armour, options)
-        back_most = _most_struck_back(strikes, attacker, options)
+        back_most = _most_struck_back(strikes, attacker, options, back_report is not DAMAGE)
     except OddsTooComplex:
         return Plan.of(program, finish, after=after)
-    if back_most is None or (victim is not None and bleeds_from(most, victim, options)):
+    if back_most is None or (
+        not wound and victim is not None and bleeds_from(most, victim, options)
+    ):
         return Plan.of(program, finish, after=after)
 
     def decided(reported: Hashable) -> State:
         """The state after an attack whose reported damage decides it: the total dealt
-        (and, for ``exchange``, the total taken back), where no one roll can make its
-        victim Bleed (so every roll of a total counts as the most one roll deals, for
-        that rule; the total alone decides massive damage) and no cover takes rolls."""
+        (and, for ``exchange``, the total taken back), each with whether one roll made its
+        victim Bleed where it could (a :class:`~.damage.Wound`; else no one roll can, so
+        every roll of a total counts as the most one roll deals, for that rule; the total
+        alone decides massive damage), where no cover takes rolls."""
         pair = reported if isinstance(reported, tuple) else (reported, 0)
-        dealt, took = cast(tuple[int, int], pair)
+        dealt, largest = _dealt(pair[0], most)
+        took, back_largest = _dealt(pair[1], back_most or 0)
         changes = Changes(state)
         spent(changes, {})
         if dealt and victim is not None and action.target is not None:
-            _hurt(changes, action.target, victim, Dealt(dealt, most), options, report=False)
-        if took and back_most is not None and action.actor is not None:
-            hurt = Dealt(took, back_most)
+            _hurt(changes, action.target, victim, Dealt(dealt, largest), options, report=False)
+        if took and action.actor is not None:
+            hurt = Dealt(took, back_largest)
             _hurt(changes, action.actor, attacker, hurt, options, report=False)
         return changes.after()
 
