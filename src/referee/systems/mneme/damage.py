@@ -367,6 +367,9 @@ class Report(Generic[S]):
     name: str
     read: Callable[[tuple[int, ...], int], S]
     exact: Callable[[Distribution[int], int, int], Distribution[S]]
+    key: Hashable = None
+    """What the statistic depends on beside the rolls (a wound's Bleeding threshold), for
+    reports whose odds are kept per weapon, armour and rolls (``None``: not kept)."""
 
 
 def _total_exact(per: Distribution[int], rolls: int, keep: int) -> Distribution[int]:
@@ -383,6 +386,33 @@ def _dealt_total(
 ) -> Distribution[int]:
     """:data:`DAMAGE`'s exact distribution for these rolls (see :func:`_per_roll`)."""
     return _total_exact(_per_roll(spec, target, minimum, shield), rolls, keep)
+
+
+_KEPT: dict[Hashable, Distribution[Any]] = {}
+"""Keyed reports' exact distributions (:func:`_kept_report`), at most :data:`KEPT` of them."""
+
+KEPT = 1024
+
+
+def _kept_report(
+    spec: DamageSpec,
+    target: Target,
+    minimum: int,
+    shield: bool,
+    rolls: int,
+    keep: int,
+    report: Report[Any],
+) -> Distribution[Any]:
+    """A keyed report's exact distribution for these rolls, worked out once per weapon,
+    armour, rolls and the report's name and key (the report itself is made anew per plan,
+    its functions with it)."""
+    at = (spec, target, minimum, shield, rolls, keep, report.name, report.key)
+    found = _KEPT.get(at)
+    if found is None:
+        if len(_KEPT) >= KEPT:
+            _KEPT.clear()
+        found = _KEPT[at] = report.exact(_per_roll(spec, target, minimum, shield), rolls, keep)
+    return found
 
 
 def bleeding_exact(per: Distribution[int], rolls: int, threshold: int) -> Distribution[bool]:
@@ -538,6 +568,9 @@ class DamageProgram(Dice[S]):
             args = (self.spec, self.target, self.minimum, self.shield, self.rolls, self.keep)
             if self.report is DAMAGE:  # the damage dealt: the same for every state alike
                 self._odds = cast("Distribution[S]", _dealt_total(*args))
+            elif self.report.key is not None:  # a wound: the same for every threshold alike
+                found = _kept_report(*args, self.report)
+                self._odds = cast("Distribution[S]", found)
             else:
                 per = _per_roll(*args[:4])
                 self._odds = self.report.exact(per, self.rolls, self.keep)

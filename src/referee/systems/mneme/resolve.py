@@ -271,7 +271,8 @@ def report_for(kind: str, victim: Sheet | None, options: Options) -> Report[Any]
         )
     floor = max(1, t.seriously)
     if kind == "wound":
-        return Report("wound", reads_wound(floor), partial(wound_exact, threshold=floor))
+        wound = partial(wound_exact, threshold=floor)
+        return Report("wound", reads_wound(floor), wound, key=floor)
     return Report(
         "bleeding", reads_one_roll(floor), lambda per, n, _keep: bleeding_exact(per, n, floor)
     )
@@ -757,6 +758,62 @@ def _plain_attack(
     return Dice.of(procedure).bind(branch).remembered()
 
 
+_SHARED: dict[Hashable, Dice[Hashable]] = {}
+"""Attack programs by everything their dice and odds read (:func:`_shared`), at most
+:data:`SHARED` of them."""
+
+SHARED = 256
+
+
+def _program_key(
+    built: Built,
+    spec: DamageSpec,
+    armour: Target,
+    options: Options,
+    costly: bool,
+    reads: Reads,
+    report: Report[Any],
+) -> Hashable | None:
+    """What an attack's dice read of its own side: the check's procedure, the weapon, the
+    target's armour, the options, a Costly Success, what the odds read and the report
+    (by name and key: ``None`` for a report that reads more of the target)."""
+    if report is not DAMAGE and report.key is None:
+        return None
+    return (built.procedure, spec, armour, options, costly, reads, report.name, report.key)
+
+
+def _shared(
+    at: Hashable,
+    strikes: Strikes,
+    attacker: Sheet | None,
+    back_report: Report[Any],
+    program: Dice[Hashable],
+) -> Dice[Hashable]:
+    """One program, its odds worked out once, for every attack whose dice read the same
+    (an exact chain's states differ in the damage each side carries, which changes
+    neither weapon's rolls): ``at`` with what the strike back reads (its threat, weapon,
+    the attacker's armour and cover, the skill against it, its report)."""
+    if back_report is not DAMAGE and back_report.key is None:
+        return program
+    t = strikes.threat
+    back: Hashable = None
+    if t is not None:
+        back = (
+            t,
+            damage_source(t.damage, t.weapon, t.rate_of_attack, strikes.owner),
+            armour_of(t.armour, attacker),
+            cover_for(t.mitigating, t.cover_armour, attacker),
+            strikes.skill,
+        )
+    key = (at, back, back_report.name, back_report.key)
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= SHARED:
+            _SHARED.clear()
+        found = _SHARED[key] = program.remembered()
+    return found
+
+
 def _most_struck_back(
     strikes: Strikes, attacker: Sheet | None, options: Options, bleeding_read: bool = False
 ) -> int | None:
@@ -831,6 +888,9 @@ def plan_attack(action: Attack, state: State, options: Options) -> Plan:
         back = None if threat is None else (lambda effect: strikes.at(effect).program)
         branch = _after_check(hit, check.costly_success, miss, reads, back, back_report.read((), 0))
         program = Dice.of(built.procedure).bind(branch)
+        at = _program_key(built, spec, armour, options, check.costly_success, reads, report)
+        if at is not None:
+            program = _shared(at, strikes, attacker, back_report, program)
 
     def spent(changes: Changes, details: dict[str, Any]) -> None:
         """What the attack costs the attacker, however it falls: Bleeding for a violent
