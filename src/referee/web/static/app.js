@@ -322,12 +322,13 @@ function addEntry(msg) {
   logEl.insertAdjacentHTML("beforeend", msg.html);
   const li = logEl.lastElementChild;
   li.classList.add("fresh");
-  if (e.kind === "undo") markUndone(e.payload.seq, true);
-  if (e.kind === "redo") markUndone(e.payload.seq, false);
-  if (e.kind === "reveal") {
-    revealed.add(e.payload.seq);
-    const target = document.getElementById(`e${e.payload.seq}`);
-    if (target) decorate(target);
+  const target = e.payload ? e.payload.seq : undefined; // none where the event is hidden
+  if (e.kind === "undo" && target) markUndone(target, true);
+  if (e.kind === "redo" && target) markUndone(target, false);
+  if (e.kind === "reveal" && target) {
+    revealed.add(target);
+    const entry = document.getElementById(`e${target}`);
+    if (entry) decorate(entry);
   }
   decorate(li);
   if (stick) logEl.scrollTop = logEl.scrollHeight;
