@@ -368,24 +368,18 @@ class Report(Generic[S]):
     read: Callable[[tuple[int, ...], int], S]
     exact: Callable[[Distribution[int], int, int], Distribution[S]]
     key: Hashable = None
-    """What the statistic depends on beside the rolls (a wound's Bleeding threshold), for
-    reports whose odds are kept per weapon, armour and rolls (``None``: not kept)."""
+    """What the statistic depends on beside the rolls (``()``: nothing, a wound: its
+    Bleeding threshold), for reports whose odds are kept per weapon, armour and rolls
+    (``None``: one that reads more of its victim, not kept)."""
 
 
 def _total_exact(per: Distribution[int], rolls: int, keep: int) -> Distribution[int]:
     return keep_highest(per, rolls, keep) if rolls and keep else Distribution.constant(0)
 
 
-DAMAGE: Report[int] = Report("damage", kept_total, _total_exact)
-"""The damage the kept rolls deal (ch. 7, Damage Rolls, Armor)."""
-
-
-@lru_cache(maxsize=1024)
-def _dealt_total(
-    spec: DamageSpec, target: Target, minimum: int, shield: bool, rolls: int, keep: int
-) -> Distribution[int]:
-    """:data:`DAMAGE`'s exact distribution for these rolls (see :func:`_per_roll`)."""
-    return _total_exact(_per_roll(spec, target, minimum, shield), rolls, keep)
+DAMAGE: Report[int] = Report("damage", kept_total, _total_exact, key=())
+"""The damage the kept rolls deal (ch. 7, Damage Rolls, Armor): it reads nothing beside
+the rolls, so its odds are kept per weapon, armour and rolls."""
 
 
 _KEPT: dict[Hashable, Distribution[Any]] = {}
@@ -566,11 +560,8 @@ class DamageProgram(Dice[S]):
     def odds(self) -> Distribution[S]:
         if self._odds is None:
             args = (self.spec, self.target, self.minimum, self.shield, self.rolls, self.keep)
-            if self.report is DAMAGE:  # the damage dealt: the same for every state alike
-                self._odds = cast("Distribution[S]", _dealt_total(*args))
-            elif self.report.key is not None:  # a wound: the same for every threshold alike
-                found = _kept_report(*args, self.report)
-                self._odds = cast("Distribution[S]", found)
+            if self.report.key is not None:  # the same for every state alike (its key)
+                self._odds = cast("Distribution[S]", _kept_report(*args, self.report))
             else:
                 per = _per_roll(*args[:4])
                 self._odds = self.report.exact(per, self.rolls, self.keep)

@@ -777,7 +777,7 @@ def _program_key(
     """What an attack's dice read of its own side: the check's procedure, the weapon, the
     target's armour, the options, a Costly Success, what the odds read and the report
     (by name and key: ``None`` for a report that reads more of the target)."""
-    if report is not DAMAGE and report.key is None:
+    if report.key is None:
         return None
     return (built.procedure, spec, armour, options, costly, reads, report.name, report.key)
 
@@ -793,7 +793,7 @@ def _shared(
     (an exact chain's states differ in the damage each side carries, which changes
     neither weapon's rolls): ``at`` with what the strike back reads (its threat, weapon,
     the attacker's armour and cover, the skill against it, its report)."""
-    if back_report is not DAMAGE and back_report.key is None:
+    if back_report.key is None:
         return program
     t = strikes.threat
     back: Hashable = None
