@@ -83,9 +83,13 @@ class Tokens:
         self.store = store
         self.remember = remember
         self._seen: dict[str, tuple[float, Grant]] = {}
+        self._generation = 0
 
     def forget(self) -> None:
-        """Drop every remembered check (after a revocation in this process)."""
+        """Drop every remembered check (around a revocation in this process). A check whose
+        read began before this call remembers nothing it read: it may have read the token
+        live just before the revocation committed."""
+        self._generation += 1
         self._seen.clear()
 
     def issue(self, table_id: str, name: str, kind: str = "invite") -> tuple[str, Grant]:
@@ -118,15 +122,17 @@ class Tokens:
         if seen is not None and now - seen[0] < self.remember:
             return seen[1]  # a live grant checked this last second (revocation is immediate
             # in this process and reaches other processes within ``remember`` seconds)
+        generation = self._generation
         with self.store.reader.begin() as conn:
             row = conn.execute(select(tokens_t).where(tokens_t.c.hash == key)).first()
         if row is None or row.revoked is not None:
             self._seen.pop(key, None)
             return None
         grant = _grant(row)
-        if len(self._seen) > 10_000:
-            self._seen.clear()
-        self._seen[key] = (now, grant)
+        if generation == self._generation:  # no revocation since the read began
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+            self._seen[key] = (now, grant)
         return grant
 
     def list(self, table_id: str) -> list[Grant]:
@@ -170,6 +176,7 @@ class Tokens:
                 )
                 .values(revoked=stamp)
             )
+        self.forget()
         return bool(done.rowcount)
 
     def revoke_kind(self, table_id: str, kind: str) -> int:
@@ -189,6 +196,7 @@ class Tokens:
                 .where(tokens_t.c.table_id == table_id, clause, tokens_t.c.revoked.is_(None))
                 .values(revoked=stamp)
             )
+        self.forget()
         return int(done.rowcount)
 
 
