@@ -264,8 +264,15 @@ def test_the_sides_follow_who_owns_what(service: TableService) -> None:
     service.add_character(tid, "boxer", owner="Cai", cid="cy", force=True)
     g = gauge(service.load(tid))
     assert g["error"].startswith("no two sides: the gauge needs characters of the players")
+    # who a side may name is said even then: the page's side picker lists them
+    assert g["fighters"] == [
+        {"id": "mick", "name": "Mickey Ruane"},
+        {"id": "bo", "name": "Mickey Ruane"},
+        {"id": "cy", "name": "Mickey Ruane"},
+    ]
     named = gauge(service.load(tid), a=("mick", "cy"), b=("bo",))
     assert named["sides"]["how"] == "as asked" and named["method"] == "exact"
+    assert named["fighters"] == g["fighters"]
 
 
 def test_a_player_is_shown_the_gauge_only_where_allowed(service: TableService) -> None:

@@ -85,3 +85,84 @@ def test_the_gauge_in_the_page(browser: Any, site: Site, table: Table) -> None:
     width = ann.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, json.dumps({"scrollWidth": width})
     assert ann.errors == []
+
+
+def _chance(site: Site, table: Table, query: str = "") -> dict[str, Any]:
+    with site.client(table.tokens["Ron"]) as http:
+        r = http.get(f"/api/tables/{table.id}/gauge{query}")
+        assert r.status_code == 200, r.text
+        found: dict[str, Any] = r.json()
+        return found
+
+
+def _shows(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('#gauge .gauge-body').innerText.includes(t)",
+        arg=text,
+        timeout=60_000,
+    )
+
+
+def test_the_referee_chooses_the_sides_in_the_page(browser: Any, site: Site, table: Table) -> None:
+    """A referee's own character fights on: the table's sides put it against the players'
+    two, the referee picks it against Mickey Ruane alone (Swiftsure out of this fight) and
+    the page gives that fight's chance, the route's figure for those sides; the choice
+    outlives a reload and each pushed event; "The table's sides" goes back; a chosen
+    character who leaves the table sends the page back to the table's sides, saying why."""
+    with site.client(table.tokens["Ron"]) as http:
+        r = http.post(f"/api/tables/{table.id}/characters/bestiary", json={"entry": "thug"})
+        assert r.status_code == 201, r.text
+    usual = _chance(site, table)
+    assert usual["sides"]["a"]["ids"] == ["mickey-ruane", "swiftsure"]
+    assert usual["sides"]["b"]["ids"] == ["thug"]
+    assert [f["id"] for f in usual["fighters"]] == ["mickey-ruane", "swiftsure", "thug"]
+    duel = _chance(site, table, "?a=mickey-ruane&b=thug")
+    assert duel["p"]["a"]["value"] != usual["p"]["a"]["value"]
+
+    ron = _page(browser, site, table.tokens["Ron"], viewport={"width": 1280, "height": 900})
+    gauge = ron.locator("#gauge")
+    _shows(ron, "Mickey Ruane + Swiftsure")
+    _shows(ron, _pct(usual["p"]["a"]["value"]))
+    gauge.locator(".gauge-pick summary").click()
+    gauge.locator(".gauge-pick select[data-cid='swiftsure']").select_option("")
+    gauge.locator(".gauge-pick button[type=submit]").click()
+    _shows(ron, "as chosen in this browser")
+    _shows(ron, _pct(duel["p"]["a"]["value"]))
+    text = gauge.inner_text()
+    assert "Mickey Ruane + Swiftsure" not in text and "Thug" in text
+    assert gauge.locator(".gauge-pick").get_attribute("open") is not None  # stays open
+    gauge.scroll_into_view_if_needed()
+    gauge.screenshot(path=str(IMG / "gauge-sides.png"))
+
+    ron.reload()
+    _shows(ron, "as chosen in this browser")
+    _shows(ron, _pct(duel["p"]["a"]["value"]))
+    with site.client(table.tokens["Ron"]) as http:  # the thug is hurt: the push redraws
+        r = http.post(
+            f"/api/tables/{table.id}/edits",
+            json={
+                "changes": [{"target": "thug", "field": "status.injuries", "delta": 1}],
+                "reason": "a bad fall",
+            },
+        )
+        assert r.status_code == 201, r.text
+    hurt = _chance(site, table, "?a=mickey-ruane&b=thug")
+    assert hurt["p"]["a"]["value"] != duel["p"]["a"]["value"]
+    _shows(ron, _pct(hurt["p"]["a"]["value"]))
+    assert "as chosen in this browser" in gauge.inner_text()
+
+    gauge.locator(".gauge-pick summary").click()
+    gauge.locator(".gauge-pick button", has_text="The table's sides").click()
+    _shows(ron, "Mickey Ruane + Swiftsure")
+    back = _chance(site, table)
+    _shows(ron, _pct(back["p"]["a"]["value"]))
+
+    gauge.locator(".gauge-pick select[data-cid='swiftsure']").select_option("")
+    gauge.locator(".gauge-pick button[type=submit]").click()
+    _shows(ron, "as chosen in this browser")
+    with site.client(table.tokens["Ron"]) as http:
+        r = http.delete(f"/api/tables/{table.id}/characters/thug")
+        assert r.status_code in (200, 201), r.text
+    _shows(ron, "is no longer at the table: these are the table's sides")
+    _shows(ron, "Ann's characters against Ben's")
+    assert ron.errors == []

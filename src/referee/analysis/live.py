@@ -297,8 +297,9 @@ def gauge(
     seconds: float = GAUGE_SECONDS,
     what_ifs: bool = True,
 ) -> dict[str, Any]:
-    """The gauge of the fight at ``ts`` (see the module text) as JSON: the sides (ids and
-    names), each side's chance, how it was found, who acts now and the what-ifs for
+    """The gauge of the fight at ``ts`` (see the module text) as JSON: the characters in
+    the fight in progress (``fighters``: ids and names, whom a side may name), the sides
+    (ids and names), each side's chance, how it was found, who acts now and the what-ifs for
     them. ``a`` / ``b`` name the sides (default: :func:`sides_of`); ``mine`` limits the
     what-ifs to these characters (``None``: whoever acts now may be asked about).
     ``what_ifs`` false: the figures without the what-ifs, which cost a chain each, with
@@ -308,8 +309,11 @@ def gauge(
     names = {c: seat.sheet.name or c for c, seat in ts.state.characters.items()}
     out: dict[str, Any] = {"shown": True, "game": ts.game}
     try:
+        # who may be put on a side (the page's side picker): the fight in progress
+        fighters = in_conflict(ts)
+        out["fighters"] = [{"id": c, "name": names.get(c, c)} for c in fighters]
         if a is None or b is None:
-            side_a, side_b, how = sides_of(ts)
+            side_a, side_b, how = sides_of(ts, fighters)
             a, b = a or side_a, b or side_b
         else:
             how = "as asked"

@@ -89,8 +89,9 @@ def in_worker(table: str, by: str, a: list[str], b: list[str], what_ifs: bool = 
 @serves(
     "gauge",
     "The answer: `method` (exact or simulated), each side's `p` (a simulated one with its "
-    "interval), `now` and `what_if`; `shown: false` and `why` where the caller is not "
-    "shown it. Computed off the event loop; 422 names a refusal.",
+    "interval), `fighters` (whom a side may name), `now` and `what_if`; `shown: false` "
+    "and `why` where the caller is not shown it. Computed off the event loop; 422 names "
+    "a refusal.",
 )
 async def gauge_api(
     caller: Reader,
