@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -589,6 +590,54 @@ def test_a_preview_says_what_its_numbers_are(site: Site, new_table: Any) -> None
         tray = {"action": "roll", "fields": {"dice": "2d6"}}
         preview = http.post(f"/t/{table.id}/preview", json=tray, headers=ron).json()
         assert "Every outcome and its exact chance" in preview["html"]
+
+
+@pytest.mark.parametrize(
+    ("game", "examples", "action", "fields", "shown", "ids"),
+    [
+        (
+            "mnemonic",
+            (),  # the table comes with Mickey Ruane and Swiftsure
+            "set-status",
+            {"target": "mickey-ruane"},
+            "Mickey Ruane: Fine",
+            ("mickey-ruane",),
+        ),
+        ("arm", ("alex", "brad"), "prepare", {"actor": "alex"}, "Alex waits, prepared", ("alex",)),
+        ("mongrel", ("alwia", "vooruk"), "start-conflict", {}, "Vooruk / Alwia", ("alwia",)),
+    ],
+)
+def test_a_preview_names_the_characters_its_outcomes_name(
+    site: Site,
+    new_table: Any,
+    game: str,
+    examples: tuple[str, ...],
+    action: str,
+    fields: dict[str, Any],
+    shown: str,
+    ids: tuple[str, ...],
+) -> None:
+    """An outcome the log keeps by the characters' ids ("mickey-ruane: Fine", the order
+    of a conflict) reads with their names in the form's preview, as in the log; the API's
+    ``outcome`` keeps the value, its ``label`` the words."""
+    table = new_table(site, game, f"Names {game}")
+    ron = table.auth("Ron")
+    with site.client() as http:
+        for example in examples:
+            body = {"example": example, "force": True}
+            r = http.post(f"/api/tables/{table.id}/characters", json=body, headers=ron)
+            assert r.status_code == 201, r.text
+        if game == "arm":  # a round runs: the prepare is the round's action
+            r = http.post(
+                f"/api/tables/{table.id}/actions", json={"action": "next-round"}, headers=ron
+            )
+            assert r.status_code == 201, r.text
+        body = {"action": action, "fields": fields}
+        preview = http.post(f"/t/{table.id}/preview", json=body, headers=ron).json()
+        assert preview["ok"] and shown in preview["html"], preview
+        assert not any(re.search(rf"(?<![\w-]){i}(?![\w-])", preview["html"]) for i in ids)
+        [row] = preview["distribution"]
+        assert row["label"] == shown
 
 
 def test_referee_odds_does_not_import_the_web_stack() -> None:

@@ -150,13 +150,17 @@ def odds_view(
     dist: Distribution[Hashable],
     success: Fraction | None = None,
     succeeds: Callable[[Hashable], bool | None] | None = None,
+    say: Callable[[str], str] | None = None,
 ) -> Odds:
     """The success chance (the game's, from the same plan), every outcome's probability and
     the chart's bars of ``dist``, each a success, a failure or neither by ``succeeds`` (the
-    plan's word: Mneme CE's Effect 0 and up) or the outcome's own."""
+    plan's word: Mneme CE's Effect 0 and up) or the outcome's own. ``say`` words each
+    outcome's label for people (a character's id as its name: an outcome labelled as the
+    log keeps it, "mickey-ruane: Fine", reads "Mickey Ruane: Fine")."""
     probs = dist.probabilities()
     flags = [(succeeds or success_of)(o) for o in probs]
-    rows = tuple((_plain(o), outcome_label(o), p) for o, p in probs.items())
+    worded = outcome_label if say is None else (lambda o: say(outcome_label(o)))
+    rows = tuple((_plain(o), worded(o), p) for o, p in probs.items())
     mean: Fraction | None = None
     if probs and all(isinstance(o, int) and not isinstance(o, bool) for o in probs):
         mean = dist.mean()

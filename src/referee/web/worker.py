@@ -27,8 +27,10 @@ from typing import Any, Final
 from referee.dice.odds import limited_work
 from referee.errors import ODD_INPUT, InvalidSheet, OverBudget, Problem, RulesError
 from referee.systems.base import JSONObject, JSONValue
+from referee.systems.words import Names
 from referee.table.service import Choice, Forbidden, HiddenOdds, TableService
 from referee.table.store import Store
+from referee.table.words import table_names
 from referee.web.render import Renderer
 from referee.web.views import odds_view
 
@@ -111,7 +113,8 @@ def compute(
         with limited_work(microseconds):
             chosen, dist, chance, succeeds = service.odds(table, by, action, fields)
             rules = service.load(table).ruleset
-            view = odds_view(dist, chance, succeeds)
+            names = Names(table_names(service.view(table, by)))  # as the caller knows them
+            view = odds_view(dist, chance, succeeds, names.say)
             data = rules.action_data(chosen)
             about = data.get("report") if isinstance(data, dict) else None  # "what the odds report"
             choices = service.alternatives(table, by, action, fields)
