@@ -335,3 +335,13 @@ def test_a_push_and_the_blow_it_pushes_stop_at_unconscious_together() -> None:
     out = t.do(a.Damage("alex", 10, "alex", damage=5, push="always"), 6, 1, 3)
     assert out.details["shock_cost"] == 1 and t.state.characters["alex"].shock == 5
     assert sum(c.delta or 0 for c in out.changes if c.field == "shock") == 5
+
+
+def test_a_refusal_names_the_characters_by_their_names() -> None:
+    """A refusal is read by people: it names the characters as their sheets do, never by
+    their ids (ARM 1.2, Combat (Melee): the GM takes a round's action away once)."""
+    t = Table()
+    t.do(a.NextRound())
+    t.do(a.LoseAction("brad"))
+    t.refuses(a.LoseAction("brad"), "^Brad has already lost this round's action$")
+    t.refuses(a.RemoveWound("brad", 3), "^Brad has 0 named wound")

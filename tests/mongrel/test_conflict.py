@@ -68,7 +68,8 @@ def test_order_beast_then_man_then_demon_then_coin() -> None:
     assert _do(twins, StartConflict(), (1,))[1].order == ("giazza", "b")
     odds = RULESET.odds(StartConflict(), twins, OPTS)
     assert odds.probabilities() == {("giazza", "b"): 0.5, ("b", "giazza"): 0.5}
-    with pytest.raises(IllegalAction, match="a conflict is running"):
+    running = r"^a conflict is running \(Vooruk > Giazza > Alwia\); end it first$"  # by name
+    with pytest.raises(IllegalAction, match=running):
         RULESET.odds(StartConflict(), _three(), OPTS)
     assert _do(_three(), EndConflict())[1].order == ()
 

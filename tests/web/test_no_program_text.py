@@ -9,11 +9,13 @@ turn order, a roll) so the log, the tracker and the prompts have something to sa
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.web.conftest import Site
 
 from referee.web.demo import REFEREE, demo_tables
@@ -113,8 +115,21 @@ def _scan_page(page: Any, ids: dict[str, str]) -> list[str]:
                     f'form.action[data-action="{value}"]'
                 )
                 form.locator("details.more").evaluate_all("ds => ds.forEach(d => d.open = true)")
+                _preview_drawn(form)
                 found += problems(form.evaluate(SHOWN), ids)
     return found
+
+
+def _preview_drawn(form: Any) -> None:
+    """Wait for the form's odds preview (its words are read too): drawn, or saying what
+    to fill in; a form with no preview, or one the server is slow to answer, is read as
+    it stands after a few seconds."""
+    drawn = (
+        "f => { const b = f.querySelector('.preview');"
+        " return !b || b.dataset.shown === '1' || b.textContent.trim() !== '' }"
+    )
+    with contextlib.suppress(PlaywrightTimeout):
+        form.page.wait_for_function(drawn, arg=form.element_handle(timeout=1000), timeout=4000)
 
 
 @pytest.mark.parametrize("size", list(SIZES))

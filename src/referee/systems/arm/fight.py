@@ -162,7 +162,10 @@ def plan_attack(action: a.Attack, state: State, options: Options) -> Check:
     seat = state.character(action.actor)
     state.character(action.target)
     if any(t.attacker == action.actor and t.target == action.target for t in state.attacks):
-        raise IllegalAction(f"{action.actor}'s attack on {action.target} is still waiting")
+        raise IllegalAction(
+            f"{_named(state, action.actor)}'s attack on {_named(state, action.target)} "
+            "is still waiting"
+        )
     kind = "counter-blow" if action.style == "counter-blow" else "attack"
     countered = bool(seat.acted) and seat.acted[-1] == "counter-defence"
     if kind == "counter-blow" and in_round(state, options) and not countered:
@@ -198,7 +201,9 @@ def plan_defend(action: a.Defend, state: State, options: Options) -> Check:
     seat = state.character(action.actor)
     attack = _incoming(state, action.actor, action.against)
     if not can_defend(state, action.actor, options):
-        raise IllegalAction(f"{action.actor} has used this round's action: no defence")
+        raise IllegalAction(
+            f"{_named(state, action.actor)} has used this round's action: no defence"
+        )
     kind = "counter-defence" if action.counter else "defend"
     turn = take_turn(state, action.actor, kind, options)
     prepared = seat.prepared if action.prepared is None else action.prepared
@@ -465,7 +470,9 @@ def plan_shoot(action: a.Shoot, state: State, options: Options) -> Check:
             raise IllegalAction("shoot at someone else")
         state.character(action.target)
     if isinstance(missile, Spell) and seat.readied != missile.name:
-        raise IllegalAction(f"{action.actor} has no {missile.name} ready: cast it first")
+        raise IllegalAction(
+            f"{_named(state, action.actor)} has no {missile.name} ready: cast it first"
+        )
     if missile.accuracy is None:
         raise IllegalAction(f"{missile.name} is not shot or thrown")
     if not in_range(missile, action.distance, seat.sheet.stats):

@@ -111,7 +111,9 @@ def plan_lose_action(action: a.LoseAction, state: State, options: Options) -> Pl
     """The GM takes a character's action this round away (Brad, fooled by the demon)."""
     seat = state.character(action.target)
     if "lost" in seat.acted:
-        raise IllegalAction(f"{action.target} has already lost this round's action")
+        raise IllegalAction(
+            f"{seat.sheet.name or action.target} has already lost this round's action"
+        )
     change = Change(action.target, "acted", value=[*seat.acted, "lost"], reason="action lost")
     return fixed("lose-action", f"{action.target} loses this round's action", [change])
 
@@ -167,7 +169,9 @@ def plan_remove_wound(action: a.RemoveWound, state: State, options: Options) -> 
     """A named wound struck off the record."""
     seat = state.character(action.target)
     if action.index >= len(seat.wounds):
-        raise IllegalAction(f"{action.target} has {len(seat.wounds)} named wound(s)")
+        raise IllegalAction(
+            f"{seat.sheet.name or action.target} has {len(seat.wounds)} named wound(s)"
+        )
     gone = seat.wounds[action.index]
     rest = [w for i, w in enumerate(seat.wounds) if i != action.index]
     change = Change(action.target, "wounds", value=jsonable(rest), reason="healed")

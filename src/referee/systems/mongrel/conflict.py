@@ -472,7 +472,8 @@ def plan_start_conflict(action: StartConflict, state: State, options: Options) -
     """The order: highest Beast, then Man, then Demon; each tied group is ordered by dice
     (a coin for two: one die of the group's size picks who goes first)."""
     if state.order:
-        raise IllegalAction(f"a conflict is running ({' > '.join(state.order)}); end it first")
+        order = " > ".join(_name_of(state, c) for c in state.order)
+        raise IllegalAction(f"a conflict is running ({order}); end it first")
     ids = action.fighters or tuple(c for c, f in state.characters.items() if not f.dead)
     if not ids:
         raise IllegalAction("a conflict needs at least one living character")
