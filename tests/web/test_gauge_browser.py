@@ -31,6 +31,14 @@ def _page(browser: Any, site: Site, token: str, **context: Any) -> Any:
     return page
 
 
+def _hurt(site: Site, table: Table, cid: str, injuries: int, reason: str) -> None:
+    """The referee corrects a character's injuries by hand (an event: the gauge is pushed)."""
+    change = {"target": cid, "field": "status.injuries", "delta": injuries}
+    with site.client(table.tokens["Ron"]) as http:
+        r = http.post(f"/api/tables/{table.id}/edits", json={"changes": [change], "reason": reason})
+        assert r.status_code == 201, r.text
+
+
 def _pct(value: float) -> str:
     return f"{value * 100:.1f}%"
 
@@ -48,16 +56,8 @@ def test_the_gauge_in_the_page(browser: Any, site: Site, table: Table) -> None:
         "acts now" in text
         and "If Mickey Ruane attacks while making themselves a harder target" in text
     )
-    with site.client(table.tokens["Ron"]) as http:  # Swiftsure is hurt: the push redraws
-        r = http.post(
-            f"/api/tables/{table.id}/edits",
-            json={
-                "changes": [{"target": "swiftsure", "field": "status.injuries", "delta": 2}],
-                "reason": "ran aground",
-            },
-        )
-        assert r.status_code == 201, r.text
-        after = http.get(f"/api/tables/{table.id}/gauge").json()
+    _hurt(site, table, "swiftsure", 2, "ran aground")  # the push redraws
+    after = _chance(site, table)
     assert after["p"]["a"] != now["p"]["a"]
     ron.wait_for_function(
         "t => document.querySelector('#gauge').innerText.includes(t)",
@@ -137,15 +137,7 @@ def test_the_referee_chooses_the_sides_in_the_page(browser: Any, site: Site, tab
     ron.reload()
     _shows(ron, "as chosen in this browser")
     _shows(ron, _pct(duel["p"]["a"]["value"]))
-    with site.client(table.tokens["Ron"]) as http:  # the thug is hurt: the push redraws
-        r = http.post(
-            f"/api/tables/{table.id}/edits",
-            json={
-                "changes": [{"target": "thug", "field": "status.injuries", "delta": 1}],
-                "reason": "a bad fall",
-            },
-        )
-        assert r.status_code == 201, r.text
+    _hurt(site, table, "thug", 1, "a bad fall")  # the push redraws
     hurt = _chance(site, table, "?a=mickey-ruane&b=thug")
     assert hurt["p"]["a"]["value"] != duel["p"]["a"]["value"]
     _shows(ron, _pct(hurt["p"]["a"]["value"]))
